@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
+import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {BitMaps} from "@openzeppelin/contracts/utils/structs/BitMaps.sol";
+
+/// @title SubscriptionManager
+/// @notice Pull-payment subscriptions: a subscriber enrols into a merchant's terms and grants this
+///         contract an ERC-20 allowance; the merchant's operator then pulls at most `amount` once per
+///         period, never early, never after cancellation, never past the authorised number of periods.
+///         The contract, not the operator's good behaviour, is the subscriber's guarantee.
+/// @dev Failure policy: every refused or failed charge REVERTS with a named custom error (including
+///      insufficient balance/allowance, which are pre-checked so the reason is ours, not the token's).
+///      Nothing is recorded for a failed charge, so the same period can be retried later (dunning /
+///      recovery on top-up), and an off-chain scheduler learns the reason by simulating the call first.
+///      Charging period N twice is impossible, which makes an at-least-once scheduler safe.
+///
+///      The allowance is per (subscriber, token) and therefore shared by all of a subscriber's
+///      subscriptions paying in that token; the per-subscription caps here are what bound each merchant.
+contract SubscriptionManager is EIP712, ReentrancyGuard {
+    using SafeERC20 for IERC20;
+    using BitMaps for BitMaps.BitMap;
+
+    /// @notice What a subscriber agrees to.
+    /// @param token ERC-20 paid in.
+    /// @param merchant Payee of every charge.
+    /// @param operator Only address allowed to charge (the merchant's relayer/scheduler).
+    /// @param amount Maximum per period (a charge may be lower, e.g. metered billing).
+    /// @param period Period length in seconds.
+    /// @param periods Number of chargeable periods; 0 means open-ended.
+    /// @param trialEnd Period 0 starts at max(enrolment time, trialEnd).
+    struct Terms {
+        address token;
+        address merchant;
+        address operator;
+        uint256 amount;
+        uint64 period;
+        uint32 periods;
+        uint64 trialEnd;
+    }
+
+    /// @notice An EIP-2612 permit granting this contract `value` of the subscriber's token.
+    struct PermitSignature {
+        uint256 value;
+        uint256 deadline;
+        uint8 v;
+        bytes32 r;
+        bytes32 s;
+    }
+
+    /// @notice The subscriber's EIP-712 consent to `Terms`, so a relayer can submit but not invent terms.
+    /// @param nonce Unique random value chosen by the subscriber (unordered, like EIP-3009 nonces).
+    struct EnrolmentAuthorization {
+        bytes32 nonce;
+        uint256 deadline;
+        bytes signature;
+    }
+
+    /// @dev Packed into 5 slots.
+    struct Subscription {
+        address subscriber;
+        uint64 period;
+        uint32 periods;
+        address merchant;
+        uint64 firstPeriodStart;
+        bool cancelled;
+        address operator;
+        address token;
+        uint256 amount;
+    }
+
+    bytes32 public constant ENROLMENT_TYPEHASH = keccak256(
+        "Enrolment(address subscriber,address token,address merchant,address operator,uint256 amount,uint64 period,uint32 periods,uint64 trialEnd,bytes32 nonce,uint256 deadline)"
+    );
+    bytes32 public constant CANCELLATION_TYPEHASH =
+        keccak256("Cancellation(uint256 subscriptionId,uint256 deadline)");
+
+    /// @notice Number of subscriptions created; ids are 1..subscriptionCount.
+    uint256 public subscriptionCount;
+
+    mapping(uint256 id => Subscription) private _subscriptions;
+    mapping(uint256 id => BitMaps.BitMap) private _chargedPeriods;
+    mapping(address subscriber => mapping(bytes32 nonce => bool)) private _enrolmentNonces;
+
+    event SubscriptionCreated(
+        uint256 indexed id,
+        address indexed subscriber,
+        address indexed merchant,
+        address token,
+        uint256 amount,
+        uint64 period,
+        uint32 periods,
+        uint64 firstPeriodStart,
+        address operator
+    );
+    event SubscriptionCharged(uint256 indexed id, uint32 indexed periodIndex, uint256 amount);
+    event SubscriptionCancelled(uint256 indexed id, address indexed by);
+    event EnrolmentNonceCancelled(address indexed subscriber, bytes32 indexed nonce);
+
+    error ZeroAddress();
+    error ZeroAmount();
+    error ZeroPeriod();
+    error SubscriptionNotFound(uint256 id);
+    error NotOperator(uint256 id, address caller);
+    error NotAuthorisedToCancel(uint256 id, address caller);
+    error SubscriptionIsCancelled(uint256 id);
+    error PeriodBeyondTerm(uint256 id, uint32 periodIndex, uint32 periods);
+    error PeriodNotStarted(uint256 id, uint32 periodIndex, uint256 startsAt);
+    error PeriodAlreadyCharged(uint256 id, uint32 periodIndex);
+    error AmountExceedsTerms(uint256 id, uint256 amount, uint256 maxAmount);
+    error InsufficientAllowance(uint256 id, uint256 allowance, uint256 amount);
+    error InsufficientBalance(uint256 id, uint256 balance, uint256 amount);
+    /// @notice The permit call failed and the allowance it was meant to grant is not in place.
+    error PermitFailed(address token, address owner, uint256 allowance, uint256 value);
+    error EnrolmentExpired(uint256 deadline);
+    error EnrolmentNonceUsed(address subscriber, bytes32 nonce);
+    error InvalidEnrolmentSignature();
+    error CancellationExpired(uint256 deadline);
+    error InvalidCancellationSignature();
+
+    constructor() EIP712("SubscriptionManager", "1") {}
+
+    // ------------------------------------------------------------------ enrolment
+
+    /// @notice Enrol the caller; the allowance must already be in place (or be granted before charging).
+    function subscribe(Terms calldata terms) external nonReentrant returns (uint256 id) {
+        return _create(msg.sender, terms);
+    }
+
+    /// @notice Enrol the caller and grant the allowance with an EIP-2612 permit in one transaction.
+    function subscribeWithPermit(Terms calldata terms, PermitSignature calldata permitSig)
+        external
+        nonReentrant
+        returns (uint256 id)
+    {
+        _applyPermit(msg.sender, terms.token, permitSig);
+        return _create(msg.sender, terms);
+    }
+
+    /// @notice Relayed enrolment with a prior approval: `subscriber` signed the exact terms.
+    function subscribeFor(address subscriber, Terms calldata terms, EnrolmentAuthorization calldata auth)
+        external
+        nonReentrant
+        returns (uint256 id)
+    {
+        _consumeEnrolment(subscriber, terms, auth);
+        return _create(subscriber, terms);
+    }
+
+    /// @notice Relayed enrolment with a permit: the relayer pays gas, the subscriber only signs twice.
+    function subscribeWithPermitFor(
+        address subscriber,
+        Terms calldata terms,
+        PermitSignature calldata permitSig,
+        EnrolmentAuthorization calldata auth
+    ) external nonReentrant returns (uint256 id) {
+        _consumeEnrolment(subscriber, terms, auth);
+        _applyPermit(subscriber, terms.token, permitSig);
+        return _create(subscriber, terms);
+    }
+
+    /// @notice Let a subscriber void an enrolment signature that has not been submitted yet.
+    function cancelEnrolmentNonce(bytes32 nonce) external {
+        if (_enrolmentNonces[msg.sender][nonce]) revert EnrolmentNonceUsed(msg.sender, nonce);
+        _enrolmentNonces[msg.sender][nonce] = true;
+        emit EnrolmentNonceCancelled(msg.sender, nonce);
+    }
+
+    // ------------------------------------------------------------------ charging
+
+    /// @notice Pull `amount` (<= the agreed amount) for period `periodIndex`. Only the operator; at most
+    ///         once per period; not before the period starts; never after cancel or past the term.
+    /// @dev The explicit period index makes an off-chain scheduler's retry for period N idempotent.
+    function charge(uint256 id, uint32 periodIndex, uint256 amount) external nonReentrant {
+        Subscription storage sub = _existing(id);
+        if (msg.sender != sub.operator) revert NotOperator(id, msg.sender);
+        // Checked on-chain (not just via allowance) so a cancel in the same block already wins.
+        if (sub.cancelled) revert SubscriptionIsCancelled(id);
+        if (sub.periods != 0 && periodIndex >= sub.periods) revert PeriodBeyondTerm(id, periodIndex, sub.periods);
+        uint256 startsAt = _periodStart(sub, periodIndex);
+        if (block.timestamp < startsAt) revert PeriodNotStarted(id, periodIndex, startsAt);
+        if (_chargedPeriods[id].get(periodIndex)) revert PeriodAlreadyCharged(id, periodIndex);
+        if (amount == 0) revert ZeroAmount();
+        if (amount > sub.amount) revert AmountExceedsTerms(id, amount, sub.amount);
+
+        address subscriber = sub.subscriber;
+        IERC20 token = IERC20(sub.token);
+        uint256 allowance = token.allowance(subscriber, address(this));
+        if (allowance < amount) revert InsufficientAllowance(id, allowance, amount);
+        uint256 balance = token.balanceOf(subscriber);
+        if (balance < amount) revert InsufficientBalance(id, balance, amount);
+
+        // Effects before the interaction (CEI); nonReentrant covers hostile tokens as well.
+        _chargedPeriods[id].set(periodIndex);
+        emit SubscriptionCharged(id, periodIndex, amount);
+        token.safeTransferFrom(subscriber, sub.merchant, amount);
+    }
+
+    // ------------------------------------------------------------------ cancellation
+
+    /// @notice Cancel for good. Subscriber, operator or merchant. Leaves the ERC-20 allowance alone
+    ///         (it may serve other subscriptions) but no charge of this id can ever succeed again.
+    function cancel(uint256 id) external {
+        Subscription storage sub = _existing(id);
+        if (msg.sender != sub.subscriber && msg.sender != sub.operator && msg.sender != sub.merchant) {
+            revert NotAuthorisedToCancel(id, msg.sender);
+        }
+        _cancel(id, sub, msg.sender);
+    }
+
+    /// @notice Gasless cancel: anyone submits the subscriber's signed EIP-712 Cancellation.
+    /// @dev No nonce needed: a subscription can be cancelled only once, so a replay just reverts.
+    function cancelFor(uint256 id, uint256 deadline, bytes calldata signature) external {
+        Subscription storage sub = _existing(id);
+        if (block.timestamp > deadline) revert CancellationExpired(deadline);
+        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(CANCELLATION_TYPEHASH, id, deadline)));
+        if (!SignatureChecker.isValidSignatureNow(sub.subscriber, digest, signature)) {
+            revert InvalidCancellationSignature();
+        }
+        _cancel(id, sub, sub.subscriber);
+    }
+
+    // ------------------------------------------------------------------ views
+
+    function getSubscription(uint256 id) external view returns (Subscription memory) {
+        return _existing(id);
+    }
+
+    function isCharged(uint256 id, uint32 periodIndex) external view returns (bool) {
+        return _chargedPeriods[id].get(periodIndex);
+    }
+
+    /// @notice Start timestamp of a period (reverts for an unknown id; not bounded by `periods`).
+    function periodStart(uint256 id, uint32 periodIndex) external view returns (uint256) {
+        return _periodStart(_existing(id), periodIndex);
+    }
+
+    function enrolmentNonceUsed(address subscriber, bytes32 nonce) external view returns (bool) {
+        return _enrolmentNonces[subscriber][nonce];
+    }
+
+    function DOMAIN_SEPARATOR() external view returns (bytes32) {
+        return _domainSeparatorV4();
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    function _create(address subscriber, Terms calldata terms) private returns (uint256 id) {
+        if (subscriber == address(0) || terms.token == address(0) || terms.merchant == address(0)) {
+            revert ZeroAddress();
+        }
+        if (terms.operator == address(0)) revert ZeroAddress();
+        if (terms.amount == 0) revert ZeroAmount();
+        if (terms.period == 0) revert ZeroPeriod();
+
+        uint64 firstStart = terms.trialEnd > block.timestamp ? terms.trialEnd : uint64(block.timestamp);
+        id = ++subscriptionCount;
+        _subscriptions[id] = Subscription({
+            subscriber: subscriber,
+            period: terms.period,
+            periods: terms.periods,
+            merchant: terms.merchant,
+            firstPeriodStart: firstStart,
+            cancelled: false,
+            operator: terms.operator,
+            token: terms.token,
+            amount: terms.amount
+        });
+        emit SubscriptionCreated(
+            id,
+            subscriber,
+            terms.merchant,
+            terms.token,
+            terms.amount,
+            terms.period,
+            terms.periods,
+            firstStart,
+            terms.operator
+        );
+    }
+
+    /// @dev Tolerates a front-run permit (someone submitted the same signature first): what matters is
+    ///      that the allowance it grants is in place.
+    function _applyPermit(address owner, address token, PermitSignature calldata p) private {
+        try IERC20Permit(token).permit(owner, address(this), p.value, p.deadline, p.v, p.r, p.s) {}
+        catch {
+            uint256 allowance = IERC20(token).allowance(owner, address(this));
+            if (allowance < p.value) revert PermitFailed(token, owner, allowance, p.value);
+        }
+    }
+
+    function _consumeEnrolment(address subscriber, Terms calldata t, EnrolmentAuthorization calldata auth) private {
+        if (block.timestamp > auth.deadline) revert EnrolmentExpired(auth.deadline);
+        if (_enrolmentNonces[subscriber][auth.nonce]) revert EnrolmentNonceUsed(subscriber, auth.nonce);
+        bytes32 structHash = keccak256(
+            bytes.concat(
+                abi.encode(ENROLMENT_TYPEHASH, subscriber, t.token, t.merchant, t.operator, t.amount),
+                abi.encode(t.period, t.periods, t.trialEnd, auth.nonce, auth.deadline)
+            )
+        );
+        if (!SignatureChecker.isValidSignatureNow(subscriber, _hashTypedDataV4(structHash), auth.signature)) {
+            revert InvalidEnrolmentSignature();
+        }
+        _enrolmentNonces[subscriber][auth.nonce] = true;
+    }
+
+    function _cancel(uint256 id, Subscription storage sub, address by) private {
+        if (sub.cancelled) revert SubscriptionIsCancelled(id);
+        sub.cancelled = true;
+        emit SubscriptionCancelled(id, by);
+    }
+
+    function _existing(uint256 id) private view returns (Subscription storage sub) {
+        sub = _subscriptions[id];
+        if (sub.subscriber == address(0)) revert SubscriptionNotFound(id);
+    }
+
+    function _periodStart(Subscription storage sub, uint32 periodIndex) private view returns (uint256) {
+        // uint64 + uint32 * uint64 cannot overflow uint256.
+        return uint256(sub.firstPeriodStart) + uint256(periodIndex) * uint256(sub.period);
+    }
+}

@@ -1,0 +1,214 @@
+/**
+ * Deploys TestUSDC, SubscriptionManager and AgenticCommerceEscrow at deterministic addresses and mints
+ * test funds.
+ *
+ * Address scheme: plain CREATE from a fixed deployer with a fixed nonce order
+ *   nonce 0 -> TestUSDC, nonce 1 -> SubscriptionManager, nonce 2 -> AgenticCommerceEscrow
+ * so the addresses depend only on the deployer address (not on the bytecode: editing a contract does not
+ * move them). With anvil's account 0 as deployer they are the well-known
+ *   0x5FbDB2315678afecb367f032d93F642f64180aa3, 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512,
+ *   0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0.
+ * Re-running against a chain that already has them is a no-op apart from topping up payers.
+ */
+import {
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getContractAddress,
+  http,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from './abi.js';
+import { type ArtifactSet, loadArtifacts } from './artifacts.js';
+
+export interface ContractAddresses {
+  token: Address;
+  subscriptionManager: Address;
+  escrow: Address;
+}
+
+export interface DeployContractsOptions {
+  rpcUrl: string;
+  /** Deployer (and TestUSDC owner). Must have nonce 0 on a chain without the contracts. */
+  deployerKey: Hex;
+  /** Addresses topped up to `payerBalance` TestUSDC. */
+  payers?: readonly Address[];
+  /** Target token balance per payer in base units (6 decimals). Default 1,000,000 USDC. */
+  payerBalance?: bigint;
+  /** Pre-loaded artifacts (default: loadArtifacts()). */
+  artifacts?: ArtifactSet;
+}
+
+export interface DeployedContracts extends ContractAddresses {
+  chainId: number;
+  deployer: Address;
+  /** Block of the TestUSDC deployment: a safe starting checkpoint for an indexer. */
+  deployBlock: bigint;
+  /** true when the contracts were already on chain and nothing was deployed. */
+  alreadyDeployed: boolean;
+}
+
+export const DEFAULT_PAYER_BALANCE = 1_000_000n * 10n ** 6n;
+
+/** Receipt polling for dev chains (viem's default of 4 s makes a 1 s block-time deploy take ~10 s). */
+const POLLING_INTERVAL_MS = 250;
+
+/** Where the contracts land for a given deployer (nonces 0, 1, 2). */
+export function predictContractAddresses(deployer: Address): ContractAddresses {
+  return {
+    token: getContractAddress({ from: deployer, nonce: 0n }),
+    subscriptionManager: getContractAddress({ from: deployer, nonce: 1n }),
+    escrow: getContractAddress({ from: deployer, nonce: 2n }),
+  };
+}
+
+/** A viem Chain for a local/dev RPC whose id is read from the node. */
+export function devChain(chainId: number, rpcUrl: string): Chain {
+  return defineChain({
+    id: chainId,
+    name: `dev-${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+}
+
+async function hasCode(client: PublicClient, address: Address, blockNumber?: bigint): Promise<boolean> {
+  const code = await client.getCode(blockNumber === undefined ? { address } : { address, blockNumber });
+  return code !== undefined && code !== '0x';
+}
+
+/** First block where `address` has code (binary search; 0n when history is unavailable, e.g. after `--state` reload). */
+async function findDeploymentBlock(client: PublicClient, address: Address): Promise<bigint> {
+  try {
+    let lo = 0n;
+    let hi = await client.getBlockNumber();
+    while (lo < hi) {
+      const mid = (lo + hi) / 2n;
+      if (await hasCode(client, address, mid)) hi = mid;
+      else lo = mid + 1n;
+    }
+    return lo;
+  } catch {
+    return 0n;
+  }
+}
+
+export async function deployContracts(options: DeployContractsOptions): Promise<DeployedContracts> {
+  const account = privateKeyToAccount(options.deployerKey);
+  const bootstrap = createPublicClient({ transport: http(options.rpcUrl) });
+  const chainId = await bootstrap.getChainId();
+  const chain = devChain(chainId, options.rpcUrl);
+  const publicClient = createPublicClient({ chain, transport: http(options.rpcUrl), pollingInterval: POLLING_INTERVAL_MS });
+  const wallet = createWalletClient({ account, chain, transport: http(options.rpcUrl) });
+  const predicted = predictContractAddresses(account.address);
+
+  const present = await Promise.all(Object.values(predicted).map((a) => hasCode(publicClient, a)));
+  let alreadyDeployed = false;
+  let deployBlock: bigint;
+
+  if (present.every(Boolean)) {
+    alreadyDeployed = true;
+    deployBlock = await findDeploymentBlock(publicClient, predicted.token);
+  } else {
+    const nonce = await publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' });
+    if (nonce !== 0 || present.some(Boolean)) {
+      throw new Error(
+        `Cannot deploy at the deterministic addresses: deployer ${account.address} has nonce ${nonce} ` +
+          `(needs 0 on a fresh chain) and the contracts are not all present. Use a fresh chain or a fresh deployer key.`,
+      );
+    }
+    const artifacts = options.artifacts ?? (await loadArtifacts());
+    // Explicit nonces: all three can be in flight together (fast with --block-time), order stays fixed.
+    const tokenTx = await wallet.deployContract({
+      abi: testUsdcAbi,
+      bytecode: artifacts.contracts.TestUSDC.bytecode,
+      args: [account.address],
+      nonce: 0,
+    });
+    const managerTx = await wallet.deployContract({
+      abi: subscriptionManagerAbi,
+      bytecode: artifacts.contracts.SubscriptionManager.bytecode,
+      nonce: 1,
+    });
+    const escrowTx = await wallet.deployContract({
+      abi: agenticCommerceEscrowAbi,
+      bytecode: artifacts.contracts.AgenticCommerceEscrow.bytecode,
+      args: [predicted.token],
+      nonce: 2,
+    });
+    const receipts = await Promise.all(
+      [tokenTx, managerTx, escrowTx].map((hash) => publicClient.waitForTransactionReceipt({ hash })),
+    );
+    const expected = [predicted.token, predicted.subscriptionManager, predicted.escrow];
+    receipts.forEach((r, i) => {
+      if (r.status !== 'success' || r.contractAddress?.toLowerCase() !== expected[i]?.toLowerCase()) {
+        throw new Error(`Deployment ${i} failed or landed at ${r.contractAddress ?? 'nowhere'}`);
+      }
+    });
+    deployBlock = receipts[0]?.blockNumber ?? 0n;
+  }
+
+  if (options.payers && options.payers.length > 0) {
+    await fundPayers({
+      rpcUrl: options.rpcUrl,
+      ownerKey: options.deployerKey,
+      token: predicted.token,
+      payers: options.payers,
+      balance: options.payerBalance ?? DEFAULT_PAYER_BALANCE,
+    });
+  }
+
+  return { ...predicted, chainId, deployer: account.address, deployBlock, alreadyDeployed };
+}
+
+export interface FundPayersOptions {
+  rpcUrl: string;
+  /** TestUSDC owner key (the deployer). */
+  ownerKey: Hex;
+  token: Address;
+  payers: readonly Address[];
+  /** Target balance in base units; only the shortfall is minted, so this is idempotent. */
+  balance: bigint;
+}
+
+/** Tops every payer up to `balance` TestUSDC. Returns the total minted. */
+export async function fundPayers(options: FundPayersOptions): Promise<bigint> {
+  const account = privateKeyToAccount(options.ownerKey);
+  const bootstrap = createPublicClient({ transport: http(options.rpcUrl) });
+  const chain = devChain(await bootstrap.getChainId(), options.rpcUrl);
+  const publicClient = createPublicClient({ chain, transport: http(options.rpcUrl), pollingInterval: POLLING_INTERVAL_MS });
+  const wallet = createWalletClient({ account, chain, transport: http(options.rpcUrl) });
+
+  const unique = [...new Set(options.payers.map((p) => p.toLowerCase() as Address))];
+  const balances = await Promise.all(
+    unique.map((payer) =>
+      publicClient.readContract({ address: options.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [payer] }),
+    ),
+  );
+  let nonce = await publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' });
+  const hashes: Hex[] = [];
+  let total = 0n;
+  for (const [i, payer] of unique.entries()) {
+    const shortfall = options.balance - (balances[i] ?? 0n);
+    if (shortfall <= 0n) continue;
+    total += shortfall;
+    hashes.push(
+      await wallet.writeContract({
+        address: options.token,
+        abi: testUsdcAbi,
+        functionName: 'mint',
+        args: [payer, shortfall],
+        nonce: nonce++,
+        gas: 100_000n,
+      }),
+    );
+  }
+  const receipts = await Promise.all(hashes.map((hash) => publicClient.waitForTransactionReceipt({ hash })));
+  const failed = receipts.filter((r) => r.status !== 'success');
+  if (failed.length > 0) throw new Error(`${failed.length} mint transaction(s) reverted`);
+  return total;
+}

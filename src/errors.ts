@@ -1,0 +1,96 @@
+// The one error hierarchy of the API. Each class carries the spec's error code
+// and HTTP status; src/plugins/errors.ts renders them in the spec's envelope.
+
+export type ErrorCode =
+  | 'authentication_error'
+  | 'permission_denied'
+  | 'merchant_not_synced'
+  | 'not_found'
+  | 'invalid_request'
+  | 'session_invalid_state'
+  | 'idempotency_error'
+  | 'rate_limited'
+  | 'api_error';
+
+export type ErrorOptions = {
+  param?: string;
+  details?: Record<string, unknown>;
+  headers?: Record<string, string>;
+};
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly param: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, statusCode: number, message: string, options: ErrorOptions = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.statusCode = statusCode;
+    this.param = options.param;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export class AuthenticationError extends ApiError {
+  constructor(message = 'Invalid or missing credentials.') {
+    super('authentication_error', 401, message);
+  }
+}
+
+export class PermissionDeniedError extends ApiError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('permission_denied', 403, message, options);
+  }
+}
+
+export class MerchantNotSyncedError extends ApiError {
+  constructor() {
+    super('merchant_not_synced', 401, 'No merchant exists for this dashboard session; call POST /v1/auth/sync first.');
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message = 'No such resource.', options?: ErrorOptions) {
+    super('not_found', 404, message, options);
+  }
+}
+
+export type ValidationIssue = { path: string; message: string };
+
+export class InvalidRequestError extends ApiError {
+  constructor(message: string, options: ErrorOptions & { issues?: ValidationIssue[] } = {}) {
+    const issues = options.issues ?? (options.param ? [{ path: options.param, message }] : []);
+    super('invalid_request', 400, message, { ...options, details: { ...options.details, issues } });
+  }
+}
+
+export class InvalidStateError extends ApiError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('session_invalid_state', 403, message, options);
+  }
+}
+
+export class IdempotencyError extends ApiError {
+  constructor(message: string) {
+    super('idempotency_error', 409, message, { param: 'Idempotency-Key' });
+  }
+}
+
+export class RateLimitedError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super('rate_limited', 429, 'Too many requests; retry after the Retry-After delay.', {
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+  }
+}
+
+export class InternalError extends ApiError {
+  constructor(message = 'An unexpected error occurred.') {
+    super('api_error', 500, message);
+  }
+}

@@ -1,0 +1,40 @@
+// Starting the dispatch of recorded events. The api starts it right after the
+// commit for low latency; the outbox sweep (a Temporal Schedule) starts any the
+// api missed. The workflow id is the event id, so both may try without harm.
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { TASK_QUEUES } from '../temporal/task-queues.js';
+
+export const DISPATCH_EVENT_WORKFLOW = 'dispatchEventWorkflow';
+
+export type EventDispatcher = {
+  /** Best effort: an event whose start fails here is picked up by the sweep. */
+  dispatch(eventIds: readonly string[]): Promise<void>;
+};
+
+export async function startEventDispatch(client: Client, eventId: string): Promise<boolean> {
+  try {
+    await client.workflow.start(DISPATCH_EVENT_WORKFLOW, {
+      workflowId: eventId,
+      taskQueue: TASK_QUEUES.main,
+      args: [{ eventId }],
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw error;
+  }
+}
+
+export function createEventDispatcher(
+  client: Client | undefined,
+  onError: (error: unknown, eventId: string) => void,
+): EventDispatcher {
+  return {
+    async dispatch(eventIds) {
+      if (!client) return;
+      await Promise.all(
+        eventIds.map((id) => startEventDispatch(client, id).catch((error: unknown) => onError(error, id))),
+      );
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// Event kinds of the service: the spec's list, plus the plan event this
+// service adds (the spec leaves events of other kinds open).
+export const EVENT_TYPES = [
+  'invoice.created',
+  'invoice.sent',
+  'invoice.paid',
+  'invoice.overdue',
+  'subscription.created',
+  'subscription.charged',
+  'subscription.charge_failed',
+  'subscription.cancelled',
+  'subscription.lapsed',
+  'agent.action_executed',
+  'agent.job_proposed',
+  'agent.job_completed',
+  'agent.job_disputed',
+  'payment.completed',
+  'subscription_plan.created',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export type EventRecord = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  type: EventType;
+  data: Record<string, unknown>;
+  createdAt: Date;
+};

@@ -1,0 +1,24 @@
+// Who may call a route. Every route declares exactly one access rule in its
+// `config.access`; src/plugins/auth.ts enforces it and the OpenAPI document
+// shows it. A route under /v1 without one fails at registration.
+import type { Scope } from '../api-keys/scopes.js';
+
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'scope'; scope: Scope }
+  | { kind: 'dashboard' };
+
+export const access = {
+  /** No credentials (public token, checkout and store reads). */
+  public: (): Access => ({ kind: 'public' }),
+  /** An API key (or dashboard session) holding `scope`. */
+  scope: (scope: Scope): Access => ({ kind: 'scope', scope }),
+  /** Only a dashboard session (key management, account settings). */
+  dashboard: (): Access => ({ kind: 'dashboard' }),
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}

@@ -1,0 +1,77 @@
+// Opaque, prefixed, time-sortable identifiers (`inv_01J...`). The body is a
+// ULID-like string: 48 bits of milliseconds then 80 random bits, Crockford
+// base32, so ids sort by creation time and list cursors stay stable.
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export const ID_PREFIXES = {
+  merchant: 'mer',
+  apiKey: 'key',
+  apiKeyAudit: 'kal',
+  event: 'evt',
+  plan: 'plan',
+  request: 'req',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+let lastMs = 0;
+let lastRandom: Uint8Array = new Uint8Array(10);
+
+function encodeTime(ms: number): string {
+  let out = '';
+  let value = ms;
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[value % 32] + out;
+    value = Math.floor(value / 32);
+  }
+  return out;
+}
+
+function encodeRandom(bytes: Uint8Array): string {
+  // 80 bits -> 16 base32 characters.
+  let bits = 0n;
+  for (const b of bytes) bits = (bits << 8n) | BigInt(b);
+  let out = '';
+  for (let i = 0; i < 16; i++) {
+    out = ALPHABET[Number(bits & 31n)] + out;
+    bits >>= 5n;
+  }
+  return out;
+}
+
+function incrementRandom(bytes: Uint8Array): Uint8Array {
+  const next = Uint8Array.from(bytes);
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i]! < 255) {
+      next[i]! += 1;
+      return next;
+    }
+    next[i] = 0;
+  }
+  return next;
+}
+
+/** A new monotonic ULID body: later calls in one process always sort after earlier ones. */
+export function ulid(now = Date.now()): string {
+  if (now <= lastMs) {
+    lastRandom = incrementRandom(lastRandom);
+    return encodeTime(lastMs) + encodeRandom(lastRandom);
+  }
+  lastMs = now;
+  lastRandom = randomBytes(10);
+  return encodeTime(now) + encodeRandom(lastRandom);
+}
+
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${ulid()}`;
+}
+
+const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** True when `value` looks like an id of `kind` (used to reject bad path ids early). */
+export function isId(kind: IdKind, value: string): boolean {
+  const prefix = `${ID_PREFIXES[kind]}_`;
+  return value.startsWith(prefix) && ID_BODY.test(value.slice(prefix.length));
+}

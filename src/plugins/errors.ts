@@ -1,0 +1,84 @@
+// Renders every failure in the spec's error envelope, with the request id,
+// and hides the internals of unexpected errors.
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ApiError, InternalError, InvalidRequestError, NotFoundError, type ValidationIssue } from '../errors.js';
+
+type ZodIssueLike = { instancePath?: string; message?: string };
+
+/** `/lineItems/0/unitAmount` -> `lineItems.0.unitAmount`. */
+function issuePath(issue: ZodIssueLike): string {
+  return (issue.instancePath ?? '').split('/').filter(Boolean).join('.');
+}
+
+function fromValidation(error: FastifyError & { validation?: ZodIssueLike[]; validationContext?: string }): InvalidRequestError {
+  const context = error.validationContext;
+  const issues: ValidationIssue[] = (error.validation ?? []).map((issue) => ({
+    path: issuePath(issue),
+    message: issue.message ?? 'is invalid',
+  }));
+  const first = issues[0];
+  const where = context === 'body' ? 'body' : context === 'querystring' ? 'query string' : context === 'params' ? 'path' : context;
+  const message = first
+    ? `Invalid ${where}: ${first.path || '(root)'} ${first.message}`
+    : `Invalid ${where ?? 'request'}.`;
+  return new InvalidRequestError(message, { param: first?.path || undefined, issues });
+}
+
+/** Maps Fastify's own client errors (bad JSON, wrong content type, too large) to invalid_request. */
+function fromFastify(error: FastifyError): ApiError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new InvalidRequestError('The request body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new InvalidRequestError('Unsupported Content-Type; send application/json.', { param: 'Content-Type' });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new InvalidRequestError('The request body is larger than the limit of the API.');
+    default:
+      if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+        if (error.statusCode === 404) return new NotFoundError();
+        return new InvalidRequestError(error.message);
+      }
+      return undefined;
+  }
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as FastifyError & { validation?: ZodIssueLike[]; validationContext?: string };
+  if (hasZodFastifySchemaValidationErrors(fastifyError) || fastifyError.validation) return fromValidation(fastifyError);
+  return fromFastify(fastifyError) ?? new InternalError();
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply
+    .code(error.statusCode)
+    .type('application/json; charset=utf-8')
+    .send({
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.param !== undefined ? { param: error.param } : {}),
+        ...(error.details !== undefined ? { details: error.details } : {}),
+        requestId: request.id,
+      },
+    });
+}
+
+const errorsPlugin: FastifyPluginAsync = async (app) => {
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unhandled error');
+    return sendError(request, reply, apiError);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+};
+
+export default fp(errorsPlugin, { name: 'errors' });

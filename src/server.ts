@@ -1,0 +1,30 @@
+// The api process: builds the app and listens.
+import { loadConfig } from './config.js';
+import { createKeyAuthenticator } from './api-keys/service.js';
+import { buildApp } from './app.js';
+import { createSql } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { createLogger } from './logger.js';
+import { connectTemporalClient } from './temporal/connection.js';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel).child({ process: 'api' });
+const sql = createSql(config.databaseUrl, { max: config.databasePoolMax });
+await migrate(config.databaseUrl, (line) => logger.info(line));
+const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
+const keys = createKeyAuthenticator(sql);
+await keys.listenForRevocations();
+
+const app = await buildApp({ config, sql, temporal, keys, logger });
+await app.listen({ host: config.host, port: config.port });
+
+async function shutdown(signal: string) {
+  logger.info({ signal }, 'api shutting down');
+  await app.close();
+  await keys.close();
+  await temporal.connection.close();
+  await sql.end({ timeout: 5 });
+  process.exit(0);
+}
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));

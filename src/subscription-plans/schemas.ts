@@ -1,0 +1,54 @@
+// Request and response shapes of subscription plans.
+import { z } from 'zod';
+import { amountString, idParam, timestamp } from '../http/schemas.js';
+import { listOf, listQuery } from '../http/pagination.js';
+
+export const PLAN_INTERVALS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
+export const SUPPORTED_CURRENCIES = ['USDC'] as const;
+
+export const createPlanBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    amount: amountString.describe('Charge per period in USDC base units (6 decimals), e.g. "10000000" is 10 USDC.'),
+    currency: z.enum(SUPPORTED_CURRENCIES).default('USDC'),
+    interval: z.enum(PLAN_INTERVALS),
+    intervalCount: z.number().int().min(1).max(365).default(1),
+    trialPeriodDays: z.number().int().min(0).max(730).default(0),
+  })
+  .strict();
+
+export const plan = z
+  .object({
+    id: z.string(),
+    object: z.literal('subscription_plan'),
+    name: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    interval: z.enum(PLAN_INTERVALS),
+    intervalCount: z.number().int(),
+    trialPeriodDays: z.number().int(),
+    livemode: z.boolean(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'SubscriptionPlan' });
+
+/** What the public hosted enrolment page may see of a plan. */
+export const checkoutPlan = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    interval: z.enum(PLAN_INTERVALS),
+    intervalCount: z.number().int(),
+    trialPeriodDays: z.number().int(),
+    livemode: z.boolean(),
+  })
+  .meta({ id: 'CheckoutPlan' });
+
+export const planParams = z.object({ id: idParam('plan') });
+export const planList = listOf(plan);
+export const planListQuery = listQuery;
+
+export type CreatePlanBody = z.infer<typeof createPlanBody>;
+export type Plan = z.infer<typeof plan>;

@@ -1,0 +1,31 @@
+// The Temporal Schedules of periodic jobs, created once by the worker (an
+// existing schedule is left as it is, so restarts and many workers are safe).
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { TASK_QUEUES } from './task-queues.js';
+
+type ScheduleDefinition = { id: string; workflowType: string; every: string; args?: unknown[] };
+
+export const SCHEDULES: readonly ScheduleDefinition[] = [
+  { id: 'outbox-sweep', workflowType: 'outboxSweepWorkflow', every: '1 minute' },
+];
+
+export async function ensureSchedules(client: Client): Promise<void> {
+  for (const schedule of SCHEDULES) {
+    try {
+      await client.schedule.create({
+        scheduleId: schedule.id,
+        spec: { intervals: [{ every: schedule.every }] },
+        action: {
+          type: 'startWorkflow',
+          workflowType: schedule.workflowType,
+          workflowId: `${schedule.id}-run`,
+          taskQueue: TASK_QUEUES.main,
+          args: schedule.args ?? [],
+        },
+        policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      });
+    } catch (error) {
+      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// Building the Temporal worker that runs every workflow and activity.
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import { fileURLToPath } from 'node:url';
+import { createActivities } from '../../activities/index.js';
+import type { Sql } from '../db/client.js';
+import { TASK_QUEUES } from './task-queues.js';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+
+export type WorkerDeps = {
+  connection: NativeConnection;
+  namespace: string;
+  sql: Sql;
+  temporal: Client;
+  /** A prebuilt bundle (tests build it once per file); otherwise bundled from source. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  taskQueue?: string;
+};
+
+export async function createWorker(deps: WorkerDeps): Promise<Worker> {
+  return Worker.create({
+    connection: deps.connection,
+    namespace: deps.namespace,
+    taskQueue: deps.taskQueue ?? TASK_QUEUES.main,
+    ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createActivities({ sql: deps.sql, temporal: deps.temporal }),
+  });
+}

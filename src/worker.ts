@@ -1,0 +1,34 @@
+// The worker process: runs every workflow and activity, and makes sure the
+// periodic schedules exist.
+import { NativeConnection } from '@temporalio/worker';
+import { loadConfig } from './config.js';
+import { createSql } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { createLogger } from './logger.js';
+import { connectTemporalClient } from './temporal/connection.js';
+import { ensureSchedules } from './temporal/schedules.js';
+import { createWorker } from './temporal/worker.js';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel).child({ process: 'worker' });
+const sql = createSql(config.databaseUrl, { max: config.databasePoolMax });
+await migrate(config.databaseUrl, (line) => log.info(line));
+
+const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
+const connection = await NativeConnection.connect({ address: config.temporalAddress });
+await ensureSchedules(temporal);
+const worker = await createWorker({ connection, namespace: config.temporalNamespace, sql, temporal });
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log.info({ signal }, 'worker shutting down');
+    worker.shutdown();
+  });
+}
+
+log.info('worker running');
+await worker.run();
+await connection.close();
+await temporal.connection.close();
+await sql.end({ timeout: 5 });
+log.info('worker stopped');

@@ -1,0 +1,901 @@
+/**
+ * Contract tests on a private anvil through viem: every guarantee and every revert path of TestUSDC,
+ * SubscriptionManager and AgenticCommerceEscrow, plus the chain plumbing (artifacts cache, abi.ts
+ * freshness, deterministic deployment).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type Address,
+  type Hex,
+  type PublicClient,
+  type TestClient,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  getContract,
+  hashDomain,
+  http,
+  keccak256,
+  parseEventLogs,
+  toHex,
+} from 'viem';
+import { type PrivateKeyAccount, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import { type AnvilInstance, startAnvil } from '../../src/chain/anvil.js';
+import { findProjectRoot, loadArtifacts, renderAbiModule } from '../../src/chain/artifacts.js';
+import {
+  type DeployedContracts,
+  DEFAULT_PAYER_BALANCE,
+  deployContracts,
+  devChain,
+  predictContractAddresses,
+} from '../../src/chain/deploy.js';
+import { ANVIL_ACCOUNTS, ANVIL_MNEMONIC, DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import {
+  type Terms,
+  expectRevert,
+  randomNonce,
+  readDomain,
+  signAuthorization,
+  signCancelAuthorization,
+  signCancellation,
+  signEnrolment,
+  signPermit,
+  splitSig,
+} from './helpers.js';
+
+const USDC = (n: number): bigint => BigInt(Math.round(n * 1e6));
+const DAY = 86_400n;
+const MONTH = 30n * DAY;
+
+const account = (key: Hex): PrivateKeyAccount => privateKeyToAccount(key);
+const deployer = account(DEV_ACCOUNTS.deployer.privateKey);
+const relayer = account(DEV_ACCOUNTS.relayer.privateKey);
+const operator = account(DEV_ACCOUNTS.operator.privateKey);
+const merchant = account(DEV_ACCOUNTS.merchant.privateKey);
+const [payerA, payerB, payerC, client, provider, evaluator] = DEV_ACCOUNTS.payers.map((p) => account(p.privateKey)) as [
+  PrivateKeyAccount,
+  PrivateKeyAccount,
+  PrivateKeyAccount,
+  PrivateKeyAccount,
+  PrivateKeyAccount,
+  PrivateKeyAccount,
+];
+const outsider = privateKeyToAccount(keccak256(toHex('outsider'))); // no ETH, signatures only
+
+let anvil: AnvilInstance;
+let pub: PublicClient;
+let testClient: TestClient;
+let deployed: DeployedContracts;
+let token: Address;
+let manager: Address;
+let escrow: Address;
+
+function wallet(signer: PrivateKeyAccount) {
+  return createWalletClient({ account: signer, chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
+}
+
+async function mined(hash: Hex) {
+  const receipt = await pub.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe('success');
+  return receipt;
+}
+
+async function now(): Promise<bigint> {
+  return (await pub.getBlock()).timestamp;
+}
+
+async function advance(seconds: bigint): Promise<void> {
+  await testClient.increaseTime({ seconds: Number(seconds) });
+  await testClient.mine({ blocks: 1 });
+}
+
+const balanceOf = (who: Address): Promise<bigint> =>
+  pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [who] });
+
+beforeAll(async () => {
+  const artifacts = await loadArtifacts(); // compiles once, then served from build/contracts/<hash>
+  anvil = await startAnvil();
+  pub = createPublicClient({ chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
+  testClient = createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) });
+  deployed = await deployContracts({
+    rpcUrl: anvil.rpcUrl,
+    deployerKey: DEV_ACCOUNTS.deployer.privateKey,
+    payers: DEV_ACCOUNTS.payers.map((p) => p.address),
+    artifacts,
+  });
+  ({ token, subscriptionManager: manager, escrow } = deployed);
+}, 120_000);
+
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+// --------------------------------------------------------------------------------------------- plumbing
+
+describe('chain plumbing', () => {
+  it('serves artifacts from the cache on the second call', async () => {
+    const started = Date.now();
+    const again = await loadArtifacts();
+    expect(again.cached).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(again.contracts.TestUSDC.bytecode).toMatch(/^0x[0-9a-f]{1000,}$/);
+  });
+
+  it('src/chain/abi.ts matches a fresh build (run scripts/build-contracts.ts when this fails)', async () => {
+    const set = await loadArtifacts();
+    const current = readFileSync(join(findProjectRoot(), 'src', 'chain', 'abi.ts'), 'utf8');
+    expect(current).toBe(renderAbiModule(set));
+  });
+
+  it('deploys at the deterministic nonce-based addresses and re-running is a no-op', async () => {
+    expect(predictContractAddresses(deployer.address)).toEqual({
+      token: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      subscriptionManager: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+      escrow: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+    });
+    expect(deployed.alreadyDeployed).toBe(false);
+    expect(deployed.chainId).toBe(31337);
+    const again = await deployContracts({
+      rpcUrl: anvil.rpcUrl,
+      deployerKey: DEV_ACCOUNTS.deployer.privateKey,
+      payers: [outsider.address],
+      payerBalance: USDC(5),
+    });
+    expect(again.alreadyDeployed).toBe(true);
+    expect(again.token).toBe(token);
+    expect(again.deployBlock).toBe(deployed.deployBlock);
+    expect(await balanceOf(outsider.address)).toBe(USDC(5));
+    for (const p of DEV_ACCOUNTS.payers) expect(await balanceOf(p.address)).toBe(DEFAULT_PAYER_BALANCE);
+  });
+
+  it('test accounts are the anvil mnemonic accounts', async () => {
+    const nodeAccounts = await createWalletClient({ transport: http(anvil.rpcUrl) }).getAddresses();
+    ANVIL_ACCOUNTS.forEach((a, i) => {
+      expect(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: i }).address).toBe(a.address);
+      expect(privateKeyToAccount(a.privateKey).address).toBe(a.address);
+      expect(nodeAccounts[i]?.toLowerCase()).toBe(a.address.toLowerCase());
+    });
+  });
+});
+
+// --------------------------------------------------------------------------------------------- token
+
+describe('TestUSDC', () => {
+  const authFor = async (overrides: { to?: Address; value?: bigint; validAfter?: bigint; validBefore?: bigint } = {}) => {
+    const t = await now();
+    return {
+      from: payerA.address,
+      to: overrides.to ?? merchant.address,
+      value: overrides.value ?? USDC(1.5),
+      validAfter: overrides.validAfter ?? t - 60n,
+      validBefore: overrides.validBefore ?? t + 3600n,
+      nonce: randomNonce(),
+    };
+  };
+  const simulateTransfer = async (auth: Awaited<ReturnType<typeof authFor>>, signature: Hex, caller = relayer) => {
+    const { v, r, s } = splitSig(signature);
+    return pub.simulateContract({
+      account: caller,
+      address: token,
+      abi: testUsdcAbi,
+      functionName: 'transferWithAuthorization',
+      args: [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, v, r, s],
+    });
+  };
+
+  it('has USDC metadata and a readable EIP-712 domain ("USD Coin", "2")', async () => {
+    const read = <F extends 'name' | 'symbol' | 'version'>(functionName: F) =>
+      pub.readContract({ address: token, abi: testUsdcAbi, functionName });
+    expect(await read('name')).toBe('USD Coin');
+    expect(await read('symbol')).toBe('USDC');
+    expect(await read('version')).toBe('2');
+    expect(await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'decimals' })).toBe(6);
+    const domain = await readDomain(pub, token);
+    expect(domain).toEqual({ name: 'USD Coin', version: '2', chainId: 31337n, verifyingContract: token });
+    const separator = await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'DOMAIN_SEPARATOR' });
+    expect(separator).toBe(hashDomain({ domain, types: { EIP712Domain: [
+      { name: 'name', type: 'string' },
+      { name: 'version', type: 'string' },
+      { name: 'chainId', type: 'uint256' },
+      { name: 'verifyingContract', type: 'address' },
+    ] } }));
+  });
+
+  it('uses the EIP-3009 / EIP-2612 typehashes exactly', async () => {
+    const read = (
+      functionName:
+        | 'TRANSFER_WITH_AUTHORIZATION_TYPEHASH'
+        | 'RECEIVE_WITH_AUTHORIZATION_TYPEHASH'
+        | 'CANCEL_AUTHORIZATION_TYPEHASH'
+        | 'PERMIT_TYPEHASH',
+    ) => pub.readContract({ address: token, abi: testUsdcAbi, functionName });
+    expect(await read('TRANSFER_WITH_AUTHORIZATION_TYPEHASH')).toBe(
+      '0x7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a2267',
+    );
+    expect(await read('RECEIVE_WITH_AUTHORIZATION_TYPEHASH')).toBe(
+      '0xd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de8',
+    );
+    expect(await read('CANCEL_AUTHORIZATION_TYPEHASH')).toBe(
+      '0x158b0a9edf7a828aad02f63cd515c68ef2f50ba807396f6d12842833a1597429',
+    );
+    expect(await read('PERMIT_TYPEHASH')).toBe('0x6e71edae12b1b97f4d1f60370fef10105fa2faae0126114a169c64845d6126c9');
+  });
+
+  it('transferWithAuthorization: a relayer submits a payer-signed transfer', async () => {
+    const domain = await readDomain(pub, token);
+    const auth = await authFor();
+    const signature = await signAuthorization(payerA, domain, 'TransferWithAuthorization', auth);
+    const [fromBefore, toBefore] = [await balanceOf(payerA.address), await balanceOf(merchant.address)];
+    const { request } = await simulateTransfer(auth, signature);
+    const receipt = await mined(await wallet(relayer).writeContract(request));
+    expect(await balanceOf(payerA.address)).toBe(fromBefore - auth.value);
+    expect(await balanceOf(merchant.address)).toBe(toBefore + auth.value);
+    const [used] = parseEventLogs({ abi: testUsdcAbi, logs: receipt.logs, eventName: 'AuthorizationUsed' });
+    expect(used?.args).toEqual({ authorizer: payerA.address, nonce: auth.nonce });
+    expect(
+      await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'authorizationState', args: [payerA.address, auth.nonce] }),
+    ).toBe(true);
+
+    // reused authorization
+    await expectRevert(simulateTransfer(auth, signature), 'AuthorizationUsedOrCanceled');
+  });
+
+  it('transferWithAuthorization accepts a packed bytes signature (USDC v2.2 overload)', async () => {
+    const domain = await readDomain(pub, token);
+    const auth = await authFor({ value: USDC(0.25) });
+    const signature = await signAuthorization(payerA, domain, 'TransferWithAuthorization', auth);
+    const before = await balanceOf(merchant.address);
+    await mined(
+      await wallet(relayer).writeContract({
+        address: token,
+        abi: testUsdcAbi,
+        functionName: 'transferWithAuthorization',
+        args: [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, signature],
+      }),
+    );
+    expect(await balanceOf(merchant.address)).toBe(before + auth.value);
+  });
+
+  it('refuses expired, not-yet-valid, wrong-signer and tampered authorizations', async () => {
+    const domain = await readDomain(pub, token);
+    const t = await now();
+
+    const expired = await authFor({ validAfter: 0n, validBefore: t - 1n });
+    await expectRevert(
+      simulateTransfer(expired, await signAuthorization(payerA, domain, 'TransferWithAuthorization', expired)),
+      'AuthorizationExpired',
+    );
+
+    const future = await authFor({ validAfter: t + 3600n, validBefore: t + 7200n });
+    await expectRevert(
+      simulateTransfer(future, await signAuthorization(payerA, domain, 'TransferWithAuthorization', future)),
+      'AuthorizationNotYetValid',
+    );
+
+    const wrongSigner = await authFor();
+    await expectRevert(
+      simulateTransfer(wrongSigner, await signAuthorization(payerB, domain, 'TransferWithAuthorization', wrongSigner)),
+      'InvalidSignature',
+    );
+
+    const tampered = await authFor();
+    const sig = await signAuthorization(payerA, domain, 'TransferWithAuthorization', tampered);
+    await expectRevert(simulateTransfer({ ...tampered, value: tampered.value + 1n }, sig), 'InvalidSignature');
+    await expectRevert(simulateTransfer({ ...tampered, to: relayer.address }, sig), 'InvalidSignature');
+
+    // a signature over another chain's domain (the USDC-name pitfall) is rejected too
+    const otherDomain = await authFor();
+    await expectRevert(
+      simulateTransfer(
+        otherDomain,
+        await signAuthorization(payerA, { ...domain, name: 'USDC' }, 'TransferWithAuthorization', otherDomain),
+      ),
+      'InvalidSignature',
+    );
+  });
+
+  it('cancelAuthorization voids an unused authorization', async () => {
+    const domain = await readDomain(pub, token);
+    const auth = await authFor();
+    const signature = await signAuthorization(payerA, domain, 'TransferWithAuthorization', auth);
+    const cancelSig = splitSig(await signCancelAuthorization(payerA, domain, { authorizer: payerA.address, nonce: auth.nonce }));
+
+    // only the authorizer's signature can cancel
+    const forged = splitSig(await signCancelAuthorization(payerB, domain, { authorizer: payerA.address, nonce: auth.nonce }));
+    await expectRevert(
+      pub.simulateContract({
+        account: relayer,
+        address: token,
+        abi: testUsdcAbi,
+        functionName: 'cancelAuthorization',
+        args: [payerA.address, auth.nonce, forged.v, forged.r, forged.s],
+      }),
+      'InvalidSignature',
+    );
+
+    const receipt = await mined(
+      await wallet(relayer).writeContract({
+        address: token,
+        abi: testUsdcAbi,
+        functionName: 'cancelAuthorization',
+        args: [payerA.address, auth.nonce, cancelSig.v, cancelSig.r, cancelSig.s],
+      }),
+    );
+    const [canceled] = parseEventLogs({ abi: testUsdcAbi, logs: receipt.logs, eventName: 'AuthorizationCanceled' });
+    expect(canceled?.args).toEqual({ authorizer: payerA.address, nonce: auth.nonce });
+    await expectRevert(simulateTransfer(auth, signature), 'AuthorizationUsedOrCanceled');
+    await expectRevert(
+      pub.simulateContract({
+        account: relayer,
+        address: token,
+        abi: testUsdcAbi,
+        functionName: 'cancelAuthorization',
+        args: [payerA.address, auth.nonce, cancelSig.v, cancelSig.r, cancelSig.s],
+      }),
+      'AuthorizationUsedOrCanceled',
+    );
+  });
+
+  it('receiveWithAuthorization must be called by the payee', async () => {
+    const domain = await readDomain(pub, token);
+    const auth = await authFor({ to: merchant.address });
+    const { v, r, s } = splitSig(await signAuthorization(payerA, domain, 'ReceiveWithAuthorization', auth));
+    const args = [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, v, r, s] as const;
+    await expectRevert(
+      pub.simulateContract({ account: relayer, address: token, abi: testUsdcAbi, functionName: 'receiveWithAuthorization', args }),
+      'CallerMustBePayee',
+    );
+    // a TransferWithAuthorization signature is not a ReceiveWithAuthorization one
+    const transferSig = splitSig(await signAuthorization(payerA, domain, 'TransferWithAuthorization', auth));
+    await expectRevert(
+      pub.simulateContract({
+        account: merchant,
+        address: token,
+        abi: testUsdcAbi,
+        functionName: 'receiveWithAuthorization',
+        args: [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, transferSig.v, transferSig.r, transferSig.s],
+      }),
+      'InvalidSignature',
+    );
+    const before = await balanceOf(merchant.address);
+    await mined(
+      await wallet(merchant).writeContract({ address: token, abi: testUsdcAbi, functionName: 'receiveWithAuthorization', args }),
+    );
+    expect(await balanceOf(merchant.address)).toBe(before + auth.value);
+  });
+
+  it('permit sets the allowance; a wrong nonce or a past deadline reverts', async () => {
+    const deadline = (await now()) + 3600n;
+    const nonce = await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [payerA.address] });
+    const permitArgs = (p: { value: bigint; deadline: bigint; v: number; r: Hex; s: Hex }) =>
+      [payerA.address, relayer.address, p.value, p.deadline, p.v, p.r, p.s] as const;
+
+    const wrongNonce = await signPermit(pub, payerA, token, { spender: relayer.address, value: USDC(7), deadline, nonce: nonce + 1n });
+    await expectRevert(
+      pub.simulateContract({ account: relayer, address: token, abi: testUsdcAbi, functionName: 'permit', args: permitArgs(wrongNonce) }),
+      'InvalidSignature',
+    );
+    const late = await signPermit(pub, payerA, token, { spender: relayer.address, value: USDC(7), deadline: (await now()) - 1n });
+    await expectRevert(
+      pub.simulateContract({ account: relayer, address: token, abi: testUsdcAbi, functionName: 'permit', args: permitArgs(late) }),
+      'PermitExpired',
+    );
+
+    const good = await signPermit(pub, payerA, token, { spender: relayer.address, value: USDC(7), deadline });
+    await mined(await wallet(relayer).writeContract({ address: token, abi: testUsdcAbi, functionName: 'permit', args: permitArgs(good) }));
+    expect(
+      await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [payerA.address, relayer.address] }),
+    ).toBe(USDC(7));
+    expect(await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [payerA.address] })).toBe(nonce + 1n);
+    // replaying the same permit now has a stale nonce
+    await expectRevert(
+      pub.simulateContract({ account: relayer, address: token, abi: testUsdcAbi, functionName: 'permit', args: permitArgs(good) }),
+      'InvalidSignature',
+    );
+  });
+
+  it('only the owner can mint', async () => {
+    await expectRevert(
+      pub.simulateContract({ account: relayer, address: token, abi: testUsdcAbi, functionName: 'mint', args: [relayer.address, 1n] }),
+      'OwnableUnauthorizedAccount',
+    );
+  });
+});
+
+// --------------------------------------------------------------------------------------------- subscriptions
+
+describe('SubscriptionManager', () => {
+  const terms = (overrides: Partial<Terms> = {}): Terms => ({
+    token,
+    merchant: merchant.address,
+    operator: operator.address,
+    amount: USDC(10),
+    period: MONTH,
+    periods: 3,
+    trialEnd: 0n,
+    ...overrides,
+  });
+
+  /** Enrols payerB with a permit in the same call; returns the id and the receipt. */
+  async function enrolWithPermit(t: Terms, permitValue = USDC(1000)) {
+    const permit = await signPermit(pub, payerB, token, {
+      spender: manager,
+      value: permitValue,
+      deadline: (await now()) + 3600n,
+    });
+    const { request, result } = await pub.simulateContract({
+      account: payerB,
+      address: manager,
+      abi: subscriptionManagerAbi,
+      functionName: 'subscribeWithPermit',
+      args: [t, permit],
+    });
+    const receipt = await mined(await wallet(payerB).writeContract(request));
+    return { id: result, receipt };
+  }
+
+  const simulateCharge = (id: bigint, periodIndex: number, amount: bigint, caller = operator) =>
+    pub.simulateContract({
+      account: caller,
+      address: manager,
+      abi: subscriptionManagerAbi,
+      functionName: 'charge',
+      args: [id, periodIndex, amount],
+    });
+
+  async function charge(id: bigint, periodIndex: number, amount: bigint) {
+    const { request } = await simulateCharge(id, periodIndex, amount);
+    return mined(await wallet(operator).writeContract(request));
+  }
+
+  it('enrolment with a permit emits SubscriptionCreated and stores the terms', async () => {
+    const t = terms();
+    const { id, receipt } = await enrolWithPermit(t);
+    const block = await pub.getBlock({ blockNumber: receipt.blockNumber });
+    const [created] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCreated' });
+    expect(created?.args).toEqual({
+      id,
+      subscriber: payerB.address,
+      merchant: merchant.address,
+      token,
+      amount: t.amount,
+      period: t.period,
+      periods: t.periods,
+      firstPeriodStart: block.timestamp,
+      operator: operator.address,
+    });
+    const sub = await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [id] });
+    expect(sub).toMatchObject({ subscriber: payerB.address, cancelled: false, firstPeriodStart: block.timestamp });
+    expect(await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [payerB.address, manager] })).toBe(
+      USDC(1000),
+    );
+  });
+
+  it('charges once per period, never above the amount, never early, never past the term, only by the operator', async () => {
+    const t = terms();
+    const { id } = await enrolWithPermit(t);
+
+    await expectRevert(simulateCharge(id, 0, t.amount + 1n), 'AmountExceedsTerms');
+    await expectRevert(simulateCharge(id, 0, 0n), 'ZeroAmount');
+    await expectRevert(simulateCharge(id, 0, t.amount, merchant), 'NotOperator');
+    await expectRevert(simulateCharge(id, 0, t.amount, payerB), 'NotOperator');
+
+    const merchantBefore = await balanceOf(merchant.address);
+    const receipt = await charge(id, 0, t.amount);
+    const [charged] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCharged' });
+    expect(charged?.args).toEqual({ id, periodIndex: 0, amount: t.amount });
+    expect(await balanceOf(merchant.address)).toBe(merchantBefore + t.amount);
+    expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [id, 0] })).toBe(true);
+
+    // second charge in the same period, even for less
+    await expectRevert(simulateCharge(id, 0, 1n), 'PeriodAlreadyCharged');
+
+    // period 1 has not started
+    const start1 = await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'periodStart', args: [id, 1] });
+    const early = await expectRevert(simulateCharge(id, 1, t.amount), 'PeriodNotStarted');
+    expect(early.args[2]).toBe(start1);
+
+    await advance(MONTH);
+    await charge(id, 1, USDC(4)); // metered: less than the cap is fine
+    await expectRevert(simulateCharge(id, 1, USDC(1)), 'PeriodAlreadyCharged');
+
+    await advance(MONTH);
+    await charge(id, 2, t.amount);
+
+    // beyond the authorised 3 periods, even once time has passed
+    await advance(MONTH);
+    await expectRevert(simulateCharge(id, 3, t.amount), 'PeriodBeyondTerm');
+    await expectRevert(simulateCharge(id + 1000n, 0, t.amount), 'SubscriptionNotFound');
+  });
+
+  it('never charges a cancelled subscription, even with the allowance still in place', async () => {
+    const t = terms({ periods: 0 }); // open-ended
+    const { id } = await enrolWithPermit(t);
+    await charge(id, 0, t.amount);
+
+    await expectRevert(
+      pub.simulateContract({ account: relayer, address: manager, abi: subscriptionManagerAbi, functionName: 'cancel', args: [id] }),
+      'NotAuthorisedToCancel',
+    );
+    const receipt = await mined(
+      await wallet(payerB).writeContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'cancel', args: [id] }),
+    );
+    const [cancelled] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCancelled' });
+    expect(cancelled?.args).toEqual({ id, by: payerB.address });
+
+    await advance(MONTH);
+    const allowance = await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [payerB.address, manager] });
+    expect(allowance).toBeGreaterThanOrEqual(t.amount);
+    expect(await balanceOf(payerB.address)).toBeGreaterThanOrEqual(t.amount);
+    await expectRevert(simulateCharge(id, 1, t.amount), 'SubscriptionIsCancelled');
+    await expectRevert(
+      pub.simulateContract({ account: operator, address: manager, abi: subscriptionManagerAbi, functionName: 'cancel', args: [id] }),
+      'SubscriptionIsCancelled',
+    );
+  });
+
+  it('a cancel and a charge in the same block: the charge reverts on-chain', async () => {
+    const t = terms();
+    const { id } = await enrolWithPermit(t);
+    await testClient.setAutomine(false);
+    try {
+      const cancelHash = await wallet(operator).writeContract({
+        address: manager,
+        abi: subscriptionManagerAbi,
+        functionName: 'cancel',
+        args: [id],
+        gas: 100_000n,
+        nonce: await pub.getTransactionCount({ address: operator.address, blockTag: 'pending' }),
+      });
+      // same sender, next nonce: ordered after the cancel inside the block
+      const chargeHash = await wallet(operator).writeContract({
+        address: manager,
+        abi: subscriptionManagerAbi,
+        functionName: 'charge',
+        args: [id, 0, t.amount],
+        gas: 200_000n,
+        nonce: await pub.getTransactionCount({ address: operator.address, blockTag: 'pending' }),
+      });
+      await testClient.mine({ blocks: 1 });
+      const [cancelReceipt, chargeReceipt] = await Promise.all([
+        pub.waitForTransactionReceipt({ hash: cancelHash }),
+        pub.waitForTransactionReceipt({ hash: chargeHash }),
+      ]);
+      expect(cancelReceipt.blockNumber).toBe(chargeReceipt.blockNumber);
+      expect(cancelReceipt.status).toBe('success');
+      expect(chargeReceipt.status).toBe('reverted');
+      expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [id, 0] })).toBe(false);
+    } finally {
+      await testClient.setAutomine(true);
+    }
+  });
+
+  it('the first period starts at the trial end', async () => {
+    const trialEnd = (await now()) + 7n * DAY;
+    const { id, receipt } = await enrolWithPermit(terms({ trialEnd }));
+    const [created] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCreated' });
+    expect(created?.args.firstPeriodStart).toBe(trialEnd);
+    await expectRevert(simulateCharge(id, 0, USDC(10)), 'PeriodNotStarted');
+    await advance(7n * DAY);
+    await charge(id, 0, USDC(10));
+  });
+
+  it('insufficient allowance or balance reverts with a named error and leaves the period chargeable', async () => {
+    // payerC approves only 5 USDC for a 10 USDC plan
+    await mined(
+      await wallet(payerC).writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [manager, USDC(5)] }),
+    );
+    const { request, result: id } = await pub.simulateContract({
+      account: payerC,
+      address: manager,
+      abi: subscriptionManagerAbi,
+      functionName: 'subscribe',
+      args: [terms()],
+    });
+    await mined(await wallet(payerC).writeContract(request));
+    await expectRevert(simulateCharge(id, 0, USDC(10)), 'InsufficientAllowance');
+
+    // enough allowance, but the balance is gone
+    await mined(
+      await wallet(payerC).writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [manager, USDC(100)] }),
+    );
+    const balance = await balanceOf(payerC.address);
+    await mined(
+      await wallet(payerC).writeContract({ address: token, abi: testUsdcAbi, functionName: 'transfer', args: [relayer.address, balance - USDC(3)] }),
+    );
+    const failed = await expectRevert(simulateCharge(id, 0, USDC(10)), 'InsufficientBalance');
+    expect(failed.args).toEqual([id, USDC(3), USDC(10)]);
+    expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [id, 0] })).toBe(false);
+
+    // recovery after a top-up
+    await mined(
+      await wallet(deployer).writeContract({ address: token, abi: testUsdcAbi, functionName: 'mint', args: [payerC.address, USDC(50)] }),
+    );
+    await charge(id, 0, USDC(10));
+  });
+
+  it('relayed enrolment: the subscriber signs the terms; tampered, replayed or expired ones revert', async () => {
+    const t = terms({ amount: USDC(20), periods: 12 });
+    const permit = await signPermit(pub, payerA, token, { spender: manager, value: USDC(240), deadline: (await now()) + 3600n });
+    const enrolment = await signEnrolment(pub, payerA, manager, t, { nonce: randomNonce(), deadline: (await now()) + 3600n });
+    const simulate = (subscriber: Address, tt: Terms, auth = enrolment) =>
+      pub.simulateContract({
+        account: relayer,
+        address: manager,
+        abi: subscriptionManagerAbi,
+        functionName: 'subscribeWithPermitFor',
+        args: [subscriber, tt, permit, auth],
+      });
+
+    await expectRevert(simulate(payerA.address, { ...t, amount: USDC(200) }), 'InvalidEnrolmentSignature');
+    await expectRevert(simulate(payerA.address, { ...t, periods: 0 }), 'InvalidEnrolmentSignature');
+    await expectRevert(simulate(payerA.address, { ...t, merchant: relayer.address }), 'InvalidEnrolmentSignature');
+    await expectRevert(simulate(payerA.address, { ...t, operator: relayer.address }), 'InvalidEnrolmentSignature');
+    await expectRevert(simulate(payerB.address, t), 'InvalidEnrolmentSignature');
+
+    const { request, result: id } = await simulate(payerA.address, t);
+    const receipt = await mined(await wallet(relayer).writeContract(request));
+    const [created] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCreated' });
+    expect(created?.args).toMatchObject({ id, subscriber: payerA.address, amount: USDC(20), periods: 12 });
+    expect(
+      await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'enrolmentNonceUsed', args: [payerA.address, enrolment.nonce] }),
+    ).toBe(true);
+
+    await expectRevert(simulate(payerA.address, t), 'EnrolmentNonceUsed');
+
+    const expired = await signEnrolment(pub, payerA, manager, t, { nonce: randomNonce(), deadline: (await now()) - 1n });
+    await expectRevert(simulate(payerA.address, t, expired), 'EnrolmentExpired');
+
+    // relayed enrolment without a permit (prior approval already in place)
+    const second = await signEnrolment(pub, payerA, manager, t, { nonce: randomNonce(), deadline: (await now()) + 3600n });
+    await mined(
+      await wallet(relayer).writeContract({
+        address: manager,
+        abi: subscriptionManagerAbi,
+        functionName: 'subscribeFor',
+        args: [payerA.address, t, second],
+      }),
+    );
+
+    // a subscriber can void an enrolment signature before it is used
+    const voided = await signEnrolment(pub, payerA, manager, t, { nonce: randomNonce(), deadline: (await now()) + 3600n });
+    await mined(
+      await wallet(payerA).writeContract({
+        address: manager,
+        abi: subscriptionManagerAbi,
+        functionName: 'cancelEnrolmentNonce',
+        args: [voided.nonce],
+      }),
+    );
+    await expectRevert(simulate(payerA.address, t, voided), 'EnrolmentNonceUsed');
+  });
+
+  it('a bad permit without an existing allowance reverts with PermitFailed', async () => {
+    const fresh = privateKeyToAccount(keccak256(toHex('fresh subscriber')));
+    const permit = await signPermit(pub, fresh, token, { spender: manager, value: USDC(30), deadline: (await now()) + 3600n, nonce: 5n });
+    const t = terms();
+    const enrolment = await signEnrolment(pub, fresh, manager, t, { nonce: randomNonce(), deadline: (await now()) + 3600n });
+    await expectRevert(
+      pub.simulateContract({
+        account: relayer,
+        address: manager,
+        abi: subscriptionManagerAbi,
+        functionName: 'subscribeWithPermitFor',
+        args: [fresh.address, t, permit, enrolment],
+      }),
+      'PermitFailed',
+    );
+  });
+
+  it('gasless cancel with the subscriber signature', async () => {
+    const { id } = await enrolWithPermit(terms());
+    const deadline = (await now()) + 3600n;
+    const forged = await signCancellation(pub, payerA, manager, { subscriptionId: id, deadline });
+    await expectRevert(
+      pub.simulateContract({ account: relayer, address: manager, abi: subscriptionManagerAbi, functionName: 'cancelFor', args: [id, deadline, forged] }),
+      'InvalidCancellationSignature',
+    );
+    const signature = await signCancellation(pub, payerB, manager, { subscriptionId: id, deadline });
+    const receipt = await mined(
+      await wallet(relayer).writeContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'cancelFor', args: [id, deadline, signature] }),
+    );
+    const [cancelled] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCancelled' });
+    expect(cancelled?.args).toEqual({ id, by: payerB.address });
+    await expectRevert(simulateCharge(id, 0, USDC(10)), 'SubscriptionIsCancelled');
+  });
+
+  it('rejects invalid terms', async () => {
+    const sim = (t: Terms) =>
+      pub.simulateContract({ account: payerB, address: manager, abi: subscriptionManagerAbi, functionName: 'subscribe', args: [t] });
+    await expectRevert(sim(terms({ amount: 0n })), 'ZeroAmount');
+    await expectRevert(sim(terms({ period: 0n })), 'ZeroPeriod');
+    await expectRevert(sim(terms({ operator: '0x0000000000000000000000000000000000000000' })), 'ZeroAddress');
+    await expectRevert(sim(terms({ merchant: '0x0000000000000000000000000000000000000000' })), 'ZeroAddress');
+  });
+});
+
+// --------------------------------------------------------------------------------------------- escrow
+
+describe('AgenticCommerceEscrow (ERC-8183)', () => {
+  const BUDGET = USDC(250);
+  /** The escrow bound to a signer: `.simulate.fn(args, { account })` for reverts, `.write.fn(args)` to send. */
+  const esc = (signer: PrivateKeyAccount) =>
+    getContract({ address: escrow, abi: agenticCommerceEscrowAbi, client: { public: pub, wallet: wallet(signer) } });
+  const status = async (jobId: bigint) =>
+    (await pub.readContract({ address: escrow, abi: agenticCommerceEscrowAbi, functionName: 'getJob', args: [jobId] })).status;
+  const deliverable = keccak256(toHex('ipfs://deliverable'));
+  const reason = keccak256(toHex('looks good'));
+
+  async function createJob(withProvider = true, expiresIn = DAY) {
+    const { request, result } = await pub.simulateContract({
+      account: client,
+      address: escrow,
+      abi: agenticCommerceEscrowAbi,
+      functionName: 'createJob',
+      args: [
+        withProvider ? provider.address : '0x0000000000000000000000000000000000000000',
+        evaluator.address,
+        (await now()) + expiresIn,
+        'Summarise 10 PDFs',
+      ],
+    });
+    const receipt = await mined(await wallet(client).writeContract(request));
+    return { jobId: result, receipt };
+  }
+
+  beforeAll(async () => {
+    await mined(
+      await wallet(client).writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [escrow, 10n ** 30n] }),
+    );
+  });
+
+  it('happy path: create -> setBudget -> fund -> submit -> complete pays the provider', async () => {
+    const { jobId, receipt } = await createJob();
+    const [created] = parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: receipt.logs, eventName: 'JobCreated' });
+    expect(created?.args).toMatchObject({ jobId, client: client.address, provider: provider.address, evaluator: evaluator.address });
+
+    await mined(await esc(provider).write.setBudget([jobId, BUDGET])); // provider proposes
+    const clientBefore = await balanceOf(client.address);
+    const funded = await mined(await esc(client).write.fund([jobId, BUDGET]));
+    expect(parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: funded.logs, eventName: 'JobFunded' })[0]?.args.amount).toBe(BUDGET);
+    expect(await balanceOf(client.address)).toBe(clientBefore - BUDGET);
+    expect(await balanceOf(escrow)).toBeGreaterThanOrEqual(BUDGET);
+    expect(await status(jobId)).toBe(1);
+
+    const submitted = await mined(await esc(provider).write.submit([jobId, deliverable]));
+    expect(parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: submitted.logs, eventName: 'JobSubmitted' })[0]?.args).toEqual({
+      jobId,
+      provider: provider.address,
+      deliverable,
+    });
+    expect(await status(jobId)).toBe(2);
+
+    const providerBefore = await balanceOf(provider.address);
+    const completed = await mined(await esc(evaluator).write.complete([jobId, reason]));
+    expect(parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: completed.logs, eventName: 'JobCompleted' })[0]?.args).toEqual({
+      jobId,
+      evaluator: evaluator.address,
+      reason,
+    });
+    expect(parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: completed.logs, eventName: 'PaymentReleased' })[0]?.args.amount).toBe(BUDGET);
+    expect(await balanceOf(provider.address)).toBe(providerBefore + BUDGET);
+    expect(await status(jobId)).toBe(3);
+
+    // terminal: nothing moves any more
+    await expectRevert(esc(evaluator).simulate.complete([jobId, reason], { account: evaluator }), 'InvalidStatus');
+    await expectRevert(esc(evaluator).simulate.reject([jobId, reason], { account: evaluator }), 'InvalidStatus');
+    await expectRevert(esc(client).simulate.claimRefund([jobId], { account: client }), 'InvalidStatus');
+  });
+
+  it('out-of-order and unauthorised moves revert with named errors', async () => {
+    const { jobId } = await createJob(false);
+    await expectRevert(esc(client).simulate.fund([jobId, 0n], { account: client }), 'ProviderNotSet');
+    await expectRevert(esc(provider).simulate.setProvider([jobId, provider.address], { account: provider }), 'Unauthorized');
+    await mined(await esc(client).write.setProvider([jobId, provider.address]));
+    await expectRevert(esc(client).simulate.setProvider([jobId, evaluator.address], { account: client }), 'ProviderAlreadySet');
+
+    await expectRevert(esc(client).simulate.fund([jobId, 0n], { account: client }), 'ZeroBudget');
+    await expectRevert(esc(evaluator).simulate.setBudget([jobId, BUDGET], { account: evaluator }), 'Unauthorized');
+    await mined(await esc(client).write.setBudget([jobId, BUDGET]));
+    await expectRevert(esc(client).simulate.fund([jobId, BUDGET - 1n], { account: client }), 'BudgetMismatch');
+    await expectRevert(esc(provider).simulate.fund([jobId, BUDGET], { account: provider }), 'Unauthorized');
+
+    await expectRevert(esc(provider).simulate.submit([jobId, deliverable], { account: provider }), 'InvalidStatus'); // still Open
+    await expectRevert(esc(evaluator).simulate.complete([jobId, reason], { account: evaluator }), 'InvalidStatus');
+    await expectRevert(esc(evaluator).simulate.reject([jobId, reason], { account: evaluator }), 'Unauthorized'); // Open: client only
+    await expectRevert(esc(client).simulate.claimRefund([jobId], { account: client }), 'InvalidStatus');
+
+    await mined(await esc(client).write.fund([jobId, BUDGET]));
+    await expectRevert(esc(client).simulate.fund([jobId, BUDGET], { account: client }), 'InvalidStatus');
+    await expectRevert(esc(client).simulate.setBudget([jobId, 1n], { account: client }), 'InvalidStatus');
+    await expectRevert(esc(evaluator).simulate.complete([jobId, reason], { account: evaluator }), 'InvalidStatus'); // not submitted
+    await expectRevert(esc(client).simulate.reject([jobId, reason], { account: client }), 'Unauthorized'); // Funded: evaluator only
+    await expectRevert(esc(evaluator).simulate.submit([jobId, deliverable], { account: evaluator }), 'Unauthorized');
+    await expectRevert(esc(client).simulate.claimRefund([jobId], { account: client }), 'JobNotExpired');
+
+    await mined(await esc(provider).write.submit([jobId, deliverable]));
+    await expectRevert(esc(provider).simulate.submit([jobId, deliverable], { account: provider }), 'InvalidStatus');
+    await expectRevert(esc(client).simulate.complete([jobId, reason], { account: client }), 'Unauthorized');
+    await expectRevert(esc(provider).simulate.complete([jobId, reason], { account: provider }), 'Unauthorized');
+    await expectRevert(esc(client).simulate.reject([jobId, reason], { account: client }), 'Unauthorized');
+
+    // evaluator rejects a submitted job: refund to the client
+    const clientBefore = await balanceOf(client.address);
+    const rejected = await mined(await esc(evaluator).write.reject([jobId, reason]));
+    expect(parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: rejected.logs, eventName: 'JobRejected' })[0]?.args).toEqual({
+      jobId,
+      rejector: evaluator.address,
+      reason,
+    });
+    expect(parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: rejected.logs, eventName: 'Refunded' })[0]?.args.amount).toBe(BUDGET);
+    expect(await balanceOf(client.address)).toBe(clientBefore + BUDGET);
+    expect(await status(jobId)).toBe(4);
+
+    await expectRevert(esc(client).simulate.claimRefund([999n], { account: client }), 'JobNotFound');
+  });
+
+  it('client rejects an Open job; evaluator rejects a Funded one with a refund', async () => {
+    const open = await createJob();
+    await mined(await esc(client).write.reject([open.jobId, reason]));
+    expect(await status(open.jobId)).toBe(4);
+
+    const funded = await createJob();
+    await mined(await esc(client).write.setBudget([funded.jobId, BUDGET]));
+    await mined(await esc(client).write.fund([funded.jobId, BUDGET]));
+    const before = await balanceOf(client.address);
+    await mined(await esc(evaluator).write.reject([funded.jobId, reason]));
+    expect(await balanceOf(client.address)).toBe(before + BUDGET);
+    await expectRevert(esc(provider).simulate.submit([funded.jobId, deliverable], { account: provider }), 'InvalidStatus');
+  });
+
+  it('after expiry anyone can claimRefund; completing or submitting late reverts', async () => {
+    const { jobId } = await createJob(true, DAY);
+    await mined(await esc(client).write.setBudget([jobId, BUDGET]));
+    await mined(await esc(client).write.fund([jobId, BUDGET]));
+    await mined(await esc(provider).write.submit([jobId, deliverable]));
+
+    const funded2 = await createJob(true, DAY);
+    await mined(await esc(client).write.setBudget([funded2.jobId, BUDGET]));
+    await mined(await esc(client).write.fund([funded2.jobId, BUDGET]));
+
+    const unfunded = await createJob(true, DAY);
+    await mined(await esc(client).write.setBudget([unfunded.jobId, BUDGET]));
+
+    await advance(DAY + 1n);
+    await expectRevert(esc(evaluator).simulate.complete([jobId, reason], { account: evaluator }), 'JobHasExpired');
+    await expectRevert(esc(provider).simulate.submit([funded2.jobId, deliverable], { account: provider }), 'JobHasExpired');
+    await expectRevert(esc(client).simulate.fund([unfunded.jobId, BUDGET], { account: client }), 'JobHasExpired');
+
+    const before = await balanceOf(client.address);
+    const refunded = await mined(await esc(relayer).write.claimRefund([jobId])); // permissionless
+    expect(parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: refunded.logs, eventName: 'JobExpired' })).toHaveLength(1);
+    expect(parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: refunded.logs, eventName: 'Refunded' })[0]?.args).toEqual({
+      jobId,
+      client: client.address,
+      amount: BUDGET,
+    });
+    await mined(await esc(client).write.claimRefund([funded2.jobId]));
+    expect(await balanceOf(client.address)).toBe(before + 2n * BUDGET);
+    expect(await status(jobId)).toBe(5);
+    await expectRevert(esc(client).simulate.claimRefund([jobId], { account: client }), 'InvalidStatus');
+    // an expired Open job holds nothing: the client may still close it
+    await mined(await esc(client).write.reject([unfunded.jobId, reason]));
+  });
+
+  it('createJob validates the evaluator and the expiry', async () => {
+    const t = await now();
+    const sim = (evaluatorAddr: Address, expiredAt: bigint) =>
+      pub.simulateContract({
+        account: client,
+        address: escrow,
+        abi: agenticCommerceEscrowAbi,
+        functionName: 'createJob',
+        args: [provider.address, evaluatorAddr, expiredAt, 'x'],
+      });
+    await expectRevert(sim('0x0000000000000000000000000000000000000000', t + DAY), 'ZeroAddress');
+    await expectRevert(sim(evaluator.address, t - 1n), 'ExpiryNotInFuture');
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+
+let db: TestDatabase;
+let t: TestApp;
+let merchant: SeededMerchant;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  t = await createTestApp(db.sql);
+  merchant = await seedMerchant(db.sql);
+});
+afterAll(async () => {
+  await t?.close();
+  await db?.drop();
+});
+
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+const validPlan = { name: 'Pro', amount: '10000000', interval: 'monthly' };
+
+describe('subscription plans', () => {
+  it('creates a plan with defaults and reads it back', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: validPlan });
+    expect(created.statusCode).toBe(200);
+    const plan = created.json();
+    expect(plan).toMatchObject({ object: 'subscription_plan', name: 'Pro', amount: '10000000', currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0, livemode: false });
+    expect(plan.id).toMatch(/^plan_/);
+
+    const read = await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(merchant.secretKey) });
+    expect(read.json()).toEqual(plan);
+
+    const publicRead = await t.app.inject({ method: 'GET', url: `/v1/checkout/plans/${plan.id}` });
+    expect(publicRead.statusCode).toBe(200);
+    expect(publicRead.json()).toEqual({ id: plan.id, name: 'Pro', amount: '10000000', currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0, livemode: false });
+  });
+
+  it('records subscription_plan.created in the outbox in the same transaction', async () => {
+    const created = (await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: { ...validPlan, name: 'Outboxed' } })).json();
+    const events = await db.sql`select type, merchant_id, livemode, data from events where data->'object'->>'id' = ${created.id}`;
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'subscription_plan.created', merchant_id: merchant.merchantId, livemode: false });
+  });
+
+  it.each([
+    [{ ...validPlan, amount: '0' }, 'amount'],
+    [{ ...validPlan, amount: '-5' }, 'amount'],
+    [{ ...validPlan, amount: '1.5' }, 'amount'],
+    [{ ...validPlan, amount: 100 }, 'amount'],
+    [{ ...validPlan, interval: 'hourly' }, 'interval'],
+    [{ ...validPlan, intervalCount: 0 }, 'intervalCount'],
+    [{ ...validPlan, trialPeriodDays: -1 }, 'trialPeriodDays'],
+    [{ ...validPlan, currency: 'EUR' }, 'currency'],
+    [{ amount: '1', interval: 'daily' }, 'name'],
+  ])('refuses %j with invalid_request on %s and creates nothing', async (payload, param) => {
+    const before = await db.sql`select count(*)::int as n from subscription_plans`;
+    const response = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload });
+    expect(response.statusCode).toBe(400);
+    const { error } = response.json();
+    expect(error.code).toBe('invalid_request');
+    expect(error.param).toBe(param);
+    expect(error.details.issues.map((i: { path: string }) => i.path)).toContain(param);
+    const after = await db.sql`select count(*)::int as n from subscription_plans`;
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it('is scoped to one merchant and one mode', async () => {
+    const plan = (await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: validPlan })).json();
+    const live = await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(merchant.liveSecretKey) });
+    expect(live.statusCode).toBe(404);
+    expect(live.json().error.code).toBe('not_found');
+    const other = await seedMerchant(db.sql, 'Other');
+    const foreign = await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(other.secretKey) });
+    expect(foreign.statusCode).toBe(404);
+    const list = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: auth(other.secretKey) });
+    expect(list.json().data).toEqual([]);
+  });
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // Temporal's native bridge misbehaves in worker threads: one process per file.
+    pool: 'forks',
+    maxWorkers: 2,
+    globalSetup: ['test/support/global-setup.ts'],
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    reporters: ['default', './test/support/summary-reporter.ts'],
+  },
+});

@@ -1,0 +1,3 @@
+// Every workflow the worker runs.
+export { dispatchEventWorkflow } from './event-dispatch.js';
+export { outboxSweepWorkflow } from './outbox-sweep.js';
