@@ -5,9 +5,9 @@ import type { Sql } from '../src/db/client.js';
 import { startEventDispatch } from '../src/events/dispatch.js';
 import { findEvent, findUndispatchedEventIds, markEventDispatched } from '../src/events/outbox.js';
 
-export type EventActivityDeps = { sql: Sql; temporal: Client };
+export type EventActivityDeps = { sql: Sql; temporal: Client; taskQueue: string };
 
-export function createEventActivities({ sql, temporal }: EventActivityDeps) {
+export function createEventActivities({ sql, temporal, taskQueue }: EventActivityDeps) {
   return {
     /** The event's routing facts, or null when it does not exist. */
     async loadEvent(eventId: string): Promise<{ id: string; merchantId: string; livemode: boolean; type: string } | null> {
@@ -24,7 +24,7 @@ export function createEventActivities({ sql, temporal }: EventActivityDeps) {
     async startPendingEventDispatches(input: { olderThanSeconds: number; limit: number }): Promise<number> {
       const ids = await findUndispatchedEventIds(sql, input.olderThanSeconds, input.limit);
       let started = 0;
-      for (const id of ids) if (await startEventDispatch(temporal, id)) started++;
+      for (const id of ids) if (await startEventDispatch(temporal, taskQueue, id)) started++;
       return started;
     },
   };

@@ -25,6 +25,8 @@ export type AppDeps = {
   keys: KeyAuthenticator;
   logger: FastifyBaseLogger;
   idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number };
+  /** The dated versions served; defaults to every supported version. */
+  apiVersions?: readonly string[];
 };
 
 /** Routes that must be reachable without an access declaration (documentation). */
@@ -44,8 +46,8 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // Action endpoints take no body; an empty JSON body is read as {}.
-  app.removeContentTypeParser('application/json');
+  // JSON only. Action endpoints take no body; an empty JSON body is read as {}.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
@@ -66,11 +68,11 @@ export async function buildApp(deps: AppDeps) {
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
   await app.register(authPlugin, { keys: deps.keys });
-  await app.register(versioningPlugin);
+  await app.register(versioningPlugin, { supported: deps.apiVersions });
   await app.register(idempotencyPlugin, { sql: deps.sql, ...deps.idempotency });
   await app.register(openapiPlugin, { serverUrl: deps.config.publicBaseUrl });
 
-  const events = createEventDispatcher(deps.temporal, (error, eventId) =>
+  const events = createEventDispatcher(deps.temporal, deps.config.temporalTaskQueue, (error, eventId) =>
     app.log.warn({ err: error, eventId }, 'event dispatch start failed; the outbox sweep will retry'),
   );
 

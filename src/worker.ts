@@ -16,8 +16,8 @@ await migrate(config.databaseUrl, (line) => log.info(line));
 
 const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
 const connection = await NativeConnection.connect({ address: config.temporalAddress });
-await ensureSchedules(temporal);
-const worker = await createWorker({ connection, namespace: config.temporalNamespace, sql, temporal });
+await ensureSchedules(temporal, config.temporalTaskQueue);
+const worker = await createWorker({ connection, namespace: config.temporalNamespace, sql, temporal, taskQueue: config.temporalTaskQueue });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -2,7 +2,6 @@
 // commit for low latency; the outbox sweep (a Temporal Schedule) starts any the
 // api missed. The workflow id is the event id, so both may try without harm.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { TASK_QUEUES } from '../temporal/task-queues.js';
 
 export const DISPATCH_EVENT_WORKFLOW = 'dispatchEventWorkflow';
 
@@ -11,11 +10,11 @@ export type EventDispatcher = {
   dispatch(eventIds: readonly string[]): Promise<void>;
 };
 
-export async function startEventDispatch(client: Client, eventId: string): Promise<boolean> {
+export async function startEventDispatch(client: Client, taskQueue: string, eventId: string): Promise<boolean> {
   try {
     await client.workflow.start(DISPATCH_EVENT_WORKFLOW, {
       workflowId: eventId,
-      taskQueue: TASK_QUEUES.main,
+      taskQueue,
       args: [{ eventId }],
     });
     return true;
@@ -27,13 +26,14 @@ export async function startEventDispatch(client: Client, eventId: string): Promi
 
 export function createEventDispatcher(
   client: Client | undefined,
+  taskQueue: string,
   onError: (error: unknown, eventId: string) => void,
 ): EventDispatcher {
   return {
     async dispatch(eventIds) {
       if (!client) return;
       await Promise.all(
-        eventIds.map((id) => startEventDispatch(client, id).catch((error: unknown) => onError(error, id))),
+        eventIds.map((id) => startEventDispatch(client, taskQueue, id).catch((error: unknown) => onError(error, id))),
       );
     },
   };

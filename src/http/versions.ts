@@ -6,7 +6,3 @@ export const CURRENT_API_VERSION = '2026-04-27';
 export const SUPPORTED_API_VERSIONS: readonly string[] = [CURRENT_API_VERSION];
 
 export const VERSION_HEADER = 'service-version';
-
-export function isSupportedVersion(version: string): boolean {
-  return SUPPORTED_API_VERSIONS.includes(version);
-}

@@ -4,17 +4,21 @@
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync } from 'fastify';
 import { InvalidRequestError } from '../errors.js';
-import { CURRENT_API_VERSION, SUPPORTED_API_VERSIONS, VERSION_HEADER, isSupportedVersion } from '../http/versions.js';
+import { CURRENT_API_VERSION, SUPPORTED_API_VERSIONS, VERSION_HEADER } from '../http/versions.js';
 
-const versioningPlugin: FastifyPluginAsync = async (app) => {
+export type VersioningOptions = { supported?: readonly string[] };
+
+const versioningPlugin: FastifyPluginAsync<VersioningOptions> = async (app, options) => {
+  const supported = options.supported ?? SUPPORTED_API_VERSIONS;
+
   app.decorateRequest('apiVersion', CURRENT_API_VERSION);
 
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers[VERSION_HEADER];
     const requested = Array.isArray(header) ? header[0] : header;
-    if (requested !== undefined && !isSupportedVersion(requested.trim())) {
+    if (requested !== undefined && !supported.includes(requested.trim())) {
       throw new InvalidRequestError(
-        `Unknown API version "${requested}". Supported versions: ${SUPPORTED_API_VERSIONS.join(', ')}.`,
+        `Unknown API version "${requested}". Supported versions: ${supported.join(', ')}.`,
         { param: 'Service-Version' },
       );
     }

@@ -1,7 +1,6 @@
 // The Temporal Schedules of periodic jobs, created once by the worker (an
 // existing schedule is left as it is, so restarts and many workers are safe).
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import { TASK_QUEUES } from './task-queues.js';
 
 type ScheduleDefinition = { id: string; workflowType: string; every: string; args?: unknown[] };
 
@@ -9,7 +8,7 @@ export const SCHEDULES: readonly ScheduleDefinition[] = [
   { id: 'outbox-sweep', workflowType: 'outboxSweepWorkflow', every: '1 minute' },
 ];
 
-export async function ensureSchedules(client: Client): Promise<void> {
+export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
   for (const schedule of SCHEDULES) {
     try {
       await client.schedule.create({
@@ -19,7 +18,7 @@ export async function ensureSchedules(client: Client): Promise<void> {
           type: 'startWorkflow',
           workflowType: schedule.workflowType,
           workflowId: `${schedule.id}-run`,
-          taskQueue: TASK_QUEUES.main,
+          taskQueue,
           args: schedule.args ?? [],
         },
         policies: { overlap: ScheduleOverlapPolicy.SKIP },

@@ -4,7 +4,6 @@ import type { Client } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../../activities/index.js';
 import type { Sql } from '../db/client.js';
-import { TASK_QUEUES } from './task-queues.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -15,15 +14,15 @@ export type WorkerDeps = {
   temporal: Client;
   /** A prebuilt bundle (tests build it once per file); otherwise bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
-  taskQueue?: string;
+  taskQueue: string;
 };
 
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
   return Worker.create({
     connection: deps.connection,
     namespace: deps.namespace,
-    taskQueue: deps.taskQueue ?? TASK_QUEUES.main,
+    taskQueue: deps.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ sql: deps.sql, temporal: deps.temporal }),
+    activities: createActivities({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.taskQueue }),
   });
 }

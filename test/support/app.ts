@@ -15,7 +15,7 @@ export type TestApp = { app: App; logs: string[]; close: () => Promise<void> };
 
 export async function createTestApp(
   sql: Sql,
-  options: { temporal?: Client; idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number } } = {},
+  options: { temporal?: Client; taskQueue?: string; idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number }; apiVersions?: readonly string[] } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const sink = new Writable({
@@ -25,10 +25,10 @@ export async function createTestApp(
     },
   });
   const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
-  const config = loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0' });
+  const config = loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0', ...(options.taskQueue ? { TEMPORAL_TASK_QUEUE: options.taskQueue } : {}) });
   const keys = createKeyAuthenticator(sql);
   await keys.listenForRevocations();
-  const app = await buildApp({ config, sql, temporal: options.temporal, keys, logger, idempotency: options.idempotency });
+  const app = await buildApp({ config, sql, temporal: options.temporal, keys, logger, idempotency: options.idempotency, apiVersions: options.apiVersions });
   await app.ready();
   return {
     app,
