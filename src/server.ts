@@ -20,10 +20,12 @@ await app.listen({ host: config.host, port: config.port });
 
 async function shutdown(signal: string) {
   logger.info({ signal }, 'api shutting down');
-  await app.close();
-  await keys.close();
-  await temporal.connection.close();
-  await sql.end({ timeout: 5 });
+  // Each step runs even if an earlier one fails (the database may already be gone).
+  for (const step of [() => app.close(), () => keys.close(), () => temporal.connection.close(), () => sql.end({ timeout: 5 })]) {
+    await Promise.resolve()
+      .then(step)
+      .catch((error: unknown) => logger.warn({ err: error }, 'shutdown step failed'));
+  }
   process.exit(0);
 }
 process.once('SIGINT', () => void shutdown('SIGINT'));

