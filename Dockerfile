@@ -2,6 +2,6 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --no-audit --no-fund && npm install --no-save tsx
+RUN npm install --omit=dev --no-audit --no-fund
 COPY . .
 USER node

@@ -2,11 +2,12 @@
 // it with their own dependencies; src/server.ts only listens.
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Client } from '@temporalio/client';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { KeyAuthenticator } from './api-keys/service.js';
 import type { Config } from './config.js';
 import type { Sql } from './db/client.js';
 import { createEventDispatcher } from './events/dispatch.js';
+import { responseSerializerCompiler } from './http/serializer.js';
 import { ulid } from './ids.js';
 import authPlugin from './plugins/auth.js';
 import errorsPlugin from './plugins/errors.js';
@@ -44,7 +45,7 @@ export async function buildApp(deps: AppDeps) {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
 
   // JSON only. Action endpoints take no body; an empty JSON body is read as {}.
   app.removeAllContentTypeParsers();

@@ -30,13 +30,17 @@ function encodeTime(ms: number): string {
 }
 
 function encodeRandom(bytes: Uint8Array): string {
-  // 80 bits -> 16 base32 characters.
-  let bits = 0n;
-  for (const b of bytes) bits = (bits << 8n) | BigInt(b);
+  // 80 bits -> 16 base32 characters, 5 bytes (40 bits) at a time.
   let out = '';
-  for (let i = 0; i < 16; i++) {
-    out = ALPHABET[Number(bits & 31n)] + out;
-    bits >>= 5n;
+  for (let offset = 0; offset < 10; offset += 5) {
+    let chunk = 0;
+    for (let i = 0; i < 5; i++) chunk = chunk * 256 + bytes[offset + i]!;
+    let part = '';
+    for (let i = 0; i < 8; i++) {
+      part = ALPHABET[chunk % 32] + part;
+      chunk = Math.floor(chunk / 32);
+    }
+    out += part;
   }
   return out;
 }
