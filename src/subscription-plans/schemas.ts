@@ -33,17 +33,8 @@ export const plan = z
   .meta({ id: 'SubscriptionPlan' });
 
 /** What the public hosted enrolment page may see of a plan. */
-export const checkoutPlan = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    amount: z.string(),
-    currency: z.string(),
-    interval: z.enum(PLAN_INTERVALS),
-    intervalCount: z.number().int(),
-    trialPeriodDays: z.number().int(),
-    livemode: z.boolean(),
-  })
+export const checkoutPlan = plan
+  .pick({ id: true, name: true, amount: true, currency: true, interval: true, intervalCount: true, trialPeriodDays: true, livemode: true })
   .meta({ id: 'CheckoutPlan' });
 
 export const planParams = z.object({ id: idParam('plan') });
