@@ -10,12 +10,20 @@ import { loadConfig } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { REDACTED_PATHS } from '../../src/logger.js';
 import { createMerchant } from '../../src/merchants/service.js';
+import type { RateLimiter } from '../../src/rate-limits/service.js';
 
 export type TestApp = { app: App; logs: string[]; close: () => Promise<void> };
 
 export async function createTestApp(
   sql: Sql,
-  options: { temporal?: Client; idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number } } = {},
+  options: {
+    temporal?: Client;
+    idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number };
+    /** Extra environment for loadConfig (OIDC_*, SECRET_SCANNING_PUBLIC_KEYS, RATE_LIMIT_*...). */
+    env?: Record<string, string>;
+    rateLimiter?: RateLimiter;
+    emailTaskQueue?: string;
+  } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const sink = new Writable({
@@ -25,10 +33,19 @@ export async function createTestApp(
     },
   });
   const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
-  const config = loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0' });
+  const config = loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0', ...options.env });
   const keys = createKeyAuthenticator(sql);
   await keys.listenForRevocations();
-  const app = await buildApp({ config, sql, temporal: options.temporal, keys, logger, idempotency: options.idempotency });
+  const app = await buildApp({
+    config,
+    sql,
+    temporal: options.temporal,
+    keys,
+    logger,
+    idempotency: options.idempotency,
+    rateLimiter: options.rateLimiter,
+    emailTaskQueue: options.emailTaskQueue,
+  });
   await app.ready();
   return {
     app,
