@@ -19,6 +19,8 @@ const configSchema = z.object({
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_AUDIENCE: z.string().min(1).default('stablepay-api'),
   OIDC_JWKS_URL: z.string().url().optional(),
+  /** Least time between two JWKS fetches triggered by an unknown `kid` (bounds load on the identity provider). */
+  OIDC_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).default(30_000),
   /** Outgoing mail (smtp:// or smtps://); the dev SMTP sink by default. */
   SMTP_URL: z.string().min(1).default('smtp://127.0.0.1:2525'),
   MAIL_FROM: z.string().min(3).default('StablePay <no-reply@stablepay.local>'),
@@ -56,7 +58,7 @@ export type Config = {
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
   /** Null when no identity provider is configured: dashboard tokens are then refused. */
-  oidc: { issuer: string; audience: string; jwksUrl: string } | null;
+  oidc: { issuer: string; audience: string; jwksUrl: string; jwksCooldownMs: number } | null;
   smtpUrl: string;
   mailFrom: string;
   secretsEncryptionKey: Buffer;
@@ -96,7 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     oidc:
-      e.OIDC_ISSUER && e.OIDC_JWKS_URL ? { issuer: e.OIDC_ISSUER, audience: e.OIDC_AUDIENCE, jwksUrl: e.OIDC_JWKS_URL } : null,
+      e.OIDC_ISSUER && e.OIDC_JWKS_URL ? { issuer: e.OIDC_ISSUER, audience: e.OIDC_AUDIENCE, jwksUrl: e.OIDC_JWKS_URL, jwksCooldownMs: e.OIDC_JWKS_COOLDOWN_MS } : null,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     secretsEncryptionKey,

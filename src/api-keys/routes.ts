@@ -1,6 +1,7 @@
 // Key management endpoints (dashboard sessions only; the spec leaves them to us).
 import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
+import { optionalBody } from '../http/schemas.js';
 import { dashboardActor, dashboardMerchantId } from '../http/principal.js';
 import {
   apiKey,
@@ -57,7 +58,7 @@ export function registerApiKeyRoutes(app: FastifyZodInstance, keys: ApiKeyServic
       summary: 'Revoke an API key',
       description: 'The key returns authentication_error from then on. Keys are never deleted. Rotation = revoke + issue.',
       params: apiKeyParams,
-      body: revokeKeyBody,
+      body: optionalBody(revokeKeyBody),
       response: { 200: apiKey },
     },
     handler: (request) => keys.revoke(dashboardMerchantId(request), dashboardActor(request), request.params.id, request.body.reason),

@@ -18,10 +18,15 @@ function claimString(payload: JWTPayload, name: string): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
-export function createDashboardTokenVerifier(oidc: { issuer: string; audience: string; jwksUrl: string }): DashboardTokenVerifier {
+export function createDashboardTokenVerifier(oidc: {
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+  jwksCooldownMs?: number;
+}): DashboardTokenVerifier {
   const jwks = createRemoteJWKSet(new URL(oidc.jwksUrl), {
     timeoutDuration: 5_000,
-    cooldownDuration: 30_000,
+    cooldownDuration: oidc.jwksCooldownMs ?? 30_000,
     cacheMaxAge: 10 * 60_000,
   });
   return {

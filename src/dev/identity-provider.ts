@@ -24,7 +24,7 @@ export type DevIdentityProvider = {
   jwksUrl: string;
   /** An access token for the user `subject`, signed with the provider's current key. */
   mintToken(subject: string, options?: MintOptions): Promise<string>;
-  /** Replaces the signing key (the old one leaves the JWKS): key rotation. */
+  /** Signs with a new key from now on; the JWKS publishes the new and the previous key (rotation overlap). */
   rotateKey(): Promise<void>;
   stop(): Promise<void>;
 };
@@ -46,6 +46,7 @@ export async function startDevIdentityProvider(options: { port?: number; audienc
   const audience = options.audience ?? 'stablepay-api';
   const jwksUrl = `${issuer}/.well-known/jwks.json`;
   let key = await newSigningKey();
+  let previous: JWK | undefined;
 
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
@@ -62,7 +63,7 @@ export async function startDevIdentityProvider(options: { port?: number; audienc
         subject_types_supported: ['public'],
       });
     }
-    if (path === '/.well-known/jwks.json') return send({ keys: [key.publicJwk] });
+    if (path === '/.well-known/jwks.json') return send({ keys: previous ? [key.publicJwk, previous] : [key.publicJwk] });
     response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
@@ -87,6 +88,7 @@ export async function startDevIdentityProvider(options: { port?: number; audienc
       return jwt.sign(key.privateKey);
     },
     async rotateKey() {
+      previous = key.publicJwk;
       key = await newSigningKey();
     },
     async stop() {

@@ -2,6 +2,7 @@
 // and the three live-mode checks.
 import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
+import { optionalBody } from '../http/schemas.js';
 import { dashboardIdentity, dashboardMerchantId } from '../http/principal.js';
 import {
   businessProfileBody,
@@ -28,7 +29,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       description:
         'Call after a request answered `merchant_not_synced`. Creates the merchant for the token\'s user (`sub`), taking ' +
         'email and name from the token\'s claims; a second call returns the same merchant.',
-      body: syncBody,
+      body: optionalBody(syncBody),
       response: { 200: merchant },
     },
     handler: (request) => merchants.sync(dashboardIdentity(request), request.body),
@@ -57,7 +58,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
     schema: {
       tags,
       summary: 'Email a verification code to the owner',
-      body: startEmailVerificationBody,
+      body: optionalBody(startEmailVerificationBody),
       response: { 200: emailVerificationStarted },
     },
     handler: (request) => merchants.startEmailVerification(dashboardMerchantId(request), request.body),
