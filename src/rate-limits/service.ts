@@ -2,7 +2,8 @@
 // without a database write on the request path. Each instance counts locally
 // per bucket (an IP, a key, a dashboard user) and window; every flush interval
 // (~250 ms) it adds its local increments to the shared counter rows in one
-// statement and reads the global totals back. A request is refused when the
+// statement and reads the global totals back (for every bucket it has seen in
+// the current window, so idle buckets learn the other instances' counts). A request is refused when the
 // last known global total plus the local, not yet flushed count reaches the
 // limit. The price is a bounded overshoot: across N instances at most the
 // requests that arrive within one flush interval on the other instances.
@@ -44,10 +45,10 @@ export function createRateLimiter(sql: Sql, options: RateLimiterOptions): RateLi
         buckets.delete(name);
         continue;
       }
-      if (bucket.pending > 0) {
-        increments.push({ bucket: name, window: bucket.window, count: bucket.pending });
-        bucket.pending = 0;
-      }
+      // Buckets without new requests are sent with 0: the statement still reads
+      // their global total back, so this instance sees the other instances' counts.
+      increments.push({ bucket: name, window: bucket.window, count: bucket.pending });
+      bucket.pending = 0;
     }
     try {
       const totals = await repo.addToCounters(sql, increments);

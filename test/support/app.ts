@@ -33,7 +33,14 @@ export async function createTestApp(
     },
   });
   const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
-  const config = loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0', ...options.env });
+  // Rate limits are out of the way unless a test sets them (test/integration/rate-limits.test.ts).
+  const config = loadConfig({
+    DATABASE_URL: 'postgres://unused',
+    PORT: '0',
+    RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_KEY_PER_MINUTE: '1000000',
+    ...options.env,
+  });
   const keys = createKeyAuthenticator(sql);
   await keys.listenForRevocations();
   const app = await buildApp({
