@@ -4,6 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/client.js';
+import { setIdpSubject } from '../merchants/repo.js';
 import { freePort } from './ports.js';
 
 export type MintOptions = {
@@ -96,4 +98,24 @@ export async function startDevIdentityProvider(options: { port?: number; audienc
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+export const DEMO_DASHBOARD_SUBJECT = 'dev|demo-merchant-owner';
+
+/**
+ * For `npm start`: binds the seeded demo merchant to a dev identity-provider
+ * user and mints a long-lived dashboard token for it (goes into dev.json).
+ */
+export async function demoDashboardSession(
+  db: Db,
+  idp: DevIdentityProvider,
+  merchantId: string,
+): Promise<{ dashboardToken: string; subject: string }> {
+  await setIdpSubject(db, merchantId, DEMO_DASHBOARD_SUBJECT);
+  const dashboardToken = await idp.mintToken(DEMO_DASHBOARD_SUBJECT, {
+    email: 'owner@demo.example',
+    name: 'Demo merchant',
+    expiresInSeconds: 30 * 24 * 3600,
+  });
+  return { dashboardToken, subject: DEMO_DASHBOARD_SUBJECT };
 }

@@ -141,3 +141,8 @@ export async function countAttempt(db: Db, id: string): Promise<void> {
 export async function consumeEmailVerification(db: Db, id: string): Promise<void> {
   await db`update email_verifications set consumed_at = now() where id = ${id}`;
 }
+
+/** Binds an existing merchant to a dashboard user (the dev seed's demo merchant). */
+export async function setIdpSubject(db: Db, id: string, subject: string): Promise<void> {
+  await db`update merchants set idp_subject = ${subject} where id = ${id}`;
+}
