@@ -121,10 +121,10 @@ export async function buildApp(deps: AppDeps) {
     app,
     createMerchantService({ sql: deps.sql, secretBox, emails, defaultRateLimitPerMinute: deps.config.rateLimits.perKeyPerMinute }),
   );
-  registerApiKeyRoutes(app, createApiKeyService({ sql: deps.sql, secretBox }));
+  registerApiKeyRoutes(app, createApiKeyService({ sql: deps.sql, secretBox, keys: deps.keys }));
   registerSecretScanningRoutes(
     app,
-    createLeakedKeyService({ sql: deps.sql, secretBox, emails }),
+    createLeakedKeyService({ sql: deps.sql, secretBox, emails, keys: deps.keys }),
     createSignatureVerifier(deps.config.secretScanningKeys),
   );
 

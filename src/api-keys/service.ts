@@ -214,7 +214,16 @@ export function scopesForNewKey(input: Pick<IssueKeyBody, 'kind' | 'scopes' | 'p
 }
 
 /** Key management for the dashboard: issue, list, revoke, reveal a replacement, read the audit log. */
-export function createApiKeyService({ sql, secretBox }: { sql: Sql; secretBox: SecretBox }) {
+export function createApiKeyService({
+  sql,
+  secretBox,
+  keys,
+}: {
+  sql: Sql;
+  secretBox: SecretBox;
+  /** This instance's authenticator: a revoked key leaves its cache before the response (others learn via NOTIFY). */
+  keys: Pick<KeyAuthenticator, 'forget'>;
+}) {
   return {
     async issue(merchantId: string, actor: string, input: IssueKeyBody): Promise<{ key: ApiKey; secret: string }> {
       const scopes = scopesForNewKey(input);
@@ -244,6 +253,7 @@ export function createApiKeyService({ sql, secretBox }: { sql: Sql; secretBox: S
 
     async revoke(merchantId: string, actor: string, keyId: string, reason: string | undefined): Promise<ApiKey> {
       const row = await revokeKey(sql, { merchantId, keyId, actor, reason: reason ?? 'revoked_by_merchant' });
+      keys.forget(row.secretHash.toString('hex'));
       return renderKey(row, await repo.hasPendingReveal(sql, row.id));
     },
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as keyRepo from '../api-keys/repo.js';
 import { hashKey, parseKey } from '../api-keys/secrets.js';
-import { issueKey } from '../api-keys/service.js';
+import { issueKey, type KeyAuthenticator } from '../api-keys/service.js';
 import type { Sql } from '../db/client.js';
 import { queueEmail, type EmailDispatcher } from '../email/service.js';
 import { newId } from '../ids.js';
@@ -17,7 +17,17 @@ export const SCANNING_ACTOR = 'secret_scanning';
 
 type Outcome = LeakReportResult[number];
 
-export function createLeakedKeyService({ sql, secretBox, emails }: { sql: Sql; secretBox: SecretBox; emails: EmailDispatcher }) {
+export function createLeakedKeyService({
+  sql,
+  secretBox,
+  emails,
+  keys,
+}: {
+  sql: Sql;
+  secretBox: SecretBox;
+  emails: EmailDispatcher;
+  keys: Pick<KeyAuthenticator, 'forget'>;
+}) {
   async function handle(report: LeakReport[number]): Promise<{ outcome: Outcome; emailId?: string }> {
     const base = { token_hash: createHash('sha256').update(report.token, 'utf8').digest('hex'), token_type: report.type };
     const parsed = parseKey(report.token);
@@ -81,6 +91,7 @@ export function createLeakedKeyService({ sql, secretBox, emails }: { sql: Sql; s
       const emailIds: string[] = [];
       for (const report of reports) {
         const { outcome, emailId } = await handle(report);
+        if (outcome.action === 'revoked_and_replaced') keys.forget(hashKey(report.token).toString('hex'));
         results.push(outcome);
         if (emailId) emailIds.push(emailId);
       }

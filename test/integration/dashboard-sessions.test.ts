@@ -12,7 +12,7 @@ let merchant: SeededMerchant;
 beforeAll(async () => {
   db = await createTestDatabase();
   idp = await startDevIdentityProvider();
-  t = await createTestApp(db.sql, { env: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl, OIDC_JWKS_COOLDOWN_MS: '0' } });
+  t = await createTestApp(db.sql, { env: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl, OIDC_JWKS_COOLDOWN_MS: '0', RATE_LIMIT_PER_KEY_PER_MINUTE: '10000' } });
   merchant = await seedMerchant(db.sql);
 });
 afterAll(async () => {
