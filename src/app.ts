@@ -3,7 +3,19 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Client } from '@temporalio/client';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { KeyAuthenticator } from './api-keys/service.js';
+import { registerApiKeyRoutes } from './api-keys/routes.js';
+import { createApiKeyService, type KeyAuthenticator } from './api-keys/service.js';
+import { createDashboardSessions } from './dashboard-sessions/service.js';
+import { createDashboardTokenVerifier, refuseDashboardTokens, type DashboardTokenVerifier } from './dashboard-sessions/verifier.js';
+import { createEmailDispatcher } from './email/service.js';
+import { registerMerchantRoutes } from './merchants/routes.js';
+import { createMerchantService } from './merchants/service.js';
+import { ipRateLimitPlugin, principalRateLimitPlugin } from './plugins/rate-limit.js';
+import { createRateLimiter, type RateLimiter } from './rate-limits/service.js';
+import { registerSecretScanningRoutes } from './secret-scanning/routes.js';
+import { createLeakedKeyService } from './secret-scanning/service.js';
+import { createSignatureVerifier } from './secret-scanning/signature.js';
+import { createSecretBox } from './security/encryption.js';
 import type { Config } from './config.js';
 import type { Sql } from './db/client.js';
 import { createEventDispatcher } from './events/dispatch.js';
@@ -28,6 +40,10 @@ export type AppDeps = {
   idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number };
   /** The dated versions served; defaults to every supported version. */
   apiVersions?: readonly string[];
+  /** Defaults to one built from config.oidc (or one refusing every dashboard token). */
+  dashboardTokens?: DashboardTokenVerifier;
+  /** Defaults to one built from config.rateLimits and closed with the app. */
+  rateLimiter?: RateLimiter;
 };
 
 /** Routes that must be reachable without an access declaration (documentation). */
@@ -68,7 +84,24 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
-  await app.register(authPlugin, { keys: deps.keys });
+  const rateLimiter =
+    deps.rateLimiter ??
+    createRateLimiter(deps.sql, {
+      flushIntervalMs: deps.config.rateLimits.flushIntervalMs,
+      onError: (error) => app.log.warn({ err: error }, 'rate-limit counter flush failed'),
+    });
+  if (!deps.rateLimiter) app.addHook('onClose', () => rateLimiter.close());
+  const rateLimits = {
+    limiter: rateLimiter,
+    perIpPerMinute: deps.config.rateLimits.perIpPerMinute,
+    perKeyPerMinute: deps.config.rateLimits.perKeyPerMinute,
+  };
+  const tokenVerifier =
+    deps.dashboardTokens ?? (deps.config.oidc ? createDashboardTokenVerifier(deps.config.oidc) : refuseDashboardTokens);
+
+  await app.register(ipRateLimitPlugin, rateLimits);
+  await app.register(authPlugin, { keys: deps.keys, sessions: createDashboardSessions(deps.sql, tokenVerifier) });
+  await app.register(principalRateLimitPlugin, rateLimits);
   await app.register(versioningPlugin, { supported: deps.apiVersions });
   await app.register(idempotencyPlugin, { sql: deps.sql, ...deps.idempotency });
   await app.register(openapiPlugin, { serverUrl: deps.config.publicBaseUrl });
@@ -77,7 +110,22 @@ export async function buildApp(deps: AppDeps) {
     app.log.warn({ err: error, eventId }, 'event dispatch start failed; the outbox sweep will retry'),
   );
 
+  const emails = createEmailDispatcher(deps.temporal, deps.config.temporalTaskQueue, (error, emailId) =>
+    app.log.warn({ err: error, emailId }, 'email delivery start failed; the outbox sweep will retry'),
+  );
+  const secretBox = createSecretBox(deps.config.secretsEncryptionKey);
+
   registerPlanRoutes(app, createPlanService({ sql: deps.sql, events }));
+  registerMerchantRoutes(
+    app,
+    createMerchantService({ sql: deps.sql, secretBox, emails, defaultRateLimitPerMinute: deps.config.rateLimits.perKeyPerMinute }),
+  );
+  registerApiKeyRoutes(app, createApiKeyService({ sql: deps.sql, secretBox, keys: deps.keys }));
+  registerSecretScanningRoutes(
+    app,
+    createLeakedKeyService({ sql: deps.sql, secretBox, emails, keys: deps.keys }),
+    createSignatureVerifier(deps.config.secretScanningKeys),
+  );
 
   return app;
 }

@@ -1,5 +1,6 @@
 // Process configuration read once from the environment. Every setting has a
 // development default so `npm start` needs no configuration at all.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { TASK_QUEUES } from './temporal/task-queues.js';
 
@@ -16,7 +17,36 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest request body accepted, in bytes (documented in the API reference). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Dashboard tokens: the identity provider's issuer, the audience of our API and its JWKS URL. */
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_AUDIENCE: z.string().min(1).default('stablepay-api'),
+  OIDC_JWKS_URL: z.string().url().optional(),
+  /** Least time between two JWKS fetches triggered by an unknown `kid` (bounds load on the identity provider). */
+  OIDC_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Outgoing mail (smtp:// or smtps://); the dev SMTP sink by default. */
+  SMTP_URL: z.string().min(1).default('smtp://127.0.0.1:2525'),
+  MAIL_FROM: z.string().min(3).default('StablePay <no-reply@stablepay.local>'),
+  /** 32 bytes, base64: encrypts TOTP secrets and pending key reveals at rest. Required in production. */
+  SECRETS_ENCRYPTION_KEY: z.string().optional(),
+  /** JSON `{ "public_keys": [{ "key_identifier", "key" (PEM) }] }` of the secret-scanning partner. */
+  SECRET_SCANNING_PUBLIC_KEYS: z.string().optional(),
+  RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).default(10_000),
+  /** How often each api instance adds its local counts to the shared counters. */
+  RATE_LIMIT_FLUSH_MS: z.coerce.number().int().min(10).max(10_000).default(250),
 });
+
+const DEV_SECRETS_KEY = createHash('sha256').update('stablepay-development-only-secrets-key').digest();
+
+export type SecretScanningKey = { keyIdentifier: string; publicKeyPem: string };
+
+function parseScanningKeys(raw: string | undefined): SecretScanningKey[] {
+  if (!raw) return [];
+  const parsed = z
+    .object({ public_keys: z.array(z.object({ key_identifier: z.string().min(1), key: z.string().min(1) })) })
+    .parse(JSON.parse(raw));
+  return parsed.public_keys.map((k) => ({ keyIdentifier: k.key_identifier, publicKeyPem: k.key }));
+}
 
 export type Config = {
   env: string;
@@ -30,6 +60,13 @@ export type Config = {
   temporalTaskQueue: string;
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
+  /** Null when no identity provider is configured: dashboard tokens are then refused. */
+  oidc: { issuer: string; audience: string; jwksUrl: string; jwksCooldownMs: number } | null;
+  smtpUrl: string;
+  mailFrom: string;
+  secretsEncryptionKey: Buffer;
+  secretScanningKeys: SecretScanningKey[];
+  rateLimits: { perIpPerMinute: number; perKeyPerMinute: number; flushIntervalMs: number };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -39,6 +76,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  let secretsEncryptionKey = DEV_SECRETS_KEY;
+  if (e.SECRETS_ENCRYPTION_KEY) {
+    secretsEncryptionKey = Buffer.from(e.SECRETS_ENCRYPTION_KEY, 'base64');
+    if (secretsEncryptionKey.length !== 32) throw new Error('Invalid configuration: SECRETS_ENCRYPTION_KEY must be 32 bytes, base64');
+  } else if (e.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration: SECRETS_ENCRYPTION_KEY is required in production');
+  }
+  let secretScanningKeys: SecretScanningKey[];
+  try {
+    secretScanningKeys = parseScanningKeys(e.SECRET_SCANNING_PUBLIC_KEYS);
+  } catch {
+    throw new Error('Invalid configuration: SECRET_SCANNING_PUBLIC_KEYS must be {"public_keys":[{"key_identifier","key"}]}');
+  }
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -51,5 +101,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalTaskQueue: e.TEMPORAL_TASK_QUEUE,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_JWKS_URL ? { issuer: e.OIDC_ISSUER, audience: e.OIDC_AUDIENCE, jwksUrl: e.OIDC_JWKS_URL, jwksCooldownMs: e.OIDC_JWKS_COOLDOWN_MS } : null,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    secretsEncryptionKey,
+    secretScanningKeys,
+    rateLimits: {
+      perIpPerMinute: e.RATE_LIMIT_PER_IP_PER_MINUTE,
+      perKeyPerMinute: e.RATE_LIMIT_PER_KEY_PER_MINUTE,
+      flushIntervalMs: e.RATE_LIMIT_FLUSH_MS,
+    },
   };
 }

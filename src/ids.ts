@@ -12,6 +12,8 @@ export const ID_PREFIXES = {
   event: 'evt',
   plan: 'plan',
   request: 'req',
+  email: 'eml',
+  emailVerification: 'emv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -3,6 +3,7 @@
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from './config.js';
 import { createSql } from './db/client.js';
+import { createMailer } from './email/mailer.js';
 import { migrate } from './db/migrate.js';
 import { createLogger } from './logger.js';
 import { connectTemporalClient } from './temporal/connection.js';
@@ -17,7 +18,15 @@ await migrate(config.databaseUrl, (line) => log.info(line));
 const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
 const connection = await NativeConnection.connect({ address: config.temporalAddress });
 await ensureSchedules(temporal, config.temporalTaskQueue);
-const worker = await createWorker({ connection, namespace: config.temporalNamespace, sql, temporal, taskQueue: config.temporalTaskQueue });
+const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
+const worker = await createWorker({
+  connection,
+  namespace: config.temporalNamespace,
+  sql,
+  temporal,
+  taskQueue: config.temporalTaskQueue,
+  mailer,
+});
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -28,6 +37,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 log.info('worker running');
 await worker.run();
+mailer.close();
 await connection.close();
 await temporal.connection.close();
 await sql.end({ timeout: 5 });

@@ -6,3 +6,10 @@ export const DATABASE_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
+
+/** Sending an email: retried with backoff up to 10 minutes apart, for up to 3 days. */
+export const EMAIL_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  scheduleToCloseTimeout: '3 days',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+};

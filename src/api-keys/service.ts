@@ -1,9 +1,14 @@
 // Issuing, revoking and authenticating API keys.
 import type { Db, Sql } from '../db/client.js';
-import { AuthenticationError, InvalidRequestError, NotFoundError } from '../errors.js';
+import { AuthenticationError, InvalidRequestError, InvalidStateError, NotFoundError, PermissionDeniedError } from '../errors.js';
+import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
+import { isLiveModeEligible, liveModeEligibility } from '../merchants/eligibility.js';
+import { findMerchant } from '../merchants/repo.js';
+import type { SecretBox } from '../security/encryption.js';
 import * as repo from './repo.js';
-import { isScope, type Scope } from './scopes.js';
+import type { ApiKey, ApiKeyListQuery, AuditEntry, AuditLogQuery, IssueKeyBody } from './schemas.js';
+import { isScope, SCOPE_PRESETS, type Scope } from './scopes.js';
 import { generateKey, hashKey, keyPrefix, parseKey, sameHash, type KeyKind } from './secrets.js';
 
 export type KeyPrincipal = {
@@ -15,13 +20,23 @@ export type KeyPrincipal = {
   scopes: ReadonlySet<Scope>;
   /** The merchant's pinned API version, used when a request sends none. */
   pinnedApiVersion: string;
+  /** The merchant's Enterprise per-key limit; null = the Starter default. */
+  rateLimitPerMinute: number | null;
 };
 
 export type IssuedKey = { key: repo.ApiKeyRow; secret: string };
 
 export async function issueKey(
   db: Db,
-  input: { merchantId: string; livemode: boolean; kind: KeyKind; name?: string; scopes: readonly string[]; actor: string },
+  input: {
+    merchantId: string;
+    livemode: boolean;
+    kind: KeyKind;
+    name?: string;
+    scopes: readonly string[];
+    actor: string;
+    reason?: string;
+  },
 ): Promise<IssuedKey> {
   const unknown = input.scopes.filter((s) => !isScope(s));
   if (unknown.length > 0) {
@@ -45,6 +60,7 @@ export async function issueKey(
     apiKeyId: key.id,
     action: 'issued',
     actor: input.actor,
+    reason: input.reason ?? null,
   });
   return { key, secret };
 }
@@ -133,6 +149,7 @@ export function createKeyAuthenticator(sql: Sql): KeyAuthenticator {
         kind: row.kind,
         scopes: new Set(row.scopes.filter(isScope)),
         pinnedApiVersion: row.merchantApiVersion,
+        rateLimitPerMinute: row.merchantRateLimitPerMinute,
       };
     },
     async listenForRevocations() {
@@ -152,3 +169,117 @@ export function createKeyAuthenticator(sql: Sql): KeyAuthenticator {
     },
   };
 }
+
+export function renderKey(row: repo.ApiKeyRow, pendingReveal: boolean): ApiKey {
+  return {
+    id: row.id,
+    object: 'api_key',
+    name: row.name,
+    kind: row.kind,
+    mode: row.livemode ? 'live' : 'test',
+    livemode: row.livemode,
+    prefix: row.prefix,
+    last4: row.last4,
+    scopes: row.scopes.filter(isScope),
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+    revoked: row.revokedAt !== null,
+    revokedAt: row.revokedAt ? row.revokedAt.toISOString() : null,
+    revokedReason: row.revokedReason,
+    pendingReveal,
+  };
+}
+
+function renderAuditEntry(row: repo.AuditEntryRow): AuditEntry {
+  return {
+    id: row.id,
+    object: 'api_key_audit_entry',
+    apiKeyId: row.apiKeyId,
+    action: row.action,
+    actor: row.actor,
+    reason: row.reason,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The scopes a new key gets: explicit scopes or a preset (publishable keys default to checkout-only). */
+export function scopesForNewKey(input: Pick<IssueKeyBody, 'kind' | 'scopes' | 'preset'>): Scope[] {
+  if (input.scopes && input.preset) {
+    throw new InvalidRequestError('Send either `scopes` or `preset`, not both.', { param: 'preset' });
+  }
+  if (input.scopes) return [...input.scopes];
+  if (input.preset) return [...SCOPE_PRESETS[input.preset]];
+  if (input.kind === 'publishable') return [...SCOPE_PRESETS['checkout-only']];
+  throw new InvalidRequestError('Send `scopes` or a `preset` (`read-only`, `checkout-only`, `full`).', { param: 'scopes' });
+}
+
+/** Key management for the dashboard: issue, list, revoke, reveal a replacement, read the audit log. */
+export function createApiKeyService({
+  sql,
+  secretBox,
+  keys,
+}: {
+  sql: Sql;
+  secretBox: SecretBox;
+  /** This instance's authenticator: a revoked key leaves its cache before the response (others learn via NOTIFY). */
+  keys: Pick<KeyAuthenticator, 'forget'>;
+}) {
+  return {
+    async issue(merchantId: string, actor: string, input: IssueKeyBody): Promise<{ key: ApiKey; secret: string }> {
+      const scopes = scopesForNewKey(input);
+      const livemode = input.mode === 'live';
+      if (livemode) {
+        const merchant = await findMerchant(sql, merchantId);
+        if (!merchant) throw new NotFoundError('No such merchant.');
+        if (!isLiveModeEligible(merchant)) {
+          throw new PermissionDeniedError('Live keys need live-mode eligibility; complete the checks listed in details.reasons.', {
+            param: 'mode',
+            details: { reasons: liveModeEligibility(merchant).reasons },
+          });
+        }
+      }
+      const issued = await sql.begin((tx) => issueKey(tx, { merchantId, livemode, kind: input.kind, name: input.name, scopes, actor }));
+      return { key: renderKey(issued.key, false), secret: issued.secret };
+    },
+
+    async list(merchantId: string, query: ApiKeyListQuery): Promise<Page<ApiKey>> {
+      const rows = await repo.listKeys(sql, merchantId, {
+        livemode: query.mode === undefined ? undefined : query.mode === 'live',
+        before: decodeCursor(query.cursor),
+        limit: query.limit,
+      });
+      return toPage(rows, query.limit, (row) => renderKey(row, row.pendingReveal));
+    },
+
+    async revoke(merchantId: string, actor: string, keyId: string, reason: string | undefined): Promise<ApiKey> {
+      const row = await revokeKey(sql, { merchantId, keyId, actor, reason: reason ?? 'revoked_by_merchant' });
+      keys.forget(row.secretHash.toString('hex'));
+      return renderKey(row, await repo.hasPendingReveal(sql, row.id));
+    },
+
+    /** Shows the secret of a key issued to replace a leaked one, exactly once. */
+    async reveal(merchantId: string, actor: string, keyId: string): Promise<{ key: ApiKey; secret: string }> {
+      return sql.begin(async (tx) => {
+        const key = await repo.findKeyById(tx, merchantId, keyId);
+        if (!key) throw new NotFoundError('No such API key.', { param: 'id' });
+        const sealed = await repo.takeReveal(tx, merchantId, keyId);
+        if (!sealed) {
+          throw new InvalidStateError('This key has no secret waiting to be revealed (it was revealed already, or issued in the dashboard).');
+        }
+        await repo.insertAuditEntry(tx, { id: newId('apiKeyAudit'), merchantId, apiKeyId: keyId, action: 'revealed', actor });
+        return { key: renderKey(key, false), secret: secretBox.open(sealed) };
+      });
+    },
+
+    async auditLog(merchantId: string, query: AuditLogQuery): Promise<Page<AuditEntry>> {
+      const rows = await repo.listAuditEntries(sql, merchantId, {
+        apiKeyId: query.apiKeyId,
+        before: decodeCursor(query.cursor),
+        limit: query.limit,
+      });
+      return toPage(rows, query.limit, renderAuditEntry);
+    },
+  };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;

@@ -6,7 +6,8 @@ import type { Scope } from '../api-keys/scopes.js';
 export type Access =
   | { kind: 'public' }
   | { kind: 'scope'; scope: Scope }
-  | { kind: 'dashboard' };
+  | { kind: 'dashboard' }
+  | { kind: 'dashboard_identity' };
 
 export const access = {
   /** No credentials (public token, checkout and store reads). */
@@ -15,6 +16,8 @@ export const access = {
   scope: (scope: Scope): Access => ({ kind: 'scope', scope }),
   /** Only a dashboard session (key management, account settings). */
   dashboard: (): Access => ({ kind: 'dashboard' }),
+  /** A valid dashboard token whose merchant may not exist yet (only POST /v1/auth/sync). */
+  dashboardIdentity: (): Access => ({ kind: 'dashboard_identity' }),
 };
 
 declare module 'fastify' {

@@ -1,9 +1,15 @@
 // Who is calling: resolved once per request by src/plugins/auth.ts.
 import type { FastifyRequest } from 'fastify';
 import type { KeyPrincipal } from '../api-keys/service.js';
+import type { DashboardPrincipal } from '../dashboard-sessions/service.js';
+import type { DashboardIdentity } from '../dashboard-sessions/verifier.js';
 import { AuthenticationError } from '../errors.js';
 
-export type Principal = KeyPrincipal;
+/**
+ * An API key or a dashboard session. Both carry `merchantId`, `livemode`,
+ * `scopes` and `pinnedApiVersion`, so resource code never needs to know which.
+ */
+export type Principal = KeyPrincipal | DashboardPrincipal;
 
 /** The merchant and mode every object of a request is scoped to. */
 export type MerchantScope = { merchantId: string; livemode: boolean };
@@ -11,6 +17,8 @@ export type MerchantScope = { merchantId: string; livemode: boolean };
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+    /** The verified dashboard user, on dashboard-session requests. */
+    dashboardIdentity?: DashboardIdentity;
     apiVersion: string;
   }
 }
@@ -19,4 +27,24 @@ export function requestScope(request: FastifyRequest): MerchantScope {
   const principal = request.principal;
   if (!principal) throw new AuthenticationError();
   return { merchantId: principal.merchantId, livemode: principal.livemode };
+}
+
+/** The merchant of a dashboard-session request (routes declared `access.dashboard()`). */
+export function dashboardMerchantId(request: FastifyRequest): string {
+  const principal = request.principal;
+  if (!principal || principal.type !== 'dashboard') throw new AuthenticationError();
+  return principal.merchantId;
+}
+
+/** The verified dashboard user (routes declared `access.dashboardIdentity()`). */
+export function dashboardIdentity(request: FastifyRequest): DashboardIdentity {
+  if (!request.dashboardIdentity) throw new AuthenticationError();
+  return request.dashboardIdentity;
+}
+
+/** How the audit log names the dashboard user acting. */
+export function dashboardActor(request: FastifyRequest): string {
+  const principal = request.principal;
+  if (!principal || principal.type !== 'dashboard') throw new AuthenticationError();
+  return `dashboard:${principal.subject}`;
 }

@@ -39,3 +39,8 @@ export const errorEnvelope = z
     }),
   })
   .meta({ id: 'Error' });
+
+/** A body that may be left out entirely (no Content-Type, or an empty one): read as `{}`. */
+export function optionalBody<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => value ?? {}, schema);
+}

@@ -1,16 +1,50 @@
-// SQL for merchants.
+// SQL for merchants and their account state (dashboard identity, live-mode checks).
 import type { Db } from '../db/client.js';
 
-export type MerchantRow = { id: string; name: string; email: string | null; apiVersion: string; createdAt: Date };
+export type MerchantRow = {
+  id: string;
+  name: string;
+  email: string | null;
+  apiVersion: string;
+  createdAt: Date;
+  idpSubject: string | null;
+  emailVerifiedAt: Date | null;
+  totpEnabledAt: Date | null;
+  businessName: string | null;
+  businessSector: string | null;
+  businessCountry: string | null;
+  payoutAddress: string | null;
+  onboardedAt: Date | null;
+  rateLimitPerMinute: number | null;
+};
 
-const columns = (db: Db) => db`id, name, email, api_version as "apiVersion", created_at as "createdAt"`;
+const columns = (db: Db) =>
+  db`id, name, email, api_version as "apiVersion", created_at as "createdAt", idp_subject as "idpSubject",
+     email_verified_at as "emailVerifiedAt", totp_enabled_at as "totpEnabledAt", business_name as "businessName",
+     business_sector as "businessSector", business_country as "businessCountry", payout_address as "payoutAddress",
+     onboarded_at as "onboardedAt", rate_limit_per_minute as "rateLimitPerMinute"`;
 
-export async function insertMerchant(db: Db, merchant: Omit<MerchantRow, 'createdAt'>): Promise<MerchantRow> {
+export async function insertMerchant(
+  db: Db,
+  merchant: { id: string; name: string; email: string | null; apiVersion: string; idpSubject?: string | null },
+): Promise<MerchantRow> {
   const [row] = await db<MerchantRow[]>`
-    insert into merchants (id, name, email, api_version)
-    values (${merchant.id}, ${merchant.name}, ${merchant.email}, ${merchant.apiVersion})
+    insert into merchants (id, name, email, api_version, idp_subject)
+    values (${merchant.id}, ${merchant.name}, ${merchant.email}, ${merchant.apiVersion}, ${merchant.idpSubject ?? null})
     returning ${columns(db)}`;
   return row!;
+}
+
+/** Creates the merchant of a dashboard user unless one exists; returns it either way. */
+export async function insertMerchantForSubject(
+  db: Db,
+  merchant: { id: string; name: string; email: string | null; apiVersion: string; idpSubject: string },
+): Promise<MerchantRow> {
+  await db`
+    insert into merchants (id, name, email, api_version, idp_subject)
+    values (${merchant.id}, ${merchant.name}, ${merchant.email}, ${merchant.apiVersion}, ${merchant.idpSubject})
+    on conflict (idp_subject) do nothing`;
+  return (await findMerchantBySubject(db, merchant.idpSubject))!;
 }
 
 export async function findMerchant(db: Db, id: string): Promise<MerchantRow | undefined> {
@@ -18,6 +52,97 @@ export async function findMerchant(db: Db, id: string): Promise<MerchantRow | un
   return row;
 }
 
+export async function findMerchantForUpdate(db: Db, id: string): Promise<MerchantRow | undefined> {
+  const [row] = await db<MerchantRow[]>`select ${columns(db)} from merchants where id = ${id} for update`;
+  return row;
+}
+
+export async function findMerchantBySubject(db: Db, subject: string): Promise<MerchantRow | undefined> {
+  const [row] = await db<MerchantRow[]>`select ${columns(db)} from merchants where idp_subject = ${subject}`;
+  return row;
+}
+
 export async function setPinnedApiVersion(db: Db, id: string, apiVersion: string): Promise<void> {
   await db`update merchants set api_version = ${apiVersion} where id = ${id}`;
+}
+
+export async function setEmail(db: Db, id: string, email: string): Promise<void> {
+  await db`update merchants set email = ${email}, email_verified_at = null where id = ${id} and email is distinct from ${email}`;
+}
+
+export async function markEmailVerified(db: Db, id: string): Promise<void> {
+  await db`update merchants set email_verified_at = now() where id = ${id}`;
+}
+
+export async function setPendingTotpSecret(db: Db, id: string, sealed: Buffer): Promise<void> {
+  await db`update merchants set totp_pending_secret = ${sealed} where id = ${id}`;
+}
+
+export async function findPendingTotpSecret(db: Db, id: string): Promise<Buffer | null> {
+  const [row] = await db<{ sealed: Buffer | null }[]>`select totp_pending_secret as sealed from merchants where id = ${id}`;
+  return row?.sealed ?? null;
+}
+
+export async function enableTotp(db: Db, id: string, sealed: Buffer): Promise<void> {
+  await db`
+    update merchants set totp_secret = ${sealed}, totp_pending_secret = null, totp_enabled_at = now()
+    where id = ${id}`;
+}
+
+export async function setBusinessProfile(
+  db: Db,
+  id: string,
+  profile: { businessName: string; sector: string; country: string; payoutAddress: string },
+): Promise<void> {
+  await db`
+    update merchants set business_name = ${profile.businessName}, business_sector = ${profile.sector},
+      business_country = ${profile.country}, payout_address = ${profile.payoutAddress}, onboarded_at = now()
+    where id = ${id}`;
+}
+
+export async function setRateLimitOverride(db: Db, id: string, perMinute: number | null): Promise<void> {
+  await db`update merchants set rate_limit_per_minute = ${perMinute} where id = ${id}`;
+}
+
+export type EmailVerificationRow = {
+  id: string;
+  merchantId: string;
+  email: string;
+  codeHash: Buffer;
+  attempts: number;
+  expiresAt: Date;
+  consumedAt: Date | null;
+};
+
+export async function insertEmailVerification(
+  db: Db,
+  row: { id: string; merchantId: string; email: string; codeHash: Buffer; ttlSeconds: number },
+): Promise<void> {
+  await db`
+    insert into email_verifications (id, merchant_id, email, code_hash, expires_at)
+    values (${row.id}, ${row.merchantId}, ${row.email}, ${row.codeHash}, now() + make_interval(secs => ${row.ttlSeconds}))`;
+}
+
+/** The latest unconsumed, unexpired verification of the merchant, locked. */
+export async function findOpenEmailVerification(db: Db, merchantId: string): Promise<EmailVerificationRow | undefined> {
+  const [row] = await db<EmailVerificationRow[]>`
+    select id, merchant_id as "merchantId", email, code_hash as "codeHash", attempts, expires_at as "expiresAt",
+           consumed_at as "consumedAt"
+    from email_verifications
+    where merchant_id = ${merchantId} and consumed_at is null and expires_at > now()
+    order by id desc limit 1 for update`;
+  return row;
+}
+
+export async function countAttempt(db: Db, id: string): Promise<void> {
+  await db`update email_verifications set attempts = attempts + 1 where id = ${id}`;
+}
+
+export async function consumeEmailVerification(db: Db, id: string): Promise<void> {
+  await db`update email_verifications set consumed_at = now() where id = ${id}`;
+}
+
+/** Binds an existing merchant to a dashboard user (the dev seed's demo merchant). */
+export async function setIdpSubject(db: Db, id: string, subject: string): Promise<void> {
+  await db`update merchants set idp_subject = ${subject} where id = ${id}`;
 }

@@ -1,15 +1,18 @@
 // Authenticates the bearer token and enforces the route's declared access
 // before anything else runs (so an unauthenticated caller learns nothing from
-// validation errors).
+// validation errors). A token shaped like an API key (`sk_...`, `pk_...`) is
+// only ever checked as an API key; anything else is only ever verified as a
+// dashboard JWT, so the two can never be confused.
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { publishableKeyMayCall } from '../api-keys/scopes.js';
 import type { KeyAuthenticator } from '../api-keys/service.js';
+import { MODE_HEADER, type DashboardSessions } from '../dashboard-sessions/service.js';
 import { AuthenticationError, PermissionDeniedError } from '../errors.js';
 import type { Access } from '../http/access.js';
 import type { Principal } from '../http/principal.js';
 
-export type AuthOptions = { keys: KeyAuthenticator };
+export type AuthOptions = { keys: KeyAuthenticator; sessions: DashboardSessions };
 
 /** Extracts the token of `Authorization: Bearer <token>`; every other shape is an authentication error. */
 export function bearerToken(header: string | undefined): string {
@@ -19,12 +22,20 @@ export function bearerToken(header: string | undefined): string {
   return match[1]!;
 }
 
+/** True for anything in the API key namespace (valid or not): it is never treated as a JWT. */
+export function looksLikeApiKey(token: string): boolean {
+  return /^(sk|pk)_/.test(token);
+}
+
 function authorize(principal: Principal, route: Access, request: FastifyRequest): void {
-  if (route.kind === 'dashboard') {
-    throw new PermissionDeniedError('This endpoint needs a dashboard session, not an API key.');
+  if (route.kind === 'dashboard' || route.kind === 'dashboard_identity') {
+    if (principal.type !== 'dashboard') {
+      throw new PermissionDeniedError('This endpoint needs a dashboard session, not an API key.');
+    }
+    return;
   }
   if (route.kind !== 'scope') return;
-  if (principal.kind === 'publishable') {
+  if (principal.type === 'api_key' && principal.kind === 'publishable') {
     const url = request.routeOptions.url ?? '';
     if (!publishableKeyMayCall(request.method, url)) {
       throw new PermissionDeniedError('Publishable keys may only read and create payment sessions; use a secret key.');
@@ -37,16 +48,28 @@ function authorize(principal: Principal, route: Access, request: FastifyRequest)
   }
 }
 
-const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { keys }) => {
+const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { keys, sessions }) => {
   app.decorateRequest('principal', undefined);
+  app.decorateRequest('dashboardIdentity', undefined);
 
   app.addHook('onRequest', async (request) => {
     const route = request.routeOptions.config.access;
     // Unknown routes (404) and public routes need no credentials.
     if (!route || route.kind === 'public') return;
     const token = bearerToken(request.headers.authorization);
-    const principal = await keys.authenticate(token);
+    if (looksLikeApiKey(token)) {
+      const principal = await keys.authenticate(token);
+      authorize(principal, route, request);
+      request.principal = principal;
+      return;
+    }
+    if (route.kind === 'dashboard_identity') {
+      request.dashboardIdentity = await sessions.identify(token);
+      return;
+    }
+    const { identity, principal } = await sessions.authenticate(token, request.headers[MODE_HEADER]);
     authorize(principal, route, request);
+    request.dashboardIdentity = identity;
     request.principal = principal;
   });
 };

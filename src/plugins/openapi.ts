@@ -19,6 +19,9 @@ function describeAccess(route: RouteOptions): { security: Record<string, string[
   const access = route.config?.access;
   if (!access || access.kind === 'public') return { security: [], note: 'Public: no credentials.' };
   if (access.kind === 'dashboard') return { security: [{ dashboardSession: [] }], note: 'Dashboard session only.' };
+  if (access.kind === 'dashboard_identity') {
+    return { security: [{ dashboardSession: [] }], note: 'Dashboard session only; works before the merchant exists.' };
+  }
   return {
     security: [{ apiKey: [] }],
     note: `Required scope: \`${access.scope}\`.`,

@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../../activities/index.js';
 import type { Sql } from '../db/client.js';
+import type { Mailer } from '../email/mailer.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -12,6 +13,8 @@ export type WorkerDeps = {
   namespace: string;
   sql: Sql;
   temporal: Client;
+  /** Sends queued email; a worker without one fails email activities (they retry). */
+  mailer?: Mailer;
   /** A prebuilt bundle (tests build it once per file); otherwise bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   taskQueue: string;
@@ -23,6 +26,6 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.taskQueue }),
+    activities: createActivities({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.taskQueue, mailer: deps.mailer }),
   });
 }

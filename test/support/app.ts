@@ -10,12 +10,21 @@ import { loadConfig } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { REDACTED_PATHS } from '../../src/logger.js';
 import { createMerchant } from '../../src/merchants/service.js';
+import type { RateLimiter } from '../../src/rate-limits/service.js';
 
 export type TestApp = { app: App; logs: string[]; close: () => Promise<void> };
 
 export async function createTestApp(
   sql: Sql,
-  options: { temporal?: Client; taskQueue?: string; idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number }; apiVersions?: readonly string[] } = {},
+  options: {
+    temporal?: Client;
+    taskQueue?: string;
+    apiVersions?: readonly string[];
+    idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number };
+    /** Extra environment for loadConfig (OIDC_*, SECRET_SCANNING_PUBLIC_KEYS, RATE_LIMIT_*...). */
+    env?: Record<string, string>;
+    rateLimiter?: RateLimiter;
+  } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const sink = new Writable({
@@ -25,10 +34,27 @@ export async function createTestApp(
     },
   });
   const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
-  const config = loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0', ...(options.taskQueue ? { TEMPORAL_TASK_QUEUE: options.taskQueue } : {}) });
+  // Rate limits are out of the way unless a test sets them (test/integration/rate-limits.test.ts).
+  const config = loadConfig({
+    DATABASE_URL: 'postgres://unused',
+    PORT: '0',
+    RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_KEY_PER_MINUTE: '1000000',
+    ...(options.taskQueue ? { TEMPORAL_TASK_QUEUE: options.taskQueue } : {}),
+    ...options.env,
+  });
   const keys = createKeyAuthenticator(sql);
   await keys.listenForRevocations();
-  const app = await buildApp({ config, sql, temporal: options.temporal, keys, logger, idempotency: options.idempotency, apiVersions: options.apiVersions });
+  const app = await buildApp({
+    config,
+    sql,
+    temporal: options.temporal,
+    keys,
+    logger,
+    idempotency: options.idempotency,
+    apiVersions: options.apiVersions,
+    rateLimiter: options.rateLimiter,
+  });
   await app.ready();
   return {
     app,

@@ -1,0 +1,55 @@
+// Queueing email reliably. An email is written to the outbox in the same
+// transaction as the change that causes it; after commit the api starts a
+// delivery workflow whose id is the email id (a duplicate start is a no-op);
+// the outbox sweep starts any the api missed. The send activity retries with
+// backoff until the SMTP server accepts the message.
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Db } from '../db/client.js';
+import { newId } from '../ids.js';
+import * as repo from './repo.js';
+
+export const DELIVER_EMAIL_WORKFLOW = 'deliverEmailWorkflow';
+
+export type EmailKind = 'email_verification' | 'api_key_leaked' | (string & {});
+
+export async function queueEmail(
+  tx: Db,
+  input: { merchantId: string; livemode?: boolean; to: string; subject: string; text: string; kind: EmailKind },
+): Promise<string> {
+  const row = await repo.insertEmail(tx, {
+    id: newId('email'),
+    merchantId: input.merchantId,
+    livemode: input.livemode ?? false,
+    toAddress: input.to,
+    subject: input.subject,
+    textBody: input.text,
+    kind: input.kind,
+  });
+  return row.id;
+}
+
+export async function startEmailDelivery(client: Client, taskQueue: string, emailId: string): Promise<boolean> {
+  try {
+    await client.workflow.start(DELIVER_EMAIL_WORKFLOW, { workflowId: emailId, taskQueue, args: [{ emailId }] });
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw error;
+  }
+}
+
+export type EmailDispatcher = { dispatch(emailIds: readonly string[]): Promise<void> };
+
+/** Best effort after commit: an email whose start fails here is picked up by the outbox sweep. */
+export function createEmailDispatcher(
+  client: Client | undefined,
+  taskQueue: string,
+  onError: (error: unknown, emailId: string) => void,
+): EmailDispatcher {
+  return {
+    async dispatch(emailIds) {
+      if (!client) return;
+      await Promise.all(emailIds.map((id) => startEmailDelivery(client, taskQueue, id).catch((error: unknown) => onError(error, id))));
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// Dashboard routes of the merchant account: first-login sync, the merchant,
+// and the three live-mode checks.
+import type { FastifyZodInstance } from '../http/types.js';
+import { access } from '../http/access.js';
+import { optionalBody } from '../http/schemas.js';
+import { dashboardIdentity, dashboardMerchantId } from '../http/principal.js';
+import {
+  businessProfileBody,
+  confirmCodeBody,
+  eligibility,
+  emailVerificationStarted,
+  merchant,
+  startEmailVerificationBody,
+  syncBody,
+  twoFactorEnrolment,
+} from './schemas.js';
+import type { MerchantService } from './service.js';
+
+const tags = ['Merchant account'];
+
+export function registerMerchantRoutes(app: FastifyZodInstance, merchants: MerchantService): void {
+  app.route({
+    method: 'POST',
+    url: '/v1/auth/sync',
+    config: { access: access.dashboardIdentity() },
+    schema: {
+      tags,
+      summary: 'Create the merchant of a dashboard user (idempotent)',
+      description:
+        'Call after a request answered `merchant_not_synced`. Creates the merchant for the token\'s user (`sub`), taking ' +
+        'email and name from the token\'s claims; a second call returns the same merchant.',
+      body: optionalBody(syncBody),
+      response: { 200: merchant },
+    },
+    handler: (request) => merchants.sync(dashboardIdentity(request), request.body),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/merchants/me',
+    config: { access: access.dashboard() },
+    schema: { tags, summary: 'The merchant of the dashboard session', response: { 200: merchant } },
+    handler: (request) => merchants.me(dashboardMerchantId(request)),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/merchants/me/live-mode-eligibility',
+    config: { access: access.dashboard() },
+    schema: { tags, summary: 'Live-mode eligibility with a reason per unmet check', response: { 200: eligibility } },
+    handler: (request) => merchants.eligibility(dashboardMerchantId(request)),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/merchants/me/email-verification',
+    config: { access: access.dashboard() },
+    schema: {
+      tags,
+      summary: 'Email a verification code to the owner',
+      body: optionalBody(startEmailVerificationBody),
+      response: { 200: emailVerificationStarted },
+    },
+    handler: (request) => merchants.startEmailVerification(dashboardMerchantId(request), request.body),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/merchants/me/email-verification/confirm',
+    config: { access: access.dashboard() },
+    schema: { tags, summary: 'Confirm the emailed code', body: confirmCodeBody, response: { 200: merchant } },
+    handler: (request) => merchants.confirmEmail(dashboardMerchantId(request), request.body.code),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/merchants/me/two-factor',
+    config: { access: access.dashboard() },
+    schema: {
+      tags,
+      summary: 'Start TOTP enrolment',
+      description: 'Returns a new secret and otpauth URI; two-factor is enabled once confirmed with a valid code.',
+      response: { 200: twoFactorEnrolment },
+    },
+    handler: (request) => merchants.enrolTwoFactor(dashboardMerchantId(request)),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/merchants/me/two-factor/confirm',
+    config: { access: access.dashboard() },
+    schema: { tags, summary: 'Confirm TOTP enrolment with a current code', body: confirmCodeBody, response: { 200: merchant } },
+    handler: (request) => merchants.confirmTwoFactor(dashboardMerchantId(request), request.body.code),
+  });
+
+  app.route({
+    method: 'PUT',
+    url: '/v1/merchants/me/business-profile',
+    config: { access: access.dashboard() },
+    schema: {
+      tags,
+      summary: 'Submit the business onboarding form',
+      description: 'Self-attested: business name, sector, country (ISO 3166-1 alpha-2) and payout address (EVM).',
+      body: businessProfileBody,
+      response: { 200: merchant },
+    },
+    handler: (request) => merchants.submitBusinessProfile(dashboardMerchantId(request), request.body),
+  });
+}

@@ -1,0 +1,125 @@
+// Request and response shapes of the merchant account (dashboard only).
+import { isAddress } from 'viem';
+import { z } from 'zod';
+import { timestamp } from '../http/schemas.js';
+
+export const BUSINESS_SECTORS = [
+  'saas',
+  'ecommerce',
+  'marketplace',
+  'digital_goods',
+  'gaming',
+  'financial_services',
+  'education',
+  'nonprofit',
+  'professional_services',
+  'media',
+  'travel',
+  'other',
+] as const;
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+const NOT_COUNTRIES = new Set(['ZZ', 'EU', 'EZ', 'UN', 'QO']);
+
+/** An ISO 3166-1 alpha-2 country code the runtime's CLDR data knows. */
+export function isCountryCode(code: string): boolean {
+  return /^[A-Z]{2}$/.test(code) && !NOT_COUNTRIES.has(code) && regionNames.of(code) !== undefined;
+}
+
+export const merchant = z
+  .object({
+    id: z.string().describe('Merchant id (prefix `mer_`).'),
+    object: z.literal('merchant'),
+    name: z.string().describe('Display name: the business name once onboarded, else the name claim of the first login.'),
+    email: z.string().nullable().describe('Owner email that receives account notices (leaked keys, verification).'),
+    emailVerified: z.boolean().describe('True once the owner confirmed the email verification code.'),
+    twoFactorEnabled: z.boolean().describe('True once TOTP enrolment was confirmed with a valid code.'),
+    business: z
+      .object({
+        name: z.string(),
+        sector: z.enum(BUSINESS_SECTORS),
+        country: z.string().describe('ISO 3166-1 alpha-2 code.'),
+        payoutAddress: z.string().describe('EVM address receiving payouts, EIP-55 checksummed.'),
+      })
+      .nullable()
+      .describe('The self-attested business onboarding form; null until submitted.'),
+    liveModeEligible: z.boolean().describe('True when all three live-mode checks pass; live keys can then be issued.'),
+    apiVersion: z.string().describe('The pinned API version used when a request sends no Service-Version header.'),
+    rateLimitPerMinute: z.number().int().describe('Requests per minute allowed per API key (Starter 10,000; Enterprise custom).'),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Merchant' });
+
+export const LIVE_MODE_CHECKS = ['email_verification', 'two_factor', 'business_onboarding'] as const;
+
+export const eligibilityReason = z
+  .object({
+    check: z.enum(LIVE_MODE_CHECKS).describe('Which check is unmet.'),
+    code: z
+      .enum(['email_missing', 'email_not_verified', 'two_factor_not_enabled', 'business_profile_missing'])
+      .describe('Machine-readable reason.'),
+    message: z.string().describe('Human-readable explanation.'),
+    action: z.string().describe('The endpoint that completes the check, e.g. `POST /v1/merchants/me/email-verification`.'),
+  })
+  .meta({ id: 'LiveModeIneligibilityReason' });
+
+export const eligibility = z
+  .object({
+    object: z.literal('live_mode_eligibility'),
+    eligible: z.boolean().describe('True when every check passed: live keys may be issued now.'),
+    checks: z
+      .object({
+        emailVerification: z.object({ passed: z.boolean(), completedAt: timestamp.nullable() }),
+        twoFactor: z.object({ passed: z.boolean(), completedAt: timestamp.nullable() }),
+        businessOnboarding: z.object({ passed: z.boolean(), completedAt: timestamp.nullable() }),
+      })
+      .describe('Each check with whether it passed and when.'),
+    reasons: z.array(eligibilityReason).describe('One entry per unmet check; empty when eligible.'),
+  })
+  .meta({ id: 'LiveModeEligibility' });
+
+export const syncBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional().describe('Display name; defaults to the token\'s `name` claim, then its email.'),
+  })
+  .strict();
+
+export const startEmailVerificationBody = z
+  .object({
+    email: z.email().max(254).optional().describe('Sets (or changes) the owner email first; defaults to the current one.'),
+  })
+  .strict();
+
+export const emailVerificationStarted = z.object({
+  object: z.literal('email_verification'),
+  email: z.string().describe('Where the 6-digit code was sent.'),
+  expiresAt: timestamp.describe('The code is valid until then (15 minutes) and for 5 attempts.'),
+});
+
+export const confirmCodeBody = z.object({ code: z.string().regex(/^[0-9]{6}$/, 'must be 6 digits').describe('The 6-digit code.') }).strict();
+
+export const twoFactorEnrolment = z.object({
+  object: z.literal('two_factor_enrolment'),
+  secret: z.string().describe('Base32 TOTP secret (shown once; enter it in an authenticator app).'),
+  otpauthUri: z.string().describe('`otpauth://totp/...` URI for a QR code.'),
+});
+
+export const businessProfileBody = z
+  .object({
+    businessName: z.string().trim().min(1).max(200),
+    sector: z.enum(BUSINESS_SECTORS),
+    country: z
+      .string()
+      .transform((v) => v.toUpperCase())
+      .refine(isCountryCode, { message: 'must be an ISO 3166-1 alpha-2 country code' })
+      .describe('ISO 3166-1 alpha-2 country code, e.g. `DE`.'),
+    payoutAddress: z
+      .string()
+      .refine((v) => isAddress(v), { message: 'must be an EVM address (0x + 40 hex; mixed case must be a valid EIP-55 checksum)' })
+      .describe('EVM address receiving payouts; stored EIP-55 checksummed.'),
+  })
+  .strict();
+
+export type Merchant = z.infer<typeof merchant>;
+export type Eligibility = z.infer<typeof eligibility>;
+export type BusinessProfileBody = z.infer<typeof businessProfileBody>;
