@@ -14,6 +14,9 @@ import idempotencyPlugin from './plugins/idempotency.js';
 import openapiPlugin from './plugins/openapi.js';
 import requestLogPlugin from './plugins/request-log.js';
 import versioningPlugin from './plugins/versioning.js';
+import { registerWebhookRoutes } from './webhooks/routes.js';
+import { createWebhookService } from './webhooks/service.js';
+import { systemResolver, type Resolver } from './webhooks/targets.js';
 import { registerPlanRoutes } from './subscription-plans/routes.js';
 import { createPlanService } from './subscription-plans/service.js';
 
@@ -25,6 +28,8 @@ export type AppDeps = {
   keys: KeyAuthenticator;
   logger: FastifyBaseLogger;
   idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number };
+  /** DNS for webhook URL checks (tests inject one); defaults to the system resolver. */
+  webhookResolver?: Resolver;
 };
 
 /** Routes that must be reachable without an access declaration (documentation). */
@@ -75,6 +80,15 @@ export async function buildApp(deps: AppDeps) {
   );
 
   registerPlanRoutes(app, createPlanService({ sql: deps.sql, events }));
+  registerWebhookRoutes(
+    app,
+    createWebhookService({
+      sql: deps.sql,
+      temporal: deps.temporal,
+      encryptionKey: deps.config.webhooks.secretEncryptionKey,
+      targets: { resolver: deps.webhookResolver ?? systemResolver, allowPrivateTargets: deps.config.webhooks.allowPrivateTargets },
+    }),
+  );
 
   return app;
 }

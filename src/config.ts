@@ -1,6 +1,17 @@
 // Process configuration read once from the environment. Every setting has a
 // development default so `npm start` needs no configuration at all.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+
+/**
+ * Development only: a fixed, publicly known key so `npm start` needs no
+ * configuration. Production refuses to start without WEBHOOK_SECRET_ENCRYPTION_KEY.
+ */
+const DEV_WEBHOOK_SECRET_ENCRYPTION_KEY = createHash('sha256')
+  .update('stablepay development-only webhook secret encryption key; never use in production')
+  .digest();
+
+const booleanSetting = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 const configSchema = z.object({
   NODE_ENV: z.string().default('development'),
@@ -14,6 +25,10 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest request body accepted, in bytes (documented in the API reference). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** 32 bytes, base64 or hex: encrypts webhook signing secrets at rest (AES-256-GCM). Required in production. */
+  WEBHOOK_SECRET_ENCRYPTION_KEY: z.string().optional(),
+  /** Lets test-mode endpoints target private/loopback addresses (local receivers). Off by default; never applies to live mode. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSetting.default(false),
 });
 
 export type Config = {
@@ -27,7 +42,17 @@ export type Config = {
   temporalNamespace: string;
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
+  webhooks: {
+    secretEncryptionKey: Buffer;
+    allowPrivateTargets: boolean;
+  };
 };
+
+function parseEncryptionKey(value: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new Error('Invalid configuration: WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes, hex or base64');
+  return key;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);
@@ -36,6 +61,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.WEBHOOK_SECRET_ENCRYPTION_KEY) {
+    throw new Error('Invalid configuration: WEBHOOK_SECRET_ENCRYPTION_KEY is required when NODE_ENV=production');
+  }
+  if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
+    throw new Error('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must not be set when NODE_ENV=production');
+  }
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -47,5 +78,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalNamespace: e.TEMPORAL_NAMESPACE,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    webhooks: {
+      secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY
+        ? parseEncryptionKey(e.WEBHOOK_SECRET_ENCRYPTION_KEY)
+        : DEV_WEBHOOK_SECRET_ENCRYPTION_KEY,
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    },
   };
 }

@@ -11,6 +11,9 @@ export const ID_PREFIXES = {
   apiKeyAudit: 'kal',
   event: 'evt',
   plan: 'plan',
+  webhookEndpoint: 'we',
+  webhookDelivery: 'wdl',
+  webhookNotice: 'wen',
   request: 'req',
 } as const;
 

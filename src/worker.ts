@@ -17,7 +17,16 @@ await migrate(config.databaseUrl, (line) => log.info(line));
 const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
 const connection = await NativeConnection.connect({ address: config.temporalAddress });
 await ensureSchedules(temporal);
-const worker = await createWorker({ connection, namespace: config.temporalNamespace, sql, temporal });
+const worker = await createWorker({
+  connection,
+  namespace: config.temporalNamespace,
+  sql,
+  temporal,
+  webhooks: {
+    encryptionKey: config.webhooks.secretEncryptionKey,
+    allowPrivateTargets: config.webhooks.allowPrivateTargets,
+  },
+});
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
