@@ -10,12 +10,19 @@ import { loadConfig } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { REDACTED_PATHS } from '../../src/logger.js';
 import { createMerchant } from '../../src/merchants/service.js';
+import type { Resolver } from '../../src/webhooks/targets.js';
 
 export type TestApp = { app: App; logs: string[]; close: () => Promise<void> };
 
 export async function createTestApp(
   sql: Sql,
-  options: { temporal?: Client; idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number } } = {},
+  options: {
+    temporal?: Client;
+    idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number };
+    /** Extra environment settings for loadConfig (e.g. WEBHOOK_ALLOW_PRIVATE_TARGETS). */
+    env?: Record<string, string>;
+    webhookResolver?: Resolver;
+  } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const sink = new Writable({
@@ -25,10 +32,18 @@ export async function createTestApp(
     },
   });
   const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
-  const config = loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0' });
+  const config = loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0', ...options.env });
   const keys = createKeyAuthenticator(sql);
   await keys.listenForRevocations();
-  const app = await buildApp({ config, sql, temporal: options.temporal, keys, logger, idempotency: options.idempotency });
+  const app = await buildApp({
+    config,
+    sql,
+    temporal: options.temporal,
+    keys,
+    logger,
+    idempotency: options.idempotency,
+    webhookResolver: options.webhookResolver,
+  });
   await app.ready();
   return {
     app,
