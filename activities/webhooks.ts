@@ -3,6 +3,7 @@
 // (run, attempt number), notices by (endpoint, kind, time). A retried attempt
 // may send twice: delivery is at-least-once and receivers dedupe on webhook-id.
 import https from 'node:https';
+import type { Client } from '@temporalio/client';
 import type { Sql } from '../src/db/client.js';
 import { findEvent } from '../src/events/outbox.js';
 import { newId } from '../src/ids.js';
@@ -11,6 +12,7 @@ import * as repo from '../src/webhooks/repo.js';
 import { decryptSecret } from '../src/webhooks/secrets.js';
 import { sendWebhook, type SendResult } from '../src/webhooks/sender.js';
 import { signPayload } from '../src/webhooks/signing.js';
+import { startDeliveryRun } from '../src/webhooks/start.js';
 import { checkTarget, systemResolver, TargetRefusedError, type Resolver } from '../src/webhooks/targets.js';
 
 /** Five or more permanent failures within this window disable an endpoint. */
@@ -22,6 +24,7 @@ export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
 export type WebhookActivityDeps = {
   sql: Sql;
+  temporal: Client;
   webhooks: {
     encryptionKey: Buffer;
     allowPrivateTargets: boolean;
@@ -58,15 +61,24 @@ function classify(result: SendResult, plannedNextDelayMs: number | null): { stat
   return { status: 'failed', nextDelayMs: delay };
 }
 
-export function createWebhookActivities({ sql, webhooks }: WebhookActivityDeps) {
+export function createWebhookActivities({ sql, temporal, webhooks }: WebhookActivityDeps) {
   const resolver = webhooks.resolver ?? systemResolver;
   const agent = new https.Agent({ keepAlive: true, maxSockets: 64 });
   const timeoutMs = webhooks.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
 
   return {
-    /** Ids of the active endpoints of the merchant and mode subscribed to the kind (or to `*`). */
-    async findSubscribedWebhookEndpoints(input: { merchantId: string; livemode: boolean; type: string }): Promise<string[]> {
-      return repo.findSubscribedEndpointIds(sql, { merchantId: input.merchantId, livemode: input.livemode }, input.type);
+    /**
+     * Starts one delivery run per active endpoint of the event's merchant and
+     * mode subscribed to its kind (or to `*`). Plain starts, not children: a
+     * run outlives the dispatch and never grows its history. Returns how many
+     * runs it started (0 when all existed: the fan-out ran before).
+     */
+    async fanOutWebhookDeliveries(event: { id: string; merchantId: string; livemode: boolean; type: string }): Promise<number> {
+      const endpointIds = await repo.findSubscribedEndpointIds(sql, { merchantId: event.merchantId, livemode: event.livemode }, event.type);
+      const started = await Promise.all(
+        endpointIds.map((endpointId) => startDeliveryRun(temporal, { eventId: event.id, endpointId, sequence: 0 })),
+      );
+      return started.filter(Boolean).length;
     },
 
     /** Records the run; false when it already ended (a duplicate start after the first run finished). */

@@ -2,8 +2,7 @@
 // endpoint). The workflow id is the business key, `whd_<eventId>_<endpointId>`
 // for the fan-out and `..._r<N>` for replay N, and a duplicate id is rejected
 // even after the first run closed, so the fan-out can run twice without
-// sending twice. Imported by the api (replay) and by workflow code (fan-out):
-// no Node-only imports here.
+// sending twice. Imported by workflow code: no Node-only imports here.
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
 
 export type WebhookDeliveryInput = { eventId: string; endpointId: string; sequence: number };

@@ -1,14 +1,13 @@
 // Webhook endpoints (registration, disable/enable, secret rotation) and the
 // inspection and replay of delivery records.
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Db, Sql } from '../db/client.js';
 import { InternalError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
-import { TASK_QUEUES } from '../temporal/task-queues.js';
 import * as repo from './repo.js';
-import { deliveryRunId, WEBHOOK_DELIVERY_WORKFLOW, type WebhookDeliveryInput } from './runs.js';
+import { startDeliveryRun } from './start.js';
 import { ALL_EVENTS, type CreateEndpointBody, type Delivery, type DeliveryListQuery, type Endpoint, type EndpointWithSecret, type Replay } from './schemas.js';
 import { encryptSecret, generateSigningSecret, secretPrefix } from './secrets.js';
 import { checkTarget, TargetRefusedError, type TargetPolicy } from './targets.js';
@@ -53,22 +52,6 @@ export function renderDelivery(row: repo.DeliveryRow): Delivery {
     nextRetryAt: row.nextRetryAt?.toISOString() ?? null,
     livemode: row.livemode,
   };
-}
-
-/** Starts a delivery run; false when a run with that id already exists (open or closed). */
-export async function startDeliveryRun(client: Client, input: WebhookDeliveryInput): Promise<boolean> {
-  try {
-    await client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
-      workflowId: deliveryRunId(input),
-      taskQueue: TASK_QUEUES.main,
-      args: [input],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    });
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw error;
-  }
 }
 
 export type WebhookServiceDeps = {
