@@ -39,6 +39,8 @@ export type AttemptInput = {
   runId: string;
   eventId: string;
   endpointId: string;
+  /** 0 for the fan-out's run, N for replay N. */
+  sequence: number;
   attempt: number;
   /** The scheduled (jittered) delay before the next attempt, or null when this is the last one. */
   plannedNextDelayMs: number | null;
@@ -46,6 +48,7 @@ export type AttemptInput = {
 
 export type AttemptOutcome =
   | { outcome: 'endpoint_disabled' }
+  | { outcome: 'duplicate' }
   | { outcome: 'succeeded'; deliveryId: string; responseStatus: number | null }
   | { outcome: 'permanently_failed'; deliveryId: string; responseStatus: number | null }
   | { outcome: 'failed'; deliveryId: string; responseStatus: number | null; nextDelayMs: number };
@@ -81,29 +84,27 @@ export function createWebhookActivities({ sql, temporal, webhooks }: WebhookActi
       return started.filter(Boolean).length;
     },
 
-    /** Records the run; false when it already ended (a duplicate start after the first run finished). */
-    async beginWebhookRun(input: { runId: string; eventId: string; endpointId: string; sequence: number }): Promise<boolean> {
-      const endpoint = await repo.findEndpointById(sql, input.endpointId);
-      if (!endpoint) return false;
-      const run = await repo.ensureRun(sql, {
-        id: input.runId,
-        merchantId: endpoint.merchantId,
-        livemode: endpoint.livemode,
-        eventId: input.eventId,
-        endpointId: input.endpointId,
-        sequence: input.sequence,
-      });
-      return run.status === 'in_progress';
-    },
-
     /**
      * One attempt: checks the endpoint is still active, re-checks the target's
      * addresses, signs and sends the exact body bytes to the checked address,
-     * and records the attempt.
+     * and records the attempt. The first attempt also records the run (and
+     * sends nothing when that run already ended: a duplicate start); a
+     * successful attempt also ends the run, so the common path is one activity.
      */
     async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptOutcome> {
       const endpoint = await repo.findEndpointById(sql, input.endpointId);
       if (!endpoint || endpoint.status !== 'active') return { outcome: 'endpoint_disabled' };
+      if (input.attempt === 1) {
+        const run = await repo.ensureRun(sql, {
+          id: input.runId,
+          merchantId: endpoint.merchantId,
+          livemode: endpoint.livemode,
+          eventId: input.eventId,
+          endpointId: endpoint.id,
+          sequence: input.sequence,
+        });
+        if (run.status !== 'in_progress') return { outcome: 'duplicate' };
+      }
       const event = await findEvent(sql, input.eventId);
       if (!event) throw new Error(`event ${input.eventId} not found`);
 
@@ -144,7 +145,10 @@ export function createWebhookActivities({ sql, temporal, webhooks }: WebhookActi
         nextRetryAt: nextDelayMs === null ? null : new Date(Date.now() + nextDelayMs),
       });
       if (status === 'failed') return { outcome: 'failed', deliveryId, responseStatus: result.status, nextDelayMs: nextDelayMs! };
-      if (status === 'succeeded') return { outcome: 'succeeded', deliveryId, responseStatus: result.status };
+      if (status === 'succeeded') {
+        await repo.finishRun(sql, input.runId, 'succeeded');
+        return { outcome: 'succeeded', deliveryId, responseStatus: result.status };
+      }
       return { outcome: 'permanently_failed', deliveryId, responseStatus: result.status };
     },
 

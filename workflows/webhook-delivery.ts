@@ -11,7 +11,7 @@ import type { Activities } from '../activities/index.js';
 import type { WebhookDeliveryInput } from '../src/webhooks/runs.js';
 import { DATABASE_ACTIVITY, WEBHOOK_ATTEMPT_ACTIVITY } from './options.js';
 
-const { beginWebhookRun, finishWebhookRun, notifyWebhookEndpointDisabled } = proxyActivities<Activities>(DATABASE_ACTIVITY);
+const { finishWebhookRun, notifyWebhookEndpointDisabled } = proxyActivities<Activities>(DATABASE_ACTIVITY);
 const { attemptWebhookDelivery } = proxyActivities<Activities>(WEBHOOK_ATTEMPT_ACTIVITY);
 
 const SECOND = 1000;
@@ -34,20 +34,17 @@ export type WebhookDeliveryResult = 'succeeded' | 'permanently_failed' | 'cancel
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const runId = workflowInfo().workflowId;
-  const { eventId, endpointId } = input;
-  if (!(await beginWebhookRun({ runId, ...input }))) return 'duplicate';
+  const { eventId, endpointId, sequence } = input;
 
   for (let attempt = 1; attempt <= RETRY_SCHEDULE_MS.length; attempt++) {
     const plannedNextDelayMs = attempt < RETRY_SCHEDULE_MS.length ? jittered(RETRY_SCHEDULE_MS[attempt]!) : null;
-    const result = await attemptWebhookDelivery({ runId, eventId, endpointId, attempt, plannedNextDelayMs });
+    const result = await attemptWebhookDelivery({ runId, eventId, endpointId, sequence, attempt, plannedNextDelayMs });
+    if (result.outcome === 'duplicate') return 'duplicate';
     if (result.outcome === 'endpoint_disabled') {
       await finishWebhookRun({ runId, endpointId, status: 'cancelled' });
       return 'cancelled';
     }
-    if (result.outcome === 'succeeded') {
-      await finishWebhookRun({ runId, endpointId, status: 'succeeded' });
-      return 'succeeded';
-    }
+    if (result.outcome === 'succeeded') return 'succeeded'; // the attempt ended the run
     if (result.outcome === 'permanently_failed') break;
     await sleep(result.nextDelayMs);
   }

@@ -16,7 +16,7 @@ import type { Resolver } from '../../src/webhooks/targets.js';
 import { RETRY_SCHEDULE_MS } from '../../workflows/webhook-delivery.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
 
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;

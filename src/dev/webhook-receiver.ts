@@ -1,6 +1,7 @@
 // A real HTTPS webhook receiver on 127.0.0.1 with a self-signed certificate
-// made for the run (openssl). Its certificate is handed to the delivery
-// client as a trusted CA; nothing disables certificate checks globally.
+// made for the run (openssl CLI), for the tests and bench/webhooks.ts. Its
+// certificate is handed to the delivery client as a trusted CA; nothing
+// disables certificate checks globally.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
