@@ -123,6 +123,13 @@ describe('webhook endpoints', () => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/webhook-deliveries/wdl_01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: auth(merchant.secretKey) })).statusCode).toBe(404);
   });
 
+  it('documents the webhook routes in /openapi.json', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of ['/v1/webhook-endpoints', '/v1/webhook-endpoints/{id}/rotate-secret', '/v1/webhook-deliveries', '/v1/webhook-deliveries/{id}/replay']) {
+      expect(Object.keys(doc.paths)).toContain(path);
+    }
+  });
+
   it('refuses private targets in live mode even when local receivers are allowed', async () => {
     const local = await createTestApp(db.sql, { webhookResolver: resolver, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     try {
