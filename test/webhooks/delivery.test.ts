@@ -118,7 +118,8 @@ describe('webhook delivery', () => {
     const subscribed = await createEndpoint(['subscription_plan.created']);
     const wildcard = await createEndpoint(['*']);
     const other = await createEndpoint(['invoice.paid']);
-    await createEndpoint(['*'], 'receiver.test', merchant.liveSecretKey).catch(() => undefined); // live: refused (private target)
+    const live = await t.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: auth(merchant.liveSecretKey), payload: { url: `https://receiver.test:${receiver.port}/live`, events: ['*'] } });
+    expect(live.statusCode).toBe(400); // live mode never reaches a private target, whatever the setting
     const w = await worker();
     await w.runUntil(async () => {
       const eventId = await createPlanEvent();
