@@ -1,13 +1,15 @@
 // All activities of the worker, merged from one factory per domain.
 import { createEmailActivities, type EmailActivityDeps } from './email.js';
 import { createEventActivities, type EventActivityDeps } from './events.js';
+import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
-export type ActivityDeps = EventActivityDeps & EmailActivityDeps;
+export type ActivityDeps = EventActivityDeps & EmailActivityDeps & WebhookActivityDeps;
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createEventActivities(deps),
     ...createEmailActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

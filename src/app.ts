@@ -27,6 +27,9 @@ import idempotencyPlugin from './plugins/idempotency.js';
 import openapiPlugin from './plugins/openapi.js';
 import requestLogPlugin from './plugins/request-log.js';
 import versioningPlugin from './plugins/versioning.js';
+import { registerWebhookRoutes } from './webhooks/routes.js';
+import { createWebhookService } from './webhooks/service.js';
+import { systemResolver, type Resolver } from './webhooks/targets.js';
 import { registerPlanRoutes } from './subscription-plans/routes.js';
 import { createPlanService } from './subscription-plans/service.js';
 
@@ -44,6 +47,8 @@ export type AppDeps = {
   dashboardTokens?: DashboardTokenVerifier;
   /** Defaults to one built from config.rateLimits and closed with the app. */
   rateLimiter?: RateLimiter;
+  /** DNS for webhook URL checks (tests inject one); defaults to the system resolver. */
+  webhookResolver?: Resolver;
 };
 
 /** Routes that must be reachable without an access declaration (documentation). */
@@ -125,6 +130,16 @@ export async function buildApp(deps: AppDeps) {
     app,
     createLeakedKeyService({ sql: deps.sql, secretBox, emails, keys: deps.keys }),
     createSignatureVerifier(deps.config.secretScanningKeys),
+  );
+  registerWebhookRoutes(
+    app,
+    createWebhookService({
+      sql: deps.sql,
+      temporal: deps.temporal,
+      taskQueue: deps.config.temporalTaskQueue,
+      encryptionKey: deps.config.webhooks.secretEncryptionKey,
+      targets: { resolver: deps.webhookResolver ?? systemResolver, allowPrivateTargets: deps.config.webhooks.allowPrivateTargets },
+    }),
   );
 
   return app;

@@ -4,6 +4,16 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { TASK_QUEUES } from './temporal/task-queues.js';
 
+/**
+ * Development only: a fixed, publicly known key so `npm start` needs no
+ * configuration. Production refuses to start without WEBHOOK_SECRET_ENCRYPTION_KEY.
+ */
+const DEV_WEBHOOK_SECRET_ENCRYPTION_KEY = createHash('sha256')
+  .update('stablepay development-only webhook secret encryption key; never use in production')
+  .digest();
+
+const booleanSetting = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
 const configSchema = z.object({
   NODE_ENV: z.string().default('development'),
   HOST: z.string().default('127.0.0.1'),
@@ -34,6 +44,10 @@ const configSchema = z.object({
   RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).default(10_000),
   /** How often each api instance adds its local counts to the shared counters. */
   RATE_LIMIT_FLUSH_MS: z.coerce.number().int().min(10).max(10_000).default(250),
+  /** 32 bytes, base64 or hex: encrypts webhook signing secrets at rest (AES-256-GCM). Required in production. */
+  WEBHOOK_SECRET_ENCRYPTION_KEY: z.string().optional(),
+  /** Lets test-mode endpoints target private/loopback addresses (local receivers). Off by default; never applies to live mode. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSetting.default(false),
 });
 
 const DEV_SECRETS_KEY = createHash('sha256').update('stablepay-development-only-secrets-key').digest();
@@ -67,7 +81,17 @@ export type Config = {
   secretsEncryptionKey: Buffer;
   secretScanningKeys: SecretScanningKey[];
   rateLimits: { perIpPerMinute: number; perKeyPerMinute: number; flushIntervalMs: number };
+  webhooks: {
+    secretEncryptionKey: Buffer;
+    allowPrivateTargets: boolean;
+  };
 };
+
+function parseEncryptionKey(value: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new Error('Invalid configuration: WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes, hex or base64');
+  return key;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);
@@ -88,6 +112,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretScanningKeys = parseScanningKeys(e.SECRET_SCANNING_PUBLIC_KEYS);
   } catch {
     throw new Error('Invalid configuration: SECRET_SCANNING_PUBLIC_KEYS must be {"public_keys":[{"key_identifier","key"}]}');
+  }
+  if (e.NODE_ENV === 'production' && !e.WEBHOOK_SECRET_ENCRYPTION_KEY) {
+    throw new Error('Invalid configuration: WEBHOOK_SECRET_ENCRYPTION_KEY is required when NODE_ENV=production');
+  }
+  if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
+    throw new Error('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must not be set when NODE_ENV=production');
   }
   return {
     env: e.NODE_ENV,
@@ -111,6 +141,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perIpPerMinute: e.RATE_LIMIT_PER_IP_PER_MINUTE,
       perKeyPerMinute: e.RATE_LIMIT_PER_KEY_PER_MINUTE,
       flushIntervalMs: e.RATE_LIMIT_FLUSH_MS,
+    },
+    webhooks: {
+      secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY
+        ? parseEncryptionKey(e.WEBHOOK_SECRET_ENCRYPTION_KEY)
+        : DEV_WEBHOOK_SECRET_ENCRYPTION_KEY,
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     },
   };
 }

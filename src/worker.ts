@@ -26,6 +26,10 @@ const worker = await createWorker({
   temporal,
   taskQueue: config.temporalTaskQueue,
   mailer,
+  webhooks: {
+    encryptionKey: config.webhooks.secretEncryptionKey,
+    allowPrivateTargets: config.webhooks.allowPrivateTargets,
+  },
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,16 +1,22 @@
 // dispatchEventWorkflow: one per event in the outbox (workflow id = event id).
-// It hands the event to its consumers and marks it dispatched, so the outbox
-// sweep never starts it again.
+// It fans the event out to every subscribed, active webhook endpoint of the
+// event's merchant and mode (one webhookDeliveryWorkflow each, started by an
+// activity with id whd_<eventId>_<endpointId> and duplicates rejected, so a
+// second dispatch of the same event starts nothing new), then marks the event
+// dispatched, so the outbox sweep never starts it again.
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { DATABASE_ACTIVITY } from './options.js';
 
-const { loadEvent, markEventDispatched } = proxyActivities<Activities>(DATABASE_ACTIVITY);
+const { loadEvent, markEventDispatched, fanOutWebhookDeliveries } = proxyActivities<Activities>(DATABASE_ACTIVITY);
 
 export type DispatchEventInput = { eventId: string };
 
-export async function dispatchEventWorkflow({ eventId }: DispatchEventInput): Promise<void> {
+/** Returns how many delivery runs it started. */
+export async function dispatchEventWorkflow({ eventId }: DispatchEventInput): Promise<number> {
   const event = await loadEvent(eventId);
-  if (!event) return;
+  if (!event) return 0;
+  const started = await fanOutWebhookDeliveries(event);
   await markEventDispatched(eventId);
+  return started;
 }

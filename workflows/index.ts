@@ -2,3 +2,4 @@
 export { dispatchEventWorkflow } from './event-dispatch.js';
 export { outboxSweepWorkflow } from './outbox-sweep.js';
 export { deliverEmailWorkflow } from './email-delivery.js';
+export { webhookDeliveryWorkflow } from './webhook-delivery.js';

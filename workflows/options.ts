@@ -13,3 +13,9 @@ export const EMAIL_ACTIVITY: ActivityOptions = {
   scheduleToCloseTimeout: '3 days',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
 };
+
+/** One webhook attempt: the HTTP exchange has its own 10 s timeout; the activity adds database work around it. */
+export const WEBHOOK_ATTEMPT_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};

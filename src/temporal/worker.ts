@@ -3,6 +3,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import type { Client } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../../activities/index.js';
+import type { WebhookActivityDeps } from '../../activities/webhooks.js';
 import type { Sql } from '../db/client.js';
 import type { Mailer } from '../email/mailer.js';
 
@@ -15,6 +16,8 @@ export type WorkerDeps = {
   temporal: Client;
   /** Sends queued email; a worker without one fails email activities (they retry). */
   mailer?: Mailer;
+  /** Signing-secret key, target policy and HTTP options for webhook delivery. */
+  webhooks: WebhookActivityDeps['webhooks'];
   /** A prebuilt bundle (tests build it once per file); otherwise bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   taskQueue: string;
@@ -26,6 +29,6 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.taskQueue, mailer: deps.mailer }),
+    activities: createActivities({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.taskQueue, mailer: deps.mailer, webhooks: deps.webhooks }),
   });
 }

@@ -11,6 +11,7 @@ import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../../src/dev/s
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.js';
 import { createWorker, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { testWebhookSettings } from '../support/temporal.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createTestApp, seedMerchant, type TestApp } from '../support/app.js';
 
@@ -59,7 +60,7 @@ afterAll(async () => {
 
 /** Runs a worker (with the real mailer) until a mail matching `predicate` reached the sink. */
 async function deliveredMail(predicate: (mail: ReceivedMail) => boolean): Promise<ReceivedMail> {
-  const worker = await createWorker({ connection: nativeConnection, namespace: 'default', sql: db.sql, temporal: client, mailer, workflowBundle: bundle, taskQueue });
+  const worker = await createWorker({ connection: nativeConnection, namespace: 'default', sql: db.sql, temporal: client, mailer, workflowBundle: bundle, taskQueue, webhooks: testWebhookSettings() });
   return worker.runUntil(sink.waitFor(predicate, 45_000));
 }
 

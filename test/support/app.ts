@@ -11,6 +11,7 @@ import type { Sql } from '../../src/db/client.js';
 import { REDACTED_PATHS } from '../../src/logger.js';
 import { createMerchant } from '../../src/merchants/service.js';
 import type { RateLimiter } from '../../src/rate-limits/service.js';
+import type { Resolver } from '../../src/webhooks/targets.js';
 
 export type TestApp = { app: App; logs: string[]; close: () => Promise<void> };
 
@@ -24,6 +25,7 @@ export async function createTestApp(
     /** Extra environment for loadConfig (OIDC_*, SECRET_SCANNING_PUBLIC_KEYS, RATE_LIMIT_*...). */
     env?: Record<string, string>;
     rateLimiter?: RateLimiter;
+    webhookResolver?: Resolver;
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -54,6 +56,7 @@ export async function createTestApp(
     idempotency: options.idempotency,
     apiVersions: options.apiVersions,
     rateLimiter: options.rateLimiter,
+    webhookResolver: options.webhookResolver,
   });
   await app.ready();
   return {

@@ -5,9 +5,16 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, bundleWorkflowCode, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { Sql } from '../../src/db/client.js';
-import { WORKFLOWS_PATH, createWorker } from '../../src/temporal/worker.js';
+import { WORKFLOWS_PATH, createWorker, type WorkerDeps } from '../../src/temporal/worker.js';
+import { loadConfig } from '../../src/config.js';
 
 let bundle: Promise<{ code: string }> | undefined;
+
+/** Webhook delivery settings of a development worker (the dev-only encryption key). */
+export function testWebhookSettings(): WorkerDeps['webhooks'] {
+  const config = loadConfig({ DATABASE_URL: 'postgres://unused' });
+  return { encryptionKey: config.webhooks.secretEncryptionKey, allowPrivateTargets: false };
+}
 
 /** Workflow code bundled once per test file (bundling is slow; workers are cheap). */
 export function workflowBundle(): Promise<{ code: string }> {
@@ -37,7 +44,15 @@ export async function startDevServerWorker(sql: Sql): Promise<DevServerWorker> {
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const client = new Client({ connection: await Connection.connect({ address }) });
   const connection = await NativeConnection.connect({ address });
-  const worker = await createWorker({ connection, namespace: 'default', sql, temporal: client, taskQueue, workflowBundle: await workflowBundle() });
+  const worker = await createWorker({
+    connection,
+    namespace: 'default',
+    sql,
+    temporal: client,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    webhooks: testWebhookSettings(),
+  });
   const running = worker.run();
   return {
     client,

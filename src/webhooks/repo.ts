@@ -1,0 +1,241 @@
+// SQL for webhook endpoints, delivery runs, delivery records and notices.
+import type { Db } from '../db/client.js';
+import type { MerchantScope } from '../http/principal.js';
+
+export type EndpointRow = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  url: string;
+  events: string[];
+  description: string;
+  status: 'active' | 'disabled';
+  disabledReason: 'manual' | 'too_many_failures' | null;
+  disabledAt: Date | null;
+  secretCiphertext: Buffer;
+  secretPrefix: string;
+  previousSecretCiphertext: Buffer | null;
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+};
+
+const endpointColumns = (db: Db) =>
+  db`id, merchant_id as "merchantId", livemode, url, events, description, status, disabled_reason as "disabledReason",
+     disabled_at as "disabledAt", secret_ciphertext as "secretCiphertext", secret_prefix as "secretPrefix",
+     previous_secret_ciphertext as "previousSecretCiphertext", previous_secret_expires_at as "previousSecretExpiresAt",
+     created_at as "createdAt"`;
+
+export async function insertEndpoint(
+  db: Db,
+  row: Pick<EndpointRow, 'id' | 'merchantId' | 'livemode' | 'url' | 'events' | 'description' | 'secretCiphertext' | 'secretPrefix'>,
+): Promise<EndpointRow> {
+  const [inserted] = await db<EndpointRow[]>`
+    insert into webhook_endpoints (id, merchant_id, livemode, url, events, description, status, secret_ciphertext, secret_prefix)
+    values (${row.id}, ${row.merchantId}, ${row.livemode}, ${row.url}, ${db.array(row.events)}, ${row.description}, 'active',
+            ${row.secretCiphertext}, ${row.secretPrefix})
+    returning ${endpointColumns(db)}`;
+  return inserted!;
+}
+
+export async function findEndpoint(db: Db, scope: MerchantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<EndpointRow | undefined> {
+  const [row] = await db<EndpointRow[]>`
+    select ${endpointColumns(db)} from webhook_endpoints
+    where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
+    ${options.forUpdate ? db`for update` : db``}`;
+  return row;
+}
+
+/** Worker-side read by id alone (the workflow carries ids it got from the fan-out). */
+export async function findEndpointById(db: Db, id: string): Promise<EndpointRow | undefined> {
+  const [row] = await db<EndpointRow[]>`select ${endpointColumns(db)} from webhook_endpoints where id = ${id}`;
+  return row;
+}
+
+export async function listEndpoints(db: Db, scope: MerchantScope, page: { before?: string; limit: number }): Promise<EndpointRow[]> {
+  return db<EndpointRow[]>`
+    select ${endpointColumns(db)} from webhook_endpoints
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
+      ${page.before ? db`and id < ${page.before}` : db``}
+    order by id desc limit ${page.limit + 1}`;
+}
+
+export async function setEndpointStatus(
+  db: Db,
+  id: string,
+  change: { status: 'active' } | { status: 'disabled'; reason: 'manual' | 'too_many_failures' },
+): Promise<EndpointRow> {
+  const [row] = await db<EndpointRow[]>`
+    update webhook_endpoints set
+      status = ${change.status},
+      disabled_reason = ${change.status === 'disabled' ? change.reason : null},
+      disabled_at = ${change.status === 'disabled' ? db`now()` : null},
+      updated_at = now()
+    where id = ${id}
+    returning ${endpointColumns(db)}`;
+  return row!;
+}
+
+export async function rotateEndpointSecret(
+  db: Db,
+  id: string,
+  secret: { ciphertext: Buffer; prefix: string; previousCiphertext: Buffer; overlapSeconds: number },
+): Promise<EndpointRow> {
+  const [row] = await db<EndpointRow[]>`
+    update webhook_endpoints set
+      secret_ciphertext = ${secret.ciphertext},
+      secret_prefix = ${secret.prefix},
+      previous_secret_ciphertext = ${secret.previousCiphertext},
+      previous_secret_expires_at = now() + make_interval(secs => ${secret.overlapSeconds}),
+      updated_at = now()
+    where id = ${id}
+    returning ${endpointColumns(db)}`;
+  return row!;
+}
+
+/** Active endpoints of the merchant and mode subscribed to `type` (or to `*`). */
+export async function findSubscribedEndpointIds(db: Db, scope: MerchantScope, type: string): Promise<string[]> {
+  const rows = await db<{ id: string }[]>`
+    select id from webhook_endpoints
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and status = 'active'
+      and (${type} = any(events) or '*' = any(events))
+    order by id`;
+  return rows.map((r) => r.id);
+}
+
+// Delivery runs -------------------------------------------------------------
+
+export type RunRow = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  eventId: string;
+  endpointId: string;
+  sequence: number;
+  status: 'in_progress' | 'succeeded' | 'permanently_failed' | 'cancelled';
+};
+
+const runColumns = (db: Db) =>
+  db`id, merchant_id as "merchantId", livemode, event_id as "eventId", endpoint_id as "endpointId", sequence, status`;
+
+/** Inserts the run unless it exists; returns the stored row either way. */
+export async function ensureRun(db: Db, run: Omit<RunRow, 'status'>): Promise<RunRow> {
+  await db`
+    insert into webhook_delivery_runs (id, merchant_id, livemode, event_id, endpoint_id, sequence, status)
+    values (${run.id}, ${run.merchantId}, ${run.livemode}, ${run.eventId}, ${run.endpointId}, ${run.sequence}, 'in_progress')
+    on conflict do nothing`;
+  const [row] = await db<RunRow[]>`select ${runColumns(db)} from webhook_delivery_runs where id = ${run.id}`;
+  return row!;
+}
+
+export async function findRun(db: Db, id: string): Promise<RunRow | undefined> {
+  const [row] = await db<RunRow[]>`select ${runColumns(db)} from webhook_delivery_runs where id = ${id}`;
+  return row;
+}
+
+export async function nextRunSequence(db: Db, eventId: string, endpointId: string): Promise<number> {
+  const [row] = await db<{ next: number }[]>`
+    select coalesce(max(sequence), -1)::int + 1 as next from webhook_delivery_runs
+    where event_id = ${eventId} and endpoint_id = ${endpointId}`;
+  return row!.next;
+}
+
+/** Ends an in-progress run; false when it had already ended. */
+export async function finishRun(db: Db, id: string, status: 'succeeded' | 'permanently_failed' | 'cancelled'): Promise<boolean> {
+  const rows = await db`
+    update webhook_delivery_runs set status = ${status}, finished_at = now()
+    where id = ${id} and status = 'in_progress' returning id`;
+  if (status === 'cancelled') {
+    await db`update webhook_deliveries set next_retry_at = null where run_id = ${id}`;
+  }
+  return rows.length > 0;
+}
+
+export async function countRecentPermanentFailures(db: Db, endpointId: string, windowSeconds: number): Promise<number> {
+  const [row] = await db<{ n: number }[]>`
+    select count(*)::int as n from webhook_delivery_runs
+    where endpoint_id = ${endpointId} and status = 'permanently_failed'
+      and finished_at > now() - make_interval(secs => ${windowSeconds})`;
+  return row!.n;
+}
+
+// Delivery records (one per attempt) ----------------------------------------
+
+export type DeliveryRow = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  runId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  sequence: number;
+  status: 'succeeded' | 'failed' | 'permanently_failed';
+  responseStatus: number | null;
+  responseBodyExcerpt: string | null;
+  error: string | null;
+  durationMs: number;
+  attemptedAt: Date;
+  nextRetryAt: Date | null;
+};
+
+const deliveryColumns = (db: Db) =>
+  db`d.id, d.merchant_id as "merchantId", d.livemode, d.run_id as "runId", d.endpoint_id as "endpointId",
+     d.event_id as "eventId", d.event_type as "eventType", d.attempt, r.sequence, d.status,
+     d.response_status as "responseStatus", d.response_body_excerpt as "responseBodyExcerpt", d.error,
+     d.duration_ms as "durationMs", d.attempted_at as "attemptedAt", d.next_retry_at as "nextRetryAt"`;
+
+/** One attempt; a retried activity that re-sends the same attempt overwrites its record. */
+export async function upsertDelivery(db: Db, row: Omit<DeliveryRow, 'sequence'>): Promise<void> {
+  await db`
+    insert into webhook_deliveries (id, merchant_id, livemode, run_id, endpoint_id, event_id, event_type, attempt, status,
+      response_status, response_body_excerpt, error, duration_ms, attempted_at, next_retry_at)
+    values (${row.id}, ${row.merchantId}, ${row.livemode}, ${row.runId}, ${row.endpointId}, ${row.eventId}, ${row.eventType},
+      ${row.attempt}, ${row.status}, ${row.responseStatus}, ${row.responseBodyExcerpt}, ${row.error}, ${row.durationMs},
+      ${row.attemptedAt}, ${row.nextRetryAt})
+    on conflict (run_id, attempt) do update set
+      status = excluded.status, response_status = excluded.response_status,
+      response_body_excerpt = excluded.response_body_excerpt, error = excluded.error,
+      duration_ms = excluded.duration_ms, attempted_at = excluded.attempted_at, next_retry_at = excluded.next_retry_at`;
+}
+
+export async function findDelivery(db: Db, scope: MerchantScope, id: string): Promise<DeliveryRow | undefined> {
+  const [row] = await db<DeliveryRow[]>`
+    select ${deliveryColumns(db)} from webhook_deliveries d join webhook_delivery_runs r on r.id = d.run_id
+    where d.id = ${id} and d.merchant_id = ${scope.merchantId} and d.livemode = ${scope.livemode}`;
+  return row;
+}
+
+export async function listDeliveries(
+  db: Db,
+  scope: MerchantScope,
+  filter: { endpointId?: string; status?: DeliveryRow['status']; before?: string; limit: number },
+): Promise<DeliveryRow[]> {
+  return db<DeliveryRow[]>`
+    select ${deliveryColumns(db)} from webhook_deliveries d join webhook_delivery_runs r on r.id = d.run_id
+    where d.merchant_id = ${scope.merchantId} and d.livemode = ${scope.livemode}
+      ${filter.endpointId ? db`and d.endpoint_id = ${filter.endpointId}` : db``}
+      ${filter.status ? db`and d.status = ${filter.status}` : db``}
+      ${filter.before ? db`and d.id < ${filter.before}` : db``}
+    order by d.id desc limit ${filter.limit + 1}`;
+}
+
+// Notices --------------------------------------------------------------------
+
+export async function insertNotice(
+  db: Db,
+  notice: { id: string; merchantId: string; livemode: boolean; endpointId: string; kind: 'webhook_endpoint.disabled'; occurredAt: Date; data: Record<string, unknown> },
+): Promise<boolean> {
+  const rows = await db`
+    insert into webhook_endpoint_notices (id, merchant_id, livemode, endpoint_id, kind, occurred_at, data)
+    values (${notice.id}, ${notice.merchantId}, ${notice.livemode}, ${notice.endpointId}, ${notice.kind}, ${notice.occurredAt},
+            ${db.json(notice.data as never)})
+    on conflict (endpoint_id, kind, occurred_at) do nothing returning id`;
+  return rows.length > 0;
+}
+
+export async function markNoticeEmailed(db: Db, endpointId: string, kind: 'webhook_endpoint.disabled', occurredAt: Date): Promise<void> {
+  await db`
+    update webhook_endpoint_notices set emailed_at = now()
+    where endpoint_id = ${endpointId} and kind = ${kind} and occurred_at = ${occurredAt}`;
+}

@@ -1,0 +1,107 @@
+// Request and response shapes of webhook endpoints and webhook deliveries.
+import { z } from 'zod';
+import { EVENT_TYPES } from '../events/types.js';
+import { listOf, listQuery } from '../http/pagination.js';
+import { idParam, timestamp } from '../http/schemas.js';
+
+/** Subscribes an endpoint to every event kind, including kinds added later. */
+export const ALL_EVENTS = '*';
+export const ENDPOINT_STATUSES = ['active', 'disabled'] as const;
+export const DELIVERY_STATUSES = ['succeeded', 'failed', 'permanently_failed'] as const;
+
+const eventKind = z
+  .enum([ALL_EVENTS, ...EVENT_TYPES])
+  .describe('An event kind, or `*` for every kind (including kinds added later).');
+
+export const createEndpointBody = z
+  .object({
+    url: z.string().trim().min(1).max(2048).describe('An https:// URL whose host resolves only to public addresses.'),
+    events: z.array(eventKind).min(1).max(EVENT_TYPES.length + 1).describe('Event kinds to receive; `*` for all.'),
+    mode: z
+      .enum(['test', 'live'])
+      .optional()
+      .describe('Must match the mode of the key used (defaults to it); an endpoint receives events of its mode only.'),
+    description: z.string().trim().max(500).default(''),
+  })
+  .strict();
+
+export const endpoint = z
+  .object({
+    id: z.string(),
+    object: z.literal('webhook_endpoint'),
+    url: z.string(),
+    events: z.array(z.string()),
+    mode: z.enum(['test', 'live']),
+    status: z.enum(ENDPOINT_STATUSES),
+    disabledReason: z
+      .enum(['manual', 'too_many_failures'])
+      .nullable()
+      .describe('Why the endpoint is disabled: `manual` (POST .../disable) or `too_many_failures` (5 permanent failures in 24 hours).'),
+    disabledAt: timestamp.nullable(),
+    signingSecretPrefix: z.string().describe('The leading characters of the current signing secret (`whsec_` and six more).'),
+    previousSecretExpiresAt: timestamp
+      .nullable()
+      .describe('After a rotation, the previous secret keeps signing beside the new one until this time.'),
+    description: z.string(),
+    livemode: z.boolean(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'WebhookEndpoint' });
+
+export const endpointWithSecret = z
+  .object({
+    endpoint,
+    signingSecret: z.string().describe('The `whsec_...` signing secret; returned only here.'),
+  })
+  .meta({ id: 'WebhookEndpointWithSecret' });
+
+export const endpointParams = z.object({ id: idParam('webhookEndpoint') });
+export const endpointList = listOf(endpoint);
+export const endpointListQuery = listQuery;
+
+export const delivery = z
+  .object({
+    id: z.string(),
+    object: z.literal('webhook_delivery'),
+    endpointId: z.string(),
+    eventId: z.string().describe('Also the `webhook-id` header: the same on every attempt and replay, so receivers can dedupe on it.'),
+    eventType: z.string(),
+    status: z
+      .enum(DELIVERY_STATUSES)
+      .describe('`succeeded` (2xx), `failed` (another attempt follows at nextRetryAt unless the endpoint is disabled), `permanently_failed` (no more attempts).'),
+    attempt: z.number().int().describe('1 for the first attempt of a sequence.'),
+    replay: z.number().int().describe('0 for the original attempt sequence, N for the Nth replay.'),
+    responseStatus: z.number().int().nullable().describe('The HTTP status returned, or null when no response arrived.'),
+    responseBodyExcerpt: z.string().nullable().describe('The first 1024 bytes of the response body.'),
+    error: z.string().nullable().describe('Why no usable response arrived (timeout, connection, refused address).'),
+    durationMs: z.number().int(),
+    attemptedAt: timestamp,
+    nextRetryAt: timestamp.nullable(),
+    livemode: z.boolean(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const deliveryParams = z.object({ id: idParam('webhookDelivery') });
+export const deliveryList = listOf(delivery);
+export const deliveryListQuery = listQuery.extend({
+  endpointId: idParam('webhookEndpoint').optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+});
+
+export const replay = z
+  .object({
+    object: z.literal('webhook_replay'),
+    deliveryId: z.string().describe('The delivery record that was replayed.'),
+    endpointId: z.string(),
+    eventId: z.string(),
+    replay: z.number().int().describe('The replay number; its attempts carry it in `replay`.'),
+    status: z.literal('queued'),
+  })
+  .meta({ id: 'WebhookReplay' });
+
+export type CreateEndpointBody = z.infer<typeof createEndpointBody>;
+export type Endpoint = z.infer<typeof endpoint>;
+export type EndpointWithSecret = z.infer<typeof endpointWithSecret>;
+export type Delivery = z.infer<typeof delivery>;
+export type DeliveryListQuery = z.infer<typeof deliveryListQuery>;
+export type Replay = z.infer<typeof replay>;

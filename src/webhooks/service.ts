@@ -1,0 +1,170 @@
+// Webhook endpoints (registration, disable/enable, secret rotation) and the
+// inspection and replay of delivery records.
+import type { Client } from '@temporalio/client';
+import type { Db, Sql } from '../db/client.js';
+import { InternalError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
+import type { MerchantScope } from '../http/principal.js';
+import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
+import { newId } from '../ids.js';
+import * as repo from './repo.js';
+import { startDeliveryRun } from './start.js';
+import { ALL_EVENTS, type CreateEndpointBody, type Delivery, type DeliveryListQuery, type Endpoint, type EndpointWithSecret, type Replay } from './schemas.js';
+import { encryptSecret, generateSigningSecret, secretPrefix } from './secrets.js';
+import { checkTarget, TargetRefusedError, type TargetPolicy } from './targets.js';
+
+/** How long the previous secret keeps signing beside the new one after a rotation. */
+export const SECRET_ROTATION_OVERLAP_SECONDS = 24 * 60 * 60;
+
+export function renderEndpoint(row: repo.EndpointRow): Endpoint {
+  return {
+    id: row.id,
+    object: 'webhook_endpoint',
+    url: row.url,
+    events: row.events,
+    mode: row.livemode ? 'live' : 'test',
+    status: row.status,
+    disabledReason: row.disabledReason,
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+    signingSecretPrefix: row.secretPrefix,
+    previousSecretExpiresAt:
+      row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date() ? row.previousSecretExpiresAt.toISOString() : null,
+    description: row.description,
+    livemode: row.livemode,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function renderDelivery(row: repo.DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    object: 'webhook_delivery',
+    endpointId: row.endpointId,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    status: row.status,
+    attempt: row.attempt,
+    replay: row.sequence,
+    responseStatus: row.responseStatus,
+    responseBodyExcerpt: row.responseBodyExcerpt,
+    error: row.error,
+    durationMs: row.durationMs,
+    attemptedAt: row.attemptedAt.toISOString(),
+    nextRetryAt: row.nextRetryAt?.toISOString() ?? null,
+    livemode: row.livemode,
+  };
+}
+
+export type WebhookServiceDeps = {
+  sql: Sql;
+  temporal: Client | undefined;
+  taskQueue: string;
+  encryptionKey: Buffer;
+  targets: TargetPolicy;
+};
+
+export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, targets }: WebhookServiceDeps) {
+  async function loadEndpoint(scope: MerchantScope, id: string, db: Db = sql, forUpdate = false) {
+    const row = await repo.findEndpoint(db, scope, id, { forUpdate });
+    if (!row) throw new NotFoundError(`No such webhook endpoint: ${id}.`, { param: 'id' });
+    return row;
+  }
+
+  return {
+    async create(scope: MerchantScope, input: CreateEndpointBody): Promise<EndpointWithSecret> {
+      const keyMode = scope.livemode ? 'live' : 'test';
+      if (input.mode !== undefined && input.mode !== keyMode) {
+        throw new InvalidRequestError(`mode must match the key's mode (${keyMode}).`, { param: 'mode' });
+      }
+      try {
+        await checkTarget(input.url, targets, scope.livemode);
+      } catch (error) {
+        if (error instanceof TargetRefusedError) throw new InvalidRequestError(error.message, { param: 'url' });
+        throw error;
+      }
+      const events = input.events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(input.events)];
+      const id = newId('webhookEndpoint');
+      const signingSecret = generateSigningSecret();
+      const row = await repo.insertEndpoint(sql, {
+        id,
+        ...scope,
+        url: input.url,
+        events,
+        description: input.description,
+        secretCiphertext: encryptSecret(encryptionKey, id, signingSecret),
+        secretPrefix: secretPrefix(signingSecret),
+      });
+      return { endpoint: renderEndpoint(row), signingSecret };
+    },
+
+    async get(scope: MerchantScope, id: string): Promise<Endpoint> {
+      return renderEndpoint(await loadEndpoint(scope, id));
+    },
+
+    async list(scope: MerchantScope, query: ListQuery): Promise<Page<Endpoint>> {
+      const rows = await repo.listEndpoints(sql, scope, { before: decodeCursor(query.cursor), limit: query.limit });
+      return toPage(rows, query.limit, renderEndpoint);
+    },
+
+    async disable(scope: MerchantScope, id: string): Promise<Endpoint> {
+      return sql.begin(async (tx) => {
+        const row = await loadEndpoint(scope, id, tx, true);
+        if (row.status === 'disabled') throw new InvalidStateError('The webhook endpoint is already disabled.');
+        return renderEndpoint(await repo.setEndpointStatus(tx, id, { status: 'disabled', reason: 'manual' }));
+      });
+    },
+
+    async enable(scope: MerchantScope, id: string): Promise<Endpoint> {
+      return sql.begin(async (tx) => {
+        const row = await loadEndpoint(scope, id, tx, true);
+        if (row.status === 'active') throw new InvalidStateError('The webhook endpoint is already active.');
+        return renderEndpoint(await repo.setEndpointStatus(tx, id, { status: 'active' }));
+      });
+    },
+
+    async rotateSecret(scope: MerchantScope, id: string): Promise<EndpointWithSecret> {
+      return sql.begin(async (tx) => {
+        const row = await loadEndpoint(scope, id, tx, true);
+        const signingSecret = generateSigningSecret();
+        const updated = await repo.rotateEndpointSecret(tx, id, {
+          ciphertext: encryptSecret(encryptionKey, id, signingSecret),
+          prefix: secretPrefix(signingSecret),
+          previousCiphertext: row.secretCiphertext,
+          overlapSeconds: SECRET_ROTATION_OVERLAP_SECONDS,
+        });
+        return { endpoint: renderEndpoint(updated), signingSecret };
+      });
+    },
+
+    async getDelivery(scope: MerchantScope, id: string): Promise<Delivery> {
+      const row = await repo.findDelivery(sql, scope, id);
+      if (!row) throw new NotFoundError(`No such webhook delivery: ${id}.`, { param: 'id' });
+      return renderDelivery(row);
+    },
+
+    async listDeliveries(scope: MerchantScope, query: DeliveryListQuery): Promise<Page<Delivery>> {
+      const rows = await repo.listDeliveries(sql, scope, {
+        endpointId: query.endpointId,
+        status: query.status,
+        before: decodeCursor(query.cursor),
+        limit: query.limit,
+      });
+      return toPage(rows, query.limit, renderDelivery);
+    },
+
+    async replay(scope: MerchantScope, id: string): Promise<Replay> {
+      const delivery = await repo.findDelivery(sql, scope, id);
+      if (!delivery) throw new NotFoundError(`No such webhook delivery: ${id}.`, { param: 'id' });
+      const endpoint = await loadEndpoint(scope, delivery.endpointId);
+      if (endpoint.status !== 'active') {
+        throw new InvalidStateError('The webhook endpoint is disabled; enable it before replaying deliveries.');
+      }
+      if (!temporal) throw new InternalError('Replay is unavailable: no workflow service is configured.');
+      const sequence = await repo.nextRunSequence(sql, delivery.eventId, delivery.endpointId);
+      // A concurrent replay that picked the same number hits the same workflow id: one run.
+      await startDeliveryRun(temporal, taskQueue, { eventId: delivery.eventId, endpointId: delivery.endpointId, sequence });
+      return { object: 'webhook_replay', deliveryId: delivery.id, endpointId: delivery.endpointId, eventId: delivery.eventId, replay: sequence, status: 'queued' };
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;
