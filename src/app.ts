@@ -14,8 +14,12 @@ import idempotencyPlugin from './plugins/idempotency.js';
 import openapiPlugin from './plugins/openapi.js';
 import requestLogPlugin from './plugins/request-log.js';
 import versioningPlugin from './plugins/versioning.js';
+import { registerRelayRoutes } from './relay/routes.js';
+import { createRelayService } from './relay/service.js';
 import { registerPlanRoutes } from './subscription-plans/routes.js';
 import { createPlanService } from './subscription-plans/service.js';
+import { registerTokenRoutes } from './tokens/routes.js';
+import { createTokenService } from './tokens/service.js';
 
 export type AppDeps = {
   config: Config;
@@ -75,6 +79,9 @@ export async function buildApp(deps: AppDeps) {
   );
 
   registerPlanRoutes(app, createPlanService({ sql: deps.sql, events }));
+  const tokens = createTokenService({ chain: deps.config.chain });
+  registerTokenRoutes(app, tokens);
+  registerRelayRoutes(app, createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal }));
 
   return app;
 }

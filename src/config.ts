@@ -1,6 +1,7 @@
 // Process configuration read once from the environment. Every setting has a
 // development default so `npm start` needs no configuration at all.
 import { z } from 'zod';
+import { loadChainConfig, type ChainConfig } from './chain/config.js';
 
 const configSchema = z.object({
   NODE_ENV: z.string().default('development'),
@@ -27,6 +28,8 @@ export type Config = {
   temporalNamespace: string;
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
+  /** Chain settings per mode (src/chain/config.ts lists the CHAIN_* variables). */
+  chain: ChainConfig;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -47,5 +50,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalNamespace: e.TEMPORAL_NAMESPACE,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    chain: loadChainConfig(env),
   };
 }

@@ -12,6 +12,7 @@ export const ID_PREFIXES = {
   event: 'evt',
   plan: 'plan',
   request: 'req',
+  relaySubmission: 'rls',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

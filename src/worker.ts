@@ -17,7 +17,7 @@ await migrate(config.databaseUrl, (line) => log.info(line));
 const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
 const connection = await NativeConnection.connect({ address: config.temporalAddress });
 await ensureSchedules(temporal);
-const worker = await createWorker({ connection, namespace: config.temporalNamespace, sql, temporal });
+const worker = await createWorker({ connection, namespace: config.temporalNamespace, sql, temporal, chain: config.chain });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

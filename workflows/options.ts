@@ -6,3 +6,16 @@ export const DATABASE_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
+
+/** Sending a relayed transaction: quick, retried with backoff (a retry re-sends the recorded bytes). */
+export const RELAY_SUBMIT_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+};
+
+/** Following a transaction to its confirmations: long-running, heartbeating, retried forever. */
+export const RELAY_FOLLOW_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+};

@@ -3,6 +3,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import type { Client } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../../activities/index.js';
+import type { ChainConfig } from '../chain/config.js';
 import type { Sql } from '../db/client.js';
 import { TASK_QUEUES } from './task-queues.js';
 
@@ -13,6 +14,8 @@ export type WorkerDeps = {
   namespace: string;
   sql: Sql;
   temporal: Client;
+  /** Chain settings per mode (relay activities). */
+  chain?: ChainConfig;
   /** A prebuilt bundle (tests build it once per file); otherwise bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   taskQueue?: string;
@@ -24,6 +27,6 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     namespace: deps.namespace,
     taskQueue: deps.taskQueue ?? TASK_QUEUES.main,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ sql: deps.sql, temporal: deps.temporal }),
+    activities: createActivities({ sql: deps.sql, temporal: deps.temporal, chain: deps.chain ?? {} }),
   });
 }

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { buildApp, type App } from '../../src/app.js';
 import { createKeyAuthenticator, issueKey } from '../../src/api-keys/service.js';
 import { SCOPES, type Scope } from '../../src/api-keys/scopes.js';
+import type { ChainConfig } from '../../src/chain/config.js';
 import { loadConfig } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { REDACTED_PATHS } from '../../src/logger.js';
@@ -15,7 +16,7 @@ export type TestApp = { app: App; logs: string[]; close: () => Promise<void> };
 
 export async function createTestApp(
   sql: Sql,
-  options: { temporal?: Client; idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number } } = {},
+  options: { temporal?: Client; idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number }; chain?: ChainConfig } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const sink = new Writable({
@@ -25,7 +26,7 @@ export async function createTestApp(
     },
   });
   const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
-  const config = loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0' });
+  const config = { ...loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0' }), ...(options.chain ? { chain: options.chain } : {}) };
   const keys = createKeyAuthenticator(sql);
   await keys.listenForRevocations();
   const app = await buildApp({ config, sql, temporal: options.temporal, keys, logger, idempotency: options.idempotency });

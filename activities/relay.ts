@@ -1,0 +1,36 @@
+// Activities of relaySubmissionWorkflow. Each is idempotent on the submission
+// id: submit re-sends the recorded signed transaction when one exists, and
+// following only reads the chain and records what it sees.
+import { Context } from '@temporalio/activity';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { chainFor, type ChainConfig } from '../src/chain/config.js';
+import type { Sql } from '../src/db/client.js';
+import { checkSubmission, submitSubmission, type FollowResult } from '../src/relay/relayer.js';
+
+export type RelayActivityDeps = { sql: Sql; chain?: ChainConfig };
+
+export type RelayActivityInput = { submissionId: string; livemode: boolean };
+
+export function createRelayActivities({ sql, chain = {} }: RelayActivityDeps) {
+  return {
+    /** Simulates, allocates the relayer nonce, signs, records and sends. */
+    async submitRelaySubmission({ submissionId, livemode }: RelayActivityInput): Promise<{ status: 'submitted' | 'failed' | 'done' }> {
+      const result = await submitSubmission(sql, chainFor(chain, livemode), submissionId);
+      return { status: result.status };
+    },
+
+    /** Follows the transaction to the required confirmations (heartbeats while it waits). */
+    async awaitRelayConfirmation({ submissionId, livemode }: RelayActivityInput): Promise<FollowResult> {
+      const settings = chainFor(chain, livemode);
+      const context = Context.current();
+      for (;;) {
+        const result = await checkSubmission(sql, settings, submissionId);
+        if (result.status !== 'waiting') return result;
+        context.heartbeat(result.confirmations);
+        await sleep(settings.pollIntervalMs, undefined, { signal: context.cancellationSignal });
+      }
+    },
+  };
+}
+
+export type RelayActivities = ReturnType<typeof createRelayActivities>;
