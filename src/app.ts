@@ -81,7 +81,7 @@ export async function buildApp(deps: AppDeps) {
   registerPlanRoutes(app, createPlanService({ sql: deps.sql, events }));
   const tokens = createTokenService({ chain: deps.config.chain });
   registerTokenRoutes(app, tokens);
-  registerRelayRoutes(app, createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal }));
+  registerRelayRoutes(app, createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }));
 
   return app;
 }

@@ -2,6 +2,7 @@
 // development default so `npm start` needs no configuration at all.
 import { z } from 'zod';
 import { loadChainConfig, type ChainConfig } from './chain/config.js';
+import { TASK_QUEUES } from './temporal/task-queues.js';
 
 const configSchema = z.object({
   NODE_ENV: z.string().default('development'),
@@ -12,6 +13,7 @@ const configSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default(TASK_QUEUES.main),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest request body accepted, in bytes (documented in the API reference). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
@@ -26,6 +28,7 @@ export type Config = {
   databasePoolMax: number;
   temporalAddress: string;
   temporalNamespace: string;
+  temporalTaskQueue: string;
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
   /** Chain settings per mode (src/chain/config.ts lists the CHAIN_* variables). */
@@ -48,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: e.DATABASE_POOL_MAX,
     temporalAddress: e.TEMPORAL_ADDRESS,
     temporalNamespace: e.TEMPORAL_NAMESPACE,
+    temporalTaskQueue: e.TEMPORAL_TASK_QUEUE,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     chain: loadChainConfig(env),

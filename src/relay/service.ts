@@ -20,7 +20,6 @@ import { isUniqueViolation, type Sql } from '../db/client.js';
 import { IdempotencyError, InvalidRequestError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { newId } from '../ids.js';
-import { TASK_QUEUES } from '../temporal/task-queues.js';
 import type { TokenService } from '../tokens/service.js';
 import type { PaymentCall, RelayCall, SubscriptionCall } from './calls.js';
 import * as repo from './repo.js';
@@ -63,9 +62,9 @@ async function chainNow(client: PublicClient): Promise<bigint> {
   return latest.timestamp + 1n > wall ? latest.timestamp + 1n : wall;
 }
 
-export type RelayServiceDeps = { sql: Sql; chain: ChainConfig; tokens: TokenService; temporal?: Client };
+export type RelayServiceDeps = { sql: Sql; chain: ChainConfig; tokens: TokenService; temporal?: Client; taskQueue: string };
 
-export function createRelayService({ sql, chain, tokens, temporal }: RelayServiceDeps) {
+export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: RelayServiceDeps) {
   function settingsFor(scope: MerchantScope): ChainSettings {
     const settings = chainFor(chain, scope.livemode);
     if (!settings.relayerKey) {
@@ -90,7 +89,7 @@ export function createRelayService({ sql, chain, tokens, temporal }: RelayServic
     try {
       await temporal.workflow.start(RELAY_SUBMISSION_WORKFLOW, {
         workflowId: relayWorkflowId(row),
-        taskQueue: TASK_QUEUES.main,
+        taskQueue,
         args: [{ submissionId: row.id, livemode: row.livemode }],
       });
     } catch (error) {

@@ -16,7 +16,7 @@ export type TestApp = { app: App; logs: string[]; close: () => Promise<void> };
 
 export async function createTestApp(
   sql: Sql,
-  options: { temporal?: Client; idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number }; chain?: ChainConfig } = {},
+  options: { temporal?: Client; taskQueue?: string; idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number }; chain?: ChainConfig } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const sink = new Writable({
@@ -26,7 +26,7 @@ export async function createTestApp(
     },
   });
   const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
-  const config = { ...loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0' }), ...(options.chain ? { chain: options.chain } : {}) };
+  const config = { ...loadConfig({ DATABASE_URL: 'postgres://unused', PORT: '0', ...(options.taskQueue ? { TEMPORAL_TASK_QUEUE: options.taskQueue } : {}) }), ...(options.chain ? { chain: options.chain } : {}) };
   const keys = createKeyAuthenticator(sql);
   await keys.listenForRevocations();
   const app = await buildApp({ config, sql, temporal: options.temporal, keys, logger, idempotency: options.idempotency });

@@ -1,0 +1,37 @@
+// The indexer process: one follower per configured mode (test, live), each
+// the leader for its chain while it holds a Postgres advisory lock. Start as
+// many as you like; one follows each chain, the others wait.
+import { loadConfig } from './config.js';
+import { createSql } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { createHookRegistry, defaultHooks } from './indexer/hooks.js';
+import { createIndexer } from './indexer/indexer.js';
+import { createLogger } from './logger.js';
+import { connectTemporalClient } from './temporal/connection.js';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel).child({ process: 'indexer' });
+const sql = createSql(config.databaseUrl, { max: 4 });
+await migrate(config.databaseUrl, (line) => log.info(line));
+const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
+const hooks = createHookRegistry(defaultHooks());
+
+const modes = [config.chain.test, config.chain.live].filter((s) => s !== undefined);
+if (modes.length === 0) log.warn('no chain configured (CHAIN_RPC_URL / CHAIN_TEST_RPC_URL / CHAIN_LIVE_RPC_URL): nothing to follow');
+
+const controller = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log.info({ signal }, 'indexer shutting down');
+    controller.abort();
+  });
+}
+
+await Promise.all(
+  modes.map((settings) =>
+    createIndexer({ sql, settings, hooks, temporal, log: log.child({ mode: settings.mode }) }).run(controller.signal),
+  ),
+);
+await temporal.connection.close();
+await sql.end({ timeout: 5 });
+log.info('indexer stopped');

@@ -1,0 +1,55 @@
+// A real worker on the suite's Temporal dev server, on a task queue of its
+// own so test files running side by side never take each other's tasks.
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, bundleWorkflowCode, type Worker } from '@temporalio/worker';
+import { inject } from 'vitest';
+import type { ChainConfig } from '../../src/chain/config.js';
+import type { Sql } from '../../src/db/client.js';
+import { WORKFLOWS_PATH, createWorker } from '../../src/temporal/worker.js';
+
+let bundle: Promise<{ code: string }> | undefined;
+
+/** Workflow code bundled once per test file (bundling is slow; workers are cheap). */
+export function workflowBundle(): Promise<{ code: string }> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  return bundle;
+}
+
+const quietLogger = {
+  log: () => {},
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: (message: string) => console.error(message),
+};
+
+export type DevServerWorker = {
+  client: Client;
+  taskQueue: string;
+  worker: Worker;
+  running: Promise<void>;
+  stop: () => Promise<void>;
+};
+
+export async function startDevServerWorker(sql: Sql, options: { chain?: ChainConfig } = {}): Promise<DevServerWorker> {
+  const address = inject('temporalAddress');
+  const taskQueue = `test-${randomBytes(4).toString('hex')}`;
+  const client = new Client({ connection: await Connection.connect({ address }) });
+  const connection = await NativeConnection.connect({ address });
+  const worker = await createWorker({ connection, namespace: 'default', sql, temporal: client, taskQueue, workflowBundle: await workflowBundle(), ...(options.chain ? { chain: options.chain } : {}) });
+  const running = worker.run();
+  return {
+    client,
+    taskQueue,
+    worker,
+    running,
+    stop: async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await client.connection.close();
+    },
+  };
+}
