@@ -13,6 +13,8 @@ export function publicClientFor(settings: ChainSettings): PublicClient {
       chain: devChain(settings.chainId, settings.rpcUrl),
       transport: http(settings.rpcUrl, { retryCount: 2, timeout: 15_000 }),
       pollingInterval: settings.pollIntervalMs,
+      // Never serve a stale head: the indexer and confirmations read it on purpose.
+      cacheTime: 0,
       // Pre-checks of concurrent requests share one HTTP round trip.
       batch: { multicall: false },
     }) as PublicClient;
