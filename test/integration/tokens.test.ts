@@ -1,5 +1,6 @@
 // Public token reads against the run's shared anvil.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
 import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
 import { sharedChain, settingsOf } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -52,6 +53,26 @@ describe('GET /v1/tokens/{address}', () => {
     const res = await t.app.inject({ method: 'GET', url: `/v1/tokens/${address}` });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatchObject({ code: 'invalid_request', param: 'address' });
+  });
+
+  it('reads the live chain only with mode=live, and the test chain otherwise', async () => {
+    // A live chain without the contracts: the same address is a token on test and nothing on live.
+    let live: AnvilInstance | undefined;
+    let split: TestApp | undefined;
+    try {
+      live = await startAnvil({ chainId: 31338 });
+      split = await createTestApp(db.sql, {
+        chain: { test: settingsOf(chain), live: settingsOf(chain, { mode: 'live', livemode: true, rpcUrl: live.rpcUrl, chainId: 31338 }) },
+      });
+      const testRead = await split.app.inject({ method: 'GET', url: `/v1/tokens/${chain.token}` });
+      expect(testRead.json()).toMatchObject({ chainId: chain.chainId, livemode: false });
+      const liveRead = await split.app.inject({ method: 'GET', url: `/v1/tokens/${chain.token}?mode=live` });
+      expect(liveRead.statusCode).toBe(404);
+      expect(liveRead.json().error.message).toMatch(/chain 31338/);
+    } finally {
+      await split?.close();
+      await live?.stop();
+    }
   });
 
   it('answers a clear error, not a 500, for live mode without a live chain', async () => {
