@@ -7,16 +7,30 @@ import { chainFor, type ChainConfig } from '../src/chain/config.js';
 import type { Sql } from '../src/db/client.js';
 import { checkSubmission, submitSubmission, type FollowResult } from '../src/relay/relayer.js';
 
+/** How long the submit activity itself waits for a quick confirmation before handing over to the follow activity. */
+const QUICK_FOLLOW_MS = 3000;
+
 export type RelayActivityDeps = { sql: Sql; chain?: ChainConfig };
 
 export type RelayActivityInput = { submissionId: string; livemode: boolean };
 
 export function createRelayActivities({ sql, chain = {} }: RelayActivityDeps) {
   return {
-    /** Simulates, allocates the relayer nonce, signs, records and sends. */
-    async submitRelaySubmission({ submissionId, livemode }: RelayActivityInput): Promise<{ status: 'submitted' | 'failed' | 'done' }> {
-      const result = await submitSubmission(sql, chainFor(chain, livemode), submissionId);
-      return { status: result.status };
+    /**
+     * Simulates, allocates the relayer nonce, signs, records and sends; then looks for the receipt
+     * for up to `quickFollowMs`, so a transaction that confirms at once needs no follow activity.
+     */
+    async submitRelaySubmission({ submissionId, livemode }: RelayActivityInput): Promise<{ status: 'submitted' | 'failed' | 'confirmed' }> {
+      const settings = chainFor(chain, livemode);
+      const result = await submitSubmission(sql, settings, submissionId);
+      if (result.status === 'failed') return { status: 'failed' };
+      const deadline = Date.now() + QUICK_FOLLOW_MS;
+      for (;;) {
+        const check = await checkSubmission(sql, settings, submissionId);
+        if (check.status !== 'waiting') return { status: check.status };
+        if (Date.now() > deadline) return { status: 'submitted' };
+        await sleep(Math.min(settings.pollIntervalMs, 100));
+      }
     },
 
     /** Follows the transaction to the required confirmations (heartbeats while it waits). */

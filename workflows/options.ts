@@ -1,5 +1,5 @@
 // Named activity option presets, shared by the workflows.
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 /** Database work: quick, retried forever with backoff (a database outage must not fail a business process). */
 export const DATABASE_ACTIVITY: ActivityOptions = {
@@ -8,7 +8,7 @@ export const DATABASE_ACTIVITY: ActivityOptions = {
 };
 
 /** Sending a relayed transaction: quick, retried with backoff (a retry re-sends the recorded bytes). */
-export const RELAY_SUBMIT_ACTIVITY: ActivityOptions = {
+export const RELAY_SUBMIT_ACTIVITY: LocalActivityOptions = {
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 };

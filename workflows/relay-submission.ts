@@ -2,11 +2,13 @@
 // merchant, mode and Idempotency-Key). Simulate and submit from the relayer
 // account, then follow to the configured confirmations. A revert is recorded
 // as `failed` with its reason and never retried.
-import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
+import { defineQuery, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { RELAY_FOLLOW_ACTIVITY, RELAY_SUBMIT_ACTIVITY } from './options.js';
 
-const { submitRelaySubmission } = proxyActivities<Activities>(RELAY_SUBMIT_ACTIVITY);
+// A local activity: sending is quick, and skipping an activity task round trip matters under load.
+// It is idempotent (the signed transaction is recorded before it is sent), so a replayed retry is safe.
+const { submitRelaySubmission } = proxyLocalActivities<Activities>(RELAY_SUBMIT_ACTIVITY);
 const { awaitRelayConfirmation } = proxyActivities<Activities>(RELAY_FOLLOW_ACTIVITY);
 
 export type RelaySubmissionInput = { submissionId: string; livemode: boolean };
@@ -18,9 +20,9 @@ export async function relaySubmissionWorkflow(input: RelaySubmissionInput): Prom
   let stage: 'submitting' | 'following' | 'done' = 'submitting';
   setHandler(relayStageQuery, () => stage);
   const submitted = await submitRelaySubmission(input);
-  if (submitted.status === 'failed') {
+  if (submitted.status !== 'submitted') {
     stage = 'done';
-    return { status: 'failed' };
+    return { status: submitted.status };
   }
   stage = 'following';
   const followed = await awaitRelayConfirmation(input);

@@ -70,6 +70,19 @@ async function broadcast(client: PublicClient, raw: Hex): Promise<void> {
   }
 }
 
+const feeCache = new Map<string, { at: number; fees: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> }>();
+
+/** Fee estimates, shared for a second across concurrent submissions. */
+function currentFees(settings: ChainSettings, client: PublicClient) {
+  const key = `${settings.chainId}|${settings.rpcUrl}`;
+  const hit = feeCache.get(key);
+  if (hit && Date.now() - hit.at < 1000) return hit.fees;
+  const fees = client.estimateFeesPerGas();
+  feeCache.set(key, { at: Date.now(), fees });
+  fees.catch(() => feeCache.delete(key));
+  return fees;
+}
+
 export type SubmitResult = { status: 'submitted'; transactionHash: string } | { status: 'failed'; failure: Failure } | { status: 'done' };
 
 /** Simulate, then allocate a nonce, sign, record and send. Safe to retry at any point. */
@@ -87,15 +100,17 @@ export async function submitSubmission(sql: Sql, settings: ChainSettings, submis
 
   const relayer = relayerOf(settings);
   const call = encodeRelayCall(submission.call);
-  const failure = await simulate(client, relayer.address, call);
-  if (failure) {
+  // Gas estimation executes the call: a revert here is the simulation's verdict.
+  let gasEstimate: bigint;
+  try {
+    gasEstimate = await client.estimateGas({ account: relayer.address, to: call.to, data: call.data });
+  } catch (error) {
+    const failure = failureOf(error) ?? (await simulate(client, relayer.address, call));
+    if (!failure) throw error;
     await repo.markFailed(sql, submissionId, failure);
     return { status: 'failed', failure };
   }
-  const [gasEstimate, fees] = await Promise.all([
-    client.estimateGas({ account: relayer.address, to: call.to, data: call.data }),
-    client.estimateFeesPerGas(),
-  ]);
+  const fees = await currentFees(settings, client);
   const gas = (gasEstimate * 13n) / 10n;
 
   const raw = await sql.begin(async (tx) => {
@@ -141,6 +156,11 @@ async function receiptOf(client: PublicClient, hashes: readonly string[]): Promi
     }
   }
   return undefined;
+}
+
+async function receiptAfter(client: PublicClient, hashes: readonly string[], delayMs: number): Promise<TransactionReceipt | undefined> {
+  await new Promise((resolve) => setTimeout(resolve, delayMs));
+  return receiptOf(client, hashes);
 }
 
 /** Re-signs the stuck transaction with the same nonce and fees raised by at least 25%. */
@@ -218,7 +238,8 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
   // Not mined. Has the nonce been used by something else? (Re-check receipts to avoid a race.)
   const relayer = relayerOf(settings);
   const mined = await client.getTransactionCount({ address: relayer.address, blockTag: 'latest' });
-  if (BigInt(mined) > BigInt(row.nonce) && !(await receiptOf(client, row.allHashes))) {
+  // A node may report the nonce as used a moment before it serves the receipt: look again later.
+  if (BigInt(mined) > BigInt(row.nonce) && !(await receiptAfter(client, row.allHashes, Math.max(1000, settings.pollIntervalMs * 3)))) {
     const failure = { code: 'NonceConsumed', reason: `Relayer nonce ${row.nonce} was used by another transaction; this submission was not included.` };
     await repo.markFailed(sql, submissionId, failure);
     return { status: 'failed', confirmations: 0 };

@@ -177,16 +177,16 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       if (!signer || !isAddressEqual(signer, message.from)) {
         throw refuse('signature', 'The signature does not recover authorization.from: it was not signed by the payer over this exact message and token domain.');
       }
-      const now = await chainNow(client);
-      if (message.validAfter >= now) throw refuse('authorization.validAfter', `The authorization is not valid yet: validAfter ${message.validAfter} is not before the chain time ${now}.`);
-      if (message.validBefore <= now) throw refuse('authorization.validBefore', `The authorization has expired: validBefore ${message.validBefore} is not after the chain time ${now}.`);
-      const [used, balance] = await Promise.all([
+      const [now, used, balance, payout] = await Promise.all([
+        chainNow(client),
         client.readContract({ address: token, abi: testUsdcAbi, functionName: 'authorizationState', args: [message.from, message.nonce] }),
         client.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [message.from] }),
+        payoutAddress(scope, 'authorization.to'),
       ]);
+      if (message.validAfter >= now) throw refuse('authorization.validAfter', `The authorization is not valid yet: validAfter ${message.validAfter} is not before the chain time ${now}.`);
+      if (message.validBefore <= now) throw refuse('authorization.validBefore', `The authorization has expired: validBefore ${message.validBefore} is not after the chain time ${now}.`);
       if (used) throw refuse('authorization.nonce', 'This authorization nonce was already used or cancelled on-chain.');
       if (balance < message.value) throw refuse('authorization.value', `The payer's balance (${balance}) does not cover the authorized value (${message.value}).`);
-      const payout = await payoutAddress(scope, 'authorization.to');
       if (!isAddressEqual(payout, message.to)) throw refuse('authorization.to', "The recipient is not an address this merchant may receive at (its payout address).");
 
       const call: PaymentCall = {
