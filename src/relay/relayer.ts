@@ -113,11 +113,13 @@ export async function submitSubmission(sql: Sql, settings: ChainSettings, submis
   const fees = await currentFees(settings, client);
   const gas = (gasEstimate * 13n) / 10n;
 
+  // Read before the lock (the stored next nonce covers our own transactions in flight).
+  const account = { chainId: settings.chainId, address: relayer.address };
+  const chainNonce = BigInt(await client.getTransactionCount({ address: relayer.address, blockTag: 'pending' }));
   const raw = await sql.begin(async (tx) => {
     const again = await repo.findRelayerTransaction(tx, submissionId);
     if (again) return again.rawTransaction as Hex;
-    const chainNonce = BigInt(await client.getTransactionCount({ address: relayer.address, blockTag: 'pending' }));
-    const nonce = await repo.lockNextNonce(tx, { chainId: settings.chainId, address: relayer.address }, chainNonce);
+    const nonce = await repo.allocateNonce(tx, account, chainNonce);
     const signed = await relayer.signTransaction({
       type: 'eip1559',
       chainId: settings.chainId,

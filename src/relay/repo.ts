@@ -130,20 +130,29 @@ export async function findRelayerTransaction(db: Db, submissionId: string): Prom
   return row;
 }
 
-/**
- * Locks the relayer's nonce row (creating it at `chainNonce` when absent) and returns the nonce to
- * use: never below what the chain says is next, so a key also used elsewhere cannot collide.
- * Must run inside a transaction; the lock holds until it commits.
- */
-export async function lockNextNonce(db: Db, account: { chainId: number; address: string }, chainNonce: bigint): Promise<bigint> {
+/** Creates the relayer's nonce row at `chainNonce` unless it exists. */
+export async function ensureRelayerAccount(db: Db, account: { chainId: number; address: string }, chainNonce: bigint): Promise<void> {
   await db`
     insert into relayer_accounts (chain_id, address, next_nonce) values (${account.chainId}, ${account.address}, ${chainNonce.toString()})
     on conflict (chain_id, address) do nothing`;
-  const [row] = await db<{ nextNonce: string }[]>`
-    select next_nonce::text as "nextNonce" from relayer_accounts
-    where chain_id = ${account.chainId} and address = ${account.address} for update`;
-  const stored = BigInt(row!.nextNonce);
-  return stored > chainNonce ? stored : chainNonce;
+}
+
+/**
+ * Allocates the relayer's next nonce in one statement: never below what the chain says is next
+ * (so a key also used elsewhere cannot collide). The row stays locked until the transaction
+ * commits, which serialises allocation across submissions and worker instances.
+ */
+export async function allocateNonce(db: Db, account: { chainId: number; address: string }, chainNonce: bigint): Promise<bigint> {
+  const allocate = () => db<{ nonce: string }[]>`
+    update relayer_accounts set next_nonce = greatest(next_nonce, ${chainNonce.toString()}) + 1
+    where chain_id = ${account.chainId} and address = ${account.address}
+    returning (next_nonce - 1)::text as nonce`;
+  let [row] = await allocate();
+  if (!row) {
+    await ensureRelayerAccount(db, account, chainNonce);
+    [row] = await allocate();
+  }
+  return BigInt(row!.nonce);
 }
 
 export async function insertRelayerTransaction(
@@ -155,9 +164,6 @@ export async function insertRelayerTransaction(
                                       max_fee_per_gas, max_priority_fee_per_gas, gas)
     values (${tx.submissionId}, ${tx.chainId}, ${tx.address}, ${tx.nonce.toString()}, ${tx.rawTransaction}, ${tx.transactionHash},
             ${[tx.transactionHash]}, ${tx.maxFeePerGas.toString()}, ${tx.maxPriorityFeePerGas.toString()}, ${tx.gas.toString()})`;
-  await db`
-    update relayer_accounts set next_nonce = ${(tx.nonce + 1n).toString()}
-    where chain_id = ${tx.chainId} and address = ${tx.address}`;
 }
 
 /** Records a same-nonce replacement with a higher fee (the old hashes stay watched). */
