@@ -294,7 +294,12 @@ describe('stuck transactions', () => {
       expect(done.status).toBe('confirmed');
       const tx = await pub.getTransaction({ hash: done.transactionHash });
       expect(BigInt(tx.nonce)).toBe(BigInt(row!.nonce));
-      expect(row!.allHashes.slice(1)).toContain(done.transactionHash);
+      // The mined one is a replacement (the original left the pool when it was replaced).
+      const [final] = await db.sql<{ allHashes: string[] }[]>`
+        select t.all_hashes as "allHashes" from relayer_transactions t join relay_submissions s on s.id = t.submission_id
+        where s.idempotency_key = ${key}`;
+      expect(final!.allHashes.slice(1)).toContain(done.transactionHash);
+      expect(final!.allHashes[0]).toBe(row!.allHashes[0]);
     } finally {
       settings.stuckAfterSeconds = original;
       await testClient.setAutomine(true);
