@@ -11,14 +11,7 @@ import { connectTemporalClient } from './temporal/connection.js';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel).child({ process: 'indexer' });
-const sql = createSql(config.databaseUrl, { max: 4 });
-await migrate(config.databaseUrl, (line) => log.info(line));
-const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
-const hooks = createHookRegistry(defaultHooks());
-
-const modes = [config.chain.test, config.chain.live].filter((s) => s !== undefined);
-if (modes.length === 0) log.warn('no chain configured (CHAIN_RPC_URL / CHAIN_TEST_RPC_URL / CHAIN_LIVE_RPC_URL): nothing to follow');
-
+// Handlers first: a stop during start-up still ends cleanly.
 const controller = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -26,10 +19,20 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     controller.abort();
   });
 }
+const sql = createSql(config.databaseUrl, { max: 4 });
+await migrate(config.databaseUrl, (line) => log.info(line));
+const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
+const hooks = createHookRegistry(defaultHooks());
+/** Blocks per step (INDEXER_BATCH_SIZE, default 500): smaller ranges on providers with tight getLogs limits. */
+const batchSize = Number(process.env.INDEXER_BATCH_SIZE ?? 500);
+
+const modes = [config.chain.test, config.chain.live].filter((s) => s !== undefined);
+if (modes.length === 0) log.warn('no chain configured (CHAIN_RPC_URL / CHAIN_TEST_RPC_URL / CHAIN_LIVE_RPC_URL): nothing to follow');
+
 
 await Promise.all(
   modes.map((settings) =>
-    createIndexer({ sql, settings, hooks, temporal, log: log.child({ mode: settings.mode }) }).run(controller.signal),
+    createIndexer({ sql, settings, hooks, temporal, batchSize, log: log.child({ mode: settings.mode }) }).run(controller.signal),
   ),
 );
 await temporal.connection.close();

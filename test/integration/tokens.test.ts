@@ -83,6 +83,19 @@ describe('GET /v1/tokens/{address}', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the token and relay bodies and fields', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of ['/v1/tokens/{address}', '/v1/tokens/{address}/permit-nonce', '/v1/relay/payments', '/v1/relay/subscriptions', '/v1/relay/submissions/{idempotencyKey}']) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+    const text = JSON.stringify(doc);
+    expect(text).toContain('1 = EIP-3009');
+    expect(text).toContain('`pending`: accepted, not yet sent');
+    expect(doc.paths['/v1/relay/payments'].post.requestBody).toBeDefined();
+  });
+});
+
 describe('GET /v1/tokens/{address}/permit-nonce', () => {
   it("returns the owner's EIP-2612 nonce as an integer string", async () => {
     const owner = DEV_ACCOUNTS.payers[5]!.address;
