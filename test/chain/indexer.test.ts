@@ -4,7 +4,7 @@
 import { type Address, type Hash, type PublicClient, type TestClient, createPublicClient, createTestClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../../src/chain/abi.js';
+import { agenticCommerceEscrowAbi, testUsdcAbi } from '../../src/chain/abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { devChain } from '../../src/chain/deploy.js';
 import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
@@ -70,6 +70,25 @@ describe('indexer', () => {
     const hit = seen.filter((e) => e.transactionHash === hash);
     expect(hit).toHaveLength(1);
     expect(hit[0]!.args).toMatchObject({ from: payer.address, to: DEV_ACCOUNTS.merchant.address, value: '11' });
+  });
+
+  it('raises escrow job events through the escrowJob hook point', async () => {
+    const jobs: ChainEvent[] = [];
+    const indexer = createIndexer({ sql: db.sql, settings, hooks: createHookRegistry([hookPoints.escrowJob('jobs', async (e) => void jobs.push(e))]) });
+    await catchUp(indexer);
+    const expiredAt = (await pub.getBlock()).timestamp + 86_400n;
+    const hash = await wallet().writeContract({
+      address: chain.info.escrow,
+      abi: agenticCommerceEscrowAbi,
+      functionName: 'createJob',
+      args: [DEV_ACCOUNTS.merchant.address, DEV_ACCOUNTS.operator.address, expiredAt, 'index me'],
+    });
+    await pub.waitForTransactionReceipt({ hash });
+    await catchUp(indexer);
+    const created = jobs.filter((e) => e.transactionHash === hash);
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ contract: 'escrow', eventName: 'JobCreated' });
+    expect(created[0]!.args).toMatchObject({ client: payer.address, provider: DEV_ACCOUNTS.merchant.address, expiredAt: expiredAt.toString() });
   });
 
   it('follows a reorg: rewinds to the fork point, marks the orphaned event removed, takes the new one', async () => {

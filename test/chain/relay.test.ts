@@ -33,6 +33,7 @@ const relayer = DEV_ACCOUNTS.relayer.address;
 const payers = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey));
 const [payerA, payerB, payerC, payerD, payerE] = payers as [PrivateKeyAccount, PrivateKeyAccount, PrivateKeyAccount, PrivateKeyAccount, PrivateKeyAccount];
 let keyCounter = 0;
+let firstPaymentTx: string | undefined;
 const newKey = () => `relay-test-${Date.now()}-${keyCounter++}`;
 
 beforeAll(async () => {
@@ -119,6 +120,7 @@ describe('POST /v1/relay/payments', () => {
     expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(Number(done.blockNumber)).toBeGreaterThan(0);
     expect(done.confirmations).toBeGreaterThanOrEqual(1);
+    firstPaymentTx = done.transactionHash;
     const receipt = await pub.getTransactionReceipt({ hash: done.transactionHash });
     expect(receipt.status).toBe('success');
     expect(receipt.from.toLowerCase()).toBe(relayer.toLowerCase());
@@ -136,6 +138,15 @@ describe('POST /v1/relay/payments', () => {
     expect(other.json().error).toMatchObject({ code: 'invalid_request', param: 'authorization' });
     expect(other.json().error.message).toMatch(/already submitted/);
     expect(await submissionCount()).toBe(before);
+  });
+
+  it('answers not_found for an unknown submission, and for another mode\'s', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/relay/submissions/never-used', headers: { authorization: `Bearer ${merchant.secretKey}` } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toMatchObject({ code: 'not_found', param: 'idempotencyKey' });
+    const [{ key } = { key: '' }] = await db.sql<{ key: string }[]>`select idempotency_key as key from relay_submissions limit 1`;
+    const live = await t.app.inject({ method: 'GET', url: `/v1/relay/submissions/${key}`, headers: { authorization: `Bearer ${merchant.liveSecretKey}` } });
+    expect(live.statusCode).toBe(404);
   });
 
   it('requires an Idempotency-Key', async () => {
@@ -256,7 +267,11 @@ describe('POST /v1/relay/subscriptions', () => {
     expect(await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [subscriber.address, manager] })).toBe(120_000_000n);
 
     const seen: ChainEvent[] = [];
-    const hooks = createHookRegistry([hookPoints.subscriptionCreated('test', async (event) => void seen.push(event))]);
+    const authorizations: ChainEvent[] = [];
+    const hooks = createHookRegistry([
+      hookPoints.subscriptionCreated('test', async (event) => void seen.push(event)),
+      hookPoints.authorizationUsed('payments', async (event) => void authorizations.push(event)),
+    ]);
     for (let run = 0; run < 2; run++) {
       // Two instances one after the other: the second resumes from the checkpoint and re-sees nothing.
       const indexer = createIndexer({ sql: db.sql, settings, hooks, batchSize: 50 });
@@ -265,6 +280,8 @@ describe('POST /v1/relay/subscriptions', () => {
     const created = seen.filter((e) => e.transactionHash === done.transactionHash);
     expect(created).toHaveLength(1);
     expect(created[0]!.args).toMatchObject({ subscriber: subscriber.address, merchant: payout, amount: '10000000', periods: 12 });
+    // The relayed payment of the first test is seen once as AuthorizationUsed.
+    expect(authorizations.filter((e) => e.transactionHash === firstPaymentTx)).toHaveLength(1);
     const rows = await db.sql`select count(*)::int as n from chain_events where event_name = 'SubscriptionCreated' and transaction_hash = ${done.transactionHash}`;
     expect(rows[0]!.n).toBe(1);
   });
