@@ -21,3 +21,8 @@ export async function findMerchant(db: Db, id: string): Promise<MerchantRow | un
 export async function setPinnedApiVersion(db: Db, id: string, apiVersion: string): Promise<void> {
   await db`update merchants set api_version = ${apiVersion} where id = ${id}`;
 }
+
+/** Where the merchant receives funds (the relay pays only to it); set by business onboarding and the dev seed. */
+export async function setPayoutAddress(db: Db, id: string, payoutAddress: string | null): Promise<void> {
+  await db`update merchants set payout_address = ${payoutAddress} where id = ${id}`;
+}

@@ -212,7 +212,10 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
   if (receipt) {
     if (receipt.status === 'reverted') {
       const relayer = relayerOf(settings);
-      const failure = (await simulate(client, relayer.address, encodeRelayCall(submission.call), receipt.blockNumber - 1n).catch(() => undefined)) ?? {
+      // The reason: replay the call on the state after that block (the revert left no trace in it),
+      // else on its parent.
+      const replayAt = (blockNumber: bigint) => simulate(client, relayer.address, encodeRelayCall(submission.call), blockNumber).catch(() => undefined);
+      const failure = (await replayAt(receipt.blockNumber)) ?? (await replayAt(receipt.blockNumber - 1n)) ?? {
         code: 'Reverted',
         reason: 'The transaction was included but reverted; the reason could not be recovered.',
       };

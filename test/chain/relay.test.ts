@@ -287,6 +287,39 @@ describe('POST /v1/relay/subscriptions', () => {
   });
 });
 
+describe('reverted on-chain', () => {
+  it('records a mined transaction that reverted as failed with the reason, and does not resend it', async () => {
+    const payerF = payers[5]!;
+    const balance = await balanceOf(payerF.address);
+    const bodies = [await authorization(payerF, { value: balance }), await authorization(payerF, { value: balance })];
+    const keys = [newKey(), newKey()];
+    await testClient.setAutomine(false);
+    try {
+      // Both simulate against the same state, so both are sent; only one can pay.
+      for (const [i, body] of bodies.entries()) expect((await relay('/v1/relay/payments', body, keys[i])).statusCode).toBe(200);
+      for (let i = 0; i < 200; i++) {
+        const [row] = await db.sql<{ n: number }[]>`
+          select count(*)::int as n from relayer_transactions t join relay_submissions s on s.id = t.submission_id
+          where s.idempotency_key in ${db.sql(keys)}`;
+        if (row!.n === 2) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await testClient.mine({ blocks: 1 });
+    } finally {
+      await testClient.setAutomine(true);
+    }
+    const results = [await settled(keys[0]!), await settled(keys[1]!)];
+    expect(results.map((r) => r.status).sort()).toEqual(['confirmed', 'failed']);
+    const failed = results.find((r) => r.status === 'failed')!;
+    expect(failed.blockNumber).not.toBeNull();
+    expect((await pub.getTransactionReceipt({ hash: failed.transactionHash })).status).toBe('reverted');
+    expect(failed.failureCode).toBe('ERC20InsufficientBalance');
+    const [tx] = await db.sql<{ replacements: number; allHashes: string[] }[]>`
+      select replacements, all_hashes as "allHashes" from relayer_transactions where submission_id = ${failed.id}`;
+    expect(tx).toEqual({ replacements: 0, allHashes: [failed.transactionHash] });
+  });
+});
+
 describe('stuck transactions', () => {
   it('replaces a transaction that is not mined with a higher fee at the same nonce', async () => {
     await testClient.setAutomine(false);
