@@ -2,20 +2,34 @@
 // id: submit re-sends the recorded signed transaction when one exists, and
 // following only reads the chain and records what it sees.
 import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chainFor, type ChainConfig } from '../src/chain/config.js';
 import type { Sql } from '../src/db/client.js';
 import { checkSubmission, submitSubmission, type FollowResult } from '../src/relay/relayer.js';
+import { findStaleOpenSubmissions } from '../src/relay/repo.js';
+import { startRelayWorkflow } from '../src/relay/service.js';
+import { TASK_QUEUES } from '../src/temporal/task-queues.js';
 
 /** How long the submit activity itself waits for a quick confirmation before handing over to the follow activity. */
 const QUICK_FOLLOW_MS = 3000;
 
-export type RelayActivityDeps = { sql: Sql; chain?: ChainConfig };
+export type RelayActivityDeps = { sql: Sql; chain?: ChainConfig; temporal?: Client; taskQueue?: string };
 
 export type RelayActivityInput = { submissionId: string; livemode: boolean };
 
-export function createRelayActivities({ sql, chain = {} }: RelayActivityDeps) {
+export function createRelayActivities({ sql, chain = {}, temporal, taskQueue = TASK_QUEUES.main }: RelayActivityDeps) {
   return {
+    /** Starts the workflow of open submissions idle for a while (their start was lost); returns how many it started. */
+    async startStaleRelaySubmissions(input: { olderThanSeconds: number; limit: number }): Promise<number> {
+      if (!temporal) return 0;
+      let started = 0;
+      for (const row of await findStaleOpenSubmissions(sql, input.olderThanSeconds, input.limit)) {
+        if (await startRelayWorkflow(temporal, taskQueue, row)) started++;
+      }
+      return started;
+    },
+
     /**
      * Simulates, allocates the relayer nonce, signs, records and sends; then looks for the receipt
      * for up to `quickFollowMs`, so a transaction that confirms at once needs no follow activity.

@@ -1,4 +1,4 @@
 // Every workflow the worker runs.
 export { dispatchEventWorkflow } from './event-dispatch.js';
 export { outboxSweepWorkflow } from './outbox-sweep.js';
-export { relaySubmissionWorkflow } from './relay-submission.js';
+export { relaySubmissionWorkflow, relaySweepWorkflow } from './relay-submission.js';

@@ -59,6 +59,14 @@ export async function findSubmission(db: Db, id: string): Promise<SubmissionRow 
   return row;
 }
 
+/** Open submissions nothing has touched for a while (their workflow start may have been lost). */
+export async function findStaleOpenSubmissions(db: Db, olderThanSeconds: number, limit: number): Promise<SubmissionRow[]> {
+  return db<SubmissionRow[]>`
+    select ${columns(db)} from relay_submissions
+    where status in ('pending', 'submitted') and updated_at <= now() - make_interval(secs => ${olderThanSeconds})
+    order by updated_at limit ${limit}`;
+}
+
 export async function markFailed(db: Db, id: string, failure: { code: string; reason: string }): Promise<void> {
   await db`
     update relay_submissions set status = 'failed', failure_code = ${failure.code}, failure_reason = ${failure.reason}, updated_at = now()

@@ -32,6 +32,25 @@ export function relayWorkflowId(input: { merchantId: string; livemode: boolean; 
   return `relay_${input.merchantId}_${input.livemode ? 'live' : 'test'}_${input.idempotencyKey}`;
 }
 
+/** Starts the submission's workflow; an already running (or retained) one is left alone. */
+export async function startRelayWorkflow(
+  temporal: Client,
+  taskQueue: string,
+  row: Pick<repo.SubmissionRow, 'id' | 'merchantId' | 'livemode' | 'idempotencyKey'>,
+): Promise<boolean> {
+  try {
+    await temporal.workflow.start(RELAY_SUBMISSION_WORKFLOW, {
+      workflowId: relayWorkflowId(row),
+      taskQueue,
+      args: [{ submissionId: row.id, livemode: row.livemode }],
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw error;
+  }
+}
+
 export function renderSubmission(row: repo.SubmissionRow, settings: ChainSettings | undefined): RelaySubmission {
   return {
     object: 'relay_submission',
@@ -85,16 +104,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
   }
 
   async function startWorkflow(row: repo.SubmissionRow): Promise<void> {
-    if (!temporal) return;
-    try {
-      await temporal.workflow.start(RELAY_SUBMISSION_WORKFLOW, {
-        workflowId: relayWorkflowId(row),
-        taskQueue,
-        args: [{ submissionId: row.id, livemode: row.livemode }],
-      });
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    }
+    if (temporal) await startRelayWorkflow(temporal, taskQueue, row);
   }
 
   /**

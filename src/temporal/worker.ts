@@ -29,6 +29,6 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     // Chain activities mostly wait on I/O (a relay follow heartbeats for seconds): allow many at once.
     maxConcurrentActivityTaskExecutions: 500,
-    activities: createActivities({ sql: deps.sql, temporal: deps.temporal, chain: deps.chain ?? {} }),
+    activities: createActivities({ sql: deps.sql, temporal: deps.temporal, chain: deps.chain ?? {}, taskQueue: deps.taskQueue ?? TASK_QUEUES.main }),
   });
 }

@@ -287,6 +287,32 @@ describe('POST /v1/relay/subscriptions', () => {
   });
 });
 
+describe('relay sweep', () => {
+  it('starts the workflow of a submission whose start was lost', async () => {
+    // An api without Temporal records the submission but starts nothing.
+    const detached = await createTestApp(db.sql, { chain: { test: settings } });
+    const key = newKey();
+    try {
+      const res = await detached.app.inject({
+        method: 'POST',
+        url: '/v1/relay/payments',
+        headers: { authorization: `Bearer ${merchant.secretKey}`, 'idempotency-key': key },
+        payload: await authorization(payerA, { value: 3n }),
+      });
+      expect(res.json().status).toBe('pending');
+    } finally {
+      await detached.close();
+    }
+    const started = await temporal.client.workflow.execute('relaySweepWorkflow', {
+      workflowId: `relay-sweep-${key}`,
+      taskQueue: temporal.taskQueue,
+      args: [{ olderThanSeconds: 0 }],
+    });
+    expect(started).toBeGreaterThanOrEqual(1);
+    expect((await settled(key)).status).toBe('confirmed');
+  });
+});
+
 describe('reverted on-chain', () => {
   it('records a mined transaction that reverted as failed with the reason, and does not resend it', async () => {
     const payerF = payers[5]!;
