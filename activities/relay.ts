@@ -4,6 +4,7 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { withSafeChainErrors } from '../src/chain/clients.js';
 import { chainFor, type ChainConfig } from '../src/chain/config.js';
 import type { Sql } from '../src/db/client.js';
 import { checkSubmission, submitSubmission, type FollowResult } from '../src/relay/relayer.js';
@@ -19,6 +20,30 @@ export type RelayActivityDeps = { sql: Sql; chain?: ChainConfig; temporal?: Clie
 export type RelayActivityInput = { submissionId: string; livemode: boolean };
 
 export function createRelayActivities({ sql, chain = {}, temporal, taskQueue = TASK_QUEUES.main }: RelayActivityDeps) {
+  async function submitAndLook({ submissionId, livemode }: RelayActivityInput): Promise<{ status: 'submitted' | 'failed' | 'confirmed' }> {
+    const settings = chainFor(chain, livemode);
+    const result = await submitSubmission(sql, settings, submissionId);
+    if (result.status === 'failed') return { status: 'failed' };
+    const deadline = Date.now() + QUICK_FOLLOW_MS;
+    for (;;) {
+      const check = await checkSubmission(sql, settings, submissionId);
+      if (check.status !== 'waiting') return { status: check.status };
+      if (Date.now() > deadline) return { status: 'submitted' };
+      await sleep(Math.min(settings.pollIntervalMs, 100));
+    }
+  }
+
+  async function follow({ submissionId, livemode }: RelayActivityInput): Promise<FollowResult> {
+    const settings = chainFor(chain, livemode);
+    const context = Context.current();
+    for (;;) {
+      const result = await checkSubmission(sql, settings, submissionId);
+      if (result.status !== 'waiting') return result;
+      context.heartbeat(result.confirmations);
+      await sleep(settings.pollIntervalMs, undefined, { signal: context.cancellationSignal });
+    }
+  }
+
   return {
     /** Starts the workflow of open submissions idle for a while (their start was lost); returns how many it started. */
     async startStaleRelaySubmissions(input: { olderThanSeconds: number; limit: number }): Promise<number> {
@@ -32,31 +57,16 @@ export function createRelayActivities({ sql, chain = {}, temporal, taskQueue = T
 
     /**
      * Simulates, allocates the relayer nonce, signs, records and sends; then looks for the receipt
-     * for up to `quickFollowMs`, so a transaction that confirms at once needs no follow activity.
+     * for up to QUICK_FOLLOW_MS, so a transaction that confirms at once needs no follow activity.
+     * Chain errors are rethrown without the RPC URL (it may embed a provider key).
      */
-    async submitRelaySubmission({ submissionId, livemode }: RelayActivityInput): Promise<{ status: 'submitted' | 'failed' | 'confirmed' }> {
-      const settings = chainFor(chain, livemode);
-      const result = await submitSubmission(sql, settings, submissionId);
-      if (result.status === 'failed') return { status: 'failed' };
-      const deadline = Date.now() + QUICK_FOLLOW_MS;
-      for (;;) {
-        const check = await checkSubmission(sql, settings, submissionId);
-        if (check.status !== 'waiting') return { status: check.status };
-        if (Date.now() > deadline) return { status: 'submitted' };
-        await sleep(Math.min(settings.pollIntervalMs, 100));
-      }
+    async submitRelaySubmission(input: RelayActivityInput): Promise<{ status: 'submitted' | 'failed' | 'confirmed' }> {
+      return withSafeChainErrors(() => submitAndLook(input));
     },
 
     /** Follows the transaction to the required confirmations (heartbeats while it waits). */
-    async awaitRelayConfirmation({ submissionId, livemode }: RelayActivityInput): Promise<FollowResult> {
-      const settings = chainFor(chain, livemode);
-      const context = Context.current();
-      for (;;) {
-        const result = await checkSubmission(sql, settings, submissionId);
-        if (result.status !== 'waiting') return result;
-        context.heartbeat(result.confirmations);
-        await sleep(settings.pollIntervalMs, undefined, { signal: context.cancellationSignal });
-      }
+    async awaitRelayConfirmation(input: RelayActivityInput): Promise<FollowResult> {
+      return withSafeChainErrors(() => follow(input));
     },
   };
 }

@@ -1,5 +1,5 @@
 // One viem public client per chain settings (per mode), created lazily and reused.
-import { type PublicClient, createPublicClient, http } from 'viem';
+import { BaseError, type PublicClient, createPublicClient, http } from 'viem';
 import { devChain } from './deploy.js';
 import type { ChainSettings } from './config.js';
 
@@ -21,4 +21,24 @@ export function publicClientFor(settings: ChainSettings): PublicClient {
     clients.set(key, client);
   }
   return client;
+}
+
+/**
+ * A chain error fit for logs and workflow history: viem's full messages carry the RPC URL, which
+ * often embeds a provider API key. Keeps the error's name and short message only.
+ */
+export function safeChainError(error: unknown): unknown {
+  if (!(error instanceof BaseError)) return error;
+  const safe = new Error(`${error.name}: ${error.shortMessage}`);
+  safe.name = error.name;
+  return safe;
+}
+
+/** Runs `work`, rethrowing chain errors without their RPC URL (API errors pass unchanged). */
+export async function withSafeChainErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw safeChainError(error);
+  }
 }

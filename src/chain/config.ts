@@ -111,7 +111,7 @@ export function loadChainConfig(env: NodeJS.ProcessEnv = process.env): ChainConf
   return { ...(test ? { test } : {}), ...(live ? { live } : {}) };
 }
 
-/** Settings for the settings a request's mode selects; a mode without configuration is a clear client error. */
+/** The settings a request's mode selects; a mode without configuration is a clear client error, not a 500. */
 export function chainFor(config: ChainConfig, livemode: boolean): ChainSettings {
   const settings = livemode ? config.live : config.test;
   if (!settings) {

@@ -13,7 +13,7 @@ import { type Address, type Log, type PublicClient, getAddress, parseEventLogs }
 import { setTimeout as sleep } from 'node:timers/promises';
 import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
 import type { ChainSettings } from '../chain/config.js';
-import { publicClientFor } from '../chain/clients.js';
+import { publicClientFor, safeChainError } from '../chain/clients.js';
 import type { Sql } from '../db/client.js';
 import type { ChainContract, ChainEvent, HookRegistry } from './hooks.js';
 import * as repo from './repo.js';
@@ -203,7 +203,7 @@ export function createIndexer(options: IndexerOptions) {
           if (result.kind === 'idle') await sleep(settings.pollIntervalMs, undefined, { signal }).catch(() => undefined);
         } catch (error) {
           failures++;
-          log.error({ err: error, failures }, 'indexer step failed; retrying');
+          log.error({ err: safeChainError(error), failures }, 'indexer step failed; retrying');
           await sleep(Math.min(30_000, 250 * 2 ** failures), undefined, { signal }).catch(() => undefined);
         }
       }

@@ -1,5 +1,6 @@
 // HTTP routes of the relay (secret keys only: the auth plugin refuses publishable keys on POST).
 import type { FastifyZodInstance } from '../http/types.js';
+import { withSafeChainErrors } from '../chain/clients.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import { readIdempotencyKey } from '../plugins/idempotency.js';
@@ -19,7 +20,7 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
       body: relayPaymentBody,
       response: { 200: relaySubmission },
     },
-    handler: (request) => relay.submitPayment(requestScope(request), readIdempotencyKey(request), request.body),
+    handler: (request) => withSafeChainErrors(() => relay.submitPayment(requestScope(request), readIdempotencyKey(request), request.body)),
   });
 
   app.route({
@@ -34,7 +35,7 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
       body: relaySubscriptionBody,
       response: { 200: relaySubmission },
     },
-    handler: (request) => relay.submitSubscription(requestScope(request), readIdempotencyKey(request), request.body),
+    handler: (request) => withSafeChainErrors(() => relay.submitSubscription(requestScope(request), readIdempotencyKey(request), request.body)),
   });
 
   app.route({

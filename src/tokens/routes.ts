@@ -1,5 +1,6 @@
 // Public token reads (no credentials): metadata and capabilities, and a wallet's permit nonce.
 import type { FastifyZodInstance } from '../http/types.js';
+import { withSafeChainErrors } from '../chain/clients.js';
 import { access } from '../http/access.js';
 import { permitNonce, permitNonceQuery, token, tokenParams, tokenQuery } from './schemas.js';
 import type { TokenService } from './service.js';
@@ -17,7 +18,7 @@ export function registerTokenRoutes(app: FastifyZodInstance, tokens: TokenServic
       querystring: tokenQuery,
       response: { 200: token },
     },
-    handler: (request) => tokens.get(request.params.address, request.query.mode),
+    handler: (request) => withSafeChainErrors(() => tokens.get(request.params.address, request.query.mode)),
   });
 
   app.route({
@@ -32,6 +33,6 @@ export function registerTokenRoutes(app: FastifyZodInstance, tokens: TokenServic
       querystring: permitNonceQuery,
       response: { 200: permitNonce },
     },
-    handler: (request) => tokens.permitNonce(request.params.address, request.query.owner, request.query.mode),
+    handler: (request) => withSafeChainErrors(() => tokens.permitNonce(request.params.address, request.query.owner, request.query.mode)),
   });
 }
