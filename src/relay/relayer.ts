@@ -103,7 +103,9 @@ export async function submitSubmission(sql: Sql, settings: ChainSettings, submis
   // Gas estimation executes the call: a revert here is the simulation's verdict.
   let gasEstimate: bigint;
   try {
-    gasEstimate = await client.estimateGas({ account: relayer.address, to: call.to, data: call.data });
+    // Against the latest block, not the node's pending state: our own queued transactions must not
+    // make a later one look like a revert (the chain orders them by nonce anyway).
+    gasEstimate = await client.estimateGas({ account: relayer.address, to: call.to, data: call.data, blockTag: 'latest' });
   } catch (error) {
     const failure = failureOf(error) ?? (await simulate(client, relayer.address, call));
     if (!failure) throw error;

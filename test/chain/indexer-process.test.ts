@@ -70,7 +70,7 @@ describe('indexer process', () => {
     const { child: second, leading } = startIndexer();
     const secondExit = exited(second);
     await leading;
-    for (let i = 0; i < 1200 && (await checkpoint()) < head; i++) await sleep(50);
+    for (let i = 0; i < 2000 && (await checkpoint()) < head; i++) await sleep(50);
     expect(await checkpoint()).toBeGreaterThanOrEqual(head);
     second.kill('SIGTERM');
     expect(await secondExit).toBe(0);
@@ -83,5 +83,5 @@ describe('indexer process', () => {
     expect(stored).toEqual(new Set(logs.map((l) => `${l.transactionHash}:${l.logIndex}`)));
     const [pending] = await db.sql<{ n: number }[]>`select count(*)::int as n from chain_events where dispatched_at is null`;
     expect(pending!.n).toBe(0);
-  });
+  }, 150_000);
 });

@@ -323,13 +323,17 @@ describe('reverted on-chain', () => {
     try {
       // Both simulate against the same state, so both are sent; only one can pay.
       for (const [i, body] of bodies.entries()) expect((await relay('/v1/relay/payments', body, keys[i])).statusCode).toBe(200);
-      for (let i = 0; i < 200; i++) {
-        const [row] = await db.sql<{ n: number }[]>`
-          select count(*)::int as n from relayer_transactions t join relay_submissions s on s.id = t.submission_id
+      let sent = 0;
+      for (let i = 0; i < 1200 && sent < 2; i++) {
+        const [row] = await db.sql<{ n: number; failed: number }[]>`
+          select count(t.submission_id)::int as n, count(*) filter (where s.status = 'failed')::int as failed
+          from relay_submissions s left join relayer_transactions t on s.id = t.submission_id
           where s.idempotency_key in ${db.sql(keys)}`;
-        if (row!.n === 2) break;
-        await new Promise((r) => setTimeout(r, 50));
+        sent = row!.n;
+        if (row!.failed > 0) break;
+        if (sent < 2) await new Promise((r) => setTimeout(r, 50));
       }
+      expect(sent).toBe(2);
       await testClient.mine({ blocks: 1 });
     } finally {
       await testClient.setAutomine(true);
@@ -355,7 +359,7 @@ describe('stuck transactions', () => {
       const key = newKey();
       expect((await relay('/v1/relay/payments', await authorization(payerA, { value: 1n }), key)).statusCode).toBe(200);
       let row: { replacements: number; allHashes: string[]; nonce: string } | undefined;
-      for (let i = 0; i < 200; i++) {
+      for (let i = 0; i < 600; i++) {
         [row] = await db.sql<{ replacements: number; allHashes: string[]; nonce: string }[]>`
           select t.replacements, t.all_hashes as "allHashes", t.nonce::text from relayer_transactions t
           join relay_submissions s on s.id = t.submission_id where s.idempotency_key = ${key}`;
