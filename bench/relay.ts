@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import { pino } from 'pino';
-import { type Hash, type Hex, createPublicClient, encodeFunctionData, http, keccak256 } from 'viem';
+import { type Hash, type Hex, createPublicClient, encodeFunctionData, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { buildApp } from '../src/app.js';
 import { createKeyAuthenticator, issueKey } from '../src/api-keys/service.js';
@@ -135,7 +135,6 @@ try {
   const receipts = await Promise.all(hashes.map((hash) => pub.waitForTransactionReceipt({ hash })));
   const directSeconds = (performance.now() - directStart) / 1000;
   if (receipts.some((r) => r.status !== 'success')) throw new Error('a direct transfer failed');
-  void keccak256;
 
   const relayRate = COUNT / relaySeconds;
   const directRate = COUNT / directSeconds;
