@@ -115,40 +115,98 @@ export async function submitSubmission(sql: Sql, settings: ChainSettings, submis
   const fees = await currentFees(settings, client);
   const gas = (gasEstimate * 13n) / 10n;
 
-  // Read before the lock (the stored next nonce covers our own transactions in flight).
-  const account = { chainId: settings.chainId, address: relayer.address };
-  const chainNonce = BigInt(await client.getTransactionCount({ address: relayer.address, blockTag: 'pending' }));
-  const raw = await sql.begin(async (tx) => {
-    const again = await repo.findRelayerTransaction(tx, submissionId);
-    if (again) return again.rawTransaction as Hex;
-    const nonce = await repo.allocateNonce(tx, account, chainNonce);
-    const signed = await relayer.signTransaction({
-      type: 'eip1559',
-      chainId: settings.chainId,
-      to: call.to,
-      data: call.data,
-      nonce: Number(nonce),
-      gas,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    });
-    const hash = keccak256(signed);
-    await repo.insertRelayerTransaction(tx, {
-      submissionId,
-      chainId: settings.chainId,
-      address: relayer.address,
-      nonce,
-      rawTransaction: signed,
-      transactionHash: hash,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      gas,
-    });
-    await repo.markSubmitted(tx, submissionId, hash);
-    return signed;
-  });
+  const raw = await signInBatch(sql, settings, { submissionId, to: call.to, data: call.data, gas, ...fees });
   await broadcast(client, raw);
   return { status: 'submitted', transactionHash: keccak256(raw) };
+}
+
+// ------------------------------------------------------------------ batched nonce allocation
+
+type SignRequest = { submissionId: string; to: Address; data: Hex; gas: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+type QueuedSign = SignRequest & { resolve: (raw: Hex) => void; reject: (error: unknown) => void };
+
+/** Concurrent submissions of one relayer in this process share one lock acquisition (group commit). */
+const signQueues = new WeakMap<Sql, Map<string, { items: QueuedSign[]; draining: boolean }>>();
+const SIGN_BATCH = 64;
+
+/**
+ * Allocates the submission's nonce, signs and records the transaction, and marks it submitted,
+ * in one database transaction shared with whatever other submissions of this relayer are waiting.
+ * A submission that already has a recorded transaction gets those same bytes back.
+ */
+function signInBatch(sql: Sql, settings: ChainSettings, request: SignRequest): Promise<Hex> {
+  const relayer = relayerOf(settings);
+  let queues = signQueues.get(sql);
+  if (!queues) signQueues.set(sql, (queues = new Map()));
+  const key = `${settings.chainId}:${relayer.address}`;
+  let queue = queues.get(key);
+  if (!queue) queues.set(key, (queue = { items: [], draining: false }));
+  const q = queue;
+  return new Promise<Hex>((resolve, reject) => {
+    q.items.push({ ...request, resolve, reject });
+    if (!q.draining) {
+      q.draining = true;
+      void drain(sql, settings, q).finally(() => (q.draining = false));
+    }
+  });
+}
+
+async function drain(sql: Sql, settings: ChainSettings, queue: { items: QueuedSign[] }): Promise<void> {
+  const relayer = relayerOf(settings);
+  const client = publicClientFor(settings);
+  const account = { chainId: settings.chainId, address: relayer.address };
+  while (queue.items.length > 0) {
+    const batch = queue.items.splice(0, SIGN_BATCH);
+    try {
+      // Read before the lock: the stored next nonce already covers our own transactions in flight.
+      const chainNonce = BigInt(await client.getTransactionCount({ address: relayer.address, blockTag: 'pending' }));
+      const raws = await sql.begin(async (tx) => {
+        const recorded = new Map((await repo.findRelayerTransactions(tx, batch.map((b) => b.submissionId))).map((r) => [r.submissionId, r.rawTransaction as Hex]));
+        const fresh = [...new Map(batch.filter((b) => !recorded.has(b.submissionId)).map((b) => [b.submissionId, b])).values()];
+        if (fresh.length === 0) return recorded;
+        const first = await repo.allocateNonces(tx, account, chainNonce, fresh.length);
+        const signed = await Promise.all(
+          fresh.map((b, i) =>
+            relayer.signTransaction({
+              type: 'eip1559',
+              chainId: settings.chainId,
+              to: b.to,
+              data: b.data,
+              nonce: Number(first + BigInt(i)),
+              gas: b.gas,
+              maxFeePerGas: b.maxFeePerGas,
+              maxPriorityFeePerGas: b.maxPriorityFeePerGas,
+            }),
+          ),
+        );
+        // Pipelined on the transaction's connection.
+        await Promise.all(
+          fresh.flatMap((b, i) => {
+            const hash = keccak256(signed[i]!);
+            recorded.set(b.submissionId, signed[i]!);
+            return [
+              repo.insertRelayerTransaction(tx, {
+                submissionId: b.submissionId,
+                chainId: settings.chainId,
+                address: relayer.address,
+                nonce: first + BigInt(i),
+                rawTransaction: signed[i]!,
+                transactionHash: hash,
+                maxFeePerGas: b.maxFeePerGas,
+                maxPriorityFeePerGas: b.maxPriorityFeePerGas,
+                gas: b.gas,
+              }),
+              repo.markSubmitted(tx, b.submissionId, hash),
+            ];
+          }),
+        );
+        return recorded;
+      });
+      for (const b of batch) b.resolve(raws.get(b.submissionId)!);
+    } catch (error) {
+      for (const b of batch) b.reject(error);
+    }
+  }
 }
 
 async function receiptOf(client: PublicClient, hashes: readonly string[]): Promise<TransactionReceipt | undefined> {

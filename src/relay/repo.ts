@@ -146,21 +146,28 @@ export async function ensureRelayerAccount(db: Db, account: { chainId: number; a
 }
 
 /**
- * Allocates the relayer's next nonce in one statement: never below what the chain says is next
- * (so a key also used elsewhere cannot collide). The row stays locked until the transaction
- * commits, which serialises allocation across submissions and worker instances.
+ * Allocates `count` consecutive nonces of the relayer in one statement and returns the first:
+ * never below what the chain says is next (so a key also used elsewhere cannot collide). The row
+ * stays locked until the transaction commits, which serialises allocation across concurrent
+ * submissions and worker instances.
  */
-export async function allocateNonce(db: Db, account: { chainId: number; address: string }, chainNonce: bigint): Promise<bigint> {
+export async function allocateNonces(db: Db, account: { chainId: number; address: string }, chainNonce: bigint, count: number): Promise<bigint> {
   const allocate = () => db<{ nonce: string }[]>`
-    update relayer_accounts set next_nonce = greatest(next_nonce, ${chainNonce.toString()}) + 1
+    update relayer_accounts set next_nonce = greatest(next_nonce, ${chainNonce.toString()}) + ${count}
     where chain_id = ${account.chainId} and address = ${account.address}
-    returning (next_nonce - 1)::text as nonce`;
+    returning (next_nonce - ${count})::text as nonce`;
   let [row] = await allocate();
   if (!row) {
     await ensureRelayerAccount(db, account, chainNonce);
     [row] = await allocate();
   }
   return BigInt(row!.nonce);
+}
+
+/** The signed transactions already recorded for these submissions. */
+export async function findRelayerTransactions(db: Db, submissionIds: readonly string[]): Promise<RelayerTransactionRow[]> {
+  if (submissionIds.length === 0) return [];
+  return db<RelayerTransactionRow[]>`select ${txColumns(db)} from relayer_transactions where submission_id in ${db(submissionIds)}`;
 }
 
 export async function insertRelayerTransaction(

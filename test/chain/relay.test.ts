@@ -368,6 +368,12 @@ describe('stuck transactions', () => {
       }
       expect(row!.replacements).toBeGreaterThanOrEqual(1);
       expect(new Set(row!.allHashes).size).toBe(row!.allHashes.length);
+      // The replacement is recorded before it is sent: wait until the node holds it, then mine.
+      const replacement = row!.allHashes[row!.allHashes.length - 1] as `0x${string}`;
+      for (let i = 0; i < 200; i++) {
+        if (await pub.getTransaction({ hash: replacement }).then(() => true, () => false)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await testClient.setAutomine(true);
       await testClient.mine({ blocks: 1 });
       const done = await settled(key);
