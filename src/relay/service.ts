@@ -74,11 +74,23 @@ export function renderSubmission(row: repo.SubmissionRow, settings: ChainSetting
 
 const refuse = (param: string, message: string) => new InvalidRequestError(message, { param });
 
-/** The earliest timestamp the next block can carry: what the contract's time checks will see at best. */
+const latestTimestamps = new WeakMap<PublicClient, { at: number; timestamp: Promise<bigint> }>();
+
+/**
+ * The earliest timestamp the next block can carry: what the contract's time checks will see at
+ * best. The latest block's timestamp is shared for a second across concurrent requests (the wall
+ * clock usually decides anyway).
+ */
 async function chainNow(client: PublicClient): Promise<bigint> {
-  const latest = await client.getBlock({ blockTag: 'latest' });
+  let hit = latestTimestamps.get(client);
+  if (!hit || Date.now() - hit.at > 1000) {
+    hit = { at: Date.now(), timestamp: client.getBlock({ blockTag: 'latest' }).then((b) => b.timestamp) };
+    hit.timestamp.catch(() => latestTimestamps.delete(client));
+    latestTimestamps.set(client, hit);
+  }
+  const latest = await hit.timestamp;
   const wall = BigInt(Math.floor(Date.now() / 1000));
-  return latest.timestamp + 1n > wall ? latest.timestamp + 1n : wall;
+  return latest + 1n > wall ? latest + 1n : wall;
 }
 
 export type RelayServiceDeps = { sql: Sql; chain: ChainConfig; tokens: TokenService; temporal?: Client; taskQueue: string };
