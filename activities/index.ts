@@ -2,14 +2,16 @@
 import { createEmailActivities, type EmailActivityDeps } from './email.js';
 import { createEventActivities, type EventActivityDeps } from './events.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
+import { createRelayActivities, type RelayActivityDeps } from './relay.js';
 
-export type ActivityDeps = EventActivityDeps & EmailActivityDeps & WebhookActivityDeps;
+export type ActivityDeps = EventActivityDeps & EmailActivityDeps & WebhookActivityDeps & RelayActivityDeps;
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createEventActivities(deps),
     ...createEmailActivities(deps),
     ...createWebhookActivities(deps),
+    ...createRelayActivities(deps),
   };
 }
 

@@ -30,8 +30,12 @@ import versioningPlugin from './plugins/versioning.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
 import { createWebhookService } from './webhooks/service.js';
 import { systemResolver, type Resolver } from './webhooks/targets.js';
+import { registerRelayRoutes } from './relay/routes.js';
+import { createRelayService } from './relay/service.js';
 import { registerPlanRoutes } from './subscription-plans/routes.js';
 import { createPlanService } from './subscription-plans/service.js';
+import { registerTokenRoutes } from './tokens/routes.js';
+import { createTokenService } from './tokens/service.js';
 
 export type AppDeps = {
   config: Config;
@@ -141,6 +145,9 @@ export async function buildApp(deps: AppDeps) {
       targets: { resolver: deps.webhookResolver ?? systemResolver, allowPrivateTargets: deps.config.webhooks.allowPrivateTargets },
     }),
   );
+  const tokens = createTokenService({ chain: deps.config.chain });
+  registerTokenRoutes(app, tokens);
+  registerRelayRoutes(app, createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }));
 
   return app;
 }

@@ -2,6 +2,7 @@
 // development default so `npm start` needs no configuration at all.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { loadChainConfig, type ChainConfig } from './chain/config.js';
 import { TASK_QUEUES } from './temporal/task-queues.js';
 
 /**
@@ -85,6 +86,8 @@ export type Config = {
     secretEncryptionKey: Buffer;
     allowPrivateTargets: boolean;
   };
+  /** Chain settings per mode (src/chain/config.ts lists the CHAIN_* variables). */
+  chain: ChainConfig;
 };
 
 function parseEncryptionKey(value: string): Buffer {
@@ -148,5 +151,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : DEV_WEBHOOK_SECRET_ENCRYPTION_KEY,
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     },
+    chain: loadChainConfig(env),
   };
 }

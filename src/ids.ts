@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   request: 'req',
   email: 'eml',
   emailVerification: 'emv',
+  relaySubmission: 'rls',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

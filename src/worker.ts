@@ -26,6 +26,7 @@ const worker = await createWorker({
   temporal,
   taskQueue: config.temporalTaskQueue,
   mailer,
+  chain: config.chain,
   webhooks: {
     encryptionKey: config.webhooks.secretEncryptionKey,
     allowPrivateTargets: config.webhooks.allowPrivateTargets,

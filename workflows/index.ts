@@ -3,3 +3,4 @@ export { dispatchEventWorkflow } from './event-dispatch.js';
 export { outboxSweepWorkflow } from './outbox-sweep.js';
 export { deliverEmailWorkflow } from './email-delivery.js';
 export { webhookDeliveryWorkflow } from './webhook-delivery.js';
+export { relaySubmissionWorkflow, relaySweepWorkflow } from './relay-submission.js';

@@ -1,5 +1,5 @@
 // Named activity option presets, shared by the workflows.
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 /** Database work: quick, retried forever with backoff (a database outage must not fail a business process). */
 export const DATABASE_ACTIVITY: ActivityOptions = {
@@ -18,4 +18,17 @@ export const EMAIL_ACTIVITY: ActivityOptions = {
 export const WEBHOOK_ATTEMPT_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
+/** Sending a relayed transaction: quick, retried with backoff (a retry re-sends the recorded bytes). */
+export const RELAY_SUBMIT_ACTIVITY: LocalActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+};
+
+/** Following a transaction to its confirmations: long-running, heartbeating, retried forever. */
+export const RELAY_FOLLOW_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 };

@@ -146,3 +146,8 @@ export async function consumeEmailVerification(db: Db, id: string): Promise<void
 export async function setIdpSubject(db: Db, id: string, subject: string): Promise<void> {
   await db`update merchants set idp_subject = ${subject} where id = ${id}`;
 }
+
+/** Where the merchant receives funds (the relay pays only to it); set by business onboarding and the dev seed. */
+export async function setPayoutAddress(db: Db, id: string, payoutAddress: string | null): Promise<void> {
+  await db`update merchants set payout_address = ${payoutAddress} where id = ${id}`;
+}

@@ -6,6 +6,7 @@ type ScheduleDefinition = { id: string; workflowType: string; every: string; arg
 
 export const SCHEDULES: readonly ScheduleDefinition[] = [
   { id: 'outbox-sweep', workflowType: 'outboxSweepWorkflow', every: '1 minute' },
+  { id: 'relay-sweep', workflowType: 'relaySweepWorkflow', every: '1 minute' },
 ];
 
 export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {

@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../../activities/index.js';
 import type { WebhookActivityDeps } from '../../activities/webhooks.js';
+import type { ChainConfig } from '../chain/config.js';
 import type { Sql } from '../db/client.js';
 import type { Mailer } from '../email/mailer.js';
 
@@ -18,6 +19,8 @@ export type WorkerDeps = {
   mailer?: Mailer;
   /** Signing-secret key, target policy and HTTP options for webhook delivery. */
   webhooks: WebhookActivityDeps['webhooks'];
+  /** Chain settings per mode (relay activities). */
+  chain?: ChainConfig;
   /** A prebuilt bundle (tests build it once per file); otherwise bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   taskQueue: string;
@@ -29,6 +32,15 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.taskQueue, mailer: deps.mailer, webhooks: deps.webhooks }),
+    // Chain activities mostly wait on I/O (a relay follow heartbeats for seconds): allow many at once.
+    maxConcurrentActivityTaskExecutions: 500,
+    activities: createActivities({
+      sql: deps.sql,
+      temporal: deps.temporal,
+      taskQueue: deps.taskQueue,
+      mailer: deps.mailer,
+      webhooks: deps.webhooks,
+      chain: deps.chain ?? {},
+    }),
   });
 }

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { buildApp, type App } from '../../src/app.js';
 import { createKeyAuthenticator, issueKey } from '../../src/api-keys/service.js';
 import { SCOPES, type Scope } from '../../src/api-keys/scopes.js';
+import type { ChainConfig } from '../../src/chain/config.js';
 import { loadConfig } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { REDACTED_PATHS } from '../../src/logger.js';
@@ -26,6 +27,7 @@ export async function createTestApp(
     env?: Record<string, string>;
     rateLimiter?: RateLimiter;
     webhookResolver?: Resolver;
+    chain?: ChainConfig;
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -37,7 +39,7 @@ export async function createTestApp(
   });
   const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
   // Rate limits are out of the way unless a test sets them (test/integration/rate-limits.test.ts).
-  const config = loadConfig({
+  const loaded = loadConfig({
     DATABASE_URL: 'postgres://unused',
     PORT: '0',
     RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
@@ -45,6 +47,7 @@ export async function createTestApp(
     ...(options.taskQueue ? { TEMPORAL_TASK_QUEUE: options.taskQueue } : {}),
     ...options.env,
   });
+  const config = options.chain ? { ...loaded, chain: options.chain } : loaded;
   const keys = createKeyAuthenticator(sql);
   await keys.listenForRevocations();
   const app = await buildApp({

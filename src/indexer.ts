@@ -1,0 +1,40 @@
+// The indexer process: one follower per configured mode (test, live), each
+// the leader for its chain while it holds a Postgres advisory lock. Start as
+// many as you like; one follows each chain, the others wait.
+import { loadConfig } from './config.js';
+import { createSql } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { createHookRegistry, defaultHooks } from './indexer/hooks.js';
+import { createIndexer } from './indexer/indexer.js';
+import { createLogger } from './logger.js';
+import { connectTemporalClient } from './temporal/connection.js';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel).child({ process: 'indexer' });
+// Handlers first: a stop during start-up still ends cleanly.
+const controller = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log.info({ signal }, 'indexer shutting down');
+    controller.abort();
+  });
+}
+const sql = createSql(config.databaseUrl, { max: 4 });
+await migrate(config.databaseUrl, (line) => log.info(line));
+const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
+const hooks = createHookRegistry(defaultHooks());
+/** Blocks per step (INDEXER_BATCH_SIZE, default 500): smaller ranges on providers with tight getLogs limits. */
+const batchSize = Number(process.env.INDEXER_BATCH_SIZE ?? 500);
+
+const modes = [config.chain.test, config.chain.live].filter((s) => s !== undefined);
+if (modes.length === 0) log.warn('no chain configured (CHAIN_RPC_URL / CHAIN_TEST_RPC_URL / CHAIN_LIVE_RPC_URL): nothing to follow');
+
+
+await Promise.all(
+  modes.map((settings) =>
+    createIndexer({ sql, settings, hooks, temporal, batchSize, log: log.child({ mode: settings.mode }) }).run(controller.signal),
+  ),
+);
+await temporal.connection.close();
+await sql.end({ timeout: 5 });
+log.info('indexer stopped');

@@ -1,0 +1,224 @@
+// The indexer: follows one chain (one mode) from its checkpoint in Postgres.
+// Each step reads the contracts' logs of a block range that has the configured
+// confirmations, and in ONE transaction records the events (unique per chain,
+// transaction and log index), the hashes of the blocks it processed and the new
+// checkpoint; then it runs the hooks for events not yet dispatched. Before each
+// step it compares the checkpoint's block hash with the chain's: a mismatch is a
+// reorg, and it rewinds to the newest stored block still on the chain, marking
+// the events above it removed. Killed at any instant it resumes from the last
+// committed checkpoint: nothing lost (hooks run until they succeed), nothing
+// doubled (events are unique, hooks idempotent with deterministic workflow ids).
+import type { Client } from '@temporalio/client';
+import { type Address, type Log, type PublicClient, getAddress, parseEventLogs } from 'viem';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
+import type { ChainSettings } from '../chain/config.js';
+import { publicClientFor, safeChainError } from '../chain/clients.js';
+import type { Sql } from '../db/client.js';
+import type { ChainContract, ChainEvent, HookRegistry } from './hooks.js';
+import * as repo from './repo.js';
+
+export type IndexerLog = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+
+export type IndexerOptions = {
+  sql: Sql;
+  settings: ChainSettings;
+  hooks: HookRegistry;
+  temporal?: Client;
+  /** Blocks per step (default 500). */
+  batchSize?: number;
+  /** Block hashes kept for fork-point search (default 2000). */
+  keepBlocks?: number;
+  log?: IndexerLog;
+};
+
+export type StepResult =
+  | { kind: 'advanced'; from: bigint; to: bigint; events: number }
+  | { kind: 'idle' }
+  | { kind: 'rewound'; to: bigint; removed: number }
+  /** The chain moved while the step read it: nothing was written; step again at once. */
+  | { kind: 'raced' };
+
+const LEADER_LOCK_NAMESPACE = 746_002;
+
+function jsonArgs(args: unknown): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  if (args && typeof args === 'object') {
+    for (const [k, v] of Object.entries(args as Record<string, unknown>)) {
+      out[k] = typeof v === 'bigint' ? v.toString() : typeof v === 'number' || typeof v === 'boolean' ? v : String(v);
+    }
+  }
+  return out;
+}
+
+const quietLog: IndexerLog = { info: () => {}, warn: () => {}, error: () => {} };
+
+export function createIndexer(options: IndexerOptions) {
+  const { sql, settings, hooks, temporal } = options;
+  const ref = { chainId: settings.chainId, livemode: settings.livemode };
+  const batchSize = BigInt(options.batchSize ?? 500);
+  const keepBlocks = BigInt(options.keepBlocks ?? 2000);
+  const log = options.log ?? quietLog;
+  const client: PublicClient = publicClientFor(settings);
+  const contracts: Record<string, ChainContract> = {
+    [settings.token.toLowerCase()]: 'token',
+    [settings.subscriptionManager.toLowerCase()]: 'subscriptionManager',
+    [settings.escrow.toLowerCase()]: 'escrow',
+  };
+  const abi = [...testUsdcAbi, ...subscriptionManagerAbi, ...agenticCommerceEscrowAbi];
+
+  async function blockHash(number: bigint): Promise<string> {
+    return (await client.getBlock({ blockNumber: number })).hash!;
+  }
+
+  /** Newest stored block still on the chain; everything above it is rewound. */
+  async function rewind(checkpoint: repo.Checkpoint): Promise<StepResult> {
+    let forkPoint: repo.Checkpoint | undefined;
+    let below = checkpoint.blockNumber;
+    search: for (;;) {
+      const stored = await repo.recentBlocks(sql, ref, below, 100);
+      if (stored.length === 0) break;
+      for (const block of stored) {
+        if ((await blockHash(block.blockNumber).catch(() => '')) === block.blockHash) {
+          forkPoint = block;
+          break search;
+        }
+      }
+      below = stored[stored.length - 1]!.blockNumber - 1n;
+    }
+    const removed = await sql.begin(async (tx) => {
+      if (forkPoint) {
+        const n = await repo.rewindAbove(tx, ref, forkPoint.blockNumber);
+        await repo.saveCheckpoint(tx, ref, forkPoint);
+        return n;
+      }
+      // No stored block survives: start over from the configured start block.
+      const n = await repo.rewindAbove(tx, ref, settings.startBlock - 1n);
+      await repo.deleteCheckpoint(tx, ref);
+      return n;
+    });
+    const to = forkPoint?.blockNumber ?? settings.startBlock - 1n;
+    log.warn({ chainId: ref.chainId, livemode: ref.livemode, from: checkpoint.blockNumber.toString(), to: to.toString(), removed }, 'reorg: rewound');
+    return { kind: 'rewound', to, removed };
+  }
+
+  /** Runs the hooks of committed, undispatched events in chain order; stops at the first failure. */
+  async function dispatch(): Promise<number> {
+    let dispatched = 0;
+    for (;;) {
+      const rows = await repo.undispatchedEvents(sql, ref, 200);
+      if (rows.length === 0) return dispatched;
+      for (const row of rows) {
+        const event: ChainEvent = {
+          chainId: row.chainId,
+          livemode: row.livemode,
+          contract: contracts[row.address.toLowerCase()] ?? 'token',
+          address: getAddress(row.address),
+          eventName: row.eventName,
+          args: row.args as ChainEvent['args'],
+          blockNumber: row.blockNumber,
+          blockHash: row.blockHash,
+          transactionHash: row.transactionHash,
+          logIndex: row.logIndex,
+        };
+        for (const hook of hooks.matching(event)) {
+          await hook.handle(event, { ...(temporal ? { temporal } : {}) });
+        }
+        await repo.markDispatched(sql, row.id);
+        dispatched++;
+      }
+    }
+  }
+
+  /** One step: reorg check, then one confirmed block range, then hooks. */
+  async function step(): Promise<StepResult> {
+    await dispatch();
+    const checkpoint = await repo.findCheckpoint(sql, ref);
+    if (checkpoint && (await blockHash(checkpoint.blockNumber).catch(() => '')) !== checkpoint.blockHash) {
+      return rewind(checkpoint);
+    }
+    const head = await client.getBlockNumber();
+    const safe = head - BigInt(settings.confirmations - 1);
+    const from = checkpoint ? checkpoint.blockNumber + 1n : settings.startBlock;
+    if (from > safe) return { kind: 'idle' };
+    const to = from + batchSize - 1n < safe ? from + batchSize - 1n : safe;
+
+    const toBlock = await client.getBlock({ blockNumber: to });
+    const fromBlock = from === to ? toBlock : await client.getBlock({ blockNumber: from });
+    if (checkpoint && fromBlock.parentHash !== checkpoint.blockHash) {
+      // The chain moved under the checkpoint since we looked: the next step rewinds.
+      return { kind: 'raced' };
+    }
+    const logs = (await client.getLogs({
+      address: Object.keys(contracts).map((a) => getAddress(a)) as Address[],
+      fromBlock: from,
+      toBlock: to,
+    })) as Log[];
+    if ((await blockHash(to)) !== toBlock.hash) return { kind: 'raced' }; // reorg during the read
+    if (logs.some((l) => l.blockNumber === to && l.blockHash !== toBlock.hash)) return { kind: 'raced' };
+
+    const parsed = parseEventLogs({ abi, logs, strict: false });
+    const events: repo.ChainEventInput[] = parsed
+      .filter((l) => !l.removed && l.blockNumber !== null && l.transactionHash !== null && l.logIndex !== null)
+      .map((l) => ({
+        blockNumber: l.blockNumber!,
+        blockHash: l.blockHash!,
+        transactionHash: l.transactionHash!,
+        logIndex: l.logIndex!,
+        address: getAddress(l.address),
+        eventName: l.eventName ?? 'Unknown',
+        args: jsonArgs(l.args),
+      }));
+    const blocks = new Map<bigint, string>([[to, toBlock.hash!]]);
+    blocks.set(from, fromBlock.hash!);
+    for (const e of events) blocks.set(e.blockNumber, e.blockHash);
+
+    await sql.begin(async (tx) => {
+      await repo.upsertEvents(tx, ref, events);
+      await repo.saveBlocks(tx, ref, [...blocks].map(([blockNumber, hash]) => ({ blockNumber, blockHash: hash })));
+      await repo.saveCheckpoint(tx, ref, { blockNumber: to, blockHash: toBlock.hash! });
+      if (to > keepBlocks) await repo.pruneBlocks(tx, ref, to - keepBlocks);
+    });
+    await dispatch();
+    return { kind: 'advanced', from, to, events: events.length };
+  }
+
+  /**
+   * Runs until `signal` aborts: waits to become the leader (a session advisory lock on a
+   * dedicated connection), then steps, sleeping when idle and backing off on errors.
+   */
+  async function run(signal: AbortSignal): Promise<void> {
+    const chainId = await client.getChainId();
+    if (chainId !== settings.chainId) throw new Error(`${settings.mode} chain: the node reports chain id ${chainId}, configured ${settings.chainId}`);
+    const lockKey = `indexer:${settings.chainId}:${settings.mode}`;
+    const connection = await sql.reserve();
+    try {
+      for (;;) {
+        if (signal.aborted) return;
+        const [row] = await connection<{ locked: boolean }[]>`select pg_try_advisory_lock(${LEADER_LOCK_NAMESPACE}, hashtext(${lockKey})) as locked`;
+        if (row?.locked) break;
+        await sleep(1000, undefined, { signal }).catch(() => undefined);
+      }
+      log.info({ chainId: settings.chainId, mode: settings.mode }, 'indexer is the leader');
+      let failures = 0;
+      while (!signal.aborted) {
+        try {
+          const result = await step();
+          failures = 0;
+          if (result.kind === 'idle') await sleep(settings.pollIntervalMs, undefined, { signal }).catch(() => undefined);
+        } catch (error) {
+          failures++;
+          log.error({ err: safeChainError(error), failures }, 'indexer step failed; retrying');
+          await sleep(Math.min(30_000, 250 * 2 ** failures), undefined, { signal }).catch(() => undefined);
+        }
+      }
+    } finally {
+      await connection`select pg_advisory_unlock(${LEADER_LOCK_NAMESPACE}, hashtext(${lockKey}))`.catch(() => undefined);
+      connection.release();
+    }
+  }
+
+  return { step, dispatch, run };
+}
+
+export type Indexer = ReturnType<typeof createIndexer>;

@@ -1,0 +1,196 @@
+// SQL for relay submissions, the relayer's nonce ledger and its signed transactions.
+import type { Db } from '../db/client.js';
+import type { MerchantScope } from '../http/principal.js';
+import type { RelayCall } from './calls.js';
+import type { RelayStatus } from './schemas.js';
+
+export type SubmissionRow = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  idempotencyKey: string;
+  kind: 'payment' | 'subscription';
+  chainId: string;
+  authorizationDigest: string;
+  call: RelayCall;
+  status: RelayStatus;
+  transactionHash: string | null;
+  blockNumber: string | null;
+  blockHash: string | null;
+  confirmations: number;
+  failureCode: string | null;
+  failureReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const columns = (db: Db) =>
+  db`id, merchant_id as "merchantId", livemode, idempotency_key as "idempotencyKey", kind, chain_id::text as "chainId",
+     authorization_digest as "authorizationDigest", call, status, transaction_hash as "transactionHash",
+     block_number::text as "blockNumber", block_hash as "blockHash", confirmations, failure_code as "failureCode",
+     failure_reason as "failureReason", created_at as "createdAt", updated_at as "updatedAt"`;
+
+export async function insertSubmission(
+  db: Db,
+  s: Pick<SubmissionRow, 'id' | 'merchantId' | 'livemode' | 'idempotencyKey' | 'kind' | 'authorizationDigest' | 'call'> & { chainId: number },
+): Promise<SubmissionRow> {
+  const [row] = await db<SubmissionRow[]>`
+    insert into relay_submissions (id, merchant_id, livemode, idempotency_key, kind, chain_id, authorization_digest, call, status)
+    values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.idempotencyKey}, ${s.kind}, ${s.chainId}, ${s.authorizationDigest},
+            ${db.json(s.call as never)}, 'pending')
+    returning ${columns(db)}`;
+  return row!;
+}
+
+export async function findSubmissionByKey(db: Db, scope: MerchantScope, key: string): Promise<SubmissionRow | undefined> {
+  const [row] = await db<SubmissionRow[]>`
+    select ${columns(db)} from relay_submissions
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and idempotency_key = ${key}`;
+  return row;
+}
+
+export async function findSubmissionByDigest(db: Db, digest: string): Promise<SubmissionRow | undefined> {
+  const [row] = await db<SubmissionRow[]>`select ${columns(db)} from relay_submissions where authorization_digest = ${digest}`;
+  return row;
+}
+
+export async function findSubmission(db: Db, id: string): Promise<SubmissionRow | undefined> {
+  const [row] = await db<SubmissionRow[]>`select ${columns(db)} from relay_submissions where id = ${id}`;
+  return row;
+}
+
+/** Open submissions nothing has touched for a while (their workflow start may have been lost). */
+export async function findStaleOpenSubmissions(db: Db, olderThanSeconds: number, limit: number): Promise<SubmissionRow[]> {
+  return db<SubmissionRow[]>`
+    select ${columns(db)} from relay_submissions
+    where status in ('pending', 'submitted') and updated_at <= now() - make_interval(secs => ${olderThanSeconds})
+    order by updated_at limit ${limit}`;
+}
+
+export async function markFailed(db: Db, id: string, failure: { code: string; reason: string }): Promise<void> {
+  await db`
+    update relay_submissions set status = 'failed', failure_code = ${failure.code}, failure_reason = ${failure.reason}, updated_at = now()
+    where id = ${id} and status in ('pending', 'submitted')`;
+}
+
+export async function markSubmitted(db: Db, id: string, transactionHash: string): Promise<void> {
+  await db`
+    update relay_submissions set status = 'submitted', transaction_hash = ${transactionHash}, updated_at = now()
+    where id = ${id} and status in ('pending', 'submitted')`;
+}
+
+export async function recordInclusion(
+  db: Db,
+  id: string,
+  inclusion: { transactionHash: string; blockNumber: bigint; blockHash: string; confirmations: number; confirmed: boolean },
+): Promise<void> {
+  await db`
+    update relay_submissions set
+      transaction_hash = ${inclusion.transactionHash}, block_number = ${inclusion.blockNumber.toString()},
+      block_hash = ${inclusion.blockHash}, confirmations = ${inclusion.confirmations},
+      status = ${inclusion.confirmed ? 'confirmed' : 'submitted'}, updated_at = now()
+    where id = ${id} and status in ('pending', 'submitted')`;
+}
+
+export async function recordFailedInclusion(
+  db: Db,
+  id: string,
+  inclusion: { transactionHash: string; blockNumber: bigint; blockHash: string; code: string; reason: string },
+): Promise<void> {
+  await db`
+    update relay_submissions set
+      transaction_hash = ${inclusion.transactionHash}, block_number = ${inclusion.blockNumber.toString()},
+      block_hash = ${inclusion.blockHash}, status = 'failed', failure_code = ${inclusion.code},
+      failure_reason = ${inclusion.reason}, updated_at = now()
+    where id = ${id} and status in ('pending', 'submitted')`;
+}
+
+/** The merchant's payout address (null when it has none). */
+export async function findPayoutAddress(db: Db, merchantId: string): Promise<string | null> {
+  const [row] = await db<{ payoutAddress: string | null }[]>`select payout_address as "payoutAddress" from merchants where id = ${merchantId}`;
+  return row?.payoutAddress ?? null;
+}
+
+// ------------------------------------------------------------------ relayer nonces and transactions
+
+export type RelayerTransactionRow = {
+  submissionId: string;
+  chainId: string;
+  address: string;
+  nonce: string;
+  rawTransaction: string;
+  transactionHash: string;
+  allHashes: string[];
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+  gas: string;
+  replacements: number;
+  sentAt: Date;
+};
+
+const txColumns = (db: Db) =>
+  db`submission_id as "submissionId", chain_id::text as "chainId", address, nonce::text as nonce, raw_transaction as "rawTransaction",
+     transaction_hash as "transactionHash", all_hashes as "allHashes", max_fee_per_gas::text as "maxFeePerGas",
+     max_priority_fee_per_gas::text as "maxPriorityFeePerGas", gas::text as gas, replacements, sent_at as "sentAt"`;
+
+export async function findRelayerTransaction(db: Db, submissionId: string): Promise<RelayerTransactionRow | undefined> {
+  const [row] = await db<RelayerTransactionRow[]>`select ${txColumns(db)} from relayer_transactions where submission_id = ${submissionId}`;
+  return row;
+}
+
+/** Creates the relayer's nonce row at `chainNonce` unless it exists. */
+export async function ensureRelayerAccount(db: Db, account: { chainId: number; address: string }, chainNonce: bigint): Promise<void> {
+  await db`
+    insert into relayer_accounts (chain_id, address, next_nonce) values (${account.chainId}, ${account.address}, ${chainNonce.toString()})
+    on conflict (chain_id, address) do nothing`;
+}
+
+/**
+ * Allocates `count` consecutive nonces of the relayer in one statement and returns the first:
+ * never below what the chain says is next (so a key also used elsewhere cannot collide). The row
+ * stays locked until the transaction commits, which serialises allocation across concurrent
+ * submissions and worker instances.
+ */
+export async function allocateNonces(db: Db, account: { chainId: number; address: string }, chainNonce: bigint, count: number): Promise<bigint> {
+  const allocate = () => db<{ nonce: string }[]>`
+    update relayer_accounts set next_nonce = greatest(next_nonce, ${chainNonce.toString()}) + ${count}
+    where chain_id = ${account.chainId} and address = ${account.address}
+    returning (next_nonce - ${count})::text as nonce`;
+  let [row] = await allocate();
+  if (!row) {
+    await ensureRelayerAccount(db, account, chainNonce);
+    [row] = await allocate();
+  }
+  return BigInt(row!.nonce);
+}
+
+/** The signed transactions already recorded for these submissions. */
+export async function findRelayerTransactions(db: Db, submissionIds: readonly string[]): Promise<RelayerTransactionRow[]> {
+  if (submissionIds.length === 0) return [];
+  return db<RelayerTransactionRow[]>`select ${txColumns(db)} from relayer_transactions where submission_id in ${db(submissionIds)}`;
+}
+
+export async function insertRelayerTransaction(
+  db: Db,
+  tx: { submissionId: string; chainId: number; address: string; nonce: bigint; rawTransaction: string; transactionHash: string; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; gas: bigint },
+): Promise<void> {
+  await db`
+    insert into relayer_transactions (submission_id, chain_id, address, nonce, raw_transaction, transaction_hash, all_hashes,
+                                      max_fee_per_gas, max_priority_fee_per_gas, gas)
+    values (${tx.submissionId}, ${tx.chainId}, ${tx.address}, ${tx.nonce.toString()}, ${tx.rawTransaction}, ${tx.transactionHash},
+            ${[tx.transactionHash]}, ${tx.maxFeePerGas.toString()}, ${tx.maxPriorityFeePerGas.toString()}, ${tx.gas.toString()})`;
+}
+
+/** Records a same-nonce replacement with a higher fee (the old hashes stay watched). */
+export async function recordReplacement(
+  db: Db,
+  submissionId: string,
+  tx: { rawTransaction: string; transactionHash: string; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
+): Promise<void> {
+  await db`
+    update relayer_transactions set raw_transaction = ${tx.rawTransaction}, transaction_hash = ${tx.transactionHash},
+      all_hashes = array_append(all_hashes, ${tx.transactionHash}::text), max_fee_per_gas = ${tx.maxFeePerGas.toString()},
+      max_priority_fee_per_gas = ${tx.maxPriorityFeePerGas.toString()}, replacements = replacements + 1, sent_at = now()
+    where submission_id = ${submissionId}`;
+  await db`update relay_submissions set transaction_hash = ${tx.transactionHash}, updated_at = now() where id = ${submissionId}`;
+}

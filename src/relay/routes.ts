@@ -1,0 +1,53 @@
+// HTTP routes of the relay (secret keys only: the auth plugin refuses publishable keys on POST).
+import type { FastifyZodInstance } from '../http/types.js';
+import { withSafeChainErrors } from '../chain/clients.js';
+import { access } from '../http/access.js';
+import { requestScope } from '../http/principal.js';
+import { readIdempotencyKey } from '../plugins/idempotency.js';
+import { relayPaymentBody, relaySubmission, relaySubscriptionBody, submissionParams } from './schemas.js';
+import type { RelayService } from './service.js';
+
+export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService): void {
+  app.route({
+    method: 'POST',
+    url: '/v1/relay/payments',
+    config: { access: access.scope('relay_write') },
+    schema: {
+      tags: ['Relay'],
+      summary: 'Relay a payer-signed EIP-3009 authorization',
+      description:
+        'Requires `Idempotency-Key`: it names the submission. Before anything is sent the relay checks that the signature recovers `from`, the time window is open, the nonce is unused on-chain, the balance covers the value and the recipient is the merchant\'s payout address; each refusal is `invalid_request` with the offending `param`. The same authorization is never submitted twice, under any key.',
+      body: relayPaymentBody,
+      response: { 200: relaySubmission },
+    },
+    handler: (request) => withSafeChainErrors(() => relay.submitPayment(requestScope(request), readIdempotencyKey(request), request.body)),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/relay/subscriptions',
+    config: { access: access.scope('relay_write') },
+    schema: {
+      tags: ['Relay'],
+      summary: 'Relay an EIP-2612 permit plus a subscription enrolment',
+      description:
+        'Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account after checking both signatures, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant\'s payout address.',
+      body: relaySubscriptionBody,
+      response: { 200: relaySubmission },
+    },
+    handler: (request) => withSafeChainErrors(() => relay.submitSubscription(requestScope(request), readIdempotencyKey(request), request.body)),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/relay/submissions/:idempotencyKey',
+    config: { access: access.scope('relay_read') },
+    schema: {
+      tags: ['Relay'],
+      summary: 'On-chain status of a relay submission',
+      params: submissionParams,
+      response: { 200: relaySubmission },
+    },
+    handler: (request) => relay.get(requestScope(request), request.params.idempotencyKey),
+  });
+}

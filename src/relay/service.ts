@@ -1,0 +1,311 @@
+// The relay: pre-checks a payer-signed EIP-3009 authorization (or an EIP-2612
+// permit plus an enrolment) before anything is sent, records one submission per
+// authorization, and starts its relaySubmissionWorkflow.
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import {
+  type Address,
+  type Hex,
+  type PublicClient,
+  getAddress,
+  hashTypedData,
+  isAddressEqual,
+  recoverTypedDataAddress,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
+import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
+import { publicClientFor } from '../chain/clients.js';
+import { EIP3009_TYPES, ENROLMENT_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
+import { isUniqueViolation, type Sql } from '../db/client.js';
+import { IdempotencyError, InvalidRequestError, NotFoundError } from '../errors.js';
+import type { MerchantScope } from '../http/principal.js';
+import { newId } from '../ids.js';
+import type { TokenService } from '../tokens/service.js';
+import type { PaymentCall, RelayCall, SubscriptionCall } from './calls.js';
+import * as repo from './repo.js';
+import type { RelayPaymentBody, RelaySubmission, RelaySubscriptionBody } from './schemas.js';
+
+export const RELAY_SUBMISSION_WORKFLOW = 'relaySubmissionWorkflow';
+
+/** Deterministic workflow id of a submission: merchant, mode and Idempotency-Key. */
+export function relayWorkflowId(input: { merchantId: string; livemode: boolean; idempotencyKey: string }): string {
+  return `relay_${input.merchantId}_${input.livemode ? 'live' : 'test'}_${input.idempotencyKey}`;
+}
+
+/** Starts the submission's workflow; an already running (or retained) one is left alone. */
+export async function startRelayWorkflow(
+  temporal: Client,
+  taskQueue: string,
+  row: Pick<repo.SubmissionRow, 'id' | 'merchantId' | 'livemode' | 'idempotencyKey'>,
+): Promise<boolean> {
+  try {
+    await temporal.workflow.start(RELAY_SUBMISSION_WORKFLOW, {
+      workflowId: relayWorkflowId(row),
+      taskQueue,
+      args: [{ submissionId: row.id, livemode: row.livemode }],
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw error;
+  }
+}
+
+export function renderSubmission(row: repo.SubmissionRow, settings: ChainSettings | undefined): RelaySubmission {
+  return {
+    object: 'relay_submission',
+    id: row.id,
+    idempotencyKey: row.idempotencyKey,
+    kind: row.kind,
+    livemode: row.livemode,
+    chainId: Number(row.chainId),
+    status: row.status,
+    authorizationDigest: row.authorizationDigest,
+    transactionHash: row.transactionHash,
+    blockNumber: row.blockNumber,
+    confirmations: row.confirmations,
+    requiredConfirmations: settings?.confirmations ?? 1,
+    failureCode: row.failureCode,
+    failureReason: row.failureReason,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const refuse = (param: string, message: string) => new InvalidRequestError(message, { param });
+
+const latestTimestamps = new WeakMap<PublicClient, { at: number; timestamp: Promise<bigint> }>();
+
+/**
+ * The earliest timestamp the next block can carry: what the contract's time checks will see at
+ * best. The latest block's timestamp is shared for a second across concurrent requests (the wall
+ * clock usually decides anyway).
+ */
+async function chainNow(client: PublicClient): Promise<bigint> {
+  let hit = latestTimestamps.get(client);
+  if (!hit || Date.now() - hit.at > 1000) {
+    hit = { at: Date.now(), timestamp: client.getBlock({ blockTag: 'latest' }).then((b) => b.timestamp) };
+    hit.timestamp.catch(() => latestTimestamps.delete(client));
+    latestTimestamps.set(client, hit);
+  }
+  const latest = await hit.timestamp;
+  const wall = BigInt(Math.floor(Date.now() / 1000));
+  return latest + 1n > wall ? latest + 1n : wall;
+}
+
+export type RelayServiceDeps = { sql: Sql; chain: ChainConfig; tokens: TokenService; temporal?: Client; taskQueue: string };
+
+export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: RelayServiceDeps) {
+  function settingsFor(scope: MerchantScope): ChainSettings {
+    const settings = chainFor(chain, scope.livemode);
+    if (!settings.relayerKey) {
+      throw new InvalidRequestError(`The relay is not configured for ${settings.mode} mode on this deployment.`, { param: 'livemode' });
+    }
+    return settings;
+  }
+
+  function requireKey(key: string | undefined): string {
+    if (!key) throw refuse('Idempotency-Key', 'The relay requires an Idempotency-Key header: it names the submission (GET /v1/relay/submissions/{idempotencyKey}).');
+    return key;
+  }
+
+  async function payoutAddress(scope: MerchantScope, param: string): Promise<Address> {
+    const payout = await repo.findPayoutAddress(sql, scope.merchantId);
+    if (!payout) throw refuse(param, 'The merchant has no payout address configured; the relay only pays to it.');
+    return getAddress(payout);
+  }
+
+  async function startWorkflow(row: repo.SubmissionRow): Promise<void> {
+    if (temporal) await startRelayWorkflow(temporal, taskQueue, row);
+  }
+
+  /**
+   * A submission already recorded under this key (a retry after a 5xx, whose response was not
+   * remembered): same authorization -> make sure its workflow runs and return it; another -> 409.
+   */
+  async function existingForKey(scope: MerchantScope, key: string, digest: string, settings: ChainSettings): Promise<RelaySubmission | undefined> {
+    const existing = await repo.findSubmissionByKey(sql, scope, key);
+    if (!existing) return undefined;
+    if (existing.authorizationDigest !== digest) throw new IdempotencyError('This Idempotency-Key was already used for another relay submission.');
+    await startWorkflow(existing);
+    return renderSubmission(existing, settings);
+  }
+
+  async function refuseSeenDigest(digest: string): Promise<void> {
+    if (await repo.findSubmissionByDigest(sql, digest)) {
+      throw refuse('authorization', 'This authorization was already submitted to the relay (under another Idempotency-Key); it is never submitted twice. Read the first submission instead.');
+    }
+  }
+
+  async function record(
+    scope: MerchantScope,
+    key: string,
+    settings: ChainSettings,
+    kind: 'payment' | 'subscription',
+    digest: string,
+    call: RelayCall,
+  ): Promise<RelaySubmission> {
+    let row: repo.SubmissionRow;
+    try {
+      row = await repo.insertSubmission(sql, {
+        id: newId('relaySubmission'),
+        ...scope,
+        idempotencyKey: key,
+        kind,
+        chainId: settings.chainId,
+        authorizationDigest: digest,
+        call,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'relay_submissions_key')) {
+        const existing = await existingForKey(scope, key, digest, settings);
+        if (existing) return existing;
+      }
+      if (isUniqueViolation(error, 'relay_submissions_digest')) await refuseSeenDigest(digest);
+      throw error;
+    }
+    await startWorkflow(row);
+    return renderSubmission(row, settings);
+  }
+
+  return {
+    async submitPayment(scope: MerchantScope, idempotencyKey: string | undefined, body: RelayPaymentBody): Promise<RelaySubmission> {
+      const key = requireKey(idempotencyKey);
+      const settings = settingsFor(scope);
+      const client = publicClientFor(settings);
+      const token = getAddress(body.token ?? settings.token);
+      if (!isAddressEqual(token, settings.token)) throw refuse('token', `The relay only submits authorizations of ${settings.token} in this mode.`);
+      const info = await tokens.describe(settings, token);
+      if (!info.supports.eip3009 || !info.domain) throw refuse('token', 'The token does not support EIP-3009 authorizations.');
+      const a = body.authorization;
+      const message = {
+        from: getAddress(a.from),
+        to: getAddress(a.to),
+        value: BigInt(a.value),
+        validAfter: BigInt(a.validAfter),
+        validBefore: BigInt(a.validBefore),
+        nonce: a.nonce as Hex,
+      };
+      const domain = { ...info.domain, chainId: info.domain.chainId, verifyingContract: info.domain.verifyingContract as Address };
+      const typed = { domain, types: EIP3009_TYPES, primaryType: 'TransferWithAuthorization' as const, message };
+      const digest = hashTypedData(typed);
+
+      const replay = await existingForKey(scope, key, digest, settings);
+      if (replay) return replay;
+      await refuseSeenDigest(digest);
+
+      // Pre-checks: nothing is sent unless all pass.
+      const signer = await recoverTypedDataAddress({ ...typed, signature: body.signature as Hex }).catch(() => undefined);
+      if (!signer || !isAddressEqual(signer, message.from)) {
+        throw refuse('signature', 'The signature does not recover authorization.from: it was not signed by the payer over this exact message and token domain.');
+      }
+      const [now, used, balance, payout] = await Promise.all([
+        chainNow(client),
+        client.readContract({ address: token, abi: testUsdcAbi, functionName: 'authorizationState', args: [message.from, message.nonce] }),
+        client.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [message.from] }),
+        payoutAddress(scope, 'authorization.to'),
+      ]);
+      if (message.validAfter >= now) throw refuse('authorization.validAfter', `The authorization is not valid yet: validAfter ${message.validAfter} is not before the chain time ${now}.`);
+      if (message.validBefore <= now) throw refuse('authorization.validBefore', `The authorization has expired: validBefore ${message.validBefore} is not after the chain time ${now}.`);
+      if (used) throw refuse('authorization.nonce', 'This authorization nonce was already used or cancelled on-chain.');
+      if (balance < message.value) throw refuse('authorization.value', `The payer's balance (${balance}) does not cover the authorized value (${message.value}).`);
+      if (!isAddressEqual(payout, message.to)) throw refuse('authorization.to', "The recipient is not an address this merchant may receive at (its payout address).");
+
+      const call: PaymentCall = {
+        kind: 'payment',
+        token,
+        from: message.from,
+        to: message.to,
+        value: a.value,
+        validAfter: a.validAfter,
+        validBefore: a.validBefore,
+        nonce: message.nonce,
+        signature: body.signature as Hex,
+      };
+      return record(scope, key, settings, 'payment', digest, call);
+    },
+
+    async submitSubscription(scope: MerchantScope, idempotencyKey: string | undefined, body: RelaySubscriptionBody): Promise<RelaySubmission> {
+      const key = requireKey(idempotencyKey);
+      const settings = settingsFor(scope);
+      const client = publicClientFor(settings);
+      const manager = settings.subscriptionManager;
+      const subscriber = getAddress(body.subscriber);
+      const token = getAddress(body.terms.token);
+      if (!isAddressEqual(token, settings.token)) throw refuse('terms.token', `Subscriptions are paid in ${settings.token} in this mode.`);
+      const operator = settings.operator ?? (settings.operatorKey ? privateKeyToAccount(settings.operatorKey).address : undefined);
+      if (!operator) throw new InvalidRequestError(`No subscription operator is configured for ${settings.mode} mode.`, { param: 'livemode' });
+      const termsOperator = getAddress(body.terms.operator ?? operator);
+      if (!isAddressEqual(termsOperator, operator)) throw refuse('terms.operator', `terms.operator must be the service's operator ${operator}.`);
+      const terms = {
+        token,
+        merchant: getAddress(body.terms.merchant),
+        operator: termsOperator,
+        amount: BigInt(body.terms.amount),
+        period: BigInt(body.terms.period),
+        periods: body.terms.periods,
+        trialEnd: BigInt(body.terms.trialEnd),
+      };
+      const enrolment = { nonce: body.enrolment.nonce as Hex, deadline: BigInt(body.enrolment.deadline) };
+      const managerDomain = await readDomain(client, manager);
+      const typed = {
+        domain: managerDomain,
+        types: ENROLMENT_TYPES,
+        primaryType: 'Enrolment' as const,
+        message: { subscriber, ...terms, ...enrolment },
+      };
+      const digest = hashTypedData(typed);
+
+      const replay = await existingForKey(scope, key, digest, settings);
+      if (replay) return replay;
+      await refuseSeenDigest(digest);
+
+      const enrolmentSigner = await recoverTypedDataAddress({ ...typed, signature: body.enrolment.signature as Hex }).catch(() => undefined);
+      if (!enrolmentSigner || !isAddressEqual(enrolmentSigner, subscriber)) {
+        throw refuse('enrolment.signature', 'The enrolment signature does not recover the subscriber: it was not signed over these exact terms.');
+      }
+      const info = await tokens.describe(settings, token);
+      if (!info.supports.eip2612 || !info.domain) throw refuse('terms.token', 'The token does not support EIP-2612 permits.');
+      const [permitNonce, enrolmentUsed, now] = await Promise.all([
+        client.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [subscriber] }),
+        client.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'enrolmentNonceUsed', args: [subscriber, enrolment.nonce] }),
+        chainNow(client),
+      ]);
+      const permit = { value: BigInt(body.permit.value), deadline: BigInt(body.permit.deadline) };
+      const permitSigner = await recoverTypedDataAddress({
+        domain: { ...info.domain, verifyingContract: info.domain.verifyingContract as Address },
+        types: PERMIT_TYPES,
+        primaryType: 'Permit',
+        message: { owner: subscriber, spender: manager, value: permit.value, nonce: permitNonce, deadline: permit.deadline },
+        signature: body.permit.signature as Hex,
+      }).catch(() => undefined);
+      if (!permitSigner || !isAddressEqual(permitSigner, subscriber)) {
+        throw refuse('permit.signature', `The permit signature does not recover the subscriber for spender ${manager} at the current permit nonce ${permitNonce}.`);
+      }
+      if (permit.deadline < now) throw refuse('permit.deadline', `The permit has expired: deadline ${permit.deadline} is before the chain time ${now}.`);
+      if (enrolment.deadline < now) throw refuse('enrolment.deadline', `The enrolment has expired: deadline ${enrolment.deadline} is before the chain time ${now}.`);
+      if (enrolmentUsed) throw refuse('enrolment.nonce', 'This enrolment nonce was already used or cancelled on-chain.');
+      if (permit.value < terms.amount) throw refuse('permit.value', 'The permit allowance does not cover one period of the terms.');
+      const payout = await payoutAddress(scope, 'terms.merchant');
+      if (!isAddressEqual(payout, terms.merchant)) throw refuse('terms.merchant', "terms.merchant is not this merchant's payout address.");
+
+      const call: SubscriptionCall = {
+        kind: 'subscription',
+        manager,
+        subscriber,
+        terms: { ...body.terms, token, merchant: terms.merchant, operator: termsOperator },
+        permit: { value: body.permit.value, deadline: body.permit.deadline, signature: body.permit.signature as Hex },
+        enrolment: { nonce: enrolment.nonce, deadline: body.enrolment.deadline, signature: body.enrolment.signature as Hex },
+      };
+      return record(scope, key, settings, 'subscription', digest, call);
+    },
+
+    async get(scope: MerchantScope, idempotencyKey: string): Promise<RelaySubmission> {
+      const row = await repo.findSubmissionByKey(sql, scope, idempotencyKey);
+      if (!row) throw new NotFoundError(`No relay submission with Idempotency-Key ${idempotencyKey}.`, { param: 'idempotencyKey' });
+      return renderSubmission(row, scope.livemode ? chain.live : chain.test);
+    },
+  };
+}
+
+export type RelayService = ReturnType<typeof createRelayService>;

@@ -1,0 +1,108 @@
+// Public token reads: metadata, the EIP-712 domain and the capability bitmap,
+// detected by probing the contract and cached in memory with a TTL. The relay
+// reads the signing domain from here as well.
+import { type Address, type PublicClient, erc20Abi, getAddress } from 'viem';
+import { testUsdcAbi } from '../chain/abi.js';
+import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
+import { publicClientFor } from '../chain/clients.js';
+import { NotFoundError } from '../errors.js';
+import { TOKEN_CAPABILITY, type PermitNonce, type Token } from './schemas.js';
+
+const versionAbi = [
+  { type: 'function', name: 'version', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'string' }] },
+] as const;
+
+type TokenInfo = Omit<Token, 'livemode'>;
+
+async function succeeds(call: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await call();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function probe(client: PublicClient, chainId: number, tokenAddress: Address): Promise<TokenInfo> {
+  const code = await client.getCode({ address: tokenAddress });
+  if (!code || code === '0x') throw new NotFoundError(`No contract at ${tokenAddress} on chain ${chainId}.`, { param: 'address' });
+  const read = <T>(functionName: 'name' | 'symbol' | 'decimals') =>
+    client.readContract({ address: tokenAddress, abi: erc20Abi, functionName }) as Promise<T>;
+  let name: string, symbol: string, decimals: number;
+  try {
+    [name, symbol, decimals] = await Promise.all([read<string>('name'), read<string>('symbol'), read<number>('decimals')]);
+  } catch {
+    throw new NotFoundError(`The contract at ${tokenAddress} is not an ERC-20 token (name, symbol or decimals missing).`, { param: 'address' });
+  }
+  const zero = '0x0000000000000000000000000000000000000000' as const;
+  const [eip3009, hasNonces, hasSeparator, domain5267] = await Promise.all([
+    succeeds(() => client.readContract({ address: tokenAddress, abi: testUsdcAbi, functionName: 'authorizationState', args: [zero, `0x${'00'.repeat(32)}`] })),
+    succeeds(() => client.readContract({ address: tokenAddress, abi: testUsdcAbi, functionName: 'nonces', args: [zero] })),
+    succeeds(() => client.readContract({ address: tokenAddress, abi: testUsdcAbi, functionName: 'DOMAIN_SEPARATOR' })),
+    client.readContract({ address: tokenAddress, abi: testUsdcAbi, functionName: 'eip712Domain' }).catch(() => undefined),
+  ]);
+  let domain: TokenInfo['domain'] = null;
+  if (domain5267) {
+    const [, dName, dVersion, dChainId, dContract] = domain5267;
+    domain = { name: dName, version: dVersion, chainId: Number(dChainId), verifyingContract: getAddress(dContract) };
+  } else if (eip3009 || hasSeparator) {
+    const version = await client.readContract({ address: tokenAddress, abi: versionAbi, functionName: 'version' }).catch(() => '1');
+    domain = { name, version, chainId, verifyingContract: tokenAddress };
+  }
+  const eip2612 = hasNonces && hasSeparator;
+  const capabilities =
+    (eip3009 ? TOKEN_CAPABILITY.eip3009 : 0) | (eip2612 ? TOKEN_CAPABILITY.eip2612 : 0) | (domain5267 ? TOKEN_CAPABILITY.erc5267 : 0);
+  return {
+    object: 'token',
+    address: tokenAddress,
+    chainId,
+    name,
+    symbol,
+    decimals: Number(decimals),
+    domain,
+    capabilities,
+    supports: { eip3009, eip2612, erc5267: domain5267 !== undefined },
+  };
+}
+
+export function createTokenService({ chain, ttlMs = 5 * 60_000 }: { chain: ChainConfig; ttlMs?: number }) {
+  const cache = new Map<string, { expiresAt: number; info: Promise<TokenInfo> }>();
+
+  /** Token facts on one chain, cached for ttlMs (a failed probe is not cached). */
+  function describe(settings: ChainSettings, tokenAddress: Address): Promise<TokenInfo> {
+    const key = `${settings.chainId}:${settings.rpcUrl}:${tokenAddress.toLowerCase()}`;
+    const hit = cache.get(key);
+    if (hit && hit.expiresAt > Date.now()) return hit.info;
+    const info = probe(publicClientFor(settings), settings.chainId, getAddress(tokenAddress));
+    cache.set(key, { expiresAt: Date.now() + ttlMs, info });
+    info.catch(() => cache.delete(key));
+    return info;
+  }
+
+  return {
+    describe,
+
+    async get(tokenAddress: string, mode: 'test' | 'live'): Promise<Token> {
+      const settings = chainFor(chain, mode === 'live');
+      const info = await describe(settings, getAddress(tokenAddress));
+      return { ...info, livemode: settings.livemode };
+    },
+
+    async permitNonce(tokenAddress: string, owner: string, mode: 'test' | 'live'): Promise<PermitNonce> {
+      const settings = chainFor(chain, mode === 'live');
+      const info = await describe(settings, getAddress(tokenAddress));
+      if (!info.supports.eip2612) {
+        throw new NotFoundError(`The token at ${info.address} does not support EIP-2612 permits.`, { param: 'address' });
+      }
+      const nonce = await publicClientFor(settings).readContract({
+        address: info.address as Address,
+        abi: testUsdcAbi,
+        functionName: 'nonces',
+        args: [getAddress(owner)],
+      });
+      return { object: 'permit_nonce', token: info.address, owner: getAddress(owner), nonce: nonce.toString() };
+    },
+  };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { chainFor, loadChainConfig } from '../../src/chain/config.js';
+import { predictContractAddresses } from '../../src/chain/deploy.js';
+import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { InvalidRequestError } from '../../src/errors.js';
+
+const dev = predictContractAddresses(DEV_ACCOUNTS.deployer.address);
+
+describe('chain settings per mode', () => {
+  it('has no chain at all without configuration', () => {
+    expect(loadChainConfig({})).toEqual({});
+  });
+
+  it('takes CHAIN_RPC_URL as the test-mode shortcut with the dev deployment and dev keys as defaults', () => {
+    const config = loadChainConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545' });
+    expect(config.live).toBeUndefined();
+    expect(config.test).toMatchObject({
+      mode: 'test',
+      livemode: false,
+      rpcUrl: 'http://127.0.0.1:8545',
+      chainId: 31337,
+      token: dev.token,
+      subscriptionManager: dev.subscriptionManager,
+      escrow: dev.escrow,
+      confirmations: 1,
+      relayerKey: DEV_ACCOUNTS.relayer.privateKey,
+      operator: DEV_ACCOUNTS.operator.address,
+    });
+  });
+
+  it('reads live mode only from CHAIN_LIVE_* and gives it no defaults', () => {
+    const token = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
+    expect(() => loadChainConfig({ CHAIN_LIVE_RPC_URL: 'https://rpc.example' })).toThrow(/CHAIN_LIVE_TOKEN_ADDRESS/);
+    const config = loadChainConfig({
+      CHAIN_LIVE_RPC_URL: 'https://rpc.example',
+      CHAIN_LIVE_CHAIN_ID: '137',
+      CHAIN_LIVE_TOKEN_ADDRESS: token.toLowerCase(),
+      CHAIN_LIVE_SUBSCRIPTION_MANAGER_ADDRESS: dev.subscriptionManager,
+      CHAIN_LIVE_ESCROW_ADDRESS: dev.escrow,
+    });
+    expect(config.test).toBeUndefined();
+    expect(config.live).toMatchObject({ mode: 'live', livemode: true, chainId: 137, token, confirmations: 12 });
+    expect(config.live!.relayerKey).toBeUndefined();
+  });
+
+  it('refuses malformed settings at start', () => {
+    expect(() => loadChainConfig({ CHAIN_RPC_URL: 'http://x', CHAIN_TEST_TOKEN_ADDRESS: '0x12' })).toThrow(/not an address/);
+    expect(() => loadChainConfig({ CHAIN_RPC_URL: 'http://x', CHAIN_TEST_RELAYER_KEY: 'abc' })).toThrow(/private key/);
+    expect(() => loadChainConfig({ CHAIN_RPC_URL: 'http://x', CHAIN_TEST_CONFIRMATIONS: '-1' })).toThrow(/non-negative/);
+  });
+
+  it('selects settings by the request mode; an unconfigured mode is a client error, not a 500', () => {
+    const config = loadChainConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545' });
+    expect(chainFor(config, false).mode).toBe('test');
+    expect(() => chainFor(config, true)).toThrow(InvalidRequestError);
+  });
+});

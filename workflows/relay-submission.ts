@@ -1,0 +1,42 @@
+// relaySubmissionWorkflow: one per relay submission (workflow id derived from
+// merchant, mode and Idempotency-Key). Simulate and submit from the relayer
+// account, then follow to the configured confirmations. A revert is recorded
+// as `failed` with its reason and never retried.
+import { defineQuery, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { DATABASE_ACTIVITY, RELAY_FOLLOW_ACTIVITY, RELAY_SUBMIT_ACTIVITY } from './options.js';
+
+// A local activity: sending is quick, and skipping an activity task round trip matters under load.
+// It is idempotent (the signed transaction is recorded before it is sent), so a replayed retry is safe.
+const { submitRelaySubmission } = proxyLocalActivities<Activities>(RELAY_SUBMIT_ACTIVITY);
+const { awaitRelayConfirmation } = proxyActivities<Activities>(RELAY_FOLLOW_ACTIVITY);
+
+export type RelaySubmissionInput = { submissionId: string; livemode: boolean };
+export type RelaySubmissionOutcome = { status: 'confirmed' | 'failed' };
+
+export const relayStageQuery = defineQuery<'submitting' | 'following' | 'done'>('relayStage');
+
+export async function relaySubmissionWorkflow(input: RelaySubmissionInput): Promise<RelaySubmissionOutcome> {
+  let stage: 'submitting' | 'following' | 'done' = 'submitting';
+  setHandler(relayStageQuery, () => stage);
+  const submitted = await submitRelaySubmission(input);
+  if (submitted.status !== 'submitted') {
+    stage = 'done';
+    return { status: submitted.status };
+  }
+  stage = 'following';
+  const followed = await awaitRelayConfirmation(input);
+  stage = 'done';
+  return { status: followed.status === 'confirmed' ? 'confirmed' : 'failed' };
+}
+
+const { startStaleRelaySubmissions } = proxyActivities<Activities>(DATABASE_ACTIVITY);
+
+/**
+ * relaySweepWorkflow: run by a Temporal Schedule every minute. Starts the workflow of any open
+ * submission idle for a while, e.g. when the api recorded it but could not start its workflow and
+ * the client never retried. A running workflow is left alone (same workflow id).
+ */
+export async function relaySweepWorkflow(input: { olderThanSeconds?: number } = {}): Promise<number> {
+  return startStaleRelaySubmissions({ olderThanSeconds: input.olderThanSeconds ?? 60, limit: 500 });
+}
