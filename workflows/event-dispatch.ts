@@ -4,11 +4,14 @@
 // activity with id whd_<eventId>_<endpointId> and duplicates rejected, so a
 // second dispatch of the same event starts nothing new), then marks the event
 // dispatched, so the outbox sweep never starts it again.
-import { proxyActivities } from '@temporalio/workflow';
+//
+// The three steps are short and idempotent, so they run as local activities:
+// one workflow task instead of three server round trips per event.
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { DATABASE_ACTIVITY } from './options.js';
+import { DATABASE_LOCAL_ACTIVITY } from './options.js';
 
-const { loadEvent, markEventDispatched, fanOutWebhookDeliveries } = proxyActivities<Activities>(DATABASE_ACTIVITY);
+const { loadEvent, markEventDispatched, fanOutWebhookDeliveries } = proxyLocalActivities<Activities>(DATABASE_LOCAL_ACTIVITY);
 
 export type DispatchEventInput = { eventId: string };
 

@@ -1,6 +1,13 @@
 // Named activity option presets, shared by the workflows.
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
+/** Short database steps run inside the workflow task; retried forever like DATABASE_ACTIVITY. */
+export const DATABASE_LOCAL_ACTIVITY: LocalActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  localRetryThreshold: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
 /** Database work: quick, retried forever with backoff (a database outage must not fail a business process). */
 export const DATABASE_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
