@@ -3,7 +3,8 @@
 // delivery workflow whose id is the email id (a duplicate start is a no-op);
 // the outbox sweep starts any the api missed. The send activity retries with
 // backoff until the SMTP server accepts the message.
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { startWorkflowOnce } from '../temporal/start-once.js';
 import type { Db } from '../db/client.js';
 import { newId } from '../ids.js';
 import * as repo from './repo.js';
@@ -29,13 +30,7 @@ export async function queueEmail(
 }
 
 export async function startEmailDelivery(client: Client, taskQueue: string, emailId: string): Promise<boolean> {
-  try {
-    await client.workflow.start(DELIVER_EMAIL_WORKFLOW, { workflowId: emailId, taskQueue, args: [{ emailId }] });
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw error;
-  }
+  return startWorkflowOnce(client, { workflowType: DELIVER_EMAIL_WORKFLOW, workflowId: emailId, taskQueue, args: [{ emailId }] });
 }
 
 export type EmailDispatcher = { dispatch(emailIds: readonly string[]): Promise<void> };

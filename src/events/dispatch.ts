@@ -1,7 +1,8 @@
 // Starting the dispatch of recorded events. The api starts it right after the
 // commit for low latency; the outbox sweep (a Temporal Schedule) starts any the
 // api missed. The workflow id is the event id, so both may try without harm.
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { startWorkflowOnce } from '../temporal/start-once.js';
 
 export const DISPATCH_EVENT_WORKFLOW = 'dispatchEventWorkflow';
 
@@ -11,17 +12,7 @@ export type EventDispatcher = {
 };
 
 export async function startEventDispatch(client: Client, taskQueue: string, eventId: string): Promise<boolean> {
-  try {
-    await client.workflow.start(DISPATCH_EVENT_WORKFLOW, {
-      workflowId: eventId,
-      taskQueue,
-      args: [{ eventId }],
-    });
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw error;
-  }
+  return startWorkflowOnce(client, { workflowType: DISPATCH_EVENT_WORKFLOW, workflowId: eventId, taskQueue, args: [{ eventId }] });
 }
 
 export function createEventDispatcher(

@@ -4,7 +4,8 @@
 // idempotent: it starts or signals workflows with deterministic ids (from the
 // event's chain id, transaction hash and log index, or the on-chain object id),
 // so a second call has no effect.
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+export { startWorkflowOnce } from '../temporal/start-once.js';
 import type { Address } from 'viem';
 
 export type ChainContract = 'token' | 'subscriptionManager' | 'escrow';
@@ -75,19 +76,6 @@ export function createHookRegistry(initial: readonly ChainHook[] = []): HookRegi
   };
 }
 
-/** Starts a workflow unless one with this id already ran or runs: the effect happens once. */
-export async function startWorkflowOnce(
-  client: Client,
-  input: { workflowType: string; workflowId: string; taskQueue: string; args: unknown[] },
-): Promise<boolean> {
-  try {
-    await client.workflow.start(input.workflowType, { workflowId: input.workflowId, taskQueue: input.taskQueue, args: input.args });
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw error;
-  }
-}
 
 /**
  * The hooks the indexer process runs. Later issues add theirs here (subscriptions, payment

@@ -1,7 +1,8 @@
 // The relay: pre-checks a payer-signed EIP-3009 authorization (or an EIP-2612
 // permit plus an enrolment) before anything is sent, records one submission per
 // authorization, and starts its relaySubmissionWorkflow.
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { startWorkflowOnce } from '../temporal/start-once.js';
 import {
   type Address,
   type Hex,
@@ -38,17 +39,12 @@ export async function startRelayWorkflow(
   taskQueue: string,
   row: Pick<repo.SubmissionRow, 'id' | 'merchantId' | 'livemode' | 'idempotencyKey'>,
 ): Promise<boolean> {
-  try {
-    await temporal.workflow.start(RELAY_SUBMISSION_WORKFLOW, {
-      workflowId: relayWorkflowId(row),
-      taskQueue,
-      args: [{ submissionId: row.id, livemode: row.livemode }],
-    });
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw error;
-  }
+  return startWorkflowOnce(temporal, {
+    workflowType: RELAY_SUBMISSION_WORKFLOW,
+    workflowId: relayWorkflowId(row),
+    taskQueue,
+    args: [{ submissionId: row.id, livemode: row.livemode }],
+  });
 }
 
 export function renderSubmission(row: repo.SubmissionRow, settings: ChainSettings | undefined): RelaySubmission {

@@ -1,22 +1,18 @@
 // Starting webhook delivery runs through the Temporal client (the fan-out
 // activity and replay). The id is the business key and duplicates are
 // rejected even after the first run closed, so starting twice sends once.
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { startWorkflowOnce } from '../temporal/start-once.js';
 import { deliveryRunId, WEBHOOK_DELIVERY_WORKFLOW, type WebhookDeliveryInput } from './runs.js';
 
 /** Starts a delivery run; false when a run with that id already exists (open or closed). */
 export async function startDeliveryRun(client: Client, taskQueue: string, input: WebhookDeliveryInput): Promise<boolean> {
-  try {
-    await client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
-      workflowId: deliveryRunId(input),
-      taskQueue,
-      args: [input],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    });
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw error;
-  }
+  return startWorkflowOnce(client, {
+    workflowType: WEBHOOK_DELIVERY_WORKFLOW,
+    workflowId: deliveryRunId(input),
+    taskQueue,
+    args: [input],
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+  });
 }
 
