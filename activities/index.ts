@@ -1,11 +1,20 @@
 // All activities of the worker, merged from one factory per domain.
+import { createEventDispatcher } from '../src/events/dispatch.js';
+import { unconfiguredSubscriptionChain, type SubscriptionChain } from '../src/subscriptions/chain.js';
 import { createEventActivities, type EventActivityDeps } from './events.js';
+import { createSubscriptionActivities } from './subscriptions.js';
 
-export type ActivityDeps = EventActivityDeps;
+export type ActivityDeps = EventActivityDeps & {
+  /** The chain port of subscription charges; without it chain activities fail and retry. */
+  subscriptionChain?: SubscriptionChain;
+  onDispatchError?: (error: unknown, eventId: string) => void;
+};
 
 export function createActivities(deps: ActivityDeps) {
+  const events = createEventDispatcher(deps.temporal, deps.taskQueue, deps.onDispatchError ?? (() => {}));
   return {
     ...createEventActivities(deps),
+    ...createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain: deps.subscriptionChain ?? unconfiguredSubscriptionChain }),
   };
 }
 

@@ -17,6 +17,10 @@ import requestLogPlugin from './plugins/request-log.js';
 import versioningPlugin from './plugins/versioning.js';
 import { registerPlanRoutes } from './subscription-plans/routes.js';
 import { createPlanService } from './subscription-plans/service.js';
+import { registerSubscriptionChargeRoutes } from './subscription-charges/routes.js';
+import { createChargeService } from './subscription-charges/service.js';
+import { registerSubscriptionRoutes } from './subscriptions/routes.js';
+import { createSubscriptionService } from './subscriptions/service.js';
 
 export type AppDeps = {
   config: Config;
@@ -78,6 +82,17 @@ export async function buildApp(deps: AppDeps) {
   );
 
   registerPlanRoutes(app, createPlanService({ sql: deps.sql, events }));
+  registerSubscriptionRoutes(
+    app,
+    createSubscriptionService({
+      sql: deps.sql,
+      events,
+      temporal: deps.temporal,
+      onSignalError: (error, subscriptionId) =>
+        app.log.warn({ err: error, subscriptionId }, 'cancel signal failed; the workflow sees the cancel before its next charge'),
+    }),
+  );
+  registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql }));
 
   return app;
 }

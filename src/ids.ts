@@ -11,6 +11,9 @@ export const ID_PREFIXES = {
   apiKeyAudit: 'kal',
   event: 'evt',
   plan: 'plan',
+  customer: 'cus',
+  subscription: 'sub',
+  subscriptionCharge: 'subch',
   request: 'req',
 } as const;
 

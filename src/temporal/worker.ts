@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../../activities/index.js';
 import type { Sql } from '../db/client.js';
+import type { SubscriptionChain } from '../subscriptions/chain.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -15,6 +16,8 @@ export type WorkerDeps = {
   /** A prebuilt bundle (tests build it once per file); otherwise bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   taskQueue: string;
+  /** The chain port of subscription charges (per-mode chain config). */
+  subscriptionChain?: SubscriptionChain;
 };
 
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
@@ -23,6 +26,6 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.taskQueue }),
+    activities: createActivities({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.taskQueue, subscriptionChain: deps.subscriptionChain }),
   });
 }
