@@ -1,5 +1,5 @@
 // All activities of the worker, merged from one factory per domain.
-import { createEventDispatcher } from '../src/events/dispatch.js';
+import { createEventDispatcher, type EventDispatcher } from '../src/events/dispatch.js';
 import { unconfiguredSubscriptionChain, type SubscriptionChain } from '../src/subscriptions/chain.js';
 import { createEventActivities, type EventActivityDeps } from './events.js';
 import { createSubscriptionActivities } from './subscriptions.js';
@@ -8,10 +8,12 @@ export type ActivityDeps = EventActivityDeps & {
   /** The chain port of subscription charges; without it chain activities fail and retry. */
   subscriptionChain?: SubscriptionChain;
   onDispatchError?: (error: unknown, eventId: string) => void;
+  /** Overrides how recorded events are dispatched (default: start their dispatch workflow). */
+  events?: EventDispatcher;
 };
 
 export function createActivities(deps: ActivityDeps) {
-  const events = createEventDispatcher(deps.temporal, deps.taskQueue, deps.onDispatchError ?? (() => {}));
+  const events = deps.events ?? createEventDispatcher(deps.temporal, deps.taskQueue, deps.onDispatchError ?? (() => {}));
   return {
     ...createEventActivities(deps),
     ...createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain: deps.subscriptionChain ?? unconfiguredSubscriptionChain }),
