@@ -115,6 +115,14 @@ const subscriptionRow = async (id: string) =>
   (await db.sql<{ status: string; onChainCancelledAt: Date | null; currentPeriodIndex: number | null }[]>`
     select status, on_chain_cancelled_at as "onChainCancelledAt", current_period_index as "currentPeriodIndex" from subscriptions where id = ${id}`)[0]!;
 
+/** With RECORD_HISTORIES=1, saves the workflow's history for test/workflows/subscription-replay.test.ts. */
+async function recordHistory(handle: { fetchHistory: () => Promise<unknown> }, name: string): Promise<void> {
+  if (!process.env.RECORD_HISTORIES) return;
+  const dir = fileURLToPath(new URL('../fixtures/histories/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}${name}.json`, JSON.stringify(await handle.fetchHistory(), null, 1));
+}
+
 describe('subscription workflow', () => {
   it('charges 24 monthly periods on-chain, continuing as new, then completes after the last authorised period', async () => {
     const { subscriptionId, handle, payer, log } = await enrol({ amount: USDC(10), periods: 24 });
@@ -191,6 +199,7 @@ describe('subscription workflow', () => {
     });
     expect(await charges(subscriptionId)).toHaveLength(2);
     expect(await eventCount(subscriptionId, 'subscription.charged')).toBe(2);
+    await recordHistory(handle, 'subscription-at-risk-top-up');
   });
 
   it('a refused charge that is never recovered lapses when the grace window is exceeded', async () => {
@@ -202,6 +211,7 @@ describe('subscription workflow', () => {
     expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'failed', attempts: 4, failureCode: 'insufficient_funds' }]);
     expect(await eventCount(subscriptionId, 'subscription.charge_failed')).toBe(4);
     expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(1);
+    await recordHistory(handle, 'subscription-lapsed');
     const row = await subscriptionRow(subscriptionId);
     expect(row.status).toBe('lapsed');
     expect(row.onChainCancelledAt).toBeInstanceOf(Date);
@@ -225,6 +235,7 @@ describe('subscription workflow', () => {
     });
     expect(await charges(subscriptionId)).toHaveLength(0);
     expect(await eventCount(subscriptionId, 'subscription.cancelled')).toBe(1);
+    await recordHistory(handle, 'subscription-cancel-in-trial');
     expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(true);
     expect((await subscriptionRow(subscriptionId)).onChainCancelledAt).toBeInstanceOf(Date);
   });
@@ -250,10 +261,6 @@ describe('subscription workflow', () => {
     expect(await worker.runUntil(handle.result())).toBe('completed');
     const history = await handle.fetchHistory();
     expect(history.events?.length).toBeGreaterThan(10);
-    if (process.env.RECORD_HISTORIES) {
-      const dir = fileURLToPath(new URL('../fixtures/histories/', import.meta.url));
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(`${dir}subscription-two-periods.json`, JSON.stringify(history, null, 1));
-    }
+    await recordHistory(handle, 'subscription-two-periods');
   });
 });
