@@ -32,7 +32,7 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
       description:
         'Marks the subscription cancelled at once (the response shows it) and queues the on-chain cancel, which the subscription workflow retries until it lands. Cancelling a cancelled, lapsed or completed subscription is `session_invalid_state`.',
       params: subscriptionParams,
-      body: cancelSubscriptionBody.optional(),
+      body: cancelSubscriptionBody.nullish().describe('Optional; an empty body is accepted.'),
       response: { 200: subscription },
     },
     handler: (request) => subscriptions.cancel(requestScope(request), request.params.id, request.body ?? {}),
