@@ -3,6 +3,7 @@
 // recorded once per attempt number, state changes are guarded by the current
 // status, and each writes its event in the same transaction (outbox), then
 // starts its dispatch.
+import { Context } from '@temporalio/activity';
 import type { Db, Sql } from '../src/db/client.js';
 import type { EventDispatcher } from '../src/events/dispatch.js';
 import { recordEvent } from '../src/events/outbox.js';
@@ -19,6 +20,18 @@ export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: Subscripti
 export type ChargeAttempt =
   | { kind: 'charge'; chargeId: string; alreadySucceeded: boolean; amount: string; onChainId: string }
   | { kind: 'closed'; status: 'cancelled' | 'lapsed' | 'completed'; cancelledBy: repo.CancelledBy | null; cancelReason: string | null };
+
+/** Heartbeats while `work` runs, so a worker that dies mid-call is noticed within the heartbeat timeout. */
+async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+  const context = Context.current();
+  context.heartbeat();
+  const timer = setInterval(() => context.heartbeat(), 2_000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 export function createSubscriptionActivities({ sql, subscriptionChain, events }: SubscriptionActivityDeps) {
   const load = async (db: Db, id: string, forUpdate = false) => {
@@ -49,7 +62,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
 
     /** The on-chain charge: idempotent per (id, period) through the contract's guard. */
     async chargeOnChain(input: ChargeInput): Promise<ChargeResult> {
-      return subscriptionChain.charge(input);
+      return heartbeating(() => subscriptionChain.charge(input));
     },
 
     async recordChargeSucceeded(input: {
@@ -169,7 +182,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
     async cancelSubscriptionOnChain(input: { subscriptionId: string }): Promise<{ txHash: string | null }> {
       const sub = await load(sql, input.subscriptionId);
       if (sub.onChainCancelledAt) return { txHash: null };
-      const result = await subscriptionChain.cancel({ livemode: sub.livemode, onChainId: sub.onChainId });
+      const result = await heartbeating(() => subscriptionChain.cancel({ livemode: sub.livemode, onChainId: sub.onChainId }));
       await repo.updateSubscription(sql, sub.id, { onChainCancelledAt: new Date() }, { notIn: [] });
       return { txHash: result.txHash };
     },

@@ -14,5 +14,7 @@ export const DATABASE_ACTIVITY: ActivityOptions = {
  */
 export const CHAIN_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
+  // The activity heartbeats while it waits for the chain: a dead worker is noticed in seconds.
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 };

@@ -2,6 +2,7 @@
 // on a real database and a real anvil chain: enrolment goes through the
 // contract, the SubscriptionCreated log through the indexer entry point, and
 // every charge is an on-chain transaction.
+import { spawn } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -16,6 +17,8 @@ import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
 import { createPlanService } from '../../src/subscription-plans/service.js';
 import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import type { SubscriptionChain } from '../../src/subscriptions/chain.js';
+import { subscriptionManagerAbi } from '../../src/chain/abi.js';
 import { createSubscriptionService } from '../../src/subscriptions/service.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 import { cancelSubscriptionSignal, getStatusQuery, type SubscriptionWorkflowState } from '../../workflows/subscription.js';
@@ -74,12 +77,14 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function newWorker(): Promise<Worker> {
+async function newWorker(subscriptionChain: SubscriptionChain = chain.subscriptionChain): Promise<Worker> {
   return Worker.create({
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: bundle,
-    activities: createActivities({ sql: db.sql, temporal: env.client, taskQueue, events: outboxOnly, subscriptionChain: chain.subscriptionChain }),
+    activities: createActivities({ sql: db.sql, temporal: env.client, taskQueue, events: outboxOnly, subscriptionChain }),
+    shutdownGraceTime: '200ms',
+    shutdownForceTime: '1s',
   });
 }
 
@@ -255,6 +260,25 @@ describe('subscription workflow', () => {
     ]);
   });
 
+  it('the chain port charges a period once and reports refusals by name without sending', async () => {
+    // Enrolled on-chain only (no workflow: an unattended open workflow would hold up time skipping).
+    const payer = newPayer();
+    await chain.mint(payer.address, USDC(100));
+    const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 0 });
+    const now = new Date((await chain.chainNowMs()) - 1000).toISOString();
+    const input = { livemode: false, onChainId: log.args.id.toString(), periodIndex: 0, amount: USDC(10).toString(), periodStart: now };
+    expect(await chain.subscriptionChain.charge({ ...input, amount: USDC(11).toString() })).toMatchObject({ ok: false, failure: 'amount_exceeds_terms' });
+    const first = await chain.subscriptionChain.charge(input);
+    const second = await chain.subscriptionChain.charge(input);
+    expect(first).toMatchObject({ ok: true, alreadyCharged: false });
+    expect(second).toEqual({ ...first, alreadyCharged: true });
+    expect(await chain.subscriptionChain.isCharged(input)).toBe(true);
+    expect(await chain.subscriptionChain.charge({ ...input, periodIndex: 1 })).toMatchObject({ ok: false, failure: 'period_not_started' });
+    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toMatchObject({ alreadyCancelled: false });
+    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toEqual({ txHash: null, alreadyCancelled: true });
+    expect(await chain.subscriptionChain.charge({ ...input, periodIndex: 1 })).toMatchObject({ ok: false, failure: 'cancelled_on_chain' });
+  });
+
   it('records a history for the replay test when RECORD_HISTORIES is set', async () => {
     const { handle } = await enrol({ amount: USDC(10), periods: 2 });
     const worker = await newWorker();
@@ -263,4 +287,53 @@ describe('subscription workflow', () => {
     expect(history.events?.length).toBeGreaterThan(10);
     await recordHistory(handle, 'subscription-two-periods');
   });
+
+  it('no double charge: a worker process killed after sending the charge leaves exactly one on-chain charge for the period', async () => {
+    const { subscriptionId, handle, log } = await enrol({ amount: USDC(10), periods: 1 });
+    // The first worker is a separate process: its charge lands on-chain, then it is SIGKILLed
+    // before the activity completes.
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../support/subscription-worker-process.ts', import.meta.url))], {
+      env: {
+        ...process.env,
+        DATABASE_URL: db.url,
+        RPC_URL: chain.anvil.rpcUrl,
+        OPERATOR_KEY: DEV_ACCOUNTS.operator.privateKey,
+        SUBSCRIPTION_MANAGER: chain.deployed.subscriptionManager,
+        TEMPORAL_ADDRESS: env.address,
+        TASK_QUEUE: taskQueue,
+        HANG_AFTER_CHARGE: '1',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('charge-sent')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
+      });
+      expect(await chain.isCharged(log.args.id.toString(), 0)).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    expect((await charges(subscriptionId))[0]).toMatchObject({ status: 'pending' });
+
+    // A fresh worker: the activity times out and is retried; the contract's guard finds the charge.
+    const second = await newWorker();
+    expect(await second.runUntil(handle.result())).toBe('completed');
+    const logs = await chain.pub.getContractEvents({
+      address: chain.deployed.subscriptionManager,
+      abi: subscriptionManagerAbi,
+      eventName: 'SubscriptionCharged',
+      args: { id: log.args.id },
+      fromBlock: 0n,
+    });
+    expect(logs).toHaveLength(1);
+    expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'succeeded', attempts: 1, txHash: logs[0]!.transactionHash }]);
+    expect(await eventCount(subscriptionId, 'subscription.charged')).toBe(1);
+  }, 120_000);
 });
