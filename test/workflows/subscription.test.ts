@@ -160,6 +160,30 @@ describe('subscription workflow', () => {
     expect(await worker.runUntil(env.client.workflow.getHandle(subscriptionId).result())).toBe('completed');
   });
 
+  it('ignores enrolments it cannot charge or attribute, and honours the relay\'s plan hint', async () => {
+    const payer = newPayer();
+    await chain.mint(payer.address, USDC(100));
+    const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 1 });
+    const count = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from subscriptions`)[0]!.n;
+    const before = await count();
+    const outsider = '0x000000000000000000000000000000000000dEaD' as const;
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, address: outsider })).toEqual({ outcome: 'ignored', reason: 'unknown_contract' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, operator: outsider } })).toEqual({ outcome: 'ignored', reason: 'foreign_operator' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, token: outsider } })).toEqual({ outcome: 'ignored', reason: 'unknown_token' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, merchant: outsider } })).toEqual({ outcome: 'ignored', reason: 'unknown_merchant' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, amount: USDC(7) } })).toEqual({ outcome: 'ignored', reason: 'no_matching_plan' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, period: 30n * 86_400n } })).toEqual({ outcome: 'ignored', reason: 'no_matching_plan' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, planId: plans.trial })).toEqual({ outcome: 'ignored', reason: 'no_matching_plan' });
+    expect(await count()).toBe(before);
+
+    const created = await onSubscriptionCreatedOnChain(deps, { ...log, planId: plans.monthly, customerEmail: 'payer@example.com' });
+    expect(created).toMatchObject({ outcome: 'created', workflowStarted: true });
+    const [row] = await db.sql`select s.plan_id, s.status, c.email, c.wallet_address from subscriptions s join customers c on c.id = s.customer_id where s.id = ${(created as { subscriptionId: string }).subscriptionId}`;
+    expect(row).toMatchObject({ plan_id: plans.monthly, status: 'active', email: 'payer@example.com', wallet_address: payer.address.toLowerCase() });
+    const worker = await newWorker();
+    expect(await worker.runUntil(env.client.workflow.getHandle((created as { subscriptionId: string }).subscriptionId).result())).toBe('completed');
+  });
+
   it('stays trialing until the trial ends, then charges period 0 at the trial end and is active', async () => {
     const trialEnd = BigInt(Math.floor((await env.currentTimeMs()) / 1000)) + 14n * 86_400n;
     const { subscriptionId, handle } = await enrol({ amount: USDC(20), periods: 0, trialEnd });
