@@ -1,17 +1,31 @@
 // All activities of the worker, merged from one factory per domain.
+import { createEventDispatcher, type EventDispatcher } from '../src/events/dispatch.js';
+import { unconfiguredSubscriptionChain, type SubscriptionChain } from '../src/subscriptions/chain.js';
 import { createEmailActivities, type EmailActivityDeps } from './email.js';
 import { createEventActivities, type EventActivityDeps } from './events.js';
-import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 import { createRelayActivities, type RelayActivityDeps } from './relay.js';
+import { createSubscriptionActivities } from './subscriptions.js';
+import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
-export type ActivityDeps = EventActivityDeps & EmailActivityDeps & WebhookActivityDeps & RelayActivityDeps;
+export type ActivityDeps = EventActivityDeps &
+  EmailActivityDeps &
+  WebhookActivityDeps &
+  RelayActivityDeps & {
+    /** The chain port of subscription charges; without it chain activities fail and retry. */
+    subscriptionChain?: SubscriptionChain;
+    onDispatchError?: (error: unknown, eventId: string) => void;
+    /** Overrides how recorded events are dispatched (default: start their dispatch workflow). */
+    events?: EventDispatcher;
+  };
 
 export function createActivities(deps: ActivityDeps) {
+  const events = deps.events ?? createEventDispatcher(deps.temporal, deps.taskQueue, deps.onDispatchError ?? (() => {}));
   return {
     ...createEventActivities(deps),
     ...createEmailActivities(deps),
     ...createWebhookActivities(deps),
     ...createRelayActivities(deps),
+    ...createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain: deps.subscriptionChain ?? unconfiguredSubscriptionChain }),
   };
 }
 

@@ -28,7 +28,8 @@ export type WebhookActivityDeps = {
   sql: Sql;
   temporal: Client;
   taskQueue: string;
-  webhooks: {
+  /** Without settings (a worker that never delivers webhooks) delivery attempts fail and retry. */
+  webhooks?: {
     encryptionKey: Buffer;
     allowPrivateTargets: boolean;
     resolver?: Resolver;
@@ -67,10 +68,14 @@ function classify(result: SendResult, plannedNextDelayMs: number | null): { stat
   return { status: 'failed', nextDelayMs: delay };
 }
 
-export function createWebhookActivities({ sql, temporal, taskQueue, webhooks }: WebhookActivityDeps) {
-  const resolver = webhooks.resolver ?? systemResolver;
+export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: settings }: WebhookActivityDeps) {
+  const resolver = settings?.resolver ?? systemResolver;
   const agent = new https.Agent({ keepAlive: true, maxSockets: 64 });
-  const timeoutMs = webhooks.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const timeoutMs = settings?.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const requireSettings = () => {
+    if (!settings) throw new Error('No webhook settings on this worker');
+    return settings;
+  };
 
   return {
     /**
@@ -113,6 +118,7 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks }: 
 
       const body = webhookBody(event);
       const now = Date.now();
+      const webhooks = requireSettings();
       const secrets = [decryptSecret(webhooks.encryptionKey, endpoint.id, endpoint.secretCiphertext)];
       if (endpoint.previousSecretCiphertext && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > now) {
         secrets.push(decryptSecret(webhooks.encryptionKey, endpoint.id, endpoint.previousSecretCiphertext));

@@ -17,7 +17,7 @@ import { demoDashboardSession, startDevIdentityProvider } from '../src/dev/ident
 import { startSmtpSink } from '../src/dev/smtp-sink.js';
 import { devChainEnv, startDevChain } from '../src/dev/chain.js';
 import { DEV_ACCOUNTS } from '../src/chain/test-accounts.js';
-import { findMerchant, setPayoutAddress } from '../src/merchants/repo.js';
+import { addMerchantChainAddress, findMerchant, setPayoutAddress } from '../src/merchants/repo.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
 
 const DATA_DIR = join(PROJECT_ROOT, '.data');
@@ -96,6 +96,7 @@ try {
   if (!(await findMerchant(sql, demo.merchantId))?.payoutAddress) {
     await setPayoutAddress(sql, demo.merchantId, DEV_ACCOUNTS.merchant.address);
   }
+  await addMerchantChainAddress(sql, { merchantId: demo.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
   await sql.end();
 
   const apiPort = process.env.PORT ? Number(process.env.PORT) : await choosePort(3000);

@@ -36,6 +36,10 @@ import { registerPlanRoutes } from './subscription-plans/routes.js';
 import { createPlanService } from './subscription-plans/service.js';
 import { registerTokenRoutes } from './tokens/routes.js';
 import { createTokenService } from './tokens/service.js';
+import { registerSubscriptionChargeRoutes } from './subscription-charges/routes.js';
+import { createChargeService } from './subscription-charges/service.js';
+import { registerSubscriptionRoutes } from './subscriptions/routes.js';
+import { createSubscriptionService } from './subscriptions/service.js';
 
 export type AppDeps = {
   config: Config;
@@ -148,6 +152,17 @@ export async function buildApp(deps: AppDeps) {
   const tokens = createTokenService({ chain: deps.config.chain });
   registerTokenRoutes(app, tokens);
   registerRelayRoutes(app, createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }));
+  registerSubscriptionRoutes(
+    app,
+    createSubscriptionService({
+      sql: deps.sql,
+      events,
+      temporal: deps.temporal,
+      onSignalError: (error, subscriptionId) =>
+        app.log.warn({ err: error, subscriptionId }, 'cancel signal failed; the workflow sees the cancel before its next charge'),
+    }),
+  );
+  registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql }));
 
   return app;
 }

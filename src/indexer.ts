@@ -4,7 +4,9 @@
 import { loadConfig } from './config.js';
 import { createSql } from './db/client.js';
 import { migrate } from './db/migrate.js';
-import { createHookRegistry, defaultHooks } from './indexer/hooks.js';
+import { createEventDispatcher } from './events/dispatch.js';
+import { createHookRegistry } from './indexer/hooks.js';
+import { subscriptionIndexerHooks } from './subscriptions/indexer-hooks.js';
 import { createIndexer } from './indexer/indexer.js';
 import { createLogger } from './logger.js';
 import { connectTemporalClient } from './temporal/connection.js';
@@ -22,7 +24,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const sql = createSql(config.databaseUrl, { max: 4 });
 await migrate(config.databaseUrl, (line) => log.info(line));
 const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
-const hooks = createHookRegistry(defaultHooks());
+// Every feature that reacts to chain events registers its hooks here.
+const events = createEventDispatcher(temporal, config.temporalTaskQueue, (error, eventId) =>
+  log.warn({ err: error, eventId }, 'event dispatch start failed; the outbox sweep will retry'),
+);
+const hooks = createHookRegistry([
+  ...subscriptionIndexerHooks(config.chain, { sql, temporal, taskQueue: config.temporalTaskQueue, events, useSearchAttributes: true }),
+]);
 /** Blocks per step (INDEXER_BATCH_SIZE, default 500): smaller ranges on providers with tight getLogs limits. */
 const batchSize = Number(process.env.INDEXER_BATCH_SIZE ?? 500);
 

@@ -9,6 +9,8 @@ import { createLogger } from './logger.js';
 import { connectTemporalClient } from './temporal/connection.js';
 import { ensureSchedules } from './temporal/schedules.js';
 import { createWorker } from './temporal/worker.js';
+import { createViemSubscriptionChain } from './subscriptions/chain.js';
+import { subscriptionChainModes } from './subscriptions/indexer-hooks.js';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel).child({ process: 'worker' });
@@ -27,6 +29,7 @@ const worker = await createWorker({
   taskQueue: config.temporalTaskQueue,
   mailer,
   chain: config.chain,
+  subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config.chain)),
   webhooks: {
     encryptionKey: config.webhooks.secretEncryptionKey,
     allowPrivateTargets: config.webhooks.allowPrivateTargets,

@@ -39,3 +39,15 @@ export const RELAY_FOLLOW_ACTIVITY: ActivityOptions = {
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 };
+
+/**
+ * Chain calls (simulate, send, wait for the receipt): slower, retried forever
+ * with backoff. Safe to retry: every chain activity is idempotent on-chain
+ * (the once-per-period guard, cancel of a cancelled subscription is a no-op).
+ */
+export const CHAIN_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  // The activity heartbeats while it waits for the chain: a dead worker is noticed in seconds.
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+};

@@ -75,12 +75,3 @@ export function createHookRegistry(initial: readonly ChainHook[] = []): HookRegi
     all: () => hooks,
   };
 }
-
-
-/**
- * The hooks the indexer process runs. Later issues add theirs here (subscriptions, payment
- * sessions, agent jobs); the chain layer itself registers none.
- */
-export function defaultHooks(): ChainHook[] {
-  return [];
-}

@@ -167,11 +167,22 @@ export function createMerchantService({ sql, secretBox, emails, defaultRateLimit
     },
 
     async submitBusinessProfile(merchantId: string, input: BusinessProfileBody): Promise<Merchant> {
-      await repo.setBusinessProfile(sql, merchantId, {
-        businessName: input.businessName,
-        sector: input.sector,
-        country: input.country,
-        payoutAddress: getAddress(input.payoutAddress),
+      const payoutAddress = getAddress(input.payoutAddress);
+      await sql.begin(async (tx) => {
+        // The payout address identifies the merchant on-chain (subscription terms name it), in both modes.
+        for (const livemode of [false, true]) {
+          const owner = await repo.findMerchantByChainAddress(tx, livemode, payoutAddress);
+          if (owner && owner.merchantId !== merchantId) {
+            throw new InvalidRequestError('This payout address belongs to another merchant.', { param: 'payoutAddress' });
+          }
+          await repo.addMerchantChainAddress(tx, { merchantId, livemode, address: payoutAddress });
+        }
+        await repo.setBusinessProfile(tx, merchantId, {
+          businessName: input.businessName,
+          sector: input.sector,
+          country: input.country,
+          payoutAddress,
+        });
       });
       return render(await load(merchantId));
     },

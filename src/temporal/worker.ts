@@ -7,6 +7,7 @@ import type { WebhookActivityDeps } from '../../activities/webhooks.js';
 import type { ChainConfig } from '../chain/config.js';
 import type { Sql } from '../db/client.js';
 import type { Mailer } from '../email/mailer.js';
+import type { SubscriptionChain } from '../subscriptions/chain.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -18,12 +19,14 @@ export type WorkerDeps = {
   /** Sends queued email; a worker without one fails email activities (they retry). */
   mailer?: Mailer;
   /** Signing-secret key, target policy and HTTP options for webhook delivery. */
-  webhooks: WebhookActivityDeps['webhooks'];
+  webhooks?: WebhookActivityDeps['webhooks'];
   /** Chain settings per mode (relay activities). */
   chain?: ChainConfig;
   /** A prebuilt bundle (tests build it once per file); otherwise bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   taskQueue: string;
+  /** The chain port of subscription charges (per-mode chain config). */
+  subscriptionChain?: SubscriptionChain;
 };
 
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
@@ -41,6 +44,7 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
       mailer: deps.mailer,
       webhooks: deps.webhooks,
       chain: deps.chain ?? {},
+      subscriptionChain: deps.subscriptionChain,
     }),
   });
 }

@@ -1,0 +1,192 @@
+// Activities of the subscription workflow. Each is idempotent with a business
+// key: the charge row is unique per subscriptionId:periodIndex, an attempt is
+// recorded once per attempt number, state changes are guarded by the current
+// status, and each writes its event in the same transaction (outbox), then
+// starts its dispatch.
+import { Context } from '@temporalio/activity';
+import type { Db, Sql } from '../src/db/client.js';
+import type { EventDispatcher } from '../src/events/dispatch.js';
+import { recordEvent } from '../src/events/outbox.js';
+import { newId } from '../src/ids.js';
+import { findSubscriptionGracePeriodHours } from '../src/merchants/repo.js';
+import * as chargeRepo from '../src/subscription-charges/repo.js';
+import { renderCharge } from '../src/subscription-charges/service.js';
+import type { ChargeInput, ChargeResult, SubscriptionChain } from '../src/subscriptions/chain.js';
+import * as repo from '../src/subscriptions/repo.js';
+import { renderSubscription } from '../src/subscriptions/service.js';
+
+export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
+
+export type ChargeAttempt =
+  | { kind: 'charge'; chargeId: string; alreadySucceeded: boolean; amount: string; onChainId: string }
+  | { kind: 'closed'; status: 'cancelled' | 'lapsed' | 'completed'; cancelledBy: repo.CancelledBy | null; cancelReason: string | null };
+
+/** Heartbeats while `work` runs, so a worker that dies mid-call is noticed within the heartbeat timeout. */
+async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+  const context = Context.current();
+  context.heartbeat();
+  const timer = setInterval(() => context.heartbeat(), 2_000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export function createSubscriptionActivities({ sql, subscriptionChain, events }: SubscriptionActivityDeps) {
+  const load = async (db: Db, id: string, forUpdate = false) => {
+    const row = await repo.findSubscriptionById(db, id, { forUpdate });
+    if (!row) throw new Error(`subscription ${id} does not exist`);
+    return row;
+  };
+
+  return {
+    /** Creates (or re-reads) the charge row of a period and counts this attempt. */
+    async recordChargeAttempt(input: { subscriptionId: string; periodIndex: number; periodStart: string; attempt: number }): Promise<ChargeAttempt> {
+      const sub = await load(sql, input.subscriptionId);
+      if (sub.status === 'cancelled' || sub.status === 'lapsed' || sub.status === 'completed') {
+        return { kind: 'closed', status: sub.status, cancelledBy: sub.cancelledBy, cancelReason: sub.cancelReason };
+      }
+      const charge = await chargeRepo.upsertChargeAttempt(sql, {
+        id: newId('subscriptionCharge'),
+        merchantId: sub.merchantId,
+        livemode: sub.livemode,
+        subscriptionId: sub.id,
+        periodIndex: input.periodIndex,
+        periodStart: new Date(input.periodStart),
+        amount: sub.amount,
+        attempt: input.attempt,
+      });
+      return { kind: 'charge', chargeId: charge.id, alreadySucceeded: charge.status === 'succeeded', amount: charge.amount, onChainId: sub.onChainId };
+    },
+
+    /** The on-chain charge: idempotent per (id, period) through the contract's guard. */
+    async chargeOnChain(input: ChargeInput): Promise<ChargeResult> {
+      return heartbeating(() => subscriptionChain.charge(input));
+    },
+
+    async recordChargeSucceeded(input: {
+      subscriptionId: string;
+      chargeId: string;
+      periodIndex: number;
+      txHash: string | null;
+      blockNumber: string | null;
+      nextChargeAt: string | null;
+    }): Promise<void> {
+      const eventId = await sql.begin(async (tx) => {
+        const sub = await load(tx, input.subscriptionId, true);
+        const changed =
+          input.txHash !== null && input.blockNumber !== null
+            ? await chargeRepo.markChargeSucceeded(tx, input.chargeId, { txHash: input.txHash, blockNumber: input.blockNumber })
+            : false;
+        await repo.updateSubscription(tx, sub.id, {
+          status: 'active',
+          currentPeriodIndex: input.periodIndex,
+          nextChargeAt: input.nextChargeAt ? new Date(input.nextChargeAt) : null,
+          atRiskSince: null,
+        });
+        if (!changed) return null;
+        const charge = await chargeRepo.findChargeById(tx, input.chargeId);
+        const updated = await load(tx, sub.id);
+        const event = await recordEvent(tx, {
+          merchantId: sub.merchantId,
+          livemode: sub.livemode,
+          type: 'subscription.charged',
+          data: { object: renderCharge(charge!), subscription: renderSubscription(updated) },
+        });
+        return event.id;
+      });
+      if (eventId) await events.dispatch([eventId]);
+    },
+
+    /** Records a refused attempt and moves the subscription to at_risk; returns the merchant's grace window. */
+    async recordChargeFailed(input: {
+      subscriptionId: string;
+      chargeId: string;
+      attempt: number;
+      failureCode: string;
+      failureReason: string;
+    }): Promise<{ gracePeriodHours: number }> {
+      const { eventId, gracePeriodHours } = await sql.begin(async (tx) => {
+        const sub = await load(tx, input.subscriptionId, true);
+        const gracePeriodHours = await findSubscriptionGracePeriodHours(tx, sub.merchantId);
+        const changed = await chargeRepo.markChargeFailed(tx, input.chargeId, {
+          attempt: input.attempt,
+          failureCode: input.failureCode,
+          failureReason: input.failureReason,
+        });
+        if (!changed) return { eventId: null, gracePeriodHours };
+        await repo.updateSubscription(tx, sub.id, { status: 'at_risk', atRiskSince: sub.atRiskSince ?? new Date() });
+        const charge = await chargeRepo.findChargeById(tx, input.chargeId);
+        const updated = await load(tx, sub.id);
+        const event = await recordEvent(tx, {
+          merchantId: sub.merchantId,
+          livemode: sub.livemode,
+          type: 'subscription.charge_failed',
+          data: { object: renderCharge(charge!), subscription: renderSubscription(updated) },
+        });
+        return { eventId: event.id, gracePeriodHours };
+      });
+      if (eventId) await events.dispatch([eventId]);
+      return { gracePeriodHours };
+    },
+
+    /** Terminal cancel in the read model; a no-op (and no second event) when already terminal. */
+    async markSubscriptionCancelled(input: { subscriptionId: string; reason: string | null; by: repo.CancelledBy }): Promise<{ changed: boolean }> {
+      const eventId = await sql.begin(async (tx) => {
+        const sub = await load(tx, input.subscriptionId, true);
+        const changed = await repo.updateSubscription(tx, sub.id, {
+          status: 'cancelled',
+          cancelReason: input.reason,
+          cancelledBy: input.by,
+          cancelledAt: new Date(),
+          nextChargeAt: null,
+          atRiskSince: null,
+        });
+        if (!changed) return null;
+        const event = await recordEvent(tx, {
+          merchantId: sub.merchantId,
+          livemode: sub.livemode,
+          type: 'subscription.cancelled',
+          data: { object: renderSubscription(await load(tx, sub.id)) },
+        });
+        return event.id;
+      });
+      if (eventId) await events.dispatch([eventId]);
+      return { changed: eventId !== null };
+    },
+
+    async markSubscriptionLapsed(input: { subscriptionId: string }): Promise<{ changed: boolean }> {
+      const eventId = await sql.begin(async (tx) => {
+        const sub = await load(tx, input.subscriptionId, true);
+        const changed = await repo.updateSubscription(tx, sub.id, { status: 'lapsed', lapsedAt: new Date(), nextChargeAt: null });
+        if (!changed) return null;
+        const event = await recordEvent(tx, {
+          merchantId: sub.merchantId,
+          livemode: sub.livemode,
+          type: 'subscription.lapsed',
+          data: { object: renderSubscription(await load(tx, sub.id)) },
+        });
+        return event.id;
+      });
+      if (eventId) await events.dispatch([eventId]);
+      return { changed: eventId !== null };
+    },
+
+    /** All authorised periods charged. The spec names no event for it. */
+    async markSubscriptionCompleted(input: { subscriptionId: string }): Promise<void> {
+      await repo.updateSubscription(sql, input.subscriptionId, { status: 'completed', completedAt: new Date(), nextChargeAt: null, atRiskSince: null });
+    },
+
+    /** The operator's on-chain cancel; idempotent (a cancelled subscription is left as it is). */
+    async cancelSubscriptionOnChain(input: { subscriptionId: string }): Promise<{ txHash: string | null }> {
+      const sub = await load(sql, input.subscriptionId);
+      if (sub.onChainCancelledAt) return { txHash: null };
+      const result = await heartbeating(() => subscriptionChain.cancel({ livemode: sub.livemode, onChainId: sub.onChainId }));
+      await repo.updateSubscription(sql, sub.id, { onChainCancelledAt: new Date() }, { notIn: [] });
+      return { txHash: result.txHash };
+    },
+  };
+}
+
+export type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;

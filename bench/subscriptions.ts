@@ -1,0 +1,149 @@
+// Benchmark: N subscriptions due at the same moment, charged by the real
+// subscription workflow + worker on a local stack (embedded Postgres, Temporal
+// dev server, anvil), beside N plain charge transactions sent straight to the
+// contract in the same run.
+//
+//   node --import tsx bench/subscriptions.ts [N=10000]
+//
+// Reports: time until all N are charged, charges per second, worker RSS
+// (peak; the worker runs in this process), on-chain double charges (must be 0),
+// and the same for the direct baseline, with the ratio.
+import { mkdtempSync, chmodSync, rmSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { NativeConnection } from '@temporalio/worker';
+import { createPublicClient, createWalletClient, http, keccak256, parseEventLogs, toHex, type Hex } from 'viem';
+import { nonceManager, privateKeyToAccount } from 'viem/accounts';
+import { subscriptionManagerAbi } from '../src/chain/abi.js';
+import { startAnvil } from '../src/chain/anvil.js';
+import { deployContracts, devChain, fundPayers } from '../src/chain/deploy.js';
+import { DEV_ACCOUNTS } from '../src/chain/test-accounts.js';
+import { createSql } from '../src/db/client.js';
+import { freePort } from '../src/dev/ports.js';
+import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+import { createEventDispatcher } from '../src/events/dispatch.js';
+import { addMerchantChainAddress } from '../src/merchants/repo.js';
+import { createMerchant } from '../src/merchants/service.js';
+import { createPlanService } from '../src/subscription-plans/service.js';
+import { createViemSubscriptionChain } from '../src/subscriptions/chain.js';
+import { onSubscriptionCreatedOnChain, type SubscriptionCreatedLog } from '../src/subscriptions/chain-events.js';
+import { onChainPeriodSeconds } from '../src/subscriptions/periods.js';
+import { connectTemporalClient } from '../src/temporal/connection.js';
+import { createWorker } from '../src/temporal/worker.js';
+import { randomNonce, signEnrolment, signPermit } from '../test/chain/helpers.js';
+import { benchDatabase, table } from './support.js';
+
+const N = Number(process.argv[2] ?? 10_000);
+const AMOUNT = 1_000_000n; // 1 USDC
+const PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+async function inBatches<T, R>(items: T[], size: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map((item, j) => work(item, i + j)))));
+  return out;
+}
+
+const database = await benchDatabase();
+const sql = createSql(database.url, { max: 40 });
+mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true });
+const temporalDir = mkdtempSync(join(PROJECT_ROOT, '.data', 'bench-temporal-'));
+chmodSync(temporalDir, 0o755);
+const temporalServer = await startTemporalDevServer({ cli: temporalBinaries().cli, port: await freePort(), uiPort: await freePort(), dbFile: join(temporalDir, 'temporal.db') });
+const anvil = await startAnvil();
+try {
+  const deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey });
+  const chain = devChain(anvil.chainId, anvil.rpcUrl);
+  const pub = createPublicClient({ chain, transport: http(anvil.rpcUrl), pollingInterval: 50 });
+  const relayer = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey, { nonceManager }), chain, transport: http(anvil.rpcUrl) });
+
+  // Merchant, plan, payout address.
+  const merchant = await createMerchant(sql, { name: 'Bench merchant' });
+  await addMerchantChainAddress(sql, { merchantId: merchant.id, livemode: false, address: DEV_ACCOUNTS.merchant.address });
+  await createPlanService({ sql, events: { dispatch: async () => {} } }).create(
+    { merchantId: merchant.id, livemode: false },
+    { name: 'Bench', amount: AMOUNT.toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0 },
+  );
+
+  // 2N enrolments (N for the workflow run, N for the direct baseline) by N payers.
+  log(`funding ${N} payers and enrolling ${2 * N} subscriptions ...`);
+  const payers = Array.from({ length: N }, (_, i) => privateKeyToAccount(keccak256(toHex(`bench-payer-${i}`))));
+  await fundPayers({ rpcUrl: anvil.rpcUrl, ownerKey: DEV_ACCOUNTS.deployer.privateKey, token: deployed.token, payers: payers.map((p) => p.address), balance: 100n * AMOUNT });
+  const deadline = BigInt(Math.floor(Date.now() / 1000) + 86_400);
+  const terms = { token: deployed.token, merchant: DEV_ACCOUNTS.merchant.address, operator: DEV_ACCOUNTS.operator.address, amount: AMOUNT, period: PERIOD, periods: 0, trialEnd: 0n };
+  const enrolAll = async (): Promise<SubscriptionCreatedLog[]> => {
+    const permitNonces = await inBatches(payers, 200, (p) => pub.readContract({ address: deployed.token, abi: [{ type: 'function', name: 'nonces', stateMutability: 'view', inputs: [{ name: 'o', type: 'address' }], outputs: [{ type: 'uint256' }] }] as const, functionName: 'nonces', args: [p.address] }));
+    const hashes = await inBatches(payers, 100, async (payer, i) => {
+      const permit = await signPermit(pub, payer, deployed.token, { spender: deployed.subscriptionManager, value: 1000n * AMOUNT, deadline, nonce: permitNonces[i] });
+      const auth = await signEnrolment(pub, payer, deployed.subscriptionManager, terms, { nonce: randomNonce(), deadline });
+      return relayer.writeContract({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'subscribeWithPermitFor', args: [payer.address, terms, permit, auth], gas: 400_000n });
+    });
+    return inBatches(hashes, 200, async (hash: Hex) => {
+      const receipt = await pub.waitForTransactionReceipt({ hash });
+      const [event] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCreated' });
+      const block = await pub.getBlock({ blockNumber: receipt.blockNumber });
+      return { livemode: false, chainId: anvil.chainId, address: event!.address, transactionHash: hash, blockTimestamp: block.timestamp, args: event!.args };
+    });
+  };
+  const forWorkflows = await enrolAll();
+  const forDirect = await enrolAll();
+  const startBlock = await pub.getBlockNumber();
+
+  // Workflow run: api-side hooks start N workflows at once; one worker charges them.
+  const temporal = await connectTemporalClient(temporalServer.address, 'default');
+  const taskQueue = 'bench-subscriptions';
+  const subscriptionChain = await createViemSubscriptionChain({ test: { rpcUrl: anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: deployed.subscriptionManager, pollingIntervalMs: 100 } });
+  const connection = await NativeConnection.connect({ address: temporalServer.address });
+  const worker = await createWorker({ connection, namespace: 'default', sql, temporal, taskQueue, subscriptionChain });
+  const running = worker.run();
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 250);
+  const deps = {
+    sql,
+    temporal,
+    taskQueue,
+    events: createEventDispatcher(temporal, taskQueue, () => {}),
+    modes: { test: { chainId: anvil.chainId, subscriptionManager: deployed.subscriptionManager, token: deployed.token, operator: DEV_ACCOUNTS.operator.address } },
+    useSearchAttributes: true,
+  };
+  log(`starting ${N} subscription workflows (all due now) ...`);
+  const t0 = performance.now();
+  await inBatches(forWorkflows, 50, (l) => onSubscriptionCreatedOnChain(deps, l));
+  for (;;) {
+    const [row] = await sql<{ n: number }[]>`select count(*)::int as n from subscription_charges where status = 'succeeded'`;
+    const n = row?.n ?? 0;
+    if (n >= N) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const workflowSeconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  worker.shutdown();
+  await running;
+
+  // Direct baseline: the operator sends N charge transactions straight to the contract.
+  log(`sending ${N} direct charges ...`);
+  const operator = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.operator.privateKey, { nonceManager }), chain, transport: http(anvil.rpcUrl) });
+  const t1 = performance.now();
+  const directHashes = await inBatches(forDirect, 100, (l) =>
+    operator.writeContract({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'charge', args: [l.args.id, 0, AMOUNT], gas: 200_000n }),
+  );
+  await inBatches(directHashes, 200, (hash) => pub.waitForTransactionReceipt({ hash }));
+  const directSeconds = (performance.now() - t1) / 1000;
+
+  // Double charges: SubscriptionCharged logs vs distinct (id, period).
+  const charged = await pub.getContractEvents({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, eventName: 'SubscriptionCharged', fromBlock: startBlock });
+  const distinct = new Set(charged.map((e) => `${e.args.id}:${e.args.periodIndex}`));
+  table([
+    { run: 'workflow', subscriptions: N, seconds: workflowSeconds.toFixed(1), chargesPerSecond: (N / workflowSeconds).toFixed(1), peakRssMiB: (peakRss / 2 ** 20).toFixed(0) },
+    { run: 'direct', subscriptions: N, seconds: directSeconds.toFixed(1), chargesPerSecond: (N / directSeconds).toFixed(1), peakRssMiB: '-' },
+  ]);
+  log(`on-chain charges: ${charged.length}, distinct (id, period): ${distinct.size}, double charges: ${charged.length - distinct.size}`);
+  log(`workflow / direct time ratio: ${(workflowSeconds / directSeconds).toFixed(2)}`);
+  await connection.close();
+  await temporal.connection.close();
+} finally {
+  await anvil.stop();
+  await temporalServer.stop();
+  await sql.end({ timeout: 5 });
+  await database.stop();
+  rmSync(temporalDir, { recursive: true, force: true });
+}

@@ -1,0 +1,99 @@
+// SQL for subscription charges: one row per (subscription, period), keyed by
+// that pair, updated on every attempt.
+import type { Db } from '../db/client.js';
+import type { MerchantScope } from '../http/principal.js';
+
+export type ChargeStatus = 'pending' | 'succeeded' | 'failed';
+
+export type ChargeRow = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  subscriptionId: string;
+  periodIndex: number;
+  periodStart: Date;
+  amount: string;
+  status: ChargeStatus;
+  attempts: number;
+  txHash: string | null;
+  blockNumber: string | null;
+  failureCode: string | null;
+  failureReason: string | null;
+  attemptedAt: Date | null;
+  settledAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const columns = (db: Db) =>
+  db`id, merchant_id as "merchantId", livemode, subscription_id as "subscriptionId", period_index as "periodIndex",
+     period_start as "periodStart", amount::text as amount, status, attempts, tx_hash as "txHash",
+     block_number::text as "blockNumber", failure_code as "failureCode", failure_reason as "failureReason",
+     attempted_at as "attemptedAt", settled_at as "settledAt", created_at as "createdAt", updated_at as "updatedAt"`;
+
+/**
+ * The charge of a period, created on the first attempt. Attempt `attempt` is
+ * recorded once: a retried activity with the same attempt number changes nothing.
+ */
+export async function upsertChargeAttempt(
+  db: Db,
+  input: { id: string; merchantId: string; livemode: boolean; subscriptionId: string; periodIndex: number; periodStart: Date; amount: string; attempt: number },
+): Promise<ChargeRow> {
+  await db`
+    insert into subscription_charges (id, merchant_id, livemode, subscription_id, period_index, period_start, amount, status, attempts, attempted_at)
+    values (${input.id}, ${input.merchantId}, ${input.livemode}, ${input.subscriptionId}, ${input.periodIndex}, ${input.periodStart},
+            ${input.amount}, 'pending', ${input.attempt}, now())
+    on conflict (subscription_id, period_index) do update
+      set attempts = excluded.attempts, attempted_at = now(), updated_at = now(),
+          status = case when subscription_charges.status = 'succeeded' then 'succeeded' else 'pending' end
+      where subscription_charges.attempts < excluded.attempts and subscription_charges.status <> 'succeeded'`;
+  const [row] = await db<ChargeRow[]>`
+    select ${columns(db)} from subscription_charges where subscription_id = ${input.subscriptionId} and period_index = ${input.periodIndex}`;
+  return row!;
+}
+
+/** Marks a charge succeeded; returns false when it already was (so its event is not recorded twice). */
+export async function markChargeSucceeded(db: Db, id: string, input: { txHash: string; blockNumber: string }): Promise<boolean> {
+  const rows = await db`
+    update subscription_charges
+    set status = 'succeeded', tx_hash = ${input.txHash}, block_number = ${input.blockNumber}, settled_at = now(), updated_at = now(),
+        failure_code = null, failure_reason = null
+    where id = ${id} and status <> 'succeeded'
+    returning id`;
+  return rows.length > 0;
+}
+
+/** Marks attempt `attempt` failed; returns false when that attempt's failure was already recorded. */
+export async function markChargeFailed(db: Db, id: string, input: { attempt: number; failureCode: string; failureReason: string }): Promise<boolean> {
+  const rows = await db`
+    update subscription_charges
+    set status = 'failed', failure_code = ${input.failureCode}, failure_reason = ${input.failureReason}, updated_at = now()
+    where id = ${id} and status = 'pending' and attempts = ${input.attempt}
+    returning id`;
+  return rows.length > 0;
+}
+
+export async function findChargeById(db: Db, id: string): Promise<ChargeRow | undefined> {
+  const [row] = await db<ChargeRow[]>`select ${columns(db)} from subscription_charges where id = ${id}`;
+  return row;
+}
+
+export async function findCharge(db: Db, scope: MerchantScope, id: string): Promise<ChargeRow | undefined> {
+  const [row] = await db<ChargeRow[]>`
+    select ${columns(db)} from subscription_charges
+    where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}`;
+  return row;
+}
+
+export async function listCharges(
+  db: Db,
+  scope: MerchantScope,
+  filter: { subscriptionId?: string; before?: string; limit: number },
+): Promise<ChargeRow[]> {
+  return db<ChargeRow[]>`
+    select ${columns(db)} from subscription_charges
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
+      ${filter.subscriptionId ? db`and subscription_id = ${filter.subscriptionId}` : db``}
+      ${filter.before ? db`and id < ${filter.before}` : db``}
+    order by id desc limit ${filter.limit + 1}`;
+}

@@ -1,0 +1,36 @@
+// Response shapes of subscription charges.
+import { z } from 'zod';
+import { idParam, timestamp } from '../http/schemas.js';
+import { listOf, listQuery } from '../http/pagination.js';
+
+export const subscriptionCharge = z
+  .object({
+    id: z.string(),
+    object: z.literal('subscription_charge'),
+    subscriptionId: z.string(),
+    periodIndex: z.number().int().describe('The 0-based period this charge is for; at most one charge per period.'),
+    periodStart: timestamp,
+    amount: z.string(),
+    currency: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']).describe('`failed` is the latest attempt\'s outcome; a later retry may still succeed.'),
+    attempts: z.number().int().describe('How many times this period has been attempted.'),
+    transactionHash: z.string().nullable(),
+    blockNumber: z.string().nullable(),
+    failureCode: z
+      .string()
+      .nullable()
+      .describe('Why the last attempt failed: insufficient_funds, insufficient_allowance, cancelled_on_chain, period_beyond_term, amount_exceeds_terms, not_operator.'),
+    failureReason: z.string().nullable(),
+    attemptedAt: timestamp.nullable(),
+    settledAt: timestamp.nullable(),
+    livemode: z.boolean(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'SubscriptionCharge' });
+
+export const chargeParams = z.object({ id: idParam('subscriptionCharge') });
+export const chargeList = listOf(subscriptionCharge);
+export const chargeListQuery = listQuery.extend({ subscriptionId: idParam('subscription').optional() });
+
+export type SubscriptionCharge = z.infer<typeof subscriptionCharge>;
+export type ChargeListQuery = z.infer<typeof chargeListQuery>;

@@ -1,0 +1,233 @@
+// Entry points the indexer calls when it sees the subscription contract's
+// events (after its confirmations). Each is idempotent: a log seen twice (a
+// restart, a re-scan) changes nothing the second time.
+//
+// How an enrolment finds its merchant and plan:
+//  - the Terms' `merchant` is a payout address registered for one merchant and
+//    mode in merchant_chain_addresses (addMerchantChainAddress);
+//  - the contract, token and operator must be this mode's (otherwise it is not
+//    a subscription this service can charge, and it is ignored);
+//  - the plan is the merchant's plan (same mode) whose amount equals the Terms'
+//    amount and whose onChainPeriodSeconds(interval, intervalCount) equals the
+//    Terms' period. The relay may pass the plan id it enrolled for (`planId`),
+//    which must be one of those; otherwise the oldest matching plan is used.
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  type Client,
+} from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { Address, Hex } from 'viem';
+import type { Sql } from '../db/client.js';
+import type { EventDispatcher } from '../events/dispatch.js';
+import { recordEvent } from '../events/outbox.js';
+import { newId } from '../ids.js';
+import { upsertCustomer } from '../customers/repo.js';
+import { findMerchantByChainAddress } from '../merchants/repo.js';
+import {
+  cancelSubscriptionSignal,
+  walletFundedSignal,
+  type SubscriptionWorkflowInput,
+} from '../../workflows/subscription.js';
+import { onChainPeriodSeconds } from './periods.js';
+import * as repo from './repo.js';
+import { renderSubscription } from './service.js';
+
+export const MERCHANT_ID_SEARCH_ATTRIBUTE = defineSearchAttributeKey('MerchantId', SearchAttributeType.KEYWORD);
+export const BUSINESS_STATUS_SEARCH_ATTRIBUTE = defineSearchAttributeKey('BusinessStatus', SearchAttributeType.KEYWORD);
+
+/** What this service's side of the contract looks like in one mode. */
+export type SubscriptionContractMode = {
+  chainId: number;
+  subscriptionManager: Address;
+  token: Address;
+  /** The operator address this service charges with. */
+  operator: Address;
+};
+
+export type SubscriptionChainEventDeps = {
+  sql: Sql;
+  temporal: Client;
+  taskQueue: string;
+  events: EventDispatcher;
+  modes: { test?: SubscriptionContractMode; live?: SubscriptionContractMode };
+  /** Set the MerchantId / BusinessStatus search attributes (registered on the dev server and in prod). */
+  useSearchAttributes?: boolean;
+  /** Workflow tuning (tests shorten these). */
+  workflow?: Pick<SubscriptionWorkflowInput, 'retryIntervalHours' | 'periodsPerRun'>;
+};
+
+export type SubscriptionCreatedLog = {
+  livemode: boolean;
+  chainId: number;
+  /** The contract that emitted the log. */
+  address: Address;
+  transactionHash: Hex | null;
+  /** Timestamp (seconds) of the block that holds the log: the enrolment time. */
+  blockTimestamp: bigint;
+  args: {
+    id: bigint;
+    subscriber: Address;
+    merchant: Address;
+    token: Address;
+    amount: bigint;
+    period: bigint;
+    periods: number;
+    firstPeriodStart: bigint;
+    operator: Address;
+  };
+  /** The plan the relay enrolled the customer for, when it knows. */
+  planId?: string;
+  /** The customer's email, when the hosted checkout collected one. */
+  customerEmail?: string;
+};
+
+export type SubscriptionCreatedOutcome =
+  | { outcome: 'created' | 'existing'; subscriptionId: string; workflowStarted: boolean }
+  | { outcome: 'ignored'; reason: 'unknown_contract' | 'foreign_operator' | 'unknown_token' | 'unknown_merchant' | 'no_matching_plan' };
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export async function onSubscriptionCreatedOnChain(deps: SubscriptionChainEventDeps, log: SubscriptionCreatedLog): Promise<SubscriptionCreatedOutcome> {
+  const mode = log.livemode ? deps.modes.live : deps.modes.test;
+  if (!mode || mode.chainId !== log.chainId || !same(mode.subscriptionManager, log.address)) return { outcome: 'ignored', reason: 'unknown_contract' };
+  if (!same(mode.operator, log.args.operator)) return { outcome: 'ignored', reason: 'foreign_operator' };
+  if (!same(mode.token, log.args.token)) return { outcome: 'ignored', reason: 'unknown_token' };
+
+  const merchant = await findMerchantByChainAddress(deps.sql, log.livemode, log.args.merchant);
+  if (!merchant) return { outcome: 'ignored', reason: 'unknown_merchant' };
+  const candidates = (await repo.findPlansForTerms(deps.sql, { merchantId: merchant.merchantId, livemode: log.livemode, amount: log.args.amount.toString() })).filter(
+    (plan) => BigInt(onChainPeriodSeconds(plan.interval, plan.intervalCount)) === log.args.period,
+  );
+  const plan = log.planId ? candidates.find((p) => p.id === log.planId) : candidates[0];
+  if (!plan) return { outcome: 'ignored', reason: 'no_matching_plan' };
+
+  const firstPeriodStart = new Date(Number(log.args.firstPeriodStart) * 1000);
+  const trialing = log.args.firstPeriodStart > log.blockTimestamp;
+  const status = trialing ? 'trialing' : 'active';
+
+  const { subscriptionId, created, eventId, terminal } = await deps.sql.begin(async (tx) => {
+    const customer = await upsertCustomer(tx, {
+      id: newId('customer'),
+      merchantId: merchant.merchantId,
+      livemode: log.livemode,
+      walletAddress: log.args.subscriber,
+      email: log.customerEmail ?? null,
+    });
+    const inserted = await repo.insertSubscriptionIfAbsent(tx, {
+      id: newId('subscription'),
+      merchantId: merchant.merchantId,
+      livemode: log.livemode,
+      planId: plan.id,
+      customerId: customer.id,
+      status,
+      chainId: String(log.chainId),
+      contractAddress: log.address,
+      onChainId: log.args.id.toString(),
+      subscriberAddress: log.args.subscriber,
+      tokenAddress: log.args.token,
+      amount: log.args.amount.toString(),
+      periodSeconds: log.args.period.toString(),
+      periods: log.args.periods,
+      firstPeriodStart,
+      trialEnd: trialing ? firstPeriodStart : null,
+      nextChargeAt: firstPeriodStart,
+      createdTxHash: log.transactionHash,
+    });
+    const row = (await repo.findSubscriptionById(tx, inserted.id))!;
+    if (!inserted.created) return { subscriptionId: inserted.id, created: false, eventId: null, terminal: repo.TERMINAL_STATUSES.includes(row.status) };
+    const event = await recordEvent(tx, {
+      merchantId: merchant.merchantId,
+      livemode: log.livemode,
+      type: 'subscription.created',
+      data: { object: renderSubscription(row) },
+    });
+    return { subscriptionId: inserted.id, created: true, eventId: event.id, terminal: false };
+  });
+  if (eventId) await deps.events.dispatch([eventId]);
+  if (terminal) return { outcome: 'existing', subscriptionId, workflowStarted: false };
+
+  // Started even for an existing row (the previous call may have died between commit and start);
+  // the id reuse policy makes a second start a no-op.
+  const input: SubscriptionWorkflowInput = {
+    subscriptionId,
+    merchantId: merchant.merchantId,
+    livemode: log.livemode,
+    planId: plan.id,
+    interval: plan.interval,
+    intervalCount: plan.intervalCount,
+    periods: log.args.periods,
+    firstPeriodStart: firstPeriodStart.toISOString(),
+    status,
+    useSearchAttributes: deps.useSearchAttributes ?? false,
+    ...deps.workflow,
+  };
+  let workflowStarted = false;
+  try {
+    await deps.temporal.workflow.start('subscriptionWorkflow', {
+      workflowId: subscriptionId,
+      taskQueue: deps.taskQueue,
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      memo: { merchantId: merchant.merchantId, planId: plan.id, livemode: log.livemode, status, nextChargeAt: firstPeriodStart.toISOString() },
+      ...(deps.useSearchAttributes
+        ? {
+            typedSearchAttributes: [
+              { key: MERCHANT_ID_SEARCH_ATTRIBUTE, value: merchant.merchantId },
+              { key: BUSINESS_STATUS_SEARCH_ATTRIBUTE, value: status },
+            ],
+          }
+        : {}),
+    });
+    workflowStarted = true;
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+  return { outcome: created ? 'created' : 'existing', subscriptionId, workflowStarted };
+}
+
+export type SubscriptionCancelledLog = { livemode: boolean; chainId: number; address: Address; args: { id: bigint; by: Address } };
+
+/** The customer (or anyone allowed) cancelled on-chain: the workflow records it and stops. */
+export async function onSubscriptionCancelledOnChain(deps: SubscriptionChainEventDeps, log: SubscriptionCancelledLog): Promise<{ subscriptionId: string | null }> {
+  const sub = await repo.findSubscriptionByOnChainId(deps.sql, {
+    livemode: log.livemode,
+    chainId: String(log.chainId),
+    contractAddress: log.address,
+    onChainId: log.args.id.toString(),
+  });
+  if (!sub) return { subscriptionId: null };
+  const mode = log.livemode ? deps.modes.live : deps.modes.test;
+  const by = same(log.args.by, sub.subscriberAddress) ? 'subscriber' : mode && same(log.args.by, mode.operator) ? 'operator' : 'merchant';
+  try {
+    await deps.temporal.workflow.getHandle(sub.id).signal(cancelSubscriptionSignal, { by, reason: 'Cancelled on-chain.' });
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  }
+  return { subscriptionId: sub.id };
+}
+
+/**
+ * Funds (a token transfer to the wallet, or a new allowance) reached a
+ * subscriber: every at_risk subscription it pays retries its charge now.
+ */
+export async function onTransferToSubscriber(
+  deps: SubscriptionChainEventDeps,
+  transfer: { livemode: boolean; to: Address },
+): Promise<{ signalled: string[] }> {
+  const ids = await repo.findOpenSubscriptionIdsBySubscriber(deps.sql, transfer.livemode, transfer.to);
+  const signalled: string[] = [];
+  for (const id of ids) {
+    try {
+      await deps.temporal.workflow.getHandle(id).signal(walletFundedSignal);
+      signalled.push(id);
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+  }
+  return { signalled };
+}
+
+/** Alias: a top-up is a transfer to the subscriber. */
+export const onTopUp = onTransferToSubscriber;

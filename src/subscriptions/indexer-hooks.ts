@@ -1,0 +1,93 @@
+// How subscriptions meet the chain layer: the per-mode chain settings mapped
+// onto the subscription chain port and contract modes, and the indexer hooks
+// that turn confirmed SubscriptionCreated / SubscriptionCancelled / Transfer
+// logs into the subscription entry points (each idempotent).
+import type { Address, Hex } from 'viem';
+import { publicClientFor } from '../chain/clients.js';
+import type { ChainConfig, ChainSettings } from '../chain/config.js';
+import { hookPoints, type ChainEvent, type ChainHook } from '../indexer/hooks.js';
+import type { SubscriptionChainMode } from './chain.js';
+import {
+  onSubscriptionCancelledOnChain,
+  onSubscriptionCreatedOnChain,
+  onTransferToSubscriber,
+  type SubscriptionChainEventDeps,
+  type SubscriptionContractMode,
+} from './chain-events.js';
+
+type Modes<T> = { test?: T; live?: T };
+
+function eachMode<T>(config: ChainConfig, map: (settings: ChainSettings) => T | undefined): Modes<T> {
+  const out: Modes<T> = {};
+  const test = config.test && map(config.test);
+  const live = config.live && map(config.live);
+  if (test) out.test = test;
+  if (live) out.live = live;
+  return out;
+}
+
+/** The operator side of each configured mode (modes without an operator key cannot charge). */
+export function subscriptionChainModes(config: ChainConfig): Modes<SubscriptionChainMode> {
+  return eachMode(config, (s) =>
+    s.operatorKey
+      ? { rpcUrl: s.rpcUrl, operatorKey: s.operatorKey, subscriptionManager: s.subscriptionManager, fromBlock: s.startBlock, pollingIntervalMs: s.pollIntervalMs }
+      : undefined,
+  );
+}
+
+/** What an enrolment must name in each mode to be this service's. */
+export function subscriptionContractModes(config: ChainConfig): Modes<SubscriptionContractMode> {
+  return eachMode(config, (s) =>
+    s.operator ? { chainId: s.chainId, subscriptionManager: s.subscriptionManager, token: s.token, operator: s.operator } : undefined,
+  );
+}
+
+const big = (value: string | number | boolean | undefined) => BigInt(String(value ?? 0));
+
+export function subscriptionIndexerHooks(config: ChainConfig, deps: Omit<SubscriptionChainEventDeps, 'modes' | 'temporal'> & { temporal?: SubscriptionChainEventDeps['temporal'] }): ChainHook[] {
+  const modes = subscriptionContractModes(config);
+  const withTemporal = (context: { temporal?: SubscriptionChainEventDeps['temporal'] }): SubscriptionChainEventDeps => {
+    const temporal = context.temporal ?? deps.temporal;
+    if (!temporal) throw new Error('subscription hooks need a Temporal client');
+    return { ...deps, temporal, modes };
+  };
+  const settingsOf = (event: ChainEvent) => (event.livemode ? config.live : config.test);
+
+  return [
+    hookPoints.subscriptionCreated('subscriptions.created', async (event, context) => {
+      const settings = settingsOf(event);
+      if (!settings) return;
+      const block = await publicClientFor(settings).getBlock({ blockNumber: event.blockNumber });
+      const a = event.args;
+      await onSubscriptionCreatedOnChain(withTemporal(context), {
+        livemode: event.livemode,
+        chainId: event.chainId,
+        address: event.address,
+        transactionHash: event.transactionHash as Hex,
+        blockTimestamp: block.timestamp,
+        args: {
+          id: big(a.id),
+          subscriber: a.subscriber as Address,
+          merchant: a.merchant as Address,
+          token: a.token as Address,
+          amount: big(a.amount),
+          period: big(a.period),
+          periods: Number(a.periods),
+          firstPeriodStart: big(a.firstPeriodStart),
+          operator: a.operator as Address,
+        },
+      });
+    }),
+    hookPoints.subscriptionCancelled('subscriptions.cancelled', async (event, context) => {
+      await onSubscriptionCancelledOnChain(withTemporal(context), {
+        livemode: event.livemode,
+        chainId: event.chainId,
+        address: event.address,
+        args: { id: big(event.args.id), by: event.args.by as Address },
+      });
+    }),
+    hookPoints.transferTo('subscriptions.top-up', async (event, context) => {
+      await onTransferToSubscriber(withTemporal(context), { livemode: event.livemode, to: event.args.to as Address });
+    }),
+  ];
+}

@@ -1,0 +1,204 @@
+// SQL for subscriptions (the read model the workflow keeps up to date).
+import type { Db } from '../db/client.js';
+import type { MerchantScope } from '../http/principal.js';
+import type { PlanRow } from '../subscription-plans/repo.js';
+
+export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'at_risk', 'paused', 'cancelled', 'lapsed', 'completed'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly SubscriptionStatus[] = ['cancelled', 'lapsed', 'completed'];
+export type CancelledBy = 'merchant' | 'subscriber' | 'operator' | 'system';
+
+export type SubscriptionRow = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  planId: string;
+  customerId: string;
+  customerWalletAddress: string;
+  customerEmail: string | null;
+  status: SubscriptionStatus;
+  chainId: string;
+  contractAddress: string;
+  onChainId: string;
+  subscriberAddress: string;
+  tokenAddress: string;
+  amount: string;
+  periodSeconds: string;
+  periods: number;
+  firstPeriodStart: Date;
+  trialEnd: Date | null;
+  currentPeriodIndex: number | null;
+  nextChargeAt: Date | null;
+  atRiskSince: Date | null;
+  cancelReason: string | null;
+  cancelledBy: CancelledBy | null;
+  cancelledAt: Date | null;
+  onChainCancelledAt: Date | null;
+  lapsedAt: Date | null;
+  completedAt: Date | null;
+  createdTxHash: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const columns = (db: Db) =>
+  db`s.id, s.merchant_id as "merchantId", s.livemode, s.plan_id as "planId", s.customer_id as "customerId",
+     c.wallet_address as "customerWalletAddress", c.email as "customerEmail", s.status,
+     s.chain_id::text as "chainId", s.contract_address as "contractAddress", s.on_chain_id::text as "onChainId",
+     s.subscriber_address as "subscriberAddress", s.token_address as "tokenAddress", s.amount::text as amount,
+     s.period_seconds::text as "periodSeconds", s.periods, s.first_period_start as "firstPeriodStart", s.trial_end as "trialEnd",
+     s.current_period_index as "currentPeriodIndex", s.next_charge_at as "nextChargeAt", s.at_risk_since as "atRiskSince",
+     s.cancel_reason as "cancelReason", s.cancelled_by as "cancelledBy", s.cancelled_at as "cancelledAt",
+     s.on_chain_cancelled_at as "onChainCancelledAt", s.lapsed_at as "lapsedAt", s.completed_at as "completedAt",
+     s.created_tx_hash as "createdTxHash", s.created_at as "createdAt", s.updated_at as "updatedAt"`;
+
+export type NewSubscription = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  planId: string;
+  customerId: string;
+  status: SubscriptionStatus;
+  chainId: string;
+  contractAddress: string;
+  onChainId: string;
+  subscriberAddress: string;
+  tokenAddress: string;
+  amount: string;
+  periodSeconds: string;
+  periods: number;
+  firstPeriodStart: Date;
+  trialEnd: Date | null;
+  nextChargeAt: Date;
+  createdTxHash: string | null;
+};
+
+/** Inserts unless the on-chain subscription is already projected; returns the row and whether it was new. */
+export async function insertSubscriptionIfAbsent(db: Db, s: NewSubscription): Promise<{ id: string; created: boolean }> {
+  const inserted = await db<{ id: string }[]>`
+    insert into subscriptions (id, merchant_id, livemode, plan_id, customer_id, status, chain_id, contract_address, on_chain_id,
+      subscriber_address, token_address, amount, period_seconds, periods, first_period_start, trial_end, next_charge_at, created_tx_hash)
+    values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.planId}, ${s.customerId}, ${s.status}, ${s.chainId},
+      ${s.contractAddress.toLowerCase()}, ${s.onChainId}, ${s.subscriberAddress.toLowerCase()}, ${s.tokenAddress.toLowerCase()},
+      ${s.amount}, ${s.periodSeconds}, ${s.periods}, ${s.firstPeriodStart}, ${s.trialEnd}, ${s.nextChargeAt}, ${s.createdTxHash})
+    on conflict (livemode, chain_id, contract_address, on_chain_id) do nothing
+    returning id`;
+  if (inserted[0]) return { id: inserted[0].id, created: true };
+  const [existing] = await db<{ id: string }[]>`
+    select id from subscriptions
+    where livemode = ${s.livemode} and chain_id = ${s.chainId} and contract_address = ${s.contractAddress.toLowerCase()}
+      and on_chain_id = ${s.onChainId}`;
+  return { id: existing!.id, created: false };
+}
+
+export async function findSubscriptionByOnChainId(
+  db: Db,
+  key: { livemode: boolean; chainId: string; contractAddress: string; onChainId: string },
+): Promise<SubscriptionRow | undefined> {
+  const [row] = await db<SubscriptionRow[]>`
+    select ${columns(db)} from subscriptions s join customers c on c.id = s.customer_id
+    where s.livemode = ${key.livemode} and s.chain_id = ${key.chainId} and s.contract_address = ${key.contractAddress.toLowerCase()}
+      and s.on_chain_id = ${key.onChainId}`;
+  return row;
+}
+
+/** Active-ish subscriptions paid by a wallet in a mode (top-up routing). */
+export async function findOpenSubscriptionIdsBySubscriber(db: Db, livemode: boolean, subscriber: string): Promise<string[]> {
+  const rows = await db<{ id: string }[]>`
+    select id from subscriptions
+    where livemode = ${livemode} and subscriber_address = ${subscriber.toLowerCase()} and status = 'at_risk'
+    order by id`;
+  return rows.map((r) => r.id);
+}
+
+export async function findSubscription(db: Db, scope: MerchantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<SubscriptionRow | undefined> {
+  const [row] = await db<SubscriptionRow[]>`
+    select ${columns(db)} from subscriptions s join customers c on c.id = s.customer_id
+    where s.id = ${id} and s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode}
+    ${options.forUpdate ? db`for update of s` : db``}`;
+  return row;
+}
+
+/** By id alone (the worker's activities, which act for the workflow of that id). */
+export async function findSubscriptionById(db: Db, id: string, options: { forUpdate?: boolean } = {}): Promise<SubscriptionRow | undefined> {
+  const [row] = await db<SubscriptionRow[]>`
+    select ${columns(db)} from subscriptions s join customers c on c.id = s.customer_id
+    where s.id = ${id}
+    ${options.forUpdate ? db`for update of s` : db``}`;
+  return row;
+}
+
+export async function listSubscriptions(
+  db: Db,
+  scope: MerchantScope,
+  filter: { status?: SubscriptionStatus; planId?: string; before?: string; limit: number },
+): Promise<SubscriptionRow[]> {
+  return db<SubscriptionRow[]>`
+    select ${columns(db)} from subscriptions s join customers c on c.id = s.customer_id
+    where s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode}
+      ${filter.status ? db`and s.status = ${filter.status}` : db``}
+      ${filter.planId ? db`and s.plan_id = ${filter.planId}` : db``}
+      ${filter.before ? db`and s.id < ${filter.before}` : db``}
+    order by s.id desc limit ${filter.limit + 1}`;
+}
+
+export type SubscriptionUpdate = Partial<{
+  status: SubscriptionStatus;
+  currentPeriodIndex: number | null;
+  nextChargeAt: Date | null;
+  atRiskSince: Date | null;
+  cancelReason: string | null;
+  cancelledBy: CancelledBy | null;
+  cancelledAt: Date | null;
+  onChainCancelledAt: Date | null;
+  lapsedAt: Date | null;
+  completedAt: Date | null;
+}>;
+
+const UPDATE_COLUMNS: Record<keyof SubscriptionUpdate, string> = {
+  status: 'status',
+  currentPeriodIndex: 'current_period_index',
+  nextChargeAt: 'next_charge_at',
+  atRiskSince: 'at_risk_since',
+  cancelReason: 'cancel_reason',
+  cancelledBy: 'cancelled_by',
+  cancelledAt: 'cancelled_at',
+  onChainCancelledAt: 'on_chain_cancelled_at',
+  lapsedAt: 'lapsed_at',
+  completedAt: 'completed_at',
+};
+
+/**
+ * Applies `update` unless the subscription is in a terminal status (or, with
+ * `onlyFrom`, not in one of those statuses). Returns whether a row changed.
+ */
+export async function updateSubscription(
+  db: Db,
+  id: string,
+  update: SubscriptionUpdate,
+  guard: { notIn?: readonly SubscriptionStatus[] } = { notIn: TERMINAL_STATUSES },
+): Promise<boolean> {
+  const values: Record<string, unknown> = { updated_at: new Date() };
+  for (const [key, column] of Object.entries(UPDATE_COLUMNS) as [keyof SubscriptionUpdate, string][]) {
+    if (key in update) values[column] = update[key] ?? null;
+  }
+  const notIn = guard.notIn ?? [];
+  const rows = await db`
+    update subscriptions set ${db(values as Record<string, never>)}
+    where id = ${id} ${notIn.length > 0 ? db`and status not in ${db(notIn as string[])}` : db``}
+    returning id`;
+  return rows.length > 0;
+}
+
+/** Plans of a merchant in a mode whose terms an enrolment could match (oldest first). */
+export async function findPlansForTerms(
+  db: Db,
+  input: { merchantId: string; livemode: boolean; amount: string },
+): Promise<PlanRow[]> {
+  return db<PlanRow[]>`
+    select id, merchant_id as "merchantId", livemode, name, amount::text as amount, currency, interval,
+      interval_count as "intervalCount", trial_period_days as "trialPeriodDays", created_at as "createdAt"
+    from subscription_plans
+    where merchant_id = ${input.merchantId} and livemode = ${input.livemode} and amount = ${input.amount}
+    order by id`;
+}

@@ -1,0 +1,40 @@
+// HTTP routes of subscriptions. There is no create: subscriptions are enrolled on-chain.
+import type { FastifyZodInstance } from '../http/types.js';
+import { access } from '../http/access.js';
+import { requestScope } from '../http/principal.js';
+import { cancelSubscriptionBody, subscription, subscriptionList, subscriptionListQuery, subscriptionParams } from './schemas.js';
+import type { SubscriptionService } from './service.js';
+
+export function registerSubscriptionRoutes(app: FastifyZodInstance, subscriptions: SubscriptionService): void {
+  app.route({
+    method: 'GET',
+    url: '/v1/subscriptions/:id',
+    config: { access: access.scope('subscriptions_read') },
+    schema: { tags: ['Subscriptions'], summary: 'Retrieve a subscription', params: subscriptionParams, response: { 200: subscription } },
+    handler: (request) => subscriptions.get(requestScope(request), request.params.id),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/subscriptions',
+    config: { access: access.scope('subscriptions_read') },
+    schema: { tags: ['Subscriptions'], summary: 'List subscriptions', querystring: subscriptionListQuery, response: { 200: subscriptionList } },
+    handler: (request) => subscriptions.list(requestScope(request), request.query),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/subscriptions/:id/cancel',
+    config: { access: access.scope('subscriptions_write') },
+    schema: {
+      tags: ['Subscriptions'],
+      summary: 'Cancel a subscription',
+      description:
+        'Marks the subscription cancelled at once (the response shows it) and queues the on-chain cancel, which the subscription workflow retries until it lands. Cancelling a cancelled, lapsed or completed subscription is `session_invalid_state`.',
+      params: subscriptionParams,
+      body: cancelSubscriptionBody.nullish().describe('Optional; an empty body is accepted.'),
+      response: { 200: subscription },
+    },
+    handler: (request) => subscriptions.cancel(requestScope(request), request.params.id, request.body ?? {}),
+  });
+}

@@ -1,0 +1,64 @@
+// Request and response shapes of subscriptions.
+import { z } from 'zod';
+import { idParam, timestamp } from '../http/schemas.js';
+import { listOf, listQuery } from '../http/pagination.js';
+import { SUBSCRIPTION_STATUSES } from './repo.js';
+
+export const subscription = z
+  .object({
+    id: z.string(),
+    object: z.literal('subscription'),
+    planId: z.string(),
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    customer: z
+      .object({
+        id: z.string().describe('Customer id (prefix `cus_`): one per wallet address, merchant and mode.'),
+        walletAddress: z.string().describe('The subscriber wallet (lower-case hex).'),
+        email: z.string().nullable(),
+      })
+      .describe('The customer who enrolled.'),
+    amount: z.string().describe('Maximum charged per period, integer string in the token\'s base units.'),
+    currency: z.string(),
+    onChain: z
+      .object({
+        chainId: z.string(),
+        contractAddress: z.string().describe('The SubscriptionManager contract.'),
+        subscriptionId: z.string().describe('The id the contract assigned (decimal string).'),
+        tokenAddress: z.string(),
+        periodSeconds: z.string().describe('The on-chain minimum period length the customer authorised.'),
+        createdTxHash: z.string().nullable(),
+      })
+      .describe('Where the authorisation lives on-chain.'),
+    periods: z.number().int().describe('Number of authorised periods; 0 means open-ended.'),
+    firstPeriodStart: timestamp.describe('Start of period 0 (the end of the trial, if any).'),
+    trialEnd: timestamp.nullable(),
+    currentPeriodIndex: z.number().int().nullable().describe('The last period charged (0-based), null before the first charge.'),
+    nextChargeAt: timestamp.nullable().describe('When the next period is due; null once terminal.'),
+    atRiskSince: timestamp.nullable().describe('When the current failed charge first failed; null unless at_risk.'),
+    cancelReason: z.string().nullable(),
+    cancelledBy: z.enum(['merchant', 'subscriber', 'operator', 'system']).nullable(),
+    cancelledAt: timestamp.nullable(),
+    onChainCancelledAt: timestamp.nullable().describe('When the on-chain cancel was confirmed.'),
+    lapsedAt: timestamp.nullable(),
+    completedAt: timestamp.nullable(),
+    livemode: z.boolean(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Subscription' });
+
+export const subscriptionParams = z.object({ id: idParam('subscription') });
+export const subscriptionList = listOf(subscription);
+export const subscriptionListQuery = listQuery.extend({
+  status: z.enum(SUBSCRIPTION_STATUSES).optional(),
+  planId: idParam('plan').optional(),
+});
+
+export const cancelSubscriptionBody = z
+  .object({
+    reason: z.string().trim().min(1).max(500).optional().describe('Why the merchant cancelled; kept on the subscription and in the event.'),
+  })
+  .strict();
+
+export type Subscription = z.infer<typeof subscription>;
+export type SubscriptionListQuery = z.infer<typeof subscriptionListQuery>;
+export type CancelSubscriptionBody = z.infer<typeof cancelSubscriptionBody>;

@@ -1,0 +1,112 @@
+// Subscriptions: the api reads the read model the workflow keeps, and cancels
+// by recording the cancel first, then telling the workflow, which queues the
+// on-chain cancel.
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Sql } from '../db/client.js';
+import { InvalidStateError, NotFoundError } from '../errors.js';
+import type { EventDispatcher } from '../events/dispatch.js';
+import { recordEvent } from '../events/outbox.js';
+import type { MerchantScope } from '../http/principal.js';
+import { decodeCursor, toPage, type Page } from '../http/pagination.js';
+import { cancelSubscriptionSignal } from '../../workflows/subscription.js';
+import * as repo from './repo.js';
+import type { CancelSubscriptionBody, Subscription, SubscriptionListQuery } from './schemas.js';
+
+export function renderSubscription(row: repo.SubscriptionRow): Subscription {
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  return {
+    id: row.id,
+    object: 'subscription',
+    planId: row.planId,
+    status: row.status,
+    customer: { id: row.customerId, walletAddress: row.customerWalletAddress, email: row.customerEmail },
+    amount: row.amount,
+    currency: 'USDC',
+    onChain: {
+      chainId: row.chainId,
+      contractAddress: row.contractAddress,
+      subscriptionId: row.onChainId,
+      tokenAddress: row.tokenAddress,
+      periodSeconds: row.periodSeconds,
+      createdTxHash: row.createdTxHash,
+    },
+    periods: row.periods,
+    firstPeriodStart: row.firstPeriodStart.toISOString(),
+    trialEnd: iso(row.trialEnd),
+    currentPeriodIndex: row.currentPeriodIndex,
+    nextChargeAt: iso(row.nextChargeAt),
+    atRiskSince: iso(row.atRiskSince),
+    cancelReason: row.cancelReason,
+    cancelledBy: row.cancelledBy,
+    cancelledAt: iso(row.cancelledAt),
+    onChainCancelledAt: iso(row.onChainCancelledAt),
+    lapsedAt: iso(row.lapsedAt),
+    completedAt: iso(row.completedAt),
+    livemode: row.livemode,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export type SubscriptionServiceDeps = {
+  sql: Sql;
+  events: EventDispatcher;
+  /** Absent in tests without workflows: the workflow then sees the cancel in the read model before its next charge. */
+  temporal?: Client;
+  onSignalError?: (error: unknown, subscriptionId: string) => void;
+};
+
+export function createSubscriptionService({ sql, events, temporal, onSignalError }: SubscriptionServiceDeps) {
+  const notFound = (id: string) => new NotFoundError(`No such subscription: ${id}.`, { param: 'id' });
+
+  return {
+    async get(scope: MerchantScope, id: string): Promise<Subscription> {
+      const row = await repo.findSubscription(sql, scope, id);
+      if (!row) throw notFound(id);
+      return renderSubscription(row);
+    },
+
+    async list(scope: MerchantScope, query: SubscriptionListQuery): Promise<Page<Subscription>> {
+      const rows = await repo.listSubscriptions(sql, scope, {
+        status: query.status,
+        planId: query.planId,
+        before: decodeCursor(query.cursor),
+        limit: query.limit,
+      });
+      return toPage(rows, query.limit, renderSubscription);
+    },
+
+    async cancel(scope: MerchantScope, id: string, input: CancelSubscriptionBody): Promise<Subscription> {
+      const { subscription, eventId } = await sql.begin(async (tx) => {
+        const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
+        if (!row) throw notFound(id);
+        if (repo.TERMINAL_STATUSES.includes(row.status)) {
+          throw new InvalidStateError(`The subscription is already ${row.status} and cannot be cancelled.`);
+        }
+        await repo.updateSubscription(tx, id, {
+          status: 'cancelled',
+          cancelReason: input.reason ?? null,
+          cancelledBy: 'merchant',
+          cancelledAt: new Date(),
+          nextChargeAt: null,
+          atRiskSince: null,
+        });
+        const updated = renderSubscription((await repo.findSubscription(tx, scope, id))!);
+        const event = await recordEvent(tx, { ...scope, type: 'subscription.cancelled', data: { object: updated } });
+        return { subscription: updated, eventId: event.id };
+      });
+      await events.dispatch([eventId]);
+      if (temporal) {
+        try {
+          await temporal.workflow.getHandle(id).signal(cancelSubscriptionSignal, { by: 'merchant', reason: input.reason });
+        } catch (error) {
+          // A finished workflow has nothing left to stop; anything else is picked up by the
+          // workflow's read-model check before its next charge.
+          if (!(error instanceof WorkflowNotFoundError)) onSignalError?.(error, id);
+        }
+      }
+      return subscription;
+    },
+  };
+}
+
+export type SubscriptionService = ReturnType<typeof createSubscriptionService>;

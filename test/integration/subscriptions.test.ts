@@ -1,0 +1,230 @@
+// Routes of subscriptions and subscription charges over the real app and
+// database. The rows are seeded through the repos the workflow's activities
+// use (the workflow itself is tested in test/workflows/subscription.test.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertCustomer } from '../../src/customers/repo.js';
+import { newId } from '../../src/ids.js';
+import { upsertChargeAttempt, markChargeSucceeded } from '../../src/subscription-charges/repo.js';
+import { insertSubscriptionIfAbsent, updateSubscription, type SubscriptionStatus } from '../../src/subscriptions/repo.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+
+let db: TestDatabase;
+let t: TestApp;
+let merchant: SeededMerchant;
+let other: SeededMerchant;
+let planA: string;
+let planB: string;
+let onChainSeq = 0;
+
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+
+async function createPlan(key: string, name: string): Promise<string> {
+  const response = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(key), payload: { name, amount: '5000000', interval: 'monthly' } });
+  return response.json().id;
+}
+
+async function seedSubscription(owner: SeededMerchant, planId: string, status: SubscriptionStatus = 'active', livemode = false): Promise<string> {
+  const wallet = `0x${(++onChainSeq).toString(16).padStart(40, '0')}`;
+  const customer = await upsertCustomer(db.sql, { id: newId('customer'), merchantId: owner.merchantId, livemode, walletAddress: wallet, email: 'c@example.com' });
+  const { id } = await insertSubscriptionIfAbsent(db.sql, {
+    id: newId('subscription'),
+    merchantId: owner.merchantId,
+    livemode,
+    planId,
+    customerId: customer.id,
+    status: 'active',
+    chainId: '31337',
+    contractAddress: '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512',
+    onChainId: String(onChainSeq),
+    subscriberAddress: wallet,
+    tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+    amount: '5000000',
+    periodSeconds: String(28 * 86_400),
+    periods: 12,
+    firstPeriodStart: new Date('2027-01-31T00:00:00Z'),
+    trialEnd: null,
+    nextChargeAt: new Date('2027-01-31T00:00:00Z'),
+    createdTxHash: `0x${'ab'.repeat(32)}`,
+  });
+  if (status !== 'active') await updateSubscription(db.sql, id, { status }, { notIn: [] });
+  return id;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  t = await createTestApp(db.sql);
+  merchant = await seedMerchant(db.sql);
+  other = await seedMerchant(db.sql, 'Other');
+  planA = await createPlan(merchant.secretKey, 'A');
+  planB = await createPlan(merchant.secretKey, 'B');
+});
+afterAll(async () => {
+  await t?.close();
+  await db?.drop();
+});
+
+describe('subscriptions', () => {
+  it('reads a subscription with its customer and on-chain facts', async () => {
+    const id = await seedSubscription(merchant, planA);
+    const response = await t.app.inject({ method: 'GET', url: `/v1/subscriptions/${id}`, headers: auth(merchant.secretKey) });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      id,
+      object: 'subscription',
+      planId: planA,
+      status: 'active',
+      amount: '5000000',
+      currency: 'USDC',
+      periods: 12,
+      firstPeriodStart: '2027-01-31T00:00:00.000Z',
+      livemode: false,
+      onChain: { chainId: '31337', periodSeconds: String(28 * 86_400) },
+    });
+    expect(body.customer.id).toMatch(/^cus_/);
+    expect(body.customer.email).toBe('c@example.com');
+  });
+
+  it('is not_found for another merchant or the other mode, invalid_request for a malformed id', async () => {
+    const id = await seedSubscription(merchant, planA);
+    for (const key of [other.secretKey, merchant.liveSecretKey]) {
+      const response = await t.app.inject({ method: 'GET', url: `/v1/subscriptions/${id}`, headers: auth(key) });
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error.code).toBe('not_found');
+    }
+    const malformed = await t.app.inject({ method: 'GET', url: '/v1/subscriptions/plan_123', headers: auth(merchant.secretKey) });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error.code).toBe('invalid_request');
+  });
+
+  it('lists by status and plan, newest first, with cursor pages', async () => {
+    const atRisk = await seedSubscription(merchant, planB, 'at_risk');
+    const activeB = await seedSubscription(merchant, planB, 'active');
+    const byStatus = (await t.app.inject({ method: 'GET', url: '/v1/subscriptions?status=at_risk', headers: auth(merchant.secretKey) })).json();
+    expect(byStatus.data.map((s: { id: string }) => s.id)).toEqual([atRisk]);
+    const byPlan = (await t.app.inject({ method: 'GET', url: `/v1/subscriptions?planId=${planB}`, headers: auth(merchant.secretKey) })).json();
+    expect(byPlan.data.map((s: { id: string }) => s.id)).toEqual([activeB, atRisk]);
+
+    const first = (await t.app.inject({ method: 'GET', url: `/v1/subscriptions?planId=${planB}&limit=1`, headers: auth(merchant.secretKey) })).json();
+    expect(first).toMatchObject({ hasMore: true, data: [{ id: activeB }] });
+    const second = (await t.app.inject({ method: 'GET', url: `/v1/subscriptions?planId=${planB}&limit=1&cursor=${first.nextCursor}`, headers: auth(merchant.secretKey) })).json();
+    expect(second).toMatchObject({ hasMore: false, nextCursor: null, data: [{ id: atRisk }] });
+
+    const bad = await t.app.inject({ method: 'GET', url: '/v1/subscriptions?status=sleeping', headers: auth(merchant.secretKey) });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.param).toBe('status');
+    const foreign = (await t.app.inject({ method: 'GET', url: '/v1/subscriptions', headers: auth(other.secretKey) })).json();
+    expect(foreign.data).toEqual([]);
+  });
+
+  it('cancel needs subscriptions_write: a subscriptions_read key gets permission_denied and changes nothing', async () => {
+    const id = await seedSubscription(merchant, planA);
+    const readOnly = await merchant.keyWithScopes(['subscriptions_read']);
+    const response = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(readOnly), payload: { reason: 'x' } });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.code).toBe('permission_denied');
+    const read = await t.app.inject({ method: 'GET', url: `/v1/subscriptions/${id}`, headers: auth(readOnly) });
+    expect(read.json().status).toBe('active');
+  });
+
+  it('cancels once, records subscription.cancelled, and refuses a second cancel with session_invalid_state', async () => {
+    const id = await seedSubscription(merchant, planA);
+    const writer = await merchant.keyWithScopes(['subscriptions_write']);
+    const first = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(writer), payload: { reason: 'too expensive' } });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ id, status: 'cancelled', cancelReason: 'too expensive', cancelledBy: 'merchant', nextChargeAt: null });
+    expect(first.json().cancelledAt).toBeTruthy();
+
+    const second = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(writer), payload: { reason: 'again' } });
+    expect(second.statusCode).toBe(403);
+    expect(second.json().error.code).toBe('session_invalid_state');
+
+    const events = await db.sql`select type from events where type = 'subscription.cancelled' and data->'object'->>'id' = ${id}`;
+    expect(events).toHaveLength(1);
+    const [row] = await db.sql`select cancel_reason from subscriptions where id = ${id}`;
+    expect(row!.cancel_reason).toBe('too expensive');
+  });
+
+  it('cancels without a body', async () => {
+    const id = await seedSubscription(merchant, planA, 'at_risk');
+    const response = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(merchant.secretKey) });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'cancelled', cancelReason: null });
+  });
+
+  it.each(['lapsed', 'completed'] as const)('refuses to cancel a %s subscription', async (status) => {
+    const id = await seedSubscription(merchant, planA, status);
+    const response = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(merchant.secretKey), payload: {} });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.code).toBe('session_invalid_state');
+    const [row] = await db.sql`select status from subscriptions where id = ${id}`;
+    expect(row!.status).toBe(status);
+  });
+
+  it('refuses an invalid cancel body and another merchant\'s subscription', async () => {
+    const id = await seedSubscription(merchant, planA);
+    const bad = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(merchant.secretKey), payload: { reason: 'x'.repeat(501) } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.param).toBe('reason');
+    const foreign = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(other.secretKey), payload: {} });
+    expect(foreign.statusCode).toBe(404);
+    const [row] = await db.sql`select status from subscriptions where id = ${id}`;
+    expect(row!.status).toBe('active');
+  });
+});
+
+describe('subscription charges', () => {
+  it('reads and lists charges by subscription with subscriptions_read', async () => {
+    const subA = await seedSubscription(merchant, planA);
+    const subB = await seedSubscription(merchant, planA);
+    const charge = await upsertChargeAttempt(db.sql, {
+      id: newId('subscriptionCharge'),
+      merchantId: merchant.merchantId,
+      livemode: false,
+      subscriptionId: subA,
+      periodIndex: 0,
+      periodStart: new Date('2027-01-31T00:00:00Z'),
+      amount: '5000000',
+      attempt: 1,
+    });
+    await markChargeSucceeded(db.sql, charge.id, { txHash: `0x${'cd'.repeat(32)}`, blockNumber: '42' });
+    await upsertChargeAttempt(db.sql, {
+      id: newId('subscriptionCharge'),
+      merchantId: merchant.merchantId,
+      livemode: false,
+      subscriptionId: subB,
+      periodIndex: 0,
+      periodStart: new Date('2027-01-31T00:00:00Z'),
+      amount: '5000000',
+      attempt: 1,
+    });
+
+    const reader = await merchant.keyWithScopes(['subscriptions_read']);
+    const one = await t.app.inject({ method: 'GET', url: `/v1/subscription-charges/${charge.id}`, headers: auth(reader) });
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toMatchObject({
+      id: charge.id,
+      object: 'subscription_charge',
+      subscriptionId: subA,
+      periodIndex: 0,
+      periodStart: '2027-01-31T00:00:00.000Z',
+      amount: '5000000',
+      status: 'succeeded',
+      attempts: 1,
+      transactionHash: `0x${'cd'.repeat(32)}`,
+      blockNumber: '42',
+      failureCode: null,
+    });
+
+    const list = (await t.app.inject({ method: 'GET', url: `/v1/subscription-charges?subscriptionId=${subA}`, headers: auth(reader) })).json();
+    expect(list.data.map((c: { id: string }) => c.id)).toEqual([charge.id]);
+    const all = (await t.app.inject({ method: 'GET', url: '/v1/subscription-charges', headers: auth(reader) })).json();
+    expect(all.data.length).toBeGreaterThanOrEqual(2);
+
+    const noScope = await merchant.keyWithScopes(['plans_read']);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/subscription-charges/${charge.id}`, headers: auth(noScope) })).json().error.code).toBe('permission_denied');
+    expect((await t.app.inject({ method: 'GET', url: `/v1/subscription-charges/${charge.id}`, headers: auth(other.secretKey) })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/subscription-charges/sub_1', headers: auth(reader) })).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,45 @@
+// A worker in its own process, for the test that kills a worker mid-charge.
+// With HANG_AFTER_CHARGE=1 its charge activity sends the transaction, prints
+// "charge-sent", and never reports back, so the test can SIGKILL it in the
+// window between the on-chain charge and the activity's completion.
+import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
+import type { Address, Hex } from 'viem';
+import { createActivities } from '../../activities/index.js';
+import { createSql } from '../../src/db/client.js';
+import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
+import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+};
+
+const sql = createSql(env('DATABASE_URL'), { max: 4 });
+const real = await createViemSubscriptionChain({
+  test: { rpcUrl: env('RPC_URL'), operatorKey: env('OPERATOR_KEY') as Hex, subscriptionManager: env('SUBSCRIPTION_MANAGER') as Address, pollingIntervalMs: 50 },
+});
+const subscriptionChain: SubscriptionChain = process.env.HANG_AFTER_CHARGE
+  ? {
+      ...real,
+      charge: async (input) => {
+        await real.charge(input);
+        process.stdout.write('charge-sent\n');
+        return new Promise<never>(() => {});
+      },
+    }
+  : real;
+
+const client = new Client({ connection: await Connection.connect({ address: env('TEMPORAL_ADDRESS') }) });
+const worker = await Worker.create({
+  connection: await NativeConnection.connect({ address: env('TEMPORAL_ADDRESS') }),
+  taskQueue: env('TASK_QUEUE'),
+  workflowBundle: await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } }),
+  activities: createActivities({ sql, temporal: client, taskQueue: env('TASK_QUEUE'), subscriptionChain, events: { dispatch: async () => {} } }),
+  // No sticky cache: the time-skipping server does not time out a dead worker's sticky queue,
+  // so the workflow's next task must go to the normal queue the replacement worker polls.
+  maxCachedWorkflows: 0,
+});
+process.stdout.write('worker-ready\n');
+await worker.run();

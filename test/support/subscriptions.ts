@@ -1,0 +1,143 @@
+// A private anvil with the contracts deployed, and helpers that enrol a
+// customer on-chain the way the relay does (permit + signed enrolment,
+// submitted by the relayer), then hand the SubscriptionCreated log to the
+// indexer entry point, like the indexer will.
+import {
+  type Address,
+  type Hex,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  parseEventLogs,
+  type PublicClient,
+  type TestClient,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
+import { deployContracts, devChain, type DeployedContracts } from '../../src/chain/deploy.js';
+import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
+import type { SubscriptionContractMode, SubscriptionCreatedLog } from '../../src/subscriptions/chain-events.js';
+import { randomNonce, signEnrolment, signPermit } from '../chain/helpers.js';
+
+export type TestChain = {
+  anvil: AnvilInstance;
+  deployed: DeployedContracts;
+  pub: PublicClient;
+  testClient: TestClient;
+  mode: SubscriptionContractMode;
+  /** The real viem port, with the chain's clock moved up to each period's calendar start before charging. */
+  subscriptionChain: SubscriptionChain;
+  /** Mines a block at `ms` if the chain is behind it. */
+  warpTo: (ms: number) => Promise<void>;
+  chainNowMs: () => Promise<number>;
+  mint: (to: Address, amount: bigint) => Promise<void>;
+  balanceOf: (who: Address) => Promise<bigint>;
+  isCharged: (onChainId: string, periodIndex: number) => Promise<boolean>;
+  isCancelledOnChain: (onChainId: string) => Promise<boolean>;
+  enrol: (input: { payer: PrivateKeyAccount; amount: bigint; period: bigint; periods: number; trialEnd?: bigint }) => Promise<SubscriptionCreatedLog>;
+  stop: () => Promise<void>;
+};
+
+export const newPayer = (): PrivateKeyAccount => privateKeyToAccount(generatePrivateKey());
+
+export async function startTestChain(): Promise<TestChain> {
+  const anvil = await startAnvil();
+  const deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey });
+  const chain = devChain(anvil.chainId, anvil.rpcUrl);
+  const pub = createPublicClient({ chain, transport: http(anvil.rpcUrl), pollingInterval: 50 });
+  const testClient = createTestClient({ mode: 'anvil', chain, transport: http(anvil.rpcUrl) });
+  const relayer = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey), chain, transport: http(anvil.rpcUrl) });
+  const owner = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.deployer.privateKey), chain, transport: http(anvil.rpcUrl) });
+
+  const chainNowMs = async () => Number((await pub.getBlock()).timestamp) * 1000;
+  // Serialised: concurrent warps would race on the next block's timestamp.
+  let warping: Promise<void> = Promise.resolve();
+  const warpTo = (ms: number) => {
+    warping = warping.then(async () => {
+      const target = BigInt(Math.ceil(ms / 1000));
+      const latest = (await pub.getBlock()).timestamp;
+      if (latest >= target) return;
+      await testClient.setNextBlockTimestamp({ timestamp: target });
+      await testClient.mine({ blocks: 1 });
+    });
+    return warping;
+  };
+
+  const real = await createViemSubscriptionChain({
+    test: { rpcUrl: anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: deployed.subscriptionManager, fromBlock: 0n, pollingIntervalMs: 50 },
+  });
+  const subscriptionChain: SubscriptionChain = {
+    ...real,
+    charge: async (input) => {
+      await warpTo(Date.parse(input.periodStart));
+      return real.charge(input);
+    },
+  };
+
+  const mined = async (hash: Hex) => {
+    const receipt = await pub.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
+    return receipt;
+  };
+
+  return {
+    anvil,
+    deployed,
+    pub,
+    testClient,
+    mode: {
+      chainId: anvil.chainId,
+      subscriptionManager: deployed.subscriptionManager,
+      token: deployed.token,
+      operator: DEV_ACCOUNTS.operator.address,
+    },
+    subscriptionChain,
+    warpTo,
+    chainNowMs,
+    mint: async (to, amount) => {
+      await mined(await owner.writeContract({ address: deployed.token, abi: testUsdcAbi, functionName: 'mint', args: [to, amount] }));
+    },
+    balanceOf: (who) => pub.readContract({ address: deployed.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [who] }),
+    isCharged: (onChainId, periodIndex) =>
+      pub.readContract({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [BigInt(onChainId), periodIndex] }),
+    isCancelledOnChain: async (onChainId) =>
+      (await pub.readContract({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [BigInt(onChainId)] })).cancelled,
+    enrol: async ({ payer, amount, period, periods, trialEnd = 0n }) => {
+      const now = (await pub.getBlock()).timestamp;
+      const deadline = now + 3600n * 24n * 365n * 10n;
+      const permitValue = periods === 0 ? amount * 1000n : amount * BigInt(periods);
+      const permit = await signPermit(pub, payer, deployed.token, { spender: deployed.subscriptionManager, value: permitValue, deadline });
+      const terms = {
+        token: deployed.token,
+        merchant: DEV_ACCOUNTS.merchant.address,
+        operator: DEV_ACCOUNTS.operator.address,
+        amount,
+        period,
+        periods,
+        trialEnd,
+      };
+      const auth = await signEnrolment(pub, payer, deployed.subscriptionManager, terms, { nonce: randomNonce(), deadline });
+      const hash = await relayer.writeContract({
+        address: deployed.subscriptionManager,
+        abi: subscriptionManagerAbi,
+        functionName: 'subscribeWithPermitFor',
+        args: [payer.address, terms, permit, auth],
+      });
+      const receipt = await mined(hash);
+      const [log] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCreated' });
+      const block = await pub.getBlock({ blockNumber: receipt.blockNumber });
+      return {
+        livemode: false,
+        chainId: anvil.chainId,
+        address: log!.address,
+        transactionHash: hash,
+        blockTimestamp: block.timestamp,
+        args: log!.args,
+      };
+    },
+    stop: () => anvil.stop(),
+  };
+}

@@ -1,0 +1,363 @@
+// The subscription workflow on the time-skipping server, with its activities
+// on a real database and a real anvil chain: enrolment goes through the
+// contract, the SubscriptionCreated log through the indexer entry point, and
+// every charge is an on-chain transaction.
+import { spawn } from 'node:child_process';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createActivities } from '../../activities/index.js';
+import { InvalidStateError } from '../../src/errors.js';
+import type { EventDispatcher } from '../../src/events/dispatch.js';
+import { addMerchantChainAddress, setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
+import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { createPlanService } from '../../src/subscription-plans/service.js';
+import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
+import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import type { SubscriptionChain } from '../../src/subscriptions/chain.js';
+import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { createSubscriptionService } from '../../src/subscriptions/service.js';
+import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { cancelSubscriptionSignal, getStatusQuery, type SubscriptionWorkflowState } from '../../workflows/subscription.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { seedMerchant, type SeededMerchant } from '../support/app.js';
+import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
+
+const USDC = (n: number) => BigInt(n) * 1_000_000n;
+const MONTH_PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
+let taskQueue = 'subscriptions-test';
+// Events stay in the outbox (asserted there): a dispatch workflow left open on a finished test's
+// queue would keep the time-skipping server from skipping. Dispatch itself is tested elsewhere.
+const outboxOnly: EventDispatcher = { dispatch: async () => {} };
+
+let db: TestDatabase;
+let env: TestWorkflowEnvironment;
+let chain: TestChain;
+let merchant: SeededMerchant;
+let bundle: { code: string };
+let deps: SubscriptionChainEventDeps;
+let plans: { monthly: string; trial: string; calendar: string; risky: string };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  [env, chain, bundle] = await Promise.all([
+    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } } }),
+    startTestChain(),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } }),
+  ]);
+  merchant = await seedMerchant(db.sql);
+  await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
+  const planService = createPlanService({ sql: db.sql, events: { dispatch: async () => {} } });
+  const scope = { merchantId: merchant.merchantId, livemode: false };
+  const plan = (name: string, amount: bigint, trialPeriodDays = 0) =>
+    planService.create(scope, { name, amount: amount.toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays }).then((p) => p.id);
+  plans = { monthly: await plan('Monthly', USDC(10)), trial: await plan('Trial', USDC(20), 14), calendar: await plan('Calendar', USDC(30)), risky: await plan('Risky', USDC(40)) };
+  deps = {
+    sql: db.sql,
+    temporal: env.client,
+    taskQueue,
+    events: outboxOnly,
+    modes: { test: chain.mode },
+    useSearchAttributes: false,
+  };
+}, 180_000);
+
+// A task queue per test, so a worker left draining by one test never takes another's tasks.
+beforeEach(() => {
+  taskQueue = `subscriptions-${randomBytes(4).toString('hex')}`;
+  deps = { ...deps, taskQueue };
+});
+
+afterAll(async () => {
+  await env?.teardown();
+  await chain?.stop();
+  await db?.drop();
+});
+
+async function newWorker(subscriptionChain: SubscriptionChain = chain.subscriptionChain): Promise<Worker> {
+  return Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities: createActivities({ sql: db.sql, temporal: env.client, taskQueue, events: outboxOnly, subscriptionChain }),
+    shutdownGraceTime: '200ms',
+    shutdownForceTime: '1s',
+  });
+}
+
+/** Keeps the chain's clock up with the workflow clock before enrolling. */
+async function enrol(input: { amount: bigint; periods: number; trialEnd?: bigint; balance?: bigint }) {
+  await chain.warpTo(await env.currentTimeMs());
+  const payer = newPayer();
+  if (input.balance !== 0n) await chain.mint(payer.address, input.balance ?? USDC(100_000));
+  const log = await chain.enrol({ payer, amount: input.amount, period: MONTH_PERIOD, periods: input.periods, trialEnd: input.trialEnd });
+  const created = await onSubscriptionCreatedOnChain(deps, log);
+  if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
+  return { payer, log, subscriptionId: created.subscriptionId, handle: env.client.workflow.getHandle(created.subscriptionId) };
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 600; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const charges = (subscriptionId: string) =>
+  db.sql<{ periodIndex: number; periodStart: Date; status: string; attempts: number; txHash: string | null; failureCode: string | null }[]>`
+    select period_index as "periodIndex", period_start as "periodStart", status, attempts, tx_hash as "txHash", failure_code as "failureCode"
+    from subscription_charges where subscription_id = ${subscriptionId} order by period_index`;
+const eventCount = async (subscriptionId: string, type: string) =>
+  (await db.sql<{ n: number }[]>`
+    select count(*)::int as n from events
+    where type = ${type} and (data->'object'->>'id' = ${subscriptionId} or data->'subscription'->>'id' = ${subscriptionId})`)[0]!.n;
+const subscriptionRow = async (id: string) =>
+  (await db.sql<{ status: string; onChainCancelledAt: Date | null; currentPeriodIndex: number | null }[]>`
+    select status, on_chain_cancelled_at as "onChainCancelledAt", current_period_index as "currentPeriodIndex" from subscriptions where id = ${id}`)[0]!;
+
+/** With RECORD_HISTORIES=1, saves the workflow's history for test/workflows/subscription-replay.test.ts. */
+async function recordHistory(handle: { fetchHistory: () => Promise<unknown> }, name: string): Promise<void> {
+  if (!process.env.RECORD_HISTORIES) return;
+  const dir = fileURLToPath(new URL('../fixtures/histories/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}${name}.json`, JSON.stringify(await handle.fetchHistory(), null, 1));
+}
+
+describe('subscription workflow', () => {
+  it('charges 24 monthly periods on-chain, continuing as new, then completes after the last authorised period', async () => {
+    const { subscriptionId, handle, payer, log } = await enrol({ amount: USDC(10), periods: 24 });
+    const before = await chain.balanceOf(payer.address);
+    const firstRunId = (await handle.describe()).runId;
+    const worker = await newWorker();
+    const result = await worker.runUntil(handle.result());
+    expect(result).toBe('completed');
+
+    const rows = await charges(subscriptionId);
+    expect(rows).toHaveLength(24);
+    expect(rows.every((r) => r.status === 'succeeded' && r.attempts === 1 && /^0x[0-9a-f]{64}$/.test(r.txHash!))).toBe(true);
+    expect(new Set(rows.map((r) => r.txHash)).size).toBe(24);
+    const onChainId = log.args.id.toString();
+    for (let i = 0; i < 24; i++) expect(await chain.isCharged(onChainId, i)).toBe(true);
+    expect(await chain.isCharged(onChainId, 24)).toBe(false);
+    expect(before - (await chain.balanceOf(payer.address))).toBe(USDC(240));
+    expect(await eventCount(subscriptionId, 'subscription.charged')).toBe(24);
+    expect(await eventCount(subscriptionId, 'subscription.created')).toBe(1);
+    expect((await subscriptionRow(subscriptionId)).status).toBe('completed');
+    expect((await handle.describe()).runId).not.toBe(firstRunId); // continued as new at least once
+  });
+
+  it('a second SubscriptionCreated for the same on-chain id is a no-op', async () => {
+    const { log, subscriptionId } = await enrol({ amount: USDC(10), periods: 1 });
+    const again = await onSubscriptionCreatedOnChain(deps, log);
+    expect(again).toEqual({ outcome: 'existing', subscriptionId, workflowStarted: false });
+    expect(await eventCount(subscriptionId, 'subscription.created')).toBe(1);
+    const worker = await newWorker();
+    expect(await worker.runUntil(env.client.workflow.getHandle(subscriptionId).result())).toBe('completed');
+  });
+
+  it('ignores enrolments it cannot charge or attribute, and honours the relay\'s plan hint', async () => {
+    const payer = newPayer();
+    await chain.mint(payer.address, USDC(100));
+    const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 1 });
+    const count = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from subscriptions`)[0]!.n;
+    const before = await count();
+    const outsider = '0x000000000000000000000000000000000000dEaD' as const;
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, address: outsider })).toEqual({ outcome: 'ignored', reason: 'unknown_contract' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, operator: outsider } })).toEqual({ outcome: 'ignored', reason: 'foreign_operator' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, token: outsider } })).toEqual({ outcome: 'ignored', reason: 'unknown_token' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, merchant: outsider } })).toEqual({ outcome: 'ignored', reason: 'unknown_merchant' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, amount: USDC(7) } })).toEqual({ outcome: 'ignored', reason: 'no_matching_plan' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, period: 30n * 86_400n } })).toEqual({ outcome: 'ignored', reason: 'no_matching_plan' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, planId: plans.trial })).toEqual({ outcome: 'ignored', reason: 'no_matching_plan' });
+    expect(await count()).toBe(before);
+
+    const created = await onSubscriptionCreatedOnChain(deps, { ...log, planId: plans.monthly, customerEmail: 'payer@example.com' });
+    expect(created).toMatchObject({ outcome: 'created', workflowStarted: true });
+    const [row] = await db.sql`select s.plan_id, s.status, c.email, c.wallet_address from subscriptions s join customers c on c.id = s.customer_id where s.id = ${(created as { subscriptionId: string }).subscriptionId}`;
+    expect(row).toMatchObject({ plan_id: plans.monthly, status: 'active', email: 'payer@example.com', wallet_address: payer.address.toLowerCase() });
+    const worker = await newWorker();
+    expect(await worker.runUntil(env.client.workflow.getHandle((created as { subscriptionId: string }).subscriptionId).result())).toBe('completed');
+  });
+
+  it('stays trialing until the trial ends, then charges period 0 at the trial end and is active', async () => {
+    const trialEnd = BigInt(Math.floor((await env.currentTimeMs()) / 1000)) + 14n * 86_400n;
+    const { subscriptionId, handle } = await enrol({ amount: USDC(20), periods: 0, trialEnd });
+    expect((await subscriptionRow(subscriptionId)).status).toBe('trialing');
+    const worker = await newWorker();
+    await worker.runUntil(async () => {
+      const trialing = await waitFor(() => handle.query(getStatusQuery), (s) => s.nextChargeAt !== null, 'first query');
+      expect(trialing.status).toBe('trialing');
+      expect(trialing.nextChargeAt).toBe(new Date(Number(trialEnd) * 1000).toISOString());
+      expect(await charges(subscriptionId)).toHaveLength(0);
+
+      await env.sleep('15 days');
+      const active = await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'active', 'active');
+      expect(active.nextPeriodIndex).toBe(1);
+      const [charge] = await charges(subscriptionId);
+      expect(charge).toMatchObject({ periodIndex: 0, status: 'succeeded' });
+      expect(charge!.periodStart.toISOString()).toBe(new Date(Number(trialEnd) * 1000).toISOString());
+      expect((await subscriptionRow(subscriptionId)).status).toBe('active');
+
+      await handle.signal(cancelSubscriptionSignal, { by: 'merchant', reason: 'end of test' });
+      expect(await handle.result()).toBe('cancelled');
+    });
+  });
+
+  it('a refused charge goes at_risk, and a top-up brings it back to active', async () => {
+    const { subscriptionId, handle, payer } = await enrol({ amount: USDC(40), periods: 2, balance: 0n });
+    const worker = await newWorker();
+    await worker.runUntil(async () => {
+      const atRisk = await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'at_risk', 'at_risk');
+      expect(atRisk.lastFailure).toBe('insufficient_funds');
+      expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'failed', failureCode: 'insufficient_funds', attempts: 1 }]);
+      expect((await subscriptionRow(subscriptionId)).status).toBe('at_risk');
+      expect(await eventCount(subscriptionId, 'subscription.charge_failed')).toBe(1);
+
+      await chain.mint(payer.address, USDC(100));
+      expect(await onTransferToSubscriber(deps, { livemode: false, to: payer.address })).toEqual({ signalled: [subscriptionId] });
+      await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'active', 'active after top-up');
+      expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'succeeded', attempts: 2 }]);
+      expect((await subscriptionRow(subscriptionId)).status).toBe('active');
+
+      expect(await handle.result()).toBe('completed');
+    });
+    expect(await charges(subscriptionId)).toHaveLength(2);
+    expect(await eventCount(subscriptionId, 'subscription.charged')).toBe(2);
+    await recordHistory(handle, 'subscription-at-risk-top-up');
+  });
+
+  it('a refused charge that is never recovered lapses when the grace window is exceeded', async () => {
+    await setSubscriptionGracePeriodHours(db.sql, merchant.merchantId, 72);
+    const { subscriptionId, handle, log } = await enrol({ amount: USDC(40), periods: 0, balance: 0n });
+    const worker = await newWorker();
+    expect(await worker.runUntil(handle.result())).toBe('lapsed');
+    // Attempts at 0 h, 24 h, 48 h and the last one at the 72 h deadline.
+    expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'failed', attempts: 4, failureCode: 'insufficient_funds' }]);
+    expect(await eventCount(subscriptionId, 'subscription.charge_failed')).toBe(4);
+    expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(1);
+    await recordHistory(handle, 'subscription-lapsed');
+    const row = await subscriptionRow(subscriptionId);
+    expect(row.status).toBe('lapsed');
+    expect(row.onChainCancelledAt).toBeInstanceOf(Date);
+    expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(true);
+  });
+
+  it('cancels during the trial: recorded first, then cancelled on-chain, nothing charged; a second cancel is refused', async () => {
+    const trialEnd = BigInt(Math.floor((await env.currentTimeMs()) / 1000)) + 14n * 86_400n;
+    const { subscriptionId, handle, log } = await enrol({ amount: USDC(20), periods: 0, trialEnd });
+    const service = createSubscriptionService({ sql: db.sql, events: deps.events, temporal: env.client });
+    const scope = { merchantId: merchant.merchantId, livemode: false };
+    const worker = await newWorker();
+    await worker.runUntil(async () => {
+      await waitFor(() => handle.query(getStatusQuery), (s: SubscriptionWorkflowState) => s.status === 'trialing' && s.nextChargeAt !== null, 'trialing');
+      const cancelled = await service.cancel(scope, subscriptionId, { reason: 'customer asked' });
+      expect(cancelled).toMatchObject({ status: 'cancelled', cancelReason: 'customer asked', cancelledBy: 'merchant' });
+      await expect(service.cancel(scope, subscriptionId, {})).rejects.toBeInstanceOf(InvalidStateError);
+      // A duplicate signal (e.g. the customer's on-chain cancel seen later) changes nothing either.
+      await handle.signal(cancelSubscriptionSignal, { by: 'subscriber' });
+      expect(await handle.result()).toBe('cancelled');
+    });
+    expect(await charges(subscriptionId)).toHaveLength(0);
+    expect(await eventCount(subscriptionId, 'subscription.cancelled')).toBe(1);
+    await recordHistory(handle, 'subscription-cancel-in-trial');
+    expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(true);
+    expect((await subscriptionRow(subscriptionId)).onChainCancelledAt).toBeInstanceOf(Date);
+  });
+
+  it('a monthly subscription anchored on Jan 31 charges on Feb 28/29 and Mar 31', async () => {
+    const now = new Date(Math.max(await env.currentTimeMs(), await chain.chainNowMs()));
+    const year = now.getUTCMonth() === 0 && now.getUTCDate() < 31 ? now.getUTCFullYear() : now.getUTCFullYear() + 1;
+    const jan31 = Date.UTC(year, 0, 31, 0, 0, 0);
+    const { subscriptionId, handle } = await enrol({ amount: USDC(30), periods: 3, trialEnd: BigInt(jan31 / 1000) });
+    const worker = await newWorker();
+    expect(await worker.runUntil(handle.result())).toBe('completed');
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    expect((await charges(subscriptionId)).map((c) => [c.status, c.periodStart.toISOString()])).toEqual([
+      ['succeeded', new Date(jan31).toISOString()],
+      ['succeeded', new Date(Date.UTC(year, 1, leap ? 29 : 28)).toISOString()],
+      ['succeeded', new Date(Date.UTC(year, 2, 31)).toISOString()],
+    ]);
+  });
+
+  it('the chain port charges a period once and reports refusals by name without sending', async () => {
+    // Enrolled on-chain only (no workflow: an unattended open workflow would hold up time skipping).
+    const payer = newPayer();
+    await chain.mint(payer.address, USDC(100));
+    const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 0 });
+    const now = new Date((await chain.chainNowMs()) - 1000).toISOString();
+    const input = { livemode: false, onChainId: log.args.id.toString(), periodIndex: 0, amount: USDC(10).toString(), periodStart: now };
+    expect(await chain.subscriptionChain.charge({ ...input, amount: USDC(11).toString() })).toMatchObject({ ok: false, failure: 'amount_exceeds_terms' });
+    const first = await chain.subscriptionChain.charge(input);
+    const second = await chain.subscriptionChain.charge(input);
+    expect(first).toMatchObject({ ok: true, alreadyCharged: false });
+    expect(second).toEqual({ ...first, alreadyCharged: true });
+    expect(await chain.subscriptionChain.isCharged(input)).toBe(true);
+    expect(await chain.subscriptionChain.charge({ ...input, periodIndex: 1 })).toMatchObject({ ok: false, failure: 'period_not_started' });
+    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toMatchObject({ alreadyCancelled: false });
+    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toEqual({ txHash: null, alreadyCancelled: true });
+    expect(await chain.subscriptionChain.charge({ ...input, periodIndex: 1 })).toMatchObject({ ok: false, failure: 'cancelled_on_chain' });
+  });
+
+  it('records a history for the replay test when RECORD_HISTORIES is set', async () => {
+    const { handle } = await enrol({ amount: USDC(10), periods: 2 });
+    const worker = await newWorker();
+    expect(await worker.runUntil(handle.result())).toBe('completed');
+    const history = await handle.fetchHistory();
+    expect(history.events?.length).toBeGreaterThan(10);
+    await recordHistory(handle, 'subscription-two-periods');
+  });
+
+  it('no double charge: a worker process killed after sending the charge leaves exactly one on-chain charge for the period', async () => {
+    const { subscriptionId, handle, log } = await enrol({ amount: USDC(10), periods: 1 });
+    // The first worker is a separate process: its charge lands on-chain, then it is SIGKILLed
+    // before the activity completes.
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../support/subscription-worker-process.ts', import.meta.url))], {
+      env: {
+        ...process.env,
+        DATABASE_URL: db.url,
+        RPC_URL: chain.anvil.rpcUrl,
+        OPERATOR_KEY: DEV_ACCOUNTS.operator.privateKey,
+        SUBSCRIPTION_MANAGER: chain.deployed.subscriptionManager,
+        TEMPORAL_ADDRESS: env.address,
+        TASK_QUEUE: taskQueue,
+        HANG_AFTER_CHARGE: '1',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('charge-sent')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
+      });
+      expect(await chain.isCharged(log.args.id.toString(), 0)).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    expect((await charges(subscriptionId))[0]).toMatchObject({ status: 'pending' });
+
+    // A fresh worker: the activity times out and is retried; the contract's guard finds the charge.
+    const second = await newWorker();
+    expect(await second.runUntil(handle.result())).toBe('completed');
+    const logs = await chain.pub.getContractEvents({
+      address: chain.deployed.subscriptionManager,
+      abi: subscriptionManagerAbi,
+      eventName: 'SubscriptionCharged',
+      args: { id: log.args.id },
+      fromBlock: 0n,
+    });
+    expect(logs).toHaveLength(1);
+    expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'succeeded', attempts: 1, txHash: logs[0]!.transactionHash }]);
+    expect(await eventCount(subscriptionId, 'subscription.charged')).toBe(1);
+  }, 120_000);
+});

@@ -1,0 +1,240 @@
+// subscriptionWorkflow: one per on-chain subscription (workflow id = subscription id).
+//
+//   trialing --(period 0 charged)--> active --(period n charged)--> active
+//   trialing/active --(charge refused: funds/allowance)--> at_risk
+//   at_risk --(retry every retryIntervalHours, or at once on walletFundedSignal; charge succeeds)--> active
+//   at_risk --(grace window of the merchant exceeded, last retry fails)--> lapsed (terminal; on-chain cancel)
+//   any non-terminal --(cancelSubscriptionSignal, API or on-chain cancel)--> cancelled (terminal; on-chain cancel)
+//   any --(authorised periods used up)--> completed (terminal)
+//
+// Every side effect is an idempotent activity keyed by subscriptionId:periodIndex
+// (a unique charge row, the contract's once-per-period guard). The calendar
+// (src/subscriptions/periods.ts) decides when a period is due. The run continues
+// as new every `periodsPerRun` charged periods so history stays bounded.
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  upsertMemo,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { periodStart, type PlanInterval, type Schedule } from '../src/subscriptions/periods.js';
+import { CHAIN_ACTIVITY, DATABASE_ACTIVITY } from './options.js';
+
+const db = proxyActivities<Activities>(DATABASE_ACTIVITY);
+const chain = proxyActivities<Activities>(CHAIN_ACTIVITY);
+
+export type WorkflowSubscriptionStatus = 'trialing' | 'active' | 'at_risk' | 'cancelled' | 'lapsed' | 'completed';
+export type SubscriptionCancelledBy = 'merchant' | 'subscriber' | 'operator' | 'system';
+
+export type SubscriptionWorkflowInput = {
+  subscriptionId: string;
+  merchantId: string;
+  livemode: boolean;
+  planId: string;
+  interval: PlanInterval;
+  intervalCount: number;
+  /** Authorised periods; 0 = open-ended. */
+  periods: number;
+  /** Start of period 0 (ISO), as the contract recorded it: the calendar anchor. */
+  firstPeriodStart: string;
+  status: 'trialing' | 'active';
+  /** Hours between retries of a failed charge while at_risk (default 24). */
+  retryIntervalHours?: number;
+  /** Charged periods per run before continuing as new (default 12). */
+  periodsPerRun?: number;
+  /** Upsert the BusinessStatus search attribute (off where it is not registered, e.g. the time-skipping server). */
+  useSearchAttributes?: boolean;
+  /** Carried across continue-as-new. */
+  nextPeriodIndex?: number;
+};
+
+export type CancelRequest = { reason?: string; by: SubscriptionCancelledBy };
+
+export type SubscriptionWorkflowState = {
+  status: WorkflowSubscriptionStatus;
+  nextPeriodIndex: number;
+  nextChargeAt: string | null;
+  attempt: number;
+  graceDeadline: string | null;
+  lastFailure: string | null;
+};
+
+export const cancelSubscriptionSignal = defineSignal<[CancelRequest]>('cancelSubscription');
+/** The subscriber's wallet received funds (or allowance): retry an at_risk charge now. */
+export const walletFundedSignal = defineSignal<[]>('walletFunded');
+export const getStatusQuery = defineQuery<SubscriptionWorkflowState>('getStatus');
+
+const HOUR_MS = 3_600_000;
+/** How long to wait when the chain's clock is behind the calendar (PeriodNotStarted). */
+const CHAIN_CLOCK_WAIT_MS = 60_000;
+
+export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<WorkflowSubscriptionStatus> {
+  const schedule: Schedule = { anchor: new Date(input.firstPeriodStart), interval: input.interval, intervalCount: input.intervalCount };
+  const retryIntervalMs = (input.retryIntervalHours ?? 24) * HOUR_MS;
+  const periodsPerRun = input.periodsPerRun ?? 12;
+  const state: SubscriptionWorkflowState = {
+    status: input.status,
+    nextPeriodIndex: input.nextPeriodIndex ?? 0,
+    nextChargeAt: null,
+    attempt: 0,
+    graceDeadline: null,
+    lastFailure: null,
+  };
+  let cancelRequest: CancelRequest | null = null;
+  let walletFunded = false;
+
+  setHandler(cancelSubscriptionSignal, (request) => {
+    cancelRequest ??= request;
+  });
+  setHandler(walletFundedSignal, () => {
+    walletFunded = true;
+  });
+  setHandler(getStatusQuery, () => ({ ...state }));
+
+  const publish = () => {
+    upsertMemo({
+      merchantId: input.merchantId,
+      planId: input.planId,
+      livemode: input.livemode,
+      status: state.status,
+      nextChargeAt: state.nextChargeAt,
+      nextPeriodIndex: state.nextPeriodIndex,
+    });
+    if (input.useSearchAttributes) upsertSearchAttributes({ BusinessStatus: [state.status] });
+  };
+
+  const finishCancelled = async (request: CancelRequest): Promise<WorkflowSubscriptionStatus> => {
+    // Record first (a no-op when the api already did), then the on-chain cancel, retried until it lands.
+    await db.markSubscriptionCancelled({ subscriptionId: input.subscriptionId, reason: request.reason ?? null, by: request.by });
+    state.status = 'cancelled';
+    state.nextChargeAt = null;
+    publish();
+    await chain.cancelSubscriptionOnChain({ subscriptionId: input.subscriptionId });
+    return 'cancelled';
+  };
+
+  const finishCompleted = async (): Promise<WorkflowSubscriptionStatus> => {
+    await db.markSubscriptionCompleted({ subscriptionId: input.subscriptionId });
+    state.status = 'completed';
+    state.nextChargeAt = null;
+    publish();
+    return 'completed';
+  };
+
+  const finishLapsed = async (): Promise<WorkflowSubscriptionStatus> => {
+    await db.markSubscriptionLapsed({ subscriptionId: input.subscriptionId });
+    state.status = 'lapsed';
+    state.nextChargeAt = null;
+    publish();
+    // Nothing may charge a lapsed subscription: void the authorisation on-chain too.
+    await chain.cancelSubscriptionOnChain({ subscriptionId: input.subscriptionId });
+    return 'lapsed';
+  };
+
+  /** Charges one period, retrying inside the grace window. Returns 'charged' or a terminal outcome. */
+  const chargePeriod = async (index: number, start: Date): Promise<'charged' | WorkflowSubscriptionStatus> => {
+    state.attempt = 0;
+    let graceDeadline: number | null = null;
+    for (;;) {
+      state.attempt += 1;
+      walletFunded = false;
+      const attempt = await db.recordChargeAttempt({
+        subscriptionId: input.subscriptionId,
+        periodIndex: index,
+        periodStart: start.toISOString(),
+        attempt: state.attempt,
+      });
+      if (attempt.kind === 'closed') {
+        // The read model is already terminal (e.g. cancelled through the api while no signal arrived).
+        if (attempt.status === 'cancelled') return finishCancelled({ by: attempt.cancelledBy ?? 'merchant', reason: attempt.cancelReason ?? undefined });
+        state.status = attempt.status;
+        return attempt.status;
+      }
+      const result = attempt.alreadySucceeded
+        ? null
+        : await chain.chargeOnChain({
+            livemode: input.livemode,
+            onChainId: attempt.onChainId,
+            periodIndex: index,
+            amount: attempt.amount,
+            periodStart: start.toISOString(),
+          });
+      if (result === null || result.ok) {
+        const next = input.periods !== 0 && index + 1 >= input.periods ? null : periodStart(schedule, index + 1).toISOString();
+        await db.recordChargeSucceeded({
+          subscriptionId: input.subscriptionId,
+          chargeId: attempt.chargeId,
+          periodIndex: index,
+          txHash: result?.txHash ?? null,
+          blockNumber: result?.blockNumber ?? null,
+          nextChargeAt: next,
+        });
+        state.status = 'active';
+        state.graceDeadline = null;
+        state.lastFailure = null;
+        return 'charged';
+      }
+      state.lastFailure = result.failure;
+      if (result.failure === 'cancelled_on_chain') {
+        cancelRequest ??= { by: 'subscriber', reason: 'Cancelled on-chain.' };
+        return finishCancelled(cancelRequest);
+      }
+      if (result.failure === 'period_beyond_term') return finishCompleted();
+      if (result.failure === 'period_not_started') {
+        // The chain's clock is behind the calendar: wait, without counting it as a failure.
+        if (await condition(() => cancelRequest !== null, CHAIN_CLOCK_WAIT_MS)) return finishCancelled(cancelRequest!);
+        continue;
+      }
+      const failed = await db.recordChargeFailed({
+        subscriptionId: input.subscriptionId,
+        chargeId: attempt.chargeId,
+        attempt: state.attempt,
+        failureCode: result.failure,
+        failureReason: result.reason,
+      });
+      graceDeadline ??= Date.now() + failed.gracePeriodHours * HOUR_MS;
+      state.status = 'at_risk';
+      state.graceDeadline = new Date(graceDeadline).toISOString();
+      publish();
+      const remaining = graceDeadline - Date.now();
+      if (remaining <= 0) return finishLapsed();
+      await condition(() => cancelRequest !== null || walletFunded, Math.min(retryIntervalMs, remaining));
+      if (cancelRequest) return finishCancelled(cancelRequest);
+      // Retry: on a top-up, at the retry interval, or one last time at the grace deadline.
+    }
+  };
+
+  let chargedThisRun = 0;
+  for (;;) {
+    const index = state.nextPeriodIndex;
+    if (input.periods !== 0 && index >= input.periods) return finishCompleted();
+    const start = periodStart(schedule, index);
+    state.nextChargeAt = start.toISOString();
+    publish();
+    const wait = start.getTime() - Date.now();
+    if (wait > 0) await condition(() => cancelRequest !== null, wait);
+    if (cancelRequest) return finishCancelled(cancelRequest);
+
+    const outcome = await chargePeriod(index, start);
+    if (outcome !== 'charged') return outcome;
+    state.nextPeriodIndex = index + 1;
+    chargedThisRun += 1;
+
+    const more = input.periods === 0 || state.nextPeriodIndex < input.periods;
+    if (more && chargedThisRun >= periodsPerRun) {
+      await condition(allHandlersFinished);
+      if (cancelRequest) return finishCancelled(cancelRequest);
+      return continueAsNew<typeof subscriptionWorkflow>({
+        ...input,
+        status: 'active',
+        nextPeriodIndex: state.nextPeriodIndex,
+      });
+    }
+  }
+}
