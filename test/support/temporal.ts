@@ -6,6 +6,7 @@ import { NativeConnection, bundleWorkflowCode, type Worker } from '@temporalio/w
 import { inject } from 'vitest';
 import type { ChainConfig } from '../../src/chain/config.js';
 import type { Sql } from '../../src/db/client.js';
+import type { SubscriptionChain } from '../../src/subscriptions/chain.js';
 import { WORKFLOWS_PATH, createWorker, type WorkerDeps } from '../../src/temporal/worker.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -40,7 +41,10 @@ export type DevServerWorker = {
   stop: () => Promise<void>;
 };
 
-export async function startDevServerWorker(sql: Sql, options: { chain?: ChainConfig } = {}): Promise<DevServerWorker> {
+export async function startDevServerWorker(
+  sql: Sql,
+  options: { chain?: ChainConfig; subscriptionChain?: SubscriptionChain } = {},
+): Promise<DevServerWorker> {
   const address = inject('temporalAddress');
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const client = new Client({ connection: await Connection.connect({ address }) });
@@ -54,6 +58,7 @@ export async function startDevServerWorker(sql: Sql, options: { chain?: ChainCon
     workflowBundle: await workflowBundle(),
     webhooks: testWebhookSettings(),
     ...(options.chain ? { chain: options.chain } : {}),
+    ...(options.subscriptionChain ? { subscriptionChain: options.subscriptionChain } : {}),
   });
   const running = worker.run();
   return {
