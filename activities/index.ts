@@ -3,8 +3,9 @@ import { createEmailActivities, type EmailActivityDeps } from './email.js';
 import { createEventActivities, type EventActivityDeps } from './events.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 import { createRelayActivities, type RelayActivityDeps } from './relay.js';
+import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
 
-export type ActivityDeps = EventActivityDeps & EmailActivityDeps & WebhookActivityDeps & RelayActivityDeps;
+export type ActivityDeps = EventActivityDeps & EmailActivityDeps & WebhookActivityDeps & RelayActivityDeps & PaymentActivityDeps;
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -12,6 +13,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createEmailActivities(deps),
     ...createWebhookActivities(deps),
     ...createRelayActivities(deps),
+    ...createPaymentActivities(deps),
   };
 }
 

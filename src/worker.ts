@@ -27,6 +27,7 @@ const worker = await createWorker({
   taskQueue: config.temporalTaskQueue,
   mailer,
   chain: config.chain,
+  publicBaseUrl: config.publicBaseUrl,
   webhooks: {
     encryptionKey: config.webhooks.secretEncryptionKey,
     allowPrivateTargets: config.webhooks.allowPrivateTargets,

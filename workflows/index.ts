@@ -4,3 +4,5 @@ export { outboxSweepWorkflow } from './outbox-sweep.js';
 export { deliverEmailWorkflow } from './email-delivery.js';
 export { webhookDeliveryWorkflow } from './webhook-delivery.js';
 export { relaySubmissionWorkflow, relaySweepWorkflow } from './relay-submission.js';
+export { paymentSessionWorkflow } from './payment-session.js';
+export { invoiceWorkflow } from './invoice.js';

@@ -21,6 +21,8 @@ export type WorkerDeps = {
   webhooks: WebhookActivityDeps['webhooks'];
   /** Chain settings per mode (relay activities). */
   chain?: ChainConfig;
+  /** Base URL of the hosted checkout (pay links in invoice events); PUBLIC_BASE_URL. */
+  publicBaseUrl?: string;
   /** A prebuilt bundle (tests build it once per file); otherwise bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   taskQueue: string;
@@ -41,6 +43,7 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
       mailer: deps.mailer,
       webhooks: deps.webhooks,
       chain: deps.chain ?? {},
+      ...(deps.publicBaseUrl ? { publicBaseUrl: deps.publicBaseUrl } : {}),
     }),
   });
 }
