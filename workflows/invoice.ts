@@ -1,6 +1,7 @@
 // invoiceWorkflow: one per invoice (workflow id = invoice id), started at
 // creation. Owns the transitions after it: delivering the invoice email on the
-// send signal (invoice.sent only once the SMTP server accepted it), a durable
+// send signal (invoice.sent only once the SMTP server accepted it: the delivery
+// activity sends the queued email, then records invoice.sent), a durable
 // timer to dueAt (sent -> overdue, invoice.overdue), the paid signal from the
 // backing session (invoice.paid) and the void signal (ends the workflow).
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
@@ -37,8 +38,9 @@ export async function invoiceWorkflow({ invoiceId, dueAt }: InvoiceInput): Promi
     if (voided) return 'void';
     if (sendPending) {
       sendPending = false;
-      await deliverInvoiceEmail(invoiceId);
-      // Sent after dueAt already passed: overdue at once.
+      // Delivery runs beside the timer and the paid signal (an SMTP outage retried for days must not
+      // hold back a payment). The invoice is already `sent`, so the dueAt timer applies meanwhile.
+      void deliverInvoiceEmail(invoiceId).catch(() => undefined);
       if (dueReached) await markInvoiceOverdue(invoiceId);
       continue;
     }

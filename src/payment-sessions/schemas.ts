@@ -54,7 +54,7 @@ export const paymentSession = z
     expiresAt: timestamp,
     successUrl: z.string().nullable(),
     cancelUrl: z.string().nullable(),
-    metadata: z.record(z.string(), z.string()),
+    metadata: z.object({}).catchall(z.string()).describe('The metadata given at creation.'),
     checkoutUrl: z.string().describe('The hosted checkout page of this session.'),
     invoiceId: z.string().nullable().describe('The invoice this session backs, if any.'),
     payer: z.string().nullable().describe('The paying wallet, once a payment was submitted.'),

@@ -8,6 +8,7 @@ import type { ChainConfig } from '../../src/chain/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { WORKFLOWS_PATH, createWorker, type WorkerDeps } from '../../src/temporal/worker.js';
 import { loadConfig } from '../../src/config.js';
+import type { Mailer } from '../../src/email/mailer.js';
 
 let bundle: Promise<{ code: string }> | undefined;
 
@@ -40,7 +41,7 @@ export type DevServerWorker = {
   stop: () => Promise<void>;
 };
 
-export async function startDevServerWorker(sql: Sql, options: { chain?: ChainConfig } = {}): Promise<DevServerWorker> {
+export async function startDevServerWorker(sql: Sql, options: { chain?: ChainConfig; mailer?: Mailer } = {}): Promise<DevServerWorker> {
   const address = inject('temporalAddress');
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const client = new Client({ connection: await Connection.connect({ address }) });
@@ -54,6 +55,7 @@ export async function startDevServerWorker(sql: Sql, options: { chain?: ChainCon
     workflowBundle: await workflowBundle(),
     webhooks: testWebhookSettings(),
     ...(options.chain ? { chain: options.chain } : {}),
+    ...(options.mailer ? { mailer: options.mailer } : {}),
   });
   const running = worker.run();
   return {
