@@ -218,3 +218,19 @@ describe('invoices', () => {
     expect((await db.sql`select count(*)::int as n from invoices where merchant_id = ${merchant.merchantId}`)[0]!.n).toBe(0);
   });
 });
+
+describe('payment session expiry', () => {
+  it('expires an unpaid session at expiresAt (timer on the time-skipping server)', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(merchant.publishableKey), payload: { amount: '100', expiresInSeconds: 600 } });
+    expect(created.statusCode, created.body).toBe(200);
+    const session = created.json();
+    expect(session.status).toBe('open');
+    const w = await worker();
+    await w.runUntil(async () => {
+      expect(await env.client.workflow.getHandle(session.id).result()).toBe('expired');
+    });
+    expect((await getSession(session.id)).status).toBe('expired');
+    const tooShort = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: '100', expiresInSeconds: 10 } });
+    expect(tooShort.statusCode).toBe(400);
+  });
+});
