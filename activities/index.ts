@@ -4,13 +4,15 @@ import { unconfiguredSubscriptionChain, type SubscriptionChain } from '../src/su
 import { createEmailActivities, type EmailActivityDeps } from './email.js';
 import { createEventActivities, type EventActivityDeps } from './events.js';
 import { createRelayActivities, type RelayActivityDeps } from './relay.js';
+import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
 import { createSubscriptionActivities } from './subscriptions.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
 export type ActivityDeps = EventActivityDeps &
   EmailActivityDeps &
   WebhookActivityDeps &
-  RelayActivityDeps & {
+  RelayActivityDeps &
+  PaymentActivityDeps & {
     /** The chain port of subscription charges; without it chain activities fail and retry. */
     subscriptionChain?: SubscriptionChain;
     onDispatchError?: (error: unknown, eventId: string) => void;
@@ -25,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createEmailActivities(deps),
     ...createWebhookActivities(deps),
     ...createRelayActivities(deps),
+    ...createPaymentActivities(deps),
     ...createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain: deps.subscriptionChain ?? unconfiguredSubscriptionChain }),
   };
 }

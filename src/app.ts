@@ -35,6 +35,12 @@ import { createRelayService } from './relay/service.js';
 import { registerPlanRoutes } from './subscription-plans/routes.js';
 import { createPlanService } from './subscription-plans/service.js';
 import { registerTokenRoutes } from './tokens/routes.js';
+import { registerPaymentSessionRoutes } from './payment-sessions/routes.js';
+import { createPaymentSessionService } from './payment-sessions/service.js';
+import { registerInvoiceRoutes } from './invoices/routes.js';
+import { createInvoiceService } from './invoices/service.js';
+import { registerRefundRoutes } from './refunds/routes.js';
+import { createRefundService } from './refunds/service.js';
 import { createTokenService } from './tokens/service.js';
 import { registerSubscriptionChargeRoutes } from './subscription-charges/routes.js';
 import { createChargeService } from './subscription-charges/service.js';
@@ -163,6 +169,10 @@ export async function buildApp(deps: AppDeps) {
     }),
   );
   registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql }));
+  const payments = { sql: deps.sql, chain: deps.config.chain, publicBaseUrl: deps.config.publicBaseUrl, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue };
+  registerPaymentSessionRoutes(app, createPaymentSessionService(payments));
+  registerInvoiceRoutes(app, createInvoiceService({ ...payments, events }));
+  registerRefundRoutes(app, createRefundService(payments));
 
   return app;
 }

@@ -21,6 +21,9 @@ export const ID_PREFIXES = {
   email: 'eml',
   emailVerification: 'emv',
   relaySubmission: 'rls',
+  paymentSession: 'ps',
+  invoice: 'inv',
+  refund: 're',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -30,6 +30,7 @@ const worker = await createWorker({
   mailer,
   chain: config.chain,
   subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config.chain)),
+  publicBaseUrl: config.publicBaseUrl,
   webhooks: {
     encryptionKey: config.webhooks.secretEncryptionKey,
     allowPrivateTargets: config.webhooks.allowPrivateTargets,

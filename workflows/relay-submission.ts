@@ -10,6 +10,7 @@ import { DATABASE_ACTIVITY, RELAY_FOLLOW_ACTIVITY, RELAY_SUBMIT_ACTIVITY } from 
 // It is idempotent (the signed transaction is recorded before it is sent), so a replayed retry is safe.
 const { submitRelaySubmission } = proxyLocalActivities<Activities>(RELAY_SUBMIT_ACTIVITY);
 const { awaitRelayConfirmation } = proxyActivities<Activities>(RELAY_FOLLOW_ACTIVITY);
+const { reportRelayOutcomeToSession } = proxyActivities<Activities>(DATABASE_ACTIVITY);
 
 export type RelaySubmissionInput = { submissionId: string; livemode: boolean };
 export type RelaySubmissionOutcome = { status: 'confirmed' | 'failed' };
@@ -21,11 +22,14 @@ export async function relaySubmissionWorkflow(input: RelaySubmissionInput): Prom
   setHandler(relayStageQuery, () => stage);
   const submitted = await submitRelaySubmission(input);
   if (submitted.status !== 'submitted') {
+    // A payment for a payment session: tell the session (no-op for other submissions).
+    await reportRelayOutcomeToSession({ submissionId: input.submissionId });
     stage = 'done';
     return { status: submitted.status };
   }
   stage = 'following';
   const followed = await awaitRelayConfirmation(input);
+  await reportRelayOutcomeToSession({ submissionId: input.submissionId });
   stage = 'done';
   return { status: followed.status === 'confirmed' ? 'confirmed' : 'failed' };
 }

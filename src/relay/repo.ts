@@ -194,3 +194,18 @@ export async function recordReplacement(
     where submission_id = ${submissionId}`;
   await db`update relay_submissions set transaction_hash = ${tx.transactionHash}, updated_at = now() where id = ${submissionId}`;
 }
+
+/** The payment session a submission pays (relay payments made with paymentSessionId), with its outcome. */
+export async function findSubmissionPaymentSession(
+  db: Db,
+  submissionId: string,
+): Promise<{ paymentSessionId: string; status: SubmissionRow['status']; transactionHash: string | null } | undefined> {
+  const [row] = await db<{ paymentSessionId: string; status: SubmissionRow['status']; transactionHash: string | null }[]>`
+    select payment_session_id as "paymentSessionId", status, transaction_hash as "transactionHash"
+    from relay_submissions where id = ${submissionId} and payment_session_id is not null`;
+  return row;
+}
+
+export async function setSubmissionPaymentSession(db: Db, submissionId: string, paymentSessionId: string): Promise<void> {
+  await db`update relay_submissions set payment_session_id = ${paymentSessionId} where id = ${submissionId}`;
+}

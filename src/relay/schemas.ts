@@ -20,7 +20,7 @@ export const relayPaymentBody = z
     authorization: z
       .object({
         from: address.describe('The payer: the address that signed the authorization.'),
-        to: address.describe("The recipient: must be the merchant's payout address (or, later, one a payment session names)."),
+        to: address.describe("The recipient: the merchant's payout address, or the payTo of the payment session named by paymentSessionId."),
         value: amountString,
         validAfter: uintString.describe('Unix seconds; the authorization is valid strictly after this time.'),
         validBefore: uintString.describe('Unix seconds; the authorization is valid strictly before this time.'),
@@ -29,6 +29,13 @@ export const relayPaymentBody = z
       .strict()
       .describe('The EIP-3009 TransferWithAuthorization message the payer signed.'),
     signature,
+    paymentSessionId: z
+      .string()
+      .regex(/^ps_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a payment session id (ps_...)')
+      .optional()
+      .describe(
+        "Pay this payment session: it must be open and unexpired, and the authorization must pay exactly its amount to its payTo. The session turns `processing` now and `completed` when this submission confirms on-chain (`open` again if it fails).",
+      ),
   })
   .strict();
 

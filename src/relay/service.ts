@@ -18,7 +18,8 @@ import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.
 import { publicClientFor } from '../chain/clients.js';
 import { EIP3009_TYPES, ENROLMENT_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
-import { IdempotencyError, InvalidRequestError, NotFoundError } from '../errors.js';
+import { IdempotencyError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
+import * as sessionRepo from '../payment-sessions/repo.js';
 import type { MerchantScope } from '../http/principal.js';
 import { newId } from '../ids.js';
 import type { TokenService } from '../tokens/service.js';
@@ -140,17 +141,31 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
     kind: 'payment' | 'subscription',
     digest: string,
     call: RelayCall,
+    paymentSessionId?: string,
   ): Promise<RelaySubmission> {
     let row: repo.SubmissionRow;
     try {
-      row = await repo.insertSubmission(sql, {
-        id: newId('relaySubmission'),
-        ...scope,
-        idempotencyKey: key,
-        kind,
-        chainId: settings.chainId,
-        authorizationDigest: digest,
-        call,
+      row = await sql.begin(async (tx) => {
+        const row = await repo.insertSubmission(tx, {
+          id: newId('relaySubmission'),
+          ...scope,
+          idempotencyKey: key,
+          kind,
+          chainId: settings.chainId,
+          authorizationDigest: digest,
+          call,
+        });
+        if (paymentSessionId && call.kind === 'payment') {
+          // The session turns processing in the submission's transaction: one payment per session.
+          await repo.setSubmissionPaymentSession(tx, row.id, paymentSessionId);
+          const claimed = await sessionRepo.markProcessing(tx, paymentSessionId, {
+            relaySubmissionId: row.id,
+            payer: call.from,
+            authorizationNonce: call.nonce,
+          });
+          if (!claimed) throw new InvalidStateError('The payment session is no longer open (paid, processing, expired or cancelled).', { param: 'paymentSessionId' });
+        }
+        return row;
       });
     } catch (error) {
       if (isUniqueViolation(error, 'relay_submissions_key')) {
@@ -158,6 +173,9 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         if (existing) return existing;
       }
       if (isUniqueViolation(error, 'relay_submissions_digest')) await refuseSeenDigest(digest);
+      if (isUniqueViolation(error, 'relay_submissions_one_per_session')) {
+        throw new InvalidStateError('A payment for this payment session is already being relayed.', { param: 'paymentSessionId' });
+      }
       throw error;
     }
     await startWorkflow(row);
@@ -195,17 +213,28 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       if (!signer || !isAddressEqual(signer, message.from)) {
         throw refuse('signature', 'The signature does not recover authorization.from: it was not signed by the payer over this exact message and token domain.');
       }
+      const session = body.paymentSessionId ? await sessionRepo.findPaymentSession(sql, scope, body.paymentSessionId) : undefined;
+      if (body.paymentSessionId) {
+        if (!session) throw new NotFoundError(`No such payment session: ${body.paymentSessionId}.`, { param: 'paymentSessionId' });
+        if (session.status !== 'open' || session.expiresAt.getTime() <= Date.now()) {
+          const state = session.status === 'open' ? 'expired' : session.status;
+          throw new InvalidStateError(`The payment session is ${state}; it cannot be paid.`, { param: 'paymentSessionId' });
+        }
+        if (!isAddressEqual(getAddress(session.token), token)) throw refuse('token', `The payment session is paid in ${session.token}.`);
+        if (!isAddressEqual(getAddress(session.payTo), message.to)) throw refuse('authorization.to', `The payment session must be paid to its payTo ${session.payTo}.`);
+        if (BigInt(session.amount) !== message.value) throw refuse('authorization.value', `The payment session's amount is ${session.amount}; the authorization must pay exactly that.`);
+      }
       const [now, used, balance, payout] = await Promise.all([
         chainNow(client),
         client.readContract({ address: token, abi: testUsdcAbi, functionName: 'authorizationState', args: [message.from, message.nonce] }),
         client.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [message.from] }),
-        payoutAddress(scope, 'authorization.to'),
+        session ? Promise.resolve(getAddress(session.payTo)) : payoutAddress(scope, 'authorization.to'),
       ]);
       if (message.validAfter >= now) throw refuse('authorization.validAfter', `The authorization is not valid yet: validAfter ${message.validAfter} is not before the chain time ${now}.`);
       if (message.validBefore <= now) throw refuse('authorization.validBefore', `The authorization has expired: validBefore ${message.validBefore} is not after the chain time ${now}.`);
       if (used) throw refuse('authorization.nonce', 'This authorization nonce was already used or cancelled on-chain.');
       if (balance < message.value) throw refuse('authorization.value', `The payer's balance (${balance}) does not cover the authorized value (${message.value}).`);
-      if (!isAddressEqual(payout, message.to)) throw refuse('authorization.to', "The recipient is not an address this merchant may receive at (its payout address).");
+      if (!isAddressEqual(payout, message.to)) throw refuse('authorization.to', "The recipient is not an address this merchant may receive at (its payout address, or the payTo of the payment session named).");
 
       const call: PaymentCall = {
         kind: 'payment',
@@ -218,7 +247,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         nonce: message.nonce,
         signature: body.signature as Hex,
       };
-      return record(scope, key, settings, 'payment', digest, call);
+      return record(scope, key, settings, 'payment', digest, call, session?.id);
     },
 
     async submitSubscription(scope: MerchantScope, idempotencyKey: string | undefined, body: RelaySubscriptionBody): Promise<RelaySubmission> {

@@ -22,6 +22,8 @@ export type WorkerDeps = {
   webhooks?: WebhookActivityDeps['webhooks'];
   /** Chain settings per mode (relay activities). */
   chain?: ChainConfig;
+  /** Base URL of the hosted checkout (pay links in invoice events); PUBLIC_BASE_URL. */
+  publicBaseUrl?: string;
   /** A prebuilt bundle (tests build it once per file); otherwise bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   taskQueue: string;
@@ -45,6 +47,7 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
       webhooks: deps.webhooks,
       chain: deps.chain ?? {},
       subscriptionChain: deps.subscriptionChain,
+      ...(deps.publicBaseUrl ? { publicBaseUrl: deps.publicBaseUrl } : {}),
     }),
   });
 }

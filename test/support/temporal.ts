@@ -9,6 +9,7 @@ import type { Sql } from '../../src/db/client.js';
 import type { SubscriptionChain } from '../../src/subscriptions/chain.js';
 import { WORKFLOWS_PATH, createWorker, type WorkerDeps } from '../../src/temporal/worker.js';
 import { loadConfig } from '../../src/config.js';
+import type { Mailer } from '../../src/email/mailer.js';
 
 let bundle: Promise<{ code: string }> | undefined;
 
@@ -43,7 +44,7 @@ export type DevServerWorker = {
 
 export async function startDevServerWorker(
   sql: Sql,
-  options: { chain?: ChainConfig; subscriptionChain?: SubscriptionChain } = {},
+  options: { chain?: ChainConfig; subscriptionChain?: SubscriptionChain; mailer?: Mailer } = {},
 ): Promise<DevServerWorker> {
   const address = inject('temporalAddress');
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
@@ -59,6 +60,7 @@ export async function startDevServerWorker(
     webhooks: testWebhookSettings(),
     ...(options.chain ? { chain: options.chain } : {}),
     ...(options.subscriptionChain ? { subscriptionChain: options.subscriptionChain } : {}),
+    ...(options.mailer ? { mailer: options.mailer } : {}),
   });
   const running = worker.run();
   return {

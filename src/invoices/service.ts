@@ -1,0 +1,207 @@
+// Invoices: numbered per merchant, mode and year, backed by a payment session.
+// One invoiceWorkflow per invoice (workflow id = invoice id) owns the
+// transitions after creation: delivering the email (invoice.sent), the dueAt
+// timer (overdue), the paid signal from its session. The api changes state only
+// where the caller must see the result at once (send -> sent, void).
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { ChainConfig } from '../chain/config.js';
+import type { Db, Sql } from '../db/client.js';
+import { queueEmail } from '../email/service.js';
+import { markDeliveryStarted } from '../email/repo.js';
+import { InvalidStateError, NotFoundError } from '../errors.js';
+import type { EventDispatcher } from '../events/dispatch.js';
+import { recordEvent } from '../events/outbox.js';
+import type { MerchantScope } from '../http/principal.js';
+import { decodeCursor, toPage, type Page } from '../http/pagination.js';
+import { newId } from '../ids.js';
+import * as sessionRepo from '../payment-sessions/repo.js';
+import { checkoutUrl, insertSessionInTx, signalSessionCancelled, startPaymentSessionWorkflow } from '../payment-sessions/service.js';
+import * as repo from './repo.js';
+import type { CreateInvoiceBody, Invoice, InvoiceListQuery, LineItem } from './schemas.js';
+
+export const INVOICE_WORKFLOW = 'invoiceWorkflow';
+/** Signal names of invoiceWorkflow (defined with defineSignal in workflows/invoice.ts). */
+export const INVOICE_SIGNALS = { send: 'sendInvoice', paid: 'invoicePaid', void: 'voidInvoice' } as const;
+/** A backing session outlives dueAt by this much: an overdue invoice can still be paid. */
+export const SESSION_GRACE_DAYS = 365;
+const DAY_MS = 24 * 3600 * 1000;
+
+export function invoiceTotals(items: readonly Pick<LineItem, 'quantity' | 'unitAmount'>[]): { subtotal: bigint; total: bigint } {
+  const subtotal = items.reduce((sum, item) => sum + BigInt(item.quantity) * BigInt(item.unitAmount), 0n);
+  return { subtotal, total: subtotal };
+}
+
+export function formatInvoiceNumber(year: number, sequence: number): string {
+  return `${year}-${String(sequence).padStart(4, '0')}`;
+}
+
+export function renderInvoice(row: repo.InvoiceRow, publicBaseUrl: string): Invoice {
+  return {
+    id: row.id,
+    object: 'invoice',
+    number: row.number,
+    customerName: row.customerName,
+    customerEmail: row.customerEmail,
+    currency: row.currency,
+    lineItems: row.lineItems,
+    subtotal: row.subtotal,
+    total: row.total,
+    status: row.status,
+    sessionId: row.sessionId,
+    payUrl: checkoutUrl(publicBaseUrl, row.sessionId),
+    dueAt: row.dueAt.toISOString(),
+    dueInDays: row.dueInDays,
+    note: row.note,
+    sentAt: row.sentAt?.toISOString() ?? null,
+    paidAt: row.paidAt?.toISOString() ?? null,
+    voidedAt: row.voidedAt?.toISOString() ?? null,
+    livemode: row.livemode,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function invoiceEmail(row: repo.InvoiceRow, merchantName: string, publicBaseUrl: string): { subject: string; text: string } {
+  const units = BigInt(row.total);
+  const amount = `${units / 1_000_000n}.${(units % 1_000_000n).toString().padStart(6, '0')}`;
+  return {
+    subject: `Invoice ${row.number} from ${merchantName}`,
+    text: [
+      `Hello${row.customerName ? ` ${row.customerName}` : ''},`,
+      '',
+      `${merchantName} sent you invoice ${row.number} for ${amount} ${row.currency}, due ${row.dueAt.toISOString().slice(0, 10)}.`,
+      ...(row.note ? ['', row.note] : []),
+      '',
+      `Pay it here: ${checkoutUrl(publicBaseUrl, row.sessionId)}`,
+    ].join('\n'),
+  };
+}
+
+export type InvoiceServiceDeps = {
+  sql: Sql;
+  chain: ChainConfig;
+  publicBaseUrl: string;
+  events: EventDispatcher;
+  temporal?: Client;
+  taskQueue: string;
+};
+
+export function createInvoiceService({ sql, chain, publicBaseUrl, events, temporal, taskQueue }: InvoiceServiceDeps) {
+  const workflowArgs = (row: repo.InvoiceRow) => [{ invoiceId: row.id, dueAt: row.dueAt.toISOString() }];
+
+  async function load(scope: MerchantScope, id: string, tx: Db = sql, lock = false) {
+    const row = lock ? await repo.findInvoiceForUpdate(tx, scope, id) : await repo.findInvoice(tx, scope, id);
+    if (!row) throw new NotFoundError(`No such invoice: ${id}.`, { param: 'id' });
+    return row;
+  }
+
+  return {
+    async create(scope: MerchantScope, input: CreateInvoiceBody): Promise<Invoice> {
+      const { subtotal, total } = invoiceTotals(input.lineItems);
+      const now = new Date();
+      const dueAt = new Date(now.getTime() + input.dueInDays * DAY_MS);
+      const { row, session, event } = await sql.begin(async (tx) => {
+        const session = await insertSessionInTx(tx, chain, scope, {
+          amount: total.toString(),
+          currency: input.currency,
+          expiresAt: new Date(dueAt.getTime() + SESSION_GRACE_DAYS * DAY_MS),
+        });
+        const year = now.getUTCFullYear();
+        const sequence = await repo.nextInvoiceNumber(tx, scope, year);
+        const row = await repo.insertInvoice(tx, {
+          id: newId('invoice'),
+          ...scope,
+          number: formatInvoiceNumber(year, sequence),
+          customerName: input.customerName ?? null,
+          customerEmail: input.customerEmail ?? null,
+          currency: input.currency,
+          lineItems: input.lineItems,
+          subtotal: subtotal.toString(),
+          total: total.toString(),
+          sessionId: session.id,
+          dueAt,
+          dueInDays: input.dueInDays,
+          note: input.note ?? null,
+        });
+        const event = await recordEvent(tx, { ...scope, type: 'invoice.created', data: { object: renderInvoice(row, publicBaseUrl) } });
+        return { row, session, event };
+      });
+      if (temporal) {
+        await startPaymentSessionWorkflow(temporal, taskQueue, session);
+        await temporal.workflow.start(INVOICE_WORKFLOW, { workflowId: row.id, taskQueue, args: workflowArgs(row) });
+      }
+      await events.dispatch([event.id]);
+      return renderInvoice(row, publicBaseUrl);
+    },
+
+    async get(scope: MerchantScope, id: string): Promise<Invoice> {
+      return renderInvoice(await load(scope, id), publicBaseUrl);
+    },
+
+    async list(scope: MerchantScope, query: InvoiceListQuery): Promise<Page<Invoice>> {
+      const rows = await repo.listInvoices(sql, scope, { before: decodeCursor(query.cursor), limit: query.limit, status: query.status });
+      return toPage(rows, query.limit, (row) => renderInvoice(row, publicBaseUrl));
+    },
+
+    /**
+     * draft -> sent: queues the email in the same transaction and hands its delivery to the
+     * invoice workflow (signal-with-start), which records invoice.sent once SMTP accepted it.
+     */
+    async send(scope: MerchantScope, id: string): Promise<Invoice> {
+      const row = await sql.begin(async (tx) => {
+        const row = await load(scope, id, tx, true);
+        if (row.status !== 'draft') {
+          throw new InvalidStateError(`Only a draft invoice can be sent; this one is ${row.status}.`, { param: 'id' });
+        }
+        if (!row.customerEmail) {
+          throw new InvalidStateError('The invoice has no customerEmail: it cannot be sent.', { param: 'customerEmail' });
+        }
+        const merchant = await sessionRepo.findMerchantDisplay(tx, scope.merchantId);
+        const email = invoiceEmail(row, merchant?.name ?? 'Your supplier', publicBaseUrl);
+        const emailId = await queueEmail(tx, { ...scope, to: row.customerEmail, ...email, kind: 'invoice' });
+        // The invoice workflow delivers this email itself (so it knows when SMTP accepted it);
+        // marking the delivery started keeps the email outbox sweep from starting a second sender.
+        await markDeliveryStarted(tx, emailId);
+        return repo.markSending(tx, row.id, emailId);
+      });
+      if (temporal) {
+        await temporal.workflow.signalWithStart(INVOICE_WORKFLOW, {
+          workflowId: row.id,
+          taskQueue,
+          args: workflowArgs(row),
+          signal: INVOICE_SIGNALS.send,
+          signalArgs: [],
+        });
+      }
+      return renderInvoice(row, publicBaseUrl);
+    },
+
+    /**
+     * draft | sent | overdue -> void, cancelling the backing session in the same transaction.
+     * Refused (session_invalid_state) for paid, void, or while a payment for it is in flight.
+     */
+    async void(scope: MerchantScope, id: string): Promise<Invoice> {
+      const row = await sql.begin(async (tx) => {
+        const row = await load(scope, id, tx, true);
+        if (row.status === 'paid') throw new InvalidStateError('A paid invoice cannot be voided; refund it instead (POST /v1/refunds).', { param: 'id' });
+        if (row.status === 'void') throw new InvalidStateError('The invoice is already void.', { param: 'id' });
+        const session = await sessionRepo.lockPaymentSession(tx, scope, row.sessionId);
+        if (session && session.status !== 'open' && session.status !== 'expired' && session.status !== 'cancelled') {
+          throw new InvalidStateError(`The invoice's payment is ${session.status}; it cannot be voided now.`, { param: 'id' });
+        }
+        await sessionRepo.markCancelled(tx, row.sessionId);
+        return repo.markVoid(tx, row.id);
+      });
+      if (temporal) {
+        await signalSessionCancelled(temporal, row.sessionId);
+        try {
+          await temporal.workflow.getHandle(row.id).signal(INVOICE_SIGNALS.void);
+        } catch (error) {
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+        }
+      }
+      return renderInvoice(row, publicBaseUrl);
+    },
+  };
+}
+
+export type InvoiceService = ReturnType<typeof createInvoiceService>;

@@ -1,0 +1,127 @@
+// SQL for payment sessions.
+import type { Db } from '../db/client.js';
+import type { MerchantScope } from '../http/principal.js';
+import type { PaymentSessionStatus } from './schemas.js';
+
+export type PaymentSessionRow = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  amount: string;
+  currency: string;
+  status: PaymentSessionStatus;
+  payTo: string;
+  token: string;
+  chainId: string;
+  expiresAt: Date;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  metadata: Record<string, string>;
+  relaySubmissionId: string | null;
+  payer: string | null;
+  authorizationNonce: string | null;
+  transactionHash: string | null;
+  completedAt: Date | null;
+  invoiceId: string | null;
+  createdAt: Date;
+};
+
+const columns = (db: Db) =>
+  db`s.id, s.merchant_id as "merchantId", s.livemode, s.amount::text as amount, s.currency, s.status, s.pay_to as "payTo",
+     s.token, s.chain_id::text as "chainId", s.expires_at as "expiresAt", s.success_url as "successUrl",
+     s.cancel_url as "cancelUrl", s.metadata, s.relay_submission_id as "relaySubmissionId", s.payer,
+     s.authorization_nonce as "authorizationNonce", s.transaction_hash as "transactionHash",
+     s.completed_at as "completedAt", (select i.id from invoices i where i.session_id = s.id) as "invoiceId",
+     s.created_at as "createdAt"`;
+
+export async function insertPaymentSession(
+  db: Db,
+  s: Pick<PaymentSessionRow, 'id' | 'merchantId' | 'livemode' | 'amount' | 'currency' | 'payTo' | 'token' | 'expiresAt' | 'successUrl' | 'cancelUrl' | 'metadata'> & {
+    chainId: number;
+  },
+): Promise<PaymentSessionRow> {
+  await db`
+    insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at,
+                                  success_url, cancel_url, metadata)
+    values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.amount}, ${s.currency}, 'open', ${s.payTo}, ${s.token}, ${s.chainId},
+            ${s.expiresAt}, ${s.successUrl}, ${s.cancelUrl}, ${db.json(s.metadata)})`;
+  return (await findPaymentSessionById(db, s.id))!;
+}
+
+export async function findPaymentSession(db: Db, scope: MerchantScope, id: string): Promise<PaymentSessionRow | undefined> {
+  const [row] = await db<PaymentSessionRow[]>`
+    select ${columns(db)} from payment_sessions s
+    where s.id = ${id} and s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode}`;
+  return row;
+}
+
+export async function findPaymentSessionById(db: Db, id: string): Promise<PaymentSessionRow | undefined> {
+  const [row] = await db<PaymentSessionRow[]>`select ${columns(db)} from payment_sessions s where s.id = ${id}`;
+  return row;
+}
+
+/** Locks the session row (refunds and relay checks serialise on it). */
+export async function lockPaymentSession(db: Db, scope: MerchantScope, id: string): Promise<PaymentSessionRow | undefined> {
+  await db`select 1 from payment_sessions where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} for update`;
+  return findPaymentSession(db, scope, id);
+}
+
+export async function listPaymentSessions(db: Db, scope: MerchantScope, page: { before?: string; limit: number }): Promise<PaymentSessionRow[]> {
+  return db<PaymentSessionRow[]>`
+    select ${columns(db)} from payment_sessions s
+    where s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode}
+      ${page.before ? db`and s.id < ${page.before}` : db``}
+    order by s.id desc limit ${page.limit + 1}`;
+}
+
+/** open -> processing when a relay submission for it was recorded. Returns false when it was not open. */
+export async function markProcessing(
+  db: Db,
+  id: string,
+  payment: { relaySubmissionId: string; payer: string; authorizationNonce: string },
+): Promise<boolean> {
+  const rows = await db`
+    update payment_sessions set status = 'processing', relay_submission_id = ${payment.relaySubmissionId},
+           payer = ${payment.payer}, authorization_nonce = ${payment.authorizationNonce}, updated_at = now()
+    where id = ${id} and status = 'open' and expires_at > now()
+    returning id`;
+  return rows.length === 1;
+}
+
+/** processing -> completed. Returns the row when this call completed it. */
+export async function markCompleted(db: Db, id: string, transactionHash: string): Promise<boolean> {
+  const rows = await db`
+    update payment_sessions set status = 'completed', transaction_hash = ${transactionHash}, completed_at = now(), updated_at = now()
+    where id = ${id} and status in ('open', 'processing')
+    returning id`;
+  return rows.length === 1;
+}
+
+/** processing -> open (or expired when past expiresAt) after its relayed payment failed. */
+export async function reopenAfterFailure(db: Db, id: string): Promise<void> {
+  await db`
+    update payment_sessions
+    set status = case when expires_at > now() then 'open' else 'expired' end,
+        relay_submission_id = null, payer = null, authorization_nonce = null, updated_at = now()
+    where id = ${id} and status = 'processing'`;
+}
+
+/** open -> expired. Returns false when the session was not open (paid, processing, cancelled). */
+export async function markExpired(db: Db, id: string): Promise<boolean> {
+  const rows = await db`
+    update payment_sessions set status = 'expired', updated_at = now() where id = ${id} and status = 'open' returning id`;
+  return rows.length === 1;
+}
+
+/** open -> cancelled. Returns false when it was not open. */
+export async function markCancelled(db: Db, id: string): Promise<boolean> {
+  const rows = await db`
+    update payment_sessions set status = 'cancelled', updated_at = now() where id = ${id} and status = 'open' returning id`;
+  return rows.length === 1;
+}
+
+export async function findMerchantDisplay(db: Db, merchantId: string): Promise<{ name: string; payoutAddress: string | null } | undefined> {
+  const [row] = await db<{ name: string; payoutAddress: string | null }[]>`
+    select coalesce(business_name, name) as name, payout_address as "payoutAddress" from merchants where id = ${merchantId}`;
+  return row;
+}

@@ -1,0 +1,57 @@
+// HTTP routes of payment sessions, including the public read for the hosted checkout.
+import type { FastifyZodInstance } from '../http/types.js';
+import { access } from '../http/access.js';
+import { requestScope } from '../http/principal.js';
+import {
+  checkoutSession,
+  createPaymentSessionBody,
+  paymentSession,
+  paymentSessionList,
+  paymentSessionListQuery,
+  paymentSessionParams,
+} from './schemas.js';
+import type { PaymentSessionService } from './service.js';
+
+export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: PaymentSessionService): void {
+  app.route({
+    method: 'POST',
+    url: '/v1/payment-sessions',
+    config: { access: access.scope('payment_sessions_write') },
+    schema: {
+      tags: ['Payment sessions'],
+      summary: 'Create a payment session (allowed for publishable keys)',
+      body: createPaymentSessionBody,
+      response: { 200: paymentSession },
+    },
+    handler: (request) => sessions.create(requestScope(request), request.body),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/payment-sessions/:id',
+    config: { access: access.scope('payment_sessions_read') },
+    schema: { tags: ['Payment sessions'], summary: 'Retrieve a payment session', params: paymentSessionParams, response: { 200: paymentSession } },
+    handler: (request) => sessions.get(requestScope(request), request.params.id),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/payment-sessions',
+    config: { access: access.scope('payment_sessions_read') },
+    schema: { tags: ['Payment sessions'], summary: 'List payment sessions', querystring: paymentSessionListQuery, response: { 200: paymentSessionList } },
+    handler: (request) => sessions.list(requestScope(request), request.query),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/checkout/sessions/:id',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary: 'A payment session for the hosted checkout page',
+      params: paymentSessionParams,
+      response: { 200: checkoutSession },
+    },
+    handler: (request) => sessions.getForCheckout(request.params.id),
+  });
+}

@@ -1,0 +1,93 @@
+// Request and response shapes of payment sessions (the spec shows only the id;
+// these descriptions are the documentation in /openapi.json).
+import { z } from 'zod';
+import { amountString, idParam, timestamp } from '../http/schemas.js';
+import { listOf, listQuery } from '../http/pagination.js';
+
+export const PAYMENT_SESSION_STATUSES = ['open', 'processing', 'completed', 'expired', 'cancelled'] as const;
+export type PaymentSessionStatus = (typeof PAYMENT_SESSION_STATUSES)[number];
+
+/** Expiry bounds: at least 5 minutes, at most 7 days; 30 minutes by default. */
+export const EXPIRY_SECONDS = { min: 300, max: 7 * 24 * 3600, default: 1800 } as const;
+
+const redirectUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048);
+
+/** Metadata: at most 20 string keys (<= 40 chars) with string values (<= 500 chars). */
+export const metadata = z
+  .record(z.string().min(1).max(40), z.string().max(500))
+  .refine((value) => Object.keys(value).length <= 20, { message: 'at most 20 keys' })
+  .describe('Free-form key/value pairs stored with the object: at most 20 keys of up to 40 characters, string values up to 500 characters.');
+
+export const createPaymentSessionBody = z
+  .object({
+    amount: amountString.describe('Amount to pay, in USDC base units (6 decimals): "2500000" is 2.50 USDC.'),
+    currency: z.enum(['USDC']).default('USDC'),
+    expiresInSeconds: z
+      .number()
+      .int()
+      .min(EXPIRY_SECONDS.min)
+      .max(EXPIRY_SECONDS.max)
+      .default(EXPIRY_SECONDS.default)
+      .describe('Seconds until the session expires if unpaid: 300 to 604800, default 1800 (30 minutes).'),
+    successUrl: redirectUrl.optional().describe('Where the hosted checkout sends the customer after the payment is confirmed.'),
+    cancelUrl: redirectUrl.optional().describe('Where the hosted checkout sends the customer who cancels.'),
+    metadata: metadata.default({}),
+  })
+  .strict();
+
+export const paymentSession = z
+  .object({
+    id: z.string(),
+    object: z.literal('payment_session'),
+    amount: z.string().describe('Amount to pay, integer string in token base units.'),
+    currency: z.string(),
+    status: z
+      .enum(PAYMENT_SESSION_STATUSES)
+      .describe(
+        '`open`: awaiting payment. `processing`: a relayed payment for it was accepted and is on its way to the chain. `completed`: the payment is confirmed on-chain (terminal). `expired`: expiresAt passed without a payment (terminal). `cancelled`: cancelled, e.g. by voiding its invoice (terminal). A failed relayed payment puts a processing session back to open (or expired when past expiresAt).',
+      ),
+    payTo: z.string().describe("The address to pay: the merchant's payout address when the session was created."),
+    token: z.string().describe('The token contract (USDC of this mode).'),
+    chainId: z.number().int(),
+    expiresAt: timestamp,
+    successUrl: z.string().nullable(),
+    cancelUrl: z.string().nullable(),
+    metadata: z.object({}).catchall(z.string()).describe('The metadata given at creation.'),
+    checkoutUrl: z.string().describe('The hosted checkout page of this session.'),
+    invoiceId: z.string().nullable().describe('The invoice this session backs, if any.'),
+    payer: z.string().nullable().describe('The paying wallet, once a payment was submitted.'),
+    transactionHash: z.string().nullable().describe('The transaction that paid the session, once completed.'),
+    completedAt: timestamp.nullable(),
+    livemode: z.boolean(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'PaymentSession' });
+
+/** What the public hosted checkout page may see of a session. */
+export const checkoutSession = z
+  .object({
+    id: z.string(),
+    object: z.literal('checkout_session'),
+    amount: z.string(),
+    currency: z.string(),
+    token: z.string(),
+    chainId: z.number().int(),
+    payTo: z.string(),
+    status: z.enum(PAYMENT_SESSION_STATUSES),
+    expiresAt: timestamp,
+    merchantName: z.string().describe("The merchant's business name (or account name) to show the customer."),
+    successUrl: z.string().nullable(),
+    cancelUrl: z.string().nullable(),
+    livemode: z.boolean(),
+  })
+  .meta({ id: 'CheckoutSession' });
+
+export const paymentSessionParams = z.object({ id: idParam('paymentSession') });
+export const paymentSessionList = listOf(paymentSession);
+export const paymentSessionListQuery = listQuery;
+
+export type CreatePaymentSessionBody = z.infer<typeof createPaymentSessionBody>;
+export type PaymentSession = z.infer<typeof paymentSession>;
+export type CheckoutSession = z.infer<typeof checkoutSession>;

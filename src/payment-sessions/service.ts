@@ -1,0 +1,152 @@
+// Payment sessions: one-shot payments of a fixed amount to the merchant's payout
+// address, paid through the relay (POST /v1/relay/payments with paymentSessionId).
+// One paymentSessionWorkflow per session (workflow id = session id) owns expiry,
+// completion and cancellation.
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { getAddress } from 'viem';
+import { chainFor, type ChainConfig } from '../chain/config.js';
+import type { Db, Sql } from '../db/client.js';
+import { InvalidRequestError, NotFoundError } from '../errors.js';
+import type { MerchantScope } from '../http/principal.js';
+import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
+import { newId } from '../ids.js';
+import * as repo from './repo.js';
+import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession } from './schemas.js';
+
+export const PAYMENT_SESSION_WORKFLOW = 'paymentSessionWorkflow';
+/** Signal names of paymentSessionWorkflow (defined with defineSignal in workflows/payment-session.ts). */
+export const PAYMENT_SESSION_CANCEL_SIGNAL = 'cancelPaymentSession';
+
+export function checkoutUrl(publicBaseUrl: string, id: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/checkout/${id}`;
+}
+
+export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl: string): PaymentSession {
+  return {
+    id: row.id,
+    object: 'payment_session',
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status,
+    payTo: row.payTo,
+    token: row.token,
+    chainId: Number(row.chainId),
+    expiresAt: row.expiresAt.toISOString(),
+    successUrl: row.successUrl,
+    cancelUrl: row.cancelUrl,
+    metadata: row.metadata,
+    checkoutUrl: checkoutUrl(publicBaseUrl, row.id),
+    invoiceId: row.invoiceId,
+    payer: row.payer,
+    transactionHash: row.transactionHash,
+    completedAt: row.completedAt?.toISOString() ?? null,
+    livemode: row.livemode,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Creates a session inside the caller's transaction (invoices create their backing session in
+ * theirs). Refused with invalid_request when the merchant has no payout address.
+ */
+export async function insertSessionInTx(
+  tx: Db,
+  chain: ChainConfig,
+  scope: MerchantScope,
+  input: { amount: string; currency: string; expiresAt: Date; successUrl?: string | null; cancelUrl?: string | null; metadata?: Record<string, string> },
+): Promise<repo.PaymentSessionRow> {
+  const settings = chainFor(chain, scope.livemode);
+  const merchant = await repo.findMerchantDisplay(tx, scope.merchantId);
+  if (!merchant?.payoutAddress) {
+    throw new InvalidRequestError(
+      'The merchant has no payout address: complete business onboarding (payout address) before creating payment sessions or invoices.',
+      { param: 'payTo' },
+    );
+  }
+  return repo.insertPaymentSession(tx, {
+    id: newId('paymentSession'),
+    ...scope,
+    amount: input.amount,
+    currency: input.currency,
+    payTo: getAddress(merchant.payoutAddress),
+    token: settings.token,
+    chainId: settings.chainId,
+    expiresAt: input.expiresAt,
+    successUrl: input.successUrl ?? null,
+    cancelUrl: input.cancelUrl ?? null,
+    metadata: input.metadata ?? {},
+  });
+}
+
+/** Starts the session's workflow; one already started is left alone. */
+export async function startPaymentSessionWorkflow(
+  temporal: Client,
+  taskQueue: string,
+  row: Pick<repo.PaymentSessionRow, 'id' | 'expiresAt'>,
+): Promise<void> {
+  try {
+    await temporal.workflow.start(PAYMENT_SESSION_WORKFLOW, {
+      workflowId: row.id,
+      taskQueue,
+      args: [{ sessionId: row.id, expiresAt: row.expiresAt.toISOString() }],
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+/** Tells a session's workflow it was cancelled (the row is already cancelled); a finished one is fine. */
+export async function signalSessionCancelled(temporal: Client, sessionId: string): Promise<void> {
+  try {
+    await temporal.workflow.getHandle(sessionId).signal(PAYMENT_SESSION_CANCEL_SIGNAL);
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  }
+}
+
+export type PaymentSessionServiceDeps = { sql: Sql; chain: ChainConfig; publicBaseUrl: string; temporal?: Client; taskQueue: string };
+
+export function createPaymentSessionService({ sql, chain, publicBaseUrl, temporal, taskQueue }: PaymentSessionServiceDeps) {
+  return {
+    async create(scope: MerchantScope, input: CreatePaymentSessionBody): Promise<PaymentSession> {
+      const expiresAt = new Date(Date.now() + input.expiresInSeconds * 1000);
+      const row = await sql.begin((tx) => insertSessionInTx(tx, chain, scope, { ...input, expiresAt }));
+      if (temporal) await startPaymentSessionWorkflow(temporal, taskQueue, row);
+      return renderPaymentSession(row, publicBaseUrl);
+    },
+
+    async get(scope: MerchantScope, id: string): Promise<PaymentSession> {
+      const row = await repo.findPaymentSession(sql, scope, id);
+      if (!row) throw new NotFoundError(`No such payment session: ${id}.`, { param: 'id' });
+      return renderPaymentSession(row, publicBaseUrl);
+    },
+
+    async list(scope: MerchantScope, query: ListQuery): Promise<Page<PaymentSession>> {
+      const rows = await repo.listPaymentSessions(sql, scope, { before: decodeCursor(query.cursor), limit: query.limit });
+      return toPage(rows, query.limit, (row) => renderPaymentSession(row, publicBaseUrl));
+    },
+
+    async getForCheckout(id: string): Promise<CheckoutSession> {
+      const row = await repo.findPaymentSessionById(sql, id);
+      if (!row) throw new NotFoundError(`No such payment session: ${id}.`, { param: 'id' });
+      const merchant = await repo.findMerchantDisplay(sql, row.merchantId);
+      return {
+        id: row.id,
+        object: 'checkout_session',
+        amount: row.amount,
+        currency: row.currency,
+        token: row.token,
+        chainId: Number(row.chainId),
+        payTo: row.payTo,
+        status: row.status,
+        expiresAt: row.expiresAt.toISOString(),
+        merchantName: merchant?.name ?? '',
+        successUrl: row.successUrl,
+        cancelUrl: row.cancelUrl,
+        livemode: row.livemode,
+      };
+    },
+  };
+}
+
+export type PaymentSessionService = ReturnType<typeof createPaymentSessionService>;

@@ -1,0 +1,76 @@
+// Request and response shapes of refunds (the spec shows only the id and the
+// recording of an on-chain transaction hash; the rest is documented here).
+import { z } from 'zod';
+import { amountString, idParam, timestamp } from '../http/schemas.js';
+import { listOf, listQuery } from '../http/pagination.js';
+
+export const REFUND_STATUSES = ['pending', 'succeeded'] as const;
+
+export const createRefundBody = z
+  .object({
+    paymentSessionId: idParam('paymentSession').optional().describe('The completed payment session to refund. Give exactly one of paymentSessionId and invoiceId.'),
+    invoiceId: idParam('invoice').optional().describe("A paid invoice: refunds its backing session's payment."),
+    amount: amountString.optional().describe('Amount to refund in base units; defaults to all that remains refundable. Never more than the payment minus its pending and succeeded refunds.'),
+    reason: z.string().trim().min(1).max(500).optional(),
+  })
+  .strict()
+  .refine((body) => (body.paymentSessionId === undefined) !== (body.invoiceId === undefined), {
+    message: 'give exactly one of paymentSessionId and invoiceId',
+    path: ['paymentSessionId'],
+  });
+
+export const refundInstructions = z
+  .object({
+    chainId: z.number().int(),
+    token: z.string().describe('The token contract (USDC of this mode).'),
+    from: z.string().describe("The merchant's payout address: the wallet that must send the refund (it received the payment)."),
+    to: z.string().describe('The payer of the original payment: the refund recipient.'),
+    amount: z.string(),
+    call: z
+      .object({
+        to: z.string().describe('Contract to call: the token.'),
+        data: z.string().describe('ABI-encoded calldata of transfer(to, amount): send as the transaction data from `from` (e.g. eth_sendTransaction { from, to, data, value: "0x0" }).'),
+        value: z.literal('0').describe('Native value to send with the call: none.'),
+        functionName: z.literal('transfer'),
+        args: z.tuple([z.string(), z.string()]).describe('transfer arguments: recipient, amount.'),
+      })
+      .describe('The exact ERC-20 call the merchant wallet signs and sends.'),
+  })
+  .describe('Wallet-signing instructions: send call from `from`, then POST /v1/refunds/{id}/signature with the transaction hash.')
+  .meta({ id: 'RefundInstructions' });
+
+export const refund = z
+  .object({
+    id: z.string(),
+    object: z.literal('refund'),
+    paymentSessionId: z.string(),
+    invoiceId: z.string().nullable(),
+    amount: z.string(),
+    currency: z.string(),
+    reason: z.string().nullable(),
+    status: z
+      .enum(REFUND_STATUSES)
+      .describe('`pending`: waiting for the merchant wallet\'s transfer (its amount is reserved). `succeeded`: the transfer was verified on-chain (terminal).'),
+    instructions: refundInstructions,
+    transactionHash: z.string().nullable().describe('The verified refund transfer.'),
+    succeededAt: timestamp.nullable(),
+    livemode: z.boolean(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Refund' });
+
+export const refundSignatureBody = z
+  .object({
+    transactionHash: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte transaction hash')
+      .describe('Hash of the mined transaction that made the refund transfer (from instructions.from to instructions.to, exactly instructions.amount of the token).'),
+  })
+  .strict();
+
+export const refundParams = z.object({ id: idParam('refund') });
+export const refundList = listOf(refund);
+export const refundListQuery = listQuery;
+
+export type CreateRefundBody = z.infer<typeof createRefundBody>;
+export type Refund = z.infer<typeof refund>;

@@ -1,0 +1,50 @@
+// paymentSessionWorkflow: one per payment session (workflow id = session id).
+// Waits for the session's payment until expiresAt. The relay submission that
+// pays it reports its final outcome (relaySubmissionWorkflow ->
+// reportRelayOutcomeToSession -> signal): confirmed completes the session
+// (payment.completed, then the invoice it backs is signalled paid); failed puts
+// it back to open. At expiresAt an open session expires; a processing one keeps
+// waiting for its payment's outcome. Cancellation (invoice void) ends it.
+import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { DATABASE_ACTIVITY } from './options.js';
+
+const { completePaymentSession, expirePaymentSession, reopenPaymentSession } = proxyActivities<Activities>(DATABASE_ACTIVITY);
+
+export type PaymentSessionInput = { sessionId: string; expiresAt: string };
+export type PaymentSessionOutcome = 'completed' | 'expired' | 'cancelled';
+
+export const paymentConfirmedSignal = defineSignal<[{ transactionHash: string; submissionId?: string }]>('paymentConfirmed');
+export const paymentFailedSignal = defineSignal<[{ submissionId?: string }?]>('paymentFailed');
+export const cancelPaymentSessionSignal = defineSignal('cancelPaymentSession');
+
+export async function paymentSessionWorkflow({ sessionId, expiresAt }: PaymentSessionInput): Promise<PaymentSessionOutcome> {
+  let confirmedHash: string | undefined;
+  let failures = 0;
+  let cancelled = false;
+  setHandler(paymentConfirmedSignal, ({ transactionHash }) => void (confirmedHash = transactionHash));
+  setHandler(paymentFailedSignal, () => void failures++);
+  setHandler(cancelPaymentSessionSignal, () => void (cancelled = true));
+
+  const expiresMs = Date.parse(expiresAt);
+  let expiryPassed = false;
+  const woken = () => confirmedHash !== undefined || cancelled || failures > 0;
+  for (;;) {
+    const signalled = expiryPassed ? (await condition(woken), true) : await condition(woken, Math.max(0, expiresMs - Date.now()));
+    if (confirmedHash !== undefined) {
+      await completePaymentSession({ sessionId, transactionHash: confirmedHash });
+      return 'completed';
+    }
+    if (cancelled) return 'cancelled';
+    if (failures > 0) {
+      failures = 0;
+      await reopenPaymentSession(sessionId);
+      if (!expiryPassed) continue;
+    }
+    if (!signalled || expiryPassed) {
+      expiryPassed = true;
+      // Not open (a payment is processing): keep waiting for its outcome.
+      if (await expirePaymentSession(sessionId)) return 'expired';
+    }
+  }
+}
