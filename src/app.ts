@@ -1,6 +1,6 @@
 // Builds the Fastify app: plugins, then every resource's routes. Tests build
 // it with their own dependencies; src/server.ts only listens.
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { Client } from '@temporalio/client';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { registerApiKeyRoutes } from './api-keys/routes.js';
@@ -71,7 +71,8 @@ const UNDECLARED_ROUTE_PREFIXES = ['/docs', '/openapi.json'];
 export async function buildApp(deps: AppDeps) {
   const app = Fastify({
     loggerInstance: deps.logger,
-    disableRequestLogging: true,
+    // src/plugins/request-log.ts writes the one line per request (no URLs with query strings, no headers).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.bodyLimitBytes,
     genReqId: () => `req_${ulid()}`,
     requestIdHeader: false,
