@@ -19,7 +19,9 @@ export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: Subscripti
 
 export type ChargeAttempt =
   | { kind: 'charge'; chargeId: string; alreadySucceeded: boolean; amount: string; onChainId: string }
-  | { kind: 'closed'; status: 'cancelled' | 'lapsed' | 'completed'; cancelledBy: repo.CancelledBy | null; cancelReason: string | null };
+  | { kind: 'closed'; status: 'cancelled' | 'lapsed' | 'completed'; cancelledBy: repo.CancelledBy | null; cancelReason: string | null }
+  /** The merchant paused the subscription: this period is skipped, never charged. */
+  | { kind: 'paused' };
 
 /** Heartbeats while `work` runs, so a worker that dies mid-call is noticed within the heartbeat timeout. */
 async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
@@ -47,6 +49,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       if (sub.status === 'cancelled' || sub.status === 'lapsed' || sub.status === 'completed') {
         return { kind: 'closed', status: sub.status, cancelledBy: sub.cancelledBy, cancelReason: sub.cancelReason };
       }
+      if (sub.status === 'paused') return { kind: 'paused' };
       const charge = await chargeRepo.upsertChargeAttempt(sql, {
         id: newId('subscriptionCharge'),
         merchantId: sub.merchantId,
@@ -80,7 +83,8 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
             ? await chargeRepo.markChargeSucceeded(tx, input.chargeId, { txHash: input.txHash, blockNumber: input.blockNumber })
             : false;
         await repo.updateSubscription(tx, sub.id, {
-          status: 'active',
+          // A pause that arrived while this charge was in flight stays in force.
+          status: sub.status === 'paused' ? 'paused' : 'active',
           currentPeriodIndex: input.periodIndex,
           nextChargeAt: input.nextChargeAt ? new Date(input.nextChargeAt) : null,
           atRiskSince: null,

@@ -6,6 +6,8 @@
 //   at_risk --(grace window of the merchant exceeded, last retry fails)--> lapsed (terminal; on-chain cancel)
 //   any non-terminal --(cancelSubscriptionSignal, API or on-chain cancel)--> cancelled (terminal; on-chain cancel)
 //   any --(authorised periods used up)--> completed (terminal)
+//   active --(POST .../pause: read model set to paused)--> paused: each period that comes due is skipped (never charged)
+//   paused --(POST .../resume)--> active: charging resumes at the next period that comes due
 //
 // Every side effect is an idempotent activity keyed by subscriptionId:periodIndex
 // (a unique charge row, the contract's once-per-period guard). The calendar
@@ -29,7 +31,7 @@ import { CHAIN_ACTIVITY, DATABASE_ACTIVITY } from './options.js';
 const db = proxyActivities<Activities>(DATABASE_ACTIVITY);
 const chain = proxyActivities<Activities>(CHAIN_ACTIVITY);
 
-export type WorkflowSubscriptionStatus = 'trialing' | 'active' | 'at_risk' | 'cancelled' | 'lapsed' | 'completed';
+export type WorkflowSubscriptionStatus = 'trialing' | 'active' | 'at_risk' | 'paused' | 'cancelled' | 'lapsed' | 'completed';
 export type SubscriptionCancelledBy = 'merchant' | 'subscriber' | 'operator' | 'system';
 
 export type SubscriptionWorkflowInput = {
@@ -137,8 +139,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     return 'lapsed';
   };
 
-  /** Charges one period, retrying inside the grace window. Returns 'charged' or a terminal outcome. */
-  const chargePeriod = async (index: number, start: Date): Promise<'charged' | WorkflowSubscriptionStatus> => {
+  /** Charges one period, retrying inside the grace window. Returns 'charged', 'skipped' (paused) or a terminal outcome. */
+  const chargePeriod = async (index: number, start: Date): Promise<'charged' | 'skipped' | WorkflowSubscriptionStatus> => {
     state.attempt = 0;
     let graceDeadline: number | null = null;
     for (;;) {
@@ -150,6 +152,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         periodStart: start.toISOString(),
         attempt: state.attempt,
       });
+      if (attempt.kind === 'paused') {
+        state.status = 'paused';
+        return 'skipped';
+      }
       if (attempt.kind === 'closed') {
         // The read model is already terminal (e.g. cancelled through the api while no signal arrived).
         if (attempt.status === 'cancelled') return finishCancelled({ by: attempt.cancelledBy ?? 'merchant', reason: attempt.cancelReason ?? undefined });
@@ -222,7 +228,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (cancelRequest) return finishCancelled(cancelRequest);
 
     const outcome = await chargePeriod(index, start);
-    if (outcome !== 'charged') return outcome;
+    if (outcome !== 'charged' && outcome !== 'skipped') return outcome;
     state.nextPeriodIndex = index + 1;
     chargedThisRun += 1;
 

@@ -37,4 +37,33 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
     },
     handler: (request) => subscriptions.cancel(requestScope(request), request.params.id, request.body ?? {}),
   });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/subscriptions/:id/pause',
+    config: { access: access.scope('subscriptions_write') },
+    schema: {
+      tags: ['Subscriptions'],
+      summary: 'Pause a subscription',
+      description:
+        'Pauses an `active` subscription: each period that comes due while it is `paused` is skipped and never charged. Anything else is `session_invalid_state`.',
+      params: subscriptionParams,
+      response: { 200: subscription },
+    },
+    handler: (request) => subscriptions.pause(requestScope(request), request.params.id),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/subscriptions/:id/resume',
+    config: { access: access.scope('subscriptions_write') },
+    schema: {
+      tags: ['Subscriptions'],
+      summary: 'Resume a paused subscription',
+      description: 'Makes a `paused` subscription `active` again; the next period that comes due is charged. Anything else is `session_invalid_state`.',
+      params: subscriptionParams,
+      response: { 200: subscription },
+    },
+    handler: (request) => subscriptions.resume(requestScope(request), request.params.id),
+  });
 }

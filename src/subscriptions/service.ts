@@ -10,6 +10,8 @@ import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { cancelSubscriptionSignal } from '../../workflows/subscription.js';
 import * as repo from './repo.js';
+import { findPlanById } from '../subscription-plans/repo.js';
+import { periodStart } from './periods.js';
 import type { CancelSubscriptionBody, Subscription, SubscriptionListQuery } from './schemas.js';
 
 export function renderSubscription(row: repo.SubscriptionRow): Subscription {
@@ -105,6 +107,46 @@ export function createSubscriptionService({ sql, events, temporal, onSignalError
         }
       }
       return subscription;
+    },
+
+    /**
+     * Pauses an active subscription: every period that comes due while paused
+     * is skipped, never charged (and never collected later). The workflow reads
+     * the pause from the read model when a period comes due, so no message to it
+     * can be lost.
+     */
+    async pause(scope: MerchantScope, id: string): Promise<Subscription> {
+      return sql.begin(async (tx) => {
+        const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
+        if (!row) throw notFound(id);
+        if (row.status !== 'active') throw new InvalidStateError(`Only an active subscription can be paused; this one is ${row.status}.`);
+        await repo.updateSubscription(tx, id, { status: 'paused', nextChargeAt: null });
+        return renderSubscription((await repo.findSubscription(tx, scope, id))!);
+      });
+    },
+
+    /** Resumes a paused subscription: the next period that comes due is charged. */
+    async resume(scope: MerchantScope, id: string): Promise<Subscription> {
+      return sql.begin(async (tx) => {
+        const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
+        if (!row) throw notFound(id);
+        if (row.status !== 'paused') throw new InvalidStateError(`Only a paused subscription can be resumed; this one is ${row.status}.`);
+        const plan = await findPlanById(tx, row.planId);
+        let nextChargeAt: Date | null = null;
+        if (plan) {
+          const schedule = { anchor: row.firstPeriodStart, interval: plan.interval, intervalCount: plan.intervalCount };
+          const now = Date.now();
+          for (let index = (row.currentPeriodIndex ?? -1) + 1; row.periods === 0 || index < row.periods; index++) {
+            const start = periodStart(schedule, index);
+            if (start.getTime() > now) {
+              nextChargeAt = start;
+              break;
+            }
+          }
+        }
+        await repo.updateSubscription(tx, id, { status: 'active', nextChargeAt });
+        return renderSubscription((await repo.findSubscription(tx, scope, id))!);
+      });
     },
   };
 }

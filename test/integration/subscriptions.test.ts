@@ -162,6 +162,30 @@ describe('subscriptions', () => {
     expect(row!.status).toBe(status);
   });
 
+  it('pauses an active subscription and resumes it; other states and read-only keys are refused', async () => {
+    const id = await seedSubscription(merchant, planA);
+    const readOnly = await merchant.keyWithScopes(['subscriptions_read']);
+    const denied = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/pause`, headers: auth(readOnly) });
+    expect(denied.json().error.code).toBe('permission_denied');
+
+    const paused = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/pause`, headers: auth(merchant.secretKey) });
+    expect(paused.statusCode).toBe(200);
+    expect(paused.json()).toMatchObject({ id, status: 'paused', nextChargeAt: null });
+    const again = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/pause`, headers: auth(merchant.secretKey) });
+    expect(again.statusCode).toBe(403);
+    expect(again.json().error.code).toBe('session_invalid_state');
+
+    const resumed = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/resume`, headers: auth(merchant.secretKey) });
+    expect(resumed.statusCode).toBe(200);
+    expect(resumed.json().status).toBe('active');
+    const twice = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/resume`, headers: auth(merchant.secretKey) });
+    expect(twice.json().error.code).toBe('session_invalid_state');
+
+    const lapsed = await seedSubscription(merchant, planA, 'lapsed');
+    const refused = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${lapsed}/pause`, headers: auth(merchant.secretKey) });
+    expect(refused.json().error.code).toBe('session_invalid_state');
+  });
+
   it('refuses an invalid cancel body and another merchant\'s subscription', async () => {
     const id = await seedSubscription(merchant, planA);
     const bad = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(merchant.secretKey), payload: { reason: 'x'.repeat(501) } });

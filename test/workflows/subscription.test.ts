@@ -269,6 +269,34 @@ describe('subscription workflow', () => {
     expect((await subscriptionRow(subscriptionId)).onChainCancelledAt).toBeInstanceOf(Date);
   });
 
+  it('pauses: a period that comes due while paused is skipped, and charging resumes after resume', async () => {
+    const { subscriptionId, handle } = await enrol({ amount: USDC(10), periods: 3 });
+    const service = createSubscriptionService({ sql: db.sql, events: deps.events, temporal: env.client });
+    const scope = { merchantId: merchant.merchantId, livemode: false };
+    const worker = await newWorker();
+    await worker.runUntil(async () => {
+      await waitFor(() => charges(subscriptionId), (rows) => rows.length === 1 && rows[0]!.status === 'succeeded', 'the first charge');
+      await waitFor(() => subscriptionRow(subscriptionId), (row) => row.status === 'active', 'active');
+      expect(await service.pause(scope, subscriptionId)).toMatchObject({ status: 'paused', nextChargeAt: null });
+      await expect(service.pause(scope, subscriptionId)).rejects.toBeInstanceOf(InvalidStateError);
+
+      // Period 1 comes due while paused: skipped, nothing charged.
+      await env.sleep('32 days');
+      await waitFor(() => handle.query(getStatusQuery), (s: SubscriptionWorkflowState) => s.status === 'paused' && s.nextPeriodIndex === 2, 'period 1 skipped');
+      expect((await charges(subscriptionId)).map((c) => c.periodIndex)).toEqual([0]);
+
+      const resumed = await service.resume(scope, subscriptionId);
+      expect(resumed.status).toBe('active');
+      expect(resumed.nextChargeAt).not.toBeNull();
+      await expect(service.resume(scope, subscriptionId)).rejects.toBeInstanceOf(InvalidStateError);
+      expect(await handle.result()).toBe('completed');
+    });
+    expect((await charges(subscriptionId)).map((c) => [c.periodIndex, c.status])).toEqual([
+      [0, 'succeeded'],
+      [2, 'succeeded'],
+    ]);
+  });
+
   it('a monthly subscription anchored on Jan 31 charges on Feb 28/29 and Mar 31', async () => {
     const now = new Date(Math.max(await env.currentTimeMs(), await chain.chainNowMs()));
     const year = now.getUTCMonth() === 0 && now.getUTCDate() < 31 ? now.getUTCFullYear() : now.getUTCFullYear() + 1;
