@@ -161,7 +161,7 @@ export async function buildApp(deps: AppDeps) {
   registerTokenRoutes(app, tokens);
   const relay = createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue });
   registerRelayRoutes(app, relay);
-  registerCheckoutRoutes(app, createCheckoutService({ sql: deps.sql, relay }));
+  registerCheckoutRoutes(app, createCheckoutService({ sql: deps.sql, relay, chain: deps.config.chain }));
   registerSubscriptionRoutes(
     app,
     createSubscriptionService({

@@ -67,6 +67,22 @@ export function renderCheckoutPage(sessionId: string): string {
   );
 }
 
+/** The enrolment page of a subscription plan: the same frame and script, plan mode. */
+export function renderPlanPage(planId: string): string {
+  return frame(
+    'Subscribe',
+    `<div id="checkout" data-plan-id="${escapeHtml(planId)}">
+  <h1 id="merchant">Loading…</h1>
+  <div class="muted" id="description">Subscribe with your wallet</div>
+  <div class="amount" id="amount">&nbsp;</div>
+  <button id="pay" type="button" disabled>Subscribe with wallet</button>
+  <div id="message" role="status" aria-live="polite"></div>
+  <div class="muted" id="details"></div>
+</div>
+<script src="${CHECKOUT_SCRIPT_PATH}"></script>`,
+  );
+}
+
 export function renderNotFoundPage(): string {
   return frame('Checkout not found', '<h1>Checkout not found</h1><p class="muted">This payment link does not exist.</p>');
 }
@@ -80,9 +96,10 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
   var root = document.getElementById('checkout');
   if (!root) return;
   var sessionId = root.getAttribute('data-session-id');
+  var planId = root.getAttribute('data-plan-id');
   var payButton = document.getElementById('pay');
   var messageEl = document.getElementById('message');
-  var state = { session: null, token: null, busy: false };
+  var state = { session: null, token: null, offer: null, busy: false };
 
   var MESSAGES = {
     noWallet: 'No wallet found. Install or open an Ethereum wallet (EIP-1193) in this browser and reload the page.',
@@ -354,7 +371,183 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       });
   }
 
-  payButton.addEventListener('click', pay);
-  load();
+  // ---- Subscription enrolment for a plan: EIP-2612 permit + Enrolment, relayed by the server. ----
+
+  var INTERVAL_WORDS = { daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year' };
+
+  function postJson(url, body) {
+    return fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      credentials: 'omit',
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (b) {
+        if (!r.ok) throw apiError(b, r.status);
+        return b;
+      });
+    });
+  }
+
+  function pollEnrolment(nonce) {
+    return getJson('/checkout/plans/' + encodeURIComponent(planId) + '/enrolments/' + nonce).then(function (e) {
+      if (e.submissionStatus === 'confirmed') {
+        setBusy(true, 'Subscribed');
+        return show('success', 'You are subscribed. Thank you!');
+      }
+      if (e.submissionStatus === 'failed') {
+        setBusy(false, 'Subscribe with wallet');
+        return show('error', 'The subscription could not be created on-chain' + (e.failureReason ? ': ' + e.failureReason : '.') + ' Nothing was charged; you can try again.');
+      }
+      return new Promise(function (resolve) { setTimeout(resolve, 1000); }).then(function () { return pollEnrolment(nonce); });
+    });
+  }
+
+  function subscribe() {
+    if (state.busy || !state.offer || !state.token) return;
+    var offer = state.offer;
+    var token = state.token;
+    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', MESSAGES.noWallet);
+    setBusy(true, 'Waiting for wallet…');
+    show('info', 'Connect your wallet…');
+    var account;
+    var step = 'connect';
+    var now = Math.floor(Date.now() / 1000);
+    var deadline = String(now + 3600);
+    var nonce = randomNonce();
+    var signed = {};
+    wallet('eth_requestAccounts')
+      .then(function (accounts) {
+        if (!accounts || !accounts.length) throw Object.assign(new Error('no account'), { code: 4001 });
+        account = accounts[0];
+        step = 'network';
+        return ensureNetwork(offer.chainId);
+      })
+      .then(function () {
+        step = 'balance';
+        return balanceOf(offer.terms.token, account);
+      })
+      .then(function (balance) {
+        if (offer.terms.trialEnd === '0' && balance < BigInt(offer.terms.amount)) {
+          var e = new Error('Your balance is too low: you have ' + formatUnits(balance, token.decimals) + ' ' + token.symbol +
+            ' and the first period costs ' + formatUnits(offer.terms.amount, token.decimals) + ' ' + token.symbol + '.');
+          e.userMessage = true;
+          throw e;
+        }
+        return getJson('/v1/tokens/' + encodeURIComponent(offer.terms.token) + '/permit-nonce?owner=' + account + '&mode=' + (offer.livemode ? 'live' : 'test'));
+      })
+      .then(function (permitNonce) {
+        step = 'sign';
+        show('info', 'Sign the allowance (1 of 2) in your wallet…');
+        var permit = {
+          types: {
+            EIP712Domain: DOMAIN_TYPE,
+            Permit: [
+              { name: 'owner', type: 'address' },
+              { name: 'spender', type: 'address' },
+              { name: 'value', type: 'uint256' },
+              { name: 'nonce', type: 'uint256' },
+              { name: 'deadline', type: 'uint256' }
+            ]
+          },
+          primaryType: 'Permit',
+          domain: token.domain,
+          message: { owner: account, spender: offer.subscriptionManager, value: offer.permitValue, nonce: permitNonce.nonce, deadline: deadline }
+        };
+        return wallet('eth_signTypedData_v4', [account, JSON.stringify(permit)]);
+      })
+      .then(function (permitSignature) {
+        signed.permit = { value: offer.permitValue, deadline: deadline, signature: permitSignature };
+        show('info', 'Sign the subscription terms (2 of 2) in your wallet…');
+        var t = offer.terms;
+        var enrolment = {
+          types: {
+            EIP712Domain: DOMAIN_TYPE,
+            Enrolment: [
+              { name: 'subscriber', type: 'address' },
+              { name: 'token', type: 'address' },
+              { name: 'merchant', type: 'address' },
+              { name: 'operator', type: 'address' },
+              { name: 'amount', type: 'uint256' },
+              { name: 'period', type: 'uint64' },
+              { name: 'periods', type: 'uint32' },
+              { name: 'trialEnd', type: 'uint64' },
+              { name: 'nonce', type: 'bytes32' },
+              { name: 'deadline', type: 'uint256' }
+            ]
+          },
+          primaryType: 'Enrolment',
+          domain: offer.managerDomain,
+          message: {
+            subscriber: account, token: t.token, merchant: t.merchant, operator: t.operator, amount: t.amount,
+            period: t.period, periods: String(t.periods), trialEnd: t.trialEnd, nonce: nonce, deadline: deadline
+          }
+        };
+        return wallet('eth_signTypedData_v4', [account, JSON.stringify(enrolment)]);
+      })
+      .then(function (enrolmentSignature) {
+        step = 'submit';
+        setBusy(true, 'Processing…');
+        show('info', 'Submitting your subscription…');
+        return postJson('/checkout/plans/' + encodeURIComponent(planId) + '/enrol', {
+          subscriber: account,
+          terms: offer.terms,
+          permit: signed.permit,
+          enrolment: { nonce: nonce, deadline: deadline, signature: enrolmentSignature }
+        });
+      })
+      .then(function () {
+        show('info', 'Subscription submitted. Waiting for confirmation on-chain…');
+        return pollEnrolment(nonce);
+      })
+      .catch(function (error) {
+        setBusy(false, 'Subscribe with wallet');
+        if (error && error.code === 4001) return show('error', step === 'connect' ? MESSAGES.rejectedConnect : 'You rejected the signature request in your wallet. Nothing was signed up or charged; you can try again.');
+        if (error && error.userMessage) return show('error', error.message);
+        if (error && error.api) return show('error', 'The subscription could not be submitted: ' + (error.api.message || error.message));
+        show('error', 'Something went wrong: ' + ((error && error.message) || String(error)));
+      });
+  }
+
+  var DOMAIN_TYPE = [
+    { name: 'name', type: 'string' },
+    { name: 'version', type: 'string' },
+    { name: 'chainId', type: 'uint256' },
+    { name: 'verifyingContract', type: 'address' }
+  ];
+
+  function loadPlan() {
+    getJson('/checkout/plans/' + encodeURIComponent(planId) + '/enrolment')
+      .then(function (offer) {
+        state.offer = offer;
+        document.getElementById('merchant').textContent = offer.merchantName || 'Subscribe';
+        document.getElementById('description').textContent = offer.planName;
+        document.getElementById('details').textContent = 'Paid to ' + offer.terms.merchant + ' on chain ' + offer.chainId + (offer.livemode ? '' : ' (test mode)');
+        return Promise.all([
+          getJson('/v1/tokens/' + encodeURIComponent(offer.terms.token) + '?mode=' + (offer.livemode ? 'live' : 'test')),
+          getJson('/v1/checkout/plans/' + encodeURIComponent(planId))
+        ]).then(function (results) {
+          var token = results[0];
+          var plan = results[1];
+          state.token = token;
+          var every = plan.intervalCount > 1 ? ' every ' + plan.intervalCount + ' ' + INTERVAL_WORDS[plan.interval] + 's' : ' per ' + INTERVAL_WORDS[plan.interval];
+          document.getElementById('amount').textContent = formatUnits(offer.terms.amount, token.decimals) + ' ' + token.symbol + every;
+          if (plan.trialPeriodDays > 0) document.getElementById('description').textContent = offer.planName + ' (' + plan.trialPeriodDays + '-day free trial)';
+          if (!token.supports || !token.supports.eip2612 || !token.domain) return show('error', 'This token cannot be approved by signature (EIP-2612) on this network.');
+          setBusy(false, 'Subscribe with wallet');
+        });
+      })
+      .catch(function (error) {
+        show('error', error.status === 404 ? 'This subscription plan does not exist.' : 'Could not load the plan: ' + error.message);
+      });
+  }
+
+  if (planId) {
+    payButton.addEventListener('click', subscribe);
+    loadPlan();
+  } else {
+    payButton.addEventListener('click', pay);
+    load();
+  }
 })();
 `;

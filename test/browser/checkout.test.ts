@@ -10,7 +10,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { type Address, type PublicClient, createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { devChain } from '../../src/chain/deploy.js';
 import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
@@ -312,6 +312,58 @@ describe('hosted checkout in headless Chromium', () => {
     await page.goto(`${baseUrl}/checkout/${session.id}`);
     await expect.poll(() => page.locator('#message').textContent(), { timeout: 30_000 }).toMatch(/cancelled/);
     expect(await page.locator('#pay').isEnabled()).toBe(false);
+    await page.close();
+  });
+
+  it('the plan page enrols through the relay: permit + enrolment signed in the wallet, confirmed on-chain', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: { authorization: `Bearer ${merchant.secretKey}` },
+      payload: { name: 'Pro monthly', amount: '3000000', interval: 'monthly' },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const plan = created.json();
+    const subscriber = privateKeyToAccount(DEV_ACCOUNTS.payers[3]!.privateKey);
+    const { page, log } = await openWalletPage({ account: subscriber });
+    await page.goto(`${baseUrl}/checkout/plans/${plan.id}`);
+    await expect.poll(() => page.locator('#pay').isEnabled(), { timeout: 30_000 }).toBe(true);
+    expect(await page.locator('#amount').textContent()).toMatch(/^3\.00 \S+ per month$/);
+    await page.locator('#pay').click();
+    await expect.poll(() => page.locator('#message').textContent(), { timeout: 60_000 }).toMatch(/You are subscribed/);
+
+    expect(log.methods.filter((m) => m === 'eth_signTypedData_v4')).toHaveLength(2);
+    const [submission] = await db.sql`
+      select idempotency_key, status, call from relay_submissions where merchant_id = ${merchant.merchantId} and kind = 'subscription'`;
+    expect(submission?.status).toBe('confirmed');
+    const key = String(submission?.idempotency_key);
+    expect(key).toMatch(new RegExp(`^checkout_${plan.id}_0x[0-9a-f]{64}$`));
+    const nonce = key.slice(`checkout_${plan.id}_`.length) as `0x${string}`;
+    const used = await pub.readContract({
+      address: settings.subscriptionManager,
+      abi: subscriptionManagerAbi,
+      functionName: 'enrolmentNonceUsed',
+      args: [subscriber.address, nonce],
+    });
+    expect(used).toBe(true);
+    const allowance = await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [subscriber.address, settings.subscriptionManager] });
+    expect(allowance).toBeGreaterThan(0n);
+
+    // Terms other than the plan's are refused before anything reaches the relay.
+    const offer = (await t.app.inject({ method: 'GET', url: `/checkout/plans/${plan.id}/enrolment` })).json();
+    expect(offer.terms).toMatchObject({ amount: '3000000', merchant: payout, periods: 0 });
+    const cheaper = await t.app.inject({
+      method: 'POST',
+      url: `/checkout/plans/${plan.id}/enrol`,
+      payload: {
+        subscriber: subscriber.address,
+        terms: { ...offer.terms, amount: '1' },
+        permit: { value: '1', deadline: '9999999999', signature: `0x${'11'.repeat(65)}` },
+        enrolment: { nonce: `0x${'22'.repeat(32)}`, deadline: '9999999999', signature: `0x${'11'.repeat(65)}` },
+      },
+    });
+    expect(cheaper.statusCode).toBe(400);
+    expect(cheaper.json().error).toMatchObject({ code: 'invalid_request', param: 'terms' });
     await page.close();
   });
 
