@@ -305,7 +305,7 @@ describe('hosted checkout in headless Chromium', () => {
     await page.close();
   });
 
-  it('a cancelled or completed session cannot be paid from the page', async () => {
+  it('a cancelled session shows it and cannot be paid from the page', async () => {
     const session = await createSession('1000000');
     await db.sql`update payment_sessions set status = 'cancelled' where id = ${session.id}`;
     const { page } = await openWalletPage({ account: payer });
