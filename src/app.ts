@@ -4,6 +4,8 @@ import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { Client } from '@temporalio/client';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { registerApiKeyRoutes } from './api-keys/routes.js';
+import { registerCheckoutRoutes } from './checkout/routes.js';
+import { createCheckoutService } from './checkout/service.js';
 import { createApiKeyService, type KeyAuthenticator } from './api-keys/service.js';
 import { createDashboardSessions } from './dashboard-sessions/service.js';
 import { createDashboardTokenVerifier, refuseDashboardTokens, type DashboardTokenVerifier } from './dashboard-sessions/verifier.js';
@@ -158,7 +160,9 @@ export async function buildApp(deps: AppDeps) {
   );
   const tokens = createTokenService({ chain: deps.config.chain });
   registerTokenRoutes(app, tokens);
-  registerRelayRoutes(app, createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }));
+  const relay = createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue });
+  registerRelayRoutes(app, relay);
+  registerCheckoutRoutes(app, createCheckoutService({ sql: deps.sql, relay, chain: deps.config.chain }));
   registerSubscriptionRoutes(
     app,
     createSubscriptionService({

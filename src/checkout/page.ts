@@ -1,0 +1,553 @@
+// The hosted checkout page: static HTML plus one same-origin script (no CDN, no
+// bundler). The script talks to the customer's wallet through EIP-1193
+// (window.ethereum.request) and to this host's public routes only:
+// GET /v1/checkout/sessions/{id}, GET /v1/tokens/{address} and
+// POST /checkout/{id}/pay. The page carries no key of any kind.
+
+/** Served with every checkout response: scripts and requests only from this origin. */
+export const CHECKOUT_SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+};
+
+export const CHECKOUT_SCRIPT_PATH = '/checkout/assets/checkout.js';
+
+const STYLE = `
+  body { font-family: system-ui, sans-serif; background: #f5f6f8; margin: 0; }
+  main { max-width: 420px; margin: 48px auto; background: #fff; border-radius: 12px; padding: 28px; box-shadow: 0 2px 12px rgba(0,0,0,.08); }
+  h1 { font-size: 1.1rem; margin: 0 0 4px; }
+  .amount { font-size: 2rem; font-weight: 600; margin: 16px 0; }
+  .muted { color: #667; font-size: .85rem; word-break: break-all; }
+  button { width: 100%; padding: 12px; font-size: 1rem; border: 0; border-radius: 8px; background: #2b59c3; color: #fff; cursor: pointer; }
+  button:disabled { background: #9aa9cc; cursor: default; }
+  #message { margin-top: 16px; min-height: 1.2em; }
+  #message[data-kind=error] { color: #b00020; }
+  #message[data-kind=success] { color: #0a7a3a; }
+`;
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function frame(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+/** The page of one payment session; the script reads everything else from the public routes. */
+export function renderCheckoutPage(sessionId: string): string {
+  return frame(
+    'Checkout',
+    `<div id="checkout" data-session-id="${escapeHtml(sessionId)}">
+  <h1 id="merchant">Loading…</h1>
+  <div class="muted" id="description">Pay with your wallet</div>
+  <div class="amount" id="amount">&nbsp;</div>
+  <button id="pay" type="button" disabled>Pay with wallet</button>
+  <div id="message" role="status" aria-live="polite"></div>
+  <div class="muted" id="details"></div>
+</div>
+<script src="${CHECKOUT_SCRIPT_PATH}"></script>`,
+  );
+}
+
+/** The enrolment page of a subscription plan: the same frame and script, plan mode. */
+export function renderPlanPage(planId: string): string {
+  return frame(
+    'Subscribe',
+    `<div id="checkout" data-plan-id="${escapeHtml(planId)}">
+  <h1 id="merchant">Loading…</h1>
+  <div class="muted" id="description">Subscribe with your wallet</div>
+  <div class="amount" id="amount">&nbsp;</div>
+  <button id="pay" type="button" disabled>Subscribe with wallet</button>
+  <div id="message" role="status" aria-live="polite"></div>
+  <div class="muted" id="details"></div>
+</div>
+<script src="${CHECKOUT_SCRIPT_PATH}"></script>`,
+  );
+}
+
+export function renderNotFoundPage(): string {
+  return frame('Checkout not found', '<h1>Checkout not found</h1><p class="muted">This payment link does not exist.</p>');
+}
+
+/**
+ * The checkout script. Plain ES2020 for any current browser; written as a string so that it is
+ * served byte for byte as reviewed here (no transpiler in between).
+ */
+export const CHECKOUT_SCRIPT = String.raw`'use strict';
+(function () {
+  var root = document.getElementById('checkout');
+  if (!root) return;
+  var sessionId = root.getAttribute('data-session-id');
+  var planId = root.getAttribute('data-plan-id');
+  var payButton = document.getElementById('pay');
+  var messageEl = document.getElementById('message');
+  var state = { session: null, token: null, offer: null, busy: false };
+
+  var MESSAGES = {
+    noWallet: 'No wallet found. Install or open an Ethereum wallet (EIP-1193) in this browser and reload the page.',
+    rejected: 'You rejected the signature request in your wallet. Nothing was paid; you can try again.',
+    rejectedConnect: 'You did not connect your wallet. Nothing was paid; you can try again.',
+    expired: 'This checkout session has expired. Return to the merchant to start a new payment.',
+    cancelled: 'This checkout session was cancelled by the merchant.',
+    completed: 'This checkout session is already paid.',
+    processing: 'A payment for this session is being confirmed…',
+    failedOnChain: 'The payment could not be completed on-chain. Nothing was taken; you can try again.',
+    tokenUnsupported: 'This token cannot be paid by signature (EIP-3009) on this network.'
+  };
+
+  function show(kind, text) {
+    messageEl.setAttribute('data-kind', kind);
+    messageEl.textContent = text;
+  }
+
+  function setBusy(busy, label) {
+    state.busy = busy;
+    payButton.disabled = busy;
+    if (label) payButton.textContent = label;
+  }
+
+  function formatUnits(value, decimals) {
+    var s = BigInt(value).toString();
+    if (decimals === 0) return s;
+    while (s.length <= decimals) s = '0' + s;
+    var whole = s.slice(0, s.length - decimals);
+    var frac = s.slice(s.length - decimals).replace(/0+$/, '');
+    if (frac.length < 2) frac = (frac + '00').slice(0, 2);
+    return whole + '.' + frac;
+  }
+
+  function getJson(url) {
+    return fetch(url, { headers: { accept: 'application/json' }, credentials: 'omit', cache: 'no-store' }).then(function (r) {
+      return r.json().then(function (body) {
+        if (!r.ok) throw apiError(body, r.status);
+        return body;
+      });
+    });
+  }
+
+  function apiError(body, status) {
+    var e = new Error((body && body.error && body.error.message) || ('Request failed (' + status + ')'));
+    e.api = (body && body.error) || { code: 'api_error' };
+    e.status = status;
+    return e;
+  }
+
+  function randomNonce() {
+    var bytes = new Uint8Array(32);
+    crypto.getRandomValues(bytes);
+    var hex = '0x';
+    for (var i = 0; i < bytes.length; i++) hex += bytes[i].toString(16).padStart(2, '0');
+    return hex;
+  }
+
+  function isExpired(session) {
+    return session.status === 'expired' || (session.status === 'open' && Date.parse(session.expiresAt) <= Date.now());
+  }
+
+  function statusMessage(session) {
+    if (isExpired(session)) return ['error', MESSAGES.expired];
+    if (session.status === 'cancelled') return ['error', MESSAGES.cancelled];
+    if (session.status === 'completed') return ['success', MESSAGES.completed];
+    if (session.status === 'processing') return ['info', MESSAGES.processing];
+    return null;
+  }
+
+  function safeRedirectUrl(url) {
+    if (!url) return null;
+    try {
+      var u = new URL(url);
+      return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function succeed(session) {
+    setBusy(true, 'Paid');
+    var target = safeRedirectUrl(session.successUrl);
+    show('success', target ? 'Payment confirmed. Returning you to ' + (session.merchantName || 'the merchant') + '…' : 'Payment confirmed. Thank you!');
+    if (target) setTimeout(function () { window.location.assign(target); }, 800);
+  }
+
+  function pollUntilDone() {
+    return getJson('/v1/checkout/sessions/' + encodeURIComponent(sessionId)).then(function (session) {
+      state.session = session;
+      if (session.status === 'completed') return succeed(session);
+      if (session.status === 'open' && !isExpired(session)) {
+        setBusy(false, 'Pay with wallet');
+        return show('error', MESSAGES.failedOnChain);
+      }
+      if (session.status !== 'processing') {
+        var m = statusMessage(session);
+        setBusy(true);
+        return show(m[0], m[1]);
+      }
+      return new Promise(function (resolve) { setTimeout(resolve, 1000); }).then(pollUntilDone);
+    });
+  }
+
+  function wallet(method, params) {
+    return window.ethereum.request(params === undefined ? { method: method } : { method: method, params: params });
+  }
+
+  function balanceOf(token, owner) {
+    var data = '0x70a08231' + owner.slice(2).toLowerCase().padStart(64, '0');
+    return wallet('eth_call', [{ to: token, data: data }, 'latest']).then(function (hex) {
+      return BigInt(hex && hex !== '0x' ? hex : '0x0');
+    });
+  }
+
+  function ensureNetwork(expected) {
+    return wallet('eth_chainId').then(function (hex) {
+      var current = Number(BigInt(hex));
+      if (current === expected) return;
+      var wanted = '0x' + expected.toString(16);
+      return wallet('wallet_switchEthereumChain', [{ chainId: wanted }]).then(
+        function () {
+          return wallet('eth_chainId').then(function (after) {
+            if (Number(BigInt(after)) !== expected) throw wrongNetwork(current, expected);
+          });
+        },
+        function () { throw wrongNetwork(current, expected); }
+      );
+    });
+  }
+
+  function wrongNetwork(current, expected) {
+    var e = new Error('Your wallet is on the wrong network (chain ' + current + '). Switch your wallet to chain ' + expected + ' and try again.');
+    e.userMessage = true;
+    return e;
+  }
+
+  function typedData(session, token, account) {
+    var now = Math.floor(Date.now() / 1000);
+    var expiry = Math.floor(Date.parse(session.expiresAt) / 1000);
+    var validBefore = Math.min(expiry, now + 3600);
+    var message = {
+      from: account,
+      to: session.payTo,
+      value: session.amount,
+      validAfter: String(now - 60),
+      validBefore: String(validBefore),
+      nonce: randomNonce()
+    };
+    return {
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' }
+        ],
+        TransferWithAuthorization: [
+          { name: 'from', type: 'address' },
+          { name: 'to', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'validAfter', type: 'uint256' },
+          { name: 'validBefore', type: 'uint256' },
+          { name: 'nonce', type: 'bytes32' }
+        ]
+      },
+      primaryType: 'TransferWithAuthorization',
+      domain: token.domain,
+      message: message
+    };
+  }
+
+  function relayMessage(error) {
+    var api = error.api || {};
+    if (api.code === 'session_invalid_state') return 'This checkout session can no longer be paid (already paid, expired or cancelled).';
+    if (api.param === 'authorization.value' && /balance/i.test(api.message || '')) return 'Your balance is too low to pay this amount.';
+    if (api.param === 'authorization.validBefore' || api.param === 'authorization.validAfter') return 'Your device clock looks wrong: the signature is outside its valid time window. Check the clock and try again.';
+    if (api.param === 'signature') return 'The wallet signature could not be verified. Try again, or use another wallet.';
+    return 'The payment could not be submitted: ' + (api.message || error.message);
+  }
+
+  function pay() {
+    if (state.busy || !state.session || !state.token) return;
+    var session = state.session;
+    var token = state.token;
+    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', MESSAGES.noWallet);
+    if (isExpired(session)) return show('error', MESSAGES.expired);
+    setBusy(true, 'Waiting for wallet…');
+    show('info', 'Connect your wallet…');
+    var account;
+    var step = 'connect';
+    wallet('eth_requestAccounts')
+      .then(function (accounts) {
+        if (!accounts || !accounts.length) throw Object.assign(new Error('no account'), { code: 4001 });
+        account = accounts[0];
+        step = 'network';
+        return ensureNetwork(session.chainId);
+      })
+      .then(function () {
+        step = 'balance';
+        return balanceOf(session.token, account);
+      })
+      .then(function (balance) {
+        if (balance < BigInt(session.amount)) {
+          var e = new Error('Your balance is too low: you have ' + formatUnits(balance, token.decimals) + ' ' + token.symbol +
+            ' and this payment needs ' + formatUnits(session.amount, token.decimals) + ' ' + token.symbol + '.');
+          e.userMessage = true;
+          throw e;
+        }
+        step = 'sign';
+        show('info', 'Sign the payment in your wallet…');
+        var data = typedData(session, token, account);
+        return wallet('eth_signTypedData_v4', [account, JSON.stringify(data)]).then(function (signature) {
+          return { authorization: data.message, signature: signature };
+        });
+      })
+      .then(function (signed) {
+        step = 'submit';
+        setBusy(true, 'Processing…');
+        show('info', 'Submitting your payment…');
+        return fetch('/checkout/' + encodeURIComponent(sessionId) + '/pay', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          credentials: 'omit',
+          body: JSON.stringify(signed)
+        }).then(function (r) {
+          return r.json().then(function (body) {
+            if (!r.ok) throw apiError(body, r.status);
+            return body;
+          });
+        });
+      })
+      .then(function () {
+        show('info', 'Payment submitted. Waiting for confirmation on-chain…');
+        return pollUntilDone();
+      })
+      .catch(function (error) {
+        setBusy(false, 'Pay with wallet');
+        if (error && error.code === 4001) return show('error', step === 'connect' ? MESSAGES.rejectedConnect : MESSAGES.rejected);
+        if (error && error.userMessage) return show('error', error.message);
+        if (error && error.api) return show('error', relayMessage(error));
+        show('error', 'Something went wrong: ' + ((error && error.message) || String(error)));
+      });
+  }
+
+  function load() {
+    Promise.all([getJson('/v1/checkout/sessions/' + encodeURIComponent(sessionId))])
+      .then(function (results) {
+        var session = results[0];
+        state.session = session;
+        document.getElementById('merchant').textContent = session.merchantName || 'Checkout';
+        document.getElementById('details').textContent = 'Pay to ' + session.payTo + ' on chain ' + session.chainId + (session.livemode ? '' : ' (test mode)');
+        return getJson('/v1/tokens/' + encodeURIComponent(session.token) + '?mode=' + (session.livemode ? 'live' : 'test')).then(function (token) {
+          state.token = token;
+          document.getElementById('amount').textContent = formatUnits(session.amount, token.decimals) + ' ' + token.symbol;
+          if (!token.supports || !token.supports.eip3009 || !token.domain) return show('error', MESSAGES.tokenUnsupported);
+          var m = statusMessage(session);
+          if (m) {
+            show(m[0], m[1]);
+            if (session.status === 'processing') { setBusy(true, 'Processing…'); return pollUntilDone(); }
+            if (session.status === 'completed') return succeed(session);
+            return;
+          }
+          setBusy(false, 'Pay with wallet');
+        });
+      })
+      .catch(function (error) {
+        show('error', error.status === 404 ? 'This checkout session does not exist.' : 'Could not load the checkout: ' + error.message);
+      });
+  }
+
+  // ---- Subscription enrolment for a plan: EIP-2612 permit + Enrolment, relayed by the server. ----
+
+  var INTERVAL_WORDS = { daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year' };
+
+  function postJson(url, body) {
+    return fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      credentials: 'omit',
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (b) {
+        if (!r.ok) throw apiError(b, r.status);
+        return b;
+      });
+    });
+  }
+
+  function pollEnrolment(nonce) {
+    return getJson('/checkout/plans/' + encodeURIComponent(planId) + '/enrolments/' + nonce).then(function (e) {
+      if (e.submissionStatus === 'confirmed') {
+        setBusy(true, 'Subscribed');
+        return show('success', 'You are subscribed. Thank you!');
+      }
+      if (e.submissionStatus === 'failed') {
+        setBusy(false, 'Subscribe with wallet');
+        return show('error', 'The subscription could not be created on-chain' + (e.failureReason ? ': ' + e.failureReason : '.') + ' Nothing was charged; you can try again.');
+      }
+      return new Promise(function (resolve) { setTimeout(resolve, 1000); }).then(function () { return pollEnrolment(nonce); });
+    });
+  }
+
+  function subscribe() {
+    if (state.busy || !state.offer || !state.token) return;
+    var offer = state.offer;
+    var token = state.token;
+    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', MESSAGES.noWallet);
+    setBusy(true, 'Waiting for wallet…');
+    show('info', 'Connect your wallet…');
+    var account;
+    var step = 'connect';
+    var now = Math.floor(Date.now() / 1000);
+    var deadline = String(now + 3600);
+    var nonce = randomNonce();
+    var signed = {};
+    wallet('eth_requestAccounts')
+      .then(function (accounts) {
+        if (!accounts || !accounts.length) throw Object.assign(new Error('no account'), { code: 4001 });
+        account = accounts[0];
+        step = 'network';
+        return ensureNetwork(offer.chainId);
+      })
+      .then(function () {
+        step = 'balance';
+        return balanceOf(offer.terms.token, account);
+      })
+      .then(function (balance) {
+        if (offer.terms.trialEnd === '0' && balance < BigInt(offer.terms.amount)) {
+          var e = new Error('Your balance is too low: you have ' + formatUnits(balance, token.decimals) + ' ' + token.symbol +
+            ' and the first period costs ' + formatUnits(offer.terms.amount, token.decimals) + ' ' + token.symbol + '.');
+          e.userMessage = true;
+          throw e;
+        }
+        return getJson('/v1/tokens/' + encodeURIComponent(offer.terms.token) + '/permit-nonce?owner=' + account + '&mode=' + (offer.livemode ? 'live' : 'test'));
+      })
+      .then(function (permitNonce) {
+        step = 'sign';
+        show('info', 'Sign the allowance (1 of 2) in your wallet…');
+        var permit = {
+          types: {
+            EIP712Domain: DOMAIN_TYPE,
+            Permit: [
+              { name: 'owner', type: 'address' },
+              { name: 'spender', type: 'address' },
+              { name: 'value', type: 'uint256' },
+              { name: 'nonce', type: 'uint256' },
+              { name: 'deadline', type: 'uint256' }
+            ]
+          },
+          primaryType: 'Permit',
+          domain: token.domain,
+          message: { owner: account, spender: offer.subscriptionManager, value: offer.permitValue, nonce: permitNonce.nonce, deadline: deadline }
+        };
+        return wallet('eth_signTypedData_v4', [account, JSON.stringify(permit)]);
+      })
+      .then(function (permitSignature) {
+        signed.permit = { value: offer.permitValue, deadline: deadline, signature: permitSignature };
+        show('info', 'Sign the subscription terms (2 of 2) in your wallet…');
+        var t = offer.terms;
+        var enrolment = {
+          types: {
+            EIP712Domain: DOMAIN_TYPE,
+            Enrolment: [
+              { name: 'subscriber', type: 'address' },
+              { name: 'token', type: 'address' },
+              { name: 'merchant', type: 'address' },
+              { name: 'operator', type: 'address' },
+              { name: 'amount', type: 'uint256' },
+              { name: 'period', type: 'uint64' },
+              { name: 'periods', type: 'uint32' },
+              { name: 'trialEnd', type: 'uint64' },
+              { name: 'nonce', type: 'bytes32' },
+              { name: 'deadline', type: 'uint256' }
+            ]
+          },
+          primaryType: 'Enrolment',
+          domain: offer.managerDomain,
+          message: {
+            subscriber: account, token: t.token, merchant: t.merchant, operator: t.operator, amount: t.amount,
+            period: t.period, periods: String(t.periods), trialEnd: t.trialEnd, nonce: nonce, deadline: deadline
+          }
+        };
+        return wallet('eth_signTypedData_v4', [account, JSON.stringify(enrolment)]);
+      })
+      .then(function (enrolmentSignature) {
+        step = 'submit';
+        setBusy(true, 'Processing…');
+        show('info', 'Submitting your subscription…');
+        return postJson('/checkout/plans/' + encodeURIComponent(planId) + '/enrol', {
+          subscriber: account,
+          terms: offer.terms,
+          permit: signed.permit,
+          enrolment: { nonce: nonce, deadline: deadline, signature: enrolmentSignature }
+        });
+      })
+      .then(function () {
+        show('info', 'Subscription submitted. Waiting for confirmation on-chain…');
+        return pollEnrolment(nonce);
+      })
+      .catch(function (error) {
+        setBusy(false, 'Subscribe with wallet');
+        if (error && error.code === 4001) return show('error', step === 'connect' ? MESSAGES.rejectedConnect : 'You rejected the signature request in your wallet. Nothing was signed up or charged; you can try again.');
+        if (error && error.userMessage) return show('error', error.message);
+        if (error && error.api) return show('error', 'The subscription could not be submitted: ' + (error.api.message || error.message));
+        show('error', 'Something went wrong: ' + ((error && error.message) || String(error)));
+      });
+  }
+
+  var DOMAIN_TYPE = [
+    { name: 'name', type: 'string' },
+    { name: 'version', type: 'string' },
+    { name: 'chainId', type: 'uint256' },
+    { name: 'verifyingContract', type: 'address' }
+  ];
+
+  function loadPlan() {
+    getJson('/checkout/plans/' + encodeURIComponent(planId) + '/enrolment')
+      .then(function (offer) {
+        state.offer = offer;
+        document.getElementById('merchant').textContent = offer.merchantName || 'Subscribe';
+        document.getElementById('description').textContent = offer.planName;
+        document.getElementById('details').textContent = 'Paid to ' + offer.terms.merchant + ' on chain ' + offer.chainId + (offer.livemode ? '' : ' (test mode)');
+        return Promise.all([
+          getJson('/v1/tokens/' + encodeURIComponent(offer.terms.token) + '?mode=' + (offer.livemode ? 'live' : 'test')),
+          getJson('/v1/checkout/plans/' + encodeURIComponent(planId))
+        ]).then(function (results) {
+          var token = results[0];
+          var plan = results[1];
+          state.token = token;
+          var every = plan.intervalCount > 1 ? ' every ' + plan.intervalCount + ' ' + INTERVAL_WORDS[plan.interval] + 's' : ' per ' + INTERVAL_WORDS[plan.interval];
+          document.getElementById('amount').textContent = formatUnits(offer.terms.amount, token.decimals) + ' ' + token.symbol + every;
+          if (plan.trialPeriodDays > 0) document.getElementById('description').textContent = offer.planName + ' (' + plan.trialPeriodDays + '-day free trial)';
+          if (!token.supports || !token.supports.eip2612 || !token.domain) return show('error', 'This token cannot be approved by signature (EIP-2612) on this network.');
+          setBusy(false, 'Subscribe with wallet');
+        });
+      })
+      .catch(function (error) {
+        show('error', error.status === 404 ? 'This subscription plan does not exist.' : 'Could not load the plan: ' + error.message);
+      });
+  }
+
+  if (planId) {
+    payButton.addEventListener('click', subscribe);
+    loadPlan();
+  } else {
+    payButton.addEventListener('click', pay);
+    load();
+  }
+})();
+`;

@@ -1,0 +1,122 @@
+// The hosted checkout on the API host: the page, its script, and the same-origin
+// pay route. All public (the customer has no key); the page routes are hidden
+// from /openapi.json, the pay route is documented.
+import type { FastifyZodInstance } from '../http/types.js';
+import { withSafeChainErrors } from '../chain/clients.js';
+import { access } from '../http/access.js';
+import { CHECKOUT_SCRIPT, CHECKOUT_SCRIPT_PATH, CHECKOUT_SECURITY_HEADERS } from './page.js';
+import { relaySubscriptionBody } from '../relay/schemas.js';
+import {
+  checkoutEnrolment,
+  checkoutEnrolmentOffer,
+  checkoutEnrolmentParams,
+  checkoutPageParams,
+  checkoutPayBody,
+  checkoutPayParams,
+  checkoutPayment,
+  checkoutPlanPageParams,
+  checkoutPlanParams,
+} from './schemas.js';
+import type { CheckoutService } from './service.js';
+
+export function registerCheckoutRoutes(app: FastifyZodInstance, checkout: CheckoutService): void {
+  app.route({
+    method: 'GET',
+    url: CHECKOUT_SCRIPT_PATH,
+    config: { access: access.public() },
+    schema: { hide: true, tags: ['Checkout'], summary: 'The hosted checkout script' },
+    handler: (_request, reply) =>
+      reply.headers(CHECKOUT_SECURITY_HEADERS).header('cache-control', 'public, max-age=300').type('text/javascript; charset=utf-8').send(CHECKOUT_SCRIPT),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/checkout/:id',
+    config: { access: access.public() },
+    schema: { hide: true, tags: ['Checkout'], summary: 'The hosted checkout page of a payment session', params: checkoutPageParams },
+    handler: async (request, reply) => {
+      const page = await checkout.page(request.params.id);
+      return reply.code(page.status).headers(CHECKOUT_SECURITY_HEADERS).type('text/html; charset=utf-8').send(page.html);
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/checkout/:id/pay',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary: "Pay a payment session with the customer's signed EIP-3009 authorization (used by the hosted checkout page)",
+      description:
+        "Public and same-origin: the hosted checkout page posts the authorization the customer's wallet signed. The server relays it for the session's merchant and mode (as POST /v1/relay/payments with paymentSessionId), so no key ever reaches the browser. The relay Idempotency-Key is `checkout_<sessionId>_<nonce>`: posting the same authorization again returns the same submission. Refusals are the relay's (invalid_request with the offending param, session_invalid_state when the session is not open).",
+      params: checkoutPayParams,
+      body: checkoutPayBody,
+      response: { 200: checkoutPayment },
+    },
+    handler: async (request, reply) => {
+      reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      return withSafeChainErrors(() => checkout.pay(request.params.id, request.body));
+    },
+  });
+
+  // Subscription enrolment for a plan: the same page frame and script.
+  app.route({
+    method: 'GET',
+    url: '/checkout/plans/:planId',
+    config: { access: access.public() },
+    schema: { hide: true, tags: ['Checkout'], summary: 'The hosted enrolment page of a subscription plan', params: checkoutPlanPageParams },
+    handler: async (request, reply) => {
+      const page = await checkout.planPage(request.params.planId);
+      return reply.code(page.status).headers(CHECKOUT_SECURITY_HEADERS).type('text/html; charset=utf-8').send(page.html);
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/checkout/plans/:planId/enrolment',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary: 'What the hosted enrolment page asks the subscriber to sign for a plan',
+      description: "Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for.",
+      params: checkoutPlanParams,
+      response: { 200: checkoutEnrolmentOffer },
+    },
+    handler: (request) => withSafeChainErrors(() => checkout.enrolmentOffer(request.params.planId)),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/checkout/plans/:planId/enrol',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary: "Enrol in a plan with the subscriber's signed permit and Enrolment (used by the hosted enrolment page)",
+      description:
+        "Public and same-origin. The terms must be the plan's (as GET /checkout/plans/{planId}/enrolment offers them; trialEnd no later than offered); the server relays the permit and enrolment for the plan's merchant and mode (as POST /v1/relay/subscriptions) under the Idempotency-Key `checkout_<planId>_<enrolment nonce>`.",
+      params: checkoutPlanParams,
+      body: relaySubscriptionBody,
+      response: { 200: checkoutEnrolment },
+    },
+    handler: async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return withSafeChainErrors(() => checkout.enrol(request.params.planId, request.body));
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/checkout/plans/:planId/enrolments/:nonce',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary: 'On-chain status of an enrolment submitted from the hosted page',
+      params: checkoutEnrolmentParams,
+      response: { 200: checkoutEnrolment },
+    },
+    handler: async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return checkout.enrolmentStatus(request.params.planId, request.params.nonce);
+    },
+  });
+}

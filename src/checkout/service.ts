@@ -1,0 +1,150 @@
+// The hosted checkout: the page (public, no key) and its same-origin pay route,
+// which relays the customer's signed authorization for the session's merchant
+// and mode. The merchant's authority stays on the server: the page never holds
+// a key, and the relay only accepts an authorization that pays exactly the
+// session's amount and token to its payTo.
+import { getAddress, isAddressEqual } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { chainFor, type ChainConfig } from '../chain/config.js';
+import { publicClientFor } from '../chain/clients.js';
+import { readDomain } from '../chain/typed-data.js';
+import type { Sql } from '../db/client.js';
+import { InvalidRequestError, NotFoundError } from '../errors.js';
+import { isId } from '../ids.js';
+import * as sessionRepo from '../payment-sessions/repo.js';
+import type { RelaySubscriptionBody } from '../relay/schemas.js';
+import type { RelayService } from '../relay/service.js';
+import * as planRepo from '../subscription-plans/repo.js';
+import { onChainPeriodSeconds } from '../subscriptions/periods.js';
+import { renderCheckoutPage, renderNotFoundPage, renderPlanPage } from './page.js';
+import type { CheckoutEnrolment, CheckoutEnrolmentOffer, CheckoutPayBody, CheckoutPayment } from './schemas.js';
+
+/** Periods of allowance the enrolment page asks the subscriber to permit. */
+export const PERMIT_PERIODS = 12n;
+/** Slack allowed between the trialEnd offered and the one posted (the page reads the offer first). */
+const TRIAL_SLACK_SECONDS = 3600;
+
+/** The relay Idempotency-Key of a checkout payment: one submission per session and authorization nonce. */
+export function checkoutIdempotencyKey(sessionId: string, nonce: string): string {
+  return `checkout_${sessionId}_${nonce.toLowerCase()}`;
+}
+
+/** The relay Idempotency-Key of a plan enrolment from the hosted page: one submission per plan and enrolment nonce. */
+export function enrolmentIdempotencyKey(planId: string, nonce: string): string {
+  return `checkout_${planId}_${nonce.toLowerCase()}`;
+}
+
+function renderEnrolment(
+  planId: string,
+  nonce: string,
+  submission: { status: CheckoutEnrolment['submissionStatus']; transactionHash: string | null; failureReason: string | null },
+): CheckoutEnrolment {
+  return {
+    object: 'checkout_enrolment',
+    planId,
+    nonce: nonce.toLowerCase(),
+    submissionStatus: submission.status,
+    transactionHash: submission.transactionHash,
+    failureReason: submission.failureReason,
+  };
+}
+
+export type CheckoutServiceDeps = { sql: Sql; relay: RelayService; chain: ChainConfig };
+
+export function createCheckoutService({ sql, relay, chain }: CheckoutServiceDeps) {
+  async function planOf(planId: string): Promise<planRepo.PlanRow> {
+    const plan = await planRepo.findPlanById(sql, planId);
+    if (!plan) throw new NotFoundError(`No such subscription plan: ${planId}.`, { param: 'planId' });
+    return plan;
+  }
+
+  /** What the enrolment page asks the subscriber to sign for a plan. */
+  async function offerFor(plan: planRepo.PlanRow): Promise<CheckoutEnrolmentOffer> {
+    const settings = chainFor(chain, plan.livemode);
+    const merchant = await sessionRepo.findMerchantDisplay(sql, plan.merchantId);
+    if (!merchant?.payoutAddress) throw new InvalidRequestError('The merchant cannot take subscriptions yet (no payout address).', { param: 'planId' });
+    const operator = settings.operator ?? (settings.operatorKey ? privateKeyToAccount(settings.operatorKey).address : undefined);
+    if (!operator) throw new InvalidRequestError(`Subscriptions are not configured for ${settings.mode} mode on this deployment.`, { param: 'planId' });
+    const managerDomain = await readDomain(publicClientFor(settings), settings.subscriptionManager);
+    const now = Math.floor(Date.now() / 1000);
+    return {
+      object: 'checkout_enrolment_offer',
+      planId: plan.id,
+      planName: plan.name,
+      merchantName: merchant.name,
+      livemode: plan.livemode,
+      chainId: settings.chainId,
+      subscriptionManager: settings.subscriptionManager,
+      managerDomain: { ...managerDomain, chainId: Number(managerDomain.chainId) },
+      terms: {
+        token: settings.token,
+        merchant: getAddress(merchant.payoutAddress),
+        operator,
+        amount: plan.amount,
+        period: String(onChainPeriodSeconds(plan.interval, plan.intervalCount)),
+        periods: 0,
+        trialEnd: plan.trialPeriodDays > 0 ? String(now + plan.trialPeriodDays * 86_400) : '0',
+      },
+      permitValue: (BigInt(plan.amount) * PERMIT_PERIODS).toString(),
+    };
+  }
+
+  return {
+    async planPage(planId: string): Promise<{ status: 200 | 404; html: string }> {
+      const plan = isId('plan', planId) ? await planRepo.findPlanById(sql, planId) : undefined;
+      if (!plan) return { status: 404, html: renderNotFoundPage() };
+      return { status: 200, html: renderPlanPage(plan.id) };
+    },
+
+    /** What the enrolment page asks the subscriber to sign for a plan. */
+    async enrolmentOffer(planId: string): Promise<CheckoutEnrolmentOffer> {
+      return offerFor(await planOf(planId));
+    },
+
+    /** Relays a signed permit + enrolment for the plan's merchant and mode; the terms must be the plan's. */
+    async enrol(planId: string, body: RelaySubscriptionBody): Promise<CheckoutEnrolment> {
+      const plan = await planOf(planId);
+      const offer = await offerFor(plan);
+      const t = body.terms;
+      const same = (a: string, b: string) => isAddressEqual(getAddress(a), getAddress(b));
+      if (!same(t.token, offer.terms.token) || !same(t.merchant, offer.terms.merchant) || (t.operator && !same(t.operator, offer.terms.operator))) {
+        throw new InvalidRequestError("The terms must name the plan's token, merchant and operator.", { param: 'terms' });
+      }
+      if (t.amount !== offer.terms.amount || t.period !== offer.terms.period || t.periods !== offer.terms.periods) {
+        throw new InvalidRequestError("The terms must be the plan's amount, period and periods.", { param: 'terms' });
+      }
+      if (BigInt(t.trialEnd) > BigInt(offer.terms.trialEnd) + (offer.terms.trialEnd === '0' ? 0n : BigInt(TRIAL_SLACK_SECONDS))) {
+        throw new InvalidRequestError("terms.trialEnd is later than the plan's trial allows.", { param: 'terms.trialEnd' });
+      }
+      const scope = { merchantId: plan.merchantId, livemode: plan.livemode };
+      const submission = await relay.submitSubscription(scope, enrolmentIdempotencyKey(plan.id, body.enrolment.nonce), body);
+      return renderEnrolment(plan.id, body.enrolment.nonce, submission);
+    },
+
+    async enrolmentStatus(planId: string, nonce: string): Promise<CheckoutEnrolment> {
+      const plan = await planOf(planId);
+      const submission = await relay.get({ merchantId: plan.merchantId, livemode: plan.livemode }, enrolmentIdempotencyKey(plan.id, nonce));
+      return renderEnrolment(plan.id, nonce, submission);
+    },
+
+    /** The page's HTML; a 404 page for a malformed or unknown session id. */
+    async page(id: string): Promise<{ status: 200 | 404; html: string }> {
+      const row = isId('paymentSession', id) ? await sessionRepo.findPaymentSessionById(sql, id) : undefined;
+      if (!row) return { status: 404, html: renderNotFoundPage() };
+      return { status: 200, html: renderCheckoutPage(row.id) };
+    },
+
+    async pay(sessionId: string, body: CheckoutPayBody): Promise<CheckoutPayment> {
+      const row = await sessionRepo.findPaymentSessionById(sql, sessionId);
+      if (!row) throw new NotFoundError(`No such payment session: ${sessionId}.`, { param: 'id' });
+      const scope = { merchantId: row.merchantId, livemode: row.livemode };
+      const key = checkoutIdempotencyKey(row.id, body.authorization.nonce);
+      // The relay answers a retry of this very authorization (same key) from its record and refuses
+      // a session that is not open, a wrong amount, token or recipient before anything is sent.
+      const submission = await relay.submitPayment(scope, key, { ...body, token: row.token, paymentSessionId: row.id });
+      return { object: 'checkout_payment', sessionId: row.id, submissionStatus: submission.status, transactionHash: submission.transactionHash };
+    },
+  };
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

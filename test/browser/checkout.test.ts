@@ -1,0 +1,381 @@
+// The hosted checkout in a real browser: headless Chromium (Debian's `chromium`)
+// driven by playwright-core, an injected EIP-1193 test wallet backed by anvil
+// accounts, the real app listening on 127.0.0.1, the real worker on the Temporal
+// dev server and a private anvil. The page, its script and every byte of its
+// network traffic are checked for the merchant's secret key.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type Address, type PublicClient, createPublicClient, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import type { ChainSettings } from '../../src/chain/config.js';
+import { devChain } from '../../src/chain/deploy.js';
+import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import type { DevChain } from '../../src/dev/chain.js';
+import { setPayoutAddress } from '../../src/merchants/repo.js';
+import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { settingsOf, startPrivateChain } from '../support/chain.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SUCCESS_URL = 'https://shop.example/thanks?order=42';
+
+let chain: DevChain;
+let settings: ChainSettings;
+let db: TestDatabase;
+let temporal: DevServerWorker;
+let t: TestApp;
+let merchant: SeededMerchant;
+let pub: PublicClient;
+let token: Address;
+let baseUrl: string;
+let userDataDir: string;
+let context: BrowserContext;
+
+const payout = DEV_ACCOUNTS.merchant.address;
+const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[2]!.privateKey);
+
+/** Everything the browser sent and received, for the secret-key check. */
+const traffic: { kind: string; url: string; text: Promise<string> }[] = [];
+
+beforeAll(async () => {
+  chain = await startPrivateChain();
+  settings = settingsOf(chain.info);
+  token = chain.info.token;
+  pub = createPublicClient({ chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  db = await createTestDatabase();
+  temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
+  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  merchant = await seedMerchant(db.sql, 'Browser shop');
+  await setPayoutAddress(db.sql, merchant.merchantId, payout);
+
+  userDataDir = await mkdtemp(join(tmpdir(), 'checkout-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  // The merchant's success page is not on the network: the browser gets a stub.
+  await context.route('https://shop.example/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><h1>Thanks for your order</h1>' }),
+  );
+  context.on('request', (request) => {
+    traffic.push({
+      kind: 'request',
+      url: request.url(),
+      text: request.allHeaders().then((headers) => `${request.method()} ${request.url()}\n${JSON.stringify(headers)}\n${request.postData() ?? ''}`),
+    });
+  });
+  context.on('response', (response) => {
+    traffic.push({
+      kind: 'response',
+      url: response.url(),
+      text: Promise.all([response.allHeaders(), response.body().catch(() => Buffer.alloc(0))]).then(
+        ([headers, body]) => `${JSON.stringify(headers)}\n${body.toString('utf8')}`,
+      ),
+    });
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  await t?.close();
+  await temporal?.stop();
+  await db?.drop();
+  await chain?.stop();
+});
+
+const balanceOf = (who: Address) => pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [who] });
+
+async function createSession(amount: string): Promise<{ id: string }> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/v1/payment-sessions',
+    headers: { authorization: `Bearer ${merchant.publishableKey}` },
+    payload: { amount, successUrl: SUCCESS_URL, cancelUrl: 'https://shop.example/cancel' },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+async function sessionStatus(id: string): Promise<string> {
+  const response = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: { authorization: `Bearer ${merchant.secretKey}` } });
+  return response.json().status;
+}
+
+type WalletOptions = { account: PrivateKeyAccount; chainId?: number; rejectSignature?: boolean };
+type WalletLog = { methods: string[] };
+
+const WALLET_SCRIPT = `
+  window.ethereum = {
+    isTestWallet: true,
+    request: async function (args) {
+      const answer = await window.__testWalletRequest(args.method, JSON.stringify(args.params === undefined ? [] : args.params));
+      if (answer.error) {
+        const error = new Error(answer.error.message);
+        error.code = answer.error.code;
+        throw error;
+      }
+      return answer.result;
+    },
+  };
+`;
+
+class ProviderError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Converts the wallet's JSON typed data (integers as strings) to what viem signs. */
+function toViemTypedData(json: string) {
+  const data = JSON.parse(json) as {
+    types: Record<string, { name: string; type: string }[]>;
+    primaryType: string;
+    domain: Record<string, unknown>;
+    message: Record<string, unknown>;
+  };
+  const { EIP712Domain: _domainType, ...types } = data.types;
+  const message: Record<string, unknown> = {};
+  for (const field of types[data.primaryType] ?? []) {
+    const value = data.message[field.name];
+    message[field.name] = /^u?int\d*$/.test(field.type) ? BigInt(value as string) : value;
+  }
+  return { domain: data.domain, types, primaryType: data.primaryType, message };
+}
+
+/** A page with a test EIP-1193 wallet backed by `account`, forwarding reads to anvil. */
+async function openWalletPage(options: WalletOptions): Promise<{ page: Page; log: WalletLog }> {
+  const page = await context.newPage();
+  const log: WalletLog = { methods: [] };
+  const chainId = options.chainId ?? chain.info.chainId;
+  await page.exposeFunction('__testWalletRequest', async (method: string, paramsJson: string) => {
+    log.methods.push(method);
+    const params = JSON.parse(paramsJson) as unknown[];
+    try {
+      switch (method) {
+        case 'eth_requestAccounts':
+        case 'eth_accounts':
+          return { result: [options.account.address] };
+        case 'eth_chainId':
+          return { result: `0x${chainId.toString(16)}` };
+        case 'wallet_switchEthereumChain':
+          // Like a wallet that does not know the chain: the page must say which network to use.
+          throw new ProviderError(4902, 'Unrecognized chain ID.');
+        case 'eth_signTypedData_v4': {
+          if (options.rejectSignature) throw new ProviderError(4001, 'User rejected the request.');
+          const [from, json] = params as [string, string];
+          if (from.toLowerCase() !== options.account.address.toLowerCase()) throw new ProviderError(4100, 'Unknown account.');
+          const typed = toViemTypedData(json);
+          return { result: await options.account.signTypedData(typed as Parameters<PrivateKeyAccount['signTypedData']>[0]) };
+        }
+        case 'eth_call': {
+          const response = await fetch(chain.info.rpcUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+          });
+          const body = (await response.json()) as { result?: string; error?: { code: number; message: string } };
+          if (body.error) throw new ProviderError(body.error.code, body.error.message);
+          return { result: body.result };
+        }
+        default:
+          throw new ProviderError(4200, `Unsupported method ${method}.`);
+      }
+    } catch (error) {
+      const e = error as { code?: number; message?: string };
+      return { error: { code: e.code ?? -32603, message: e.message ?? 'wallet error' } };
+    }
+  });
+  await page.addInitScript({ content: WALLET_SCRIPT });
+  return { page, log };
+}
+
+async function openCheckout(page: Page, sessionId: string): Promise<string> {
+  await page.goto(`${baseUrl}/checkout/${sessionId}`);
+  await expect.poll(() => page.locator('#pay').isEnabled(), { timeout: 30_000 }).toBe(true);
+  const html = await page.content();
+  expect(html).toContain('Browser shop');
+  expect(html).toContain('Pay with wallet');
+  return html;
+}
+
+const payRequests = () => traffic.filter((r) => r.kind === 'request' && /\/checkout\/ps_[^/]+\/pay$/.test(r.url));
+
+async function expectNoSecret(texts: string[]): Promise<void> {
+  const all = texts.join('\n');
+  expect(all.length).toBeGreaterThan(0);
+  expect(all).not.toContain(merchant.secretKey);
+  expect(all).not.toContain(merchant.liveSecretKey);
+  expect(all).not.toMatch(/sk_(test|live)_/);
+}
+
+describe('hosted checkout in headless Chromium', () => {
+  it('serves a self-contained page with no key in it, and 404 for an unknown session', async () => {
+    const session = await createSession('1000000');
+    const html = await t.app.inject({ method: 'GET', url: `/checkout/${session.id}` });
+    expect(html.statusCode).toBe(200);
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    expect(html.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(html.body).toContain(`data-session-id="${session.id}"`);
+    expect(html.body).not.toMatch(/<script[^>]+src="https?:/);
+    const script = await t.app.inject({ method: 'GET', url: '/checkout/assets/checkout.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.body).toContain('eth_signTypedData_v4');
+    await expectNoSecret([html.body, script.body]);
+    expect(html.body).not.toContain('pk_');
+    expect((await t.app.inject({ method: 'GET', url: '/checkout/ps_00000000000000000000000000' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/checkout/not-an-id' })).statusCode).toBe(404);
+  });
+
+  it('the click pays: signature, relay, on-chain confirmation, session completed, redirect to successUrl', async () => {
+    const session = await createSession('2500000');
+    const [payerBefore, payoutBefore] = await Promise.all([balanceOf(payer.address), balanceOf(payout)]);
+    const { page, log } = await openWalletPage({ account: payer });
+    const html = await openCheckout(page, session.id);
+    await expect.poll(() => page.locator('#amount').textContent()).toMatch(/^2\.50 /);
+
+    await page.locator('#pay').click();
+    await page.waitForURL((url) => url.href.startsWith(SUCCESS_URL), { timeout: 60_000 });
+    expect(await page.locator('h1').textContent()).toBe('Thanks for your order');
+
+    expect(await sessionStatus(session.id)).toBe('completed');
+    expect(await balanceOf(payer.address)).toBe(payerBefore - 2_500_000n);
+    expect(await balanceOf(payout)).toBe(payoutBefore + 2_500_000n);
+    expect(log.methods).toEqual(expect.arrayContaining(['eth_requestAccounts', 'eth_chainId', 'eth_call', 'eth_signTypedData_v4']));
+    expect(payRequests().filter((r) => r.url.includes(session.id))).toHaveLength(1);
+    const [submission] = await db.sql`select idempotency_key, status from relay_submissions where payment_session_id = ${session.id}`;
+    expect(submission?.idempotency_key).toMatch(new RegExp(`^checkout_${session.id}_0x[0-9a-f]{64}$`));
+    expect(submission?.status).toBe('confirmed');
+    await expectNoSecret([html]);
+    await page.close();
+  });
+
+  it('a rejected signature shows the rejection and submits nothing', async () => {
+    const session = await createSession('1000000');
+    const { page, log } = await openWalletPage({ account: payer, rejectSignature: true });
+    await openCheckout(page, session.id);
+    await page.locator('#pay').click();
+    await expect.poll(() => page.locator('#message').textContent(), { timeout: 30_000 }).toMatch(/rejected the signature request/);
+    expect(await page.locator('#message').getAttribute('data-kind')).toBe('error');
+    expect(log.methods).toContain('eth_signTypedData_v4');
+    expect(payRequests().filter((r) => r.url.includes(session.id))).toHaveLength(0);
+    expect(await db.sql`select id from relay_submissions where payment_session_id = ${session.id}`).toHaveLength(0);
+    expect(await sessionStatus(session.id)).toBe('open');
+    expect(await page.locator('#pay').isEnabled()).toBe(true);
+    await page.close();
+  });
+
+  it('a wallet on the wrong network is told which network to use and is never asked to sign', async () => {
+    const session = await createSession('1000000');
+    const { page, log } = await openWalletPage({ account: payer, chainId: 1 });
+    await openCheckout(page, session.id);
+    await page.locator('#pay').click();
+    await expect.poll(() => page.locator('#message').textContent(), { timeout: 30_000 }).toMatch(/wrong network \(chain 1\)/);
+    expect(await page.locator('#message').textContent()).toContain(`chain ${chain.info.chainId}`);
+    expect(log.methods).toContain('wallet_switchEthereumChain');
+    expect(log.methods).not.toContain('eth_signTypedData_v4');
+    expect(payRequests().filter((r) => r.url.includes(session.id))).toHaveLength(0);
+    await page.close();
+  });
+
+  it('a wallet with too little balance is told so before signing', async () => {
+    const session = await createSession('1000000');
+    const { page, log } = await openWalletPage({ account: privateKeyToAccount(generatePrivateKey()) });
+    await openCheckout(page, session.id);
+    await page.locator('#pay').click();
+    await expect.poll(() => page.locator('#message').textContent(), { timeout: 30_000 }).toMatch(/balance is too low/);
+    expect(log.methods).not.toContain('eth_signTypedData_v4');
+    expect(await sessionStatus(session.id)).toBe('open');
+    await page.close();
+  });
+
+  it('a cancelled session shows it and cannot be paid from the page', async () => {
+    const session = await createSession('1000000');
+    await db.sql`update payment_sessions set status = 'cancelled' where id = ${session.id}`;
+    const { page } = await openWalletPage({ account: payer });
+    await page.goto(`${baseUrl}/checkout/${session.id}`);
+    await expect.poll(() => page.locator('#message').textContent(), { timeout: 30_000 }).toMatch(/cancelled/);
+    expect(await page.locator('#pay').isEnabled()).toBe(false);
+    await page.close();
+  });
+
+  it('the plan page enrols through the relay: permit + enrolment signed in the wallet, confirmed on-chain', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: { authorization: `Bearer ${merchant.secretKey}` },
+      payload: { name: 'Pro monthly', amount: '3000000', interval: 'monthly' },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const plan = created.json();
+    const subscriber = privateKeyToAccount(DEV_ACCOUNTS.payers[3]!.privateKey);
+    const { page, log } = await openWalletPage({ account: subscriber });
+    await page.goto(`${baseUrl}/checkout/plans/${plan.id}`);
+    await expect.poll(() => page.locator('#pay').isEnabled(), { timeout: 30_000 }).toBe(true);
+    expect(await page.locator('#amount').textContent()).toMatch(/^3\.00 \S+ per month$/);
+    await page.locator('#pay').click();
+    await expect.poll(() => page.locator('#message').textContent(), { timeout: 60_000 }).toMatch(/You are subscribed/);
+
+    expect(log.methods.filter((m) => m === 'eth_signTypedData_v4')).toHaveLength(2);
+    const [submission] = await db.sql`
+      select idempotency_key, status, call from relay_submissions where merchant_id = ${merchant.merchantId} and kind = 'subscription'`;
+    expect(submission?.status).toBe('confirmed');
+    const key = String(submission?.idempotency_key);
+    expect(key).toMatch(new RegExp(`^checkout_${plan.id}_0x[0-9a-f]{64}$`));
+    const nonce = key.slice(`checkout_${plan.id}_`.length) as `0x${string}`;
+    const used = await pub.readContract({
+      address: settings.subscriptionManager,
+      abi: subscriptionManagerAbi,
+      functionName: 'enrolmentNonceUsed',
+      args: [subscriber.address, nonce],
+    });
+    expect(used).toBe(true);
+    const allowance = await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [subscriber.address, settings.subscriptionManager] });
+    expect(allowance).toBeGreaterThan(0n);
+
+    // Terms other than the plan's are refused before anything reaches the relay.
+    const offer = (await t.app.inject({ method: 'GET', url: `/checkout/plans/${plan.id}/enrolment` })).json();
+    expect(offer.terms).toMatchObject({ amount: '3000000', merchant: payout, periods: 0 });
+    const cheaper = await t.app.inject({
+      method: 'POST',
+      url: `/checkout/plans/${plan.id}/enrol`,
+      payload: {
+        subscriber: subscriber.address,
+        terms: { ...offer.terms, amount: '1' },
+        permit: { value: '1', deadline: '9999999999', signature: `0x${'11'.repeat(65)}` },
+        enrolment: { nonce: `0x${'22'.repeat(32)}`, deadline: '9999999999', signature: `0x${'11'.repeat(65)}` },
+      },
+    });
+    expect(cheaper.statusCode).toBe(400);
+    expect(cheaper.json().error).toMatchObject({ code: 'invalid_request', param: 'terms' });
+    await page.close();
+  });
+
+  it('no request, header, post body or response the browser saw contains a secret key', async () => {
+    const texts = await Promise.all(traffic.map((r) => r.text));
+    expect(traffic.some((r) => r.kind === 'request' && r.url.endsWith('/pay'))).toBe(true);
+    expect(traffic.some((r) => r.kind === 'response' && r.url.includes('/v1/checkout/sessions/'))).toBe(true);
+    // The capture really holds bodies: the script, the session reads and the signed post.
+    const all = texts.join('\n');
+    expect(all).toContain('eth_signTypedData_v4');
+    expect(all).toContain('"object":"checkout_session"');
+    expect(all).toMatch(/"signature":"0x[0-9a-f]{130}"/);
+    await expectNoSecret(texts);
+  });
+});
