@@ -2,7 +2,8 @@
 // (`whsec_` + base64 of 32 random bytes), encrypted at rest with AES-256-GCM
 // under the key from WEBHOOK_SECRET_ENCRYPTION_KEY, the endpoint id bound in
 // as associated data (a ciphertext copied to another row does not decrypt).
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '../security/encryption.js';
 
 export const SECRET_PREFIX = 'whsec_';
 /** How many characters of the secret `signingSecretPrefix` shows (prefix included). */
@@ -22,19 +23,11 @@ export function secretKeyBytes(secret: string): Buffer {
   return Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
 }
 
+/** Seals a signing secret under the webhook key, bound to its endpoint id. */
 export function encryptSecret(key: Buffer, endpointId: string, secret: string): Buffer {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(endpointId, 'utf8'));
-  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]);
+  return createSecretBox(key).seal(secret, endpointId);
 }
 
 export function decryptSecret(key: Buffer, endpointId: string, stored: Buffer): string {
-  const iv = stored.subarray(0, 12);
-  const tag = stored.subarray(12, 28);
-  const decipher = createDecipheriv('aes-256-gcm', key, iv);
-  decipher.setAAD(Buffer.from(endpointId, 'utf8'));
-  decipher.setAuthTag(tag);
-  return Buffer.concat([decipher.update(stored.subarray(28)), decipher.final()]).toString('utf8');
+  return createSecretBox(key).open(stored, endpointId);
 }
