@@ -37,8 +37,12 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    // Chain activities mostly wait on I/O (a relay follow heartbeats for seconds): allow many at once.
+    // Chain activities mostly wait on I/O (a relay follow heartbeats for seconds): allow many at once,
+    // and poll with enough concurrency to keep those slots filled when tasks pile up.
     maxConcurrentActivityTaskExecutions: 500,
+    maxConcurrentActivityTaskPolls: 40,
+    maxConcurrentWorkflowTaskExecutions: 100,
+    maxConcurrentWorkflowTaskPolls: 20,
     activities: createActivities({
       sql: deps.sql,
       temporal: deps.temporal,
