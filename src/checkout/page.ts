@@ -51,15 +51,15 @@ ${body}
 `;
 }
 
-/** The page of one payment session; the script reads everything else from the public routes. */
-export function renderCheckoutPage(sessionId: string): string {
+/** The one page body both modes share; the script reads everything else from the public routes. */
+function checkoutPage(title: string, target: string, description: string, button: string): string {
   return frame(
-    'Checkout',
-    `<div id="checkout" data-session-id="${escapeHtml(sessionId)}">
+    title,
+    `<div id="checkout" ${target}>
   <h1 id="merchant">Loading…</h1>
-  <div class="muted" id="description">Pay with your wallet</div>
+  <div class="muted" id="description">${description}</div>
   <div class="amount" id="amount">&nbsp;</div>
-  <button id="pay" type="button" disabled>Pay with wallet</button>
+  <button id="pay" type="button" disabled>${button}</button>
   <div id="message" role="status" aria-live="polite"></div>
   <div class="muted" id="details"></div>
 </div>
@@ -67,20 +67,14 @@ export function renderCheckoutPage(sessionId: string): string {
   );
 }
 
+/** The page of one payment session. */
+export function renderCheckoutPage(sessionId: string): string {
+  return checkoutPage('Checkout', `data-session-id="${escapeHtml(sessionId)}"`, 'Pay with your wallet', 'Pay with wallet');
+}
+
 /** The enrolment page of a subscription plan: the same frame and script, plan mode. */
 export function renderPlanPage(planId: string): string {
-  return frame(
-    'Subscribe',
-    `<div id="checkout" data-plan-id="${escapeHtml(planId)}">
-  <h1 id="merchant">Loading…</h1>
-  <div class="muted" id="description">Subscribe with your wallet</div>
-  <div class="amount" id="amount">&nbsp;</div>
-  <button id="pay" type="button" disabled>Subscribe with wallet</button>
-  <div id="message" role="status" aria-live="polite"></div>
-  <div class="muted" id="details"></div>
-</div>
-<script src="${CHECKOUT_SCRIPT_PATH}"></script>`,
-  );
+  return checkoutPage('Subscribe', `data-plan-id="${escapeHtml(planId)}"`, 'Subscribe with your wallet', 'Subscribe with wallet');
 }
 
 export function renderNotFoundPage(): string {
