@@ -11,7 +11,7 @@
 import { mkdtempSync, chmodSync, rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
-import { createPublicClient, createWalletClient, http, keccak256, parseEventLogs, toHex, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, http, keccak256, parseEventLogs, toHex, type Hex } from 'viem';
 import { nonceManager, privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../src/chain/abi.js';
 import { startAnvil } from '../src/chain/anvil.js';
@@ -54,7 +54,6 @@ try {
   const deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey });
   const chain = devChain(anvil.chainId, anvil.rpcUrl);
   const pub = createPublicClient({ chain, transport: http(anvil.rpcUrl), pollingInterval: 50 });
-  const relayer = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey, { nonceManager }), chain, transport: http(anvil.rpcUrl) });
 
   // Merchant, plan, payout address.
   const merchant = await createMerchant(sql, { name: 'Bench merchant' });
@@ -70,15 +69,31 @@ try {
   await fundPayers({ rpcUrl: anvil.rpcUrl, ownerKey: DEV_ACCOUNTS.deployer.privateKey, token: deployed.token, payers: payers.map((p) => p.address), balance: 100n * AMOUNT });
   const deadline = BigInt(Math.floor(Date.now() / 1000) + 86_400);
   const terms = { token: deployed.token, merchant: DEV_ACCOUNTS.merchant.address, operator: DEV_ACCOUNTS.operator.address, amount: AMOUNT, period: PERIOD, periods: 0, trialEnd: 0n };
+  // The relayer's enrolments are signed up front with consecutive nonces and sent in batches,
+  // so thousands of them never race for a nonce.
+  const relayerAccount = privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey);
+  const fees = await pub.estimateFeesPerGas();
+  let relayerNonce = await pub.getTransactionCount({ address: relayerAccount.address, blockTag: 'pending' });
   const enrolAll = async (): Promise<SubscriptionCreatedLog[]> => {
     const permitNonces = await inBatches(payers, 200, (p) => pub.readContract({ address: deployed.token, abi: [{ type: 'function', name: 'nonces', stateMutability: 'view', inputs: [{ name: 'o', type: 'address' }], outputs: [{ type: 'uint256' }] }] as const, functionName: 'nonces', args: [p.address] }));
-    const hashes = await inBatches(payers, 100, async (payer, i) => {
+    const calls = await inBatches(payers, 100, async (payer, i) => {
       const permit = await signPermit(pub, payer, deployed.token, { spender: deployed.subscriptionManager, value: 1000n * AMOUNT, deadline, nonce: permitNonces[i] });
       const auth = await signEnrolment(pub, payer, deployed.subscriptionManager, terms, { nonce: randomNonce(), deadline });
-      return relayer.writeContract({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'subscribeWithPermitFor', args: [payer.address, terms, permit, auth], gas: 400_000n });
+      return encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'subscribeWithPermitFor', args: [payer.address, terms, permit, auth] });
     });
+    const raws: Hex[] = [];
+    for (const data of calls) {
+      raws.push(await relayerAccount.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to: deployed.subscriptionManager, data, nonce: relayerNonce++, gas: 400_000n, maxFeePerGas: fees.maxFeePerGas * 3n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }));
+    }
+    const hashes: Hex[] = [];
+    for (let i = 0; i < raws.length; i += 200) {
+      const batch = raws.slice(i, i + 200);
+      hashes.push(...(await Promise.all(batch.map((raw) => pub.sendRawTransaction({ serializedTransaction: raw })))));
+      await pub.waitForTransactionReceipt({ hash: hashes[hashes.length - 1]!, timeout: 120_000 });
+    }
     return inBatches(hashes, 200, async (hash: Hex) => {
-      const receipt = await pub.waitForTransactionReceipt({ hash });
+      const receipt = await pub.waitForTransactionReceipt({ hash, timeout: 120_000 });
+      if (receipt.status !== 'success') throw new Error(`enrolment ${hash} reverted`);
       const [event] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCreated' });
       const block = await pub.getBlock({ blockNumber: receipt.blockNumber });
       return { livemode: false, chainId: anvil.chainId, address: event!.address, transactionHash: hash, blockTimestamp: block.timestamp, args: event!.args };
@@ -108,10 +123,18 @@ try {
   log(`starting ${N} subscription workflows (all due now) ...`);
   const t0 = performance.now();
   await inBatches(forWorkflows, 50, (l) => onSubscriptionCreatedOnChain(deps, l));
+  let lastProgress = { n: 0, at: performance.now(), logged: performance.now() };
   for (;;) {
     const [row] = await sql<{ n: number }[]>`select count(*)::int as n from subscription_charges where status = 'succeeded'`;
     const n = row?.n ?? 0;
     if (n >= N) break;
+    const now = performance.now();
+    if (n > lastProgress.n) lastProgress = { ...lastProgress, n, at: now };
+    if (now - lastProgress.logged > 30_000) {
+      log(`${n} of ${N} charged after ${((now - t0) / 1000).toFixed(0)} s`);
+      lastProgress.logged = now;
+    }
+    if (now - lastProgress.at > 300_000) throw new Error(`no charge for 5 minutes; ${n} of ${N} charged`);
     await new Promise((r) => setTimeout(r, 200));
   }
   const workflowSeconds = (performance.now() - t0) / 1000;

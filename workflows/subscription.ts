@@ -19,17 +19,27 @@ import {
   continueAsNew,
   defineQuery,
   defineSignal,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertMemo,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { periodStart, type PlanInterval, type Schedule } from '../src/subscriptions/periods.js';
-import { CHAIN_ACTIVITY, DATABASE_ACTIVITY } from './options.js';
+import { CHAIN_ACTIVITY, DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY } from './options.js';
 
 const db = proxyActivities<Activities>(DATABASE_ACTIVITY);
+const localDb = proxyLocalActivities<Activities>(DATABASE_LOCAL_ACTIVITY);
 const chain = proxyActivities<Activities>(CHAIN_ACTIVITY);
+
+/**
+ * The per-charge bookkeeping (charge attempt and outcome rows) runs as local activities: two
+ * server round trips fewer per charge. Runs recorded before this change keep their activity tasks.
+ */
+const LOCAL_CHARGE_BOOKKEEPING = 'local-charge-bookkeeping';
+const bookkeeping = () => (patched(LOCAL_CHARGE_BOOKKEEPING) ? localDb : db);
 
 export type WorkflowSubscriptionStatus = 'trialing' | 'active' | 'at_risk' | 'paused' | 'cancelled' | 'lapsed' | 'completed';
 export type SubscriptionCancelledBy = 'merchant' | 'subscriber' | 'operator' | 'system';
@@ -146,7 +156,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     for (;;) {
       state.attempt += 1;
       walletFunded = false;
-      const attempt = await db.recordChargeAttempt({
+      const attempt = await bookkeeping().recordChargeAttempt({
         subscriptionId: input.subscriptionId,
         periodIndex: index,
         periodStart: start.toISOString(),
@@ -173,7 +183,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
           });
       if (result === null || result.ok) {
         const next = input.periods !== 0 && index + 1 >= input.periods ? null : periodStart(schedule, index + 1).toISOString();
-        await db.recordChargeSucceeded({
+        await bookkeeping().recordChargeSucceeded({
           subscriptionId: input.subscriptionId,
           chargeId: attempt.chargeId,
           periodIndex: index,
@@ -197,7 +207,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         if (await condition(() => cancelRequest !== null, CHAIN_CLOCK_WAIT_MS)) return finishCancelled(cancelRequest!);
         continue;
       }
-      const failed = await db.recordChargeFailed({
+      const failed = await bookkeeping().recordChargeFailed({
         subscriptionId: input.subscriptionId,
         chargeId: attempt.chargeId,
         attempt: state.attempt,

@@ -120,12 +120,18 @@ const subscriptionRow = async (id: string) =>
   (await db.sql<{ status: string; onChainCancelledAt: Date | null; currentPeriodIndex: number | null }[]>`
     select status, on_chain_cancelled_at as "onChainCancelledAt", current_period_index as "currentPeriodIndex" from subscriptions where id = ${id}`)[0]!;
 
+/**
+ * The workflow's current shape: recorded histories carry it in their file name, so a recording
+ * after a compatible change (a new patch) adds files beside the older shapes instead of replacing them.
+ */
+const HISTORY_SHAPE = 'local-bookkeeping';
+
 /** With RECORD_HISTORIES=1, saves the workflow's history for test/workflows/subscription-replay.test.ts. */
 async function recordHistory(handle: { fetchHistory: () => Promise<unknown> }, name: string): Promise<void> {
   if (!process.env.RECORD_HISTORIES) return;
   const dir = fileURLToPath(new URL('../fixtures/histories/', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}${name}.json`, JSON.stringify(await handle.fetchHistory(), null, 1));
+  writeFileSync(`${dir}${name}.${HISTORY_SHAPE}.json`, JSON.stringify(await handle.fetchHistory(), null, 1));
 }
 
 describe('subscription workflow', () => {
