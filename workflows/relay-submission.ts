@@ -2,15 +2,25 @@
 // merchant, mode and Idempotency-Key). Simulate and submit from the relayer
 // account, then follow to the configured confirmations. A revert is recorded
 // as `failed` with its reason and never retried.
-import { defineQuery, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { defineQuery, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { DATABASE_ACTIVITY, RELAY_FOLLOW_ACTIVITY, RELAY_SUBMIT_ACTIVITY } from './options.js';
+import { DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY, RELAY_FOLLOW_ACTIVITY, RELAY_SUBMIT_ACTIVITY } from './options.js';
 
 // A local activity: sending is quick, and skipping an activity task round trip matters under load.
 // It is idempotent (the signed transaction is recorded before it is sent), so a replayed retry is safe.
 const { submitRelaySubmission } = proxyLocalActivities<Activities>(RELAY_SUBMIT_ACTIVITY);
 const { awaitRelayConfirmation } = proxyActivities<Activities>(RELAY_FOLLOW_ACTIVITY);
-const { reportRelayOutcomeToSession } = proxyActivities<Activities>(DATABASE_ACTIVITY);
+const reportAsActivity = proxyActivities<Activities>(DATABASE_ACTIVITY).reportRelayOutcomeToSession;
+const reportAsLocalActivity = proxyLocalActivities<Activities>(DATABASE_LOCAL_ACTIVITY).reportRelayOutcomeToSession;
+
+/**
+ * The outcome report (a database read, and a signal when the submission pays a session) runs as a
+ * local activity: a submission that confirms within the submit step then completes in one workflow
+ * task. Runs recorded before this change keep their activity task.
+ */
+const LOCAL_OUTCOME_REPORT = 'relay-local-outcome-report';
+const reportRelayOutcomeToSession = (input: { submissionId: string }) =>
+  patched(LOCAL_OUTCOME_REPORT) ? reportAsLocalActivity(input) : reportAsActivity(input);
 
 export type RelaySubmissionInput = { submissionId: string; livemode: boolean };
 export type RelaySubmissionOutcome = { status: 'confirmed' | 'failed' };

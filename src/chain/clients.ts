@@ -11,11 +11,13 @@ export function publicClientFor(settings: ChainSettings): PublicClient {
   if (!client) {
     client = createPublicClient({
       chain: devChain(settings.chainId, settings.rpcUrl),
-      transport: http(settings.rpcUrl, { retryCount: 2, timeout: 15_000 }),
+      // Requests issued in the same tick (pre-checks of concurrent relay requests, receipt polls of
+      // concurrent submissions) share one HTTP round trip as a JSON-RPC batch.
+      transport: http(settings.rpcUrl, { retryCount: 2, timeout: 15_000, batch: { batchSize: 100 } }),
       pollingInterval: settings.pollIntervalMs,
       // Never serve a stale head: the indexer and confirmations read it on purpose.
       cacheTime: 0,
-      // Pre-checks of concurrent requests share one HTTP round trip.
+      // No Multicall3 aggregation: a dev chain has no Multicall3 deployed.
       batch: { multicall: false },
     }) as PublicClient;
     clients.set(key, client);

@@ -18,12 +18,14 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
+  encodeFunctionData,
   getContractAddress,
   http,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from './abi.js';
 import { type ArtifactSet, loadArtifacts } from './artifacts.js';
+import { sendSignedInWaves } from './waves.js';
 
 export interface ContractAddresses {
   token: Address;
@@ -181,7 +183,6 @@ export async function fundPayers(options: FundPayersOptions): Promise<bigint> {
   const bootstrap = createPublicClient({ transport: http(options.rpcUrl) });
   const chain = devChain(await bootstrap.getChainId(), options.rpcUrl);
   const publicClient = createPublicClient({ chain, transport: http(options.rpcUrl), pollingInterval: POLLING_INTERVAL_MS });
-  const wallet = createWalletClient({ account, chain, transport: http(options.rpcUrl) });
 
   const unique = [...new Set(options.payers.map((p) => p.toLowerCase() as Address))];
   const balances = await Promise.all(
@@ -190,24 +191,27 @@ export async function fundPayers(options: FundPayersOptions): Promise<bigint> {
     ),
   );
   let nonce = await publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' });
-  const hashes: Hex[] = [];
+  const fees = await publicClient.estimateFeesPerGas();
+  const raws: Hex[] = [];
   let total = 0n;
   for (const [i, payer] of unique.entries()) {
     const shortfall = options.balance - (balances[i] ?? 0n);
     if (shortfall <= 0n) continue;
     total += shortfall;
-    hashes.push(
-      await wallet.writeContract({
-        address: options.token,
-        abi: testUsdcAbi,
-        functionName: 'mint',
-        args: [payer, shortfall],
+    raws.push(
+      await account.signTransaction({
+        type: 'eip1559',
+        chainId: chain.id,
+        to: options.token,
+        data: encodeFunctionData({ abi: testUsdcAbi, functionName: 'mint', args: [payer, shortfall] }),
         nonce: nonce++,
         gas: 100_000n,
+        maxFeePerGas: fees.maxFeePerGas * 2n,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       }),
     );
   }
-  const receipts = await Promise.all(hashes.map((hash) => publicClient.waitForTransactionReceipt({ hash })));
+  const receipts = await sendSignedInWaves(publicClient, raws);
   const failed = receipts.filter((r) => r.status !== 'success');
   if (failed.length > 0) throw new Error(`${failed.length} mint transaction(s) reverted`);
   return total;

@@ -16,6 +16,7 @@ import { relayWorkflowId } from '../../src/relay/service.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { recordHistory } from '../support/histories.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 
 let chain: DevChain;
@@ -95,8 +96,16 @@ function relay(url: string, payload: unknown, key: string | undefined, secret = 
   });
 }
 
-async function settled(key: string) {
-  await temporal.client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: key })).result();
+/** The relay workflow's current shape, carried in the names of the histories recorded here. */
+const HISTORY_SHAPE = 'local-report';
+
+const relayHandle = (key: string) =>
+  temporal.client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: key }));
+
+async function settled(key: string, recordAs?: string) {
+  const handle = relayHandle(key);
+  await handle.result();
+  if (recordAs) await recordHistory(handle, recordAs, HISTORY_SHAPE);
   const res = await t.app.inject({ method: 'GET', url: `/v1/relay/submissions/${key}`, headers: { authorization: `Bearer ${merchant.secretKey}` } });
   expect(res.statusCode).toBe(200);
   return res.json();
@@ -115,7 +124,7 @@ describe('POST /v1/relay/payments', () => {
     expect(accepted).toMatchObject({ object: 'relay_submission', idempotencyKey: key, kind: 'payment', livemode: false, chainId: chain.info.chainId });
     expect(['pending', 'submitted', 'confirmed']).toContain(accepted.status);
 
-    const done = await settled(key);
+    const done = await settled(key, 'relay-confirmed');
     expect(done).toMatchObject({ id: accepted.id, status: 'confirmed', failureCode: null, failureReason: null, requiredConfirmations: 1 });
     expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(Number(done.blockNumber)).toBeGreaterThan(0);
@@ -209,6 +218,7 @@ describe('POST /v1/relay/payments', () => {
     const results = [await settled(k1), await settled(k2)];
     expect(results.map((r) => r.status).sort()).toEqual(['confirmed', 'failed']);
     const failed = results.find((r) => r.status === 'failed')!;
+    await recordHistory(relayHandle(failed.idempotencyKey), 'relay-failed', HISTORY_SHAPE);
     expect(failed.failureCode).toBe('ERC20InsufficientBalance');
     expect(failed.failureReason).toMatch(/ERC20InsufficientBalance\(/);
     expect(await balanceOf(payerD.address)).toBe(0n);
@@ -219,7 +229,7 @@ describe('POST /v1/relay/payments', () => {
     const keys = bodies.map(() => newKey());
     const responses = await Promise.all(bodies.map((b, i) => relay('/v1/relay/payments', b, keys[i])));
     expect(responses.map((r) => r.statusCode)).toEqual(bodies.map(() => 200));
-    const done = await Promise.all(keys.map(settled));
+    const done = await Promise.all(keys.map((key) => settled(key)));
     expect(done.every((d) => d.status === 'confirmed')).toBe(true);
     const ids = done.map((d) => d.id);
     const nonces = (await db.sql<{ nonce: string }[]>`select nonce::text from relayer_transactions where submission_id in ${db.sql(ids)}`)

@@ -3,7 +3,6 @@
 // contract, the SubscriptionCreated log through the indexer entry point, and
 // every charge is an on-chain transaction.
 import { spawn } from 'node:child_process';
-import { writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
@@ -23,6 +22,7 @@ import { createSubscriptionService } from '../../src/subscriptions/service.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 import { cancelSubscriptionSignal, getStatusQuery, type SubscriptionWorkflowState } from '../../workflows/subscription.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { recordHistory as recordShape } from '../support/histories.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
 
@@ -120,19 +120,9 @@ const subscriptionRow = async (id: string) =>
   (await db.sql<{ status: string; onChainCancelledAt: Date | null; currentPeriodIndex: number | null }[]>`
     select status, on_chain_cancelled_at as "onChainCancelledAt", current_period_index as "currentPeriodIndex" from subscriptions where id = ${id}`)[0]!;
 
-/**
- * The workflow's current shape: recorded histories carry it in their file name, so a recording
- * after a compatible change (a new patch) adds files beside the older shapes instead of replacing them.
- */
+/** The workflow's current shape, carried in the names of the histories recorded here. */
 const HISTORY_SHAPE = 'local-bookkeeping';
-
-/** With RECORD_HISTORIES=1, saves the workflow's history for test/workflows/subscription-replay.test.ts. */
-async function recordHistory(handle: { fetchHistory: () => Promise<unknown> }, name: string): Promise<void> {
-  if (!process.env.RECORD_HISTORIES) return;
-  const dir = fileURLToPath(new URL('../fixtures/histories/', import.meta.url));
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}${name}.${HISTORY_SHAPE}.json`, JSON.stringify(await handle.fetchHistory(), null, 1));
-}
+const recordHistory = (handle: { fetchHistory: () => Promise<unknown> }, name: string) => recordShape(handle, name, HISTORY_SHAPE);
 
 describe('subscription workflow', () => {
   it('charges 24 monthly periods on-chain, continuing as new, then completes after the last authorised period', async () => {

@@ -1,0 +1,14 @@
+// Recording workflow histories for the replay test (test/workflows/replay.test.ts).
+// A recording is made only with RECORD_HISTORIES=1. The file name carries the
+// workflow's shape, so recording after a compatible change (a new patch) adds
+// files beside the older shapes, which stay: every shape still running is replayed.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const HISTORIES_DIR = fileURLToPath(new URL('../fixtures/histories/', import.meta.url));
+
+export async function recordHistory(handle: { fetchHistory: () => Promise<unknown> }, name: string, shape: string): Promise<void> {
+  if (!process.env.RECORD_HISTORIES) return;
+  mkdirSync(HISTORIES_DIR, { recursive: true });
+  writeFileSync(`${HISTORIES_DIR}${name}.${shape}.json`, JSON.stringify(await handle.fetchHistory(), null, 1));
+}
