@@ -1,8 +1,11 @@
 // Relay benchmark: N (default 500) payer-signed EIP-3009 authorizations relayed
 // concurrently through the real api + worker (Temporal dev server) + Postgres,
-// on a fresh anvil; every one must confirm, none may be sent twice. Beside it,
-// the same number of plain viem token transfers sent straight to the same anvil
-// in the same run, and the ratio of the two rates.
+// on a fresh anvil; every one must confirm, none may be sent twice. Beside it, in
+// the same run, the same number of token transfers sent straight to the same
+// anvil two ways: plain viem (writeContract, then the receipt) and pre-signed raw
+// transactions (the node's intake, no client work timed), with both ratios.
+// The worker runs in its own process as in production (BENCH_WORKER=inline:
+// in the bench process).
 //
 //   npx tsx bench/relay.ts [count]        (BENCH_OUT=path appends the result table to a file)
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,8 +13,8 @@ import { join } from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import { pino } from 'pino';
-import { type Hash, type Hex, createPublicClient, encodeFunctionData, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Hash, type Hex, createPublicClient, createWalletClient, encodeFunctionData, http } from 'viem';
+import { nonceManager, privateKeyToAccount } from 'viem/accounts';
 import { buildApp } from '../src/app.js';
 import { createKeyAuthenticator, issueKey } from '../src/api-keys/service.js';
 import { SCOPES } from '../src/api-keys/scopes.js';
@@ -27,6 +30,7 @@ import { startDevChain } from '../src/dev/chain.js';
 import { freePort } from '../src/dev/ports.js';
 import { ensureDatabase, startLocalPostgres } from '../src/dev/postgres.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+import { startWorkerProcess } from './support.js';
 import { createMerchant } from '../src/merchants/service.js';
 import { relayWorkflowId } from '../src/relay/service.js';
 import { createWorker } from '../src/temporal/worker.js';
@@ -55,24 +59,38 @@ try {
   stops.push(() => sql.end({ timeout: 5 }));
   const taskQueue = 'bench-relay';
   const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
-  const connection = await NativeConnection.connect({ address: temporalServer.address });
-  const devConfig = loadConfig({ DATABASE_URL: databaseUrl });
-  const worker = await createWorker({
-    connection,
-    namespace: 'default',
-    sql,
-    temporal: client,
-    taskQueue,
-    chain: { test: settings },
-    webhooks: { encryptionKey: devConfig.webhooks.secretEncryptionKey, allowPrivateTargets: false },
-  });
-  const running = worker.run();
-  stops.push(async () => {
-    worker.shutdown();
-    await running;
-    await connection.close();
-    await client.connection.close();
-  });
+  stops.push(() => client.connection.close());
+  if (process.env.BENCH_WORKER === 'inline') {
+    // One process for everything (the earlier shape of this bench).
+    const connection = await NativeConnection.connect({ address: temporalServer.address });
+    const devConfig = loadConfig({ DATABASE_URL: databaseUrl });
+    const worker = await createWorker({
+      connection,
+      namespace: 'default',
+      sql,
+      temporal: client,
+      taskQueue,
+      chain: { test: settings },
+      webhooks: { encryptionKey: devConfig.webhooks.secretEncryptionKey, allowPrivateTargets: false },
+    });
+    const running = worker.run();
+    stops.push(async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    });
+  } else {
+    // As in production: the worker is its own process, the api (driven through inject) is this one.
+    const worker = await startWorkerProcess({
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_MAX: '40',
+      TEMPORAL_ADDRESS: temporalServer.address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      CHAIN_RPC_URL: chain.info.rpcUrl,
+      CHAIN_TEST_POLL_INTERVAL_MS: String(settings.pollIntervalMs),
+    });
+    stops.push(worker.stop);
+  }
   const config = { ...loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', TEMPORAL_TASK_QUEUE: taskQueue }), chain: { test: settings } };
   const keys = createKeyAuthenticator(sql);
   const app = await buildApp({ config, sql, temporal: client, keys, logger: pino({ level: 'silent' }) });
@@ -145,20 +163,39 @@ try {
   const directSeconds = (performance.now() - directStart) / 1000;
   if (receipts.some((r) => r.status !== 'success')) throw new Error('a direct transfer failed');
 
+  // --- plain viem: the same number of token transfers written the way an integrator writes them
+  // (writeContract: viem fetches fees, estimates gas, keeps the nonce, signs and sends; then each
+  // receipt is awaited), all at once from one funded account.
+  const plainAccount = privateKeyToAccount(DEV_ACCOUNTS.payers[4]!.privateKey, { nonceManager });
+  const plainWallet = createWalletClient({ account: plainAccount, chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  const plainStart = performance.now();
+  const plainHashes = await Promise.all(
+    Array.from({ length: COUNT }, () =>
+      plainWallet.writeContract({ address: chain.info.token, abi: testUsdcAbi, functionName: 'transfer', args: [DEV_ACCOUNTS.merchant.address, 1n] }),
+    ),
+  );
+  const plainReceipts = await Promise.all(plainHashes.map((hash) => pub.waitForTransactionReceipt({ hash })));
+  const plainSeconds = (performance.now() - plainStart) / 1000;
+  if (plainReceipts.some((r) => r.status !== 'success')) throw new Error('a plain viem transfer failed');
+
   const relayRate = COUNT / relaySeconds;
   const directRate = COUNT / directSeconds;
+  const plainRate = COUNT / plainSeconds;
   const ok = summary!.confirmed === COUNT && summary!.failed === 0 && summary!.hashes === COUNT && relayerNonceAfter - relayerNonceBefore === COUNT && uniqueAuthorizations >= COUNT;
   const table = [
-    `### Relay benchmark (${new Date().toISOString().slice(0, 10)}, ${COUNT} authorizations, anvil automine, confirmations 1)`,
+    `### Relay benchmark (${new Date().toISOString().slice(0, 10)}, ${COUNT} authorizations, anvil automine, confirmations 1, worker ${process.env.BENCH_WORKER === 'inline' ? 'in the bench process' : 'in its own process'})`,
     '',
     '| measure | value |',
     '|---|---|',
     `| relay: accepted (all ${COUNT} POSTs answered) | ${((acceptedAt - relayStart) / 1000).toFixed(2)} s |`,
     `| relay: all confirmed | ${relaySeconds.toFixed(2)} s |`,
     `| relay rate | ${relayRate.toFixed(1)} submissions/s |`,
-    `| direct viem transfers (pre-signed, sent concurrently) | ${directSeconds.toFixed(2)} s |`,
-    `| direct rate | ${directRate.toFixed(1)} tx/s |`,
-    `| ratio relay / direct | ${((relayRate / directRate) * 100).toFixed(1)} % |`,
+    `| plain viem transfers (writeContract + receipt, concurrently) | ${plainSeconds.toFixed(2)} s |`,
+    `| plain viem rate | ${plainRate.toFixed(1)} tx/s |`,
+    `| ratio relay / plain viem | ${((relayRate / plainRate) * 100).toFixed(1)} % |`,
+    `| pre-signed raw transfers (signed beforehand, only sent and awaited) | ${directSeconds.toFixed(2)} s |`,
+    `| pre-signed rate | ${directRate.toFixed(1)} tx/s |`,
+    `| ratio relay / pre-signed | ${((relayRate / directRate) * 100).toFixed(1)} % |`,
     `| confirmed / failed | ${summary!.confirmed} / ${summary!.failed} |`,
     `| distinct transaction hashes, relayer nonces used | ${summary!.hashes}, ${relayerNonceAfter - relayerNonceBefore} |`,
     `| AuthorizationUsed events (distinct) | ${uniqueAuthorizations} |`,

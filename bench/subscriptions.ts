@@ -84,7 +84,7 @@ try {
     });
     const raws: Hex[] = [];
     for (const data of calls) {
-      raws.push(await relayerAccount.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to: deployed.subscriptionManager, data, nonce: relayerNonce++, gas: 400_000n, maxFeePerGas: fees.maxFeePerGas * 3n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }));
+      raws.push(await relayerAccount.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to: deployed.subscriptionManager, data, nonce: relayerNonce++, gas: 400_000n, maxFeePerGas: fees.maxFeePerGas * 100n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }));
     }
     const receipts = await sendSignedInWaves(pub, raws);
     return inBatches(receipts, 200, async (receipt) => {
@@ -145,7 +145,7 @@ try {
   const directRaws: Hex[] = [];
   for (const l of forDirect) {
     const data = encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'charge', args: [l.args.id, 0, AMOUNT] });
-    directRaws.push(await operator.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to: deployed.subscriptionManager, data, nonce: operatorNonce++, gas: 200_000n, maxFeePerGas: fees.maxFeePerGas * 3n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }));
+    directRaws.push(await operator.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to: deployed.subscriptionManager, data, nonce: operatorNonce++, gas: 200_000n, maxFeePerGas: fees.maxFeePerGas * 100n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }));
   }
   const t1 = performance.now();
   const directReceipts = await sendSignedInWaves(pub, directRaws);

@@ -1,6 +1,7 @@
 // Shared pieces of the benchmarks: a throwaway local Postgres, server child
 // processes, and printing.
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, chmodSync, rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrate } from '../src/db/migrate.js';
@@ -40,6 +41,31 @@ export async function startServer(entry: string, env: Record<string, string>): P
     child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
   });
   return child;
+}
+
+/**
+ * The worker as its own process (src/worker.ts), as it runs in production: its JavaScript gets a
+ * core of its own instead of sharing the bench driver's thread. Resolves once it polls.
+ */
+export async function startWorkerProcess(env: Record<string, string>): Promise<{ stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'src/worker.ts')], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.once('exit', () => child.kill('SIGKILL'));
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes('worker running')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the worker exited with ${code}`)));
+  });
+  return {
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
 }
 
 export { freePort };

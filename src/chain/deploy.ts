@@ -206,7 +206,8 @@ export async function fundPayers(options: FundPayersOptions): Promise<bigint> {
         data: encodeFunctionData({ abi: testUsdcAbi, functionName: 'mint', args: [payer, shortfall] }),
         nonce: nonce++,
         gas: 100_000n,
-        maxFeePerGas: fees.maxFeePerGas * 2n,
+        // Far above the base fee: full blocks of mints raise it (see waves.ts).
+        maxFeePerGas: fees.maxFeePerGas * 100n,
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       }),
     );

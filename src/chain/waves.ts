@@ -1,7 +1,9 @@
 // Sending many signed transactions from one account without flooding the node.
 // A dev node (anvil) slows to a crawl with thousands of transactions waiting
 // in its pool, so they go out in waves: each wave is sent at once, and the next
-// waits until the wave's last transaction (highest nonce) is mined.
+// waits until the wave's last transaction (highest nonce) is mined. Sign them
+// with a fee cap far above the current base fee: full blocks raise the base fee
+// by 12.5% each, and a transaction whose cap falls below it waits forever.
 import type { Hex, PublicClient, TransactionReceipt } from 'viem';
 
 export const DEFAULT_WAVE = 200;

@@ -49,9 +49,20 @@ export async function findSubmissionByKey(db: Db, scope: MerchantScope, key: str
   return row;
 }
 
-export async function findSubmissionByDigest(db: Db, digest: string): Promise<SubmissionRow | undefined> {
-  const [row] = await db<SubmissionRow[]>`select ${columns(db)} from relay_submissions where authorization_digest = ${digest}`;
-  return row;
+/** In one round trip: the submission under this Idempotency-Key, and the one of this authorization (either may be absent). */
+export async function findSubmissionsByKeyOrDigest(
+  db: Db,
+  scope: MerchantScope,
+  key: string,
+  digest: string,
+): Promise<{ byKey?: SubmissionRow; byDigest?: SubmissionRow }> {
+  const rows = await db<SubmissionRow[]>`
+    select ${columns(db)} from relay_submissions
+    where (merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and idempotency_key = ${key})
+       or authorization_digest = ${digest}`;
+  const byKey = rows.find((r) => r.merchantId === scope.merchantId && r.livemode === scope.livemode && r.idempotencyKey === key);
+  const byDigest = rows.find((r) => r.authorizationDigest === digest);
+  return { ...(byKey ? { byKey } : {}), ...(byDigest ? { byDigest } : {}) };
 }
 
 export async function findSubmission(db: Db, id: string): Promise<SubmissionRow | undefined> {

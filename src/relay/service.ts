@@ -120,18 +120,21 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
    * A submission already recorded under this key (a retry after a 5xx, whose response was not
    * remembered): same authorization -> make sure its workflow runs and return it; another -> 409.
    */
-  async function existingForKey(scope: MerchantScope, key: string, digest: string, settings: ChainSettings): Promise<RelaySubmission | undefined> {
-    const existing = await repo.findSubmissionByKey(sql, scope, key);
-    if (!existing) return undefined;
+  async function replayOf(existing: repo.SubmissionRow, digest: string, settings: ChainSettings): Promise<RelaySubmission> {
     if (existing.authorizationDigest !== digest) throw new IdempotencyError('This Idempotency-Key was already used for another relay submission.');
     await startWorkflow(existing);
     return renderSubmission(existing, settings);
   }
 
-  async function refuseSeenDigest(digest: string): Promise<void> {
-    if (await repo.findSubmissionByDigest(sql, digest)) {
-      throw refuse('authorization', 'This authorization was already submitted to the relay (under another Idempotency-Key); it is never submitted twice. Read the first submission instead.');
-    }
+  const alreadySubmitted = () =>
+    refuse('authorization', 'This authorization was already submitted to the relay (under another Idempotency-Key); it is never submitted twice. Read the first submission instead.');
+
+  /** Before any check: the key's earlier submission (a replay), or a refusal when the authorization was seen under another key. */
+  async function earlierSubmission(scope: MerchantScope, key: string, digest: string, settings: ChainSettings): Promise<RelaySubmission | undefined> {
+    const { byKey, byDigest } = await repo.findSubmissionsByKeyOrDigest(sql, scope, key, digest);
+    if (byKey) return replayOf(byKey, digest, settings);
+    if (byDigest) throw alreadySubmitted();
+    return undefined;
   }
 
   async function record(
@@ -145,34 +148,37 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
   ): Promise<RelaySubmission> {
     let row: repo.SubmissionRow;
     try {
-      row = await sql.begin(async (tx) => {
-        const row = await repo.insertSubmission(tx, {
-          id: newId('relaySubmission'),
-          ...scope,
-          idempotencyKey: key,
-          kind,
-          chainId: settings.chainId,
-          authorizationDigest: digest,
-          call,
-        });
-        if (paymentSessionId && call.kind === 'payment') {
-          // The session turns processing in the submission's transaction: one payment per session.
-          await repo.setSubmissionPaymentSession(tx, row.id, paymentSessionId);
-          const claimed = await sessionRepo.markProcessing(tx, paymentSessionId, {
-            relaySubmissionId: row.id,
-            payer: call.from,
-            authorizationNonce: call.nonce,
+      const submission = {
+        id: newId('relaySubmission'),
+        ...scope,
+        idempotencyKey: key,
+        kind,
+        chainId: settings.chainId,
+        authorizationDigest: digest,
+        call,
+      };
+      const payment = call.kind === 'payment' ? call : undefined;
+      const sessionId = payment ? paymentSessionId : undefined;
+      row = !payment || !sessionId
+        ? await repo.insertSubmission(sql, submission)
+        : await sql.begin(async (tx) => {
+            const row = await repo.insertSubmission(tx, submission);
+            // The session turns processing in the submission's transaction: one payment per session.
+            await repo.setSubmissionPaymentSession(tx, row.id, sessionId);
+            const claimed = await sessionRepo.markProcessing(tx, sessionId, {
+              relaySubmissionId: row.id,
+              payer: payment.from,
+              authorizationNonce: payment.nonce,
+            });
+            if (!claimed) throw new InvalidStateError('The payment session is no longer open (paid, processing, expired or cancelled).', { param: 'paymentSessionId' });
+            return row;
           });
-          if (!claimed) throw new InvalidStateError('The payment session is no longer open (paid, processing, expired or cancelled).', { param: 'paymentSessionId' });
-        }
-        return row;
-      });
     } catch (error) {
-      if (isUniqueViolation(error, 'relay_submissions_key')) {
-        const existing = await existingForKey(scope, key, digest, settings);
-        if (existing) return existing;
+      // A concurrent request with the same key or authorization committed first.
+      if (isUniqueViolation(error, 'relay_submissions_key') || isUniqueViolation(error, 'relay_submissions_digest')) {
+        const earlier = await earlierSubmission(scope, key, digest, settings);
+        if (earlier) return earlier;
       }
-      if (isUniqueViolation(error, 'relay_submissions_digest')) await refuseSeenDigest(digest);
       if (isUniqueViolation(error, 'relay_submissions_one_per_session')) {
         throw new InvalidStateError('A payment for this payment session is already being relayed.', { param: 'paymentSessionId' });
       }
@@ -204,9 +210,8 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       const typed = { domain, types: EIP3009_TYPES, primaryType: 'TransferWithAuthorization' as const, message };
       const digest = hashTypedData(typed);
 
-      const replay = await existingForKey(scope, key, digest, settings);
+      const replay = await earlierSubmission(scope, key, digest, settings);
       if (replay) return replay;
-      await refuseSeenDigest(digest);
 
       // Pre-checks: nothing is sent unless all pass.
       const signer = await recoverTypedDataAddress({ ...typed, signature: body.signature as Hex }).catch(() => undefined);
@@ -281,9 +286,8 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       };
       const digest = hashTypedData(typed);
 
-      const replay = await existingForKey(scope, key, digest, settings);
+      const replay = await earlierSubmission(scope, key, digest, settings);
       if (replay) return replay;
-      await refuseSeenDigest(digest);
 
       const enrolmentSigner = await recoverTypedDataAddress({ ...typed, signature: body.enrolment.signature as Hex }).catch(() => undefined);
       if (!enrolmentSigner || !isAddressEqual(enrolmentSigner, subscriber)) {
