@@ -75,6 +75,9 @@ export function devChain(chainId: number, rpcUrl: string): Chain {
     name: `dev-${chainId}`,
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
+    // Fee cap at twice the base fee (viem's default is 1.2x): a transaction stays includable
+    // through about six full blocks of base-fee rise instead of one or two.
+    fees: { baseFeeMultiplier: 2 },
   });
 }
 

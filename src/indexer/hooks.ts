@@ -60,6 +60,8 @@ export const hookPoints = {
   subscriptionCancelled: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('subscriptionManager', 'SubscriptionCancelled'), handle }),
   /** A token Transfer into `recipient(event)` (payment sessions: a transfer that pays a session's address). */
   transferTo: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('token', 'Transfer'), handle }),
+  /** A token Approval (an `approve` or an EIP-2612 `permit`): `owner` grants `spender` an allowance. */
+  approval: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('token', 'Approval'), handle }),
   /** EIP-3009 AuthorizationUsed (the relay's payments; pairs with the Transfer of the same transaction). */
   authorizationUsed: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('token', 'AuthorizationUsed'), handle }),
   escrowJob: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('escrow', ...ESCROW_JOB_EVENTS), handle }),

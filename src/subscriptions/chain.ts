@@ -17,6 +17,7 @@ import {
 import { nonceManager, privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../chain/abi.js';
 import { devChain } from '../chain/deploy.js';
+import { createReceiptWaiter, type ReceiptWaiter } from '../chain/receipts.js';
 
 /** Why the contract refused a charge. Business outcomes, not retried as errors. */
 export const CHARGE_FAILURES = [
@@ -89,7 +90,7 @@ function describeRevert(revert: { errorName: string; args: readonly unknown[] })
 }
 
 export async function createViemSubscriptionChain(modes: { test?: SubscriptionChainMode; live?: SubscriptionChainMode }): Promise<SubscriptionChain> {
-  type Clients = { mode: SubscriptionChainMode; pub: PublicClient; wallet: ReturnType<typeof createWalletClient>; operator: Address };
+  type Clients = { mode: SubscriptionChainMode; pub: PublicClient; wallet: ReturnType<typeof createWalletClient>; operator: Address; receipts: ReceiptWaiter };
   const clients = new Map<boolean, Clients>();
   for (const [livemode, mode] of [[false, modes.test], [true, modes.live]] as const) {
     if (!mode) continue;
@@ -97,11 +98,15 @@ export async function createViemSubscriptionChain(modes: { test?: SubscriptionCh
     const chain = devChain(await bootstrap.getChainId(), mode.rpcUrl);
     // The nonce manager serialises this process's nonces for the operator key.
     const account = privateKeyToAccount(mode.operatorKey, { nonceManager });
+    const pollingInterval = mode.pollingIntervalMs ?? 500;
+    // Reads of concurrent charges share HTTP round trips (JSON-RPC batches), and so do their receipt polls.
+    const pub = createPublicClient({ chain, transport: http(mode.rpcUrl, { batch: { batchSize: 100 } }), pollingInterval }) as PublicClient;
     clients.set(livemode, {
       mode,
-      pub: createPublicClient({ chain, transport: http(mode.rpcUrl), pollingInterval: mode.pollingIntervalMs ?? 500 }),
+      pub,
       wallet: createWalletClient({ account, chain, transport: http(mode.rpcUrl) }),
       operator: account.address,
+      receipts: createReceiptWaiter(pub, pollingInterval),
     });
   }
   const get = (livemode: boolean): Clients => {
@@ -172,7 +177,7 @@ export async function createViemSubscriptionChain(modes: { test?: SubscriptionCh
       }
 
       const hash = await c.wallet.writeContract(request);
-      const receipt = await c.pub.waitForTransactionReceipt({ hash });
+      const receipt = await c.receipts.wait(hash);
       if (receipt.status === 'success') return { ok: true, txHash: hash, blockNumber: receipt.blockNumber.toString(), alreadyCharged: false };
       // Reverted after a clean simulation: most likely a concurrent transaction charged the
       // period first (a retried activity racing its predecessor) or the state moved.
@@ -210,7 +215,7 @@ export async function createViemSubscriptionChain(modes: { test?: SubscriptionCh
         throw error;
       }
       const hash = await c.wallet.writeContract(request);
-      const receipt = await c.pub.waitForTransactionReceipt({ hash });
+      const receipt = await c.receipts.wait(hash);
       if (receipt.status !== 'success') throw new Error(`cancel transaction ${hash} reverted; will retry`);
       return { txHash: hash, alreadyCancelled: false };
     },

@@ -1,8 +1,8 @@
 // How subscriptions meet the chain layer: the per-mode chain settings mapped
 // onto the subscription chain port and contract modes, and the indexer hooks
-// that turn confirmed SubscriptionCreated / SubscriptionCancelled / Transfer
-// logs into the subscription entry points (each idempotent).
-import type { Address, Hex } from 'viem';
+// that turn confirmed SubscriptionCreated / SubscriptionCancelled / Transfer /
+// Approval logs into the subscription entry points (each idempotent).
+import { type Address, type Hex, isAddressEqual } from 'viem';
 import { publicClientFor } from '../chain/clients.js';
 import type { ChainConfig, ChainSettings } from '../chain/config.js';
 import { hookPoints, type ChainEvent, type ChainHook } from '../indexer/hooks.js';
@@ -88,6 +88,13 @@ export function subscriptionIndexerHooks(config: ChainConfig, deps: Omit<Subscri
     }),
     hookPoints.transferTo('subscriptions.top-up', async (event, context) => {
       await onTransferToSubscriber(withTemporal(context), { livemode: event.livemode, to: event.args.to as Address });
+    }),
+    // A subscriber re-approving the SubscriptionManager (e.g. after the allowance signed at
+    // enrolment ran out) is a top-up too: an at_risk charge refused for allowance retries now.
+    hookPoints.approval('subscriptions.allowance', async (event, context) => {
+      const settings = settingsOf(event);
+      if (!settings || !isAddressEqual(event.args.spender as Address, settings.subscriptionManager)) return;
+      await onTransferToSubscriber(withTemporal(context), { livemode: event.livemode, to: event.args.owner as Address });
     }),
   ];
 }

@@ -2,7 +2,7 @@
 // relay, reads, cancel), the worker (relay submission and subscription
 // workflows on the Temporal dev server), the indexer with the subscription
 // hooks, and the contracts on a private anvil.
-import { type Address, type PublicClient, createPublicClient, http } from 'viem';
+import { type Address, type PublicClient, createPublicClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
@@ -124,6 +124,17 @@ describe('subscription end to end', () => {
     const [row] = await db.sql<{ onChainId: string }[]>`select on_chain_id::text as "onChainId" from subscriptions where id = ${subscription.id}`;
     const onChainId = BigInt(row!.onChainId);
     expect(await pub.readContract({ address: manager as Address, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [onChainId, 0] })).toBe(true);
+
+    // The subscriber re-approves the SubscriptionManager on-chain: the indexer's allowance hook
+    // signals the workflow (an at_risk charge would retry at once; an active one ignores it).
+    const wallet = createWalletClient({ account: subscriber, chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+    const approval = await wallet.writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [manager, 500_000_000n] });
+    await pub.waitForTransactionReceipt({ hash: approval });
+    for (let i = 0; i < 100; i++) if ((await indexer.step()).kind === 'idle') break;
+    const workflow = temporal.client.workflow.getHandle(subscription.id);
+    const signalled = async () =>
+      ((await workflow.fetchHistory()).events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'walletFunded').length;
+    expect(await eventually(signalled, (n) => n === 1, 'the walletFunded signal')).toBe(1);
 
     // Cancel through the API: the record first, then the on-chain cancel.
     const cancelled = await api('POST', `/v1/subscriptions/${subscription.id}/cancel`, { reason: 'customer asked' });
