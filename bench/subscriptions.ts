@@ -50,10 +50,13 @@ mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true });
 const temporalDir = mkdtempSync(join(PROJECT_ROOT, '.data', 'bench-temporal-'));
 chmodSync(temporalDir, 0o755);
 const temporalServer = await startTemporalDevServer({ cli: temporalBinaries().cli, port: await freePort(), uiPort: await freePort(), dbFile: join(temporalDir, 'temporal.db') });
-// A block every second, like an L2, rather than a block per transaction: anvil's cost per block
-// grows with its state (tens of thousands of subscriptions here), and automine paid it per charge.
-// A block gas limit far above mainnet's, so a wave of transactions always fits in one block.
-const anvil = await startAnvil({ blockTime: 1, extraArgs: ['--gas-limit', '2000000000'] });
+// A block every 5 seconds rather than a block per transaction: anvil's cost per block grows with
+// its state (tens of thousands of subscriptions here), and automine paid it per charge. Each block
+// also costs anvil memory (about 20 MB per block at this state, history pruning or not: 1-second
+// blocks filled 22 GB and anvil was OOM-killed), so blocks are few and transactions go in big waves.
+// A block gas limit far above mainnet's, so a wave always fits in one block.
+const anvil = await startAnvil({ blockTime: 5, extraArgs: ['--gas-limit', '2000000000', '--prune-history', '64'] });
+const WAVE = 2000;
 try {
   const deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey });
   const chain = devChain(anvil.chainId, anvil.rpcUrl);
@@ -70,7 +73,7 @@ try {
   // 2N enrolments (N for the workflow run, N for the direct baseline) by N payers.
   log(`funding ${N} payers and enrolling ${2 * N} subscriptions ...`);
   const payers = Array.from({ length: N }, (_, i) => privateKeyToAccount(keccak256(toHex(`bench-payer-${i}`))));
-  await fundPayers({ rpcUrl: anvil.rpcUrl, ownerKey: DEV_ACCOUNTS.deployer.privateKey, token: deployed.token, payers: payers.map((p) => p.address), balance: 100n * AMOUNT });
+  await fundPayers({ rpcUrl: anvil.rpcUrl, ownerKey: DEV_ACCOUNTS.deployer.privateKey, token: deployed.token, payers: payers.map((p) => p.address), balance: 100n * AMOUNT, wave: WAVE });
   const deadline = BigInt(Math.floor(Date.now() / 1000) + 86_400);
   const terms = { token: deployed.token, merchant: DEV_ACCOUNTS.merchant.address, operator: DEV_ACCOUNTS.operator.address, amount: AMOUNT, period: PERIOD, periods: 0, trialEnd: 0n };
   // The relayer's enrolments are signed up front with consecutive nonces and sent in batches,
@@ -89,7 +92,7 @@ try {
     for (const data of calls) {
       raws.push(await relayerAccount.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to: deployed.subscriptionManager, data, nonce: relayerNonce++, gas: 400_000n, maxFeePerGas: fees.maxFeePerGas * 100n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }));
     }
-    const receipts = await sendSignedInWaves(pub, raws);
+    const receipts = await sendSignedInWaves(pub, raws, WAVE);
     return inBatches(receipts, 200, async (receipt) => {
       if (receipt.status !== 'success') throw new Error(`enrolment ${receipt.transactionHash} reverted`);
       const [event] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCreated' });
@@ -136,6 +139,7 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   const workflowSeconds = (performance.now() - t0) / 1000;
+  log(`workflow run: ${N} charged in ${workflowSeconds.toFixed(1)} s (${(N / workflowSeconds).toFixed(1)} charges/s), peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
   clearInterval(sampler);
   worker.shutdown();
   await running;
@@ -151,12 +155,18 @@ try {
     directRaws.push(await operator.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to: deployed.subscriptionManager, data, nonce: operatorNonce++, gas: 200_000n, maxFeePerGas: fees.maxFeePerGas * 100n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }));
   }
   const t1 = performance.now();
-  const directReceipts = await sendSignedInWaves(pub, directRaws, 2000);
+  const directReceipts = await sendSignedInWaves(pub, directRaws, WAVE);
   if (directReceipts.some((r) => r.status !== 'success')) throw new Error('a direct charge reverted');
   const directSeconds = (performance.now() - t1) / 1000;
 
   // Double charges: SubscriptionCharged logs vs distinct (id, period).
-  const charged = await pub.getContractEvents({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, eventName: 'SubscriptionCharged', fromBlock: startBlock });
+  // In small block ranges: a block can hold thousands of charges, and a node caps a response's size.
+  const charged = [];
+  const head = await pub.getBlockNumber();
+  for (let from = startBlock; from <= head; from += 4n) {
+    const to = from + 3n < head ? from + 3n : head;
+    charged.push(...(await pub.getContractEvents({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, eventName: 'SubscriptionCharged', fromBlock: from, toBlock: to })));
+  }
   const distinct = new Set(charged.map((e) => `${e.args.id}:${e.args.periodIndex}`));
   table([
     { run: 'workflow', subscriptions: N, seconds: workflowSeconds.toFixed(1), chargesPerSecond: (N / workflowSeconds).toFixed(1), peakRssMiB: (peakRss / 2 ** 20).toFixed(0) },

@@ -178,6 +178,8 @@ export interface FundPayersOptions {
   payers: readonly Address[];
   /** Target balance in base units; only the shortfall is minted, so this is idempotent. */
   balance: bigint;
+  /** Mints sent per wave (src/chain/waves.ts). */
+  wave?: number;
 }
 
 /** Tops every payer up to `balance` TestUSDC. Returns the total minted. */
@@ -215,7 +217,7 @@ export async function fundPayers(options: FundPayersOptions): Promise<bigint> {
       }),
     );
   }
-  const receipts = await sendSignedInWaves(publicClient, raws);
+  const receipts = await sendSignedInWaves(publicClient, raws, options.wave);
   const failed = receipts.filter((r) => r.status !== 'success');
   if (failed.length > 0) throw new Error(`${failed.length} mint transaction(s) reverted`);
   return total;
