@@ -126,7 +126,10 @@ describe('subscription end to end', () => {
     expect(await pub.readContract({ address: manager as Address, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [onChainId, 0] })).toBe(true);
 
     // The subscriber re-approves the SubscriptionManager on-chain: the indexer's allowance hook
-    // signals the workflow (an at_risk charge would retry at once; an active one ignores it).
+    // signals the workflow of every at_risk subscription of that wallet, so its charge retries now.
+    // (Reaching at_risk for real needs the next period; the read model is set to it here, and the
+    // workflow's retry on walletFunded is covered on the time-skipping server.)
+    await db.sql`update subscriptions set status = 'at_risk' where id = ${subscription.id}`;
     const wallet = createWalletClient({ account: subscriber, chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
     const approval = await wallet.writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [manager, 500_000_000n] });
     await pub.waitForTransactionReceipt({ hash: approval });
@@ -135,6 +138,7 @@ describe('subscription end to end', () => {
     const signalled = async () =>
       ((await workflow.fetchHistory()).events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'walletFunded').length;
     expect(await eventually(signalled, (n) => n === 1, 'the walletFunded signal')).toBe(1);
+    await db.sql`update subscriptions set status = 'active' where id = ${subscription.id}`;
 
     // Cancel through the API: the record first, then the on-chain cancel.
     const cancelled = await api('POST', `/v1/subscriptions/${subscription.id}/cancel`, { reason: 'customer asked' });
