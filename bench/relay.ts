@@ -7,8 +7,13 @@
 // The worker runs in its own process as in production (BENCH_WORKER=inline:
 // in the bench process).
 //
-//   npx tsx bench/relay.ts [count]        (BENCH_OUT=path appends the result table to a file)
+// It also prints the CPU each submission and each plain transfer cost on the whole machine, by
+// process, since on a small machine that cost, not waiting, is what bounds both rates.
+//
+//   npx tsx bench/relay.ts [count]        (BENCH_OUT=path appends the result table to a file;
+//                                          TEMPORAL_ADDRESS=host:port uses that Temporal cluster)
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
@@ -30,12 +35,22 @@ import { startDevChain } from '../src/dev/chain.js';
 import { freePort } from '../src/dev/ports.js';
 import { ensureDatabase, startLocalPostgres } from '../src/dev/postgres.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
-import { startWorkerProcess } from './support.js';
+import { cpuPerItem, cpuSnapshot, startWorkerProcess } from './support.js';
 import { createMerchant } from '../src/merchants/service.js';
 import { relayWorkflowId } from '../src/relay/service.js';
 import { createWorker } from '../src/temporal/worker.js';
 
 const COUNT = Number(process.argv[2] ?? 500);
+const cores = availableParallelism();
+
+type CpuRows = ReturnType<typeof cpuPerItem>;
+const allowed = (rows: CpuRows) => ((cores * 1000) / rows.at(-1)!.ms).toFixed(0);
+/** One row per process seen in either window, total last. */
+function cpuRows(relay: CpuRows, plain: CpuRows): string[] {
+  const names = [...new Set([...relay, ...plain].map((row) => row.process).filter((name) => name !== 'total')), 'total'];
+  const ms = (rows: CpuRows, name: string) => (rows.find((row) => row.process === name)?.ms ?? 0).toFixed(2);
+  return names.map((name) => `| ${name} | ${ms(relay, name)} | ${ms(plain, name)} |`);
+}
 const log = (line: string) => console.log(`[bench] ${line}`);
 
 mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true });
@@ -48,8 +63,11 @@ try {
   await ensureDatabase(pg.url('postgres'), 'bench');
   const databaseUrl = pg.url('bench');
   await migrate(databaseUrl);
-  const temporalServer = await startTemporalDevServer({ cli: temporalBinaries(log).cli, port: await freePort(), uiPort: await freePort() });
-  stops.push(temporalServer.stop);
+  // TEMPORAL_ADDRESS: measure against an existing Temporal cluster instead of a fresh dev server.
+  const temporalServer = process.env.TEMPORAL_ADDRESS
+    ? { address: process.env.TEMPORAL_ADDRESS }
+    : await startTemporalDevServer({ cli: temporalBinaries(log).cli, port: await freePort(), uiPort: await freePort() });
+  if ('stop' in temporalServer) stops.push(temporalServer.stop);
   const chain = await startDevChain({ rpcUrl: '' });
   stops.push(chain.stop);
   const settings = { ...devChainSettings({ ...chain.info, startBlock: BigInt(chain.info.deployBlock) }), pollIntervalMs: 100 };
@@ -57,10 +75,12 @@ try {
 
   const sql = createSql(databaseUrl, { max: 40 });
   stops.push(() => sql.end({ timeout: 5 }));
-  const taskQueue = 'bench-relay';
+  const taskQueue = `bench-relay-${Date.now()}`; // a cluster may keep an earlier run's queue
   const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
   stops.push(() => client.connection.close());
+  const roles: Record<number, string> = { [process.pid]: 'bench driver + api (node)' };
   if (process.env.BENCH_WORKER === 'inline') {
+    roles[process.pid] = 'bench driver + api + worker (node)';
     // One process for everything (the earlier shape of this bench).
     const connection = await NativeConnection.connect({ address: temporalServer.address });
     const devConfig = loadConfig({ DATABASE_URL: databaseUrl });
@@ -89,6 +109,7 @@ try {
       CHAIN_RPC_URL: chain.info.rpcUrl,
       CHAIN_TEST_POLL_INTERVAL_MS: String(settings.pollIntervalMs),
     });
+    roles[worker.pid] = 'worker (node)';
     stops.push(worker.stop);
   }
   const config = { ...loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', TEMPORAL_TASK_QUEUE: taskQueue }), chain: { test: settings } };
@@ -118,6 +139,7 @@ try {
   const relayerNonceBefore = await pub.getTransactionCount({ address: DEV_ACCOUNTS.relayer.address });
 
   // --- relay: all at once, then wait for every submission to be confirmed
+  const relayCpu = cpuSnapshot(roles);
   const relayStart = performance.now();
   const responses = await Promise.all(
     bodies.map((payload, i) =>
@@ -131,6 +153,7 @@ try {
     bodies.map((_, i) => client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.id, livemode: false, idempotencyKey: `bench-${i}` })).result()),
   );
   const relaySeconds = (performance.now() - relayStart) / 1000;
+  const relayCpuPerItem = cpuPerItem(relayCpu, cpuSnapshot(roles), COUNT);
   const [summary] = await sql<{ confirmed: number; failed: number; hashes: number }[]>`
     select count(*) filter (where status = 'confirmed')::int as confirmed, count(*) filter (where status = 'failed')::int as failed,
            count(distinct transaction_hash)::int as hashes from relay_submissions`;
@@ -168,6 +191,7 @@ try {
   // receipt is awaited), all at once from one funded account.
   const plainAccount = privateKeyToAccount(DEV_ACCOUNTS.payers[4]!.privateKey, { nonceManager });
   const plainWallet = createWalletClient({ account: plainAccount, chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  const plainCpu = cpuSnapshot(roles);
   const plainStart = performance.now();
   const plainHashes = await Promise.all(
     Array.from({ length: COUNT }, () =>
@@ -176,6 +200,7 @@ try {
   );
   const plainReceipts = await Promise.all(plainHashes.map((hash) => pub.waitForTransactionReceipt({ hash })));
   const plainSeconds = (performance.now() - plainStart) / 1000;
+  const plainCpuPerItem = cpuPerItem(plainCpu, cpuSnapshot(roles), COUNT);
   if (plainReceipts.some((r) => r.status !== 'success')) throw new Error('a plain viem transfer failed');
 
   const relayRate = COUNT / relaySeconds;
@@ -200,6 +225,13 @@ try {
     `| distinct transaction hashes, relayer nonces used | ${summary!.hashes}, ${relayerNonceAfter - relayerNonceBefore} |`,
     `| AuthorizationUsed events (distinct) | ${uniqueAuthorizations} |`,
     `| all confirmed, none twice | ${ok ? 'yes' : 'NO'} |`,
+    '',
+    `CPU per item on the whole machine (${cores} cores), in ms: the rate all cores allow at that cost is cores x 1000 / total.`,
+    '',
+    '| process | relay submission | plain viem transfer |',
+    '|---|---|---|',
+    ...cpuRows(relayCpuPerItem, plainCpuPerItem),
+    `| rate ${cores} cores allow | ${allowed(relayCpuPerItem)}/s | ${allowed(plainCpuPerItem)}/s |`,
     '',
   ].join('\n');
   console.log(`\n${table}`);
