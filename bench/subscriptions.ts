@@ -107,7 +107,7 @@ try {
   // Workflow run: api-side hooks start N workflows at once; one worker charges them.
   const temporal = await connectTemporalClient(temporalServer.address, 'default');
   const taskQueue = 'bench-subscriptions';
-  const subscriptionChain = await createViemSubscriptionChain({ test: { rpcUrl: anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: deployed.subscriptionManager, pollingIntervalMs: 100 } });
+  const subscriptionChain = await createViemSubscriptionChain({ test: { rpcUrl: anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: deployed.subscriptionManager, pollingIntervalMs: 100 } }, { sql });
   const connection = await NativeConnection.connect({ address: temporalServer.address });
   const worker = await createWorker({ connection, namespace: 'default', sql, temporal, taskQueue, subscriptionChain });
   const running = worker.run();

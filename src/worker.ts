@@ -29,7 +29,7 @@ const worker = await createWorker({
   taskQueue: config.temporalTaskQueue,
   mailer,
   chain: config.chain,
-  subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config.chain)),
+  subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config.chain), { sql }),
   publicBaseUrl: config.publicBaseUrl,
   webhooks: {
     encryptionKey: config.webhooks.secretEncryptionKey,

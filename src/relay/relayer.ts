@@ -16,6 +16,8 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainSettings } from '../chain/config.js';
 import { publicClientFor } from '../chain/clients.js';
+import { allocateNonces } from '../chain/nonce-ledger.js';
+import { broadcast, replacementFees } from '../chain/sending.js';
 import type { Sql } from '../db/client.js';
 import { encodeRelayCall, relayErrorAbi } from './calls.js';
 import * as repo from './repo.js';
@@ -57,17 +59,6 @@ async function simulate(client: PublicClient, from: Address, call: { to: Address
 function relayerOf(settings: ChainSettings) {
   if (!settings.relayerKey) throw new Error(`no relayer key configured for ${settings.mode} mode`);
   return privateKeyToAccount(settings.relayerKey);
-}
-
-async function broadcast(client: PublicClient, raw: Hex): Promise<void> {
-  try {
-    await client.sendRawTransaction({ serializedTransaction: raw });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    // Already in the pool or already mined: the same bytes were sent before.
-    if (/already known|already imported|nonce too low|known transaction|replacement transaction underpriced|already exists/i.test(message)) return;
-    throw error;
-  }
 }
 
 const feeCache = new Map<string, { at: number; fees: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> }>();
@@ -164,7 +155,7 @@ async function drain(sql: Sql, settings: ChainSettings, queue: { items: QueuedSi
         const recorded = new Map((await repo.findRelayerTransactions(tx, batch.map((b) => b.submissionId))).map((r) => [r.submissionId, r.rawTransaction as Hex]));
         const fresh = [...new Map(batch.filter((b) => !recorded.has(b.submissionId)).map((b) => [b.submissionId, b])).values()];
         if (fresh.length === 0) return recorded;
-        const first = await repo.allocateNonces(tx, account, chainNonce, fresh.length);
+        const first = await allocateNonces(tx, account, chainNonce, fresh.length);
         const signed = await Promise.all(
           fresh.map((b, i) =>
             relayer.signTransaction({
@@ -231,14 +222,8 @@ async function replace(sql: Sql, settings: ChainSettings, client: PublicClient, 
   const submission = await repo.findSubmission(sql, row.submissionId);
   if (!submission) return;
   const call = encodeRelayCall(submission.call);
-  const current = await client.estimateFeesPerGas();
-  const bump = (old: bigint, now: bigint) => {
-    const raised = (old * 125n) / 100n + 1n;
-    return raised > now ? raised : now;
-  };
-  const maxPriorityFeePerGas = bump(BigInt(row.maxPriorityFeePerGas), current.maxPriorityFeePerGas);
-  let maxFeePerGas = bump(BigInt(row.maxFeePerGas), current.maxFeePerGas);
-  if (maxFeePerGas < maxPriorityFeePerGas) maxFeePerGas = maxPriorityFeePerGas;
+  const old = { maxFeePerGas: BigInt(row.maxFeePerGas), maxPriorityFeePerGas: BigInt(row.maxPriorityFeePerGas) };
+  const { maxFeePerGas, maxPriorityFeePerGas } = replacementFees(old, await client.estimateFeesPerGas());
   const signed = await relayer.signTransaction({
     type: 'eip1559',
     chainId: settings.chainId,

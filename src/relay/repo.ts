@@ -149,32 +149,6 @@ export async function findRelayerTransaction(db: Db, submissionId: string): Prom
   return row;
 }
 
-/** Creates the relayer's nonce row at `chainNonce` unless it exists. */
-export async function ensureRelayerAccount(db: Db, account: { chainId: number; address: string }, chainNonce: bigint): Promise<void> {
-  await db`
-    insert into relayer_accounts (chain_id, address, next_nonce) values (${account.chainId}, ${account.address}, ${chainNonce.toString()})
-    on conflict (chain_id, address) do nothing`;
-}
-
-/**
- * Allocates `count` consecutive nonces of the relayer in one statement and returns the first:
- * never below what the chain says is next (so a key also used elsewhere cannot collide). The row
- * stays locked until the transaction commits, which serialises allocation across concurrent
- * submissions and worker instances.
- */
-export async function allocateNonces(db: Db, account: { chainId: number; address: string }, chainNonce: bigint, count: number): Promise<bigint> {
-  const allocate = () => db<{ nonce: string }[]>`
-    update relayer_accounts set next_nonce = greatest(next_nonce, ${chainNonce.toString()}) + ${count}
-    where chain_id = ${account.chainId} and address = ${account.address}
-    returning (next_nonce - ${count})::text as nonce`;
-  let [row] = await allocate();
-  if (!row) {
-    await ensureRelayerAccount(db, account, chainNonce);
-    [row] = await allocate();
-  }
-  return BigInt(row!.nonce);
-}
-
 /** The signed transactions already recorded for these submissions. */
 export async function findRelayerTransactions(db: Db, submissionIds: readonly string[]): Promise<RelayerTransactionRow[]> {
   if (submissionIds.length === 0) return [];

@@ -3,21 +3,25 @@
 // a charge of a period that is already charged returns the existing charge
 // (found through its SubscriptionCharged log), and cancelling a cancelled
 // subscription is a no-op. Every call is simulated first, so a refusal comes
-// back as the contract's named error without spending gas.
+// back as the contract's named error without spending gas. Transactions go
+// through the operator's Postgres nonce ledger (src/chain/operator-sender.ts).
 import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
   type Hex,
-  createPublicClient,
-  createWalletClient,
-  http,
   type PublicClient,
+  type TransactionReceipt,
+  createPublicClient,
+  encodeFunctionData,
+  http,
 } from 'viem';
-import { nonceManager, privateKeyToAccount } from 'viem/accounts';
+import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../chain/abi.js';
 import { devChain } from '../chain/deploy.js';
-import { createReceiptWaiter, type ReceiptWaiter } from '../chain/receipts.js';
+import { createOperatorSender, type OperatorSender } from '../chain/operator-sender.js';
+import { createReceiptWaiter } from '../chain/receipts.js';
+import type { Sql } from '../db/client.js';
 
 /** Why the contract refused a charge. Business outcomes, not retried as errors. */
 export const CHARGE_FAILURES = [
@@ -56,6 +60,8 @@ export type SubscriptionChainMode = {
   fromBlock?: bigint;
   /** Receipt polling interval; small on dev chains. */
   pollingIntervalMs?: number;
+  /** How long a charge or cancel may wait for inclusion before it is replaced with a higher fee (default 120). */
+  stuckAfterSeconds?: number;
 };
 
 export class ChainModeNotConfiguredError extends Error {
@@ -89,25 +95,29 @@ function describeRevert(revert: { errorName: string; args: readonly unknown[] })
   return `${revert.errorName}(${revert.args.map(String).join(', ')})`;
 }
 
-export async function createViemSubscriptionChain(modes: { test?: SubscriptionChainMode; live?: SubscriptionChainMode }): Promise<SubscriptionChain> {
-  type Clients = { mode: SubscriptionChainMode; pub: PublicClient; wallet: ReturnType<typeof createWalletClient>; operator: Address; receipts: ReceiptWaiter };
+export async function createViemSubscriptionChain(
+  modes: { test?: SubscriptionChainMode; live?: SubscriptionChainMode },
+  deps: { sql: Sql },
+): Promise<SubscriptionChain> {
+  type Clients = { mode: SubscriptionChainMode; pub: PublicClient; sender: OperatorSender };
   const clients = new Map<boolean, Clients>();
   for (const [livemode, mode] of [[false, modes.test], [true, modes.live]] as const) {
     if (!mode) continue;
     const bootstrap = createPublicClient({ transport: http(mode.rpcUrl) });
-    const chain = devChain(await bootstrap.getChainId(), mode.rpcUrl);
-    // The nonce manager serialises this process's nonces for the operator key.
-    const account = privateKeyToAccount(mode.operatorKey, { nonceManager });
+    const chainId = await bootstrap.getChainId();
+    const chain = devChain(chainId, mode.rpcUrl);
     const pollingInterval = mode.pollingIntervalMs ?? 500;
     // Reads of concurrent charges share HTTP round trips (JSON-RPC batches), and so do their receipt polls.
     const pub = createPublicClient({ chain, transport: http(mode.rpcUrl, { batch: { batchSize: 100 } }), pollingInterval }) as PublicClient;
-    clients.set(livemode, {
-      mode,
-      pub,
-      wallet: createWalletClient({ account, chain, transport: http(mode.rpcUrl) }),
-      operator: account.address,
+    const sender = createOperatorSender({
+      sql: deps.sql,
+      client: pub,
+      account: privateKeyToAccount(mode.operatorKey),
+      chainId,
       receipts: createReceiptWaiter(pub, pollingInterval),
+      stuckAfterMs: (mode.stuckAfterSeconds ?? 120) * 1000,
     });
+    clients.set(livemode, { mode, pub, sender });
   }
   const get = (livemode: boolean): Clients => {
     const c = clients.get(livemode);
@@ -136,88 +146,84 @@ export async function createViemSubscriptionChain(modes: { test?: SubscriptionCh
     return { ok: true, ...found, alreadyCharged: true };
   }
 
+  const isCharged = (c: Clients, id: bigint, periodIndex: number) =>
+    c.pub.readContract({ address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [id, periodIndex] });
+
+  /**
+   * The transaction for `purpose`: an earlier attempt's transaction still open is followed to its
+   * end first (a retried activity must not send a second one); otherwise `prepare` simulates and
+   * either refuses (a named failure, nothing sent) or names the call, which is sent and followed.
+   * Returns undefined when the transaction is settled without a receipt of its own (reverted or
+   * dropped earlier, and `prepare` refused), leaving the caller to re-check the chain.
+   */
+  async function sendFor<F>(
+    c: Clients,
+    purpose: string,
+    prepare: () => Promise<{ call: { to: Address; data: Hex } } | { refused: F }>,
+  ): Promise<{ receipt: TransactionReceipt } | { refused: F } | { outcome: 'reverted' | 'dropped' }> {
+    const earlier = await c.sender.find(purpose);
+    if (earlier?.outcome === null) {
+      const settled = await c.sender.settle(earlier);
+      if (settled.outcome === 'success') return { receipt: settled.receipt };
+    }
+    const prepared = await prepare();
+    if ('refused' in prepared) return prepared;
+    // Against the latest block: the operator's own queued transactions must not skew the estimate.
+    const estimate = await c.pub.estimateGas({ account: c.sender.address, ...prepared.call, blockTag: 'latest' });
+    const sent = await c.sender.send({ purpose, ...prepared.call, gas: (estimate * 13n) / 10n });
+    const settled = await c.sender.settle(sent);
+    return settled.outcome === 'success' ? { receipt: settled.receipt } : { outcome: settled.outcome };
+  }
+
   return {
     async isCharged({ livemode, onChainId, periodIndex }) {
-      const c = get(livemode);
-      return c.pub.readContract({
-        address: c.mode.subscriptionManager,
-        abi: subscriptionManagerAbi,
-        functionName: 'isCharged',
-        args: [BigInt(onChainId), periodIndex],
-      });
+      return isCharged(get(livemode), BigInt(onChainId), periodIndex);
     },
 
     async charge({ livemode, onChainId, periodIndex, amount }) {
       const c = get(livemode);
       const id = BigInt(onChainId);
-      const charged = await c.pub.readContract({
-        address: c.mode.subscriptionManager,
-        abi: subscriptionManagerAbi,
-        functionName: 'isCharged',
-        args: [id, periodIndex],
+      if (await isCharged(c, id, periodIndex)) return existingCharge(c, id, periodIndex);
+      const args = [id, periodIndex, BigInt(amount)] as const;
+      const result = await sendFor<ChargeResult | 'already_charged'>(c, `charge:${c.mode.subscriptionManager}:${id}:${periodIndex}`, async () => {
+        try {
+          await c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'charge', args });
+        } catch (error) {
+          const revert = decodeContractRevert(error);
+          if (!revert) throw error; // transport trouble: the activity retries
+          const failure = REVERT_TO_FAILURE[revert.errorName];
+          if (failure === 'already_charged') return { refused: 'already_charged' };
+          if (!failure) throw error;
+          return { refused: { ok: false, failure, reason: describeRevert(revert) } };
+        }
+        return { call: { to: c.mode.subscriptionManager, data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'charge', args }) } };
       });
-      if (charged) return existingCharge(c, id, periodIndex);
-
-      let request;
-      try {
-        ({ request } = await c.pub.simulateContract({
-          account: c.wallet.account!,
-          address: c.mode.subscriptionManager,
-          abi: subscriptionManagerAbi,
-          functionName: 'charge',
-          args: [id, periodIndex, BigInt(amount)],
-        }));
-      } catch (error) {
-        const revert = decodeContractRevert(error);
-        if (!revert) throw error; // transport trouble: the activity retries
-        const failure = REVERT_TO_FAILURE[revert.errorName];
-        if (failure === 'already_charged') return existingCharge(c, id, periodIndex);
-        if (!failure) throw error;
-        return { ok: false, failure, reason: describeRevert(revert) };
-      }
-
-      const hash = await c.wallet.writeContract(request);
-      const receipt = await c.receipts.wait(hash);
-      if (receipt.status === 'success') return { ok: true, txHash: hash, blockNumber: receipt.blockNumber.toString(), alreadyCharged: false };
-      // Reverted after a clean simulation: most likely a concurrent transaction charged the
-      // period first (a retried activity racing its predecessor) or the state moved.
-      const chargedNow = await c.pub.readContract({
-        address: c.mode.subscriptionManager,
-        abi: subscriptionManagerAbi,
-        functionName: 'isCharged',
-        args: [id, periodIndex],
-      });
-      if (chargedNow) return existingCharge(c, id, periodIndex);
-      throw new Error(`charge transaction ${hash} reverted; will simulate again on retry`);
+      if ('receipt' in result) return { ok: true, txHash: result.receipt.transactionHash, blockNumber: result.receipt.blockNumber.toString(), alreadyCharged: false };
+      if ('refused' in result) return result.refused === 'already_charged' ? existingCharge(c, id, periodIndex) : result.refused;
+      // Reverted or dropped after a clean simulation: most likely another transaction charged the
+      // period first, or the state moved. The next attempt simulates again.
+      if (await isCharged(c, id, periodIndex)) return existingCharge(c, id, periodIndex);
+      throw new Error(`the charge of period ${periodIndex} of subscription ${id} was ${result.outcome}; will simulate again on retry`);
     },
 
     async cancel({ livemode, onChainId }) {
       const c = get(livemode);
       const id = BigInt(onChainId);
-      const sub = await c.pub.readContract({
-        address: c.mode.subscriptionManager,
-        abi: subscriptionManagerAbi,
-        functionName: 'getSubscription',
-        args: [id],
+      const cancelled = async () =>
+        (await c.pub.readContract({ address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [id] })).cancelled;
+      if (await cancelled()) return { txHash: null, alreadyCancelled: true };
+      const result = await sendFor<'already_cancelled'>(c, `cancel:${c.mode.subscriptionManager}:${id}`, async () => {
+        try {
+          await c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'cancel', args: [id] });
+        } catch (error) {
+          if (decodeContractRevert(error)?.errorName === 'SubscriptionIsCancelled') return { refused: 'already_cancelled' };
+          throw error;
+        }
+        return { call: { to: c.mode.subscriptionManager, data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'cancel', args: [id] }) } };
       });
-      if (sub.cancelled) return { txHash: null, alreadyCancelled: true };
-      let request;
-      try {
-        ({ request } = await c.pub.simulateContract({
-          account: c.wallet.account!,
-          address: c.mode.subscriptionManager,
-          abi: subscriptionManagerAbi,
-          functionName: 'cancel',
-          args: [id],
-        }));
-      } catch (error) {
-        if (decodeContractRevert(error)?.errorName === 'SubscriptionIsCancelled') return { txHash: null, alreadyCancelled: true };
-        throw error;
-      }
-      const hash = await c.wallet.writeContract(request);
-      const receipt = await c.receipts.wait(hash);
-      if (receipt.status !== 'success') throw new Error(`cancel transaction ${hash} reverted; will retry`);
-      return { txHash: hash, alreadyCancelled: false };
+      if ('receipt' in result) return { txHash: result.receipt.transactionHash, alreadyCancelled: false };
+      if ('refused' in result || (await cancelled())) return { txHash: null, alreadyCancelled: true };
+      throw new Error(`the cancel of subscription ${id} was ${result.outcome}; will retry`);
     },
   };
 }

@@ -30,7 +30,14 @@ function eachMode<T>(config: ChainConfig, map: (settings: ChainSettings) => T | 
 export function subscriptionChainModes(config: ChainConfig): Modes<SubscriptionChainMode> {
   return eachMode(config, (s) =>
     s.operatorKey
-      ? { rpcUrl: s.rpcUrl, operatorKey: s.operatorKey, subscriptionManager: s.subscriptionManager, fromBlock: s.startBlock, pollingIntervalMs: s.pollIntervalMs }
+      ? {
+          rpcUrl: s.rpcUrl,
+          operatorKey: s.operatorKey,
+          subscriptionManager: s.subscriptionManager,
+          fromBlock: s.startBlock,
+          pollingIntervalMs: s.pollIntervalMs,
+          stuckAfterSeconds: s.stuckAfterSeconds,
+        }
       : undefined,
   );
 }

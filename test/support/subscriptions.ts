@@ -2,6 +2,7 @@
 // customer on-chain the way the relay does (permit + signed enrolment,
 // submitted by the relayer), then hand the SubscriptionCreated log to the
 // indexer entry point, like the indexer will.
+import type { Sql } from '../../src/db/client.js';
 import {
   type Address,
   type Hex,
@@ -43,7 +44,8 @@ export type TestChain = {
 
 export const newPayer = (): PrivateKeyAccount => privateKeyToAccount(generatePrivateKey());
 
-export async function startTestChain(): Promise<TestChain> {
+/** `sql`: the database the operator's nonce ledger lives in (the test's own). */
+export async function startTestChain(sql: Sql): Promise<TestChain> {
   const anvil = await startAnvil();
   const deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey });
   const chain = devChain(anvil.chainId, anvil.rpcUrl);
@@ -68,7 +70,7 @@ export async function startTestChain(): Promise<TestChain> {
 
   const real = await createViemSubscriptionChain({
     test: { rpcUrl: anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: deployed.subscriptionManager, fromBlock: 0n, pollingIntervalMs: 50 },
-  });
+  }, { sql });
   const subscriptionChain: SubscriptionChain = {
     ...real,
     charge: async (input) => {

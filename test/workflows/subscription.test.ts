@@ -45,7 +45,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   [env, chain, bundle] = await Promise.all([
     TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } } }),
-    startTestChain(),
+    startTestChain(db.sql),
     bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } }),
   ]);
   merchant = await seedMerchant(db.sql);

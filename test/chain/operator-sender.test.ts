@@ -1,0 +1,135 @@
+// The operator's sender against a real anvil and Postgres: one nonce ledger for
+// several senders with one key (several worker processes), one transaction per
+// purpose, replacement of a stuck transaction, and the gap a sender leaves when it
+// dies between recording a transaction and sending it.
+import { type Address, type Hex, type PublicClient, createPublicClient, http, keccak256 } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
+import { devChain } from '../../src/chain/deploy.js';
+import { allocateNonces } from '../../src/chain/nonce-ledger.js';
+import { insertOperatorTransaction } from '../../src/chain/operator-repo.js';
+import { createOperatorSender, type OperatorSender } from '../../src/chain/operator-sender.js';
+import { createReceiptWaiter } from '../../src/chain/receipts.js';
+import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+
+let anvil: AnvilInstance;
+let pub: PublicClient;
+let db: TestDatabase;
+const operator = privateKeyToAccount(DEV_ACCOUNTS.operator.privateKey);
+const to = DEV_ACCOUNTS.merchant.address;
+/** Runtime code that always reverts (PUSH1 0 PUSH1 0 REVERT), installed with anvil_setCode. */
+const REVERTER: Address = '0x00000000000000000000000000000000000bad00';
+
+beforeAll(async () => {
+  [anvil, db] = await Promise.all([startAnvil(), createTestDatabase()]);
+  pub = createPublicClient({ chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
+  await rpc('anvil_setCode', [REVERTER, '0x60006000fd']);
+});
+afterAll(async () => {
+  await db?.drop();
+  await anvil?.stop();
+});
+
+function rpc(method: string, params: unknown[]) {
+  return pub.request({ method: method as never, params: params as never });
+}
+
+/** A sender as one worker process has it: its own clients and receipt waiter, the shared database. */
+function newSender(stuckAfterMs = 60_000): OperatorSender {
+  const client = createPublicClient({ chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
+  return createOperatorSender({ sql: db.sql, client, account: operator, chainId: anvil.chainId, receipts: createReceiptWaiter(client, 50), stuckAfterMs });
+}
+
+const call = (purpose: string, target: Address = to) => ({ purpose, to: target, data: '0x' as Hex, gas: 50_000n });
+
+const rowsOf = (prefix: string) =>
+  db.sql<{ purpose: string; nonce: string; outcome: string | null; replacements: number; allHashes: string[]; transactionHash: string }[]>`
+    select purpose, nonce::text as nonce, outcome, replacements, all_hashes as "allHashes", transaction_hash as "transactionHash"
+    from operator_transactions where purpose like ${`${prefix}%`} order by operator_transactions.nonce`;
+
+describe('operator sender', () => {
+  it('shares one nonce ledger between senders with the same key: 40 concurrent sends, consecutive nonces, all mined', async () => {
+    const [a, b] = [newSender(), newSender()];
+    const start = BigInt(await pub.getTransactionCount({ address: operator.address, blockTag: 'pending' }));
+    const settled = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const sender = i % 2 === 0 ? a : b;
+        return sender.settle(await sender.send(call(`many:${i}`)));
+      }),
+    );
+    expect(settled.every((s) => s.outcome === 'success')).toBe(true);
+    const rows = await rowsOf('many:');
+    expect(rows.map((r) => BigInt(r.nonce))).toEqual(Array.from({ length: 40 }, (_, i) => start + BigInt(i)));
+    expect(rows.every((r) => r.outcome === 'success')).toBe(true);
+    expect(BigInt(await pub.getTransactionCount({ address: operator.address }))).toBe(start + 40n);
+  });
+
+  it('sends one transaction per purpose: a retry, and a race from another sender, re-send the recorded one', async () => {
+    const [a, b] = [newSender(), newSender()];
+    const before = await pub.getTransactionCount({ address: operator.address, blockTag: 'pending' });
+    const [first, raced] = await Promise.all([a.send(call('once:1')), b.send(call('once:1'))]);
+    const retried = await a.send(call('once:1'));
+    expect(raced.transactionHash).toBe(first.transactionHash);
+    expect(retried.transactionHash).toBe(first.transactionHash);
+    expect((await a.settle(retried)).outcome).toBe('success');
+    expect(await rowsOf('once:')).toHaveLength(1);
+    expect(await pub.getTransactionCount({ address: operator.address, blockTag: 'pending' })).toBe(before + 1);
+  });
+
+  it('records a revert, which frees the purpose for a new transaction', async () => {
+    const sender = newSender();
+    const first = await sender.settle(await sender.send(call('revert:1', REVERTER)));
+    expect(first.outcome).toBe('reverted');
+    const again = await sender.send(call('revert:1', REVERTER));
+    const rows = await rowsOf('revert:');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.outcome).toBe('reverted');
+    expect(again.transactionHash).toBe(rows[1]!.transactionHash);
+    expect((await sender.settle(again)).outcome).toBe('reverted');
+  });
+
+  it('replaces a transaction that waits too long with a higher fee under the same nonce', async () => {
+    const sender = newSender(500);
+    await rpc('evm_setAutomine', [false]);
+    try {
+      const sent = await sender.send(call('stuck:1'));
+      const settling = sender.settle(sent);
+      // Wait until the sender has replaced it, then let the chain mine.
+      for (let i = 0; i < 100 && (await rowsOf('stuck:'))[0]!.replacements === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      const [replaced] = await rowsOf('stuck:');
+      expect(replaced!.replacements).toBeGreaterThanOrEqual(1);
+      expect(replaced!.allHashes[0]).toBe(sent.transactionHash);
+      await rpc('evm_mine', []);
+      const settled = await settling;
+      expect(settled.outcome).toBe('success');
+      if (settled.outcome === 'success') {
+        expect(replaced!.allHashes).toContain(settled.receipt.transactionHash);
+        expect(settled.receipt.transactionHash).not.toBe(sent.transactionHash);
+        const mined = await pub.getTransaction({ hash: settled.receipt.transactionHash });
+        expect(BigInt(mined.nonce)).toBe(BigInt(sent.nonce));
+        expect(mined.maxFeePerGas! >= (BigInt(sent.maxFeePerGas) * 125n) / 100n).toBe(true);
+      }
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
+  });
+
+  it('sends the transaction a dead sender recorded but never sent, so the ones behind it are mined', async () => {
+    // What a sender leaves when it dies after committing and before sending: a recorded, unsent nonce.
+    const chainNonce = BigInt(await pub.getTransactionCount({ address: operator.address, blockTag: 'pending' }));
+    const orphan = await db.sql.begin(async (tx) => {
+      const nonce = await allocateNonces(tx, { chainId: anvil.chainId, address: operator.address }, chainNonce, 1);
+      const fees = await pub.estimateFeesPerGas();
+      const raw = await operator.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to, data: '0x', nonce: Number(nonce), gas: 50_000n, ...fees });
+      return insertOperatorTransaction(tx, { purpose: 'gap:orphan', chainId: anvil.chainId, address: operator.address, nonce, rawTransaction: raw, transactionHash: keccak256(raw), gas: 50_000n, ...fees });
+    });
+    const sender = newSender(500);
+    const behind = await sender.send(call('gap:behind'));
+    expect(BigInt(behind.nonce)).toBe(BigInt(orphan!.nonce) + 1n);
+    expect((await sender.settle(behind)).outcome).toBe('success');
+    const receipt = await pub.getTransactionReceipt({ hash: orphan!.transactionHash as Hex });
+    expect(receipt.status).toBe('success');
+  });
+});
