@@ -11,31 +11,33 @@ export type RefundRow = {
   amount: string;
   currency: string;
   reason: string | null;
-  status: 'pending' | 'succeeded';
+  status: 'pending' | 'succeeded' | 'cancelled';
   chainId: string;
   token: string;
   fromAddress: string;
   toAddress: string;
   transactionHash: string | null;
   succeededAt: Date | null;
+  cancelledAt: Date | null;
   createdAt: Date;
 };
 
 const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, payment_session_id as "paymentSessionId", invoice_id as "invoiceId",
      amount::text as amount, currency, reason, status, chain_id::text as "chainId", token, from_address as "fromAddress",
-     to_address as "toAddress", transaction_hash as "transactionHash", succeeded_at as "succeededAt", created_at as "createdAt"`;
+     to_address as "toAddress", transaction_hash as "transactionHash", succeeded_at as "succeededAt", cancelled_at as "cancelledAt",
+     created_at as "createdAt"`;
 
-/** What is already refunded or reserved (pending) of a session's payment. */
+/** What is already refunded or reserved (pending) of a session's payment; a cancelled refund reserves nothing. */
 export async function refundedAmount(db: Db, paymentSessionId: string): Promise<bigint> {
   const [row] = await db<{ total: string }[]>`
-    select coalesce(sum(amount), 0)::text as total from refunds where payment_session_id = ${paymentSessionId} and status <> 'failed'`;
+    select coalesce(sum(amount), 0)::text as total from refunds where payment_session_id = ${paymentSessionId} and status in ('pending', 'succeeded')`;
   return BigInt(row!.total);
 }
 
 export async function insertRefund(
   db: Db,
-  r: Omit<RefundRow, 'status' | 'transactionHash' | 'succeededAt' | 'createdAt' | 'chainId'> & { chainId: number },
+  r: Omit<RefundRow, 'status' | 'transactionHash' | 'succeededAt' | 'cancelledAt' | 'createdAt' | 'chainId'> & { chainId: number },
 ): Promise<RefundRow> {
   const [row] = await db<RefundRow[]>`
     insert into refunds (id, merchant_id, livemode, payment_session_id, invoice_id, amount, currency, reason, status, chain_id, token,
@@ -64,6 +66,14 @@ export async function listRefunds(db: Db, scope: MerchantScope, page: { before?:
 export async function markSucceeded(db: Db, id: string, transactionHash: string): Promise<RefundRow | undefined> {
   const [row] = await db<RefundRow[]>`
     update refunds set status = 'succeeded', transaction_hash = ${transactionHash}, succeeded_at = now(), updated_at = now()
+    where id = ${id} and status = 'pending' returning ${columns(db)}`;
+  return row;
+}
+
+/** pending -> cancelled; undefined when the refund is no longer pending. */
+export async function markCancelled(db: Db, id: string): Promise<RefundRow | undefined> {
+  const [row] = await db<RefundRow[]>`
+    update refunds set status = 'cancelled', cancelled_at = now(), updated_at = now()
     where id = ${id} and status = 'pending' returning ${columns(db)}`;
   return row;
 }

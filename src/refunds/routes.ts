@@ -34,6 +34,20 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
   });
 
   app.route({
+    method: 'POST',
+    url: '/v1/refunds/:id/cancel',
+    config: { access: access.scope('refunds_write') },
+    schema: {
+      tags: ['Refunds'],
+      summary: 'Cancel a pending refund, releasing the amount it reserved',
+      description: 'Only a pending refund can be cancelled; a succeeded or cancelled one answers 403 session_invalid_state.',
+      params: refundParams,
+      response: { 200: refund },
+    },
+    handler: (request) => refunds.cancel(requestScope(request), request.params.id),
+  });
+
+  app.route({
     method: 'GET',
     url: '/v1/refunds/:id',
     config: { access: access.scope('refunds_read') },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { amountString, idParam, timestamp } from '../http/schemas.js';
 import { listOf, listQuery } from '../http/pagination.js';
 
-export const REFUND_STATUSES = ['pending', 'succeeded'] as const;
+export const REFUND_STATUSES = ['pending', 'succeeded', 'cancelled'] as const;
 
 export const createRefundBody = z
   .object({
@@ -50,10 +50,13 @@ export const refund = z
     reason: z.string().nullable(),
     status: z
       .enum(REFUND_STATUSES)
-      .describe('`pending`: waiting for the merchant wallet\'s transfer (its amount is reserved). `succeeded`: the transfer was verified on-chain (terminal).'),
+      .describe(
+        '`pending`: waiting for the merchant wallet\'s transfer (its amount is reserved). `succeeded`: the transfer was verified on-chain (terminal). `cancelled`: cancelled while pending with POST /v1/refunds/{id}/cancel; its amount is refundable again (terminal).',
+      ),
     instructions: refundInstructions,
     transactionHash: z.string().nullable().describe('The verified refund transfer.'),
     succeededAt: timestamp.nullable(),
+    cancelledAt: timestamp.nullable(),
     livemode: z.boolean(),
     createdAt: timestamp,
   })

@@ -2,7 +2,7 @@
 // POST /v1/refunds reserves the amount and returns the exact ERC-20 transfer
 // for the merchant's wallet; POST /v1/refunds/{id}/signature takes the mined
 // transaction's hash and marks the refund succeeded only after verifying the
-// transfer on-chain.
+// transfer on-chain; POST /v1/refunds/{id}/cancel releases a pending one.
 import { decodeEventLog, encodeFunctionData, getAddress, isAddressEqual, type Hex } from 'viem';
 import { testUsdcAbi } from '../chain/abi.js';
 import { chainFor, type ChainConfig } from '../chain/config.js';
@@ -56,6 +56,7 @@ export function renderRefund(row: repo.RefundRow): Refund {
     },
     transactionHash: row.transactionHash,
     succeededAt: row.succeededAt?.toISOString() ?? null,
+    cancelledAt: row.cancelledAt?.toISOString() ?? null,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };
@@ -112,6 +113,12 @@ export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConf
       const refund = await repo.findRefund(sql, scope, id);
       if (!refund) throw new NotFoundError(`No such refund: ${id}.`, { param: 'id' });
       const hash = transactionHash.toLowerCase() as Hex;
+      if (refund.status === 'cancelled') {
+        throw new InvalidStateError(
+          'The refund was cancelled, so its amount is no longer reserved. If the transfer was sent anyway, create a new refund for the same amount and record this transaction on it.',
+          { param: 'id' },
+        );
+      }
       if (refund.status === 'succeeded') {
         if (refund.transactionHash === hash) return renderRefund(refund);
         throw new InvalidStateError('The refund already succeeded with another transaction.', { param: 'transactionHash' });
@@ -151,6 +158,17 @@ export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConf
         throw error;
       }
       return renderRefund((await repo.findRefund(sql, scope, id))!);
+    },
+
+    /** pending -> cancelled, which releases the reserved amount. A succeeded or cancelled refund is final. */
+    async cancel(scope: MerchantScope, id: string): Promise<Refund> {
+      const refund = await repo.findRefund(sql, scope, id);
+      if (!refund) throw new NotFoundError(`No such refund: ${id}.`, { param: 'id' });
+      const cancelled = refund.status === 'pending' ? await repo.markCancelled(sql, refund.id) : undefined;
+      if (cancelled) return renderRefund(cancelled);
+      // Not pending (anymore: a concurrent /signature may have just succeeded it).
+      const now = (await repo.findRefund(sql, scope, id))!;
+      throw new InvalidStateError(`Only a pending refund can be cancelled; this refund is ${now.status}.`, { param: 'id' });
     },
 
     async get(scope: MerchantScope, id: string): Promise<Refund> {

@@ -12,6 +12,7 @@ import { type Authorization, randomNonce, readDomain, signAuthorization } from '
 import type { DevChain } from '../../src/dev/chain.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
+import { newId } from '../../src/ids.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
@@ -246,5 +247,56 @@ describe('refunds', () => {
     const ok = await t.app.inject({ method: 'POST', url: `/v1/refunds/${full.id}/signature`, headers: auth(), payload: { transactionHash: hash } });
     expect(ok.json().status).toBe('succeeded');
     expect((await get(`/v1/refunds/${full.id}`)).status).toBe('succeeded');
+
+    // A succeeded refund is final.
+    const late = await t.app.inject({ method: 'POST', url: `/v1/refunds/${full.id}/cancel`, headers: auth() });
+    expect(late.statusCode).toBe(403);
+    expect(late.json().error).toMatchObject({ code: 'session_invalid_state', param: 'id' });
+  });
+
+  it('cancelling a pending refund releases its amount; a cancelled refund takes no transaction', async () => {
+    const session = (await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: '400000' } })).json();
+    const paid = await relayPayment({ ...(await signedPayment(payerB, payout, 400_000n)), paymentSessionId: session.id });
+    expect(paid.statusCode, paid.body).toBe(200);
+    await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.status === 'completed', 'session completed');
+    const first = (await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: session.id } })).json();
+    expect(first).toMatchObject({ amount: '400000', status: 'pending', cancelledAt: null });
+    // Everything is reserved by the pending refund.
+    const blocked = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: session.id, amount: '1' } });
+    expect(blocked.statusCode).toBe(403);
+
+    const cancelled = await t.app.inject({ method: 'POST', url: `/v1/refunds/${first.id}/cancel`, headers: auth() });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json()).toMatchObject({ id: first.id, status: 'cancelled' });
+    expect(Date.parse(cancelled.json().cancelledAt)).not.toBeNaN();
+    expect((await get(`/v1/refunds/${first.id}`)).status).toBe('cancelled');
+
+    const again = await t.app.inject({ method: 'POST', url: `/v1/refunds/${first.id}/cancel`, headers: auth() });
+    expect(again.statusCode).toBe(403);
+    expect(again.json().error).toMatchObject({ code: 'session_invalid_state', param: 'id' });
+
+    // The transfer sent anyway is refused on the cancelled refund, and accepted on a new one.
+    const hash = await transferFromMerchant(token, first.instructions.call.data);
+    const refused = await t.app.inject({ method: 'POST', url: `/v1/refunds/${first.id}/signature`, headers: auth(), payload: { transactionHash: hash } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('session_invalid_state');
+    expect((await get(`/v1/refunds/${first.id}`)).status).toBe('cancelled');
+    const second = (await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: session.id } })).json();
+    expect(second).toMatchObject({ amount: '400000', status: 'pending' });
+    const ok = await t.app.inject({ method: 'POST', url: `/v1/refunds/${second.id}/signature`, headers: auth(), payload: { transactionHash: hash } });
+    expect(ok.json()).toMatchObject({ status: 'succeeded', transactionHash: hash });
+  });
+
+  it('cancelling needs refunds_write and an existing refund of this merchant and mode', async () => {
+    const missing = await t.app.inject({ method: 'POST', url: `/v1/refunds/${newId('refund')}/cancel`, headers: auth() });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error).toMatchObject({ code: 'not_found', param: 'id' });
+    const malformed = await t.app.inject({ method: 'POST', url: '/v1/refunds/not-a-refund/cancel', headers: auth() });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error).toMatchObject({ code: 'invalid_request', param: 'id' });
+    const readOnly = await merchant.keyWithScopes(['refunds_read']);
+    const denied = await t.app.inject({ method: 'POST', url: `/v1/refunds/${newId('refund')}/cancel`, headers: auth(readOnly) });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().error.code).toBe('permission_denied');
   });
 });
