@@ -27,6 +27,7 @@ import authPlugin from './plugins/auth.js';
 import errorsPlugin from './plugins/errors.js';
 import idempotencyPlugin from './plugins/idempotency.js';
 import openapiPlugin from './plugins/openapi.js';
+import storableTextPlugin from './plugins/storable-text.js';
 import requestLogPlugin from './plugins/request-log.js';
 import versioningPlugin from './plugins/versioning.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
@@ -125,6 +126,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(authPlugin, { keys: deps.keys, sessions: createDashboardSessions(deps.sql, tokenVerifier) });
   await app.register(principalRateLimitPlugin, rateLimits);
   await app.register(versioningPlugin, { supported: deps.apiVersions });
+  await app.register(storableTextPlugin);
   await app.register(idempotencyPlugin, { sql: deps.sql, ...deps.idempotency });
   await app.register(openapiPlugin, { serverUrl: deps.config.publicBaseUrl });
 

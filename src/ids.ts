@@ -84,10 +84,16 @@ export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${ulid()}`;
 }
 
-const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const ID_PATTERNS = new Map<IdKind, RegExp>();
+
+/** The exact format of an id of `kind`: its prefix, then a ULID in Crockford base32. */
+export function idPattern(kind: IdKind): RegExp {
+  let pattern = ID_PATTERNS.get(kind);
+  if (!pattern) ID_PATTERNS.set(kind, (pattern = new RegExp(`^${ID_PREFIXES[kind]}_[0-9A-HJKMNP-TV-Z]{26}$`)));
+  return pattern;
+}
 
 /** True when `value` looks like an id of `kind` (used to reject bad path ids early). */
 export function isId(kind: IdKind, value: string): boolean {
-  const prefix = `${ID_PREFIXES[kind]}_`;
-  return value.startsWith(prefix) && ID_BODY.test(value.slice(prefix.length));
+  return idPattern(kind).test(value);
 }

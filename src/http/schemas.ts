@@ -1,6 +1,6 @@
 // Zod building blocks shared by every resource's schemas.ts.
 import { z } from 'zod';
-import { ID_PREFIXES, isId, type IdKind } from '../ids.js';
+import { ID_PREFIXES, idPattern, type IdKind } from '../ids.js';
 
 /** A positive integer amount in the token's smallest unit, as a string (never a float). */
 export const amountString = z
@@ -10,11 +10,14 @@ export const amountString = z
 
 export const timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp.');
 
-/** A path id of one kind; a malformed one is `invalid_request` rather than a lookup. */
+/**
+ * A path id of one kind; a malformed one is `invalid_request` rather than a lookup. A pattern, not a
+ * refinement, so the OpenAPI document carries the exact format (clients and fuzzers generate valid ids).
+ */
 export function idParam(kind: IdKind) {
   return z
     .string()
-    .refine((value) => isId(kind, value), { message: `must be an id starting with ${ID_PREFIXES[kind]}_` })
+    .regex(idPattern(kind), `must be an id starting with ${ID_PREFIXES[kind]}_`)
     .describe(`Identifier (prefix \`${ID_PREFIXES[kind]}_\`).`);
 }
 

@@ -6,14 +6,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync, RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorEnvelope } from '../http/schemas.js';
 import { CURRENT_API_VERSION } from '../http/versions.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.js';
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0] & { route: RouteOptions };
-
-const errorJsonSchema = z.toJSONSchema(errorEnvelope, { target: 'draft-2020-12' });
 
 function describeAccess(route: RouteOptions): { security: Record<string, string[]>[]; note: string; scope?: string } {
   const access = route.config?.access;
@@ -30,7 +27,12 @@ function describeAccess(route: RouteOptions): { security: Record<string, string[
 }
 
 function transform(input: TransformInput) {
-  const { schema, url } = jsonSchemaTransform(input);
+  // The error envelope goes in as a zod schema like any other response, so the shared transform
+  // turns it into a reference to components.schemas.Error.
+  const withErrors = input.schema && !(input.schema as { hide?: boolean }).hide
+    ? { ...input, schema: { ...input.schema, response: { ...((input.schema.response as object | undefined) ?? {}), default: errorEnvelope } } }
+    : input;
+  const { schema, url } = jsonSchemaTransform(withErrors);
   if (!schema || (schema as { hide?: boolean }).hide) return { schema, url };
   const { security, note, scope } = describeAccess(input.route);
   const method = String(input.route.method).toUpperCase();
@@ -56,7 +58,6 @@ function transform(input: TransformInput) {
       security,
       description: [described.description, note].filter(Boolean).join('\n\n'),
       ...(scope ? { 'x-required-scope': scope } : {}),
-      response: { ...(described.response ?? {}), default: { description: 'Error', ...errorJsonSchema } },
     },
     url,
   };

@@ -102,6 +102,31 @@ describe('error envelope and request ids', () => {
     expect(paths).toEqual(['amount', 'interval', 'name']);
   });
 
+  it('refuses text Postgres cannot store (NUL, unpaired surrogates) with invalid_request naming the field, and stores nothing', async () => {
+    const count = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from subscription_plans`)[0]!.n;
+    const before = await count();
+    // Sent as raw JSON so the escapes reach the server as written.
+    const cases: Array<{ url: string; payload: string; param: string }> = [
+      { url: '/v1/subscription-plans', payload: JSON.stringify({ ...plan, name: 'Gold' }).replace('Gold', 'Go\\u0000ld'), param: 'name' },
+      { url: '/v1/subscription-plans', payload: JSON.stringify({ ...plan, name: 'Gold' }).replace('Gold', 'Go\\ud800ld'), param: 'name' },
+      { url: '/v1/payment-sessions', payload: '{"amount":"1000","metadata":{"ord\\u0000er":"1"}}', param: 'metadata.ord\u0000er' },
+      { url: '/v1/payment-sessions', payload: '{"amount":"1000","metadata":{"order":"\\udc00"}}', param: 'metadata.order' },
+    ];
+    for (const c of cases) {
+      const response = await t.app.inject({ method: 'POST', url: c.url, headers: { ...auth(merchant.secretKey), 'content-type': 'application/json' }, payload: c.payload });
+      const error = expectEnvelope(response, 400, 'invalid_request');
+      expect(error.param, c.payload).toBe(c.param);
+      expect(error.details.issues[0].path).toBe(c.param);
+    }
+    // A surrogate pair (an emoji) is fine.
+    const emoji = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: { ...plan, name: 'Gold \u{1F947}' } });
+    expect(emoji.statusCode, emoji.body).toBe(200);
+    expect(emoji.json().name).toBe('Gold \u{1F947}');
+    const query = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans?cursor=ab%00cd', headers: auth(merchant.secretKey) });
+    expect(expectEnvelope(query, 400, 'invalid_request').param).toBe('cursor');
+    expect(await count()).toBe(before + 1);
+  });
+
   it('refuses unknown body fields', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: { ...plan, colour: 'red' } });
     expectEnvelope(response, 400, 'invalid_request');
@@ -152,10 +177,11 @@ describe('authentication', () => {
 describe('scopes and publishable keys', () => {
   it('refuses a key outside its scopes with permission_denied', async () => {
     const readOnly = await merchant.keyWithScopes(['plans_read']);
+    const count = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from subscription_plans where merchant_id = ${merchant.merchantId}`)[0]!.n;
+    const before = await count();
     const response = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(readOnly), payload: plan });
     expect(expectEnvelope(response, 403, 'permission_denied').details.requiredScope).toBe('plans_write');
-    const count = await db.sql`select count(*)::int as n from subscription_plans where merchant_id = ${merchant.merchantId}`;
-    expect(count[0]!.n).toBe(0);
+    expect(await count()).toBe(before);
   });
 
   it('allows a publishable key to read but not to write, whatever its scopes', async () => {
@@ -267,6 +293,31 @@ describe('OpenAPI document', () => {
         expect(isPublic || typeof operation['x-required-scope'] === 'string' || operation.security?.[0]?.dashboardSession, `${method} ${path}`).toBeTruthy();
       }
     }
+  });
+
+  it('resolves every $ref inside the document, and documents the error envelope as every operation\'s default response', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const refs = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string') refs.add(value);
+        else walk(value);
+      }
+    };
+    walk(doc);
+    expect(refs.size).toBeGreaterThan(0);
+    const resolve = (ref: string) => ref.replace(/^#\//, '').split('/').reduce<any>((at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    expect([...refs].filter((ref) => !ref.startsWith('#/') || resolve(ref) === undefined)).toEqual([]);
+
+    for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
+      if (!path.startsWith('/v1/')) continue;
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        expect(operation.responses.default?.content?.['application/json']?.schema, `${method} ${path}`).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+    }
+    expect(doc.components.schemas.Error.properties.error.properties).toHaveProperty('code');
   });
 
   it('serves the interactive UI at /docs', async () => {
