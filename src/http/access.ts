@@ -5,7 +5,7 @@ import type { Scope } from '../api-keys/scopes.js';
 
 export type Access =
   | { kind: 'public' }
-  | { kind: 'scope'; scope: Scope }
+  | { kind: 'scope'; scope: Scope; secretKeyOnly?: true }
   | { kind: 'dashboard' }
   | { kind: 'dashboard_identity' };
 
@@ -14,6 +14,8 @@ export const access = {
   public: (): Access => ({ kind: 'public' }),
   /** An API key (or dashboard session) holding `scope`. */
   scope: (scope: Scope): Access => ({ kind: 'scope', scope }),
+  /** A secret API key holding `scope`: no publishable key, no dashboard session (the relay namespace). */
+  secretKey: (scope: Scope): Access => ({ kind: 'scope', scope, secretKeyOnly: true }),
   /** Only a dashboard session (key management, account settings). */
   dashboard: (): Access => ({ kind: 'dashboard' }),
   /** A valid dashboard token whose merchant may not exist yet (only POST /v1/auth/sync). */

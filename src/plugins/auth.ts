@@ -35,6 +35,9 @@ function authorize(principal: Principal, route: Access, request: FastifyRequest)
     return;
   }
   if (route.kind !== 'scope') return;
+  if (route.secretKeyOnly && !(principal.type === 'api_key' && principal.kind === 'secret')) {
+    throw new PermissionDeniedError('This endpoint needs a secret API key (sk_test_ or sk_live_), used from a server.');
+  }
   if (principal.type === 'api_key' && principal.kind === 'publishable') {
     const url = request.routeOptions.url ?? '';
     if (!publishableKeyMayCall(request.method, url)) {

@@ -21,7 +21,7 @@ function describeAccess(route: RouteOptions): { security: Record<string, string[
   }
   return {
     security: [{ apiKey: [] }],
-    note: `Required scope: \`${access.scope}\`.`,
+    note: access.secretKeyOnly ? `Secret API key only. Required scope: \`${access.scope}\`.` : `Required scope: \`${access.scope}\`.`,
     scope: access.scope,
   };
 }

@@ -1,4 +1,5 @@
-// HTTP routes of the relay (secret keys only: the auth plugin refuses publishable keys on POST).
+// HTTP routes of the relay: secret API keys only, for every method (spec: the /v1/relay namespace
+// needs a secret key); publishable keys and dashboard sessions are refused.
 import type { FastifyZodInstance } from '../http/types.js';
 import { withSafeChainErrors } from '../chain/clients.js';
 import { access } from '../http/access.js';
@@ -11,7 +12,7 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
   app.route({
     method: 'POST',
     url: '/v1/relay/payments',
-    config: { access: access.scope('relay_write') },
+    config: { access: access.secretKey('relay_write') },
     schema: {
       tags: ['Relay'],
       summary: 'Relay a payer-signed EIP-3009 authorization',
@@ -26,7 +27,7 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
   app.route({
     method: 'POST',
     url: '/v1/relay/subscriptions',
-    config: { access: access.scope('relay_write') },
+    config: { access: access.secretKey('relay_write') },
     schema: {
       tags: ['Relay'],
       summary: 'Relay an EIP-2612 permit plus a subscription enrolment',
@@ -41,7 +42,7 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
   app.route({
     method: 'GET',
     url: '/v1/relay/submissions/:idempotencyKey',
-    config: { access: access.scope('relay_read') },
+    config: { access: access.secretKey('relay_read') },
     schema: {
       tags: ['Relay'],
       summary: 'On-chain status of a relay submission',

@@ -171,6 +171,11 @@ describe('POST /v1/relay/payments', () => {
     const readOnly = await relay('/v1/relay/payments', body, newKey(), await merchant.keyWithScopes(['relay_read']));
     expect(readOnly.statusCode).toBe(403);
     expect(readOnly.json().error.code).toBe('permission_denied');
+    // Reads too: the whole /v1/relay namespace needs a secret key.
+    const publishableRead = await t.app.inject({ method: 'GET', url: '/v1/relay/submissions/some-key', headers: { authorization: `Bearer ${merchant.publishableKey}` } });
+    expect(publishableRead.statusCode).toBe(403);
+    expect(publishableRead.json().error).toMatchObject({ code: 'permission_denied' });
+    expect(publishableRead.json().error.message).toMatch(/secret API key/);
   });
 
   it('answers a clear error for live mode without a live chain, not a 500', async () => {

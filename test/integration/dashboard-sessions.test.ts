@@ -131,6 +131,17 @@ describe('dashboard token verification', () => {
 });
 
 describe('keys and sessions never mix', () => {
+  it('refuses a dashboard session on the relay, which needs a secret API key', async () => {
+    const { token } = await syncedToken();
+    const read = await t.app.inject({ method: 'GET', url: '/v1/relay/submissions/any-key', headers: bearer(token) });
+    const write = await t.app.inject({ method: 'POST', url: '/v1/relay/payments', headers: { ...bearer(token), 'idempotency-key': 'k1' }, payload: {} });
+    for (const response of [read, write]) {
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error.code).toBe('permission_denied');
+      expect(response.json().error.message).toMatch(/secret API key/);
+    }
+  });
+
   it('refuses an API key on dashboard-only routes', async () => {
     for (const url of ['/v1/merchants/me', '/v1/merchants/me/live-mode-eligibility', '/v1/api-keys']) {
       const response = await t.app.inject({ method: 'GET', url, headers: bearer(merchant.secretKey) });
