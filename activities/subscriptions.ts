@@ -183,6 +183,11 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
     },
 
     /** The operator's on-chain cancel; idempotent (a cancelled subscription is left as it is). */
+    /** The read model's status (the on-chain cancel of a completed subscription waits for the api's record). */
+    async readSubscriptionStatus(input: { subscriptionId: string }): Promise<repo.SubscriptionStatus> {
+      return (await load(sql, input.subscriptionId)).status;
+    },
+
     async cancelSubscriptionOnChain(input: { subscriptionId: string }): Promise<{ txHash: string | null }> {
       const sub = await load(sql, input.subscriptionId);
       if (sub.onChainCancelledAt) return { txHash: null };

@@ -171,6 +171,7 @@ export async function buildApp(deps: AppDeps) {
       sql: deps.sql,
       events,
       temporal: deps.temporal,
+      taskQueue: deps.config.temporalTaskQueue,
       onSignalError: (error, subscriptionId) =>
         app.log.warn({ err: error, subscriptionId }, 'cancel signal failed; the workflow sees the cancel before its next charge'),
     }),

@@ -5,5 +5,6 @@ export { deliverEmailWorkflow } from './email-delivery.js';
 export { webhookDeliveryWorkflow } from './webhook-delivery.js';
 export { relaySubmissionWorkflow, relaySweepWorkflow } from './relay-submission.js';
 export { subscriptionWorkflow } from './subscription.js';
+export { subscriptionOnChainCancelWorkflow } from './subscription-cancel.js';
 export { paymentSessionWorkflow } from './payment-session.js';
 export { invoiceWorkflow } from './invoice.js';

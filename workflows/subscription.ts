@@ -5,7 +5,8 @@
 //   at_risk --(retry every retryIntervalHours, or at once on walletFundedSignal; charge succeeds)--> active
 //   at_risk --(grace window of the merchant exceeded, last retry fails)--> lapsed (terminal; on-chain cancel)
 //   any non-terminal --(cancelSubscriptionSignal, API or on-chain cancel)--> cancelled (terminal; on-chain cancel)
-//   any --(authorised periods used up)--> completed (terminal)
+//   any --(authorised periods used up)--> completed (this workflow ends; the API may still cancel it:
+//     workflows/subscription-cancel.ts then runs the on-chain cancel)
 //   active --(POST .../pause: read model set to paused)--> paused: each period that comes due is skipped (never charged)
 //   paused --(POST .../resume)--> active: charging resumes at the next period that comes due
 //

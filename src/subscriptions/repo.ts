@@ -5,7 +5,10 @@ import type { PlanRow } from '../subscription-plans/repo.js';
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'at_risk', 'paused', 'cancelled', 'lapsed', 'completed'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+/** Statuses in which the subscription's workflow has ended: nothing is charged any more. */
 export const TERMINAL_STATUSES: readonly SubscriptionStatus[] = ['cancelled', 'lapsed', 'completed'];
+/** The spec's terminal statuses: nothing moves a subscription out of them, not even a cancel. */
+export const FINAL_STATUSES: readonly SubscriptionStatus[] = ['cancelled', 'lapsed'];
 export type CancelledBy = 'merchant' | 'subscriber' | 'operator' | 'system';
 
 export type SubscriptionRow = {

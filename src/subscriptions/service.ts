@@ -1,7 +1,8 @@
 // Subscriptions: the api reads the read model the workflow keeps, and cancels
 // by recording the cancel first, then telling the workflow, which queues the
-// on-chain cancel.
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+// on-chain cancel. A completed subscription (its workflow has ended) gets its
+// on-chain cancel from a small workflow of its own.
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Sql } from '../db/client.js';
 import { InvalidStateError, NotFoundError } from '../errors.js';
 import type { EventDispatcher } from '../events/dispatch.js';
@@ -9,6 +10,7 @@ import { recordEvent } from '../events/outbox.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { cancelSubscriptionSignal } from '../../workflows/subscription.js';
+import { onChainCancelWorkflowId } from '../../workflows/subscription-cancel.js';
 import * as repo from './repo.js';
 import { findPlanById } from '../subscription-plans/repo.js';
 import { periodStart } from './periods.js';
@@ -54,10 +56,12 @@ export type SubscriptionServiceDeps = {
   events: EventDispatcher;
   /** Absent in tests without workflows: the workflow then sees the cancel in the read model before its next charge. */
   temporal?: Client;
+  /** Where the worker polls (the on-chain cancel of a completed subscription starts a workflow there). */
+  taskQueue?: string;
   onSignalError?: (error: unknown, subscriptionId: string) => void;
 };
 
-export function createSubscriptionService({ sql, events, temporal, onSignalError }: SubscriptionServiceDeps) {
+export function createSubscriptionService({ sql, events, temporal, taskQueue, onSignalError }: SubscriptionServiceDeps) {
   const notFound = (id: string) => new NotFoundError(`No such subscription: ${id}.`, { param: 'id' });
 
   return {
@@ -78,20 +82,29 @@ export function createSubscriptionService({ sql, events, temporal, onSignalError
     },
 
     async cancel(scope: MerchantScope, id: string, input: CancelSubscriptionBody): Promise<Subscription> {
+      const current = await repo.findSubscription(sql, scope, id);
+      if (!current) throw notFound(id);
+      // A completed subscription's workflow has ended, so nothing would queue its on-chain cancel:
+      // start the workflow that does, before recording (it waits for the record below).
+      if (current.status === 'completed' && temporal && taskQueue) {
+        await temporal.workflow
+          .start('subscriptionOnChainCancelWorkflow', { workflowId: onChainCancelWorkflowId(id), taskQueue, args: [{ subscriptionId: id }] })
+          .catch((error: unknown) => {
+            if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+          });
+      }
       const { subscription, eventId } = await sql.begin(async (tx) => {
         const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
         if (!row) throw notFound(id);
-        if (repo.TERMINAL_STATUSES.includes(row.status)) {
+        if (repo.FINAL_STATUSES.includes(row.status)) {
           throw new InvalidStateError(`The subscription is already ${row.status} and cannot be cancelled.`);
         }
-        await repo.updateSubscription(tx, id, {
-          status: 'cancelled',
-          cancelReason: input.reason ?? null,
-          cancelledBy: 'merchant',
-          cancelledAt: new Date(),
-          nextChargeAt: null,
-          atRiskSince: null,
-        });
+        await repo.updateSubscription(
+          tx,
+          id,
+          { status: 'cancelled', cancelReason: input.reason ?? null, cancelledBy: 'merchant', cancelledAt: new Date(), nextChargeAt: null, atRiskSince: null },
+          { notIn: repo.FINAL_STATUSES },
+        );
         const updated = renderSubscription((await repo.findSubscription(tx, scope, id))!);
         const event = await recordEvent(tx, { ...scope, type: 'subscription.cancelled', data: { object: updated } });
         return { subscription: updated, eventId: event.id };

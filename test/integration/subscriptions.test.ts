@@ -153,7 +153,16 @@ describe('subscriptions', () => {
     expect(response.json()).toMatchObject({ status: 'cancelled', cancelReason: null });
   });
 
-  it.each(['lapsed', 'completed'] as const)('refuses to cancel a %s subscription', async (status) => {
+  it('cancels a completed subscription: the spec calls only cancelled and lapsed terminal', async () => {
+    const id = await seedSubscription(merchant, planA, 'completed');
+    const response = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(merchant.secretKey), payload: { reason: 'closing the account' } });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ id, status: 'cancelled', cancelReason: 'closing the account', cancelledBy: 'merchant' });
+    const events = await db.sql`select type from events where type = 'subscription.cancelled' and data->'object'->>'id' = ${id}`;
+    expect(events).toHaveLength(1);
+  });
+
+  it.each(['lapsed', 'cancelled'] as const)('refuses to cancel a %s subscription', async (status) => {
     const id = await seedSubscription(merchant, planA, status);
     const response = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(merchant.secretKey), payload: {} });
     expect(response.statusCode).toBe(403);

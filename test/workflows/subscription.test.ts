@@ -21,6 +21,7 @@ import { subscriptionManagerAbi } from '../../src/chain/abi.js';
 import { createSubscriptionService } from '../../src/subscriptions/service.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 import { cancelSubscriptionSignal, getStatusQuery, type SubscriptionWorkflowState } from '../../workflows/subscription.js';
+import { onChainCancelWorkflowId } from '../../workflows/subscription-cancel.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { recordHistory as recordShape } from '../support/histories.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
@@ -263,6 +264,38 @@ describe('subscription workflow', () => {
     await recordHistory(handle, 'subscription-cancel-in-trial');
     expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(true);
     expect((await subscriptionRow(subscriptionId)).onChainCancelledAt).toBeInstanceOf(Date);
+  });
+
+  it('cancels a completed subscription: recorded, then cancelled on-chain by its own small workflow', async () => {
+    const { subscriptionId, handle, log } = await enrol({ amount: USDC(10), periods: 1 });
+    const service = createSubscriptionService({ sql: db.sql, events: deps.events, temporal: env.client, taskQueue });
+    const scope = { merchantId: merchant.merchantId, livemode: false };
+    const worker = await newWorker();
+    await worker.runUntil(async () => {
+      expect(await handle.result()).toBe('completed');
+      expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(false);
+      const cancelled = await service.cancel(scope, subscriptionId, { reason: 'account closed' });
+      expect(cancelled).toMatchObject({ status: 'cancelled', cancelReason: 'account closed', cancelledBy: 'merchant' });
+      expect(await env.client.workflow.getHandle(onChainCancelWorkflowId(subscriptionId)).result()).toBe('cancelled_on_chain');
+      await expect(service.cancel(scope, subscriptionId, {})).rejects.toBeInstanceOf(InvalidStateError);
+    });
+    expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(true);
+    expect((await subscriptionRow(subscriptionId)).onChainCancelledAt).toBeInstanceOf(Date);
+    expect(await eventCount(subscriptionId, 'subscription.cancelled')).toBe(1);
+    expect((await charges(subscriptionId)).map((c) => c.status)).toEqual(['succeeded']);
+  });
+
+  it('the on-chain cancel of a completed subscription gives up, cancelling nothing, when no cancel is ever recorded', async () => {
+    const { subscriptionId, handle, log } = await enrol({ amount: USDC(10), periods: 1 });
+    const worker = await newWorker();
+    await worker.runUntil(async () => {
+      expect(await handle.result()).toBe('completed');
+      // As if the api started it and then died before its transaction committed.
+      const run = await env.client.workflow.start('subscriptionOnChainCancelWorkflow', { workflowId: onChainCancelWorkflowId(subscriptionId), taskQueue, args: [{ subscriptionId }] });
+      expect(await run.result()).toBe('not_cancelled');
+    });
+    expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(false);
+    expect((await subscriptionRow(subscriptionId)).status).toBe('completed');
   });
 
   it('pauses: a period that comes due while paused is skipped, and charging resumes after resume', async () => {
