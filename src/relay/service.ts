@@ -19,6 +19,7 @@ import { publicClientFor } from '../chain/clients.js';
 import { EIP3009_TYPES, ENROLMENT_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
 import { IdempotencyError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
+import * as invoiceRepo from '../invoices/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import type { MerchantScope } from '../http/principal.js';
 import { newId } from '../ids.js';
@@ -224,6 +225,11 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         if (session.status !== 'open' || session.expiresAt.getTime() <= Date.now()) {
           const state = session.status === 'open' ? 'expired' : session.status;
           throw new InvalidStateError(`The payment session is ${state}; it cannot be paid.`, { param: 'paymentSessionId' });
+        }
+        // An invoice is payable once sent (spec: sent -> paid); its session exists from creation.
+        const invoice = session.invoiceId ? await invoiceRepo.findInvoice(sql, scope, session.invoiceId) : undefined;
+        if (invoice?.status === 'draft') {
+          throw new InvalidStateError(`Invoice ${invoice.id} is a draft: it can be paid once it has been sent.`, { param: 'paymentSessionId' });
         }
         if (!isAddressEqual(getAddress(session.token), token)) throw refuse('token', `The payment session is paid in ${session.token}.`);
         if (!isAddressEqual(getAddress(session.payTo), message.to)) throw refuse('authorization.to', `The payment session must be paid to its payTo ${session.payTo}.`);

@@ -141,6 +141,12 @@ describe('payment sessions and invoices paid through the relay', () => {
     expect(created.statusCode, created.body).toBe(200);
     const invoice = created.json();
     expect(invoice.total).toBe('3500000');
+    // A draft is not payable yet (spec: sent -> paid): refused before anything is sent.
+    const early = await relayPayment({ ...(await signedPayment(payerA, payout, 3_500_000n)), paymentSessionId: invoice.sessionId });
+    expect(early.statusCode).toBe(403);
+    expect(early.json().error).toMatchObject({ code: 'session_invalid_state', param: 'paymentSessionId' });
+    expect(early.json().error.message).toMatch(/draft/);
+    expect((await get(`/v1/payment-sessions/${invoice.sessionId}`)).status).toBe('open');
     const sent = await t.app.inject({ method: 'POST', url: `/v1/invoices/${invoice.id}/send`, headers: auth() });
     expect(sent.json().status).toBe('sent');
     await sink.waitFor((m) => m.to.includes('payer@example.com'), 30_000);
