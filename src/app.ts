@@ -79,7 +79,8 @@ export async function buildApp(deps: AppDeps) {
     bodyLimit: deps.config.bodyLimitBytes,
     genReqId: () => `req_${ulid()}`,
     requestIdHeader: false,
-    trustProxy: true,
+    // Only the configured proxies may name the client IP; by default X-Forwarded-For is ignored.
+    trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -41,6 +41,13 @@ const configSchema = z.object({
   SECRETS_ENCRYPTION_KEY: z.string().optional(),
   /** JSON `{ "public_keys": [{ "key_identifier", "key" (PEM) }] }` of the secret-scanning partner. */
   SECRET_SCANNING_PUBLIC_KEYS: z.string().optional(),
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client IP (the per-IP limit): unset or `false`
+   * = none, the socket's address counts; or a comma-separated list of the proxies' addresses, CIDRs
+   * or `loopback` / `linklocal` / `uniquelocal`. `true` believes any sender: only behind a proxy
+   * that overwrites the header.
+   */
+  TRUST_PROXY: z.string().trim().optional(),
   RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).default(10_000),
   /** How often each api instance adds its local counts to the shared counters. */
@@ -82,6 +89,8 @@ export type Config = {
   secretsEncryptionKey: Buffer;
   secretScanningKeys: SecretScanningKey[];
   rateLimits: { perIpPerMinute: number; perKeyPerMinute: number; flushIntervalMs: number };
+  /** Fastify's trustProxy, from TRUST_PROXY. */
+  trustProxy: boolean | string;
   webhooks: {
     secretEncryptionKey: Buffer;
     allowPrivateTargets: boolean;
@@ -94,6 +103,11 @@ function parseEncryptionKey(value: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
   if (key.length !== 32) throw new Error('Invalid configuration: WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes, hex or base64');
   return key;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  return value === 'true' ? true : value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -140,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     secretsEncryptionKey,
     secretScanningKeys,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimits: {
       perIpPerMinute: e.RATE_LIMIT_PER_IP_PER_MINUTE,
       perKeyPerMinute: e.RATE_LIMIT_PER_KEY_PER_MINUTE,

@@ -22,7 +22,8 @@ beforeAll(async () => {
   // Long flush interval: the tests flush explicitly.
   limiterA = createRateLimiter(db.sql, { flushIntervalMs: 60_000, now: () => fixedNow });
   limiterB = createRateLimiter(db.sql, { flushIntervalMs: 60_000, now: () => fixedNow });
-  const env = { RATE_LIMIT_PER_IP_PER_MINUTE: String(PER_IP), RATE_LIMIT_PER_KEY_PER_MINUTE: String(PER_KEY) };
+  // The test plays a proxy on loopback that names the client in X-Forwarded-For.
+  const env = { RATE_LIMIT_PER_IP_PER_MINUTE: String(PER_IP), RATE_LIMIT_PER_KEY_PER_MINUTE: String(PER_KEY), TRUST_PROXY: 'loopback' };
   a = await createTestApp(db.sql, { env, rateLimiter: limiterA });
   b = await createTestApp(db.sql, { env, rateLimiter: limiterB });
   merchant = await seedMerchant(db.sql);
@@ -103,5 +104,25 @@ describe('per-IP limit across two instances', () => {
     await limiterB.flush();
     const rows = await db.sql<{ count: string }[]>`select count::text from rate_limit_counters where bucket = ${`ip:${ip}`}`;
     expect(Number(rows[0]!.count)).toBe(PER_IP);
+  });
+});
+
+describe('the client IP', () => {
+  it('ignores X-Forwarded-For unless TRUST_PROXY names the proxy: a client cannot pick its own per-IP bucket', async () => {
+    const limiter = createRateLimiter(db.sql, { flushIntervalMs: 60_000, now: () => fixedNow });
+    const direct = await createTestApp(db.sql, { env: { RATE_LIMIT_PER_IP_PER_MINUTE: String(PER_IP) }, rateLimiter: limiter });
+    try {
+      // Every request claims another address; all of them come from this one socket address.
+      for (let i = 0; i < PER_IP; i++) {
+        const response = await direct.app.inject({ method: 'GET', url: '/v1/nowhere', headers: { 'x-forwarded-for': `198.18.${i}.1` } });
+        expect(response.statusCode).toBe(404);
+      }
+      const refused = await direct.app.inject({ method: 'GET', url: '/v1/nowhere', headers: { 'x-forwarded-for': '198.18.250.1' } });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error.code).toBe('rate_limited');
+    } finally {
+      await direct.close();
+      await limiter.close();
+    }
   });
 });
