@@ -5,6 +5,7 @@ import { access } from '../http/access.js';
 import { optionalBody } from '../http/schemas.js';
 import { dashboardIdentity, dashboardMerchantId } from '../http/principal.js';
 import {
+  apiVersionBody,
   businessProfileBody,
   confirmCodeBody,
   eligibility,
@@ -91,6 +92,21 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
     config: { access: access.dashboard() },
     schema: { tags, summary: 'Confirm TOTP enrolment with a current code', body: confirmCodeBody, response: { 200: merchant } },
     handler: (request) => merchants.confirmTwoFactor(dashboardMerchantId(request), request.body.code),
+  });
+
+  app.route({
+    method: 'PUT',
+    url: '/v1/merchants/me/api-version',
+    config: { access: access.dashboard() },
+    schema: {
+      tags,
+      summary: 'Pin the API version',
+      description:
+        'The dated version used for this merchant\'s requests that send no `Service-Version` header (spec: the version is chosen by the header or pinned in the dashboard). API keys pick up a new pin within 30 seconds.',
+      body: apiVersionBody,
+      response: { 200: merchant },
+    },
+    handler: (request) => merchants.pinApiVersion(dashboardMerchantId(request), request.body.apiVersion),
   });
 
   app.route({

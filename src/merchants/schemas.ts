@@ -2,6 +2,7 @@
 import { isAddress } from 'viem';
 import { z } from 'zod';
 import { timestamp } from '../http/schemas.js';
+import { SUPPORTED_API_VERSIONS } from '../http/versions.js';
 
 export const BUSINESS_SECTORS = [
   'saas',
@@ -117,6 +118,14 @@ export const businessProfileBody = z
       .string()
       .refine((v) => isAddress(v), { message: 'must be an EVM address (0x + 40 hex; mixed case must be a valid EIP-55 checksum)' })
       .describe('EVM address receiving payouts; stored EIP-55 checksummed.'),
+  })
+  .strict();
+
+export const apiVersionBody = z
+  .object({
+    apiVersion: z
+      .enum(SUPPORTED_API_VERSIONS as [string, ...string[]])
+      .describe('A dated version this deployment serves; used for every request of this merchant that sends no Service-Version header.'),
   })
   .strict();
 

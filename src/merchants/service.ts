@@ -92,6 +92,13 @@ export function createMerchantService({ sql, secretBox, emails, defaultRateLimit
       return render(await load(merchantId));
     },
 
+    /** Pins the version used when a request sends no Service-Version header (API keys see it within their 30 s cache). */
+    async pinApiVersion(merchantId: string, apiVersion: string): Promise<Merchant> {
+      await load(merchantId);
+      await repo.setPinnedApiVersion(sql, merchantId, apiVersion);
+      return render(await load(merchantId));
+    },
+
     async eligibility(merchantId: string): Promise<Eligibility> {
       return liveModeEligibility(await load(merchantId));
     },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
+import { CURRENT_API_VERSION } from '../../src/http/versions.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 
@@ -127,6 +128,24 @@ describe('dashboard token verification', () => {
     await idp.rotateKey();
     const response = await t.app.inject({ method: 'GET', url: '/v1/merchants/me', headers: bearer(await idp.mintToken(subject)) });
     expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('pinning the API version', () => {
+  it('pins a served version from the dashboard; an unknown version and an API key are refused', async () => {
+    const { token } = await syncedToken();
+    const pinned = await t.app.inject({ method: 'PUT', url: '/v1/merchants/me/api-version', headers: bearer(token), payload: { apiVersion: CURRENT_API_VERSION } });
+    expect(pinned.statusCode, pinned.body).toBe(200);
+    expect(pinned.json().apiVersion).toBe(CURRENT_API_VERSION);
+    const unknown = await t.app.inject({ method: 'PUT', url: '/v1/merchants/me/api-version', headers: bearer(token), payload: { apiVersion: '2020-01-01' } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error).toMatchObject({ code: 'invalid_request', param: 'apiVersion' });
+    const withKey = await t.app.inject({ method: 'PUT', url: '/v1/merchants/me/api-version', headers: bearer(merchant.secretKey), payload: { apiVersion: CURRENT_API_VERSION } });
+    expect(withKey.statusCode).toBe(403);
+    expect(withKey.json().error.code).toBe('permission_denied');
+    // A request without the header is answered in the pinned version.
+    const me = await t.app.inject({ method: 'GET', url: '/v1/merchants/me', headers: bearer(token) });
+    expect(me.headers['service-version']).toBe(CURRENT_API_VERSION);
   });
 });
 
