@@ -122,6 +122,7 @@ try {
   const { secret } = await issueKey(sql, { merchantId: merchant.id, livemode: false, kind: 'secret', scopes: SCOPES, actor: 'bench' });
 
   const pub = createPublicClient({ chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 50 });
+  log('signing the authorizations');
   const domain = await readDomain(pub, chain.info.token);
   const payers = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey));
   const now = (await pub.getBlock()).timestamp;
@@ -139,6 +140,7 @@ try {
   const relayerNonceBefore = await pub.getTransactionCount({ address: DEV_ACCOUNTS.relayer.address });
 
   // --- relay: all at once, then wait for every submission to be confirmed
+  log(`relaying ${COUNT} authorizations`);
   const relayCpu = cpuSnapshot(roles);
   const relayStart = performance.now();
   const responses = await Promise.all(
@@ -161,6 +163,7 @@ try {
   const used = await pub.getContractEvents({ address: chain.info.token, abi: testUsdcAbi, eventName: 'AuthorizationUsed', fromBlock: 0n });
   const uniqueAuthorizations = new Set(used.map((e) => `${e.args.authorizer}:${e.args.nonce}`)).size;
 
+  log(`sending ${COUNT} pre-signed transfers`);
   // --- direct: the same number of plain transfers from one funded account, sent straight to anvil
   const sender = privateKeyToAccount(DEV_ACCOUNTS.payers[5]!.privateKey);
   const fees = await pub.estimateFeesPerGas();
@@ -191,6 +194,7 @@ try {
   // receipt is awaited), all at once from one funded account.
   const plainAccount = privateKeyToAccount(DEV_ACCOUNTS.payers[4]!.privateKey, { nonceManager });
   const plainWallet = createWalletClient({ account: plainAccount, chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  log(`sending ${COUNT} plain viem transfers`);
   const plainCpu = cpuSnapshot(roles);
   const plainStart = performance.now();
   const plainHashes = await Promise.all(
