@@ -1,5 +1,5 @@
-// Replays recorded histories of the long-lived workflows (subscriptions, relay
-// submissions) against the current workflow code: a change that would break
+// Replays recorded histories of the long-lived workflows (subscriptions, their
+// on-chain cancel, relay submissions) against the current workflow code: a change that would break
 // running workflows (a non-deterministic edit) fails here. Histories are recorded
 // by the workflows' own tests with RECORD_HISTORIES=1 (test/support/histories.ts);
 // keep old ones when a workflow changes compatibly, so every shape still running
@@ -22,6 +22,7 @@ describe('workflow replay', () => {
   it('has recorded histories of the subscription and relay workflows', () => {
     expect(files.filter((f) => f.startsWith('subscription-')).length).toBeGreaterThanOrEqual(4);
     expect(files.filter((f) => f.startsWith('relay-')).length).toBeGreaterThanOrEqual(2);
+    expect(files.filter((f) => f.startsWith('subscription-onchain-cancel')).length).toBeGreaterThanOrEqual(2);
   });
 
   it.each(files)('replays %s against the current code', async (file) => {

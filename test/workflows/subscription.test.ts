@@ -123,6 +123,8 @@ const subscriptionRow = async (id: string) =>
 
 /** The workflow's current shape, carried in the names of the histories recorded here. */
 const HISTORY_SHAPE = 'local-bookkeeping';
+/** The shape of subscriptionOnChainCancelWorkflow's recorded histories. */
+const ON_CHAIN_CANCEL_SHAPE = 'first';
 const recordHistory = (handle: { fetchHistory: () => Promise<unknown> }, name: string) => recordShape(handle, name, HISTORY_SHAPE);
 
 describe('subscription workflow', () => {
@@ -276,7 +278,9 @@ describe('subscription workflow', () => {
       expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(false);
       const cancelled = await service.cancel(scope, subscriptionId, { reason: 'account closed' });
       expect(cancelled).toMatchObject({ status: 'cancelled', cancelReason: 'account closed', cancelledBy: 'merchant' });
-      expect(await env.client.workflow.getHandle(onChainCancelWorkflowId(subscriptionId)).result()).toBe('cancelled_on_chain');
+      const onChainCancel = env.client.workflow.getHandle(onChainCancelWorkflowId(subscriptionId));
+      expect(await onChainCancel.result()).toBe('cancelled_on_chain');
+      await recordShape(onChainCancel, 'subscription-onchain-cancel', ON_CHAIN_CANCEL_SHAPE);
       await expect(service.cancel(scope, subscriptionId, {})).rejects.toBeInstanceOf(InvalidStateError);
     });
     expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(true);
@@ -293,6 +297,7 @@ describe('subscription workflow', () => {
       // As if the api started it and then died before its transaction committed.
       const run = await env.client.workflow.start('subscriptionOnChainCancelWorkflow', { workflowId: onChainCancelWorkflowId(subscriptionId), taskQueue, args: [{ subscriptionId }] });
       expect(await run.result()).toBe('not_cancelled');
+      await recordShape(run, 'subscription-onchain-cancel-gave-up', ON_CHAIN_CANCEL_SHAPE);
     });
     expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(false);
     expect((await subscriptionRow(subscriptionId)).status).toBe('completed');
