@@ -153,8 +153,8 @@ export async function createViemSubscriptionChain(
    * The transaction for `purpose`: an earlier attempt's transaction still open is followed to its
    * end first (a retried activity must not send a second one); otherwise `prepare` simulates and
    * either refuses (a named failure, nothing sent) or names the call, which is sent and followed.
-   * Returns undefined when the transaction is settled without a receipt of its own (reverted or
-   * dropped earlier, and `prepare` refused), leaving the caller to re-check the chain.
+   * A sent transaction that reverted or was dropped comes back as its `outcome`, for the caller to
+   * re-check the chain before the next attempt.
    */
   async function sendFor<F>(
     c: Clients,
