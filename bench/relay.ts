@@ -26,6 +26,7 @@ import { SCOPES } from '../src/api-keys/scopes.js';
 import { testUsdcAbi } from '../src/chain/abi.js';
 import { devChainSettings } from '../src/chain/config.js';
 import { devChain } from '../src/chain/deploy.js';
+import { waitForDevReceipt } from '../src/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../src/chain/test-accounts.js';
 import { randomNonce, readDomain, signAuthorization } from '../src/chain/typed-data.js';
 import { loadConfig } from '../src/config.js';
@@ -185,7 +186,7 @@ try {
   }
   const directStart = performance.now();
   const hashes: Hash[] = await Promise.all(signed.map((raw) => pub.sendRawTransaction({ serializedTransaction: raw })));
-  const receipts = await Promise.all(hashes.map((hash) => pub.waitForTransactionReceipt({ hash })));
+  const receipts = await Promise.all(hashes.map((hash) => waitForDevReceipt(pub, hash)));
   const directSeconds = (performance.now() - directStart) / 1000;
   if (receipts.some((r) => r.status !== 'success')) throw new Error('a direct transfer failed');
 
@@ -202,7 +203,7 @@ try {
       plainWallet.writeContract({ address: chain.info.token, abi: testUsdcAbi, functionName: 'transfer', args: [DEV_ACCOUNTS.merchant.address, 1n] }),
     ),
   );
-  const plainReceipts = await Promise.all(plainHashes.map((hash) => pub.waitForTransactionReceipt({ hash })));
+  const plainReceipts = await Promise.all(plainHashes.map((hash) => waitForDevReceipt(pub, hash)));
   const plainSeconds = (performance.now() - plainStart) / 1000;
   const plainCpuPerItem = cpuPerItem(plainCpu, cpuSnapshot(roles), COUNT);
   if (plainReceipts.some((r) => r.status !== 'success')) throw new Error('a plain viem transfer failed');

@@ -25,6 +25,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from './abi.js';
 import { type ArtifactSet, loadArtifacts } from './artifacts.js';
+import { waitForDevReceipt } from './dev-receipts.js';
 import { sendSignedInWaves } from './waves.js';
 
 export interface ContractAddresses {
@@ -146,7 +147,7 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
       nonce: 2,
     });
     const receipts = await Promise.all(
-      [tokenTx, managerTx, escrowTx].map((hash) => publicClient.waitForTransactionReceipt({ hash })),
+      [tokenTx, managerTx, escrowTx].map((hash) => waitForDevReceipt(publicClient as PublicClient, hash)),
     );
     const expected = [predicted.token, predicted.subscriptionManager, predicted.escrow];
     receipts.forEach((r, i) => {

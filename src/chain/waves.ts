@@ -5,6 +5,7 @@
 // with a fee cap far above the current base fee: full blocks raise the base fee
 // by 12.5% each, and a transaction whose cap falls below it waits forever.
 import type { Hex, PublicClient, TransactionReceipt } from 'viem';
+import { waitForDevReceipt } from './dev-receipts.js';
 
 export const DEFAULT_WAVE = 200;
 
@@ -14,7 +15,7 @@ export async function sendSignedInWaves(client: PublicClient, raws: readonly Hex
   for (let i = 0; i < raws.length; i += wave) {
     const hashes = await Promise.all(raws.slice(i, i + wave).map((raw) => client.sendRawTransaction({ serializedTransaction: raw })));
     // Nonces are consecutive: once the last is mined, every earlier one is too.
-    await client.waitForTransactionReceipt({ hash: hashes[hashes.length - 1]!, timeout: 120_000 });
+    await waitForDevReceipt(client, hashes[hashes.length - 1]!);
     receipts.push(...(await Promise.all(hashes.map((hash) => client.getTransactionReceipt({ hash })))));
   }
   return receipts;

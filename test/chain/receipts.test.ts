@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
 import { devChain } from '../../src/chain/deploy.js';
 import { createReceiptWaiter } from '../../src/chain/receipts.js';
+import { waitForDevReceipt } from '../../src/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
 
 let anvil: AnvilInstance;
@@ -74,5 +75,20 @@ describe('receipt waiter', () => {
     await expect(waiter.wait(hash!, { timeoutMs: 200 })).rejects.toBeInstanceOf(WaitForTransactionReceiptTimeoutError);
     expect(waiter.pending()).toBe(0);
     await mine();
+  });
+});
+
+describe('dev-chain receipt wait', () => {
+  it('asks the node to mine a transaction left in its pool, then returns its receipt', async () => {
+    const [hash] = await sendTransfers(1);
+    const head = await pub.getBlockNumber({ cacheTime: 0 });
+    const receipt = await waitForDevReceipt(pub, hash!, { nudgeAfterMs: 200, timeoutMs: 10_000 });
+    expect(receipt).toMatchObject({ transactionHash: hash, status: 'success' });
+    expect(receipt.blockNumber).toBe(head + 1n);
+  });
+
+  it('still times out when the transaction does not exist', async () => {
+    const missing = `0x${'ab'.repeat(32)}` as Hash;
+    await expect(waitForDevReceipt(pub, missing, { nudgeAfterMs: 100, timeoutMs: 500 })).rejects.toBeInstanceOf(WaitForTransactionReceiptTimeoutError);
   });
 });

@@ -17,6 +17,7 @@ import { createIndexer } from '../../src/indexer/indexer.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { relayWorkflowId } from '../../src/relay/service.js';
 import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
+import { waitForDevReceipt } from '../../src/chain/dev-receipts.js';
 import { subscriptionChainModes, subscriptionIndexerHooks } from '../../src/subscriptions/indexer-hooks.js';
 import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
@@ -132,7 +133,7 @@ describe('subscription end to end', () => {
     await db.sql`update subscriptions set status = 'at_risk' where id = ${subscription.id}`;
     const wallet = createWalletClient({ account: subscriber, chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
     const approval = await wallet.writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [manager, 500_000_000n] });
-    await pub.waitForTransactionReceipt({ hash: approval });
+    await waitForDevReceipt(pub, approval);
     for (let i = 0; i < 100; i++) if ((await indexer.step()).kind === 'idle') break;
     const workflow = temporal.client.workflow.getHandle(subscription.id);
     const signalled = async () =>

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../../src/chain/abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { devChain } from '../../src/chain/deploy.js';
+import { waitForDevReceipt } from '../../src/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
 import { type Authorization, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
 import type { DevChain } from '../../src/dev/chain.js';
@@ -95,7 +96,7 @@ const get = async (url: string) => (await t.app.inject({ method: 'GET', url, hea
 
 async function transferFromMerchant(to: Address, data: Hex): Promise<Hex> {
   const hash = await merchantWallet().sendTransaction({ to, data });
-  const receipt = await pub.waitForTransactionReceipt({ hash });
+  const receipt = await waitForDevReceipt(pub, hash);
   expect(receipt.status).toBe('success');
   return hash;
 }

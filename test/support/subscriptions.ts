@@ -3,6 +3,7 @@
 // submitted by the relayer), then hand the SubscriptionCreated log to the
 // indexer entry point, like the indexer will.
 import type { Sql } from '../../src/db/client.js';
+import { waitForDevReceipt } from '../../src/chain/dev-receipts.js';
 import {
   type Address,
   type Hex,
@@ -80,7 +81,7 @@ export async function startTestChain(sql: Sql): Promise<TestChain> {
   };
 
   const mined = async (hash: Hex) => {
-    const receipt = await pub.waitForTransactionReceipt({ hash });
+    const receipt = await waitForDevReceipt(pub as PublicClient, hash);
     if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
     return receipt;
   };
