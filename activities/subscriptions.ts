@@ -42,6 +42,22 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
     return row;
   };
 
+  /** Moves a subscription to a terminal status with its event, in one transaction; a no-op (no second event) when already terminal. */
+  const endSubscription = async (
+    subscriptionId: string,
+    update: Parameters<typeof repo.updateSubscription>[2],
+    type: 'subscription.cancelled' | 'subscription.lapsed',
+  ): Promise<{ changed: boolean }> => {
+    const eventId = await sql.begin(async (tx) => {
+      const sub = await load(tx, subscriptionId, true);
+      if (!(await repo.updateSubscription(tx, sub.id, update))) return null;
+      const event = await recordEvent(tx, { merchantId: sub.merchantId, livemode: sub.livemode, type, data: { object: renderSubscription(await load(tx, sub.id)) } });
+      return event.id;
+    });
+    if (eventId) await events.dispatch([eventId]);
+    return { changed: eventId !== null };
+  };
+
   return {
     /** Creates (or re-reads) the charge row of a period and counts this attempt. */
     async recordChargeAttempt(input: { subscriptionId: string; periodIndex: number; periodStart: string; attempt: number }): Promise<ChargeAttempt> {
@@ -137,44 +153,15 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
 
     /** Terminal cancel in the read model; a no-op (and no second event) when already terminal. */
     async markSubscriptionCancelled(input: { subscriptionId: string; reason: string | null; by: repo.CancelledBy }): Promise<{ changed: boolean }> {
-      const eventId = await sql.begin(async (tx) => {
-        const sub = await load(tx, input.subscriptionId, true);
-        const changed = await repo.updateSubscription(tx, sub.id, {
-          status: 'cancelled',
-          cancelReason: input.reason,
-          cancelledBy: input.by,
-          cancelledAt: new Date(),
-          nextChargeAt: null,
-          atRiskSince: null,
-        });
-        if (!changed) return null;
-        const event = await recordEvent(tx, {
-          merchantId: sub.merchantId,
-          livemode: sub.livemode,
-          type: 'subscription.cancelled',
-          data: { object: renderSubscription(await load(tx, sub.id)) },
-        });
-        return event.id;
-      });
-      if (eventId) await events.dispatch([eventId]);
-      return { changed: eventId !== null };
+      return endSubscription(
+        input.subscriptionId,
+        { status: 'cancelled', cancelReason: input.reason, cancelledBy: input.by, cancelledAt: new Date(), nextChargeAt: null, atRiskSince: null },
+        'subscription.cancelled',
+      );
     },
 
     async markSubscriptionLapsed(input: { subscriptionId: string }): Promise<{ changed: boolean }> {
-      const eventId = await sql.begin(async (tx) => {
-        const sub = await load(tx, input.subscriptionId, true);
-        const changed = await repo.updateSubscription(tx, sub.id, { status: 'lapsed', lapsedAt: new Date(), nextChargeAt: null });
-        if (!changed) return null;
-        const event = await recordEvent(tx, {
-          merchantId: sub.merchantId,
-          livemode: sub.livemode,
-          type: 'subscription.lapsed',
-          data: { object: renderSubscription(await load(tx, sub.id)) },
-        });
-        return event.id;
-      });
-      if (eventId) await events.dispatch([eventId]);
-      return { changed: eventId !== null };
+      return endSubscription(input.subscriptionId, { status: 'lapsed', lapsedAt: new Date(), nextChargeAt: null }, 'subscription.lapsed');
     },
 
     /** All authorised periods charged. The spec names no event for it. */
@@ -182,12 +169,12 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       await repo.updateSubscription(sql, input.subscriptionId, { status: 'completed', completedAt: new Date(), nextChargeAt: null, atRiskSince: null });
     },
 
-    /** The operator's on-chain cancel; idempotent (a cancelled subscription is left as it is). */
     /** The read model's status (the on-chain cancel of a completed subscription waits for the api's record). */
     async readSubscriptionStatus(input: { subscriptionId: string }): Promise<repo.SubscriptionStatus> {
       return (await load(sql, input.subscriptionId)).status;
     },
 
+    /** The operator's on-chain cancel; idempotent (a cancelled subscription is left as it is). */
     async cancelSubscriptionOnChain(input: { subscriptionId: string }): Promise<{ txHash: string | null }> {
       const sub = await load(sql, input.subscriptionId);
       if (sub.onChainCancelledAt) return { txHash: null };
