@@ -55,26 +55,26 @@ const columns = (db: Db) =>
      s.on_chain_cancelled_at as "onChainCancelledAt", s.lapsed_at as "lapsedAt", s.completed_at as "completedAt",
      s.created_tx_hash as "createdTxHash", s.created_at as "createdAt", s.updated_at as "updatedAt"`;
 
-export type NewSubscription = {
-  id: string;
-  merchantId: string;
-  livemode: boolean;
-  planId: string;
-  customerId: string;
-  status: SubscriptionStatus;
-  chainId: string;
-  contractAddress: string;
-  onChainId: string;
-  subscriberAddress: string;
-  tokenAddress: string;
-  amount: string;
-  periodSeconds: string;
-  periods: number;
-  firstPeriodStart: Date;
-  trialEnd: Date | null;
-  nextChargeAt: Date;
-  createdTxHash: string | null;
-};
+export type NewSubscription = Pick<
+  SubscriptionRow,
+  | 'id'
+  | 'merchantId'
+  | 'livemode'
+  | 'planId'
+  | 'customerId'
+  | 'status'
+  | 'chainId'
+  | 'contractAddress'
+  | 'onChainId'
+  | 'subscriberAddress'
+  | 'tokenAddress'
+  | 'amount'
+  | 'periodSeconds'
+  | 'periods'
+  | 'firstPeriodStart'
+  | 'trialEnd'
+  | 'createdTxHash'
+> & { nextChargeAt: Date };
 
 /** Inserts unless the on-chain subscription is already projected; returns the row and whether it was new. */
 export async function insertSubscriptionIfAbsent(db: Db, s: NewSubscription): Promise<{ id: string; created: boolean }> {
