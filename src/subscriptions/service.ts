@@ -64,6 +64,16 @@ export type SubscriptionServiceDeps = {
 export function createSubscriptionService({ sql, events, temporal, taskQueue, onSignalError }: SubscriptionServiceDeps) {
   const notFound = (id: string) => new NotFoundError(`No such subscription: ${id}.`, { param: 'id' });
 
+  /** Queues the on-chain cancel of a subscription whose own workflow has ended (idempotent; it waits for the cancel record). */
+  const startOnChainCancel = async (id: string): Promise<void> => {
+    if (!temporal || !taskQueue) return;
+    await temporal.workflow
+      .start('subscriptionOnChainCancelWorkflow', { workflowId: onChainCancelWorkflowId(id), taskQueue, args: [{ subscriptionId: id }] })
+      .catch((error: unknown) => {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      });
+  };
+
   return {
     async get(scope: MerchantScope, id: string): Promise<Subscription> {
       const row = await repo.findSubscription(sql, scope, id);
@@ -86,13 +96,7 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
       if (!current) throw notFound(id);
       // A completed subscription's workflow has ended, so nothing would queue its on-chain cancel:
       // start the workflow that does, before recording (it waits for the record below).
-      if (current.status === 'completed' && temporal && taskQueue) {
-        await temporal.workflow
-          .start('subscriptionOnChainCancelWorkflow', { workflowId: onChainCancelWorkflowId(id), taskQueue, args: [{ subscriptionId: id }] })
-          .catch((error: unknown) => {
-            if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-          });
-      }
+      if (current.status === 'completed') await startOnChainCancel(id);
       const { subscription, eventId } = await sql.begin(async (tx) => {
         const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
         if (!row) throw notFound(id);
@@ -114,9 +118,11 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
         try {
           await temporal.workflow.getHandle(id).signal(cancelSubscriptionSignal, { by: 'merchant', reason: input.reason });
         } catch (error) {
-          // A finished workflow has nothing left to stop; anything else is picked up by the
-          // workflow's read-model check before its next charge.
-          if (!(error instanceof WorkflowNotFoundError)) onSignalError?.(error, id);
+          // The workflow ended after the read above (it completed meanwhile): queue the on-chain cancel
+          // it can no longer run. Anything else is picked up by the workflow's read-model check
+          // before its next charge.
+          if (error instanceof WorkflowNotFoundError) await startOnChainCancel(id).catch((failed: unknown) => onSignalError?.(failed, id));
+          else onSignalError?.(error, id);
         }
       }
       return subscription;
