@@ -6,6 +6,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     globalSetup: ['test/support/global-setup.ts'],
+    // Temporal's runtime logs go to .data/test-logs, not into the report.
+    setupFiles: ['test/support/setup-temporal-runtime.ts'],
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,

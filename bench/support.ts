@@ -6,7 +6,8 @@ import { mkdtempSync, chmodSync, rmSync, mkdirSync, readdirSync, readFileSync } 
 import { join } from 'node:path';
 import { migrate } from '../src/db/migrate.js';
 import { freePort } from '../src/dev/ports.js';
-import { ensureDatabase, startLocalPostgres } from '../src/dev/postgres.js';
+import { ensureDatabase } from '../src/db/databases.js';
+import { startLocalPostgres } from '../src/dev/postgres.js';
 import { PROJECT_ROOT } from '../src/dev/temporal.js';
 
 export async function benchDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {

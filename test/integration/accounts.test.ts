@@ -4,14 +4,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { generate as totpCode } from 'otplib';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.js';
-import { createWorker, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
-import { testWebhookSettings } from '../support/temporal.js';
+import { createWorker } from '../../src/temporal/worker.js';
+import { testWebhookSettings, workflowBundle } from '../support/temporal.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createTestApp, seedMerchant, type TestApp } from '../support/app.js';
 
@@ -22,7 +22,7 @@ let sink: SmtpSink;
 let mailer: Mailer;
 let client: Client;
 let nativeConnection: NativeConnection;
-let bundle: WorkflowBundleWithSourceMap;
+let bundle: { code: string };
 const taskQueue = `${TASK_QUEUES.main}-accounts-${randomBytes(4).toString('hex')}`;
 const partner = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 const PARTNER_KEY_ID = 'partner-key-1';
@@ -34,7 +34,7 @@ beforeAll(async () => {
   mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
   client = new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
   nativeConnection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH });
+  bundle = await workflowBundle();
   t = await createTestApp(db.sql, {
     temporal: client,
     taskQueue,

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it, inject } from 'vitest';
 import { createSql } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import { ensureDatabase } from '../../src/dev/postgres.js';
+import { ensureDatabase } from '../../src/db/databases.js';
 
 describe('migrations', () => {
   it('migrate an empty database once, even when started concurrently', async () => {

@@ -3,23 +3,23 @@
 // delivers the email to a real SMTP sink, and the dueAt timer is skipped
 // through. Numbers are checked under 100 concurrent creates.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Worker } from '@temporalio/worker';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
 import type { ChainConfig } from '../../src/chain/config.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
-import { createWorker, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { createWorker } from '../../src/temporal/worker.js';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.js';
-import { testWebhookSettings } from '../support/temporal.js';
+import { testWebhookSettings, workflowBundle } from '../support/temporal.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { paymentConfirmedSignal } from '../../workflows/payment-session.js';
 
 let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
+let bundle: { code: string };
 let db: TestDatabase;
 let sink: SmtpSink;
 let mailer: Mailer;
@@ -28,7 +28,7 @@ let merchant: SeededMerchant;
 let chain: ChainConfig;
 
 beforeAll(async () => {
-  bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  bundle = await workflowBundle();
   db = await createTestDatabase();
   sink = await startSmtpSink();
   mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { createSql, type Sql } from '../../src/db/client.js';
-import { ensureDatabase } from '../../src/dev/postgres.js';
+import { ensureDatabase } from '../../src/db/databases.js';
 
 export type TestDatabase = { sql: Sql; url: string; drop: () => Promise<void> };
 

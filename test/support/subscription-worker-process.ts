@@ -2,13 +2,16 @@
 // With HANG_AFTER_CHARGE=1 its charge activity sends the transaction, prints
 // "charge-sent", and never reports back, so the test can SIGKILL it in the
 // window between the on-chain charge and the activity's completion.
-import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
+import { readFile } from 'node:fs/promises';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import type { Address, Hex } from 'viem';
 import { createActivities } from '../../activities/index.js';
 import { createSql } from '../../src/db/client.js';
 import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
-import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { installTestRuntime } from './temporal-logging.js';
+
+installTestRuntime(); // this process's Temporal logs go to the run's log file, like the test processes'
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -35,7 +38,7 @@ const client = new Client({ connection: await Connection.connect({ address: env(
 const worker = await Worker.create({
   connection: await NativeConnection.connect({ address: env('TEMPORAL_ADDRESS') }),
   taskQueue: env('TASK_QUEUE'),
-  workflowBundle: await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } }),
+  workflowBundle: { code: await readFile(env('WORKFLOW_BUNDLE_PATH'), 'utf8') },
   activities: createActivities({ sql, temporal: client, taskQueue: env('TASK_QUEUE'), subscriptionChain, events: { dispatch: async () => {} } }),
   // No sticky cache: the time-skipping server does not time out a dead worker's sticky queue,
   // so the workflow's next task must go to the normal queue the replacement worker polls.

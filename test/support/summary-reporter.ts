@@ -1,19 +1,50 @@
-// Prints one plain closing line, "N passed, N failed", that any CI reads.
-import type { Reporter, TestModule } from 'vitest/node';
+// Prints one plain closing line, "N passed, N failed" (", N skipped" when
+// any), that any CI reads. A failure is a failed test, a test that never ran
+// because a hook of its suite or file failed, a file that failed to load
+// (counted once), or an error vitest caught outside any test.
+import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
+
+export type RunTally = { passed: number; failed: number; skipped: number; reasons: string[] };
+
+/** True when the test's file or one of its suites failed outside any test (a hook, an import). */
+function blockedBySuite(test: TestCase): boolean {
+  for (let parent: TestCase['parent'] = test.parent; ; parent = parent.parent) {
+    if (parent.errors().length > 0) return true;
+    if (parent.type === 'module') return false;
+  }
+}
+
+export function tallyRun(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): RunTally {
+  const tally: RunTally = { passed: 0, failed: 0, skipped: 0, reasons: [] };
+  for (const module of testModules) {
+    let testsInModule = 0;
+    for (const test of module.children.allTests()) {
+      testsInModule++;
+      const state = test.result().state;
+      if (state === 'passed') tally.passed++;
+      else if (state === 'failed' || blockedBySuite(test)) {
+        tally.failed++;
+        if (state !== 'failed') tally.reasons.push(`did not run (a hook or the file failed): ${module.relativeModuleId} > ${test.fullName}`);
+      } else tally.skipped++;
+    }
+    const moduleErrors = [module, ...module.children.allSuites()].flatMap((entity) => entity.errors());
+    if (testsInModule === 0 && (moduleErrors.length > 0 || module.state() === 'failed')) {
+      tally.failed++;
+      tally.reasons.push(`failed to load: ${module.relativeModuleId}`);
+    }
+  }
+  for (const error of unhandledErrors) {
+    tally.failed++;
+    tally.reasons.push(`error outside any test: ${error.message}`);
+  }
+  return tally;
+}
 
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
-    let passed = 0;
-    let failed = 0;
-    let skipped = 0;
-    for (const module of testModules) {
-      for (const test of module.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
-        else skipped++;
-      }
-    }
-    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>) {
+    const tally = tallyRun(testModules, unhandledErrors);
+    for (const reason of tally.reasons) process.stdout.write(`${reason}\n`);
+    const skipped = tally.skipped > 0 ? `, ${tally.skipped} skipped` : '';
+    process.stdout.write(`\n${tally.passed} passed, ${tally.failed} failed${skipped}\n`);
   }
 }

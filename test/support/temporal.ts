@@ -1,13 +1,14 @@
 // A real worker on the suite's Temporal dev server, on a task queue of its
 // own so test files running side by side never take each other's tasks.
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, bundleWorkflowCode, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { ChainConfig } from '../../src/chain/config.js';
 import type { Sql } from '../../src/db/client.js';
 import type { SubscriptionChain } from '../../src/subscriptions/chain.js';
-import { WORKFLOWS_PATH, createWorker, type WorkerDeps } from '../../src/temporal/worker.js';
+import { createWorker, type WorkerDeps } from '../../src/temporal/worker.js';
 import { loadConfig } from '../../src/config.js';
 import type { Mailer } from '../../src/email/mailer.js';
 
@@ -19,20 +20,11 @@ export function testWebhookSettings(): WorkerDeps['webhooks'] {
   return { encryptionKey: config.webhooks.secretEncryptionKey, allowPrivateTargets: false };
 }
 
-/** Workflow code bundled once per test file (bundling is slow; workers are cheap). */
+/** The workflow code the global setup bundled once for the whole run. */
 export function workflowBundle(): Promise<{ code: string }> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  bundle ??= readFile(inject('workflowBundlePath'), 'utf8').then((code) => ({ code }));
   return bundle;
 }
-
-const quietLogger = {
-  log: () => {},
-  trace: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: (message: string) => console.error(message),
-};
 
 export type DevServerWorker = {
   client: Client;

@@ -3,12 +3,12 @@
 // sends signed POSTs to a real HTTPS receiver, and the independent
 // `standardwebhooks` library verifies every signature.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { recordEvent } from '../../src/events/outbox.js';
 import { startEventDispatch } from '../../src/events/dispatch.js';
-import { createWorker, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { createWorker } from '../../src/temporal/worker.js';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.js';
 import { loadConfig } from '../../src/config.js';
 import { deliveryRunId } from '../../src/webhooks/runs.js';
@@ -16,12 +16,13 @@ import type { Resolver } from '../../src/webhooks/targets.js';
 import { RETRY_SCHEDULE_MS } from '../../workflows/webhook-delivery.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { workflowBundle } from '../support/temporal.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 
 let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
+let bundle: { code: string };
 let db: TestDatabase;
 let receiver: HttpsReceiver;
 let t: TestApp;
@@ -34,7 +35,7 @@ const resolver: Resolver = async (host) => dns[host] ?? [];
 const config = loadConfig({ DATABASE_URL: 'postgres://unused' });
 
 beforeAll(async () => {
-  bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  bundle = await workflowBundle();
   db = await createTestDatabase();
   receiver = await startHttpsReceiver();
   sink = await startSmtpSink();

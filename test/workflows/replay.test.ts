@@ -6,16 +6,16 @@
 // is covered.
 import { readdirSync, readFileSync } from 'node:fs';
 import proto from '@temporalio/proto';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { workflowBundle } from '../support/temporal.js';
 import { HISTORIES_DIR } from '../support/histories.js';
 
 const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json'));
 
 let bundle: { code: string };
 beforeAll(async () => {
-  bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
+  bundle = await workflowBundle();
 });
 
 describe('workflow replay', () => {

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
@@ -19,13 +19,13 @@ import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
 import type { SubscriptionChain } from '../../src/subscriptions/chain.js';
 import { subscriptionManagerAbi } from '../../src/chain/abi.js';
 import { createSubscriptionService } from '../../src/subscriptions/service.js';
-import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 import { cancelSubscriptionSignal, getStatusQuery, type SubscriptionWorkflowState } from '../../workflows/subscription.js';
 import { onChainCancelWorkflowId } from '../../workflows/subscription-cancel.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { recordHistory as recordShape } from '../support/histories.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
+import { workflowBundle } from '../support/temporal.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const MONTH_PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
@@ -47,7 +47,7 @@ beforeAll(async () => {
   [env, chain, bundle] = await Promise.all([
     TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } } }),
     startTestChain(db.sql),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } }),
+    workflowBundle(),
   ]);
   merchant = await seedMerchant(db.sql);
   await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
@@ -387,6 +387,7 @@ describe('subscription workflow', () => {
         SUBSCRIPTION_MANAGER: chain.deployed.subscriptionManager,
         TEMPORAL_ADDRESS: env.address,
         TASK_QUEUE: taskQueue,
+        WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
         HANG_AFTER_CHARGE: '1',
       },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,0 +1,24 @@
+// Entry of the child process started by `startPostgresProcess`: runs one
+// embedded Postgres until its parent closes stdin (or goes away), then stops it.
+import { startLocalPostgres } from './postgres.js';
+import { READY_PREFIX, type PostgresProcessOptions } from './postgres-process.js';
+
+const options = JSON.parse(process.argv[2] ?? '{}') as PostgresProcessOptions;
+const server = await startLocalPostgres({
+  dataDir: options.dataDir,
+  port: options.port,
+  durable: options.durable ?? true,
+  ...(options.verbose ? { log: (line: string) => process.stdout.write(line.endsWith('\n') ? line : `${line}\n`) } : {}),
+});
+process.stdout.write(`${READY_PREFIX}${server.url('')}\n`);
+
+process.stdin.resume();
+process.stdin.once('close', () => {
+  server.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`stopping Postgres failed: ${String(error)}\n`);
+      process.exit(1);
+    },
+  );
+});

