@@ -6,6 +6,19 @@ import type { Mailer } from '../src/email/mailer.js';
 import * as repo from '../src/email/repo.js';
 import { startEmailDelivery } from '../src/email/service.js';
 import type { Client } from '@temporalio/client';
+import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
+
+/**
+ * The SMTP server refused the recipient for good: a 5xx answer to RCPT TO (no such mailbox,
+ * malformed address), or nodemailer found no valid recipient at all. Other errors (connection,
+ * 4xx, authentication) may heal and are retried.
+ */
+export function isPermanentRecipientRejection(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, command, responseCode } = error as { code?: unknown; command?: unknown; responseCode?: unknown };
+  if (typeof responseCode === 'number' && responseCode >= 500 && command === 'RCPT TO') return true;
+  return code === 'EENVELOPE' && (responseCode === undefined || (typeof responseCode === 'number' && responseCode >= 500));
+}
 
 export type EmailActivityDeps = { sql: Sql; temporal: Client; taskQueue: string; mailer?: Mailer };
 
@@ -20,7 +33,9 @@ export function createEmailActivities({ sql, temporal, taskQueue, mailer }: Emai
       try {
         await mailer.send({ messageId: `<${email.id}@stablepay.local>`, to: email.toAddress, subject: email.subject, text: email.textBody });
       } catch (error) {
-        await repo.recordAttempt(sql, emailId, error instanceof Error ? error.message.slice(0, 500) : 'send failed');
+        const message = error instanceof Error ? error.message.slice(0, 500) : 'send failed';
+        await repo.recordAttempt(sql, emailId, message);
+        if (isPermanentRecipientRejection(error)) throw permanentFailure(PERMANENT_FAILURES.emailRecipientRejected, message);
         throw error;
       }
       await repo.recordAttempt(sql, emailId, null);

@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { Sql } from '../src/db/client.js';
 import { startEventDispatch } from '../src/events/dispatch.js';
 import { findEvent, findUndispatchedEventIds, markEventDispatched } from '../src/events/outbox.js';
+import { findPendingWorkflowStarts, performWorkflowStart } from '../src/temporal/start-outbox.js';
 
 export type EventActivityDeps = { sql: Sql; temporal: Client; taskQueue: string };
 
@@ -26,6 +27,25 @@ export function createEventActivities({ sql, temporal, taskQueue }: EventActivit
       let started = 0;
       for (const id of ids) if (await startEventDispatch(temporal, taskQueue, id)) started++;
       return started;
+    },
+
+    /**
+     * Performs the workflow starts (and signal-with-starts) the api queued but could not perform
+     * after commit; returns how many it performed. A start Temporal refuses stays pending with its
+     * error recorded, and is tried again by the next sweep.
+     */
+    async startPendingWorkflowStarts(input: { olderThanSeconds: number; limit: number }): Promise<{ performed: number; found: number }> {
+      const starts = await findPendingWorkflowStarts(sql, input.olderThanSeconds, input.limit);
+      let performed = 0;
+      for (const start of starts) {
+        try {
+          await performWorkflowStart(temporal, sql, start);
+          performed++;
+        } catch {
+          // Recorded on the row (attempts, last_error); the next sweep tries again.
+        }
+      }
+      return { performed, found: starts.length };
     },
   };
 }

@@ -1,10 +1,12 @@
 // All activities of the worker, merged from one factory per domain.
+import { createEmailDispatcher, type EmailDispatcher } from '../src/email/service.js';
 import { createEventDispatcher, type EventDispatcher } from '../src/events/dispatch.js';
 import { unconfiguredSubscriptionChain, type SubscriptionChain } from '../src/subscriptions/chain.js';
 import { createEmailActivities, type EmailActivityDeps } from './email.js';
 import { createEventActivities, type EventActivityDeps } from './events.js';
 import { createRelayActivities, type RelayActivityDeps } from './relay.js';
 import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
+import { createSubscriptionRenewalActivities } from './subscription-renewals.js';
 import { createSubscriptionActivities } from './subscriptions.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
@@ -18,17 +20,22 @@ export type ActivityDeps = EventActivityDeps &
     onDispatchError?: (error: unknown, eventId: string) => void;
     /** Overrides how recorded events are dispatched (default: start their dispatch workflow). */
     events?: EventDispatcher;
+    /** Overrides how queued emails are started (default: start their delivery workflow; the outbox sweep catches misses). */
+    emails?: EmailDispatcher;
   };
 
 export function createActivities(deps: ActivityDeps) {
   const events = deps.events ?? createEventDispatcher(deps.temporal, deps.taskQueue, deps.onDispatchError ?? (() => {}));
+  const emails = deps.emails ?? createEmailDispatcher(deps.temporal, deps.taskQueue, () => {});
+  const subscriptionChain = deps.subscriptionChain ?? unconfiguredSubscriptionChain;
   return {
     ...createEventActivities(deps),
     ...createEmailActivities(deps),
     ...createWebhookActivities(deps),
     ...createRelayActivities(deps),
     ...createPaymentActivities(deps),
-    ...createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain: deps.subscriptionChain ?? unconfiguredSubscriptionChain }),
+    ...createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain }),
+    ...createSubscriptionRenewalActivities({ sql: deps.sql, subscriptionChain, emails, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
   };
 }
 

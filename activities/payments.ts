@@ -9,10 +9,13 @@ import { startEventDispatch } from '../src/events/dispatch.js';
 import { recordEvent } from '../src/events/outbox.js';
 import type { EventType } from '../src/events/types.js';
 import * as invoiceRepo from '../src/invoices/repo.js';
-import { INVOICE_SIGNALS, INVOICE_WORKFLOW, renderInvoice } from '../src/invoices/service.js';
+import { INVOICE_SIGNALS, INVOICE_WORKFLOW, invoiceWorkflowStart, renderInvoice } from '../src/invoices/service.js';
 import * as sessionRepo from '../src/payment-sessions/repo.js';
 import { PAYMENT_SESSION_WORKFLOW, renderPaymentSession } from '../src/payment-sessions/service.js';
 import { findSubmissionPaymentSession } from '../src/relay/repo.js';
+import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
+import { discardPendingWorkflowStarts } from '../src/temporal/start-outbox.js';
+import { startWorkflowOnce } from '../src/temporal/start-once.js';
 import { createEmailActivities, type EmailActivityDeps } from './email.js';
 
 export type PaymentActivityDeps = EmailActivityDeps & { publicBaseUrl?: string };
@@ -49,6 +52,8 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
     async completePaymentSession(input: { sessionId: string; transactionHash: string }): Promise<{ completed: boolean; invoiceId: string | null }> {
       const eventId = await sql.begin(async (tx) => {
         if (!(await sessionRepo.markCompleted(tx, input.sessionId, input.transactionHash))) return undefined;
+        // A start of this session's workflow still queued would run a second workflow for a finished session.
+        await discardPendingWorkflowStarts(tx, input.sessionId);
         const row = (await sessionRepo.findPaymentSessionById(tx, input.sessionId))!;
         const event = await recordEvent(tx, {
           merchantId: row.merchantId,
@@ -72,9 +77,17 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
       return { completed: eventId !== undefined, invoiceId: invoice?.id ?? null };
     },
 
-    /** open -> expired; false when the session is not open (a payment is processing, or it finished). */
+    /**
+     * open -> expired; false when a payment is processing (the workflow waits for its outcome).
+     * True as well when the session already ended (cancelled, completed, expired): a workflow that
+     * missed the signal of that end must not wait forever. A session that does not exist is a
+     * permanent failure (PaymentSessionNotFound).
+     */
     async expirePaymentSession(sessionId: string): Promise<boolean> {
-      return sessionRepo.markExpired(sql, sessionId);
+      if (await sessionRepo.markExpired(sql, sessionId)) return true;
+      const session = await sessionRepo.findPaymentSessionById(sql, sessionId);
+      if (!session) throw permanentFailure(PERMANENT_FAILURES.paymentSessionNotFound, `payment session ${sessionId} does not exist`);
+      return session.status !== 'open' && session.status !== 'processing';
     },
 
     /** processing -> open (or expired) after its relayed payment failed on-chain. */
@@ -110,6 +123,46 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
       return invoiceTransition(invoiceId, (tx) => invoiceRepo.markEmailDelivered(tx, invoiceId), 'invoice.sent');
     },
 
+    /**
+     * One page of the daily invoice repair (run by invoiceSweepWorkflow from the `invoice-daily`
+     * Schedule). For each invoice that is not final: a `sent` invoice past dueAt turns overdue
+     * (invoice.overdue, the spec's daily job); a sent or overdue invoice whose email SMTP never
+     * accepted gets its send again (signal-with-start: a missing workflow is started, and a running
+     * delivery ignores it); any other invoice whose workflow is missing (never started, terminated,
+     * lost) gets it started again. Idempotent: a running workflow is left alone.
+     */
+    async repairOpenInvoices(input: { afterId: string | null; limit: number }): Promise<{
+      nextAfterId: string | null;
+      overdue: number;
+      resent: number;
+      restarted: number;
+    }> {
+      const invoices = await invoiceRepo.listOpenInvoices(sql, input.afterId, input.limit);
+      let overdue = 0;
+      let resent = 0;
+      let restarted = 0;
+      for (const invoice of invoices) {
+        if (invoice.status === 'sent' && invoice.dueAt.getTime() <= Date.now()) {
+          if (await invoiceTransition(invoice.id, (tx) => invoiceRepo.markOverdue(tx, invoice.id), 'invoice.overdue')) overdue++;
+        }
+        const start = invoiceWorkflowStart(taskQueue, invoice);
+        if (invoice.status !== 'draft' && invoice.emailId && !invoice.sentAt) {
+          await temporal.workflow.signalWithStart(INVOICE_WORKFLOW, {
+            workflowId: start.workflowId,
+            taskQueue,
+            args: start.args,
+            signal: INVOICE_SIGNALS.send,
+            signalArgs: [],
+          });
+          resent++;
+        } else if (await startWorkflowOnce(temporal, start)) {
+          restarted++;
+        }
+      }
+      const last = invoices.at(-1);
+      return { nextAfterId: invoices.length < input.limit || !last ? null : last.id, overdue, resent, restarted };
+    },
+
     /** sent -> overdue with invoice.overdue; false when the invoice is not sent. */
     async markInvoiceOverdue(invoiceId: string): Promise<boolean> {
       return invoiceTransition(invoiceId, (tx) => invoiceRepo.markOverdue(tx, invoiceId), 'invoice.overdue');
@@ -117,7 +170,16 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
 
     /** -> paid with invoice.paid; false when already paid or void. */
     async markInvoicePaid(invoiceId: string): Promise<boolean> {
-      return invoiceTransition(invoiceId, (tx) => invoiceRepo.markPaid(tx, invoiceId), 'invoice.paid');
+      return invoiceTransition(
+        invoiceId,
+        async (tx) => {
+          const paid = await invoiceRepo.markPaid(tx, invoiceId);
+          // A start or send of this invoice's workflow still queued has nothing left to do.
+          if (paid) await discardPendingWorkflowStarts(tx, invoiceId);
+          return paid;
+        },
+        'invoice.paid',
+      );
     },
   };
 }

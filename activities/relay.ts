@@ -8,7 +8,8 @@ import { withSafeChainErrors } from '../src/chain/clients.js';
 import { chainFor, type ChainConfig } from '../src/chain/config.js';
 import type { Sql } from '../src/db/client.js';
 import { checkSubmission, submitSubmission, type FollowResult } from '../src/relay/relayer.js';
-import { findStaleOpenSubmissions } from '../src/relay/repo.js';
+import { findStaleOpenSubmissions, findSubmission } from '../src/relay/repo.js';
+import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
 import { startRelayWorkflow } from '../src/relay/service.js';
 import { TASK_QUEUES } from '../src/temporal/task-queues.js';
 
@@ -44,6 +45,18 @@ export function createRelayActivities({ sql, chain = {}, temporal, taskQueue = T
     }
   }
 
+  /** A submission that does not exist can never be sent or followed (checked only after a failure: no cost on the hot path). */
+  async function orNotFound<T>(submissionId: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(await findSubmission(sql, submissionId))) {
+        throw permanentFailure(PERMANENT_FAILURES.relaySubmissionNotFound, `relay submission ${submissionId} does not exist`);
+      }
+      throw error;
+    }
+  }
+
   return {
     /** Starts the workflow of open submissions idle for a while (their start was lost); returns how many it started. */
     async startStaleRelaySubmissions(input: { olderThanSeconds: number; limit: number }): Promise<number> {
@@ -61,12 +74,12 @@ export function createRelayActivities({ sql, chain = {}, temporal, taskQueue = T
      * Chain errors are rethrown without the RPC URL (it may embed a provider key).
      */
     async submitRelaySubmission(input: RelayActivityInput): Promise<{ status: 'submitted' | 'failed' | 'confirmed' }> {
-      return withSafeChainErrors(() => submitAndLook(input));
+      return orNotFound(input.submissionId, () => withSafeChainErrors(() => submitAndLook(input)));
     },
 
     /** Follows the transaction to the required confirmations (heartbeats while it waits). */
     async awaitRelayConfirmation(input: RelayActivityInput): Promise<FollowResult> {
-      return withSafeChainErrors(() => follow(input));
+      return orNotFound(input.submissionId, () => withSafeChainErrors(() => follow(input)));
     },
   };
 }

@@ -11,7 +11,8 @@ import { newId } from '../src/ids.js';
 import { findSubscriptionGracePeriodHours } from '../src/merchants/repo.js';
 import * as chargeRepo from '../src/subscription-charges/repo.js';
 import { renderCharge } from '../src/subscription-charges/service.js';
-import type { ChargeInput, ChargeResult, SubscriptionChain } from '../src/subscriptions/chain.js';
+import { decodeContractRevert, type ChargeInput, type ChargeResult, type SubscriptionChain } from '../src/subscriptions/chain.js';
+import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
 import * as repo from '../src/subscriptions/repo.js';
 import { renderSubscription } from '../src/subscriptions/service.js';
 
@@ -22,6 +23,22 @@ export type ChargeAttempt =
   | { kind: 'closed'; status: 'cancelled' | 'lapsed' | 'completed'; cancelledBy: repo.CancelledBy | null; cancelReason: string | null }
   /** The merchant paused the subscription: this period is skipped, never charged. */
   | { kind: 'paused' };
+
+/**
+ * A contract revert that reached the activity is final: the charge and cancel paths turn every
+ * revert a retry could change (balance, allowance, period not started, already cancelled) into a
+ * result first. Transport errors (no revert data) stay retryable.
+ */
+function finalRevert(error: unknown): never {
+  const revert = decodeContractRevert(error);
+  if (revert) throw permanentFailure(PERMANENT_FAILURES.contractRevertedFinal, `the contract refused the call: ${revert.errorName}`, revert.errorName);
+  throw error;
+}
+
+/** An on-chain subscription id is a decimal uint256; anything else can never be charged or cancelled. */
+function checkOnChainId(onChainId: string): void {
+  if (!/^\d{1,78}$/.test(onChainId)) throw permanentFailure(PERMANENT_FAILURES.invalidAddress, `not an on-chain subscription id: ${onChainId}`);
+}
 
 /** Heartbeats while `work` runs, so a worker that dies mid-call is noticed within the heartbeat timeout. */
 async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
@@ -38,7 +55,7 @@ async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
 export function createSubscriptionActivities({ sql, subscriptionChain, events }: SubscriptionActivityDeps) {
   const load = async (db: Db, id: string, forUpdate = false) => {
     const row = await repo.findSubscriptionById(db, id, { forUpdate });
-    if (!row) throw new Error(`subscription ${id} does not exist`);
+    if (!row) throw permanentFailure(PERMANENT_FAILURES.subscriptionNotFound, `subscription ${id} does not exist`);
     return row;
   };
 
@@ -81,7 +98,8 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
 
     /** The on-chain charge: idempotent per (id, period) through the contract's guard. */
     async chargeOnChain(input: ChargeInput): Promise<ChargeResult> {
-      return heartbeating(() => subscriptionChain.charge(input));
+      checkOnChainId(input.onChainId);
+      return heartbeating(() => subscriptionChain.charge(input)).catch(finalRevert);
     },
 
     async recordChargeSucceeded(input: {
@@ -178,7 +196,8 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
     async cancelSubscriptionOnChain(input: { subscriptionId: string }): Promise<{ txHash: string | null }> {
       const sub = await load(sql, input.subscriptionId);
       if (sub.onChainCancelledAt) return { txHash: null };
-      const result = await heartbeating(() => subscriptionChain.cancel({ livemode: sub.livemode, onChainId: sub.onChainId }));
+      checkOnChainId(sub.onChainId);
+      const result = await heartbeating(() => subscriptionChain.cancel({ livemode: sub.livemode, onChainId: sub.onChainId })).catch(finalRevert);
       await repo.updateSubscription(sql, sub.id, { onChainCancelledAt: new Date() }, { notIn: [] });
       return { txHash: result.txHash };
     },

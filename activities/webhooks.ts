@@ -16,6 +16,7 @@ import { startDeliveryRun } from '../src/webhooks/start.js';
 import { queueEmail, startEmailDelivery } from '../src/email/service.js';
 import { findMerchant } from '../src/merchants/repo.js';
 import { checkTarget, systemResolver, TargetRefusedError, type Resolver } from '../src/webhooks/targets.js';
+import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
 
 /** Five or more permanent failures within this window disable an endpoint. */
 export const AUTO_DISABLE_THRESHOLD = 5;
@@ -102,6 +103,9 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
     async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptOutcome> {
       const endpoint = await repo.findEndpointById(sql, input.endpointId);
       if (!endpoint || endpoint.status !== 'active') return { outcome: 'endpoint_disabled' };
+      // Looked up before the run is recorded: the run row references the event.
+      const event = await findEvent(sql, input.eventId);
+      if (!event) throw permanentFailure(PERMANENT_FAILURES.eventNotFound, `event ${input.eventId} not found`);
       if (input.attempt === 1) {
         const run = await repo.ensureRun(sql, {
           id: input.runId,
@@ -113,9 +117,6 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
         });
         if (run.status !== 'in_progress') return { outcome: 'duplicate' };
       }
-      const event = await findEvent(sql, input.eventId);
-      if (!event) throw new Error(`event ${input.eventId} not found`);
-
       const body = webhookBody(event);
       const now = Date.now();
       const webhooks = requireSettings();

@@ -24,12 +24,14 @@ import { createEventDispatcher } from './events/dispatch.js';
 import { responseSerializerCompiler } from './http/serializer.js';
 import { ulid } from './ids.js';
 import authPlugin from './plugins/auth.js';
-import errorsPlugin from './plugins/errors.js';
+import errorsPlugin, { sendFrameworkError } from './plugins/errors.js';
 import idempotencyPlugin from './plugins/idempotency.js';
 import openapiPlugin from './plugins/openapi.js';
 import storableTextPlugin from './plugins/storable-text.js';
 import requestLogPlugin from './plugins/request-log.js';
-import versioningPlugin from './plugins/versioning.js';
+import versioningPlugin, { requestedVersionHeaderPlugin } from './plugins/versioning.js';
+import browserKeysPlugin from './plugins/browser-keys.js';
+import pathIdsPlugin from './plugins/path-ids.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
 import { createWebhookService } from './webhooks/service.js';
 import { systemResolver, type Resolver } from './webhooks/targets.js';
@@ -81,7 +83,10 @@ export async function buildApp(deps: AppDeps) {
     requestIdHeader: false,
     // Only the configured proxies may name the client IP; by default X-Forwarded-For is ignored.
     trustProxy: deps.config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Path parameters up to 1024 characters reach validation, which answers invalid_request beyond the
+    // length of an id (src/http/schemas.ts, pathId); the router's default (100) answered 414 without the envelope.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    frameworkErrors: sendFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -123,11 +128,14 @@ export async function buildApp(deps: AppDeps) {
   const tokenVerifier =
     deps.dashboardTokens ?? (deps.config.oidc ? createDashboardTokenVerifier(deps.config.oidc) : refuseDashboardTokens);
 
+  await app.register(requestedVersionHeaderPlugin, { supported: deps.apiVersions });
   await app.register(ipRateLimitPlugin, rateLimits);
   await app.register(authPlugin, { keys: deps.keys, sessions: createDashboardSessions(deps.sql, tokenVerifier) });
   await app.register(principalRateLimitPlugin, rateLimits);
   await app.register(versioningPlugin, { supported: deps.apiVersions });
+  await app.register(browserKeysPlugin);
   await app.register(storableTextPlugin);
+  await app.register(pathIdsPlugin);
   await app.register(idempotencyPlugin, { sql: deps.sql, ...deps.idempotency });
   await app.register(openapiPlugin, { serverUrl: deps.config.publicBaseUrl });
 
@@ -165,7 +173,7 @@ export async function buildApp(deps: AppDeps) {
   registerTokenRoutes(app, tokens);
   const relay = createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue });
   registerRelayRoutes(app, relay);
-  registerCheckoutRoutes(app, createCheckoutService({ sql: deps.sql, relay, chain: deps.config.chain }));
+  registerCheckoutRoutes(app, createCheckoutService({ sql: deps.sql, relay, chain: deps.config.chain, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }));
   registerSubscriptionRoutes(
     app,
     createSubscriptionService({
@@ -178,7 +186,15 @@ export async function buildApp(deps: AppDeps) {
     }),
   );
   registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql }));
-  const payments = { sql: deps.sql, chain: deps.config.chain, publicBaseUrl: deps.config.publicBaseUrl, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue };
+  const payments = {
+    sql: deps.sql,
+    chain: deps.config.chain,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    temporal: deps.temporal,
+    taskQueue: deps.config.temporalTaskQueue,
+    onStartError: (error: unknown, start: { workflowId: string; action: string }) =>
+      app.log.warn({ err: error, workflowId: start.workflowId, action: start.action }, 'workflow start failed after commit; the outbox sweep will retry'),
+  };
   registerPaymentSessionRoutes(app, createPaymentSessionService(payments));
   registerInvoiceRoutes(app, createInvoiceService({ ...payments, events }));
   registerRefundRoutes(app, createRefundService(payments));

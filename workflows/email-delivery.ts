@@ -1,6 +1,7 @@
 // deliverEmailWorkflow: one per queued email (workflow id = email id). The
 // send activity retries until the SMTP server accepts the message.
 import { proxyActivities } from '@temporalio/workflow';
+import { PERMANENT_FAILURES, permanentFailureType } from '../src/temporal/failures.js';
 import type { Activities } from '../activities/index.js';
 import { EMAIL_ACTIVITY } from './options.js';
 
@@ -8,7 +9,13 @@ const { sendQueuedEmail } = proxyActivities<Activities>(EMAIL_ACTIVITY);
 
 export type DeliverEmailInput = { emailId: string };
 
-/** Returns true when this run sent the email. */
+/** Returns true when this run sent the email; false when it was sent before, or the recipient is refused for good. */
 export async function deliverEmailWorkflow({ emailId }: DeliverEmailInput): Promise<boolean> {
-  return sendQueuedEmail(emailId);
+  try {
+    return await sendQueuedEmail(emailId);
+  } catch (error) {
+    // Recorded on the email (last_error); retrying cannot make the address deliverable.
+    if (permanentFailureType(error) === PERMANENT_FAILURES.emailRecipientRejected) return false;
+    throw error;
+  }
 }

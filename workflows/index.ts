@@ -7,4 +7,5 @@ export { relaySubmissionWorkflow, relaySweepWorkflow } from './relay-submission.
 export { subscriptionWorkflow } from './subscription.js';
 export { subscriptionOnChainCancelWorkflow } from './subscription-cancel.js';
 export { paymentSessionWorkflow } from './payment-session.js';
-export { invoiceWorkflow } from './invoice.js';
+export { invoiceWorkflow, invoiceSweepWorkflow } from './invoice.js';
+export { subscriptionAllowanceRenewalWorkflow } from './subscription-renewal.js';

@@ -4,7 +4,7 @@
 // activity sends the queued email, then records invoice.sent), a durable
 // timer to dueAt (sent -> overdue, invoice.overdue), the paid signal from the
 // backing session (invoice.paid) and the void signal (ends the workflow).
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineSignal, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { DATABASE_ACTIVITY, EMAIL_ACTIVITY } from './options.js';
 
@@ -18,10 +18,18 @@ export const sendInvoiceSignal = defineSignal('sendInvoice');
 export const invoicePaidSignal = defineSignal('invoicePaid');
 export const voidInvoiceSignal = defineSignal('voidInvoice');
 
+/**
+ * A send signal that arrives while the email is being delivered starts no second delivery (the
+ * outbox sweep and the daily invoice repair may send it again). Runs recorded before this change
+ * started one delivery per signal.
+ */
+const ONE_DELIVERY_AT_A_TIME = 'invoice-one-delivery-at-a-time';
+
 export async function invoiceWorkflow({ invoiceId, dueAt }: InvoiceInput): Promise<InvoiceOutcome> {
   let sendPending = false;
   let paid = false;
   let voided = false;
+  let delivering = false;
   setHandler(sendInvoiceSignal, () => void (sendPending = true));
   setHandler(invoicePaidSignal, () => void (paid = true));
   setHandler(voidInvoiceSignal, () => void (voided = true));
@@ -40,7 +48,13 @@ export async function invoiceWorkflow({ invoiceId, dueAt }: InvoiceInput): Promi
       sendPending = false;
       // Delivery runs beside the timer and the paid signal (an SMTP outage retried for days must not
       // hold back a payment). The invoice is already `sent`, so the dueAt timer applies meanwhile.
-      void deliverInvoiceEmail(invoiceId).catch(() => undefined);
+      if (!(delivering && patched(ONE_DELIVERY_AT_A_TIME))) {
+        delivering = true;
+        // A delivery that failed for good (or for 3 days) is tried again by the next send signal.
+        void deliverInvoiceEmail(invoiceId)
+          .catch(() => undefined)
+          .finally(() => void (delivering = false));
+      }
       if (dueReached) await markInvoiceOverdue(invoiceId);
       continue;
     }
@@ -49,4 +63,30 @@ export async function invoiceWorkflow({ invoiceId, dueAt }: InvoiceInput): Promi
       await markInvoiceOverdue(invoiceId);
     }
   }
+}
+
+const { repairOpenInvoices } = proxyActivities<Activities>(DATABASE_ACTIVITY);
+
+export const INVOICE_REPAIR_PAGE = 100;
+
+export type InvoiceSweepResult = { overdue: number; resent: number; restarted: number };
+
+/**
+ * invoiceSweepWorkflow: the spec's daily scheduled job for invoices, run by the `invoice-daily`
+ * Temporal Schedule (src/temporal/schedules.ts). The per-invoice dueAt timer turns an invoice
+ * overdue on time; this sweep turns overdue any `sent` invoice past dueAt the timer missed, sends
+ * again the email of a sent invoice SMTP never accepted, and starts the workflow of any open
+ * invoice that has none. Its logic is the repairOpenInvoices activity, so tests start it directly.
+ */
+export async function invoiceSweepWorkflow(): Promise<InvoiceSweepResult> {
+  const total: InvoiceSweepResult = { overdue: 0, resent: 0, restarted: 0 };
+  let afterId: string | null = null;
+  do {
+    const page: Awaited<ReturnType<typeof repairOpenInvoices>> = await repairOpenInvoices({ afterId, limit: INVOICE_REPAIR_PAGE });
+    total.overdue += page.overdue;
+    total.resent += page.resent;
+    total.restarted += page.restarted;
+    afterId = page.nextAfterId;
+  } while (afterId !== null);
+  return total;
 }

@@ -1,11 +1,15 @@
 // outboxSweepWorkflow: run by a Temporal Schedule every minute. It starts the
-// dispatch of any event, and the delivery of any email, whose start the api
-// missed (it died after commit).
-import { proxyActivities } from '@temporalio/workflow';
+// dispatch of any event, the delivery of any email, and any queued workflow
+// start (src/temporal/start-outbox.ts) that the api missed (it died, or
+// Temporal was unreachable, after commit).
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { DATABASE_ACTIVITY } from './options.js';
 
-const { startPendingEventDispatches, startPendingEmailDeliveries } = proxyActivities<Activities>(DATABASE_ACTIVITY);
+const { startPendingEventDispatches, startPendingEmailDeliveries, startPendingWorkflowStarts } = proxyActivities<Activities>(DATABASE_ACTIVITY);
+
+/** Runs recorded before the outbox of workflow starts existed did not sweep it. */
+const WORKFLOW_START_OUTBOX = 'workflow-start-outbox';
 
 export const OUTBOX_SWEEP_BATCH = 500;
 
@@ -24,6 +28,14 @@ export async function outboxSweepWorkflow(input: { olderThanSeconds?: number } =
   for (;;) {
     const started = await startPendingEmailDeliveries({ olderThanSeconds: input.olderThanSeconds ?? 10, limit: OUTBOX_SWEEP_BATCH });
     total += started;
-    if (started < OUTBOX_SWEEP_BATCH) return total;
+    if (started < OUTBOX_SWEEP_BATCH) break;
+  }
+  if (!patched(WORKFLOW_START_OUTBOX)) return total;
+  // Queued workflow starts and signal-with-starts (creates, invoice sends and voids).
+  for (;;) {
+    const { performed, found } = await startPendingWorkflowStarts({ olderThanSeconds: input.olderThanSeconds ?? 10, limit: OUTBOX_SWEEP_BATCH });
+    total += performed;
+    // A full batch that made no progress (Temporal refusing every start) waits for the next sweep.
+    if (found < OUTBOX_SWEEP_BATCH || performed === 0) return total;
   }
 }

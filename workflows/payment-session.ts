@@ -7,12 +7,14 @@
 // waiting for its payment's outcome. Cancellation (invoice void) ends it.
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { PERMANENT_FAILURES, permanentFailureType } from '../src/temporal/failures.js';
 import { DATABASE_ACTIVITY } from './options.js';
 
 const { completePaymentSession, expirePaymentSession, reopenPaymentSession } = proxyActivities<Activities>(DATABASE_ACTIVITY);
 
 export type PaymentSessionInput = { sessionId: string; expiresAt: string };
-export type PaymentSessionOutcome = 'completed' | 'expired' | 'cancelled';
+/** `not_found`: the session row does not exist (expirePaymentSession failed with PaymentSessionNotFound). */
+export type PaymentSessionOutcome = 'completed' | 'expired' | 'cancelled' | 'not_found';
 
 export const paymentConfirmedSignal = defineSignal<[{ transactionHash: string; submissionId?: string }]>('paymentConfirmed');
 export const paymentFailedSignal = defineSignal<[{ submissionId?: string }?]>('paymentFailed');
@@ -44,7 +46,12 @@ export async function paymentSessionWorkflow({ sessionId, expiresAt }: PaymentSe
     if (!signalled || expiryPassed) {
       expiryPassed = true;
       // Not open (a payment is processing): keep waiting for its outcome.
-      if (await expirePaymentSession(sessionId)) return 'expired';
+      try {
+        if (await expirePaymentSession(sessionId)) return 'expired';
+      } catch (error) {
+        if (permanentFailureType(error) === PERMANENT_FAILURES.paymentSessionNotFound) return 'not_found';
+        throw error;
+      }
     }
   }
 }

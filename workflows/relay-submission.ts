@@ -4,6 +4,7 @@
 // as `failed` with its reason and never retried.
 import { defineQuery, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { permanentFailureType } from '../src/temporal/failures.js';
 import { DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY, RELAY_FOLLOW_ACTIVITY, RELAY_SUBMIT_ACTIVITY } from './options.js';
 
 // A local activity: sending is quick, and skipping an activity task round trip matters under load.
@@ -30,17 +31,28 @@ export const relayStageQuery = defineQuery<'submitting' | 'following' | 'done'>(
 export async function relaySubmissionWorkflow(input: RelaySubmissionInput): Promise<RelaySubmissionOutcome> {
   let stage: 'submitting' | 'following' | 'done' = 'submitting';
   setHandler(relayStageQuery, () => stage);
+  try {
+    return await relay(input, (next) => void (stage = next));
+  } catch (error) {
+    // A submission that does not exist: nothing was or will be sent.
+    if (permanentFailureType(error) === undefined) throw error;
+    stage = 'done';
+    return { status: 'failed' };
+  }
+}
+
+async function relay(input: RelaySubmissionInput, setStage: (stage: 'following' | 'done') => void): Promise<RelaySubmissionOutcome> {
   const submitted = await submitRelaySubmission(input);
   if (submitted.status !== 'submitted') {
     // A payment for a payment session: tell the session (no-op for other submissions).
     await reportRelayOutcomeToSession({ submissionId: input.submissionId });
-    stage = 'done';
+    setStage('done');
     return { status: submitted.status };
   }
-  stage = 'following';
+  setStage('following');
   const followed = await awaitRelayConfirmation(input);
   await reportRelayOutcomeToSession({ submissionId: input.submissionId });
-  stage = 'done';
+  setStage('done');
   return { status: followed.status === 'confirmed' ? 'confirmed' : 'failed' };
 }
 

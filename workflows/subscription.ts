@@ -3,6 +3,8 @@
 //   trialing --(period 0 charged)--> active --(period n charged)--> active
 //   trialing/active --(charge refused: funds/allowance)--> at_risk
 //   at_risk --(retry every retryIntervalHours, or at once on walletFundedSignal; charge succeeds)--> active
+//     (walletFundedSignal also follows a renewed allowance: the hosted renewal page's permit, whose
+//     link is emailed when the allowance covers RENEWAL_NOTICE_PERIODS periods or fewer)
 //   at_risk --(grace window of the merchant exceeded, last retry fails)--> lapsed (terminal; on-chain cancel)
 //   any non-terminal --(cancelSubscriptionSignal, API or on-chain cancel)--> cancelled (terminal; on-chain cancel)
 //   any --(authorised periods used up)--> completed (this workflow ends; the API may still cancel it:
@@ -29,6 +31,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { periodStart, type PlanInterval, type Schedule } from '../src/subscriptions/periods.js';
+import { permanentFailureType } from '../src/temporal/failures.js';
 import { CHAIN_ACTIVITY, DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY } from './options.js';
 
 const db = proxyActivities<Activities>(DATABASE_ACTIVITY);
@@ -41,6 +44,13 @@ const chain = proxyActivities<Activities>(CHAIN_ACTIVITY);
  */
 const LOCAL_CHARGE_BOOKKEEPING = 'local-charge-bookkeeping';
 const bookkeeping = () => (patched(LOCAL_CHARGE_BOOKKEEPING) ? localDb : db);
+
+/**
+ * After each charge, the allowance left on-chain is read and, when it runs low, the customer is
+ * emailed a renewal link once per renewal window (activities/subscription-renewals.ts). Runs
+ * recorded before this change have no such step.
+ */
+const ALLOWANCE_RENEWAL_NOTICE = 'allowance-renewal-notice';
 
 export type WorkflowSubscriptionStatus = 'trialing' | 'active' | 'at_risk' | 'paused' | 'cancelled' | 'lapsed' | 'completed';
 export type SubscriptionCancelledBy = 'merchant' | 'subscriber' | 'operator' | 'system';
@@ -122,13 +132,22 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (input.useSearchAttributes) upsertSearchAttributes({ BusinessStatus: [state.status] });
   };
 
+  /** The on-chain cancel, retried until it lands; one the contract refuses for good leaves the terminal status recorded. */
+  const cancelOnChain = async (): Promise<void> => {
+    try {
+      await chain.cancelSubscriptionOnChain({ subscriptionId: input.subscriptionId });
+    } catch (error) {
+      if (permanentFailureType(error) === undefined) throw error;
+    }
+  };
+
   const finishCancelled = async (request: CancelRequest): Promise<WorkflowSubscriptionStatus> => {
     // Record first (a no-op when the api already did), then the on-chain cancel, retried until it lands.
     await db.markSubscriptionCancelled({ subscriptionId: input.subscriptionId, reason: request.reason ?? null, by: request.by });
     state.status = 'cancelled';
     state.nextChargeAt = null;
     publish();
-    await chain.cancelSubscriptionOnChain({ subscriptionId: input.subscriptionId });
+    await cancelOnChain();
     return 'cancelled';
   };
 
@@ -146,7 +165,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     state.nextChargeAt = null;
     publish();
     // Nothing may charge a lapsed subscription: void the authorisation on-chain too.
-    await chain.cancelSubscriptionOnChain({ subscriptionId: input.subscriptionId });
+    await cancelOnChain();
     return 'lapsed';
   };
 
@@ -195,6 +214,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         state.status = 'active';
         state.graceDeadline = null;
         state.lastFailure = null;
+        if (patched(ALLOWANCE_RENEWAL_NOTICE)) await localDb.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: index });
         return 'charged';
       }
       state.lastFailure = result.failure;

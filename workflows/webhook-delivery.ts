@@ -7,6 +7,7 @@
 // endpoint stops its pending retries.
 import { proxyActivities } from '@temporalio/workflow';
 import { sleep, workflowInfo } from '@temporalio/workflow';
+import { PERMANENT_FAILURES, permanentFailureType } from '../src/temporal/failures.js';
 import type { Activities } from '../activities/index.js';
 import type { WebhookDeliveryInput } from '../src/webhooks/runs.js';
 import { DATABASE_ACTIVITY, WEBHOOK_ATTEMPT_ACTIVITY } from './options.js';
@@ -38,7 +39,15 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
 
   for (let attempt = 1; attempt <= RETRY_SCHEDULE_MS.length; attempt++) {
     const plannedNextDelayMs = attempt < RETRY_SCHEDULE_MS.length ? jittered(RETRY_SCHEDULE_MS[attempt]!) : null;
-    const result = await attemptWebhookDelivery({ runId, eventId, endpointId, sequence, attempt, plannedNextDelayMs });
+    let result: Awaited<ReturnType<typeof attemptWebhookDelivery>>;
+    try {
+      result = await attemptWebhookDelivery({ runId, eventId, endpointId, sequence, attempt, plannedNextDelayMs });
+    } catch (error) {
+      // The event is gone: there is nothing to deliver, ever.
+      if (permanentFailureType(error) !== PERMANENT_FAILURES.eventNotFound) throw error;
+      await finishWebhookRun({ runId, endpointId, status: 'cancelled' });
+      return 'cancelled';
+    }
     if (result.outcome === 'duplicate') return 'duplicate';
     if (result.outcome === 'endpoint_disabled') {
       await finishWebhookRun({ runId, endpointId, status: 'cancelled' });

@@ -23,15 +23,19 @@ const columns = (db: Db) =>
      scopes, created_at as "createdAt", last_used_at as "lastUsedAt", revoked_at as "revokedAt",
      revoked_reason as "revokedReason"`;
 
-export type AuthKeyRow = ApiKeyRow & { merchantApiVersion: string; merchantRateLimitPerMinute: number | null };
+export type AuthKeyRow = ApiKeyRow & {
+  merchantApiVersion: string;
+  merchantRateLimitPerMinute: number | null;
+  merchantAllowedOrigins: string[];
+};
 
-/** The key with its merchant's pinned API version, in one round trip (the hot path of every request). */
+/** The key with its merchant's pinned API version, rate limit and allowed origins, in one round trip (the hot path of every request). */
 export async function findKeyByHash(db: Db, secretHash: Buffer): Promise<AuthKeyRow | undefined> {
   const [row] = await db<AuthKeyRow[]>`
     select k.id, k.merchant_id as "merchantId", k.livemode, k.kind, k.name, k.secret_hash as "secretHash",
            k.prefix, k.last4, k.scopes, k.created_at as "createdAt", k.last_used_at as "lastUsedAt",
            k.revoked_at as "revokedAt", k.revoked_reason as "revokedReason", m.api_version as "merchantApiVersion",
-           m.rate_limit_per_minute as "merchantRateLimitPerMinute"
+           m.rate_limit_per_minute as "merchantRateLimitPerMinute", m.allowed_origins as "merchantAllowedOrigins"
     from api_keys k join merchants m on m.id = k.merchant_id
     where k.secret_hash = ${secretHash}`;
   return row;

@@ -1,6 +1,6 @@
 // Request and response shapes of key management (dashboard only).
 import { z } from 'zod';
-import { idParam, timestamp } from '../http/schemas.js';
+import { idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQuery } from '../http/pagination.js';
 import { SCOPES, SCOPE_PRESETS } from './scopes.js';
 
@@ -49,7 +49,7 @@ export const revokeKeyBody = z
   .object({ reason: z.string().trim().min(1).max(200).optional().describe('Recorded in the audit log; default `revoked_by_merchant`.') })
   .strict();
 
-export const apiKeyParams = z.object({ id: idParam('apiKey') });
+export const apiKeyParams = z.object({ id: pathId('apiKey') });
 
 export const apiKeyListQuery = listQuery.extend({
   mode: z.enum(['test', 'live']).optional().describe('Only keys of this mode.'),

@@ -37,8 +37,10 @@ export const SCOPE_PRESETS = {
 export type ScopePreset = keyof typeof SCOPE_PRESETS;
 
 /**
- * What a publishable key may ever do, whatever scopes it lists: read-only
- * methods and creating a payment session (spec, API keys rule 2).
+ * The outer bound of what a publishable key may do, whatever scopes it lists: read-only methods and
+ * creating a payment session (spec, API keys rule 2). Within it, a publishable key reaches only the
+ * routes declared `access.scope(scope, { publishableKey: true })`; src/plugins/browser-keys.ts refuses
+ * at registration a declaration outside this bound.
  */
 export function publishableKeyMayCall(method: string, url: string): boolean {
   if (method === 'GET' || method === 'HEAD') return true;

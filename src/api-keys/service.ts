@@ -22,6 +22,8 @@ export type KeyPrincipal = {
   pinnedApiVersion: string;
   /** The merchant's Enterprise per-key limit; null = the Starter default. */
   rateLimitPerMinute: number | null;
+  /** The origins whose pages may use the merchant's publishable keys (`*` = any); see src/plugins/browser-keys.ts. */
+  allowedOrigins: readonly string[];
 };
 
 export type IssuedKey = { key: repo.ApiKeyRow; secret: string };
@@ -150,6 +152,7 @@ export function createKeyAuthenticator(sql: Sql): KeyAuthenticator {
         scopes: new Set(row.scopes.filter(isScope)),
         pinnedApiVersion: row.merchantApiVersion,
         rateLimitPerMinute: row.merchantRateLimitPerMinute,
+        allowedOrigins: row.merchantAllowedOrigins,
       };
     },
     async listenForRevocations() {

@@ -52,13 +52,13 @@ ${body}
 }
 
 /** The one page body both modes share; the script reads everything else from the public routes. */
-function checkoutPage(title: string, target: string, description: string, button: string): string {
+function checkoutPage(title: string, target: string, description: string, button: string, extra = ''): string {
   return frame(
     title,
     `<div id="checkout" ${target}>
   <h1 id="merchant">Loading…</h1>
   <div class="muted" id="description">${description}</div>
-  <div class="amount" id="amount">&nbsp;</div>
+  <div class="amount" id="amount">&nbsp;</div>${extra}
   <button id="pay" type="button" disabled>${button}</button>
   <div id="message" role="status" aria-live="polite"></div>
   <div class="muted" id="details"></div>
@@ -74,7 +74,16 @@ export function renderCheckoutPage(sessionId: string): string {
 
 /** The enrolment page of a subscription plan: the same frame and script, plan mode. */
 export function renderPlanPage(planId: string): string {
-  return checkoutPage('Subscribe', `data-plan-id="${escapeHtml(planId)}"`, 'Subscribe with your wallet', 'Subscribe with wallet');
+  // Optional: where the "renew your authorisation" email goes when the permitted allowance runs low.
+  const email = `
+  <p><label class="muted" for="email">Email for renewal reminders (optional)</label><br>
+  <input id="email" type="email" maxlength="254" autocomplete="email" style="width:100%;padding:8px;box-sizing:border-box"></p>`;
+  return checkoutPage('Subscribe', `data-plan-id="${escapeHtml(planId)}"`, 'Subscribe with your wallet', 'Subscribe with wallet', email);
+}
+
+/** The renewal page of a subscription's allowance (linked from the renewal email; the token stays in the URL). */
+export function renderRenewalPage(subscriptionId: string): string {
+  return checkoutPage('Renew your subscription', `data-renewal-id="${escapeHtml(subscriptionId)}"`, 'Renew the authorisation with your wallet', 'Renew with wallet');
 }
 
 export function renderNotFoundPage(): string {
@@ -91,6 +100,8 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
   if (!root) return;
   var sessionId = root.getAttribute('data-session-id');
   var planId = root.getAttribute('data-plan-id');
+  var renewalId = root.getAttribute('data-renewal-id');
+  var renewalToken = new URLSearchParams(location.search).get('token') || '';
   var payButton = document.getElementById('pay');
   var messageEl = document.getElementById('message');
   var state = { session: null, token: null, offer: null, busy: false };
@@ -433,22 +444,8 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       .then(function (permitNonce) {
         step = 'sign';
         show('info', 'Sign the allowance (1 of 2) in your wallet…');
-        var permit = {
-          types: {
-            EIP712Domain: DOMAIN_TYPE,
-            Permit: [
-              { name: 'owner', type: 'address' },
-              { name: 'spender', type: 'address' },
-              { name: 'value', type: 'uint256' },
-              { name: 'nonce', type: 'uint256' },
-              { name: 'deadline', type: 'uint256' }
-            ]
-          },
-          primaryType: 'Permit',
-          domain: token.domain,
-          message: { owner: account, spender: offer.subscriptionManager, value: offer.permitValue, nonce: permitNonce.nonce, deadline: deadline }
-        };
-        return wallet('eth_signTypedData_v4', [account, JSON.stringify(permit)]);
+        var permit = permitTypedData(token.domain, { owner: account, spender: offer.subscriptionManager, value: offer.permitValue, nonce: permitNonce.nonce, deadline: deadline });
+        return wallet('eth_signTypedData_v4', [account, permit]);
       })
       .then(function (permitSignature) {
         signed.permit = { value: offer.permitValue, deadline: deadline, signature: permitSignature };
@@ -483,12 +480,15 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
         step = 'submit';
         setBusy(true, 'Processing…');
         show('info', 'Submitting your subscription…');
-        return postJson('/checkout/plans/' + encodeURIComponent(planId) + '/enrol', {
+        var body = {
           subscriber: account,
           terms: offer.terms,
           permit: signed.permit,
           enrolment: { nonce: nonce, deadline: deadline, signature: enrolmentSignature }
-        });
+        };
+        var emailInput = document.getElementById('email');
+        if (emailInput && emailInput.value.trim()) body.customerEmail = emailInput.value.trim();
+        return postJson('/checkout/plans/' + encodeURIComponent(planId) + '/enrol', body);
       })
       .then(function () {
         show('info', 'Subscription submitted. Waiting for confirmation on-chain…');
@@ -509,6 +509,25 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     { name: 'chainId', type: 'uint256' },
     { name: 'verifyingContract', type: 'address' }
   ];
+
+  /** EIP-2612 Permit typed data, as JSON for eth_signTypedData_v4 (enrolment and renewal sign the same shape). */
+  function permitTypedData(domain, message) {
+    return JSON.stringify({
+      types: {
+        EIP712Domain: DOMAIN_TYPE,
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' }
+        ]
+      },
+      primaryType: 'Permit',
+      domain: domain,
+      message: message
+    });
+  }
 
   function loadPlan() {
     getJson('/checkout/plans/' + encodeURIComponent(planId) + '/enrolment')
@@ -536,7 +555,91 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       });
   }
 
-  if (planId) {
+  // ---- Renewal of a subscription's allowance: one EIP-2612 permit, submitted by the server. ----
+  function renewalUrl(suffix) {
+    return '/checkout/subscriptions/' + encodeURIComponent(renewalId) + suffix;
+  }
+
+  function pollRenewal(nonce) {
+    return getJson(renewalUrl('/renewals/' + nonce + '?token=' + encodeURIComponent(renewalToken))).then(function (r) {
+      if (r.status === 'confirmed') {
+        setBusy(true, 'Renewed');
+        return show('success', 'Your authorisation is renewed. Your subscription continues.');
+      }
+      if (r.status === 'failed') {
+        setBusy(false, 'Renew with wallet');
+        return show('error', 'The renewal could not be completed on-chain' + (r.failureReason ? ': ' + r.failureReason : '.') + ' You can try again.');
+      }
+      return new Promise(function (resolve) { setTimeout(resolve, 1000); }).then(function () { return pollRenewal(nonce); });
+    });
+  }
+
+  function renew() {
+    if (state.busy || !state.offer) return;
+    var offer = state.offer;
+    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', MESSAGES.noWallet);
+    setBusy(true, 'Waiting for wallet…');
+    show('info', 'Connect your wallet…');
+    var step = 'connect';
+    var deadline = String(Math.floor(Date.now() / 1000) + 3600);
+    var account;
+    wallet('eth_requestAccounts')
+      .then(function (accounts) {
+        if (!accounts || !accounts.length) throw Object.assign(new Error('no account'), { code: 4001 });
+        account = accounts[0];
+        if (account.toLowerCase() !== offer.subscriber.toLowerCase()) {
+          var e = new Error('Connect the wallet that pays this subscription: ' + offer.subscriber + '.');
+          e.userMessage = true;
+          throw e;
+        }
+        step = 'network';
+        return ensureNetwork(offer.chainId);
+      })
+      .then(function () {
+        step = 'sign';
+        show('info', 'Sign the allowance in your wallet…');
+        var permit = permitTypedData(offer.tokenDomain, { owner: account, spender: offer.spender, value: offer.permitValue, nonce: offer.permitNonce, deadline: deadline });
+        return wallet('eth_signTypedData_v4', [account, permit]);
+      })
+      .then(function (signature) {
+        step = 'submit';
+        setBusy(true, 'Processing…');
+        show('info', 'Submitting your renewal…');
+        return postJson(renewalUrl('/renew'), { token: renewalToken, permit: { value: offer.permitValue, deadline: deadline, signature: signature } });
+      })
+      .then(function (r) {
+        show('info', 'Renewal submitted. Waiting for confirmation on-chain…');
+        return pollRenewal(r.permitNonce);
+      })
+      .catch(function (error) {
+        setBusy(false, 'Renew with wallet');
+        if (error && error.code === 4001) return show('error', step === 'connect' ? 'You did not connect your wallet. Nothing changed; you can try again.' : 'You rejected the signature request in your wallet. Nothing changed; you can try again.');
+        if (error && error.userMessage) return show('error', error.message);
+        if (error && error.api) return show('error', 'The renewal could not be submitted: ' + (error.api.message || error.message));
+        show('error', 'Something went wrong: ' + ((error && error.message) || String(error)));
+      });
+  }
+
+  function loadRenewal() {
+    getJson(renewalUrl('/renewal?token=' + encodeURIComponent(renewalToken)))
+      .then(function (offer) {
+        state.offer = offer;
+        document.getElementById('merchant').textContent = offer.merchantName || 'Renew your subscription';
+        document.getElementById('description').textContent = offer.planName + ': the current authorisation covers ' + offer.periodsLeft + ' more payment(s).';
+        document.getElementById('amount').textContent = 'Allow ' + formatUnits(offer.permitValue, 6) + ' USDC';
+        document.getElementById('details').textContent = 'Allowance for ' + offer.spender + ' on chain ' + offer.chainId + (offer.livemode ? '' : ' (test mode)') + '. Nothing is paid when you sign.';
+        if (offer.status === 'cancelled' || offer.status === 'lapsed' || offer.status === 'completed') return show('error', 'This subscription is ' + offer.status + '; there is nothing to renew.');
+        setBusy(false, 'Renew with wallet');
+      })
+      .catch(function (error) {
+        show('error', error.status === 404 ? 'This renewal link is not valid.' : 'Could not load the renewal: ' + error.message);
+      });
+  }
+
+  if (renewalId) {
+    payButton.addEventListener('click', renew);
+    loadRenewal();
+  } else if (planId) {
     payButton.addEventListener('click', subscribe);
     loadPlan();
   } else {

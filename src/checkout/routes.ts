@@ -5,8 +5,16 @@ import type { FastifyZodInstance } from '../http/types.js';
 import { withSafeChainErrors } from '../chain/clients.js';
 import { access } from '../http/access.js';
 import { CHECKOUT_SCRIPT, CHECKOUT_SCRIPT_PATH, CHECKOUT_SECURITY_HEADERS } from './page.js';
-import { relaySubscriptionBody } from '../relay/schemas.js';
 import {
+  checkoutEnrolBody,
+  checkoutRenewal,
+  checkoutRenewalBody,
+  checkoutRenewalOffer,
+  checkoutRenewalPageParams,
+  checkoutRenewalPageQuery,
+  checkoutRenewalParams,
+  checkoutRenewalQuery,
+  checkoutRenewalStatusParams,
   checkoutEnrolment,
   checkoutEnrolmentOffer,
   checkoutEnrolmentParams,
@@ -93,9 +101,9 @@ export function registerCheckoutRoutes(app: FastifyZodInstance, checkout: Checko
       tags: ['Checkout'],
       summary: "Enrol in a plan with the subscriber's signed permit and Enrolment (used by the hosted enrolment page)",
       description:
-        "Public and same-origin. The terms must be the plan's (as GET /checkout/plans/{planId}/enrolment offers them; trialEnd no later than offered); the server relays the permit and enrolment for the plan's merchant and mode (as POST /v1/relay/subscriptions) under the Idempotency-Key `checkout_<planId>_<enrolment nonce>`.",
+        "Public and same-origin. The terms must be the plan's (as GET /checkout/plans/{planId}/enrolment offers them; trialEnd no later than offered); the server relays the permit and enrolment for the plan's merchant and mode (as POST /v1/relay/subscriptions) under the Idempotency-Key `checkout_<planId>_<enrolment nonce>`. The optional `customerEmail` is kept on the wallet's customer once the relay accepted the signatures; it is where the renewal email goes.",
       params: checkoutPlanParams,
-      body: relaySubscriptionBody,
+      body: checkoutEnrolBody,
       response: { 200: checkoutEnrolment },
     },
     handler: async (request, reply) => {
@@ -117,6 +125,79 @@ export function registerCheckoutRoutes(app: FastifyZodInstance, checkout: Checko
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return checkout.enrolmentStatus(request.params.planId, request.params.nonce);
+    },
+  });
+
+  // Renewal of a subscription's allowance, linked from the renewal email: the same page frame and script.
+  app.route({
+    method: 'GET',
+    url: '/checkout/subscriptions/:id/renew',
+    config: { access: access.public() },
+    schema: {
+      hide: true,
+      tags: ['Checkout'],
+      summary: "The hosted renewal page of a subscription's allowance",
+      params: checkoutRenewalPageParams,
+      querystring: checkoutRenewalPageQuery,
+    },
+    handler: async (request, reply) => {
+      const page = await checkout.renewalPage(request.params.id, request.query.token);
+      return reply.code(page.status).headers(CHECKOUT_SECURITY_HEADERS).type('text/html; charset=utf-8').send(page.html);
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/checkout/subscriptions/:id/renewal',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary: 'What the hosted renewal page asks the subscriber to sign',
+      description:
+        "Public; the `token` of the emailed renewal link is the capability (an unknown subscription and a wrong token are the same 404). The token's EIP-712 domain, the subscriber, the SubscriptionManager (spender), the current allowance and permit nonce, and the allowance to permit: the current one plus 12 periods.",
+      params: checkoutRenewalParams,
+      querystring: checkoutRenewalQuery,
+      response: { 200: checkoutRenewalOffer },
+    },
+    handler: async (request, reply) => {
+      reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      return withSafeChainErrors(() => checkout.renewalOffer(request.params.id, request.query.token));
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/checkout/subscriptions/:id/renew',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary: "Renew a subscription's allowance with the subscriber's signed EIP-2612 permit (used by the hosted renewal page)",
+      description:
+        "Public and same-origin; the body carries the renewal link's `token`. The permit must be signed by the subscriber for the SubscriptionManager at the current permit nonce, unexpired, cover one period and raise the allowance. The operator submits it (workflow `<subscription id>_renew_<permit nonce>`, so a re-post starts nothing new); an at_risk charge is retried as soon as the Approval is indexed. Refused for a cancelled, lapsed or completed subscription (session_invalid_state).",
+      params: checkoutRenewalParams,
+      body: checkoutRenewalBody,
+      response: { 200: checkoutRenewal },
+    },
+    handler: async (request, reply) => {
+      reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      return withSafeChainErrors(() => checkout.renew(request.params.id, request.body));
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/checkout/subscriptions/:id/renewals/:nonce',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary: 'On-chain status of a renewal submitted from the hosted page',
+      params: checkoutRenewalStatusParams,
+      querystring: checkoutRenewalQuery,
+      response: { 200: checkoutRenewal },
+    },
+    handler: async (request, reply) => {
+      reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      return checkout.renewalStatus(request.params.id, request.params.nonce, request.query.token);
     },
   });
 }

@@ -1,7 +1,7 @@
 // Request and response shapes of the hosted checkout's same-origin server route.
 import { z } from 'zod';
 import { idParam } from '../http/schemas.js';
-import { relayPaymentBody } from '../relay/schemas.js';
+import { relayPaymentBody, relaySubscriptionBody } from '../relay/schemas.js';
 
 export const checkoutPageParams = z.object({ id: z.string().max(64) });
 export const checkoutPayParams = z.object({ id: idParam('paymentSession') });
@@ -58,7 +58,7 @@ export const checkoutEnrolmentOffer = z
         trialEnd: z.string().describe('Unix seconds; now + the plan\'s trial days, or 0 without a trial.'),
       })
       .describe('The Enrolment terms the subscriber signs; the enrol route accepts exactly these (trialEnd no later than offered).'),
-    permitValue: z.string().describe('The allowance the page asks the subscriber to permit: 12 periods of the plan amount.'),
+    permitValue: z.string().describe('The allowance the page asks the subscriber to permit: 12 periods of the plan amount (renewed from the emailed renewal link).'),
   })
   .meta({ id: 'CheckoutEnrolmentOffer' });
 
@@ -75,3 +75,70 @@ export const checkoutEnrolment = z
 
 export type CheckoutEnrolmentOffer = z.infer<typeof checkoutEnrolmentOffer>;
 export type CheckoutEnrolment = z.infer<typeof checkoutEnrolment>;
+
+// ---- Renewal of a subscription's allowance (hosted, linked from the renewal email). ----
+const renewalToken = z.string().min(16).max(128).describe('The capability from the renewal link the customer was emailed.');
+
+/** The enrol route's body: the relay's subscription body plus the customer's optional email (for renewal notices). */
+export const checkoutEnrolBody = relaySubscriptionBody.extend({
+  customerEmail: z
+    .email()
+    .max(254)
+    .optional()
+    .describe('Optional. Where the "renew your authorisation" email goes when the permitted allowance runs low. Kept on the wallet\'s customer; the first one given wins.'),
+});
+export type CheckoutEnrolBody = z.infer<typeof checkoutEnrolBody>;
+
+export const checkoutRenewalPageParams = z.object({ id: z.string().max(64) });
+export const checkoutRenewalPageQuery = z.object({ token: z.string().max(128).optional() });
+export const checkoutRenewalParams = z.object({ id: idParam('subscription') });
+export const checkoutRenewalQuery = z.object({ token: renewalToken });
+export const checkoutRenewalStatusParams = z.object({
+  id: idParam('subscription'),
+  nonce: z.string().regex(/^\d{1,78}$/, 'must be an integer string').describe('The permit nonce the renewal was signed at.'),
+});
+
+export const checkoutRenewalBody = z
+  .object({
+    token: renewalToken,
+    permit: relaySubscriptionBody.shape.permit.describe(
+      "The subscriber's EIP-2612 permit for the SubscriptionManager at the current permit nonce (as GET /checkout/subscriptions/{id}/renewal offers it). It replaces the allowance, so it must raise it.",
+    ),
+  })
+  .describe('What the hosted renewal page posts after the wallet signed.');
+export type CheckoutRenewalBody = z.infer<typeof checkoutRenewalBody>;
+
+export const checkoutRenewalOffer = z
+  .object({
+    object: z.literal('checkout_renewal_offer'),
+    subscriptionId: z.string(),
+    status: z.string().describe("The subscription's status (at_risk when a charge already failed for lack of allowance)."),
+    merchantName: z.string(),
+    planName: z.string(),
+    livemode: z.boolean(),
+    chainId: z.number().int(),
+    token: z.string().describe('The token the permit is signed for.'),
+    tokenDomain: domain.describe("The token's EIP-712 domain (sign the Permit with it)."),
+    subscriber: z.string().describe('The permit owner: the wallet that pays the subscription.'),
+    spender: z.string().describe('The SubscriptionManager.'),
+    amount: z.string().describe('One period of the subscription, in token base units.'),
+    allowance: z.string().describe('The allowance the SubscriptionManager has now.'),
+    periodsLeft: z.number().int().describe('Whole periods the current allowance pays.'),
+    permitNonce: z.string().describe("The subscriber's current permit nonce."),
+    permitValue: z.string().describe('The allowance to permit: the current allowance plus 12 periods of the amount.'),
+  })
+  .meta({ id: 'CheckoutRenewalOffer' });
+
+export const checkoutRenewal = z
+  .object({
+    object: z.literal('checkout_renewal'),
+    subscriptionId: z.string(),
+    permitNonce: z.string(),
+    status: z.enum(['pending', 'confirmed', 'failed']),
+    transactionHash: z.string().nullable(),
+    failureReason: z.string().nullable(),
+  })
+  .meta({ id: 'CheckoutRenewal' });
+
+export type CheckoutRenewalOffer = z.infer<typeof checkoutRenewalOffer>;
+export type CheckoutRenewal = z.infer<typeof checkoutRenewal>;

@@ -3,6 +3,7 @@
 // and mode. The merchant's authority stays on the server: the page never holds
 // a key, and the relay only accepts an authorization that pays exactly the
 // session's amount and token to its payTo.
+import type { Client } from '@temporalio/client';
 import { getAddress, isAddressEqual } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chainFor, type ChainConfig } from '../chain/config.js';
@@ -10,17 +11,19 @@ import { publicClientFor } from '../chain/clients.js';
 import { readDomain } from '../chain/typed-data.js';
 import type { Sql } from '../db/client.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
-import { isId } from '../ids.js';
+import { isId, newId } from '../ids.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
-import type { RelaySubscriptionBody } from '../relay/schemas.js';
 import type { RelayService } from '../relay/service.js';
 import * as planRepo from '../subscription-plans/repo.js';
 import { onChainPeriodSeconds } from '../subscriptions/periods.js';
+import { recordEnrolmentEmail } from '../subscriptions/renewal-repo.js';
+import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
+import { createRenewalService } from './renewal.js';
 import { renderCheckoutPage, renderNotFoundPage, renderPlanPage } from './page.js';
-import type { CheckoutEnrolment, CheckoutEnrolmentOffer, CheckoutPayBody, CheckoutPayment } from './schemas.js';
+import type { CheckoutEnrolBody, CheckoutEnrolment, CheckoutEnrolmentOffer, CheckoutPayBody, CheckoutPayment } from './schemas.js';
 
-/** Periods of allowance the enrolment page asks the subscriber to permit. */
-export const PERMIT_PERIODS = 12n;
+/** Periods of allowance the enrolment page (and each renewal) asks the subscriber to permit. */
+export { PERMIT_PERIODS };
 /** Slack allowed between the trialEnd offered and the one posted (the page reads the offer first). */
 const TRIAL_SLACK_SECONDS = 3600;
 
@@ -49,9 +52,9 @@ function renderEnrolment(
   };
 }
 
-export type CheckoutServiceDeps = { sql: Sql; relay: RelayService; chain: ChainConfig };
+export type CheckoutServiceDeps = { sql: Sql; relay: RelayService; chain: ChainConfig; temporal?: Client; taskQueue?: string };
 
-export function createCheckoutService({ sql, relay, chain }: CheckoutServiceDeps) {
+export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }: CheckoutServiceDeps) {
   async function planOf(planId: string): Promise<planRepo.PlanRow> {
     const plan = await planRepo.findPlanById(sql, planId);
     if (!plan) throw new NotFoundError(`No such subscription plan: ${planId}.`, { param: 'planId' });
@@ -90,6 +93,8 @@ export function createCheckoutService({ sql, relay, chain }: CheckoutServiceDeps
   }
 
   return {
+    ...createRenewalService({ sql, chain, ...(temporal ? { temporal } : {}), ...(taskQueue ? { taskQueue } : {}) }),
+
     async planPage(planId: string): Promise<{ status: 200 | 404; html: string }> {
       const plan = isId('plan', planId) ? await planRepo.findPlanById(sql, planId) : undefined;
       if (!plan) return { status: 404, html: renderNotFoundPage() };
@@ -102,7 +107,7 @@ export function createCheckoutService({ sql, relay, chain }: CheckoutServiceDeps
     },
 
     /** Relays a signed permit + enrolment for the plan's merchant and mode; the terms must be the plan's. */
-    async enrol(planId: string, body: RelaySubscriptionBody): Promise<CheckoutEnrolment> {
+    async enrol(planId: string, { customerEmail, ...body }: CheckoutEnrolBody): Promise<CheckoutEnrolment> {
       const plan = await planOf(planId);
       const offer = await offerFor(plan);
       const t = body.terms;
@@ -118,6 +123,9 @@ export function createCheckoutService({ sql, relay, chain }: CheckoutServiceDeps
       }
       const scope = { merchantId: plan.merchantId, livemode: plan.livemode };
       const submission = await relay.submitSubscription(scope, enrolmentIdempotencyKey(plan.id, body.enrolment.nonce), body);
+      // Only once the relay accepted the subscriber's signatures: the email is kept on the wallet's
+      // customer, where the subscription the indexer projects finds it (renewal notices).
+      if (customerEmail) await recordEnrolmentEmail(sql, { id: newId('customer'), ...scope, walletAddress: body.subscriber, email: customerEmail });
       return renderEnrolment(plan.id, body.enrolment.nonce, submission);
     },
 

@@ -6,6 +6,9 @@ import { startWorkflowOnce } from '../temporal/start-once.js';
 
 export const DISPATCH_EVENT_WORKFLOW = 'dispatchEventWorkflow';
 
+/** How long the api waits for Temporal to accept a dispatch after commit. */
+export const DISPATCH_AFTER_COMMIT_TIMEOUT_MS = 3000;
+
 export type EventDispatcher = {
   /** Best effort: an event whose start fails here is picked up by the sweep. */
   dispatch(eventIds: readonly string[]): Promise<void>;
@@ -23,8 +26,13 @@ export function createEventDispatcher(
   return {
     async dispatch(eventIds) {
       if (!client) return;
+      // Bounded: with Temporal unreachable the client would retry for about 20 s, and a request that
+      // already committed should not wait for that (the sweep dispatches what is left).
+      const deadline = Date.now() + DISPATCH_AFTER_COMMIT_TIMEOUT_MS;
       await Promise.all(
-        eventIds.map((id) => startEventDispatch(client, taskQueue, id).catch((error: unknown) => onError(error, id))),
+        eventIds.map((id) =>
+          client.withDeadline(deadline, () => startEventDispatch(client, taskQueue, id)).catch((error: unknown) => onError(error, id)),
+        ),
       );
     },
   };

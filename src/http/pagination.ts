@@ -1,5 +1,9 @@
 // Cursor pagination shared by every list endpoint: newest first, keyed on the
 // time-sortable id, so rows inserted while a client pages never shift a page.
+// `nextCursor` is always a string (spec, Common rules): the cursor of the next
+// page, or "" on the last page (`hasMore: false`). Sending `cursor=` empty is
+// refused, so a client that loops on a wrong condition fails instead of
+// starting over at the first page.
 import { z } from 'zod';
 import { InvalidRequestError } from '../errors.js';
 
@@ -22,12 +26,17 @@ export type ListQuery = z.infer<typeof listQuery>;
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({
     data: z.array(item),
-    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
-    hasMore: z.boolean(),
+    nextCursor: z
+      .string()
+      .describe('Pass as `cursor` to get the next page. Always a string: empty ("") on the last page, when `hasMore` is false.'),
+    hasMore: z.boolean().describe('True when another page follows; `nextCursor` is then non-empty.'),
   });
 }
 
-export type Page<T> = { data: T[]; nextCursor: string | null; hasMore: boolean };
+export type Page<T> = { data: T[]; nextCursor: string; hasMore: boolean };
+
+/** The `nextCursor` of the last page. */
+export const LAST_PAGE_CURSOR = '';
 
 export function encodeCursor(lastId: string): string {
   return Buffer.from(JSON.stringify({ before: lastId }), 'utf8').toString('base64url');
@@ -57,7 +66,7 @@ export function toPage<Row extends { id: string }, Out>(rows: Row[], limit: numb
   const last = pageRows[pageRows.length - 1];
   return {
     data: pageRows.map(render),
-    nextCursor: hasMore && last ? encodeCursor(last.id) : null,
+    nextCursor: hasMore && last ? encodeCursor(last.id) : LAST_PAGE_CURSOR,
     hasMore,
   };
 }

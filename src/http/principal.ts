@@ -29,6 +29,20 @@ export function requestScope(request: FastifyRequest): MerchantScope {
   return { merchantId: principal.merchantId, livemode: principal.livemode };
 }
 
+/** The API key of the request, if it was made with one (recorded on what it creates). */
+export function requestApiKeyId(request: FastifyRequest): string | undefined {
+  return request.principal?.type === 'api_key' ? request.principal.keyId : undefined;
+}
+
+/**
+ * The publishable key of the request, if it was made with one. A publishable key is public, so on the
+ * routes open to it it sees only the objects it created itself (docs/decisions.md, Publishable keys).
+ */
+export function publishableKeyId(request: FastifyRequest): string | undefined {
+  const principal = request.principal;
+  return principal?.type === 'api_key' && principal.kind === 'publishable' ? principal.keyId : undefined;
+}
+
 /** The merchant of a dashboard-session request (routes declared `access.dashboard()`). */
 export function dashboardMerchantId(request: FastifyRequest): string {
   const principal = request.principal;

@@ -10,9 +10,38 @@ export const amountString = z
 
 export const timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp.');
 
+/** The longest path id looked up; a longer one is `invalid_request` (ours are about 30 characters). */
+export const PATH_ID_MAX_LENGTH = 255;
+
+const pathIdKinds = new WeakMap<z.ZodType, IdKind>();
+
 /**
- * A path id of one kind; a malformed one is `invalid_request` rather than a lookup. A pattern, not a
- * refinement, so the OpenAPI document carries the exact format (clients and fuzzers generate valid ids).
+ * An `{id}` path parameter of one kind. Ids are opaque strings (spec, Resources): any string of
+ * printable characters up to PATH_ID_MAX_LENGTH is accepted, and one that names no object is
+ * `404 not_found` whatever its shape. The shape check of `kind` (prefix and ULID) runs before the
+ * handler, in src/plugins/path-ids.ts, and answers 404 there, so a lookup never sees a foreign shape.
+ * Too long, empty or with control characters: `invalid_request`, param `id`.
+ */
+export function pathId(kind: IdKind) {
+  const schema = z
+    .string()
+    .min(1)
+    .max(PATH_ID_MAX_LENGTH)
+    .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters')
+    .describe(`Identifier of the object (ours start with \`${ID_PREFIXES[kind]}_\`); opaque, an unknown one is not_found.`);
+  pathIdKinds.set(schema, kind);
+  return schema;
+}
+
+/** The kind a `pathId(kind)` schema was made for; undefined for any other schema. */
+export function pathIdKind(schema: unknown): IdKind | undefined {
+  return schema instanceof z.ZodType ? pathIdKinds.get(schema) : undefined;
+}
+
+/**
+ * An id of one kind given in a query filter or a body (`?planId=`, `paymentSessionId`): a value
+ * not shaped like an id of that kind is `invalid_request`. A pattern, not a refinement, so the
+ * OpenAPI document carries the exact format. Path ids use `pathId` instead.
  */
 export function idParam(kind: IdKind) {
   return z

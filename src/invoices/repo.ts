@@ -95,6 +95,14 @@ export async function listInvoices(
     order by id desc limit ${page.limit + 1}`;
 }
 
+/** Invoices that are not final (draft, sent, overdue), in id order after `afterId`: the daily repair's pages. */
+export async function listOpenInvoices(db: Db, afterId: string | null, limit: number): Promise<InvoiceRow[]> {
+  return db<InvoiceRow[]>`
+    select ${columns(db)} from invoices
+    where status in ('draft', 'sent', 'overdue') ${afterId ? db`and id > ${afterId}` : db``}
+    order by id limit ${limit}`;
+}
+
 export async function markSending(db: Db, id: string, emailId: string): Promise<InvoiceRow> {
   const [row] = await db<InvoiceRow[]>`
     update invoices set status = 'sent', email_id = ${emailId}, updated_at = now() where id = ${id} returning ${columns(db)}`;

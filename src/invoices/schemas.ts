@@ -1,7 +1,7 @@
 // Request and response shapes of invoices (spec: Invoice). Fields the spec
 // leaves open are documented here and appear in /openapi.json.
 import { z } from 'zod';
-import { amountString, idParam, timestamp } from '../http/schemas.js';
+import { amountString, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQuery } from '../http/pagination.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'void'] as const;
@@ -55,7 +55,7 @@ export const invoice = z
   })
   .meta({ id: 'Invoice' });
 
-export const invoiceParams = z.object({ id: idParam('invoice') });
+export const invoiceParams = z.object({ id: pathId('invoice') });
 export const invoiceList = listOf(invoice);
 export const invoiceListQuery = listQuery.extend({ status: z.enum(INVOICE_STATUSES).optional().describe('Only invoices in this status.') });
 

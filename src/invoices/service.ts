@@ -3,7 +3,7 @@
 // transitions after creation: delivering the email (invoice.sent), the dueAt
 // timer (overdue), the paid signal from its session. The api changes state only
 // where the caller must see the result at once (send -> sent, void).
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { ChainConfig } from '../chain/config.js';
 import type { Db, Sql } from '../db/client.js';
 import { queueEmail } from '../email/service.js';
@@ -15,7 +15,14 @@ import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
-import { checkoutUrl, insertSessionInTx, signalSessionCancelled, startPaymentSessionWorkflow } from '../payment-sessions/service.js';
+import { checkoutUrl, insertSessionInTx, PAYMENT_SESSION_CANCEL_SIGNAL, paymentSessionWorkflowStart } from '../payment-sessions/service.js';
+import {
+  createWorkflowStarter,
+  discardPendingWorkflowStarts,
+  queueWorkflowStart,
+  type QueuedWorkflowStart,
+  type WorkflowStart,
+} from '../temporal/start-outbox.js';
 import * as repo from './repo.js';
 import type { CreateInvoiceBody, Invoice, InvoiceListQuery, LineItem } from './schemas.js';
 
@@ -83,10 +90,23 @@ export type InvoiceServiceDeps = {
   events: EventDispatcher;
   temporal?: Client;
   taskQueue: string;
+  /** A workflow start that failed after commit (the outbox sweep retries it). */
+  onStartError?: (error: unknown, start: QueuedWorkflowStart) => void;
 };
 
-export function createInvoiceService({ sql, chain, publicBaseUrl, events, temporal, taskQueue }: InvoiceServiceDeps) {
-  const workflowArgs = (row: repo.InvoiceRow) => [{ invoiceId: row.id, dueAt: row.dueAt.toISOString() }];
+/** The start of an invoice's workflow; with `send`, a signal-with-start of the send. */
+export function invoiceWorkflowStart(taskQueue: string, row: Pick<repo.InvoiceRow, 'id' | 'dueAt'>, send = false): WorkflowStart {
+  return {
+    workflowType: INVOICE_WORKFLOW,
+    workflowId: row.id,
+    taskQueue,
+    args: [{ invoiceId: row.id, dueAt: row.dueAt.toISOString() }],
+    ...(send ? { signal: { name: INVOICE_SIGNALS.send } } : {}),
+  };
+}
+
+export function createInvoiceService({ sql, chain, publicBaseUrl, events, temporal, taskQueue, onStartError }: InvoiceServiceDeps) {
+  const starter = createWorkflowStarter(temporal, sql, onStartError ?? (() => {}));
 
   async function load(scope: MerchantScope, id: string, tx: Db = sql, lock = false) {
     const row = lock ? await repo.findInvoiceForUpdate(tx, scope, id) : await repo.findInvoice(tx, scope, id);
@@ -99,7 +119,10 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
       const { subtotal, total } = invoiceTotals(input.lineItems);
       const now = new Date();
       const dueAt = new Date(now.getTime() + input.dueInDays * DAY_MS);
-      const { row, session, event } = await sql.begin(async (tx) => {
+      // The invoice, its session and the starts of both workflows commit together (outbox of starts):
+      // when Temporal is unreachable after commit the answer is still the committed invoice, and the
+      // outbox sweep starts the workflows later.
+      const { row, starts, event } = await sql.begin(async (tx) => {
         const session = await insertSessionInTx(tx, chain, scope, {
           amount: total.toString(),
           currency: input.currency,
@@ -123,12 +146,13 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
           note: input.note ?? null,
         });
         const event = await recordEvent(tx, { ...scope, type: 'invoice.created', data: { object: renderInvoice(row, publicBaseUrl) } });
-        return { row, session, event };
+        const starts = [
+          await queueWorkflowStart(tx, paymentSessionWorkflowStart(taskQueue, session)),
+          await queueWorkflowStart(tx, invoiceWorkflowStart(taskQueue, row)),
+        ];
+        return { row, starts, event };
       });
-      if (temporal) {
-        await startPaymentSessionWorkflow(temporal, taskQueue, session);
-        await temporal.workflow.start(INVOICE_WORKFLOW, { workflowId: row.id, taskQueue, args: workflowArgs(row) });
-      }
+      await starter.startAfterCommit(starts);
       await events.dispatch([event.id]);
       return renderInvoice(row, publicBaseUrl);
     },
@@ -144,10 +168,12 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
 
     /**
      * draft -> sent: queues the email in the same transaction and hands its delivery to the
-     * invoice workflow (signal-with-start), which records invoice.sent once SMTP accepted it.
+     * invoice workflow (signal-with-start), which records invoice.sent once SMTP accepted it. The
+     * signal is queued in the outbox of starts in that transaction too, so a send whose signal fails
+     * after commit is finished by the outbox sweep instead of staying `sent` without an email.
      */
     async send(scope: MerchantScope, id: string): Promise<Invoice> {
-      const row = await sql.begin(async (tx) => {
+      const { row, start } = await sql.begin(async (tx) => {
         const row = await load(scope, id, tx, true);
         if (row.status !== 'draft') {
           throw new InvalidStateError(`Only a draft invoice can be sent; this one is ${row.status}.`, { param: 'id' });
@@ -161,26 +187,21 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
         // The invoice workflow delivers this email itself (so it knows when SMTP accepted it);
         // marking the delivery started keeps the email outbox sweep from starting a second sender.
         await markDeliveryStarted(tx, emailId);
-        return repo.markSending(tx, row.id, emailId);
+        const sending = await repo.markSending(tx, row.id, emailId);
+        return { row: sending, start: await queueWorkflowStart(tx, invoiceWorkflowStart(taskQueue, sending, true)) };
       });
-      if (temporal) {
-        await temporal.workflow.signalWithStart(INVOICE_WORKFLOW, {
-          workflowId: row.id,
-          taskQueue,
-          args: workflowArgs(row),
-          signal: INVOICE_SIGNALS.send,
-          signalArgs: [],
-        });
-      }
+      await starter.startAfterCommit([start]);
       return renderInvoice(row, publicBaseUrl);
     },
 
     /**
      * draft | sent | overdue -> void, cancelling the backing session in the same transaction.
      * Refused (session_invalid_state) for paid, void, or while a payment for it is in flight.
+     * The signals that end both workflows go through the outbox of starts as well: a workflow that
+     * never hears of the void would otherwise wait forever.
      */
     async void(scope: MerchantScope, id: string): Promise<Invoice> {
-      const row = await sql.begin(async (tx) => {
+      const { row, starts } = await sql.begin(async (tx) => {
         const row = await load(scope, id, tx, true);
         if (row.status === 'paid') throw new InvalidStateError('A paid invoice cannot be voided; refund it instead (POST /v1/refunds).', { param: 'id' });
         if (row.status === 'void') throw new InvalidStateError('The invoice is already void.', { param: 'id' });
@@ -189,16 +210,18 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
           throw new InvalidStateError(`The invoice's payment is ${session.status}; it cannot be voided now.`, { param: 'id' });
         }
         await sessionRepo.markCancelled(tx, row.sessionId);
-        return repo.markVoid(tx, row.id);
+        // A start or send still pending has nothing left to do: the void signals below end both workflows.
+        await discardPendingWorkflowStarts(tx, row.sessionId);
+        await discardPendingWorkflowStarts(tx, row.id);
+        const voided = await repo.markVoid(tx, row.id);
+        const sessionStart = paymentSessionWorkflowStart(taskQueue, { id: row.sessionId, expiresAt: session?.expiresAt ?? row.dueAt });
+        const starts = [
+          await queueWorkflowStart(tx, { ...sessionStart, signal: { name: PAYMENT_SESSION_CANCEL_SIGNAL } }),
+          await queueWorkflowStart(tx, { ...invoiceWorkflowStart(taskQueue, voided), signal: { name: INVOICE_SIGNALS.void } }),
+        ];
+        return { row: voided, starts };
       });
-      if (temporal) {
-        await signalSessionCancelled(temporal, row.sessionId);
-        try {
-          await temporal.workflow.getHandle(row.id).signal(INVOICE_SIGNALS.void);
-        } catch (error) {
-          if (!(error instanceof WorkflowNotFoundError)) throw error;
-        }
-      }
+      await starter.startAfterCommit(starts);
       return renderInvoice(row, publicBaseUrl);
     },
   };

@@ -16,13 +16,14 @@ export type MerchantRow = {
   payoutAddress: string | null;
   onboardedAt: Date | null;
   rateLimitPerMinute: number | null;
+  allowedOrigins: string[];
 };
 
 const columns = (db: Db) =>
   db`id, name, email, api_version as "apiVersion", created_at as "createdAt", idp_subject as "idpSubject",
      email_verified_at as "emailVerifiedAt", totp_enabled_at as "totpEnabledAt", business_name as "businessName",
      business_sector as "businessSector", business_country as "businessCountry", payout_address as "payoutAddress",
-     onboarded_at as "onboardedAt", rate_limit_per_minute as "rateLimitPerMinute"`;
+     onboarded_at as "onboardedAt", rate_limit_per_minute as "rateLimitPerMinute", allowed_origins as "allowedOrigins"`;
 
 export async function insertMerchant(
   db: Db,
@@ -98,6 +99,10 @@ export async function setBusinessProfile(
     update merchants set business_name = ${profile.businessName}, business_sector = ${profile.sector},
       business_country = ${profile.country}, payout_address = ${profile.payoutAddress}, onboarded_at = now()
     where id = ${id}`;
+}
+
+export async function setAllowedOrigins(db: Db, id: string, origins: readonly string[]): Promise<void> {
+  await db`update merchants set allowed_origins = ${db.array([...origins])} where id = ${id}`;
 }
 
 export async function setRateLimitOverride(db: Db, id: string, perMinute: number | null): Promise<void> {

@@ -1,10 +1,12 @@
-// Dashboard routes of the merchant account: first-login sync, the merchant,
-// and the three live-mode checks.
+// Routes of the merchant account: first-login sync, the merchant, the three
+// live-mode checks and account settings. The merchant and its eligibility are
+// readable with any secret key of the merchant too; the rest is dashboard only.
 import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
 import { optionalBody } from '../http/schemas.js';
-import { dashboardIdentity, dashboardMerchantId } from '../http/principal.js';
+import { dashboardIdentity, dashboardMerchantId, requestScope } from '../http/principal.js';
 import {
+  allowedOriginsBody,
   apiVersionBody,
   businessProfileBody,
   confirmCodeBody,
@@ -25,6 +27,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
     url: '/v1/auth/sync',
     config: { access: access.dashboardIdentity() },
     schema: {
+      operationId: 'syncMerchant',
       tags,
       summary: 'Create the merchant of a dashboard user (idempotent)',
       description:
@@ -39,17 +42,28 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
   app.route({
     method: 'GET',
     url: '/v1/merchants/me',
-    config: { access: access.dashboard() },
-    schema: { tags, summary: 'The merchant of the dashboard session', response: { 200: merchant } },
-    handler: (request) => merchants.me(dashboardMerchantId(request)),
+    config: { access: access.merchant() },
+    schema: {
+      operationId: 'getMerchant',
+      tags,
+      summary: 'The merchant',
+      description: 'The merchant of the dashboard session, or the merchant the secret key belongs to.',
+      response: { 200: merchant },
+    },
+    handler: (request) => merchants.me(requestScope(request).merchantId),
   });
 
   app.route({
     method: 'GET',
     url: '/v1/merchants/me/live-mode-eligibility',
-    config: { access: access.dashboard() },
-    schema: { tags, summary: 'Live-mode eligibility with a reason per unmet check', response: { 200: eligibility } },
-    handler: (request) => merchants.eligibility(dashboardMerchantId(request)),
+    config: { access: access.merchant() },
+    schema: {
+      operationId: 'getLiveModeEligibility',
+      tags,
+      summary: 'Live-mode eligibility with a reason per unmet check',
+      response: { 200: eligibility },
+    },
+    handler: (request) => merchants.eligibility(requestScope(request).merchantId),
   });
 
   app.route({
@@ -57,6 +71,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
     url: '/v1/merchants/me/email-verification',
     config: { access: access.dashboard() },
     schema: {
+      operationId: 'startEmailVerification',
       tags,
       summary: 'Email a verification code to the owner',
       body: optionalBody(startEmailVerificationBody),
@@ -69,7 +84,13 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
     method: 'POST',
     url: '/v1/merchants/me/email-verification/confirm',
     config: { access: access.dashboard() },
-    schema: { tags, summary: 'Confirm the emailed code', body: confirmCodeBody, response: { 200: merchant } },
+    schema: {
+      operationId: 'confirmEmailVerification',
+      tags,
+      summary: 'Confirm the emailed code',
+      body: confirmCodeBody,
+      response: { 200: merchant },
+    },
     handler: (request) => merchants.confirmEmail(dashboardMerchantId(request), request.body.code),
   });
 
@@ -78,6 +99,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
     url: '/v1/merchants/me/two-factor',
     config: { access: access.dashboard() },
     schema: {
+      operationId: 'startTwoFactorEnrolment',
       tags,
       summary: 'Start TOTP enrolment',
       description: 'Returns a new secret and otpauth URI; two-factor is enabled once confirmed with a valid code.',
@@ -90,7 +112,13 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
     method: 'POST',
     url: '/v1/merchants/me/two-factor/confirm',
     config: { access: access.dashboard() },
-    schema: { tags, summary: 'Confirm TOTP enrolment with a current code', body: confirmCodeBody, response: { 200: merchant } },
+    schema: {
+      operationId: 'confirmTwoFactorEnrolment',
+      tags,
+      summary: 'Confirm TOTP enrolment with a current code',
+      body: confirmCodeBody,
+      response: { 200: merchant },
+    },
     handler: (request) => merchants.confirmTwoFactor(dashboardMerchantId(request), request.body.code),
   });
 
@@ -99,6 +127,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
     url: '/v1/merchants/me/api-version',
     config: { access: access.dashboard() },
     schema: {
+      operationId: 'pinApiVersion',
       tags,
       summary: 'Pin the API version',
       description:
@@ -111,9 +140,28 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
 
   app.route({
     method: 'PUT',
+    url: '/v1/merchants/me/allowed-origins',
+    config: { access: access.dashboard() },
+    schema: {
+      operationId: 'setAllowedOrigins',
+      tags,
+      summary: 'Set the origins allowed to use publishable keys',
+      description:
+        'Web pages on these origins may call the API with this merchant\'s publishable keys (CORS). A publishable-key ' +
+        'request from any other origin is refused with `permission_denied`. `["*"]` allows every origin. Keys pick up a ' +
+        'change within 30 seconds.',
+      body: allowedOriginsBody,
+      response: { 200: merchant },
+    },
+    handler: (request) => merchants.setAllowedOrigins(dashboardMerchantId(request), request.body.allowedOrigins),
+  });
+
+  app.route({
+    method: 'PUT',
     url: '/v1/merchants/me/business-profile',
     config: { access: access.dashboard() },
     schema: {
+      operationId: 'submitBusinessProfile',
       tags,
       summary: 'Submit the business onboarding form',
       description: 'Self-attested: business name, sector, country (ISO 3166-1 alpha-2) and payout address (EVM).',

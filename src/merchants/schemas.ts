@@ -47,6 +47,9 @@ export const merchant = z
     liveModeEligible: z.boolean().describe('True when all three live-mode checks pass; live keys can then be issued.'),
     apiVersion: z.string().describe('The pinned API version used when a request sends no Service-Version header.'),
     rateLimitPerMinute: z.number().int().describe('Requests per minute allowed per API key (Starter 10,000; Enterprise custom).'),
+    allowedOrigins: z
+      .array(z.string())
+      .describe('Origins whose web pages may call the API with publishable keys (CORS); `["*"]` allows any origin, `[]` none.'),
     createdAt: timestamp,
   })
   .meta({ id: 'Merchant' });
@@ -126,6 +129,55 @@ export const apiVersionBody = z
     apiVersion: z
       .enum(SUPPORTED_API_VERSIONS as [string, ...string[]])
       .describe('A dated version this deployment serves; used for every request of this merchant that sends no Service-Version header.'),
+  })
+  .strict();
+
+export const MAX_ALLOWED_ORIGINS = 20;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * An origin as browsers send it in `Origin` (`https://shop.example`, lowercase, no default port, no
+ * path), or undefined when `value` is not one. `http://` only for loopback hosts (local development).
+ */
+export function normaliseOrigin(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  if (!secure || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) return undefined;
+  if (url.hostname.includes('*')) return undefined;
+  return url.origin;
+}
+
+export const allowedOriginsBody = z
+  .object({
+    allowedOrigins: z
+      .array(
+        z
+          .string()
+          .max(200)
+          .transform((value, context) => {
+            if (value === '*') return value;
+            const origin = normaliseOrigin(value);
+            if (origin === undefined) {
+              context.addIssue({
+                code: 'custom',
+                message: 'must be `*` or an origin such as `https://shop.example` (https, or http for localhost; no path)',
+              });
+              return z.NEVER;
+            }
+            return origin;
+          }),
+      )
+      .max(MAX_ALLOWED_ORIGINS)
+      .transform((origins) => (origins.includes('*') ? ['*'] : [...new Set(origins)]))
+      .describe(
+        `Up to ${MAX_ALLOWED_ORIGINS} origins whose web pages may use publishable keys, or \`["*"]\` for any origin. ` +
+          'Replaces the list; `[]` allows no browser origin.',
+      ),
   })
   .strict();
 

@@ -55,6 +55,7 @@ export function renderMerchant(row: repo.MerchantRow, defaultRateLimitPerMinute:
     liveModeEligible: isLiveModeEligible(row),
     apiVersion: row.apiVersion,
     rateLimitPerMinute: row.rateLimitPerMinute ?? defaultRateLimitPerMinute,
+    allowedOrigins: row.allowedOrigins,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -96,6 +97,13 @@ export function createMerchantService({ sql, secretBox, emails, defaultRateLimit
     async pinApiVersion(merchantId: string, apiVersion: string): Promise<Merchant> {
       await load(merchantId);
       await repo.setPinnedApiVersion(sql, merchantId, apiVersion);
+      return render(await load(merchantId));
+    },
+
+    /** Replaces the origins allowed to use the merchant's publishable keys (keys see it within their 30 s cache). */
+    async setAllowedOrigins(merchantId: string, origins: readonly string[]): Promise<Merchant> {
+      await load(merchantId);
+      await repo.setAllowedOrigins(sql, merchantId, origins);
       return render(await load(merchantId));
     },
 

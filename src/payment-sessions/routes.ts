@@ -1,7 +1,7 @@
 // HTTP routes of payment sessions, including the public read for the hosted checkout.
 import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
-import { requestScope } from '../http/principal.js';
+import { publishableKeyId, requestApiKeyId, requestScope } from '../http/principal.js';
 import {
   checkoutSession,
   createPaymentSessionBody,
@@ -16,22 +16,28 @@ export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: 
   app.route({
     method: 'POST',
     url: '/v1/payment-sessions',
-    config: { access: access.scope('payment_sessions_write') },
+    config: { access: access.scope('payment_sessions_write', { publishableKey: true }) },
     schema: {
       tags: ['Payment sessions'],
       summary: 'Create a payment session (allowed for publishable keys)',
       body: createPaymentSessionBody,
       response: { 200: paymentSession },
     },
-    handler: (request) => sessions.create(requestScope(request), request.body),
+    handler: (request) => sessions.create(requestScope(request), request.body, requestApiKeyId(request)),
   });
 
   app.route({
     method: 'GET',
     url: '/v1/payment-sessions/:id',
-    config: { access: access.scope('payment_sessions_read') },
-    schema: { tags: ['Payment sessions'], summary: 'Retrieve a payment session', params: paymentSessionParams, response: { 200: paymentSession } },
-    handler: (request) => sessions.get(requestScope(request), request.params.id),
+    config: { access: access.scope('payment_sessions_read', { publishableKey: true }) },
+    schema: {
+      tags: ['Payment sessions'],
+      summary: 'Retrieve a payment session',
+      description: 'A publishable key reads only the sessions it created itself; any other id is not_found for it.',
+      params: paymentSessionParams,
+      response: { 200: paymentSession },
+    },
+    handler: (request) => sessions.get(requestScope(request), request.params.id, { createdByKeyId: publishableKeyId(request) }),
   });
 
   app.route({

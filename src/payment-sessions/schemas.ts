@@ -1,7 +1,7 @@
 // Request and response shapes of payment sessions (the spec shows only the id;
 // these descriptions are the documentation in /openapi.json).
 import { z } from 'zod';
-import { amountString, idParam, timestamp } from '../http/schemas.js';
+import { amountString, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQuery } from '../http/pagination.js';
 
 export const PAYMENT_SESSION_STATUSES = ['open', 'processing', 'completed', 'expired', 'cancelled'] as const;
@@ -84,7 +84,7 @@ export const checkoutSession = z
   })
   .meta({ id: 'CheckoutSession' });
 
-export const paymentSessionParams = z.object({ id: idParam('paymentSession') });
+export const paymentSessionParams = z.object({ id: pathId('paymentSession') });
 export const paymentSessionList = listOf(paymentSession);
 export const paymentSessionListQuery = listQuery;
 

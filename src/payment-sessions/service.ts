@@ -2,7 +2,7 @@
 // address, paid through the relay (POST /v1/relay/payments with paymentSessionId).
 // One paymentSessionWorkflow per session (workflow id = session id) owns expiry,
 // completion and cancellation.
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { getAddress } from 'viem';
 import { chainFor, type ChainConfig } from '../chain/config.js';
 import type { Db, Sql } from '../db/client.js';
@@ -10,6 +10,7 @@ import { InvalidRequestError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
+import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart, type WorkflowStart } from '../temporal/start-outbox.js';
 import * as repo from './repo.js';
 import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession } from './schemas.js';
 
@@ -53,7 +54,15 @@ export async function insertSessionInTx(
   tx: Db,
   chain: ChainConfig,
   scope: MerchantScope,
-  input: { amount: string; currency: string; expiresAt: Date; successUrl?: string | null; cancelUrl?: string | null; metadata?: Record<string, string> },
+  input: {
+    amount: string;
+    currency: string;
+    expiresAt: Date;
+    successUrl?: string | null;
+    cancelUrl?: string | null;
+    metadata?: Record<string, string>;
+    createdByApiKeyId?: string | null;
+  },
 ): Promise<repo.PaymentSessionRow> {
   const settings = chainFor(chain, scope.livemode);
   const merchant = await repo.findMerchantDisplay(tx, scope.merchantId);
@@ -75,24 +84,18 @@ export async function insertSessionInTx(
     successUrl: input.successUrl ?? null,
     cancelUrl: input.cancelUrl ?? null,
     metadata: input.metadata ?? {},
+    createdByApiKeyId: input.createdByApiKeyId ?? null,
   });
 }
 
-/** Starts the session's workflow; one already started is left alone. */
-export async function startPaymentSessionWorkflow(
-  temporal: Client,
-  taskQueue: string,
-  row: Pick<repo.PaymentSessionRow, 'id' | 'expiresAt'>,
-): Promise<void> {
-  try {
-    await temporal.workflow.start(PAYMENT_SESSION_WORKFLOW, {
-      workflowId: row.id,
-      taskQueue,
-      args: [{ sessionId: row.id, expiresAt: row.expiresAt.toISOString() }],
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
+/** The start of the session's workflow, queued in the transaction that creates the session (src/temporal/start-outbox.ts). */
+export function paymentSessionWorkflowStart(taskQueue: string, row: Pick<repo.PaymentSessionRow, 'id' | 'expiresAt'>): WorkflowStart {
+  return {
+    workflowType: PAYMENT_SESSION_WORKFLOW,
+    workflowId: row.id,
+    taskQueue,
+    args: [{ sessionId: row.id, expiresAt: row.expiresAt.toISOString() }],
+  };
 }
 
 /** Tells a session's workflow it was cancelled (the row is already cancelled); a finished one is fine. */
@@ -104,20 +107,38 @@ export async function signalSessionCancelled(temporal: Client, sessionId: string
   }
 }
 
-export type PaymentSessionServiceDeps = { sql: Sql; chain: ChainConfig; publicBaseUrl: string; temporal?: Client; taskQueue: string };
+export type PaymentSessionServiceDeps = {
+  sql: Sql;
+  chain: ChainConfig;
+  publicBaseUrl: string;
+  temporal?: Client;
+  taskQueue: string;
+  /** A workflow start that failed after commit (the outbox sweep retries it). */
+  onStartError?: (error: unknown, start: QueuedWorkflowStart) => void;
+};
 
-export function createPaymentSessionService({ sql, chain, publicBaseUrl, temporal, taskQueue }: PaymentSessionServiceDeps) {
+export function createPaymentSessionService({ sql, chain, publicBaseUrl, temporal, taskQueue, onStartError }: PaymentSessionServiceDeps) {
+  const starter = createWorkflowStarter(temporal, sql, onStartError ?? (() => {}));
   return {
-    async create(scope: MerchantScope, input: CreatePaymentSessionBody): Promise<PaymentSession> {
+    /**
+     * The session and the start of its workflow commit together; the start is tried after commit
+     * and, when Temporal is unreachable, left to the outbox sweep: the answer is the committed session.
+     */
+    async create(scope: MerchantScope, input: CreatePaymentSessionBody, createdByApiKeyId?: string): Promise<PaymentSession> {
       const expiresAt = new Date(Date.now() + input.expiresInSeconds * 1000);
-      const row = await sql.begin((tx) => insertSessionInTx(tx, chain, scope, { ...input, expiresAt }));
-      if (temporal) await startPaymentSessionWorkflow(temporal, taskQueue, row);
+      const { row, start } = await sql.begin(async (tx) => {
+        const row = await insertSessionInTx(tx, chain, scope, { ...input, expiresAt, createdByApiKeyId });
+        return { row, start: await queueWorkflowStart(tx, paymentSessionWorkflowStart(taskQueue, row)) };
+      });
+      await starter.startAfterCommit([start]);
       return renderPaymentSession(row, publicBaseUrl);
     },
 
-    async get(scope: MerchantScope, id: string): Promise<PaymentSession> {
+    /** `createdByKeyId` (a publishable key's reads): only a session that key created is found. */
+    async get(scope: MerchantScope, id: string, visibility: { createdByKeyId?: string } = {}): Promise<PaymentSession> {
       const row = await repo.findPaymentSession(sql, scope, id);
-      if (!row) throw new NotFoundError(`No such payment session: ${id}.`, { param: 'id' });
+      const visible = row && (visibility.createdByKeyId === undefined || row.createdByApiKeyId === visibility.createdByKeyId);
+      if (!visible) throw new NotFoundError(`No such payment session: ${id}.`, { param: 'id' });
       return renderPaymentSession(row, publicBaseUrl);
     },
 

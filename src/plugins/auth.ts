@@ -4,12 +4,11 @@
 // only ever checked as an API key; anything else is only ever verified as a
 // dashboard JWT, so the two can never be confused.
 import fp from 'fastify-plugin';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { publishableKeyMayCall } from '../api-keys/scopes.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { KeyAuthenticator } from '../api-keys/service.js';
 import { MODE_HEADER, type DashboardSessions } from '../dashboard-sessions/service.js';
 import { AuthenticationError, PermissionDeniedError } from '../errors.js';
-import type { Access } from '../http/access.js';
+import { allowsPublishableKeys, type Access } from '../http/access.js';
 import type { Principal } from '../http/principal.js';
 
 export type AuthOptions = { keys: KeyAuthenticator; sessions: DashboardSessions };
@@ -27,22 +26,26 @@ export function looksLikeApiKey(token: string): boolean {
   return /^(sk|pk)_/.test(token);
 }
 
-function authorize(principal: Principal, route: Access, request: FastifyRequest): void {
+function authorize(principal: Principal, route: Access): void {
   if (route.kind === 'dashboard' || route.kind === 'dashboard_identity') {
     if (principal.type !== 'dashboard') {
       throw new PermissionDeniedError('This endpoint needs a dashboard session, not an API key.');
     }
     return;
   }
+  const publishable = principal.type === 'api_key' && principal.kind === 'publishable';
+  if (route.kind === 'merchant') {
+    if (publishable) throw new PermissionDeniedError('Publishable keys cannot read the merchant account; use a secret key.');
+    return;
+  }
   if (route.kind !== 'scope') return;
   if (route.secretKeyOnly && !(principal.type === 'api_key' && principal.kind === 'secret')) {
     throw new PermissionDeniedError('This endpoint needs a secret API key (sk_test_ or sk_live_), used from a server.');
   }
-  if (principal.type === 'api_key' && principal.kind === 'publishable') {
-    const url = request.routeOptions.url ?? '';
-    if (!publishableKeyMayCall(request.method, url)) {
-      throw new PermissionDeniedError('Publishable keys may only read and create payment sessions; use a secret key.');
-    }
+  if (publishable && !allowsPublishableKeys(route)) {
+    throw new PermissionDeniedError(
+      'Publishable keys may only create payment sessions and read single payment sessions they created and single plans; use a secret key.',
+    );
   }
   if (!principal.scopes.has(route.scope)) {
     throw new PermissionDeniedError(`This API key lacks the scope ${route.scope}.`, {
@@ -62,7 +65,7 @@ const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { keys, sessions
     const token = bearerToken(request.headers.authorization);
     if (looksLikeApiKey(token)) {
       const principal = await keys.authenticate(token);
-      authorize(principal, route, request);
+      authorize(principal, route);
       request.principal = principal;
       return;
     }
@@ -71,7 +74,7 @@ const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { keys, sessions
       return;
     }
     const { identity, principal } = await sessions.authenticate(token, request.headers[MODE_HEADER]);
-    authorize(principal, route, request);
+    authorize(principal, route);
     request.dashboardIdentity = identity;
     request.principal = principal;
   });

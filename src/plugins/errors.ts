@@ -4,6 +4,8 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError, InternalError, InvalidRequestError, NotFoundError, type ValidationIssue } from '../errors.js';
+import { CURRENT_API_VERSION, VERSION_HEADER } from '../http/versions.js';
+import { REQUEST_ID_HEADER } from './request-log.js';
 
 type ZodIssueLike = { instancePath?: string; message?: string };
 
@@ -67,6 +69,17 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
         requestId: request.id,
       },
     });
+}
+
+/**
+ * Fastify's `frameworkErrors`: failures of the router before any hook runs (a malformed percent-encoding,
+ * a path parameter over the router's length limit), in the envelope instead of Fastify's own body.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header(REQUEST_ID_HEADER, request.id).header(VERSION_HEADER, CURRENT_API_VERSION);
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than the API accepts.' : 'The URL is not valid.';
+  return sendError(request, reply, error.statusCode !== undefined && error.statusCode < 500 ? new InvalidRequestError(message) : new InternalError());
 }
 
 const errorsPlugin: FastifyPluginAsync = async (app) => {

@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync, RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorEnvelope } from '../http/schemas.js';
 import { CURRENT_API_VERSION } from '../http/versions.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.js';
@@ -19,11 +20,67 @@ function describeAccess(route: RouteOptions): { security: Record<string, string[
   if (access.kind === 'dashboard_identity') {
     return { security: [{ dashboardSession: [] }], note: 'Dashboard session only; works before the merchant exists.' };
   }
-  return {
-    security: [{ apiKey: [] }],
-    note: access.secretKeyOnly ? `Secret API key only. Required scope: \`${access.scope}\`.` : `Required scope: \`${access.scope}\`.`,
-    scope: access.scope,
-  };
+  if (access.kind === 'merchant') {
+    return {
+      security: [{ dashboardSession: [] }, { apiKey: [] }],
+      note: 'Dashboard session, or any secret API key of the merchant (no scope needed). Not publishable keys.',
+    };
+  }
+  const keys = access.secretKeyOnly
+    ? 'Secret API key only.'
+    : access.publishableKey
+      ? 'Publishable keys allowed (browser use, CORS: see PUT /v1/merchants/me/allowed-origins).'
+      : 'Secret API key or dashboard session; not publishable keys.';
+  return { security: [{ apiKey: [] }], note: `${keys} Required scope: \`${access.scope}\`.`, scope: access.scope };
+}
+
+const VERB_OF_METHOD: Record<string, string> = { GET: 'get', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+
+function singular(word: string): string {
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('ss') || !word.endsWith('s')) return word;
+  return word.slice(0, -1);
+}
+
+const pascal = (segment: string) =>
+  segment
+    .split(/[-_]/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('');
+
+/**
+ * The operationId of a route that declares none, from its method and path, so it is stable for as long as
+ * the operation exists: `GET /v1/invoices` -> `listInvoices`, `GET /v1/invoices/:id` -> `getInvoice`,
+ * `POST /v1/invoices` -> `createInvoice`, `POST /v1/invoices/:id/send` -> `sendInvoice`,
+ * `POST /v1/webhook-endpoints/:id/rotate-secret` -> `rotateWebhookEndpointSecret`,
+ * `GET /v1/relay/submissions/:idempotencyKey` -> `getRelaySubmissionByIdempotencyKey`. A collection
+ * segment followed by a path parameter is singular. A route may declare `schema.operationId` instead.
+ */
+export function deriveOperationId(method: string, url: string, isList: boolean): string {
+  const segments = url.replace(/^\/v1(?=\/)/, '').split('/').filter(Boolean);
+  const last = segments[segments.length - 1] ?? '';
+  const action = method === 'POST' && segments.length >= 2 && segments[segments.length - 2]!.startsWith(':') && !last.startsWith(':');
+  const resource = segments
+    .slice(0, action ? -1 : undefined)
+    .map((segment, i, all) => {
+      if (segment.startsWith(':')) return '';
+      const next = all[i + 1];
+      const collectionMember = next?.startsWith(':') || (i === all.length - 1 && method === 'POST' && !action);
+      return pascal(collectionMember ? singular(segment) : segment);
+    })
+    .join('');
+  const byKey = last.startsWith(':') && last !== ':id' ? `By${pascal(last.slice(1))}` : '';
+  // An action's first word is the verb, the rest names what it acts on: rotate-secret -> rotateWebhookEndpointSecret.
+  const [actionVerb = '', ...actionObject] = action ? last.split('-') : [];
+  const verb = action ? pascal(actionVerb) : method === 'GET' && isList ? 'List' : pascal(VERB_OF_METHOD[method] ?? method.toLowerCase());
+  const name = `${verb}${resource}${pascal(actionObject.join('-'))}${byKey}`;
+  return name[0]!.toLowerCase() + name.slice(1);
+}
+
+function isListResponse(response: unknown): boolean {
+  const ok = (response as Record<string, unknown> | undefined)?.[200];
+  return ok instanceof z.ZodObject && 'hasMore' in ok.shape;
 }
 
 function transform(input: TransformInput) {
@@ -36,7 +93,8 @@ function transform(input: TransformInput) {
   if (!schema || (schema as { hide?: boolean }).hide) return { schema, url };
   const { security, note, scope } = describeAccess(input.route);
   const method = String(input.route.method).toUpperCase();
-  const described = schema as Record<string, unknown> & { response?: Record<string, unknown>; description?: string };
+  const described = schema as Record<string, unknown> & { response?: Record<string, unknown>; description?: string; operationId?: string };
+  const operationId = described.operationId ?? deriveOperationId(method, input.route.url, isListResponse(input.schema.response));
   const headers =
     method === 'POST'
       ? {
@@ -54,6 +112,7 @@ function transform(input: TransformInput) {
   return {
     schema: {
       ...described,
+      operationId,
       ...(headers ? { headers } : {}),
       security,
       description: [described.description, note].filter(Boolean).join('\n\n'),

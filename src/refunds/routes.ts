@@ -24,6 +24,7 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
     url: '/v1/refunds/:id/signature',
     config: { access: access.scope('refunds_write') },
     schema: {
+      operationId: 'recordRefundSignature',
       tags: ['Refunds'],
       summary: "Record the refund's on-chain transaction (verified before the refund succeeds)",
       params: refundParams,

@@ -1,7 +1,7 @@
 // Request and response shapes of refunds (the spec shows only the id and the
 // recording of an on-chain transaction hash; the rest is documented here).
 import { z } from 'zod';
-import { amountString, idParam, timestamp } from '../http/schemas.js';
+import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQuery } from '../http/pagination.js';
 
 export const REFUND_STATUSES = ['pending', 'succeeded', 'cancelled'] as const;
@@ -71,7 +71,7 @@ export const refundSignatureBody = z
   })
   .strict();
 
-export const refundParams = z.object({ id: idParam('refund') });
+export const refundParams = z.object({ id: pathId('refund') });
 export const refundList = listOf(refund);
 export const refundListQuery = listQuery;
 

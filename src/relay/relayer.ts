@@ -16,6 +16,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainSettings } from '../chain/config.js';
 import { publicClientFor } from '../chain/clients.js';
+import { estimateGasInNextBlock, nextBlockTime } from '../chain/chain-time.js';
 import { allocateNonces } from '../chain/nonce-ledger.js';
 import { broadcast, replacementFees } from '../chain/sending.js';
 import type { Sql } from '../db/client.js';
@@ -45,9 +46,14 @@ export function failureOf(error: unknown): Failure | undefined {
   return undefined;
 }
 
-async function simulate(client: PublicClient, from: Address, call: { to: Address; data: Hex }, blockNumber?: bigint): Promise<Failure | undefined> {
+async function simulate(
+  client: PublicClient,
+  from: Address,
+  call: { to: Address; data: Hex },
+  at: { blockNumber: bigint } | { time: bigint },
+): Promise<Failure | undefined> {
   try {
-    await client.call({ account: from, to: call.to, data: call.data, ...(blockNumber !== undefined ? { blockNumber } : {}) });
+    await client.call({ account: from, to: call.to, data: call.data, ...('blockNumber' in at ? at : { blockOverrides: { time: at.time } }) });
     return undefined;
   } catch (error) {
     const failure = failureOf(error);
@@ -91,14 +97,17 @@ export async function submitSubmission(sql: Sql, settings: ChainSettings, submis
 
   const relayer = relayerOf(settings);
   const call = encodeRelayCall(submission.call);
-  // Gas estimation executes the call: a revert here is the simulation's verdict.
+  // Gas estimation executes the call: a revert here is the simulation's verdict. On the latest
+  // state, not the node's pending state: our own queued transactions must not make a later one look
+  // like a revert (the chain orders them by nonce anyway). At the next block's time, not the latest
+  // block's: that is when the transaction runs, and the pre-checks used it too (an idle dev chain's
+  // latest block can be minutes older than an authorization's validAfter).
+  const time = await nextBlockTime(client);
   let gasEstimate: bigint;
   try {
-    // Against the latest block, not the node's pending state: our own queued transactions must not
-    // make a later one look like a revert (the chain orders them by nonce anyway).
-    gasEstimate = await client.estimateGas({ account: relayer.address, to: call.to, data: call.data, blockTag: 'latest' });
+    gasEstimate = await estimateGasInNextBlock(client, { from: relayer.address, to: call.to, data: call.data }, time);
   } catch (error) {
-    const failure = failureOf(error) ?? (await simulate(client, relayer.address, call));
+    const failure = failureOf(error) ?? (await simulate(client, relayer.address, call, { time }));
     if (!failure) throw error;
     await repo.markFailed(sql, submissionId, failure);
     return { status: 'failed', failure };
@@ -259,7 +268,7 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
       const relayer = relayerOf(settings);
       // The reason: replay the call on the state after that block (the revert left no trace in it),
       // else on its parent.
-      const replayAt = (blockNumber: bigint) => simulate(client, relayer.address, encodeRelayCall(submission.call), blockNumber).catch(() => undefined);
+      const replayAt = (blockNumber: bigint) => simulate(client, relayer.address, encodeRelayCall(submission.call), { blockNumber }).catch(() => undefined);
       const failure = (await replayAt(receipt.blockNumber)) ?? (await replayAt(receipt.blockNumber - 1n)) ?? {
         code: 'Reverted',
         reason: 'The transaction was included but reverted; the reason could not be recovered.',

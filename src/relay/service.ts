@@ -6,7 +6,6 @@ import { startWorkflowOnce } from '../temporal/start-once.js';
 import {
   type Address,
   type Hex,
-  type PublicClient,
   getAddress,
   hashTypedData,
   isAddressEqual,
@@ -15,6 +14,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
+import { nextBlockTime } from '../chain/chain-time.js';
 import { publicClientFor } from '../chain/clients.js';
 import { EIP3009_TYPES, ENROLMENT_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
@@ -71,25 +71,6 @@ export function renderSubmission(row: repo.SubmissionRow, settings: ChainSetting
 }
 
 const refuse = (param: string, message: string) => new InvalidRequestError(message, { param });
-
-const latestTimestamps = new WeakMap<PublicClient, { at: number; timestamp: Promise<bigint> }>();
-
-/**
- * The earliest timestamp the next block can carry: what the contract's time checks will see at
- * best. The latest block's timestamp is shared for a second across concurrent requests (the wall
- * clock usually decides anyway).
- */
-async function chainNow(client: PublicClient): Promise<bigint> {
-  let hit = latestTimestamps.get(client);
-  if (!hit || Date.now() - hit.at > 1000) {
-    hit = { at: Date.now(), timestamp: client.getBlock({ blockTag: 'latest' }).then((b) => b.timestamp) };
-    hit.timestamp.catch(() => latestTimestamps.delete(client));
-    latestTimestamps.set(client, hit);
-  }
-  const latest = await hit.timestamp;
-  const wall = BigInt(Math.floor(Date.now() / 1000));
-  return latest + 1n > wall ? latest + 1n : wall;
-}
 
 export type RelayServiceDeps = { sql: Sql; chain: ChainConfig; tokens: TokenService; temporal?: Client; taskQueue: string };
 
@@ -236,7 +217,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         if (BigInt(session.amount) !== message.value) throw refuse('authorization.value', `The payment session's amount is ${session.amount}; the authorization must pay exactly that.`);
       }
       const [now, used, balance, payout] = await Promise.all([
-        chainNow(client),
+        nextBlockTime(client),
         client.readContract({ address: token, abi: testUsdcAbi, functionName: 'authorizationState', args: [message.from, message.nonce] }),
         client.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [message.from] }),
         session ? Promise.resolve(getAddress(session.payTo)) : payoutAddress(scope, 'authorization.to'),
@@ -304,7 +285,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       const [permitNonce, enrolmentUsed, now] = await Promise.all([
         client.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [subscriber] }),
         client.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'enrolmentNonceUsed', args: [subscriber, enrolment.nonce] }),
-        chainNow(client),
+        nextBlockTime(client),
       ]);
       const permit = { value: BigInt(body.permit.value), deadline: BigInt(body.permit.deadline) };
       const permitSigner = await recoverTypedDataAddress({

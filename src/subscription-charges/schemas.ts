@@ -1,6 +1,6 @@
 // Response shapes of subscription charges.
 import { z } from 'zod';
-import { idParam, timestamp } from '../http/schemas.js';
+import { idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQuery } from '../http/pagination.js';
 
 export const subscriptionCharge = z
@@ -28,7 +28,7 @@ export const subscriptionCharge = z
   })
   .meta({ id: 'SubscriptionCharge' });
 
-export const chargeParams = z.object({ id: idParam('subscriptionCharge') });
+export const chargeParams = z.object({ id: pathId('subscriptionCharge') });
 export const chargeList = listOf(subscriptionCharge);
 export const chargeListQuery = listQuery.extend({ subscriptionId: idParam('subscription').optional() });
 

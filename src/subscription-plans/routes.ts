@@ -17,7 +17,7 @@ export function registerPlanRoutes(app: FastifyZodInstance, plans: PlanService):
   app.route({
     method: 'GET',
     url: '/v1/subscription-plans/:id',
-    config: { access: access.scope('plans_read') },
+    config: { access: access.scope('plans_read', { publishableKey: true }) },
     schema: { tags: ['Subscription plans'], summary: 'Retrieve a plan', params: planParams, response: { 200: plan } },
     handler: (request) => plans.get(requestScope(request), request.params.id),
   });

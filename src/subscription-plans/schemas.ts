@@ -1,6 +1,6 @@
 // Request and response shapes of subscription plans.
 import { z } from 'zod';
-import { amountString, idParam, timestamp } from '../http/schemas.js';
+import { amountString, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQuery } from '../http/pagination.js';
 
 export const PLAN_INTERVALS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
@@ -37,7 +37,7 @@ export const checkoutPlan = plan
   .pick({ id: true, name: true, amount: true, currency: true, interval: true, intervalCount: true, trialPeriodDays: true, livemode: true })
   .meta({ id: 'CheckoutPlan' });
 
-export const planParams = z.object({ id: idParam('plan') });
+export const planParams = z.object({ id: pathId('plan') });
 export const planList = listOf(plan);
 export const planListQuery = listQuery;
 

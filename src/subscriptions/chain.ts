@@ -14,10 +14,13 @@ import {
   type TransactionReceipt,
   createPublicClient,
   encodeFunctionData,
+  getAddress,
   http,
+  keccak256,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { subscriptionManagerAbi } from '../chain/abi.js';
+import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
+import { splitSig } from '../chain/typed-data.js';
 import { devChain } from '../chain/deploy.js';
 import { createOperatorSender, type OperatorSender } from '../chain/operator-sender.js';
 import { createReceiptWaiter } from '../chain/receipts.js';
@@ -44,10 +47,18 @@ export type ChargeResult =
 
 export type CancelResult = { txHash: Hex | null; alreadyCancelled: boolean };
 
+/** A subscriber's signed EIP-2612 permit for the SubscriptionManager (the renewal page's top-up). */
+export type AllowancePermitInput = { livemode: boolean; token: string; owner: string; value: string; deadline: string; signature: Hex };
+export type AllowancePermitResult = { ok: true; txHash: Hex; blockNumber: string } | { ok: false; reason: string };
+
 export interface SubscriptionChain {
   charge(input: ChargeInput): Promise<ChargeResult>;
   isCharged(input: { livemode: boolean; onChainId: string; periodIndex: number }): Promise<boolean>;
   cancel(input: { livemode: boolean; onChainId: string }): Promise<CancelResult>;
+  /** `allowance(owner, SubscriptionManager)` of the token: what the operator may still charge. */
+  allowance(input: { livemode: boolean; token: string; owner: string }): Promise<bigint>;
+  /** Submits the permit (operator pays the gas), once per signature; a refusal comes back by name without gas. */
+  permit(input: AllowancePermitInput): Promise<AllowancePermitResult>;
 }
 
 /** One mode's chain settings (the chain layer's per-mode config maps onto this at merge). */
@@ -225,6 +236,37 @@ export async function createViemSubscriptionChain(
       if ('refused' in result || (await cancelled())) return { txHash: null, alreadyCancelled: true };
       throw new Error(`the cancel of subscription ${id} was ${result.outcome}; will retry`);
     },
+
+    async allowance({ livemode, token, owner }) {
+      const c = get(livemode);
+      return c.pub.readContract({ address: getAddress(token), abi: testUsdcAbi, functionName: 'allowance', args: [getAddress(owner), c.mode.subscriptionManager] });
+    },
+
+    async permit({ livemode, token, owner, value, deadline, signature }) {
+      const c = get(livemode);
+      // One transaction per signature: a retried activity follows (or finds) the one already sent.
+      const purpose = `permit:${getAddress(token)}:${keccak256(signature)}`;
+      const done = await c.sender.find(purpose);
+      if (done?.outcome === 'success') {
+        const receipt = await c.pub.getTransactionReceipt({ hash: done.transactionHash as Hex });
+        return { ok: true, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber.toString() };
+      }
+      const { v, r, s } = splitSig(signature);
+      const args = [getAddress(owner), c.mode.subscriptionManager, BigInt(value), BigInt(deadline), v, r, s] as const;
+      const result = await sendFor<string>(c, purpose, async () => {
+        try {
+          await c.pub.simulateContract({ account: c.sender.address, address: getAddress(token), abi: testUsdcAbi, functionName: 'permit', args });
+        } catch (error) {
+          const revert = decodeContractRevert(error);
+          if (!revert) throw error;
+          return { refused: describeRevert(revert) };
+        }
+        return { call: { to: getAddress(token), data: encodeFunctionData({ abi: testUsdcAbi, functionName: 'permit', args }) } };
+      });
+      if ('receipt' in result) return { ok: true, txHash: result.receipt.transactionHash, blockNumber: result.receipt.blockNumber.toString() };
+      if ('refused' in result) return { ok: false, reason: result.refused };
+      throw new Error(`the permit of ${owner} was ${result.outcome}; will simulate again on retry`);
+    },
   };
 }
 
@@ -237,6 +279,12 @@ export const unconfiguredSubscriptionChain: SubscriptionChain = {
     throw new ChainModeNotConfiguredError(livemode);
   },
   cancel: async ({ livemode }) => {
+    throw new ChainModeNotConfiguredError(livemode);
+  },
+  allowance: async ({ livemode }) => {
+    throw new ChainModeNotConfiguredError(livemode);
+  },
+  permit: async ({ livemode }) => {
     throw new ChainModeNotConfiguredError(livemode);
   },
 };

@@ -1,6 +1,6 @@
 // Request and response shapes of subscriptions.
 import { z } from 'zod';
-import { idParam, timestamp } from '../http/schemas.js';
+import { idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQuery } from '../http/pagination.js';
 import { SUBSCRIPTION_STATUSES } from './repo.js';
 
@@ -46,7 +46,7 @@ export const subscription = z
   })
   .meta({ id: 'Subscription' });
 
-export const subscriptionParams = z.object({ id: idParam('subscription') });
+export const subscriptionParams = z.object({ id: pathId('subscription') });
 export const subscriptionList = listOf(subscription);
 export const subscriptionListQuery = listQuery.extend({
   status: z.enum(SUBSCRIPTION_STATUSES).optional(),

@@ -2,30 +2,35 @@
 // existing schedule is left as it is, so restarts and many workers are safe).
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 
-type ScheduleDefinition = { id: string; workflowType: string; every: string; args?: unknown[] };
+export type ScheduleDefinition = { id: string; workflowType: string; every: string; args?: unknown[] };
 
 export const SCHEDULES: readonly ScheduleDefinition[] = [
   { id: 'outbox-sweep', workflowType: 'outboxSweepWorkflow', every: '1 minute' },
   { id: 'relay-sweep', workflowType: 'relaySweepWorkflow', every: '1 minute' },
+  // The spec's daily job for invoices: overdue, undelivered invoice emails, missing invoice workflows.
+  { id: 'invoice-daily', workflowType: 'invoiceSweepWorkflow', every: '1 day' },
 ];
 
 export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
-  for (const schedule of SCHEDULES) {
-    try {
-      await client.schedule.create({
-        scheduleId: schedule.id,
-        spec: { intervals: [{ every: schedule.every }] },
-        action: {
-          type: 'startWorkflow',
-          workflowType: schedule.workflowType,
-          workflowId: `${schedule.id}-run`,
-          taskQueue,
-          args: schedule.args ?? [],
-        },
-        policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      });
-    } catch (error) {
-      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    }
+  for (const schedule of SCHEDULES) await ensureSchedule(client, taskQueue, schedule);
+}
+
+/** Creates one schedule; an existing one with that id is left as it is. */
+export async function ensureSchedule(client: Client, taskQueue: string, schedule: ScheduleDefinition): Promise<void> {
+  try {
+    await client.schedule.create({
+      scheduleId: schedule.id,
+      spec: { intervals: [{ every: schedule.every }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: schedule.workflowType,
+        workflowId: `${schedule.id}-run`,
+        taskQueue,
+        args: schedule.args ?? [],
+      },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    });
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
   }
 }

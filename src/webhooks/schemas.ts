@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/types.js';
 import { listOf, listQuery } from '../http/pagination.js';
-import { idParam, timestamp } from '../http/schemas.js';
+import { idParam, pathId, timestamp } from '../http/schemas.js';
 
 /** Subscribes an endpoint to every event kind, including kinds added later. */
 export const ALL_EVENTS = '*';
@@ -55,7 +55,7 @@ export const endpointWithSecret = z
   })
   .meta({ id: 'WebhookEndpointWithSecret' });
 
-export const endpointParams = z.object({ id: idParam('webhookEndpoint') });
+export const endpointParams = z.object({ id: pathId('webhookEndpoint') });
 export const endpointList = listOf(endpoint);
 export const endpointListQuery = listQuery;
 
@@ -81,7 +81,7 @@ export const delivery = z
   })
   .meta({ id: 'WebhookDelivery' });
 
-export const deliveryParams = z.object({ id: idParam('webhookDelivery') });
+export const deliveryParams = z.object({ id: pathId('webhookDelivery') });
 export const deliveryList = listOf(delivery);
 export const deliveryListQuery = listQuery.extend({
   endpointId: idParam('webhookEndpoint').optional(),

@@ -253,6 +253,50 @@ describe('hosted checkout in headless Chromium', () => {
     await page.close();
   });
 
+  it('pays on a dev chain that has been idle for minutes (its latest block is older than validAfter)', async () => {
+    // An idle automine anvil: no block for 3 minutes, its clock at the wall clock. The last block is
+    // mined 3 minutes in the past (anvil_setTime moves anvil's clock; older than its parent, which
+    // nothing here reads), then the clock is set back to now. The page signs validAfter = now - 60,
+    // after the latest block's timestamp; the next block (now) is inside the window.
+    const rpc = async (method: string, params: unknown[]) => {
+      const response = await fetch(chain.info.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      const body = (await response.json()) as { error?: { message: string } };
+      if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    };
+    await rpc('anvil_setTime', [Math.floor(Date.now() / 1000) - 180]);
+    await rpc('evm_mine', []);
+    await rpc('anvil_setTime', [Math.floor(Date.now() / 1000)]);
+    const idleFor = BigInt(Math.floor(Date.now() / 1000)) - (await pub.getBlock({ blockTag: 'latest' })).timestamp;
+    expect(idleFor).toBeGreaterThanOrEqual(120n);
+
+    const session = await createSession('1500000');
+    const payerBefore = await balanceOf(payer.address);
+    const { page } = await openWalletPage({ account: payer });
+    await openCheckout(page, session.id);
+    await page.locator('#pay').click();
+    // Wait for the relayed payment's outcome, so a failure shows its reason instead of a redirect timeout.
+    let submission: { status: string; failure_code: string | null; failure_reason: string | null } | undefined;
+    await expect
+      .poll(
+        async () => {
+          [submission] = await db.sql<{ status: string; failure_code: string | null; failure_reason: string | null }[]>`
+            select status, failure_code, failure_reason from relay_submissions where payment_session_id = ${session.id}`;
+          return submission?.status;
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .toMatch(/^(confirmed|failed)$/);
+    expect(submission, JSON.stringify(submission)).toMatchObject({ status: 'confirmed', failure_code: null });
+    await page.waitForURL((url) => url.href.startsWith(SUCCESS_URL), { timeout: 60_000 });
+    expect(await sessionStatus(session.id)).toBe('completed');
+    expect(await balanceOf(payer.address)).toBe(payerBefore - 1_500_000n);
+    await page.close();
+  });
+
   it('a rejected signature shows the rejection and submits nothing', async () => {
     const session = await createSession('1000000');
     const { page, log } = await openWalletPage({ account: payer, rejectSignature: true });

@@ -407,3 +407,28 @@ describe('stuck transactions', () => {
     }
   });
 });
+
+describe('chain time', () => {
+  it('relays an authorization signed against the wall clock that is valid only after the latest block', async () => {
+    // A live chain's latest block lags the wall clock by up to a block time; an idle automine anvil's
+    // by minutes. Here the latest block is 30 s old and anvil's clock is at the wall clock, so the
+    // next block is mined now. The payer signs validAfter = wall clock - 5 s: after the latest
+    // block, before the next. The relay must simulate in the next block, not in the latest one.
+    const wall = () => Math.floor(Date.now() / 1000);
+    // anvil_setTime moves anvil's clock (viem's test actions lack it).
+    const setAnvilTime = (seconds: number) => testClient.request({ method: 'anvil_setTime', params: [seconds] } as never);
+    await setAnvilTime(wall() - 30);
+    await testClient.mine({ blocks: 1 });
+    await setAnvilTime(wall());
+    const now = BigInt(wall());
+    const latest = await chainTime();
+    expect(latest).toBeLessThanOrEqual(now - 25n);
+    const body = await authorization(payerB, { value: 7n, validAfter: now - 5n, validBefore: now + 3600n });
+    const payerBefore = await balanceOf(payerB.address);
+    const key = newKey();
+    expect((await relay('/v1/relay/payments', body, key)).statusCode).toBe(200);
+    const done = await settled(key);
+    expect(done, JSON.stringify(done)).toMatchObject({ status: 'confirmed', failureCode: null });
+    expect(await balanceOf(payerB.address)).toBe(payerBefore - 7n);
+  });
+});

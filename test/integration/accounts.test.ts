@@ -215,7 +215,7 @@ describe('key management', () => {
     expect((await user.call('POST', '/v1/api-keys', { mode: 'test' })).statusCode).toBe(400);
     expect((await user.call('POST', '/v1/api-keys', { mode: 'test', preset: 'full', scopes: ['plans_read'] })).statusCode).toBe(400);
     expect((await user.call('POST', '/v1/api-keys', { mode: 'test', scopes: ['plans_delete'] })).statusCode).toBe(400);
-    expect((await user.call('POST', '/v1/api-keys/not-an-id/revoke')).statusCode).toBe(400);
+    expect((await user.call('POST', '/v1/api-keys/not-an-id/revoke')).statusCode).toBe(404);
     const theirs = (await other.call('POST', '/v1/api-keys', { mode: 'test', preset: 'full' })).json();
     const foreign = await user.call('POST', `/v1/api-keys/${theirs.key.id}/revoke`);
     expect(foreign.statusCode).toBe(404);

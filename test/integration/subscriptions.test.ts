@@ -93,9 +93,10 @@ describe('subscriptions', () => {
       expect(response.statusCode).toBe(404);
       expect(response.json().error.code).toBe('not_found');
     }
+    // Ids are opaque: one of another shape does not exist either.
     const malformed = await t.app.inject({ method: 'GET', url: '/v1/subscriptions/plan_123', headers: auth(merchant.secretKey) });
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().error.code).toBe('invalid_request');
+    expect(malformed.statusCode).toBe(404);
+    expect(malformed.json().error.code).toBe('not_found');
   });
 
   it('lists by status and plan, newest first, with cursor pages', async () => {
@@ -109,7 +110,7 @@ describe('subscriptions', () => {
     const first = (await t.app.inject({ method: 'GET', url: `/v1/subscriptions?planId=${planB}&limit=1`, headers: auth(merchant.secretKey) })).json();
     expect(first).toMatchObject({ hasMore: true, data: [{ id: activeB }] });
     const second = (await t.app.inject({ method: 'GET', url: `/v1/subscriptions?planId=${planB}&limit=1&cursor=${first.nextCursor}`, headers: auth(merchant.secretKey) })).json();
-    expect(second).toMatchObject({ hasMore: false, nextCursor: null, data: [{ id: atRisk }] });
+    expect(second).toMatchObject({ hasMore: false, nextCursor: '', data: [{ id: atRisk }] });
 
     const bad = await t.app.inject({ method: 'GET', url: '/v1/subscriptions?status=sleeping', headers: auth(merchant.secretKey) });
     expect(bad.statusCode).toBe(400);
@@ -258,6 +259,6 @@ describe('subscription charges', () => {
     const noScope = await merchant.keyWithScopes(['plans_read']);
     expect((await t.app.inject({ method: 'GET', url: `/v1/subscription-charges/${charge.id}`, headers: auth(noScope) })).json().error.code).toBe('permission_denied');
     expect((await t.app.inject({ method: 'GET', url: `/v1/subscription-charges/${charge.id}`, headers: auth(other.secretKey) })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: '/v1/subscription-charges/sub_1', headers: auth(reader) })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/subscription-charges/sub_1', headers: auth(reader) })).statusCode).toBe(404);
   });
 });

@@ -119,7 +119,7 @@ describe('webhook endpoints', () => {
     const other = await seedMerchant(db.sql, 'Other');
     expect((await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/disable`, headers: auth(other.secretKey) })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/v1/webhook-endpoints', headers: auth(other.secretKey) })).json().data).toEqual([]);
-    expect((await t.app.inject({ method: 'GET', url: '/v1/webhook-endpoints/not-an-id', headers: auth(merchant.secretKey) })).json().error.code).toBe('invalid_request');
+    expect((await t.app.inject({ method: 'GET', url: '/v1/webhook-endpoints/not-an-id', headers: auth(merchant.secretKey) })).json().error.code).toBe('not_found');
     expect((await t.app.inject({ method: 'GET', url: '/v1/webhook-deliveries/wdl_01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: auth(merchant.secretKey) })).statusCode).toBe(404);
   });
 

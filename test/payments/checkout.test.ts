@@ -298,9 +298,10 @@ describe('refunds', () => {
     const missing = await t.app.inject({ method: 'POST', url: `/v1/refunds/${newId('refund')}/cancel`, headers: auth() });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toMatchObject({ code: 'not_found', param: 'id' });
+    // Ids are opaque: one of another shape does not exist either.
     const malformed = await t.app.inject({ method: 'POST', url: '/v1/refunds/not-a-refund/cancel', headers: auth() });
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().error).toMatchObject({ code: 'invalid_request', param: 'id' });
+    expect(malformed.statusCode).toBe(404);
+    expect(malformed.json().error).toMatchObject({ code: 'not_found', param: 'id' });
     const readOnly = await merchant.keyWithScopes(['refunds_read']);
     const denied = await t.app.inject({ method: 'POST', url: `/v1/refunds/${newId('refund')}/cancel`, headers: auth(readOnly) });
     expect(denied.statusCode).toBe(403);

@@ -39,7 +39,8 @@ export type TestChain = {
   balanceOf: (who: Address) => Promise<bigint>;
   isCharged: (onChainId: string, periodIndex: number) => Promise<boolean>;
   isCancelledOnChain: (onChainId: string) => Promise<boolean>;
-  enrol: (input: { payer: PrivateKeyAccount; amount: bigint; period: bigint; periods: number; trialEnd?: bigint }) => Promise<SubscriptionCreatedLog>;
+  /** `permitValue`: the allowance permitted at enrolment (default: the term, or 1000 periods when open-ended). */
+  enrol: (input: { payer: PrivateKeyAccount; amount: bigint; period: bigint; periods: number; trialEnd?: bigint; permitValue?: bigint }) => Promise<SubscriptionCreatedLog>;
   stop: () => Promise<void>;
 };
 
@@ -108,10 +109,10 @@ export async function startTestChain(sql: Sql): Promise<TestChain> {
       pub.readContract({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [BigInt(onChainId), periodIndex] }),
     isCancelledOnChain: async (onChainId) =>
       (await pub.readContract({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [BigInt(onChainId)] })).cancelled,
-    enrol: async ({ payer, amount, period, periods, trialEnd = 0n }) => {
+    enrol: async ({ payer, amount, period, periods, trialEnd = 0n, permitValue: permitted }) => {
       const now = (await pub.getBlock()).timestamp;
       const deadline = now + 3600n * 24n * 365n * 10n;
-      const permitValue = periods === 0 ? amount * 1000n : amount * BigInt(periods);
+      const permitValue = permitted ?? (periods === 0 ? amount * 1000n : amount * BigInt(periods));
       const permit = await signPermit(pub, payer, deployed.token, { spender: deployed.subscriptionManager, value: permitValue, deadline });
       const terms = {
         token: deployed.token,

@@ -27,7 +27,7 @@ describe('cursors', () => {
   it('builds pages from limit + 1 rows', () => {
     const rows = [{ id: 'c' }, { id: 'b' }, { id: 'a' }];
     expect(toPage(rows, 2, (r) => r.id)).toEqual({ data: ['c', 'b'], nextCursor: encodeCursor('b'), hasMore: true });
-    expect(toPage(rows, 3, (r) => r.id)).toEqual({ data: ['c', 'b', 'a'], nextCursor: null, hasMore: false });
+    expect(toPage(rows, 3, (r) => r.id)).toEqual({ data: ['c', 'b', 'a'], nextCursor: '', hasMore: false });
   });
 
   it('limit defaults to 25 and stays within 1..100', () => {

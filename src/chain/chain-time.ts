@@ -1,0 +1,52 @@
+// Chain time: the timestamp the next block can carry at the earliest, which is
+// what a contract's time checks see when a transaction sent now is mined. The
+// relay's pre-checks and its simulation both use it, so they agree.
+import { type Address, type Hex, type PublicClient, BaseError, numberToHex } from 'viem';
+
+const latestTimestamps = new WeakMap<PublicClient, { at: number; timestamp: Promise<bigint> }>();
+
+/**
+ * max(latest block timestamp + 1, wall clock). On a live chain the wall clock decides (the latest
+ * block lags it by about a block time); on an idle automine dev chain the latest block can be
+ * minutes old while the next one is mined at the wall clock. The latest block's timestamp is shared
+ * for a second across concurrent callers.
+ */
+export async function nextBlockTime(client: PublicClient): Promise<bigint> {
+  let hit = latestTimestamps.get(client);
+  if (!hit || Date.now() - hit.at > 1000) {
+    hit = { at: Date.now(), timestamp: client.getBlock({ blockTag: 'latest' }).then((b) => b.timestamp) };
+    hit.timestamp.catch(() => latestTimestamps.delete(client));
+    latestTimestamps.set(client, hit);
+  }
+  const latest = await hit.timestamp;
+  const wall = BigInt(Math.floor(Date.now() / 1000));
+  return latest + 1n > wall ? latest + 1n : wall;
+}
+
+/** A node that does not take the block-overrides parameter answers "invalid params" (-32602). */
+function refusesBlockOverrides(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  return error.walk((e) => (e as { code?: unknown }).code === -32602) !== null;
+}
+
+/**
+ * eth_estimateGas on the latest state, executed with the next block's timestamp (block overrides,
+ * supported by anvil, geth since 1.15, erigon and reth). At `latest` alone, `block.timestamp` is the
+ * latest block's, which can be before an authorization's validAfter although the transaction, once
+ * mined, is inside its window. A node that refuses block overrides gets the plain estimate at
+ * `latest`. A revert is thrown as the node reported it (with its data, for decoding).
+ */
+export async function estimateGasInNextBlock(
+  client: PublicClient,
+  request: { from: Address; to: Address; data: Hex },
+  time: bigint,
+): Promise<bigint> {
+  // viem's estimateGas has no block overrides (its eth_call has): send the request ourselves.
+  const estimate = client.request as unknown as (args: { method: 'eth_estimateGas'; params: unknown[] }) => Promise<Hex>;
+  try {
+    return BigInt(await estimate({ method: 'eth_estimateGas', params: [request, 'latest', {}, { time: numberToHex(time) }] }));
+  } catch (error) {
+    if (!refusesBlockOverrides(error)) throw error;
+    return client.estimateGas({ account: request.from, to: request.to, data: request.data, blockTag: 'latest' });
+  }
+}

@@ -1,0 +1,252 @@
+// The hosted renewal of a subscription's allowance through the real app: the
+// page, its offer, the relay endpoint (permit checks, the error envelope) and
+// the status route, with the real worker on the Temporal dev server, a private
+// anvil and the SMTP sink the renewal email reaches.
+import { randomBytes } from 'node:crypto';
+import type { Address } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testUsdcAbi } from '../../src/chain/abi.js';
+import { devChainSettings, type ChainSettings } from '../../src/chain/config.js';
+import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { PERMIT_TYPES } from '../../src/chain/typed-data.js';
+import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
+import { createMailer, type Mailer } from '../../src/email/mailer.js';
+import { newId } from '../../src/ids.js';
+import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
+import { onSubscriptionCreatedOnChain } from '../../src/subscriptions/chain-events.js';
+import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { recordEnrolmentEmail } from '../../src/subscriptions/renewal-repo.js';
+import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
+import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+
+const USDC = (n: number) => BigInt(n) * 1_000_000n;
+
+let db: TestDatabase;
+let chain: TestChain;
+let settings: ChainSettings;
+let temporal: DevServerWorker;
+let t: TestApp;
+let merchant: SeededMerchant;
+let sink: SmtpSink;
+let mailer: Mailer;
+let planId: string;
+let subscriptionId: string;
+let token: string;
+let payer: PrivateKeyAccount;
+
+async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  [chain, sink] = await Promise.all([startTestChain(db.sql), startSmtpSink()]);
+  settings = devChainSettings({
+    rpcUrl: chain.anvil.rpcUrl,
+    chainId: chain.anvil.chainId,
+    token: chain.deployed.token,
+    subscriptionManager: chain.deployed.subscriptionManager,
+    escrow: chain.deployed.escrow,
+  });
+  mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
+  temporal = await startDevServerWorker(db.sql, { chain: { test: settings }, subscriptionChain: chain.subscriptionChain, mailer });
+  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
+  merchant = await seedMerchant(db.sql, 'Renewal shop');
+  await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
+  await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
+  const plan = await t.app.inject({
+    method: 'POST',
+    url: '/v1/subscription-plans',
+    headers: { authorization: `Bearer ${merchant.secretKey}` },
+    payload: { name: 'Coffee', amount: USDC(10).toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1 },
+  });
+  planId = plan.json().id;
+
+  // Enrolled with an allowance of two periods and an email: period 0 is charged at once, which
+  // leaves one period, so the worker queues and delivers the renewal email.
+  payer = newPayer();
+  const email = `renew-${randomBytes(4).toString('hex')}@example.com`;
+  await chain.mint(payer.address, USDC(1000));
+  await recordEnrolmentEmail(db.sql, { id: newId('customer'), merchantId: merchant.merchantId, livemode: false, walletAddress: payer.address, email });
+  const log = await chain.enrol({ payer, amount: USDC(10), period: BigInt(onChainPeriodSeconds('monthly', 1)), periods: 0, permitValue: USDC(20) });
+  const created = await onSubscriptionCreatedOnChain(
+    { sql: db.sql, temporal: temporal.client, taskQueue: temporal.taskQueue, events: { dispatch: async () => {} }, modes: { test: chain.mode } },
+    { ...log, planId },
+  );
+  if (created.outcome === 'ignored') throw new Error(created.reason);
+  subscriptionId = created.subscriptionId;
+  const [mail] = await until(() => sink.messages({ to: email }), (m) => m.length === 1, 'the renewal email');
+  const link = /\/checkout\/subscriptions\/(sub_\w+)\/renew\?token=([\w-]+)/.exec(mail!.text);
+  expect(link?.[1]).toBe(subscriptionId);
+  token = link![2]!;
+}, 180_000);
+
+afterAll(async () => {
+  await t?.close();
+  await temporal?.stop();
+  mailer?.close();
+  await sink?.stop();
+  await chain?.stop();
+  await db?.drop();
+});
+
+function expectEnvelope(response: { statusCode: number; json: () => any }, status: number, code: string, param?: string) {
+  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
+  const error = response.json().error;
+  expect(error.code).toBe(code);
+  expect(typeof error.message).toBe('string');
+  if (param !== undefined) {
+    expect(error.param).toBe(param);
+    // A validation refusal lists every failed field.
+    if (code === 'invalid_request') expect(error.details.issues.map((i: { path: string }) => i.path)).toContain(param);
+  }
+  return error;
+}
+
+const allowance = () =>
+  chain.pub.readContract({ address: chain.deployed.token, abi: testUsdcAbi, functionName: 'allowance', args: [payer.address, chain.deployed.subscriptionManager] });
+
+async function offer() {
+  const response = await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewal?token=${token}` });
+  expect(response.statusCode).toBe(200);
+  return response.json();
+}
+
+async function signPermit(signer: PrivateKeyAccount, o: any, overrides: { value?: bigint; deadline?: bigint } = {}) {
+  const deadline = overrides.deadline ?? BigInt(Math.floor((await chain.chainNowMs()) / 1000)) + 3600n;
+  const value = overrides.value ?? BigInt(o.permitValue);
+  const signature = await signer.signTypedData({
+    domain: { ...o.tokenDomain, verifyingContract: o.tokenDomain.verifyingContract as Address },
+    types: PERMIT_TYPES,
+    primaryType: 'Permit',
+    message: { owner: payer.address, spender: o.spender as Address, value, nonce: BigInt(o.permitNonce), deadline },
+  });
+  return { value: value.toString(), deadline: deadline.toString(), signature };
+}
+
+const renew = (body: unknown, id = subscriptionId) => t.app.inject({ method: 'POST', url: `/checkout/subscriptions/${id}/renew`, payload: body as object });
+
+describe('hosted allowance renewal', () => {
+  it('serves the renewal page only with the emailed token', async () => {
+    const page = await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renew?token=${token}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.body).toContain(`data-renewal-id="${subscriptionId}"`);
+    expect(page.body).not.toContain(token);
+    for (const url of [
+      `/checkout/subscriptions/${subscriptionId}/renew?token=wrong-token-wrong-token`,
+      `/checkout/subscriptions/${subscriptionId}/renew`,
+      `/checkout/subscriptions/sub_doesnotexist/renew?token=${token}`,
+    ]) {
+      const missing = await t.app.inject({ method: 'GET', url });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.headers['content-type']).toContain('text/html');
+    }
+  });
+
+  it('offers the current allowance plus 12 periods, and refuses a wrong token or a malformed request with the error envelope', async () => {
+    const o = await offer();
+    expect(o).toMatchObject({
+      object: 'checkout_renewal_offer',
+      subscriptionId,
+      status: 'active',
+      planName: 'Coffee',
+      merchantName: 'Renewal shop',
+      subscriber: payer.address,
+      spender: chain.deployed.subscriptionManager,
+      token: chain.deployed.token,
+      amount: USDC(10).toString(),
+      allowance: USDC(10).toString(),
+      periodsLeft: 1,
+      permitValue: USDC(130).toString(),
+    });
+    expectEnvelope(await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewal?token=wrong-token-wrong-token` }), 404, 'not_found', 'token');
+    expectEnvelope(await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewal` }), 400, 'invalid_request', 'token');
+    expectEnvelope(await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/nope/renewal?token=${token}` }), 400, 'invalid_request', 'id');
+  });
+
+  it('refuses a bad renewal post with the spec error envelope, naming the param, and sends nothing', async () => {
+    const o = await offer();
+    const good = await signPermit(payer, o);
+    const { signature: _omitted, ...unsigned } = good;
+    expectEnvelope(await renew({ token, permit: unsigned }), 400, 'invalid_request', 'permit.signature');
+    expectEnvelope(await renew({ token, permit: { ...good, value: 'lots' } }), 400, 'invalid_request', 'permit.value');
+    expectEnvelope(await renew({ permit: good }), 400, 'invalid_request', 'token');
+    expectEnvelope(await renew({ token: 'wrong-token-wrong-token', permit: good }), 404, 'not_found', 'token');
+    expectEnvelope(await renew({ token, permit: good }, 'not-an-id'), 400, 'invalid_request', 'id');
+    // Signed by someone else than the subscriber.
+    const stranger = newPayer();
+    expectEnvelope(await renew({ token, permit: await signPermit(stranger, o) }), 400, 'invalid_request', 'permit.signature');
+    // A signature over other values than those posted.
+    expectEnvelope(await renew({ token, permit: { ...good, value: (BigInt(good.value) + 1n).toString() } }), 400, 'invalid_request', 'permit.signature');
+    // Expired, and not raising the allowance (a permit replaces it).
+    const now = BigInt(Math.floor((await chain.chainNowMs()) / 1000));
+    expectEnvelope(await renew({ token, permit: await signPermit(payer, o, { deadline: now - 1n }) }), 400, 'invalid_request', 'permit.deadline');
+    expectEnvelope(await renew({ token, permit: await signPermit(payer, o, { value: USDC(10) }) }), 400, 'invalid_request', 'permit.value');
+    expect(await allowance()).toBe(USDC(10));
+    expect((await db.sql`select 1 from operator_transactions where purpose like 'permit:%'`).length).toBe(0);
+  });
+
+  it('relays the subscriber\'s permit through the operator once; a re-post answers from the same renewal', async () => {
+    const o = await offer();
+    const permit = await signPermit(payer, o);
+    const posted = await renew({ token, permit });
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(posted.json()).toMatchObject({ object: 'checkout_renewal', subscriptionId, permitNonce: o.permitNonce });
+    const status = await until(
+      async () => (await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewals/${o.permitNonce}?token=${token}` })).json(),
+      (s) => s.status !== 'pending',
+      'the renewal on-chain',
+    );
+    expect(status).toMatchObject({ status: 'confirmed', failureReason: null });
+    expect(status.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await allowance()).toBe(USDC(130));
+
+    // The same post again (a retry after a lost response): the confirmed renewal, no second transaction.
+    const again = await renew({ token, permit });
+    expect(again.json()).toMatchObject({ status: 'confirmed', permitNonce: o.permitNonce, transactionHash: status.transactionHash });
+    expect((await db.sql`select 1 from operator_transactions where purpose like 'permit:%'`).length).toBe(1);
+    expectEnvelope(
+      await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewals/99?token=${token}` }),
+      404,
+      'not_found',
+      'nonce',
+    );
+    expect((await offer()).periodsLeft).toBe(13);
+  });
+
+  it('refuses to renew a cancelled subscription (session_invalid_state)', async () => {
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/v1/subscriptions/${subscriptionId}/cancel`,
+      headers: { authorization: `Bearer ${merchant.secretKey}` },
+      payload: { reason: 'end of test' },
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const o = await offer();
+    expect(o.status).toBe('cancelled');
+    expectEnvelope(await renew({ token, permit: await signPermit(payer, o) }), 403, 'session_invalid_state');
+  });
+
+  it('takes an optional customer email on the enrol route, validated like any field', async () => {
+    const body = {
+      subscriber: payer.address,
+      terms: { token: chain.deployed.token, merchant: DEV_ACCOUNTS.merchant.address, amount: '10000000', period: '2419200', periods: 0, trialEnd: '0' },
+      permit: { value: '1', deadline: '1', signature: `0x${'11'.repeat(65)}` },
+      enrolment: { nonce: `0x${'22'.repeat(32)}`, deadline: '1', signature: `0x${'33'.repeat(65)}` },
+      customerEmail: 'not-an-email',
+    };
+    expectEnvelope(await t.app.inject({ method: 'POST', url: `/checkout/plans/${planId}/enrol`, payload: body }), 400, 'invalid_request', 'customerEmail');
+  });
+});
