@@ -17,6 +17,11 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { paymentConfirmedSignal } from '../../workflows/payment-session.js';
+import { recordHistory } from '../support/histories.js';
+
+/** Shapes of the invoice and payment-session workflows recorded for the replay test (test/support/histories.ts). */
+const INVOICE_SHAPE = 'one-delivery';
+const SESSION_SHAPE = 'first';
 
 let env: TestWorkflowEnvironment;
 let bundle: { code: string };
@@ -142,6 +147,8 @@ describe('invoices', () => {
       expect((await getSession(invoice.sessionId)).status).toBe('cancelled');
       expect(await env.client.workflow.getHandle(invoice.id).result()).toBe('void');
       expect(await env.client.workflow.getHandle(invoice.sessionId).result()).toBe('cancelled');
+      await recordHistory(env.client.workflow.getHandle(invoice.id), 'invoice-sent-overdue-void', INVOICE_SHAPE);
+      await recordHistory(env.client.workflow.getHandle(invoice.sessionId), 'payment-session-cancelled', SESSION_SHAPE);
     });
 
     const listed = (await t.app.inject({ method: 'GET', url: '/v1/invoices?status=void', headers: auth() })).json();
@@ -168,6 +175,8 @@ describe('invoices', () => {
       // The session's confirmation signal, as reportRelayOutcomeToSession sends it (the anvil path is in checkout.test.ts).
       await env.client.workflow.getHandle(invoice.sessionId).signal(paymentConfirmedSignal, { transactionHash: `0x${'ab'.repeat(32)}` });
       expect(await env.client.workflow.getHandle(invoice.id).result()).toBe('paid');
+      await recordHistory(env.client.workflow.getHandle(invoice.id), 'invoice-paid', INVOICE_SHAPE);
+      await recordHistory(env.client.workflow.getHandle(invoice.sessionId), 'payment-session-completed', SESSION_SHAPE);
     });
     const paid = await getInvoice(invoice.id);
     expect(paid.status).toBe('paid');
@@ -228,6 +237,7 @@ describe('payment session expiry', () => {
     const w = await worker();
     await w.runUntil(async () => {
       expect(await env.client.workflow.getHandle(session.id).result()).toBe('expired');
+      await recordHistory(env.client.workflow.getHandle(session.id), 'payment-session-expired', SESSION_SHAPE);
     });
     expect((await getSession(session.id)).status).toBe('expired');
     const tooShort = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: '100', expiresInSeconds: 10 } });

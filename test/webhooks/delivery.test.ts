@@ -17,6 +17,7 @@ import { RETRY_SCHEDULE_MS } from '../../workflows/webhook-delivery.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { workflowBundle } from '../support/temporal.js';
+import { recordHistory } from '../support/histories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
@@ -190,6 +191,8 @@ describe('webhook delivery', () => {
       const eventId = await createPlanEvent();
       await env.client.workflow.getHandle(eventId).result();
       expect(await runResult(eventId, endpoint.id)).toBe('succeeded');
+      await recordHistory(env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })), 'webhook-delivery-retried', 'first');
+      await recordHistory(env.client.workflow.getHandle(eventId), 'event-dispatch', 'per-event');
     });
     const records = await deliveries(endpoint.id);
     expect(records.map((r) => [r.attempt, r.status, r.responseStatus])).toEqual([[1, 'failed', 500], [2, 'failed', 503], [3, 'succeeded', 204]]);
@@ -212,6 +215,7 @@ describe('webhook delivery', () => {
       const eventId = await createPlanEvent();
       await env.client.workflow.getHandle(eventId).result();
       expect(await runResult(eventId, endpoint.id)).toBe('permanently_failed');
+      await recordHistory(env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })), 'webhook-delivery-gone', 'first');
     });
     expect((await deliveries(endpoint.id)).map((r) => r.status)).toEqual(['permanently_failed']);
     await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/disable`, headers: auth(merchant.secretKey) });

@@ -1,5 +1,6 @@
 // Replays recorded histories of the long-lived workflows (subscriptions, their
-// on-chain cancel, relay submissions) against the current workflow code: a change that would break
+// on-chain cancel and renewals, relay submissions, invoices, payment sessions,
+// webhook deliveries, event dispatch) against the current workflow code: a change that would break
 // running workflows (a non-deterministic edit) fails here. Histories are recorded
 // by the workflows' own tests with RECORD_HISTORIES=1 (test/support/histories.ts);
 // keep old ones when a workflow changes compatibly, so every shape still running
@@ -19,10 +20,17 @@ beforeAll(async () => {
 });
 
 describe('workflow replay', () => {
-  it('has recorded histories of the subscription and relay workflows', () => {
-    expect(files.filter((f) => f.startsWith('subscription-')).length).toBeGreaterThanOrEqual(4);
-    expect(files.filter((f) => f.startsWith('relay-')).length).toBeGreaterThanOrEqual(2);
-    expect(files.filter((f) => f.startsWith('subscription-onchain-cancel')).length).toBeGreaterThanOrEqual(2);
+  it('has recorded histories of every workflow type that outlives a request', () => {
+    const count = (prefix: string) => files.filter((f) => f.startsWith(prefix)).length;
+    expect(count('subscription-')).toBeGreaterThanOrEqual(4);
+    expect(count('subscription-onchain-cancel')).toBeGreaterThanOrEqual(2);
+    expect(count('subscription-allowance-renewal')).toBeGreaterThanOrEqual(1);
+    expect(count('relay-')).toBeGreaterThanOrEqual(2);
+    // Invoices: recorded before (per-signal-delivery) and after (one-delivery) the one-delivery-at-a-time patch.
+    expect(count('invoice-')).toBeGreaterThanOrEqual(4);
+    expect(count('payment-session-')).toBeGreaterThanOrEqual(3);
+    expect(count('webhook-delivery-')).toBeGreaterThanOrEqual(2);
+    expect(count('event-dispatch')).toBeGreaterThanOrEqual(1);
   });
 
   it.each(files)('replays %s against the current code', async (file) => {
