@@ -1,10 +1,26 @@
 // Activities of event dispatch and the outbox sweep. Each is idempotent:
-// marking twice is a no-op and starting a dispatch twice hits the same id.
+// marking twice is a no-op, and a delivery run started twice hits the same
+// workflow id (whd_<event>_<endpoint>, duplicates rejected), so it starts once.
+import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Sql } from '../src/db/client.js';
-import { startEventDispatch } from '../src/events/dispatch.js';
-import { findEvent, findUndispatchedEventIds, markEventDispatched } from '../src/events/outbox.js';
+import { wakeEventDispatcher } from '../src/events/dispatch.js';
+import { claimUndispatchedEvents, findEvent, hasOverdueUndispatchedEvent, markEventDispatched, markEventsDispatched } from '../src/events/outbox.js';
 import { findPendingWorkflowStarts, performWorkflowStart } from '../src/temporal/start-outbox.js';
+import { findSubscribedEndpointsOfEvents } from '../src/webhooks/repo.js';
+import { startDeliveryRun } from '../src/webhooks/start.js';
+
+/** Delivery runs a batch starts at once (each start is one round trip to Temporal). */
+export const DELIVERY_STARTS_IN_FLIGHT = 32;
+
+/** The heartbeat of an activity, or nothing outside one (a direct call in a test or script). */
+function heartbeat(): void {
+  try {
+    Context.current().heartbeat();
+  } catch {
+    // not in an activity
+  }
+}
 
 export type EventActivityDeps = { sql: Sql; temporal: Client; taskQueue: string };
 
@@ -21,12 +37,54 @@ export function createEventActivities({ sql, temporal, taskQueue }: EventActivit
       await markEventDispatched(sql, eventId);
     },
 
-    /** Starts dispatch for events the api recorded but never started; returns how many it started. */
+    /**
+     * One batch of the dispatcher: claims up to `limit` undispatched events (row locks, other
+     * claimers skip them), finds their subscribed active endpoints in one query, starts one
+     * delivery run per pair (deterministic id, duplicates rejected), and marks the events
+     * dispatched in the same transaction. A crash before commit releases the claim: the next
+     * batch claims the same events again, and their runs that already started are not started twice.
+     */
+    async dispatchEventBatch(input: { limit: number }): Promise<{ claimed: number; started: number }> {
+      return sql.begin(async (tx) => {
+        const events = await claimUndispatchedEvents(tx, input.limit);
+        if (events.length === 0) return { claimed: 0, started: 0 };
+        const ids = events.map((e) => e.id);
+        const pairs = await findSubscribedEndpointsOfEvents(tx, ids);
+        let started = 0;
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: Math.min(DELIVERY_STARTS_IN_FLIGHT, pairs.length) }, async () => {
+            while (next < pairs.length) {
+              const pair = pairs[next++]!;
+              if (await startDeliveryRun(temporal, taskQueue, { eventId: pair.eventId, endpointId: pair.endpointId, sequence: 0 })) started++;
+              heartbeat();
+            }
+          }),
+        );
+        await markEventsDispatched(tx, ids);
+        return { claimed: events.length, started };
+      });
+    },
+
+    /**
+     * The sweep's safety net: when an event has waited longer than `olderThanSeconds` (its
+     * wake-up was lost, or the dispatcher is not running), signals the dispatcher, starting it
+     * if needed. Returns 1 when it woke it, else 0.
+     */
+    async wakeEventDispatcherIfBehind(input: { olderThanSeconds: number }): Promise<number> {
+      if (!(await hasOverdueUndispatchedEvent(sql, input.olderThanSeconds))) return 0;
+      await wakeEventDispatcher(temporal, taskQueue);
+      return 1;
+    },
+
+    /**
+     * Kept for outbox sweep runs recorded before the dispatcher (patch `event-dispatcher`): it
+     * no longer starts a workflow per event, it wakes the dispatcher. Returns 0, which ends the
+     * old run's loop.
+     */
     async startPendingEventDispatches(input: { olderThanSeconds: number; limit: number }): Promise<number> {
-      const ids = await findUndispatchedEventIds(sql, input.olderThanSeconds, input.limit);
-      let started = 0;
-      for (const id of ids) if (await startEventDispatch(temporal, taskQueue, id)) started++;
-      return started;
+      if (await hasOverdueUndispatchedEvent(sql, input.olderThanSeconds)) await wakeEventDispatcher(temporal, taskQueue);
+      return 0;
     },
 
     /**

@@ -5,7 +5,7 @@
 // nor moves a finished object.
 
 import type { Db } from '../src/db/client.js';
-import { startEventDispatch } from '../src/events/dispatch.js';
+import { wakeEventDispatcher } from '../src/events/dispatch.js';
 import { recordEvent } from '../src/events/outbox.js';
 import type { EventType } from '../src/events/types.js';
 import * as invoiceRepo from '../src/invoices/repo.js';
@@ -29,7 +29,8 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
   const email = createEmailActivities(deps);
 
   async function dispatch(eventId: string | undefined): Promise<void> {
-    if (eventId) await startEventDispatch(temporal, taskQueue, eventId);
+    // The event is committed; the dispatcher fans it out (a failed wake-up is retried with the activity, and the sweep catches it anyway).
+    if (eventId) await wakeEventDispatcher(temporal, taskQueue);
   }
 
   async function invoiceTransition(

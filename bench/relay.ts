@@ -161,6 +161,10 @@ try {
   const [summary] = await sql<{ confirmed: number; failed: number; hashes: number }[]>`
     select count(*) filter (where status = 'confirmed')::int as confirmed, count(*) filter (where status = 'failed')::int as failed,
            count(distinct transaction_hash)::int as hashes from relay_submissions`;
+  // The ledger: one recorded transaction per submission (purpose relay:<id>), none replaced.
+  const [ledger] = await sql<{ rows: number; purposes: number; replacements: number }[]>`
+    select count(*)::int as rows, count(distinct purpose)::int as purposes, coalesce(sum(replacements), 0)::int as replacements
+    from chain_transactions where purpose like 'relay:%'`;
   const relayerNonceAfter = await pub.getTransactionCount({ address: DEV_ACCOUNTS.relayer.address });
   const used = await pub.getContractEvents({ address: chain.info.token, abi: testUsdcAbi, eventName: 'AuthorizationUsed', fromBlock: 0n });
   const uniqueAuthorizations = new Set(used.map((e) => `${e.args.authorizer}:${e.args.nonce}`)).size;
@@ -212,7 +216,7 @@ try {
   const relayRate = COUNT / relaySeconds;
   const directRate = COUNT / directSeconds;
   const plainRate = COUNT / plainSeconds;
-  const ok = summary!.confirmed === COUNT && summary!.failed === 0 && summary!.hashes === COUNT && relayerNonceAfter - relayerNonceBefore === COUNT && uniqueAuthorizations >= COUNT;
+  const ok = summary!.confirmed === COUNT && summary!.failed === 0 && summary!.hashes === COUNT && relayerNonceAfter - relayerNonceBefore === COUNT && uniqueAuthorizations >= COUNT && ledger!.rows === COUNT && ledger!.purposes === COUNT;
   const table = [
     `### Relay benchmark (${new Date().toISOString().slice(0, 10)}, ${COUNT} authorizations, anvil automine, confirmations 1, worker ${process.env.BENCH_WORKER === 'inline' ? 'in the bench process' : 'in its own process'})`,
     '',
@@ -230,6 +234,7 @@ try {
     `| confirmed / failed | ${summary!.confirmed} / ${summary!.failed} |`,
     `| distinct transaction hashes, relayer nonces used | ${summary!.hashes}, ${relayerNonceAfter - relayerNonceBefore} |`,
     `| AuthorizationUsed events (distinct) | ${uniqueAuthorizations} |`,
+    `| ledger rows (chain_transactions, relay purposes), distinct purposes, fee replacements | ${ledger!.rows}, ${ledger!.purposes}, ${ledger!.replacements} |`,
     `| all confirmed, none twice | ${ok ? 'yes' : 'NO'} |`,
     '',
     `CPU per item on the whole machine (${cores} cores), in ms: the rate all cores allow at that cost is cores x 1000 / total.`,

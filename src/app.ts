@@ -50,6 +50,8 @@ import { createTokenService } from './tokens/service.js';
 import { registerSubscriptionChargeRoutes } from './subscription-charges/routes.js';
 import { createChargeService } from './subscription-charges/service.js';
 import { registerSubscriptionRoutes } from './subscriptions/routes.js';
+import { registerStorefrontRoutes } from './storefront/routes.js';
+import { createStorefrontService } from './storefront/service.js';
 import { createSubscriptionService } from './subscriptions/service.js';
 
 export type AppDeps = {
@@ -140,7 +142,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(openapiPlugin, { serverUrl: deps.config.publicBaseUrl });
 
   const events = createEventDispatcher(deps.temporal, deps.config.temporalTaskQueue, (error, eventId) =>
-    app.log.warn({ err: error, eventId }, 'event dispatch start failed; the outbox sweep will retry'),
+    app.log.warn({ err: error, eventId }, 'waking the event dispatcher failed; the outbox sweep will wake it'),
   );
 
   const emails = createEmailDispatcher(deps.temporal, deps.config.temporalTaskQueue, (error, emailId) =>
@@ -195,7 +197,12 @@ export async function buildApp(deps: AppDeps) {
     onStartError: (error: unknown, start: { workflowId: string; action: string }) =>
       app.log.warn({ err: error, workflowId: start.workflowId, action: start.action }, 'workflow start failed after commit; the outbox sweep will retry'),
   };
-  registerPaymentSessionRoutes(app, createPaymentSessionService(payments));
+  const paymentSessions = createPaymentSessionService(payments);
+  registerPaymentSessionRoutes(app, paymentSessions);
+  registerStorefrontRoutes(
+    app,
+    createStorefrontService({ sql: deps.sql, events, sessions: paymentSessions, limiter: rateLimiter, publicBaseUrl: deps.config.publicBaseUrl }),
+  );
   registerInvoiceRoutes(app, createInvoiceService({ ...payments, events }));
   registerRefundRoutes(app, createRefundService(payments));
 

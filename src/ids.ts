@@ -24,6 +24,8 @@ export const ID_PREFIXES = {
   paymentSession: 'ps',
   invoice: 'inv',
   refund: 're',
+  storefront: 'sf',
+  product: 'prod',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -26,7 +26,7 @@ await migrate(config.databaseUrl, (line) => log.info(line));
 const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
 // Every feature that reacts to chain events registers its hooks here.
 const events = createEventDispatcher(temporal, config.temporalTaskQueue, (error, eventId) =>
-  log.warn({ err: error, eventId }, 'event dispatch start failed; the outbox sweep will retry'),
+  log.warn({ err: error, eventId }, 'waking the event dispatcher failed; the outbox sweep will wake it'),
 );
 const hooks = createHookRegistry([
   ...subscriptionIndexerHooks(config.chain, { sql, temporal, taskQueue: config.temporalTaskQueue, events, useSearchAttributes: true }),

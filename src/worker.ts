@@ -8,6 +8,7 @@ import { migrate } from './db/migrate.js';
 import { createLogger } from './logger.js';
 import { connectTemporalClient } from './temporal/connection.js';
 import { ensureSchedules } from './temporal/schedules.js';
+import { wakeEventDispatcher } from './events/dispatch.js';
 import { createWorker } from './temporal/worker.js';
 import { createViemSubscriptionChain } from './subscriptions/chain.js';
 import { subscriptionChainModes } from './subscriptions/indexer-hooks.js';
@@ -20,6 +21,8 @@ await migrate(config.databaseUrl, (line) => log.info(line));
 const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
 const connection = await NativeConnection.connect({ address: config.temporalAddress });
 await ensureSchedules(temporal, config.temporalTaskQueue);
+// The event dispatcher of this task queue: started if missing, and told to look at the outbox now.
+await wakeEventDispatcher(temporal, config.temporalTaskQueue);
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
 const worker = await createWorker({
   connection,

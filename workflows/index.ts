@@ -1,5 +1,6 @@
 // Every workflow the worker runs.
 export { dispatchEventWorkflow } from './event-dispatch.js';
+export { eventDispatcherWorkflow } from './event-dispatcher.js';
 export { outboxSweepWorkflow } from './outbox-sweep.js';
 export { deliverEmailWorkflow } from './email-delivery.js';
 export { webhookDeliveryWorkflow } from './webhook-delivery.js';

@@ -51,3 +51,24 @@ export const CHAIN_ACTIVITY: ActivityOptions = {
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 };
+
+/**
+ * One batch of the event dispatcher: a few seconds of starts. It heartbeats per start, so a
+ * worker killed mid-batch is noticed in seconds and the batch runs again elsewhere.
+ */
+export const EVENT_BATCH_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+};
+
+/**
+ * One webhook attempt run inside the delivery workflow's task (patch `local-webhook-attempts`): the
+ * common path, one attempt that succeeds, is then one workflow task instead of two plus an
+ * activity task. Same timeout and retries as WEBHOOK_ATTEMPT_ACTIVITY.
+ */
+export const WEBHOOK_ATTEMPT_LOCAL_ACTIVITY: LocalActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  localRetryThreshold: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};

@@ -1,39 +1,97 @@
-// Starting the dispatch of recorded events. The api starts it right after the
-// commit for low latency; the outbox sweep (a Temporal Schedule) starts any the
-// api missed. The workflow id is the event id, so both may try without harm.
+// Waking the event dispatcher. Recorded events are fanned out by one
+// long-lived workflow per task queue (workflows/event-dispatcher.ts), which
+// reads the outbox in batches. After commit the api (and any activity that
+// records an event) signals it with signal-with-start, so an idle dispatcher
+// looks at once and a missing one is started; the outbox sweep (a Temporal
+// Schedule) wakes it for any event still waiting, so a lost signal only delays.
 import type { Client } from '@temporalio/client';
-import { startWorkflowOnce } from '../temporal/start-once.js';
 
+/** The workflow of the old design (one per event, id = event id): registered while old runs may be open; nothing starts it any more. */
 export const DISPATCH_EVENT_WORKFLOW = 'dispatchEventWorkflow';
 
-/** How long the api waits for Temporal to accept a dispatch after commit. */
+export const EVENT_DISPATCHER_WORKFLOW = 'eventDispatcherWorkflow';
+/** The signal name of eventDispatcherWorkflow (defined with defineSignal in workflows/event-dispatcher.ts). */
+export const EVENTS_RECORDED_SIGNAL = 'eventsRecorded';
+
+/** How long the api waits for Temporal to accept the wake-up after commit. */
 export const DISPATCH_AFTER_COMMIT_TIMEOUT_MS = 3000;
 
+/** The dispatcher's fixed workflow id: one per task queue. */
+export function eventDispatcherId(taskQueue: string): string {
+  return `event-dispatcher-${taskQueue}`;
+}
+
 export type EventDispatcher = {
-  /** Best effort: an event whose start fails here is picked up by the sweep. */
+  /** Best effort: events whose wake-up fails here are picked up by the sweep. */
   dispatch(eventIds: readonly string[]): Promise<void>;
 };
 
-export async function startEventDispatch(client: Client, taskQueue: string, eventId: string): Promise<boolean> {
-  return startWorkflowOnce(client, { workflowType: DISPATCH_EVENT_WORKFLOW, workflowId: eventId, taskQueue, args: [{ eventId }] });
+/** Signals the dispatcher that events were committed, starting it if it is not running. */
+export async function wakeEventDispatcher(client: Client, taskQueue: string): Promise<void> {
+  await client.workflow.signalWithStart(EVENT_DISPATCHER_WORKFLOW, {
+    workflowId: eventDispatcherId(taskQueue),
+    taskQueue,
+    args: [{}],
+    signal: EVENTS_RECORDED_SIGNAL,
+    signalArgs: [],
+  });
+}
+
+/**
+ * Wake-ups coalesced per process: while one signal is on the wire, every commit
+ * that happens meanwhile waits for the single next signal, sent once the first
+ * returns. Each caller is answered by a signal sent after its commit (so the
+ * dispatcher's next look sees its events), and a burst of N commits costs about
+ * one signal per round trip instead of N.
+ */
+export function coalescedWake(wake: () => Promise<void>): () => Promise<void> {
+  let onTheWire: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const send = (): Promise<void> => {
+    const sent: Promise<void> = wake().finally(() => {
+      if (onTheWire === sent) onTheWire = undefined;
+    });
+    onTheWire = sent;
+    return sent;
+  };
+  return () => {
+    if (!onTheWire) return send();
+    next ??= onTheWire
+      .catch(() => undefined)
+      .then(() => {
+        next = undefined;
+        return send();
+      });
+    return next;
+  };
 }
 
 export function createEventDispatcher(
   client: Client | undefined,
   taskQueue: string,
   onError: (error: unknown, eventId: string) => void,
+  timeoutMs = DISPATCH_AFTER_COMMIT_TIMEOUT_MS,
 ): EventDispatcher {
+  // Bounded: with Temporal unreachable the client would retry for about 20 s, and a request that
+  // already committed should not wait for that (the sweep wakes the dispatcher for what is left).
+  const wake = coalescedWake(() => client!.withDeadline(Date.now() + timeoutMs, () => wakeEventDispatcher(client!, taskQueue)));
   return {
     async dispatch(eventIds) {
-      if (!client) return;
-      // Bounded: with Temporal unreachable the client would retry for about 20 s, and a request that
-      // already committed should not wait for that (the sweep dispatches what is left).
-      const deadline = Date.now() + DISPATCH_AFTER_COMMIT_TIMEOUT_MS;
-      await Promise.all(
-        eventIds.map((id) =>
-          client.withDeadline(deadline, () => startEventDispatch(client, taskQueue, id)).catch((error: unknown) => onError(error, id)),
-        ),
-      );
+      if (!client || eventIds.length === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      const attempt = wake();
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Temporal did not accept the dispatcher wake-up within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        // The deadline bounds the call; the race also bounds connecting to an unreachable server.
+        await Promise.race([attempt, timeout]);
+      } catch (error) {
+        attempt.catch(() => undefined);
+        for (const id of eventIds) onError(error, id);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

@@ -28,11 +28,33 @@ export async function markEventDispatched(db: Db, id: string): Promise<void> {
   await db`update events set dispatched_at = now() where id = ${id} and dispatched_at is null`;
 }
 
-/** Events whose dispatch was never started (the starter died after commit). */
-export async function findUndispatchedEventIds(db: Db, olderThanSeconds: number, limit: number): Promise<string[]> {
-  const rows = await db<{ id: string }[]>`
-    select id from events
+/** The routing facts of an event the dispatcher claimed. */
+export type ClaimedEvent = { id: string; merchantId: string; livemode: boolean; type: string };
+
+/**
+ * Claims up to `limit` undispatched events, oldest first, for the caller's
+ * transaction: the rows stay locked until it ends, and rows another dispatcher
+ * holds are skipped. If the caller dies before commit, the claim is released
+ * and the events are claimed again.
+ */
+export async function claimUndispatchedEvents(tx: Db, limit: number): Promise<ClaimedEvent[]> {
+  return tx<ClaimedEvent[]>`
+    select id, merchant_id as "merchantId", livemode, type from events
+    where dispatched_at is null
+    order by created_at limit ${limit}
+    for update skip locked`;
+}
+
+export async function markEventsDispatched(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db`update events set dispatched_at = now() where id in ${db(ids as string[])} and dispatched_at is null`;
+}
+
+/** Whether an event has waited for dispatch longer than `olderThanSeconds` (the dispatcher missed its wake-up). */
+export async function hasOverdueUndispatchedEvent(db: Db, olderThanSeconds: number): Promise<boolean> {
+  const rows = await db`
+    select 1 from events
     where dispatched_at is null and created_at <= now() - make_interval(secs => ${olderThanSeconds})
-    order by created_at limit ${limit}`;
-  return rows.map((r) => r.id);
+    limit 1`;
+  return rows.length > 0;
 }

@@ -1,5 +1,6 @@
-// Event kinds of the service: the spec's list, plus the plan event this
-// service adds (the spec leaves events of other kinds open).
+// Event kinds of the service: the spec's list, plus the plan, storefront and
+// product events this service adds (the spec leaves events of other kinds open;
+// docs/decisions.md, Storefront).
 export const EVENT_TYPES = [
   'invoice.created',
   'invoice.sent',
@@ -16,6 +17,10 @@ export const EVENT_TYPES = [
   'agent.job_disputed',
   'payment.completed',
   'subscription_plan.created',
+  'storefront.updated',
+  'product.created',
+  'product.updated',
+  'product.archived',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -25,6 +25,10 @@ export type PaymentSessionRow = {
   invoiceId: string | null;
   /** The API key that created it (a publishable key reads only its own sessions); null otherwise. */
   createdByApiKeyId: string | null;
+  /** The storefront product it was bought for (POST /store/{slug}/products/{id}/purchase); null otherwise. */
+  productId: string | null;
+  /** The product's name when it was bought (a later rename does not change the record of the sale). */
+  productName: string | null;
   createdAt: Date;
 };
 
@@ -34,20 +38,25 @@ const columns = (db: Db) =>
      s.cancel_url as "cancelUrl", s.metadata, s.relay_submission_id as "relaySubmissionId", s.payer,
      s.authorization_nonce as "authorizationNonce", s.transaction_hash as "transactionHash",
      s.completed_at as "completedAt", (select i.id from invoices i where i.session_id = s.id) as "invoiceId",
-     s.created_by_api_key_id as "createdByApiKeyId", s.created_at as "createdAt"`;
+     s.created_by_api_key_id as "createdByApiKeyId", s.product_id as "productId",
+     s.product_name as "productName", s.created_at as "createdAt"`;
 
 export async function insertPaymentSession(
   db: Db,
   s: Pick<PaymentSessionRow, 'id' | 'merchantId' | 'livemode' | 'amount' | 'currency' | 'payTo' | 'token' | 'expiresAt' | 'successUrl' | 'cancelUrl' | 'metadata'> & {
     chainId: number;
     createdByApiKeyId?: string | null;
+    productId?: string | null;
+    productName?: string | null;
   },
 ): Promise<PaymentSessionRow> {
   await db`
     insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at,
-                                  success_url, cancel_url, metadata, created_by_api_key_id)
+                                  success_url, cancel_url, metadata, created_by_api_key_id, product_id,
+                                  product_name)
     values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.amount}, ${s.currency}, 'open', ${s.payTo}, ${s.token}, ${s.chainId},
-            ${s.expiresAt}, ${s.successUrl}, ${s.cancelUrl}, ${db.json(s.metadata)}, ${s.createdByApiKeyId ?? null})`;
+            ${s.expiresAt}, ${s.successUrl}, ${s.cancelUrl}, ${db.json(s.metadata)}, ${s.createdByApiKeyId ?? null}, ${s.productId ?? null},
+            ${s.productName ?? null})`;
   return (await findPaymentSessionById(db, s.id))!;
 }
 

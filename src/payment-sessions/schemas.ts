@@ -57,6 +57,11 @@ export const paymentSession = z
     metadata: z.object({}).catchall(z.string()).describe('The metadata given at creation.'),
     checkoutUrl: z.string().describe('The hosted checkout page of this session.'),
     invoiceId: z.string().nullable().describe('The invoice this session backs, if any.'),
+    productId: z
+      .string()
+      .nullable()
+      .describe('The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later.'),
+    productName: z.string().nullable().describe("The product's name when it was bought (as the customer saw it on the store page)."),
     payer: z.string().nullable().describe('The paying wallet, once a payment was submitted.'),
     transactionHash: z.string().nullable().describe('The transaction that paid the session, once completed.'),
     completedAt: timestamp.nullable(),

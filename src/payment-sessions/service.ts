@@ -38,6 +38,8 @@ export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl:
     metadata: row.metadata,
     checkoutUrl: checkoutUrl(publicBaseUrl, row.id),
     invoiceId: row.invoiceId,
+    productId: row.productId,
+    productName: row.productName,
     payer: row.payer,
     transactionHash: row.transactionHash,
     completedAt: row.completedAt?.toISOString() ?? null,
@@ -62,6 +64,9 @@ export async function insertSessionInTx(
     cancelUrl?: string | null;
     metadata?: Record<string, string>;
     createdByApiKeyId?: string | null;
+    /** The storefront product bought and its name at that moment (src/storefront). */
+    productId?: string | null;
+    productName?: string | null;
   },
 ): Promise<repo.PaymentSessionRow> {
   const settings = chainFor(chain, scope.livemode);
@@ -85,6 +90,8 @@ export async function insertSessionInTx(
     cancelUrl: input.cancelUrl ?? null,
     metadata: input.metadata ?? {},
     createdByApiKeyId: input.createdByApiKeyId ?? null,
+    productId: input.productId ?? null,
+    productName: input.productName ?? null,
   });
 }
 
@@ -124,10 +131,15 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
      * The session and the start of its workflow commit together; the start is tried after commit
      * and, when Temporal is unreachable, left to the outbox sweep: the answer is the committed session.
      */
-    async create(scope: MerchantScope, input: CreatePaymentSessionBody, createdByApiKeyId?: string): Promise<PaymentSession> {
+    async create(
+      scope: MerchantScope,
+      input: CreatePaymentSessionBody,
+      createdByApiKeyId?: string,
+      origin: { productId?: string; productName?: string } = {},
+    ): Promise<PaymentSession> {
       const expiresAt = new Date(Date.now() + input.expiresInSeconds * 1000);
       const { row, start } = await sql.begin(async (tx) => {
-        const row = await insertSessionInTx(tx, chain, scope, { ...input, expiresAt, createdByApiKeyId });
+        const row = await insertSessionInTx(tx, chain, scope, { ...input, expiresAt, createdByApiKeyId, ...origin });
         return { row, start: await queueWorkflowStart(tx, paymentSessionWorkflowStart(taskQueue, row)) };
       });
       await starter.startAfterCommit([start]);

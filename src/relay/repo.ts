@@ -1,4 +1,4 @@
-// SQL for relay submissions, the relayer's nonce ledger and its signed transactions.
+// SQL for relay submissions (their signed transactions are in the chain layer's ledger, src/chain/ledger-repo.ts).
 import type { Db } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
 import type { RelayCall } from './calls.js';
@@ -122,62 +122,9 @@ export async function findPayoutAddress(db: Db, merchantId: string): Promise<str
   return row?.payoutAddress ?? null;
 }
 
-// ------------------------------------------------------------------ relayer nonces and transactions
-
-export type RelayerTransactionRow = {
-  submissionId: string;
-  chainId: string;
-  address: string;
-  nonce: string;
-  rawTransaction: string;
-  transactionHash: string;
-  allHashes: string[];
-  maxFeePerGas: string;
-  maxPriorityFeePerGas: string;
-  gas: string;
-  replacements: number;
-  sentAt: Date;
-};
-
-const txColumns = (db: Db) =>
-  db`submission_id as "submissionId", chain_id::text as "chainId", address, nonce::text as nonce, raw_transaction as "rawTransaction",
-     transaction_hash as "transactionHash", all_hashes as "allHashes", max_fee_per_gas::text as "maxFeePerGas",
-     max_priority_fee_per_gas::text as "maxPriorityFeePerGas", gas::text as gas, replacements, sent_at as "sentAt"`;
-
-export async function findRelayerTransaction(db: Db, submissionId: string): Promise<RelayerTransactionRow | undefined> {
-  const [row] = await db<RelayerTransactionRow[]>`select ${txColumns(db)} from relayer_transactions where submission_id = ${submissionId}`;
-  return row;
-}
-
-/** The signed transactions already recorded for these submissions. */
-export async function findRelayerTransactions(db: Db, submissionIds: readonly string[]): Promise<RelayerTransactionRow[]> {
-  if (submissionIds.length === 0) return [];
-  return db<RelayerTransactionRow[]>`select ${txColumns(db)} from relayer_transactions where submission_id in ${db(submissionIds)}`;
-}
-
-export async function insertRelayerTransaction(
-  db: Db,
-  tx: { submissionId: string; chainId: number; address: string; nonce: bigint; rawTransaction: string; transactionHash: string; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; gas: bigint },
-): Promise<void> {
-  await db`
-    insert into relayer_transactions (submission_id, chain_id, address, nonce, raw_transaction, transaction_hash, all_hashes,
-                                      max_fee_per_gas, max_priority_fee_per_gas, gas)
-    values (${tx.submissionId}, ${tx.chainId}, ${tx.address}, ${tx.nonce.toString()}, ${tx.rawTransaction}, ${tx.transactionHash},
-            ${[tx.transactionHash]}, ${tx.maxFeePerGas.toString()}, ${tx.maxPriorityFeePerGas.toString()}, ${tx.gas.toString()})`;
-}
-
-/** Records a same-nonce replacement with a higher fee (the old hashes stay watched). */
-export async function recordReplacement(
-  db: Db,
-  submissionId: string,
-  tx: { rawTransaction: string; transactionHash: string; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
-): Promise<void> {
-  await db`
-    update relayer_transactions set raw_transaction = ${tx.rawTransaction}, transaction_hash = ${tx.transactionHash},
-      all_hashes = array_append(all_hashes, ${tx.transactionHash}::text), max_fee_per_gas = ${tx.maxFeePerGas.toString()},
-      max_priority_fee_per_gas = ${tx.maxPriorityFeePerGas.toString()}, replacements = replacements + 1, sent_at = now()
-    where submission_id = ${submissionId}`;
-  await db`update relay_submissions set transaction_hash = ${tx.transactionHash}, updated_at = now() where id = ${submissionId}`;
+/** A replacement of the submission's transaction (same nonce, higher fee) is the hash it answers with now. */
+export async function setSubmissionTransactionHash(db: Db, id: string, transactionHash: string): Promise<void> {
+  await db`update relay_submissions set transaction_hash = ${transactionHash}, updated_at = now() where id = ${id}`;
 }
 
 /** The payment session a submission pays (relay payments made with paymentSessionId), with its outcome. */

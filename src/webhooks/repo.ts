@@ -102,6 +102,23 @@ export async function findSubscribedEndpointIds(db: Db, scope: MerchantScope, ty
   return rows.map((r) => r.id);
 }
 
+/**
+ * For a batch of events, every (event, endpoint) pair to deliver: the active
+ * endpoints of each event's merchant and mode subscribed to its kind (or to
+ * `*`). One query for the whole batch; an event nobody subscribes to has no pair.
+ */
+export async function findSubscribedEndpointsOfEvents(db: Db, eventIds: readonly string[]): Promise<Array<{ eventId: string; endpointId: string }>> {
+  if (eventIds.length === 0) return [];
+  return db<Array<{ eventId: string; endpointId: string }>>`
+    select e.id as "eventId", w.id as "endpointId"
+    from events e
+    join webhook_endpoints w
+      on w.merchant_id = e.merchant_id and w.livemode = e.livemode and w.status = 'active'
+     and (e.type = any(w.events) or '*' = any(w.events))
+    where e.id in ${db(eventIds as string[])}
+    order by e.created_at, e.id, w.id`;
+}
+
 // Delivery runs -------------------------------------------------------------
 
 export type RunRow = {

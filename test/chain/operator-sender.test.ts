@@ -1,16 +1,17 @@
-// The operator's sender against a real anvil and Postgres: one nonce ledger for
-// several senders with one key (several worker processes), one transaction per
-// purpose, replacement of a stuck transaction, and the gap a sender leaves when it
-// dies between recording a transaction and sending it.
+// The operator's sender (and the one transaction sender beneath it, which the
+// relayer uses too) against a real anvil and Postgres: one nonce ledger for
+// several senders with one key (several worker processes), group commit, one
+// transaction per purpose, replacement of a stuck transaction, and the gap a
+// sender leaves when it dies between recording a transaction and sending it.
 import { type Address, type Hex, type PublicClient, createPublicClient, http, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
 import { devChain } from '../../src/chain/deploy.js';
-import { allocateNonces } from '../../src/chain/nonce-ledger.js';
-import { insertOperatorTransaction } from '../../src/chain/operator-repo.js';
+import { allocateNonces, insertTransaction } from '../../src/chain/ledger-repo.js';
 import { createOperatorSender, type OperatorSender } from '../../src/chain/operator-sender.js';
 import { createReceiptWaiter } from '../../src/chain/receipts.js';
+import { createTransactionSender } from '../../src/chain/sender.js';
 import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
@@ -47,7 +48,7 @@ const call = (purpose: string, target: Address = to) => ({ purpose, to: target, 
 const rowsOf = (prefix: string) =>
   db.sql<{ purpose: string; nonce: string; outcome: string | null; replacements: number; allHashes: string[]; transactionHash: string }[]>`
     select purpose, nonce::text as nonce, outcome, replacements, all_hashes as "allHashes", transaction_hash as "transactionHash"
-    from operator_transactions where purpose like ${`${prefix}%`} order by operator_transactions.nonce`;
+    from chain_transactions where purpose like ${`${prefix}%`} order by chain_transactions.nonce`;
 
 describe('operator sender', () => {
   it('shares one nonce ledger between senders with the same key: 40 concurrent sends, consecutive nonces, all mined', async () => {
@@ -64,6 +65,42 @@ describe('operator sender', () => {
     expect(rows.map((r) => BigInt(r.nonce))).toEqual(Array.from({ length: 40 }, (_, i) => start + BigInt(i)));
     expect(rows.every((r) => r.outcome === 'success')).toBe(true);
     expect(BigInt(await pub.getTransactionCount({ address: operator.address }))).toBe(start + 40n);
+  });
+
+  it('records concurrent sends of one account in one database transaction per batch (group commit), relay and operator purposes alike', async () => {
+    // The relayer's sender and the operator's are the same module: any key gets the group commit.
+    const client = createPublicClient({ chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
+    const sender = createTransactionSender({ sql: db.sql, client, account: operator, chainId: anvil.chainId });
+    const marked: string[] = [];
+    const rows = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        i % 2 === 0
+          ? sender.send(call(`batch:charge:${i}`))
+          : sender.send(call(`batch:relay:${i}`), { again: false, onRecord: async (_tx, recorded) => void marked.push(recorded.purpose) }),
+      ),
+    );
+    // The first send goes alone; the 29 queued behind it share the next lock acquisition.
+    const [recorded] = await db.sql<{ transactions: number }[]>`
+      select count(distinct xmin::text)::int as transactions from chain_transactions where purpose like 'batch:%'`;
+    expect(recorded!.transactions).toBe(2);
+    expect(marked).toHaveLength(15);
+    const nonces = rows.map((r) => BigInt(r.nonce)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (let i = 1; i < nonces.length; i++) expect(nonces[i]).toBe(nonces[i - 1]! + 1n);
+    const receipts = createReceiptWaiter(client, 50);
+    const settled = await Promise.all(rows.map((row) => sender.settle(row, { receipts, stuckAfterMs: 60_000 })));
+    expect(settled.every((s) => s.outcome === 'success')).toBe(true);
+  });
+
+  it('never gives a relay purpose a second transaction, even after its first reverted', async () => {
+    const sender = createTransactionSender({ sql: db.sql, client: pub, account: operator, chainId: anvil.chainId });
+    const first = await sender.send(call('relay:once', REVERTER), { again: false });
+    expect((await sender.settle(first, { receipts: createReceiptWaiter(pub, 50), stuckAfterMs: 60_000 })).outcome).toBe('reverted');
+    const before = await pub.getTransactionCount({ address: operator.address, blockTag: 'pending' });
+    const again = await sender.send(call('relay:once', REVERTER), { again: false });
+    expect(again.transactionHash).toBe(first.transactionHash);
+    expect(again.outcome).toBe('reverted');
+    expect(await rowsOf('relay:once')).toHaveLength(1);
+    expect(await pub.getTransactionCount({ address: operator.address, blockTag: 'pending' })).toBe(before);
   });
 
   it('sends one transaction per purpose: a retry, and a race from another sender, re-send the recorded one', async () => {
@@ -123,7 +160,7 @@ describe('operator sender', () => {
       const nonce = await allocateNonces(tx, { chainId: anvil.chainId, address: operator.address }, chainNonce, 1);
       const fees = await pub.estimateFeesPerGas();
       const raw = await operator.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to, data: '0x', nonce: Number(nonce), gas: 50_000n, ...fees });
-      return insertOperatorTransaction(tx, { purpose: 'gap:orphan', chainId: anvil.chainId, address: operator.address, nonce, rawTransaction: raw, transactionHash: keccak256(raw), gas: 50_000n, ...fees });
+      return insertTransaction(tx, { purpose: 'gap:orphan', chainId: anvil.chainId, address: operator.address, nonce, rawTransaction: raw, transactionHash: keccak256(raw), gas: 50_000n, ...fees });
     });
     const sender = newSender(500);
     const behind = await sender.send(call('gap:behind'));

@@ -206,7 +206,7 @@ describe('POST /v1/relay/payments', () => {
     await relay('/v1/relay/payments', body, first);
     await settled(first);
     // Delete our record of it: the on-chain check alone must refuse it.
-    await db.sql`delete from relayer_transactions`;
+    await db.sql`delete from chain_transactions where purpose like 'relay:%'`;
     await db.sql`delete from relay_submissions`;
     const res = await relay('/v1/relay/payments', body, newKey());
     expect(res.statusCode).toBe(400);
@@ -237,7 +237,7 @@ describe('POST /v1/relay/payments', () => {
     const done = await Promise.all(keys.map((key) => settled(key)));
     expect(done.every((d) => d.status === 'confirmed')).toBe(true);
     const ids = done.map((d) => d.id);
-    const nonces = (await db.sql<{ nonce: string }[]>`select nonce::text from relayer_transactions where submission_id in ${db.sql(ids)}`)
+    const nonces = (await db.sql<{ nonce: string }[]>`select nonce::text from chain_transactions where purpose in ${db.sql(ids.map((id) => `relay:${id}`))}`)
       .map((r) => BigInt(r.nonce))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     expect(nonces).toHaveLength(12);
@@ -341,8 +341,8 @@ describe('reverted on-chain', () => {
       let sent = 0;
       for (let i = 0; i < 1200 && sent < 2; i++) {
         const [row] = await db.sql<{ n: number; failed: number }[]>`
-          select count(t.submission_id)::int as n, count(*) filter (where s.status = 'failed')::int as failed
-          from relay_submissions s left join relayer_transactions t on s.id = t.submission_id
+          select count(t.id)::int as n, count(*) filter (where s.status = 'failed')::int as failed
+          from relay_submissions s left join chain_transactions t on t.purpose = 'relay:' || s.id
           where s.idempotency_key in ${db.sql(keys)}`;
         sent = row!.n;
         if (row!.failed > 0) break;
@@ -360,7 +360,7 @@ describe('reverted on-chain', () => {
     expect((await pub.getTransactionReceipt({ hash: failed.transactionHash })).status).toBe('reverted');
     expect(failed.failureCode).toBe('ERC20InsufficientBalance');
     const [tx] = await db.sql<{ replacements: number; allHashes: string[] }[]>`
-      select replacements, all_hashes as "allHashes" from relayer_transactions where submission_id = ${failed.id}`;
+      select replacements, all_hashes as "allHashes" from chain_transactions where purpose = ${`relay:${failed.id}`}`;
     expect(tx).toEqual({ replacements: 0, allHashes: [failed.transactionHash] });
   });
 });
@@ -376,8 +376,8 @@ describe('stuck transactions', () => {
       let row: { replacements: number; allHashes: string[]; nonce: string } | undefined;
       for (let i = 0; i < 600; i++) {
         [row] = await db.sql<{ replacements: number; allHashes: string[]; nonce: string }[]>`
-          select t.replacements, t.all_hashes as "allHashes", t.nonce::text from relayer_transactions t
-          join relay_submissions s on s.id = t.submission_id where s.idempotency_key = ${key}`;
+          select t.replacements, t.all_hashes as "allHashes", t.nonce::text from chain_transactions t
+          join relay_submissions s on t.purpose = 'relay:' || s.id where s.idempotency_key = ${key}`;
         if (row && row.replacements >= 1) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -397,7 +397,7 @@ describe('stuck transactions', () => {
       expect(BigInt(tx.nonce)).toBe(BigInt(row!.nonce));
       // The mined one is a replacement (the original left the pool when it was replaced).
       const [final] = await db.sql<{ allHashes: string[] }[]>`
-        select t.all_hashes as "allHashes" from relayer_transactions t join relay_submissions s on s.id = t.submission_id
+        select t.all_hashes as "allHashes" from chain_transactions t join relay_submissions s on t.purpose = 'relay:' || s.id
         where s.idempotency_key = ${key}`;
       expect(final!.allHashes.slice(1)).toContain(done.transactionHash);
       expect(final!.allHashes[0]).toBe(row!.allHashes[0]);

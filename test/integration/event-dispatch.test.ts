@@ -1,12 +1,15 @@
 // The api -> outbox -> Temporal wiring against a real Temporal server: a state
-// change records its event in the same transaction, the api starts its
-// dispatch workflow, and the outbox sweep starts any dispatch the api missed.
+// change records its event in the same transaction, the api wakes the task
+// queue's event dispatcher, and the outbox sweep wakes it for any event the api
+// did not tell it about.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventDispatcherId } from '../../src/events/dispatch.js';
 import { recordEvent } from '../../src/events/outbox.js';
 import { SCHEDULES, ensureSchedules } from '../../src/temporal/schedules.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { recordHistory } from '../support/histories.js';
 
 let db: TestDatabase;
 let t: TestApp;
@@ -25,8 +28,17 @@ afterAll(async () => {
   await db?.drop();
 });
 
+async function dispatched(eventId: string): Promise<Date> {
+  for (let i = 0; i < 400; i++) {
+    const [row] = await db.sql<{ dispatchedAt: Date | null }[]>`select dispatched_at as "dispatchedAt" from events where id = ${eventId}`;
+    if (row?.dispatchedAt) return row.dispatchedAt;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`event ${eventId} was not dispatched within 20 s`);
+}
+
 describe('event dispatch through Temporal', () => {
-  it('starts a dispatch workflow for the event a request recorded', async () => {
+  it('wakes the event dispatcher for the event a request recorded, which marks it dispatched', async () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/v1/subscription-plans',
@@ -34,14 +46,15 @@ describe('event dispatch through Temporal', () => {
       payload: { name: 'Wired', amount: '1000000', interval: 'daily' },
     });
     expect(response.statusCode).toBe(200);
-    const [event] = await db.sql<{ id: string }[]>`select id from events where data->'object'->>'id' = ${response.json().id}`;
-    // The workflow id is the event id: wait for that very run to finish.
-    await temporal.client.workflow.getHandle(event!.id).result();
-    const [row] = await db.sql`select dispatched_at from events where id = ${event!.id}`;
-    expect(row!.dispatched_at).toBeInstanceOf(Date);
+    const [event] = await db.sql<{ id: string; createdAt: Date }[]>`select id, created_at as "createdAt" from events where data->'object'->>'id' = ${response.json().id}`;
+    const at = await dispatched(event!.id);
+    expect(at.getTime()).toBeGreaterThanOrEqual(event!.createdAt.getTime());
+    // One dispatcher per task queue, not a workflow per event.
+    expect((await temporal.client.workflow.getHandle(eventDispatcherId(temporal.taskQueue)).describe()).status.name).toBe('RUNNING');
+    await expect(temporal.client.workflow.getHandle(event!.id).describe()).rejects.toThrow();
   });
 
-  it('the outbox sweep dispatches events whose start was missed', async () => {
+  it('the outbox sweep wakes the dispatcher for events whose wake-up was missed', async () => {
     const missed = await db.sql.begin((tx) =>
       recordEvent(tx, { merchantId: merchant.merchantId, livemode: false, type: 'subscription_plan.created', data: { object: { id: 'plan_missed' } } }),
     );
@@ -51,11 +64,10 @@ describe('event dispatch through Temporal', () => {
       args: [{ olderThanSeconds: 0 }],
     });
     expect(started).toBeGreaterThanOrEqual(1);
-    await temporal.client.workflow.getHandle(missed.id).result();
-    const [row] = await db.sql`select dispatched_at from events where id = ${missed.id}`;
-    expect(row!.dispatched_at).toBeInstanceOf(Date);
+    await recordHistory(temporal.client.workflow.getHandle(`sweep-${missed.id}`), 'outbox-sweep', 'event-dispatcher');
+    await dispatched(missed.id);
 
-    // A second sweep finds nothing left to start.
+    // A second sweep finds nothing waiting.
     const again = await temporal.client.workflow.execute('outboxSweepWorkflow', {
       workflowId: `sweep-again-${missed.id}`,
       taskQueue: temporal.taskQueue,

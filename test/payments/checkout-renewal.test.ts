@@ -195,7 +195,7 @@ describe('hosted allowance renewal', () => {
     expectEnvelope(await renew({ token, permit: await signPermit(payer, o, { deadline: now - 1n }) }), 400, 'invalid_request', 'permit.deadline');
     expectEnvelope(await renew({ token, permit: await signPermit(payer, o, { value: USDC(10) }) }), 400, 'invalid_request', 'permit.value');
     expect(await allowance()).toBe(USDC(10));
-    expect((await db.sql`select 1 from operator_transactions where purpose like 'permit:%'`).length).toBe(0);
+    expect((await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length).toBe(0);
   });
 
   it('relays the subscriber\'s permit through the operator once; a re-post answers from the same renewal', async () => {
@@ -216,7 +216,7 @@ describe('hosted allowance renewal', () => {
     // The same post again (a retry after a lost response): the confirmed renewal, no second transaction.
     const again = await renew({ token, permit });
     expect(again.json()).toMatchObject({ status: 'confirmed', permitNonce: o.permitNonce, transactionHash: status.transactionHash });
-    expect((await db.sql`select 1 from operator_transactions where purpose like 'permit:%'`).length).toBe(1);
+    expect((await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length).toBe(1);
     expectEnvelope(
       await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewals/99?token=${token}` }),
       404,

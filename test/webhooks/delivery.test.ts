@@ -1,5 +1,5 @@
 // Webhook delivery end to end on the time-skipping server: the real app
-// records events and starts their dispatch, a real worker fans them out and
+// records events and wakes the event dispatcher, a real worker fans them out and
 // sends signed POSTs to a real HTTPS receiver, and the independent
 // `standardwebhooks` library verifies every signature.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -7,7 +7,8 @@ import type { Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { recordEvent } from '../../src/events/outbox.js';
-import { startEventDispatch } from '../../src/events/dispatch.js';
+import { eventDispatcherId, wakeEventDispatcher } from '../../src/events/dispatch.js';
+import { startDeliveryRun } from '../../src/webhooks/start.js';
 import { createWorker } from '../../src/temporal/worker.js';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.js';
 import { loadConfig } from '../../src/config.js';
@@ -111,6 +112,16 @@ async function createPlanEvent(key = merchant.secretKey): Promise<string> {
   return event!.id;
 }
 
+/** Waits (real time) until the dispatcher has fanned the event out and marked it dispatched. */
+async function dispatched(eventId: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const [row] = await db.sql<{ dispatchedAt: Date | null }[]>`select dispatched_at as "dispatchedAt" from events where id = ${eventId}`;
+    if (row?.dispatchedAt) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`event ${eventId} was not dispatched within 20 s`);
+}
+
 async function runResult(eventId: string, endpointId: string, sequence = 0): Promise<string> {
   return env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId, sequence })).result();
 }
@@ -134,7 +145,7 @@ describe('webhook delivery', () => {
     const w = await worker();
     await w.runUntil(async () => {
       const eventId = await createPlanEvent();
-      await env.client.workflow.getHandle(eventId).result();
+      await dispatched(eventId);
       expect(await runResult(eventId, subscribed.id)).toBe('succeeded');
       expect(await runResult(eventId, wildcard.id)).toBe('succeeded');
 
@@ -155,8 +166,8 @@ describe('webhook delivery', () => {
       expect(records[0]).toMatchObject({ object: 'webhook_delivery', eventId, endpointId: subscribed.id, eventType: 'subscription_plan.created', status: 'succeeded', attempt: 1, replay: 0, responseStatus: 200, responseBodyExcerpt: 'ok', error: null, nextRetryAt: null });
       const one = await t.app.inject({ method: 'GET', url: `/v1/webhook-deliveries/${records[0]!.id}`, headers: auth(merchant.secretKey) });
       expect(one.json()).toEqual(records[0]);
-      const [dispatched] = await db.sql`select dispatched_at from events where id = ${eventId}`;
-      expect(dispatched!.dispatched_at).not.toBeNull();
+      // One dispatcher for the task queue, woken by the request's commit.
+      await recordHistory(env.client.workflow.getHandle(eventDispatcherId(TASK_QUEUES.main)), 'event-dispatcher', 'first');
     });
     await db.sql`update webhook_endpoints set status = 'disabled' where merchant_id = ${merchant.merchantId}`;
   });
@@ -167,7 +178,7 @@ describe('webhook delivery', () => {
     const w = await worker();
     await w.runUntil(async () => {
       const eventId = await createPlanEvent();
-      await env.client.workflow.getHandle(eventId).result();
+      await dispatched(eventId);
       expect(await runResult(eventId, endpoint.id)).toBe('succeeded');
       const request = receiver.requests.find((r) => r.path === endpoint.path)!;
       expect(request.headers['webhook-signature']!.split(' ')).toHaveLength(2);
@@ -189,10 +200,9 @@ describe('webhook delivery', () => {
     const w = await worker();
     await w.runUntil(async () => {
       const eventId = await createPlanEvent();
-      await env.client.workflow.getHandle(eventId).result();
+      await dispatched(eventId);
       expect(await runResult(eventId, endpoint.id)).toBe('succeeded');
-      await recordHistory(env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })), 'webhook-delivery-retried', 'first');
-      await recordHistory(env.client.workflow.getHandle(eventId), 'event-dispatch', 'per-event');
+      await recordHistory(env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })), 'webhook-delivery-retried', 'local-attempts');
     });
     const records = await deliveries(endpoint.id);
     expect(records.map((r) => [r.attempt, r.status, r.responseStatus])).toEqual([[1, 'failed', 500], [2, 'failed', 503], [3, 'succeeded', 204]]);
@@ -213,9 +223,9 @@ describe('webhook delivery', () => {
     const w = await worker();
     await w.runUntil(async () => {
       const eventId = await createPlanEvent();
-      await env.client.workflow.getHandle(eventId).result();
+      await dispatched(eventId);
       expect(await runResult(eventId, endpoint.id)).toBe('permanently_failed');
-      await recordHistory(env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })), 'webhook-delivery-gone', 'first');
+      await recordHistory(env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })), 'webhook-delivery-gone', 'local-attempts');
     });
     expect((await deliveries(endpoint.id)).map((r) => r.status)).toEqual(['permanently_failed']);
     await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/disable`, headers: auth(merchant.secretKey) });
@@ -228,13 +238,13 @@ describe('webhook delivery', () => {
     await w.runUntil(async () => {
       const eventIds: string[] = [];
       for (let i = 0; i < 4; i++) eventIds.push(await createPlanEvent());
-      for (const id of eventIds) await env.client.workflow.getHandle(id).result();
+      for (const id of eventIds) await dispatched(id);
       for (const id of eventIds) expect(await runResult(id, endpoint.id)).toBe('permanently_failed');
       let read = (await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${endpoint.id}`, headers: auth(merchant.secretKey) })).json();
       expect(read.status).toBe('active'); // four is not enough
 
       const fifth = await createPlanEvent();
-      await env.client.workflow.getHandle(fifth).result();
+      await dispatched(fifth);
       expect(await runResult(fifth, endpoint.id)).toBe('permanently_failed');
       const records = (await deliveries(endpoint.id)).filter((r) => r.eventId === fifth);
       expect(records).toHaveLength(RETRY_SCHEDULE_MS.length);
@@ -255,14 +265,15 @@ describe('webhook delivery', () => {
       // disabled: the next event is not fanned out to it
       const before = receiver.requests.length;
       const missed = await createPlanEvent();
-      expect(await env.client.workflow.getHandle(missed).result()).toBe(0);
+      await dispatched(missed);
+      await expect(env.client.workflow.getHandle(deliveryRunId({ eventId: missed, endpointId: endpoint.id, sequence: 0 })).describe()).rejects.toThrow();
       expect(receiver.requests.length).toBe(before);
 
       receiver.respond(endpoint.path, () => ({ status: 200 }));
       const enabled = await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/enable`, headers: auth(merchant.secretKey) });
       expect(enabled.json().status).toBe('active');
       const after = await createPlanEvent();
-      await env.client.workflow.getHandle(after).result();
+      await dispatched(after);
       expect(await runResult(after, endpoint.id)).toBe('succeeded');
     });
     await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/disable`, headers: auth(merchant.secretKey) });
@@ -274,7 +285,7 @@ describe('webhook delivery', () => {
     const w = await worker();
     await w.runUntil(async () => {
       const eventId = await createPlanEvent();
-      await env.client.workflow.getHandle(eventId).result();
+      await dispatched(eventId);
       // wait (real time) for the first attempt to be recorded, then disable before the retry
       for (let i = 0; i < 100 && (await deliveries(endpoint.id)).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/disable`, headers: auth(merchant.secretKey) });
@@ -290,7 +301,7 @@ describe('webhook delivery', () => {
     const w = await worker();
     await w.runUntil(async () => {
       const eventId = await createPlanEvent();
-      await env.client.workflow.getHandle(eventId).result();
+      await dispatched(eventId);
       expect(await runResult(eventId, endpoint.id)).toBe('succeeded');
       const [first] = await deliveries(endpoint.id);
       const replay = await t.app.inject({ method: 'POST', url: `/v1/webhook-deliveries/${first!.id}/replay`, headers: auth(merchant.secretKey) });
@@ -312,17 +323,16 @@ describe('webhook delivery', () => {
     });
   });
 
-  it('fans out once per endpoint when the same event is dispatched twice', async () => {
+  it('a batch claimed again after a crash starts only the runs the crashed batch had not started', async () => {
     const a = await createEndpoint();
     const b = await createEndpoint(['*']);
     const w = await worker();
     await w.runUntil(async () => {
       const event = await db.sql.begin((tx) => recordEvent(tx, { merchantId: merchant.merchantId, livemode: false, type: 'subscription_plan.created', data: { object: { id: 'plan_x' } } }));
-      expect(await startEventDispatch(env.client, TASK_QUEUES.main, event.id)).toBe(true);
-      expect(await env.client.workflow.getHandle(event.id).result()).toBe(2);
-      // the first dispatch closed; a second (e.g. the sweep racing the api) may run, and starts nothing
-      const second = await env.client.workflow.execute('dispatchEventWorkflow', { workflowId: event.id, taskQueue: TASK_QUEUES.main, args: [{ eventId: event.id }] });
-      expect(second).toBe(0);
+      // A batch that died before its commit had started the run to `a`: the event is still undispatched.
+      expect(await startDeliveryRun(env.client, TASK_QUEUES.main, { eventId: event.id, endpointId: a.id, sequence: 0 })).toBe(true);
+      await wakeEventDispatcher(env.client, TASK_QUEUES.main);
+      await dispatched(event.id);
       expect(await runResult(event.id, a.id)).toBe('succeeded');
       expect(await runResult(event.id, b.id)).toBe('succeeded');
       expect(receiver.requests.filter((r) => r.path === a.path)).toHaveLength(1);
@@ -344,8 +354,8 @@ describe('webhook delivery', () => {
       const w = await worker({ allowPrivateTargets: false });
       await w.runUntil(async () => {
         const event = await db.sql.begin((tx) => recordEvent(tx, { merchantId: merchant.merchantId, livemode: false, type: 'invoice.paid', data: { object: { id: 'inv_x' } } }));
-        await startEventDispatch(env.client, TASK_QUEUES.main, event.id);
-        await env.client.workflow.getHandle(event.id).result();
+        await wakeEventDispatcher(env.client, TASK_QUEUES.main);
+        await dispatched(event.id);
         expect(await runResult(event.id, endpointId)).toBe('permanently_failed');
       });
       expect(receiver.requests.filter((r) => r.path === '/rebind')).toHaveLength(0);

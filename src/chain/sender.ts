@@ -1,0 +1,252 @@
+// The one transaction sender of the platform's accounts (the relayer, the
+// subscription operator). Every transaction goes through the Postgres ledger
+// (ledger-repo.ts): its nonce is allocated under the account's relayer_accounts
+// row lock, and it is signed and recorded under its purpose in that database
+// transaction, before it is sent. So any number of worker processes can share a
+// key, a retry re-sends the recorded bytes instead of signing another
+// transaction, and a process killed between recording and sending loses
+// nothing: its retry, or any sender stuck behind the unsent nonce, sends it.
+//
+// Concurrent sends of one account in a process share one lock acquisition
+// (group commit, at most 64 per batch): one nonce range, one fee estimate, and
+// the inserts (with the callers' own bookkeeping statements) pipelined on the
+// transaction's connection.
+//
+// Following: `look` takes one look at a recorded transaction (mined under any of
+// its hashes, its nonce taken by another transaction, or still waiting: then it
+// re-sends it, re-sends the recorded bytes of lower nonces nobody sent, or
+// replaces it with a higher fee once it has waited `stuckAfterMs`). `settle`
+// waits through the shared receipt waiter and looks when the wait runs out.
+import {
+  type Address,
+  type Hash,
+  type Hex,
+  type LocalAccount,
+  type PublicClient,
+  type TransactionReceipt,
+  WaitForTransactionReceiptTimeoutError,
+  keccak256,
+  parseTransaction,
+} from 'viem';
+import type { Db, Sql } from '../db/client.js';
+import * as ledger from './ledger-repo.js';
+import type { ReceiptWaiter } from './receipts.js';
+import { broadcast, replacementFees } from './sending.js';
+
+export type TransactionRow = ledger.TransactionRow;
+
+/** A call to send under a purpose: at most one open or successful transaction per purpose and chain. */
+export type OutgoingCall = { purpose: string; to: Address; data: Hex; gas: bigint };
+
+export type SendOptions = {
+  /**
+   * Whether a purpose whose transaction reverted or was dropped gets a new one (default true, e.g. a
+   * charge retried after a top-up). False: the purpose only ever has one transaction (a relay
+   * submission), and its recorded one is returned whatever its outcome.
+   */
+  again?: boolean;
+  /**
+   * Statements of the caller's own to run in the recording database transaction (pipelined with the
+   * inserts), once, when this call's transaction is recorded.
+   */
+  onRecord?: (tx: Db, recorded: { purpose: string; nonce: bigint; transactionHash: Hex }) => Promise<unknown>;
+};
+
+/** What one look at a recorded transaction found. `row` is the current record (a replacement changes it). */
+export type Seen =
+  | { kind: 'mined'; receipt: TransactionReceipt; row: TransactionRow }
+  | { kind: 'dropped'; row: TransactionRow }
+  | { kind: 'waiting'; row: TransactionRow };
+
+export type Settled = { outcome: 'success' | 'reverted'; receipt: TransactionReceipt } | { outcome: 'dropped' };
+
+export type TransactionSender = {
+  address: Address;
+  chainId: number;
+  /** Records (group commit) and sends the call; if the purpose already has its transaction, re-sends that one while open. */
+  send(call: OutgoingCall, options?: SendOptions): Promise<TransactionRow>;
+  /** One look at a recorded transaction; see the module comment. */
+  look(row: TransactionRow, options: { stuckAfterMs: number; recheckDelayMs?: number }): Promise<Seen>;
+  /** Follows a transaction until it is mined (or its nonce went elsewhere), replacing it when stuck; records how it ended. */
+  settle(row: TransactionRow, options: { receipts: ReceiptWaiter; stuckAfterMs: number }): Promise<Settled>;
+};
+
+export function createTransactionSender(deps: { sql: Sql; client: PublicClient; account: LocalAccount; chainId: number }): TransactionSender {
+  const { sql, client, account, chainId } = deps;
+  const sending: SendingAccount = { sql, client, account, chainId };
+
+  async function send(call: OutgoingCall, options: SendOptions = {}): Promise<TransactionRow> {
+    const row = await recordInBatch(sending, call, options);
+    if (row.outcome === null) await broadcast(client, row.rawTransaction as Hex);
+    return row;
+  }
+
+  async function receiptOfAny(hashes: readonly string[]): Promise<TransactionReceipt | undefined> {
+    const found = await Promise.all(hashes.map((hash) => client.getTransactionReceipt({ hash: hash as Hash }).catch(() => undefined)));
+    return found.find((receipt) => receipt !== undefined);
+  }
+
+  /** Re-signs the transaction with the same nonce and fees raised by at least 25%; recorded before it is sent. */
+  async function replace(row: TransactionRow): Promise<TransactionRow> {
+    const old = { maxFeePerGas: BigInt(row.maxFeePerGas), maxPriorityFeePerGas: BigInt(row.maxPriorityFeePerGas) };
+    const fees = replacementFees(old, await client.estimateFeesPerGas());
+    const recorded = parseTransaction(row.rawTransaction as Hex);
+    if (!recorded.to) throw new Error(`recorded transaction ${row.id} (${row.purpose}) has no target`);
+    const raw = await account.signTransaction({
+      type: 'eip1559',
+      chainId,
+      to: recorded.to,
+      data: recorded.data ?? '0x',
+      nonce: Number(row.nonce),
+      gas: BigInt(row.gas),
+      ...fees,
+    });
+    const replaced = await ledger.recordReplacement(sql, row.id, { rawTransaction: raw, transactionHash: keccak256(raw), ...fees });
+    await broadcast(client, raw);
+    return replaced;
+  }
+
+  async function look(row: TransactionRow, { stuckAfterMs, recheckDelayMs = 1000 }: { stuckAfterMs: number; recheckDelayMs?: number }): Promise<Seen> {
+    // Any fee level of the nonce may have been mined.
+    const mined = await receiptOfAny(row.allHashes);
+    if (mined) return { kind: 'mined', receipt: mined, row };
+    const used = BigInt(await client.getTransactionCount({ address: account.address, blockTag: 'latest' }));
+    const nonce = BigInt(row.nonce);
+    if (used > nonce) {
+      // The nonce is used; a node can report that a moment before it serves the receipt.
+      await new Promise((resolve) => setTimeout(resolve, recheckDelayMs));
+      const late = await receiptOfAny(row.allHashes);
+      return late ? { kind: 'mined', receipt: late, row } : { kind: 'dropped', row };
+    }
+    if (Date.now() - row.sentAt.getTime() >= stuckAfterMs) {
+      const missing = used < nonce ? await ledger.findOpenBetween(sql, { chainId, address: account.address }, used, nonce) : [];
+      if (missing.length === 0) return { kind: 'waiting', row: await replace(row) };
+      // Earlier nonces are not in the node (a sender died between recording and sending): send them.
+      for (const earlier of missing) await broadcast(client, earlier.rawTransaction as Hex);
+    }
+    await broadcast(client, row.rawTransaction as Hex);
+    return { kind: 'waiting', row };
+  }
+
+  async function settle(first: TransactionRow, { receipts, stuckAfterMs }: { receipts: ReceiptWaiter; stuckAfterMs: number }): Promise<Settled> {
+    const record = async (row: TransactionRow, receipt: TransactionReceipt): Promise<Settled> => {
+      const outcome = receipt.status === 'success' ? 'success' : 'reverted';
+      await ledger.recordOutcome(sql, row.id, outcome, receipt.transactionHash);
+      return { outcome, receipt };
+    };
+    let row = first;
+    for (;;) {
+      // Counted from when it was sent, so an activity retried after a timeout does not start the wait over.
+      const timeoutMs = Math.max(stuckAfterMs - (Date.now() - row.sentAt.getTime()), 1000);
+      try {
+        return await record(row, await receipts.wait(row.transactionHash as Hash, { timeoutMs }));
+      } catch (error) {
+        if (!(error instanceof WaitForTransactionReceiptTimeoutError)) throw error;
+      }
+      const seen = await look(row, { stuckAfterMs });
+      if (seen.kind === 'mined') return record(seen.row, seen.receipt);
+      if (seen.kind === 'dropped') {
+        await ledger.recordOutcome(sql, row.id, 'dropped');
+        return { outcome: 'dropped' };
+      }
+      row = seen.row;
+    }
+  }
+
+  return { address: account.address, chainId, send, look, settle };
+}
+
+// ------------------------------------------------------------------ group commit
+
+type SendingAccount = { sql: Sql; client: PublicClient; account: LocalAccount; chainId: number };
+type Queued = { call: OutgoingCall; options: SendOptions; resolve: (row: TransactionRow) => void; reject: (error: unknown) => void };
+type Queue = { sending: SendingAccount; items: Queued[]; draining: boolean };
+
+/** One queue per database and sending account in this process, whichever sender object the call came through. */
+const queues = new WeakMap<Sql, Map<string, Queue>>();
+const BATCH = 64;
+
+class PurposeTaken extends Error {}
+
+function recordInBatch(sending: SendingAccount, call: OutgoingCall, options: SendOptions): Promise<TransactionRow> {
+  let byAccount = queues.get(sending.sql);
+  if (!byAccount) queues.set(sending.sql, (byAccount = new Map()));
+  const key = `${sending.chainId}:${sending.account.address}`;
+  let queue = byAccount.get(key);
+  if (!queue) byAccount.set(key, (queue = { sending, items: [], draining: false }));
+  const q = queue;
+  return new Promise<TransactionRow>((resolve, reject) => {
+    q.items.push({ call, options, resolve, reject });
+    if (!q.draining) {
+      q.draining = true;
+      void drain(q).finally(() => (q.draining = false));
+    }
+  });
+}
+
+async function drain(queue: Queue): Promise<void> {
+  while (queue.items.length > 0) {
+    const batch = queue.items.splice(0, BATCH);
+    try {
+      const rows = await recordBatch(queue.sending, batch);
+      batch.forEach((b, i) => b.resolve(rows[i]!));
+    } catch (error) {
+      for (const b of batch) b.reject(error);
+    }
+  }
+}
+
+/**
+ * In one database transaction: the purposes' recorded transactions, then for the others one nonce
+ * range under the account's row lock, signed and recorded, with each caller's own statements. If a
+ * batch fails, nothing in it was committed and every caller gets the error.
+ */
+async function recordBatch({ sql, client, account, chainId }: SendingAccount, batch: readonly Queued[]): Promise<TransactionRow[]> {
+  // Read before the lock: the stored next nonce already covers our own transactions in flight.
+  const [pending, fees] = await Promise.all([
+    client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+    client.estimateFeesPerGas(),
+  ]);
+  const chainNonce = BigInt(pending);
+  const purposes = [...new Set(batch.map((b) => b.call.purpose))];
+  for (;;) {
+    try {
+      return await sql.begin(async (tx) => {
+        const recorded = new Map((await ledger.findLatestOfPurposes(tx, chainId, purposes)).map((row) => [row.purpose, row]));
+        const fresh = [
+          ...new Map(
+            batch
+              .filter((b) => {
+                const row = recorded.get(b.call.purpose);
+                return !row || ((row.outcome === 'reverted' || row.outcome === 'dropped') && b.options.again !== false);
+              })
+              .map((b) => [b.call.purpose, b]),
+          ).values(),
+        ];
+        if (fresh.length > 0) {
+          const first = await ledger.allocateNonces(tx, { chainId, address: account.address }, chainNonce, fresh.length);
+          const signed = await Promise.all(
+            fresh.map((b, i) =>
+              account.signTransaction({ type: 'eip1559', chainId, to: b.call.to, data: b.call.data, nonce: Number(first + BigInt(i)), gas: b.call.gas, ...fees }),
+            ),
+          );
+          // Pipelined on the transaction's connection.
+          const statements = fresh.map((b, i) => {
+            const nonce = first + BigInt(i);
+            const transactionHash = keccak256(signed[i]!);
+            const record = { purpose: b.call.purpose, chainId, address: account.address, nonce, rawTransaction: signed[i]!, transactionHash, gas: b.call.gas, ...fees };
+            return Promise.all([ledger.insertTransaction(tx, record), b.options.onRecord?.(tx, { purpose: b.call.purpose, nonce, transactionHash })]);
+          });
+          for (const [row] of await Promise.all(statements)) {
+            // Another sender recorded this purpose first: roll back (no nonce is left unused) and look again.
+            if (!row) throw new PurposeTaken();
+            recorded.set(row.purpose, row);
+          }
+        }
+        return batch.map((b) => recorded.get(b.call.purpose)!);
+      });
+    } catch (error) {
+      if (!(error instanceof PurposeTaken)) throw error;
+    }
+  }
+}
