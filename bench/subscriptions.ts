@@ -7,7 +7,11 @@
 //
 // Reports: time until all N are charged, charges per second, worker RSS
 // (peak; the worker runs in this process), on-chain double charges (must be 0),
-// and the same for the direct baseline, with the ratio.
+// and the same for the direct baseline, with the ratio. In the same run, against the same
+// Temporal server, it measures F (bench/temporal-floor.ts) and reports charges/s against it, the
+// CPU per charge by process, and how the charges were batched on-chain (chargeMany transactions).
+//
+//   FLOOR_N=1000 (workflows of the floor run)   CHARGE_BATCH=0 (one charge transaction per charge)
 import { mkdtempSync, chmodSync, rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
@@ -31,7 +35,8 @@ import { onChainPeriodSeconds } from '../src/subscriptions/periods.js';
 import { connectTemporalClient } from '../src/temporal/connection.js';
 import { createWorker } from '../src/temporal/worker.js';
 import { randomNonce, signEnrolment, signPermit } from '../test/chain/helpers.js';
-import { benchDatabase, table } from './support.js';
+import { benchDatabase, cpuPerItem, cpuSnapshot, table } from './support.js';
+import { measureTemporalFloor } from './temporal-floor.js';
 
 const N = Number(process.argv[2] ?? 10_000);
 const AMOUNT = 1_000_000n; // 1 USDC
@@ -107,7 +112,11 @@ try {
   // Workflow run: api-side hooks start N workflows at once; one worker charges them.
   const temporal = await connectTemporalClient(temporalServer.address, 'default');
   const taskQueue = 'bench-subscriptions';
-  const subscriptionChain = await createViemSubscriptionChain({ test: { rpcUrl: anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: deployed.subscriptionManager, pollingIntervalMs: 100 } }, { sql });
+  // F: the platform's floor, on this run's server, before the timed run.
+  log(`measuring the Temporal floor F (${process.env.FLOOR_N ?? 1000} workflows) ...`);
+  const floor = await measureTemporalFloor({ address: temporalServer.address, sql, workflows: Number(process.env.FLOOR_N ?? 1000) });
+  const chargeBatch = process.env.CHARGE_BATCH === '0' ? false : undefined;
+  const subscriptionChain = await createViemSubscriptionChain({ test: { rpcUrl: anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: deployed.subscriptionManager, pollingIntervalMs: 100, ...(chargeBatch === false ? { chargeBatch } : {}) } }, { sql });
   const connection = await NativeConnection.connect({ address: temporalServer.address });
   const worker = await createWorker({ connection, namespace: 'default', sql, temporal, taskQueue, subscriptionChain });
   const running = worker.run();
@@ -122,6 +131,7 @@ try {
     useSearchAttributes: true,
   };
   log(`starting ${N} subscription workflows (all due now) ...`);
+  const cpuBefore = cpuSnapshot({ [process.pid]: 'bench driver + worker (node)' });
   const t0 = performance.now();
   await inBatches(forWorkflows, 50, (l) => onSubscriptionCreatedOnChain(deps, l));
   let lastProgress = { n: 0, at: performance.now(), logged: performance.now() };
@@ -139,6 +149,8 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   const workflowSeconds = (performance.now() - t0) / 1000;
+  const cpu = cpuPerItem(cpuBefore, cpuSnapshot({ [process.pid]: 'bench driver + worker (node)' }), N);
+  const workflowEndBlock = await pub.getBlockNumber();
   log(`workflow run: ${N} charged in ${workflowSeconds.toFixed(1)} s (${(N / workflowSeconds).toFixed(1)} charges/s), peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
   clearInterval(sampler);
   worker.shutdown();
@@ -168,12 +180,21 @@ try {
     charged.push(...(await pub.getContractEvents({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, eventName: 'SubscriptionCharged', fromBlock: from, toBlock: to })));
   }
   const distinct = new Set(charged.map((e) => `${e.args.id}:${e.args.periodIndex}`));
+  const workflowCharges = charged.filter((e) => e.blockNumber !== null && e.blockNumber <= workflowEndBlock);
+  const workflowTxs = new Set(workflowCharges.map((e) => e.transactionHash));
+  let workflowGas = 0n;
+  for (const hash of workflowTxs) workflowGas += (await pub.getTransactionReceipt({ hash })).gasUsed;
+  const directGas = directReceipts.reduce((sum, r) => sum + r.gasUsed, 0n);
   table([
     { run: 'workflow', subscriptions: N, seconds: workflowSeconds.toFixed(1), chargesPerSecond: (N / workflowSeconds).toFixed(1), peakRssMiB: (peakRss / 2 ** 20).toFixed(0) },
     { run: 'direct', subscriptions: N, seconds: directSeconds.toFixed(1), chargesPerSecond: (N / directSeconds).toFixed(1), peakRssMiB: '-' },
   ]);
   log(`on-chain charges: ${charged.length}, distinct (id, period): ${distinct.size}, double charges: ${charged.length - distinct.size}`);
   log(`workflow / direct time ratio: ${(workflowSeconds / directSeconds).toFixed(2)}`);
+  log(`F (temporal floor, same server, ${floor.workflows} workflows): ${floor.workflowsPerSecond.toFixed(1)}/s; charges/s = ${(N / workflowSeconds / floor.workflowsPerSecond).toFixed(2)} x F (target >= 0.6)`);
+  log(`workflow run on-chain: ${workflowCharges.length} charges in ${workflowTxs.size} transactions (${(workflowCharges.length / Math.max(1, workflowTxs.size)).toFixed(1)} per transaction), ${(Number(workflowGas) / Math.max(1, workflowCharges.length)).toFixed(0)} gas per charge; direct charge: ${(Number(directGas) / N).toFixed(0)} gas per charge`);
+  log('CPU per charge during the workflow run, by process:');
+  table(cpu.map((row) => ({ process: row.process, 'ms per charge': row.ms.toFixed(2) })));
   await connection.close();
   await temporal.connection.close();
 } finally {

@@ -20,6 +20,11 @@ import {BitMaps} from "@openzeppelin/contracts/utils/structs/BitMaps.sol";
 ///      recovery on top-up), and an off-chain scheduler learns the reason by simulating the call first.
 ///      Charging period N twice is impossible, which makes an at-least-once scheduler safe.
 ///
+///      `chargeMany` is the batched form for an operator with many periods due at once: each item is
+///      checked exactly as `charge` checks it, but a refused item does not revert the batch; it is
+///      skipped and reported by a `SubscriptionChargeFailed` event carrying the selector of the error
+///      `charge` would have reverted with. The once-per-period guard is the same bitmap.
+///
 ///      The allowance is per (subscriber, token) and therefore shared by all of a subscriber's
 ///      subscriptions paying in that token; the per-subscription caps here are what bound each merchant.
 contract SubscriptionManager is EIP712, ReentrancyGuard {
@@ -99,6 +104,10 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
         address operator
     );
     event SubscriptionCharged(uint256 indexed id, uint32 indexed periodIndex, uint256 amount);
+    /// @notice A `chargeMany` item that was not charged; `reason` is the selector of the custom error
+    ///         `charge` reverts with for the same state (e.g. `InsufficientBalance.selector`), or
+    ///         `ChargeTransferFailed.selector` when the token refused the transfer itself.
+    event SubscriptionChargeFailed(uint256 indexed id, uint32 indexed periodIndex, bytes4 reason);
     event SubscriptionCancelled(uint256 indexed id, address indexed by);
     event EnrolmentNonceCancelled(address indexed subscriber, bytes32 indexed nonce);
 
@@ -117,6 +126,10 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
     error InsufficientBalance(uint256 id, uint256 balance, uint256 amount);
     /// @notice The permit call failed and the allowance it was meant to grant is not in place.
     error PermitFailed(address token, address owner, uint256 allowance, uint256 value);
+    /// @notice `chargeMany` only: the token call failed although allowance and balance sufficed.
+    error ChargeTransferFailed(uint256 id);
+    /// @notice `chargeMany` only: the three arrays differ in length.
+    error BatchLengthMismatch();
     error EnrolmentExpired(uint256 deadline);
     error EnrolmentNonceUsed(address subscriber, bytes32 nonce);
     error InvalidEnrolmentSignature();
@@ -199,6 +212,28 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
         _chargedPeriods[id].set(periodIndex);
         emit SubscriptionCharged(id, periodIndex, amount);
         token.safeTransferFrom(subscriber, sub.merchant, amount);
+    }
+
+    /// @notice Charges several periods in one transaction. Item `i` charges `amounts[i]` for period
+    ///         `periodIndexes[i]` of subscription `ids[i]` under exactly the rules of `charge`; an item
+    ///         `charge` would refuse is skipped with a `SubscriptionChargeFailed` event and never
+    ///         reverts the batch. Each charged item emits `SubscriptionCharged`, as `charge` does.
+    /// @return reasons Per item: zero when charged, else the failure's error selector.
+    function chargeMany(uint256[] calldata ids, uint32[] calldata periodIndexes, uint256[] calldata amounts)
+        external
+        nonReentrant
+        returns (bytes4[] memory reasons)
+    {
+        uint256 n = ids.length;
+        if (periodIndexes.length != n || amounts.length != n) revert BatchLengthMismatch();
+        reasons = new bytes4[](n);
+        for (uint256 i; i < n; ++i) {
+            bytes4 reason = _chargeItem(ids[i], periodIndexes[i], amounts[i]);
+            if (reason != bytes4(0)) {
+                reasons[i] = reason;
+                emit SubscriptionChargeFailed(ids[i], periodIndexes[i], reason);
+            }
+        }
     }
 
     // ------------------------------------------------------------------ cancellation
@@ -318,6 +353,49 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
     function _existing(uint256 id) private view returns (Subscription storage sub) {
         sub = _subscriptions[id];
         if (sub.subscriber == address(0)) revert SubscriptionNotFound(id);
+    }
+
+    /// @dev `charge` without reverting: the same checks in the same order, returning the selector of
+    ///      the error `charge` would raise (zero on success). Token reads and the transfer are low-level
+    ///      calls so a failing or code-less token fails its item only. The period is marked before the
+    ///      transfer (nonReentrant on the caller covers hostile tokens) and unmarked if it fails.
+    function _chargeItem(uint256 id, uint32 periodIndex, uint256 amount) private returns (bytes4) {
+        Subscription storage sub = _subscriptions[id];
+        address subscriber = sub.subscriber;
+        if (subscriber == address(0)) return SubscriptionNotFound.selector;
+        if (msg.sender != sub.operator) return NotOperator.selector;
+        if (sub.cancelled) return SubscriptionIsCancelled.selector;
+        uint32 periods = sub.periods;
+        if (periods != 0 && periodIndex >= periods) return PeriodBeyondTerm.selector;
+        if (block.timestamp < _periodStart(sub, periodIndex)) return PeriodNotStarted.selector;
+        BitMaps.BitMap storage charged = _chargedPeriods[id];
+        if (charged.get(periodIndex)) return PeriodAlreadyCharged.selector;
+        if (amount == 0) return ZeroAmount.selector;
+        if (amount > sub.amount) return AmountExceedsTerms.selector;
+
+        IERC20 token = IERC20(sub.token);
+        (bool allowanceOk, uint256 allowance) = _readUint(address(token), abi.encodeCall(IERC20.allowance, (subscriber, address(this))));
+        if (!allowanceOk) return ChargeTransferFailed.selector;
+        if (allowance < amount) return InsufficientAllowance.selector;
+        (bool balanceOk, uint256 balance) = _readUint(address(token), abi.encodeCall(IERC20.balanceOf, (subscriber)));
+        if (!balanceOk) return ChargeTransferFailed.selector;
+        if (balance < amount) return InsufficientBalance.selector;
+
+        charged.set(periodIndex);
+        if (!token.trySafeTransferFrom(subscriber, sub.merchant, amount)) {
+            charged.unset(periodIndex);
+            return ChargeTransferFailed.selector;
+        }
+        emit SubscriptionCharged(id, periodIndex, amount);
+        return bytes4(0);
+    }
+
+    /// @dev A view call returning one word; false when it reverts, returns short data or hits no code.
+    function _readUint(address target, bytes memory data) private view returns (bool ok, uint256 value) {
+        bytes memory ret;
+        (ok, ret) = target.staticcall(data);
+        if (!ok || ret.length < 32) return (false, 0);
+        value = abi.decode(ret, (uint256));
     }
 
     function _periodStart(Subscription storage sub, uint32 periodIndex) private view returns (uint256) {

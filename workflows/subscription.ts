@@ -169,6 +169,21 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     return 'lapsed';
   };
 
+  /**
+   * The on-chain charge; a permanent failure of the activity (src/temporal/failures.ts) is a refused
+   * charge like any other: at_risk, retried in the grace window, then lapsed. Only the failure path
+   * differs, so running workflows replay unchanged.
+   */
+  const chargeOrRefusal = async (charge: Parameters<typeof chain.chargeOnChain>[0]): Promise<Awaited<ReturnType<typeof chain.chargeOnChain>>> => {
+    try {
+      return await chain.chargeOnChain(charge);
+    } catch (error) {
+      const type = permanentFailureType(error);
+      if (type === undefined) throw error;
+      return { ok: false, failure: 'charge_refused', reason: `${type}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}` };
+    }
+  };
+
   /** Charges one period, retrying inside the grace window. Returns 'charged', 'skipped' (paused) or a terminal outcome. */
   const chargePeriod = async (index: number, start: Date): Promise<'charged' | 'skipped' | WorkflowSubscriptionStatus> => {
     state.attempt = 0;
@@ -194,7 +209,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       }
       const result = attempt.alreadySucceeded
         ? null
-        : await chain.chargeOnChain({
+        : await chargeOrRefusal({
             livemode: input.livemode,
             onChainId: attempt.onChainId,
             periodIndex: index,

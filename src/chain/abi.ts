@@ -1092,6 +1092,11 @@ export const subscriptionManagerAbi = [
     "type": "error"
   },
   {
+    "inputs": [],
+    "name": "BatchLengthMismatch",
+    "type": "error"
+  },
+  {
     "inputs": [
       {
         "internalType": "uint256",
@@ -1100,6 +1105,17 @@ export const subscriptionManagerAbi = [
       }
     ],
     "name": "CancellationExpired",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
+    ],
+    "name": "ChargeTransferFailed",
     "type": "error"
   },
   {
@@ -1427,6 +1443,31 @@ export const subscriptionManagerAbi = [
       },
       {
         "indexed": false,
+        "internalType": "bytes4",
+        "name": "reason",
+        "type": "bytes4"
+      }
+    ],
+    "name": "SubscriptionChargeFailed",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
+      },
+      {
+        "indexed": false,
         "internalType": "uint256",
         "name": "amount",
         "type": "uint256"
@@ -1604,6 +1645,35 @@ export const subscriptionManagerAbi = [
     ],
     "name": "charge",
     "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256[]",
+        "name": "ids",
+        "type": "uint256[]"
+      },
+      {
+        "internalType": "uint32[]",
+        "name": "periodIndexes",
+        "type": "uint32[]"
+      },
+      {
+        "internalType": "uint256[]",
+        "name": "amounts",
+        "type": "uint256[]"
+      }
+    ],
+    "name": "chargeMany",
+    "outputs": [
+      {
+        "internalType": "bytes4[]",
+        "name": "reasons",
+        "type": "bytes4[]"
+      }
+    ],
     "stateMutability": "nonpayable",
     "type": "function"
   },

@@ -14,9 +14,11 @@ import {
   type TransactionReceipt,
   createPublicClient,
   encodeFunctionData,
+  encodeAbiParameters,
   getAddress,
   http,
   keccak256,
+  parseEventLogs,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
@@ -24,6 +26,7 @@ import { splitSig } from '../chain/typed-data.js';
 import { devChain } from '../chain/deploy.js';
 import { createOperatorSender, type OperatorSender } from '../chain/operator-sender.js';
 import { createReceiptWaiter } from '../chain/receipts.js';
+import { CHARGE_MANY_SELECTOR, DEFAULT_CHARGE_BATCH, chargeFailureName, createBatcher, type Batcher, type ChargeBatchOptions } from './charge-batch.js';
 import type { Sql } from '../db/client.js';
 
 /** Why the contract refused a charge. Business outcomes, not retried as errors. */
@@ -36,6 +39,8 @@ export const CHARGE_FAILURES = [
   'amount_exceeds_terms',
   'not_operator',
   'subscription_not_found',
+  /** The charge failed for good (an activity's permanent failure: a final revert, a malformed on-chain id); the subscription goes at_risk and lapses after its grace window. */
+  'charge_refused',
 ] as const;
 export type ChargeFailure = (typeof CHARGE_FAILURES)[number];
 
@@ -73,6 +78,11 @@ export type SubscriptionChainMode = {
   pollingIntervalMs?: number;
   /** How long a charge or cancel may wait for inclusion before it is replaced with a higher fee (default 120). */
   stuckAfterSeconds?: number;
+  /**
+   * Charges due together go out as one `chargeMany` transaction per batch (src/subscriptions/charge-batch.ts).
+   * `false`: every charge is its own `charge` transaction. A contract without chargeMany is charged one by one.
+   */
+  chargeBatch?: Partial<ChargeBatchOptions> | false;
 };
 
 export class ChainModeNotConfiguredError extends Error {
@@ -110,7 +120,15 @@ export async function createViemSubscriptionChain(
   modes: { test?: SubscriptionChainMode; live?: SubscriptionChainMode },
   deps: { sql: Sql },
 ): Promise<SubscriptionChain> {
-  type Clients = { mode: SubscriptionChainMode; pub: PublicClient; sender: OperatorSender };
+  type BatchItem = { id: bigint; periodIndex: number; amount: bigint };
+  type Clients = {
+    mode: SubscriptionChainMode;
+    pub: PublicClient;
+    sender: OperatorSender;
+    batcher?: Batcher<BatchItem, ChargeResult>;
+    /** Whether the contract's code has chargeMany (read once). */
+    batchable?: Promise<boolean>;
+  };
   const clients = new Map<boolean, Clients>();
   for (const [livemode, mode] of [[false, modes.test], [true, modes.live]] as const) {
     if (!mode) continue;
@@ -128,7 +146,12 @@ export async function createViemSubscriptionChain(
       receipts: createReceiptWaiter(pub, pollingInterval),
       stuckAfterMs: (mode.stuckAfterSeconds ?? 120) * 1000,
     });
-    clients.set(livemode, { mode, pub, sender });
+    const c: Clients = { mode, pub, sender };
+    if (mode.chargeBatch !== false) {
+      const options = { ...DEFAULT_CHARGE_BATCH, ...mode.chargeBatch };
+      c.batcher = createBatcher<BatchItem, ChargeResult>(options, (items) => chargeBatch(c, items));
+    }
+    clients.set(livemode, c);
   }
   const get = (livemode: boolean): Clients => {
     const c = clients.get(livemode);
@@ -186,6 +209,106 @@ export async function createViemSubscriptionChain(
     return settled.outcome === 'success' ? { receipt: settled.receipt } : { outcome: settled.outcome };
   }
 
+  /** One period, one `charge` transaction (purpose per period): the path of a batch of one, and of refused batch items. */
+  async function chargeOne(c: Clients, { id, periodIndex, amount }: BatchItem): Promise<ChargeResult> {
+    const args = [id, periodIndex, amount] as const;
+    const result = await sendFor<ChargeResult | 'already_charged'>(c, `charge:${c.mode.subscriptionManager}:${id}:${periodIndex}`, async () => {
+      try {
+        await c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'charge', args });
+      } catch (error) {
+        const revert = decodeContractRevert(error);
+        if (!revert) throw error; // transport trouble: the activity retries
+        const failure = REVERT_TO_FAILURE[revert.errorName];
+        if (failure === 'already_charged') return { refused: 'already_charged' };
+        if (!failure) throw error;
+        return { refused: { ok: false, failure, reason: describeRevert(revert) } };
+      }
+      return { call: { to: c.mode.subscriptionManager, data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'charge', args }) } };
+    });
+    if ('receipt' in result) return { ok: true, txHash: result.receipt.transactionHash, blockNumber: result.receipt.blockNumber.toString(), alreadyCharged: false };
+    if ('refused' in result) return result.refused === 'already_charged' ? existingCharge(c, id, periodIndex) : result.refused;
+    // Reverted or dropped after a clean simulation: most likely another transaction charged the
+    // period first, or the state moved. The next attempt simulates again.
+    if (await isCharged(c, id, periodIndex)) return existingCharge(c, id, periodIndex);
+    throw new Error(`the charge of period ${periodIndex} of subscription ${id} was ${result.outcome}; will simulate again on retry`);
+  }
+
+  function batchable(c: Clients): Promise<boolean> {
+    c.batchable ??= c.pub.getCode({ address: c.mode.subscriptionManager }).then(
+      (code) => code !== undefined && code.toLowerCase().includes(CHARGE_MANY_SELECTOR.slice(2)),
+      (error: unknown) => {
+        c.batchable = undefined; // read again on the next charge
+        throw error;
+      },
+    );
+    return c.batchable;
+  }
+
+  /**
+   * One batch of the process's due charges: simulated together; the items the contract would charge
+   * go out as one `chargeMany` transaction (purpose: the hash of its items, so an identical batch sent
+   * again follows the first), each resolved from its own SubscriptionCharged / SubscriptionChargeFailed
+   * log. An item the contract refuses, in the simulation or in the block, is handed to the one-period
+   * path, which simulates it alone and reports the refusal by name exactly as before (or charges it,
+   * when the state moved). A batch of one is a plain `charge`.
+   */
+  async function chargeBatch(c: Clients, items: BatchItem[]): Promise<PromiseSettledResult<ChargeResult>[]> {
+    const settle = (work: () => Promise<ChargeResult>) => work().then(
+      (value): PromiseSettledResult<ChargeResult> => ({ status: 'fulfilled', value }),
+      (reason: unknown): PromiseSettledResult<ChargeResult> => ({ status: 'rejected', reason }),
+    );
+    // The same period twice in one batch (an activity retried while its first attempt still waits): one item, shared.
+    const keyOf = (i: BatchItem) => `${i.id}:${i.periodIndex}`;
+    const firsts = new Map<string, BatchItem>();
+    for (const i of items) if (!firsts.has(keyOf(i))) firsts.set(keyOf(i), i);
+    const unique = [...firsts.values()];
+    const outcomes = new Map<string, Promise<PromiseSettledResult<ChargeResult>>>();
+    const alone = (i: BatchItem) => outcomes.set(keyOf(i), settle(() => chargeOne(c, i)));
+
+    let chargeable = unique;
+    if (unique.length > 1) {
+      const args = [unique.map((i) => i.id), unique.map((i) => i.periodIndex), unique.map((i) => i.amount)] as const;
+      const { result: reasons } = await c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'chargeMany', args });
+      chargeable = unique.filter((_, n) => reasons[n] === '0x00000000');
+      for (const [n, item] of unique.entries()) if (reasons[n] !== '0x00000000') alone(item);
+    }
+    if (chargeable.length === 1) alone(chargeable[0]!);
+    else if (chargeable.length > 1) {
+      const args = [chargeable.map((i) => i.id), chargeable.map((i) => i.periodIndex), chargeable.map((i) => i.amount)] as const;
+      const purpose = `chargeMany:${c.mode.subscriptionManager}:${keccak256(encodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint32[]' }, { type: 'uint256[]' }], args))}`;
+      const batch = sendFor<never>(c, purpose, async () => ({
+        call: { to: c.mode.subscriptionManager, data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'chargeMany', args }) },
+      })).then(
+        (result) => ({ ok: true as const, result }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+      for (const item of chargeable) {
+        outcomes.set(keyOf(item), settle(async () => {
+          const sentBatch = await batch;
+          if (!sentBatch.ok) throw sentBatch.error;
+          const result = sentBatch.result;
+          if ('receipt' in result) {
+            const receipt = result.receipt;
+            const mine = (l: { args: { id?: bigint; periodIndex?: number } }) => l.args.id === item.id && l.args.periodIndex === item.periodIndex;
+            const logs = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs }).filter((l) => l.address.toLowerCase() === c.mode.subscriptionManager.toLowerCase());
+            if (logs.some((l) => l.eventName === 'SubscriptionCharged' && mine(l))) {
+              return { ok: true, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber.toString(), alreadyCharged: false };
+            }
+            const failed = logs.find((l) => l.eventName === 'SubscriptionChargeFailed' && mine(l));
+            if (failed?.eventName === 'SubscriptionChargeFailed' && chargeFailureName(failed.args.reason) === 'PeriodAlreadyCharged') return existingCharge(c, item.id, item.periodIndex);
+            // Refused in the block though the simulation passed (the state moved): the one-period path says why.
+            if (failed) return chargeOne(c, item);
+            throw new Error(`the batch ${receipt.transactionHash} has no outcome for period ${item.periodIndex} of subscription ${item.id}`);
+          }
+          // The batch reverted as a whole or was dropped: what matters is whether this period is charged.
+          if (await isCharged(c, item.id, item.periodIndex)) return existingCharge(c, item.id, item.periodIndex);
+          throw new Error(`the batch charging period ${item.periodIndex} of subscription ${item.id} was ${'outcome' in result ? result.outcome : 'not sent'}; will retry`);
+        }));
+      }
+    }
+    return Promise.all(items.map((i) => outcomes.get(keyOf(i))!));
+  }
+
   return {
     async isCharged({ livemode, onChainId, periodIndex }) {
       return isCharged(get(livemode), BigInt(onChainId), periodIndex);
@@ -195,26 +318,8 @@ export async function createViemSubscriptionChain(
       const c = get(livemode);
       const id = BigInt(onChainId);
       if (await isCharged(c, id, periodIndex)) return existingCharge(c, id, periodIndex);
-      const args = [id, periodIndex, BigInt(amount)] as const;
-      const result = await sendFor<ChargeResult | 'already_charged'>(c, `charge:${c.mode.subscriptionManager}:${id}:${periodIndex}`, async () => {
-        try {
-          await c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'charge', args });
-        } catch (error) {
-          const revert = decodeContractRevert(error);
-          if (!revert) throw error; // transport trouble: the activity retries
-          const failure = REVERT_TO_FAILURE[revert.errorName];
-          if (failure === 'already_charged') return { refused: 'already_charged' };
-          if (!failure) throw error;
-          return { refused: { ok: false, failure, reason: describeRevert(revert) } };
-        }
-        return { call: { to: c.mode.subscriptionManager, data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'charge', args }) } };
-      });
-      if ('receipt' in result) return { ok: true, txHash: result.receipt.transactionHash, blockNumber: result.receipt.blockNumber.toString(), alreadyCharged: false };
-      if ('refused' in result) return result.refused === 'already_charged' ? existingCharge(c, id, periodIndex) : result.refused;
-      // Reverted or dropped after a clean simulation: most likely another transaction charged the
-      // period first, or the state moved. The next attempt simulates again.
-      if (await isCharged(c, id, periodIndex)) return existingCharge(c, id, periodIndex);
-      throw new Error(`the charge of period ${periodIndex} of subscription ${id} was ${result.outcome}; will simulate again on retry`);
+      if (c.batcher && (await batchable(c))) return c.batcher.add({ id, periodIndex, amount: BigInt(amount) });
+      return chargeOne(c, { id, periodIndex, amount: BigInt(amount) });
     },
 
     async cancel({ livemode, onChainId }) {

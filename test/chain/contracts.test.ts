@@ -33,6 +33,7 @@ import {
   predictContractAddresses,
 } from '../../src/chain/deploy.js';
 import { ANVIL_ACCOUNTS, ANVIL_MNEMONIC, DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { chargeFailureSelector } from '../../src/subscriptions/charge-batch.js';
 import {
   type Terms,
   expectRevert,
@@ -715,6 +716,116 @@ describe('SubscriptionManager', () => {
     await expectRevert(sim(terms({ operator: '0x0000000000000000000000000000000000000000' })), 'ZeroAddress');
     await expectRevert(sim(terms({ merchant: '0x0000000000000000000000000000000000000000' })), 'ZeroAddress');
   });
+
+  // ------------------------------------------------------------------ chargeMany
+
+  /** `count` fresh subscribers, each funded and enrolled by the relayer (permit + signed terms). */
+  async function enrolFresh(count: number, t: Terms, label: string): Promise<{ ids: bigint[]; subscribers: PrivateKeyAccount[] }> {
+    const ids: bigint[] = [];
+    const subscribers: PrivateKeyAccount[] = [];
+    for (let i = 0; i < count; i++) {
+      const payer = privateKeyToAccount(keccak256(toHex(`${label}-${i}-${Date.now()}`)));
+      await mined(await wallet(deployer).writeContract({ address: token, abi: testUsdcAbi, functionName: 'mint', args: [payer.address, USDC(1000)] }));
+      const deadline = (await now()) + 3600n;
+      const permit = await signPermit(pub, payer, token, { spender: manager, value: USDC(1000), deadline });
+      const auth = await signEnrolment(pub, payer, manager, t, { nonce: randomNonce(), deadline });
+      const { request, result } = await pub.simulateContract({
+        account: relayer,
+        address: manager,
+        abi: subscriptionManagerAbi,
+        functionName: 'subscribeWithPermitFor',
+        args: [payer.address, t, permit, auth],
+      });
+      await mined(await wallet(relayer).writeContract(request));
+      ids.push(result);
+      subscribers.push(payer);
+    }
+    return { ids, subscribers };
+  }
+
+  const chargeMany = (ids: bigint[], periods: number[], amounts: bigint[], caller = operator) =>
+    pub.simulateContract({ account: caller, address: manager, abi: subscriptionManagerAbi, functionName: 'chargeMany', args: [ids, periods, amounts] });
+
+  it('chargeMany charges each item once under the rules of charge, and reports each refused item by its error without reverting the batch', async () => {
+    const t = terms({ periods: 2 });
+    const { ids, subscribers } = await enrolFresh(7, t, 'batch-rules');
+    const [ok, charged, early, broke, cancelled, beyond, tooMuch] = ids as [bigint, bigint, bigint, bigint, bigint, bigint, bigint];
+    await charge(charged, 0, t.amount);
+    const brokeSubscriber = subscribers[3]!;
+    // Empty the broke subscriber's wallet: it needs gas for its own transfer.
+    await mined(await wallet(deployer).sendTransaction({ to: brokeSubscriber.address, value: 10n ** 16n }));
+    await mined(
+      await wallet(brokeSubscriber).writeContract({ address: token, abi: testUsdcAbi, functionName: 'transfer', args: [relayer.address, await balanceOf(brokeSubscriber.address)] }),
+    );
+    await mined(await wallet(operator).writeContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'cancel', args: [cancelled] }));
+
+    const items = [
+      [ok, 0, t.amount],
+      [charged, 0, t.amount], // already charged
+      [early, 1, t.amount], // period 1 not started
+      [broke, 0, t.amount], // balance gone
+      [cancelled, 0, t.amount],
+      [beyond, 2, t.amount], // past the 2 authorised periods
+      [tooMuch, 0, t.amount + 1n],
+      [ids[6]! + 1000n, 0, t.amount], // no such subscription
+      [ok, 0, t.amount], // the same period twice in one batch
+    ] as const;
+    const args = [items.map((i) => i[0]), items.map((i) => i[1]), items.map((i) => i[2])] as const;
+
+    // Only the operator's items succeed; another caller gets NotOperator per item.
+    const foreign = await chargeMany([...args[0]], [...args[1]], [...args[2]], merchant);
+    expect(foreign.result[0]).toBe(chargeFailureSelector('NotOperator'));
+    expect(foreign.result).not.toContain('0x00000000');
+
+    const merchantBefore = await balanceOf(merchant.address);
+    const { request, result } = await chargeMany([...args[0]], [...args[1]], [...args[2]]);
+    expect(result).toEqual([
+      '0x00000000',
+      chargeFailureSelector('PeriodAlreadyCharged'),
+      chargeFailureSelector('PeriodNotStarted'),
+      chargeFailureSelector('InsufficientBalance'),
+      chargeFailureSelector('SubscriptionIsCancelled'),
+      chargeFailureSelector('PeriodBeyondTerm'),
+      chargeFailureSelector('AmountExceedsTerms'),
+      chargeFailureSelector('SubscriptionNotFound'),
+      chargeFailureSelector('PeriodAlreadyCharged'),
+    ]);
+    const receipt = await mined(await wallet(operator).writeContract(request));
+    const chargedLogs = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCharged' });
+    expect(chargedLogs.map((l) => l.args)).toEqual([{ id: ok, periodIndex: 0, amount: t.amount }]);
+    const failedLogs = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionChargeFailed' });
+    expect(failedLogs.map((l) => [l.args.id, l.args.periodIndex, l.args.reason])).toEqual(
+      items.slice(1).map((item, i) => [item[0], item[1], result[i + 1]]),
+    );
+    expect(await balanceOf(merchant.address)).toBe(merchantBefore + t.amount);
+    // A refused item leaves its period chargeable: the broke subscriber tops up and is charged.
+    await mined(await wallet(deployer).writeContract({ address: token, abi: testUsdcAbi, functionName: 'mint', args: [brokeSubscriber.address, USDC(50)] }));
+    const retry = await chargeMany([broke], [0], [t.amount]);
+    expect(retry.result).toEqual(['0x00000000']);
+    await mined(await wallet(operator).writeContract(retry.request));
+    expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [broke, 0] })).toBe(true);
+    await expectRevert(chargeMany([ok], [0, 1], [t.amount]), 'BatchLengthMismatch');
+  }, 120_000);
+
+  it('gas per charge: chargeMany of 50 saves at least the per-transaction overhead of 50 single charges (figures printed)', async () => {
+    const K = 50;
+    const t = terms({ periods: 0 });
+    const single = await enrolFresh(K, t, 'gas-single');
+    const batched = await enrolFresh(K, t, 'gas-batch');
+    let singleGas = 0n;
+    for (const id of single.ids) singleGas += (await charge(id, 0, t.amount)).gasUsed;
+    const { request, result } = await chargeMany(batched.ids, batched.ids.map(() => 0), batched.ids.map(() => t.amount));
+    expect(result.every((r) => r === '0x00000000')).toBe(true);
+    const receipt = await mined(await wallet(operator).writeContract(request));
+    const perSingle = Number(singleGas) / K;
+    const perBatched = Number(receipt.gasUsed) / K;
+    console.log(`[gas] charge: ${perSingle.toFixed(0)} gas per charge; chargeMany(${K}): ${perBatched.toFixed(0)} gas per charge (${(perBatched / perSingle).toFixed(2)} x single)`);
+    // Measured 84,431 vs 55,081 (0.65 x): each item still pays its own fresh bitmap slot, cold
+    // subscription slots and token writes; a batch shares only the transaction's overhead
+    // (docs/benchmarks.md, "Gas per charge"). The issue's 0.5 x is not met; this guards the saving.
+    expect(perSingle - perBatched).toBeGreaterThanOrEqual(21_000);
+    expect(perBatched).toBeLessThanOrEqual(0.7 * perSingle);
+  }, 180_000);
 });
 
 // --------------------------------------------------------------------------------------------- escrow

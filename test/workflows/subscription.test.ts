@@ -16,7 +16,8 @@ import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
 import { createPlanService } from '../../src/subscription-plans/service.js';
 import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
-import type { SubscriptionChain } from '../../src/subscriptions/chain.js';
+import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
+import { CHARGE_MANY_SELECTOR } from '../../src/subscriptions/charge-batch.js';
 import { subscriptionManagerAbi } from '../../src/chain/abi.js';
 import { createSubscriptionService } from '../../src/subscriptions/service.js';
 import { cancelSubscriptionSignal, getStatusQuery, type SubscriptionWorkflowState } from '../../workflows/subscription.js';
@@ -246,6 +247,18 @@ describe('subscription workflow', () => {
     expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(true);
   });
 
+  it('a charge that fails for good (a corrupt on-chain id) goes at_risk and lapses after the grace window, never retried forever', async () => {
+    await setSubscriptionGracePeriodHours(db.sql, merchant.merchantId, 72);
+    const { subscriptionId, handle } = await enrol({ amount: USDC(40), periods: 0 });
+    // A corrupt row: the chargeOnChain activity refuses a negative id with a non-retryable InvalidAddress failure.
+    await db.sql`update subscriptions set on_chain_id = -1 where id = ${subscriptionId}`;
+    const worker = await newWorker();
+    expect(await worker.runUntil(handle.result())).toBe('lapsed');
+    expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'failed', attempts: 4, failureCode: 'charge_refused' }]);
+    expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(1);
+    expect((await subscriptionRow(subscriptionId)).status).toBe('lapsed');
+  });
+
   it('cancels during the trial: recorded first, then cancelled on-chain, nothing charged; a second cancel is refused', async () => {
     const trialEnd = BigInt(Math.floor((await env.currentTimeMs()) / 1000)) + 14n * 86_400n;
     const { subscriptionId, handle, log } = await enrol({ amount: USDC(20), periods: 0, trialEnd });
@@ -363,6 +376,43 @@ describe('subscription workflow', () => {
     expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toMatchObject({ alreadyCancelled: false });
     expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toEqual({ txHash: null, alreadyCancelled: true });
     expect(await chain.subscriptionChain.charge({ ...input, periodIndex: 1 })).toMatchObject({ ok: false, failure: 'cancelled_on_chain' });
+  });
+
+  it('subscriptions due together are charged in one chargeMany transaction; each workflow keeps its own period and outcome', async () => {
+    // The worker's port batches for 2 s, so the three charges below meet in one batch.
+    const batched = await createViemSubscriptionChain(
+      {
+        test: {
+          rpcUrl: chain.anvil.rpcUrl,
+          operatorKey: DEV_ACCOUNTS.operator.privateKey,
+          subscriptionManager: chain.deployed.subscriptionManager,
+          fromBlock: 0n,
+          pollingIntervalMs: 50,
+          chargeBatch: { windowMs: 2000, maxItems: 10 },
+        },
+      },
+      { sql: db.sql },
+    );
+    const port: SubscriptionChain = { ...batched, charge: async (input) => (await chain.warpTo(Date.parse(input.periodStart)), batched.charge(input)) };
+    const a = await enrol({ amount: USDC(10), periods: 1 });
+    const b = await enrol({ amount: USDC(10), periods: 1 });
+    const broke = await enrol({ amount: USDC(40), periods: 1, balance: 0n });
+    const worker = await newWorker(port);
+    await worker.runUntil(async () => {
+      expect(await a.handle.result()).toBe('completed');
+      expect(await b.handle.result()).toBe('completed');
+      // Refused in the batch's simulation, reported by name: at_risk, retried, lapsed at the end of the grace window.
+      expect(await broke.handle.result()).toBe('lapsed');
+    });
+    const [chargeA] = await charges(a.subscriptionId);
+    const [chargeB] = await charges(b.subscriptionId);
+    expect(chargeA).toMatchObject({ periodIndex: 0, status: 'succeeded', attempts: 1 });
+    expect(chargeB).toMatchObject({ periodIndex: 0, status: 'succeeded', attempts: 1, txHash: chargeA!.txHash });
+    const tx = await chain.pub.getTransaction({ hash: chargeA!.txHash as `0x${string}` });
+    expect(tx.input.slice(0, 10)).toBe(CHARGE_MANY_SELECTOR);
+    expect(await charges(broke.subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'failed', failureCode: 'insufficient_funds' }]);
+    expect(await eventCount(a.subscriptionId, 'subscription.charged')).toBe(1);
+    expect(await eventCount(b.subscriptionId, 'subscription.charged')).toBe(1);
   });
 
   it('records a history for the replay test when RECORD_HISTORIES is set', async () => {
