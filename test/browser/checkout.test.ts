@@ -19,6 +19,7 @@ import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { launchBrowser } from '../support/browser.js';
+import { openWalletPage as openTestWalletPage } from '../support/test-wallet.js';
 
 const SUCCESS_URL = 'https://shop.example/thanks?order=42';
 
@@ -102,96 +103,9 @@ async function sessionStatus(id: string): Promise<string> {
   return response.json().status;
 }
 
-type WalletOptions = { account: PrivateKeyAccount; chainId?: number; rejectSignature?: boolean };
-type WalletLog = { methods: string[] };
-
-const WALLET_SCRIPT = `
-  window.ethereum = {
-    isTestWallet: true,
-    request: async function (args) {
-      const answer = await window.__testWalletRequest(args.method, JSON.stringify(args.params === undefined ? [] : args.params));
-      if (answer.error) {
-        const error = new Error(answer.error.message);
-        error.code = answer.error.code;
-        throw error;
-      }
-      return answer.result;
-    },
-  };
-`;
-
-class ProviderError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Converts the wallet's JSON typed data (integers as strings) to what viem signs. */
-function toViemTypedData(json: string) {
-  const data = JSON.parse(json) as {
-    types: Record<string, { name: string; type: string }[]>;
-    primaryType: string;
-    domain: Record<string, unknown>;
-    message: Record<string, unknown>;
-  };
-  const { EIP712Domain: _domainType, ...types } = data.types;
-  const message: Record<string, unknown> = {};
-  for (const field of types[data.primaryType] ?? []) {
-    const value = data.message[field.name];
-    message[field.name] = /^u?int\d*$/.test(field.type) ? BigInt(value as string) : value;
-  }
-  return { domain: data.domain, types, primaryType: data.primaryType, message };
-}
-
-/** A page with a test EIP-1193 wallet backed by `account`, forwarding reads to anvil. */
-async function openWalletPage(options: WalletOptions): Promise<{ page: Page; log: WalletLog }> {
-  const page = await context.newPage();
-  const log: WalletLog = { methods: [] };
-  const chainId = options.chainId ?? chain.info.chainId;
-  await page.exposeFunction('__testWalletRequest', async (method: string, paramsJson: string) => {
-    log.methods.push(method);
-    const params = JSON.parse(paramsJson) as unknown[];
-    try {
-      switch (method) {
-        case 'eth_requestAccounts':
-        case 'eth_accounts':
-          return { result: [options.account.address] };
-        case 'eth_chainId':
-          return { result: `0x${chainId.toString(16)}` };
-        case 'wallet_switchEthereumChain':
-          // Like a wallet that does not know the chain: the page must say which network to use.
-          throw new ProviderError(4902, 'Unrecognized chain ID.');
-        case 'eth_signTypedData_v4': {
-          if (options.rejectSignature) throw new ProviderError(4001, 'User rejected the request.');
-          const [from, json] = params as [string, string];
-          if (from.toLowerCase() !== options.account.address.toLowerCase()) throw new ProviderError(4100, 'Unknown account.');
-          const typed = toViemTypedData(json);
-          return { result: await options.account.signTypedData(typed as Parameters<PrivateKeyAccount['signTypedData']>[0]) };
-        }
-        case 'eth_call': {
-          const response = await fetch(chain.info.rpcUrl, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-          });
-          const body = (await response.json()) as { result?: string; error?: { code: number; message: string } };
-          if (body.error) throw new ProviderError(body.error.code, body.error.message);
-          return { result: body.result };
-        }
-        default:
-          throw new ProviderError(4200, `Unsupported method ${method}.`);
-      }
-    } catch (error) {
-      const e = error as { code?: number; message?: string };
-      return { error: { code: e.code ?? -32603, message: e.message ?? 'wallet error' } };
-    }
-  });
-  await page.addInitScript({ content: WALLET_SCRIPT });
-  return { page, log };
-}
+/** A page with the test wallet backed by `account`, on the test chain unless `chainId` says otherwise. */
+const openWalletPage = (options: { account: PrivateKeyAccount; chainId?: number; rejectSignature?: boolean }) =>
+  openTestWalletPage(context, { chainId: chain.info.chainId, rpcUrl: chain.info.rpcUrl, ...options });
 
 async function openCheckout(page: Page, sessionId: string): Promise<string> {
   await page.goto(`${baseUrl}/checkout/${sessionId}`);

@@ -18,6 +18,7 @@ import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { onSubscriptionCreatedOnChain } from '../../src/subscriptions/chain-events.js';
 import { launchBrowser } from '../support/browser.js';
+import { openWalletPage as openTestWalletPage } from '../support/test-wallet.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
@@ -73,63 +74,10 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const WALLET_SCRIPT = `
-  window.ethereum = {
-    request: async function (args) {
-      const answer = await window.__testWalletRequest(args.method, JSON.stringify(args.params === undefined ? [] : args.params));
-      if (answer.error) {
-        const error = new Error(answer.error.message);
-        error.code = answer.error.code;
-        throw error;
-      }
-      return answer.result;
-    },
-  };
-`;
-
-/** Converts the wallet's JSON typed data (integers as strings) to what viem signs. */
-function toViemTypedData(json: string) {
-  const data = JSON.parse(json) as { types: Record<string, { name: string; type: string }[]>; primaryType: string; domain: Record<string, unknown>; message: Record<string, unknown> };
-  const { EIP712Domain: _domainType, ...types } = data.types;
-  const message: Record<string, unknown> = {};
-  for (const field of types[data.primaryType] ?? []) {
-    const value = data.message[field.name];
-    message[field.name] = /^u?int\d*$/.test(field.type) ? BigInt(value as string) : value;
-  }
-  return { domain: data.domain, types, primaryType: data.primaryType, message };
-}
-
-/** A page with a test EIP-1193 wallet backed by `account`, forwarding reads to anvil. */
+/** A page with the test wallet backed by `account`, forwarding reads to anvil. */
 async function openWalletPage(account: PrivateKeyAccount): Promise<{ page: Page; methods: string[] }> {
-  const page = await context.newPage();
-  const methods: string[] = [];
-  await page.exposeFunction('__testWalletRequest', async (method: string, paramsJson: string) => {
-    methods.push(method);
-    const params = JSON.parse(paramsJson) as unknown[];
-    try {
-      if (method === 'eth_requestAccounts' || method === 'eth_accounts') return { result: [account.address] };
-      if (method === 'eth_chainId') return { result: `0x${chain.anvil.chainId.toString(16)}` };
-      if (method === 'eth_signTypedData_v4') {
-        const typed = toViemTypedData((params as [string, string])[1]);
-        return { result: await account.signTypedData(typed as Parameters<PrivateKeyAccount['signTypedData']>[0]) };
-      }
-      if (method === 'eth_call') {
-        const response = await fetch(chain.anvil.rpcUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-        });
-        const body = (await response.json()) as { result?: string; error?: { code: number; message: string } };
-        if (body.error) return { error: body.error };
-        return { result: body.result };
-      }
-      return { error: { code: 4200, message: `Unsupported method ${method}.` } };
-    } catch (error) {
-      return { error: { code: -32603, message: (error as Error).message } };
-    }
-  });
-  await page.addInitScript({ content: WALLET_SCRIPT });
-  return { page, methods };
+  const { page, log } = await openTestWalletPage(context, { account, chainId: chain.anvil.chainId, rpcUrl: chain.anvil.rpcUrl });
+  return { page, methods: log.methods };
 }
 
 const allowanceOf = (owner: `0x${string}`) =>

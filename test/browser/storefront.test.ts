@@ -20,6 +20,7 @@ import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { launchBrowser } from '../support/browser.js';
+import { openWalletPage as openTestWalletPage } from '../support/test-wallet.js';
 
 const SUCCESS_URL = 'https://roastery.example/thanks';
 const CDN = 'https://cdn.roastery.example';
@@ -153,87 +154,10 @@ afterAll(async () => {
 
 const balanceOf = (who: Address) => pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [who] });
 
-const WALLET_SCRIPT = `
-  window.ethereum = {
-    isTestWallet: true,
-    request: async function (args) {
-      const answer = await window.__testWalletRequest(args.method, JSON.stringify(args.params === undefined ? [] : args.params));
-      if (answer.error) {
-        const error = new Error(answer.error.message);
-        error.code = answer.error.code;
-        throw error;
-      }
-      return answer.result;
-    },
-  };
-`;
-
-class ProviderError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Converts the wallet's JSON typed data (integers as strings) to what viem signs. */
-function toViemTypedData(json: string) {
-  const data = JSON.parse(json) as {
-    types: Record<string, { name: string; type: string }[]>;
-    primaryType: string;
-    domain: Record<string, unknown>;
-    message: Record<string, unknown>;
-  };
-  const { EIP712Domain: _domainType, ...types } = data.types;
-  const message: Record<string, unknown> = {};
-  for (const field of types[data.primaryType] ?? []) {
-    const value = data.message[field.name];
-    message[field.name] = /^u?int\d*$/.test(field.type) ? BigInt(value as string) : value;
-  }
-  return { domain: data.domain, types, primaryType: data.primaryType, message };
-}
-
-/** A page with a test EIP-1193 wallet backed by `account`, forwarding reads to anvil. */
+/** A page with the test wallet backed by `account`, forwarding reads to anvil. */
 async function openWalletPage(account: PrivateKeyAccount, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; methods: string[] }> {
-  const page = await context.newPage();
-  await page.setViewportSize(viewport);
-  const methods: string[] = [];
-  await page.exposeFunction('__testWalletRequest', async (method: string, paramsJson: string) => {
-    methods.push(method);
-    const params = JSON.parse(paramsJson) as unknown[];
-    try {
-      switch (method) {
-        case 'eth_requestAccounts':
-        case 'eth_accounts':
-          return { result: [account.address] };
-        case 'eth_chainId':
-          return { result: `0x${chain.info.chainId.toString(16)}` };
-        case 'eth_signTypedData_v4': {
-          const [from, json] = params as [string, string];
-          if (from.toLowerCase() !== account.address.toLowerCase()) throw new ProviderError(4100, 'Unknown account.');
-          return { result: await account.signTypedData(toViemTypedData(json) as Parameters<PrivateKeyAccount['signTypedData']>[0]) };
-        }
-        case 'eth_call': {
-          const response = await fetch(chain.info.rpcUrl, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-          });
-          const body = (await response.json()) as { result?: string; error?: { code: number; message: string } };
-          if (body.error) throw new ProviderError(body.error.code, body.error.message);
-          return { result: body.result };
-        }
-        default:
-          throw new ProviderError(4200, `Unsupported method ${method}.`);
-      }
-    } catch (error) {
-      const e = error as { code?: number; message?: string };
-      return { error: { code: e.code ?? -32603, message: e.message ?? 'wallet error' } };
-    }
-  });
-  await page.addInitScript({ content: WALLET_SCRIPT });
-  return { page, methods };
+  const { page, log } = await openTestWalletPage(context, { account, chainId: chain.info.chainId, rpcUrl: chain.info.rpcUrl, viewport });
+  return { page, methods: log.methods };
 }
 
 const card = (page: Page, productId: string) => page.locator(`li.card[data-product-id="${productId}"]`);

@@ -1,0 +1,109 @@
+// An injected EIP-1193 test wallet for browser tests: `window.ethereum.request`
+// is forwarded to Node, which answers from a viem private-key account (an anvil
+// account), signs EIP-712 typed data, forwards eth_call to the chain and refuses
+// everything else as a real wallet would.
+import type { BrowserContext, Page } from 'playwright-core';
+import type { PrivateKeyAccount } from 'viem/accounts';
+
+export type TestWalletOptions = {
+  account: PrivateKeyAccount;
+  /** The chain the wallet is on and the RPC it forwards reads to. */
+  chainId: number;
+  rpcUrl: string;
+  /** Answer signature requests with EIP-1193 code 4001 (the user rejected). */
+  rejectSignature?: boolean;
+  viewport?: { width: number; height: number };
+};
+
+/** Every method the page asked the wallet for, in order. */
+export type TestWalletLog = { methods: string[] };
+
+const WALLET_SCRIPT = `
+  window.ethereum = {
+    isTestWallet: true,
+    request: async function (args) {
+      const answer = await window.__testWalletRequest(args.method, JSON.stringify(args.params === undefined ? [] : args.params));
+      if (answer.error) {
+        const error = new Error(answer.error.message);
+        error.code = answer.error.code;
+        throw error;
+      }
+      return answer.result;
+    },
+  };
+`;
+
+class ProviderError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Converts the wallet's JSON typed data (integers as strings) to what viem signs. */
+function toViemTypedData(json: string) {
+  const data = JSON.parse(json) as {
+    types: Record<string, { name: string; type: string }[]>;
+    primaryType: string;
+    domain: Record<string, unknown>;
+    message: Record<string, unknown>;
+  };
+  const { EIP712Domain: _domainType, ...types } = data.types;
+  const message: Record<string, unknown> = {};
+  for (const field of types[data.primaryType] ?? []) {
+    const value = data.message[field.name];
+    message[field.name] = /^u?int\d*$/.test(field.type) ? BigInt(value as string) : value;
+  }
+  return { domain: data.domain, types, primaryType: data.primaryType, message };
+}
+
+async function answer(options: TestWalletOptions, method: string, params: unknown[]): Promise<unknown> {
+  switch (method) {
+    case 'eth_requestAccounts':
+    case 'eth_accounts':
+      return [options.account.address];
+    case 'eth_chainId':
+      return `0x${options.chainId.toString(16)}`;
+    case 'wallet_switchEthereumChain':
+      // Like a wallet that does not know the chain: the page must say which network to use.
+      throw new ProviderError(4902, 'Unrecognized chain ID.');
+    case 'eth_signTypedData_v4': {
+      if (options.rejectSignature) throw new ProviderError(4001, 'User rejected the request.');
+      const [from, json] = params as [string, string];
+      if (from.toLowerCase() !== options.account.address.toLowerCase()) throw new ProviderError(4100, 'Unknown account.');
+      return options.account.signTypedData(toViemTypedData(json) as Parameters<PrivateKeyAccount['signTypedData']>[0]);
+    }
+    case 'eth_call': {
+      const response = await fetch(options.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      const body = (await response.json()) as { result?: string; error?: { code: number; message: string } };
+      if (body.error) throw new ProviderError(body.error.code, body.error.message);
+      return body.result;
+    }
+    default:
+      throw new ProviderError(4200, `Unsupported method ${method}.`);
+  }
+}
+
+/** A new page of `context` with the test wallet injected before any script of the page runs. */
+export async function openWalletPage(context: BrowserContext, options: TestWalletOptions): Promise<{ page: Page; log: TestWalletLog }> {
+  const page = await context.newPage();
+  if (options.viewport) await page.setViewportSize(options.viewport);
+  const log: TestWalletLog = { methods: [] };
+  await page.exposeFunction('__testWalletRequest', async (method: string, paramsJson: string) => {
+    log.methods.push(method);
+    try {
+      return { result: await answer(options, method, JSON.parse(paramsJson) as unknown[]) };
+    } catch (error) {
+      const e = error as { code?: number; message?: string };
+      return { error: { code: e.code ?? -32603, message: e.message ?? 'wallet error' } };
+    }
+  });
+  await page.addInitScript({ content: WALLET_SCRIPT });
+  return { page, log };
+}
