@@ -2,6 +2,7 @@
 import { createEmailDispatcher, type EmailDispatcher } from '../src/email/service.js';
 import { createEventDispatcher, type EventDispatcher } from '../src/events/dispatch.js';
 import { unconfiguredSubscriptionChain, type SubscriptionChain } from '../src/subscriptions/chain.js';
+import { createAgentActivities } from './agents.js';
 import { createEmailActivities, type EmailActivityDeps } from './email.js';
 import { createEventActivities, type EventActivityDeps } from './events.js';
 import { createRelayActivities, type RelayActivityDeps } from './relay.js';
@@ -22,6 +23,8 @@ export type ActivityDeps = EventActivityDeps &
     events?: EventDispatcher;
     /** Overrides how queued emails are started (default: start their delivery workflow; the outbox sweep catches misses). */
     emails?: EmailDispatcher;
+    /** SECRETS_ENCRYPTION_KEY: opens the agent wallet keys (the development key when absent). */
+    secretsEncryptionKey?: Buffer;
   };
 
 export function createActivities(deps: ActivityDeps) {
@@ -35,6 +38,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRelayActivities(deps),
     ...createPaymentActivities(deps),
     ...createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain }),
+    ...createAgentActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),
     ...createSubscriptionRenewalActivities({ sql: deps.sql, subscriptionChain, emails, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
   };
 }

@@ -53,6 +53,10 @@ import { registerSubscriptionRoutes } from './subscriptions/routes.js';
 import { registerStorefrontRoutes } from './storefront/routes.js';
 import { createStorefrontService } from './storefront/service.js';
 import { createSubscriptionService } from './subscriptions/service.js';
+import { registerAgentRoutes } from './agents/routes.js';
+import { createAgentService } from './agents/service.js';
+import { registerStatsRoutes } from './stats/routes.js';
+import { createStatsService } from './stats/service.js';
 
 export type AppDeps = {
   config: Config;
@@ -205,6 +209,11 @@ export async function buildApp(deps: AppDeps) {
   );
   registerInvoiceRoutes(app, createInvoiceService({ ...payments, events }));
   registerRefundRoutes(app, createRefundService(payments));
+  registerStatsRoutes(app, createStatsService({ sql: deps.sql }));
+  registerAgentRoutes(
+    app,
+    createAgentService({ sql: deps.sql, secretBox, events, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue, onStartError: payments.onStartError }),
+  );
 
   return app;
 }

@@ -58,7 +58,7 @@ const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSetting.default(false),
 });
 
-const DEV_SECRETS_KEY = createHash('sha256').update('stablepay-development-only-secrets-key').digest();
+export const DEV_SECRETS_KEY = createHash('sha256').update('stablepay-development-only-secrets-key').digest();
 
 export type SecretScanningKey = { keyIdentifier: string; publicKeyPem: string };
 

@@ -26,6 +26,8 @@ export const ID_PREFIXES = {
   refund: 're',
   storefront: 'sf',
   product: 'prod',
+  agentJob: 'job',
+  agentActivity: 'aga',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -7,6 +7,7 @@ import { migrate } from './db/migrate.js';
 import { createEventDispatcher } from './events/dispatch.js';
 import { createHookRegistry } from './indexer/hooks.js';
 import { subscriptionIndexerHooks } from './subscriptions/indexer-hooks.js';
+import { agentIndexerHooks } from './agents/escrow.js';
 import { createIndexer } from './indexer/indexer.js';
 import { createLogger } from './logger.js';
 import { connectTemporalClient } from './temporal/connection.js';
@@ -30,6 +31,7 @@ const events = createEventDispatcher(temporal, config.temporalTaskQueue, (error,
 );
 const hooks = createHookRegistry([
   ...subscriptionIndexerHooks(config.chain, { sql, temporal, taskQueue: config.temporalTaskQueue, events, useSearchAttributes: true }),
+  ...agentIndexerHooks(config.chain, { sql, temporal }),
 ]);
 /** Blocks per step (INDEXER_BATCH_SIZE, default 500): smaller ranges on providers with tight getLogs limits. */
 const batchSize = Number(process.env.INDEXER_BATCH_SIZE ?? 500);

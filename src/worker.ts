@@ -34,6 +34,7 @@ const worker = await createWorker({
   chain: config.chain,
   subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config.chain), { sql }),
   publicBaseUrl: config.publicBaseUrl,
+  secretsEncryptionKey: config.secretsEncryptionKey,
   webhooks: {
     encryptionKey: config.webhooks.secretEncryptionKey,
     allowPrivateTargets: config.webhooks.allowPrivateTargets,

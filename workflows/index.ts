@@ -10,3 +10,4 @@ export { subscriptionOnChainCancelWorkflow } from './subscription-cancel.js';
 export { paymentSessionWorkflow } from './payment-session.js';
 export { invoiceWorkflow, invoiceSweepWorkflow } from './invoice.js';
 export { subscriptionAllowanceRenewalWorkflow } from './subscription-renewal.js';
+export { agentJobWorkflow } from './agent-job.js';

@@ -29,6 +29,8 @@ export type WorkerDeps = {
   taskQueue: string;
   /** The chain port of subscription charges (per-mode chain config). */
   subscriptionChain?: SubscriptionChain;
+  /** SECRETS_ENCRYPTION_KEY: opens the sealed agent wallet keys (the development key when absent). */
+  secretsEncryptionKey?: Buffer;
 };
 
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
@@ -51,6 +53,7 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
       webhooks: deps.webhooks,
       chain: deps.chain ?? {},
       subscriptionChain: deps.subscriptionChain,
+      ...(deps.secretsEncryptionKey ? { secretsEncryptionKey: deps.secretsEncryptionKey } : {}),
       ...(deps.publicBaseUrl ? { publicBaseUrl: deps.publicBaseUrl } : {}),
     }),
   });

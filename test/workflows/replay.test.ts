@@ -1,6 +1,6 @@
 // Replays recorded histories of the long-lived workflows (subscriptions, their
 // on-chain cancel and renewals, relay submissions, invoices, payment sessions,
-// webhook deliveries, event dispatch and its dispatcher, the outbox sweep) against the current workflow code: a change that would break
+// webhook deliveries, event dispatch and its dispatcher, the outbox sweep, agent jobs) against the current workflow code: a change that would break
 // running workflows (a non-deterministic edit) fails here. Histories are recorded
 // by the workflows' own tests with RECORD_HISTORIES=1 (test/support/histories.ts);
 // keep old ones when a workflow changes compatibly, so every shape still running
@@ -34,6 +34,8 @@ describe('workflow replay', () => {
     expect(count('event-dispatcher.')).toBeGreaterThanOrEqual(2); // the dispatcher: first wake-up, and a batch re-run after its worker was killed
     // The sweep before (a dispatch workflow per missed event) and after (wakes the dispatcher) the patch event-dispatcher.
     expect(count('outbox-sweep.')).toBeGreaterThanOrEqual(2);
+    // Agent jobs: completed, disputed, refunded after expiry, proposal expired, funding failed.
+    expect(count('agent-job.')).toBeGreaterThanOrEqual(5);
   });
 
   it.each(files)('replays %s against the current code', async (file) => {

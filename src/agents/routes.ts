@@ -1,0 +1,89 @@
+// HTTP routes of agents: configuration, escrow jobs and the activity feed.
+import type { FastifyZodInstance } from '../http/types.js';
+import { access } from '../http/access.js';
+import { requestScope } from '../http/principal.js';
+import { activityList, activityListQuery, agentConfig, agentJob, createJobBody, jobList, jobListQuery, jobParams, updateAgentConfigBody } from './schemas.js';
+import type { AgentService } from './service.js';
+
+export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentService): void {
+  app.route({
+    method: 'GET',
+    url: '/v1/agents/config',
+    config: { access: access.scope('agents_read') },
+    schema: { tags: ['Agents'], summary: 'The agent configuration, created with the documented defaults on first read', response: { 200: agentConfig } },
+    handler: (request) => agents.getConfig(requestScope(request)),
+  });
+
+  app.route({
+    method: 'PATCH',
+    url: '/v1/agents/config',
+    config: { access: access.scope('agents_write') },
+    schema: {
+      tags: ['Agents'],
+      summary: 'Update the agent configuration',
+      description: 'Only the keys sent are applied; nested objects are merged key by key. A refused update changes nothing and names the fields in error.details.issues. Each change is an activity record (configuration / config_updated).',
+      body: updateAgentConfigBody,
+      response: { 200: agentConfig },
+    },
+    handler: (request) => agents.updateConfig(requestScope(request), request.body),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/agents/activity',
+    config: { access: access.scope('agents_read') },
+    schema: {
+      tags: ['Agents'],
+      summary: 'The agent activity feed, newest first',
+      description: 'Filters combine (AND).',
+      querystring: activityListQuery,
+      response: { 200: activityList },
+    },
+    handler: (request) => agents.listActivity(requestScope(request), request.query),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/agents/jobs',
+    config: { access: access.scope('agents_write') },
+    schema: {
+      tags: ['Agents'],
+      summary: 'Create an escrow job (ERC-8183)',
+      description:
+        'Auto-approved (status `approved`, then funded on-chain) when amount < requireHumanApprovalAboveUsdCents x 10,000 base units, the vendor is in approvedVendors and the month stays within monthlySpendCapUsdCents; otherwise `proposed` with approvalReasons and agent.job_proposed.',
+      body: createJobBody,
+      response: { 200: agentJob },
+    },
+    handler: (request) => agents.createJob(requestScope(request), request.body),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/agents/jobs',
+    config: { access: access.scope('agents_read') },
+    schema: { tags: ['Agents'], summary: 'List escrow jobs', querystring: jobListQuery, response: { 200: jobList } },
+    handler: (request) => agents.listJobs(requestScope(request), request.query),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/agents/jobs/:id',
+    config: { access: access.scope('agents_read') },
+    schema: { tags: ['Agents'], summary: 'Retrieve an escrow job', params: jobParams, response: { 200: agentJob } },
+    handler: (request) => agents.getJob(requestScope(request), request.params.id),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/agents/jobs/:id/approve',
+    config: { access: access.scope('agents_write') },
+    schema: {
+      tags: ['Agents'],
+      summary: 'Approve a proposed job',
+      description: 'proposed -> approved; the job workflow then funds the escrow. 403 session_invalid_state for a job in any other status.',
+      params: jobParams,
+      response: { 200: agentJob },
+    },
+    handler: (request) => agents.approveJob(requestScope(request), request.params.id),
+  });
+}

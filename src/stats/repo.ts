@@ -1,0 +1,289 @@
+// SQL of the analytics endpoints. Reads the maintained tables of
+// src/db/migrations/00014_analytics.sql (subscription_mrr_changes,
+// analytics_charge_revenue_daily) and the indexed read tables; every query is
+// scoped to one merchant, one mode and one currency.
+import type { Db } from '../db/client.js';
+import type { MerchantScope } from '../http/principal.js';
+import type { Bucket } from './buckets.js';
+
+export type StatsFilter = MerchantScope & { currency: string; planId?: string };
+
+const ledgerScope = (db: Db, f: StatsFilter) =>
+  db`m.merchant_id = ${f.merchantId} and m.livemode = ${f.livemode} and m.currency = ${f.currency}
+     ${f.planId ? db`and m.plan_id = ${f.planId}` : db``}`;
+
+// A paying "unit" is a customer (all its subscriptions in the currency), or with a planId filter one
+// subscription of that plan (a customer's MRR is not split by plan).
+const unitGained = (db: Db, f: StatsFilter) =>
+  f.planId ? db`(m.mrr_before = 0 and m.mrr_after > 0)` : db`(m.customer_mrr_before = 0 and m.customer_mrr_after > 0)`;
+const unitLost = (db: Db, f: StatsFilter) =>
+  f.planId ? db`(m.mrr_before > 0 and m.mrr_after = 0)` : db`(m.customer_mrr_before > 0 and m.customer_mrr_after = 0)`;
+const unitId = (db: Db, f: StatsFilter) => (f.planId ? db`m.subscription_id` : db`m.customer_id`);
+
+const bucketTable = (db: Db, buckets: readonly { start: Date; end: Date }[]) =>
+  db`unnest(${buckets.map((b) => b.start.toISOString())}::timestamptz[], ${buckets.map((b) => b.end.toISOString())}::timestamptz[])
+     with ordinality as b(start_at, end_at, idx)`;
+
+export type Balance = { mrr: bigint; units: bigint };
+
+/** MRR and paying units just before `at` (sum of every recorded change before it). */
+export async function balanceAt(db: Db, f: StatsFilter, at: Date): Promise<Balance> {
+  const [row] = await db<{ mrr: string; units: string }[]>`
+    select coalesce(sum(m.mrr_after - m.mrr_before), 0)::text as mrr,
+           (count(*) filter (where ${unitGained(db, f)}) - count(*) filter (where ${unitLost(db, f)}))::text as units
+    from subscription_mrr_changes m
+    where ${ledgerScope(db, f)} and m.occurred_at < ${at}`;
+  return { mrr: BigInt(row!.mrr), units: BigInt(row!.units) };
+}
+
+export type BucketMovements = {
+  newMrr: bigint;
+  expansion: bigint;
+  contraction: bigint;
+  churned: bigint;
+  reactivation: bigint;
+  /** Churned MRR of subscriptions cancelled / lapsed (part of `churned`; the rest is paused or completed). */
+  churnedCancelled: bigint;
+  churnedLapsed: bigint;
+  unitsGained: bigint;
+  unitsLost: bigint;
+  /** Distinct units whose MRR went to zero through a cancel (voluntary) or only through a lapse (involuntary). */
+  churnedUnits: bigint;
+  churnedUnitsVoluntary: bigint;
+};
+
+/** Every MRR movement per bucket, in bucket order. */
+export async function movements(db: Db, f: StatsFilter, buckets: readonly Bucket[]): Promise<BucketMovements[]> {
+  const rows = await db<Record<string, string>[]>`
+    select b.idx,
+      coalesce(sum(m.mrr_after - m.mrr_before) filter (where m.kind = 'new'), 0)::text as "newMrr",
+      coalesce(sum(m.mrr_after - m.mrr_before) filter (where m.kind = 'expansion'), 0)::text as expansion,
+      coalesce(sum(m.mrr_before - m.mrr_after) filter (where m.kind = 'contraction'), 0)::text as contraction,
+      coalesce(sum(m.mrr_before) filter (where m.kind = 'churned'), 0)::text as churned,
+      coalesce(sum(m.mrr_after) filter (where m.kind = 'reactivation'), 0)::text as reactivation,
+      coalesce(sum(m.mrr_before) filter (where m.kind = 'churned' and m.status_after = 'cancelled'), 0)::text as "churnedCancelled",
+      coalesce(sum(m.mrr_before) filter (where m.kind = 'churned' and m.status_after = 'lapsed'), 0)::text as "churnedLapsed",
+      count(m.id) filter (where ${unitGained(db, f)})::text as "unitsGained",
+      count(m.id) filter (where ${unitLost(db, f)})::text as "unitsLost",
+      count(distinct ${unitId(db, f)}) filter (where ${unitLost(db, f)} and m.status_after in ('cancelled', 'lapsed'))::text as "churnedUnits",
+      count(distinct ${unitId(db, f)}) filter (where ${unitLost(db, f)} and m.status_after = 'cancelled')::text as "churnedUnitsVoluntary"
+    from ${bucketTable(db, buckets)}
+    left join subscription_mrr_changes m on ${ledgerScope(db, f)} and m.occurred_at >= b.start_at and m.occurred_at < b.end_at
+    group by b.idx order by b.idx`;
+  return rows.map((r) => ({
+    newMrr: BigInt(r.newMrr!),
+    expansion: BigInt(r.expansion!),
+    contraction: BigInt(r.contraction!),
+    churned: BigInt(r.churned!),
+    reactivation: BigInt(r.reactivation!),
+    churnedCancelled: BigInt(r.churnedCancelled!),
+    churnedLapsed: BigInt(r.churnedLapsed!),
+    unitsGained: BigInt(r.unitsGained!),
+    unitsLost: BigInt(r.unitsLost!),
+    churnedUnits: BigInt(r.churnedUnits!),
+    churnedUnitsVoluntary: BigInt(r.churnedUnitsVoluntary!),
+  }));
+}
+
+export type ConversionCounts = {
+  sessionsCreated: bigint;
+  sessionsPaid: bigint;
+  sessionsExpired: bigint;
+  storefrontCreated: bigint;
+  storefrontPaid: bigint;
+  storefrontExpired: bigint;
+  invoicesSent: bigint;
+  invoicesPaid: bigint;
+  trialsStarted: bigint;
+  trialsConverted: bigint;
+};
+
+/**
+ * Per bucket, by cohort: payment sessions created in the bucket and how many of them are paid
+ * (completed) or expired now; invoices sent in the bucket and how many are paid; trials started in
+ * the bucket and how many have reached a paid status since. `planId` filters the trials only.
+ */
+export async function conversion(db: Db, f: StatsFilter, buckets: readonly Bucket[]): Promise<ConversionCounts[]> {
+  const [sessions, invoices, trials] = await Promise.all([
+    db<Record<string, string>[]>`
+      select b.idx, count(p.id)::text as created,
+        count(p.id) filter (where p.status = 'completed')::text as paid,
+        count(p.id) filter (where p.status = 'expired')::text as expired,
+        count(p.id) filter (where p.product_id is not null)::text as "sfCreated",
+        count(p.id) filter (where p.product_id is not null and p.status = 'completed')::text as "sfPaid",
+        count(p.id) filter (where p.product_id is not null and p.status = 'expired')::text as "sfExpired"
+      from ${bucketTable(db, buckets)}
+      left join payment_sessions p on p.merchant_id = ${f.merchantId} and p.livemode = ${f.livemode} and p.currency = ${f.currency}
+        and p.created_at >= b.start_at and p.created_at < b.end_at
+      group by b.idx order by b.idx`,
+    db<Record<string, string>[]>`
+      select b.idx, count(i.id)::text as sent, count(i.id) filter (where i.paid_at is not null)::text as paid
+      from ${bucketTable(db, buckets)}
+      left join invoices i on i.merchant_id = ${f.merchantId} and i.livemode = ${f.livemode} and i.currency = ${f.currency}
+        and i.sent_at is not null and i.sent_at >= b.start_at and i.sent_at < b.end_at
+      group by b.idx order by b.idx`,
+    db<Record<string, string>[]>`
+      select b.idx, count(t.id)::text as started,
+        count(t.id) filter (where exists (select 1 from subscription_mrr_changes m where m.subscription_id = t.id))::text as converted
+      from ${bucketTable(db, buckets)}
+      left join (
+        select s.id, s.created_at from subscriptions s join subscription_plans pl on pl.id = s.plan_id
+        where s.merchant_id = ${f.merchantId} and s.livemode = ${f.livemode} and pl.currency = ${f.currency}
+          and s.trial_end is not null ${f.planId ? db`and s.plan_id = ${f.planId}` : db``}
+      ) t on t.created_at >= b.start_at and t.created_at < b.end_at
+      group by b.idx order by b.idx`,
+  ]);
+  return buckets.map((_, i) => ({
+    sessionsCreated: BigInt(sessions[i]!.created!),
+    sessionsPaid: BigInt(sessions[i]!.paid!),
+    sessionsExpired: BigInt(sessions[i]!.expired!),
+    storefrontCreated: BigInt(sessions[i]!.sfCreated!),
+    storefrontPaid: BigInt(sessions[i]!.sfPaid!),
+    storefrontExpired: BigInt(sessions[i]!.sfExpired!),
+    invoicesSent: BigInt(invoices[i]!.sent!),
+    invoicesPaid: BigInt(invoices[i]!.paid!),
+    trialsStarted: BigInt(trials[i]!.started!),
+    trialsConverted: BigInt(trials[i]!.converted!),
+  }));
+}
+
+/** Distinct units churned (cancelled or lapsed, MRR to zero) within each window. */
+export async function churnedUnitsInWindows(db: Db, f: StatsFilter, windows: readonly { start: Date; end: Date }[]): Promise<bigint[]> {
+  const rows = await db<{ churned: string }[]>`
+    select b.idx, count(distinct ${unitId(db, f)})::text as churned
+    from ${bucketTable(db, windows)}
+    left join subscription_mrr_changes m on ${ledgerScope(db, f)} and m.occurred_at >= b.start_at and m.occurred_at < b.end_at
+      and ${unitLost(db, f)} and m.status_after in ('cancelled', 'lapsed')
+    group by b.idx order by b.idx`;
+  return rows.map((r) => BigInt(r.churned));
+}
+
+export type CohortRow = { cohort: string; customers: bigint; revenue: bigint; charges: bigint };
+
+/**
+ * Customers first seen in each month of `from`..`to` that hold a subscription in the currency (of
+ * the plan), and the succeeded charge revenue they have brought up to the end of `to`.
+ */
+export async function cohorts(db: Db, f: StatsFilter, fromMonth: Date, end: Date): Promise<CohortRow[]> {
+  const rows = await db<{ cohort: string; customers: string; revenue: string; charges: string }[]>`
+    with members as (
+      select date_trunc('month', c.created_at at time zone 'UTC')::date as cohort, count(distinct c.id) as customers
+      from customers c
+      where c.merchant_id = ${f.merchantId} and c.livemode = ${f.livemode}
+        and c.created_at >= ${fromMonth} and c.created_at < ${end}
+        and exists (select 1 from subscriptions s join subscription_plans pl on pl.id = s.plan_id
+                    where s.customer_id = c.id and pl.currency = ${f.currency} ${f.planId ? db`and s.plan_id = ${f.planId}` : db``})
+      group by 1
+    ), revenue as (
+      select r.cohort_month as cohort, sum(r.amount) as revenue, sum(r.charges) as charges
+      from analytics_charge_revenue_daily r
+      where r.merchant_id = ${f.merchantId} and r.livemode = ${f.livemode} and r.currency = ${f.currency}
+        ${f.planId ? db`and r.plan_id = ${f.planId}` : db``}
+        and r.cohort_month >= ${fromMonth} and r.cohort_month < ${end} and r.day < ${end}
+      group by 1
+    )
+    select to_char(m.cohort, 'YYYY-MM-DD') as cohort, m.customers::text as customers,
+           coalesce(r.revenue, 0)::text as revenue, coalesce(r.charges, 0)::text as charges
+    from members m left join revenue r using (cohort)
+    order by m.cohort`;
+  return rows.map((r) => ({ cohort: r.cohort, customers: BigInt(r.customers), revenue: BigInt(r.revenue), charges: BigInt(r.charges) }));
+}
+
+export type ScheduleGroup = {
+  interval: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'yearly';
+  intervalCount: number;
+  firstPeriodStart: Date;
+  nextChargeAt: Date;
+  nextPeriodIndex: number;
+  /** Charges left including the next one; null when open-ended. */
+  remaining: number | null;
+  amount: bigint;
+  mrr: bigint;
+  status: string;
+  subscriptions: number;
+};
+
+/**
+ * Live subscriptions (trialing, active, at_risk) with a next charge, grouped by identical schedules
+ * (same plan interval, anchor day, next charge day and term): the forecast expands each group's
+ * charges. Buckets start at UTC midnight and a schedule keeps its time of day, so the UTC day of
+ * each charge decides its bucket exactly.
+ */
+export async function scheduleGroups(db: Db, f: StatsFilter): Promise<ScheduleGroup[]> {
+  const rows = await db<
+    {
+      interval: ScheduleGroup['interval'];
+      intervalCount: number;
+      firstPeriodStart: string;
+      nextChargeAt: string;
+      nextPeriodIndex: number;
+      remaining: number | null;
+      amount: string;
+      mrr: string;
+      status: string;
+      subscriptions: number;
+    }[]
+  >`
+    select pl.interval, pl.interval_count as "intervalCount",
+      (s.first_period_start at time zone 'UTC')::date::text as "firstPeriodStart",
+      (s.next_charge_at at time zone 'UTC')::date::text as "nextChargeAt", coalesce(s.current_period_index + 1, 0) as "nextPeriodIndex",
+      case when s.periods = 0 then null else greatest(s.periods - coalesce(s.current_period_index + 1, 0), 0) end as remaining,
+      case when s.status = 'trialing' then 'trialing' else 'paying' end as status,
+      sum(s.amount)::text as amount,
+      sum(analytics_monthly_mrr(s.amount, pl.interval, pl.interval_count))::text as mrr,
+      count(*)::int as subscriptions
+    from subscriptions s join subscription_plans pl on pl.id = s.plan_id
+    where s.merchant_id = ${f.merchantId} and s.livemode = ${f.livemode} and pl.currency = ${f.currency}
+      and s.status in ('trialing', 'active', 'at_risk') and s.next_charge_at is not null
+      ${f.planId ? db`and s.plan_id = ${f.planId}` : db``}
+    group by 1, 2, 3, 4, 5, 6, 7`;
+  return rows.map((r) => ({
+    ...r,
+    firstPeriodStart: new Date(`${r.firstPeriodStart}T00:00:00Z`),
+    nextChargeAt: new Date(`${r.nextChargeAt}T00:00:00Z`),
+    amount: BigInt(r.amount),
+    mrr: BigInt(r.mrr),
+  }));
+}
+
+export type DayChange = { day: string; mrr: bigint; gained: bigint; lost: bigint };
+
+/** Net MRR change and paying units gained/lost per UTC day of [start, end), days without changes left out. */
+export async function dailyChanges(db: Db, f: StatsFilter, start: Date, end: Date): Promise<DayChange[]> {
+  const rows = await db<{ day: string; mrr: string; gained: string; lost: string }[]>`
+    select to_char((m.occurred_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day,
+      sum(m.mrr_after - m.mrr_before)::text as mrr,
+      count(*) filter (where ${unitGained(db, f)})::text as gained,
+      count(*) filter (where ${unitLost(db, f)})::text as lost
+    from subscription_mrr_changes m
+    where ${ledgerScope(db, f)} and m.occurred_at >= ${start} and m.occurred_at < ${end}
+    group by 1 order by 1`;
+  return rows.map((r) => ({ day: r.day, mrr: BigInt(r.mrr), gained: BigInt(r.gained), lost: BigInt(r.lost) }));
+}
+
+/** Distinct units churned (cancelled or lapsed, MRR to zero) in one window, and how many of them through a cancel. */
+export async function churnedUnitsVoluntarySplit(db: Db, f: StatsFilter, window: { start: Date; end: Date }): Promise<{ churned: bigint; voluntary: bigint }> {
+  const [row] = await db<{ churned: string; voluntary: string }[]>`
+    select count(distinct ${unitId(db, f)})::text as churned,
+           count(distinct ${unitId(db, f)}) filter (where m.status_after = 'cancelled')::text as voluntary
+    from subscription_mrr_changes m
+    where ${ledgerScope(db, f)} and m.occurred_at >= ${window.start} and m.occurred_at < ${window.end}
+      and ${unitLost(db, f)} and m.status_after in ('cancelled', 'lapsed')`;
+  return { churned: BigInt(row!.churned), voluntary: BigInt(row!.voluntary) };
+}
+
+/** Balances just before `from` and just before `end`, in one scan of the ledger. */
+export async function balancesAt(db: Db, f: StatsFilter, from: Date, end: Date): Promise<{ atFrom: Balance; atEnd: Balance }> {
+  const [row] = await db<{ mrrFrom: string; unitsFrom: string; mrrEnd: string; unitsEnd: string }[]>`
+    select coalesce(sum(m.mrr_after - m.mrr_before) filter (where m.occurred_at < ${from}), 0)::text as "mrrFrom",
+           (count(*) filter (where m.occurred_at < ${from} and ${unitGained(db, f)})
+             - count(*) filter (where m.occurred_at < ${from} and ${unitLost(db, f)}))::text as "unitsFrom",
+           coalesce(sum(m.mrr_after - m.mrr_before), 0)::text as "mrrEnd",
+           (count(*) filter (where ${unitGained(db, f)}) - count(*) filter (where ${unitLost(db, f)}))::text as "unitsEnd"
+    from subscription_mrr_changes m
+    where ${ledgerScope(db, f)} and m.occurred_at < ${end}`;
+  return {
+    atFrom: { mrr: BigInt(row!.mrrFrom), units: BigInt(row!.unitsFrom) },
+    atEnd: { mrr: BigInt(row!.mrrEnd), units: BigInt(row!.unitsEnd) },
+  };
+}
