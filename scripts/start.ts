@@ -14,6 +14,9 @@ import { ensureDatabase } from '../src/db/databases.js';
 import { startLocalPostgres } from '../src/dev/postgres.js';
 import { startNodeProcess, waitForHttp, type Child } from '../src/dev/processes.js';
 import { seedDemoMerchant } from '../src/dev/seed.js';
+import { fundDemoAgentWallet } from '../src/dev/agent-wallet.js';
+import { loadConfig } from '../src/config.js';
+import { createSecretBox } from '../src/security/encryption.js';
 import { demoDashboardSession, startDevIdentityProvider } from '../src/dev/identity-provider.js';
 import { startSmtpSink } from '../src/dev/smtp-sink.js';
 import { devChainEnv, startDevChain } from '../src/dev/chain.js';
@@ -98,6 +101,9 @@ try {
     await setPayoutAddress(sql, demo.merchantId, DEV_ACCOUNTS.merchant.address);
   }
   await addMerchantChainAddress(sql, { merchantId: demo.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
+  // Agent escrow jobs need a funded agent wallet: the demo's gets test USDC and gas on the dev chain.
+  const secretsKey = loadConfig({ ...process.env, DATABASE_URL: databaseUrl }).secretsEncryptionKey;
+  const agentWallet = await fundDemoAgentWallet(sql, createSecretBox(secretsKey), demo.merchantId, chain.info);
   await sql.end();
 
   const apiPort = process.env.PORT ? Number(process.env.PORT) : await choosePort(3000);
@@ -139,6 +145,7 @@ try {
     identityProvider: idp ? { issuer: idp.issuer, audience: idp.audience, jwksUrl: idp.jwksUrl } : undefined,
     mail: { smtpUrl, inboxUrl },
     chain: chain.info,
+    agentWallet,
   };
   writeFileSync(DEV_FILE, JSON.stringify(dev, null, 2) + '\n', { mode: 0o600 });
 
