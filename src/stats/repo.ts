@@ -1,7 +1,8 @@
 // SQL of the analytics endpoints. Reads the maintained tables of
 // src/db/migrations/00014_analytics.sql (subscription_mrr_changes,
-// analytics_charge_revenue_daily) and the indexed read tables; every query is
-// scoped to one merchant, one mode and one currency.
+// analytics_charge_revenue_daily) and 00016_analytics_speed.sql
+// (analytics_mrr_daily, analytics_cohort_customers_daily) and the indexed read
+// tables; every query is scoped to one merchant, one mode and one currency.
 import type { Db } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
 import type { Bucket } from './buckets.js';
@@ -26,13 +27,29 @@ const bucketTable = (db: Db, buckets: readonly { start: Date; end: Date }[]) =>
 
 export type Balance = { mrr: bigint; units: bigint };
 
+const isMidnight = (at: Date) => at.getTime() % 86_400_000 === 0;
+const dayText = (at: Date) => at.toISOString().slice(0, 10);
+
+// The daily rollup of the ledger (analytics_mrr_daily, 00016_analytics_speed.sql): one row per UTC day
+// and plan, so a balance at a UTC midnight reads at most a few rows per day instead of every change.
+const dailyScope = (db: Db, f: StatsFilter) =>
+  db`d.merchant_id = ${f.merchantId} and d.livemode = ${f.livemode} and d.currency = ${f.currency}
+     ${f.planId ? db`and d.plan_id = ${f.planId}` : db``}`;
+const dailyGained = (db: Db, f: StatsFilter) => (f.planId ? db`d.subscriptions_gained` : db`d.customers_gained`);
+const dailyLost = (db: Db, f: StatsFilter) => (f.planId ? db`d.subscriptions_lost` : db`d.customers_lost`);
+
 /** MRR and paying units just before `at` (sum of every recorded change before it). */
 export async function balanceAt(db: Db, f: StatsFilter, at: Date): Promise<Balance> {
-  const [row] = await db<{ mrr: string; units: string }[]>`
-    select coalesce(sum(m.mrr_after - m.mrr_before), 0)::text as mrr,
-           (count(*) filter (where ${unitGained(db, f)}) - count(*) filter (where ${unitLost(db, f)}))::text as units
-    from subscription_mrr_changes m
-    where ${ledgerScope(db, f)} and m.occurred_at < ${at}`;
+  const [row] = isMidnight(at)
+    ? await db<{ mrr: string; units: string }[]>`
+        select coalesce(sum(d.mrr), 0)::text as mrr, coalesce(sum(${dailyGained(db, f)}) - sum(${dailyLost(db, f)}), 0)::text as units
+        from analytics_mrr_daily d
+        where ${dailyScope(db, f)} and d.day < ${dayText(at)}::date`
+    : await db<{ mrr: string; units: string }[]>`
+        select coalesce(sum(m.mrr_after - m.mrr_before), 0)::text as mrr,
+               (count(*) filter (where ${unitGained(db, f)}) - count(*) filter (where ${unitLost(db, f)}))::text as units
+        from subscription_mrr_changes m
+        where ${ledgerScope(db, f)} and m.occurred_at < ${at}`;
   return { mrr: BigInt(row!.mrr), units: BigInt(row!.units) };
 }
 
@@ -162,17 +179,17 @@ export type CohortRow = { cohort: string; customers: bigint; revenue: bigint; ch
 
 /**
  * Customers first seen in each month of `from`..`to` that hold a subscription in the currency (of
- * the plan), and the succeeded charge revenue they have brought up to the end of `to`.
+ * the plan), and the succeeded charge revenue they have brought up to the end of `to`. Both read
+ * per-day counters (analytics_cohort_customers_daily, analytics_charge_revenue_daily); `fromMonth` and
+ * `end` are UTC midnights.
  */
 export async function cohorts(db: Db, f: StatsFilter, fromMonth: Date, end: Date): Promise<CohortRow[]> {
   const rows = await db<{ cohort: string; customers: string; revenue: string; charges: string }[]>`
     with members as (
-      select date_trunc('month', c.created_at at time zone 'UTC')::date as cohort, count(distinct c.id) as customers
-      from customers c
-      where c.merchant_id = ${f.merchantId} and c.livemode = ${f.livemode}
-        and c.created_at >= ${fromMonth} and c.created_at < ${end}
-        and exists (select 1 from subscriptions s join subscription_plans pl on pl.id = s.plan_id
-                    where s.customer_id = c.id and pl.currency = ${f.currency} ${f.planId ? db`and s.plan_id = ${f.planId}` : db``})
+      select date_trunc('month', a.day)::date as cohort, sum(a.customers) as customers
+      from analytics_cohort_customers_daily a
+      where a.merchant_id = ${f.merchantId} and a.livemode = ${f.livemode} and a.currency = ${f.currency}
+        and a.plan_id = ${f.planId ?? ''} and a.day >= ${dayText(fromMonth)}::date and a.day < ${dayText(end)}::date
       group by 1
     ), revenue as (
       select r.cohort_month as cohort, sum(r.amount) as revenue, sum(r.charges) as charges
@@ -225,18 +242,27 @@ export async function scheduleGroups(db: Db, f: StatsFilter): Promise<ScheduleGr
     }[]
   >`
     select pl.interval, pl.interval_count as "intervalCount",
-      (s.first_period_start at time zone 'UTC')::date::text as "firstPeriodStart",
-      (s.next_charge_at at time zone 'UTC')::date::text as "nextChargeAt", coalesce(s.current_period_index + 1, 0) as "nextPeriodIndex",
-      case when s.periods = 0 then null else greatest(s.periods - coalesce(s.current_period_index + 1, 0), 0) end as remaining,
-      case when s.status = 'trialing' then 'trialing' else 'paying' end as status,
-      sum(s.amount)::text as amount,
-      sum(analytics_monthly_mrr(s.amount, pl.interval, pl.interval_count))::text as mrr,
-      count(*)::int as subscriptions
-    from subscriptions s join subscription_plans pl on pl.id = s.plan_id
-    where s.merchant_id = ${f.merchantId} and s.livemode = ${f.livemode} and pl.currency = ${f.currency}
-      and s.status in ('trialing', 'active', 'at_risk') and s.next_charge_at is not null
-      ${f.planId ? db`and s.plan_id = ${f.planId}` : db``}
-    group by 1, 2, 3, 4, 5, 6, 7`;
+      to_char(g.first_day, 'YYYY-MM-DD') as "firstPeriodStart", to_char(g.next_day, 'YYYY-MM-DD') as "nextChargeAt",
+      g.next_index as "nextPeriodIndex", g.remaining,
+      case when g.trialing then 'trialing' else 'paying' end as status,
+      sum(g.amount * g.subscriptions)::text as amount,
+      sum(analytics_monthly_mrr(g.amount, pl.interval, pl.interval_count) * g.subscriptions)::text as mrr,
+      sum(g.subscriptions)::int as subscriptions
+    from (
+      -- Grouped first on narrow keys (dates, not text; the plan id, not its columns) and on the
+      -- amount, so the MRR of a group is its count times one subscription's (truncated) MRR.
+      select s.plan_id, s.amount, (s.first_period_start at time zone 'UTC')::date as first_day,
+        (s.next_charge_at at time zone 'UTC')::date as next_day, coalesce(s.current_period_index + 1, 0) as next_index,
+        case when s.periods = 0 then null else greatest(s.periods - coalesce(s.current_period_index + 1, 0), 0) end as remaining,
+        s.status = 'trialing' as trialing, count(*) as subscriptions
+      from subscriptions s
+      where s.merchant_id = ${f.merchantId} and s.livemode = ${f.livemode}
+        and s.status in ('trialing', 'active', 'at_risk') and s.next_charge_at is not null
+        ${f.planId ? db`and s.plan_id = ${f.planId}` : db``}
+      group by 1, 2, 3, 4, 5, 6, 7
+    ) g join subscription_plans pl on pl.id = g.plan_id
+    where pl.currency = ${f.currency}
+    group by pl.interval, pl.interval_count, g.first_day, g.next_day, g.next_index, g.remaining, g.trialing`;
   return rows.map((r) => ({
     ...r,
     firstPeriodStart: new Date(`${r.firstPeriodStart}T00:00:00Z`),
@@ -248,16 +274,15 @@ export async function scheduleGroups(db: Db, f: StatsFilter): Promise<ScheduleGr
 
 export type DayChange = { day: string; mrr: bigint; gained: bigint; lost: bigint };
 
-/** Net MRR change and paying units gained/lost per UTC day of [start, end), days without changes left out. */
+/** Net MRR change and paying units gained/lost per UTC day of [start, end) (both UTC midnights), days without changes left out. */
 export async function dailyChanges(db: Db, f: StatsFilter, start: Date, end: Date): Promise<DayChange[]> {
+  if (!isMidnight(start) || !isMidnight(end)) throw new Error('dailyChanges: start and end must be UTC midnights');
   const rows = await db<{ day: string; mrr: string; gained: string; lost: string }[]>`
-    select to_char((m.occurred_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day,
-      sum(m.mrr_after - m.mrr_before)::text as mrr,
-      count(*) filter (where ${unitGained(db, f)})::text as gained,
-      count(*) filter (where ${unitLost(db, f)})::text as lost
-    from subscription_mrr_changes m
-    where ${ledgerScope(db, f)} and m.occurred_at >= ${start} and m.occurred_at < ${end}
-    group by 1 order by 1`;
+    select to_char(d.day, 'YYYY-MM-DD') as day, sum(d.mrr)::text as mrr,
+      sum(${dailyGained(db, f)})::text as gained, sum(${dailyLost(db, f)})::text as lost
+    from analytics_mrr_daily d
+    where ${dailyScope(db, f)} and d.day >= ${dayText(start)}::date and d.day < ${dayText(end)}::date
+    group by d.day order by d.day`;
   return rows.map((r) => ({ day: r.day, mrr: BigInt(r.mrr), gained: BigInt(r.gained), lost: BigInt(r.lost) }));
 }
 
@@ -272,16 +297,19 @@ export async function churnedUnitsVoluntarySplit(db: Db, f: StatsFilter, window:
   return { churned: BigInt(row!.churned), voluntary: BigInt(row!.voluntary) };
 }
 
-/** Balances just before `from` and just before `end`, in one scan of the ledger. */
+/** Balances just before `from` and just before `end` (UTC midnights), in one scan of the daily rollup. */
 export async function balancesAt(db: Db, f: StatsFilter, from: Date, end: Date): Promise<{ atFrom: Balance; atEnd: Balance }> {
+  if (!isMidnight(from) || !isMidnight(end)) {
+    const [atFrom, atEnd] = await Promise.all([balanceAt(db, f, from), balanceAt(db, f, end)]);
+    return { atFrom, atEnd };
+  }
   const [row] = await db<{ mrrFrom: string; unitsFrom: string; mrrEnd: string; unitsEnd: string }[]>`
-    select coalesce(sum(m.mrr_after - m.mrr_before) filter (where m.occurred_at < ${from}), 0)::text as "mrrFrom",
-           (count(*) filter (where m.occurred_at < ${from} and ${unitGained(db, f)})
-             - count(*) filter (where m.occurred_at < ${from} and ${unitLost(db, f)}))::text as "unitsFrom",
-           coalesce(sum(m.mrr_after - m.mrr_before), 0)::text as "mrrEnd",
-           (count(*) filter (where ${unitGained(db, f)}) - count(*) filter (where ${unitLost(db, f)}))::text as "unitsEnd"
-    from subscription_mrr_changes m
-    where ${ledgerScope(db, f)} and m.occurred_at < ${end}`;
+    select coalesce(sum(d.mrr) filter (where d.day < ${dayText(from)}::date), 0)::text as "mrrFrom",
+           coalesce(sum(${dailyGained(db, f)} - ${dailyLost(db, f)}) filter (where d.day < ${dayText(from)}::date), 0)::text as "unitsFrom",
+           coalesce(sum(d.mrr), 0)::text as "mrrEnd",
+           coalesce(sum(${dailyGained(db, f)} - ${dailyLost(db, f)}), 0)::text as "unitsEnd"
+    from analytics_mrr_daily d
+    where ${dailyScope(db, f)} and d.day < ${dayText(end)}::date`;
   return {
     atFrom: { mrr: BigInt(row!.mrrFrom), units: BigInt(row!.unitsFrom) },
     atEnd: { mrr: BigInt(row!.mrrEnd), units: BigInt(row!.unitsEnd) },
