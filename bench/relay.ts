@@ -24,15 +24,14 @@ import { buildApp } from '../src/app.js';
 import { createKeyAuthenticator, issueKey } from '../src/api-keys/service.js';
 import { SCOPES } from '../src/api-keys/scopes.js';
 import { testUsdcAbi } from '../src/chain/abi.js';
-import { devChainSettings } from '../src/chain/config.js';
-import { devChain } from '../src/chain/deploy.js';
-import { waitForDevReceipt } from '../src/chain/dev-receipts.js';
-import { DEV_ACCOUNTS } from '../src/chain/test-accounts.js';
+import { devChainSettings } from '../src/dev/chain/settings.js';
+import { waitForDevReceipt } from '../src/dev/chain/dev-receipts.js';
+import { DEV_ACCOUNTS } from '../src/dev/chain/test-accounts.js';
 import { randomNonce, readDomain, signAuthorization } from '../src/chain/typed-data.js';
 import { loadConfig } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { startDevChain } from '../src/dev/chain.js';
+import { startDevChain } from '../src/dev/chain/dev-chain.js';
 import { freePort } from '../src/dev/ports.js';
 import { ensureDatabase } from '../src/db/databases.js';
 import { startLocalPostgres } from '../src/dev/postgres.js';
@@ -41,6 +40,7 @@ import { cpuPerItem, cpuSnapshot, startWorkerProcess } from './support.js';
 import { createMerchant } from '../src/merchants/service.js';
 import { relayWorkflowId } from '../src/relay/service.js';
 import { createWorker } from '../src/temporal/worker.js';
+import { chainDefinition } from '../src/chain/chain-definition.js';
 
 const COUNT = Number(process.argv[2] ?? 500);
 const cores = availableParallelism();
@@ -123,7 +123,7 @@ try {
   await sql`update merchants set payout_address = ${DEV_ACCOUNTS.merchant.address} where id = ${merchant.id}`;
   const { secret } = await issueKey(sql, { merchantId: merchant.id, livemode: false, kind: 'secret', scopes: SCOPES, actor: 'bench' });
 
-  const pub = createPublicClient({ chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 50 });
+  const pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 50 });
   log('signing the authorizations');
   const domain = await readDomain(pub, chain.info.token);
   const payers = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey));
@@ -199,7 +199,7 @@ try {
   // (writeContract: viem fetches fees, estimates gas, keeps the nonce, signs and sends; then each
   // receipt is awaited), all at once from one funded account.
   const plainAccount = privateKeyToAccount(DEV_ACCOUNTS.payers[4]!.privateKey, { nonceManager });
-  const plainWallet = createWalletClient({ account: plainAccount, chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  const plainWallet = createWalletClient({ account: plainAccount, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
   log(`sending ${COUNT} plain viem transfers`);
   const plainCpu = cpuSnapshot(roles);
   const plainStart = performance.now();

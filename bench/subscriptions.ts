@@ -18,10 +18,10 @@ import { NativeConnection } from '@temporalio/worker';
 import { createPublicClient, encodeFunctionData, http, keccak256, parseEventLogs, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../src/chain/abi.js';
-import { startAnvil } from '../src/chain/anvil.js';
-import { sendSignedInWaves } from '../src/chain/waves.js';
-import { deployContracts, devChain, fundPayers } from '../src/chain/deploy.js';
-import { DEV_ACCOUNTS } from '../src/chain/test-accounts.js';
+import { startAnvil } from '../src/dev/chain/anvil.js';
+import { sendSignedInWaves } from '../src/dev/chain/waves.js';
+import { deployContracts, fundPayers } from '../src/dev/chain/deploy.js';
+import { DEV_ACCOUNTS } from '../src/dev/chain/test-accounts.js';
 import { createSql } from '../src/db/client.js';
 import { freePort } from '../src/dev/ports.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
@@ -37,6 +37,7 @@ import { createWorker } from '../src/temporal/worker.js';
 import { randomNonce, signEnrolment, signPermit } from '../test/chain/helpers.js';
 import { benchDatabase, cpuPerItem, cpuSnapshot, table } from './support.js';
 import { measureTemporalFloor } from './temporal-floor.js';
+import { chainDefinition } from '../src/chain/chain-definition.js';
 
 const N = Number(process.argv[2] ?? 10_000);
 const AMOUNT = 1_000_000n; // 1 USDC
@@ -64,7 +65,7 @@ const anvil = await startAnvil({ blockTime: 5, extraArgs: ['--gas-limit', '20000
 const WAVE = 2000;
 try {
   const deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey });
-  const chain = devChain(anvil.chainId, anvil.rpcUrl);
+  const chain = chainDefinition(anvil.chainId, anvil.rpcUrl);
   const pub = createPublicClient({ chain, transport: http(anvil.rpcUrl), pollingInterval: 50 });
 
   // Merchant, plan, payout address.

@@ -19,8 +19,8 @@ import { loadConfig } from '../src/config.js';
 import { createSecretBox } from '../src/security/encryption.js';
 import { demoDashboardSession, startDevIdentityProvider } from '../src/dev/identity-provider.js';
 import { startSmtpSink } from '../src/dev/smtp-sink.js';
-import { devChainEnv, startDevChain } from '../src/dev/chain.js';
-import { DEV_ACCOUNTS } from '../src/chain/test-accounts.js';
+import { devChainEnv, startDevChain } from '../src/dev/chain/dev-chain.js';
+import { DEV_ACCOUNTS } from '../src/dev/chain/test-accounts.js';
 import { addMerchantChainAddress, findMerchant, setPayoutAddress } from '../src/merchants/repo.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
 

@@ -1,6 +1,6 @@
 // One viem public client per chain settings (per mode), created lazily and reused.
 import { BaseError, type PublicClient, createPublicClient, http } from 'viem';
-import { devChain } from './deploy.js';
+import { chainDefinition } from './chain-definition.js';
 import type { ChainSettings } from './config.js';
 
 const clients = new Map<string, PublicClient>();
@@ -10,7 +10,7 @@ export function publicClientFor(settings: ChainSettings): PublicClient {
   let client = clients.get(key);
   if (!client) {
     client = createPublicClient({
-      chain: devChain(settings.chainId, settings.rpcUrl),
+      chain: chainDefinition(settings.chainId, settings.rpcUrl),
       // Requests issued in the same tick (pre-checks of concurrent relay requests, receipt polls of
       // concurrent submissions) share one HTTP round trip as a JSON-RPC batch.
       transport: http(settings.rpcUrl, { retryCount: 2, timeout: 15_000, batch: { batchSize: 100 } }),

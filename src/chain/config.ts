@@ -14,13 +14,12 @@
 //   CHAIN_<MODE>_START_BLOCK                   first block the indexer reads (default 0)
 //   CHAIN_<MODE>_STUCK_AFTER_SECONDS           an unmined relayed transaction is replaced with a higher fee after this
 // Test mode, when its RPC URL is set, defaults the contract addresses to the deterministic dev
-// deployment (src/chain/deploy.ts) and the keys to anvil's public dev accounts. Live mode has no
+// deployment (src/chain/test-mode-defaults.ts) and the keys to anvil's public dev accounts. Live mode has no
 // defaults: without CHAIN_LIVE_RPC_URL and the three addresses it is simply not configured.
 import { type Address, type Hex, getAddress, isAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { InvalidRequestError } from '../errors.js';
-import { predictContractAddresses } from './deploy.js';
-import { DEV_ACCOUNTS } from './test-accounts.js';
+import { predictContractAddresses, TEST_MODE_DEFAULTS } from './test-mode-defaults.js';
 
 export type ChainMode = 'test' | 'live';
 
@@ -76,15 +75,15 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
   const P = `CHAIN_${mode.toUpperCase()}_`;
   const rpcUrl = env[`${P}RPC_URL`] || (mode === 'test' ? env.CHAIN_RPC_URL : undefined);
   if (!rpcUrl) return undefined;
-  const dev = mode === 'test' ? predictContractAddresses(DEV_ACCOUNTS.deployer.address) : undefined;
+  const dev = mode === 'test' ? predictContractAddresses(TEST_MODE_DEFAULTS.deployer) : undefined;
   const token = readAddress(env, `${P}TOKEN_ADDRESS`, dev?.token);
   const subscriptionManager = readAddress(env, `${P}SUBSCRIPTION_MANAGER_ADDRESS`, dev?.subscriptionManager);
   const escrow = readAddress(env, `${P}ESCROW_ADDRESS`, dev?.escrow);
   if (!token || !subscriptionManager || !escrow) {
     throw new Error(`Invalid configuration: ${P}RPC_URL is set but ${P}TOKEN_ADDRESS, ${P}SUBSCRIPTION_MANAGER_ADDRESS or ${P}ESCROW_ADDRESS is missing`);
   }
-  const relayerKey = readKey(env, `${P}RELAYER_KEY`, mode === 'test' ? DEV_ACCOUNTS.relayer.privateKey : undefined);
-  const operatorKey = readKey(env, `${P}OPERATOR_KEY`, mode === 'test' ? DEV_ACCOUNTS.operator.privateKey : undefined);
+  const relayerKey = readKey(env, `${P}RELAYER_KEY`, mode === 'test' ? TEST_MODE_DEFAULTS.relayerKey : undefined);
+  const operatorKey = readKey(env, `${P}OPERATOR_KEY`, mode === 'test' ? TEST_MODE_DEFAULTS.operatorKey : undefined);
   const operator = readAddress(env, `${P}OPERATOR_ADDRESS`, operatorKey ? privateKeyToAccount(operatorKey).address : undefined);
   return {
     mode,
@@ -121,32 +120,4 @@ export function chainFor(config: ChainConfig, livemode: boolean): ChainSettings 
     );
   }
   return settings;
-}
-
-/** Settings from a dev/test deployment (npm start, the test suite). */
-export function devChainSettings(input: {
-  rpcUrl: string;
-  chainId: number;
-  token: Address;
-  subscriptionManager: Address;
-  escrow: Address;
-  startBlock?: bigint;
-  confirmations?: number;
-}): ChainSettings {
-  return {
-    mode: 'test',
-    livemode: false,
-    rpcUrl: input.rpcUrl,
-    chainId: input.chainId,
-    token: input.token,
-    subscriptionManager: input.subscriptionManager,
-    escrow: input.escrow,
-    confirmations: input.confirmations ?? 1,
-    relayerKey: DEV_ACCOUNTS.relayer.privateKey,
-    operatorKey: DEV_ACCOUNTS.operator.privateKey,
-    operator: DEV_ACCOUNTS.operator.address,
-    startBlock: input.startBlock ?? 0n,
-    stuckAfterSeconds: 15,
-    pollIntervalMs: 100,
-  };
 }

@@ -4,12 +4,13 @@
 import { createPublicClient, createWalletClient, http, parseEther, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ensureAgentWallet } from '../agents/service.js';
-import { devChain, fundPayers } from '../chain/deploy.js';
-import { waitForDevReceipt } from '../chain/dev-receipts.js';
-import { DEV_ACCOUNTS } from '../chain/test-accounts.js';
+import { fundPayers } from './chain/deploy.js';
+import { waitForDevReceipt } from './chain/dev-receipts.js';
+import { DEV_ACCOUNTS } from './chain/test-accounts.js';
 import type { Sql } from '../db/client.js';
 import type { SecretBox } from '../security/encryption.js';
-import type { DevChainInfo } from './chain.js';
+import type { DevChainInfo } from './chain/dev-chain.js';
+import { chainDefinition } from '../chain/chain-definition.js';
 
 /** USDC (6 decimals) and gas the demo wallet is topped up to on every start. */
 const USDC_BALANCE = 10_000n * 1_000_000n;
@@ -19,7 +20,7 @@ export async function fundDemoAgentWallet(sql: Sql, secretBox: SecretBox, mercha
   const wallet = await ensureAgentWallet(sql, secretBox, { merchantId, livemode: false });
   const address = wallet.address as Address;
   await fundPayers({ rpcUrl: chain.rpcUrl, ownerKey: DEV_ACCOUNTS.deployer.privateKey, token: chain.token, payers: [address], balance: USDC_BALANCE });
-  const viemChain = devChain(chain.chainId, chain.rpcUrl);
+  const viemChain = chainDefinition(chain.chainId, chain.rpcUrl);
   const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl) });
   const shortfall = GAS_BALANCE - (await client.getBalance({ address }));
   if (shortfall > 0n) {

@@ -23,7 +23,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
 import { splitSig } from '../chain/typed-data.js';
-import { devChain } from '../chain/deploy.js';
+import { chainDefinition } from '../chain/chain-definition.js';
 import { createOperatorSender, type OperatorSender } from '../chain/operator-sender.js';
 import { createReceiptWaiter } from '../chain/receipts.js';
 import { CHARGE_MANY_SELECTOR, DEFAULT_CHARGE_BATCH, chargeFailureName, createBatcher, type Batcher, type ChargeBatchOptions } from './charge-batch.js';
@@ -134,7 +134,7 @@ export async function createViemSubscriptionChain(
     if (!mode) continue;
     const bootstrap = createPublicClient({ transport: http(mode.rpcUrl) });
     const chainId = await bootstrap.getChainId();
-    const chain = devChain(chainId, mode.rpcUrl);
+    const chain = chainDefinition(chainId, mode.rpcUrl);
     const pollingInterval = mode.pollingIntervalMs ?? 500;
     // Reads of concurrent charges share HTTP round trips (JSON-RPC batches), and so do their receipt polls.
     const pub = createPublicClient({ chain, transport: http(mode.rpcUrl, { batch: { batchSize: 100 } }), pollingInterval }) as PublicClient;

@@ -10,10 +10,9 @@ import { createAgentService } from '../../src/agents/service.js';
 import { agentIndexerHooks } from '../../src/agents/escrow.js';
 import { agenticCommerceEscrowAbi, testUsdcAbi } from '../../src/chain/abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
-import { devChain } from '../../src/chain/deploy.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { DEV_SECRETS_KEY } from '../../src/config.js';
-import type { DevChain } from '../../src/dev/chain.js';
+import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { createHookRegistry } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';
 import { createSecretBox } from '../../src/security/encryption.js';
@@ -22,6 +21,7 @@ import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { recordHistory } from '../support/histories.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 let chain: DevChain;
 let settings: ChainSettings;
@@ -43,7 +43,7 @@ const FUNDING = 1_000_000_000n; // 1,000 USDC
 beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info, { pollIntervalMs: 100 });
-  pub = createPublicClient({ chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
   testClient = createTestClient({ mode: 'anvil', transport: http(chain.info.rpcUrl) });
   db = await createTestDatabase();
   temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
@@ -70,7 +70,7 @@ afterAll(async () => {
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, key?: string) =>
   t.app.inject({ method, url, headers: { authorization: `Bearer ${key ?? merchant.secretKey}` }, ...(payload ? { payload } : {}) });
 
-const walletOf = (account: typeof vendor) => createWalletClient({ account, chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+const walletOf = (account: typeof vendor) => createWalletClient({ account, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
 
 async function fundWallet(address: Address): Promise<void> {
   await testClient.setBalance({ address, value: parseEther('10') });

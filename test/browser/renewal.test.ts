@@ -9,10 +9,10 @@ import { createWalletClient, http, parseEventLogs } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
-import { devChainSettings, type ChainSettings } from '../../src/chain/config.js';
-import { devChain } from '../../src/chain/deploy.js';
-import { waitForDevReceipt } from '../../src/chain/dev-receipts.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { type ChainSettings } from '../../src/chain/config.js';
+import { devChainSettings } from '../../src/dev/chain/settings.js';
+import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
@@ -23,6 +23,7 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 
@@ -117,7 +118,7 @@ describe('subscription renewal in headless Chromium', () => {
     // The customer lowers the allowance from their wallet to two periods before period 0 is charged,
     // so the check after that charge finds one period left: the reminder goes out.
     await chain.testClient.setBalance({ address: subscriber.address, value: 10n ** 18n });
-    const wallet = createWalletClient({ account: subscriber, chain: devChain(chain.anvil.chainId, chain.anvil.rpcUrl), transport: http(chain.anvil.rpcUrl) });
+    const wallet = createWalletClient({ account: subscriber, chain: chainDefinition(chain.anvil.chainId, chain.anvil.rpcUrl), transport: http(chain.anvil.rpcUrl) });
     const approve = await wallet.writeContract({ address: chain.deployed.token, abi: testUsdcAbi, functionName: 'approve', args: [chain.deployed.subscriptionManager, USDC(10)] });
     await waitForDevReceipt(chain.pub, approve);
     const projected = await onSubscriptionCreatedOnChain(

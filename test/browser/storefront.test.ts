@@ -11,9 +11,8 @@ import { type Address, type PublicClient, createPublicClient, http } from 'viem'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../../src/chain/abi.js';
-import { devChain } from '../../src/chain/deploy.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
-import type { DevChain } from '../../src/dev/chain.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
@@ -21,6 +20,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { launchBrowser } from '../support/browser.js';
 import { openWalletPage as openTestWalletPage } from '../support/test-wallet.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 const SUCCESS_URL = 'https://roastery.example/thanks';
 const CDN = 'https://cdn.roastery.example';
@@ -72,7 +72,7 @@ beforeAll(async () => {
   chain = await startPrivateChain();
   const settings = settingsOf(chain.info);
   token = chain.info.token;
-  pub = createPublicClient({ chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
   db = await createTestDatabase();
   temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
   t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });

@@ -23,16 +23,16 @@ import {
 import { type PrivateKeyAccount, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
-import { type AnvilInstance, startAnvil } from '../../src/chain/anvil.js';
-import { findProjectRoot, loadArtifacts, renderAbiModule } from '../../src/chain/artifacts.js';
+import { type AnvilInstance, startAnvil } from '../../src/dev/chain/anvil.js';
+import { findProjectRoot, loadArtifacts, renderAbiModule } from '../../src/dev/chain/artifacts.js';
 import {
   type DeployedContracts,
   DEFAULT_PAYER_BALANCE,
   deployContracts,
-  devChain,
-  predictContractAddresses,
-} from '../../src/chain/deploy.js';
-import { ANVIL_ACCOUNTS, ANVIL_MNEMONIC, DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+} from '../../src/dev/chain/deploy.js';
+import { ANVIL_ACCOUNTS, ANVIL_MNEMONIC, DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
+import { predictContractAddresses } from '../../src/chain/test-mode-defaults.js';
 import { chargeFailureSelector } from '../../src/subscriptions/charge-batch.js';
 import {
   type Terms,
@@ -75,7 +75,7 @@ let manager: Address;
 let escrow: Address;
 
 function wallet(signer: PrivateKeyAccount) {
-  return createWalletClient({ account: signer, chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
+  return createWalletClient({ account: signer, chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
 }
 
 async function mined(hash: Hex) {
@@ -99,7 +99,7 @@ const balanceOf = (who: Address): Promise<bigint> =>
 beforeAll(async () => {
   const artifacts = await loadArtifacts(); // compiles once, then served from build/contracts/<hash>
   anvil = await startAnvil();
-  pub = createPublicClient({ chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
+  pub = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
   testClient = createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) });
   deployed = await deployContracts({
     rpcUrl: anvil.rpcUrl,

@@ -6,9 +6,9 @@ import { createPublicClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../../src/chain/abi.js';
-import { devChain } from '../../src/chain/deploy.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
-import { startDevChain } from '../../src/dev/chain.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { startDevChain } from '../../src/dev/chain/dev-chain.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'dev-chain-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -19,7 +19,7 @@ describe('startDevChain', () => {
     const info = first.info;
     expect(info).toMatchObject({ chainId: 31337, relayer: DEV_ACCOUNTS.relayer.address, operator: DEV_ACCOUNTS.operator.address });
     expect(info.payers).toHaveLength(DEV_ACCOUNTS.payers.length);
-    const chain = devChain(info.chainId, info.rpcUrl);
+    const chain = chainDefinition(info.chainId, info.rpcUrl);
     const payer = privateKeyToAccount(info.payers[0]!.privateKey);
     const wallet = createWalletClient({ account: payer, chain, transport: http(info.rpcUrl) });
     let pub = createPublicClient({ chain, transport: http(info.rpcUrl), pollingInterval: 50 });
@@ -32,7 +32,7 @@ describe('startDevChain', () => {
     const second = await startDevChain({ dataDir, rpcUrl: '' });
     try {
       expect(second.info.token).toBe(info.token);
-      pub = createPublicClient({ chain: devChain(info.chainId, second.info.rpcUrl), transport: http(second.info.rpcUrl) });
+      pub = createPublicClient({ chain: chainDefinition(info.chainId, second.info.rpcUrl), transport: http(second.info.rpcUrl) });
       // The merchant's 7 survived the restart; the payer was topped back up to the target balance.
       expect(await pub.readContract({ address: info.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [DEV_ACCOUNTS.merchant.address] })).toBe(7n);
       expect(await pub.readContract({ address: info.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [payer.address] })).toBe(funded);

@@ -4,11 +4,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPublicClient, createTestClient, http, type Log } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { devChain } from '../../src/chain/deploy.js';
-import { devChainEnv } from '../../src/dev/chain.js';
+import { devChainEnv } from '../../src/dev/chain/dev-chain.js';
 import { PROJECT_ROOT } from '../../src/dev/temporal.js';
 import { sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 const chain = sharedChain();
 let db: TestDatabase;
@@ -51,7 +51,7 @@ async function checkpoint(): Promise<bigint> {
 
 describe('indexer process', () => {
   it('resumes after SIGKILL without loss or duplicate and stops cleanly on SIGTERM', async () => {
-    const pub = createPublicClient({ chain: devChain(chain.chainId, chain.rpcUrl), transport: http(chain.rpcUrl) });
+    const pub = createPublicClient({ chain: chainDefinition(chain.chainId, chain.rpcUrl), transport: http(chain.rpcUrl) });
     // More blocks than a few 2-block steps, so the kill lands mid-stream.
     await createTestClient({ mode: 'anvil', transport: http(chain.rpcUrl) }).mine({ blocks: 40 });
     const head = await pub.getBlockNumber();

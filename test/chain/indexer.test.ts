@@ -6,14 +6,14 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agenticCommerceEscrowAbi, testUsdcAbi } from '../../src/chain/abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
-import { devChain } from '../../src/chain/deploy.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
-import type { DevChain } from '../../src/dev/chain.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { chainEventKey, createHookRegistry, hookPoints, type ChainEvent } from '../../src/indexer/hooks.js';
 import { createIndexer, type Indexer } from '../../src/indexer/indexer.js';
 import * as indexerRepo from '../../src/indexer/repo.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 let chain: DevChain;
 let settings: ChainSettings;
@@ -24,14 +24,14 @@ const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
 beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info);
-  pub = createPublicClient({ chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 50 });
+  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 50 });
   testClient = createTestClient({ mode: 'anvil', transport: http(chain.info.rpcUrl) });
 });
 afterAll(async () => {
   await chain?.stop();
 });
 
-const wallet = () => createWalletClient({ account: payer, chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+const wallet = () => createWalletClient({ account: payer, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
 
 async function transfer(to: Address, value: bigint): Promise<Hash> {
   const hash = await wallet().writeContract({ address: chain.info.token, abi: testUsdcAbi, functionName: 'transfer', args: [to, value] });

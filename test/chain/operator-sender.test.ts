@@ -6,14 +6,14 @@
 import { type Address, type Hex, type PublicClient, createPublicClient, http, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
-import { devChain } from '../../src/chain/deploy.js';
+import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
 import { allocateNonces, insertTransaction } from '../../src/chain/ledger-repo.js';
 import { createOperatorSender, type OperatorSender } from '../../src/chain/operator-sender.js';
 import { createReceiptWaiter } from '../../src/chain/receipts.js';
 import { createTransactionSender } from '../../src/chain/sender.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 let anvil: AnvilInstance;
 let pub: PublicClient;
@@ -25,7 +25,7 @@ const REVERTER: Address = '0x00000000000000000000000000000000000bad00';
 
 beforeAll(async () => {
   [anvil, db] = await Promise.all([startAnvil(), createTestDatabase()]);
-  pub = createPublicClient({ chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
+  pub = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
   await rpc('anvil_setCode', [REVERTER, '0x60006000fd']);
 });
 afterAll(async () => {
@@ -39,7 +39,7 @@ function rpc(method: string, params: unknown[]) {
 
 /** A sender as one worker process has it: its own clients and receipt waiter, the shared database. */
 function newSender(stuckAfterMs = 60_000): OperatorSender {
-  const client = createPublicClient({ chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
+  const client = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
   return createOperatorSender({ sql: db.sql, client, account: operator, chainId: anvil.chainId, receipts: createReceiptWaiter(client, 50), stuckAfterMs });
 }
 
@@ -69,7 +69,7 @@ describe('operator sender', () => {
 
   it('records concurrent sends of one account in one database transaction per batch (group commit), relay and operator purposes alike', async () => {
     // The relayer's sender and the operator's are the same module: any key gets the group commit.
-    const client = createPublicClient({ chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
+    const client = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
     const sender = createTransactionSender({ sql: db.sql, client, account: operator, chainId: anvil.chainId });
     const marked: string[] = [];
     const rows = await Promise.all(

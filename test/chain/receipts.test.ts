@@ -3,11 +3,11 @@
 import { type Hash, type PublicClient, WaitForTransactionReceiptTimeoutError, createPublicClient, createWalletClient, http, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
-import { devChain } from '../../src/chain/deploy.js';
+import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
 import { createReceiptWaiter } from '../../src/chain/receipts.js';
-import { waitForDevReceipt } from '../../src/chain/dev-receipts.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 let anvil: AnvilInstance;
 let pub: PublicClient;
@@ -15,7 +15,7 @@ let requests = 0;
 
 beforeAll(async () => {
   anvil = await startAnvil({ extraArgs: ['--no-mining'] });
-  const chain = devChain(anvil.chainId, anvil.rpcUrl);
+  const chain = chainDefinition(anvil.chainId, anvil.rpcUrl);
   pub = createPublicClient({
     chain,
     transport: http(anvil.rpcUrl, { batch: { batchSize: 100 }, onFetchRequest: () => void requests++ }),
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 async function sendTransfers(count: number): Promise<Hash[]> {
   const account = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
-  const wallet = createWalletClient({ account, chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
+  const wallet = createWalletClient({ account, chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
   let nonce = await pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
   const hashes: Hash[] = [];
   for (let i = 0; i < count; i++) {

@@ -9,15 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { type Address, type Hex, type LocalAccount, type PublicClient, createPublicClient, http, keccak256, zeroAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
+import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
 import type { ChainSettings } from '../../src/chain/config.js';
-import { devChain } from '../../src/chain/deploy.js';
 import { createOperatorSender } from '../../src/chain/operator-sender.js';
 import { createReceiptWaiter } from '../../src/chain/receipts.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { createSql, type Sql } from '../../src/db/client.js';
 import { ensureDatabase } from '../../src/db/databases.js';
 import { checkSubmission, submitSubmission } from '../../src/relay/relayer.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 const MIGRATIONS = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
 const LEDGER_MIGRATION = '00012_transaction_ledger.sql';
@@ -69,7 +69,7 @@ async function recordOld(
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  pub = createPublicClient({ chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
+  pub = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
   const adminUrl = inject('postgresAdminUrl');
   const name = `ledger_${randomBytes(4).toString('hex')}`;
   await ensureDatabase(adminUrl, name);
@@ -161,7 +161,7 @@ describe('migration 00012: one transaction ledger', () => {
     expect(done).toEqual({ status: 'confirmed', transaction_hash: relayedOpen.hash });
 
     // The operator's retried cancel follows its recorded transaction; its charge is found as done.
-    const client = createPublicClient({ chain: devChain(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) }) as PublicClient;
+    const client = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) }) as PublicClient;
     const sender = createOperatorSender({ sql, client, account: operator, chainId: anvil.chainId, receipts: createReceiptWaiter(client, 50), stuckAfterMs: 60_000 });
     expect((await sender.find('charge:m:1:0'))?.outcome).toBe('success');
     const resent = await sender.send({ purpose: 'cancel:m:1', to, data: '0x', gas: 50_000n });

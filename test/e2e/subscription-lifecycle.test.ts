@@ -7,23 +7,23 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
-import { devChain } from '../../src/chain/deploy.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { PERMIT_TYPES, randomNonce, readDomain, signEnrolment } from '../../src/chain/typed-data.js';
-import type { DevChain } from '../../src/dev/chain.js';
+import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { createEventDispatcher } from '../../src/events/dispatch.js';
 import { createHookRegistry } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { relayWorkflowId } from '../../src/relay/service.js';
 import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
-import { waitForDevReceipt } from '../../src/chain/dev-receipts.js';
+import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import { subscriptionChainModes, subscriptionIndexerHooks } from '../../src/subscriptions/indexer-hooks.js';
 import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 let chain: DevChain;
 let settings: ChainSettings;
@@ -39,7 +39,7 @@ const subscriber = privateKeyToAccount(DEV_ACCOUNTS.payers[3]!.privateKey);
 beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info, { pollIntervalMs: 100 });
-  pub = createPublicClient({ chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
   db = await createTestDatabase();
   const subscriptionChain = await createViemSubscriptionChain(subscriptionChainModes({ test: settings }), { sql: db.sql });
   temporal = await startDevServerWorker(db.sql, { chain: { test: settings }, subscriptionChain });
@@ -131,7 +131,7 @@ describe('subscription end to end', () => {
     // (Reaching at_risk for real needs the next period; the read model is set to it here, and the
     // workflow's retry on walletFunded is covered on the time-skipping server.)
     await db.sql`update subscriptions set status = 'at_risk' where id = ${subscription.id}`;
-    const wallet = createWalletClient({ account: subscriber, chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+    const wallet = createWalletClient({ account: subscriber, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
     const approval = await wallet.writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [manager, 500_000_000n] });
     await waitForDevReceipt(pub, approval);
     for (let i = 0; i < 100; i++) if ((await indexer.step()).kind === 'idle') break;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '../../src/api-keys/service.js';
 import { SCOPES } from '../../src/api-keys/scopes.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
 import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

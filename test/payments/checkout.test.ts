@@ -6,11 +6,10 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../../src/chain/abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
-import { devChain } from '../../src/chain/deploy.js';
-import { waitForDevReceipt } from '../../src/chain/dev-receipts.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { type Authorization, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
-import type { DevChain } from '../../src/dev/chain.js';
+import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { newId } from '../../src/ids.js';
@@ -19,6 +18,7 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 let chain: DevChain;
 let settings: ChainSettings;
@@ -34,7 +34,7 @@ let mailer: Mailer;
 const payout = DEV_ACCOUNTS.merchant.address;
 const [payerA, payerB] = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey)) as [PrivateKeyAccount, PrivateKeyAccount];
 const merchantWallet = () =>
-  createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey), chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
 let keyCounter = 0;
 const newKey = () => `checkout-test-${Date.now()}-${keyCounter++}`;
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info);
   token = chain.info.token;
-  pub = createPublicClient({ chain: devChain(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
   db = await createTestDatabase();
   sink = await startSmtpSink();
   mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import type { ChainConfig } from '../../src/chain/config.js';
 import { freePort } from '../../src/dev/ports.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';

@@ -1,8 +1,9 @@
 // Chain helpers for tests: the shared anvil of the run (inject('chain')) as
 // settings, or a private anvil for tests that move time, snapshot or reorg.
 import { inject } from 'vitest';
-import { devChainSettings, type ChainSettings } from '../../src/chain/config.js';
-import { startDevChain, type DevChain, type DevChainInfo } from '../../src/dev/chain.js';
+import { type ChainSettings } from '../../src/chain/config.js';
+import { devChainSettings } from '../../src/dev/chain/settings.js';
+import { startDevChain, type DevChain, type DevChainInfo } from '../../src/dev/chain/dev-chain.js';
 
 export function settingsOf(info: DevChainInfo, overrides: Partial<ChainSettings> = {}): ChainSettings {
   return { ...devChainSettings({ ...info, startBlock: BigInt(info.deployBlock) }), ...overrides };

@@ -15,7 +15,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { startPostgresProcess } from '../../src/dev/postgres-process.js';
 import { freePort } from '../../src/dev/ports.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../../src/dev/temporal.js';
-import { startDevChain, type DevChainInfo } from '../../src/dev/chain.js';
+import { startDevChain, type DevChainInfo } from '../../src/dev/chain/dev-chain.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 import { TEMPORAL_TEST_LOG, quietBundlerLogger } from './temporal-logging.js';
 

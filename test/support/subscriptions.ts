@@ -3,7 +3,7 @@
 // submitted by the relayer), then hand the SubscriptionCreated log to the
 // indexer entry point, like the indexer will.
 import type { Sql } from '../../src/db/client.js';
-import { waitForDevReceipt } from '../../src/chain/dev-receipts.js';
+import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import {
   type Address,
   type Hex,
@@ -17,12 +17,13 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
-import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
-import { deployContracts, devChain, type DeployedContracts } from '../../src/chain/deploy.js';
-import { DEV_ACCOUNTS } from '../../src/chain/test-accounts.js';
+import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
+import { deployContracts, type DeployedContracts } from '../../src/dev/chain/deploy.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
 import type { SubscriptionContractMode, SubscriptionCreatedLog } from '../../src/subscriptions/chain-events.js';
 import { randomNonce, signEnrolment, signPermit } from '../chain/helpers.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 export type TestChain = {
   anvil: AnvilInstance;
@@ -50,7 +51,7 @@ export const newPayer = (): PrivateKeyAccount => privateKeyToAccount(generatePri
 export async function startTestChain(sql: Sql): Promise<TestChain> {
   const anvil = await startAnvil();
   const deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey });
-  const chain = devChain(anvil.chainId, anvil.rpcUrl);
+  const chain = chainDefinition(anvil.chainId, anvil.rpcUrl);
   const pub = createPublicClient({ chain, transport: http(anvil.rpcUrl), pollingInterval: 50 });
   const testClient = createTestClient({ mode: 'anvil', chain, transport: http(anvil.rpcUrl) });
   const relayer = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey), chain, transport: http(anvil.rpcUrl) });

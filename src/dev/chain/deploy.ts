@@ -12,27 +12,21 @@
  */
 import {
   type Address,
-  type Chain,
   type Hex,
   type PublicClient,
   createPublicClient,
   createWalletClient,
-  defineChain,
   encodeFunctionData,
-  getContractAddress,
   http,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from './abi.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from '../../chain/abi.js';
+import { chainDefinition } from '../../chain/chain-definition.js';
+import { type ContractAddresses, predictContractAddresses } from '../../chain/test-mode-defaults.js';
 import { type ArtifactSet, loadArtifacts } from './artifacts.js';
 import { waitForDevReceipt } from './dev-receipts.js';
 import { sendSignedInWaves } from './waves.js';
 
-export interface ContractAddresses {
-  token: Address;
-  subscriptionManager: Address;
-  escrow: Address;
-}
 
 export interface DeployContractsOptions {
   rpcUrl: string;
@@ -60,28 +54,6 @@ export const DEFAULT_PAYER_BALANCE = 1_000_000n * 10n ** 6n;
 /** Receipt polling for dev chains (viem's default of 4 s makes a 1 s block-time deploy take ~10 s). */
 const POLLING_INTERVAL_MS = 250;
 
-/** Where the contracts land for a given deployer (nonces 0, 1, 2). */
-export function predictContractAddresses(deployer: Address): ContractAddresses {
-  return {
-    token: getContractAddress({ from: deployer, nonce: 0n }),
-    subscriptionManager: getContractAddress({ from: deployer, nonce: 1n }),
-    escrow: getContractAddress({ from: deployer, nonce: 2n }),
-  };
-}
-
-/** A viem Chain for a local/dev RPC whose id is read from the node. */
-export function devChain(chainId: number, rpcUrl: string): Chain {
-  return defineChain({
-    id: chainId,
-    name: `dev-${chainId}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-    // Fee cap at twice the base fee (viem's default is 1.2x): a transaction stays includable
-    // through about six full blocks of base-fee rise instead of one or two.
-    fees: { baseFeeMultiplier: 2 },
-  });
-}
-
 async function hasCode(client: PublicClient, address: Address, blockNumber?: bigint): Promise<boolean> {
   const code = await client.getCode(blockNumber === undefined ? { address } : { address, blockNumber });
   return code !== undefined && code !== '0x';
@@ -107,7 +79,7 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
   const account = privateKeyToAccount(options.deployerKey);
   const bootstrap = createPublicClient({ transport: http(options.rpcUrl) });
   const chainId = await bootstrap.getChainId();
-  const chain = devChain(chainId, options.rpcUrl);
+  const chain = chainDefinition(chainId, options.rpcUrl);
   const publicClient = createPublicClient({ chain, transport: http(options.rpcUrl), pollingInterval: POLLING_INTERVAL_MS });
   const wallet = createWalletClient({ account, chain, transport: http(options.rpcUrl) });
   const predicted = predictContractAddresses(account.address);
@@ -179,7 +151,7 @@ export interface FundPayersOptions {
   payers: readonly Address[];
   /** Target balance in base units; only the shortfall is minted, so this is idempotent. */
   balance: bigint;
-  /** Mints sent per wave (src/chain/waves.ts). */
+  /** Mints sent per wave (src/dev/chain/waves.ts). */
   wave?: number;
 }
 
@@ -187,7 +159,7 @@ export interface FundPayersOptions {
 export async function fundPayers(options: FundPayersOptions): Promise<bigint> {
   const account = privateKeyToAccount(options.ownerKey);
   const bootstrap = createPublicClient({ transport: http(options.rpcUrl) });
-  const chain = devChain(await bootstrap.getChainId(), options.rpcUrl);
+  const chain = chainDefinition(await bootstrap.getChainId(), options.rpcUrl);
   const publicClient = createPublicClient({ chain, transport: http(options.rpcUrl), pollingInterval: POLLING_INTERVAL_MS });
 
   const unique = [...new Set(options.payers.map((p) => p.toLowerCase() as Address))];

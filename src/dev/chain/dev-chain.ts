@@ -8,9 +8,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Address, Hex } from 'viem';
-import { startAnvil, type AnvilInstance } from '../chain/anvil.js';
-import { deployContracts } from '../chain/deploy.js';
-import { DEV_ACCOUNTS } from '../chain/test-accounts.js';
+import { startAnvil, type AnvilInstance } from './anvil.js';
+import { deployContracts } from './deploy.js';
+import { DEV_ACCOUNTS } from './test-accounts.js';
 
 /** The `chain` object of .data/dev.json (and of the test suite's inject('chain')). */
 export type DevChainInfo = {
