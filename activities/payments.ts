@@ -9,19 +9,21 @@ import { wakeEventDispatcher } from '../src/events/dispatch.js';
 import { recordEvent } from '../src/events/outbox.js';
 import type { EventType } from '../src/events/types.js';
 import * as invoiceRepo from '../src/invoices/repo.js';
-import { INVOICE_SIGNALS, INVOICE_WORKFLOW, invoiceWorkflowStart, renderInvoice } from '../src/invoices/service.js';
+import { renderInvoice } from '../src/invoices/render.js';
+import { invoiceWorkflowRun } from '../src/invoices/starts.js';
 import * as sessionRepo from '../src/payment-sessions/repo.js';
-import { PAYMENT_SESSION_WORKFLOW, renderPaymentSession } from '../src/payment-sessions/service.js';
+import { renderPaymentSession } from '../src/payment-sessions/render.js';
+import { paymentSessionWorkflowRun } from '../src/payment-sessions/starts.js';
 import { findSubmissionPaymentSession } from '../src/relay/repo.js';
 import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
 import { discardPendingWorkflowStarts } from '../src/temporal/start-outbox.js';
 import { startWorkflowOnce } from '../src/temporal/start-once.js';
+import { signalWithStart } from '../src/temporal/signals.js';
+import { invoicePaidSignal, invoiceWorkflow, sendInvoiceSignal } from '../workflows/invoice.js';
+import { paymentConfirmedSignal, paymentFailedSignal, paymentSessionWorkflow } from '../workflows/payment-session.js';
 import { createEmailActivities, type EmailActivityDeps } from './email.js';
 
 export type PaymentActivityDeps = EmailActivityDeps & { publicBaseUrl?: string };
-
-/** Signal names of paymentSessionWorkflow (the workflow defines them with defineSignal). */
-export const PAYMENT_SESSION_SIGNALS = { confirmed: 'paymentConfirmed', failed: 'paymentFailed' } as const;
 
 export function createPaymentActivities(deps: PaymentActivityDeps) {
   const { sql, temporal, taskQueue } = deps;
@@ -67,13 +69,7 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
       await dispatch(eventId);
       const invoice = await invoiceRepo.findInvoiceBySession(sql, input.sessionId);
       if (invoice) {
-        await temporal.workflow.signalWithStart(INVOICE_WORKFLOW, {
-          workflowId: invoice.id,
-          taskQueue,
-          args: [{ invoiceId: invoice.id, dueAt: invoice.dueAt.toISOString() }],
-          signal: INVOICE_SIGNALS.paid,
-          signalArgs: [],
-        });
+        await signalWithStart(temporal, invoiceWorkflow, invoiceWorkflowRun(taskQueue, invoice), invoicePaidSignal);
       }
       return { completed: eventId !== undefined, invoiceId: invoice?.id ?? null };
     },
@@ -106,14 +102,12 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
       const session = await sessionRepo.findPaymentSessionById(sql, link.paymentSessionId);
       if (!session) return;
       const confirmed = link.status === 'confirmed' && link.transactionHash !== null;
-      const signalArgs: unknown[] = [confirmed ? { transactionHash: link.transactionHash, submissionId: input.submissionId } : { submissionId: input.submissionId }];
-      await temporal.workflow.signalWithStart(PAYMENT_SESSION_WORKFLOW, {
-        workflowId: session.id,
-        taskQueue,
-        args: [{ sessionId: session.id, expiresAt: session.expiresAt.toISOString() }],
-        signal: confirmed ? PAYMENT_SESSION_SIGNALS.confirmed : PAYMENT_SESSION_SIGNALS.failed,
-        signalArgs,
-      });
+      const run = paymentSessionWorkflowRun(taskQueue, session);
+      if (confirmed) {
+        await signalWithStart(temporal, paymentSessionWorkflow, run, paymentConfirmedSignal, { transactionHash: link.transactionHash!, submissionId: input.submissionId });
+      } else {
+        await signalWithStart(temporal, paymentSessionWorkflow, run, paymentFailedSignal, { submissionId: input.submissionId });
+      }
     },
 
     /** Sends the invoice's queued email (idempotent by email id), then records invoice.sent once. */
@@ -146,17 +140,11 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
         if (invoice.status === 'sent' && invoice.dueAt.getTime() <= Date.now()) {
           if (await invoiceTransition(invoice.id, (tx) => invoiceRepo.markOverdue(tx, invoice.id), 'invoice.overdue')) overdue++;
         }
-        const start = invoiceWorkflowStart(taskQueue, invoice);
+        const run = invoiceWorkflowRun(taskQueue, invoice);
         if (invoice.status !== 'draft' && invoice.emailId && !invoice.sentAt) {
-          await temporal.workflow.signalWithStart(INVOICE_WORKFLOW, {
-            workflowId: start.workflowId,
-            taskQueue,
-            args: start.args,
-            signal: INVOICE_SIGNALS.send,
-            signalArgs: [],
-          });
+          await signalWithStart(temporal, invoiceWorkflow, run, sendInvoiceSignal);
           resent++;
-        } else if (await startWorkflowOnce(temporal, start)) {
+        } else if (await startWorkflowOnce(temporal, invoiceWorkflow, run)) {
           restarted++;
         }
       }

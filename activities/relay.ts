@@ -10,7 +10,7 @@ import type { Sql } from '../src/db/client.js';
 import { checkSubmission, submitSubmission, type FollowResult } from '../src/relay/relayer.js';
 import { findStaleOpenSubmissions, findSubmission } from '../src/relay/repo.js';
 import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
-import { startRelayWorkflow } from '../src/relay/service.js';
+import { startRelayWorkflow } from '../src/relay/starts.js';
 import { TASK_QUEUES } from '../src/temporal/task-queues.js';
 
 /** How long the submit activity itself waits for a quick confirmation before handing over to the follow activity. */

@@ -10,11 +10,11 @@ import { recordEvent } from '../src/events/outbox.js';
 import { newId } from '../src/ids.js';
 import { findSubscriptionGracePeriodHours } from '../src/merchants/repo.js';
 import * as chargeRepo from '../src/subscription-charges/repo.js';
-import { renderCharge } from '../src/subscription-charges/service.js';
+import { renderCharge } from '../src/subscription-charges/render.js';
 import { decodeContractRevert, type ChargeInput, type ChargeResult, type SubscriptionChain } from '../src/subscriptions/chain.js';
 import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
 import * as repo from '../src/subscriptions/repo.js';
-import { renderSubscription } from '../src/subscriptions/service.js';
+import { renderSubscription } from '../src/subscriptions/render.js';
 
 export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
 

@@ -38,7 +38,7 @@ import { startLocalPostgres } from '../src/dev/postgres.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
 import { cpuPerItem, cpuSnapshot, startWorkerProcess } from './support.js';
 import { createMerchant } from '../src/merchants/service.js';
-import { relayWorkflowId } from '../src/relay/service.js';
+import { relayWorkflowId } from '../workflows/relay-submission.js';
 import { createWorker } from '../src/temporal/worker.js';
 import { chainDefinition } from '../src/chain/chain-definition.js';
 

@@ -19,7 +19,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { createSql, type Sql } from '../src/db/client.js';
 import { freePort } from '../src/dev/ports.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
-import { DISPATCH_EVENT_WORKFLOW } from '../src/events/dispatch.js';
+import { dispatchEventWorkflow } from '../workflows/event-dispatch.js';
 import { createWorker } from '../src/temporal/worker.js';
 import { benchDatabase, cpuPerItem, cpuSnapshot, table } from './support.js';
 
@@ -44,13 +44,13 @@ export async function measureTemporalFloor(opts: { address: string; sql: Sql; wo
   const running = worker.run();
   try {
     // Warm up the bundle and the connections.
-    await temporal.workflow.execute(DISPATCH_EVENT_WORKFLOW, { workflowId: `${taskQueue}-warmup`, taskQueue, args: [{ eventId: 'evt_missing_warmup' }] });
+    await temporal.workflow.execute(dispatchEventWorkflow, { workflowId: `${taskQueue}-warmup`, taskQueue, args: [{ eventId: 'evt_missing_warmup' }] });
     const roles = { [process.pid]: 'bench driver + worker (node)' };
     const cpuBefore = cpuSnapshot(roles);
 
     const t0 = performance.now();
     const handles = await Promise.all(
-      Array.from({ length: N }, (_, i) => temporal.workflow.start(DISPATCH_EVENT_WORKFLOW, { workflowId: `${taskQueue}-${i}`, taskQueue, args: [{ eventId: `evt_missing_${i}` }] })),
+      Array.from({ length: N }, (_, i) => temporal.workflow.start(dispatchEventWorkflow, { workflowId: `${taskQueue}-${i}`, taskQueue, args: [{ eventId: `evt_missing_${i}` }] })),
     );
     const started = performance.now();
     await Promise.all(handles.map((h) => h.result()));

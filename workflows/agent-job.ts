@@ -20,6 +20,9 @@ const { fundAgentJob, claimAgentJobRefund } = proxyActivities<Activities>(CHAIN_
 
 export type AgentJobInput = { jobId: string };
 
+/** One run per job: the id is the job's. */
+export const agentJobWorkflowId = (jobId: string): string => jobId;
+
 export const approveAgentJobSignal = defineSignal('approveAgentJob');
 export const agentJobEscrowEventSignal = defineSignal<[EscrowEventSignal]>('agentJobEscrowEvent');
 export const agentJobStatusQuery = defineQuery<JobStatus | null>('agentJobStatus');

@@ -9,6 +9,9 @@ const { sendQueuedEmail } = proxyActivities<Activities>(EMAIL_ACTIVITY);
 
 export type DeliverEmailInput = { emailId: string };
 
+/** One run per queued email: the id is the email's. */
+export const emailDeliveryWorkflowId = (emailId: string): string => emailId;
+
 /** Returns true when this run sent the email; false when it was sent before, or the recipient is refused for good. */
 export async function deliverEmailWorkflow({ emailId }: DeliverEmailInput): Promise<boolean> {
   try {

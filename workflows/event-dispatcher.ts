@@ -28,6 +28,9 @@ const MAX_HISTORY_LENGTH = 5_000;
 
 export type EventDispatcherInput = Record<string, never>;
 
+/** The dispatcher's fixed id: one per task queue. */
+export const eventDispatcherWorkflowId = (taskQueue: string): string => `event-dispatcher-${taskQueue}`;
+
 export async function eventDispatcherWorkflow(_input: EventDispatcherInput = {}): Promise<void> {
   // A new run looks once before it waits: it may have been started by a signal-with-start, or
   // continued from a run whose last signal it did not read.

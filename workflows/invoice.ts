@@ -14,6 +14,9 @@ const { deliverInvoiceEmail } = proxyActivities<Activities>(EMAIL_ACTIVITY);
 export type InvoiceInput = { invoiceId: string; dueAt: string };
 export type InvoiceOutcome = 'paid' | 'void';
 
+/** One run per invoice: the id is the invoice's. */
+export const invoiceWorkflowId = (invoiceId: string): string => invoiceId;
+
 export const sendInvoiceSignal = defineSignal('sendInvoice');
 export const invoicePaidSignal = defineSignal('invoicePaid');
 export const voidInvoiceSignal = defineSignal('voidInvoice');

@@ -16,6 +16,9 @@ export type PaymentSessionInput = { sessionId: string; expiresAt: string };
 /** `not_found`: the session row does not exist (expirePaymentSession failed with PaymentSessionNotFound). */
 export type PaymentSessionOutcome = 'completed' | 'expired' | 'cancelled' | 'not_found';
 
+/** One run per session: the id is the session's. */
+export const paymentSessionWorkflowId = (sessionId: string): string => sessionId;
+
 export const paymentConfirmedSignal = defineSignal<[{ transactionHash: string; submissionId?: string }]>('paymentConfirmed');
 export const paymentFailedSignal = defineSignal<[{ submissionId?: string }?]>('paymentFailed');
 export const cancelPaymentSessionSignal = defineSignal('cancelPaymentSession');

@@ -26,6 +26,11 @@ const reportRelayOutcomeToSession = (input: { submissionId: string }) =>
 export type RelaySubmissionInput = { submissionId: string; livemode: boolean };
 export type RelaySubmissionOutcome = { status: 'confirmed' | 'failed' };
 
+/** Deterministic id of a submission's run: merchant, mode and Idempotency-Key. */
+export function relayWorkflowId(input: { merchantId: string; livemode: boolean; idempotencyKey: string }): string {
+  return `relay_${input.merchantId}_${input.livemode ? 'live' : 'test'}_${input.idempotencyKey}`;
+}
+
 export const relayStageQuery = defineQuery<'submitting' | 'following' | 'done'>('relayStage');
 
 export async function relaySubmissionWorkflow(input: RelaySubmissionInput): Promise<RelaySubmissionOutcome> {

@@ -1,6 +1,6 @@
 // subscriptionAllowanceRenewalWorkflow: submits one renewal permit the subscriber
 // signed on the hosted renewal page (workflow id = <subscription id>_renew_<permit nonce>,
-// src/subscriptions/renewals.ts). The chain activity is retried until the permit
+// allowanceRenewalWorkflowId). The chain activity is retried until the permit
 // lands or the token refuses it; the Approval log then reaches the subscription
 // workflow through the indexer's allowance hook (an at_risk charge retries at once).
 import { proxyActivities } from '@temporalio/workflow';
@@ -11,6 +11,10 @@ import { CHAIN_ACTIVITY } from './options.js';
 const chain = proxyActivities<Activities>(CHAIN_ACTIVITY);
 
 export type AllowanceRenewalInput = { subscriptionId: string; value: string; deadline: string; signature: string };
+
+/** One run per signed permit: a page reload or a second click submits nothing twice. */
+export const allowanceRenewalWorkflowId = (subscriptionId: string, permitNonce: string | bigint): string =>
+  `${subscriptionId}_renew_${permitNonce.toString()}`;
 
 export async function subscriptionAllowanceRenewalWorkflow(input: AllowanceRenewalInput): Promise<AllowancePermitResult> {
   return chain.submitAllowancePermit(input);

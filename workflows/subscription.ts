@@ -93,6 +93,9 @@ export const cancelSubscriptionSignal = defineSignal<[CancelRequest]>('cancelSub
 export const walletFundedSignal = defineSignal<[]>('walletFunded');
 export const getStatusQuery = defineQuery<SubscriptionWorkflowState>('getStatus');
 
+/** One run per subscription: the id is the subscription's. */
+export const subscriptionWorkflowId = (subscriptionId: string): string => subscriptionId;
+
 const HOUR_MS = 3_600_000;
 /** How long to wait when the chain's clock is behind the calendar (PeriodNotStarted). */
 const CHAIN_CLOCK_WAIT_MS = 60_000;

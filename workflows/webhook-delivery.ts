@@ -11,12 +11,15 @@ import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/work
 import { sleep, workflowInfo } from '@temporalio/workflow';
 import { PERMANENT_FAILURES, permanentFailureType } from '../src/temporal/failures.js';
 import type { Activities } from '../activities/index.js';
-import type { WebhookDeliveryInput } from '../src/webhooks/runs.js';
+import { deliveryRunId, type WebhookDeliveryInput } from '../src/webhooks/runs.js';
 import { DATABASE_ACTIVITY, WEBHOOK_ATTEMPT_ACTIVITY, WEBHOOK_ATTEMPT_LOCAL_ACTIVITY } from './options.js';
 
 const { finishWebhookRun, notifyWebhookEndpointDisabled } = proxyActivities<Activities>(DATABASE_ACTIVITY);
 const remote = proxyActivities<Activities>(WEBHOOK_ATTEMPT_ACTIVITY);
 const local = proxyLocalActivities<Activities>(WEBHOOK_ATTEMPT_LOCAL_ACTIVITY);
+
+/** Run id: whd_<eventId>_<endpointId>, with _r<N> for replay N (src/webhooks/runs.ts). */
+export const webhookDeliveryWorkflowId = deliveryRunId;
 
 /** Runs recorded before it scheduled every attempt as an activity task. */
 const LOCAL_WEBHOOK_ATTEMPTS = 'local-webhook-attempts';

@@ -19,7 +19,8 @@ import * as planRepo from '../subscription-plans/repo.js';
 import type { AllowancePermitResult } from '../subscriptions/chain.js';
 import * as subscriptionRepo from '../subscriptions/repo.js';
 import { isRenewalToken } from '../subscriptions/renewal-repo.js';
-import { PERMIT_PERIODS, RENEWAL_WORKFLOW, renewalWorkflowId } from '../subscriptions/renewals.js';
+import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
+import { allowanceRenewalWorkflowId, subscriptionAllowanceRenewalWorkflow } from '../../workflows/subscription-renewal.js';
 import { startWorkflowOnce } from '../temporal/start-once.js';
 import { renderNotFoundPage, renderRenewalPage } from './page.js';
 import type { CheckoutRenewal, CheckoutRenewalBody, CheckoutRenewalOffer } from './schemas.js';
@@ -70,12 +71,12 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
   /** The renewal workflow's state; undefined when none ran for this nonce. */
   async function statusOf(subscriptionId: string, nonce: bigint): Promise<CheckoutRenewal | undefined> {
     if (!temporal) return undefined;
-    const handle = temporal.workflow.getHandle(renewalWorkflowId(subscriptionId, nonce));
+    const handle = temporal.workflow.getHandle<typeof subscriptionAllowanceRenewalWorkflow>(allowanceRenewalWorkflowId(subscriptionId, nonce));
     try {
       const { status } = await handle.describe();
       if (status.name === 'RUNNING') return pending(subscriptionId, nonce);
       if (status.name !== 'COMPLETED') return { ...pending(subscriptionId, nonce), status: 'failed', failureReason: `The submission ended ${status.name.toLowerCase()}.` };
-      const result = (await handle.result()) as AllowancePermitResult;
+      const result = await handle.result();
       return result.ok
         ? { ...pending(subscriptionId, nonce), status: 'confirmed', transactionHash: result.txHash }
         : { ...pending(subscriptionId, nonce), status: 'failed', failureReason: result.reason };
@@ -150,9 +151,8 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
       if (value < BigInt(sub.amount)) throw refuse('permit.value', 'The permit allowance does not cover one period of the subscription.');
       if (value <= onChain.allowance) throw refuse('permit.value', `The permit must raise the allowance (now ${onChain.allowance}); a permit replaces it.`);
       if (!temporal || !taskQueue) throw new InvalidRequestError('Renewals are not available on this deployment (no workflow engine).', { param: 'id' });
-      await startWorkflowOnce(temporal, {
-        workflowType: RENEWAL_WORKFLOW,
-        workflowId: renewalWorkflowId(sub.id, onChain.nonce),
+      await startWorkflowOnce(temporal, subscriptionAllowanceRenewalWorkflow, {
+        workflowId: allowanceRenewalWorkflowId(sub.id, onChain.nonce),
         taskQueue,
         args: [{ subscriptionId: sub.id, value: value.toString(), deadline: deadline.toString(), signature: body.permit.signature }],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,

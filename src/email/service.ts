@@ -4,12 +4,11 @@
 // the outbox sweep starts any the api missed. The send activity retries with
 // backoff until the SMTP server accepts the message.
 import type { Client } from '@temporalio/client';
+import { deliverEmailWorkflow, emailDeliveryWorkflowId } from '../../workflows/email-delivery.js';
 import { startWorkflowOnce } from '../temporal/start-once.js';
 import type { Db } from '../db/client.js';
 import { newId } from '../ids.js';
 import * as repo from './repo.js';
-
-export const DELIVER_EMAIL_WORKFLOW = 'deliverEmailWorkflow';
 
 export type EmailKind = 'email_verification' | 'api_key_leaked' | (string & {});
 
@@ -30,7 +29,7 @@ export async function queueEmail(
 }
 
 export async function startEmailDelivery(client: Client, taskQueue: string, emailId: string): Promise<boolean> {
-  return startWorkflowOnce(client, { workflowType: DELIVER_EMAIL_WORKFLOW, workflowId: emailId, taskQueue, args: [{ emailId }] });
+  return startWorkflowOnce(client, deliverEmailWorkflow, { workflowId: emailDeliveryWorkflowId(emailId), taskQueue, args: [{ emailId }] });
 }
 
 export type EmailDispatcher = { dispatch(emailIds: readonly string[]): Promise<void> };

@@ -5,21 +5,12 @@
 // looks at once and a missing one is started; the outbox sweep (a Temporal
 // Schedule) wakes it for any event still waiting, so a lost signal only delays.
 import type { Client } from '@temporalio/client';
-
-/** The workflow of the old design (one per event, id = event id): registered while old runs may be open; nothing starts it any more. */
-export const DISPATCH_EVENT_WORKFLOW = 'dispatchEventWorkflow';
-
-export const EVENT_DISPATCHER_WORKFLOW = 'eventDispatcherWorkflow';
-/** The signal name of eventDispatcherWorkflow (defined with defineSignal in workflows/event-dispatcher.ts). */
-export const EVENTS_RECORDED_SIGNAL = 'eventsRecorded';
+import { eventDispatcherWorkflow, eventDispatcherWorkflowId, eventsRecordedSignal } from '../../workflows/event-dispatcher.js';
+import { signalWithStart } from '../temporal/signals.js';
 
 /** How long the api waits for Temporal to accept the wake-up after commit. */
 export const DISPATCH_AFTER_COMMIT_TIMEOUT_MS = 3000;
 
-/** The dispatcher's fixed workflow id: one per task queue. */
-export function eventDispatcherId(taskQueue: string): string {
-  return `event-dispatcher-${taskQueue}`;
-}
 
 export type EventDispatcher = {
   /** Best effort: events whose wake-up fails here are picked up by the sweep. */
@@ -28,13 +19,7 @@ export type EventDispatcher = {
 
 /** Signals the dispatcher that events were committed, starting it if it is not running. */
 export async function wakeEventDispatcher(client: Client, taskQueue: string): Promise<void> {
-  await client.workflow.signalWithStart(EVENT_DISPATCHER_WORKFLOW, {
-    workflowId: eventDispatcherId(taskQueue),
-    taskQueue,
-    args: [{}],
-    signal: EVENTS_RECORDED_SIGNAL,
-    signalArgs: [],
-  });
+  await signalWithStart(client, eventDispatcherWorkflow, { workflowId: eventDispatcherWorkflowId(taskQueue), taskQueue, args: [{}] }, eventsRecordedSignal);
 }
 
 /**

@@ -15,20 +15,22 @@ import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
-import { checkoutUrl, insertSessionInTx, PAYMENT_SESSION_CANCEL_SIGNAL, paymentSessionWorkflowStart } from '../payment-sessions/service.js';
+import { insertSessionInTx } from '../payment-sessions/service.js';
+import { paymentSessionWorkflowStart } from '../payment-sessions/starts.js';
 import {
   createWorkflowStarter,
   discardPendingWorkflowStarts,
   queueWorkflowStart,
   type QueuedWorkflowStart,
-  type WorkflowStart,
+  withSignal,
 } from '../temporal/start-outbox.js';
+import { cancelPaymentSessionSignal } from '../../workflows/payment-session.js';
+import { voidInvoiceSignal } from '../../workflows/invoice.js';
+import { invoiceEmail, renderInvoice } from './render.js';
+import { invoiceWorkflowStart } from './starts.js';
 import * as repo from './repo.js';
 import type { CreateInvoiceBody, Invoice, InvoiceListQuery, LineItem } from './schemas.js';
 
-export const INVOICE_WORKFLOW = 'invoiceWorkflow';
-/** Signal names of invoiceWorkflow (defined with defineSignal in workflows/invoice.ts). */
-export const INVOICE_SIGNALS = { send: 'sendInvoice', paid: 'invoicePaid', void: 'voidInvoice' } as const;
 /** A backing session outlives dueAt by this much: an overdue invoice can still be paid. */
 export const SESSION_GRACE_DAYS = 365;
 const DAY_MS = 24 * 3600 * 1000;
@@ -42,47 +44,6 @@ export function formatInvoiceNumber(year: number, sequence: number): string {
   return `${year}-${String(sequence).padStart(4, '0')}`;
 }
 
-export function renderInvoice(row: repo.InvoiceRow, publicBaseUrl: string): Invoice {
-  return {
-    id: row.id,
-    object: 'invoice',
-    number: row.number,
-    customerName: row.customerName,
-    customerEmail: row.customerEmail,
-    currency: row.currency,
-    lineItems: row.lineItems,
-    subtotal: row.subtotal,
-    total: row.total,
-    status: row.status,
-    sessionId: row.sessionId,
-    payUrl: checkoutUrl(publicBaseUrl, row.sessionId),
-    dueAt: row.dueAt.toISOString(),
-    dueInDays: row.dueInDays,
-    note: row.note,
-    sentAt: row.sentAt?.toISOString() ?? null,
-    paidAt: row.paidAt?.toISOString() ?? null,
-    voidedAt: row.voidedAt?.toISOString() ?? null,
-    livemode: row.livemode,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-export function invoiceEmail(row: repo.InvoiceRow, merchantName: string, publicBaseUrl: string): { subject: string; text: string } {
-  const units = BigInt(row.total);
-  const amount = `${units / 1_000_000n}.${(units % 1_000_000n).toString().padStart(6, '0')}`;
-  return {
-    subject: `Invoice ${row.number} from ${merchantName}`,
-    text: [
-      `Hello${row.customerName ? ` ${row.customerName}` : ''},`,
-      '',
-      `${merchantName} sent you invoice ${row.number} for ${amount} ${row.currency}, due ${row.dueAt.toISOString().slice(0, 10)}.`,
-      ...(row.note ? ['', row.note] : []),
-      '',
-      `Pay it here: ${checkoutUrl(publicBaseUrl, row.sessionId)}`,
-    ].join('\n'),
-  };
-}
-
 export type InvoiceServiceDeps = {
   sql: Sql;
   chain: ChainConfig;
@@ -93,17 +54,6 @@ export type InvoiceServiceDeps = {
   /** A workflow start that failed after commit (the outbox sweep retries it). */
   onStartError?: (error: unknown, start: QueuedWorkflowStart) => void;
 };
-
-/** The start of an invoice's workflow; with `send`, a signal-with-start of the send. */
-export function invoiceWorkflowStart(taskQueue: string, row: Pick<repo.InvoiceRow, 'id' | 'dueAt'>, send = false): WorkflowStart {
-  return {
-    workflowType: INVOICE_WORKFLOW,
-    workflowId: row.id,
-    taskQueue,
-    args: [{ invoiceId: row.id, dueAt: row.dueAt.toISOString() }],
-    ...(send ? { signal: { name: INVOICE_SIGNALS.send } } : {}),
-  };
-}
 
 export function createInvoiceService({ sql, chain, publicBaseUrl, events, temporal, taskQueue, onStartError }: InvoiceServiceDeps) {
   const starter = createWorkflowStarter(temporal, sql, onStartError ?? (() => {}));
@@ -216,8 +166,8 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
         const voided = await repo.markVoid(tx, row.id);
         const sessionStart = paymentSessionWorkflowStart(taskQueue, { id: row.sessionId, expiresAt: session?.expiresAt ?? row.dueAt });
         const starts = [
-          await queueWorkflowStart(tx, { ...sessionStart, signal: { name: PAYMENT_SESSION_CANCEL_SIGNAL } }),
-          await queueWorkflowStart(tx, { ...invoiceWorkflowStart(taskQueue, voided), signal: { name: INVOICE_SIGNALS.void } }),
+          await queueWorkflowStart(tx, withSignal(sessionStart, cancelPaymentSessionSignal)),
+          await queueWorkflowStart(tx, withSignal(invoiceWorkflowStart(taskQueue, voided), voidInvoiceSignal)),
         ];
         return { row: voided, starts };
       });

@@ -2,7 +2,7 @@
 // address, paid through the relay (POST /v1/relay/payments with paymentSessionId).
 // One paymentSessionWorkflow per session (workflow id = session id) owns expiry,
 // completion and cancellation.
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { getAddress } from 'viem';
 import { chainFor, type ChainConfig } from '../chain/config.js';
 import type { Db, Sql } from '../db/client.js';
@@ -10,43 +10,11 @@ import { InvalidRequestError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
-import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart, type WorkflowStart } from '../temporal/start-outbox.js';
+import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
+import { renderPaymentSession } from './render.js';
+import { paymentSessionWorkflowStart } from './starts.js';
 import * as repo from './repo.js';
 import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession } from './schemas.js';
-
-export const PAYMENT_SESSION_WORKFLOW = 'paymentSessionWorkflow';
-/** Signal names of paymentSessionWorkflow (defined with defineSignal in workflows/payment-session.ts). */
-export const PAYMENT_SESSION_CANCEL_SIGNAL = 'cancelPaymentSession';
-
-export function checkoutUrl(publicBaseUrl: string, id: string): string {
-  return `${publicBaseUrl.replace(/\/+$/, '')}/checkout/${id}`;
-}
-
-export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl: string): PaymentSession {
-  return {
-    id: row.id,
-    object: 'payment_session',
-    amount: row.amount,
-    currency: row.currency,
-    status: row.status,
-    payTo: row.payTo,
-    token: row.token,
-    chainId: Number(row.chainId),
-    expiresAt: row.expiresAt.toISOString(),
-    successUrl: row.successUrl,
-    cancelUrl: row.cancelUrl,
-    metadata: row.metadata,
-    checkoutUrl: checkoutUrl(publicBaseUrl, row.id),
-    invoiceId: row.invoiceId,
-    productId: row.productId,
-    productName: row.productName,
-    payer: row.payer,
-    transactionHash: row.transactionHash,
-    completedAt: row.completedAt?.toISOString() ?? null,
-    livemode: row.livemode,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 /**
  * Creates a session inside the caller's transaction (invoices create their backing session in
@@ -93,25 +61,6 @@ export async function insertSessionInTx(
     productId: input.productId ?? null,
     productName: input.productName ?? null,
   });
-}
-
-/** The start of the session's workflow, queued in the transaction that creates the session (src/temporal/start-outbox.ts). */
-export function paymentSessionWorkflowStart(taskQueue: string, row: Pick<repo.PaymentSessionRow, 'id' | 'expiresAt'>): WorkflowStart {
-  return {
-    workflowType: PAYMENT_SESSION_WORKFLOW,
-    workflowId: row.id,
-    taskQueue,
-    args: [{ sessionId: row.id, expiresAt: row.expiresAt.toISOString() }],
-  };
-}
-
-/** Tells a session's workflow it was cancelled (the row is already cancelled); a finished one is fine. */
-export async function signalSessionCancelled(temporal: Client, sessionId: string): Promise<void> {
-  try {
-    await temporal.workflow.getHandle(sessionId).signal(PAYMENT_SESSION_CANCEL_SIGNAL);
-  } catch (error) {
-    if (!(error instanceof WorkflowNotFoundError)) throw error;
-  }
 }
 
 export type PaymentSessionServiceDeps = {

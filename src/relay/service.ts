@@ -2,7 +2,6 @@
 // permit plus an enrolment) before anything is sent, records one submission per
 // authorization, and starts its relaySubmissionWorkflow.
 import type { Client } from '@temporalio/client';
-import { startWorkflowOnce } from '../temporal/start-once.js';
 import {
   type Address,
   type Hex,
@@ -25,29 +24,10 @@ import type { MerchantScope } from '../http/principal.js';
 import { newId } from '../ids.js';
 import type { TokenService } from '../tokens/service.js';
 import type { PaymentCall, RelayCall, SubscriptionCall } from './calls.js';
+import { startRelayWorkflow } from './starts.js';
 import * as repo from './repo.js';
 import type { RelayPaymentBody, RelaySubmission, RelaySubscriptionBody } from './schemas.js';
 
-export const RELAY_SUBMISSION_WORKFLOW = 'relaySubmissionWorkflow';
-
-/** Deterministic workflow id of a submission: merchant, mode and Idempotency-Key. */
-export function relayWorkflowId(input: { merchantId: string; livemode: boolean; idempotencyKey: string }): string {
-  return `relay_${input.merchantId}_${input.livemode ? 'live' : 'test'}_${input.idempotencyKey}`;
-}
-
-/** Starts the submission's workflow; an already running (or retained) one is left alone. */
-export async function startRelayWorkflow(
-  temporal: Client,
-  taskQueue: string,
-  row: Pick<repo.SubmissionRow, 'id' | 'merchantId' | 'livemode' | 'idempotencyKey'>,
-): Promise<boolean> {
-  return startWorkflowOnce(temporal, {
-    workflowType: RELAY_SUBMISSION_WORKFLOW,
-    workflowId: relayWorkflowId(row),
-    taskQueue,
-    args: [{ submissionId: row.id, livemode: row.livemode }],
-  });
-}
 
 export function renderSubmission(row: repo.SubmissionRow, settings: ChainSettings | undefined): RelaySubmission {
   return {

@@ -3,30 +3,9 @@ import type { Sql } from '../db/client.js';
 import { NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
+import { renderCharge } from './render.js';
 import * as repo from './repo.js';
 import type { ChargeListQuery, SubscriptionCharge } from './schemas.js';
-
-export function renderCharge(row: repo.ChargeRow): SubscriptionCharge {
-  return {
-    id: row.id,
-    object: 'subscription_charge',
-    subscriptionId: row.subscriptionId,
-    periodIndex: row.periodIndex,
-    periodStart: row.periodStart.toISOString(),
-    amount: row.amount,
-    currency: 'USDC',
-    status: row.status,
-    attempts: row.attempts,
-    transactionHash: row.txHash,
-    blockNumber: row.blockNumber,
-    failureCode: row.failureCode,
-    failureReason: row.failureReason,
-    attemptedAt: row.attemptedAt?.toISOString() ?? null,
-    settledAt: row.settledAt?.toISOString() ?? null,
-    livemode: row.livemode,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 export function createChargeService({ sql }: { sql: Sql }) {
   return {

@@ -14,7 +14,6 @@
 import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdReusePolicy,
-  WorkflowNotFoundError,
   type Client,
 } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
@@ -27,12 +26,15 @@ import { upsertCustomer } from '../customers/repo.js';
 import { findMerchantByChainAddress } from '../merchants/repo.js';
 import {
   cancelSubscriptionSignal,
+  subscriptionWorkflow,
+  subscriptionWorkflowId,
   walletFundedSignal,
   type SubscriptionWorkflowInput,
 } from '../../workflows/subscription.js';
+import { signalIfRunning } from '../temporal/signals.js';
 import { onChainPeriodSeconds } from './periods.js';
 import * as repo from './repo.js';
-import { renderSubscription } from './service.js';
+import { renderSubscription } from './render.js';
 
 export const MERCHANT_ID_SEARCH_ATTRIBUTE = defineSearchAttributeKey('MerchantId', SearchAttributeType.KEYWORD);
 export const BUSINESS_STATUS_SEARCH_ATTRIBUTE = defineSearchAttributeKey('BusinessStatus', SearchAttributeType.KEYWORD);
@@ -165,8 +167,8 @@ export async function onSubscriptionCreatedOnChain(deps: SubscriptionChainEventD
   };
   let workflowStarted = false;
   try {
-    await deps.temporal.workflow.start('subscriptionWorkflow', {
-      workflowId: subscriptionId,
+    await deps.temporal.workflow.start(subscriptionWorkflow, {
+      workflowId: subscriptionWorkflowId(subscriptionId),
       taskQueue: deps.taskQueue,
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -200,11 +202,7 @@ export async function onSubscriptionCancelledOnChain(deps: SubscriptionChainEven
   if (!sub) return { subscriptionId: null };
   const mode = log.livemode ? deps.modes.live : deps.modes.test;
   const by = same(log.args.by, sub.subscriberAddress) ? 'subscriber' : mode && same(log.args.by, mode.operator) ? 'operator' : 'merchant';
-  try {
-    await deps.temporal.workflow.getHandle(sub.id).signal(cancelSubscriptionSignal, { by, reason: 'Cancelled on-chain.' });
-  } catch (error) {
-    if (!(error instanceof WorkflowNotFoundError)) throw error;
-  }
+  await signalIfRunning(deps.temporal, subscriptionWorkflowId(sub.id), cancelSubscriptionSignal, { by, reason: 'Cancelled on-chain.' });
   return { subscriptionId: sub.id };
 }
 
@@ -219,12 +217,7 @@ export async function onTransferToSubscriber(
   const ids = await repo.findOpenSubscriptionIdsBySubscriber(deps.sql, transfer.livemode, transfer.to);
   const signalled: string[] = [];
   for (const id of ids) {
-    try {
-      await deps.temporal.workflow.getHandle(id).signal(walletFundedSignal);
-      signalled.push(id);
-    } catch (error) {
-      if (!(error instanceof WorkflowNotFoundError)) throw error;
-    }
+    if (await signalIfRunning(deps.temporal, subscriptionWorkflowId(id), walletFundedSignal)) signalled.push(id);
   }
   return { signalled };
 }

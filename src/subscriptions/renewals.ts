@@ -24,6 +24,3 @@ export function renewalUrl(publicBaseUrl: string, subscriptionId: string, token:
   return `${publicBaseUrl.replace(/\/+$/, '')}/checkout/subscriptions/${subscriptionId}/renew?token=${encodeURIComponent(token)}`;
 }
 
-/** The renewal workflow of one permit: one per subscription and permit nonce. */
-export const RENEWAL_WORKFLOW = 'subscriptionAllowanceRenewalWorkflow';
-export const renewalWorkflowId = (subscriptionId: string, permitNonce: string | bigint): string => `${subscriptionId}_renew_${permitNonce}`;

@@ -2,54 +2,22 @@
 // by recording the cancel first, then telling the workflow, which queues the
 // on-chain cancel. A completed subscription (its workflow has ended) gets its
 // on-chain cancel from a small workflow of its own.
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Sql } from '../db/client.js';
 import { InvalidStateError, NotFoundError } from '../errors.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 import { recordEvent } from '../events/outbox.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
-import { cancelSubscriptionSignal } from '../../workflows/subscription.js';
-import { onChainCancelWorkflowId } from '../../workflows/subscription-cancel.js';
+import { cancelSubscriptionSignal, subscriptionWorkflowId } from '../../workflows/subscription.js';
+import { onChainCancelWorkflowId, subscriptionOnChainCancelWorkflow } from '../../workflows/subscription-cancel.js';
+import { signalIfRunning } from '../temporal/signals.js';
+import { startWorkflowOnce } from '../temporal/start-once.js';
+import { renderSubscription } from './render.js';
 import * as repo from './repo.js';
 import { findPlanById } from '../subscription-plans/repo.js';
 import { periodStart } from './periods.js';
 import type { CancelSubscriptionBody, Subscription, SubscriptionListQuery } from './schemas.js';
-
-export function renderSubscription(row: repo.SubscriptionRow): Subscription {
-  const iso = (d: Date | null) => d?.toISOString() ?? null;
-  return {
-    id: row.id,
-    object: 'subscription',
-    planId: row.planId,
-    status: row.status,
-    customer: { id: row.customerId, walletAddress: row.customerWalletAddress, email: row.customerEmail },
-    amount: row.amount,
-    currency: 'USDC',
-    onChain: {
-      chainId: row.chainId,
-      contractAddress: row.contractAddress,
-      subscriptionId: row.onChainId,
-      tokenAddress: row.tokenAddress,
-      periodSeconds: row.periodSeconds,
-      createdTxHash: row.createdTxHash,
-    },
-    periods: row.periods,
-    firstPeriodStart: row.firstPeriodStart.toISOString(),
-    trialEnd: iso(row.trialEnd),
-    currentPeriodIndex: row.currentPeriodIndex,
-    nextChargeAt: iso(row.nextChargeAt),
-    atRiskSince: iso(row.atRiskSince),
-    cancelReason: row.cancelReason,
-    cancelledBy: row.cancelledBy,
-    cancelledAt: iso(row.cancelledAt),
-    onChainCancelledAt: iso(row.onChainCancelledAt),
-    lapsedAt: iso(row.lapsedAt),
-    completedAt: iso(row.completedAt),
-    livemode: row.livemode,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 export type SubscriptionServiceDeps = {
   sql: Sql;
@@ -67,11 +35,7 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
   /** Queues the on-chain cancel of a subscription whose own workflow has ended (idempotent; it waits for the cancel record). */
   const startOnChainCancel = async (id: string): Promise<void> => {
     if (!temporal || !taskQueue) return;
-    await temporal.workflow
-      .start('subscriptionOnChainCancelWorkflow', { workflowId: onChainCancelWorkflowId(id), taskQueue, args: [{ subscriptionId: id }] })
-      .catch((error: unknown) => {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      });
+    await startWorkflowOnce(temporal, subscriptionOnChainCancelWorkflow, { workflowId: onChainCancelWorkflowId(id), taskQueue, args: [{ subscriptionId: id }] });
   };
 
   return {
@@ -116,13 +80,15 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
       await events.dispatch([eventId]);
       if (temporal) {
         try {
-          await temporal.workflow.getHandle(id).signal(cancelSubscriptionSignal, { by: 'merchant', reason: input.reason });
+          const cancelRequest = { by: 'merchant' as const, ...(input.reason !== undefined ? { reason: input.reason } : {}) };
+          // A workflow that ended after the read above (it completed meanwhile) gets the on-chain cancel
+          // it can no longer run queued instead. Any other failure is picked up by the workflow's
+          // read-model check before its next charge.
+          if (!(await signalIfRunning(temporal, subscriptionWorkflowId(id), cancelSubscriptionSignal, cancelRequest))) {
+            await startOnChainCancel(id).catch((failed: unknown) => onSignalError?.(failed, id));
+          }
         } catch (error) {
-          // The workflow ended after the read above (it completed meanwhile): queue the on-chain cancel
-          // it can no longer run. Anything else is picked up by the workflow's read-model check
-          // before its next charge.
-          if (error instanceof WorkflowNotFoundError) await startOnChainCancel(id).catch((failed: unknown) => onSignalError?.(failed, id));
-          else onSignalError?.(error, id);
+          onSignalError?.(error, id);
         }
       }
       return subscription;

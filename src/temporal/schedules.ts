@@ -1,14 +1,16 @@
 // The Temporal Schedules of periodic jobs, created once by the worker (an
 // existing schedule is left as it is, so restarts and many workers are safe).
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import type { Workflow } from '@temporalio/common';
+import { invoiceSweepWorkflow, outboxSweepWorkflow, relaySweepWorkflow } from '../../workflows/index.js';
 
-export type ScheduleDefinition = { id: string; workflowType: string; every: string; args?: unknown[] };
+export type ScheduleDefinition = { id: string; workflow: Workflow; every: string; args?: unknown[] };
 
 export const SCHEDULES: readonly ScheduleDefinition[] = [
-  { id: 'outbox-sweep', workflowType: 'outboxSweepWorkflow', every: '1 minute' },
-  { id: 'relay-sweep', workflowType: 'relaySweepWorkflow', every: '1 minute' },
+  { id: 'outbox-sweep', workflow: outboxSweepWorkflow, every: '1 minute' },
+  { id: 'relay-sweep', workflow: relaySweepWorkflow, every: '1 minute' },
   // The spec's daily job for invoices: overdue, undelivered invoice emails, missing invoice workflows.
-  { id: 'invoice-daily', workflowType: 'invoiceSweepWorkflow', every: '1 day' },
+  { id: 'invoice-daily', workflow: invoiceSweepWorkflow, every: '1 day' },
 ];
 
 export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
@@ -23,7 +25,7 @@ export async function ensureSchedule(client: Client, taskQueue: string, schedule
       spec: { intervals: [{ every: schedule.every }] },
       action: {
         type: 'startWorkflow',
-        workflowType: schedule.workflowType,
+        workflowType: schedule.workflow,
         workflowId: `${schedule.id}-run`,
         taskQueue,
         args: schedule.args ?? [],

@@ -1,26 +1,30 @@
 // Starting a workflow whose id is a business key, so that starting it twice
 // (the api and a sweep racing, a retried activity, a replayed hook) has the
-// effect of starting it once.
+// effect of starting it once. Callers pass the workflow function exported by
+// workflows/<x>.ts: its name is the workflow type and its parameters type the args.
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowIdReusePolicy } from '@temporalio/client';
+import type { Workflow } from '@temporalio/common';
 
-export type StartOnceInput = {
-  workflowType: string;
+export type StartOnceOptions<W extends Workflow> = {
   workflowId: string;
   taskQueue: string;
-  args: unknown[];
+  args: Parameters<W>;
   /** Default: a new run may start once the previous one closed; REJECT_DUPLICATE forbids even that. */
   workflowIdReusePolicy?: WorkflowIdReusePolicy;
 };
 
-/** True when this call started the workflow; false when a run with that id is open (or, per policy, retained). */
-export async function startWorkflowOnce(client: Client, input: StartOnceInput): Promise<boolean> {
+/**
+ * True when this call started the workflow; false when a run with that id is open (or, per policy,
+ * retained). A workflow type given by name is for the start outbox only, which stores it as data.
+ */
+export async function startWorkflowOnce<W extends Workflow>(client: Client, workflow: W | string, options: StartOnceOptions<W>): Promise<boolean> {
   try {
-    await client.workflow.start(input.workflowType, {
-      workflowId: input.workflowId,
-      taskQueue: input.taskQueue,
-      args: input.args,
-      ...(input.workflowIdReusePolicy !== undefined ? { workflowIdReusePolicy: input.workflowIdReusePolicy } : {}),
-    });
+    await client.workflow.start(workflow as W, {
+      workflowId: options.workflowId,
+      taskQueue: options.taskQueue,
+      args: options.args,
+      ...(options.workflowIdReusePolicy !== undefined ? { workflowIdReusePolicy: options.workflowIdReusePolicy } : {}),
+    } as never);
     return true;
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return false;

@@ -6,9 +6,11 @@
 // object is what the Idempotency-Key replays, and its workflow starts later.
 // A start may also carry a signal (signal-with-start), e.g. an invoice's send.
 import type { Client } from '@temporalio/client';
+import type { SignalDefinition, Workflow } from '@temporalio/common';
 import type { Db } from '../db/client.js';
 import { startWorkflowOnce } from './start-once.js';
 
+/** A start as stored in the outbox: the workflow type and the signal by name (they are data here). */
 export type WorkflowStart = {
   workflowType: string;
   workflowId: string;
@@ -17,6 +19,19 @@ export type WorkflowStart = {
   /** Signal-with-start: the signal to deliver (the workflow is started with `args` if it is not running). */
   signal?: { name: string; args?: unknown[] };
 };
+
+/** A start of `workflow` (the function exported by workflows/<x>.ts), typed by its parameters. */
+export function workflowStart<W extends Workflow>(
+  workflow: W,
+  options: { workflowId: string; taskQueue: string; args: Parameters<W> },
+): WorkflowStart {
+  return { workflowType: workflow.name, workflowId: options.workflowId, taskQueue: options.taskQueue, args: options.args };
+}
+
+/** The same start delivering `signal` (signal-with-start). */
+export function withSignal<Args extends unknown[]>(start: WorkflowStart, signal: SignalDefinition<Args>, ...args: Args): WorkflowStart {
+  return { ...start, signal: { name: signal.name, ...(args.length > 0 ? { args } : {}) } };
+}
 
 /** What the api tries after commit, and what the sweep finds pending. */
 export type QueuedWorkflowStart = WorkflowStart & { action: string };
@@ -92,7 +107,7 @@ export async function performWorkflowStart(client: Client, db: Db, start: Queued
         signalArgs: start.signal.args ?? [],
       });
     } else {
-      await startWorkflowOnce(client, { workflowType: start.workflowType, workflowId: start.workflowId, taskQueue: start.taskQueue, args: start.args });
+      await startWorkflowOnce(client, start.workflowType, { workflowId: start.workflowId, taskQueue: start.taskQueue, args: start.args });
     }
   } catch (error) {
     await recordFailure(db, start, error).catch(() => undefined);

@@ -3,8 +3,6 @@
 // for the fan-out and `..._r<N>` for replay N, and a duplicate id is rejected
 // even after the first run closed, so the fan-out can run twice without
 // sending twice. Imported by workflow code: no Node-only imports here.
-export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
-
 export type WebhookDeliveryInput = { eventId: string; endpointId: string; sequence: number };
 
 export function deliveryRunId({ eventId, endpointId, sequence }: WebhookDeliveryInput): string {

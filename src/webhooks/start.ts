@@ -3,13 +3,13 @@
 // rejected even after the first run closed, so starting twice sends once.
 import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { startWorkflowOnce } from '../temporal/start-once.js';
-import { deliveryRunId, WEBHOOK_DELIVERY_WORKFLOW, type WebhookDeliveryInput } from './runs.js';
+import { webhookDeliveryWorkflow, webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery.js';
+import type { WebhookDeliveryInput } from './runs.js';
 
 /** Starts a delivery run; false when a run with that id already exists (open or closed). */
 export async function startDeliveryRun(client: Client, taskQueue: string, input: WebhookDeliveryInput): Promise<boolean> {
-  return startWorkflowOnce(client, {
-    workflowType: WEBHOOK_DELIVERY_WORKFLOW,
-    workflowId: deliveryRunId(input),
+  return startWorkflowOnce(client, webhookDeliveryWorkflow, {
+    workflowId: webhookDeliveryWorkflowId(input),
     taskQueue,
     args: [input],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,

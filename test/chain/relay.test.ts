@@ -11,7 +11,7 @@ import { type Authorization, PERMIT_TYPES, randomNonce, readDomain, signAuthoriz
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { createHookRegistry, hookPoints, type ChainEvent } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';
-import { relayWorkflowId } from '../../src/relay/service.js';
+import { relayWorkflowId } from '../../workflows/relay-submission.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

@@ -14,7 +14,7 @@ import { createEventDispatcher } from '../../src/events/dispatch.js';
 import { createHookRegistry } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
-import { relayWorkflowId } from '../../src/relay/service.js';
+import { relayWorkflowId } from '../../workflows/relay-submission.js';
 import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
 import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import { subscriptionChainModes, subscriptionIndexerHooks } from '../../src/subscriptions/indexer-hooks.js';

@@ -3,7 +3,7 @@
 // queue's event dispatcher, and the outbox sweep wakes it for any event the api
 // did not tell it about.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventDispatcherId } from '../../src/events/dispatch.js';
+import { eventDispatcherWorkflowId } from '../../workflows/event-dispatcher.js';
 import { recordEvent } from '../../src/events/outbox.js';
 import { SCHEDULES, ensureSchedules } from '../../src/temporal/schedules.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -50,7 +50,7 @@ describe('event dispatch through Temporal', () => {
     const at = await dispatched(event!.id);
     expect(at.getTime()).toBeGreaterThanOrEqual(event!.createdAt.getTime());
     // One dispatcher per task queue, not a workflow per event.
-    expect((await temporal.client.workflow.getHandle(eventDispatcherId(temporal.taskQueue)).describe()).status.name).toBe('RUNNING');
+    expect((await temporal.client.workflow.getHandle(eventDispatcherWorkflowId(temporal.taskQueue)).describe()).status.name).toBe('RUNNING');
     await expect(temporal.client.workflow.getHandle(event!.id).describe()).rejects.toThrow();
   });
 

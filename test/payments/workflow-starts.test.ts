@@ -18,6 +18,7 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { invoiceSweepWorkflow } from '../../workflows/invoice.js';
 
 let db: TestDatabase;
 let sink: SmtpSink;
@@ -183,7 +184,7 @@ describe('creates while Temporal is unreachable', () => {
 describe('the daily invoice Schedule', () => {
   it('is registered as a daily Schedule of invoiceSweepWorkflow and repairs missing workflows, lost emails and overdue invoices', async () => {
     const definition = SCHEDULES.find((s) => s.id === 'invoice-daily');
-    expect(definition).toMatchObject({ workflowType: 'invoiceSweepWorkflow', every: '1 day' });
+    expect(definition).toMatchObject({ workflow: invoiceSweepWorkflow, every: '1 day' });
 
     // A draft whose workflow was lost.
     const draft = (await post(up, '/v1/invoices', invoiceBody())).json();

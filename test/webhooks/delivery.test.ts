@@ -7,7 +7,8 @@ import type { Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { recordEvent } from '../../src/events/outbox.js';
-import { eventDispatcherId, wakeEventDispatcher } from '../../src/events/dispatch.js';
+import { wakeEventDispatcher } from '../../src/events/dispatch.js';
+import { eventDispatcherWorkflowId } from '../../workflows/event-dispatcher.js';
 import { startDeliveryRun } from '../../src/webhooks/start.js';
 import { createWorker } from '../../src/temporal/worker.js';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.js';
@@ -167,7 +168,7 @@ describe('webhook delivery', () => {
       const one = await t.app.inject({ method: 'GET', url: `/v1/webhook-deliveries/${records[0]!.id}`, headers: auth(merchant.secretKey) });
       expect(one.json()).toEqual(records[0]);
       // One dispatcher for the task queue, woken by the request's commit.
-      await recordHistory(env.client.workflow.getHandle(eventDispatcherId(TASK_QUEUES.main)), 'event-dispatcher', 'first');
+      await recordHistory(env.client.workflow.getHandle(eventDispatcherWorkflowId(TASK_QUEUES.main)), 'event-dispatcher', 'first');
     });
     await db.sql`update webhook_endpoints set status = 'disabled' where merchant_id = ${merchant.merchantId}`;
   });

@@ -12,7 +12,8 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
-import { eventDispatcherId, wakeEventDispatcher } from '../../src/events/dispatch.js';
+import { wakeEventDispatcher } from '../../src/events/dispatch.js';
+import { eventDispatcherWorkflowId } from '../../workflows/event-dispatcher.js';
 import { recordEvent } from '../../src/events/outbox.js';
 import { createWorker } from '../../src/temporal/worker.js';
 import { deliveryRunId } from '../../src/webhooks/runs.js';
@@ -185,7 +186,7 @@ describe('event dispatcher', () => {
         await until(async () => receiver.requests.filter((r) => r.path === endpoint.path).length >= ids.length, 90_000, 'every delivery');
         // Nothing more arrives: wait for any late duplicate a little longer.
         await new Promise((resolve) => setTimeout(resolve, 1_000));
-        const handle = client.workflow.getHandle(eventDispatcherId(taskQueue));
+        const handle = client.workflow.getHandle(eventDispatcherWorkflowId(taskQueue));
         await recordHistory(handle, 'event-dispatcher', 'crashed-batch');
       });
     } finally {

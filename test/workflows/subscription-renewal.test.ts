@@ -28,7 +28,7 @@ import { createPlanService } from '../../src/subscription-plans/service.js';
 import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSeconds, periodStart } from '../../src/subscriptions/periods.js';
 import { findNotices, recordEnrolmentEmail } from '../../src/subscriptions/renewal-repo.js';
-import { renewalWorkflowId } from '../../src/subscriptions/renewals.js';
+import { allowanceRenewalWorkflowId } from '../../workflows/subscription-renewal.js';
 import { cancelSubscriptionSignal, getStatusQuery } from '../../workflows/subscription.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { recordHistory } from '../support/histories.js';
@@ -221,7 +221,7 @@ describe('subscriptions past the permitted periods', () => {
       expect(await onTransferToSubscriber(deps, { livemode: false, to: approval!.args.owner })).toEqual({ signalled: [subscriptionId] });
       await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'active' && s.nextPeriodIndex === 13, 'active again after the renewal');
       await recordHistory(handle, 'subscription-renewal-recovered', 'renewal-notice');
-      await recordHistory(env.client.workflow.getHandle(renewalWorkflowId(subscriptionId, offer.permitNonce)), 'subscription-allowance-renewal', 'first');
+      await recordHistory(env.client.workflow.getHandle(allowanceRenewalWorkflowId(subscriptionId, offer.permitNonce)), 'subscription-allowance-renewal', 'first');
 
       expect(await handle.result()).toBe('completed');
     });

@@ -1,0 +1,25 @@
+// The API shape of a subscription charge, shared by the routes and the activities.
+import type * as repo from './repo.js';
+import type { SubscriptionCharge } from './schemas.js';
+
+export function renderCharge(row: repo.ChargeRow): SubscriptionCharge {
+  return {
+    id: row.id,
+    object: 'subscription_charge',
+    subscriptionId: row.subscriptionId,
+    periodIndex: row.periodIndex,
+    periodStart: row.periodStart.toISOString(),
+    amount: row.amount,
+    currency: 'USDC',
+    status: row.status,
+    attempts: row.attempts,
+    transactionHash: row.txHash,
+    blockNumber: row.blockNumber,
+    failureCode: row.failureCode,
+    failureReason: row.failureReason,
+    attemptedAt: row.attemptedAt?.toISOString() ?? null,
+    settledAt: row.settledAt?.toISOString() ?? null,
+    livemode: row.livemode,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

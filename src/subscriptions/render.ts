@@ -1,0 +1,38 @@
+// The API shape of a subscription, shared by the routes, the chain-event hooks and the activities.
+import type * as repo from './repo.js';
+import type { Subscription } from './schemas.js';
+
+export function renderSubscription(row: repo.SubscriptionRow): Subscription {
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  return {
+    id: row.id,
+    object: 'subscription',
+    planId: row.planId,
+    status: row.status,
+    customer: { id: row.customerId, walletAddress: row.customerWalletAddress, email: row.customerEmail },
+    amount: row.amount,
+    currency: 'USDC',
+    onChain: {
+      chainId: row.chainId,
+      contractAddress: row.contractAddress,
+      subscriptionId: row.onChainId,
+      tokenAddress: row.tokenAddress,
+      periodSeconds: row.periodSeconds,
+      createdTxHash: row.createdTxHash,
+    },
+    periods: row.periods,
+    firstPeriodStart: row.firstPeriodStart.toISOString(),
+    trialEnd: iso(row.trialEnd),
+    currentPeriodIndex: row.currentPeriodIndex,
+    nextChargeAt: iso(row.nextChargeAt),
+    atRiskSince: iso(row.atRiskSince),
+    cancelReason: row.cancelReason,
+    cancelledBy: row.cancelledBy,
+    cancelledAt: iso(row.cancelledAt),
+    onChainCancelledAt: iso(row.onChainCancelledAt),
+    lapsedAt: iso(row.lapsedAt),
+    completedAt: iso(row.completedAt),
+    livemode: row.livemode,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
