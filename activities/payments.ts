@@ -6,7 +6,8 @@
 
 import type { Db } from '../src/db/client.js';
 import { wakeEventDispatcher } from '../src/events/dispatch.js';
-import { recordEvent } from '../src/events/outbox.js';
+import { commitWithEvents } from '../src/events/commit.js';
+import type { EventDispatcher } from '../src/events/dispatch.js';
 import type { EventType } from '../src/events/types.js';
 import * as invoiceRepo from '../src/invoices/repo.js';
 import { renderInvoice } from '../src/invoices/render.js';
@@ -30,48 +31,38 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
   const publicBaseUrl = deps.publicBaseUrl ?? 'http://localhost:3000';
   const email = createEmailActivities(deps);
 
-  async function dispatch(eventId: string | undefined): Promise<void> {
-    // The event is committed; the dispatcher fans it out (a failed wake-up is retried with the activity, and the sweep catches it anyway).
-    if (eventId) await wakeEventDispatcher(temporal, taskQueue);
-  }
+  // Events are committed first; then the dispatcher fans them out (a failed wake-up is retried with the activity, and the sweep catches it anyway).
+  const events: EventDispatcher = { dispatch: () => wakeEventDispatcher(temporal, taskQueue) };
 
   async function invoiceTransition(
     invoiceId: string,
     change: (tx: Db) => Promise<invoiceRepo.InvoiceRow | undefined>,
     type: EventType,
   ): Promise<boolean> {
-    const eventId = await sql.begin(async (tx) => {
+    return commitWithEvents(sql, events, async (tx, record) => {
       const row = await change(tx);
-      if (!row) return undefined;
-      const event = await recordEvent(tx, { merchantId: row.merchantId, livemode: row.livemode, type, data: { object: renderInvoice(row, publicBaseUrl) } });
-      return event.id;
+      if (!row) return false;
+      await record({ merchantId: row.merchantId, livemode: row.livemode, type, data: { object: renderInvoice(row, publicBaseUrl) } });
+      return true;
     });
-    await dispatch(eventId);
-    return eventId !== undefined;
   }
 
   return {
     /** open | processing -> completed, payment.completed; then tells the invoice it backs (signal-with-start). */
     async completePaymentSession(input: { sessionId: string; transactionHash: string }): Promise<{ completed: boolean; invoiceId: string | null }> {
-      const eventId = await sql.begin(async (tx) => {
-        if (!(await sessionRepo.markCompleted(tx, input.sessionId, input.transactionHash))) return undefined;
+      const completed = await commitWithEvents(sql, events, async (tx, record) => {
+        if (!(await sessionRepo.markCompleted(tx, input.sessionId, input.transactionHash))) return false;
         // A start of this session's workflow still queued would run a second workflow for a finished session.
         await discardPendingWorkflowStarts(tx, input.sessionId);
         const row = (await sessionRepo.findPaymentSessionById(tx, input.sessionId))!;
-        const event = await recordEvent(tx, {
-          merchantId: row.merchantId,
-          livemode: row.livemode,
-          type: 'payment.completed',
-          data: { object: renderPaymentSession(row, publicBaseUrl) },
-        });
-        return event.id;
+        await record({ merchantId: row.merchantId, livemode: row.livemode, type: 'payment.completed', data: { object: renderPaymentSession(row, publicBaseUrl) } });
+        return true;
       });
-      await dispatch(eventId);
       const invoice = await invoiceRepo.findInvoiceBySession(sql, input.sessionId);
       if (invoice) {
         await signalWithStart(temporal, invoiceWorkflow, invoiceWorkflowRun(taskQueue, invoice), invoicePaidSignal);
       }
-      return { completed: eventId !== undefined, invoiceId: invoice?.id ?? null };
+      return { completed, invoiceId: invoice?.id ?? null };
     },
 
     /**

@@ -6,7 +6,7 @@
 import { Context } from '@temporalio/activity';
 import type { Db, Sql } from '../src/db/client.js';
 import type { EventDispatcher } from '../src/events/dispatch.js';
-import { recordEvent } from '../src/events/outbox.js';
+import { commitWithEvents } from '../src/events/commit.js';
 import { newId } from '../src/ids.js';
 import { findSubscriptionGracePeriodHours } from '../src/merchants/repo.js';
 import * as chargeRepo from '../src/subscription-charges/repo.js';
@@ -65,14 +65,13 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
     update: Parameters<typeof repo.updateSubscription>[2],
     type: 'subscription.cancelled' | 'subscription.lapsed',
   ): Promise<{ changed: boolean }> => {
-    const eventId = await sql.begin(async (tx) => {
+    const changed = await commitWithEvents(sql, events, async (tx, record) => {
       const sub = await load(tx, subscriptionId, true);
-      if (!(await repo.updateSubscription(tx, sub.id, update))) return null;
-      const event = await recordEvent(tx, { merchantId: sub.merchantId, livemode: sub.livemode, type, data: { object: renderSubscription(await load(tx, sub.id)) } });
-      return event.id;
+      if (!(await repo.updateSubscription(tx, sub.id, update))) return false;
+      await record({ merchantId: sub.merchantId, livemode: sub.livemode, type, data: { object: renderSubscription(await load(tx, sub.id)) } });
+      return true;
     });
-    if (eventId) await events.dispatch([eventId]);
-    return { changed: eventId !== null };
+    return { changed };
   };
 
   return {
@@ -110,7 +109,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       blockNumber: string | null;
       nextChargeAt: string | null;
     }): Promise<void> {
-      const eventId = await sql.begin(async (tx) => {
+      await commitWithEvents(sql, events, async (tx, record) => {
         const sub = await load(tx, input.subscriptionId, true);
         const changed =
           input.txHash !== null && input.blockNumber !== null
@@ -123,18 +122,16 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
           nextChargeAt: input.nextChargeAt ? new Date(input.nextChargeAt) : null,
           atRiskSince: null,
         });
-        if (!changed) return null;
+        if (!changed) return;
         const charge = await chargeRepo.findChargeById(tx, input.chargeId);
         const updated = await load(tx, sub.id);
-        const event = await recordEvent(tx, {
+        await record({
           merchantId: sub.merchantId,
           livemode: sub.livemode,
           type: 'subscription.charged',
           data: { object: renderCharge(charge!), subscription: renderSubscription(updated) },
         });
-        return event.id;
       });
-      if (eventId) await events.dispatch([eventId]);
     },
 
     /** Records a refused attempt and moves the subscription to at_risk; returns the merchant's grace window. */
@@ -145,7 +142,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       failureCode: string;
       failureReason: string;
     }): Promise<{ gracePeriodHours: number }> {
-      const { eventId, gracePeriodHours } = await sql.begin(async (tx) => {
+      return commitWithEvents(sql, events, async (tx, record) => {
         const sub = await load(tx, input.subscriptionId, true);
         const gracePeriodHours = await findSubscriptionGracePeriodHours(tx, sub.merchantId);
         const changed = await chargeRepo.markChargeFailed(tx, input.chargeId, {
@@ -153,20 +150,18 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
           failureCode: input.failureCode,
           failureReason: input.failureReason,
         });
-        if (!changed) return { eventId: null, gracePeriodHours };
+        if (!changed) return { gracePeriodHours };
         await repo.updateSubscription(tx, sub.id, { status: 'at_risk', atRiskSince: sub.atRiskSince ?? new Date() });
         const charge = await chargeRepo.findChargeById(tx, input.chargeId);
         const updated = await load(tx, sub.id);
-        const event = await recordEvent(tx, {
+        await record({
           merchantId: sub.merchantId,
           livemode: sub.livemode,
           type: 'subscription.charge_failed',
           data: { object: renderCharge(charge!), subscription: renderSubscription(updated) },
         });
-        return { eventId: event.id, gracePeriodHours };
+        return { gracePeriodHours };
       });
-      if (eventId) await events.dispatch([eventId]);
-      return { gracePeriodHours };
     },
 
     /** Terminal cancel in the read model; a no-op (and no second event) when already terminal. */

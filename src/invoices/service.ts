@@ -10,7 +10,7 @@ import { queueEmail } from '../email/service.js';
 import { markDeliveryStarted } from '../email/repo.js';
 import { InvalidStateError, NotFoundError } from '../errors.js';
 import type { EventDispatcher } from '../events/dispatch.js';
-import { recordEvent } from '../events/outbox.js';
+import { commitWithEvents } from '../events/commit.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
@@ -72,7 +72,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
       // The invoice, its session and the starts of both workflows commit together (outbox of starts):
       // when Temporal is unreachable after commit the answer is still the committed invoice, and the
       // outbox sweep starts the workflows later.
-      const { row, starts, event } = await sql.begin(async (tx) => {
+      const { row, starts } = await commitWithEvents(sql, events, async (tx, record) => {
         const session = await insertSessionInTx(tx, chain, scope, {
           amount: total.toString(),
           currency: input.currency,
@@ -95,15 +95,14 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
           dueInDays: input.dueInDays,
           note: input.note ?? null,
         });
-        const event = await recordEvent(tx, { ...scope, type: 'invoice.created', data: { object: renderInvoice(row, publicBaseUrl) } });
+        await record({ ...scope, type: 'invoice.created', data: { object: renderInvoice(row, publicBaseUrl) } });
         const starts = [
           await queueWorkflowStart(tx, paymentSessionWorkflowStart(taskQueue, session)),
           await queueWorkflowStart(tx, invoiceWorkflowStart(taskQueue, row)),
         ];
-        return { row, starts, event };
+        return { row, starts };
       });
       await starter.startAfterCommit(starts);
-      await events.dispatch([event.id]);
       return renderInvoice(row, publicBaseUrl);
     },
 

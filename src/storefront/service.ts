@@ -4,7 +4,7 @@
 import type { Db, Sql } from '../db/client.js';
 import { InvalidRequestError, InvalidStateError, NotFoundError, RateLimitedError } from '../errors.js';
 import type { EventDispatcher } from '../events/dispatch.js';
-import { recordEvent } from '../events/outbox.js';
+import { commitWithEvents } from '../events/commit.js';
 import type { EventType } from '../events/types.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
@@ -106,13 +106,11 @@ export function createStorefrontService({ sql, events, sessions, limiter, public
     type: EventType,
     change: (tx: Db) => Promise<repo.ProductRow>,
   ): Promise<Product> {
-    const { product, eventId } = await sql.begin(async (tx) => {
+    return commitWithEvents(sql, events, async (tx, record) => {
       const product = renderProduct(await change(tx));
-      const event = await recordEvent(tx, { ...scope, type, data: { object: product } });
-      return { product, eventId: event.id };
+      await record({ ...scope, type, data: { object: product } });
+      return product;
     });
-    await events.dispatch([eventId]);
-    return product;
   }
 
   async function planTerms(tx: Db, scope: MerchantScope, planId: string) {
@@ -128,7 +126,7 @@ export function createStorefrontService({ sql, events, sessions, limiter, public
      */
     async upsert(scope: MerchantScope, input: UpsertStorefrontBody): Promise<Storefront> {
       try {
-        const result = await sql.begin(async (tx) => {
+        const row = await commitWithEvents(sql, events, async (tx, record) => {
           const current = await repo.lockStorefront(tx, scope);
           if (!current) {
             const missing = (['slug', 'name'] as const).filter((key) => input[key] === undefined);
@@ -152,19 +150,17 @@ export function createStorefrontService({ sql, events, sessions, limiter, public
           let row: repo.StorefrontRow;
           if (current) {
             const unchanged = (Object.keys(fields) as (keyof repo.StorefrontFields)[]).every((key) => fields[key] === current[key]);
-            if (unchanged) return { row: current, eventId: undefined };
+            if (unchanged) return current;
             row = await repo.updateStorefront(tx, current.id, fields);
           } else {
             const inserted = await repo.insertStorefront(tx, { id: newId('storefront'), ...scope, ...fields });
             // A concurrent first call created it between our read and insert: update that one instead.
             row = inserted ?? (await repo.updateStorefront(tx, (await repo.lockStorefront(tx, scope))!.id, fields));
           }
-          const rendered = renderStorefront(row, publicBaseUrl);
-          const event = await recordEvent(tx, { ...scope, type: 'storefront.updated', data: { object: rendered } });
-          return { row, eventId: event.id };
+          await record({ ...scope, type: 'storefront.updated', data: { object: renderStorefront(row, publicBaseUrl) } });
+          return row;
         });
-        if (result.eventId) await events.dispatch([result.eventId]);
-        return renderStorefront(result.row, publicBaseUrl);
+        return renderStorefront(row, publicBaseUrl);
       } catch (error) {
         if (isUniqueViolation(error, 'storefronts_slug_key')) throw slugTaken(input.slug ?? '');
         throw error;

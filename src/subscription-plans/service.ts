@@ -2,7 +2,7 @@
 import type { Sql } from '../db/client.js';
 import { NotFoundError } from '../errors.js';
 import type { EventDispatcher } from '../events/dispatch.js';
-import { recordEvent } from '../events/outbox.js';
+import { commitWithEvents } from '../events/commit.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
@@ -27,14 +27,11 @@ export function renderPlan(row: repo.PlanRow): Plan {
 export function createPlanService({ sql, events }: { sql: Sql; events: EventDispatcher }) {
   return {
     async create(scope: MerchantScope, input: CreatePlanBody): Promise<Plan> {
-      const { plan, event } = await sql.begin(async (tx) => {
-        const row = await repo.insertPlan(tx, { id: newId('plan'), ...scope, ...input });
-        const rendered = renderPlan(row);
-        const event = await recordEvent(tx, { ...scope, type: 'subscription_plan.created', data: { object: rendered } });
-        return { plan: rendered, event };
+      return commitWithEvents(sql, events, async (tx, record) => {
+        const plan = renderPlan(await repo.insertPlan(tx, { id: newId('plan'), ...scope, ...input }));
+        await record({ ...scope, type: 'subscription_plan.created', data: { object: plan } });
+        return plan;
       });
-      await events.dispatch([event.id]);
-      return plan;
     },
 
     async get(scope: MerchantScope, id: string): Promise<Plan> {

@@ -20,7 +20,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import type { Address, Hex } from 'viem';
 import type { Sql } from '../db/client.js';
 import type { EventDispatcher } from '../events/dispatch.js';
-import { recordEvent } from '../events/outbox.js';
+import { commitWithEvents } from '../events/commit.js';
 import { newId } from '../ids.js';
 import { upsertCustomer } from '../customers/repo.js';
 import { findMerchantByChainAddress } from '../merchants/repo.js';
@@ -109,7 +109,7 @@ export async function onSubscriptionCreatedOnChain(deps: SubscriptionChainEventD
   const trialing = log.args.firstPeriodStart > log.blockTimestamp;
   const status = trialing ? 'trialing' : 'active';
 
-  const { subscriptionId, created, eventId, terminal } = await deps.sql.begin(async (tx) => {
+  const { subscriptionId, created, terminal } = await commitWithEvents(deps.sql, deps.events, async (tx, record) => {
     const customer = await upsertCustomer(tx, {
       id: newId('customer'),
       merchantId: merchant.merchantId,
@@ -138,16 +138,15 @@ export async function onSubscriptionCreatedOnChain(deps: SubscriptionChainEventD
       createdTxHash: log.transactionHash,
     });
     const row = (await repo.findSubscriptionById(tx, inserted.id))!;
-    if (!inserted.created) return { subscriptionId: inserted.id, created: false, eventId: null, terminal: repo.TERMINAL_STATUSES.includes(row.status) };
-    const event = await recordEvent(tx, {
+    if (!inserted.created) return { subscriptionId: inserted.id, created: false, terminal: repo.TERMINAL_STATUSES.includes(row.status) };
+    await record({
       merchantId: merchant.merchantId,
       livemode: log.livemode,
       type: 'subscription.created',
       data: { object: renderSubscription(row) },
     });
-    return { subscriptionId: inserted.id, created: true, eventId: event.id, terminal: false };
+    return { subscriptionId: inserted.id, created: true, terminal: false };
   });
-  if (eventId) await deps.events.dispatch([eventId]);
   if (terminal) return { outcome: 'existing', subscriptionId, workflowStarted: false };
 
   // Started even for an existing row (the previous call may have died between commit and start);

@@ -6,7 +6,7 @@ import type { Client } from '@temporalio/client';
 import type { Sql } from '../db/client.js';
 import { InvalidStateError, NotFoundError } from '../errors.js';
 import type { EventDispatcher } from '../events/dispatch.js';
-import { recordEvent } from '../events/outbox.js';
+import { commitWithEvents } from '../events/commit.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { cancelSubscriptionSignal, subscriptionWorkflowId } from '../../workflows/subscription.js';
@@ -61,7 +61,7 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
       // A completed subscription's workflow has ended, so nothing would queue its on-chain cancel:
       // start the workflow that does, before recording (it waits for the record below).
       if (current.status === 'completed') await startOnChainCancel(id);
-      const { subscription, eventId } = await sql.begin(async (tx) => {
+      const subscription = await commitWithEvents(sql, events, async (tx, record) => {
         const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
         if (!row) throw notFound(id);
         if (repo.FINAL_STATUSES.includes(row.status)) {
@@ -74,10 +74,9 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
           { notIn: repo.FINAL_STATUSES },
         );
         const updated = renderSubscription((await repo.findSubscription(tx, scope, id))!);
-        const event = await recordEvent(tx, { ...scope, type: 'subscription.cancelled', data: { object: updated } });
-        return { subscription: updated, eventId: event.id };
+        await record({ ...scope, type: 'subscription.cancelled', data: { object: updated } });
+        return updated;
       });
-      await events.dispatch([eventId]);
       if (temporal) {
         try {
           const cancelRequest = { by: 'merchant' as const, ...(input.reason !== undefined ? { reason: input.reason } : {}) };
