@@ -23,10 +23,18 @@ import {BitMaps} from "@openzeppelin/contracts/utils/structs/BitMaps.sol";
 ///      `chargeMany` is the batched form for an operator with many periods due at once: each item is
 ///      checked exactly as `charge` checks it, but a refused item does not revert the batch; it is
 ///      skipped and reported by a `SubscriptionChargeFailed` event carrying the selector of the error
-///      `charge` would have reverted with. The once-per-period guard is the same bitmap.
+///      `charge` would have reverted with. The once-per-period guard is the same flags.
 ///
 ///      The allowance is per (subscriber, token) and therefore shared by all of a subscriber's
 ///      subscriptions paying in that token; the per-subscription caps here are what bound each merchant.
+///
+///      Storage (gas, docs/benchmarks.md "Gas per charge"): a subscription is two slots. The (token,
+///      merchant, operator) triple it pays through is stored once per distinct triple as a "payee
+///      route" and referenced by a 32-bit id, so `chargeMany` reads a route once for a run of items
+///      sharing it instead of three cold slots per item. Periods 0..55 are marked charged in bits of
+///      the subscription's second slot (a warm nonzero-to-nonzero store, not a fresh bitmap word);
+///      later periods use the `_chargedPeriods` bitmap. The agreed amount is stored as uint96
+///      (enrolment refuses more, `AmountTooLarge`).
 contract SubscriptionManager is EIP712, ReentrancyGuard {
     using SafeERC20 for IERC20;
     using BitMaps for BitMaps.BitMap;
@@ -66,7 +74,7 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
         bytes signature;
     }
 
-    /// @dev Packed into 5 slots.
+    /// @notice A subscription as `getSubscription` returns it (the stored form is `StoredSubscription`).
     struct Subscription {
         address subscriber;
         uint64 period;
@@ -79,6 +87,30 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
         uint256 amount;
     }
 
+    /// @dev Two slots. `chargedLow` bit i is set once period i (< INLINE_PERIODS) is charged.
+    struct StoredSubscription {
+        // slot 0
+        address subscriber;
+        uint64 period;
+        uint32 periods;
+        // slot 1
+        uint96 amount;
+        uint64 firstPeriodStart;
+        uint32 route;
+        bool cancelled;
+        uint56 chargedLow;
+    }
+
+    /// @dev What a subscription pays through; one entry per distinct triple (three slots).
+    struct Route {
+        address token;
+        address merchant;
+        address operator;
+    }
+
+    /// @dev Periods whose charged flag lives in `StoredSubscription.chargedLow`.
+    uint32 private constant INLINE_PERIODS = 56;
+
     bytes32 public constant ENROLMENT_TYPEHASH = keccak256(
         "Enrolment(address subscriber,address token,address merchant,address operator,uint256 amount,uint64 period,uint32 periods,uint64 trialEnd,bytes32 nonce,uint256 deadline)"
     );
@@ -88,8 +120,13 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
     /// @notice Number of subscriptions created; ids are 1..subscriptionCount.
     uint256 public subscriptionCount;
 
-    mapping(uint256 id => Subscription) private _subscriptions;
+    mapping(uint256 id => StoredSubscription) private _subscriptions;
+    /// @dev Charged flags of periods >= INLINE_PERIODS.
     mapping(uint256 id => BitMaps.BitMap) private _chargedPeriods;
+    /// @dev Routes 1..routeCount; 0 is never used, so a zero route means "no subscription".
+    mapping(uint32 route => Route) private _routes;
+    mapping(bytes32 key => uint32 route) private _routeIds;
+    uint32 private _routeCount;
     mapping(address subscriber => mapping(bytes32 nonce => bool)) private _enrolmentNonces;
 
     event SubscriptionCreated(
@@ -113,6 +150,8 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
 
     error ZeroAddress();
     error ZeroAmount();
+    /// @notice The agreed amount does not fit the stored uint96.
+    error AmountTooLarge(uint256 amount);
     error ZeroPeriod();
     error SubscriptionNotFound(uint256 id);
     error NotOperator(uint256 id, address caller);
@@ -190,28 +229,33 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
     ///         once per period; not before the period starts; never after cancel or past the term.
     /// @dev The explicit period index makes an off-chain scheduler's retry for period N idempotent.
     function charge(uint256 id, uint32 periodIndex, uint256 amount) external nonReentrant {
-        Subscription storage sub = _existing(id);
-        if (msg.sender != sub.operator) revert NotOperator(id, msg.sender);
+        StoredSubscription storage sub = _existing(id);
+        Route storage route = _routes[sub.route];
+        if (msg.sender != route.operator) revert NotOperator(id, msg.sender);
         // Checked on-chain (not just via allowance) so a cancel in the same block already wins.
         if (sub.cancelled) revert SubscriptionIsCancelled(id);
         if (sub.periods != 0 && periodIndex >= sub.periods) revert PeriodBeyondTerm(id, periodIndex, sub.periods);
         uint256 startsAt = _periodStart(sub, periodIndex);
         if (block.timestamp < startsAt) revert PeriodNotStarted(id, periodIndex, startsAt);
-        if (_chargedPeriods[id].get(periodIndex)) revert PeriodAlreadyCharged(id, periodIndex);
+        if (_isCharged(id, sub, periodIndex)) revert PeriodAlreadyCharged(id, periodIndex);
         if (amount == 0) revert ZeroAmount();
         if (amount > sub.amount) revert AmountExceedsTerms(id, amount, sub.amount);
 
         address subscriber = sub.subscriber;
-        IERC20 token = IERC20(sub.token);
-        uint256 allowance = token.allowance(subscriber, address(this));
-        if (allowance < amount) revert InsufficientAllowance(id, allowance, amount);
-        uint256 balance = token.balanceOf(subscriber);
-        if (balance < amount) revert InsufficientBalance(id, balance, amount);
-
+        address token = route.token;
         // Effects before the interaction (CEI); nonReentrant covers hostile tokens as well.
-        _chargedPeriods[id].set(periodIndex);
+        _setCharged(id, sub, periodIndex);
         emit SubscriptionCharged(id, periodIndex, amount);
-        token.safeTransferFrom(subscriber, sub.merchant, amount);
+        // The transfer is tried first and allowance and balance read only when it fails, for the same
+        // named error (and arguments) as checking them first; a revert undoes the mark and the event.
+        if (!IERC20(token).trySafeTransferFrom(subscriber, route.merchant, amount)) {
+            uint256 allowance = IERC20(token).allowance(subscriber, address(this));
+            if (allowance < amount) revert InsufficientAllowance(id, allowance, amount);
+            uint256 balance = IERC20(token).balanceOf(subscriber);
+            if (balance < amount) revert InsufficientBalance(id, balance, amount);
+            // Allowance and balance sufficed: the token refused for a reason of its own; surface it.
+            IERC20(token).safeTransferFrom(subscriber, route.merchant, amount);
+        }
     }
 
     /// @notice Charges several periods in one transaction. Item `i` charges `amounts[i]` for period
@@ -227,8 +271,18 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
         uint256 n = ids.length;
         if (periodIndexes.length != n || amounts.length != n) revert BatchLengthMismatch();
         reasons = new bytes4[](n);
+        // The route of the previous item, kept in memory: a run of items paying through the same
+        // (token, merchant, operator) reads it from storage once.
+        Route memory route;
+        uint32 routeId;
         for (uint256 i; i < n; ++i) {
-            bytes4 reason = _chargeItem(ids[i], periodIndexes[i], amounts[i]);
+            StoredSubscription storage sub = _subscriptions[ids[i]];
+            uint32 subRoute = sub.route;
+            if (subRoute != routeId && subRoute != 0) {
+                route = _routes[subRoute];
+                routeId = subRoute;
+            }
+            bytes4 reason = _chargeItem(ids[i], sub, route, periodIndexes[i], amounts[i]);
             if (reason != bytes4(0)) {
                 reasons[i] = reason;
                 emit SubscriptionChargeFailed(ids[i], periodIndexes[i], reason);
@@ -241,8 +295,9 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
     /// @notice Cancel for good. Subscriber, operator or merchant. Leaves the ERC-20 allowance alone
     ///         (it may serve other subscriptions) but no charge of this id can ever succeed again.
     function cancel(uint256 id) external {
-        Subscription storage sub = _existing(id);
-        if (msg.sender != sub.subscriber && msg.sender != sub.operator && msg.sender != sub.merchant) {
+        StoredSubscription storage sub = _existing(id);
+        Route storage route = _routes[sub.route];
+        if (msg.sender != sub.subscriber && msg.sender != route.operator && msg.sender != route.merchant) {
             revert NotAuthorisedToCancel(id, msg.sender);
         }
         _cancel(id, sub, msg.sender);
@@ -251,7 +306,7 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
     /// @notice Gasless cancel: anyone submits the subscriber's signed EIP-712 Cancellation.
     /// @dev No nonce needed: a subscription can be cancelled only once, so a replay just reverts.
     function cancelFor(uint256 id, uint256 deadline, bytes calldata signature) external {
-        Subscription storage sub = _existing(id);
+        StoredSubscription storage sub = _existing(id);
         if (block.timestamp > deadline) revert CancellationExpired(deadline);
         bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(CANCELLATION_TYPEHASH, id, deadline)));
         if (!SignatureChecker.isValidSignatureNow(sub.subscriber, digest, signature)) {
@@ -263,11 +318,23 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
     // ------------------------------------------------------------------ views
 
     function getSubscription(uint256 id) external view returns (Subscription memory) {
-        return _existing(id);
+        StoredSubscription storage sub = _existing(id);
+        Route storage route = _routes[sub.route];
+        return Subscription({
+            subscriber: sub.subscriber,
+            period: sub.period,
+            periods: sub.periods,
+            merchant: route.merchant,
+            firstPeriodStart: sub.firstPeriodStart,
+            cancelled: sub.cancelled,
+            operator: route.operator,
+            token: route.token,
+            amount: sub.amount
+        });
     }
 
     function isCharged(uint256 id, uint32 periodIndex) external view returns (bool) {
-        return _chargedPeriods[id].get(periodIndex);
+        return _isCharged(id, _subscriptions[id], periodIndex);
     }
 
     /// @notice Start timestamp of a period (reverts for an unknown id; not bounded by `periods`).
@@ -291,20 +358,20 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
         }
         if (terms.operator == address(0)) revert ZeroAddress();
         if (terms.amount == 0) revert ZeroAmount();
+        if (terms.amount > type(uint96).max) revert AmountTooLarge(terms.amount);
         if (terms.period == 0) revert ZeroPeriod();
 
         uint64 firstStart = terms.trialEnd > block.timestamp ? terms.trialEnd : uint64(block.timestamp);
         id = ++subscriptionCount;
-        _subscriptions[id] = Subscription({
+        _subscriptions[id] = StoredSubscription({
             subscriber: subscriber,
             period: terms.period,
             periods: terms.periods,
-            merchant: terms.merchant,
+            amount: uint96(terms.amount),
             firstPeriodStart: firstStart,
+            route: _routeFor(terms.token, terms.merchant, terms.operator),
             cancelled: false,
-            operator: terms.operator,
-            token: terms.token,
-            amount: terms.amount
+            chargedLow: 0
         });
         emit SubscriptionCreated(
             id,
@@ -344,50 +411,81 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
         _enrolmentNonces[subscriber][auth.nonce] = true;
     }
 
-    function _cancel(uint256 id, Subscription storage sub, address by) private {
+    /// @dev The id of the (token, merchant, operator) route, registered on first use.
+    function _routeFor(address token, address merchant, address operator) private returns (uint32 route) {
+        bytes32 key = keccak256(abi.encode(token, merchant, operator));
+        route = _routeIds[key];
+        if (route == 0) {
+            route = ++_routeCount;
+            _routeIds[key] = route;
+            _routes[route] = Route({token: token, merchant: merchant, operator: operator});
+        }
+    }
+
+    function _isCharged(uint256 id, StoredSubscription storage sub, uint32 periodIndex) private view returns (bool) {
+        if (periodIndex < INLINE_PERIODS) return (sub.chargedLow >> periodIndex) & 1 == 1;
+        return _chargedPeriods[id].get(periodIndex);
+    }
+
+    function _setCharged(uint256 id, StoredSubscription storage sub, uint32 periodIndex) private {
+        if (periodIndex < INLINE_PERIODS) sub.chargedLow |= uint56(1) << periodIndex;
+        else _chargedPeriods[id].set(periodIndex);
+    }
+
+    function _unsetCharged(uint256 id, StoredSubscription storage sub, uint32 periodIndex) private {
+        if (periodIndex < INLINE_PERIODS) sub.chargedLow &= ~(uint56(1) << periodIndex);
+        else _chargedPeriods[id].unset(periodIndex);
+    }
+
+    function _cancel(uint256 id, StoredSubscription storage sub, address by) private {
         if (sub.cancelled) revert SubscriptionIsCancelled(id);
         sub.cancelled = true;
         emit SubscriptionCancelled(id, by);
     }
 
-    function _existing(uint256 id) private view returns (Subscription storage sub) {
+    function _existing(uint256 id) private view returns (StoredSubscription storage sub) {
         sub = _subscriptions[id];
         if (sub.subscriber == address(0)) revert SubscriptionNotFound(id);
     }
 
     /// @dev `charge` without reverting: the same checks in the same order, returning the selector of
-    ///      the error `charge` would raise (zero on success). Token reads and the transfer are low-level
-    ///      calls so a failing or code-less token fails its item only. The period is marked before the
-    ///      transfer (nonReentrant on the caller covers hostile tokens) and unmarked if it fails.
-    function _chargeItem(uint256 id, uint32 periodIndex, uint256 amount) private returns (bytes4) {
-        Subscription storage sub = _subscriptions[id];
+    ///      the error `charge` would raise (zero on success). `route` is the item's route, already
+    ///      read (stale when the subscription does not exist, which is refused first). The period is
+    ///      marked before the transfer (nonReentrant on the caller covers hostile tokens) and unmarked
+    ///      if it fails. The transfer is a low-level call, tried first: allowance and balance are read
+    ///      only when it fails, to name the reason as `charge` does, so a failing or code-less token
+    ///      fails its item only.
+    function _chargeItem(
+        uint256 id,
+        StoredSubscription storage sub,
+        Route memory route,
+        uint32 periodIndex,
+        uint256 amount
+    ) private returns (bytes4) {
         address subscriber = sub.subscriber;
         if (subscriber == address(0)) return SubscriptionNotFound.selector;
-        if (msg.sender != sub.operator) return NotOperator.selector;
+        if (msg.sender != route.operator) return NotOperator.selector;
         if (sub.cancelled) return SubscriptionIsCancelled.selector;
         uint32 periods = sub.periods;
         if (periods != 0 && periodIndex >= periods) return PeriodBeyondTerm.selector;
         if (block.timestamp < _periodStart(sub, periodIndex)) return PeriodNotStarted.selector;
-        BitMaps.BitMap storage charged = _chargedPeriods[id];
-        if (charged.get(periodIndex)) return PeriodAlreadyCharged.selector;
+        if (_isCharged(id, sub, periodIndex)) return PeriodAlreadyCharged.selector;
         if (amount == 0) return ZeroAmount.selector;
         if (amount > sub.amount) return AmountExceedsTerms.selector;
 
-        IERC20 token = IERC20(sub.token);
-        (bool allowanceOk, uint256 allowance) = _readUint(address(token), abi.encodeCall(IERC20.allowance, (subscriber, address(this))));
+        _setCharged(id, sub, periodIndex);
+        if (IERC20(route.token).trySafeTransferFrom(subscriber, route.merchant, amount)) {
+            emit SubscriptionCharged(id, periodIndex, amount);
+            return bytes4(0);
+        }
+        _unsetCharged(id, sub, periodIndex);
+        (bool allowanceOk, uint256 allowance) = _readUint(route.token, abi.encodeCall(IERC20.allowance, (subscriber, address(this))));
         if (!allowanceOk) return ChargeTransferFailed.selector;
         if (allowance < amount) return InsufficientAllowance.selector;
-        (bool balanceOk, uint256 balance) = _readUint(address(token), abi.encodeCall(IERC20.balanceOf, (subscriber)));
+        (bool balanceOk, uint256 balance) = _readUint(route.token, abi.encodeCall(IERC20.balanceOf, (subscriber)));
         if (!balanceOk) return ChargeTransferFailed.selector;
         if (balance < amount) return InsufficientBalance.selector;
-
-        charged.set(periodIndex);
-        if (!token.trySafeTransferFrom(subscriber, sub.merchant, amount)) {
-            charged.unset(periodIndex);
-            return ChargeTransferFailed.selector;
-        }
-        emit SubscriptionCharged(id, periodIndex, amount);
-        return bytes4(0);
+        return ChargeTransferFailed.selector;
     }
 
     /// @dev A view call returning one word; false when it reverts, returns short data or hits no code.
@@ -398,7 +496,7 @@ contract SubscriptionManager is EIP712, ReentrancyGuard {
         value = abi.decode(ret, (uint256));
     }
 
-    function _periodStart(Subscription storage sub, uint32 periodIndex) private view returns (uint256) {
+    function _periodStart(StoredSubscription storage sub, uint32 periodIndex) private view returns (uint256) {
         // uint64 + uint32 * uint64 cannot overflow uint256.
         return uint256(sub.firstPeriodStart) + uint256(periodIndex) * uint256(sub.period);
     }
