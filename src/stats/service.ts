@@ -52,7 +52,7 @@ export function createStatsService({ sql }: { sql: Sql }) {
   return {
     async mrr(scope: MerchantScope, query: StatsQuery): Promise<MrrResponse> {
       const r = range(scope, query);
-      const [opening, moves] = await Promise.all([repo.balanceAt(sql, r.filter, r.from), repo.movements(sql, r.filter, r.buckets)]);
+      const [opening, moves] = await Promise.all([repo.balanceAt(sql, r.filter, r.from), repo.movements(sql, r.filter, r.buckets, { churnedUnits: false })]);
       let mrr = opening.mrr;
       let units = opening.units;
       const totals = { newMrr: 0n, expansion: 0n, contraction: 0n, churned: 0n, reactivation: 0n };
