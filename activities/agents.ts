@@ -6,12 +6,13 @@
 // activity follows the transaction its predecessor recorded and never sends a
 // second one.
 import { Context } from '@temporalio/activity';
-import { getAddress } from 'viem';
-import { agentWalletAccount, createEscrowClient, onchainJobIdOf, readEscrowJob, type EscrowEventSignal } from '../src/agents/escrow.js';
+import { getAddress, keccak256, toBytes, zeroHash } from 'viem';
+import { agentWalletAccount, createEscrowClient, escrowPurpose, onchainJobIdOf, readEscrowJob, type EscrowEventSignal } from '../src/agents/escrow.js';
 import * as repo from '../src/agents/repo.js';
-import type { JobStatus } from '../src/agents/schemas.js';
+import type { JobStatus, SettleRequest } from '../src/agents/schemas.js';
 import { formatUnits6, recordAgentAction, renderJob } from '../src/agents/service.js';
 import type { ChainConfig } from '../src/chain/config.js';
+import { findLivePurpose } from '../src/chain/ledger-repo.js';
 import { DEV_SECRETS_KEY } from '../src/config.js';
 import type { Db, Sql } from '../src/db/client.js';
 import type { EventDispatcher } from '../src/events/dispatch.js';
@@ -75,6 +76,49 @@ export function createAgentActivities(deps: AgentActivityDeps) {
   }
 
   const amountText = (row: repo.JobRow) => `${formatUnits6(row.amount)} ${row.currency}`;
+
+  /** Applies one escrow event (the indexer's, or the agent wallet's own settle call); a repeat changes nothing. */
+  async function applyEscrowEvent(input: { jobId: string; event: EscrowEventSignal }): Promise<AgentJobState> {
+    const { event } = input;
+    const hash = event.transactionHash;
+    const { row, eventIds } = await sql.begin(async (tx) => {
+      const job = await load(tx, input.jobId);
+      const scope = { merchantId: job.merchantId, livemode: job.livemode };
+      const action = (changed: repo.JobRow, actionType: 'job_submitted' | 'job_completed' | 'job_rejected' | 'job_disputed' | 'job_refunded', summary: string) =>
+        recordAgentAction(tx, { ...scope, capability: 'commerce', actionType, outcome: 'succeeded', summary, actionKey: `job:${changed.id}:${actionType}`, jobId: changed.id, transactionId: hash });
+      switch (event.eventName) {
+        case 'JobSubmitted': {
+          const changed = await repo.transitionJob(tx, job.id, ['funded'], 'submitted', { submittedAt: true, submitTransactionHash: hash, ...(event.deliverable ? { deliverable: event.deliverable } : {}) });
+          if (!changed) return { row: job, eventIds: [] };
+          return { row: changed, eventIds: [await action(changed, 'job_submitted', `Vendor ${changed.vendorAddress} submitted the work of job ${changed.id}.`)] };
+        }
+        case 'JobCompleted': {
+          const changed = await repo.transitionJob(tx, job.id, ['funded', 'submitted'], 'completed', { finishedAt: true, settleTransactionHash: hash });
+          if (!changed) return { row: job, eventIds: [] };
+          const completed = await recordEvent(tx, { ...scope, type: 'agent.job_completed', data: { object: renderJob(changed) } });
+          return { row: changed, eventIds: [completed.id, await action(changed, 'job_completed', `Job ${changed.id} completed: ${amountText(changed)} released to ${changed.vendorAddress}.`)] };
+        }
+        case 'JobRejected': {
+          if (job.status === 'submitted') {
+            const changed = await repo.transitionJob(tx, job.id, ['submitted'], 'disputed', { finishedAt: true, settleTransactionHash: hash });
+            if (!changed) return { row: job, eventIds: [] };
+            const disputed = await recordEvent(tx, { ...scope, type: 'agent.job_disputed', data: { object: renderJob(changed) } });
+            return { row: changed, eventIds: [disputed.id, await action(changed, 'job_disputed', `Job ${changed.id} disputed: the evaluator rejected the submitted work; ${amountText(changed)} refunded to the agent wallet.`)] };
+          }
+          const changed = await repo.transitionJob(tx, job.id, ['funded'], 'rejected', { finishedAt: true, settleTransactionHash: hash });
+          if (!changed) return { row: job, eventIds: [] };
+          return { row: changed, eventIds: [await action(changed, 'job_rejected', `Job ${changed.id} rejected before submission; ${amountText(changed)} refunded to the agent wallet.`)] };
+        }
+        case 'JobExpired': {
+          const changed = await repo.transitionJob(tx, job.id, ['funded', 'submitted'], 'expired', { finishedAt: true, refundTransactionHash: hash });
+          if (!changed) return { row: job, eventIds: [] };
+          return { row: changed, eventIds: [await action(changed, 'job_refunded', `Job ${changed.id} expired on-chain; ${amountText(changed)} refunded to the agent wallet.`)] };
+        }
+      }
+    });
+    await dispatch(eventIds);
+    return stateOf(row);
+  }
 
   return {
     async loadAgentJob(input: { jobId: string }): Promise<AgentJobState | null> {
@@ -154,6 +198,8 @@ export function createAgentActivities(deps: AgentActivityDeps) {
           onchain = await readEscrowJob(escrow.client, settings.escrow, onchainJobId);
         }
         if (onchain.statusName === 'Open') throw new Error(`escrow job ${onchainJobId} is not funded yet`);
+        // Funded by an earlier attempt that died before recording it: the ledger has its transaction.
+        fundHash ??= (await findLivePurpose(sql, settings.chainId, escrowPurpose(settings.escrow, row.id, 'fund')))?.transactionHash ?? null;
         const { state, eventId } = await sql.begin(async (tx) => {
           const funded = await repo.transitionJob(tx, row.id, ['approved'], 'funded', { fundedAt: true, ...(fundHash ? { fundTransactionHash: fundHash } : {}) });
           if (!funded) return { state: stateOf(await load(tx, row.id)), eventId: undefined };
@@ -197,46 +243,34 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     },
 
     /** Applies one confirmed escrow event (from the indexer, through the workflow's signal); a repeat changes nothing. */
-    async applyAgentJobEscrowEvent(input: { jobId: string; event: EscrowEventSignal }): Promise<AgentJobState> {
-      const { event } = input;
-      const hash = event.transactionHash;
-      const { row, eventIds } = await sql.begin(async (tx) => {
-        const job = await load(tx, input.jobId);
-        const scope = { merchantId: job.merchantId, livemode: job.livemode };
-        const action = (changed: repo.JobRow, actionType: 'job_submitted' | 'job_completed' | 'job_rejected' | 'job_disputed' | 'job_refunded', summary: string) =>
-          recordAgentAction(tx, { ...scope, capability: 'commerce', actionType, outcome: 'succeeded', summary, actionKey: `job:${changed.id}:${actionType}`, jobId: changed.id, transactionId: hash });
-        switch (event.eventName) {
-          case 'JobSubmitted': {
-            const changed = await repo.transitionJob(tx, job.id, ['funded'], 'submitted', { submittedAt: true, submitTransactionHash: hash, ...(event.deliverable ? { deliverable: event.deliverable } : {}) });
-            if (!changed) return { row: job, eventIds: [] };
-            return { row: changed, eventIds: [await action(changed, 'job_submitted', `Vendor ${changed.vendorAddress} submitted the work of job ${changed.id}.`)] };
-          }
-          case 'JobCompleted': {
-            const changed = await repo.transitionJob(tx, job.id, ['funded', 'submitted'], 'completed', { finishedAt: true, settleTransactionHash: hash });
-            if (!changed) return { row: job, eventIds: [] };
-            const completed = await recordEvent(tx, { ...scope, type: 'agent.job_completed', data: { object: renderJob(changed) } });
-            return { row: changed, eventIds: [completed.id, await action(changed, 'job_completed', `Job ${changed.id} completed: ${amountText(changed)} released to ${changed.vendorAddress}.`)] };
-          }
-          case 'JobRejected': {
-            if (job.status === 'submitted') {
-              const changed = await repo.transitionJob(tx, job.id, ['submitted'], 'disputed', { finishedAt: true, settleTransactionHash: hash });
-              if (!changed) return { row: job, eventIds: [] };
-              const disputed = await recordEvent(tx, { ...scope, type: 'agent.job_disputed', data: { object: renderJob(changed) } });
-              return { row: changed, eventIds: [disputed.id, await action(changed, 'job_disputed', `Job ${changed.id} disputed: the evaluator rejected the submitted work; ${amountText(changed)} refunded to the agent wallet.`)] };
-            }
-            const changed = await repo.transitionJob(tx, job.id, ['funded'], 'rejected', { finishedAt: true, settleTransactionHash: hash });
-            if (!changed) return { row: job, eventIds: [] };
-            return { row: changed, eventIds: [await action(changed, 'job_rejected', `Job ${changed.id} rejected before submission; ${amountText(changed)} refunded to the agent wallet.`)] };
-          }
-          case 'JobExpired': {
-            const changed = await repo.transitionJob(tx, job.id, ['funded', 'submitted'], 'expired', { finishedAt: true, refundTransactionHash: hash });
-            if (!changed) return { row: job, eventIds: [] };
-            return { row: changed, eventIds: [await action(changed, 'job_refunded', `Job ${changed.id} expired on-chain; ${amountText(changed)} refunded to the agent wallet.`)] };
-          }
-        }
+    applyAgentJobEscrowEvent: applyEscrowEvent,
+
+    /**
+     * The evaluator API's decision, sent from the agent wallet (the job's evaluator): the escrow's
+     * `complete` or `reject` under its own purpose (a retry follows the recorded transaction, never
+     * sends a second), then the transition the indexer's event would make (that event, arriving
+     * later, changes nothing). A job whose status no longer allows the decision (the vendor or the
+     * deadline came first) is answered as it is; so is a call that reverted or was dropped: what the
+     * chain did instead reaches the workflow through the indexer.
+     */
+    async settleAgentJob(input: { jobId: string } & SettleRequest): Promise<AgentJobState> {
+      const row = await load(sql, input.jobId);
+      const allowed: readonly JobStatus[] = input.decision === 'complete' ? ['submitted'] : ['funded', 'submitted'];
+      if (!allowed.includes(row.status) || row.onchainJobId === null) return stateOf(row);
+      const settings = settingsOf(row);
+      const account = await agentWalletAccount(sql, secretBox, row);
+      if (account.address.toLowerCase() !== row.evaluatorAddress.toLowerCase()) return stateOf(row);
+      const escrow = createEscrowClient({ sql, settings, account });
+      const reason = input.reason ? keccak256(toBytes(input.reason)) : zeroHash;
+      return heartbeating(async () => {
+        const sent = await escrow.settle(row.id, BigInt(row.onchainJobId!), input.decision, reason);
+        if (sent.outcome !== 'success') return stateOf(await load(sql, row.id));
+        const log = sent.receipt.logs.find((l) => l.address.toLowerCase() === settings.escrow.toLowerCase());
+        return applyEscrowEvent({
+          jobId: row.id,
+          event: { eventName: input.decision === 'complete' ? 'JobCompleted' : 'JobRejected', transactionHash: sent.receipt.transactionHash, logIndex: log?.logIndex ?? 0 },
+        });
       });
-      await dispatch(eventIds);
-      return stateOf(row);
     },
 
     /**

@@ -3,6 +3,9 @@ import { createEmailDispatcher, type EmailDispatcher } from '../src/email/servic
 import { createEventDispatcher, type EventDispatcher } from '../src/events/dispatch.js';
 import { unconfiguredSubscriptionChain, type SubscriptionChain } from '../src/subscriptions/chain.js';
 import { createAgentActivities } from './agents.js';
+import { createAgentRecoveryActivities } from './agent-recovery.js';
+import { createAgentDailyActivities } from './agent-daily.js';
+import { createAgentYieldActivities } from './agent-yield.js';
 import { createEmailActivities, type EmailActivityDeps } from './email.js';
 import { createEventActivities, type EventActivityDeps } from './events.js';
 import { createRelayActivities, type RelayActivityDeps } from './relay.js';
@@ -29,7 +32,7 @@ export type ActivityDeps = EventActivityDeps &
 
 export function createActivities(deps: ActivityDeps) {
   const events = deps.events ?? createEventDispatcher(deps.temporal, deps.taskQueue, deps.onDispatchError ?? (() => {}));
-  const emails = deps.emails ?? createEmailDispatcher(deps.temporal, deps.taskQueue, () => {});
+  const emails = deps.emails ?? createEmailDispatcher(deps.temporal, deps.sql, deps.taskQueue, () => {});
   const subscriptionChain = deps.subscriptionChain ?? unconfiguredSubscriptionChain;
   return {
     ...createEventActivities(deps),
@@ -39,6 +42,9 @@ export function createActivities(deps: ActivityDeps) {
     ...createPaymentActivities(deps),
     ...createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain }),
     ...createAgentActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),
+    ...createAgentDailyActivities({ sql: deps.sql, events, emails }),
+    ...createAgentYieldActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),
+    ...createAgentRecoveryActivities({ sql: deps.sql, events, emails, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
     ...createSubscriptionRenewalActivities({ sql: deps.sql, subscriptionChain, emails, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
   };
 }

@@ -5,18 +5,21 @@
 //   approved --fundAgentJob--> funded       (createJob, setBudget, approve, fund; a revert -> failed)
 //   funded / submitted --escrow events from the indexer (signal)--> submitted, completed, rejected, disputed, expired
 //   funded / submitted --the on-chain deadline passes--> claimRefund -> expired
+//   submitted --settle signal `complete` (POST /v1/agents/jobs/{id}/complete)--> completed
+//   funded / submitted --settle signal `reject`--> rejected / disputed
+//     (the agent wallet as evaluator sends the escrow call; the same transitions as the indexer's events)
 // The database is the source of truth: each step is an activity that changes the job's status
 // conditionally and answers the status it found, so the approve signal racing the proposal timer,
 // or an escrow event delivered twice, changes nothing twice.
 import { condition, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { EscrowEventSignal } from '../src/agents/escrow.js';
-import type { JobStatus } from '../src/agents/schemas.js';
+import type { JobStatus, SettleRequest } from '../src/agents/schemas.js';
 import { permanentFailureType } from '../src/temporal/failures.js';
 import { CHAIN_ACTIVITY, DATABASE_ACTIVITY } from './options.js';
 
 const { loadAgentJob, expireAgentJobProposal, failAgentJob, applyAgentJobEscrowEvent } = proxyActivities<Activities>(DATABASE_ACTIVITY);
-const { fundAgentJob, claimAgentJobRefund } = proxyActivities<Activities>(CHAIN_ACTIVITY);
+const { fundAgentJob, claimAgentJobRefund, settleAgentJob } = proxyActivities<Activities>(CHAIN_ACTIVITY);
 
 export type AgentJobInput = { jobId: string };
 
@@ -25,6 +28,7 @@ export const agentJobWorkflowId = (jobId: string): string => jobId;
 
 export const approveAgentJobSignal = defineSignal('approveAgentJob');
 export const agentJobEscrowEventSignal = defineSignal<[EscrowEventSignal]>('agentJobEscrowEvent');
+export const settleAgentJobSignal = defineSignal<[SettleRequest]>('settleAgentJob');
 export const agentJobStatusQuery = defineQuery<JobStatus | null>('agentJobStatus');
 
 const FINAL: readonly JobStatus[] = ['completed', 'rejected', 'disputed', 'expired', 'failed'];
@@ -32,9 +36,11 @@ const FINAL: readonly JobStatus[] = ['completed', 'rejected', 'disputed', 'expir
 export async function agentJobWorkflow({ jobId }: AgentJobInput): Promise<JobStatus | null> {
   let approveSignalled = false;
   const escrowEvents: EscrowEventSignal[] = [];
+  const settleRequests: SettleRequest[] = [];
   let status: JobStatus | null = null;
   setHandler(approveAgentJobSignal, () => void (approveSignalled = true));
   setHandler(agentJobEscrowEventSignal, (event) => void escrowEvents.push(event));
+  setHandler(settleAgentJobSignal, (request) => void settleRequests.push(request));
   setHandler(agentJobStatusQuery, () => status);
 
   let job = await loadAgentJob({ jobId });
@@ -62,14 +68,19 @@ export async function agentJobWorkflow({ jobId }: AgentJobInput): Promise<JobSta
   }
 
   let waitForEventOnly = false;
+  // Histories recorded before the evaluator API have no settle signal, so they never reach the new activity.
+  const wakeUp = () => escrowEvents.length > 0 || settleRequests.length > 0;
   while (!FINAL.includes(status)) {
     const expiresAtMs = job.expiresAtMs;
     const woken = waitForEventOnly || expiresAtMs === null
-      ? (await condition(() => escrowEvents.length > 0), true)
-      : await condition(() => escrowEvents.length > 0, Math.max(1000, expiresAtMs - Date.now()));
+      ? (await condition(wakeUp), true)
+      : await condition(wakeUp, Math.max(1000, expiresAtMs - Date.now()));
     const event = escrowEvents.shift();
+    const settle = event ? undefined : settleRequests.shift();
     if (woken && event) {
       job = await applyAgentJobEscrowEvent({ jobId, event });
+    } else if (woken && settle) {
+      job = await settleAgentJob({ jobId, ...settle });
     } else {
       const claimed = await claimAgentJobRefund({ jobId });
       waitForEventOnly = claimed.settledElsewhere;

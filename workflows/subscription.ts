@@ -18,6 +18,8 @@
 // as new every `periodsPerRun` charged periods so history stays bounded.
 import {
   allHandlersFinished,
+  CancellationScope,
+  type ChildWorkflowHandle,
   condition,
   continueAsNew,
   defineQuery,
@@ -26,6 +28,7 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  startChild,
   upsertMemo,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
@@ -33,6 +36,12 @@ import type { Activities } from '../activities/index.js';
 import { periodStart, type PlanInterval, type Schedule } from '../src/subscriptions/periods.js';
 import { permanentFailureType } from '../src/temporal/failures.js';
 import { CHAIN_ACTIVITY, DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY } from './options.js';
+import {
+  recoveryWalletFundedSignal,
+  subscriptionRecoveryWorkflow,
+  subscriptionRecoveryWorkflowId,
+  type SubscriptionRecoveryResult,
+} from './subscription-recovery.js';
 
 const db = proxyActivities<Activities>(DATABASE_ACTIVITY);
 const localDb = proxyLocalActivities<Activities>(DATABASE_LOCAL_ACTIVITY);
@@ -51,6 +60,14 @@ const bookkeeping = () => (patched(LOCAL_CHARGE_BOOKKEEPING) ? localDb : db);
  * recorded before this change have no such step.
  */
 const ALLOWANCE_RENEWAL_NOTICE = 'allowance-renewal-notice';
+
+/**
+ * At a period's first refused charge, when the merchant enabled the agent's `recovery` capability,
+ * a child workflow (workflows/subscription-recovery.ts) runs the grace window instead of the fixed
+ * retry interval: its own grace hours, retries by strategy, the customer notice. Runs recorded
+ * before this change never start it.
+ */
+const AGENT_RECOVERY = 'agent-recovery';
 
 export type WorkflowSubscriptionStatus = 'trialing' | 'active' | 'at_risk' | 'paused' | 'cancelled' | 'lapsed' | 'completed';
 export type SubscriptionCancelledBy = 'merchant' | 'subscriber' | 'operator' | 'system';
@@ -187,6 +204,41 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     }
   };
 
+  /**
+   * The agent's recovery of an at_risk period as a child workflow; a top-up seen meanwhile is
+   * forwarded to it, a cancel cancels it (a retry in flight finishes first) and answers 'cancel'.
+   */
+  const runAgentRecovery = async (recovery: Parameters<typeof subscriptionRecoveryWorkflow>[0]): Promise<SubscriptionRecoveryResult | 'cancel'> => {
+    state.status = 'at_risk';
+    state.graceDeadline = new Date(recovery.graceStartedAtMs + recovery.gracePeriodHours * HOUR_MS).toISOString();
+    publish();
+    const scope = new CancellationScope();
+    let child: ChildWorkflowHandle<typeof subscriptionRecoveryWorkflow> | undefined;
+    let settled: { result: SubscriptionRecoveryResult } | { error: unknown } | undefined;
+    void scope
+      .run(async () => {
+        child = await startChild(subscriptionRecoveryWorkflow, { workflowId: subscriptionRecoveryWorkflowId(recovery.subscriptionId, recovery.periodIndex), args: [recovery] });
+        return child.result();
+      })
+      .then(
+        (result) => void (settled = { result }),
+        (error: unknown) => void (settled = { error }),
+      );
+    for (;;) {
+      await condition(() => settled !== undefined || cancelRequest !== null || (walletFunded && child !== undefined));
+      if (cancelRequest) {
+        scope.cancel();
+        await condition(() => settled !== undefined);
+        return 'cancel';
+      }
+      if (settled) break;
+      walletFunded = false;
+      await child!.signal(recoveryWalletFundedSignal);
+    }
+    if ('error' in settled) throw settled.error;
+    return settled.result;
+  };
+
   /** Charges one period, retrying inside the grace window. Returns 'charged', 'skipped' (paused) or a terminal outcome. */
   const chargePeriod = async (index: number, start: Date): Promise<'charged' | 'skipped' | WorkflowSubscriptionStatus> => {
     state.attempt = 0;
@@ -253,6 +305,47 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         failureCode: result.failure,
         failureReason: result.reason,
       });
+      if (graceDeadline === null && patched(AGENT_RECOVERY)) {
+        const recovery = await localDb.findAgentRecovery({ subscriptionId: input.subscriptionId });
+        if (recovery) {
+          const next = input.periods !== 0 && index + 1 >= input.periods ? null : periodStart(schedule, index + 1).toISOString();
+          const outcome = await runAgentRecovery({
+            subscriptionId: input.subscriptionId,
+            livemode: input.livemode,
+            periodIndex: index,
+            periodStart: start.toISOString(),
+            nextChargeAt: next,
+            attempts: state.attempt,
+            graceStartedAtMs: Date.now(),
+            gracePeriodHours: recovery.gracePeriodHours,
+            strategy: recovery.strategy,
+          });
+          if (outcome === 'cancel') return finishCancelled(cancelRequest!);
+          state.attempt = outcome.attempts;
+          switch (outcome.outcome) {
+            case 'recovered':
+              state.status = 'active';
+              state.graceDeadline = null;
+              state.lastFailure = null;
+              if (patched(ALLOWANCE_RENEWAL_NOTICE)) await localDb.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: index });
+              return 'charged';
+            case 'lapsed':
+              return finishLapsed();
+            case 'paused':
+              state.status = 'paused';
+              return 'skipped';
+            case 'closed':
+              if (outcome.status === 'cancelled') return finishCancelled({ by: outcome.cancelledBy ?? 'merchant', reason: outcome.cancelReason ?? undefined });
+              state.status = outcome.status;
+              return outcome.status;
+            case 'cancelled_on_chain':
+              cancelRequest ??= { by: 'subscriber', reason: 'Cancelled on-chain.' };
+              return finishCancelled(cancelRequest);
+            case 'period_beyond_term':
+              return finishCompleted();
+          }
+        }
+      }
       graceDeadline ??= Date.now() + failed.gracePeriodHours * HOUR_MS;
       state.status = 'at_risk';
       state.graceDeadline = new Date(graceDeadline).toISOString();

@@ -31,7 +31,8 @@ import { hookPoints, type ChainEvent, type ChainHook } from '../indexer/hooks.js
 import type { MerchantScope } from '../http/principal.js';
 import type { SecretBox } from '../security/encryption.js';
 import * as repo from './repo.js';
-import { AGENT_JOB_SIGNALS, agentWalletContext } from './service.js';
+import { agentWalletContext } from './service.js';
+import { agentJobEscrowEventSignal, agentJobWorkflowId } from '../../workflows/agent-job.js';
 
 /** On-chain JobStatus (the contract's enum order). */
 export const ESCROW_JOB_STATUS = ['Open', 'Funded', 'Submitted', 'Completed', 'Rejected', 'Expired'] as const;
@@ -44,9 +45,9 @@ export type EscrowWaitedEvent = (typeof ESCROW_WAITED_EVENTS)[number];
 /** What the indexer hook signals to the job's workflow. */
 export type EscrowEventSignal = { eventName: EscrowWaitedEvent; transactionHash: string; logIndex: number; deliverable?: string };
 
-export const GAS = { approve: 100_000n, createJob: 400_000n, setBudget: 100_000n, fund: 200_000n, claimRefund: 200_000n } as const;
+export const GAS = { approve: 100_000n, createJob: 400_000n, setBudget: 100_000n, fund: 200_000n, claimRefund: 200_000n, settle: 200_000n } as const;
 
-export const escrowPurpose = (escrow: Address, jobId: string, step: 'create' | 'budget' | 'fund' | 'refund') => `escrow:${escrow}:${jobId}:${step}`;
+export const escrowPurpose = (escrow: Address, jobId: string, step: 'create' | 'budget' | 'fund' | 'refund' | 'complete' | 'reject') => `escrow:${escrow}:${jobId}:${step}`;
 export const allowancePurpose = (escrow: Address, wallet: Address) => `escrow:${escrow}:allowance:${wallet}`;
 
 /** Opens the sealed agent key of the scope into a signer (in memory only). */
@@ -104,6 +105,11 @@ export function createEscrowClient(deps: { sql: Sql; settings: ChainSettings; ac
       const data = encodeFunctionData({ abi: agenticCommerceEscrowAbi, functionName: 'fund', args: [onchainJobId, amount] });
       return call(escrowPurpose(escrow, jobId, 'fund'), escrow, data, GAS.fund);
     },
+    /** The evaluator's decision (the agent wallet must be the job's evaluator); `reason` is the keccak256 of the text, or zero. */
+    settle(jobId: string, onchainJobId: bigint, decision: 'complete' | 'reject', reason: Hex) {
+      const data = encodeFunctionData({ abi: agenticCommerceEscrowAbi, functionName: decision, args: [onchainJobId, reason] });
+      return call(escrowPurpose(escrow, jobId, decision), escrow, data, GAS.settle);
+    },
     claimRefund(jobId: string, onchainJobId: bigint) {
       const data = encodeFunctionData({ abi: agenticCommerceEscrowAbi, functionName: 'claimRefund', args: [onchainJobId] });
       return call(escrowPurpose(escrow, jobId, 'refund'), escrow, data, GAS.claimRefund);
@@ -149,7 +155,7 @@ export function agentIndexerHooks(config: ChainConfig, deps: { sql: Sql; tempora
         ...(event.eventName === 'JobSubmitted' ? { deliverable: String(event.args.deliverable) } : {}),
       };
       try {
-        await temporal.workflow.getHandle(job.id).signal(AGENT_JOB_SIGNALS.escrowEvent, signal);
+        await temporal.workflow.getHandle(agentJobWorkflowId(job.id)).signal(agentJobEscrowEventSignal, signal);
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) return;
         throw error;

@@ -246,3 +246,95 @@ export async function listActivity(
       ${page.before ? db`and id < ${page.before}` : db``}
     order by id desc limit ${page.limit + 1}`;
 }
+
+// ------------------------------------------------------------------ capabilities
+
+/** The stored configuration, without creating one (a merchant who never configured agents has none enabled). */
+export async function findConfig(db: Db, scope: MerchantScope): Promise<ConfigRow | undefined> {
+  const [row] = await db<ConfigRow[]>`select ${configColumns(db)} from agent_configs where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}`;
+  return row;
+}
+
+/** Inserts the recovery notice of an at_risk period unless it exists; true when this call wrote it. */
+export async function insertRecoveryNotice(
+  db: Db,
+  notice: { subscriptionId: string; periodIndex: number; tokenHash: string; graceDeadline: Date },
+): Promise<boolean> {
+  const rows = await db`
+    insert into agent_recovery_notices (subscription_id, period_index, token_hash, grace_deadline)
+    values (${notice.subscriptionId}, ${notice.periodIndex}, ${notice.tokenHash}, ${notice.graceDeadline})
+    on conflict (subscription_id, period_index) do nothing
+    returning 1`;
+  return rows.length === 1;
+}
+
+export async function setRecoveryNoticeEmail(db: Db, subscriptionId: string, periodIndex: number, emailId: string): Promise<void> {
+  await db`update agent_recovery_notices set email_id = ${emailId} where subscription_id = ${subscriptionId} and period_index = ${periodIndex}`;
+}
+
+/** Merchants and modes whose configuration enables `capability`. */
+export async function listScopesWithCapability(db: Db, capability: string): Promise<MerchantScope[]> {
+  return db<MerchantScope[]>`
+    select merchant_id as "merchantId", livemode from agent_configs
+    where config->'enabledCapabilities' ? ${capability} order by merchant_id, livemode`;
+}
+
+/**
+ * Settled revenue per UTC day from `from` to `to` (dates, both included; days without revenue are 0):
+ * succeeded subscription charges (the analytics daily rollup) plus completed payment sessions, USDC
+ * base units.
+ */
+export async function dailySettledRevenue(db: Db, scope: MerchantScope, from: string, to: string): Promise<{ day: string; amount: bigint; payments: number }[]> {
+  const rows = await db<{ day: string; amount: string; payments: number }[]>`
+    with days as (select d::date as day from generate_series(${from}::date, ${to}::date, interval '1 day') d),
+    charges as (
+      select day, sum(amount) as amount, sum(charges)::int as n from analytics_charge_revenue_daily
+      where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and currency = 'USDC' and day between ${from}::date and ${to}::date
+      group by day),
+    sessions as (
+      select (completed_at at time zone 'UTC')::date as day, sum(amount) as amount, count(*)::int as n from payment_sessions
+      where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and status = 'completed'
+        and completed_at >= ${from}::date at time zone 'UTC' and completed_at < (${to}::date + 1) at time zone 'UTC'
+      group by 1)
+    select to_char(days.day, 'YYYY-MM-DD') as day, (coalesce(c.amount, 0) + coalesce(s.amount, 0))::text as amount,
+           coalesce(c.n, 0) + coalesce(s.n, 0) as payments
+    from days left join charges c on c.day = days.day left join sessions s on s.day = days.day
+    order by days.day`;
+  return rows.map((r) => ({ day: r.day, amount: BigInt(r.amount), payments: r.payments }));
+}
+
+/** Subscriptions of the scope currently at_risk. */
+export async function countAtRiskSubscriptions(db: Db, scope: MerchantScope): Promise<number> {
+  const [row] = await db<{ n: number }[]>`
+    select count(*)::int as n from subscriptions where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and status = 'at_risk'`;
+  return row!.n;
+}
+
+/** Where the merchant's own emails go (the account's email). */
+export async function findMerchantEmail(db: Db, merchantId: string): Promise<{ name: string; email: string | null } | undefined> {
+  const [row] = await db<{ name: string; email: string | null }[]>`select coalesce(business_name, name) as name, email from merchants where id = ${merchantId}`;
+  return row;
+}
+
+/**
+ * Per plan of the scope, over the `days` days up to `until`: subscriptions exposed (live at the
+ * window start, or created in it) and, of those, cancelled or lapsed in the window.
+ */
+export async function planChurnInWindow(
+  db: Db,
+  scope: MerchantScope,
+  until: Date,
+  days: number,
+): Promise<{ planId: string; planName: string; amount: bigint; exposed: number; churned: number }[]> {
+  const rows = await db<{ planId: string; planName: string; amount: string; exposed: number; churned: number }[]>`
+    with w as (select ${until}::timestamptz - make_interval(days => ${days}) as start, ${until}::timestamptz as stop),
+    subs as (
+      select s.plan_id, coalesce(s.cancelled_at, s.lapsed_at) as ended_at from subscriptions s, w
+      where s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode} and s.created_at < w.stop
+        and (coalesce(s.cancelled_at, s.lapsed_at) is null or coalesce(s.cancelled_at, s.lapsed_at) >= w.start))
+    select p.id as "planId", p.name as "planName", p.amount::text as amount, count(*)::int as exposed,
+           count(*) filter (where subs.ended_at is not null and subs.ended_at < (select stop from w))::int as churned
+    from subs join subscription_plans p on p.id = subs.plan_id
+    group by p.id, p.name, p.amount order by p.id`;
+  return rows.map((r) => ({ ...r, amount: BigInt(r.amount) }));
+}

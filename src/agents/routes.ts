@@ -2,7 +2,19 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
-import { activityList, activityListQuery, agentConfig, agentJob, createJobBody, jobList, jobListQuery, jobParams, updateAgentConfigBody } from './schemas.js';
+import {
+  activityList,
+  activityListQuery,
+  agentConfig,
+  agentJob,
+  createJobBody,
+  JOB_DECISIONS,
+  jobList,
+  jobListQuery,
+  jobParams,
+  settleJobBody,
+  updateAgentConfigBody,
+} from './schemas.js';
 import type { AgentService } from './service.js';
 
 export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentService): void {
@@ -86,4 +98,24 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
     },
     handler: (request) => agents.approveJob(requestScope(request), request.params.id),
   });
+
+  for (const decision of JOB_DECISIONS) {
+    app.route({
+      method: 'POST',
+      url: `/v1/agents/jobs/:id/${decision}`,
+      config: { access: access.scope('agents_write') },
+      schema: {
+        tags: ['Agents'],
+        summary: decision === 'complete' ? 'Complete a submitted job (the agent wallet as evaluator)' : 'Reject a funded or submitted job (the agent wallet as evaluator)',
+        description:
+          decision === 'complete'
+            ? 'For a job whose evaluator is the agent wallet (the default): the job workflow sends the escrow `complete` from the agent wallet, releasing the budget to the vendor; the job becomes `completed` (agent.job_completed) when it is mined. 403 session_invalid_state unless the job is `submitted` and its evaluator is the agent wallet.'
+            : 'For a job whose evaluator is the agent wallet (the default): the job workflow sends the escrow `reject`, refunding the budget to the agent wallet; the job becomes `rejected` (funded) or `disputed` (submitted, agent.job_disputed) when it is mined. 403 session_invalid_state unless the job is `funded` or `submitted` and its evaluator is the agent wallet.',
+        params: jobParams,
+        body: settleJobBody,
+        response: { 200: agentJob },
+      },
+      handler: (request) => agents.settleJob(requestScope(request), request.params.id, decision, request.body),
+    });
+  }
 }

@@ -31,8 +31,15 @@ const recoveryFields = {
   gracePeriodHours: z.number().int().min(0).max(8760).describe(`Hours a failed charge may be recovered before the subscription lapses (0 to 8760, default ${AGENT_CONFIG_DEFAULTS.recovery.gracePeriodHours}).`),
   strategy: z
     .enum(RECOVERY_STRATEGIES)
-    .describe('How often recovery retries a failed charge within the grace period: `once` (one retry), `twice` (two retries, the default), `daily` (one retry a day).'),
-  notificationTemplate: z.string().max(2000).describe('Text of the customer notice; `{merchantName}` is replaced. Up to 2000 characters.'),
+    .describe(
+      'When recovery retries a failed charge, in hours after the first refusal (grace window G): `once` (at G), `twice` (at G/2 and G, the default), `daily` (every 24 h below G, and at G). A top-up seen on-chain retries at once besides.',
+    ),
+  notificationTemplate: z
+    .string()
+    .max(2000)
+    .describe(
+      'Text of the customer notice (up to 2000 characters). Placeholders: `{merchantName}`, `{planName}`, `{amount}`, `{currency}`, `{subscriptionId}`, `{customerEmail}`, `{status}`, `{graceDeadline}`, `{topUpUrl}`; the top-up link is appended when `{topUpUrl}` is absent.',
+    ),
 };
 const cashflowFields = {
   digestEnabled: z.boolean().describe('Whether the cashflow digest runs (default false).'),
@@ -155,6 +162,20 @@ export const agentJob = z
   .meta({ id: 'AgentJob' });
 
 export const jobParams = z.object({ id: pathId('agentJob') });
+export const JOB_DECISIONS = ['complete', 'reject'] as const;
+export type JobDecision = (typeof JOB_DECISIONS)[number];
+export const settleJobBody = z
+  .object({
+    reason: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('Why (optional, up to 200 characters). On-chain the escrow records its keccak256 as the bytes32 `reason`; zero without one.'),
+  })
+  .strict();
+export type SettleJobBody = z.infer<typeof settleJobBody>;
+/** What the evaluator API asks the job's workflow to send from the agent wallet. */
+export type SettleRequest = { decision: JobDecision; reason: string | null };
 export const jobList = listOf(agentJob);
 export const jobListQuery = listQuery.extend({ status: z.enum(JOB_STATUSES).optional().describe('Only jobs in this status.') });
 
@@ -172,8 +193,21 @@ export const ACTIVITY_ACTION_TYPES = [
   'job_expired',
   'job_refunded',
   'job_failed',
+  // recovery (docs/agents.md, Recovery)
+  'recovery_started',
+  'customer_notified',
+  'charge_retried',
+  'subscription_recovered',
+  'subscription_lapsed',
+  // cashflow
+  'digest_sent',
+  'revenue_anomaly',
+  'yield_deposited',
+  'yield_withdrawn',
+  // pricing_intelligence
+  'price_suggestion',
 ] as const;
-export const ACTIVITY_OUTCOMES = ['succeeded', 'failed', 'pending_approval'] as const;
+export const ACTIVITY_OUTCOMES = ['succeeded', 'failed', 'pending_approval', 'suggested'] as const;
 export type ActivityCapability = (typeof ACTIVITY_CAPABILITIES)[number];
 export type ActivityActionType = (typeof ACTIVITY_ACTION_TYPES)[number];
 export type ActivityOutcome = (typeof ACTIVITY_OUTCOMES)[number];

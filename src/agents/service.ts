@@ -13,7 +13,8 @@ import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import type { SecretBox } from '../security/encryption.js';
-import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart, type WorkflowStart } from '../temporal/start-outbox.js';
+import { createWorkflowStarter, queueWorkflowStart, withSignal, workflowStart, type QueuedWorkflowStart, type WorkflowStart } from '../temporal/start-outbox.js';
+import { agentJobWorkflow, agentJobWorkflowId, approveAgentJobSignal, settleAgentJobSignal } from '../../workflows/agent-job.js';
 import * as repo from './repo.js';
 import {
   AGENT_CONFIG_DEFAULTS,
@@ -26,14 +27,14 @@ import {
   type AgentConfig,
   type AgentJob,
   type CreateJobBody,
+  type JobDecision,
   type JobListQuery,
+  type SettleJobBody,
+  type SettleRequest,
   type StoredAgentConfig,
   type UpdateAgentConfigBody,
 } from './schemas.js';
 
-export const AGENT_JOB_WORKFLOW = 'agentJobWorkflow';
-/** Signal names of agentJobWorkflow (defined with defineSignal in workflows/agent-job.ts). */
-export const AGENT_JOB_SIGNALS = { approve: 'approveAgentJob', escrowEvent: 'agentJobEscrowEvent' } as const;
 
 /** USDC base units per USD cent (6 decimals). */
 export const UNITS_PER_CENT = 10_000n;
@@ -201,14 +202,13 @@ export function agentWalletContext(scope: MerchantScope): string {
   return `agent_wallet:${scope.merchantId}:${scope.livemode ? 'live' : 'test'}`;
 }
 
-export function agentJobWorkflowStart(taskQueue: string, row: Pick<repo.JobRow, 'id'>, approve = false): WorkflowStart {
-  return {
-    workflowType: AGENT_JOB_WORKFLOW,
-    workflowId: row.id,
+export function agentJobWorkflowStart(taskQueue: string, row: Pick<repo.JobRow, 'id' | 'merchantId' | 'livemode'>): WorkflowStart {
+  return workflowStart(agentJobWorkflow, {
+    workflowId: agentJobWorkflowId(row.id),
     taskQueue,
     args: [{ jobId: row.id }],
-    ...(approve ? { signal: { name: AGENT_JOB_SIGNALS.approve } } : {}),
-  };
+    tags: { merchantId: row.merchantId, livemode: row.livemode },
+  });
 }
 
 export type AgentServiceDeps = {
@@ -333,10 +333,35 @@ export function createAgentService({ sql, secretBox, events, temporal, taskQueue
           actionKey: `job:${row.id}:approved`,
           jobId: row.id,
         });
-        return { row, start: await queueWorkflowStart(tx, agentJobWorkflowStart(taskQueue, row, true)), eventId };
+        return { row, start: await queueWorkflowStart(tx, withSignal(agentJobWorkflowStart(taskQueue, row), approveAgentJobSignal)), eventId };
       });
       await starter.startAfterCommit([start]);
       if (eventId) await events.dispatch([eventId]);
+      return renderJob(row);
+    },
+
+    /**
+     * The evaluator's decision, when the evaluator is the agent wallet (the default): `complete`
+     * (submitted -> released to the vendor) or `reject` (funded or submitted -> refunded). The job's
+     * workflow sends it from the agent wallet (signal-with-start through the outbox of starts); the
+     * job's status moves when the transaction is mined. Answers the job as it is now.
+     */
+    async settleJob(scope: MerchantScope, id: string, decision: JobDecision, body: SettleJobBody): Promise<AgentJob> {
+      const { row, start } = await sql.begin(async (tx) => {
+        const job = await loadJob(scope, id, tx);
+        const wallet = await repo.findWallet(tx, scope);
+        if (!wallet || wallet.address.toLowerCase() !== job.evaluatorAddress.toLowerCase()) {
+          throw new InvalidStateError(`The evaluator of this job is ${job.evaluatorAddress}, not the agent wallet: it decides on-chain itself.`, { param: 'id' });
+        }
+        const allowed = decision === 'complete' ? ['submitted'] : ['funded', 'submitted'];
+        if (!allowed.includes(job.status)) {
+          throw new InvalidStateError(`Only a ${allowed.join(' or ')} job can be ${decision === 'complete' ? 'completed' : 'rejected'}; this one is ${job.status}.`, { param: 'id' });
+        }
+        const request: SettleRequest = { decision, reason: body.reason ?? null };
+        const start = await queueWorkflowStart(tx, withSignal(agentJobWorkflowStart(taskQueue, job), settleAgentJobSignal, request));
+        return { row: job, start };
+      });
+      await starter.startAfterCommit([start]);
       return renderJob(row);
     },
 

@@ -1092,6 +1092,17 @@ export const subscriptionManagerAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "AmountTooLarge",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "BatchLengthMismatch",
     "type": "error"

@@ -7,6 +7,8 @@
 //   CHAIN_<MODE>_TOKEN_ADDRESS                 the USDC(-like) token
 //   CHAIN_<MODE>_SUBSCRIPTION_MANAGER_ADDRESS  the SubscriptionManager
 //   CHAIN_<MODE>_ESCROW_ADDRESS                the ERC-8183 escrow
+//   CHAIN_<MODE>_YIELD_VAULT_ADDRESS           optional: the ERC-4626 vault of the agents' autoConvertToYield
+//                                              (test default: the dev vault, DEV_YIELD_VAULT_ADDRESS)
 //   CHAIN_<MODE>_CONFIRMATIONS                 blocks (including the one holding it) before an event or a
 //                                              relayed transaction counts (test default 1, live default 12)
 //   CHAIN_<MODE>_RELAYER_KEY                   private key paying gas for relayed submissions
@@ -19,7 +21,7 @@
 import { type Address, type Hex, getAddress, isAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { InvalidRequestError } from '../errors.js';
-import { predictContractAddresses, TEST_MODE_DEFAULTS } from './test-mode-defaults.js';
+import { DEV_YIELD_VAULT_ADDRESS, predictContractAddresses, TEST_MODE_DEFAULTS } from './test-mode-defaults.js';
 
 export type ChainMode = 'test' | 'live';
 
@@ -31,6 +33,8 @@ export type ChainSettings = {
   token: Address;
   subscriptionManager: Address;
   escrow: Address;
+  /** The ERC-4626 vault agent wallets park idle funds in (docs/agents.md, Cashflow); absent: no yield in this mode. */
+  yieldVault?: Address;
   confirmations: number;
   /** Absent: the relay answers that relaying is not configured for this mode. */
   relayerKey?: Hex;
@@ -82,6 +86,7 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
   if (!token || !subscriptionManager || !escrow) {
     throw new Error(`Invalid configuration: ${P}RPC_URL is set but ${P}TOKEN_ADDRESS, ${P}SUBSCRIPTION_MANAGER_ADDRESS or ${P}ESCROW_ADDRESS is missing`);
   }
+  const yieldVault = readAddress(env, `${P}YIELD_VAULT_ADDRESS`, mode === 'test' ? DEV_YIELD_VAULT_ADDRESS : undefined);
   const relayerKey = readKey(env, `${P}RELAYER_KEY`, mode === 'test' ? TEST_MODE_DEFAULTS.relayerKey : undefined);
   const operatorKey = readKey(env, `${P}OPERATOR_KEY`, mode === 'test' ? TEST_MODE_DEFAULTS.operatorKey : undefined);
   const operator = readAddress(env, `${P}OPERATOR_ADDRESS`, operatorKey ? privateKeyToAccount(operatorKey).address : undefined);
@@ -93,6 +98,7 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
     token,
     subscriptionManager,
     escrow,
+    ...(yieldVault ? { yieldVault } : {}),
     confirmations: Math.max(1, readInt(env, `${P}CONFIRMATIONS`, mode === 'test' ? 1 : 12)),
     ...(relayerKey ? { relayerKey } : {}),
     ...(operatorKey ? { operatorKey } : {}),

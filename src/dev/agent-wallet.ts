@@ -1,6 +1,8 @@
 // The demo merchant's test-mode agent wallet, funded on the dev chain so that
-// `npm start` runs agent escrow jobs out of the box. A merchant funds its own
-// wallet on a real chain (docs/agents.md, custody); this is development only.
+// `npm start` runs agent escrow jobs out of the box, and the dev ERC-4626 vault
+// of autoConvertToYield (src/dev/yield-vault.ts) deployed beside it. A merchant
+// funds its own wallet on a real chain (docs/agents.md, custody); this is
+// development only.
 import { createPublicClient, createWalletClient, http, parseEther, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ensureAgentWallet } from '../agents/service.js';
@@ -11,12 +13,14 @@ import type { Sql } from '../db/client.js';
 import type { SecretBox } from '../security/encryption.js';
 import type { DevChainInfo } from './chain/dev-chain.js';
 import { chainDefinition } from '../chain/chain-definition.js';
+import { ensureDevYieldVault } from './yield-vault.js';
 
 /** USDC (6 decimals) and gas the demo wallet is topped up to on every start. */
 const USDC_BALANCE = 10_000n * 1_000_000n;
 const GAS_BALANCE = parseEther('1');
 
 export async function fundDemoAgentWallet(sql: Sql, secretBox: SecretBox, merchantId: string, chain: DevChainInfo): Promise<Address> {
+  await ensureDevYieldVault({ rpcUrl: chain.rpcUrl, token: chain.token, funderKey: DEV_ACCOUNTS.deployer.privateKey });
   const wallet = await ensureAgentWallet(sql, secretBox, { merchantId, livemode: false });
   const address = wallet.address as Address;
   await fundPayers({ rpcUrl: chain.rpcUrl, ownerKey: DEV_ACCOUNTS.deployer.privateKey, token: chain.token, payers: [address], balance: USDC_BALANCE });

@@ -39,10 +39,14 @@ export async function findNotices(db: Db, subscriptionId: string): Promise<Renew
     where subscription_id = ${subscriptionId} order by run_out_period_index`;
 }
 
-/** Whether `token` is the capability of one of the subscription's notices. */
+/**
+ * Whether `token` is the capability of one of the subscription's notices: a renewal notice, or the
+ * top-up link of the agent's recovery notice (agent_recovery_notices, docs/agents.md).
+ */
 export async function isRenewalToken(db: Db, subscriptionId: string, token: string): Promise<boolean> {
-  const [row] = await db`select 1 from subscription_renewal_notices
-    where subscription_id = ${subscriptionId} and token_hash = ${hashRenewalToken(token)}`;
+  const hash = hashRenewalToken(token);
+  const [row] = await db`select 1 from subscription_renewal_notices where subscription_id = ${subscriptionId} and token_hash = ${hash}
+    union all select 1 from agent_recovery_notices where subscription_id = ${subscriptionId} and token_hash = ${hash}`;
   return row !== undefined;
 }
 

@@ -2,7 +2,7 @@
 // existing schedule is left as it is, so restarts and many workers are safe).
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import { invoiceSweepWorkflow, outboxSweepWorkflow, relaySweepWorkflow } from '../../workflows/index.js';
+import { agentDailyWorkflow, invoiceSweepWorkflow, outboxSweepWorkflow, relaySweepWorkflow } from '../../workflows/index.js';
 
 export type ScheduleDefinition = { id: string; workflow: Workflow; every: string; args?: unknown[] };
 
@@ -11,6 +11,8 @@ export const SCHEDULES: readonly ScheduleDefinition[] = [
   { id: 'relay-sweep', workflow: relaySweepWorkflow, every: '1 minute' },
   // The spec's daily job for invoices: overdue, undelivered invoice emails, missing invoice workflows.
   { id: 'invoice-daily', workflow: invoiceSweepWorkflow, every: '1 day' },
+  // The agents' daily run of the finished UTC day: cashflow anomaly and digest, pricing suggestions (docs/agents.md).
+  { id: 'agent-daily', workflow: agentDailyWorkflow, every: '1 day' },
 ];
 
 export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {

@@ -196,6 +196,55 @@ describe('agent jobs on the escrow', () => {
     await recordHistory(temporal.client.workflow.getHandle(created.id), 'agent-job', 'approved-disputed');
   }, 120_000);
 
+  it('with the agent wallet as evaluator, the API completes a submitted job and rejects a funded one; other states are refused', async () => {
+    const vendorBefore = await balanceOf(vendor.address);
+    const job = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, description: 'Translate', amount: '30000000', currency: 'USDC' })).json();
+    expect(job.evaluatorAddress).toBe(wallet);
+    const funded = await jobIn(job.id, 'funded');
+    // Completing before the vendor submitted is refused and changes nothing.
+    const early = await api('POST', `/v1/agents/jobs/${job.id}/complete`, {});
+    expect(early.statusCode).toBe(403);
+    expect(early.json().error).toMatchObject({ code: 'session_invalid_state', param: 'id' });
+    await escrowCall(vendor, 'submit', funded.onchainJobId);
+    await jobIn(job.id, 'submitted');
+
+    const answered = await api('POST', `/v1/agents/jobs/${job.id}/complete`, { reason: 'Looks right' });
+    expect(answered.statusCode).toBe(200);
+    const completed = await jobIn(job.id, 'completed');
+    expect(completed.transactions.settle).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await balanceOf(vendor.address)).toBe(vendorBefore + 30_000_000n);
+    const onchain = await pub.readContract({ address: chain.info.escrow, abi: agenticCommerceEscrowAbi, functionName: 'getJob', args: [BigInt(funded.onchainJobId)] });
+    expect(onchain.status).toBe(3); // Completed
+    expect(await eventsOf('agent.job_completed', job.id)).toHaveLength(1);
+    expect(await temporal.client.workflow.getHandle(job.id).result()).toBe('completed');
+    // The transaction was sent once, under the job's `complete` purpose.
+    const sent = await db.sql`select count(*)::int as n from chain_transactions where purpose like ${'%' + job.id + ':complete'}`;
+    expect(sent[0]!.n).toBe(1);
+    // A second decision on a final job is refused.
+    expect((await api('POST', `/v1/agents/jobs/${job.id}/reject`, {})).statusCode).toBe(403);
+
+    const walletBefore = await balanceOf(wallet);
+    const other = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, description: 'Cancelled work', amount: '20000000', currency: 'USDC' })).json();
+    await jobIn(other.id, 'funded');
+    expect(await balanceOf(wallet)).toBe(walletBefore - 20_000_000n);
+    expect((await api('POST', `/v1/agents/jobs/${other.id}/reject`, { reason: 'Not needed any more' })).statusCode).toBe(200);
+    await jobIn(other.id, 'rejected');
+    expect(await balanceOf(wallet)).toBe(walletBefore);
+    expect(await temporal.client.workflow.getHandle(other.id).result()).toBe('rejected');
+  }, 120_000);
+
+  it('refuses evaluator decisions on a job whose evaluator is someone else', async () => {
+    const job = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, evaluatorAddress: evaluator.address, description: 'External review', amount: '1000000', currency: 'USDC' })).json();
+    const funded = await jobIn(job.id, 'funded');
+    const refused = await api('POST', `/v1/agents/jobs/${job.id}/reject`, {});
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('session_invalid_state');
+    expect((await api('GET', `/v1/agents/jobs/${job.id}`)).json().status).toBe('funded');
+    // Its own evaluator decides on-chain; the job ends through the indexer (and leaves no escrow behind for later tests).
+    await escrowCall(evaluator, 'reject', funded.onchainJobId);
+    await jobIn(job.id, 'rejected');
+  }, 120_000);
+
   it('claims the refund of a funded job once its deadline passed', async () => {
     const walletBefore = await balanceOf(wallet);
     const created = (

@@ -6,7 +6,8 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
-import { createAgentService, AGENT_JOB_WORKFLOW } from '../../src/agents/service.js';
+import { createAgentService } from '../../src/agents/service.js';
+import { agentJobWorkflow, agentJobWorkflowId } from '../../workflows/agent-job.js';
 import { PROPOSAL_TTL_SECONDS } from '../../src/agents/schemas.js';
 import { DEV_SECRETS_KEY } from '../../src/config.js';
 import type { EventDispatcher } from '../../src/events/dispatch.js';
@@ -50,7 +51,7 @@ function setup() {
   });
   const service = createAgentService({ sql: db.sql, secretBox: createSecretBox(DEV_SECRETS_KEY), events: outboxOnly, taskQueue });
   const scope = { merchantId: merchant.merchantId, livemode: false };
-  const start = (jobId: string) => env.client.workflow.start(AGENT_JOB_WORKFLOW, { workflowId: jobId, taskQueue, args: [{ jobId }] });
+  const start = (jobId: string) => env.client.workflow.start(agentJobWorkflow, { workflowId: agentJobWorkflowId(jobId), taskQueue, args: [{ jobId }] });
   return { worker, service, scope, start };
 }
 

@@ -36,6 +36,10 @@ describe('workflow replay', () => {
     expect(count('outbox-sweep.')).toBeGreaterThanOrEqual(2);
     // Agent jobs: completed, disputed, refunded after expiry, proposal expired, funding failed.
     expect(count('agent-job.')).toBeGreaterThanOrEqual(5);
+    // The agents' recovery of an at_risk period (child of the subscription, patch agent-recovery) and their daily run.
+    expect(count('subscription-recovery.')).toBeGreaterThanOrEqual(2);
+    expect(count('subscription-agent-')).toBeGreaterThanOrEqual(2);
+    expect(count('agent-daily.')).toBeGreaterThanOrEqual(1);
   });
 
   it.each(files)('replays %s against the current code', async (file) => {
