@@ -2,6 +2,7 @@
 # - `app` (the default, last stage): the api, worker and indexer; the command
 #   picks one. Production dependencies only (`npm ci --omit=dev`): no anvil,
 #   solc, embedded Postgres or test tooling.
+# - `dashboard`: builds the web dashboard (dashboard/dist) that `app` serves at /dashboard.
 # - `devchain`: every dependency, for the local chain of docker-compose.yml
 #   (anvil and the one-shot contract deployment). Never runs the apps.
 FROM node:20-bookworm-slim AS base
@@ -15,8 +16,15 @@ COPY --chown=node:node . .
 RUN mkdir -p /home/node/chain build && chown node:node /home/node/chain build
 USER node
 
+# The web dashboard, built with its dev-only toolchain (Vite); the app image takes only the output.
+FROM base AS dashboard
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN node --import tsx scripts/build-dashboard.ts --force
+
 FROM base AS app
 ENV NODE_ENV=production
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY . .
+COPY --from=dashboard /app/dashboard/dist ./dashboard/dist
 USER node

@@ -16,6 +16,7 @@ import { startDeliveryRun } from '../src/webhooks/start.js';
 import { queueEmail, startEmailDelivery } from '../src/email/service.js';
 import { findMerchant } from '../src/merchants/repo.js';
 import { checkTarget, systemResolver, TargetRefusedError, type Resolver } from '../src/webhooks/targets.js';
+import { createListenerHandoff } from '../src/webhooks/listener-handoff.js';
 import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
 
 /** Five or more permanent failures within this window disable an endpoint. */
@@ -73,6 +74,8 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
   const resolver = settings?.resolver ?? systemResolver;
   const agent = new https.Agent({ keepAlive: true, maxSockets: 64 });
   const timeoutMs = settings?.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  // Listener endpoints (npm run listen) are answered through Postgres by the CLI, never sent to by the worker.
+  const listeners = createListenerHandoff(sql);
   const requireSettings = () => {
     if (!settings) throw new Error('No webhook settings on this worker');
     return settings;
@@ -88,7 +91,7 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
     async fanOutWebhookDeliveries(event: { id: string; merchantId: string; livemode: boolean; type: string }): Promise<number> {
       const endpointIds = await repo.findSubscribedEndpointIds(sql, { merchantId: event.merchantId, livemode: event.livemode }, event.type);
       const started = await Promise.all(
-        endpointIds.map((endpointId) => startDeliveryRun(temporal, taskQueue, { eventId: event.id, endpointId, sequence: 0 })),
+        endpointIds.map((endpointId) => startDeliveryRun(temporal, taskQueue, event, { eventId: event.id, endpointId, sequence: 0 })),
       );
       return started.filter(Boolean).length;
     },
@@ -103,6 +106,8 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
     async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptOutcome> {
       const endpoint = await repo.findEndpointById(sql, input.endpointId);
       if (!endpoint || endpoint.status !== 'active') return { outcome: 'endpoint_disabled' };
+      // An expired listener (its CLI session closed long enough ago) is treated as disabled.
+      if (endpoint.expiresAt && endpoint.expiresAt.getTime() <= Date.now()) return { outcome: 'endpoint_disabled' };
       // Looked up before the run is recorded: the run row references the event.
       const event = await findEvent(sql, input.eventId);
       if (!event) throw permanentFailure(PERMANENT_FAILURES.eventNotFound, `event ${input.eventId} not found`);
@@ -127,12 +132,28 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
       const headers = signPayload(secrets, event.id, Math.floor(now / 1000), body);
 
       let result: SendResult;
-      try {
-        const target = await checkTarget(endpoint.url, { resolver, allowPrivateTargets: webhooks.allowPrivateTargets }, endpoint.livemode);
-        result = await sendWebhook(target, { ...headers }, body, { timeoutMs, ca: webhooks.ca, agent });
-      } catch (error) {
-        if (!(error instanceof TargetRefusedError)) throw error;
-        result = { status: null, retryAfterSeconds: null, bodyExcerpt: null, error: `blocked: ${error.message}`, durationMs: 0 };
+      if (endpoint.kind === 'listener' && !endpoint.livemode) {
+        // Handed to the developer's CLI, which makes the request on their machine; the worker sends nothing.
+        result = await listeners.deliver({
+          endpointId: endpoint.id,
+          runId: input.runId,
+          attempt: input.attempt,
+          eventId: event.id,
+          eventType: event.type,
+          headers: { ...headers },
+          body,
+          timeoutMs,
+        });
+      } else {
+        try {
+          // Every URL rule applies to every other endpoint (a live-mode row of kind listener cannot exist; were
+          // one there, its URL would still go through this check and be refused: it is not an https URL).
+          const target = await checkTarget(endpoint.url, { resolver, allowPrivateTargets: webhooks.allowPrivateTargets }, endpoint.livemode);
+          result = await sendWebhook(target, { ...headers }, body, { timeoutMs, ca: webhooks.ca, agent });
+        } catch (error) {
+          if (!(error instanceof TargetRefusedError)) throw error;
+          result = { status: null, retryAfterSeconds: null, bodyExcerpt: null, error: `blocked: ${error.message}`, durationMs: 0 };
+        }
       }
 
       const { status, nextDelayMs } = classify(result, input.plannedNextDelayMs);
@@ -220,7 +241,7 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
         await repo.markNoticeEmailed(tx, endpoint.id, 'webhook_endpoint.disabled', new Date(input.disabledAt));
         return id;
       });
-      if (emailId) await startEmailDelivery(temporal, taskQueue, emailId);
+      if (emailId) await startEmailDelivery(temporal, sql, taskQueue, emailId);
     },
   };
 }

@@ -17,12 +17,13 @@ import { seedDemoMerchant } from '../src/dev/seed.js';
 import { fundDemoAgentWallet } from '../src/dev/agent-wallet.js';
 import { loadConfig } from '../src/config.js';
 import { createSecretBox } from '../src/security/encryption.js';
-import { demoDashboardSession, startDevIdentityProvider } from '../src/dev/identity-provider.js';
+import { DEMO_OWNER_EMAIL, demoDashboardSession, startDevIdentityProvider } from '../src/dev/identity-provider.js';
 import { startSmtpSink } from '../src/dev/smtp-sink.js';
 import { devChainEnv, startDevChain } from '../src/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../src/dev/chain/test-accounts.js';
 import { addMerchantChainAddress, findMerchant, setPayoutAddress } from '../src/merchants/repo.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+import { buildDashboard } from '../src/dashboard/build.js';
 
 const DATA_DIR = join(PROJECT_ROOT, '.data');
 const DEV_FILE = join(DATA_DIR, 'dev.json');
@@ -48,6 +49,9 @@ process.once('SIGTERM', () => void stopAll(0));
 try {
   mkdirSync(DATA_DIR, { recursive: true });
   const previous = existsSync(DEV_FILE) ? (JSON.parse(readFileSync(DEV_FILE, 'utf8')) as Record<string, unknown>) : {};
+  // The web dashboard builds while the services start (skipped when its sources did not change).
+  const dashboardBuild = buildDashboard({ log });
+  dashboardBuild.catch(() => undefined); // awaited below, before the api starts
 
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
@@ -108,6 +112,13 @@ try {
 
   const apiPort = process.env.PORT ? Number(process.env.PORT) : await choosePort(3000);
   const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const dashboardUrl = `${process.env.PUBLIC_BASE_URL ?? apiUrl}/dashboard`;
+  // The dashboard logs in at the dev provider with the authorization-code flow (client id from config).
+  idp?.registerClient(loadConfig({ ...process.env, DATABASE_URL: databaseUrl }).dashboard.clientId, [
+    `${dashboardUrl}/callback`,
+    `http://localhost:${apiPort}/dashboard/callback`,
+  ]);
+  await dashboardBuild;
   const env = {
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
@@ -133,6 +144,7 @@ try {
 
   const dev = {
     apiUrl,
+    dashboardUrl,
     docsUrl: `${apiUrl}/docs`,
     openapiUrl: `${apiUrl}/openapi.json`,
     temporalUiUrl,
@@ -150,6 +162,7 @@ try {
   writeFileSync(DEV_FILE, JSON.stringify(dev, null, 2) + '\n', { mode: 0o600 });
 
   console.log(`
+  Dashboard    ${dev.dashboardUrl}  (sign in as ${DEMO_OWNER_EMAIL})
   API          ${dev.apiUrl}
   API docs     ${dev.docsUrl}
   Temporal UI  ${dev.temporalUiUrl}

@@ -32,7 +32,10 @@ import requestLogPlugin from './plugins/request-log.js';
 import versioningPlugin, { requestedVersionHeaderPlugin } from './plugins/versioning.js';
 import browserKeysPlugin from './plugins/browser-keys.js';
 import pathIdsPlugin from './plugins/path-ids.js';
-import { registerWebhookRoutes } from './webhooks/routes.js';
+import { registerWebhookListenerRoutes, registerWebhookRoutes } from './webhooks/routes.js';
+import { createWebhookListenerService } from './webhooks/listeners.js';
+import { registerCustomerRoutes } from './customers/routes.js';
+import { createCustomerService } from './customers/service.js';
 import { createWebhookService } from './webhooks/service.js';
 import { systemResolver, type Resolver } from './webhooks/targets.js';
 import { registerRelayRoutes } from './relay/routes.js';
@@ -56,6 +59,7 @@ import { createSubscriptionService } from './subscriptions/service.js';
 import { registerAgentRoutes } from './agents/routes.js';
 import { createAgentService } from './agents/service.js';
 import { registerStatsRoutes } from './stats/routes.js';
+import { registerDashboardRoutes } from './dashboard/serve.js';
 import { createStatsService } from './stats/service.js';
 
 export type AppDeps = {
@@ -149,7 +153,7 @@ export async function buildApp(deps: AppDeps) {
     app.log.warn({ err: error, eventId }, 'waking the event dispatcher failed; the outbox sweep will wake it'),
   );
 
-  const emails = createEmailDispatcher(deps.temporal, deps.config.temporalTaskQueue, (error, emailId) =>
+  const emails = createEmailDispatcher(deps.temporal, deps.sql, deps.config.temporalTaskQueue, (error, emailId) =>
     app.log.warn({ err: error, emailId }, 'email delivery start failed; the outbox sweep will retry'),
   );
   const secretBox = createSecretBox(deps.config.secretsEncryptionKey);
@@ -173,8 +177,19 @@ export async function buildApp(deps: AppDeps) {
       taskQueue: deps.config.temporalTaskQueue,
       encryptionKey: deps.config.webhooks.secretEncryptionKey,
       targets: { resolver: deps.webhookResolver ?? systemResolver, allowPrivateTargets: deps.config.webhooks.allowPrivateTargets },
+      onStartError: (error, start) =>
+        app.log.warn({ err: error, workflowId: start.workflowId }, 'test event delivery start failed after commit; the outbox sweep will retry'),
     }),
   );
+  const webhookListeners = createWebhookListenerService({
+    sql: deps.sql,
+    encryptionKey: deps.config.webhooks.secretEncryptionKey,
+    onError: (error) => app.log.warn({ err: error }, 'webhook listener stream error'),
+  });
+  registerWebhookListenerRoutes(app, webhookListeners);
+  registerCustomerRoutes(app, createCustomerService({ sql: deps.sql }));
+  // Open listener streams would hold the server open: end them first.
+  app.addHook('preClose', () => webhookListeners.close());
   const tokens = createTokenService({ chain: deps.config.chain });
   registerTokenRoutes(app, tokens);
   const relay = createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue });
@@ -214,6 +229,8 @@ export async function buildApp(deps: AppDeps) {
     app,
     createAgentService({ sql: deps.sql, secretBox, events, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue, onStartError: payments.onStartError }),
   );
+
+  registerDashboardRoutes(app, deps.config);
 
   return app;
 }

@@ -34,6 +34,10 @@ const configSchema = z.object({
   OIDC_JWKS_URL: z.string().url().optional(),
   /** Least time between two JWKS fetches triggered by an unknown `kid` (bounds load on the identity provider). */
   OIDC_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).default(30_000),
+  /** The dashboard's OAuth client id at the identity provider (authorization code + PKCE, no secret). */
+  DASHBOARD_OIDC_CLIENT_ID: z.string().min(1).default('stablepay-dashboard'),
+  /** Where the built dashboard is served from (default dashboard/dist, written by src/dashboard/build.ts). */
+  DASHBOARD_DIST_DIR: z.string().min(1).optional(),
   /** Outgoing mail (smtp:// or smtps://); the dev SMTP sink by default. */
   SMTP_URL: z.string().min(1).default('smtp://127.0.0.1:2525'),
   MAIL_FROM: z.string().min(3).default('StablePay <no-reply@stablepay.local>'),
@@ -84,6 +88,8 @@ export type Config = {
   bodyLimitBytes: number;
   /** Null when no identity provider is configured: dashboard tokens are then refused. */
   oidc: { issuer: string; audience: string; jwksUrl: string; jwksCooldownMs: number } | null;
+  /** The web dashboard at /dashboard: its OAuth client id and the folder of its built assets. */
+  dashboard: { clientId: string; distDir: string | undefined };
   smtpUrl: string;
   mailFrom: string;
   secretsEncryptionKey: Buffer;
@@ -150,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     oidc:
       e.OIDC_ISSUER && e.OIDC_JWKS_URL ? { issuer: e.OIDC_ISSUER, audience: e.OIDC_AUDIENCE, jwksUrl: e.OIDC_JWKS_URL, jwksCooldownMs: e.OIDC_JWKS_COOLDOWN_MS } : null,
+    dashboard: { clientId: e.DASHBOARD_OIDC_CLIENT_ID, distDir: e.DASHBOARD_DIST_DIR },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     secretsEncryptionKey,

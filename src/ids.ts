@@ -28,6 +28,8 @@ export const ID_PREFIXES = {
   product: 'prod',
   agentJob: 'job',
   agentActivity: 'aga',
+  webhookListenerSession: 'wls',
+  webhookListenerRequest: 'wlr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -16,3 +16,51 @@ export async function upsertCustomer(
     returning id, merchant_id as "merchantId", livemode, wallet_address as "walletAddress", email, created_at as "createdAt"`;
   return row!;
 }
+
+/** A customer with the counts the customer list shows. */
+export type CustomerSummaryRow = CustomerRow & {
+  subscriptionCount: number;
+  activeSubscriptionCount: number;
+  lastSubscribedAt: Date | null;
+  succeededChargeCount: number;
+};
+
+const summaryColumns = (db: Db) =>
+  db`c.id, c.merchant_id as "merchantId", c.livemode, c.wallet_address as "walletAddress", c.email, c.created_at as "createdAt",
+     coalesce(s.total, 0)::int as "subscriptionCount", coalesce(s.open, 0)::int as "activeSubscriptionCount",
+     s.last_created as "lastSubscribedAt", coalesce(ch.succeeded, 0)::int as "succeededChargeCount"`;
+
+// Counted per customer of the page only (at most 101 rows), through subscriptions of that customer.
+const summaryJoins = (db: Db) =>
+  db`left join lateral (
+       select count(*) as total,
+              count(*) filter (where status in ('trialing', 'active', 'at_risk', 'paused')) as open,
+              max(created_at) as last_created
+       from subscriptions where customer_id = c.id
+     ) s on true
+     left join lateral (
+       select count(*) as succeeded from subscription_charges sc
+       join subscriptions sub on sub.id = sc.subscription_id
+       where sub.customer_id = c.id and sc.status = 'succeeded'
+     ) ch on true`;
+
+export async function listCustomers(
+  db: Db,
+  scope: { merchantId: string; livemode: boolean },
+  filter: { walletAddress?: string; email?: string; before?: string; limit: number },
+): Promise<CustomerSummaryRow[]> {
+  return db<CustomerSummaryRow[]>`
+    select ${summaryColumns(db)} from customers c ${summaryJoins(db)}
+    where c.merchant_id = ${scope.merchantId} and c.livemode = ${scope.livemode}
+      ${filter.walletAddress ? db`and c.wallet_address = ${filter.walletAddress.toLowerCase()}` : db``}
+      ${filter.email ? db`and lower(c.email) = ${filter.email.toLowerCase()}` : db``}
+      ${filter.before ? db`and c.id < ${filter.before}` : db``}
+    order by c.id desc limit ${filter.limit + 1}`;
+}
+
+export async function findCustomer(db: Db, scope: { merchantId: string; livemode: boolean }, id: string): Promise<CustomerSummaryRow | undefined> {
+  const [row] = await db<CustomerSummaryRow[]>`
+    select ${summaryColumns(db)} from customers c ${summaryJoins(db)}
+    where c.id = ${id} and c.merchant_id = ${scope.merchantId} and c.livemode = ${scope.livemode}`;
+  return row;
+}

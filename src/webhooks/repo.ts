@@ -17,22 +17,31 @@ export type EndpointRow = {
   previousSecretCiphertext: Buffer | null;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
+  /** `url`: the api sends to `url`. `listener`: a test-mode `npm run listen` session receives it (src/webhooks/listeners.ts). */
+  kind: 'url' | 'listener';
+  /** Listeners only: nothing is delivered after this time. */
+  expiresAt: Date | null;
 };
 
 const endpointColumns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, url, events, description, status, disabled_reason as "disabledReason",
      disabled_at as "disabledAt", secret_ciphertext as "secretCiphertext", secret_prefix as "secretPrefix",
      previous_secret_ciphertext as "previousSecretCiphertext", previous_secret_expires_at as "previousSecretExpiresAt",
-     created_at as "createdAt"`;
+     created_at as "createdAt", kind, expires_at as "expiresAt"`;
 
 export async function insertEndpoint(
   db: Db,
-  row: Pick<EndpointRow, 'id' | 'merchantId' | 'livemode' | 'url' | 'events' | 'description' | 'secretCiphertext' | 'secretPrefix'>,
+  row: Pick<EndpointRow, 'id' | 'merchantId' | 'livemode' | 'url' | 'events' | 'description' | 'secretCiphertext' | 'secretPrefix'> & {
+    /** A listener: expires this many seconds from now unless a session keeps it alive. */
+    listenerExpiresInSeconds?: number;
+  },
 ): Promise<EndpointRow> {
+  const listener = row.listenerExpiresInSeconds !== undefined;
   const [inserted] = await db<EndpointRow[]>`
-    insert into webhook_endpoints (id, merchant_id, livemode, url, events, description, status, secret_ciphertext, secret_prefix)
+    insert into webhook_endpoints (id, merchant_id, livemode, url, events, description, status, secret_ciphertext, secret_prefix, kind, expires_at)
     values (${row.id}, ${row.merchantId}, ${row.livemode}, ${row.url}, ${db.array(row.events)}, ${row.description}, 'active',
-            ${row.secretCiphertext}, ${row.secretPrefix})
+            ${row.secretCiphertext}, ${row.secretPrefix}, ${listener ? 'listener' : 'url'},
+            ${listener ? db`now() + make_interval(secs => ${row.listenerExpiresInSeconds!})` : null})
     returning ${endpointColumns(db)}`;
   return inserted!;
 }
@@ -97,6 +106,7 @@ export async function findSubscribedEndpointIds(db: Db, scope: MerchantScope, ty
   const rows = await db<{ id: string }[]>`
     select id from webhook_endpoints
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and status = 'active'
+      and (expires_at is null or expires_at > now())
       and (${type} = any(events) or '*' = any(events))
     order by id`;
   return rows.map((r) => r.id);
@@ -114,6 +124,7 @@ export async function findSubscribedEndpointsOfEvents(db: Db, eventIds: readonly
     from events e
     join webhook_endpoints w
       on w.merchant_id = e.merchant_id and w.livemode = e.livemode and w.status = 'active'
+     and (w.expires_at is null or w.expires_at > now())
      and (e.type = any(w.events) or '*' = any(w.events))
     where e.id in ${db(eventIds as string[])}
     order by e.created_at, e.id, w.id`;
@@ -255,4 +266,142 @@ export async function markNoticeEmailed(db: Db, endpointId: string, kind: 'webho
   await db`
     update webhook_endpoint_notices set emailed_at = now()
     where endpoint_id = ${endpointId} and kind = ${kind} and occurred_at = ${occurredAt}`;
+}
+
+// Test events -----------------------------------------------------------------
+
+/**
+ * Records a `webhook_endpoint.test` event already marked dispatched: the event
+ * dispatcher never claims it, so it reaches only the endpoint whose delivery
+ * run the caller starts, never the endpoint's `*` siblings.
+ */
+export async function insertTestEvent(
+  db: Db,
+  event: { id: string; merchantId: string; livemode: boolean; type: string; data: Record<string, unknown> },
+): Promise<{ id: string; createdAt: Date }> {
+  const [row] = await db<{ id: string; createdAt: Date }[]>`
+    insert into events (id, merchant_id, livemode, type, data, dispatched_at)
+    values (${event.id}, ${event.merchantId}, ${event.livemode}, ${event.type}, ${db.json(event.data as never)}, now())
+    returning id, created_at as "createdAt"`;
+  return row!;
+}
+
+/** The first attempt of a run, once recorded. */
+export async function findFirstAttemptOfRun(db: Db, runId: string): Promise<DeliveryRow | undefined> {
+  const [row] = await db<DeliveryRow[]>`
+    select ${deliveryColumns(db)} from webhook_deliveries d join webhook_delivery_runs r on r.id = d.run_id
+    where d.run_id = ${runId} and d.attempt = 1`;
+  return row;
+}
+
+// Listener sessions and hand-off requests (npm run listen) ---------------------
+
+/** Channel the worker notifies when it hands a request to a listener: payload `<endpointId> <requestId>`. */
+export const LISTENER_REQUEST_CHANNEL = 'webhook_listener_requests';
+/** Channel the api notifies when the CLI answered a request: payload `<requestId>`. */
+export const LISTENER_ANSWER_CHANNEL = 'webhook_listener_answers';
+
+export async function openListenerSession(db: Db, session: { id: string; endpointId: string; expiresInSeconds: number }): Promise<void> {
+  await db`insert into webhook_listener_sessions (id, endpoint_id) values (${session.id}, ${session.endpointId})`;
+  await extendListener(db, session.endpointId, session.expiresInSeconds);
+}
+
+/** Marks the session seen now and pushes the listener's expiry to now + grace. */
+export async function touchListenerSession(db: Db, session: { id: string; endpointId: string; expiresInSeconds: number }): Promise<void> {
+  await db`update webhook_listener_sessions set seen_at = now() where id = ${session.id} and closed_at is null`;
+  await extendListener(db, session.endpointId, session.expiresInSeconds);
+}
+
+export async function closeListenerSession(db: Db, session: { id: string; endpointId: string; expiresInSeconds: number }): Promise<void> {
+  await db`update webhook_listener_sessions set closed_at = now(), seen_at = now() where id = ${session.id} and closed_at is null`;
+  await extendListener(db, session.endpointId, session.expiresInSeconds);
+}
+
+async function extendListener(db: Db, endpointId: string, expiresInSeconds: number): Promise<void> {
+  await db`
+    update webhook_endpoints set expires_at = greatest(expires_at, now() + make_interval(secs => ${expiresInSeconds}))
+    where id = ${endpointId} and kind = 'listener' and expires_at > now()`;
+}
+
+/** Whether a stream of the listener is open and was seen within `withinSeconds`. */
+export async function hasConnectedListenerSession(db: Db, endpointId: string, withinSeconds: number): Promise<boolean> {
+  const rows = await db`
+    select 1 from webhook_listener_sessions
+    where endpoint_id = ${endpointId} and closed_at is null and seen_at > now() - make_interval(secs => ${withinSeconds})
+    limit 1`;
+  return rows.length > 0;
+}
+
+export type ListenerRequestRow = {
+  id: string;
+  endpointId: string;
+  runId: string;
+  attempt: number;
+  eventId: string;
+  eventType: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  createdAt: Date;
+  answerBy: Date;
+};
+
+export type ListenerAnswer = {
+  responseStatus: number | null;
+  responseBodyExcerpt: string | null;
+  error: string | null;
+  durationMs: number | null;
+  answeredAt: Date | null;
+};
+
+/** Queues a request for the listener and notifies the api processes (the notification leaves at commit). */
+export async function insertListenerRequest(db: Db, row: Omit<ListenerRequestRow, 'createdAt' | 'answerBy'> & { answerWithinMs: number }): Promise<void> {
+  await db`
+    insert into webhook_listener_requests (id, endpoint_id, run_id, attempt, event_id, event_type, headers, body, answer_by)
+    values (${row.id}, ${row.endpointId}, ${row.runId}, ${row.attempt}, ${row.eventId}, ${row.eventType},
+            ${db.json(row.headers as never)}, ${row.body}, now() + make_interval(secs => ${row.answerWithinMs / 1000}))`;
+  await db`select pg_notify(${LISTENER_REQUEST_CHANNEL}, ${`${row.endpointId} ${row.id}`})`;
+}
+
+const listenerRequestColumns = (db: Db) =>
+  db`id, endpoint_id as "endpointId", run_id as "runId", attempt, event_id as "eventId", event_type as "eventType",
+     headers, body, created_at as "createdAt", answer_by as "answerBy"`;
+
+/** Requests of the listener still waiting for an answer, oldest first. */
+export async function findPendingListenerRequests(db: Db, endpointId: string, ids?: readonly string[]): Promise<ListenerRequestRow[]> {
+  return db<ListenerRequestRow[]>`
+    select ${listenerRequestColumns(db)} from webhook_listener_requests
+    where endpoint_id = ${endpointId} and answered_at is null and answer_by > now()
+      ${ids ? db`and id in ${db(ids as string[])}` : db``}
+    order by created_at, id`;
+}
+
+export async function findListenerAnswer(db: Db, id: string): Promise<ListenerAnswer | undefined> {
+  const [row] = await db<ListenerAnswer[]>`
+    select response_status as "responseStatus", response_body_excerpt as "responseBodyExcerpt", error,
+           duration_ms as "durationMs", answered_at as "answeredAt"
+    from webhook_listener_requests where id = ${id}`;
+  return row;
+}
+
+/** Records the CLI's answer (the first one wins) and notifies the waiting attempt; false when there is nothing to answer. */
+export async function answerListenerRequest(
+  db: Db,
+  endpointId: string,
+  id: string,
+  answer: { responseStatus: number | null; responseBodyExcerpt: string | null; error: string | null; durationMs: number },
+): Promise<boolean> {
+  const rows = await db`
+    update webhook_listener_requests set response_status = ${answer.responseStatus},
+      response_body_excerpt = ${answer.responseBodyExcerpt}, error = ${answer.error}, duration_ms = ${answer.durationMs},
+      answered_at = now()
+    where id = ${id} and endpoint_id = ${endpointId} and answered_at is null and answer_by > now()
+    returning id`;
+  if (rows.length === 0) return false;
+  await db`select pg_notify(${LISTENER_ANSWER_CHANNEL}, ${id})`;
+  return true;
+}
+
+/** Removes a request once its attempt is over, and any request whose attempt died before removing its own. */
+export async function deleteListenerRequest(db: Db, id: string): Promise<void> {
+  await db`delete from webhook_listener_requests where id = ${id} or answer_by < now() - interval '1 hour'`;
 }

@@ -13,12 +13,22 @@ import {
   endpointListQuery,
   endpointParams,
   endpointWithSecret,
+  createListenerBody,
+  listenerAnswer,
+  listenerAnswerBody,
+  listenerParams,
+  listenerStream,
+  listenerWithSecret,
   replay,
+  testEvent,
+  TEST_EVENT_TYPE,
 } from './schemas.js';
+import type { WebhookListenerService } from './listeners.js';
 import type { WebhookService } from './service.js';
 
 const ENDPOINTS = ['Webhook endpoints'];
 const DELIVERIES = ['Webhook deliveries'];
+const LISTENERS = ['Webhook listeners'];
 
 export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: WebhookService): void {
   app.route({
@@ -94,6 +104,23 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
   });
 
   app.route({
+    method: 'POST',
+    url: '/v1/webhook-endpoints/:id/test',
+    config: { access: access.scope('webhooks_write') },
+    schema: {
+      tags: ENDPOINTS,
+      summary: 'Send a test event',
+      description:
+        `Records a \`${TEST_EVENT_TYPE}\` event and delivers it to this endpoint only (never to other endpoints, whatever they ` +
+        'subscribe to), through the usual delivery: signed, retried on the usual schedule, one delivery record per attempt. ' +
+        'Waits up to 15 seconds for the first attempt and returns it. A disabled endpoint is refused with `session_invalid_state`.',
+      params: endpointParams,
+      response: { 200: testEvent },
+    },
+    handler: (request) => webhooks.sendTestEvent(requestScope(request), request.params.id),
+  });
+
+  app.route({
     method: 'GET',
     url: '/v1/webhook-deliveries/:id',
     config: { access: access.scope('webhooks_read') },
@@ -127,5 +154,61 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
       response: { 200: replay },
     },
     handler: (request) => webhooks.replay(requestScope(request), request.params.id),
+  });
+}
+
+/** `npm run listen`: test-mode listeners, their event stream and the CLI's answers. */
+export function registerWebhookListenerRoutes(app: FastifyZodInstance, listeners: WebhookListenerService): void {
+  app.route({
+    method: 'POST',
+    url: '/v1/webhook-listeners',
+    config: { access: access.scope('webhooks_write') },
+    schema: {
+      tags: LISTENERS,
+      summary: 'Start a webhook listener (test mode only)',
+      description:
+        'Creates a temporary test-mode endpoint of kind `listener` for `npm run listen` and returns its signing secret once. ' +
+        'Deliveries to it go through the usual workflow and are handed to whoever holds its stream; the service never opens a ' +
+        'connection to the developer\'s machine. It expires one hour after its last stream closed. A live-mode key is refused ' +
+        'with `permission_denied`.',
+      body: createListenerBody,
+      response: { 200: listenerWithSecret },
+    },
+    handler: (request) => listeners.create(requestScope(request), request.body),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/webhook-listeners/:id/stream',
+    config: { access: access.scope('webhooks_write') },
+    schema: {
+      tags: LISTENERS,
+      summary: "Receive a listener's deliveries (Server-Sent Events)",
+      description:
+        'A long-lived text/event-stream. Each `delivery` event carries the signed request to forward; answer it with ' +
+        'POST /v1/webhook-listeners/{id}/answers. An attempt nobody answers within 10 seconds (or made while no stream is open) ' +
+        'fails and is retried on the usual schedule.',
+      operationId: 'streamWebhookListener',
+      params: listenerParams,
+      response: { 200: listenerStream },
+    },
+    // The reply carries a stream (no serialization); returning it tells Fastify the handler sent it.
+    handler: async (request, reply) => (await listeners.stream(requestScope(request), request.params.id, reply)) as never,
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/webhook-listeners/:id/answers',
+    config: { access: access.scope('webhooks_write') },
+    schema: {
+      tags: LISTENERS,
+      summary: 'Report the local response to a delivery',
+      description: "The CLI's report of what the local receiver answered; recorded on the delivery attempt like a real response.",
+      operationId: 'answerWebhookListenerRequest',
+      params: listenerParams,
+      body: listenerAnswerBody,
+      response: { 200: listenerAnswer },
+    },
+    handler: (request) => listeners.answer(requestScope(request), request.params.id, request.body),
   });
 }

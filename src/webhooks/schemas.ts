@@ -34,9 +34,12 @@ export const endpoint = z
     mode: z.enum(['test', 'live']),
     status: z.enum(ENDPOINT_STATUSES),
     disabledReason: z
-      .enum(['manual', 'too_many_failures'])
+      .enum(['manual', 'too_many_failures', 'expired'])
       .nullable()
-      .describe('Why the endpoint is disabled: `manual` (POST .../disable) or `too_many_failures` (5 permanent failures in 24 hours).'),
+      .describe(
+        'Why the endpoint is disabled: `manual` (POST .../disable), `too_many_failures` (5 permanent failures in 24 hours) ' +
+          'or `expired` (a listener whose `npm run listen` session ended more than an hour ago).',
+      ),
     disabledAt: timestamp.nullable(),
     signingSecretPrefix: z.string().describe('The leading characters of the current signing secret (`whsec_` and six more).'),
     previousSecretExpiresAt: timestamp
@@ -45,6 +48,12 @@ export const endpoint = z
     description: z.string(),
     livemode: z.boolean(),
     createdAt: timestamp,
+    kind: z
+      .enum(['url', 'listener'])
+      .describe('`url`: deliveries are POSTed to `url`. `listener`: a test-mode `npm run listen` session receives them and forwards them on the developer\'s machine; `url` then reads `listener:<forward target>` and is never called by the service.'),
+    expiresAt: timestamp
+      .nullable()
+      .describe('Listeners only: nothing is delivered after this time. It moves forward while a session is connected and is one hour after the last session closed.'),
   })
   .meta({ id: 'WebhookEndpoint' });
 
@@ -99,7 +108,80 @@ export const replay = z
   })
   .meta({ id: 'WebhookReplay' });
 
+/** The kind of the test event (POST /v1/webhook-endpoints/{id}/test); not subscribable, sent only on request. */
+export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
+
+export const testEvent = z
+  .object({
+    object: z.literal('webhook_test_event'),
+    endpointId: z.string(),
+    eventId: z.string().describe('The recorded test event; also the `webhook-id` header.'),
+    eventType: z.literal(TEST_EVENT_TYPE),
+    delivery: delivery
+      .nullable()
+      .describe(
+        'The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen.',
+      ),
+  })
+  .meta({ id: 'WebhookTestEvent' });
+
+export const createListenerBody = z
+  .object({
+    events: z.array(eventKind).min(1).max(EVENT_TYPES.length + 1).default([ALL_EVENTS]).describe('Event kinds to receive; default `*`.'),
+    forwardTo: z
+      .string()
+      .trim()
+      .max(2048)
+      .optional()
+      .describe('Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`.'),
+    description: z.string().trim().max(500).default(''),
+  })
+  .strict();
+
+export const listenerWithSecret = z
+  .object({
+    object: z.literal('webhook_listener'),
+    endpoint,
+    signingSecret: z.string().describe('The `whsec_...` secret deliveries to this listener are signed with; returned only here.'),
+    streamPath: z.string().describe('GET this path (Accept: text/event-stream) to receive the deliveries.'),
+    expiresAfterCloseSeconds: z.number().int().describe('The listener expires this long after its last stream closed.'),
+  })
+  .meta({ id: 'WebhookListener' });
+
+export const listenerStream = z
+  .string()
+  .describe(
+    'A text/event-stream. `event: ready` once, then `event: delivery` per delivery attempt (id = the request id; data = JSON ' +
+      '`{requestId, eventId, eventType, attempt, headers, body}` where `headers` are the Standard Webhooks headers and `body` the ' +
+      'signed bytes in base64), and a `: keepalive` comment every 10 seconds.',
+  );
+
+export const listenerAnswerBody = z
+  .object({
+    requestId: idParam('webhookListenerRequest'),
+    status: z.number().int().min(100).max(599).nullable().describe('The local receiver\'s HTTP status, or null when it gave no response.'),
+    bodyExcerpt: z.string().max(4096).nullable().default(null).describe('The start of the local response body (stored up to 1024 bytes).'),
+    error: z.string().max(500).nullable().default(null).describe('Why no response arrived (connection refused, timeout).'),
+    durationMs: z.number().int().min(0).max(3_600_000),
+  })
+  .strict();
+
+export const listenerAnswer = z
+  .object({
+    object: z.literal('webhook_listener_answer'),
+    requestId: z.string(),
+    recorded: z.boolean().describe('False when the attempt had stopped waiting (too late) or another session answered first.'),
+  })
+  .meta({ id: 'WebhookListenerAnswer' });
+
+export const listenerParams = z.object({ id: pathId('webhookEndpoint') });
+
 export type CreateEndpointBody = z.infer<typeof createEndpointBody>;
+export type TestEvent = z.infer<typeof testEvent>;
+export type CreateListenerBody = z.infer<typeof createListenerBody>;
+export type ListenerWithSecret = z.infer<typeof listenerWithSecret>;
+export type ListenerAnswerBody = z.infer<typeof listenerAnswerBody>;
+export type ListenerAnswer = z.infer<typeof listenerAnswer>;
 export type Endpoint = z.infer<typeof endpoint>;
 export type EndpointWithSecret = z.infer<typeof endpointWithSecret>;
 export type Delivery = z.infer<typeof delivery>;

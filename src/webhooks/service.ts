@@ -7,30 +7,52 @@ import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import * as repo from './repo.js';
-import { startDeliveryRun } from './start.js';
-import { ALL_EVENTS, type CreateEndpointBody, type Delivery, type DeliveryListQuery, type Endpoint, type EndpointWithSecret, type Replay } from './schemas.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createWorkflowStarter, queueWorkflowStart, workflowStart } from '../temporal/start-outbox.js';
+import { webhookDeliveryWorkflow, webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery.js';
+import type { WebhookDeliveryInput } from './runs.js';
+import { deliveryRunTags, startDeliveryRun } from './start.js';
+import {
+  ALL_EVENTS,
+  TEST_EVENT_TYPE,
+  type CreateEndpointBody,
+  type Delivery,
+  type DeliveryListQuery,
+  type Endpoint,
+  type EndpointWithSecret,
+  type Replay,
+  type TestEvent,
+} from './schemas.js';
 import { encryptSecret, generateSigningSecret, secretPrefix } from './secrets.js';
 import { checkTarget, TargetRefusedError, type TargetPolicy } from './targets.js';
 
 /** How long the previous secret keeps signing beside the new one after a rotation. */
 export const SECRET_ROTATION_OVERLAP_SECONDS = 24 * 60 * 60;
 
+/** A listener past its expiry receives nothing: it reads as disabled (`expired`). */
+export function isExpired(row: Pick<repo.EndpointRow, 'expiresAt'>, now = Date.now()): boolean {
+  return row.expiresAt !== null && row.expiresAt.getTime() <= now;
+}
+
 export function renderEndpoint(row: repo.EndpointRow): Endpoint {
+  const expired = row.status === 'active' && isExpired(row);
   return {
     id: row.id,
     object: 'webhook_endpoint',
     url: row.url,
     events: row.events,
     mode: row.livemode ? 'live' : 'test',
-    status: row.status,
-    disabledReason: row.disabledReason,
-    disabledAt: row.disabledAt?.toISOString() ?? null,
+    status: expired ? 'disabled' : row.status,
+    disabledReason: expired ? 'expired' : row.disabledReason,
+    disabledAt: expired ? row.expiresAt!.toISOString() : (row.disabledAt?.toISOString() ?? null),
     signingSecretPrefix: row.secretPrefix,
     previousSecretExpiresAt:
       row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date() ? row.previousSecretExpiresAt.toISOString() : null,
     description: row.description,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
+    kind: row.kind,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
   };
 }
 
@@ -60,9 +82,18 @@ export type WebhookServiceDeps = {
   taskQueue: string;
   encryptionKey: Buffer;
   targets: TargetPolicy;
+  /** A delivery start of a test event that failed after commit (the outbox sweep performs it). */
+  onStartError?: (error: unknown, start: { workflowId: string; action: string }) => void;
+  /** How long POST .../test waits for the first attempt to be recorded. */
+  testEventWaitMs?: number;
 };
 
-export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, targets }: WebhookServiceDeps) {
+/** How long POST /v1/webhook-endpoints/{id}/test waits for the first attempt (the attempt itself times out after 10 s). */
+export const TEST_EVENT_WAIT_MS = 15_000;
+
+export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, targets, onStartError, testEventWaitMs = TEST_EVENT_WAIT_MS }: WebhookServiceDeps) {
+  const starter = createWorkflowStarter(temporal, sql, (error, start) => onStartError?.(error, start));
+
   async function loadEndpoint(scope: MerchantScope, id: string, db: Db = sql, forUpdate = false) {
     const row = await repo.findEndpoint(db, scope, id, { forUpdate });
     if (!row) throw new NotFoundError(`No such webhook endpoint: ${id}.`, { param: 'id' });
@@ -116,6 +147,7 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
     async enable(scope: MerchantScope, id: string): Promise<Endpoint> {
       return sql.begin(async (tx) => {
         const row = await loadEndpoint(scope, id, tx, true);
+        if (isExpired(row)) throw new InvalidStateError('The listener has expired; start `npm run listen` again for a new one.');
         if (row.status === 'active') throw new InvalidStateError('The webhook endpoint is already active.');
         return renderEndpoint(await repo.setEndpointStatus(tx, id, { status: 'active' }));
       });
@@ -133,6 +165,41 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
         });
         return { endpoint: renderEndpoint(updated), signingSecret };
       });
+    },
+
+    /**
+     * Sends a `webhook_endpoint.test` event to this endpoint only: the event is recorded already
+     * dispatched (so no other endpoint gets it), and its delivery run is queued in the same
+     * transaction and started after commit, through the usual delivery workflow (signed, retried,
+     * recorded). Answers with the first attempt once it is recorded, or null after the wait.
+     */
+    async sendTestEvent(scope: MerchantScope, id: string): Promise<TestEvent> {
+      const { eventId, start } = await sql.begin(async (tx) => {
+        const row = await loadEndpoint(scope, id, tx, true);
+        if (row.status !== 'active' || isExpired(row)) {
+          throw new InvalidStateError('The webhook endpoint is disabled; enable it before sending a test event.');
+        }
+        const event = await repo.insertTestEvent(tx, {
+          id: newId('event'),
+          ...scope,
+          type: TEST_EVENT_TYPE,
+          data: {
+            object: { id: row.id, object: 'webhook_endpoint', url: row.url, mode: row.livemode ? 'live' : 'test' },
+            message: 'A test event sent with POST /v1/webhook-endpoints/{id}/test.',
+          },
+        });
+        const input: WebhookDeliveryInput = { eventId: event.id, endpointId: row.id, sequence: 0 };
+        const queued = await queueWorkflowStart(tx, workflowStart(webhookDeliveryWorkflow, { workflowId: webhookDeliveryWorkflowId(input), taskQueue, args: [input], tags: deliveryRunTags(scope, input) }));
+        return { eventId: event.id, start: queued };
+      });
+      await starter.startAfterCommit([start]);
+      const deadline = Date.now() + testEventWaitMs;
+      let first = await repo.findFirstAttemptOfRun(sql, start.workflowId);
+      while (!first && Date.now() < deadline) {
+        await sleep(100);
+        first = await repo.findFirstAttemptOfRun(sql, start.workflowId);
+      }
+      return { object: 'webhook_test_event', endpointId: id, eventId, eventType: TEST_EVENT_TYPE, delivery: first ? renderDelivery(first) : null };
     },
 
     async getDelivery(scope: MerchantScope, id: string): Promise<Delivery> {
@@ -161,7 +228,7 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
       if (!temporal) throw new InternalError('Replay is unavailable: no workflow service is configured.');
       const sequence = await repo.nextRunSequence(sql, delivery.eventId, delivery.endpointId);
       // A concurrent replay that picked the same number hits the same workflow id: one run.
-      await startDeliveryRun(temporal, taskQueue, { eventId: delivery.eventId, endpointId: delivery.endpointId, sequence });
+      await startDeliveryRun(temporal, taskQueue, scope, { eventId: delivery.eventId, endpointId: delivery.endpointId, sequence });
       return { object: 'webhook_replay', deliveryId: delivery.id, endpointId: delivery.endpointId, eventId: delivery.eventId, replay: sequence, status: 'queued' };
     },
   };

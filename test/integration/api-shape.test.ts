@@ -44,6 +44,7 @@ async function openapi(): Promise<{ paths: Record<string, Record<string, any>>; 
 /** Bodies that pass validation on the action routes that need one, so only the id decides the answer. */
 const VALID_BODIES: Record<string, object> = {
   'post /v1/refunds/{id}/signature': { transactionHash: `0x${'1'.repeat(64)}` },
+  'post /v1/webhook-listeners/{id}/answers': { requestId: `wlr_${'0'.repeat(26)}`, status: 200, durationMs: 1 },
 };
 
 describe('path ids are opaque', () => {

@@ -18,6 +18,7 @@ import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../../sr
 import { startDevChain, type DevChainInfo } from '../../src/dev/chain/dev-chain.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 import { TEMPORAL_TEST_LOG, quietBundlerLogger } from './temporal-logging.js';
+import { buildDashboard } from '../../src/dashboard/build.js';
 
 export const TEMPLATE_DATABASE = 'stablepay_template';
 
@@ -49,6 +50,8 @@ export default async function setup(project: TestProject) {
     startDevChain({ rpcUrl: '' }),
     startTemporalDevServer({ cli: binaries.cli, port: await freePort(), uiPort: await freePort(), log }),
     bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger }),
+    // The web dashboard the api serves at /dashboard (test/dashboard); skipped when its sources are unchanged.
+    buildDashboard({ log: (line) => log(`${line}\n`) }),
   ]);
   await ensureDatabase(postgres.url('postgres'), TEMPLATE_DATABASE);
   await migrate(postgres.url(TEMPLATE_DATABASE));

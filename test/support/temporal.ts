@@ -36,7 +36,13 @@ export type DevServerWorker = {
 
 export async function startDevServerWorker(
   sql: Sql,
-  options: { chain?: ChainConfig; subscriptionChain?: SubscriptionChain; mailer?: Mailer } = {},
+  options: {
+    chain?: ChainConfig;
+    subscriptionChain?: SubscriptionChain;
+    mailer?: Mailer;
+    /** Webhook delivery settings over testWebhookSettings() (a resolver, a receiver's CA, private targets). */
+    webhooks?: Partial<NonNullable<WorkerDeps['webhooks']>>;
+  } = {},
 ): Promise<DevServerWorker> {
   const address = inject('temporalAddress');
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
@@ -49,7 +55,7 @@ export async function startDevServerWorker(
     temporal: client,
     taskQueue,
     workflowBundle: await workflowBundle(),
-    webhooks: testWebhookSettings(),
+    webhooks: { ...testWebhookSettings()!, ...options.webhooks },
     ...(options.chain ? { chain: options.chain } : {}),
     ...(options.subscriptionChain ? { subscriptionChain: options.subscriptionChain } : {}),
     ...(options.mailer ? { mailer: options.mailer } : {}),

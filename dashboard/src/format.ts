@@ -1,0 +1,69 @@
+// Display helpers. Amounts arrive as integer strings in token base units
+// (USDC: 6 decimals) and are formatted with string and bigint arithmetic,
+// never floats. Dates are shown in the viewer's time zone.
+
+export const USDC_DECIMALS = 6;
+
+/** "12345678" -> "12.345678" trimmed to at least 2 decimals, with thousands separators: "12.345678", "1,000.00". */
+export function formatAmount(base: string | null | undefined, currency = 'USDC', decimals = USDC_DECIMALS): string {
+  if (base === null || base === undefined || !/^-?\d+$/.test(base)) return '—';
+  const negative = base.startsWith('-');
+  const digits = (negative ? base.slice(1) : base).padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals).replace(/^0+(?=\d)/, '');
+  let fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  if (fraction.length < 2) fraction = fraction.padEnd(2, '0');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}${grouped}.${fraction} ${currency}`;
+}
+
+/** "12.5" -> "12500000"; undefined when the text is not a non-negative amount with at most `decimals` decimals. */
+export function parseAmount(text: string, decimals = USDC_DECIMALS): string | undefined {
+  const value = text.trim().replace(/,/g, '');
+  const match = /^(\d+)(?:\.(\d*))?$/.exec(value);
+  if (!match) return undefined;
+  const fraction = match[2] ?? '';
+  if (fraction.length > decimals) return undefined;
+  const base = `${match[1]}${fraction.padEnd(decimals, '0')}`.replace(/^0+(?=\d)/, '');
+  return base;
+}
+
+/** A base-unit amount as a number of whole units with cent precision, for chart geometry only (labels use formatAmount). */
+export function chartUnits(base: string): number {
+  const cents = BigInt(base) / 10n ** BigInt(USDC_DECIMALS - 2);
+  return Number(cents) / 100;
+}
+
+/** "0.1234" (a ratio string) -> "12.34 %". */
+export function formatRate(rate: string | null | undefined): string {
+  if (!rate || !/^-?\d+\.\d+$/.test(rate)) return '—';
+  const [whole, fraction = ''] = rate.split('.');
+  const padded = fraction.padEnd(4, '0');
+  const percent = `${BigInt(whole! + padded.slice(0, 2))}`;
+  return `${percent}.${padded.slice(2, 4)} %`;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** An ISO timestamp in the viewer's time zone. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}
+
+export function formatDay(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateOnly.format(date);
+}
+
+/** A UTC calendar day (YYYY-MM-DD) as a short month label, e.g. "Mar 2026". */
+export function monthLabel(day: string): string {
+  const [y, m] = day.split('-').map(Number);
+  return new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y!, m! - 1, 1));
+}
+
+export function shortId(id: string): string {
+  return id.length > 16 ? `${id.slice(0, 10)}…${id.slice(-4)}` : id;
+}

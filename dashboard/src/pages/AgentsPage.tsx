@@ -1,0 +1,213 @@
+// Agents: the configuration form (drawn from the configuration the API
+// returns, so new settings appear without a dashboard change), the activity
+// feed, and escrow jobs with approve (and complete / reject when the agent wallet is the evaluator).
+import { useEffect, useState } from 'react';
+import { api } from '../api.ts';
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { ActionButton, ActionForm, Field, text } from '../components/Form.tsx';
+import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
+import type { AgentActivity, AgentJob } from '../types.ts';
+
+type Section = Record<string, unknown>;
+type AgentConfig = { enabledCapabilities: string[]; agentWallet?: { address: string | null }; [section: string]: unknown };
+
+const KNOWN_CAPABILITIES = ['recovery', 'cashflow', 'pricing_intelligence'];
+const CHOICES: Record<string, readonly string[]> = { strategy: ['once', 'twice', 'daily'], anomalySensitivity: ['low', 'medium', 'high'] };
+const NOT_SETTINGS = new Set(['object', 'enabledCapabilities', 'agentWallet', 'livemode', 'createdAt', 'updatedAt']);
+
+const humanise = (name: string) => name.replace(/([A-Z])/g, ' $1').replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()).replace(/\bUsd\b/g, 'USD');
+
+function SettingInput({ section, name, value }: { section: string; name: string; value: unknown }) {
+  const id = `${section}.${name}`;
+  const label = humanise(name);
+  if (typeof value === 'boolean') {
+    return (
+      <label className="check">
+        <input type="checkbox" name={id} defaultChecked={value} /> {label}
+      </label>
+    );
+  }
+  if (CHOICES[name]) {
+    return (
+      <div className="field">
+        <label htmlFor={id}>{label}</label>
+        <select id={id} name={id} defaultValue={String(value)}>
+          {CHOICES[name]!.map((choice) => (
+            <option key={choice}>{choice}</option>
+          ))}
+        </select>
+      </div>
+    );
+  }
+  if (Array.isArray(value)) {
+    return (
+      <div className="field wide">
+        <label htmlFor={id}>{label} (one per line)</label>
+        <textarea id={id} name={id} rows={3} defaultValue={value.join('\n')} />
+      </div>
+    );
+  }
+  if (typeof value === 'string' && value.length > 60) {
+    return (
+      <div className="field wide">
+        <label htmlFor={id}>{label}</label>
+        <textarea id={id} name={id} rows={3} defaultValue={value} />
+      </div>
+    );
+  }
+  return <Field label={label} name={id} type={typeof value === 'number' ? 'number' : 'text'} defaultValue={String(value ?? '')} />;
+}
+
+/** The PATCH body: every setting of every section, typed as the current configuration types it. */
+function readConfigForm(form: FormData, config: AgentConfig): Record<string, unknown> {
+  const body: Record<string, unknown> = { enabledCapabilities: form.getAll('enabledCapabilities').map(String) };
+  for (const [section, settings] of Object.entries(config)) {
+    if (NOT_SETTINGS.has(section) || !settings || typeof settings !== 'object' || Array.isArray(settings)) continue;
+    const values: Section = {};
+    for (const [name, current] of Object.entries(settings as Section)) {
+      const raw = form.get(`${section}.${name}`);
+      if (typeof current === 'boolean') values[name] = raw === 'on';
+      else if (typeof current === 'number') values[name] = Number(raw);
+      else if (Array.isArray(current)) values[name] = String(raw ?? '').split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+      else values[name] = String(raw ?? '');
+    }
+    body[section] = values;
+  }
+  return body;
+}
+
+function ConfigForm() {
+  const [config, setConfig] = useState<AgentConfig | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    api.get<AgentConfig>('/v1/agents/config').then(setConfig, setError);
+  }, []);
+  if (!config) return <ErrorMessage error={error} />;
+  const capabilities = [...new Set([...KNOWN_CAPABILITIES, ...config.enabledCapabilities])];
+  const sections = Object.entries(config).filter(([name, v]) => !NOT_SETTINGS.has(name) && v && typeof v === 'object' && !Array.isArray(v)) as [string, Section][];
+  return (
+    <ActionForm
+      key={JSON.stringify(config)}
+      title="Configuration"
+      submitLabel="Save configuration"
+      action={async (form) => {
+        setSaved(false);
+        setConfig(await api.patch<AgentConfig>('/v1/agents/config', readConfigForm(form, config)));
+        setSaved(true);
+      }}
+    >
+      <p>
+        Agent wallet: <code>{config.agentWallet?.address ?? 'created with the configuration'}</code>
+      </p>
+      <fieldset className="checkboxes">
+        <legend>Enabled capabilities</legend>
+        {capabilities.map((capability) => (
+          <label key={capability}>
+            <input type="checkbox" name="enabledCapabilities" value={capability} defaultChecked={config.enabledCapabilities.includes(capability)} />{' '}
+            {humanise(capability)}
+          </label>
+        ))}
+      </fieldset>
+      {sections.map(([section, settings]) => (
+        <fieldset key={section} className="grid">
+          <legend>{humanise(section)}</legend>
+          {Object.entries(settings).map(([name, value]) => (
+            <SettingInput key={name} section={section} name={name} value={value} />
+          ))}
+        </fieldset>
+      ))}
+      {saved && (
+        <p className="notice" role="status">
+          Configuration saved.
+        </p>
+      )}
+    </ActionForm>
+  );
+}
+
+/** What the merchant can do with a job now: approve a proposal; decide as evaluator when that is the agent wallet. */
+function JobActions({ job, agentWallet, reload }: { job: AgentJob; agentWallet: string | null; reload: () => void }) {
+  if (job.status === 'proposed') {
+    return <ActionButton label="Approve" className="primary" action={() => api.post(`/v1/agents/jobs/${job.id}/approve`).then(reload)} />;
+  }
+  const decides = agentWallet !== null && job.evaluatorAddress.toLowerCase() === agentWallet.toLowerCase();
+  if (!decides || (job.status !== 'funded' && job.status !== 'submitted')) return <>—</>;
+  return (
+    <span className="row-actions">
+      {job.status === 'submitted' && (
+        <ActionButton label="Complete" className="primary" action={() => api.post(`/v1/agents/jobs/${job.id}/complete`, {}).then(reload)} />
+      )}
+      <ConfirmButton
+        label="Reject"
+        ariaLabel={`Reject job ${job.id}`}
+        question="Reject and refund the escrow?"
+        onConfirm={() => api.post(`/v1/agents/jobs/${job.id}/reject`, {}).then(reload)}
+      />
+    </span>
+  );
+}
+
+export function AgentsPage() {
+  const [version, setVersion] = useState(0);
+  const reload = () => setVersion((v) => v + 1);
+  const [agentWallet, setAgentWallet] = useState<string | null>(null);
+  useEffect(() => {
+    api.get<AgentConfig>('/v1/agents/config').then((c) => setAgentWallet(c.agentWallet?.address ?? null), () => setAgentWallet(null));
+  }, []);
+  return (
+    <>
+      <ConfigForm />
+      <h2>Escrow jobs</h2>
+      <ActionForm
+        title="Propose a job"
+        submitLabel="Create job"
+        action={async (form) => {
+          const amount = parseAmount(text(form, 'amount'));
+          if (!amount) throw new Error('Enter the amount in USDC (at most 6 decimals).');
+          await api.post('/v1/agents/jobs', { vendorAddress: text(form, 'vendorAddress'), description: text(form, 'description'), amount, currency: 'USDC' });
+          reload();
+        }}
+      >
+        <div className="grid">
+          <Field label="Vendor address" name="vendorAddress" required placeholder="0x…" />
+          <Field label="Description" name="description" required maxLength={1000} />
+          <Field label="Amount (USDC)" name="amount" required inputMode="decimal" />
+        </div>
+      </ActionForm>
+      <PaginatedTable<AgentJob>
+        caption="Jobs"
+        reloadKey={version}
+        load={(cursor) => api.list<AgentJob>('/v1/agents/jobs', cursor)}
+        columns={[
+          { header: 'Job', cell: (j) => <code>{shortId(j.id)}</code> },
+          { header: 'Description', cell: (j) => j.description },
+          { header: 'Vendor', cell: (j) => <code>{shortId(j.vendorAddress)}</code> },
+          { header: 'Amount', cell: (j) => formatAmount(j.amount, j.currency), className: 'num' },
+          { header: 'Status', cell: (j) => <StatusBadge status={j.status} /> },
+          { header: 'Needs approval because', cell: (j) => j.approvalReasons.map(humanise).join(', ') || '—' },
+          { header: 'Created', cell: (j) => formatDate(j.createdAt) },
+          { header: 'Actions', cell: (j) => <JobActions job={j} agentWallet={agentWallet} reload={reload} /> },
+        ]}
+        empty="No jobs yet."
+      />
+      <h2>Activity</h2>
+      <PaginatedTable<AgentActivity>
+        caption="Agent activity"
+        reloadKey={version}
+        load={(cursor) => api.list<AgentActivity>('/v1/agents/activity', cursor)}
+        columns={[
+          { header: 'When', cell: (a) => formatDate(a.createdAt) },
+          { header: 'Capability', cell: (a) => humanise(a.capability) },
+          { header: 'Action', cell: (a) => a.actionType },
+          { header: 'Outcome', cell: (a) => <StatusBadge status={a.outcome} /> },
+          { header: 'Summary', cell: (a) => a.summary },
+        ]}
+        empty="The agent has not acted yet."
+      />
+    </>
+  );
+}

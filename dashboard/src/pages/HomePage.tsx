@@ -1,0 +1,160 @@
+// Home: MRR, churn, conversion and forecast from /v1/stats/* over the last
+// twelve months, and the most recent payments.
+import { useEffect, useState } from 'react';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { api } from '../api.ts';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { chartUnits, formatAmount, formatDate, formatRate, monthLabel } from '../format.ts';
+import type { PaymentSession } from '../types.ts';
+
+type Funnel = { rate: string };
+type MrrStats = { summary: { endingMrr: string; arr: string; customers: string }; series: { date: string; endingMrr: string; newMrr: string; churnedMrr: string }[] };
+type ChurnStats = { summary: { customerChurnRate: string; churnedCustomers: string }; series: { date: string; customerChurnRate: string; mrrChurnRate: string }[] };
+type ConversionStats = {
+  summary: { paymentSessions: Funnel & { created: string; paid: string }; invoices: Funnel; trials: Funnel };
+  series: { date: string; paymentSessions: Funnel; invoices: Funnel; trials: Funnel }[];
+};
+type ForecastStats = { summary: { mrrNow: string; projectedCash: string; projectedMrrAtEnd: string }; series: { date: string; cash: string; mrr: string }[] };
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/** The last twelve calendar months up to today (UTC), as the stats API takes them. */
+export function statsRange(): { from: string; to: string; interval: 'month' } {
+  const now = new Date();
+  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1));
+  return { from: day(from), to: day(now), interval: 'month' };
+}
+
+const percent = (rate: string) => Number(rate) * 100; // chart geometry only; labels use formatRate
+const units = (value: number) => `${value.toLocaleString(undefined, { maximumFractionDigits: 0 })}`;
+
+function Metric({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="metric">
+      <span className="metric-label">{label}</span>
+      <span className="metric-value">{value}</span>
+    </div>
+  );
+}
+
+function ChartCard({ title, children, testId }: { title: string; children: React.ReactElement; testId: string }) {
+  return (
+    <section className="card chart" aria-label={title} data-testid={testId}>
+      <h2>{title}</h2>
+      <div className="chart-area">
+        <ResponsiveContainer width="100%" height={220}>
+          {children}
+        </ResponsiveContainer>
+      </div>
+    </section>
+  );
+}
+
+export function HomePage() {
+  const [stats, setStats] = useState<{ mrr: MrrStats; churn: ChurnStats; conversion: ConversionStats; forecast: ForecastStats } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    const range = statsRange();
+    Promise.all([
+      api.get<MrrStats>('/v1/stats/mrr', range),
+      api.get<ChurnStats>('/v1/stats/churn', range),
+      api.get<ConversionStats>('/v1/stats/conversion', range),
+      api.get<ForecastStats>('/v1/stats/forecast', { ...range, horizon: 6 }),
+    ]).then(([mrr, churn, conversion, forecast]) => setStats({ mrr, churn, conversion, forecast }), setError);
+  }, []);
+
+  // The current month is still running: churn is shown for the last complete one.
+  const lastFullMonth = stats?.churn.series.at(-2);
+  const mrrData = stats?.mrr.series.map((p) => ({ month: monthLabel(p.date), MRR: chartUnits(p.endingMrr), New: chartUnits(p.newMrr), Churned: chartUnits(p.churnedMrr) }));
+  const churnData = stats?.churn.series.map((p) => ({ month: monthLabel(p.date), 'Customer churn': percent(p.customerChurnRate), 'MRR churn': percent(p.mrrChurnRate) }));
+  const conversionData = stats?.conversion.series.map((p) => ({
+    month: monthLabel(p.date),
+    Checkout: percent(p.paymentSessions.rate),
+    Invoices: percent(p.invoices.rate),
+    Trials: percent(p.trials.rate),
+  }));
+  const forecastData = stats?.forecast.series.map((p) => ({ month: monthLabel(p.date), 'Projected cash': chartUnits(p.cash), 'Projected MRR': chartUnits(p.mrr) }));
+  const amountTip = (value: unknown) => `${Number(value).toLocaleString(undefined, { minimumFractionDigits: 2 })} USDC`;
+  const rateTip = (value: unknown) => `${Number(value).toFixed(2)} %`;
+
+  return (
+    <>
+      <ErrorMessage error={error} />
+      {stats && (
+        <div className="metrics" data-testid="metrics">
+          <Metric label="MRR" value={formatAmount(stats.mrr.summary.endingMrr)} />
+          <Metric label="ARR" value={formatAmount(stats.mrr.summary.arr)} />
+          <Metric label="Paying customers" value={stats.mrr.summary.customers} />
+          {lastFullMonth && <Metric label={`Customer churn (${monthLabel(lastFullMonth.date)})`} value={formatRate(lastFullMonth.customerChurnRate)} />}
+          <Metric label="Checkout conversion" value={formatRate(stats.conversion.summary.paymentSessions.rate)} />
+          <Metric label="Projected cash (6 months)" value={formatAmount(stats.forecast.summary.projectedCash)} />
+        </div>
+      )}
+      {stats && (
+        <div className="charts">
+          <ChartCard title="Monthly recurring revenue" testId="chart-mrr">
+            <LineChart data={mrrData} margin={{ left: 8, right: 8 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="month" fontSize={12} />
+              <YAxis fontSize={12} tickFormatter={units} width={56} />
+              <Tooltip formatter={amountTip} />
+              <Legend />
+              <Line type="linear" dataKey="MRR" stroke="#2b59c3" strokeWidth={2} isAnimationActive={false} />
+              <Line type="linear" dataKey="New" stroke="#12805c" isAnimationActive={false} />
+              <Line type="linear" dataKey="Churned" stroke="#c2410c" isAnimationActive={false} />
+            </LineChart>
+          </ChartCard>
+          <ChartCard title="Churn" testId="chart-churn">
+            <BarChart data={churnData} margin={{ left: 8, right: 8 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="month" fontSize={12} />
+              <YAxis fontSize={12} unit="%" width={56} />
+              <Tooltip formatter={rateTip} />
+              <Legend />
+              <Bar dataKey="Customer churn" fill="#c2410c" isAnimationActive={false} />
+              <Bar dataKey="MRR churn" fill="#f59e0b" isAnimationActive={false} />
+            </BarChart>
+          </ChartCard>
+          <ChartCard title="Conversion" testId="chart-conversion">
+            <LineChart data={conversionData} margin={{ left: 8, right: 8 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="month" fontSize={12} />
+              <YAxis fontSize={12} unit="%" width={56} />
+              <Tooltip formatter={rateTip} />
+              <Legend />
+              <Line type="linear" dataKey="Checkout" stroke="#2b59c3" isAnimationActive={false} />
+              <Line type="linear" dataKey="Invoices" stroke="#7c3aed" isAnimationActive={false} />
+              <Line type="linear" dataKey="Trials" stroke="#12805c" isAnimationActive={false} />
+            </LineChart>
+          </ChartCard>
+          <ChartCard title="Forecast (next 6 months)" testId="chart-forecast">
+            <BarChart data={forecastData} margin={{ left: 8, right: 8 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="month" fontSize={12} />
+              <YAxis fontSize={12} tickFormatter={units} width={56} />
+              <Tooltip formatter={amountTip} />
+              <Legend />
+              <Bar dataKey="Projected cash" fill="#2b59c3" isAnimationActive={false} />
+              <Bar dataKey="Projected MRR" fill="#93b4f5" isAnimationActive={false} />
+            </BarChart>
+          </ChartCard>
+        </div>
+      )}
+      <h2>Recent payments</h2>
+      <PaginatedTable<PaymentSession>
+        caption="Recent payment sessions"
+        load={(cursor) => api.list<PaymentSession>('/v1/payment-sessions', cursor, { limit: 5 })}
+        columns={[
+          { header: 'Amount', cell: (s) => formatAmount(s.amount, s.currency), className: 'num' },
+          { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+          { header: 'For', cell: (s) => s.productName ?? (s.invoiceId ? `Invoice ${s.invoiceId}` : '—') },
+          { header: 'Created', cell: (s) => formatDate(s.createdAt) },
+        ]}
+        empty="No payments yet."
+      />
+    </>
+  );
+}

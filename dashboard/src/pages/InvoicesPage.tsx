@@ -1,0 +1,147 @@
+// Invoices: create with line items (total computed in base units with
+// bigint), send by email, void with confirmation, status badges.
+import { useState } from 'react';
+import { api } from '../api.ts';
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { ActionButton, ActionForm, Field, Select, optionalText, text } from '../components/Form.tsx';
+import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { formatAmount, formatDate, formatDay, parseAmount } from '../format.ts';
+import type { Invoice } from '../types.ts';
+
+const STATUSES = ['', 'draft', 'sent', 'paid', 'overdue', 'void'];
+type Row = { key: number; description: string; quantity: string; unitPrice: string };
+
+function lineTotal(row: Row): bigint | undefined {
+  const unit = parseAmount(row.unitPrice);
+  const quantity = /^\d+$/.test(row.quantity) ? BigInt(row.quantity) : undefined;
+  return unit === undefined || quantity === undefined ? undefined : BigInt(unit) * quantity;
+}
+
+function InvoiceForm({ onCreated }: { onCreated: (invoice: Invoice) => void }) {
+  const [rows, setRows] = useState<Row[]>([{ key: 1, description: '', quantity: '1', unitPrice: '' }]);
+  const update = (key: number, patch: Partial<Row>) => setRows(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const total = rows.reduce<bigint | undefined>((sum, row) => {
+    const line = lineTotal(row);
+    return sum === undefined || line === undefined ? undefined : sum + line;
+  }, 0n);
+  return (
+    <ActionForm
+      title="Create an invoice"
+      submitLabel="Create invoice"
+      action={async (form) => {
+        const lineItems = rows.map((row, i) => {
+          const unitAmount = parseAmount(row.unitPrice);
+          if (!unitAmount) throw new Error(`Line ${i + 1}: enter the unit price in USDC (at most 6 decimals).`);
+          return { description: row.description.trim(), quantity: Number(row.quantity), unitAmount };
+        });
+        const invoice = await api.post<Invoice>('/v1/invoices', {
+          customerName: optionalText(form, 'customerName'),
+          customerEmail: optionalText(form, 'customerEmail'),
+          currency: 'USDC',
+          lineItems,
+          note: optionalText(form, 'note'),
+          dueInDays: Number(text(form, 'dueInDays') || '30'),
+        });
+        onCreated(invoice);
+        setRows([{ key: Date.now(), description: '', quantity: '1', unitPrice: '' }]);
+        (document.getElementById('invoice-form-reset') as HTMLButtonElement | null)?.click();
+      }}
+    >
+      <div className="grid">
+        <Field label="Customer name" name="customerName" maxLength={200} />
+        <Field label="Customer email" name="customerEmail" type="email" maxLength={320} />
+        <Field label="Due in days" name="dueInDays" type="number" min={0} max={365} defaultValue={30} />
+        <Field label="Note" name="note" maxLength={2000} />
+      </div>
+      <fieldset className="line-items">
+        <legend>Line items</legend>
+        {rows.map((row, i) => (
+          <div className="line-item" key={row.key}>
+            <label>
+              Description {i + 1}
+              <input required value={row.description} maxLength={500} onChange={(e) => update(row.key, { description: e.target.value })} />
+            </label>
+            <label>
+              Quantity {i + 1}
+              <input required type="number" min={1} value={row.quantity} onChange={(e) => update(row.key, { quantity: e.target.value })} />
+            </label>
+            <label>
+              Unit price {i + 1} (USDC)
+              <input required inputMode="decimal" value={row.unitPrice} placeholder="0.00" onChange={(e) => update(row.key, { unitPrice: e.target.value })} />
+            </label>
+            <span className="line-total" aria-label={`Line ${i + 1} total`}>
+              {(() => {
+                const line = lineTotal(row);
+                return line === undefined ? '—' : formatAmount(line.toString());
+              })()}
+            </span>
+            {rows.length > 1 && (
+              <button type="button" className="secondary" onClick={() => setRows(rows.filter((r) => r.key !== row.key))} aria-label={`Remove line ${i + 1}`}>
+                Remove
+              </button>
+            )}
+          </div>
+        ))}
+        <button type="button" className="secondary" onClick={() => setRows([...rows, { key: Date.now(), description: '', quantity: '1', unitPrice: '' }])}>
+          Add line item
+        </button>
+        <p className="total">
+          Total: <strong data-testid="invoice-total">{total === undefined ? '—' : formatAmount(total.toString())}</strong>
+        </p>
+      </fieldset>
+      <button type="reset" id="invoice-form-reset" hidden />
+    </ActionForm>
+  );
+}
+
+export function InvoicesPage() {
+  const [status, setStatus] = useState('');
+  const [version, setVersion] = useState(0);
+  const [error, setError] = useState<unknown>(null);
+  const reload = () => setVersion((v) => v + 1);
+  return (
+    <>
+      <InvoiceForm onCreated={reload} />
+      <ErrorMessage error={error} />
+      <div className="filters">
+        <Select label="Status" options={STATUSES} value={status} onChange={(e) => setStatus(e.target.value)} />
+      </div>
+      <PaginatedTable<Invoice>
+        caption="Invoices"
+        reloadKey={`${status}|${version}`}
+        load={(cursor) => api.list<Invoice>('/v1/invoices', cursor, { status })}
+        columns={[
+          { header: 'Number', cell: (i) => i.number },
+          { header: 'Customer', cell: (i) => i.customerName ?? i.customerEmail ?? '—' },
+          { header: 'Total', cell: (i) => formatAmount(i.total, i.currency), className: 'num' },
+          { header: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
+          { header: 'Due', cell: (i) => formatDay(i.dueAt) },
+          { header: 'Sent', cell: (i) => formatDate(i.sentAt) },
+          {
+            header: 'Actions',
+            cell: (i) => (
+              <span className="row-actions">
+                {i.status === 'draft' && <ActionButton label="Send" ariaLabel={`Send ${i.number}`} action={() => api.post(`/v1/invoices/${i.id}/send`).then(reload)} />}
+                {i.status !== 'paid' && i.status !== 'void' && (
+                  <ConfirmButton
+                    label="Void"
+                    ariaLabel={`Void ${i.number}`}
+                    question={`Void invoice ${i.number}? Its pay link stops working.`}
+                    confirmLabel="Void"
+                    onConfirm={() => api.post(`/v1/invoices/${i.id}/void`).then(reload, setError)}
+                  />
+                )}
+                <a href={i.payUrl} target="_blank" rel="noreferrer">
+                  Pay link
+                </a>
+              </span>
+            ),
+          },
+        ]}
+        empty="No invoices match."
+      />
+    </>
+  );
+}

@@ -1,0 +1,146 @@
+// Subscriptions: filter by status and plan, a detail view with its charges,
+// and cancel with a confirmation.
+import { useEffect, useState } from 'react';
+import { api } from '../api.ts';
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { Select } from '../components/Form.tsx';
+import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { formatAmount, formatDate, shortId } from '../format.ts';
+import type { Charge, Plan, Subscription } from '../types.ts';
+
+const STATUSES = ['', 'trialing', 'active', 'at_risk', 'paused', 'cancelled', 'lapsed', 'completed'];
+const TERMINAL = new Set(['cancelled', 'lapsed', 'completed']);
+
+function SubscriptionDetail({ subscription, plans, onChanged }: { subscription: Subscription; plans: Map<string, Plan>; onChanged: () => void }) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  return (
+    <section className="card detail" aria-label="Subscription detail">
+      <h2>
+        Subscription <code>{subscription.id}</code> <StatusBadge status={subscription.status} />
+      </h2>
+      <dl className="facts">
+        <dt>Plan</dt>
+        <dd>{plans.get(subscription.planId)?.name ?? subscription.planId}</dd>
+        <dt>Amount per period</dt>
+        <dd>{formatAmount(subscription.amount, subscription.currency)}</dd>
+        <dt>Customer wallet</dt>
+        <dd>
+          <code>{subscription.customer.walletAddress}</code>
+        </dd>
+        <dt>Customer email</dt>
+        <dd>{subscription.customer.email ?? '—'}</dd>
+        <dt>Next charge</dt>
+        <dd>{formatDate(subscription.nextChargeAt)}</dd>
+        <dt>Trial ends</dt>
+        <dd>{formatDate(subscription.trialEnd)}</dd>
+        <dt>Created</dt>
+        <dd>{formatDate(subscription.createdAt)}</dd>
+        {subscription.cancelledAt && (
+          <>
+            <dt>Cancelled</dt>
+            <dd>
+              {formatDate(subscription.cancelledAt)} {subscription.cancelReason ? `(${subscription.cancelReason})` : ''}
+            </dd>
+          </>
+        )}
+      </dl>
+      {!TERMINAL.has(subscription.status) && (
+        <div className="actions">
+          <ConfirmButton
+            label="Cancel subscription"
+            question="Cancel this subscription? No further periods will be charged."
+            confirmLabel="Yes, cancel"
+            onConfirm={async () => {
+              setError(null);
+              try {
+                await api.post(`/v1/subscriptions/${subscription.id}/cancel`, reason.trim() ? { reason: reason.trim() } : {});
+                onChanged();
+              } catch (e) {
+                setError(e);
+              }
+            }}
+          >
+            <label className="inline-field">
+              Reason (optional)
+              <input value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
+            </label>
+          </ConfirmButton>
+        </div>
+      )}
+      <ErrorMessage error={error} />
+      <h3>Charges</h3>
+      <PaginatedTable<Charge>
+        caption="Charges of this subscription"
+        reloadKey={subscription.id}
+        load={(cursor) => api.list<Charge>('/v1/subscription-charges', cursor, { subscriptionId: subscription.id })}
+        columns={[
+          { header: 'Period', cell: (c) => String(c.periodIndex + 1) },
+          { header: 'Amount', cell: (c) => formatAmount(c.amount, c.currency), className: 'num' },
+          { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
+          { header: 'Attempts', cell: (c) => String(c.attempts), className: 'num' },
+          { header: 'Failure', cell: (c) => c.failureReason ?? '—' },
+          { header: 'Settled', cell: (c) => formatDate(c.settledAt) },
+        ]}
+        empty="No charges yet."
+      />
+    </section>
+  );
+}
+
+export function SubscriptionsPage() {
+  const [status, setStatus] = useState('');
+  const [planId, setPlanId] = useState('');
+  const [plans, setPlans] = useState<Map<string, Plan>>(new Map());
+  const [selected, setSelected] = useState<Subscription | null>(null);
+  const [version, setVersion] = useState(0);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    api.list<Plan>('/v1/subscription-plans', undefined, { limit: 100 }).then((page) => setPlans(new Map(page.data.map((p) => [p.id, p]))), setError);
+  }, []);
+
+  return (
+    <>
+      <ErrorMessage error={error} />
+      <div className="filters">
+        <Select label="Status" options={STATUSES} value={status} onChange={(e) => setStatus(e.target.value)} />
+        <Select
+          label="Plan"
+          options={[{ value: '', label: 'Any' }, ...[...plans.values()].map((p) => ({ value: p.id, label: p.name }))]}
+          value={planId}
+          onChange={(e) => setPlanId(e.target.value)}
+        />
+      </div>
+      <PaginatedTable<Subscription>
+        caption="Subscriptions"
+        reloadKey={`${status}|${planId}|${version}`}
+        load={(cursor) => api.list<Subscription>('/v1/subscriptions', cursor, { status, planId })}
+        onSelect={setSelected}
+        selectedId={selected?.id}
+        columns={[
+          { header: 'Subscription', cell: (s) => shortId(s.id) },
+          { header: 'Plan', cell: (s) => plans.get(s.planId)?.name ?? shortId(s.planId) },
+          { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+          { header: 'Amount', cell: (s) => formatAmount(s.amount, s.currency), className: 'num' },
+          { header: 'Customer', cell: (s) => <code>{shortId(s.customer.walletAddress)}</code> },
+          { header: 'Next charge', cell: (s) => formatDate(s.nextChargeAt) },
+        ]}
+        empty="No subscriptions match."
+      />
+      {selected && (
+        <SubscriptionDetail
+          key={selected.id}
+          subscription={selected}
+          plans={plans}
+          onChanged={async () => {
+            setSelected(await api.get<Subscription>(`/v1/subscriptions/${selected.id}`));
+            setVersion((v) => v + 1);
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+// Constants shared with the API's own source (imported at build time; no
+// server code reaches the browser): scopes and presets, event kinds, versions.
+export { SCOPES, SCOPE_PRESETS } from '../../src/api-keys/scopes.js';
+export { EVENT_TYPES } from '../../src/events/types.js';
+export { CURRENT_API_VERSION, SUPPORTED_API_VERSIONS } from '../../src/http/versions.js';

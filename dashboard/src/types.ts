@@ -1,0 +1,208 @@
+// The API objects the dashboard shows (fields it reads; the API's OpenAPI document has the rest).
+
+export type Merchant = {
+  id: string;
+  name: string;
+  email: string | null;
+  emailVerified: boolean;
+  twoFactorEnabled: boolean;
+  business: { name: string; sector: string; country: string; payoutAddress: string } | null;
+  liveModeEligible: boolean;
+  apiVersion: string;
+  rateLimitPerMinute: number;
+  allowedOrigins: string[];
+  createdAt: string;
+};
+
+export type Eligibility = {
+  eligible: boolean;
+  checks: Record<'emailVerification' | 'twoFactor' | 'businessOnboarding', { passed: boolean; completedAt: string | null }>;
+  reasons: { check: string; code: string; message: string; action: string }[];
+};
+
+export type PaymentSession = {
+  id: string;
+  amount: string;
+  currency: string;
+  status: string;
+  checkoutUrl: string;
+  invoiceId: string | null;
+  productName: string | null;
+  payer: string | null;
+  transactionHash: string | null;
+  completedAt: string | null;
+  createdAt: string;
+};
+
+export type Plan = {
+  id: string;
+  name: string;
+  amount: string;
+  currency: string;
+  interval: string;
+  intervalCount: number;
+  trialPeriodDays: number;
+  createdAt: string;
+};
+
+export type Subscription = {
+  id: string;
+  planId: string;
+  status: string;
+  customer: { id: string; walletAddress: string; email: string | null };
+  amount: string;
+  currency: string;
+  periods: number;
+  firstPeriodStart: string;
+  trialEnd: string | null;
+  currentPeriodIndex: number | null;
+  nextChargeAt: string | null;
+  cancelReason: string | null;
+  cancelledAt: string | null;
+  createdAt: string;
+};
+
+export type Charge = {
+  id: string;
+  subscriptionId: string;
+  periodIndex: number;
+  periodStart: string;
+  amount: string;
+  currency: string;
+  status: string;
+  attempts: number;
+  transactionHash: string | null;
+  failureReason: string | null;
+  settledAt: string | null;
+  createdAt: string;
+};
+
+export type LineItem = { description: string; quantity: number; unitAmount: string };
+
+export type Invoice = {
+  id: string;
+  number: string;
+  customerName: string | null;
+  customerEmail: string | null;
+  currency: string;
+  lineItems: LineItem[];
+  total: string;
+  status: string;
+  payUrl: string;
+  dueAt: string;
+  sentAt: string | null;
+  createdAt: string;
+};
+
+export type Refund = {
+  id: string;
+  paymentSessionId: string;
+  amount: string;
+  currency: string;
+  reason: string | null;
+  status: string;
+  transactionHash: string | null;
+  createdAt: string;
+};
+
+export type Customer = {
+  id: string;
+  walletAddress: string;
+  email: string | null;
+  firstSeenAt: string;
+  subscriptionCount: number;
+  activeSubscriptionCount: number;
+  lastSubscribedAt: string | null;
+  succeededChargeCount: number;
+};
+
+export type WebhookEndpoint = {
+  id: string;
+  url: string;
+  events: string[];
+  mode: string;
+  status: 'active' | 'disabled';
+  disabledReason: string | null;
+  signingSecretPrefix: string;
+  description: string;
+  createdAt: string;
+};
+
+export type WebhookDelivery = {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attempt: number;
+  replay: number;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  attemptedAt: string;
+  nextRetryAt: string | null;
+};
+
+export type ApiKey = {
+  id: string;
+  name: string;
+  kind: 'secret' | 'publishable';
+  mode: 'test' | 'live';
+  prefix: string;
+  last4: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revoked: boolean;
+  revokedAt: string | null;
+  revokedReason: string | null;
+};
+
+export type AuditEntry = { id: string; apiKeyId: string; action: string; actor: string; reason: string | null; createdAt: string };
+
+export type AgentJob = {
+  id: string;
+  vendorAddress: string;
+  description: string;
+  amount: string;
+  currency: string;
+  status: string;
+  approvalReasons: string[];
+  /** ERC-8183 evaluator: the agent wallet by default, when the merchant decides through the API. */
+  evaluatorAddress: string;
+  createdAt: string;
+};
+
+export type AgentActivity = {
+  id: string;
+  capability: string;
+  actionType: string;
+  outcome: string;
+  summary: string;
+  createdAt: string;
+};
+
+export type Storefront = {
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  logoUrl: string | null;
+  accentColor: string;
+  supportEmail: string | null;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  url: string;
+};
+
+export type Product = {
+  id: string;
+  name: string;
+  description: string | null;
+  amount: string | null;
+  currency: string;
+  planId: string | null;
+  status?: string;
+  archived?: boolean;
+  createdAt: string;
+};

@@ -1,0 +1,33 @@
+// HTTP routes of customers (read-only). Customers come from subscriptions, so
+// they are read with `subscriptions_read` (docs/decisions.md, Customers).
+import { access } from '../http/access.js';
+import { requestScope } from '../http/principal.js';
+import type { FastifyZodInstance } from '../http/types.js';
+import { customer, customerList, customerListQuery, customerParams } from './schemas.js';
+import type { CustomerService } from './service.js';
+
+const CUSTOMERS = ['Customers'];
+
+export function registerCustomerRoutes(app: FastifyZodInstance, customers: CustomerService): void {
+  app.route({
+    method: 'GET',
+    url: '/v1/customers',
+    config: { access: access.scope('subscriptions_read') },
+    schema: {
+      tags: CUSTOMERS,
+      summary: 'List customers',
+      description: 'Newest first. A customer is a wallet that enrolled in one of the merchant\'s plans, with its subscription and charge counts.',
+      querystring: customerListQuery,
+      response: { 200: customerList },
+    },
+    handler: (request) => customers.list(requestScope(request), request.query),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/customers/:id',
+    config: { access: access.scope('subscriptions_read') },
+    schema: { tags: CUSTOMERS, summary: 'Retrieve a customer', params: customerParams, response: { 200: customer } },
+    handler: (request) => customers.get(requestScope(request), request.params.id),
+  });
+}

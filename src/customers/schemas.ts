@@ -1,0 +1,35 @@
+// Response shapes of customers. A customer is a wallet seen paying a merchant
+// (today: enrolling in a subscription through hosted checkout), one per
+// merchant, mode and wallet address; the service creates them, the API only reads.
+import { z } from 'zod';
+import { listOf, listQuery } from '../http/pagination.js';
+import { pathId, timestamp } from '../http/schemas.js';
+
+export const customer = z
+  .object({
+    id: z.string(),
+    object: z.literal('customer'),
+    walletAddress: z.string().describe('The customer\'s wallet (lower-case hex); one customer per wallet, merchant and mode.'),
+    email: z.string().nullable().describe('The email the customer left at checkout, when they left one.'),
+    firstSeenAt: timestamp.describe('When the wallet was first seen paying this merchant in this mode.'),
+    subscriptionCount: z.number().int().describe('Subscriptions of this customer, in any status.'),
+    activeSubscriptionCount: z.number().int().describe('Subscriptions not ended: trialing, active, at_risk or paused.'),
+    lastSubscribedAt: timestamp.nullable().describe('When the customer\'s newest subscription was created.'),
+    succeededChargeCount: z.number().int().describe('Periodic charges that succeeded, over all of the customer\'s subscriptions.'),
+    livemode: z.boolean(),
+  })
+  .meta({ id: 'Customer' });
+
+export const customerParams = z.object({ id: pathId('customer') });
+export const customerList = listOf(customer);
+export const customerListQuery = listQuery.extend({
+  walletAddress: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
+    .optional()
+    .describe('Only the customer of this wallet (any letter case).'),
+  email: z.string().trim().min(1).max(320).optional().describe('Only customers with this email (case-insensitive).'),
+});
+
+export type Customer = z.infer<typeof customer>;
+export type CustomerListQuery = z.infer<typeof customerListQuery>;

@@ -1,0 +1,91 @@
+// Builds the web dashboard (dashboard/, Vite + React) into dashboard/dist with
+// content-hashed asset names. `npm start` and the test global setup call it;
+// the build is skipped when dashboard/dist was built from the same sources
+// (a SHA-256 over every source file, recorded in dist/.source-hash), so
+// repeated runs cost a directory walk. Vite is a dev dependency: it is
+// imported only here, never by the api process, which only serves the output.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export const DASHBOARD_SOURCE_DIR = join(PROJECT_ROOT, 'dashboard');
+export const DASHBOARD_DIST_DIR = join(DASHBOARD_SOURCE_DIR, 'dist');
+const HASH_FILE = '.source-hash';
+
+/** Files outside dashboard/ the dashboard imports (shared constants), plus the lock file (tool versions). */
+const SHARED_SOURCES = ['src/api-keys/scopes.ts', 'src/http/versions.ts', 'src/events/types.ts', 'package-lock.json'];
+
+function sourceFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'dist' || entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...sourceFiles(path));
+    else files.push(path);
+  }
+  return files;
+}
+
+/** SHA-256 over the path and content of every dashboard source file. */
+export function dashboardSourceHash(): string {
+  const hash = createHash('sha256');
+  const files = [...sourceFiles(DASHBOARD_SOURCE_DIR), ...SHARED_SOURCES.map((f) => join(PROJECT_ROOT, f))].sort();
+  for (const file of files) {
+    hash.update(relative(PROJECT_ROOT, file)).update('\0');
+    if (existsSync(file)) hash.update(readFileSync(file));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+export type DashboardBuild = { outDir: string; built: boolean; ms: number };
+
+/** Builds the dashboard unless dashboard/dist already holds a build of the current sources. */
+export async function buildDashboard(options: { log?: (line: string) => void; force?: boolean } = {}): Promise<DashboardBuild> {
+  const started = Date.now();
+  const hash = dashboardSourceHash();
+  const hashFile = join(DASHBOARD_DIST_DIR, HASH_FILE);
+  if (!options.force && existsSync(hashFile) && readFileSync(hashFile, 'utf8').trim() === hash) {
+    return { outDir: DASHBOARD_DIST_DIR, built: false, ms: Date.now() - started };
+  }
+  options.log?.('building the dashboard (dashboard/ -> dashboard/dist)');
+  // Build into a fresh folder and swap it in, so a server reading dist never sees half a build.
+  const scratch = join(PROJECT_ROOT, '.data', `dashboard-build-${process.pid}-${Date.now()}`);
+  mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true });
+  const [{ build }, { default: react }] = await Promise.all([import('vite'), import('@vitejs/plugin-react')]);
+  await build({
+    configFile: false,
+    root: DASHBOARD_SOURCE_DIR,
+    base: '/dashboard/',
+    logLevel: 'warn',
+    plugins: [react()],
+    build: {
+      outDir: scratch,
+      emptyOutDir: true,
+      assetsDir: 'assets',
+      sourcemap: false,
+      chunkSizeWarningLimit: 1500,
+    },
+  });
+  writeFileSync(join(scratch, HASH_FILE), hash + '\n');
+  const old = join(PROJECT_ROOT, '.data', `dashboard-old-${process.pid}-${Date.now()}`);
+  // Another process (a second test run, `npm start`) may swap in its build at the same moment: when it
+  // built the same sources, its output is as good as ours.
+  try {
+    if (existsSync(DASHBOARD_DIST_DIR)) renameSync(DASHBOARD_DIST_DIR, old);
+  } catch {
+    // moved away by the other process already
+  }
+  try {
+    renameSync(scratch, DASHBOARD_DIST_DIR);
+  } catch (error) {
+    const theirs = existsSync(hashFile) ? readFileSync(hashFile, 'utf8').trim() : undefined;
+    if (theirs !== hash) throw error;
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  rmSync(old, { recursive: true, force: true });
+  return { outDir: DASHBOARD_DIST_DIR, built: true, ms: Date.now() - started };
+}

@@ -1,0 +1,431 @@
+// The web dashboard in a real browser: headless Chromium (playwright-core)
+// against the real app on 127.0.0.1 (which serves the built SPA at
+// /dashboard), Postgres, a worker on the Temporal dev server, the dev identity
+// provider (authorization code + PKCE) and an SMTP sink. A merchant signs in
+// and walks the main journeys; screenshots of every page at desktop and phone
+// widths go to .data/screenshots/dashboard/ (git-ignored; `npm run
+// dashboard:screenshots` runs this file).
+import { mkdir, rm } from 'node:fs/promises';
+import { generate as totpCode } from 'otplib';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
+import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
+import { createMailer, type Mailer } from '../../src/email/mailer.js';
+import { newId } from '../../src/ids.js';
+import { setIdpSubject, setPayoutAddress } from '../../src/merchants/repo.js';
+import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { launchBrowser } from '../support/browser.js';
+import { settingsOf, sharedChain } from '../support/chain.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+
+const SCREENSHOT_DIR = '.data/screenshots/dashboard';
+const CLIENT_ID = 'stablepay-dashboard';
+const OWNER = { subject: 'dev|dashboard-test-owner', email: 'owner@example.com', name: 'North Roastery' };
+/** Webhook hosts the api's URL check resolves to a public address (the machine has no DNS). */
+const dns: Record<string, string[]> = { 'hooks.example': ['93.184.215.14'] };
+
+let db: TestDatabase;
+let sink: SmtpSink;
+let mailer: Mailer;
+let temporal: DevServerWorker;
+let idp: DevIdentityProvider;
+let t: TestApp;
+let merchant: SeededMerchant;
+let baseUrl: string;
+let context: BrowserContext;
+let userDataDir: string;
+let page: Page;
+
+/** A few months of subscriptions, charges and payments, so every chart has data. */
+async function seedAnalytics(merchantId: string): Promise<void> {
+  const sql = db.sql;
+  const monthsAgo = (n: number, day = 5) => {
+    const now = new Date();
+    return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - n, day)).toISOString();
+  };
+  const plan = newId('plan');
+  await sql`insert into subscription_plans (id, merchant_id, livemode, name, amount, currency, interval, interval_count, trial_period_days)
+            values (${plan}, ${merchantId}, false, 'Coffee club', 30000000, 'USDC', 'monthly', 1, 0)`;
+  for (let i = 0; i < 8; i++) {
+    const createdAt = monthsAgo(6 - (i % 6), 3 + i);
+    const customer = newId('customer');
+    const wallet = `0x${(0xd00 + i).toString(16).padStart(40, '0')}`;
+    await sql`insert into customers (id, merchant_id, livemode, wallet_address, created_at) values (${customer}, ${merchantId}, false, ${wallet}, ${createdAt})`;
+    const subscription = newId('subscription');
+    await sql`
+      insert into subscriptions (id, merchant_id, livemode, plan_id, customer_id, status, chain_id, contract_address, on_chain_id,
+        subscriber_address, token_address, amount, period_seconds, periods, first_period_start, current_period_index,
+        next_charge_at, created_at, updated_at)
+      values (${subscription}, ${merchantId}, false, ${plan}, ${customer}, 'active', 31337,
+        '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512', ${1000 + i}, ${wallet},
+        '0x5fbdb2315678afecb367f032d93f642f64180aa3', ${String(10_000_000 * (1 + (i % 3)))}, 2592000, 0, ${createdAt}, 0,
+        now() + interval '10 days', ${createdAt}, ${createdAt})`;
+    await sql`insert into subscription_charges (id, merchant_id, livemode, subscription_id, period_index, period_start, amount, status, attempts, settled_at)
+              values (${newId('subscriptionCharge')}, ${merchantId}, false, ${subscription}, 0, ${createdAt}, ${String(10_000_000 * (1 + (i % 3)))}, 'succeeded', 1, ${createdAt})`;
+    if (i % 4 === 3) {
+      const cancelledAt = monthsAgo(1, 10 + i);
+      await sql`update subscriptions set status = 'cancelled', cancelled_at = ${cancelledAt}, updated_at = ${cancelledAt} where id = ${subscription}`;
+    }
+  }
+  for (let i = 0; i < 10; i++) {
+    const createdAt = monthsAgo(i % 5, 12);
+    await sql`insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at, created_at)
+              values (${newId('paymentSession')}, ${merchantId}, false, ${String(2_500_000 * (i + 1))}, 'USDC', ${i % 3 === 0 ? 'expired' : 'completed'},
+                      ${DEV_ACCOUNTS.merchant.address}, '0x5fbdb2315678afecb367f032d93f642f64180aa3', 31337,
+                      ${createdAt}::timestamptz + interval '1 day', ${createdAt})`;
+  }
+}
+
+async function apiCall(method: string, path: string, key: string, body?: object) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: (await response.json()) as { error?: { code: string }; [field: string]: unknown } };
+}
+
+/** Signs in through the dev identity provider's login form. */
+async function signIn(target: Page, email?: string): Promise<void> {
+  await target.goto(`${baseUrl}/dashboard`);
+  await target.getByRole('button', { name: 'Sign in' }).click();
+  await target.waitForURL(/\/authorize\?/);
+  const field = target.getByLabel('Email');
+  if (email) await field.fill(email);
+  await target.getByRole('button', { name: 'Sign in' }).click();
+  await target.waitForURL(`${baseUrl}/dashboard`);
+  await target.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+}
+
+async function open(name: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  sink = await startSmtpSink();
+  mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
+  const chain = { test: settingsOf(sharedChain()) };
+  temporal = await startDevServerWorker(db.sql, { chain, mailer });
+  idp = await startDevIdentityProvider();
+  t = await createTestApp(db.sql, {
+    temporal: temporal.client,
+    taskQueue: temporal.taskQueue,
+    chain,
+    webhookResolver: async (host) => dns[host] ?? [],
+    env: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl, DASHBOARD_OIDC_CLIENT_ID: CLIENT_ID },
+  });
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  idp.registerClient(CLIENT_ID, [`${baseUrl}/dashboard/callback`]);
+  merchant = await seedMerchant(db.sql, OWNER.name);
+  await setIdpSubject(db.sql, merchant.merchantId, OWNER.subject);
+  await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
+  idp.addUser(OWNER);
+  await seedAnalytics(merchant.merchantId);
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  ({ context, userDataDir } = await launchBrowser());
+  page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[dashboard page error] ${error.message}`));
+});
+
+afterAll(async () => {
+  await context?.close();
+  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  await t?.close();
+  await temporal?.stop();
+  await idp?.stop();
+  mailer?.close();
+  await sink?.stop();
+  await db?.drop();
+});
+
+describe('serving', () => {
+  it('serves index.html without caching, hashed assets as immutable, SPA paths, config and the / redirect', async () => {
+    const index = await fetch(`${baseUrl}/dashboard`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(index.headers.get('content-security-policy')).toContain(`connect-src 'self' ${idp.issuer}`);
+    const html = await index.text();
+    const asset = /\/dashboard\/assets\/index-[A-Za-z0-9_-]+\.js/.exec(html)?.[0];
+    expect(asset).toBeDefined();
+    const script = await fetch(`${baseUrl}${asset}`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(script.headers.get('content-type')).toContain('text/javascript');
+
+    const deep = await fetch(`${baseUrl}/dashboard/webhooks`);
+    expect(deep.status).toBe(200);
+    expect(await deep.text()).toBe(html);
+    expect((await fetch(`${baseUrl}/dashboard/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${baseUrl}/dashboard/assets/nope-123.js`)).status).toBe(404);
+
+    const root = await fetch(`${baseUrl}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/dashboard');
+    expect(await (await fetch(`${baseUrl}/dashboard/config.json`)).json()).toEqual({ issuer: idp.issuer, clientId: CLIENT_ID, audience: idp.audience });
+  });
+});
+
+describe('journeys', () => {
+  it('signs in through the identity provider (authorization code + PKCE)', async () => {
+    await page.goto(`${baseUrl}/dashboard`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/authorize\?/);
+    expect(await page.getByLabel('Email').inputValue()).toBe(OWNER.email); // prefilled with the first known user
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${baseUrl}/dashboard`);
+    await expect.poll(() => page.locator('.merchant-name').textContent()).toBe(OWNER.name);
+    // The token stays in this tab's sessionStorage and reaches only the API.
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toContain('stablepay.session');
+  });
+
+  it('renders the analytics charts with data', async () => {
+    await page.getByTestId('chart-mrr').locator('.recharts-line-curve').first().waitFor();
+    for (const chart of ['chart-mrr', 'chart-conversion']) {
+      expect(await page.getByTestId(chart).locator('.recharts-line-curve').count()).toBeGreaterThan(0);
+    }
+    for (const chart of ['chart-churn', 'chart-forecast']) {
+      await page.getByTestId(chart).locator('.recharts-bar-rectangle path').first().waitFor();
+    }
+    const metrics = await page.getByTestId('metrics').textContent();
+    expect(metrics).toMatch(/MRR\s*[1-9][\d,]*\.\d{2} USDC/);
+    await page.getByRole('table', { name: 'Recent payment sessions' }).getByText('USDC').first().waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-home.png`, fullPage: true });
+  });
+
+  it('issues a read-only key that is refused on a write, then revokes it', async () => {
+    await open('API keys');
+    await page.getByLabel('Name').fill('Reporting');
+    await page.getByLabel('Preset: read-only').check();
+    await page.getByRole('button', { name: 'Issue key' }).click();
+    const secret = (await page.getByTestId('secret-value').textContent())!.trim();
+    expect(secret).toMatch(/^sk_test_/);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-key-secret.png` });
+
+    const read = await apiCall('GET', '/v1/subscription-plans', secret);
+    expect(read.status).toBe(200);
+    const write = await apiCall('POST', '/v1/subscription-plans', secret, { name: 'Nope', amount: '1000000', interval: 'monthly' });
+    expect(write.status).toBe(403);
+    expect(write.body.error?.code).toBe('permission_denied');
+
+    await page.getByRole('button', { name: 'Done' }).click();
+    const last4 = secret.slice(-4);
+    await page.getByRole('button', { name: `Revoke sk_test_…${last4}` }).click();
+    await page.getByRole('button', { name: 'Revoke', exact: true }).click();
+    const row = page.getByRole('row').filter({ hasText: `sk_test_…${last4}` });
+    await row.getByText('revoked').waitFor();
+    expect((await apiCall('GET', '/v1/subscription-plans', secret)).body.error?.code).toBe('authentication_error');
+    await page.getByRole('table', { name: 'Key audit log' }).getByText('revoked').first().waitFor();
+  });
+
+  it('registers a webhook endpoint (secret shown once)', async () => {
+    await open('Webhooks');
+    await page.getByLabel('Endpoint URL').fill('https://hooks.example/stablepay');
+    await page.getByLabel('Description').fill('Main');
+    await page.getByLabel('Every event (*)').check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    expect((await page.getByTestId('secret-value').textContent())!.trim()).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('table', { name: 'Endpoints' }).getByText('https://hooks.example/stablepay').waitFor();
+  });
+
+  it('creates a plan', async () => {
+    await open('Plans');
+    await page.getByLabel('Name').fill('Espresso monthly');
+    await page.getByLabel('Price (USDC)').fill('12.5');
+    await page.getByLabel('Interval', { exact: true }).selectOption('monthly');
+    await page.getByRole('button', { name: 'Create plan' }).click();
+    await page.getByRole('status').filter({ hasText: 'Espresso monthly' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'Espresso monthly' });
+    expect(await row.textContent()).toContain('12.50 USDC');
+  });
+
+  it('creates an invoice with line items, sends it (the mail reaches the sink) and voids it', async () => {
+    await open('Invoices');
+    await page.getByLabel('Customer name').fill('Ada Lovelace');
+    await page.getByLabel('Customer email').fill('ada@example.com');
+    await page.getByLabel('Description 1').fill('Consulting');
+    await page.getByLabel('Quantity 1').fill('3');
+    await page.getByLabel('Unit price 1 (USDC)').fill('100.25');
+    await page.getByRole('button', { name: 'Add line item' }).click();
+    await page.getByLabel('Description 2').fill('Travel');
+    await page.getByLabel('Unit price 2 (USDC)').fill('0.000001');
+    expect(await page.getByTestId('invoice-total').textContent()).toBe('300.750001 USDC');
+    await page.getByRole('button', { name: 'Create invoice' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Ada Lovelace' });
+    await row.getByText('draft').waitFor();
+    const number = (await row.getByRole('cell').first().textContent())!.trim();
+    await row.getByRole('button', { name: `Send ${number}` }).click();
+    await row.getByText('sent', { exact: true }).waitFor();
+    const mail = await sink.waitFor((m) => m.to.includes('ada@example.com'), 45_000);
+    expect(mail.text).toContain(number);
+
+    await row.getByRole('button', { name: `Void ${number}` }).click();
+    await row.getByRole('button', { name: 'Void', exact: true }).click();
+    await row.getByText('void', { exact: true }).waitFor();
+  });
+
+  it('lists the deliveries of the endpoint and replays one', async () => {
+    await open('Webhooks');
+    await page.getByRole('table', { name: 'Endpoints' }).getByRole('button', { name: 'https://hooks.example/stablepay' }).click();
+    const deliveries = page.getByRole('table', { name: 'Delivery attempts' });
+    // Events of the plan and invoice above were delivered (and failed: the host does not resolve on the worker).
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return deliveries.getByRole('button', { name: 'Replay' }).count();
+        },
+        { timeout: 45_000, interval: 1_000 },
+      )
+      .toBeGreaterThan(0);
+    expect(await deliveries.textContent()).toMatch(/subscription_plan\.created|invoice\.created/);
+    await deliveries.getByRole('button', { name: 'Replay' }).first().click();
+    await page.getByRole('status').filter({ hasText: /Replay 1 of evt_/ }).waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-webhook-deliveries.png`, fullPage: true });
+  });
+
+  it('sends a test event to the endpoint and shows its first attempt', async () => {
+    const endpoints = page.getByRole('table', { name: 'Endpoints' });
+    await endpoints.getByRole('button', { name: 'Send test event' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Test event evt_\w+ sent to https:\/\/hooks\.example\/stablepay/ })
+      .waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('table', { name: 'Delivery attempts' }).getByText('webhook_endpoint.test').first().waitFor();
+  });
+
+  it('lists customers', async () => {
+    await open('Customers');
+    await page.getByRole('table', { name: 'Customers' }).getByText(`0x${(0xd00).toString(16).padStart(40, '0')}`).waitFor();
+    await page.getByLabel('Wallet address or email').fill(`0x${(0xd01).toString(16).padStart(40, '0')}`);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Customers' }).locator('tbody tr').count()).toBe(1);
+  });
+
+  it('filters subscriptions, shows one with its charges and cancels it after a confirmation', async () => {
+    await open('Subscriptions');
+    await page.getByLabel('Status').selectOption('active');
+    await page.getByLabel('Plan').selectOption({ label: 'Coffee club' });
+    const table = page.getByRole('table', { name: 'Subscriptions' });
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(6);
+    await table.locator('tbody tr').first().getByRole('button').click();
+    const detail = page.getByRole('region', { name: 'Subscription detail' });
+    await detail.getByRole('table', { name: 'Charges of this subscription' }).getByText('succeeded').waitFor();
+    await detail.getByRole('button', { name: 'Cancel subscription' }).click();
+    await detail.getByLabel('Reason (optional)').fill('Customer asked');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-subscription-cancel.png`, fullPage: true });
+    await detail.getByRole('button', { name: 'Yes, cancel' }).click();
+    await detail.getByText('Customer asked').waitFor();
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(5);
+  });
+
+  it('saves the agent configuration and approves a proposed escrow job', async () => {
+    await open('Agents');
+    await page.getByLabel('Recovery', { exact: true }).check();
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByRole('status').filter({ hasText: 'Configuration saved.' }).waitFor();
+    expect(await page.getByLabel('Recovery', { exact: true }).isChecked()).toBe(true);
+
+    await page.getByLabel('Vendor address').fill(DEV_ACCOUNTS.payers[5]!.address);
+    await page.getByLabel('Description', { exact: true }).fill('Logo redesign');
+    await page.getByLabel('Amount (USDC)').fill('250');
+    await page.getByRole('button', { name: 'Create job' }).click();
+    const row = page.getByRole('table', { name: 'Jobs' }).getByRole('row').filter({ hasText: 'Logo redesign' });
+    await row.getByText('proposed').waitFor();
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await row.getByText('proposed').waitFor({ state: 'detached' });
+    await page.getByRole('table', { name: 'Agent activity' }).getByText(/job/i).first().waitFor();
+  });
+
+  it('creates the store page, adds a product and links to the public page', async () => {
+    await open('Storefront');
+    await page.getByLabel('Slug').fill('north-roastery');
+    await page.getByLabel('Shop name').fill('North Roastery');
+    await page.getByRole('button', { name: 'Create store page' }).click();
+    const link = page.getByRole('link', { name: /\/store\/north-roastery$/ });
+    await link.waitFor();
+    await page.getByLabel('Product name').fill('House blend, 250 g');
+    await page.getByLabel('Price (USDC)').fill('12.5');
+    await page.getByRole('button', { name: 'Add product' }).click();
+    const row = page.getByRole('table', { name: 'Products' }).getByRole('row').filter({ hasText: 'House blend, 250 g' });
+    expect(await row.textContent()).toContain('12.50 USDC');
+    // The link is on PUBLIC_BASE_URL (unset here): the same path on this server.
+    const storePage = await fetch(`${baseUrl}${new URL((await link.getAttribute('href'))!).pathname}`);
+    expect(storePage.status).toBe(200);
+    expect(await storePage.text()).toContain('House blend, 250 g');
+  });
+
+  it('keeps live mode locked with the reasons until onboarding, email and 2FA are done, then switches modes', async () => {
+    const live = page.getByRole('radio', { name: /Live mode/ });
+    expect(await live.isDisabled()).toBe(true);
+    await page.getByText(/Live mode locked: 3 checks left/).click();
+    expect(await page.locator('#live-locked').textContent()).toMatch(/email/i);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-live-locked.png` });
+
+    await page.getByRole('button', { name: 'Complete the checks' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Go live' }).waitFor();
+    await page.getByLabel('Business name').fill('North Roastery Ltd');
+    await page.getByLabel('Sector').selectOption('ecommerce');
+    await page.getByLabel('Country (ISO code)').fill('de');
+    await page.getByLabel('Payout address').fill(DEV_ACCOUNTS.merchant.address);
+    await page.getByRole('button', { name: 'Save business profile' }).click();
+    await page.getByText(/Business onboarding: done/).waitFor();
+
+    await page.getByRole('button', { name: 'Send code' }).click();
+    const mail = await sink.waitFor((m) => m.to.includes(OWNER.email) && /verification code/.test(m.subject), 45_000);
+    await page.getByLabel('Verification code').fill(/code is (\d{6})/.exec(mail.text)![1]!);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText(/Email verification: done/).waitFor();
+
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    await page.getByRole('img', { name: 'QR code of the two-factor secret' }).waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-two-factor.png`, fullPage: true });
+    const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+    await page.getByLabel('6-digit code').fill(await totpCode({ secret }));
+    await page.getByRole('button', { name: 'Confirm code' }).click();
+    await page.getByRole('heading', { name: 'Live mode is available' }).waitFor();
+
+    expect(await live.isDisabled()).toBe(false);
+    await page.locator('label').filter({ has: live }).click();
+    await page.getByText('Live mode: real funds.').waitFor();
+    await open('Plans');
+    // Live mode shows live objects only: the test plans are not here.
+    await page.getByRole('table', { name: 'Plans' }).getByText('No plans yet.').waitFor();
+    await page.locator('label').filter({ has: page.getByRole('radio', { name: 'Test mode' }) }).click();
+    await page.getByRole('table', { name: 'Plans' }).getByText('Espresso monthly').waitFor();
+  });
+
+  it('syncs a new merchant on its first login', async () => {
+    const other = await context.newPage();
+    await other.goto(`${baseUrl}/dashboard`);
+    await other.evaluate(() => sessionStorage.clear());
+    await signIn(other, 'newcomer@example.com');
+    await expect.poll(() => other.locator('.merchant-name').textContent()).toBe('newcomer@example.com');
+    const merchants = await db.sql<{ n: number }[]>`select count(*)::int as n from merchants where email = 'newcomer@example.com'`;
+    expect(merchants[0]!.n).toBe(1);
+    await other.close();
+  });
+});
+
+describe('screenshots', () => {
+  const PAGES = ['Home', 'Payments', 'Subscriptions', 'Plans', 'Invoices', 'Refunds', 'Customers', 'Webhooks', 'API keys', 'Agents', 'Storefront', 'Settings', 'Go live'];
+
+  it('captures every page at 1280 px and 390 px', async () => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      for (const name of PAGES) {
+        const slug = name.toLowerCase().replace(/\s+/g, '-');
+        await page.goto(`${baseUrl}/dashboard${name === 'Home' ? '' : `/${slug}`}`);
+        await page.getByRole('heading', { level: 1, name }).waitFor();
+        await page.waitForLoadState('networkidle');
+        await page.screenshot({ path: `${SCREENSHOT_DIR}/${slug}-${width}.png`, fullPage: true });
+      }
+    }
+  }, 120_000);
+});
