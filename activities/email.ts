@@ -48,7 +48,7 @@ export function createEmailActivities({ sql, temporal, taskQueue, mailer }: Emai
       const ids = await repo.findUnstartedEmailIds(sql, input.olderThanSeconds, input.limit);
       let started = 0;
       for (const id of ids) {
-        if (await startEmailDelivery(temporal, taskQueue, id)) started++;
+        if (await startEmailDelivery(temporal, sql, taskQueue, id)) started++;
         await repo.markDeliveryStarted(sql, id);
       }
       return started;

@@ -49,6 +49,7 @@ export function createEventActivities({ sql, temporal, taskQueue }: EventActivit
         const events = await claimUndispatchedEvents(tx, input.limit);
         if (events.length === 0) return { claimed: 0, started: 0 };
         const ids = events.map((e) => e.id);
+        const scopeOf = new Map(events.map((e) => [e.id, { merchantId: e.merchantId, livemode: e.livemode }]));
         const pairs = await findSubscribedEndpointsOfEvents(tx, ids);
         let started = 0;
         let next = 0;
@@ -56,7 +57,7 @@ export function createEventActivities({ sql, temporal, taskQueue }: EventActivit
           Array.from({ length: Math.min(DELIVERY_STARTS_IN_FLIGHT, pairs.length) }, async () => {
             while (next < pairs.length) {
               const pair = pairs[next++]!;
-              if (await startDeliveryRun(temporal, taskQueue, { eventId: pair.eventId, endpointId: pair.endpointId, sequence: 0 })) started++;
+              if (await startDeliveryRun(temporal, taskQueue, scopeOf.get(pair.eventId)!, { eventId: pair.eventId, endpointId: pair.endpointId, sequence: 0 })) started++;
               heartbeat();
             }
           }),

@@ -156,6 +156,7 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
         taskQueue,
         args: [{ subscriptionId: sub.id, value: value.toString(), deadline: deadline.toString(), signature: body.permit.signature }],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        tags: { merchantId: sub.merchantId, livemode: sub.livemode, customerWallet: sub.subscriberAddress },
       });
       return (await statusOf(sub.id, onChain.nonce)) ?? pending(sub.id, onChain.nonce);
     },

@@ -78,7 +78,11 @@ export async function startTemporalDevServer(options: {
     '--log-level', 'warn',
     // Search attributes the workflows set, so the UI can filter by them.
     '--search-attribute', 'MerchantId=Keyword',
+    '--search-attribute', 'Livemode=Bool',
     '--search-attribute', 'BusinessStatus=Keyword',
+    '--search-attribute', 'CustomerWallet=Keyword',
+    '--search-attribute', 'InvoiceNumber=Keyword',
+    '--search-attribute', 'WebhookEndpointId=Keyword',
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
   ];
   const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -28,8 +28,15 @@ export async function queueEmail(
   return row.id;
 }
 
-export async function startEmailDelivery(client: Client, taskQueue: string, emailId: string): Promise<boolean> {
-  return startWorkflowOnce(client, deliverEmailWorkflow, { workflowId: emailDeliveryWorkflowId(emailId), taskQueue, args: [{ emailId }] });
+/** Starts the email's delivery run, tagged with its merchant and mode (read from the outbox row). */
+export async function startEmailDelivery(client: Client, db: Db, taskQueue: string, emailId: string): Promise<boolean> {
+  const scope = await repo.findEmailScope(db, emailId);
+  return startWorkflowOnce(client, deliverEmailWorkflow, {
+    workflowId: emailDeliveryWorkflowId(emailId),
+    taskQueue,
+    args: [{ emailId }],
+    ...(scope ? { tags: scope } : {}),
+  });
 }
 
 export type EmailDispatcher = { dispatch(emailIds: readonly string[]): Promise<void> };
@@ -37,13 +44,14 @@ export type EmailDispatcher = { dispatch(emailIds: readonly string[]): Promise<v
 /** Best effort after commit: an email whose start fails here is picked up by the outbox sweep. */
 export function createEmailDispatcher(
   client: Client | undefined,
+  db: Db,
   taskQueue: string,
   onError: (error: unknown, emailId: string) => void,
 ): EmailDispatcher {
   return {
     async dispatch(emailIds) {
       if (!client) return;
-      await Promise.all(emailIds.map((id) => startEmailDelivery(client, taskQueue, id).catch((error: unknown) => onError(error, id))));
+      await Promise.all(emailIds.map((id) => startEmailDelivery(client, db, taskQueue, id).catch((error: unknown) => onError(error, id))));
     },
   };
 }

@@ -163,7 +163,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
         await discardPendingWorkflowStarts(tx, row.sessionId);
         await discardPendingWorkflowStarts(tx, row.id);
         const voided = await repo.markVoid(tx, row.id);
-        const sessionStart = paymentSessionWorkflowStart(taskQueue, { id: row.sessionId, expiresAt: session?.expiresAt ?? row.dueAt });
+        const sessionStart = paymentSessionWorkflowStart(taskQueue, { ...scope, id: row.sessionId, expiresAt: session?.expiresAt ?? row.dueAt });
         const starts = [
           await queueWorkflowStart(tx, withSignal(sessionStart, cancelPaymentSessionSignal)),
           await queueWorkflowStart(tx, withSignal(invoiceWorkflowStart(taskQueue, voided), voidInvoiceSignal)),

@@ -1,13 +1,19 @@
 // The start of an invoice's workflow (and the send signal), queued with the change that needs it.
 import { invoiceWorkflow, invoiceWorkflowId, sendInvoiceSignal } from '../../workflows/invoice.js';
 import { type WorkflowStart, withSignal, workflowStart } from '../temporal/start-outbox.js';
+import type { WorkflowTags } from '../temporal/workflow-tags.js';
 import type * as repo from './repo.js';
 
-type InvoiceKey = Pick<repo.InvoiceRow, 'id' | 'dueAt'>;
+type InvoiceKey = Pick<repo.InvoiceRow, 'id' | 'dueAt' | 'merchantId' | 'livemode' | 'number'>;
 
 /** The run of an invoice's workflow: its id and input. */
-export function invoiceWorkflowRun(taskQueue: string, row: InvoiceKey): { workflowId: string; taskQueue: string; args: Parameters<typeof invoiceWorkflow> } {
-  return { workflowId: invoiceWorkflowId(row.id), taskQueue, args: [{ invoiceId: row.id, dueAt: row.dueAt.toISOString() }] };
+export function invoiceWorkflowRun(taskQueue: string, row: InvoiceKey): { workflowId: string; taskQueue: string; args: Parameters<typeof invoiceWorkflow>; tags: WorkflowTags } {
+  return {
+    workflowId: invoiceWorkflowId(row.id),
+    taskQueue,
+    args: [{ invoiceId: row.id, dueAt: row.dueAt.toISOString() }],
+    tags: { merchantId: row.merchantId, livemode: row.livemode, invoiceNumber: row.number },
+  };
 }
 
 /** The start of an invoice's workflow; with `send`, a signal-with-start of the send. */

@@ -1,16 +1,22 @@
 // The start of a payment session's workflow, queued in the transaction that creates the session.
 import { paymentSessionWorkflow, paymentSessionWorkflowId } from '../../workflows/payment-session.js';
 import { type WorkflowStart, workflowStart } from '../temporal/start-outbox.js';
+import type { WorkflowTags } from '../temporal/workflow-tags.js';
 import type * as repo from './repo.js';
 
-type SessionKey = Pick<repo.PaymentSessionRow, 'id' | 'expiresAt'>;
+type SessionKey = Pick<repo.PaymentSessionRow, 'id' | 'expiresAt' | 'merchantId' | 'livemode'>;
 
 /** The run of a session's workflow: its id and input. */
 export function paymentSessionWorkflowRun(
   taskQueue: string,
   row: SessionKey,
-): { workflowId: string; taskQueue: string; args: Parameters<typeof paymentSessionWorkflow> } {
-  return { workflowId: paymentSessionWorkflowId(row.id), taskQueue, args: [{ sessionId: row.id, expiresAt: row.expiresAt.toISOString() }] };
+): { workflowId: string; taskQueue: string; args: Parameters<typeof paymentSessionWorkflow>; tags: WorkflowTags } {
+  return {
+    workflowId: paymentSessionWorkflowId(row.id),
+    taskQueue,
+    args: [{ sessionId: row.id, expiresAt: row.expiresAt.toISOString() }],
+    tags: { merchantId: row.merchantId, livemode: row.livemode },
+  };
 }
 
 /** The start of the session's workflow, queued in the transaction that creates the session (src/temporal/start-outbox.ts). */

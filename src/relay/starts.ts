@@ -14,5 +14,6 @@ export async function startRelayWorkflow(
     workflowId: relayWorkflowId(row),
     taskQueue,
     args: [{ submissionId: row.id, livemode: row.livemode }],
+    tags: { merchantId: row.merchantId, livemode: row.livemode },
   });
 }

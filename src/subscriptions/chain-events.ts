@@ -16,7 +16,6 @@ import {
   WorkflowIdReusePolicy,
   type Client,
 } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { Address, Hex } from 'viem';
 import type { Sql } from '../db/client.js';
 import type { EventDispatcher } from '../events/dispatch.js';
@@ -32,12 +31,11 @@ import {
   type SubscriptionWorkflowInput,
 } from '../../workflows/subscription.js';
 import { signalIfRunning } from '../temporal/signals.js';
+import { startOptionsFor } from '../temporal/workflow-tags.js';
 import { onChainPeriodSeconds } from './periods.js';
 import * as repo from './repo.js';
 import { renderSubscription } from './render.js';
 
-export const MERCHANT_ID_SEARCH_ATTRIBUTE = defineSearchAttributeKey('MerchantId', SearchAttributeType.KEYWORD);
-export const BUSINESS_STATUS_SEARCH_ATTRIBUTE = defineSearchAttributeKey('BusinessStatus', SearchAttributeType.KEYWORD);
 
 /** What this service's side of the contract looks like in one mode. */
 export type SubscriptionContractMode = {
@@ -166,20 +164,15 @@ export async function onSubscriptionCreatedOnChain(deps: SubscriptionChainEventD
   };
   let workflowStarted = false;
   try {
+    const tags = { merchantId: merchant.merchantId, livemode: log.livemode, businessStatus: status, customerWallet: log.args.subscriber };
+    const { memo, ...searchAttributes } = await startOptionsFor(deps.temporal, tags);
     await deps.temporal.workflow.start(subscriptionWorkflow, {
       workflowId: subscriptionWorkflowId(subscriptionId),
       taskQueue: deps.taskQueue,
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      memo: { merchantId: merchant.merchantId, planId: plan.id, livemode: log.livemode, status, nextChargeAt: firstPeriodStart.toISOString() },
-      ...(deps.useSearchAttributes
-        ? {
-            typedSearchAttributes: [
-              { key: MERCHANT_ID_SEARCH_ATTRIBUTE, value: merchant.merchantId },
-              { key: BUSINESS_STATUS_SEARCH_ATTRIBUTE, value: status },
-            ],
-          }
-        : {}),
+      memo: { ...memo, planId: plan.id, nextChargeAt: firstPeriodStart.toISOString() },
+      ...searchAttributes,
     });
     workflowStarted = true;
   } catch (error) {

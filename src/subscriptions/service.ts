@@ -33,9 +33,14 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
   const notFound = (id: string) => new NotFoundError(`No such subscription: ${id}.`, { param: 'id' });
 
   /** Queues the on-chain cancel of a subscription whose own workflow has ended (idempotent; it waits for the cancel record). */
-  const startOnChainCancel = async (id: string): Promise<void> => {
+  const startOnChainCancel = async (scope: MerchantScope, id: string): Promise<void> => {
     if (!temporal || !taskQueue) return;
-    await startWorkflowOnce(temporal, subscriptionOnChainCancelWorkflow, { workflowId: onChainCancelWorkflowId(id), taskQueue, args: [{ subscriptionId: id }] });
+    await startWorkflowOnce(temporal, subscriptionOnChainCancelWorkflow, {
+      workflowId: onChainCancelWorkflowId(id),
+      taskQueue,
+      args: [{ subscriptionId: id }],
+      tags: { ...scope, businessStatus: 'cancelled' },
+    });
   };
 
   return {
@@ -60,7 +65,7 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
       if (!current) throw notFound(id);
       // A completed subscription's workflow has ended, so nothing would queue its on-chain cancel:
       // start the workflow that does, before recording (it waits for the record below).
-      if (current.status === 'completed') await startOnChainCancel(id);
+      if (current.status === 'completed') await startOnChainCancel(scope, id);
       const subscription = await commitWithEvents(sql, events, async (tx, record) => {
         const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
         if (!row) throw notFound(id);
@@ -84,7 +89,7 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
           // it can no longer run queued instead. Any other failure is picked up by the workflow's
           // read-model check before its next charge.
           if (!(await signalIfRunning(temporal, subscriptionWorkflowId(id), cancelSubscriptionSignal, cancelRequest))) {
-            await startOnChainCancel(id).catch((failed: unknown) => onSignalError?.(failed, id));
+            await startOnChainCancel(scope, id).catch((failed: unknown) => onSignalError?.(failed, id));
           }
         } catch (error) {
           onSignalError?.(error, id);

@@ -2,6 +2,7 @@
 // signal's name and arguments are checked by the compiler on both sides.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { SignalDefinition, Workflow } from '@temporalio/common';
+import { startOptionsFor, type WorkflowTags } from './workflow-tags.js';
 
 /** Delivers the signal; false when no run with that id is open (the caller's change is already committed). */
 export async function signalIfRunning<Args extends unknown[]>(
@@ -23,7 +24,7 @@ export async function signalIfRunning<Args extends unknown[]>(
 export async function signalWithStart<W extends Workflow, Args extends unknown[]>(
   client: Client,
   workflow: W,
-  options: { workflowId: string; taskQueue: string; args: Parameters<W> },
+  options: { workflowId: string; taskQueue: string; args: Parameters<W>; tags?: WorkflowTags },
   signal: SignalDefinition<Args>,
   ...signalArgs: Args
 ): Promise<void> {
@@ -33,5 +34,6 @@ export async function signalWithStart<W extends Workflow, Args extends unknown[]
     args: options.args,
     signal,
     signalArgs,
+    ...(await startOptionsFor(client, options.tags)),
   } as never);
 }

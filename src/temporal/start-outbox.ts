@@ -9,6 +9,7 @@ import type { Client } from '@temporalio/client';
 import type { SignalDefinition, Workflow } from '@temporalio/common';
 import type { Db } from '../db/client.js';
 import { startWorkflowOnce } from './start-once.js';
+import { startOptionsFor, type WorkflowTags } from './workflow-tags.js';
 
 /** A start as stored in the outbox: the workflow type and the signal by name (they are data here). */
 export type WorkflowStart = {
@@ -18,14 +19,22 @@ export type WorkflowStart = {
   args: unknown[];
   /** Signal-with-start: the signal to deliver (the workflow is started with `args` if it is not running). */
   signal?: { name: string; args?: unknown[] };
+  /** Memo and search attributes of the run (src/temporal/workflow-tags.ts). */
+  tags?: WorkflowTags;
 };
 
 /** A start of `workflow` (the function exported by workflows/<x>.ts), typed by its parameters. */
 export function workflowStart<W extends Workflow>(
   workflow: W,
-  options: { workflowId: string; taskQueue: string; args: Parameters<W> },
+  options: { workflowId: string; taskQueue: string; args: Parameters<W>; tags?: WorkflowTags },
 ): WorkflowStart {
-  return { workflowType: workflow.name, workflowId: options.workflowId, taskQueue: options.taskQueue, args: options.args };
+  return {
+    workflowType: workflow.name,
+    workflowId: options.workflowId,
+    taskQueue: options.taskQueue,
+    args: options.args,
+    ...(options.tags ? { tags: options.tags } : {}),
+  };
 }
 
 /** The same start delivering `signal` (signal-with-start). */
@@ -46,15 +55,17 @@ type StartRow = {
   taskQueue: string;
   args: unknown[];
   signalArgs: unknown[];
+  tags: WorkflowTags | null;
 };
 
 /** Records a start inside the caller's transaction; a second record of the same workflow and action is ignored. */
 export async function queueWorkflowStart(tx: Db, start: WorkflowStart): Promise<QueuedWorkflowStart> {
   const action = start.signal?.name ?? 'start';
   await tx`
-    insert into workflow_starts (workflow_id, action, workflow_type, task_queue, args, signal_args)
+    insert into workflow_starts (workflow_id, action, workflow_type, task_queue, args, signal_args, tags)
     values (${start.workflowId}, ${action}, ${start.workflowType}, ${start.taskQueue},
-            ${tx.json(start.args as never)}, ${tx.json((start.signal?.args ?? []) as never)})
+            ${tx.json(start.args as never)}, ${tx.json((start.signal?.args ?? []) as never)},
+            ${start.tags ? tx.json(start.tags as never) : null})
     on conflict (workflow_id, action) do nothing`;
   return { ...start, action };
 }
@@ -67,7 +78,7 @@ export async function discardPendingWorkflowStarts(tx: Db, workflowId: string): 
 export async function findPendingWorkflowStarts(db: Db, olderThanSeconds: number, limit: number): Promise<QueuedWorkflowStart[]> {
   const rows = await db<StartRow[]>`
     select workflow_id as "workflowId", action, workflow_type as "workflowType", task_queue as "taskQueue",
-           args, signal_args as "signalArgs"
+           args, signal_args as "signalArgs", tags
     from workflow_starts
     where done_at is null and created_at <= now() - make_interval(secs => ${olderThanSeconds})
     order by created_at limit ${limit}`;
@@ -78,6 +89,7 @@ export async function findPendingWorkflowStarts(db: Db, olderThanSeconds: number
     args: row.args,
     action: row.action,
     ...(row.action === 'start' ? {} : { signal: { name: row.action, args: row.signalArgs } }),
+    ...(row.tags ? { tags: row.tags } : {}),
   }));
 }
 
@@ -99,15 +111,22 @@ async function recordFailure(db: Db, start: QueuedWorkflowStart, error: unknown)
 export async function performWorkflowStart(client: Client, db: Db, start: QueuedWorkflowStart): Promise<void> {
   try {
     if (start.signal) {
+      const signal = start.signal;
       await client.workflow.signalWithStart(start.workflowType, {
         workflowId: start.workflowId,
         taskQueue: start.taskQueue,
         args: start.args,
-        signal: start.signal.name,
-        signalArgs: start.signal.args ?? [],
+        signal: signal.name,
+        signalArgs: signal.args ?? [],
+        ...(await startOptionsFor(client, start.tags)),
       });
     } else {
-      await startWorkflowOnce(client, start.workflowType, { workflowId: start.workflowId, taskQueue: start.taskQueue, args: start.args });
+      await startWorkflowOnce(client, start.workflowType, {
+        workflowId: start.workflowId,
+        taskQueue: start.taskQueue,
+        args: start.args,
+        ...(start.tags ? { tags: start.tags } : {}),
+      });
     }
   } catch (error) {
     await recordFailure(db, start, error).catch(() => undefined);

@@ -331,7 +331,7 @@ describe('webhook delivery', () => {
     await w.runUntil(async () => {
       const event = await db.sql.begin((tx) => recordEvent(tx, { merchantId: merchant.merchantId, livemode: false, type: 'subscription_plan.created', data: { object: { id: 'plan_x' } } }));
       // A batch that died before its commit had started the run to `a`: the event is still undispatched.
-      expect(await startDeliveryRun(env.client, TASK_QUEUES.main, { eventId: event.id, endpointId: a.id, sequence: 0 })).toBe(true);
+      expect(await startDeliveryRun(env.client, TASK_QUEUES.main, { merchantId: merchant.merchantId, livemode: false }, { eventId: event.id, endpointId: a.id, sequence: 0 })).toBe(true);
       await wakeEventDispatcher(env.client, TASK_QUEUES.main);
       await dispatched(event.id);
       expect(await runResult(event.id, a.id)).toBe('succeeded');
