@@ -40,9 +40,13 @@ function checkOnChainId(onChainId: string): void {
   if (!/^\d{1,78}$/.test(onChainId)) throw permanentFailure(PERMANENT_FAILURES.invalidAddress, `not an on-chain subscription id: ${onChainId}`);
 }
 
-/** Heartbeats while `work` runs, so a worker that dies mid-call is noticed within the heartbeat timeout. */
+/**
+ * Heartbeats while `work` runs, so a worker that dies mid-call is noticed within the heartbeat timeout.
+ * A local activity has no heartbeat: its workflow task's timeout notices a dead worker instead.
+ */
 async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   const context = Context.current();
+  if (context.info.isLocal) return work();
   context.heartbeat();
   const timer = setInterval(() => context.heartbeat(), 2_000);
   try {

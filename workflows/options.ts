@@ -53,6 +53,19 @@ export const CHAIN_ACTIVITY: ActivityOptions = {
 };
 
 /**
+ * The on-chain charge inside the subscription workflow's task (patch `local-chain-charge`): a
+ * charge is then one workflow task after the start instead of two plus an activity task. The
+ * workflow task stays open while the charge waits for its batch and block; a dead worker is
+ * noticed by the workflow task timeout and the task (and the idempotent charge) runs again.
+ * Same retries as CHAIN_ACTIVITY; past 10 s between attempts they wait on a workflow timer.
+ */
+export const CHAIN_LOCAL_ACTIVITY: LocalActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  localRetryThreshold: '10 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+};
+
+/**
  * One batch of the event dispatcher: a few seconds of starts. It heartbeats per start, so a
  * worker killed mid-batch is noticed in seconds and the batch runs again elsewhere.
  */

@@ -35,7 +35,7 @@ import {
 import type { Activities } from '../activities/index.js';
 import { periodStart, type PlanInterval, type Schedule } from '../src/subscriptions/periods.js';
 import { permanentFailureType } from '../src/temporal/failures.js';
-import { CHAIN_ACTIVITY, DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY } from './options.js';
+import { CHAIN_ACTIVITY, CHAIN_LOCAL_ACTIVITY, DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY } from './options.js';
 import {
   recoveryWalletFundedSignal,
   subscriptionRecoveryWorkflow,
@@ -46,6 +46,7 @@ import {
 const db = proxyActivities<Activities>(DATABASE_ACTIVITY);
 const localDb = proxyLocalActivities<Activities>(DATABASE_LOCAL_ACTIVITY);
 const chain = proxyActivities<Activities>(CHAIN_ACTIVITY);
+const localChain = proxyLocalActivities<Activities>(CHAIN_LOCAL_ACTIVITY);
 
 /**
  * The per-charge bookkeeping (charge attempt and outcome rows) runs as local activities: two
@@ -60,6 +61,13 @@ const bookkeeping = () => (patched(LOCAL_CHARGE_BOOKKEEPING) ? localDb : db);
  * recorded before this change have no such step.
  */
 const ALLOWANCE_RENEWAL_NOTICE = 'allowance-renewal-notice';
+
+/**
+ * The on-chain charge runs as a local activity (docs/decisions.md, "One workflow task per charge"):
+ * one workflow task per charge instead of two plus an activity task. Runs recorded before this
+ * change keep the activity task.
+ */
+const LOCAL_CHAIN_CHARGE = 'local-chain-charge';
 
 /**
  * At a period's first refused charge, when the merchant enabled the agent's `recovery` capability,
@@ -194,9 +202,12 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
    * charge like any other: at_risk, retried in the grace window, then lapsed. Only the failure path
    * differs, so running workflows replay unchanged.
    */
-  const chargeOrRefusal = async (charge: Parameters<typeof chain.chargeOnChain>[0]): Promise<Awaited<ReturnType<typeof chain.chargeOnChain>>> => {
+  const chargeOrRefusal = async (
+    charge: Parameters<typeof chain.chargeOnChain>[0],
+    chargeLocally: boolean,
+  ): Promise<Awaited<ReturnType<typeof chain.chargeOnChain>>> => {
     try {
-      return await chain.chargeOnChain(charge);
+      return await (chargeLocally ? localChain : chain).chargeOnChain(charge);
     } catch (error) {
       const type = permanentFailureType(error);
       if (type === undefined) throw error;
@@ -246,7 +257,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     for (;;) {
       state.attempt += 1;
       walletFunded = false;
-      const attempt = await bookkeeping().recordChargeAttempt({
+      // Asked before the attempt's first local activity, so the patch marker is the first command of
+      // the workflow task, never recorded after a local activity result the replay resolves elsewhere.
+      const bookkeeper = bookkeeping();
+      const chargeLocally = patched(LOCAL_CHAIN_CHARGE);
+      const attempt = await bookkeeper.recordChargeAttempt({
         subscriptionId: input.subscriptionId,
         periodIndex: index,
         periodStart: start.toISOString(),
@@ -270,7 +285,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
             periodIndex: index,
             amount: attempt.amount,
             periodStart: start.toISOString(),
-          });
+          }, chargeLocally);
       if (result === null || result.ok) {
         const next = input.periods !== 0 && index + 1 >= input.periods ? null : periodStart(schedule, index + 1).toISOString();
         await bookkeeping().recordChargeSucceeded({

@@ -43,7 +43,10 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     // and poll with enough concurrency to keep those slots filled when tasks pile up.
     maxConcurrentActivityTaskExecutions: 500,
     maxConcurrentActivityTaskPolls: 40,
-    maxConcurrentWorkflowTaskExecutions: 100,
+    // A subscription charge is a local activity inside its workflow task, which stays open while the
+    // charge waits for its batch and block (seconds): enough slots for a few batches of 100 at once.
+    maxConcurrentWorkflowTaskExecutions: 500,
+    maxConcurrentLocalActivityExecutions: 500,
     maxConcurrentWorkflowTaskPolls: 20,
     activities: createActivities({
       sql: deps.sql,

@@ -143,7 +143,16 @@ async function atRiskToEndMs(handle: WorkflowHandle): Promise<number> {
   const history = await handle.fetchHistory();
   const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
   const events = history.events ?? [];
-  const chargeRefused = events.find((e) => e.activityTaskCompletedEventAttributes && events.find((s) => Number(s.eventId) === Number(e.activityTaskCompletedEventAttributes!.scheduledEventId))?.activityTaskScheduledEventAttributes?.activityType?.name === 'chargeOnChain');
+  // The first chargeOnChain to finish: an activity task, or (patch local-chain-charge) a local activity's marker.
+  const isChargeMarker = (e: (typeof events)[number]) =>
+    e.markerRecordedEventAttributes?.markerName === 'core_local_activity' &&
+    Object.values(e.markerRecordedEventAttributes.details ?? {}).some((p) => (p.payloads ?? []).some((x) => Buffer.from(x.data ?? []).toString('utf8').includes('chargeOnChain')));
+  const chargeRefused = events.find(
+    (e) =>
+      isChargeMarker(e) ||
+      (e.activityTaskCompletedEventAttributes &&
+        events.find((s) => Number(s.eventId) === Number(e.activityTaskCompletedEventAttributes!.scheduledEventId))?.activityTaskScheduledEventAttributes?.activityType?.name === 'chargeOnChain'),
+  );
   const end = events.find((e) => e.workflowExecutionCompletedEventAttributes);
   return ms(end?.eventTime) - ms(chargeRefused?.eventTime);
 }
@@ -206,7 +215,7 @@ describe('agent recovery of at_risk subscriptions', () => {
     expect(rows[2]!.details).toMatchObject({ attempt: 2, trigger: 'scheduled', failure: 'insufficient_funds' });
     expect(await eventCount(subscriptionId, 'agent.action_executed')).toBe(5);
     expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(0);
-    await recordHistory(handle, 'subscription-agent-recovered', 'agent-recovery');
+    await recordHistory(handle, 'subscription-agent-recovered', 'local-chain-charge');
     await recordHistory(env.client.workflow.getHandle(subscriptionRecoveryWorkflowId(subscriptionId, 0)), 'subscription-recovery.recovered', 'first');
     await env.client.workflow.getHandle(subscriptionId).terminate('end of test');
   }, 180_000);
@@ -233,7 +242,7 @@ describe('agent recovery of at_risk subscriptions', () => {
     // The template had no {topUpUrl}: the link is appended.
     const mail = sink.messages({ to: email })[0]!;
     expect(mail.text).toMatch(/^Payment failed at Recovery merchant\.\n\nhttps:\/\/pay\.example\.test\/checkout\/subscriptions\/sub_\w+\/renew\?token=[\w-]+/);
-    await recordHistory(handle, 'subscription-agent-lapsed', 'agent-recovery');
+    await recordHistory(handle, 'subscription-agent-lapsed', 'local-chain-charge');
     await recordHistory(env.client.workflow.getHandle(subscriptionRecoveryWorkflowId(subscriptionId, 0)), 'subscription-recovery.lapsed', 'first');
   }, 180_000);
 

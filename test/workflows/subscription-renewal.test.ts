@@ -220,7 +220,7 @@ describe('subscriptions past the permitted periods', () => {
       expect(approval!.args).toMatchObject({ owner: payer.address, spender: chain.deployed.subscriptionManager, value: USDC(120) });
       expect(await onTransferToSubscriber(deps, { livemode: false, to: approval!.args.owner })).toEqual({ signalled: [subscriptionId] });
       await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'active' && s.nextPeriodIndex === 13, 'active again after the renewal');
-      await recordHistory(handle, 'subscription-renewal-recovered', 'renewal-notice');
+      await recordHistory(handle, 'subscription-renewal-recovered', 'local-chain-charge');
       await recordHistory(env.client.workflow.getHandle(allowanceRenewalWorkflowId(subscriptionId, offer.permitNonce)), 'subscription-allowance-renewal', 'first');
 
       expect(await handle.result()).toBe('completed');

@@ -123,7 +123,7 @@ const subscriptionRow = async (id: string) =>
     select status, on_chain_cancelled_at as "onChainCancelledAt", current_period_index as "currentPeriodIndex" from subscriptions where id = ${id}`)[0]!;
 
 /** The workflow's current shape, carried in the names of the histories recorded here. */
-const HISTORY_SHAPE = 'renewal-notice';
+const HISTORY_SHAPE = 'local-chain-charge';
 /** The shape of subscriptionOnChainCancelWorkflow's recorded histories. */
 const ON_CHAIN_CANCEL_SHAPE = 'first';
 const recordHistory = (handle: { fetchHistory: () => Promise<unknown> }, name: string) => recordShape(handle, name, HISTORY_SHAPE);
