@@ -7,6 +7,14 @@ export function checkoutUrl(publicBaseUrl: string, id: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}/checkout/${id}`;
 }
 
+/** Written in a success URL, replaced by the session's id where the customer is sent (as Stripe's {CHECKOUT_SESSION_ID}). */
+export const SESSION_ID_PLACEHOLDER = '{PAYMENT_SESSION_ID}';
+
+/** The success URL the customer is sent to: the placeholder, as written or percent-encoded, becomes the id. */
+export function successUrlFor(successUrl: string | null, sessionId: string): string | null {
+  return successUrl?.replace(/\{PAYMENT_SESSION_ID\}|%7BPAYMENT_SESSION_ID%7D/gi, sessionId) ?? null;
+}
+
 export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl: string): PaymentSession {
   return {
     id: row.id,

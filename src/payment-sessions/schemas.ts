@@ -31,7 +31,11 @@ export const createPaymentSessionBody = z
       .max(EXPIRY_SECONDS.max)
       .default(EXPIRY_SECONDS.default)
       .describe('Seconds until the session expires if unpaid: 300 to 604800, default 1800 (30 minutes).'),
-    successUrl: redirectUrl.optional().describe('Where the hosted checkout sends the customer after the payment is confirmed.'),
+    successUrl: redirectUrl
+      .optional()
+      .describe(
+        'Where the hosted checkout sends the customer after the payment is confirmed. `{PAYMENT_SESSION_ID}` anywhere in it is replaced by the session id, so the page can look the payment up.',
+      ),
     cancelUrl: redirectUrl.optional().describe('Where the hosted checkout sends the customer who cancels.'),
     metadata: metadata.default({}),
   })

@@ -11,7 +11,7 @@ import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
-import { renderPaymentSession } from './render.js';
+import { renderPaymentSession, successUrlFor } from './render.js';
 import { paymentSessionWorkflowStart } from './starts.js';
 import * as repo from './repo.js';
 import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession } from './schemas.js';
@@ -123,7 +123,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         status: row.status,
         expiresAt: row.expiresAt.toISOString(),
         merchantName: merchant?.name ?? '',
-        successUrl: row.successUrl,
+        successUrl: successUrlFor(row.successUrl, row.id),
         cancelUrl: row.cancelUrl,
         livemode: row.livemode,
       };

@@ -60,7 +60,7 @@ export const upsertStorefrontBody = z
     successUrl: redirectUrl
       .nullable()
       .optional()
-      .describe('Where the hosted checkout sends a customer after a confirmed purchase. Default: back to the store page.'),
+      .describe('Where the hosted checkout sends a customer after a confirmed purchase; `{PAYMENT_SESSION_ID}` in it becomes the payment session id. Default: back to the store page, `?purchased=<product id>&session=<payment session id>`.'),
     cancelUrl: redirectUrl.nullable().optional().describe('Where the hosted checkout sends a customer who cancels. Default: the store page.'),
   })
   .strict();

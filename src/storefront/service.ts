@@ -11,6 +11,7 @@ import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import type { PaymentSessionService } from '../payment-sessions/service.js';
 import { EXPIRY_SECONDS } from '../payment-sessions/schemas.js';
+import { SESSION_ID_PLACEHOLDER } from '../payment-sessions/render.js';
 import type { RateLimiter } from '../rate-limits/service.js';
 import { formatAmount } from './page.js';
 import * as repo from './repo.js';
@@ -315,7 +316,7 @@ export function createStorefrontService({ sql, events, sessions, limiter, public
           amount: product.amount,
           currency: product.currency as 'USDC',
           expiresInSeconds: EXPIRY_SECONDS.default,
-          successUrl: storefront.successUrl ?? `${page}?purchased=${product.id}`,
+          successUrl: storefront.successUrl ?? `${page}?purchased=${product.id}&session=${SESSION_ID_PLACEHOLDER}`,
           cancelUrl: storefront.cancelUrl ?? page,
           metadata: {},
         },

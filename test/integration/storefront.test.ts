@@ -434,6 +434,28 @@ describe('buying from the store: POST /store/{slug}/products/{id}/purchase', () 
     expect(plain).toMatchObject({ productId: null, productName: null });
   });
 
+  it('the success URL carries the payment session id: the default back to the store page, and a merchant URL with {PAYMENT_SESSION_ID}', async () => {
+    const shop = await seedMerchant(db.sql, 'Plain shop');
+    await setPayoutAddress(db.sql, shop.merchantId, DEV_ACCOUNTS.merchant.address);
+    const storefront = (await post('/v1/storefront', shop.secretKey, { slug: 'plain-shop', name: 'Plain shop' })).json();
+    const product = await createProduct(shop.secretKey, { name: 'Mug', amount: '2000000' });
+    const bought = (await t.app.inject({ method: 'POST', url: `/store/plain-shop/products/${product.id}/purchase` })).json();
+    // The API keeps the URL as written; the checkout page reads it filled in.
+    const session = (await get(`/v1/payment-sessions/${bought.paymentSessionId}`, shop.secretKey)).json();
+    expect(session.successUrl).toBe(`${storefront.url}?purchased=${product.id}&session={PAYMENT_SESSION_ID}`);
+    const checkout = (await t.app.inject({ method: 'GET', url: `/v1/checkout/sessions/${bought.paymentSessionId}` })).json();
+    expect(checkout.successUrl).toBe(`${storefront.url}?purchased=${product.id}&session=${bought.paymentSessionId}`);
+    expect(checkout.cancelUrl).toBe(storefront.url);
+
+    // A payment session of the API, the placeholder written as is and percent-encoded.
+    const created = await post('/v1/payment-sessions', shop.secretKey, { amount: '1000000', successUrl: 'https://shop.example/done/{PAYMENT_SESSION_ID}?again=%7BPAYMENT_SESSION_ID%7D' });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().id;
+    expect(created.json().successUrl).toBe('https://shop.example/done/{PAYMENT_SESSION_ID}?again=%7BPAYMENT_SESSION_ID%7D');
+    const filled = (await t.app.inject({ method: 'GET', url: `/v1/checkout/sessions/${id}` })).json();
+    expect(filled.successUrl).toBe(`https://shop.example/done/${id}?again=${id}`);
+  });
+
   it('an archived product leaves the page and cannot be bought, while its old sessions keep it', async () => {
     const product = await createProduct(merchant.secretKey, { name: 'Seasonal', amount: '3000000' });
     const bought = (await t.app.inject({ method: 'POST', url: `/store/corner-shop/products/${product.id}/purchase` })).json();
