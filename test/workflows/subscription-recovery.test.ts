@@ -4,80 +4,52 @@
 // of the agent's grace window, a top-up retried at once, and the capability off
 // (today's behaviour: the merchant's grace window, a retry every 24 hours).
 import { randomBytes } from 'node:crypto';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
 import type { WorkflowHandle } from '@temporalio/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createActivities } from '../../activities/index.js';
-import { createEmailActivities } from '../../activities/email.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as agentRepo from '../../src/agents/repo.js';
 import { defaultAgentConfig, mergeAgentConfig } from '../../src/agents/service.js';
 import type { UpdateAgentConfigBody } from '../../src/agents/schemas.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
-import { createMailer, type Mailer } from '../../src/email/mailer.js';
-import type { EmailDispatcher } from '../../src/email/service.js';
-import type { EventDispatcher } from '../../src/events/dispatch.js';
+import type { SmtpSink } from '../../src/dev/smtp-sink.js';
 import { newId } from '../../src/ids.js';
-import { addMerchantChainAddress, setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
-import { createPlanService } from '../../src/subscription-plans/service.js';
+import { setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
 import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
 import { isRenewalToken, recordEnrolmentEmail } from '../../src/subscriptions/renewal-repo.js';
 import { getStatusQuery } from '../../workflows/subscription.js';
 import { subscriptionRecoveryWorkflowId } from '../../workflows/subscription-recovery.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import type { TestDatabase } from '../support/db.js';
 import { recordHistory } from '../support/histories.js';
-import { seedMerchant, type SeededMerchant } from '../support/app.js';
-import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
-import { workflowBundle } from '../support/temporal.js';
+import type { SeededMerchant } from '../support/app.js';
+import { startSubscriptionStack, waitFor, type SubscriptionStack } from '../support/subscription-stack.js';
+import { newPayer, type TestChain } from '../support/subscriptions.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const HOUR = 3_600_000;
 const MONTH_PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
-const outboxOnly: EventDispatcher = { dispatch: async () => {} };
 
+let stack: SubscriptionStack;
 let db: TestDatabase;
 let env: TestWorkflowEnvironment;
 let chain: TestChain;
 let merchant: SeededMerchant;
-let bundle: { code: string };
 let sink: SmtpSink;
-let mailer: Mailer;
 let taskQueue = 'recovery-test';
 let deps: SubscriptionChainEventDeps;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  [env, chain, bundle, sink] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } } }),
-    startTestChain(db.sql),
-    workflowBundle(),
-    startSmtpSink(),
-  ]);
-  mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
-  merchant = await seedMerchant(db.sql, 'Recovery merchant');
-  await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
+  stack = await startSubscriptionStack({ merchantName: 'Recovery merchant', plan: { name: 'Coffee club', amount: USDC(40) } });
+  ({ db, env, chain, merchant, sink } = stack);
   await setSubscriptionGracePeriodHours(db.sql, merchant.merchantId, 72);
-  await createPlanService({ sql: db.sql, events: outboxOnly }).create(
-    { merchantId: merchant.merchantId, livemode: false },
-    { name: 'Coffee club', amount: USDC(40).toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0 },
-  );
-  deps = { sql: db.sql, temporal: env.client, taskQueue, events: outboxOnly, modes: { test: chain.mode }, useSearchAttributes: false };
 }, 180_000);
 
 beforeEach(() => {
   taskQueue = `recovery-${randomBytes(4).toString('hex')}`;
-  deps = { ...deps, taskQueue };
+  deps = stack.chainEventDeps(taskQueue);
 });
 
-afterAll(async () => {
-  await env?.teardown();
-  await chain?.stop();
-  mailer?.close();
-  await sink?.stop();
-  await db?.drop();
-});
+afterAll(() => stack?.stop());
 
 const scope = () => ({ merchantId: merchant.merchantId, livemode: false });
 
@@ -86,18 +58,7 @@ async function configure(patch: UpdateAgentConfigBody): Promise<void> {
   await agentRepo.updateConfig(db.sql, scope(), mergeAgentConfig(current.config, patch));
 }
 
-async function newWorker(): Promise<Worker> {
-  const email = createEmailActivities({ sql: db.sql, temporal: env.client, taskQueue, mailer });
-  const emails: EmailDispatcher = { dispatch: async (ids) => void (await Promise.all(ids.map((id) => email.sendQueuedEmail(id)))) };
-  return Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: bundle,
-    activities: createActivities({ sql: db.sql, temporal: env.client, taskQueue, events: outboxOnly, emails, subscriptionChain: chain.subscriptionChain, publicBaseUrl: 'https://pay.example.test' }),
-    shutdownGraceTime: '200ms',
-    shutdownForceTime: '1s',
-  });
-}
+const newWorker = (): Promise<Worker> => stack.newWorker(taskQueue);
 
 /** A customer with an empty wallet (the first charge is refused) who left an email at enrolment. */
 async function enrolBroke(periods: number) {
@@ -109,15 +70,6 @@ async function enrolBroke(periods: number) {
   const created = await onSubscriptionCreatedOnChain(deps, log);
   if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
   return { payer, email, subscriptionId: created.subscriptionId, handle: env.client.workflow.getHandle(created.subscriptionId) };
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const feed = (subscriptionId: string) =>

@@ -4,49 +4,43 @@
 // submitted by the operator in its own workflow), at_risk recovery through the
 // allowance hook, and the lapse of a customer who never renews.
 import { randomBytes } from 'node:crypto';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
 import { type Address, type Hex, parseEventLogs } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createActivities } from '../../activities/index.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmailActivities } from '../../activities/email.js';
 import { createSubscriptionRenewalActivities } from '../../activities/subscription-renewals.js';
 import { testUsdcAbi } from '../../src/chain/abi.js';
 import { type ChainConfig } from '../../src/chain/config.js';
 import { devChainSettings } from '../../src/dev/chain/settings.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { PERMIT_TYPES } from '../../src/chain/typed-data.js';
 import { createRenewalService } from '../../src/checkout/renewal.js';
-import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
-import { createMailer, type Mailer } from '../../src/email/mailer.js';
-import type { EmailDispatcher } from '../../src/email/service.js';
-import type { EventDispatcher } from '../../src/events/dispatch.js';
+import type { SmtpSink } from '../../src/dev/smtp-sink.js';
+import type { Mailer } from '../../src/email/mailer.js';
 import { newId } from '../../src/ids.js';
-import { addMerchantChainAddress, setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
-import { createPlanService } from '../../src/subscription-plans/service.js';
+import { setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
 import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSeconds, periodStart } from '../../src/subscriptions/periods.js';
 import { findNotices, recordEnrolmentEmail } from '../../src/subscriptions/renewal-repo.js';
 import { allowanceRenewalWorkflowId } from '../../workflows/subscription-renewal.js';
 import { cancelSubscriptionSignal, getStatusQuery } from '../../workflows/subscription.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import type { TestDatabase } from '../support/db.js';
 import { recordHistory } from '../support/histories.js';
-import { seedMerchant, type SeededMerchant } from '../support/app.js';
-import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
-import { workflowBundle } from '../support/temporal.js';
+import type { SeededMerchant } from '../support/app.js';
+import { PUBLIC_BASE_URL, startSubscriptionStack, waitFor, type SubscriptionStack } from '../support/subscription-stack.js';
+import { newPayer, type TestChain } from '../support/subscriptions.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const MONTH_PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
 /** What the hosted enrolment permits: 12 periods of the amount. */
 const ENROLMENT_PERIODS = 12n;
-const outboxOnly: EventDispatcher = { dispatch: async () => {} };
 
+let stack: SubscriptionStack;
 let db: TestDatabase;
 let env: TestWorkflowEnvironment;
 let chain: TestChain;
 let merchant: SeededMerchant;
-let bundle: { code: string };
 let sink: SmtpSink;
 let mailer: Mailer;
 let chainConfig: ChainConfig;
@@ -54,21 +48,8 @@ let taskQueue = 'renewals-test';
 let deps: SubscriptionChainEventDeps;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  [env, chain, bundle, sink] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } } }),
-    startTestChain(db.sql),
-    workflowBundle(),
-    startSmtpSink(),
-  ]);
-  mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
-  merchant = await seedMerchant(db.sql, 'Renewal merchant');
-  await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
-  const planService = createPlanService({ sql: db.sql, events: { dispatch: async () => {} } });
-  await planService.create(
-    { merchantId: merchant.merchantId, livemode: false },
-    { name: 'Monthly box', amount: USDC(10).toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0 },
-  );
+  stack = await startSubscriptionStack({ merchantName: 'Renewal merchant', plan: { name: 'Monthly box', amount: USDC(10) } });
+  ({ db, env, chain, merchant, sink, mailer } = stack);
   chainConfig = {
     test: devChainSettings({
       rpcUrl: chain.anvil.rpcUrl,
@@ -78,50 +59,17 @@ beforeAll(async () => {
       escrow: chain.deployed.escrow,
     }),
   };
-  deps = { sql: db.sql, temporal: env.client, taskQueue, events: outboxOnly, modes: { test: chain.mode }, useSearchAttributes: false };
 }, 180_000);
 
 beforeEach(() => {
   taskQueue = `renewals-${randomBytes(4).toString('hex')}`;
-  deps = { ...deps, taskQueue };
+  deps = stack.chainEventDeps(taskQueue);
 });
 
-afterAll(async () => {
-  await env?.teardown();
-  await chain?.stop();
-  mailer?.close();
-  await sink?.stop();
-  await db?.drop();
-});
+afterAll(() => stack?.stop());
 
-/** Queued emails are sent at once through the real SMTP sink (instead of a delivery workflow per email). */
-function sendingEmails(): EmailDispatcher {
-  const email = createEmailActivities({ sql: db.sql, temporal: env.client, taskQueue, mailer });
-  return {
-    dispatch: async (ids) => {
-      for (const id of ids) await email.sendQueuedEmail(id);
-    },
-  };
-}
-
-async function newWorker(): Promise<Worker> {
-  return Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: bundle,
-    activities: createActivities({
-      sql: db.sql,
-      temporal: env.client,
-      taskQueue,
-      events: outboxOnly,
-      emails: sendingEmails(),
-      subscriptionChain: chain.subscriptionChain,
-      publicBaseUrl: 'https://pay.example.test',
-    }),
-    shutdownGraceTime: '200ms',
-    shutdownForceTime: '1s',
-  });
-}
+const sendingEmails = () => stack.sendingEmails(taskQueue);
+const newWorker = (): Promise<Worker> => stack.newWorker(taskQueue);
 
 /** Enrols like the hosted page: the permit covers `permitPeriods` periods, and the email is kept on the wallet's customer. */
 async function enrol(input: { periods: number; permitPeriods: bigint; email: string }) {
@@ -135,15 +83,6 @@ async function enrol(input: { periods: number; permitPeriods: bigint; email: str
   if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
   const schedule = { anchor: new Date(Number(log.args.firstPeriodStart) * 1000), interval: 'monthly' as const, intervalCount: 1 };
   return { payer, log, schedule, subscriptionId: created.subscriptionId, handle: env.client.workflow.getHandle(created.subscriptionId) };
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const charges = (subscriptionId: string) =>
@@ -275,7 +214,7 @@ describe('subscriptions past the permitted periods', () => {
         sql: db.sql,
         subscriptionChain: chain.subscriptionChain,
         emails: sendingEmails(),
-        publicBaseUrl: 'https://pay.example.test',
+        publicBaseUrl: PUBLIC_BASE_URL,
       });
       expect(await activities.noteAllowanceAfterCharge({ subscriptionId, periodIndex: 0 })).toEqual({ periodsLeft: 2, notice: 'already_noticed' });
       expect(await activities.noteAllowanceAfterCharge({ subscriptionId, periodIndex: 0 })).toEqual({ periodsLeft: 2, notice: 'already_noticed' });

@@ -25,6 +25,7 @@ import { onChainCancelWorkflowId } from '../../workflows/subscription-cancel.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { recordHistory as recordShape } from '../support/histories.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
+import { waitFor } from '../support/subscription-stack.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
 import { workflowBundle } from '../support/temporal.js';
 
@@ -99,15 +100,6 @@ async function enrol(input: { amount: bigint; periods: number; trialEnd?: bigint
   const created = await onSubscriptionCreatedOnChain(deps, log);
   if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
   return { payer, log, subscriptionId: created.subscriptionId, handle: env.client.workflow.getHandle(created.subscriptionId) };
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const charges = (subscriptionId: string) =>
