@@ -25,6 +25,13 @@ const configSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default(TASK_QUEUES.main),
+  /**
+   * Workflows the worker keeps in memory between their tasks (the sticky cache). Bounds the worker's
+   * memory whatever the number of open workflows; an evicted workflow is replayed at its next task.
+   * At least the worker's 500 concurrent workflow tasks, which stay cached while they run. Default:
+   * DEFAULT_MAX_CACHED_WORKFLOWS (src/temporal/worker.ts).
+   */
+  TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(500).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest request body accepted, in bytes (documented in the API reference). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
@@ -84,6 +91,7 @@ export type Config = {
   temporalAddress: string;
   temporalNamespace: string;
   temporalTaskQueue: string;
+  workerMaxCachedWorkflows: number | undefined;
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
   /** Null when no identity provider is configured: dashboard tokens are then refused. */
@@ -152,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalAddress: e.TEMPORAL_ADDRESS,
     temporalNamespace: e.TEMPORAL_NAMESPACE,
     temporalTaskQueue: e.TEMPORAL_TASK_QUEUE,
+    workerMaxCachedWorkflows: e.TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     oidc:

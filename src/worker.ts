@@ -30,6 +30,7 @@ const worker = await createWorker({
   sql,
   temporal,
   taskQueue: config.temporalTaskQueue,
+  maxCachedWorkflows: config.workerMaxCachedWorkflows,
   mailer,
   chain: config.chain,
   subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config.chain), { sql }),

@@ -27,11 +27,21 @@ export type WorkerDeps = {
   /** A prebuilt bundle (tests build it once per file); otherwise bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   taskQueue: string;
+  /** Workflows kept in memory between tasks (TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS); DEFAULT_MAX_CACHED_WORKFLOWS when absent. */
+  maxCachedWorkflows?: number;
   /** The chain port of subscription charges (per-mode chain config). */
   subscriptionChain?: SubscriptionChain;
   /** SECRETS_ENCRYPTION_KEY: opens the sealed agent wallet keys (the development key when absent). */
   secretsEncryptionKey?: Buffer;
 };
+
+/** Workflow tasks one worker runs at once; the workflow cache must hold at least this many. */
+const MAX_CONCURRENT_WORKFLOW_TASKS = 500;
+/**
+ * The SDK sizes its cache from the heap limit (about 2,300 workflows under Node's default 4 GiB heap),
+ * so memory grew with open subscriptions up to that; a fixed cap keeps it flat in their number.
+ */
+export const DEFAULT_MAX_CACHED_WORKFLOWS = 1000;
 
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
   return Worker.create({
@@ -45,8 +55,9 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     maxConcurrentActivityTaskPolls: 40,
     // A subscription charge is a local activity inside its workflow task, which stays open while the
     // charge waits for its batch and block (seconds): enough slots for a few batches of 100 at once.
-    maxConcurrentWorkflowTaskExecutions: 500,
+    maxConcurrentWorkflowTaskExecutions: MAX_CONCURRENT_WORKFLOW_TASKS,
     maxConcurrentLocalActivityExecutions: 500,
+    maxCachedWorkflows: Math.max(deps.maxCachedWorkflows ?? DEFAULT_MAX_CACHED_WORKFLOWS, MAX_CONCURRENT_WORKFLOW_TASKS),
     maxConcurrentWorkflowTaskPolls: 20,
     activities: createActivities({
       sql: deps.sql,
