@@ -11,7 +11,8 @@
 // process, since on a small machine that cost, not waiting, is what bounds both rates.
 //
 //   npx tsx bench/relay.ts [count]        (BENCH_OUT=path appends the result table to a file;
-//                                          TEMPORAL_ADDRESS=host:port uses that Temporal cluster)
+//                                          TEMPORAL_ADDRESS=host:port uses that Temporal cluster;
+//                                          FLOOR_N: workflows of the floor run F, measured first on the same server)
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +42,7 @@ import { createMerchant } from '../src/merchants/service.js';
 import { relayWorkflowId } from '../workflows/relay-submission.js';
 import { createWorker } from '../src/temporal/worker.js';
 import { chainDefinition } from '../src/chain/chain-definition.js';
+import { measureTemporalFloor } from './temporal-floor.js';
 
 const COUNT = Number(process.argv[2] ?? 500);
 const cores = availableParallelism();
@@ -77,6 +79,9 @@ try {
 
   const sql = createSql(databaseUrl, { max: 40 });
   stops.push(() => sql.end({ timeout: 5 }));
+  // F: the platform's floor, on this run's server, before the timed run (FLOOR_N workflows, default 1,000).
+  log(`measuring the Temporal floor F (${process.env.FLOOR_N ?? 1000} workflows) ...`);
+  const floor = await measureTemporalFloor({ address: temporalServer.address, sql, workflows: Number(process.env.FLOOR_N ?? 1000) });
   const taskQueue = `bench-relay-${Date.now()}`; // a cluster may keep an earlier run's queue
   const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
   stops.push(() => client.connection.close());
@@ -225,6 +230,7 @@ try {
     `| relay: accepted (all ${COUNT} POSTs answered) | ${((acceptedAt - relayStart) / 1000).toFixed(2)} s |`,
     `| relay: all confirmed | ${relaySeconds.toFixed(2)} s |`,
     `| relay rate | ${relayRate.toFixed(1)} submissions/s |`,
+    `| F (floor, same server, ${floor.workflows} workflows), relay / F | ${floor.workflowsPerSecond.toFixed(1)}/s, ${(relayRate / floor.workflowsPerSecond).toFixed(2)} x F (target >= 0.6) |`,
     `| plain viem transfers (writeContract + receipt, concurrently) | ${plainSeconds.toFixed(2)} s |`,
     `| plain viem rate | ${plainRate.toFixed(1)} tx/s |`,
     `| ratio relay / plain viem | ${((relayRate / plainRate) * 100).toFixed(1)} % |`,

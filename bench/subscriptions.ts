@@ -5,13 +5,17 @@
 //
 //   node --import tsx bench/subscriptions.ts [N=10000]
 //
-// Reports: time until all N are charged, charges per second, worker RSS
-// (peak; the worker runs in this process), on-chain double charges (must be 0),
+// Reports: time until all N are charged, charges per second, the worker's RSS
+// (its own process, as in production: sampled as the run goes and at its peak),
+// on-chain double charges (must be 0),
 // and the same for the direct baseline, with the ratio. In the same run, against the same
 // Temporal server, it measures F (bench/temporal-floor.ts) and reports charges/s against it, the
 // CPU per charge by process, and how the charges were batched on-chain (chargeMany transactions).
 //
 //   FLOOR_N=1000 (workflows of the floor run)   CHARGE_BATCH=0 (one charge transaction per charge)
+//   BENCH_DUE=waiting (the N workflows are started before the worker runs; the window times the charges alone)
+//   BENCH_WORKER=inline (the worker in this process; implied by CHARGE_BATCH=0)
+//   TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS (the worker's workflow cache, src/temporal/worker.ts)
 import { mkdtempSync, chmodSync, rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
@@ -35,7 +39,7 @@ import { onChainPeriodSeconds } from '../src/subscriptions/periods.js';
 import { connectTemporalClient } from '../src/temporal/connection.js';
 import { createWorker } from '../src/temporal/worker.js';
 import { randomNonce, signEnrolment, signPermit } from '../test/chain/helpers.js';
-import { benchDatabase, cpuPerItem, cpuSnapshot, table } from './support.js';
+import { benchDatabase, cpuPerItem, cpuSnapshot, processMemoryMiB, startWorkerProcess, table } from './support.js';
 import { measureTemporalFloor } from './temporal-floor.js';
 import { chainDefinition } from '../src/chain/chain-definition.js';
 
@@ -117,12 +121,6 @@ try {
   log(`measuring the Temporal floor F (${process.env.FLOOR_N ?? 1000} workflows) ...`);
   const floor = await measureTemporalFloor({ address: temporalServer.address, sql, workflows: Number(process.env.FLOOR_N ?? 1000) });
   const chargeBatch = process.env.CHARGE_BATCH === '0' ? false : undefined;
-  const subscriptionChain = await createViemSubscriptionChain({ test: { rpcUrl: anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: deployed.subscriptionManager, pollingIntervalMs: 100, ...(chargeBatch === false ? { chargeBatch } : {}) } }, { sql });
-  const connection = await NativeConnection.connect({ address: temporalServer.address });
-  const worker = await createWorker({ connection, namespace: 'default', sql, temporal, taskQueue, subscriptionChain });
-  const running = worker.run();
-  let peakRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 250);
   const deps = {
     sql,
     temporal,
@@ -131,10 +129,29 @@ try {
     modes: { test: { chainId: anvil.chainId, subscriptionManager: deployed.subscriptionManager, token: deployed.token, operator: DEV_ACCOUNTS.operator.address } },
     useSearchAttributes: true,
   };
-  log(`starting ${N} subscription workflows (all due now) ...`);
-  const cpuBefore = cpuSnapshot({ [process.pid]: 'bench driver + worker (node)' });
+  // The indexer's hook starts one workflow per enrolment, 50 at a time.
+  const startAll = async (): Promise<number> => {
+    log(`starting ${N} subscription workflows (all due now) ...`);
+    const started = performance.now();
+    await inBatches(forWorkflows, 50, (l) => onSubscriptionCreatedOnChain(deps, l));
+    const seconds = (performance.now() - started) / 1000;
+    log(`${N} workflows started in ${seconds.toFixed(1)} s`);
+    return seconds;
+  };
+  // BENCH_DUE=waiting: every workflow is started before the worker runs, so the timed window holds the
+  // charges alone, N due at once as when their period timers fire together (or a worker fleet comes
+  // back after an outage). Default: the starts run inside the window, beside the charges.
+  const startedBefore = process.env.BENCH_DUE === 'waiting';
+  let startSeconds = startedBefore ? await startAll() : 0;
+  const worker = process.env.BENCH_WORKER === 'inline' || chargeBatch === false ? await inlineWorker() : await ownProcessWorker();
+  const workerMemory = () => (worker.pid === process.pid ? process.memoryUsage().rss / 2 ** 20 : (processMemoryMiB(worker.pid)?.rss ?? NaN));
+  let peakRss = workerMemory();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, workerMemory())), 250);
+  const rssTimeline: string[] = [];
+  const roles = worker.pid === process.pid ? { [process.pid]: 'bench driver + worker (node)' } : { [process.pid]: 'bench driver (node)', [worker.pid]: 'worker (node)' };
+  const cpuBefore = cpuSnapshot(roles);
   const t0 = performance.now();
-  await inBatches(forWorkflows, 50, (l) => onSubscriptionCreatedOnChain(deps, l));
+  if (!startedBefore) startSeconds = await startAll();
   let lastProgress = { n: 0, at: performance.now(), logged: performance.now() };
   for (;;) {
     const [row] = await sql<{ n: number }[]>`select count(*)::int as n from subscription_charges where status = 'succeeded'`;
@@ -143,19 +160,22 @@ try {
     const now = performance.now();
     if (n > lastProgress.n) lastProgress = { ...lastProgress, n, at: now };
     if (now - lastProgress.logged > 30_000) {
-      log(`${n} of ${N} charged after ${((now - t0) / 1000).toFixed(0)} s`);
+      const rss = workerMemory();
+      rssTimeline.push(`${n}: ${rss.toFixed(0)}`);
+      log(`${n} of ${N} charged after ${((now - t0) / 1000).toFixed(0)} s; worker RSS ${rss.toFixed(0)} MiB`);
       lastProgress.logged = now;
     }
     if (now - lastProgress.at > 300_000) throw new Error(`no charge for 5 minutes; ${n} of ${N} charged`);
     await new Promise((r) => setTimeout(r, 200));
   }
   const workflowSeconds = (performance.now() - t0) / 1000;
-  const cpu = cpuPerItem(cpuBefore, cpuSnapshot({ [process.pid]: 'bench driver + worker (node)' }), N);
+  const cpu = cpuPerItem(cpuBefore, cpuSnapshot(roles), N);
+  if (worker.pid !== process.pid) peakRss = Math.max(peakRss, processMemoryMiB(worker.pid)?.peak ?? 0);
   const workflowEndBlock = await pub.getBlockNumber();
-  log(`workflow run: ${N} charged in ${workflowSeconds.toFixed(1)} s (${(N / workflowSeconds).toFixed(1)} charges/s), peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+  log(`workflow run (${startedBefore ? `workflows started before the worker ran, in ${startSeconds.toFixed(1)} s, not timed` : `starts timed: the last of them ${startSeconds.toFixed(1)} s into the run`}): ${N} charged in ${workflowSeconds.toFixed(1)} s (${(N / workflowSeconds).toFixed(1)} charges/s), worker peak RSS ${peakRss.toFixed(0)} MiB (${worker.pid === process.pid ? 'with the driver, one process' : 'its own process'}); bench driver RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+  log(`worker RSS as the run went (charged: MiB): ${rssTimeline.join(', ') || '-'}`);
   clearInterval(sampler);
-  worker.shutdown();
-  await running;
+  await worker.stop();
 
   // Direct baseline: the operator sends N charge transactions straight to the contract.
   log(`sending ${N} direct charges ...`);
@@ -187,8 +207,8 @@ try {
   for (const hash of workflowTxs) workflowGas += (await pub.getTransactionReceipt({ hash })).gasUsed;
   const directGas = directReceipts.reduce((sum, r) => sum + r.gasUsed, 0n);
   table([
-    { run: 'workflow', subscriptions: N, seconds: workflowSeconds.toFixed(1), chargesPerSecond: (N / workflowSeconds).toFixed(1), peakRssMiB: (peakRss / 2 ** 20).toFixed(0) },
-    { run: 'direct', subscriptions: N, seconds: directSeconds.toFixed(1), chargesPerSecond: (N / directSeconds).toFixed(1), peakRssMiB: '-' },
+    { run: 'workflow', subscriptions: N, seconds: workflowSeconds.toFixed(1), chargesPerSecond: (N / workflowSeconds).toFixed(1), workerPeakRssMiB: peakRss.toFixed(0) },
+    { run: 'direct', subscriptions: N, seconds: directSeconds.toFixed(1), chargesPerSecond: (N / directSeconds).toFixed(1), workerPeakRssMiB: '-' },
   ]);
   log(`on-chain charges: ${charged.length}, distinct (id, period): ${distinct.size}, double charges: ${charged.length - distinct.size}`);
   log(`workflow / direct time ratio: ${(workflowSeconds / directSeconds).toFixed(2)}`);
@@ -196,8 +216,28 @@ try {
   log(`workflow run on-chain: ${workflowCharges.length} charges in ${workflowTxs.size} transactions (${(workflowCharges.length / Math.max(1, workflowTxs.size)).toFixed(1)} per transaction), ${(Number(workflowGas) / Math.max(1, workflowCharges.length)).toFixed(0)} gas per charge; direct charge: ${(Number(directGas) / N).toFixed(0)} gas per charge`);
   log('CPU per charge during the workflow run, by process:');
   table(cpu.map((row) => ({ process: row.process, 'ms per charge': row.ms.toFixed(2) })));
-  await connection.close();
   await temporal.connection.close();
+
+  /** The product worker in this process (the in-process chain port can switch batching off). */
+  async function inlineWorker(): Promise<{ pid: number; stop: () => Promise<void> }> {
+    const subscriptionChain = await createViemSubscriptionChain({ test: { rpcUrl: anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: deployed.subscriptionManager, pollingIntervalMs: 100, ...(chargeBatch === false ? { chargeBatch } : {}) } }, { sql });
+    const connection = await NativeConnection.connect({ address: temporalServer.address });
+    const inline = await createWorker({ connection, namespace: 'default', sql, temporal, taskQueue, subscriptionChain, maxCachedWorkflows: Number(process.env.TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS) || undefined });
+    const running = inline.run();
+    return { pid: process.pid, stop: async () => (inline.shutdown(), await running, await connection.close()) };
+  }
+
+  /** src/worker.ts in its own process, configured as production is, on this run's servers (deterministic test-mode addresses). */
+  function ownProcessWorker() {
+    return startWorkerProcess({
+      DATABASE_URL: database.url,
+      DATABASE_POOL_MAX: '40',
+      TEMPORAL_ADDRESS: temporalServer.address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      CHAIN_RPC_URL: anvil.rpcUrl,
+      CHAIN_TEST_POLL_INTERVAL_MS: '100',
+    });
+  }
 } finally {
   await anvil.stop();
   await temporalServer.stop();

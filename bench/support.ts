@@ -117,6 +117,17 @@ function processName(pid: string, stat: string): string {
   return cmdline === '' ? 'kernel threads' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
 }
 
+/** A process's resident memory now and at its peak (VmRSS, VmHWM), in MiB; null where /proc is missing. */
+export function processMemoryMiB(pid: number): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
 /** Milliseconds of CPU per item between two snapshots, by process name, largest first, with the total. */
 export function cpuPerItem(before: Map<string, number>, after: Map<string, number>, items: number): Array<{ process: string; ms: number }> {
   const rows = [...after].map(([name, seconds]) => ({ process: name, ms: ((seconds - (before.get(name) ?? 0)) * 1000) / items }));
