@@ -16,6 +16,7 @@ import {
   type PublicClient,
   createPublicClient,
   createWalletClient,
+  encodeDeployData,
   encodeFunctionData,
   http,
 } from 'viem';
@@ -101,26 +102,21 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
     }
     const artifacts = options.artifacts ?? (await loadArtifacts());
     // Explicit nonces: all three can be in flight together (fast with --block-time), order stays fixed.
-    const tokenTx = await wallet.deployContract({
-      abi: testUsdcAbi,
-      bytecode: artifacts.contracts.TestUSDC.bytecode,
-      args: [account.address],
-      nonce: 0,
-    });
-    const managerTx = await wallet.deployContract({
-      abi: subscriptionManagerAbi,
-      bytecode: artifacts.contracts.SubscriptionManager.bytecode,
-      nonce: 1,
-    });
-    const escrowTx = await wallet.deployContract({
-      abi: agenticCommerceEscrowAbi,
-      bytecode: artifacts.contracts.AgenticCommerceEscrow.bytecode,
-      args: [predicted.token],
-      nonce: 2,
-    });
-    const receipts = await Promise.all(
-      [tokenTx, managerTx, escrowTx].map((hash) => waitForDevReceipt(publicClient as PublicClient, hash)),
-    );
+    // Signed here and sent raw, so a deployment the node lost can be sent again while waiting.
+    const deployments = [
+      encodeDeployData({ abi: testUsdcAbi, bytecode: artifacts.contracts.TestUSDC.bytecode, args: [account.address] }),
+      encodeDeployData({ abi: subscriptionManagerAbi, bytecode: artifacts.contracts.SubscriptionManager.bytecode }),
+      encodeDeployData({ abi: agenticCommerceEscrowAbi, bytecode: artifacts.contracts.AgenticCommerceEscrow.bytecode, args: [predicted.token] }),
+    ];
+    const raws: Hex[] = [];
+    const hashes: Hex[] = [];
+    // One after the other, as each gas estimate may run against the contracts sent before it.
+    for (const [nonce, data] of deployments.entries()) {
+      const raw = await wallet.signTransaction(await wallet.prepareTransactionRequest({ data, nonce }));
+      raws.push(raw);
+      hashes.push(await publicClient.sendRawTransaction({ serializedTransaction: raw }));
+    }
+    const receipts = await Promise.all(hashes.map((hash) => waitForDevReceipt(publicClient as PublicClient, hash, { resend: raws })));
     const expected = [predicted.token, predicted.subscriptionManager, predicted.escrow];
     receipts.forEach((r, i) => {
       if (r.status !== 'success' || r.contractAddress?.toLowerCase() !== expected[i]?.toLowerCase()) {

@@ -13,9 +13,10 @@ export const DEFAULT_WAVE = 200;
 export async function sendSignedInWaves(client: PublicClient, raws: readonly Hex[], wave = DEFAULT_WAVE): Promise<TransactionReceipt[]> {
   const receipts: TransactionReceipt[] = [];
   for (let i = 0; i < raws.length; i += wave) {
-    const hashes = await Promise.all(raws.slice(i, i + wave).map((raw) => client.sendRawTransaction({ serializedTransaction: raw })));
-    // Nonces are consecutive: once the last is mined, every earlier one is too.
-    await waitForDevReceipt(client, hashes[hashes.length - 1]!);
+    const batch = raws.slice(i, i + wave);
+    const hashes = await Promise.all(batch.map((raw) => client.sendRawTransaction({ serializedTransaction: raw })));
+    // Nonces are consecutive: once the last is mined, every earlier one is too (a stalled wave is sent again).
+    await waitForDevReceipt(client, hashes[hashes.length - 1]!, { resend: batch });
     receipts.push(...(await Promise.all(hashes.map((hash) => client.getTransactionReceipt({ hash })))));
   }
   return receipts;
