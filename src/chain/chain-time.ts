@@ -1,6 +1,7 @@
 // Chain time: the timestamp the next block can carry at the earliest, which is
 // what a contract's time checks see when a transaction sent now is mined. The
-// relay's pre-checks and its simulation both use it, so they agree.
+// relay's pre-checks and its simulation both use it, so they agree, and so do
+// the operator's charges (a period that starts between the latest block and now).
 import { type Address, type Hex, type PublicClient, BaseError, numberToHex } from 'viem';
 
 const latestTimestamps = new WeakMap<PublicClient, { at: number; timestamp: Promise<bigint> }>();
@@ -48,5 +49,20 @@ export async function estimateGasInNextBlock(
   } catch (error) {
     if (!refusesBlockOverrides(error)) throw error;
     return client.estimateGas({ account: request.from, to: request.to, data: request.data, blockTag: 'latest' });
+  }
+}
+
+/**
+ * Runs a simulation (an eth_call through viem's `blockOverrides`) at the next block's time, so a
+ * check of `block.timestamp` sees what the mined transaction will see. A node that refuses block
+ * overrides gets the call at `latest`. Any other error, a revert included, is the caller's.
+ */
+export async function callInNextBlock<T>(client: PublicClient, run: (blockOverrides: { time: bigint } | undefined) => Promise<T>): Promise<T> {
+  const time = await nextBlockTime(client);
+  try {
+    return await run({ time });
+  } catch (error) {
+    if (!refusesBlockOverrides(error)) throw error;
+    return run(undefined);
   }
 }

@@ -25,6 +25,7 @@ import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
 import { splitSig } from '../chain/typed-data.js';
 import { chainDefinition } from '../chain/chain-definition.js';
 import { createOperatorSender, type OperatorSender } from '../chain/operator-sender.js';
+import { callInNextBlock, estimateGasInNextBlock, nextBlockTime } from '../chain/chain-time.js';
 import { createReceiptWaiter } from '../chain/receipts.js';
 import { CHARGE_MANY_SELECTOR, DEFAULT_CHARGE_BATCH, chargeFailureName, createBatcher, type Batcher, type ChargeBatchOptions } from './charge-batch.js';
 import type { Sql } from '../db/client.js';
@@ -202,8 +203,9 @@ export async function createViemSubscriptionChain(
     }
     const prepared = await prepare();
     if ('refused' in prepared) return prepared;
-    // Against the latest block: the operator's own queued transactions must not skew the estimate.
-    const estimate = await c.pub.estimateGas({ account: c.sender.address, ...prepared.call, blockTag: 'latest' });
+    // Against the latest state (the operator's own queued transactions must not skew the estimate),
+    // at the next block's time (a period may start between the latest block and now).
+    const estimate = await estimateGasInNextBlock(c.pub, { from: c.sender.address, ...prepared.call }, await nextBlockTime(c.pub));
     const sent = await c.sender.send({ purpose, ...prepared.call, gas: (estimate * 13n) / 10n });
     const settled = await c.sender.settle(sent);
     return settled.outcome === 'success' ? { receipt: settled.receipt } : { outcome: settled.outcome };
@@ -214,7 +216,9 @@ export async function createViemSubscriptionChain(
     const args = [id, periodIndex, amount] as const;
     const result = await sendFor<ChargeResult | 'already_charged'>(c, `charge:${c.mode.subscriptionManager}:${id}:${periodIndex}`, async () => {
       try {
-        await c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'charge', args });
+        await callInNextBlock(c.pub, (blockOverrides) =>
+          c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'charge', args, ...(blockOverrides ? { blockOverrides } : {}) }),
+        );
       } catch (error) {
         const revert = decodeContractRevert(error);
         if (!revert) throw error; // transport trouble: the activity retries
@@ -268,7 +272,9 @@ export async function createViemSubscriptionChain(
     let chargeable = unique;
     if (unique.length > 1) {
       const args = [unique.map((i) => i.id), unique.map((i) => i.periodIndex), unique.map((i) => i.amount)] as const;
-      const { result: reasons } = await c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'chargeMany', args });
+      const { result: reasons } = await callInNextBlock(c.pub, (blockOverrides) =>
+        c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'chargeMany', args, ...(blockOverrides ? { blockOverrides } : {}) }),
+      );
       chargeable = unique.filter((_, n) => reasons[n] === '0x00000000');
       for (const [n, item] of unique.entries()) if (reasons[n] !== '0x00000000') alone(item);
     }

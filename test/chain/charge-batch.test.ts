@@ -100,3 +100,44 @@ describe('batched charges', () => {
     expect(await port.charge(input(broke!))).toMatchObject({ ok: true, alreadyCharged: false });
   }, 120_000);
 });
+
+describe('charging at the period start', () => {
+  it('a period that started after the latest block is charged at once, single and batched: simulated at the next block\'s time, not the latest block\'s', async () => {
+    // A subscription whose first period starts 3 s after its enrolment block; then the chain stays
+    // idle (automine: no block until a transaction comes) until the clock is past that start.
+    const payers = [newPayer()];
+    for (const payer of payers) await chain.mint(payer.address, USDC(100));
+    const start = BigInt(Math.floor((await chain.chainNowMs()) / 1000)) + 3n;
+    const ids: string[] = [];
+    for (const payer of payers) ids.push((await chain.enrol({ payer, amount: USDC(10), period: PERIOD, periods: 0, trialEnd: start })).args.id.toString());
+    while (Date.now() / 1000 < Number(start) + 1) await new Promise((r) => setTimeout(r, 200));
+    expect((await chain.pub.getBlock()).timestamp).toBeLessThan(start);
+
+    const periodStart = new Date(Number(start) * 1000).toISOString();
+    const input = (onChainId: string): ChargeInput => ({ livemode: false, onChainId, periodIndex: 0, amount: USDC(10).toString(), periodStart });
+    const portWith = (chargeBatch: false | { windowMs: number; maxItems: number }) =>
+      createViemSubscriptionChain(
+        { test: { rpcUrl: chain.anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: chain.deployed.subscriptionManager, fromBlock: 0n, pollingIntervalMs: 50, chargeBatch } },
+        { sql: db.sql },
+      );
+    // Alone: one `charge`.
+    const single = await (await portWith(false)).charge(input(ids[0]!));
+    expect(single).toMatchObject({ ok: true, alreadyCharged: false });
+    expect(await chain.isCharged(ids[0]!, 0)).toBe(true);
+
+    // Together: two more, due at a new start after another idle wait, in one `chargeMany`.
+    const later = [newPayer(), newPayer()];
+    for (const payer of later) await chain.mint(payer.address, USDC(100));
+    const start2 = BigInt(Math.floor((await chain.chainNowMs()) / 1000)) + 3n;
+    const batchIds: string[] = [];
+    for (const payer of later) batchIds.push((await chain.enrol({ payer, amount: USDC(10), period: PERIOD, periods: 0, trialEnd: start2 })).args.id.toString());
+    while (Date.now() / 1000 < Number(start2) + 1) await new Promise((r) => setTimeout(r, 200));
+    expect((await chain.pub.getBlock()).timestamp).toBeLessThan(start2);
+    const batched = await portWith({ windowMs: 500, maxItems: 10 });
+    const at2 = (onChainId: string): ChargeInput => ({ ...input(onChainId), periodStart: new Date(Number(start2) * 1000).toISOString() });
+    const results = await Promise.all(batchIds.map((id) => batched.charge(at2(id))));
+    for (const result of results) expect(result).toMatchObject({ ok: true, alreadyCharged: false });
+    // One chargeMany carried both.
+    expect(new Set(results.map((r) => (r.ok ? r.txHash : '')))).toHaveProperty('size', 1);
+  });
+});
