@@ -10,11 +10,12 @@ const latestTimestamps = new WeakMap<PublicClient, { at: number; timestamp: Prom
  * max(latest block timestamp + 1, wall clock). On a live chain the wall clock decides (the latest
  * block lags it by about a block time); on an idle automine dev chain the latest block can be
  * minutes old while the next one is mined at the wall clock. The latest block's timestamp is shared
- * for a second across concurrent callers.
+ * for `maxAgeMs` (default a second) across concurrent callers; 0 reads it afresh (a chain whose
+ * clock is moved by hand, as tests do, can jump months within that second).
  */
-export async function nextBlockTime(client: PublicClient): Promise<bigint> {
+export async function nextBlockTime(client: PublicClient, { maxAgeMs = 1000 }: { maxAgeMs?: number } = {}): Promise<bigint> {
   let hit = latestTimestamps.get(client);
-  if (!hit || Date.now() - hit.at > 1000) {
+  if (!hit || maxAgeMs === 0 || Date.now() - hit.at > maxAgeMs) {
     hit = { at: Date.now(), timestamp: client.getBlock({ blockTag: 'latest' }).then((b) => b.timestamp) };
     hit.timestamp.catch(() => latestTimestamps.delete(client));
     latestTimestamps.set(client, hit);
@@ -57,8 +58,12 @@ export async function estimateGasInNextBlock(
  * check of `block.timestamp` sees what the mined transaction will see. A node that refuses block
  * overrides gets the call at `latest`. Any other error, a revert included, is the caller's.
  */
-export async function callInNextBlock<T>(client: PublicClient, run: (blockOverrides: { time: bigint } | undefined) => Promise<T>): Promise<T> {
-  const time = await nextBlockTime(client);
+export async function callInNextBlock<T>(
+  client: PublicClient,
+  run: (blockOverrides: { time: bigint } | undefined) => Promise<T>,
+  options: { maxAgeMs?: number } = {},
+): Promise<T> {
+  const time = await nextBlockTime(client, options);
   try {
     return await run({ time });
   } catch (error) {

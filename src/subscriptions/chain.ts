@@ -43,6 +43,9 @@ export const CHARGE_FAILURES = [
   /** The charge failed for good (an activity's permanent failure: a final revert, a malformed on-chain id); the subscription goes at_risk and lapses after its grace window. */
   'charge_refused',
 ] as const;
+/** The latest block's time read for each charge, not shared for a second: a charge is worth one more read. */
+const FRESH_CHAIN_TIME = { maxAgeMs: 0 };
+
 export type ChargeFailure = (typeof CHARGE_FAILURES)[number];
 
 export type ChargeInput = { livemode: boolean; onChainId: string; periodIndex: number; amount: string; periodStart: string };
@@ -205,7 +208,7 @@ export async function createViemSubscriptionChain(
     if ('refused' in prepared) return prepared;
     // Against the latest state (the operator's own queued transactions must not skew the estimate),
     // at the next block's time (a period may start between the latest block and now).
-    const estimate = await estimateGasInNextBlock(c.pub, { from: c.sender.address, ...prepared.call }, await nextBlockTime(c.pub));
+    const estimate = await estimateGasInNextBlock(c.pub, { from: c.sender.address, ...prepared.call }, await nextBlockTime(c.pub, FRESH_CHAIN_TIME));
     const sent = await c.sender.send({ purpose, ...prepared.call, gas: (estimate * 13n) / 10n });
     const settled = await c.sender.settle(sent);
     return settled.outcome === 'success' ? { receipt: settled.receipt } : { outcome: settled.outcome };
@@ -218,6 +221,7 @@ export async function createViemSubscriptionChain(
       try {
         await callInNextBlock(c.pub, (blockOverrides) =>
           c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'charge', args, ...(blockOverrides ? { blockOverrides } : {}) }),
+          FRESH_CHAIN_TIME,
         );
       } catch (error) {
         const revert = decodeContractRevert(error);
@@ -274,6 +278,7 @@ export async function createViemSubscriptionChain(
       const args = [unique.map((i) => i.id), unique.map((i) => i.periodIndex), unique.map((i) => i.amount)] as const;
       const { result: reasons } = await callInNextBlock(c.pub, (blockOverrides) =>
         c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'chargeMany', args, ...(blockOverrides ? { blockOverrides } : {}) }),
+        FRESH_CHAIN_TIME,
       );
       chargeable = unique.filter((_, n) => reasons[n] === '0x00000000');
       for (const [n, item] of unique.entries()) if (reasons[n] !== '0x00000000') alone(item);
