@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { withSafeChainErrors } from '../src/chain/clients.js';
 import { chainFor, type ChainConfig } from '../src/chain/config.js';
 import type { Sql } from '../src/db/client.js';
-import { checkSubmission, submitSubmission, type FollowResult } from '../src/relay/relayer.js';
+import { checkSubmission, submitSubmission, type FollowResult, type Submitted } from '../src/relay/relayer.js';
 import { findStaleOpenSubmissions, findSubmission } from '../src/relay/repo.js';
 import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
 import { startRelayWorkflow } from '../src/relay/starts.js';
@@ -20,16 +20,23 @@ export type RelayActivityDeps = { sql: Sql; chain?: ChainConfig; temporal?: Clie
 
 export type RelayActivityInput = { submissionId: string; livemode: boolean };
 
+/** Where the submit step left the submission; `paysSession`: it pays a payment session, which must hear its outcome. */
+export type SubmitOutcome = { status: 'submitted' | 'failed' | 'confirmed'; paysSession: boolean };
+
 export function createRelayActivities({ sql, chain = {}, temporal, taskQueue = TASK_QUEUES.main }: RelayActivityDeps) {
-  async function submitAndLook({ submissionId, livemode }: RelayActivityInput): Promise<{ status: 'submitted' | 'failed' | 'confirmed' }> {
+  async function submitAndLook({ submissionId, livemode }: RelayActivityInput): Promise<SubmitOutcome> {
     const settings = chainFor(chain, livemode);
     const result = await submitSubmission(sql, settings, submissionId);
-    if (result.status === 'failed') return { status: 'failed' };
+    const paysSession = result.submission.paymentSessionId !== null;
+    if (result.status === 'failed') return { status: 'failed', paysSession };
+    // The first look starts from the rows the submit step holds; later ones read them afresh.
+    let known: Submitted | undefined = result.status === 'submitted' ? result : undefined;
     const deadline = Date.now() + QUICK_FOLLOW_MS;
     for (;;) {
-      const check = await checkSubmission(sql, settings, submissionId);
-      if (check.status !== 'waiting') return { status: check.status };
-      if (Date.now() > deadline) return { status: 'submitted' };
+      const check = await checkSubmission(sql, settings, submissionId, known);
+      known = undefined;
+      if (check.status !== 'waiting') return { status: check.status, paysSession };
+      if (Date.now() > deadline) return { status: 'submitted', paysSession };
       await sleep(Math.min(settings.pollIntervalMs, 100));
     }
   }
@@ -73,7 +80,7 @@ export function createRelayActivities({ sql, chain = {}, temporal, taskQueue = T
      * for up to QUICK_FOLLOW_MS, so a transaction that confirms at once needs no follow activity.
      * Chain errors are rethrown without the RPC URL (it may embed a provider key).
      */
-    async submitRelaySubmission(input: RelayActivityInput): Promise<{ status: 'submitted' | 'failed' | 'confirmed' }> {
+    async submitRelaySubmission(input: RelayActivityInput): Promise<SubmitOutcome> {
       return orNotFound(input.submissionId, () => withSafeChainErrors(() => submitAndLook(input)));
     },
 

@@ -23,6 +23,14 @@ const LOCAL_OUTCOME_REPORT = 'relay-local-outcome-report';
 const reportRelayOutcomeToSession = (input: { submissionId: string }) =>
   patched(LOCAL_OUTCOME_REPORT) ? reportAsLocalActivity(input) : reportAsActivity(input);
 
+/**
+ * Only a submission that pays a payment session reports its outcome (the submit step says which):
+ * for the others the report was a database read that found nothing to tell. Runs recorded before
+ * this change report whatever the submission.
+ */
+const REPORT_ONLY_SESSIONS = 'relay-report-only-sessions';
+const needsReport = (submitted: { paysSession?: boolean }) => !patched(REPORT_ONLY_SESSIONS) || submitted.paysSession !== false;
+
 export type RelaySubmissionInput = { submissionId: string; livemode: boolean };
 export type RelaySubmissionOutcome = { status: 'confirmed' | 'failed' };
 
@@ -49,14 +57,14 @@ export async function relaySubmissionWorkflow(input: RelaySubmissionInput): Prom
 async function relay(input: RelaySubmissionInput, setStage: (stage: 'following' | 'done') => void): Promise<RelaySubmissionOutcome> {
   const submitted = await submitRelaySubmission(input);
   if (submitted.status !== 'submitted') {
-    // A payment for a payment session: tell the session (no-op for other submissions).
-    await reportRelayOutcomeToSession({ submissionId: input.submissionId });
+    // A payment for a payment session: tell the session.
+    if (needsReport(submitted)) await reportRelayOutcomeToSession({ submissionId: input.submissionId });
     setStage('done');
     return { status: submitted.status };
   }
   setStage('following');
   const followed = await awaitRelayConfirmation(input);
-  await reportRelayOutcomeToSession({ submissionId: input.submissionId });
+  if (needsReport(submitted)) await reportRelayOutcomeToSession({ submissionId: input.submissionId });
   setStage('done');
   return { status: followed.status === 'confirmed' ? 'confirmed' : 'failed' };
 }

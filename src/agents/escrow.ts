@@ -20,7 +20,7 @@ import {
   maxUint256,
   parseEventLogs,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { signingAccount } from '../chain/signing-account.js';
 import { agenticCommerceEscrowAbi, testUsdcAbi } from '../chain/abi.js';
 import { publicClientFor } from '../chain/clients.js';
 import type { ChainConfig, ChainSettings } from '../chain/config.js';
@@ -54,7 +54,7 @@ export const allowancePurpose = (escrow: Address, wallet: Address) => `escrow:${
 export async function agentWalletAccount(sql: Sql, secretBox: SecretBox, scope: MerchantScope): Promise<LocalAccount> {
   const wallet = await repo.findWallet(sql, scope);
   if (!wallet) throw new Error(`no agent wallet for ${scope.merchantId} (${scope.livemode ? 'live' : 'test'})`);
-  const account = privateKeyToAccount(secretBox.open(wallet.sealedKey, agentWalletContext(scope)) as Hex);
+  const account = signingAccount(secretBox.open(wallet.sealedKey, agentWalletContext(scope)) as Hex);
   if (account.address !== getAddress(wallet.address)) throw new Error('the agent wallet key does not match its address');
   return account;
 }

@@ -6,10 +6,11 @@
 // SubscriptionManager; it is checked here, then submitted by the operator in
 // subscriptionAllowanceRenewalWorkflow (one workflow per subscription and permit nonce).
 import { WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { type Address, type Hex, getAddress, recoverTypedDataAddress } from 'viem';
+import { type Address, type Hex, getAddress, isAddressEqual } from 'viem';
 import { testUsdcAbi } from '../chain/abi.js';
 import { publicClientFor } from '../chain/clients.js';
 import { chainFor, type ChainConfig } from '../chain/config.js';
+import { recoverTypedDataSigner } from '../chain/signer-recovery.js';
 import { PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import type { Sql } from '../db/client.js';
 import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
@@ -130,17 +131,21 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
       const onChain = await readChain(sub);
       const value = BigInt(body.permit.value);
       const deadline = BigInt(body.permit.deadline);
-      const signedBy = (nonce: bigint) =>
-        recoverTypedDataAddress({
-          domain: { ...onChain.domain, verifyingContract: onChain.domain.verifyingContract as Address },
-          types: PERMIT_TYPES,
-          primaryType: 'Permit',
-          message: { owner: onChain.owner, spender: onChain.spender, value, nonce, deadline },
-          signature: body.permit.signature as Hex,
-        }).then((a) => a.toLowerCase() === onChain.owner.toLowerCase(), () => false);
-      if (!(await signedBy(onChain.nonce))) {
+      const signedBy = (nonce: bigint) => {
+        const signer = recoverTypedDataSigner(
+          {
+            domain: { ...onChain.domain, verifyingContract: onChain.domain.verifyingContract as Address },
+            types: PERMIT_TYPES,
+            primaryType: 'Permit',
+            message: { owner: onChain.owner, spender: onChain.spender, value, nonce, deadline },
+          },
+          body.permit.signature as Hex,
+        );
+        return signer !== undefined && isAddressEqual(signer, onChain.owner);
+      };
+      if (!signedBy(onChain.nonce)) {
         // A retried post of a permit that has landed since (its nonce is used now): that renewal's status.
-        const earlier = onChain.nonce > 0n && (await signedBy(onChain.nonce - 1n)) ? await statusOf(sub.id, onChain.nonce - 1n) : undefined;
+        const earlier = onChain.nonce > 0n && signedBy(onChain.nonce - 1n) ? await statusOf(sub.id, onChain.nonce - 1n) : undefined;
         if (earlier) return earlier;
         throw refuse(
           'permit.signature',

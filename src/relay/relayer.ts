@@ -7,7 +7,7 @@
 // confirmations (the sender replaces it with a higher fee, same nonce, when it
 // is stuck) and reports a revert with its decoded reason (never retried).
 import { type Address, BaseError, type Hex, type PrivateKeyAccount, type PublicClient, decodeErrorResult } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { signingAccount } from '../chain/signing-account.js';
 import type { ChainSettings } from '../chain/config.js';
 import { publicClientFor } from '../chain/clients.js';
 import { estimateGasInNextBlock, nextBlockTime } from '../chain/chain-time.js';
@@ -62,7 +62,7 @@ const relayers = new Map<Hex, PrivateKeyAccount>();
 function relayerOf(settings: ChainSettings): PrivateKeyAccount {
   if (!settings.relayerKey) throw new Error(`no relayer key configured for ${settings.mode} mode`);
   let relayer = relayers.get(settings.relayerKey);
-  if (!relayer) relayers.set(settings.relayerKey, (relayer = privateKeyToAccount(settings.relayerKey)));
+  if (!relayer) relayers.set(settings.relayerKey, (relayer = signingAccount(settings.relayerKey)));
   return relayer;
 }
 
@@ -90,19 +90,25 @@ async function recordedTransaction(sql: Sql, settings: ChainSettings, submission
   return row;
 }
 
-export type SubmitResult = { status: 'submitted'; transactionHash: string } | { status: 'failed'; failure: Failure } | { status: 'done' };
+/** What a submission's first look can start from: the rows `submitSubmission` just read or wrote (no second read). */
+export type Submitted = { submission: repo.SubmissionRow; transaction: ledger.TransactionRow };
+
+export type SubmitResult =
+  | ({ status: 'submitted'; transactionHash: string } & Submitted)
+  | { status: 'failed'; failure: Failure; submission: repo.SubmissionRow }
+  | { status: 'done'; submission: repo.SubmissionRow };
 
 /** Simulate, then allocate a nonce, sign, record and send. Safe to retry at any point. */
 export async function submitSubmission(sql: Sql, settings: ChainSettings, submissionId: string): Promise<SubmitResult> {
   const client = publicClientFor(settings);
   const submission = await repo.findSubmission(sql, submissionId);
   if (!submission) throw new Error(`no relay submission ${submissionId}`);
-  if (submission.status === 'confirmed' || submission.status === 'failed') return { status: 'done' };
+  if (submission.status === 'confirmed' || submission.status === 'failed') return { status: 'done', submission };
 
   const existing = await recordedTransaction(sql, settings, submissionId);
   if (existing) {
     await broadcast(client, existing.rawTransaction as Hex);
-    return { status: 'submitted', transactionHash: existing.transactionHash };
+    return { status: 'submitted', transactionHash: existing.transactionHash, submission, transaction: existing };
   }
 
   const relayer = relayerOf(settings);
@@ -120,7 +126,7 @@ export async function submitSubmission(sql: Sql, settings: ChainSettings, submis
     const failure = failureOf(error) ?? (await simulate(client, relayer.address, call, { time }));
     if (!failure) throw error;
     await repo.markFailed(sql, submissionId, failure);
-    return { status: 'failed', failure };
+    return { status: 'failed', failure, submission };
   }
   const gas = (gasEstimate * 13n) / 10n;
 
@@ -129,7 +135,7 @@ export async function submitSubmission(sql: Sql, settings: ChainSettings, submis
     { purpose: relayPurpose(submissionId), to: call.to, data: call.data, gas },
     { again: false, onRecord: (tx, recorded) => repo.markSubmitted(tx, submissionId, recorded.transactionHash) },
   );
-  return { status: 'submitted', transactionHash: row.transactionHash };
+  return { status: 'submitted', transactionHash: row.transactionHash, submission: { ...submission, status: 'submitted', transactionHash: row.transactionHash }, transaction: row };
 }
 
 export type FollowResult = { status: 'confirmed' | 'failed' | 'waiting'; confirmations: number };
@@ -137,14 +143,15 @@ export type FollowResult = { status: 'confirmed' | 'failed' | 'waiting'; confirm
 /**
  * One look at the submission's transaction: records inclusion and confirmations, a revert as a
  * failure with its reason, or (through the sender) replaces the transaction when it has waited
- * longer than stuckAfterSeconds. Returns 'waiting' while it needs another look.
+ * longer than stuckAfterSeconds. Returns 'waiting' while it needs another look. `known`: the rows
+ * as the caller just saw them (the submit step's own), read afresh otherwise.
  */
-export async function checkSubmission(sql: Sql, settings: ChainSettings, submissionId: string): Promise<FollowResult> {
+export async function checkSubmission(sql: Sql, settings: ChainSettings, submissionId: string, known?: Submitted): Promise<FollowResult> {
   const client = publicClientFor(settings);
-  const submission = await repo.findSubmission(sql, submissionId);
+  const submission = known?.submission ?? (await repo.findSubmission(sql, submissionId));
   if (!submission) throw new Error(`no relay submission ${submissionId}`);
   if (submission.status === 'confirmed' || submission.status === 'failed') return { status: submission.status, confirmations: submission.confirmations };
-  const row = await recordedTransaction(sql, settings, submissionId);
+  const row = known?.transaction ?? (await recordedTransaction(sql, settings, submissionId));
   if (!row) return { status: 'waiting', confirmations: 0 };
 
   const seen = await senderOf(sql, settings).look(row, {

@@ -20,6 +20,8 @@ export type SubmissionRow = {
   confirmations: number;
   failureCode: string | null;
   failureReason: string | null;
+  /** The payment session this submission pays (relay payments made with paymentSessionId). */
+  paymentSessionId: string | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -28,7 +30,7 @@ const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, idempotency_key as "idempotencyKey", kind, chain_id::text as "chainId",
      authorization_digest as "authorizationDigest", call, status, transaction_hash as "transactionHash",
      block_number::text as "blockNumber", block_hash as "blockHash", confirmations, failure_code as "failureCode",
-     failure_reason as "failureReason", created_at as "createdAt", updated_at as "updatedAt"`;
+     failure_reason as "failureReason", payment_session_id as "paymentSessionId", created_at as "createdAt", updated_at as "updatedAt"`;
 
 export async function insertSubmission(
   db: Db,

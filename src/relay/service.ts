@@ -8,12 +8,12 @@ import {
   getAddress,
   hashTypedData,
   isAddressEqual,
-  recoverTypedDataAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { nextBlockTime } from '../chain/chain-time.js';
+import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';
 import { publicClientFor } from '../chain/clients.js';
 import { EIP3009_TYPES, ENROLMENT_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
@@ -176,7 +176,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       if (replay) return replay;
 
       // Pre-checks: nothing is sent unless all pass.
-      const signer = await recoverTypedDataAddress({ ...typed, signature: body.signature as Hex }).catch(() => undefined);
+      const signer = recoverDigestSigner(digest, body.signature as Hex);
       if (!signer || !isAddressEqual(signer, message.from)) {
         throw refuse('signature', 'The signature does not recover authorization.from: it was not signed by the payer over this exact message and token domain.');
       }
@@ -256,7 +256,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       const replay = await earlierSubmission(scope, key, digest, settings);
       if (replay) return replay;
 
-      const enrolmentSigner = await recoverTypedDataAddress({ ...typed, signature: body.enrolment.signature as Hex }).catch(() => undefined);
+      const enrolmentSigner = recoverDigestSigner(digest, body.enrolment.signature as Hex);
       if (!enrolmentSigner || !isAddressEqual(enrolmentSigner, subscriber)) {
         throw refuse('enrolment.signature', 'The enrolment signature does not recover the subscriber: it was not signed over these exact terms.');
       }
@@ -268,13 +268,15 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         nextBlockTime(client),
       ]);
       const permit = { value: BigInt(body.permit.value), deadline: BigInt(body.permit.deadline) };
-      const permitSigner = await recoverTypedDataAddress({
-        domain: { ...info.domain, verifyingContract: info.domain.verifyingContract as Address },
-        types: PERMIT_TYPES,
-        primaryType: 'Permit',
-        message: { owner: subscriber, spender: manager, value: permit.value, nonce: permitNonce, deadline: permit.deadline },
-        signature: body.permit.signature as Hex,
-      }).catch(() => undefined);
+      const permitSigner = recoverTypedDataSigner(
+        {
+          domain: { ...info.domain, verifyingContract: info.domain.verifyingContract as Address },
+          types: PERMIT_TYPES,
+          primaryType: 'Permit',
+          message: { owner: subscriber, spender: manager, value: permit.value, nonce: permitNonce, deadline: permit.deadline },
+        },
+        body.permit.signature as Hex,
+      );
       if (!permitSigner || !isAddressEqual(permitSigner, subscriber)) {
         throw refuse('permit.signature', `The permit signature does not recover the subscriber for spender ${manager} at the current permit nonce ${permitNonce}.`);
       }

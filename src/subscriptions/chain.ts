@@ -20,7 +20,7 @@ import {
   keccak256,
   parseEventLogs,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { signingAccount } from '../chain/signing-account.js';
 import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
 import { splitSig } from '../chain/typed-data.js';
 import { chainDefinition } from '../chain/chain-definition.js';
@@ -145,7 +145,7 @@ export async function createViemSubscriptionChain(
     const sender = createOperatorSender({
       sql: deps.sql,
       client: pub,
-      account: privateKeyToAccount(mode.operatorKey),
+      account: signingAccount(mode.operatorKey),
       chainId,
       receipts: createReceiptWaiter(pub, pollingInterval),
       stuckAfterMs: (mode.stuckAfterSeconds ?? 120) * 1000,

@@ -97,7 +97,7 @@ function relay(url: string, payload: unknown, key: string | undefined, secret = 
 }
 
 /** The relay workflow's current shape, carried in the names of the histories recorded here. */
-const HISTORY_SHAPE = 'local-report';
+const HISTORY_SHAPE = 'report-only-sessions';
 
 const relayHandle = (key: string) =>
   temporal.client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: key }));

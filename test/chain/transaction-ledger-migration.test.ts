@@ -150,7 +150,7 @@ describe('migration 00012: one transaction ledger', () => {
     ]);
 
     // The relay picks its open submission up where the old code left it: the recorded bytes, no new nonce.
-    expect(await submitSubmission(sql, settings, 'rs_open')).toEqual({ status: 'submitted', transactionHash: relayedOpen.hash });
+    expect(await submitSubmission(sql, settings, 'rs_open')).toMatchObject({ status: 'submitted', transactionHash: relayedOpen.hash, transaction: { transactionHash: relayedOpen.hash } });
     let followed = await checkSubmission(sql, settings, 'rs_open');
     for (let i = 0; i < 50 && followed.status === 'waiting'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -18,6 +18,8 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { recordHistory } from '../support/histories.js';
+import { relayWorkflowId } from '../../workflows/relay-submission.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 let chain: DevChain;
@@ -36,6 +38,9 @@ const [payerA, payerB] = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.pr
 const merchantWallet = () =>
   createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
 let keyCounter = 0;
+/** The relay workflow's shape (as in test/chain/relay.test.ts), carried in the name of the history recorded here. */
+const RELAY_HISTORY_SHAPE = 'report-only-sessions';
+
 const newKey = () => `checkout-test-${Date.now()}-${keyCounter++}`;
 
 beforeAll(async () => {
@@ -159,11 +164,16 @@ describe('payment sessions and invoices paid through the relay', () => {
     expect(wrong.json().error).toMatchObject({ code: 'invalid_request', param: 'authorization.value' });
 
     const [payerBefore, payoutBefore] = await Promise.all([balanceOf(payerA.address), balanceOf(payout)]);
-    const paid = await relayPayment({ ...(await signedPayment(payerA, payout, 3_500_000n)), paymentSessionId: invoice.sessionId });
+    const paidKey = newKey();
+    const paid = await relayPayment({ ...(await signedPayment(payerA, payout, 3_500_000n)), paymentSessionId: invoice.sessionId }, paidKey);
     expect(paid.statusCode, paid.body).toBe(200);
     expect(['processing', 'completed']).toContain((await get(`/v1/payment-sessions/${invoice.sessionId}`)).status);
 
     const done = await until(() => get(`/v1/invoices/${invoice.id}`), (i) => i.status === 'paid', 'invoice paid');
+    // A submission that pays a session reports its outcome to it (the report other submissions skip).
+    const relayRun = temporal.client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: paidKey }));
+    await relayRun.result();
+    await recordHistory(relayRun, 'relay-session-confirmed', RELAY_HISTORY_SHAPE);
     expect(done.paidAt).not.toBeNull();
     const session = await get(`/v1/payment-sessions/${invoice.sessionId}`);
     expect(session).toMatchObject({ status: 'completed', payer: payerA.address, invoiceId: invoice.id });
