@@ -24,12 +24,12 @@ const reportRelayOutcomeToSession = (input: { submissionId: string }) =>
   patched(LOCAL_OUTCOME_REPORT) ? reportAsLocalActivity(input) : reportAsActivity(input);
 
 /**
- * Only a submission that pays a payment session reports its outcome (the submit step says which):
- * for the others the report was a database read that found nothing to tell. Runs recorded before
- * this change report whatever the submission.
+ * Only a submission that pays a payment session reports its outcome: for the others the report was
+ * a database read that found nothing to tell. The submit step's recorded result says which, so
+ * replay needs no patch (and no patch marker costs the server a search-attribute update per run):
+ * results recorded before the change carry no `paysSession`, and those runs report as they did.
  */
-const REPORT_ONLY_SESSIONS = 'relay-report-only-sessions';
-const needsReport = (submitted: { paysSession?: boolean }) => !patched(REPORT_ONLY_SESSIONS) || submitted.paysSession !== false;
+const needsReport = (submitted: { paysSession?: boolean }) => submitted.paysSession !== false;
 
 export type RelaySubmissionInput = { submissionId: string; livemode: boolean };
 export type RelaySubmissionOutcome = { status: 'confirmed' | 'failed' };
