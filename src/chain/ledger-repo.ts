@@ -116,11 +116,16 @@ export async function recordReplacement(
   return row!;
 }
 
-/** Settles a transaction: which of its hashes was mined, and how it ended. */
-export async function recordOutcome(db: Db, id: string, outcome: TransactionOutcome, minedHash?: string): Promise<void> {
-  await db`
+/** The statement that settles a transaction, unsent: for another repo's statement to run it as a CTE (atomic in one round trip). */
+export function outcomeUpdate(db: Db, id: string, outcome: TransactionOutcome, minedHash?: string) {
+  return db`
     update chain_transactions set outcome = ${outcome}, transaction_hash = coalesce(${minedHash ?? null}, transaction_hash)
     where id = ${id}`;
+}
+
+/** Settles a transaction: which of its hashes was mined, and how it ended. */
+export async function recordOutcome(db: Db, id: string, outcome: TransactionOutcome, minedHash?: string): Promise<void> {
+  await outcomeUpdate(db, id, outcome, minedHash);
 }
 
 /** Open transactions of the address with nonces in [from, below): the ones a gap may be waiting for. */

@@ -154,10 +154,15 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
   const row = known?.transaction ?? (await recordedTransaction(sql, settings, submissionId));
   if (!row) return { status: 'waiting', confirmations: 0 };
 
-  const seen = await senderOf(sql, settings).look(row, {
-    stuckAfterMs: settings.stuckAfterSeconds * 1000,
-    recheckDelayMs: Math.max(1000, settings.pollIntervalMs * 3),
-  });
+  // The head is read beside the receipt (one JSON-RPC batch, one round trip). Read first, it can only
+  // be older than the receipt's block, which counts fewer confirmations and waits for the next look.
+  const [seen, head] = await Promise.all([
+    senderOf(sql, settings).look(row, {
+      stuckAfterMs: settings.stuckAfterSeconds * 1000,
+      recheckDelayMs: Math.max(1000, settings.pollIntervalMs * 3),
+    }),
+    client.getBlockNumber(),
+  ]);
   if (seen.kind === 'waiting') {
     if (seen.row.transactionHash !== row.transactionHash) await repo.setSubmissionTransactionHash(sql, submissionId, seen.row.transactionHash);
     return { status: 'waiting', confirmations: 0 };
@@ -184,14 +189,11 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
     );
     return { status: 'failed', confirmations: 0 };
   }
-  const head = await client.getBlockNumber();
-  const confirmations = Number(head - receipt.blockNumber + 1n);
+  const confirmations = Math.max(Number(head - receipt.blockNumber + 1n), 0);
   const confirmed = confirmations >= settings.confirmations;
   const inclusion = { transactionHash: receipt.transactionHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, confirmations, confirmed };
   if (confirmed) {
-    await sql.begin((tx) =>
-      Promise.all([repo.recordInclusion(tx, submissionId, inclusion), ledger.recordOutcome(tx, row.id, 'success', receipt.transactionHash)]),
-    );
+    await repo.recordConfirmedInclusion(sql, submissionId, inclusion, ledger.outcomeUpdate(sql, row.id, 'success', receipt.transactionHash));
   } else {
     await repo.recordInclusion(sql, submissionId, inclusion);
   }

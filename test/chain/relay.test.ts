@@ -135,6 +135,10 @@ describe('POST /v1/relay/payments', () => {
     expect(receipt.from.toLowerCase()).toBe(relayer.toLowerCase());
     expect(await balanceOf(payerA.address)).toBe(payerBefore - 2_500_000n);
     expect(await balanceOf(payout)).toBe(payoutBefore + 2_500_000n);
+    // The ledger row is settled with the submission (one statement): the mined hash, outcome success.
+    const ledgerRows = await db.sql<{ outcome: string | null; transactionHash: string }[]>`
+      select outcome, transaction_hash as "transactionHash" from chain_transactions where purpose = ${`relay:${accepted.id}`}`;
+    expect(ledgerRows).toEqual([{ outcome: 'success', transactionHash: done.transactionHash }]);
 
     // Same request, same key: the same submission (replayed), nothing sent again.
     const again = await relay('/v1/relay/payments', body, key);
