@@ -1,7 +1,7 @@
 // The platform's sending accounts (relayer, operator): viem's private-key account
 // whose transaction and hash signatures are made by libsecp256k1 compiled to
-// WebAssembly (tiny-secp256k1) instead of viem's pure-JS secp256k1, which costs
-// about a millisecond of CPU per transaction on a small machine. Both sign by
+// WebAssembly (tiny-secp256k1) instead of viem's pure-JS secp256k1, at about half
+// its CPU per signature (docs/benchmarks.md, relay). Both sign by
 // RFC 6979 with low s, so the bytes are the same as viem's
 // (test/unit/signing-account.test.ts); messages and typed data keep viem's path.
 import * as secp256k1 from 'tiny-secp256k1';
