@@ -32,5 +32,12 @@ export function recoverTypedDataSigner<const T extends TypedData | Record<string
   typed: TypedDataDefinition<T, P>,
   signature: Hex,
 ): Address | undefined {
-  return recoverDigestSigner(hashTypedData(typed), signature);
+  let digest: Hex;
+  try {
+    digest = hashTypedData(typed);
+  } catch {
+    // A message its types cannot encode was not signed by anyone (viem's recovery throws here too).
+    return undefined;
+  }
+  return recoverDigestSigner(digest, signature);
 }

@@ -154,15 +154,10 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
   const row = known?.transaction ?? (await recordedTransaction(sql, settings, submissionId));
   if (!row) return { status: 'waiting', confirmations: 0 };
 
-  // The head is read beside the receipt (one JSON-RPC batch, one round trip). Read first, it can only
-  // be older than the receipt's block, which counts fewer confirmations and waits for the next look.
-  const [seen, head] = await Promise.all([
-    senderOf(sql, settings).look(row, {
-      stuckAfterMs: settings.stuckAfterSeconds * 1000,
-      recheckDelayMs: Math.max(1000, settings.pollIntervalMs * 3),
-    }),
-    client.getBlockNumber(),
-  ]);
+  const seen = await senderOf(sql, settings).look(row, {
+    stuckAfterMs: settings.stuckAfterSeconds * 1000,
+    recheckDelayMs: Math.max(1000, settings.pollIntervalMs * 3),
+  });
   if (seen.kind === 'waiting') {
     if (seen.row.transactionHash !== row.transactionHash) await repo.setSubmissionTransactionHash(sql, submissionId, seen.row.transactionHash);
     return { status: 'waiting', confirmations: 0 };
@@ -189,7 +184,9 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
     );
     return { status: 'failed', confirmations: 0 };
   }
-  const confirmations = Math.max(Number(head - receipt.blockNumber + 1n), 0);
+  // The head only once there is a receipt: a poll of a transaction not yet mined costs one RPC call, not two.
+  const head = await client.getBlockNumber();
+  const confirmations = Number(head - receipt.blockNumber + 1n);
   const confirmed = confirmations >= settings.confirmations;
   const inclusion = { transactionHash: receipt.transactionHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, confirmations, confirmed };
   if (confirmed) {
