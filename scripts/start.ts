@@ -5,13 +5,18 @@
 // its state in .data/), a dev identity provider and an SMTP sink, then the
 // api, the worker and the indexer. Seeds a demo merchant, writes
 // .data/dev.json and prints the URLs. Ctrl-C stops everything; data is kept.
+//
+// Every step may meet what an earlier start left, even one killed half-way:
+// leftover servers are stopped (src/dev/leftovers.ts), the seed finds before it
+// creates (src/dev/seed.ts), and dev.json is written as soon as the keys exist.
+// A setting exported before `npm start` always wins over its dev default.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSql } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { freePort, portInUse } from '../src/dev/ports.js';
 import { ensureDatabase } from '../src/db/databases.js';
-import { startLocalPostgres } from '../src/dev/postgres.js';
+import { startPostgresProcess } from '../src/dev/postgres-process.js';
 import { startNodeProcess, waitForHttp, type Child } from '../src/dev/processes.js';
 import { seedDemoMerchant } from '../src/dev/seed.js';
 import { fundDemoAgentWallet } from '../src/dev/agent-wallet.js';
@@ -19,19 +24,25 @@ import { loadConfig } from '../src/config.js';
 import { createSecretBox } from '../src/security/encryption.js';
 import { DEMO_OWNER_EMAIL, demoDashboardSession, startDevIdentityProvider } from '../src/dev/identity-provider.js';
 import { startSmtpSink } from '../src/dev/smtp-sink.js';
-import { devChainEnv, startDevChain } from '../src/dev/chain/dev-chain.js';
+import { devChainEnv, startDevChain, type DevChainInfo } from '../src/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../src/dev/chain/test-accounts.js';
 import { addMerchantChainAddress, findMerchant, setPayoutAddress } from '../src/merchants/repo.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
 import { buildDashboard } from '../src/dashboard/build.js';
+import { recordProcess, runningRecords, stopLeftovers } from '../src/dev/leftovers.js';
+import { explicitWins, withExplicitChainSettings } from '../src/dev/start-settings.js';
 
 const DATA_DIR = join(PROJECT_ROOT, '.data');
 const DEV_FILE = join(DATA_DIR, 'dev.json');
+const PROCESSES_FILE = join(DATA_DIR, 'processes.json');
+const START_MARKER = 'scripts/start.ts';
 const log = (line: string) => console.log(`[start] ${line}`);
 
 async function choosePort(preferred: number): Promise<number> {
   return (await portInUse(preferred)) ? freePort() : preferred;
 }
+
+const writeDevFile = (dev: Record<string, unknown>) => writeFileSync(DEV_FILE, JSON.stringify(dev, null, 2) + '\n', { mode: 0o600 });
 
 const stops: Array<() => Promise<void>> = [];
 let stopping = false;
@@ -48,40 +59,48 @@ process.once('SIGTERM', () => void stopAll(0));
 
 try {
   mkdirSync(DATA_DIR, { recursive: true });
+  const otherStart = runningRecords(PROCESSES_FILE).find((r) => r.marker === START_MARKER && r.pid !== process.pid);
+  if (otherStart) throw new Error(`npm start is already running (pid ${otherStart.pid}) on this checkout; stop it first`);
+  await stopLeftovers(PROCESSES_FILE, log);
+  recordProcess(PROCESSES_FILE, { name: 'start', pid: process.pid, marker: START_MARKER });
+  // The processes run in development mode unless NODE_ENV says otherwise.
+  const nodeEnv = process.env.NODE_ENV ?? 'development';
   const previous = existsSync(DEV_FILE) ? (JSON.parse(readFileSync(DEV_FILE, 'utf8')) as Record<string, unknown>) : {};
-  // The web dashboard builds while the services start (skipped when its sources did not change).
+  // The web dashboard builds (in a child process) while the services start; skipped when its sources did not change.
   const dashboardBuild = buildDashboard({ log });
   dashboardBuild.catch(() => undefined); // awaited below, before the api starts
 
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
     log('starting embedded Postgres (data in .data/postgres)');
-    const pg = await startLocalPostgres({ dataDir: join(DATA_DIR, 'postgres'), port: await choosePort(54329) });
+    const pg = await startPostgresProcess({ dataDir: join(DATA_DIR, 'postgres'), durable: true, preferredPort: 54329 });
+    recordProcess(PROCESSES_FILE, { name: 'postgres', pid: pg.pid, marker: 'postgres-process-main' });
     stops.push(pg.stop);
     await ensureDatabase(pg.url('postgres'), 'stablepay');
     databaseUrl = pg.url('stablepay');
   }
   await migrate(databaseUrl, log);
+  const config = loadConfig({ ...process.env, NODE_ENV: nodeEnv, DATABASE_URL: databaseUrl });
 
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
   let temporalUiUrl = process.env.TEMPORAL_UI_URL ?? 'http://127.0.0.1:8233';
   if (!temporalAddress) {
     log('starting the Temporal dev server (history in .data/temporal.db)');
     const { cli } = temporalBinaries(log);
-    const server = await startTemporalDevServer({
-      cli,
-      port: await choosePort(7233),
-      uiPort: await choosePort(8233),
-      dbFile: join(DATA_DIR, 'temporal.db'),
-    });
+    const dbFile = join(DATA_DIR, 'temporal.db');
+    const server = await startTemporalDevServer({ cli, port: await choosePort(7233), uiPort: await choosePort(8233), dbFile });
+    recordProcess(PROCESSES_FILE, { name: 'temporal', pid: server.process.pid ?? -1, marker: dbFile });
     stops.push(server.stop);
     temporalAddress = server.address;
     temporalUiUrl = server.uiUrl;
   }
 
   log(process.env.CHAIN_RPC_URL ? 'using the chain at CHAIN_RPC_URL' : 'starting anvil (state in .data/anvil-state.json)');
-  const chain = await startDevChain({ dataDir: DATA_DIR, log });
-  stops.push(chain.stop);
+  const devChain = await startDevChain({ dataDir: DATA_DIR, log });
+  if (devChain.anvil) recordProcess(PROCESSES_FILE, { name: 'anvil', pid: devChain.anvil.pid, marker: join(DATA_DIR, 'anvil-state.json') });
+  stops.push(devChain.stop);
+  // What the processes will use: the dev chain, but for any CHAIN_TEST_* setting exported by hand.
+  const chain: DevChainInfo = withExplicitChainSettings(devChain.info, process.env);
 
   // Mail goes to a local sink (listable over HTTP and kept in .data/mail) unless SMTP_URL is set.
   let smtpUrl = process.env.SMTP_URL;
@@ -99,33 +118,38 @@ try {
 
   const sql = createSql(databaseUrl, { max: 2 });
   const demo = await seedDemoMerchant(sql, previous as never);
-  const dashboard = idp ? await demoDashboardSession(sql, idp, demo.merchantId) : undefined;
+  // Written at once: a start that dies after this point leaves keys the next one keeps.
+  writeDevFile({ ...previous, ...demo, databaseUrl });
+  log(`demo merchant seeded: ${demo.merchantId}`);
+  const dashboard = idp ? await demoDashboardSession(idp) : undefined;
   // The demo merchant receives payments at the dev merchant account (relay recipients must be its payout address).
   if (!(await findMerchant(sql, demo.merchantId))?.payoutAddress) {
     await setPayoutAddress(sql, demo.merchantId, DEV_ACCOUNTS.merchant.address);
   }
   await addMerchantChainAddress(sql, { merchantId: demo.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
-  // Agent escrow jobs need a funded agent wallet: the demo's gets test USDC and gas on the dev chain.
-  const secretsKey = loadConfig({ ...process.env, DATABASE_URL: databaseUrl }).secretsEncryptionKey;
-  const agentWallet = await fundDemoAgentWallet(sql, createSecretBox(secretsKey), demo.merchantId, chain.info);
+  // Agent escrow jobs need a funded agent wallet: the demo's gets test USDC and gas from the dev deployment.
+  let agentWallet: string | undefined;
+  if (chain.token === devChain.info.token && chain.rpcUrl === devChain.info.rpcUrl) {
+    agentWallet = await fundDemoAgentWallet(sql, createSecretBox(config.secretsEncryptionKey), demo.merchantId, chain);
+  } else {
+    log('the demo agent wallet is not funded: CHAIN_TEST_* names a token or chain other than the dev deployment');
+  }
   await sql.end();
 
   const apiPort = process.env.PORT ? Number(process.env.PORT) : await choosePort(3000);
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const dashboardUrl = `${process.env.PUBLIC_BASE_URL ?? apiUrl}/dashboard`;
   // The dashboard logs in at the dev provider with the authorization-code flow (client id from config).
-  idp?.registerClient(loadConfig({ ...process.env, DATABASE_URL: databaseUrl }).dashboard.clientId, [
-    `${dashboardUrl}/callback`,
-    `http://localhost:${apiPort}/dashboard/callback`,
-  ]);
+  idp?.registerClient(config.dashboard.clientId, [`${dashboardUrl}/callback`, `http://localhost:${apiPort}/dashboard/callback`]);
   await dashboardBuild;
   const env = {
+    NODE_ENV: nodeEnv,
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
     PORT: String(apiPort),
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? apiUrl,
     SMTP_URL: smtpUrl,
-    ...devChainEnv(chain.info),
+    ...explicitWins(devChainEnv(devChain.info), process.env),
     ...(idp ? { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl } : {}),
   };
   const onExit = (name: string) => (code: number | null) => {
@@ -139,7 +163,10 @@ try {
     startNodeProcess('api', 'src/server.ts', env, onExit('api')),
     startNodeProcess('indexer', 'src/indexer.ts', env, onExit('indexer')),
   ];
-  for (const child of children) stops.push(child.stop);
+  for (const child of children) {
+    recordProcess(PROCESSES_FILE, { name: child.name, pid: child.process.pid ?? -1, marker: `src/${child.name === 'api' ? 'server' : child.name}.ts` });
+    stops.push(child.stop);
+  }
   await waitForHttp(`${apiUrl}/openapi.json`);
 
   const dev = {
@@ -156,10 +183,10 @@ try {
     dashboardToken: dashboard?.dashboardToken,
     identityProvider: idp ? { issuer: idp.issuer, audience: idp.audience, jwksUrl: idp.jwksUrl } : undefined,
     mail: { smtpUrl, inboxUrl },
-    chain: chain.info,
+    chain,
     agentWallet,
   };
-  writeFileSync(DEV_FILE, JSON.stringify(dev, null, 2) + '\n', { mode: 0o600 });
+  writeDevFile(dev);
 
   console.log(`
   Dashboard    ${dev.dashboardUrl}  (sign in as ${DEMO_OWNER_EMAIL})

@@ -72,23 +72,29 @@ export async function revokeKey(
   sql: Sql,
   input: { merchantId: string; keyId: string; actor: string; reason: string },
 ): Promise<repo.ApiKeyRow> {
-  return sql.begin(async (tx) => {
-    const existing = await repo.findKeyById(tx, input.merchantId, input.keyId);
-    if (!existing) throw new NotFoundError('No such API key.', { param: 'id' });
-    if (existing.revokedAt) return existing;
-    const revoked = (await repo.markKeyRevoked(tx, existing.id, input.reason))!;
-    await repo.insertAuditEntry(tx, {
-      id: newId('apiKeyAudit'),
-      merchantId: input.merchantId,
-      apiKeyId: existing.id,
-      action: 'revoked',
-      actor: input.actor,
-      reason: input.reason,
-    });
-    // Every api instance drops the key from its cache when this commits.
-    await repo.notifyKeyRevoked(tx, existing.secretHash.toString('hex'));
-    return revoked;
+  return sql.begin((tx) => revokeKeyInTransaction(tx, input));
+}
+
+/** revokeKey inside the caller's transaction. */
+export async function revokeKeyInTransaction(
+  tx: Db,
+  input: { merchantId: string; keyId: string; actor: string; reason: string },
+): Promise<repo.ApiKeyRow> {
+  const existing = await repo.findKeyById(tx, input.merchantId, input.keyId);
+  if (!existing) throw new NotFoundError('No such API key.', { param: 'id' });
+  if (existing.revokedAt) return existing;
+  const revoked = (await repo.markKeyRevoked(tx, existing.id, input.reason))!;
+  await repo.insertAuditEntry(tx, {
+    id: newId('apiKeyAudit'),
+    merchantId: input.merchantId,
+    apiKeyId: existing.id,
+    action: 'revoked',
+    actor: input.actor,
+    reason: input.reason,
   });
+  // Every api instance drops the key from its cache when this commits.
+  await repo.notifyKeyRevoked(tx, existing.secretHash.toString('hex'));
+  return revoked;
 }
 
 type CacheEntry = { row: repo.AuthKeyRow; expiresAt: number };

@@ -2,9 +2,12 @@
 // content-hashed asset names. `npm start` and the test global setup call it;
 // the build is skipped when dashboard/dist was built from the same sources
 // (a SHA-256 over every source file, recorded in dist/.source-hash), so
-// repeated runs cost a directory walk. Vite is a dev dependency: it is
-// imported only here, never by the api process, which only serves the output.
+// repeated runs cost a directory walk. Vite is a dev dependency: it runs in a
+// child process (vite-build-main.ts), never in the api process, which only
+// serves the output, nor in the process that asked for the build.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +44,19 @@ export function dashboardSourceHash(): string {
   return hash.digest('hex');
 }
 
+const VITE_BUILD_ENTRY = join(PROJECT_ROOT, 'src', 'dashboard', 'vite-build-main.ts');
+
+/** Runs Vite in a child process (see vite-build-main.ts for why not in this one). */
+async function runViteBuild(outDir: string): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', VITE_BUILD_ENTRY, outDir], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  if (code !== 0) throw new Error(`the dashboard build failed (exit code ${code}${signal ? `, signal ${signal}` : ''})`);
+}
+
 export type DashboardBuild = { outDir: string; built: boolean; ms: number };
 
 /** Builds the dashboard unless dashboard/dist already holds a build of the current sources. */
@@ -55,21 +71,7 @@ export async function buildDashboard(options: { log?: (line: string) => void; fo
   // Build into a fresh folder and swap it in, so a server reading dist never sees half a build.
   const scratch = join(PROJECT_ROOT, '.data', `dashboard-build-${process.pid}-${Date.now()}`);
   mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true });
-  const [{ build }, { default: react }] = await Promise.all([import('vite'), import('@vitejs/plugin-react')]);
-  await build({
-    configFile: false,
-    root: DASHBOARD_SOURCE_DIR,
-    base: '/dashboard/',
-    logLevel: 'warn',
-    plugins: [react()],
-    build: {
-      outDir: scratch,
-      emptyOutDir: true,
-      assetsDir: 'assets',
-      sourcemap: false,
-      chunkSizeWarningLimit: 1500,
-    },
-  });
+  await runViteBuild(scratch);
   writeFileSync(join(scratch, HASH_FILE), hash + '\n');
   const old = join(PROJECT_ROOT, '.data', `dashboard-old-${process.pid}-${Date.now()}`);
   // Another process (a second test run, `npm start`) may swap in its build at the same moment: when it

@@ -8,8 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../db/client.js';
-import { setIdpSubject } from '../merchants/repo.js';
+import { DEMO_DASHBOARD_SUBJECT } from './seed.js';
 import { freePort } from './ports.js';
 
 export type MintOptions = {
@@ -298,19 +297,14 @@ export async function startDevIdentityProvider(options: { port?: number; audienc
   };
 }
 
-export const DEMO_DASHBOARD_SUBJECT = 'dev|demo-merchant-owner';
 export const DEMO_OWNER_EMAIL = 'owner@demo.example';
 
 /**
- * For `npm start`: binds the seeded demo merchant to a dev identity-provider
- * user and mints a long-lived dashboard token for it (goes into dev.json).
+ * For `npm start`: makes the owner of the seeded demo merchant (bound to it by
+ * its subject, src/dev/seed.ts) a dev identity-provider user and mints a
+ * long-lived dashboard token for it (goes into dev.json).
  */
-export async function demoDashboardSession(
-  db: Db,
-  idp: DevIdentityProvider,
-  merchantId: string,
-): Promise<{ dashboardToken: string; subject: string }> {
-  await setIdpSubject(db, merchantId, DEMO_DASHBOARD_SUBJECT);
+export async function demoDashboardSession(idp: DevIdentityProvider): Promise<{ dashboardToken: string; subject: string }> {
   // The dashboard's login form signs the demo owner in as the same user (and prefills the email).
   idp.addUser({ subject: DEMO_DASHBOARD_SUBJECT, email: DEMO_OWNER_EMAIL, name: 'Demo merchant' });
   const dashboardToken = await idp.mintToken(DEMO_DASHBOARD_SUBJECT, {

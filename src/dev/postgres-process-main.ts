@@ -20,8 +20,13 @@ const server = await startLocalPostgres({ dataDir: options.dataDir, port: option
 );
 process.stdout.write(`${READY_PREFIX}${server.url('')}\n`);
 
-process.stdin.resume();
-process.stdin.once('close', () => {
+// Stopped by its parent closing stdin (also when the parent dies), or by a
+// signal (Ctrl-C reaches the whole process group; a later `npm start` sends
+// SIGTERM to one left running): either way the server stops cleanly first.
+let stopping = false;
+function stop(): void {
+  if (stopping) return;
+  stopping = true;
   server.stop().then(
     () => process.exit(0),
     (error: unknown) => {
@@ -29,4 +34,8 @@ process.stdin.once('close', () => {
       process.exit(1);
     },
   );
-});
+}
+process.stdin.resume();
+process.stdin.once('close', stop);
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './ports.js';
+import { freePort, portInUse } from './ports.js';
 import type { LocalPostgres } from './postgres.js';
 import { PROJECT_ROOT } from './temporal.js';
 
@@ -18,12 +18,17 @@ export const READY_PREFIX = 'postgres-ready ';
 const ENTRY = fileURLToPath(new URL('./postgres-process-main.ts', import.meta.url));
 const ATTEMPTS = 3;
 
-async function startOnce(options: PostgresProcessOptions): Promise<LocalPostgres> {
+export type PostgresProcess = LocalPostgres & { pid: number };
+
+async function startOnce(options: PostgresProcessOptions): Promise<PostgresProcess> {
   // stdin is the lifeline: the child stops its server when it closes, so a
   // parent that dies without cleaning up still takes the server with it.
+  // A process group of its own: Ctrl-C in the terminal reaches the caller, which stops the
+  // processes using the database first and the server last, not everything at once.
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, JSON.stringify(options)], {
     cwd: PROJECT_ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
+    detached: true,
   });
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout });
@@ -35,6 +40,7 @@ async function startOnce(options: PostgresProcessOptions): Promise<LocalPostgres
     child.once('exit', (code, signal) => reject(new Error(`the Postgres process ended before it was ready (code ${code}, signal ${signal})`)));
   });
   return {
+    pid: child.pid ?? -1,
     url: (database) => `${baseUrl}${database}`,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -49,10 +55,14 @@ async function startOnce(options: PostgresProcessOptions): Promise<LocalPostgres
  * choosing and binding it, seen when several runs share a machine) is tried
  * again on another port; the child prints the server's own log when it fails.
  */
-export async function startPostgresProcess(options: Omit<PostgresProcessOptions, 'port'>): Promise<LocalPostgres> {
+export async function startPostgresProcess(
+  options: Omit<PostgresProcessOptions, 'port'> & { /** Tried first when it is free (`npm start` keeps one URL across starts). */ preferredPort?: number },
+): Promise<PostgresProcess> {
+  const { preferredPort, ...rest } = options;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce({ ...options, port: await freePort() });
+      const port = attempt === 1 && preferredPort && !(await portInUse(preferredPort)) ? preferredPort : await freePort();
+      return await startOnce({ ...rest, port });
     } catch (error) {
       if (attempt >= ATTEMPTS) throw error;
       process.stderr.write(`${(error as Error).message}; trying again on another port\n`);

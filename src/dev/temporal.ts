@@ -85,7 +85,8 @@ export async function startTemporalDevServer(options: {
     '--search-attribute', 'WebhookEndpointId=Keyword',
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
   ];
-  const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own, so Ctrl-C reaches only its owner, which stops it after the workers.
+  const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   // Never outlive the process that started it, however that process ends.
   process.once('exit', () => child.kill('SIGTERM'));
   child.stdout?.on('data', (chunk: Buffer) => options.log?.(chunk.toString()));

@@ -147,7 +147,7 @@ export async function consumeEmailVerification(db: Db, id: string): Promise<void
   await db`update email_verifications set consumed_at = now() where id = ${id}`;
 }
 
-/** Binds an existing merchant to a dashboard user (the dev seed's demo merchant). */
+/** Binds an existing merchant to a dashboard user. */
 export async function setIdpSubject(db: Db, id: string, subject: string): Promise<void> {
   await db`update merchants set idp_subject = ${subject} where id = ${id}`;
 }

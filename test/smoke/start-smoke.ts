@@ -1,0 +1,171 @@
+// The README's first command, tried as a newcomer would and checked end to end
+// (`npm run test:start`, run by .ci/run from its fresh clone before the suite):
+//  1. `npm start`; wait for .data/dev.json and /openapi.json; the README's
+//     example curl (create a plan with the printed key) answers 2xx;
+//  2. Ctrl-C (SIGINT to the process group): every process it started is gone;
+//  3. `npm start` again: the same key still works and the plan is still there;
+//  4. a start killed outright (SIGKILL of the start script alone) right after
+//     it seeded the demo merchant, then a start that comes up and works;
+// and stops. Any failed step fails the run with the start log's last lines.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { runningRecords, stillRunning, type RecordedProcess } from '../../src/dev/leftovers.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DEV_FILE = join(ROOT, '.data', 'dev.json');
+const PROCESSES_FILE = join(ROOT, '.data', 'processes.json');
+const START_TIMEOUT_MS = 8 * 60_000; // a first start installs the Temporal binaries and builds the dashboard
+const STOP_TIMEOUT_MS = 60_000;
+
+type Start = { child: ChildProcess; log: string[]; exited: Promise<number | null> };
+type Dev = { apiUrl: string; secretKey: string; merchantId: string; chain: { rpcUrl: string }; temporalAddress: string };
+
+let current: Start | undefined;
+
+function startNpm(): Start {
+  // Its own process group, as a terminal gives it: SIGINT to the group is Ctrl-C.
+  const child = spawn('npm', ['start'], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } });
+  const log: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line) log.push(line);
+    if (log.length > 400) log.splice(0, log.length - 400);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  current = { child, log, exited };
+  return current;
+}
+
+function fail(message: string): never {
+  const tail = current ? current.log.slice(-60).join('\n') : '(no start running)';
+  process.stderr.write(`\nSTART SMOKE FAILED: ${message}\n--- last lines of the start log ---\n${tail}\n`);
+  if (current?.child.pid) {
+    try {
+      process.kill(-current.child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  process.exit(1);
+}
+
+async function waitUntil<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (current && current.child.exitCode !== null) fail(`npm start exited (code ${current.child.exitCode}) while waiting for ${what}`);
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) fail(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await sleep(500);
+  }
+}
+
+function readDev(): Dev | undefined {
+  if (!existsSync(DEV_FILE)) return undefined;
+  const dev = JSON.parse(readFileSync(DEV_FILE, 'utf8')) as Partial<Dev>;
+  return dev.apiUrl && dev.secretKey ? (dev as Dev) : undefined;
+}
+
+/** Waits for this start's closing lines (dev.json is written just before) and the api answering. */
+async function waitReady(): Promise<Dev> {
+  return waitUntil('.data/dev.json and /openapi.json', START_TIMEOUT_MS, async () => {
+    const dev = readDev();
+    if (!dev || !current!.log.some((line) => line.includes('Ctrl-C stops everything'))) return undefined;
+    const response = await fetch(`${dev.apiUrl}/openapi.json`);
+    return response.ok ? dev : undefined;
+  });
+}
+
+async function refused(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+async function interruptAndCheckGone(dev: Dev): Promise<void> {
+  const started: RecordedProcess[] = runningRecords(PROCESSES_FILE);
+  process.kill(-current!.child.pid!, 'SIGINT');
+  const code = await Promise.race([current!.exited, sleep(STOP_TIMEOUT_MS).then(() => 'timeout' as const)]);
+  if (code === 'timeout') fail(`npm start did not exit within ${STOP_TIMEOUT_MS / 1000} s of Ctrl-C`);
+  const deadline = Date.now() + 15_000;
+  let left = started.filter(stillRunning);
+  while (left.length > 0 && Date.now() < deadline) {
+    await sleep(250);
+    left = left.filter(stillRunning);
+  }
+  if (left.length > 0) fail(`processes still running after Ctrl-C: ${left.map((r) => `${r.name} (pid ${r.pid})`).join(', ')}`);
+  for (const url of [dev.apiUrl, dev.chain.rpcUrl, `http://${dev.temporalAddress}`]) {
+    if (!(await refused(url))) fail(`${url} still answers after Ctrl-C`);
+  }
+  console.log(`[smoke] Ctrl-C: npm start exited (${code}); its ${started.length} processes are gone and their ports closed`);
+  current = undefined;
+}
+
+async function createPlan(dev: Dev): Promise<string> {
+  // The README's example request.
+  const response = await fetch(`${dev.apiUrl}/v1/subscription-plans`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${dev.secretKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'first-plan' },
+    body: JSON.stringify({ name: 'Pro', amount: '10000000', interval: 'monthly' }),
+  });
+  const body = (await response.json()) as { id?: string };
+  if (!response.ok || !body.id) fail(`the README's curl answered ${response.status}: ${JSON.stringify(body)}`);
+  return body.id;
+}
+
+async function expectPlan(dev: Dev, planId: string): Promise<void> {
+  const response = await fetch(`${dev.apiUrl}/v1/subscription-plans/${planId}`, { headers: { Authorization: `Bearer ${dev.secretKey}` } });
+  if (response.status !== 200) fail(`GET /v1/subscription-plans/${planId} answered ${response.status}: ${await response.text()}`);
+}
+
+console.log(
+  `[smoke] starting from ${existsSync(join(ROOT, '.data')) ? 'an existing .data' : 'no .data'} and ${
+    existsSync(join(ROOT, 'dashboard', 'dist')) ? 'an existing dashboard build' : 'no dashboard build'
+  }`,
+);
+
+// 1. First start, the README's curl.
+let t = Date.now();
+startNpm();
+const first = await waitReady();
+console.log(`[smoke] npm start is up in ${Math.round((Date.now() - t) / 1000)} s: ${first.apiUrl}`);
+const planId = await createPlan(first);
+console.log(`[smoke] the README's curl created ${planId}`);
+
+// 2. Ctrl-C.
+await interruptAndCheckGone(first);
+
+// 3. Again: same key, same data.
+t = Date.now();
+startNpm();
+const second = await waitReady();
+if (second.secretKey !== first.secretKey) fail('the second start printed a different secret key');
+await expectPlan(second, planId);
+console.log(`[smoke] second start up in ${Math.round((Date.now() - t) / 1000)} s; the same key reads ${planId}`);
+await interruptAndCheckGone(second);
+
+// 4. A start killed outright right after seeding, then a good one.
+t = Date.now();
+const killed = startNpm();
+await waitUntil('the seed', START_TIMEOUT_MS, async () => (killed.log.some((l) => l.includes('demo merchant seeded')) ? true : undefined));
+const startScript = runningRecords(PROCESSES_FILE).find((r) => r.name === 'start');
+if (!startScript) fail('the start script is not recorded in .data/processes.json');
+process.kill(startScript.pid, 'SIGKILL');
+await killed.exited;
+console.log(`[smoke] killed the start script (pid ${startScript.pid}) right after it seeded`);
+t = Date.now();
+startNpm();
+const recovered = await waitReady();
+if (recovered.secretKey !== first.secretKey) fail('the start after a killed one printed a different secret key');
+await expectPlan(recovered, planId);
+for (const line of current!.log.filter((l) => l.includes('left running by an earlier start'))) console.log(`[smoke]   ${line}`);
+console.log(`[smoke] the start after the killed one is up in ${Math.round((Date.now() - t) / 1000)} s with the same key and data`);
+await interruptAndCheckGone(recovered);
+console.log('[smoke] npm start works: first start, restart after Ctrl-C, and a start after a killed one');
