@@ -1,0 +1,90 @@
+// Chaos: the api process is SIGKILLed twice while idempotent POST /v1/invoices
+// requests are in flight; every request is then retried with its key and body
+// until it gets an answer. Each key must end with exactly one invoice (0 lost,
+// 0 doubled), every retry of a key must return that invoice, and no key may stay
+// blocked ("still being processed") past its lease.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedMerchant, type SeededMerchant } from '../support/app.js';
+import { startChaosStack, type ChaosStack, type Service } from './support/stack.js';
+import { waitUntil } from './support/wait.js';
+
+const REQUESTS = 120;
+const LEASE_SECONDS = 5;
+
+let stack: ChaosStack;
+let merchant: SeededMerchant;
+
+beforeAll(async () => {
+  stack = await startChaosStack({ env: { IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS) } });
+  merchant = await seedMerchant(stack.sql);
+}, 240_000);
+
+afterAll(async () => stack?.stop(), 60_000);
+
+type Outcome = { status: number; invoiceId?: string } | { error: string };
+
+function createInvoice(i: number): Promise<Outcome> {
+  return fetch(`${stack.apiUrl}/v1/invoices`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${merchant.secretKey}`, 'idempotency-key': `chaos-invoice-${i}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ customerEmail: `c${i}@example.com`, lineItems: [{ description: `Order ${i}`, quantity: 1, unitAmount: String(1000 + i) }] }),
+    signal: AbortSignal.timeout(30_000),
+  }).then(
+    async (response) => ({ status: response.status, invoiceId: ((await response.json()) as { id?: string }).id }),
+    (error: unknown) => ({ error: String(error) }),
+  );
+}
+
+/** Fires every request at once and SIGKILLs the api once `after` of them were answered. */
+async function burstThenKill(api: Service, after: number): Promise<Outcome[]> {
+  let answered = 0;
+  let killing: Promise<void> | undefined;
+  const outcomes = await Promise.all(
+    Array.from({ length: REQUESTS }, (_, i) =>
+      createInvoice(i).then((outcome) => {
+        if (++answered === after) killing = api.kill();
+        return outcome;
+      }),
+    ),
+  );
+  await (killing ?? api.kill());
+  return outcomes;
+}
+
+describe('api SIGKILLed with idempotent requests in flight', () => {
+  it('every key ends with exactly one invoice, and none stays blocked past its lease', async () => {
+    let api = await stack.start('api');
+    const first = await burstThenKill(api, 15);
+    api = await stack.start('api');
+    const second = await burstThenKill(api, 30);
+    const lostInFlight = [...first, ...second].filter((o) => 'error' in o).length;
+    expect(lostInFlight).toBeGreaterThan(0); // the kills did cut requests off
+
+    api = await stack.start('api');
+    const restartedAt = Date.now();
+    const settledAt: number[] = [];
+    const finalIds = await Promise.all(
+      Array.from({ length: REQUESTS }, (_, i) =>
+        waitUntil(`key ${i} answered`, (LEASE_SECONDS + 30) * 1000, async () => {
+          const outcome = await createInvoice(i);
+          if ('error' in outcome) return undefined;
+          if (outcome.status === 409) return undefined; // held by a dead request until its lease ends
+          expect(outcome.status).toBe(200);
+          settledAt.push(Date.now());
+          return outcome.invoiceId!;
+        }, 250),
+      ),
+    );
+    // No key stayed blocked much past its lease.
+    expect(Math.max(...settledAt) - restartedAt).toBeLessThan((LEASE_SECONDS + 15) * 1000);
+    // Exactly one invoice per key, and every answer for a key names that invoice.
+    expect(new Set(finalIds).size).toBe(REQUESTS);
+    const [row] = await stack.sql<{ count: number }[]>`select count(*)::int as count from invoices where merchant_id = ${merchant.merchantId}`;
+    expect(row!.count).toBe(REQUESTS);
+    for (const outcome of [...first, ...second]) {
+      if ('status' in outcome && outcome.status === 200) expect(finalIds).toContain(outcome.invoiceId);
+    }
+    const answeredTwice = await Promise.all(Array.from({ length: REQUESTS }, (_, i) => createInvoice(i)));
+    expect(answeredTwice.map((o) => ('invoiceId' in o ? o.invoiceId : o))).toEqual(finalIds);
+  }, 300_000);
+});
