@@ -4,6 +4,8 @@
  * code without sending anything; a wrong chain, foreign code and bad arguments are refused.
  */
 import { spawnSync } from 'node:child_process';
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { type Address, type Hex, type PublicClient, createPublicClient, http } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,6 +186,54 @@ describe('contracts:deploy on a chain without the CREATE2 factory', () => {
       CHAIN_LIVE_SUBSCRIPTION_MANAGER_ADDRESS: expected.subscriptionManager,
       CHAIN_LIVE_ESCROW_ADDRESS: expected.escrow,
     });
+  });
+});
+
+/** An RPC endpoint in front of anvil that refuses, or silently drops, eth_call state overrides. */
+async function endpointWithoutOverrides(upstream: string, behaviour: 'refuse' | 'ignore'): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(async (request, response) => {
+    let body = '';
+    for await (const chunk of request) body += chunk;
+    const call = JSON.parse(body) as { id: number; method: string; params: unknown[] };
+    if (call.method === 'eth_call' && call.params.length > 2) {
+      if (behaviour === 'refuse') {
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32602, message: 'too many arguments' } }));
+        return;
+      }
+      call.params = call.params.slice(0, 2);
+    }
+    const answer = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call) });
+    response.setHeader('content-type', 'application/json');
+    response.end(await answer.text());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('contracts:deploy through an endpoint without state overrides', () => {
+  let anvil: AnvilInstance;
+
+  beforeAll(async () => {
+    anvil = await startAnvil({ chainId: base.chainId });
+  });
+  afterAll(async () => {
+    await anvil?.stop();
+  });
+
+  it('says the endpoint cannot do the code check, whether it refuses overrides or ignores them, and sends nothing', async () => {
+    for (const behaviour of ['refuse', 'ignore'] as const) {
+      const endpoint = await endpointWithoutOverrides(anvil.rpcUrl, behaviour);
+      try {
+        const run = await deploy(['--chain', 'base', '--rpc-url', endpoint.url, '--confirmations', '1']);
+        expect(run.code, behaviour).toBe(1);
+        expect(run.err.join('\n'), behaviour).toMatch(/eth_call state overrides, and the RPC endpoint does not support them/);
+      } finally {
+        await endpoint.close();
+      }
+    }
+    expect(await clientOf(anvil).getBlockNumber()).toBe(0n);
   });
 });
 

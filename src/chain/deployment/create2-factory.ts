@@ -70,6 +70,8 @@ export async function simulateCreate2RuntimeCode(client: PublicClient, salt: Hex
     ],
   });
   const code = result as Hex;
+  // A node that silently ignores overrides ran the real factory, which answers the address.
+  if (code && code.toLowerCase() === target.toLowerCase()) throw stateOverridesUnsupported('it ignored them');
   if (!code || code === '0x') throw new Error(`The init code for ${target} does not deploy (its constructor reverts in a simulation)`);
   return code;
 }
@@ -78,12 +80,16 @@ async function requestWithOverrides(client: PublicClient, request: { method: 'et
   try {
     return await client.request(request as never);
   } catch (error) {
-    throw new Error(
-      `The code check simulates each deployment with eth_call state overrides, and the RPC endpoint refused that call ` +
-        `(${(error as Error).name}); use an endpoint that supports them (geth, reth, anvil and the major providers do)`,
-      { cause: error },
-    );
+    throw stateOverridesUnsupported(`it refused the call: ${(error as Error).name}`, error);
   }
+}
+
+function stateOverridesUnsupported(how: string, cause?: unknown): Error {
+  return new Error(
+    `The code check simulates each deployment with eth_call state overrides, and the RPC endpoint does not support them (${how}); ` +
+      'use an endpoint that does (geth, reth, anvil and the major providers do)',
+    { cause },
+  );
 }
 
 /** Whether the factory is on the chain with its known code. */
