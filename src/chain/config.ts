@@ -3,6 +3,8 @@
 //
 // Environment, per mode (MODE = TEST or LIVE):
 //   CHAIN_<MODE>_RPC_URL                       JSON-RPC endpoint (test: CHAIN_RPC_URL is a shortcut)
+//   CHAIN_<MODE>_PRESET                        a known chain by name or id (src/chain/presets.ts): defaults for
+//                                              the chain id, token (Circle's USDC), confirmations and poll interval
 //   CHAIN_<MODE>_CHAIN_ID                      expected chain id (checked against the node by the indexer)
 //   CHAIN_<MODE>_TOKEN_ADDRESS                 the USDC(-like) token
 //   CHAIN_<MODE>_SUBSCRIPTION_MANAGER_ADDRESS  the SubscriptionManager
@@ -18,9 +20,12 @@
 // Test mode, when its RPC URL is set, defaults the contract addresses to the deterministic dev
 // deployment (src/chain/test-mode-defaults.ts) and the keys to anvil's public dev accounts. Live mode has no
 // defaults: without CHAIN_LIVE_RPC_URL and the three addresses it is simply not configured.
+// A preset names a real chain, so a mode with one gets no dev defaults; every explicit variable wins over
+// the preset, except a chain id that contradicts it, which is refused.
 import { type Address, type Hex, getAddress, isAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { InvalidRequestError } from '../errors.js';
+import { type ChainPreset, describeChainPresets, findChainPreset } from './presets.js';
 import { DEV_YIELD_VAULT_ADDRESS, predictContractAddresses, TEST_MODE_DEFAULTS } from './test-mode-defaults.js';
 
 export type ChainMode = 'test' | 'live';
@@ -75,44 +80,59 @@ function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return n;
 }
 
+function readPreset(env: NodeJS.ProcessEnv, name: string): ChainPreset | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  const preset = findChainPreset(value);
+  if (!preset) throw new Error(`Invalid configuration: ${name}=${value} is not a known chain (${describeChainPresets()})`);
+  return preset;
+}
+
 function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | undefined {
   const P = `CHAIN_${mode.toUpperCase()}_`;
   const rpcUrl = env[`${P}RPC_URL`] || (mode === 'test' ? env.CHAIN_RPC_URL : undefined);
   if (!rpcUrl) return undefined;
-  const dev = mode === 'test' ? predictContractAddresses(TEST_MODE_DEFAULTS.deployer) : undefined;
-  const token = readAddress(env, `${P}TOKEN_ADDRESS`, dev?.token);
+  const preset = readPreset(env, `${P}PRESET`);
+  // The dev chain's defaults (contracts, anvil's public keys) only where no real chain is named.
+  const devDefaults = mode === 'test' && !preset;
+  const dev = devDefaults ? predictContractAddresses(TEST_MODE_DEFAULTS.deployer) : undefined;
+  const token = readAddress(env, `${P}TOKEN_ADDRESS`, preset?.usdc ?? dev?.token);
   const subscriptionManager = readAddress(env, `${P}SUBSCRIPTION_MANAGER_ADDRESS`, dev?.subscriptionManager);
   const escrow = readAddress(env, `${P}ESCROW_ADDRESS`, dev?.escrow);
   if (!token || !subscriptionManager || !escrow) {
     throw new Error(`Invalid configuration: ${P}RPC_URL is set but ${P}TOKEN_ADDRESS, ${P}SUBSCRIPTION_MANAGER_ADDRESS or ${P}ESCROW_ADDRESS is missing`);
   }
-  const yieldVault = readAddress(env, `${P}YIELD_VAULT_ADDRESS`, mode === 'test' ? DEV_YIELD_VAULT_ADDRESS : undefined);
-  const relayerKey = readKey(env, `${P}RELAYER_KEY`, mode === 'test' ? TEST_MODE_DEFAULTS.relayerKey : undefined);
-  const operatorKey = readKey(env, `${P}OPERATOR_KEY`, mode === 'test' ? TEST_MODE_DEFAULTS.operatorKey : undefined);
+  const chainId = readInt(env, `${P}CHAIN_ID`, preset?.chainId ?? (mode === 'test' ? 31337 : 0));
+  if (preset && chainId !== preset.chainId) {
+    throw new Error(`Invalid configuration: ${P}CHAIN_ID=${chainId} contradicts ${P}PRESET=${preset.name} (chain id ${preset.chainId})`);
+  }
+  const yieldVault = readAddress(env, `${P}YIELD_VAULT_ADDRESS`, devDefaults ? DEV_YIELD_VAULT_ADDRESS : undefined);
+  const relayerKey = readKey(env, `${P}RELAYER_KEY`, devDefaults ? TEST_MODE_DEFAULTS.relayerKey : undefined);
+  const operatorKey = readKey(env, `${P}OPERATOR_KEY`, devDefaults ? TEST_MODE_DEFAULTS.operatorKey : undefined);
   const operator = readAddress(env, `${P}OPERATOR_ADDRESS`, operatorKey ? privateKeyToAccount(operatorKey).address : undefined);
   return {
     mode,
     livemode: mode === 'live',
     rpcUrl,
-    chainId: readInt(env, `${P}CHAIN_ID`, mode === 'test' ? 31337 : 0),
+    chainId,
     token,
     subscriptionManager,
     escrow,
     ...(yieldVault ? { yieldVault } : {}),
-    confirmations: Math.max(1, readInt(env, `${P}CONFIRMATIONS`, mode === 'test' ? 1 : 12)),
+    confirmations: Math.max(1, readInt(env, `${P}CONFIRMATIONS`, preset?.confirmations ?? (mode === 'test' ? 1 : 12))),
     ...(relayerKey ? { relayerKey } : {}),
     ...(operatorKey ? { operatorKey } : {}),
     ...(operator ? { operator } : {}),
     startBlock: BigInt(readInt(env, `${P}START_BLOCK`, 0)),
     stuckAfterSeconds: readInt(env, `${P}STUCK_AFTER_SECONDS`, mode === 'test' ? 15 : 120),
-    pollIntervalMs: readInt(env, `${P}POLL_INTERVAL_MS`, mode === 'test' ? 200 : 2000),
+    pollIntervalMs: readInt(env, `${P}POLL_INTERVAL_MS`, preset?.pollIntervalMs ?? (mode === 'test' ? 200 : 2000)),
   };
 }
 
 export function loadChainConfig(env: NodeJS.ProcessEnv = process.env): ChainConfig {
   const test = loadMode(env, 'test');
   const live = loadMode(env, 'live');
-  if (live && live.chainId === 0) throw new Error('Invalid configuration: CHAIN_LIVE_CHAIN_ID is required with CHAIN_LIVE_RPC_URL');
+  if (live && live.chainId === 0) throw new Error('Invalid configuration: CHAIN_LIVE_CHAIN_ID (or CHAIN_LIVE_PRESET) is required with CHAIN_LIVE_RPC_URL');
   return { ...(test ? { test } : {}), ...(live ? { live } : {}) };
 }
 

@@ -1,0 +1,48 @@
+// The project's own contracts as a real chain gets them: SubscriptionManager and the ERC-8183 escrow,
+// each at its CREATE2 address through the deterministic deployment proxy.
+//
+// What feeds an address: the factory's address, the salt below, and the init code, which is the
+// creation bytecode (so the contract sources, the solc version, the OpenZeppelin version and the
+// compiler settings: the build's source hash) followed by the ABI-encoded constructor arguments.
+// SubscriptionManager takes none, so one build has one address on every chain; the escrow takes
+// the token, so its address differs per chain's USDC. A new build moves both.
+import { type Address, type Hex, encodeDeployData, keccak256, stringToHex } from 'viem';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../abi.js';
+import { create2Address } from './create2-factory.js';
+import type { ContractToDeploy } from './deterministic-deployment.js';
+
+/** Names this project's deployments among everything else deployed through the same factory. */
+export const PROJECT_CREATE2_SALT: Hex = keccak256(stringToHex('stablepay/contracts/v1'));
+
+/** Creation bytecode of a build of contracts/ (compiled by the caller: production code has no compiler). */
+export type ContractBuild = {
+  /** Identifies the build (the artifacts' source hash). */
+  buildId: string;
+  solcVersion: string;
+  subscriptionManagerBytecode: Hex;
+  escrowBytecode: Hex;
+};
+
+export type ProjectContracts = { subscriptionManager: ContractToDeploy; escrow: ContractToDeploy };
+
+export function projectContracts(build: ContractBuild, token: Address): ProjectContracts {
+  return {
+    subscriptionManager: {
+      name: 'SubscriptionManager',
+      initCode: encodeDeployData({ abi: subscriptionManagerAbi, bytecode: build.subscriptionManagerBytecode }),
+    },
+    escrow: {
+      name: 'AgenticCommerceEscrow',
+      initCode: encodeDeployData({ abi: agenticCommerceEscrowAbi, bytecode: build.escrowBytecode, args: [token] }),
+    },
+  };
+}
+
+/** Where `contracts:deploy` puts this build's contracts on a chain whose USDC is `token`. */
+export function predictProjectContractAddresses(build: ContractBuild, token: Address): { subscriptionManager: Address; escrow: Address } {
+  const contracts = projectContracts(build, token);
+  return {
+    subscriptionManager: create2Address(PROJECT_CREATE2_SALT, contracts.subscriptionManager.initCode),
+    escrow: create2Address(PROJECT_CREATE2_SALT, contracts.escrow.initCode),
+  };
+}
