@@ -6,7 +6,34 @@ import { installReservedTransactions } from './transactions.js';
 export type Sql = postgres.Sql;
 export type Db = postgres.Sql | postgres.TransactionSql;
 
-export function createSql(databaseUrl: string, options: { max?: number } = {}): Sql {
+/**
+ * Bounds on waiting for Postgres, so a request never hangs on a database that is down or stuck
+ * (docs/operations.md, "When a dependency is down"). 0 turns a server-side timeout off.
+ */
+export type DatabaseTimeouts = {
+  /** Opening a connection (TCP, TLS, auth): DATABASE_CONNECT_TIMEOUT_SECONDS. The library's own default is 30 s. */
+  connectTimeoutSeconds: number;
+  /** Any one statement, enforced by the server: DATABASE_STATEMENT_TIMEOUT_MS. */
+  statementTimeoutMs: number;
+  /** A transaction left open doing nothing, ended by the server: DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS. */
+  idleInTransactionTimeoutMs: number;
+};
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  connectTimeoutSeconds: 5,
+  statementTimeoutMs: 30_000,
+  idleInTransactionTimeoutMs: 60_000,
+};
+
+export type SqlOptions = {
+  max?: number;
+  timeouts?: Partial<DatabaseTimeouts>;
+  /** Shown in pg_stat_activity (default `stablepay`). */
+  applicationName?: string;
+};
+
+export function createSql(databaseUrl: string, options: SqlOptions = {}): Sql {
+  const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
   // sql.begin runs on a connection reserved before BEGIN (src/db/transactions.ts).
   return installReservedTransactions(postgres(databaseUrl, {
     max: options.max ?? 10,
@@ -14,7 +41,13 @@ export function createSql(databaseUrl: string, options: { max?: number } = {}): 
     // bigint columns come back as strings: money never passes through a float.
     types: { bigint: postgres.BigInt },
     transform: { undefined: null },
-    connection: { application_name: 'stablepay' },
+    connect_timeout: timeouts.connectTimeoutSeconds,
+    connection: {
+      application_name: options.applicationName ?? 'stablepay',
+      // Session settings sent at connect time: every statement of every connection is bounded.
+      statement_timeout: timeouts.statementTimeoutMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    },
   }));
 }
 

@@ -45,11 +45,13 @@ async function startOnce(options: PostgresProcessOptions): Promise<LocalPostgres
 }
 
 /**
- * Starts the server on a free port. A start that fails (the port taken between
+ * Starts the server on a free port (or on `port`). A start that fails (the port taken between
  * choosing and binding it, seen when several runs share a machine) is tried
  * again on another port; the child prints the server's own log when it fails.
  */
-export async function startPostgresProcess(options: Omit<PostgresProcessOptions, 'port'>): Promise<LocalPostgres> {
+export async function startPostgresProcess(options: Omit<PostgresProcessOptions, 'port'> & { port?: number }): Promise<LocalPostgres> {
+  // A given port (a restart of the same server, whose clients know its address) is tried once.
+  if (options.port !== undefined) return startOnce({ ...options, port: options.port });
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOnce({ ...options, port: await freePort() });
