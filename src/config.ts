@@ -28,6 +28,7 @@ const configSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(DEFAULT_DATABASE_TIMEOUTS.connectTimeoutSeconds),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_DATABASE_TIMEOUTS.idleInTransactionTimeoutMs),
+  DATABASE_RECONNECT_MAX_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_DATABASE_TIMEOUTS.reconnectMaxDelayMs),
   /** The Retry-After of a 503 service_unavailable (a dependency is unreachable). */
   UNAVAILABLE_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   /** How long /readyz waits for each dependency before reporting it down. */
@@ -182,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectTimeoutSeconds: e.DATABASE_CONNECT_TIMEOUT_SECONDS,
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
       idleInTransactionTimeoutMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      reconnectMaxDelayMs: e.DATABASE_RECONNECT_MAX_DELAY_MS,
     },
     unavailableRetryAfterSeconds: e.UNAVAILABLE_RETRY_AFTER_SECONDS,
     readinessCheckTimeoutMs: e.READINESS_CHECK_TIMEOUT_MS,
