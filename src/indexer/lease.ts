@@ -145,10 +145,12 @@ export function createLeaderLease(options: LeaderLeaseOptions) {
       await renewing;
       if (!lost) {
         // A clean stop hands over at once instead of after the expiry.
-        await unlessAborted(leases.releaseLease(sql, ref, term), AbortSignal.timeout(ttlMs)).catch((error: unknown) =>
-          log.warn({ ...context, err: error }, 'releasing the lease failed; it expires by itself'),
-        );
-        log.info({ ...context, epoch: epoch.toString() }, 'indexer released the lease');
+        const released = await unlessAborted(
+          leases.releaseLease(sql, ref, term).then(() => true),
+          AbortSignal.timeout(ttlMs),
+        ).catch((error: unknown) => (log.warn({ ...context, err: error }, 'releasing the lease failed; it expires by itself'), false));
+        if (released) log.info({ ...context, epoch: epoch.toString() }, 'indexer released the lease');
+        else if (released === undefined) log.warn(context, 'releasing the lease timed out; it expires by itself');
       }
     }
   }
@@ -162,9 +164,11 @@ export function createLeaderLease(options: LeaderLeaseOptions) {
     while (!stop.aborted) {
       const sentAt = performance.now();
       let epoch: bigint | undefined;
+      let failed = false;
       try {
         epoch = await unlessAborted(leases.acquireLease(sql, ref, holder, ttlMs), stop);
       } catch (error) {
+        failed = true;
         log.warn({ ...context, err: error }, 'acquiring the lease failed; retrying');
       }
       if (epoch !== undefined && !stop.aborted) {
@@ -172,7 +176,7 @@ export function createLeaderLease(options: LeaderLeaseOptions) {
         await serve(epoch, sentAt, stop, body);
         continue;
       }
-      if (!waitingLogged && !stop.aborted) {
+      if (!failed && !waitingLogged && !stop.aborted) {
         log.info(context, 'indexer is a standby: another indexer holds the lease');
         waitingLogged = true;
       }
