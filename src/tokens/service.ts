@@ -3,7 +3,7 @@
 // reads the signing domain from here as well; the domain itself comes from
 // src/chain/eip712-domain.ts, the one domain reader.
 import { type Address, type PublicClient, erc20Abi, getAddress } from 'viem';
-import { testUsdcAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { publicClientFor } from '../chain/clients.js';
 import { NoDomainError, readDomainWithSource } from '../chain/eip712-domain.js';
@@ -34,9 +34,9 @@ async function probe(client: PublicClient, chainId: number, tokenAddress: Addres
   }
   const zero = '0x0000000000000000000000000000000000000000' as const;
   const [eip3009, hasNonces, hasSeparator, signing] = await Promise.all([
-    succeeds(() => client.readContract({ address: tokenAddress, abi: testUsdcAbi, functionName: 'authorizationState', args: [zero, `0x${'00'.repeat(32)}`] })),
-    succeeds(() => client.readContract({ address: tokenAddress, abi: testUsdcAbi, functionName: 'nonces', args: [zero] })),
-    succeeds(() => client.readContract({ address: tokenAddress, abi: testUsdcAbi, functionName: 'DOMAIN_SEPARATOR' })),
+    succeeds(() => client.readContract({ address: tokenAddress, abi: fiatTokenAbi, functionName: 'authorizationState', args: [zero, `0x${'00'.repeat(32)}`] })),
+    succeeds(() => client.readContract({ address: tokenAddress, abi: fiatTokenAbi, functionName: 'nonces', args: [zero] })),
+    succeeds(() => client.readContract({ address: tokenAddress, abi: fiatTokenAbi, functionName: 'DOMAIN_SEPARATOR' })),
     readDomainWithSource(client, tokenAddress).catch((error: unknown) => {
       if (error instanceof NoDomainError) return undefined;
       throw error;
@@ -95,7 +95,7 @@ export function createTokenService({ chain, ttlMs = 5 * 60_000 }: { chain: Chain
       }
       const nonce = await publicClientFor(settings).readContract({
         address: info.address as Address,
-        abi: testUsdcAbi,
+        abi: fiatTokenAbi,
         functionName: 'nonces',
         args: [getAddress(owner)],
       });
