@@ -15,7 +15,7 @@ import {
   type TypedDataDomain,
 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { testUsdcAbi } from './abi.js';
+import { fiatTokenAbi } from './fiat-token-abi.js';
 
 export interface DecodedRevert {
   errorName: string;
@@ -138,7 +138,7 @@ export async function signPermit(
   const domain = await readDomain(client, token);
   const nonce =
     params.nonce ??
-    (await client.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [signer.address] }));
+    (await client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [signer.address] }));
   const signature = await signer.signTypedData({
     domain,
     types: PERMIT_TYPES,

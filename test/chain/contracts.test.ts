@@ -22,7 +22,8 @@ import {
 } from 'viem';
 import { type PrivateKeyAccount, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { type AnvilInstance, startAnvil } from '../../src/dev/chain/anvil.js';
 import { findProjectRoot, loadArtifacts, renderAbiModule } from '../../src/dev/chain/artifacts.js';
 import {
@@ -39,7 +40,6 @@ import {
   type Terms,
   expectRevert,
   expectRevertReason,
-  fiatTokenAbi,
   randomNonce,
   readDomain,
   signAuthorization,
@@ -98,7 +98,7 @@ async function advance(seconds: bigint): Promise<void> {
 }
 
 const balanceOf = (who: Address): Promise<bigint> =>
-  pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [who] });
+  pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
 beforeAll(async () => {
   const artifacts = await loadArtifacts(); // compiles once, then served from build/contracts/<hash>
@@ -550,7 +550,7 @@ describe('SubscriptionManager', () => {
     });
     const sub = await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [id] });
     expect(sub).toMatchObject({ subscriber: payerB.address, cancelled: false, firstPeriodStart: block.timestamp });
-    expect(await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [payerB.address, manager] })).toBe(
+    expect(await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [payerB.address, manager] })).toBe(
       USDC(1000),
     );
   });
@@ -608,7 +608,7 @@ describe('SubscriptionManager', () => {
     expect(cancelled?.args).toEqual({ id, by: payerB.address });
 
     await advance(MONTH);
-    const allowance = await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [payerB.address, manager] });
+    const allowance = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [payerB.address, manager] });
     expect(allowance).toBeGreaterThanOrEqual(t.amount);
     expect(await balanceOf(payerB.address)).toBeGreaterThanOrEqual(t.amount);
     await expectRevert(simulateCharge(id, 1, t.amount), 'SubscriptionIsCancelled');
@@ -667,7 +667,7 @@ describe('SubscriptionManager', () => {
   it('insufficient allowance or balance reverts with a named error and leaves the period chargeable', async () => {
     // payerC approves only 5 USDC for a 10 USDC plan
     await mined(
-      await wallet(payerC).writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [manager, USDC(5)] }),
+      await wallet(payerC).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'approve', args: [manager, USDC(5)] }),
     );
     const { request, result: id } = await pub.simulateContract({
       account: payerC,
@@ -683,11 +683,11 @@ describe('SubscriptionManager', () => {
 
     // enough allowance, but the balance is gone
     await mined(
-      await wallet(payerC).writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [manager, USDC(100)] }),
+      await wallet(payerC).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'approve', args: [manager, USDC(100)] }),
     );
     const balance = await balanceOf(payerC.address);
     await mined(
-      await wallet(payerC).writeContract({ address: token, abi: testUsdcAbi, functionName: 'transfer', args: [relayer.address, balance - USDC(3)] }),
+      await wallet(payerC).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'transfer', args: [relayer.address, balance - USDC(3)] }),
     );
     const failed = await expectRevert(simulateCharge(id, 0, USDC(10)), 'InsufficientBalance');
     expect(failed.args).toEqual([id, USDC(3), USDC(10)]);
@@ -837,7 +837,7 @@ describe('SubscriptionManager', () => {
     // Empty the broke subscriber's wallet: it needs gas for its own transfer.
     await mined(await wallet(deployer).sendTransaction({ to: brokeSubscriber.address, value: 10n ** 16n }));
     await mined(
-      await wallet(brokeSubscriber).writeContract({ address: token, abi: testUsdcAbi, functionName: 'transfer', args: [relayer.address, await balanceOf(brokeSubscriber.address)] }),
+      await wallet(brokeSubscriber).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'transfer', args: [relayer.address, await balanceOf(brokeSubscriber.address)] }),
     );
     await mined(await wallet(operator).writeContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'cancel', args: [cancelled] }));
 
@@ -998,7 +998,7 @@ describe('AgenticCommerceEscrow (ERC-8183)', () => {
 
   beforeAll(async () => {
     await mined(
-      await wallet(client).writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [escrow, 10n ** 30n] }),
+      await wallet(client).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'approve', args: [escrow, 10n ** 30n] }),
     );
   });
 
