@@ -16,6 +16,7 @@ import { agentWalletAccount } from '../src/agents/escrow.js';
 import * as agentRepo from '../src/agents/repo.js';
 import { recordAgentAction } from '../src/agents/service.js';
 import { fiatTokenAbi } from '../src/chain/fiat-token-abi.js';
+import { assertVaultAsset } from '../src/agents/mode-token.js';
 import { publicClientFor } from '../src/chain/clients.js';
 import type { ChainConfig } from '../src/chain/config.js';
 import { findLivePurpose } from '../src/chain/ledger-repo.js';
@@ -98,6 +99,7 @@ export function createAgentYieldActivities(deps: AgentYieldActivityDeps) {
           };
         }
         if (move.action === 'deposit') {
+          await assertVaultAsset(client, settings, vault);
           const allowance = await client.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [wallet, vault] });
           if (allowance < move.amount) {
             const approved = await send(yieldAllowancePurpose(vault, wallet), settings.token, encodeFunctionData({ abi: fiatTokenAbi, functionName: 'approve', args: [vault, maxUint256] }), GAS.approve);

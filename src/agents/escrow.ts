@@ -23,6 +23,7 @@ import {
 import { signingAccount } from '../chain/signing-account.js';
 import { agenticCommerceEscrowAbi } from '../chain/abi.js';
 import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { assertEscrowToken } from './mode-token.js';
 import { publicClientFor } from '../chain/clients.js';
 import type { ChainConfig, ChainSettings } from '../chain/config.js';
 import { createReceiptWaiter, type ReceiptWaiter } from '../chain/receipts.js';
@@ -90,6 +91,7 @@ export function createEscrowClient(deps: { sql: Sql; settings: ChainSettings; ac
     escrow,
     /** Lets the escrow pull the wallet's token once and for all (one successful approve per wallet and escrow). */
     async ensureAllowance(amount: bigint): Promise<EscrowCallResult | undefined> {
+      await assertEscrowToken(client, settings);
       const allowance = await client.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [account.address, escrow] });
       if (allowance >= amount) return undefined;
       return call(allowancePurpose(escrow, account.address), settings.token, encodeFunctionData({ abi: fiatTokenAbi, functionName: 'approve', args: [escrow, maxUint256] }), GAS.approve);
