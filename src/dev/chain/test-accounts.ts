@@ -3,7 +3,7 @@
  * value only on local dev chains: never use them on a real network.
  *
  * Roles used across the project (keep them stable, the deployment addresses depend on the deployer):
- *   0 deployer  - deploys the contracts, owns TestUSDC (mints). Reserved: send nothing else from it,
+ *   0 deployer  - deploys the contracts; the USDC proxy's admin. Reserved: send nothing else from it,
  *                 or the deterministic (nonce-based) contract addresses move.
  *   1 relayer   - pays gas for relayed EIP-3009 / permit / enrolment submissions.
  *   2 operator  - the merchant's operator allowed to charge subscriptions.
