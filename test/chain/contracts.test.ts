@@ -143,6 +143,9 @@ describe('chain plumbing', () => {
     });
     expect(deployed.alreadyDeployed).toBe(false);
     expect(deployed.chainId).toBe(31337);
+    const roleNonces = () =>
+      Promise.all([DEV_ACCOUNTS.usdcOwner, DEV_ACCOUNTS.usdcMasterMinter].map(({ address }) => pub.getTransactionCount({ address })));
+    const [ownerNonce, minterNonce] = await roleNonces();
     const again = await deployContracts({
       rpcUrl: anvil.rpcUrl,
       deployerKey: DEV_ACCOUNTS.deployer.privateKey,
@@ -152,6 +155,8 @@ describe('chain plumbing', () => {
     expect(again.alreadyDeployed).toBe(true);
     expect(again.token).toBe(token);
     expect(again.deployBlock).toBe(deployed.deployBlock);
+    // USDC's initialisation is not repeated: the owner sent nothing, the master minter only the one mint
+    expect(await roleNonces()).toEqual([ownerNonce, minterNonce! + 1]);
     expect(await balanceOf(outsider.address)).toBe(USDC(5));
     for (const p of DEV_ACCOUNTS.payers) expect(await balanceOf(p.address)).toBe(DEFAULT_PAYER_BALANCE);
   });
