@@ -105,7 +105,7 @@ try {
     await setPayoutAddress(sql, demo.merchantId, DEV_ACCOUNTS.merchant.address);
   }
   await addMerchantChainAddress(sql, { merchantId: demo.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
-  // Agent escrow jobs need a funded agent wallet: the demo's gets test USDC and gas on the dev chain.
+  // Agent escrow jobs need a funded agent wallet: the demo's gets USDC and gas on the dev chain.
   const secretsKey = loadConfig({ ...process.env, DATABASE_URL: databaseUrl }).secretsEncryptionKey;
   const agentWallet = await fundDemoAgentWallet(sql, createSecretBox(secretsKey), demo.merchantId, chain.info);
   await sql.end();
