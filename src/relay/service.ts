@@ -10,7 +10,8 @@ import {
   isAddressEqual,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
+import { subscriptionManagerAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { nextBlockTime } from '../chain/chain-time.js';
 import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';
@@ -198,8 +199,8 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       }
       const [now, used, balance, payout] = await Promise.all([
         nextBlockTime(client),
-        client.readContract({ address: token, abi: testUsdcAbi, functionName: 'authorizationState', args: [message.from, message.nonce] }),
-        client.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [message.from] }),
+        client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'authorizationState', args: [message.from, message.nonce] }),
+        client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [message.from] }),
         session ? Promise.resolve(getAddress(session.payTo)) : payoutAddress(scope, 'authorization.to'),
       ]);
       if (message.validAfter >= now) throw refuse('authorization.validAfter', `The authorization is not valid yet: validAfter ${message.validAfter} is not before the chain time ${now}.`);
@@ -263,7 +264,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       const info = await tokens.describe(settings, token);
       if (!info.supports.eip2612 || !info.domain) throw refuse('terms.token', 'The token does not support EIP-2612 permits.');
       const [permitNonce, enrolmentUsed, now] = await Promise.all([
-        client.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [subscriber] }),
+        client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [subscriber] }),
         client.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'enrolmentNonceUsed', args: [subscriber, enrolment.nonce] }),
         nextBlockTime(client),
       ]);
