@@ -7,7 +7,8 @@
 // commits, or rolls everything back. A crash before that COMMIT leaves neither the effect nor a
 // completed key, so the retry runs the request for the first time; after it, the retry replays.
 // Work that must follow the commit (waking the event dispatcher, workflow starts, mail) is deferred
-// with `afterCommit` until the request's COMMIT.
+// with `afterCommit` until the request's COMMIT, and the request's queries through the bare client run
+// in its open transaction (`routeIntoRequestTransactions`).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type postgres from 'postgres';
 
@@ -34,9 +35,9 @@ export class RequestTransaction {
     return !this.ended && !this.busy;
   }
 
-  /** True when a transaction is open and not yet committed. */
-  get holdsTransaction(): boolean {
-    return this.open !== undefined && !this.ended;
+  /** The open transaction's connection, where the request's queries through the bare client go. */
+  get openConnection(): postgres.ReservedSql | undefined {
+    return this.ended ? undefined : this.open?.connection;
   }
 
   /** Runs `body` in the request's transaction (opening it, or in a savepoint of it); never commits. */
@@ -54,10 +55,11 @@ export class RequestTransaction {
     const connection = await sql.reserve();
     try {
       await connection.unsafe(`begin ${options.replace(/[^a-z ]/gi, '')}`);
-      const result = await callBody(connection, body);
+      // Open before the body runs: its queries through the bare client belong here too.
       this.open = { connection, savepoints: 0, afterCommit: [] };
-      return result;
+      return await callBody(connection, body);
     } catch (error) {
+      this.open = undefined;
       await endConnection(connection, 'rollback', error);
       throw error;
     }
@@ -142,6 +144,26 @@ async function endConnection(connection: postgres.ReservedSql, how: 'commit' | '
 
 const scopes = new AsyncLocalStorage<RequestTransaction>();
 
+/**
+ * Sends the queries a request makes through the bare client (`sql\`...\``, `sql.unsafe`) into its open
+ * transaction: on another connection they would not see the request's own writes, and a write to a row
+ * the transaction locked would wait for it forever. Outside such a request the client is unchanged.
+ */
+export function routeIntoRequestTransactions(sql: postgres.Sql): postgres.Sql {
+  const open = () => scopes.getStore()?.openConnection;
+  return new Proxy(sql, {
+    apply(target, thisArg, args: unknown[]) {
+      const isQuery = Array.isArray(args[0]) && 'raw' in (args[0] as object);
+      const connection = isQuery ? open() : undefined;
+      return Reflect.apply(connection ?? target, thisArg, args);
+    },
+    get(target, property, receiver) {
+      const connection = property === 'unsafe' ? open() : undefined;
+      return connection ? connection.unsafe.bind(connection) : Reflect.get(target, property, receiver);
+    },
+  });
+}
+
 /** Runs `fn` (and everything it starts) inside the request transaction `scope`. */
 export function runInRequestTransaction<T>(scope: RequestTransaction, fn: () => T): T {
   return scopes.run(scope, fn);
@@ -154,11 +176,12 @@ export function joinableRequestTransaction(): RequestTransaction | undefined {
 }
 
 /**
- * True inside an idempotent request whose transaction is open: what it wrote is not visible to others
- * (workflows, workers) until the response is stored, so waiting here for their reaction would wait in vain.
+ * Runs `fn` on its own, outside the request's transaction: its transactions commit when they end. Only
+ * for a request whose answer needs others (workers) to see its effect first; it gives up the guarantee
+ * that effect and stored response commit together.
  */
-export function requestCommitPending(): boolean {
-  return scopes.getStore()?.holdsTransaction ?? false;
+export function outsideRequestTransaction<T>(fn: () => T): T {
+  return scopes.exit(fn);
 }
 
 /**
