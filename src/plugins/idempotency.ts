@@ -142,7 +142,8 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyOptions> = async (app, op
     try {
       stored = await transaction.commit(sql, (db) => repo.completeKey(db, ref, leaseToken, reply.statusCode, body));
     } catch (error) {
-      // Nothing committed (the connection died or COMMIT failed): free the key so the retry runs at once.
+      // Most likely nothing committed: free the key so the retry runs at once. Should the COMMIT have gone
+      // through before the connection died, the key is completed and this deletes nothing (it needs `in_progress`).
       await repo.releaseKey(sql, ref, leaseToken).catch(() => undefined);
       throw error;
     }
