@@ -18,6 +18,7 @@ import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-rec
 import { publicClientFor } from '../chain/clients.js';
 import { EIP3009_TYPES, ENROLMENT_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
+import { afterCommit } from '../db/request-transaction.js';
 import { IdempotencyError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import * as invoiceRepo from '../invoices/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
@@ -76,7 +77,8 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
   }
 
   async function startWorkflow(row: repo.SubmissionRow): Promise<void> {
-    if (temporal) await startRelayWorkflow(temporal, taskQueue, row);
+    // After the request's commit: the workflow must find its submission (a start lost there is made by the stale-submission sweep).
+    if (temporal) await afterCommit(async () => void (await startRelayWorkflow(temporal, taskQueue, row)));
   }
 
   /**
