@@ -1,0 +1,167 @@
+// Live mode on a Base-shaped chain, every part real: anvil with chain id 8453 and 2-second blocks,
+// Circle's USDC at Base's canonical address, SubscriptionManager and the escrow deployed by
+// `npm run contracts:deploy`, live mode configured from the CHAIN_LIVE_* lines it prints and the
+// Base preset (12 confirmations), the api and a worker on the Temporal dev server. A reorg takes
+// the payment's block away while it waits for its confirmations.
+import { type Address, type Hex, getAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChainSettings } from '../../src/chain/config.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { type Authorization, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
+import { loadConfig } from '../../src/config.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { setPayoutAddress } from '../../src/merchants/repo.js';
+import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { BASE, type BaseChain, startBaseChain } from '../support/base-chain.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+
+const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
+const payout = DEV_ACCOUNTS.merchant.address;
+
+let base: BaseChain;
+let live: ChainSettings;
+let db: TestDatabase;
+let temporal: DevServerWorker;
+let t: TestApp;
+let merchant: SeededMerchant;
+
+beforeAll(async () => {
+  base = await startBaseChain({ payers: [payer.address], payerBalance: 1_000n * 10n ** 6n });
+  // The test looks more often than a deployment would (Base's preset polls every 2 s).
+  const env = { ...base.liveEnv, CHAIN_LIVE_POLL_INTERVAL_MS: '250' };
+  const config = loadConfig({ DATABASE_URL: 'postgres://unused', ...env });
+  live = config.chain.live!;
+  db = await createTestDatabase();
+  temporal = await startDevServerWorker(db.sql, { chain: config.chain });
+  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, env });
+  merchant = await seedMerchant(db.sql, 'Base merchant');
+  await setPayoutAddress(db.sql, merchant.merchantId, payout);
+});
+afterAll(async () => {
+  await t?.close();
+  await temporal?.stop();
+  await db?.drop();
+  await base?.stop();
+});
+
+const rpc = (method: string, params: unknown[] = []) => base.client.request({ method: method as never, params: params as never });
+const balanceOf = (who: Address) => base.client.readContract({ address: BASE.usdc, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
+const liveApi = async (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) =>
+  t.app.inject({ method, url, headers: { authorization: `Bearer ${merchant.liveSecretKey}`, ...headers }, ...(payload ? { payload } : {}) });
+
+/** Polls until `done` (bounded: 90 s of wall time). */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Mines `blocks` at once and waits until the node's head shows them. */
+async function mine(blocks: number): Promise<void> {
+  if (blocks <= 0) return;
+  const target = (await base.client.getBlockNumber()) + BigInt(blocks);
+  await rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
+  await until(() => base.client.getBlockNumber(), (head) => head >= target, `block ${target}`);
+}
+
+async function signedPayment(to: Address, value: bigint) {
+  const now = (await base.client.getBlock()).timestamp;
+  const message: Authorization = { from: payer.address, to, value, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
+  const signature = await signAuthorization(payer, await readDomain(base.client, BASE.usdc), 'TransferWithAuthorization', message);
+  const authorization = { ...message, value: value.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() };
+  return { authorization, signature };
+}
+
+type SubmissionRow = { status: string; blockNumber: string | null; blockHash: string | null; confirmations: number; transactionHash: string | null };
+const submissionRow = async (key: string): Promise<SubmissionRow> =>
+  (
+    await db.sql<SubmissionRow[]>`
+      select status, block_number::text as "blockNumber", block_hash as "blockHash", confirmations, transaction_hash as "transactionHash"
+      from relay_submissions where merchant_id = ${merchant.merchantId} and livemode and idempotency_key = ${key}`
+  )[0]!;
+const completedEvents = async (sessionId: string) =>
+  db.sql`select id from events where merchant_id = ${merchant.merchantId} and type = 'payment.completed' and position(${sessionId} in data::text) > 0`;
+
+describe('live mode on a Base-shaped chain', () => {
+  it('is configured from the Base preset and the lines contracts:deploy printed', async () => {
+    expect(await base.client.getChainId()).toBe(8453);
+    expect(await base.client.readContract({ address: BASE.usdc, abi: fiatTokenAbi, functionName: 'name' })).toBe('USD Coin');
+    expect(base.liveEnv).toMatchObject({ CHAIN_LIVE_PRESET: 'base' });
+    expect(live).toMatchObject({
+      livemode: true,
+      chainId: 8453,
+      token: BASE.usdc,
+      confirmations: 12,
+      subscriptionManager: getAddress(base.liveEnv.CHAIN_LIVE_SUBSCRIPTION_MANAGER_ADDRESS!),
+      escrow: getAddress(base.liveEnv.CHAIN_LIVE_ESCROW_ADDRESS!),
+    });
+    for (const address of [live.subscriptionManager, live.escrow]) expect((await base.client.getCode({ address }))?.length).toBeGreaterThan(1000);
+  });
+
+  it('a live payment whose block is reorged away is not paid until final again, then settles exactly once', async () => {
+    const amount = 25_000_000n;
+    const created = await liveApi('POST', '/v1/payment-sessions', { amount: amount.toString() });
+    expect(created.statusCode, created.body).toBe(200);
+    const session = created.json();
+    expect(session).toMatchObject({ livemode: true, status: 'open', chainId: 8453, token: BASE.usdc, payTo: payout });
+    const [payerBefore, payoutBefore] = await Promise.all([balanceOf(payer.address), balanceOf(payout)]);
+
+    const key = 'base-live-payment';
+    const relayed = await liveApi('POST', '/v1/relay/payments', { ...(await signedPayment(payout, amount)), paymentSessionId: session.id }, { 'idempotency-key': key });
+    expect(relayed.statusCode, relayed.body).toBe(200);
+
+    // Included, a few of its 12 confirmations in (2-second blocks), not paid.
+    const included = await until(() => submissionRow(key), (s) => s.blockNumber !== null && s.confirmations >= 3, 'the payment to be included');
+    expect(included.status).toBe('submitted');
+    expect((await liveApi('GET', `/v1/payment-sessions/${session.id}`)).json().status).toBe('processing');
+    const first = BigInt(included.blockNumber!);
+
+    // The reorg: interval mining stops so the test decides every block from here; the blocks from
+    // the payment's on are replaced with empty ones at the same height.
+    await rpc('evm_setIntervalMining', [0]);
+    const head = await base.client.getBlockNumber();
+    await rpc('anvil_reorg', [Number(head - first + 1n), []]);
+    expect((await base.client.getBlock({ blockNumber: first })).hash).not.toBe(included.blockHash);
+    expect(await base.client.getTransactionReceipt({ hash: included.transactionHash as Hex }).catch(() => null)).toBeNull();
+
+    // The relayer finds its transaction gone and sends the same bytes again; the next block holds it.
+    await until(() => base.client.getTransaction({ hash: included.transactionHash as Hex }).catch(() => null), (tx) => tx !== null, 'the payment back in the pool');
+    await mine(1);
+    const receipt = await base.client.getTransactionReceipt({ hash: included.transactionHash as Hex });
+    expect(receipt.blockNumber).toBeGreaterThan(head);
+
+    // At the height where the orphaned block would have had its 12 confirmations, the new one has
+    // fewer: once the relayer has counted them, the payment is still not reported paid.
+    await mine(Number(first + 11n - receipt.blockNumber));
+    const counted = Number(first + 12n - receipt.blockNumber);
+    const waiting = await until(
+      () => submissionRow(key),
+      (s) => s.blockHash === receipt.blockHash && (s.confirmations >= counted || s.status !== 'submitted'),
+      'the relayer to count the new block',
+    );
+    expect(waiting).toMatchObject({ status: 'submitted', confirmations: counted });
+    expect((await liveApi('GET', `/v1/payment-sessions/${session.id}`)).json().status).toBe('processing');
+    expect(await completedEvents(session.id)).toHaveLength(0);
+
+    // Blocks come every 2 seconds again; the rest of the 12 are mined at once.
+    await rpc('evm_setIntervalMining', [2]);
+    await mine(12 - counted);
+    const paid = await until(async () => (await liveApi('GET', `/v1/payment-sessions/${session.id}`)).json(), (s) => s.status === 'completed', 'the session to complete');
+    expect(paid).toMatchObject({ payer: payer.address, transactionHash: receipt.transactionHash });
+    const confirmed = await submissionRow(key);
+    expect(confirmed).toMatchObject({ status: 'confirmed', blockNumber: receipt.blockNumber.toString(), blockHash: receipt.blockHash });
+    expect(confirmed.confirmations).toBeGreaterThanOrEqual(12);
+
+    // Exactly once: one completion event, the balances moved by one payment.
+    await until(() => completedEvents(session.id), (rows) => rows.length >= 1, 'payment.completed');
+    expect(await completedEvents(session.id)).toHaveLength(1);
+    expect(await balanceOf(payer.address)).toBe(payerBefore - amount);
+    expect(await balanceOf(payout)).toBe(payoutBefore + amount);
+  });
+});
