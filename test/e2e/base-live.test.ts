@@ -11,10 +11,13 @@ import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { type Authorization, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
 import { loadConfig } from '../../src/config.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { setPayoutAddress } from '../../src/merchants/repo.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
+import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
+import { createMailer, type Mailer } from '../../src/email/mailer.js';
+import { createTestApp, type TestApp } from '../support/app.js';
 import { BASE, type BaseChain, startBaseChain } from '../support/base-chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { goLive, type LiveMerchant } from '../support/go-live.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 
 const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
@@ -25,7 +28,11 @@ let live: ChainSettings;
 let db: TestDatabase;
 let temporal: DevServerWorker;
 let t: TestApp;
-let merchant: SeededMerchant;
+let idp: DevIdentityProvider;
+let sink: SmtpSink;
+let mailer: Mailer;
+/** Set by the go-live test; the live tests after it use its key. */
+let merchant: LiveMerchant;
 
 beforeAll(async () => {
   base = await startBaseChain({ payers: [payer.address], payerBalance: 1_000n * 10n ** 6n });
@@ -34,14 +41,19 @@ beforeAll(async () => {
   const config = loadConfig({ DATABASE_URL: 'postgres://unused', ...env });
   live = config.chain.live!;
   db = await createTestDatabase();
-  temporal = await startDevServerWorker(db.sql, { chain: config.chain });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, env });
-  merchant = await seedMerchant(db.sql, 'Base merchant');
-  await setPayoutAddress(db.sql, merchant.merchantId, payout);
+  idp = await startDevIdentityProvider();
+  sink = await startSmtpSink();
+  mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
+  temporal = await startDevServerWorker(db.sql, { chain: config.chain, mailer });
+  const oidc = { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl };
+  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, env: { ...env, ...oidc } });
 });
 afterAll(async () => {
   await t?.close();
   await temporal?.stop();
+  mailer?.close();
+  await sink?.stop();
+  await idp?.stop();
   await db?.drop();
   await base?.stop();
 });
@@ -102,6 +114,10 @@ describe('live mode on a Base-shaped chain', () => {
       escrow: getAddress(base.liveEnv.CHAIN_LIVE_ESCROW_ADDRESS!),
     });
     for (const address of [live.subscriptionManager, live.escrow]) expect((await base.client.getCode({ address }))?.length).toBeGreaterThan(1000);
+  });
+
+  it('a merchant passes the go-live checks and issues a live key', async () => {
+    merchant = await goLive({ t, idp, sink, businessName: 'Base merchant', payoutAddress: payout });
   });
 
   it('a live payment whose block is reorged away is not paid until final again, then settles exactly once', async () => {
