@@ -6,14 +6,22 @@
 import { type Address, type Hex, getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscriptionManagerAbi } from '../../src/chain/abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
-import { type Authorization, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
+import { type Authorization, PERMIT_TYPES, randomNonce, readDomain, signAuthorization, signEnrolment } from '../../src/chain/typed-data.js';
 import { loadConfig } from '../../src/config.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
+import { createEventDispatcher } from '../../src/events/dispatch.js';
+import { createHookRegistry } from '../../src/indexer/hooks.js';
+import { createIndexer } from '../../src/indexer/indexer.js';
+import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
+import { subscriptionChainModes, subscriptionIndexerHooks } from '../../src/subscriptions/indexer-hooks.js';
+import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { relayWorkflowId } from '../../workflows/relay-submission.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { BASE, type BaseChain, startBaseChain } from '../support/base-chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -21,6 +29,7 @@ import { goLive, type LiveMerchant } from '../support/go-live.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 
 const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
+const subscriber = privateKeyToAccount(DEV_ACCOUNTS.payers[1]!.privateKey);
 const payout = DEV_ACCOUNTS.merchant.address;
 
 let base: BaseChain;
@@ -33,9 +42,12 @@ let sink: SmtpSink;
 let mailer: Mailer;
 /** Set by the go-live test; the live tests after it use its key. */
 let merchant: LiveMerchant;
+/** The live indexer, following the chain as the indexer process does, until afterAll. */
+const indexing = new AbortController();
+let indexerRun: Promise<void> | undefined;
 
 beforeAll(async () => {
-  base = await startBaseChain({ payers: [payer.address], payerBalance: 1_000n * 10n ** 6n });
+  base = await startBaseChain({ payers: [payer.address, subscriber.address], payerBalance: 1_000n * 10n ** 6n });
   // The test looks more often than a deployment would (Base's preset polls every 2 s).
   const env = { ...base.liveEnv, CHAIN_LIVE_POLL_INTERVAL_MS: '250' };
   const config = loadConfig({ DATABASE_URL: 'postgres://unused', ...env });
@@ -44,11 +56,19 @@ beforeAll(async () => {
   idp = await startDevIdentityProvider();
   sink = await startSmtpSink();
   mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
-  temporal = await startDevServerWorker(db.sql, { chain: config.chain, mailer });
+  const subscriptionChain = await createViemSubscriptionChain(subscriptionChainModes(config.chain), { sql: db.sql });
+  temporal = await startDevServerWorker(db.sql, { chain: config.chain, subscriptionChain, mailer });
+  const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
+  const hooks = createHookRegistry(
+    subscriptionIndexerHooks(config.chain, { sql: db.sql, temporal: temporal.client, taskQueue: temporal.taskQueue, events, useSearchAttributes: true }),
+  );
+  indexerRun = createIndexer({ sql: db.sql, settings: live, hooks, temporal: temporal.client }).run(indexing.signal);
   const oidc = { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl };
   t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, env: { ...env, ...oidc } });
 });
 afterAll(async () => {
+  indexing.abort();
+  await indexerRun;
   await t?.close();
   await temporal?.stop();
   mailer?.close();
@@ -80,6 +100,19 @@ async function mine(blocks: number): Promise<void> {
   const target = (await base.client.getBlockNumber()) + BigInt(blocks);
   await rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
   await until(() => base.client.getBlockNumber(), (head) => head >= target, `block ${target}`);
+}
+
+/** Polls as `until` does, mining two blocks between looks: each step of a flow waits for 12 confirmations. */
+async function untilMining<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  return until(
+    async () => {
+      const value = await read();
+      if (!done(value)) await mine(2);
+      return value;
+    },
+    done,
+    what,
+  );
 }
 
 async function signedPayment(to: Address, value: bigint) {
@@ -178,6 +211,64 @@ describe('live mode on a Base-shaped chain', () => {
     await until(() => completedEvents(session.id), (rows) => rows.length >= 1, 'payment.completed');
     expect(await completedEvents(session.id)).toHaveLength(1);
     expect(await balanceOf(payer.address)).toBe(payerBefore - amount);
+    expect(await balanceOf(payout)).toBe(payoutBefore + amount);
+  });
+
+  it('a live subscription is enrolled through the relay and its first charge settles exactly once', async () => {
+    const amount = 10_000_000n;
+    const plan = await liveApi('POST', '/v1/subscription-plans', { name: 'Monthly', amount: amount.toString(), interval: 'monthly' });
+    expect(plan.statusCode, plan.body).toBe(200);
+    const manager = live.subscriptionManager;
+    const now = (await base.client.getBlock()).timestamp;
+    const period = BigInt(onChainPeriodSeconds('monthly', 1));
+    const terms = { token: BASE.usdc, merchant: payout, operator: live.operator!, amount, period, periods: 12, trialEnd: 0n };
+    const permit = { value: 12n * amount, deadline: now + 3600n };
+    const permitNonce = await base.client.readContract({ address: BASE.usdc, abi: fiatTokenAbi, functionName: 'nonces', args: [subscriber.address] });
+    const permitSignature = await subscriber.signTypedData({
+      domain: await readDomain(base.client, BASE.usdc),
+      types: PERMIT_TYPES,
+      primaryType: 'Permit',
+      message: { owner: subscriber.address, spender: manager, value: permit.value, nonce: permitNonce, deadline: permit.deadline },
+    });
+    const enrolment = await signEnrolment(base.client, subscriber, manager, terms, { nonce: randomNonce(), deadline: now + 3600n });
+    const [subscriberBefore, payoutBefore] = await Promise.all([balanceOf(subscriber.address), balanceOf(payout)]);
+
+    const key = 'base-live-enrolment';
+    const relayed = await liveApi(
+      'POST',
+      '/v1/relay/subscriptions',
+      {
+        subscriber: subscriber.address,
+        terms: { token: BASE.usdc, merchant: payout, amount: amount.toString(), period: period.toString(), periods: 12, trialEnd: '0' },
+        permit: { value: permit.value.toString(), deadline: permit.deadline.toString(), signature: permitSignature },
+        enrolment: { nonce: enrolment.nonce, deadline: enrolment.deadline.toString(), signature: enrolment.signature },
+      },
+      { 'idempotency-key': key },
+    );
+    expect(relayed.statusCode, relayed.body).toBe(200);
+    // The enrolment, then SubscriptionCreated (indexer), then the charge: each waits for 12 blocks, mined a few at a time.
+    const relayRun = temporal.client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: true, idempotencyKey: key }));
+    const listed = await untilMining(
+      async () => (await liveApi('GET', `/v1/subscriptions?planId=${plan.json().id}`)).json(),
+      (page) => page.data?.length === 1 && page.data[0].status === 'active',
+      'the live subscription to be active',
+    );
+    expect(await relayRun.result()).toEqual({ status: 'confirmed' });
+    const subscription = listed.data[0];
+    expect(subscription).toMatchObject({ livemode: true, planId: plan.json().id });
+
+    const charges = await untilMining(
+      async () => (await liveApi('GET', `/v1/subscription-charges?subscriptionId=${subscription.id}`)).json(),
+      (page) => page.data?.length >= 1 && page.data.every((c: { status: string }) => c.status === 'succeeded'),
+      'the first charge',
+    );
+    expect(charges.data).toHaveLength(1);
+    expect(charges.data[0]).toMatchObject({ status: 'succeeded', livemode: true });
+    const [row] = await db.sql<{ onChainId: string }[]>`select on_chain_id::text as "onChainId" from subscriptions where id = ${subscription.id}`;
+    const onChainId = BigInt(row!.onChainId);
+    expect(await base.client.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [onChainId, 0] })).toBe(true);
+    // Exactly once: one period's amount moved.
+    expect(await balanceOf(subscriber.address)).toBe(subscriberBefore - amount);
     expect(await balanceOf(payout)).toBe(payoutBefore + amount);
   });
 });
