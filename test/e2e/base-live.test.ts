@@ -3,10 +3,11 @@
 // `npm run contracts:deploy`, live mode configured from the CHAIN_LIVE_* lines it prints and the
 // Base preset (12 confirmations), the api and a worker on the Temporal dev server. A reorg takes
 // the payment's block away while it waits for its confirmations.
-import { type Address, type Hex, getAddress } from 'viem';
+import { type Address, type Hex, createWalletClient, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { type Authorization, PERMIT_TYPES, randomNonce, readDomain, signAuthorization, signEnrolment } from '../../src/chain/typed-data.js';
@@ -42,6 +43,8 @@ let sink: SmtpSink;
 let mailer: Mailer;
 /** Set by the go-live test; the live tests after it use its key. */
 let merchant: LiveMerchant;
+/** The payment session the reorg test paid (the refund test refunds it). */
+let paidSession: { id: string; amount: bigint } | undefined;
 /** The live indexer, following the chain as the indexer process does, until afterAll. */
 const indexing = new AbortController();
 let indexerRun: Promise<void> | undefined;
@@ -212,6 +215,7 @@ describe('live mode on a Base-shaped chain', () => {
     expect(await completedEvents(session.id)).toHaveLength(1);
     expect(await balanceOf(payer.address)).toBe(payerBefore - amount);
     expect(await balanceOf(payout)).toBe(payoutBefore + amount);
+    paidSession = { id: session.id, amount };
   });
 
   it('a live subscription is enrolled through the relay and its first charge settles exactly once', async () => {
@@ -270,5 +274,45 @@ describe('live mode on a Base-shaped chain', () => {
     // Exactly once: one period's amount moved.
     expect(await balanceOf(subscriber.address)).toBe(subscriberBefore - amount);
     expect(await balanceOf(payout)).toBe(payoutBefore + amount);
+  });
+
+  it('a refund of the live payment is recorded once its transfer has 12 confirmations, and only once', async () => {
+    const { id: sessionId, amount } = paidSession!;
+    const created = await liveApi('POST', '/v1/refunds', { paymentSessionId: sessionId, reason: 'customer returned it' });
+    expect(created.statusCode, created.body).toBe(200);
+    const refund = created.json();
+    expect(refund).toMatchObject({ status: 'pending', amount: amount.toString(), paymentSessionId: sessionId });
+    expect(refund.instructions).toMatchObject({ chainId: 8453, token: BASE.usdc, from: payout, to: payer.address, amount: amount.toString() });
+    const [payerBefore, payoutBefore] = await Promise.all([balanceOf(payer.address), balanceOf(payout)]);
+
+    // The merchant sends the transfer the instructions describe from its payout wallet.
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey),
+      chain: chainDefinition(BASE.chainId, base.anvil.rpcUrl),
+      transport: http(base.anvil.rpcUrl),
+    });
+    const hash = await wallet.sendTransaction({ to: refund.instructions.call.to, data: refund.instructions.call.data });
+    const receipt = await base.client.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe('success');
+
+    // Short of its 12 confirmations it is refused with a retry hint; at 12 it succeeds.
+    const early = await liveApi('POST', `/v1/refunds/${refund.id}/signature`, { transactionHash: hash });
+    expect(early.statusCode).toBe(400);
+    expect(early.json().error.message).toMatch(/of the 12 confirmations required; retry shortly/);
+    expect((await liveApi('GET', `/v1/refunds/${refund.id}`)).json().status).toBe('pending');
+    await mine(12);
+    const recorded = await liveApi('POST', `/v1/refunds/${refund.id}/signature`, { transactionHash: hash });
+    expect(recorded.statusCode, recorded.body).toBe(200);
+    expect(recorded.json()).toMatchObject({ status: 'succeeded', transactionHash: hash });
+
+    // Exactly once: recording it again changes nothing, nothing is left to refund, the transfer moved once.
+    const again = await liveApi('POST', `/v1/refunds/${refund.id}/signature`, { transactionHash: hash });
+    expect(again.json()).toMatchObject({ status: 'succeeded', transactionHash: hash });
+    const more = await liveApi('POST', '/v1/refunds', { paymentSessionId: sessionId, amount: '1' });
+    expect(more.statusCode).toBe(403); // fully refunded: nothing left
+    const refunds = (await liveApi('GET', '/v1/refunds')).json().data.filter((r: { status: string }) => r.status === 'succeeded');
+    expect(refunds).toHaveLength(1);
+    expect(await balanceOf(payer.address)).toBe(payerBefore + amount);
+    expect(await balanceOf(payout)).toBe(payoutBefore - amount);
   });
 });
