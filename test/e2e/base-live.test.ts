@@ -1,8 +1,9 @@
 // Live mode on a Base-shaped chain, every part real: anvil with chain id 8453 and 2-second blocks,
 // Circle's USDC at Base's canonical address, SubscriptionManager and the escrow deployed by
 // `npm run contracts:deploy`, live mode configured from the CHAIN_LIVE_* lines it prints and the
-// Base preset (12 confirmations), the api and a worker on the Temporal dev server. A reorg takes
-// the payment's block away while it waits for its confirmations.
+// Base preset (12 confirmations), the api, a worker on the Temporal dev server and the live indexer.
+// A merchant goes live through the go-live checks; its live payment (whose block a reorg takes away
+// while it waits for its confirmations), a subscription's first charge and a refund settle once.
 import { type Address, type Hex, createWalletClient, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
