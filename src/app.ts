@@ -63,6 +63,8 @@ import { createAgentService } from './agents/service.js';
 import { registerStatsRoutes } from './stats/routes.js';
 import { registerDashboardRoutes } from './dashboard/serve.js';
 import { createStatsService } from './stats/service.js';
+import { createReadiness } from './health/readiness.js';
+import { registerHealthRoutes } from './health/routes.js';
 
 export type AppDeps = {
   config: Config;
@@ -123,7 +125,7 @@ export async function buildApp(deps: AppDeps) {
     if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
   });
 
-  await app.register(errorsPlugin);
+  await app.register(errorsPlugin, { unavailableRetryAfterSeconds: deps.config.unavailableRetryAfterSeconds });
   await app.register(requestLogPlugin);
   const rateLimiter =
     deps.rateLimiter ??
@@ -234,6 +236,11 @@ export async function buildApp(deps: AppDeps) {
   );
 
   registerDashboardRoutes(app, deps.config);
+  registerHealthRoutes(
+    app,
+    createReadiness({ sql: deps.sql, temporal: deps.temporal, chain: deps.config.chain, timeoutMs: deps.config.readinessCheckTimeoutMs }),
+    deps.config.unavailableRetryAfterSeconds,
+  );
 
   return app;
 }
