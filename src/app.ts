@@ -73,7 +73,7 @@ export type AppDeps = {
   temporal?: Client;
   keys: KeyAuthenticator;
   logger: FastifyBaseLogger;
-  idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number };
+  idempotency?: { retentionSeconds?: number; leaseSeconds?: number; waitForOwnerMs?: number };
   /** The dated versions served; defaults to every supported version. */
   apiVersions?: readonly string[];
   /** Defaults to one built from config.oidc (or one refusing every dashboard token). */
@@ -150,7 +150,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(browserKeysPlugin);
   await app.register(storableTextPlugin);
   await app.register(pathIdsPlugin);
-  await app.register(idempotencyPlugin, { sql: deps.sql, ...deps.idempotency });
+  await app.register(idempotencyPlugin, { sql: deps.sql, leaseSeconds: deps.config.idempotency.leaseSeconds, ...deps.idempotency });
   await app.register(openapiPlugin, { serverUrl: deps.config.publicBaseUrl });
 
   const events = createEventDispatcher(deps.temporal, deps.config.temporalTaskQueue, (error, eventId) =>

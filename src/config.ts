@@ -81,6 +81,11 @@ const configSchema = z.object({
   WEBHOOK_SECRET_ENCRYPTION_KEY: z.string().optional(),
   /** Lets test-mode endpoints target private/loopback addresses (local receivers). Off by default; never applies to live mode. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSetting.default(false),
+  /**
+   * The lease of an Idempotency-Key's holder, in seconds: a retry takes over a key whose request died
+   * (or still runs) this long after it was claimed. The longest a retry can be answered 409 "still being processed".
+   */
+  IDEMPOTENCY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 export const DEV_SECRETS_KEY = createHash('sha256').update('stablepay-development-only-secrets-key').digest();
@@ -121,6 +126,8 @@ export type Config = {
   mailFrom: string;
   secretsEncryptionKey: Buffer;
   secretScanningKeys: SecretScanningKey[];
+  /** Idempotency-Key leases (IDEMPOTENCY_LEASE_SECONDS). */
+  idempotency: { leaseSeconds: number };
   rateLimits: { perIpPerMinute: number; perKeyPerMinute: number; flushIntervalMs: number };
   /** Fastify's trustProxy, from TRUST_PROXY. */
   trustProxy: boolean | string;
@@ -202,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsEncryptionKey,
     secretScanningKeys,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    idempotency: { leaseSeconds: e.IDEMPOTENCY_LEASE_SECONDS },
     rateLimits: {
       perIpPerMinute: e.RATE_LIMIT_PER_IP_PER_MINUTE,
       perKeyPerMinute: e.RATE_LIMIT_PER_KEY_PER_MINUTE,

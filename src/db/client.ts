@@ -1,6 +1,7 @@
 // The one Postgres client (porsager/postgres). Repos take a `Db`, which is
 // either this client or a transaction handed down from `sql.begin`.
 import postgres from 'postgres';
+import { routeIntoRequestTransactions } from './request-transaction.js';
 import { installReservedTransactions } from './transactions.js';
 
 export type Sql = postgres.Sql;
@@ -54,7 +55,8 @@ function fetchArrayTypesOnce(sql: Sql): Sql {
 export function createSql(databaseUrl: string, options: SqlOptions = {}): Sql {
   const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
   // sql.begin runs on a connection reserved before BEGIN (src/db/transactions.ts).
-  return fetchArrayTypesOnce(installReservedTransactions(postgres(databaseUrl, {
+  // Inside an idempotent request, its queries join the request's transaction (src/db/request-transaction.ts).
+  return routeIntoRequestTransactions(installReservedTransactions(fetchArrayTypesOnce(postgres(databaseUrl, {
     max: options.max ?? 10,
     onnotice: () => {},
     // bigint columns come back as strings: money never passes through a float.
@@ -69,7 +71,7 @@ export function createSql(databaseUrl: string, options: SqlOptions = {}): Sql {
       statement_timeout: timeouts.statementTimeoutMs,
       idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
     },
-  })));
+  }))));
 }
 
 /** True for a unique-constraint violation (SQLSTATE 23505), optionally on one constraint. */

@@ -11,7 +11,8 @@
 import type { Client } from '@temporalio/client';
 import { type Address, type Log, type PublicClient, getAddress, parseEventLogs } from 'viem';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import type { ChainSettings } from '../chain/config.js';
 import { publicClientFor, safeChainError } from '../chain/clients.js';
 import type { Sql } from '../db/client.js';
@@ -72,7 +73,7 @@ export function createIndexer(options: IndexerOptions) {
     [settings.subscriptionManager.toLowerCase()]: 'subscriptionManager',
     [settings.escrow.toLowerCase()]: 'escrow',
   };
-  const abi = [...testUsdcAbi, ...subscriptionManagerAbi, ...agenticCommerceEscrowAbi];
+  const abi = [...fiatTokenAbi, ...subscriptionManagerAbi, ...agenticCommerceEscrowAbi];
 
   async function blockHash(number: bigint): Promise<string> {
     return (await client.getBlock({ blockNumber: number })).hash!;

@@ -1,7 +1,8 @@
 // The contract call a submission makes, stored as JSON (integers as strings)
 // and rebuilt here into viem call parameters.
 import { type Address, type Hex, encodeFunctionData } from 'viem';
-import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
+import { subscriptionManagerAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { splitSig } from '../chain/typed-data.js';
 
 export type PaymentCall = {
@@ -41,13 +42,13 @@ export function encodeRelayCall(call: RelayCall): { to: Address; data: Hex } {
     if (!isEcdsaSignature(call.signature)) {
       return {
         to: call.token,
-        data: encodeFunctionData({ abi: testUsdcAbi, functionName: 'transferWithAuthorization', args: [...head, call.signature] }),
+        data: encodeFunctionData({ abi: fiatTokenAbi, functionName: 'transferWithAuthorization', args: [...head, call.signature] }),
       };
     }
     const { v, r, s } = splitSig(call.signature);
     return {
       to: call.token,
-      data: encodeFunctionData({ abi: testUsdcAbi, functionName: 'transferWithAuthorization', args: [...head, v, r, s] }),
+      data: encodeFunctionData({ abi: fiatTokenAbi, functionName: 'transferWithAuthorization', args: [...head, v, r, s] }),
     };
   }
   const { v, r, s } = splitSig(call.permit.signature);
@@ -75,4 +76,4 @@ export function encodeRelayCall(call: RelayCall): { to: Address; data: Hex } {
 }
 
 /** Both ABIs, for decoding a revert of either call. */
-export const relayErrorAbi = [...testUsdcAbi, ...subscriptionManagerAbi];
+export const relayErrorAbi = [...fiatTokenAbi, ...subscriptionManagerAbi];
