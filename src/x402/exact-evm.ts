@@ -6,14 +6,15 @@
 // payer's balance, a simulation of the transfer at the next block's time (it
 // catches what the token refuses that we do not check by name: blacklist,
 // pause, a contract wallet's ERC-1271 signature), the payout address.
-import { type Address, type Hex, type PublicClient, getAddress, hashTypedData, isAddressEqual } from 'viem';
+import { type Address, type Hex, getAddress, hashTypedData, isAddressEqual } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { testUsdcAbi } from '../chain/abi.js';
 import { callInNextBlock } from '../chain/chain-time.js';
 import { publicClientFor } from '../chain/clients.js';
 import type { ChainConfig, ChainSettings } from '../chain/config.js';
+import { readDomain } from '../chain/eip712-domain.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { recoverDigestSigner } from '../chain/signer-recovery.js';
-import { type ContractDomain, EIP3009_TYPES, readDomain } from '../chain/typed-data.js';
+import { EIP3009_TYPES } from '../chain/typed-data.js';
 import type { Db } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
 import { encodeRelayCall, isEcdsaSignature, type PaymentCall } from '../relay/calls.js';
@@ -44,20 +45,6 @@ export type Read = { valid: true; payment: ExactPayment } | Refusal;
 export type Verdict = { valid: true; payment: ExactPayment } | Refusal;
 
 const refuse = (reason: X402Reason, message: string, payer?: string): Refusal => ({ valid: false, reason, message, ...(payer ? { payer } : {}) });
-
-const domains = new Map<string, Promise<ContractDomain>>();
-
-/** The token's EIP-712 domain, read from the token once per process (it never changes for an address). */
-function tokenDomain(client: PublicClient, settings: ChainSettings, token: Address): Promise<ContractDomain> {
-  const key = `${settings.chainId}|${settings.rpcUrl}|${token}`;
-  let domain = domains.get(key);
-  if (!domain) {
-    domain = readDomain(client, token);
-    domain.catch(() => domains.delete(key));
-    domains.set(key, domain);
-  }
-  return domain;
-}
 
 const relayerAddresses = new Map<Hex, Address>();
 
@@ -104,7 +91,8 @@ export async function readExactPayment(chain: ChainConfig, scope: MerchantScope,
   if (!/^0x[0-9a-fA-F]{40}$/.test(required.payTo)) return refuse(X402_REASONS.invalidRequirements, 'payTo must be an EVM address.', payer);
 
   const client = publicClientFor(settings);
-  const domain = await tokenDomain(client, settings, settings.token);
+  // The token's EIP-712 domain, as the chain layer's one reader finds it (cached per process).
+  const domain = await readDomain(client, settings.token);
   const extra = required.extra ?? {};
   if (typeof extra.name === 'string' && extra.name !== domain.name) {
     return refuse(X402_REASONS.tokenNameMismatch, `The token's EIP-712 name is "${domain.name}", not "${extra.name}".`, payer);
@@ -170,8 +158,8 @@ export async function checkExactPayment(payment: ExactPayment, { sql, scope, req
         return { time, failure };
       }
     }),
-    client.readContract({ address: payment.token, abi: testUsdcAbi, functionName: 'authorizationState', args: [payer, call.nonce] }),
-    client.readContract({ address: payment.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [payer] }),
+    client.readContract({ address: payment.token, abi: fiatTokenAbi, functionName: 'authorizationState', args: [payer, call.nonce] }),
+    client.readContract({ address: payment.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [payer] }),
     // A contract wallet signs with ERC-1271: the token (the simulation) judges its signature.
     signedByPayer ? Promise.resolve(undefined) : client.getCode({ address: payer }),
     findPayoutAddress(sql, scope.merchantId),

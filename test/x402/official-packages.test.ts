@@ -16,7 +16,7 @@ import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { type Address, type PublicClient, createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { type Authorization, type ContractDomain, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
@@ -119,7 +119,7 @@ function buyerFetch(account: PrivateKeyAccount) {
   return wrapFetchWithPayment(fetch, client);
 }
 
-const balanceOf = (who: Address) => pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address) => pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
 /** What the seller asks for (the first entry of its 402). */
 async function requirementsOf(url: string): Promise<{ requirements: PaymentRequirements; resource: PaymentPayload['resource'] }> {

@@ -2,7 +2,7 @@
 // overload a signature goes through, and how a token refusal is named.
 import { decodeFunctionData, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { encodeRelayCall, type PaymentCall } from '../../src/relay/calls.js';
 import { refusalReason, X402_REASONS } from '../../src/x402/reasons.js';
 
@@ -21,14 +21,14 @@ const payment = (signature: Hex): PaymentCall => ({
 describe('transferWithAuthorization overload', () => {
   it('sends a 65-byte signature as (v, r, s)', () => {
     const signature = `0x${'11'.repeat(32)}${'22'.repeat(32)}1b` as Hex;
-    const { args } = decodeFunctionData({ abi: testUsdcAbi, data: encodeRelayCall(payment(signature)).data });
+    const { args } = decodeFunctionData({ abi: fiatTokenAbi, data: encodeRelayCall(payment(signature)).data });
     expect(args).toHaveLength(9);
     expect(args!.slice(6)).toEqual([27, `0x${'11'.repeat(32)}`, `0x${'22'.repeat(32)}`]);
   });
 
   it('sends any other signature (an ERC-1271 wallet\'s) as bytes', () => {
     const signature = `0x${'33'.repeat(96)}` as Hex;
-    const { functionName, args } = decodeFunctionData({ abi: testUsdcAbi, data: encodeRelayCall(payment(signature)).data });
+    const { functionName, args } = decodeFunctionData({ abi: fiatTokenAbi, data: encodeRelayCall(payment(signature)).data });
     expect(functionName).toBe('transferWithAuthorization');
     expect(args).toHaveLength(7);
     expect(args![6]).toBe(signature);
