@@ -13,7 +13,7 @@ import { paymentMiddleware, x402ResourceServer } from '@x402/express';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
-import { type Address, type PublicClient, createPublicClient, http } from 'viem';
+import { type Address, type PublicClient, createPublicClient, createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
@@ -301,6 +301,35 @@ describe('x402 through the official packages', () => {
     const [count] = await db.sql<{ n: number }[]>`
       select count(*)::int as n from x402_payments where payer = ${thirdBuyer.address.toLowerCase()}`;
     expect(count!.n).toBe(1);
+  });
+
+  it('refuses a blacklisted payer and a paused token (the simulation), with the token\'s revert in the message', async () => {
+    const { requirements, resource } = await requirementsOf(paidUrl);
+    const as = (key: `0x${string}`) =>
+      createWalletClient({ account: privateKeyToAccount(key), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+    const mined = async (hash: `0x${string}`) => expect((await pub.waitForTransactionReceipt({ hash })).status).toBe('success');
+    const blacklister = as(DEV_ACCOUNTS.usdcBlacklister.privateKey);
+    const pauser = as(DEV_ACCOUNTS.usdcPauser.privateKey);
+
+    await mined(await blacklister.writeContract({ address: token, abi: fiatTokenAbi, functionName: 'blacklist', args: [secondBuyer.address] }));
+    try {
+      const verdict = await facilitator().verify(await handSigned(requirements, resource, secondBuyer), requirements);
+      expect(verdict).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_transaction_simulation_failed' });
+      expect(verdict.invalidMessage).toContain('Blacklistable: account is blacklisted');
+    } finally {
+      await mined(await blacklister.writeContract({ address: token, abi: fiatTokenAbi, functionName: 'unBlacklist', args: [secondBuyer.address] }));
+    }
+
+    await mined(await pauser.writeContract({ address: token, abi: fiatTokenAbi, functionName: 'pause' }));
+    try {
+      const payment = await handSigned(requirements, resource, secondBuyer);
+      expect(await payWith(paidUrl, payment)).toMatchObject({ status: 402, reason: 'invalid_exact_evm_transaction_simulation_failed' });
+      const settled = await facilitator().settle(payment, requirements);
+      expect(settled).toMatchObject({ success: false, errorReason: 'invalid_exact_evm_transaction_simulation_failed', transaction: '' });
+      expect(settled.errorMessage).toContain('Pausable: paused');
+    } finally {
+      await mined(await pauser.writeContract({ address: token, abi: fiatTokenAbi, functionName: 'unpause' }));
+    }
   });
 
   it('answers a body that is not an x402 request with the error envelope, and a key without the scope with permission_denied', async () => {
