@@ -40,6 +40,8 @@ import { createWebhookService } from './webhooks/service.js';
 import { systemResolver, type Resolver } from './webhooks/targets.js';
 import { registerRelayRoutes } from './relay/routes.js';
 import { createRelayService } from './relay/service.js';
+import { registerX402Routes } from './x402/routes.js';
+import { createX402Service } from './x402/service.js';
 import { registerPlanRoutes } from './subscription-plans/routes.js';
 import { createPlanService } from './subscription-plans/service.js';
 import { registerTokenRoutes } from './tokens/routes.js';
@@ -196,6 +198,7 @@ export async function buildApp(deps: AppDeps) {
   registerTokenRoutes(app, tokens);
   const relay = createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue });
   registerRelayRoutes(app, relay);
+  registerX402Routes(app, createX402Service({ sql: deps.sql, chain: deps.config.chain, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }));
   registerCheckoutRoutes(app, createCheckoutService({ sql: deps.sql, relay, chain: deps.config.chain, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }));
   registerSubscriptionRoutes(
     app,

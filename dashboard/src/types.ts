@@ -31,6 +31,8 @@ export type PaymentSession = {
   payer: string | null;
   transactionHash: string | null;
   completedAt: string | null;
+  /** Set when an x402 seller was paid through the facilitator. */
+  x402: { network: string; resource: { url: string | null; description: string | null } } | null;
   createdAt: string;
 };
 

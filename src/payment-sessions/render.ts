@@ -1,5 +1,6 @@
 // The API shape of a payment session (and its checkout URL), shared by the routes, the
 // activities that record its events and the invoices that link to it.
+import { getAddress } from 'viem';
 import type * as repo from './repo.js';
 import type { PaymentSession } from './schemas.js';
 
@@ -36,6 +37,15 @@ export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl:
     payer: row.payer,
     transactionHash: row.transactionHash,
     completedAt: row.completedAt?.toISOString() ?? null,
+    x402: row.x402
+      ? {
+          scheme: row.x402.scheme,
+          network: row.x402.network,
+          payer: getAddress(row.x402.payer),
+          transaction: row.x402.transaction,
+          resource: { url: row.x402.resourceUrl, description: row.x402.resourceDescription, mimeType: row.x402.resourceMimeType },
+        }
+      : null,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

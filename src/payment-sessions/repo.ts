@@ -29,7 +29,19 @@ export type PaymentSessionRow = {
   productId: string | null;
   /** The product's name when it was bought (a later rename does not change the record of the sale). */
   productName: string | null;
+  /** What x402 said of the payment when an x402 seller's settle created the session (x402_payments); null otherwise. */
+  x402: X402Fields | null;
   createdAt: Date;
+};
+
+export type X402Fields = {
+  scheme: string;
+  network: string;
+  payer: string;
+  transaction: string | null;
+  resourceUrl: string | null;
+  resourceDescription: string | null;
+  resourceMimeType: string | null;
 };
 
 const columns = (db: Db) =>
@@ -39,7 +51,13 @@ const columns = (db: Db) =>
      s.authorization_nonce as "authorizationNonce", s.transaction_hash as "transactionHash",
      s.completed_at as "completedAt", (select i.id from invoices i where i.session_id = s.id) as "invoiceId",
      s.created_by_api_key_id as "createdByApiKeyId", s.product_id as "productId",
-     s.product_name as "productName", s.created_at as "createdAt"`;
+     s.product_name as "productName",
+     (select json_build_object('scheme', x.scheme, 'network', x.network, 'payer', x.payer,
+                               'transaction', (select r.transaction_hash from relay_submissions r where r.id = x.relay_submission_id),
+                               'resourceUrl', x.resource_url, 'resourceDescription', x.resource_description,
+                               'resourceMimeType', x.resource_mime_type)
+      from x402_payments x where x.payment_session_id = s.id) as x402,
+     s.created_at as "createdAt"`;
 
 export async function insertPaymentSession(
   db: Db,

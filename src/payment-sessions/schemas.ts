@@ -69,6 +69,18 @@ export const paymentSession = z
     payer: z.string().nullable().describe('The paying wallet, once a payment was submitted.'),
     transactionHash: z.string().nullable().describe('The transaction that paid the session, once completed.'),
     completedAt: timestamp.nullable(),
+    x402: z
+      .object({
+        scheme: z.string().describe('The x402 scheme (`exact`).'),
+        network: z.string().describe('CAIP-2 network, e.g. `eip155:8453`.'),
+        payer: z.string().describe("The buyer's wallet."),
+        transaction: z.string().nullable().describe('The settlement transaction, once sent.'),
+        resource: z
+          .object({ url: z.string().nullable(), description: z.string().nullable(), mimeType: z.string().nullable() })
+          .describe('The paid resource as the x402 payment named it.'),
+      })
+      .nullable()
+      .describe('Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise.'),
     livemode: z.boolean(),
     createdAt: timestamp,
   })

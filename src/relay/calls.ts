@@ -28,17 +28,27 @@ export type SubscriptionCall = {
 
 export type RelayCall = PaymentCall | SubscriptionCall;
 
-/** Target and calldata of the call (the v, r, s overloads, which every USDC version has). */
+/** A 65-byte (r, s, v) signature: an EOA's, sent through the (v, r, s) overload every USDC version has. */
+export const isEcdsaSignature = (signature: Hex): boolean => signature.length === 2 + 65 * 2;
+
+/**
+ * Target and calldata of the call. A payment picks the transferWithAuthorization overload by the
+ * signature's length: 65 bytes go as (v, r, s); anything else (an ERC-1271 contract wallet's
+ * signature) as `bytes signature` (FiatToken 2.2 and later).
+ */
 export function encodeRelayCall(call: RelayCall): { to: Address; data: Hex } {
   if (call.kind === 'payment') {
+    const head = [call.from, call.to, BigInt(call.value), BigInt(call.validAfter), BigInt(call.validBefore), call.nonce] as const;
+    if (!isEcdsaSignature(call.signature)) {
+      return {
+        to: call.token,
+        data: encodeFunctionData({ abi: fiatTokenAbi, functionName: 'transferWithAuthorization', args: [...head, call.signature] }),
+      };
+    }
     const { v, r, s } = splitSig(call.signature);
     return {
       to: call.token,
-      data: encodeFunctionData({
-        abi: fiatTokenAbi,
-        functionName: 'transferWithAuthorization',
-        args: [call.from, call.to, BigInt(call.value), BigInt(call.validAfter), BigInt(call.validBefore), call.nonce, v, r, s],
-      }),
+      data: encodeFunctionData({ abi: fiatTokenAbi, functionName: 'transferWithAuthorization', args: [...head, v, r, s] }),
     };
   }
   const { v, r, s } = splitSig(call.permit.signature);

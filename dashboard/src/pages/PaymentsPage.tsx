@@ -1,10 +1,15 @@
-// Payments: one-shot payment sessions (hosted checkout, invoices, store) and
+// Payments: one-shot payment sessions (hosted checkout, invoices, store, x402) and
 // the periodic charges of subscriptions.
 import { api } from '../api.ts';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatAmount, formatDate, shortId } from '../format.ts';
 import type { Charge, PaymentSession } from '../types.ts';
+
+/** An x402 payment: the resource the seller sold (its description, else its URL). */
+function x402Label(x402: NonNullable<PaymentSession['x402']>): string {
+  return `x402: ${x402.resource.description ?? x402.resource.url ?? 'resource'}`;
+}
 
 export function PaymentsPage() {
   return (
@@ -18,7 +23,7 @@ export function PaymentsPage() {
             { header: 'Session', cell: (s) => <code>{shortId(s.id)}</code> },
             { header: 'Amount', cell: (s) => formatAmount(s.amount, s.currency), className: 'num' },
             { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-            { header: 'For', cell: (s) => s.productName ?? (s.invoiceId ? `Invoice` : '—') },
+            { header: 'For', cell: (s) => s.productName ?? (s.invoiceId ? `Invoice` : s.x402 ? x402Label(s.x402) : '—') },
             { header: 'Payer', cell: (s) => (s.payer ? <code>{shortId(s.payer)}</code> : '—') },
             { header: 'Created', cell: (s) => formatDate(s.createdAt) },
             {
