@@ -228,9 +228,12 @@ describe('POST /v1/relay/payments', () => {
     expect(results.map((r) => r.status).sort()).toEqual(['confirmed', 'failed']);
     const failed = results.find((r) => r.status === 'failed')!;
     await recordHistory(relayHandle(failed.idempotencyKey), 'relay-failed', HISTORY_SHAPE);
-    // Circle's USDC reverts with a string: kept whole in the reason (naming it a code is issue 25's item 3).
-    expect(failed.failureCode).toBe('Error');
-    expect(failed.failureReason).toMatch(/Error\(ERC20: transfer amount exceeds balance\)/);
+    // Circle's USDC reverts with a string; it is named (src/chain/refusals.ts) and told as payment.failed.
+    expect(failed.failureCode).toBe('insufficient_funds');
+    expect(failed.failureReason).toMatch(/balance is lower than the amount/);
+    const events = await db.sql<{ data: { object: { id: string; failureCode: string }; retry: string } }[]>`
+      select data from events where type = 'payment.failed' and data->'object'->>'id' = ${failed.id}`;
+    expect(events.map((e) => [e.data.object.failureCode, e.data.retry])).toEqual([['insufficient_funds', 'dunning']]);
     expect(await balanceOf(payerD.address)).toBe(0n);
   });
 
