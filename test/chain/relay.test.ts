@@ -366,7 +366,7 @@ describe('reverted on-chain', () => {
     const failed = results.find((r) => r.status === 'failed')!;
     expect(failed.blockNumber).not.toBeNull();
     expect((await pub.getTransactionReceipt({ hash: failed.transactionHash })).status).toBe('reverted');
-    expect(failed.failureReason).toMatch(/ERC20: transfer amount exceeds balance/);
+    expect(failed).toMatchObject({ failureCode: 'insufficient_funds', failureReason: expect.stringMatching(/balance is lower than the amount/) });
     const [tx] = await db.sql<{ replacements: number; allHashes: string[] }[]>`
       select replacements, all_hashes as "allHashes" from chain_transactions where purpose = ${`relay:${failed.id}`}`;
     expect(tx).toEqual({ replacements: 0, allHashes: [failed.transactionHash] });
