@@ -76,6 +76,13 @@ const LOCAL_CHAIN_CHARGE = 'local-chain-charge';
  * before this change never start it.
  */
 const AGENT_RECOVERY = 'agent-recovery';
+/**
+ * A subscriber or merchant blacklisted by USDC can never be charged again: the subscription lapses
+ * at once (the charge_failed event names the side) instead of dunning to the grace deadline. Only
+ * reached on a blacklist refusal, which no run recorded before this change saw.
+ */
+const BLACKLIST_STOPS = 'token-blacklist-stops';
+const BLACKLISTED = new Set(['payer_blacklisted', 'merchant_blacklisted', 'account_blacklisted']);
 
 export type WorkflowSubscriptionStatus = 'trialing' | 'active' | 'at_risk' | 'paused' | 'cancelled' | 'lapsed' | 'completed';
 export type SubscriptionCancelledBy = 'merchant' | 'subscriber' | 'operator' | 'system';
@@ -320,6 +327,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         failureCode: result.failure,
         failureReason: result.reason,
       });
+      if (BLACKLISTED.has(result.failure) && patched(BLACKLIST_STOPS)) return finishLapsed();
       if (graceDeadline === null && patched(AGENT_RECOVERY)) {
         const recovery = await localDb.findAgentRecovery({ subscriptionId: input.subscriptionId });
         if (recovery) {

@@ -280,6 +280,11 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
   function relayMessage(error) {
     var api = error.api || {};
     if (api.code === 'session_invalid_state') return 'This checkout session can no longer be paid (already paid, expired or cancelled).';
+    // USDC itself would refuse it (docs/decisions.md "Token refusals are named"): say why, and who can act.
+    var refusal = api.details && api.details.refusalCode;
+    if (refusal === 'payer_blacklisted') return 'This wallet is blocked by the USDC issuer and cannot send USDC. Pay with another wallet.';
+    if (refusal === 'merchant_blacklisted') return 'The merchant cannot receive USDC at the moment. Nothing was taken; please contact the merchant.';
+    if (refusal === 'token_paused') return 'USDC transfers are paused by the issuer right now. Nothing was taken; please try again later.';
     if (api.param === 'authorization.value' && /balance/i.test(api.message || '')) return 'Your balance is too low to pay this amount.';
     if (api.param === 'authorization.validBefore' || api.param === 'authorization.validAfter') return 'Your device clock looks wrong: the signature is outside its valid time window. Check the clock and try again.';
     if (api.param === 'signature') return 'The wallet signature could not be verified. Try again, or use another wallet.';

@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'agent.job_completed',
   'agent.job_disputed',
   'payment.completed',
+  /** A relayed payment failed (refused by the token or reverted); docs/events.md. */
+  'payment.failed',
   'subscription_plan.created',
   'storefront.updated',
   'product.created',

@@ -14,15 +14,24 @@ import { estimateGasInNextBlock, nextBlockTime } from '../chain/chain-time.js';
 import * as ledger from '../chain/ledger-repo.js';
 import { broadcast } from '../chain/sending.js';
 import { createTransactionSender, type TransactionSender } from '../chain/sender.js';
-import type { Sql } from '../db/client.js';
-import { encodeRelayCall, relayErrorAbi } from './calls.js';
+import type { Db, Sql } from '../db/client.js';
+import { type RelayCall, encodeRelayCall, relayErrorAbi } from './calls.js';
+import { isRefusalCode, refusalOf, retryOf } from '../chain/refusals.js';
+import { recordEvent } from '../events/outbox.js';
+import { renderSubmission } from './service.js';
+import { nameBlacklistedSide } from '../chain/token-standing.js';
 import * as repo from './repo.js';
 
 export type Failure = { code: string; reason: string };
 
-/** Decodes the revert of a failed eth_call / estimateGas into the contract's named error. */
+/**
+ * Decodes the revert of a failed eth_call / estimateGas: a token refusal by its code
+ * (src/chain/refusals.ts), else the contract's named error.
+ */
 export function failureOf(error: unknown): Failure | undefined {
   if (!(error instanceof BaseError)) return undefined;
+  const refusal = refusalOf(error, relayErrorAbi);
+  if (refusal) return refusal;
   const withData = error.walk((e) => typeof (e as { data?: unknown }).data === 'string' && String((e as { data: string }).data).startsWith('0x')) as
     | { data?: Hex }
     | null;
@@ -41,6 +50,20 @@ export function failureOf(error: unknown): Failure | undefined {
   return undefined;
 }
 
+/** The payer, the payee and the token of a submission's call: who a blacklist refusal can be about. */
+function partiesOf(call: RelayCall): { token: Address; payer: Address; payee: Address } {
+  return call.kind === 'payment'
+    ? { token: call.token, payer: call.from, payee: call.to }
+    : { token: call.terms.token, payer: call.subscriber, payee: call.terms.merchant };
+}
+
+/** Names the blacklisted side of a blacklist refusal with two reads; other failures pass through. */
+async function named(client: PublicClient, call: RelayCall, failure: Failure): Promise<Failure> {
+  if (failure.code !== 'account_blacklisted') return failure;
+  const { token, payer, payee } = partiesOf(call);
+  return nameBlacklistedSide(client, token, payer, payee, { code: failure.code, reason: failure.reason });
+}
+
 async function simulate(
   client: PublicClient,
   from: Address,
@@ -55,6 +78,26 @@ async function simulate(
     if (failure) return failure;
     throw error;
   }
+}
+
+/**
+ * Marks a submission failed and, for a payment, records `payment.failed` in the same transaction
+ * (the outbox; docs/events.md): only the call that failed it records the event, so a retried
+ * activity does not emit twice. The outbox sweep wakes the dispatcher for it.
+ */
+async function recordFailure(sql: Sql, settings: ChainSettings, submission: repo.SubmissionRow, fail: (tx: Db) => Promise<boolean>): Promise<void> {
+  await sql.begin(async (tx) => {
+    if (!(await fail(tx)) || submission.kind !== 'payment') return;
+    const failed = await repo.findSubmission(tx, submission.id);
+    if (!failed) return;
+    const code = failed.failureCode;
+    await recordEvent(tx, {
+      merchantId: failed.merchantId,
+      livemode: failed.livemode,
+      type: 'payment.failed',
+      data: { object: renderSubmission(failed, settings), paymentSessionId: failed.paymentSessionId, retry: code && isRefusalCode(code) ? retryOf(code) : 'never' },
+    });
+  });
 }
 
 const relayers = new Map<Hex, PrivateKeyAccount>();
@@ -123,9 +166,10 @@ export async function submitSubmission(sql: Sql, settings: ChainSettings, submis
   try {
     gasEstimate = await estimateGasInNextBlock(client, { from: relayer.address, to: call.to, data: call.data }, time);
   } catch (error) {
-    const failure = failureOf(error) ?? (await simulate(client, relayer.address, call, { time }));
-    if (!failure) throw error;
-    await repo.markFailed(sql, submissionId, failure);
+    const found = failureOf(error) ?? (await simulate(client, relayer.address, call, { time }));
+    if (!found) throw error;
+    const failure = await named(client, submission.call, found);
+    await recordFailure(sql, settings, submission, (tx) => repo.markFailed(tx, submissionId, failure));
     return { status: 'failed', failure, submission };
   }
   const gas = (gasEstimate * 13n) / 10n;
@@ -164,7 +208,10 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
   }
   if (seen.kind === 'dropped') {
     const failure = { code: 'NonceConsumed', reason: `Relayer nonce ${row.nonce} was used by another transaction; this submission was not included.` };
-    await sql.begin((tx) => Promise.all([repo.markFailed(tx, submissionId, failure), ledger.recordOutcome(tx, row.id, 'dropped')]));
+    await recordFailure(sql, settings, submission, async (tx) => {
+      await ledger.recordOutcome(tx, row.id, 'dropped');
+      return repo.markFailed(tx, submissionId, failure);
+    });
     return { status: 'failed', confirmations: 0 };
   }
 
@@ -174,14 +221,16 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
     // The reason: replay the call on the state after that block (the revert left no trace in it),
     // else on its parent.
     const replayAt = (blockNumber: bigint) => simulate(client, relayer.address, encodeRelayCall(submission.call), { blockNumber }).catch(() => undefined);
-    const failure = (await replayAt(receipt.blockNumber)) ?? (await replayAt(receipt.blockNumber - 1n)) ?? {
+    const replayed = (await replayAt(receipt.blockNumber)) ?? (await replayAt(receipt.blockNumber - 1n)) ?? {
       code: 'Reverted',
       reason: 'The transaction was included but reverted; the reason could not be recovered.',
     };
+    const failure = await named(client, submission.call, replayed);
     const inclusion = { transactionHash: receipt.transactionHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, ...failure };
-    await sql.begin((tx) =>
-      Promise.all([repo.recordFailedInclusion(tx, submissionId, inclusion), ledger.recordOutcome(tx, row.id, 'reverted', receipt.transactionHash)]),
-    );
+    await recordFailure(sql, settings, submission, async (tx) => {
+      await ledger.recordOutcome(tx, row.id, 'reverted', receipt.transactionHash);
+      return repo.recordFailedInclusion(tx, submissionId, inclusion);
+    });
     return { status: 'failed', confirmations: 0 };
   }
   // The head only once there is a receipt: a poll of a transaction not yet mined costs one RPC call, not two.

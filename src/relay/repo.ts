@@ -81,10 +81,12 @@ export async function findStaleOpenSubmissions(db: Db, olderThanSeconds: number,
     order by updated_at limit ${limit}`;
 }
 
-export async function markFailed(db: Db, id: string, failure: { code: string; reason: string }): Promise<void> {
-  await db`
+/** True when this call failed it (a retry finds it failed already and changes nothing). */
+export async function markFailed(db: Db, id: string, failure: { code: string; reason: string }): Promise<boolean> {
+  const result = await db`
     update relay_submissions set status = 'failed', failure_code = ${failure.code}, failure_reason = ${failure.reason}, updated_at = now()
     where id = ${id} and status in ('pending', 'submitted')`;
+  return result.count > 0;
 }
 
 export async function markSubmitted(db: Db, id: string, transactionHash: string): Promise<void> {
@@ -129,13 +131,14 @@ export async function recordFailedInclusion(
   db: Db,
   id: string,
   inclusion: { transactionHash: string; blockNumber: bigint; blockHash: string; code: string; reason: string },
-): Promise<void> {
-  await db`
+): Promise<boolean> {
+  const result = await db`
     update relay_submissions set
       transaction_hash = ${inclusion.transactionHash}, block_number = ${inclusion.blockNumber.toString()},
       block_hash = ${inclusion.blockHash}, status = 'failed', failure_code = ${inclusion.code},
       failure_reason = ${inclusion.reason}, updated_at = now()
     where id = ${id} and status in ('pending', 'submitted')`;
+  return result.count > 0;
 }
 
 /** The merchant's payout address (null when it has none). */

@@ -91,8 +91,8 @@ export const relaySubmission = z
     blockNumber: z.string().nullable().describe('Block that included the transaction, as an integer string.'),
     confirmations: z.number().int().describe('Blocks on top of and including the one holding the transaction.'),
     requiredConfirmations: z.number().int(),
-    failureCode: z.string().nullable().describe('The contract error name when failed (e.g. `AuthorizationExpired`, `ERC20InsufficientBalance`).'),
-    failureReason: z.string().nullable().describe('What went wrong, with the decoded revert and its arguments.'),
+    failureCode: z.string().nullable().describe('When failed: a refusal code (`insufficient_funds`, `insufficient_allowance`, `payer_blacklisted`, `merchant_blacklisted`, `account_blacklisted`, `token_paused`, `authorization_expired`, `authorization_not_yet_valid`, `authorization_used`, `signature_invalid`; docs/events.md "Refusal codes"), else the contract error name, `Reverted` or `NonceConsumed`.'),
+    failureReason: z.string().nullable().describe('What went wrong, readable: the refusal in a sentence, or the decoded revert and its arguments.'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

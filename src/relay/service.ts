@@ -5,6 +5,7 @@ import type { Client } from '@temporalio/client';
 import {
   type Address,
   type Hex,
+  type PublicClient,
   getAddress,
   hashTypedData,
   isAddressEqual,
@@ -16,6 +17,8 @@ import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.
 import { nextBlockTime } from '../chain/chain-time.js';
 import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';
 import { publicClientFor } from '../chain/clients.js';
+import { type RefusalCode, describeRefusal } from '../chain/refusals.js';
+import { readStanding } from '../chain/token-standing.js';
 import { EIP3009_TYPES, ENROLMENT_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
 import { afterCommit } from '../db/request-transaction.js';
@@ -53,6 +56,19 @@ export function renderSubmission(row: repo.SubmissionRow, settings: ChainSetting
 }
 
 const refuse = (param: string, message: string) => new InvalidRequestError(message, { param });
+
+/**
+ * Refuses at the door what USDC would refuse on-chain whatever is signed: a paused token, a
+ * blacklisted payer or payee. 400 invalid_request with `param` and `details.refusalCode` (a code of
+ * src/chain/refusals.ts), before anything is recorded, signed or sent.
+ */
+async function refuseTokenStanding(client: PublicClient, token: Address, payer: { address: Address; param: string }, payee: { address: Address; param: string }): Promise<void> {
+  const standing = await readStanding(client, token, payer.address, payee.address);
+  const refusal = (param: string, code: RefusalCode) => new InvalidRequestError(describeRefusal(code), { param, details: { refusalCode: code } });
+  if (standing.payerBlacklisted) throw refusal(payer.param, 'payer_blacklisted');
+  if (standing.payeeBlacklisted) throw refusal(payee.param, 'merchant_blacklisted');
+  if (standing.paused) throw refusal('token', 'token_paused');
+}
 
 export type RelayServiceDeps = { sql: Sql; chain: ChainConfig; tokens: TokenService; temporal?: Client; taskQueue: string };
 
@@ -210,6 +226,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       if (used) throw refuse('authorization.nonce', 'This authorization nonce was already used or cancelled on-chain.');
       if (balance < message.value) throw refuse('authorization.value', `The payer's balance (${balance}) does not cover the authorized value (${message.value}).`);
       if (!isAddressEqual(payout, message.to)) throw refuse('authorization.to', "The recipient is not an address this merchant may receive at (its payout address, or the payTo of the payment session named).");
+      await refuseTokenStanding(client, token, { address: message.from, param: 'authorization.from' }, { address: message.to, param: 'authorization.to' });
 
       const call: PaymentCall = {
         kind: 'payment',
@@ -289,6 +306,8 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       if (permit.value < terms.amount) throw refuse('permit.value', 'The permit allowance does not cover one period of the terms.');
       const payout = await payoutAddress(scope, 'terms.merchant');
       if (!isAddressEqual(payout, terms.merchant)) throw refuse('terms.merchant', "terms.merchant is not this merchant's payout address.");
+      // USDC 2.2 checks no blacklist on permit: without this a blacklisted wallet enrols into a subscription never chargeable.
+      await refuseTokenStanding(client, token, { address: subscriber, param: 'subscriber' }, { address: terms.merchant, param: 'terms.merchant' });
 
       const call: SubscriptionCall = {
         kind: 'subscription',

@@ -28,6 +28,8 @@ import { chainDefinition } from '../chain/chain-definition.js';
 import { createOperatorSender, type OperatorSender } from '../chain/operator-sender.js';
 import { callInNextBlock, estimateGasInNextBlock, nextBlockTime } from '../chain/chain-time.js';
 import { createReceiptWaiter } from '../chain/receipts.js';
+import { classifyRevert } from '../chain/refusals.js';
+import { nameBlacklistedSide } from '../chain/token-standing.js';
 import { CHARGE_MANY_SELECTOR, DEFAULT_CHARGE_BATCH, chargeFailureName, createBatcher, type Batcher, type ChargeBatchOptions } from './charge-batch.js';
 import type { Sql } from '../db/client.js';
 
@@ -41,6 +43,12 @@ export const CHARGE_FAILURES = [
   'amount_exceeds_terms',
   'not_operator',
   'subscription_not_found',
+  /** Token refusals (src/chain/refusals.ts): the subscriber or the merchant is blacklisted by USDC; never chargeable again. */
+  'payer_blacklisted',
+  'merchant_blacklisted',
+  'account_blacklisted',
+  /** USDC is paused: the dunning loop retries later. */
+  'token_paused',
   /** The charge failed for good (an activity's permanent failure: a final revert, a malformed on-chain id); the subscription goes at_risk and lapses after its grace window. */
   'charge_refused',
 ] as const;
@@ -215,6 +223,19 @@ export async function createViemSubscriptionChain(
     return settled.outcome === 'success' ? { receipt: settled.receipt } : { outcome: settled.outcome };
   }
 
+  /**
+   * A token refusal of a charge as a charge failure, with the blacklisted side read on the chain
+   * (the subscription's subscriber and merchant). Undefined for reverts that are not one.
+   */
+  async function tokenRefusal(c: Clients, id: bigint, revert: { errorName: string; args: readonly unknown[] }): Promise<{ code: ChargeFailure; reason: string } | undefined> {
+    const refusal = classifyRevert(revert);
+    if (!refusal) return undefined;
+    const sub = await c.pub.readContract({ address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [id] });
+    const named = await nameBlacklistedSide(c.pub, sub.token, sub.subscriber, sub.merchant, refusal);
+    if (!(CHARGE_FAILURES as readonly string[]).includes(named.code)) return undefined;
+    return { code: named.code as ChargeFailure, reason: named.reason };
+  }
+
   /** One period, one `charge` transaction (purpose per period): the path of a batch of one, and of refused batch items. */
   async function chargeOne(c: Clients, { id, periodIndex, amount }: BatchItem): Promise<ChargeResult> {
     const args = [id, periodIndex, amount] as const;
@@ -229,7 +250,12 @@ export async function createViemSubscriptionChain(
         if (!revert) throw error; // transport trouble: the activity retries
         const failure = REVERT_TO_FAILURE[revert.errorName];
         if (failure === 'already_charged') return { refused: 'already_charged' };
-        if (!failure) throw error;
+        if (!failure) {
+          // The token's own refusal, surfaced by `charge` (blacklist, pause): named, never retried as is.
+          const refusal = await tokenRefusal(c, id, revert);
+          if (!refusal) throw error;
+          return { refused: { ok: false, failure: refusal.code, reason: refusal.reason } };
+        }
         return { refused: { ok: false, failure, reason: describeRevert(revert) } };
       }
       return { call: { to: c.mode.subscriptionManager, data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'charge', args }) } };

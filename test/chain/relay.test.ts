@@ -1,7 +1,7 @@
 // The relay end to end on a private anvil: the real app (pre-checks, submissions,
 // idempotency), the real worker (relaySubmissionWorkflow on the Temporal dev
 // server) and the real indexer code path.
-import { type Address, type PublicClient, type TestClient, createPublicClient, createTestClient, http } from 'viem';
+import { type Address, type PublicClient, type TestClient, createPublicClient, createTestClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
@@ -228,10 +228,47 @@ describe('POST /v1/relay/payments', () => {
     expect(results.map((r) => r.status).sort()).toEqual(['confirmed', 'failed']);
     const failed = results.find((r) => r.status === 'failed')!;
     await recordHistory(relayHandle(failed.idempotencyKey), 'relay-failed', HISTORY_SHAPE);
-    // Circle's USDC reverts with a string: kept whole in the reason (naming it a code is issue 25's item 3).
-    expect(failed.failureCode).toBe('Error');
-    expect(failed.failureReason).toMatch(/Error\(ERC20: transfer amount exceeds balance\)/);
+    // Circle's USDC reverts with a string; it is named (src/chain/refusals.ts) and told as payment.failed.
+    expect(failed.failureCode).toBe('insufficient_funds');
+    expect(failed.failureReason).toMatch(/balance is lower than the amount/);
+    const events = await db.sql<{ data: { object: { id: string; failureCode: string }; retry: string } }[]>`
+      select data from events where type = 'payment.failed' and data->'object'->>'id' = ${failed.id}`;
+    expect(events.map((e) => [e.data.object.failureCode, e.data.retry])).toEqual([['insufficient_funds', 'dunning']]);
     expect(await balanceOf(payerD.address)).toBe(0n);
+  });
+
+  describe('refuses at the door what USDC would refuse whatever is signed', () => {
+    // As the issuer would: the blacklister and the pauser dev accounts call the real token.
+    async function asUsdcRole(role: 'usdcBlacklister' | 'usdcPauser', functionName: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause', args: readonly [Address] | readonly []) {
+      const account = privateKeyToAccount(DEV_ACCOUNTS[role].privateKey);
+      const wallet = createWalletClient({ account, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+      const hash = await wallet.writeContract({ address: token, abi: fiatTokenAbi, functionName, args } as never);
+      await pub.waitForTransactionReceipt({ hash });
+    }
+    const payerF = payers[5]!;
+
+    it.each([
+      ['a blacklisted payer', 'payer_blacklisted', 'authorization.from', () => asUsdcRole('usdcBlacklister', 'blacklist', [payerF.address]), () => asUsdcRole('usdcBlacklister', 'unBlacklist', [payerF.address])],
+      ['a blacklisted payout address', 'merchant_blacklisted', 'authorization.to', () => asUsdcRole('usdcBlacklister', 'blacklist', [payout]), () => asUsdcRole('usdcBlacklister', 'unBlacklist', [payout])],
+      ['a paused token', 'token_paused', 'token', () => asUsdcRole('usdcPauser', 'pause', []), () => asUsdcRole('usdcPauser', 'unpause', [])],
+    ] as const)('%s: 400 with the refusal code, nothing recorded or sent', async (_label, refusalCode, param, apply, undo) => {
+      const body = await authorization(payerF, { value: 1000n });
+      await apply();
+      try {
+        const [submissions, relayerNonce] = [await submissionCount(), await pub.getTransactionCount({ address: relayer })];
+        const res = await relay('/v1/relay/payments', body, newKey());
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error).toMatchObject({ code: 'invalid_request', param, details: { refusalCode } });
+        expect(await submissionCount()).toBe(submissions);
+        expect(await pub.getTransactionCount({ address: relayer })).toBe(relayerNonce);
+      } finally {
+        await undo();
+      }
+      // Once lifted, the same authorization goes through.
+      const key = newKey();
+      expect((await relay('/v1/relay/payments', body, key)).statusCode).toBe(200);
+      expect((await settled(key)).status).toBe('confirmed');
+    });
   });
 
   it('serialises relayer nonces across concurrent submissions: all confirmed, nonces contiguous', async () => {
@@ -363,7 +400,7 @@ describe('reverted on-chain', () => {
     const failed = results.find((r) => r.status === 'failed')!;
     expect(failed.blockNumber).not.toBeNull();
     expect((await pub.getTransactionReceipt({ hash: failed.transactionHash })).status).toBe('reverted');
-    expect(failed.failureReason).toMatch(/ERC20: transfer amount exceeds balance/);
+    expect(failed).toMatchObject({ failureCode: 'insufficient_funds', failureReason: expect.stringMatching(/balance is lower than the amount/) });
     const [tx] = await db.sql<{ replacements: number; allHashes: string[] }[]>`
       select replacements, all_hashes as "allHashes" from chain_transactions where purpose = ${`relay:${failed.id}`}`;
     expect(tx).toEqual({ replacements: 0, allHashes: [failed.transactionHash] });
