@@ -102,25 +102,43 @@ export function createIndexer(options: IndexerOptions) {
     return { kind: 'rewound', to, removed };
   }
 
+  const toEvent = (row: repo.ChainEventRow): ChainEvent => ({
+    chainId: row.chainId,
+    livemode: row.livemode,
+    contract: contracts[row.address.toLowerCase()] ?? 'token',
+    address: getAddress(row.address),
+    eventName: row.eventName,
+    args: row.args as ChainEvent['args'],
+    blockNumber: row.blockNumber,
+    blockHash: row.blockHash,
+    transactionHash: row.transactionHash,
+    logIndex: row.logIndex,
+  });
+
+  /** Tells the hooks with an `unwind` about dispatched events a reorg removed, newest first. */
+  async function unwind(): Promise<void> {
+    for (;;) {
+      const rows = await repo.eventsToUnwind(sql, ref, 200);
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        const event = toEvent(row);
+        for (const hook of hooks.matching(event)) {
+          await hook.unwind?.(event, { ...(temporal ? { temporal } : {}) });
+        }
+        await repo.markUnwound(sql, row.id);
+      }
+    }
+  }
+
   /** Runs the hooks of committed, undispatched events in chain order; stops at the first failure. */
   async function dispatch(): Promise<number> {
+    await unwind();
     let dispatched = 0;
     for (;;) {
       const rows = await repo.undispatchedEvents(sql, ref, 200);
       if (rows.length === 0) return dispatched;
       for (const row of rows) {
-        const event: ChainEvent = {
-          chainId: row.chainId,
-          livemode: row.livemode,
-          contract: contracts[row.address.toLowerCase()] ?? 'token',
-          address: getAddress(row.address),
-          eventName: row.eventName,
-          args: row.args as ChainEvent['args'],
-          blockNumber: row.blockNumber,
-          blockHash: row.blockHash,
-          transactionHash: row.transactionHash,
-          logIndex: row.logIndex,
-        };
+        const event = toEvent(row);
         for (const hook of hooks.matching(event)) {
           await hook.handle(event, { ...(temporal ? { temporal } : {}) });
         }

@@ -29,6 +29,11 @@ export type PaymentSessionRow = {
   productId: string | null;
   /** The product's name when it was bought (a later rename does not change the record of the sale). */
   productName: string | null;
+  /** Where the customer may pay by plain transfer (null for sessions created before deposit addresses). */
+  depositAddress: string | null;
+  /** Credited deposits, summed; and what they paid beyond the amount (refundable). */
+  amountReceived: string;
+  amountExcess: string;
   createdAt: Date;
 };
 
@@ -39,7 +44,8 @@ const columns = (db: Db) =>
      s.authorization_nonce as "authorizationNonce", s.transaction_hash as "transactionHash",
      s.completed_at as "completedAt", (select i.id from invoices i where i.session_id = s.id) as "invoiceId",
      s.created_by_api_key_id as "createdByApiKeyId", s.product_id as "productId",
-     s.product_name as "productName", s.created_at as "createdAt"`;
+     s.product_name as "productName", s.deposit_address as "depositAddress", s.amount_received::text as "amountReceived",
+     s.amount_excess::text as "amountExcess", s.created_at as "createdAt"`;
 
 export async function insertPaymentSession(
   db: Db,
@@ -48,15 +54,16 @@ export async function insertPaymentSession(
     createdByApiKeyId?: string | null;
     productId?: string | null;
     productName?: string | null;
+    depositAddress?: string | null;
   },
 ): Promise<PaymentSessionRow> {
   await db`
     insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at,
                                   success_url, cancel_url, metadata, created_by_api_key_id, product_id,
-                                  product_name)
+                                  product_name, deposit_address)
     values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.amount}, ${s.currency}, 'open', ${s.payTo}, ${s.token}, ${s.chainId},
             ${s.expiresAt}, ${s.successUrl}, ${s.cancelUrl}, ${db.json(s.metadata)}, ${s.createdByApiKeyId ?? null}, ${s.productId ?? null},
-            ${s.productName ?? null})`;
+            ${s.productName ?? null}, ${s.depositAddress ?? null})`;
   return (await findPaymentSessionById(db, s.id))!;
 }
 

@@ -4,14 +4,15 @@
 // completion and cancellation.
 import type { Client } from '@temporalio/client';
 import { getAddress } from 'viem';
-import { chainFor, type ChainConfig } from '../chain/config.js';
+import { chainFor, depositFactoryOf, type ChainConfig } from '../chain/config.js';
+import { depositAddressOf } from '../chain/deposits/deposit-address.js';
 import type { Db, Sql } from '../db/client.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
-import { renderPaymentSession, successUrlFor } from './render.js';
+import { networkName, renderDeposit, renderPaymentSession, successUrlFor } from './render.js';
 import { paymentSessionWorkflowStart } from './starts.js';
 import * as repo from './repo.js';
 import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession } from './schemas.js';
@@ -45,8 +46,9 @@ export async function insertSessionInTx(
       { param: 'payTo' },
     );
   }
+  const id = newId('paymentSession');
   return repo.insertPaymentSession(tx, {
-    id: newId('paymentSession'),
+    id,
     ...scope,
     amount: input.amount,
     currency: input.currency,
@@ -60,6 +62,7 @@ export async function insertSessionInTx(
     createdByApiKeyId: input.createdByApiKeyId ?? null,
     productId: input.productId ?? null,
     productName: input.productName ?? null,
+    depositAddress: depositAddressOf(depositFactoryOf(settings), id, getAddress(merchant.payoutAddress)),
   });
 }
 
@@ -126,6 +129,8 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         successUrl: successUrlFor(row.successUrl, row.id),
         cancelUrl: row.cancelUrl,
         livemode: row.livemode,
+        network: networkName(Number(row.chainId)),
+        deposit: renderDeposit(row),
       };
     },
   };
