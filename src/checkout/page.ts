@@ -27,6 +27,14 @@ const STYLE = `
   #message { margin-top: 16px; min-height: 1.2em; }
   #message[data-kind=error] { color: #b00020; }
   #message[data-kind=success] { color: #0a7a3a; }
+  #transfer { margin-top: 20px; border-top: 1px solid #e3e6ec; padding-top: 16px; }
+  #transfer h2 { font-size: 1rem; margin: 0 0 8px; }
+  #transfer .row { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
+  #transfer code { flex: 1; font-size: .85rem; background: #f5f6f8; padding: 6px 8px; border-radius: 6px; word-break: break-all; }
+  #transfer .copy { width: auto; padding: 6px 10px; font-size: .85rem; background: #e8edf8; color: #2b59c3; }
+  #deposit-qr { display: block; width: 200px; max-width: 100%; height: auto; margin: 12px auto; }
+  #deposit-progress { font-weight: 600; }
+  @media (max-width: 480px) { main { margin: 0; border-radius: 0; min-height: 100vh; padding: 20px 16px; box-sizing: border-box; } }
 `;
 
 const escapeHtml = (value: string) =>
@@ -67,9 +75,33 @@ function checkoutPage(title: string, target: string, description: string, button
   );
 }
 
+/** Paying by plain transfer to the session's deposit address: filled and kept current by the script. */
+const TRANSFER_PANEL = `
+  <section id="transfer" hidden aria-labelledby="transfer-title">
+    <h2 id="transfer-title">Or send a transfer</h2>
+    <div class="muted">From any wallet or exchange: send <strong id="deposit-amount"></strong> on <strong id="deposit-network"></strong> to this address.</div>
+    <div class="row"><code id="deposit-address"></code><button class="copy" type="button" data-copy="deposit-address">Copy</button></div>
+    <div class="row"><code id="deposit-exact"></code><button class="copy" type="button" data-copy="deposit-exact">Copy amount</button></div>
+    <img id="deposit-qr" alt="QR code of the transfer for a wallet app" hidden>
+    <div class="muted"><a id="deposit-link" href="#">Open in a wallet app</a></div>
+    <div id="deposit-progress" role="status" aria-live="polite"></div>
+    <div class="muted" id="deposit-countdown"></div>
+  </section>`;
+
 /** The page of one payment session. */
 export function renderCheckoutPage(sessionId: string): string {
-  return checkoutPage('Checkout', `data-session-id="${escapeHtml(sessionId)}"`, 'Pay with your wallet', 'Pay with wallet');
+  return frame(
+    'Checkout',
+    `<div id="checkout" data-session-id="${escapeHtml(sessionId)}">
+  <h1 id="merchant">Loading…</h1>
+  <div class="muted" id="description">Pay with your wallet</div>
+  <div class="amount" id="amount">&nbsp;</div>
+  <button id="pay" type="button" disabled>Pay with wallet</button>
+  <div id="message" role="status" aria-live="polite"></div>
+  <div class="muted" id="details"></div>${TRANSFER_PANEL}
+</div>
+<script src="${CHECKOUT_SCRIPT_PATH}"></script>`,
+  );
 }
 
 /** The enrolment page of a subscription plan: the same frame and script, plan mode. */
@@ -108,6 +140,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
 
   var MESSAGES = {
     noWallet: 'No wallet found. Install or open an Ethereum wallet (EIP-1193) in this browser and reload the page.',
+    noWalletTransfer: 'No wallet in this browser. Send the transfer below from any wallet or exchange instead.',
     rejected: 'You rejected the signature request in your wallet. Nothing was paid; you can try again.',
     rejectedConnect: 'You did not connect your wallet. Nothing was paid; you can try again.',
     expired: 'This checkout session has expired. Return to the merchant to start a new payment.',
@@ -290,7 +323,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     if (state.busy || !state.session || !state.token) return;
     var session = state.session;
     var token = state.token;
-    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', MESSAGES.noWallet);
+    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', session.deposit ? MESSAGES.noWalletTransfer : MESSAGES.noWallet);
     if (isExpired(session)) return show('error', MESSAGES.expired);
     setBusy(true, 'Waiting for wallet…');
     show('info', 'Connect your wallet…');
@@ -350,16 +383,84 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       });
   }
 
+  // ---- Paying by transfer to the session's deposit address (no wallet in this browser needed). ----
+
+  function text(id, value) { var el = document.getElementById(id); if (el) el.textContent = value; }
+
+  function countdown(session) {
+    var left = Math.max(0, Date.parse(session.expiresAt) - Date.now());
+    var minutes = Math.floor(left / 60000);
+    var seconds = Math.floor((left % 60000) / 1000);
+    return left > 0 ? 'Expires in ' + minutes + ':' + String(seconds).padStart(2, '0') : 'Expired';
+  }
+
+  function renderTransfer(session) {
+    var panel = document.getElementById('transfer');
+    var deposit = session.deposit;
+    if (!panel || !deposit || !state.token) return;
+    panel.hidden = false;
+    var open = session.status === 'open' && !isExpired(session);
+    var remaining = formatUnits(deposit.amountRemaining, state.token.decimals);
+    text('deposit-amount', 'exactly ' + remaining + ' ' + state.token.symbol);
+    text('deposit-network', session.network + (session.livemode ? '' : ' (test mode)'));
+    text('deposit-address', deposit.address);
+    text('deposit-exact', remaining);
+    var link = document.getElementById('deposit-link');
+    if (link) link.setAttribute('href', deposit.paymentUri);
+    var img = document.getElementById('deposit-qr');
+    var src = '/checkout/' + encodeURIComponent(sessionId) + '/deposit-qr.svg?r=' + deposit.amountRemaining;
+    if (img && open && img.getAttribute('data-src') !== src) {
+      img.setAttribute('data-src', src);
+      img.onload = function () { img.hidden = false; };
+      img.onerror = function () { img.hidden = true; };
+      img.src = src;
+    }
+    if (img && !open) img.hidden = true;
+    var progress = '';
+    if (session.status === 'completed') progress = 'Payment received and confirmed.' + (deposit.amountExcess !== '0' ? ' You sent ' + formatUnits(deposit.amountExcess, state.token.decimals) + ' ' + state.token.symbol + ' more than the amount: the merchant can refund it.' : '');
+    else if (deposit.amountReceived !== '0') progress = 'Received ' + formatUnits(deposit.amountReceived, state.token.decimals) + ' ' + state.token.symbol + ', ' + remaining + ' ' + state.token.symbol + ' still to send.';
+    else if (open) progress = 'Waiting for your transfer…';
+    text('deposit-progress', progress);
+    text('deposit-countdown', open ? countdown(session) : '');
+  }
+
+  function watchTransfer() {
+    if (!sessionId) return;
+    setInterval(function () { if (state.session) renderTransfer(state.session); }, 1000);
+    var poll = function () {
+      getJson('/v1/checkout/sessions/' + encodeURIComponent(sessionId))
+        .then(function (session) {
+          state.session = session;
+          renderTransfer(session);
+          if (session.status === 'completed') return succeed(session);
+          if (session.status === 'open' && !isExpired(session)) setTimeout(poll, 3000);
+          else if (session.status === 'processing') setTimeout(poll, 3000);
+          else { var m = statusMessage(session); if (m) { setBusy(true); show(m[0], m[1]); } }
+        })
+        .catch(function () { setTimeout(poll, 5000); });
+    };
+    setTimeout(poll, 3000);
+    Array.prototype.forEach.call(document.querySelectorAll('[data-copy]'), function (button) {
+      button.addEventListener('click', function () {
+        var value = (document.getElementById(button.getAttribute('data-copy')) || {}).textContent || '';
+        var done = function () { button.textContent = 'Copied'; setTimeout(function () { button.textContent = button.getAttribute('data-copy') === 'deposit-address' ? 'Copy' : 'Copy amount'; }, 1500); };
+        if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(value).then(done, function () {});
+      });
+    });
+  }
+
   function load() {
     Promise.all([getJson('/v1/checkout/sessions/' + encodeURIComponent(sessionId))])
       .then(function (results) {
         var session = results[0];
         state.session = session;
         document.getElementById('merchant').textContent = session.merchantName || 'Checkout';
-        document.getElementById('details').textContent = 'Pay to ' + session.payTo + ' on chain ' + session.chainId + (session.livemode ? '' : ' (test mode)');
+        document.getElementById('details').textContent = 'Pay to ' + session.payTo + ' on ' + (session.network || 'chain ' + session.chainId) + (session.livemode ? '' : ' (test mode)');
         return getJson('/v1/tokens/' + encodeURIComponent(session.token) + '?mode=' + (session.livemode ? 'live' : 'test')).then(function (token) {
           state.token = token;
           document.getElementById('amount').textContent = formatUnits(session.amount, token.decimals) + ' ' + token.symbol;
+          renderTransfer(session);
+          if (session.status === 'open' && !isExpired(session)) watchTransfer();
           if (!token.supports || !token.supports.eip3009 || !token.domain) return show('error', MESSAGES.tokenUnsupported);
           var m = statusMessage(session);
           if (m) {
@@ -412,7 +513,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     if (state.busy || !state.offer || !state.token) return;
     var offer = state.offer;
     var token = state.token;
-    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', MESSAGES.noWallet);
+    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', session.deposit ? MESSAGES.noWalletTransfer : MESSAGES.noWallet);
     setBusy(true, 'Waiting for wallet…');
     show('info', 'Connect your wallet…');
     var account;

@@ -221,3 +221,19 @@ describe('pay by transfer to a deposit address', () => {
     expect(onChain).toBe(session.deposit.address);
   });
 });
+
+describe('the hosted checkout page of paying by transfer', () => {
+  it('serves the page with the transfer panel and a QR code of the EIP-681 transfer', async () => {
+    const session = await createSession('2500000');
+    const page = await t.app.inject({ method: 'GET', url: `/checkout/${session.id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('id="transfer"');
+    expect(page.body).toContain('id="deposit-address"');
+    const qr = await t.app.inject({ method: 'GET', url: `/checkout/${session.id}/deposit-qr.svg` });
+    expect(qr.statusCode).toBe(200);
+    expect(qr.headers['content-type']).toContain('image/svg+xml');
+    expect(qr.body).toMatch(/^<svg/);
+    const missing = await t.app.inject({ method: 'GET', url: '/checkout/ps_nothing/deposit-qr.svg' });
+    expect(missing.statusCode).toBe(404);
+  });
+});
