@@ -106,6 +106,8 @@ const allSwept = (sessionId: string, count: number) =>
   until(() => depositRows(sessionId), (rows) => rows.length === count && rows.every((r) => r.sweptAt !== null), `${count} swept deposit(s)`);
 
 let paidSession: Session;
+let overpaidSession: Session;
+let expiredSession: Session;
 
 describe('pay by transfer to a deposit address', () => {
   it('shows each session its own deposit address and the EIP-681 transfer', async () => {
@@ -166,6 +168,7 @@ describe('pay by transfer to a deposit address', () => {
     expect(types).toContain('payment.overpaid');
     expect(types).toContain('payment.completed');
     await allSwept(session.id, 1);
+    overpaidSession = done;
   });
 
   it('payment after completion: a late deposit, swept, announced; the session is unchanged', async () => {
@@ -191,6 +194,7 @@ describe('pay by transfer to a deposit address', () => {
     expect(after.deposit.amountReceived).toBe('0');
     expect(await eventTypes(session.id)).toContain('payment.late_deposit');
     await allSwept(session.id, 1);
+    expiredSession = session;
   });
 
   it('a reorg that removes a deposit takes it back out of the session', async () => {
@@ -235,5 +239,31 @@ describe('the hosted checkout page of paying by transfer', () => {
     expect(qr.body).toMatch(/^<svg/);
     const missing = await t.app.inject({ method: 'GET', url: '/checkout/ps_nothing/deposit-qr.svg' });
     expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe('refunds of payments by transfer', () => {
+  const refund = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/refunds', headers: { ...headers(), 'idempotency-key': `refund-${Math.random()}` }, payload });
+
+  it('an overpaid session refunds up to what was paid in total, to the sender, never more under concurrency', async () => {
+    const attempts = await Promise.all([1, 2, 3].map(() => refund({ paymentSessionId: overpaidSession.id, amount: '1000000' })));
+    const ok = attempts.filter((r) => r.statusCode === 200);
+    expect(ok, attempts.map((r) => r.body).join('\n')).toHaveLength(1);
+    expect(ok[0]!.json().instructions.to).toBe(payer.address);
+    const refused = attempts.find((r) => r.statusCode !== 200)!;
+    expect(refused.json().error).toMatchObject({ code: 'invalid_request', param: 'amount' });
+    const rest = await refund({ paymentSessionId: overpaidSession.id });
+    expect(rest.statusCode, rest.body).toBe(200);
+    expect(rest.json().amount).toBe('500000');
+    const none = await refund({ paymentSessionId: overpaidSession.id, amount: '1' });
+    expect(none.statusCode).toBe(403);
+  });
+
+  it('a late deposit on an expired session is refundable (and only it)', async () => {
+    const over = await refund({ paymentSessionId: expiredSession.id, amount: '1000001' });
+    expect(over.statusCode).toBe(400);
+    const all = await refund({ paymentSessionId: expiredSession.id });
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json()).toMatchObject({ amount: '1000000', instructions: { to: payer.address, from: payout } });
   });
 });
