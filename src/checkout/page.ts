@@ -7,7 +7,7 @@
 /** Served with every checkout response: scripts and requests only from this origin. */
 export const CHECKOUT_SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
@@ -34,8 +34,18 @@ const STYLE = `
   #transfer .copy { width: auto; padding: 6px 10px; font-size: .85rem; background: #e8edf8; color: #2b59c3; }
   #deposit-qr { display: block; width: 200px; max-width: 100%; height: auto; margin: 12px auto; }
   #deposit-progress { font-weight: 600; }
+  #transfer .muted, #description { word-break: normal; overflow-wrap: anywhere; }
+  #store-logo { display: block; max-height: 48px; max-width: 160px; margin-bottom: 8px; }
+  #items { width: 100%; border-collapse: collapse; margin: 8px 0; font-size: .9rem; }
+  #items td { padding: 4px 0; border-bottom: 1px solid #eef0f4; vertical-align: top; }
+  #items td.num { text-align: right; white-space: nowrap; padding-left: 8px; }
+  #links { margin-top: 12px; display: flex; flex-wrap: wrap; gap: 12px; font-size: .85rem; }
   @media (max-width: 480px) { main { margin: 0; border-radius: 0; min-height: 100vh; padding: 20px 16px; box-sizing: border-box; } }
 `;
+
+/** A small card glyph as the tab icon (inline: the page loads nothing it does not need). */
+const FAVICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%232b59c3'/%3E%3Crect x='6' y='10' width='20' height='13' rx='2' fill='%23fff'/%3E%3Crect x='6' y='13' width='20' height='3' fill='%232b59c3'/%3E%3C/svg%3E";
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -48,6 +58,7 @@ function frame(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="${FAVICON}">
 <style>${STYLE}</style>
 </head>
 <body>
@@ -93,12 +104,15 @@ export function renderCheckoutPage(sessionId: string): string {
   return frame(
     'Checkout',
     `<div id="checkout" data-session-id="${escapeHtml(sessionId)}">
+  <img id="store-logo" alt="" hidden>
   <h1 id="merchant">Loading…</h1>
   <div class="muted" id="description">Pay with your wallet</div>
+  <table id="items" hidden><tbody></tbody></table>
   <div class="amount" id="amount">&nbsp;</div>
   <button id="pay" type="button" disabled>Pay with wallet</button>
   <div id="message" role="status" aria-live="polite"></div>
   <div class="muted" id="details"></div>${TRANSFER_PANEL}
+  <div id="links"><a id="cancel-link" href="#" hidden>Cancel and return to the shop</a><a id="support-link" href="#" hidden></a></div>
 </div>
 <script src="${CHECKOUT_SCRIPT_PATH}"></script>`,
   );
@@ -449,16 +463,63 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     });
   }
 
+  // ---- What the customer pays for: store, product or invoice with its line items, support, links. ----
+
+  function describePurchase(session) {
+    if (session.storeName || session.merchantName) document.title = 'Pay ' + (session.storeName || session.merchantName);
+    var logo = document.getElementById('store-logo');
+    if (logo && session.logoUrl && /^https:/.test(session.logoUrl)) {
+      logo.setAttribute('alt', (session.storeName || session.merchantName) + ' logo');
+      logo.onload = function () { logo.hidden = false; };
+      logo.src = session.logoUrl;
+    }
+    var what = session.productName || (session.invoice ? 'Invoice ' + session.invoice.number : '');
+    if (what) text('description', what + (session.storeName && session.merchantName && session.storeName !== session.merchantName ? ' from ' + session.merchantName : ''));
+    var items = document.getElementById('items');
+    if (items && session.invoice && session.invoice.lineItems.length) {
+      var body = items.querySelector('tbody');
+      session.invoice.lineItems.forEach(function (item) {
+        var tr = document.createElement('tr');
+        var d = document.createElement('td');
+        d.textContent = item.description + (item.quantity > 1 ? ' × ' + item.quantity : '');
+        var a = document.createElement('td');
+        a.className = 'num';
+        a.setAttribute('data-units', String(BigInt(item.unitAmount) * BigInt(item.quantity)));
+        tr.appendChild(d);
+        tr.appendChild(a);
+        body.appendChild(tr);
+      });
+      items.hidden = false;
+    }
+    var cancel = safeRedirectUrl(session.cancelUrl);
+    var cancelLink = document.getElementById('cancel-link');
+    if (cancel && cancelLink && session.status === 'open') { cancelLink.href = cancel; cancelLink.hidden = false; }
+    var support = document.getElementById('support-link');
+    if (support && session.supportEmail) {
+      support.href = 'mailto:' + session.supportEmail;
+      support.textContent = 'Help: ' + session.supportEmail;
+      support.hidden = false;
+    }
+  }
+
+  function priceItems(token) {
+    Array.prototype.forEach.call(document.querySelectorAll('#items td[data-units]'), function (cell) {
+      cell.textContent = formatUnits(cell.getAttribute('data-units'), token.decimals) + ' ' + token.symbol;
+    });
+  }
+
   function load() {
     Promise.all([getJson('/v1/checkout/sessions/' + encodeURIComponent(sessionId))])
       .then(function (results) {
         var session = results[0];
         state.session = session;
-        document.getElementById('merchant').textContent = session.merchantName || 'Checkout';
+        document.getElementById('merchant').textContent = session.storeName || session.merchantName || 'Checkout';
+        describePurchase(session);
         document.getElementById('details').textContent = 'Pay to ' + session.payTo + ' on ' + (session.network || 'chain ' + session.chainId) + (session.livemode ? '' : ' (test mode)');
         return getJson('/v1/tokens/' + encodeURIComponent(session.token) + '?mode=' + (session.livemode ? 'live' : 'test')).then(function (token) {
           state.token = token;
           document.getElementById('amount').textContent = formatUnits(session.amount, token.decimals) + ' ' + token.symbol;
+          priceItems(token);
           renderTransfer(session);
           if (session.status === 'open' && !isExpired(session)) watchTransfer();
           if (!token.supports || !token.supports.eip3009 || !token.domain) return show('error', MESSAGES.tokenUnsupported);

@@ -144,3 +144,22 @@ export async function findMerchantDisplay(db: Db, merchantId: string): Promise<{
     select coalesce(business_name, name) as name, payout_address as "payoutAddress" from merchants where id = ${merchantId}`;
   return row;
 }
+
+/** What the hosted checkout tells the customer about the seller and the purchase. */
+export type CheckoutContext = {
+  storeName: string | null;
+  logoUrl: string | null;
+  supportEmail: string | null;
+  invoiceNumber: string | null;
+  invoiceLineItems: { description: string; quantity: number; unitAmount: string }[] | null;
+};
+
+export async function findCheckoutContext(db: Db, session: { id: string; merchantId: string; livemode: boolean }): Promise<CheckoutContext> {
+  const [row] = await db<CheckoutContext[]>`
+    select sf.name as "storeName", sf.logo_url as "logoUrl", sf.support_email as "supportEmail",
+           i.number as "invoiceNumber", i.line_items as "invoiceLineItems"
+    from (select 1) one
+    left join storefronts sf on sf.merchant_id = ${session.merchantId} and sf.livemode = ${session.livemode}
+    left join invoices i on i.session_id = ${session.id}`;
+  return row!;
+}

@@ -108,6 +108,17 @@ export const checkoutSession = z
     livemode: z.boolean(),
     network: z.string().describe('The name of the chain to pay on, for people ("Base", "Anvil (local chain 31337)").'),
     deposit: sessionDeposit.nullable(),
+    storeName: z.string().nullable().describe("The merchant's storefront name in this mode, if it has a storefront."),
+    logoUrl: z.string().nullable().describe("The storefront's logo URL (https), if any."),
+    supportEmail: z.string().nullable().describe("Where the customer can ask the merchant for help (the storefront's support email), if any."),
+    productName: z.string().nullable().describe('The storefront product being bought, if any.'),
+    invoice: z
+      .object({
+        number: z.string(),
+        lineItems: z.array(z.object({ description: z.string(), quantity: z.number().int(), unitAmount: z.string() })),
+      })
+      .nullable()
+      .describe('The invoice this session pays: its number and line items.'),
   })
   .meta({ id: 'CheckoutSession' });
 

@@ -114,7 +114,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
     async getForCheckout(id: string): Promise<CheckoutSession> {
       const row = await repo.findPaymentSessionById(sql, id);
       if (!row) throw new NotFoundError(`No such payment session: ${id}.`, { param: 'id' });
-      const merchant = await repo.findMerchantDisplay(sql, row.merchantId);
+      const [merchant, context] = await Promise.all([repo.findMerchantDisplay(sql, row.merchantId), repo.findCheckoutContext(sql, row)]);
       return {
         id: row.id,
         object: 'checkout_session',
@@ -131,6 +131,11 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         livemode: row.livemode,
         network: networkName(Number(row.chainId)),
         deposit: renderDeposit(row),
+        storeName: context.storeName,
+        logoUrl: context.logoUrl,
+        supportEmail: context.supportEmail,
+        productName: row.productName,
+        invoice: context.invoiceNumber ? { number: context.invoiceNumber, lineItems: context.invoiceLineItems ?? [] } : null,
       };
     },
   };

@@ -240,6 +240,20 @@ describe('the hosted checkout page of paying by transfer', () => {
     const missing = await t.app.inject({ method: 'GET', url: '/checkout/ps_nothing/deposit-qr.svg' });
     expect(missing.statusCode).toBe(404);
   });
+
+  it('tells the customer what they pay for: the invoice number and its line items', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/invoices',
+      headers: { ...headers(), 'idempotency-key': `invoice-${Date.now()}` },
+      payload: { lineItems: [{ description: 'Sourdough loaf', quantity: 2, unitAmount: '4500000' }, { description: 'Delivery', quantity: 1, unitAmount: '1000000' }] },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const invoice = created.json();
+    const checkout = (await t.app.inject({ method: 'GET', url: `/v1/checkout/sessions/${invoice.sessionId}` })).json();
+    expect(checkout.invoice).toEqual({ number: invoice.number, lineItems: invoice.lineItems });
+    expect(checkout).toMatchObject({ amount: '10000000', storeName: null, productName: null });
+  });
 });
 
 describe('refunds of payments by transfer', () => {
