@@ -15,7 +15,8 @@ import { yieldMove } from '../src/agents/cashflow.js';
 import { agentWalletAccount } from '../src/agents/escrow.js';
 import * as agentRepo from '../src/agents/repo.js';
 import { recordAgentAction } from '../src/agents/service.js';
-import { testUsdcAbi } from '../src/chain/abi.js';
+import { fiatTokenAbi } from '../src/chain/fiat-token-abi.js';
+import { assertVaultAsset } from '../src/agents/mode-token.js';
 import { publicClientFor } from '../src/chain/clients.js';
 import type { ChainConfig } from '../src/chain/config.js';
 import { findLivePurpose } from '../src/chain/ledger-repo.js';
@@ -71,7 +72,7 @@ export function createAgentYieldActivities(deps: AgentYieldActivityDeps) {
         };
         const balances = async () => {
           const [liquid, inVault] = await Promise.all([
-            client.readContract({ address: settings.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [wallet] }),
+            client.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [wallet] }),
             client.readContract({ address: vault, abi: erc4626Abi, functionName: 'maxWithdraw', args: [wallet] }),
           ]);
           return { liquid, inVault };
@@ -98,9 +99,10 @@ export function createAgentYieldActivities(deps: AgentYieldActivityDeps) {
           };
         }
         if (move.action === 'deposit') {
-          const allowance = await client.readContract({ address: settings.token, abi: testUsdcAbi, functionName: 'allowance', args: [wallet, vault] });
+          await assertVaultAsset(client, settings, vault);
+          const allowance = await client.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [wallet, vault] });
           if (allowance < move.amount) {
-            const approved = await send(yieldAllowancePurpose(vault, wallet), settings.token, encodeFunctionData({ abi: testUsdcAbi, functionName: 'approve', args: [vault, maxUint256] }), GAS.approve);
+            const approved = await send(yieldAllowancePurpose(vault, wallet), settings.token, encodeFunctionData({ abi: fiatTokenAbi, functionName: 'approve', args: [vault, maxUint256] }), GAS.approve);
             if (approved.settled.outcome !== 'success') throw new Error(`the vault approve of ${wallet} did not land (${approved.settled.outcome})`);
           }
         }

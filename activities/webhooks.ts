@@ -59,7 +59,7 @@ export type AttemptOutcome =
   | { outcome: 'permanently_failed'; deliveryId: string; responseStatus: number | null }
   | { outcome: 'failed'; deliveryId: string; responseStatus: number | null; nextDelayMs: number };
 
-function classify(result: SendResult, plannedNextDelayMs: number | null): { status: repo.DeliveryRow['status']; nextDelayMs: number | null } {
+function classify(result: SendResult, plannedNextDelayMs: number | null): { status: repo.DeliveryOutcome; nextDelayMs: number | null } {
   if (result.status !== null && result.status >= 200 && result.status < 300) return { status: 'succeeded', nextDelayMs: null };
   // 410 Gone: the receiver says this URL will never accept deliveries again.
   if (result.status === 410 || plannedNextDelayMs === null) return { status: 'permanently_failed', nextDelayMs: null };
@@ -80,6 +80,36 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
     if (!settings) throw new Error('No webhook settings on this worker');
     return settings;
   };
+
+  /** Sends one signed request (or hands it to the developer's CLI); a refused address is an outcome, not an error. */
+  async function send(
+    endpoint: repo.EndpointRow,
+    request: { runId: string; attempt: number; event: { id: string; type: string }; headers: Record<string, string>; body: Buffer },
+  ): Promise<SendResult> {
+    if (endpoint.kind === 'listener' && !endpoint.livemode) {
+      // Handed to the developer's CLI, which makes the request on their machine; the worker sends nothing.
+      return listeners.deliver({
+        endpointId: endpoint.id,
+        runId: request.runId,
+        attempt: request.attempt,
+        eventId: request.event.id,
+        eventType: request.event.type,
+        headers: { ...request.headers },
+        body: request.body,
+        timeoutMs,
+      });
+    }
+    const webhooks = requireSettings();
+    try {
+      // Every URL rule applies to every other endpoint (a live-mode row of kind listener cannot exist; were
+      // one there, its URL would still go through this check and be refused: it is not an https URL).
+      const target = await checkTarget(endpoint.url, { resolver, allowPrivateTargets: webhooks.allowPrivateTargets }, endpoint.livemode);
+      return await sendWebhook(target, { ...request.headers }, request.body, { timeoutMs, ca: webhooks.ca, agent });
+    } catch (error) {
+      if (!(error instanceof TargetRefusedError)) throw error;
+      return { status: null, retryAfterSeconds: null, bodyExcerpt: null, error: `blocked: ${error.message}`, durationMs: 0 };
+    }
+  }
 
   return {
     /**
@@ -131,34 +161,9 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
       }
       const headers = signPayload(secrets, event.id, Math.floor(now / 1000), body);
 
-      let result: SendResult;
-      if (endpoint.kind === 'listener' && !endpoint.livemode) {
-        // Handed to the developer's CLI, which makes the request on their machine; the worker sends nothing.
-        result = await listeners.deliver({
-          endpointId: endpoint.id,
-          runId: input.runId,
-          attempt: input.attempt,
-          eventId: event.id,
-          eventType: event.type,
-          headers: { ...headers },
-          body,
-          timeoutMs,
-        });
-      } else {
-        try {
-          // Every URL rule applies to every other endpoint (a live-mode row of kind listener cannot exist; were
-          // one there, its URL would still go through this check and be refused: it is not an https URL).
-          const target = await checkTarget(endpoint.url, { resolver, allowPrivateTargets: webhooks.allowPrivateTargets }, endpoint.livemode);
-          result = await sendWebhook(target, { ...headers }, body, { timeoutMs, ca: webhooks.ca, agent });
-        } catch (error) {
-          if (!(error instanceof TargetRefusedError)) throw error;
-          result = { status: null, retryAfterSeconds: null, bodyExcerpt: null, error: `blocked: ${error.message}`, durationMs: 0 };
-        }
-      }
-
-      const { status, nextDelayMs } = classify(result, input.plannedNextDelayMs);
+      // Recorded before the request goes out, so a send that a crash cuts short is still in the history.
       const deliveryId = newId('webhookDelivery');
-      await repo.upsertDelivery(sql, {
+      await repo.recordSendStarted(sql, {
         id: deliveryId,
         merchantId: endpoint.merchantId,
         livemode: endpoint.livemode,
@@ -167,12 +172,27 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
         eventId: event.id,
         eventType: event.type,
         attempt: input.attempt,
+        attemptedAt: new Date(now),
+      });
+      let result: SendResult;
+      try {
+        result = await send(endpoint, { runId: input.runId, attempt: input.attempt, event, headers, body });
+      } catch (error) {
+        // The activity is retried; this send's outcome is unknown to us.
+        const message = `interrupted: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500);
+        await repo.recordSendFinished(sql, deliveryId, {
+          status: 'interrupted', responseStatus: null, responseBodyExcerpt: null, error: message, durationMs: Date.now() - now, nextRetryAt: null,
+        }).catch(() => undefined);
+        throw error;
+      }
+
+      const { status, nextDelayMs } = classify(result, input.plannedNextDelayMs);
+      await repo.recordSendFinished(sql, deliveryId, {
         status,
         responseStatus: result.status,
         responseBodyExcerpt: result.bodyExcerpt,
         error: result.error,
         durationMs: result.durationMs,
-        attemptedAt: new Date(now),
         nextRetryAt: nextDelayMs === null ? null : new Date(Date.now() + nextDelayMs),
       });
       if (status === 'failed') return { outcome: 'failed', deliveryId, responseStatus: result.status, nextDelayMs: nextDelayMs! };
@@ -182,7 +202,6 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
       }
       return { outcome: 'permanently_failed', deliveryId, responseStatus: result.status };
     },
-
     /**
      * Ends a run. A permanent failure counts toward auto-disable: the fifth
      * within 24 hours disables the endpoint (returned so the workflow can

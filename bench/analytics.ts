@@ -19,7 +19,8 @@ const CHARGES_PER_SUBSCRIPTION = 20;
 const CHUNK = SUBSCRIPTIONS / 10;
 
 const database = await benchDatabase();
-const sql = createSql(database.url, { max: 10 });
+// Seeding inserts hundreds of thousands of rows a statement: no statement timeout for it.
+const sql = createSql(database.url, { max: 10, timeouts: { statementTimeoutMs: 0 } });
 const merchant = await createMerchant(sql, { name: 'Bench analytics' });
 const { secret } = await issueKey(sql, { merchantId: merchant.id, livemode: false, kind: 'secret', scopes: SCOPES, actor: 'bench' });
 const m = merchant.id;

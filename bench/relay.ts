@@ -24,7 +24,7 @@ import { nonceManager, privateKeyToAccount } from 'viem/accounts';
 import { buildApp } from '../src/app.js';
 import { createKeyAuthenticator, issueKey } from '../src/api-keys/service.js';
 import { SCOPES } from '../src/api-keys/scopes.js';
-import { testUsdcAbi } from '../src/chain/abi.js';
+import { fiatTokenAbi } from '../src/chain/fiat-token-abi.js';
 import { devChainSettings } from '../src/dev/chain/settings.js';
 import { waitForDevReceipt } from '../src/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../src/dev/chain/test-accounts.js';
@@ -171,7 +171,7 @@ try {
     select count(*)::int as rows, count(distinct purpose)::int as purposes, coalesce(sum(replacements), 0)::int as replacements
     from chain_transactions where purpose like 'relay:%'`;
   const relayerNonceAfter = await pub.getTransactionCount({ address: DEV_ACCOUNTS.relayer.address });
-  const used = await pub.getContractEvents({ address: chain.info.token, abi: testUsdcAbi, eventName: 'AuthorizationUsed', fromBlock: 0n });
+  const used = await pub.getContractEvents({ address: chain.info.token, abi: fiatTokenAbi, eventName: 'AuthorizationUsed', fromBlock: 0n });
   const uniqueAuthorizations = new Set(used.map((e) => `${e.args.authorizer}:${e.args.nonce}`)).size;
 
   log(`sending ${COUNT} pre-signed transfers`);
@@ -186,7 +186,7 @@ try {
         type: 'eip1559',
         chainId: chain.info.chainId,
         to: chain.info.token,
-        data: encodeFunctionData({ abi: testUsdcAbi, functionName: 'transfer', args: [DEV_ACCOUNTS.merchant.address, 1n] }),
+        data: encodeFunctionData({ abi: fiatTokenAbi, functionName: 'transfer', args: [DEV_ACCOUNTS.merchant.address, 1n] }),
         nonce: nonce++,
         gas: 100_000n,
         maxFeePerGas: fees.maxFeePerGas * 2n,
@@ -210,7 +210,7 @@ try {
   const plainStart = performance.now();
   const plainHashes = await Promise.all(
     Array.from({ length: COUNT }, () =>
-      plainWallet.writeContract({ address: chain.info.token, abi: testUsdcAbi, functionName: 'transfer', args: [DEV_ACCOUNTS.merchant.address, 1n] }),
+      plainWallet.writeContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'transfer', args: [DEV_ACCOUNTS.merchant.address, 1n] }),
     ),
   );
   const plainReceipts = await Promise.all(plainHashes.map((hash) => waitForDevReceipt(pub, hash)));

@@ -83,7 +83,7 @@ try {
   // 2N enrolments (N for the workflow run, N for the direct baseline) by N payers.
   log(`funding ${N} payers and enrolling ${2 * N} subscriptions ...`);
   const payers = Array.from({ length: N }, (_, i) => privateKeyToAccount(keccak256(toHex(`bench-payer-${i}`))));
-  await fundPayers({ rpcUrl: anvil.rpcUrl, ownerKey: DEV_ACCOUNTS.deployer.privateKey, token: deployed.token, payers: payers.map((p) => p.address), balance: 100n * AMOUNT, wave: WAVE });
+  await fundPayers({ rpcUrl: anvil.rpcUrl, minterKey: DEV_ACCOUNTS.usdcMasterMinter.privateKey, token: deployed.token, payers: payers.map((p) => p.address), balance: 100n * AMOUNT, wave: WAVE });
   const deadline = BigInt(Math.floor(Date.now() / 1000) + 86_400);
   const terms = { token: deployed.token, merchant: DEV_ACCOUNTS.merchant.address, operator: DEV_ACCOUNTS.operator.address, amount: AMOUNT, period: PERIOD, periods: 0, trialEnd: 0n };
   // The relayer's enrolments are signed up front with consecutive nonces and sent in batches,

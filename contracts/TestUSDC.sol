@@ -12,7 +12,9 @@ import {Nonces} from "@openzeppelin/contracts/utils/Nonces.sol";
 /// @notice USDC-shaped test token: 6 decimals, EIP-712 domain ("USD Coin", "2"), EIP-2612 permit and
 ///         EIP-3009 transfer/receive/cancel authorizations, with the same typehashes and events as
 ///         Circle's FiatToken so off-chain code written against it works unchanged against real USDC.
-/// @dev Mintable by the owner only; meant for local and test deployments, never as a real asset.
+/// @dev No longer the dev or test token (that is Circle's FiatTokenV2_2, docs/decisions.md). Kept for
+///      what USDC cannot do: it answers ERC-5267 eip712Domain(), the first branch of the domain reader's test.
+///      Mintable by the owner only; meant for local and test deployments, never as a real asset.
 ///      Signatures are checked with SignatureChecker, so EOAs (ECDSA, low-s only) and ERC-1271
 ///      smart accounts both work, like USDC v2.2.
 contract TestUSDC is ERC20, EIP712, Nonces, Ownable, IERC20Permit {

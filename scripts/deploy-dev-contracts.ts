@@ -1,4 +1,4 @@
-// Deploys the dev contracts (TestUSDC, SubscriptionManager, escrow) to the
+// Deploys the dev contracts (Circle's USDC, SubscriptionManager, escrow) to the
 // chain at CHAIN_TEST_RPC_URL and funds the dev payers: the `contracts`
 // one-shot of docker-compose.yml. Idempotent: a chain that already has them at
 // their deterministic addresses is only topped up. Test mode's default contract

@@ -127,7 +127,7 @@ try {
     await setPayoutAddress(sql, demo.merchantId, DEV_ACCOUNTS.merchant.address);
   }
   await addMerchantChainAddress(sql, { merchantId: demo.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
-  // Agent escrow jobs need a funded agent wallet: the demo's gets test USDC and gas from the dev deployment.
+  // Agent escrow jobs need a funded agent wallet: the demo's gets USDC and gas from the dev deployment.
   let agentWallet: string | undefined;
   if (chain.token === devChain.info.token && chain.rpcUrl === devChain.info.rpcUrl) {
     agentWallet = await fundDemoAgentWallet(sql, createSecretBox(config.secretsEncryptionKey), demo.merchantId, chain);

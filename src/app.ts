@@ -61,6 +61,8 @@ import { createAgentService } from './agents/service.js';
 import { registerStatsRoutes } from './stats/routes.js';
 import { registerDashboardRoutes } from './dashboard/serve.js';
 import { createStatsService } from './stats/service.js';
+import { createReadiness } from './health/readiness.js';
+import { registerHealthRoutes } from './health/routes.js';
 
 export type AppDeps = {
   config: Config;
@@ -69,7 +71,7 @@ export type AppDeps = {
   temporal?: Client;
   keys: KeyAuthenticator;
   logger: FastifyBaseLogger;
-  idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number };
+  idempotency?: { retentionSeconds?: number; leaseSeconds?: number; waitForOwnerMs?: number };
   /** The dated versions served; defaults to every supported version. */
   apiVersions?: readonly string[];
   /** Defaults to one built from config.oidc (or one refusing every dashboard token). */
@@ -121,7 +123,7 @@ export async function buildApp(deps: AppDeps) {
     if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
   });
 
-  await app.register(errorsPlugin);
+  await app.register(errorsPlugin, { unavailableRetryAfterSeconds: deps.config.unavailableRetryAfterSeconds });
   await app.register(requestLogPlugin);
   const rateLimiter =
     deps.rateLimiter ??
@@ -146,7 +148,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(browserKeysPlugin);
   await app.register(storableTextPlugin);
   await app.register(pathIdsPlugin);
-  await app.register(idempotencyPlugin, { sql: deps.sql, ...deps.idempotency });
+  await app.register(idempotencyPlugin, { sql: deps.sql, leaseSeconds: deps.config.idempotency.leaseSeconds, ...deps.idempotency });
   await app.register(openapiPlugin, { serverUrl: deps.config.publicBaseUrl });
 
   const events = createEventDispatcher(deps.temporal, deps.config.temporalTaskQueue, (error, eventId) =>
@@ -231,6 +233,11 @@ export async function buildApp(deps: AppDeps) {
   );
 
   registerDashboardRoutes(app, deps.config);
+  registerHealthRoutes(
+    app,
+    createReadiness({ sql: deps.sql, temporal: deps.temporal, chain: deps.config.chain, timeoutMs: deps.config.readinessCheckTimeoutMs }),
+    deps.config.unavailableRetryAfterSeconds,
+  );
 
   return app;
 }

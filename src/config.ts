@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { loadChainConfig, type ChainConfig } from './chain/config.js';
 import { TASK_QUEUES } from './temporal/task-queues.js';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/client.js';
+import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS } from './indexer/lease.js';
 
 /**
  * Development only: a fixed, publicly known key so `npm start` needs no
@@ -22,6 +24,18 @@ const configSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   DATABASE_URL: z.string().min(1),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** Bounds on waiting for Postgres (src/db/client.ts, DatabaseTimeouts); 0 turns a server-side one off. */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(DEFAULT_DATABASE_TIMEOUTS.connectTimeoutSeconds),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_DATABASE_TIMEOUTS.idleInTransactionTimeoutMs),
+  DATABASE_RECONNECT_MAX_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_DATABASE_TIMEOUTS.reconnectMaxDelayMs),
+  /** The Retry-After of a 503 service_unavailable (a dependency is unreachable). */
+  UNAVAILABLE_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  /** How long /readyz waits for each dependency before reporting it down. */
+  READINESS_CHECK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
+  /** The indexer's lease (src/indexer/lease.ts): how long it lasts, how often it is renewed and a standby retries. */
+  INDEXER_LEASE_TTL_MS: z.coerce.number().int().min(200).default(DEFAULT_LEASE_TTL_MS),
+  INDEXER_LEASE_RENEW_MS: z.coerce.number().int().min(50).optional(),
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default(TASK_QUEUES.main),
@@ -67,6 +81,11 @@ const configSchema = z.object({
   WEBHOOK_SECRET_ENCRYPTION_KEY: z.string().optional(),
   /** Lets test-mode endpoints target private/loopback addresses (local receivers). Off by default; never applies to live mode. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSetting.default(false),
+  /**
+   * The lease of an Idempotency-Key's holder, in seconds: a retry takes over a key whose request died
+   * (or still runs) this long after it was claimed. The longest a retry can be answered 409 "still being processed".
+   */
+  IDEMPOTENCY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 export const DEV_SECRETS_KEY = createHash('sha256').update('stablepay-development-only-secrets-key').digest();
@@ -88,6 +107,11 @@ export type Config = {
   publicBaseUrl: string;
   databaseUrl: string;
   databasePoolMax: number;
+  databaseTimeouts: DatabaseTimeouts;
+  unavailableRetryAfterSeconds: number;
+  readinessCheckTimeoutMs: number;
+  /** The indexer's lease timings (src/indexer/lease.ts). */
+  indexerLease: { ttlMs: number; renewIntervalMs: number };
   temporalAddress: string;
   temporalNamespace: string;
   temporalTaskQueue: string;
@@ -102,6 +126,8 @@ export type Config = {
   mailFrom: string;
   secretsEncryptionKey: Buffer;
   secretScanningKeys: SecretScanningKey[];
+  /** Idempotency-Key leases (IDEMPOTENCY_LEASE_SECONDS). */
+  idempotency: { leaseSeconds: number };
   rateLimits: { perIpPerMinute: number; perKeyPerMinute: number; flushIntervalMs: number };
   /** Fastify's trustProxy, from TRUST_PROXY. */
   trustProxy: boolean | string;
@@ -147,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.NODE_ENV === 'production' && !e.WEBHOOK_SECRET_ENCRYPTION_KEY) {
     throw new Error('Invalid configuration: WEBHOOK_SECRET_ENCRYPTION_KEY is required when NODE_ENV=production');
   }
+  const leaseRenewMs = e.INDEXER_LEASE_RENEW_MS ?? Math.min(DEFAULT_LEASE_RENEW_MS, Math.floor(e.INDEXER_LEASE_TTL_MS / 3));
+  // At least two renewals per lease: one lost renewal must not cost the lease.
+  if (leaseRenewMs * 2 > e.INDEXER_LEASE_TTL_MS) throw new Error('Invalid configuration: INDEXER_LEASE_RENEW_MS must be at most half of INDEXER_LEASE_TTL_MS');
   if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
     throw new Error('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must not be set when NODE_ENV=production');
   }
@@ -157,6 +186,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}`,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
+    databaseTimeouts: {
+      connectTimeoutSeconds: e.DATABASE_CONNECT_TIMEOUT_SECONDS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      reconnectMaxDelayMs: e.DATABASE_RECONNECT_MAX_DELAY_MS,
+    },
+    unavailableRetryAfterSeconds: e.UNAVAILABLE_RETRY_AFTER_SECONDS,
+    readinessCheckTimeoutMs: e.READINESS_CHECK_TIMEOUT_MS,
+    indexerLease: { ttlMs: e.INDEXER_LEASE_TTL_MS, renewIntervalMs: leaseRenewMs },
     temporalAddress: e.TEMPORAL_ADDRESS,
     temporalNamespace: e.TEMPORAL_NAMESPACE,
     temporalTaskQueue: e.TEMPORAL_TASK_QUEUE,
@@ -171,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsEncryptionKey,
     secretScanningKeys,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    idempotency: { leaseSeconds: e.IDEMPOTENCY_LEASE_SECONDS },
     rateLimits: {
       perIpPerMinute: e.RATE_LIMIT_PER_IP_PER_MINUTE,
       perKeyPerMinute: e.RATE_LIMIT_PER_KEY_PER_MINUTE,

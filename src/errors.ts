@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'session_invalid_state'
   | 'idempotency_error'
   | 'rate_limited'
-  | 'api_error';
+  | 'api_error'
+  | 'service_unavailable';
 
 export type ErrorOptions = {
   param?: string;
@@ -92,5 +93,29 @@ export class RateLimitedError extends ApiError {
 export class InternalError extends ApiError {
   constructor(message = 'An unexpected error occurred.') {
     super('api_error', 500, message);
+  }
+}
+
+/** What a dependency outage is named after: the api's own dependencies. */
+export type Dependency = 'postgres' | 'temporal' | 'chain';
+
+const UNAVAILABLE_MESSAGES: Record<Dependency, string> = {
+  postgres: 'The service cannot reach its database right now; retry after the Retry-After delay.',
+  temporal: 'The service cannot reach its workflow engine right now; retry after the Retry-After delay.',
+  chain: 'The service cannot reach the chain node right now; retry after the Retry-After delay.',
+};
+
+/**
+ * 503: a dependency (database, workflow engine, chain node) is unreachable or timed out. Nothing
+ * the client sent is wrong; the same request may succeed after `Retry-After` seconds. A code of
+ * ours: the spec lists none for this case (docs/decisions.md, "Outages answer 503").
+ */
+export class ServiceUnavailableError extends ApiError {
+  readonly dependency: Dependency;
+  constructor(dependency: Dependency, retryAfterSeconds: number) {
+    super('service_unavailable', 503, UNAVAILABLE_MESSAGES[dependency], {
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+    this.dependency = dependency;
   }
 }

@@ -1,6 +1,7 @@
 // The indexer process: one follower per configured mode (test, live), each
-// the leader for its chain while it holds a Postgres advisory lock. Start as
-// many as you like; one follows each chain, the others wait.
+// the leader for its chain while it holds the chain's lease in Postgres
+// (src/indexer/lease.ts). Start as many as you like; one follows each chain,
+// the others wait and take over within the lease's time when it goes away.
 import { loadConfig } from './config.js';
 import { createSql } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -10,6 +11,7 @@ import { subscriptionIndexerHooks } from './subscriptions/indexer-hooks.js';
 import { agentIndexerHooks } from './agents/escrow.js';
 import { depositIndexerHooks } from './payment-sessions/deposit-hooks.js';
 import { createIndexer } from './indexer/indexer.js';
+import { defaultLeaseHolder } from './indexer/lease.js';
 import { createLogger } from './logger.js';
 import { connectTemporalClient } from './temporal/connection.js';
 
@@ -23,7 +25,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     controller.abort();
   });
 }
-const sql = createSql(config.databaseUrl, { max: 4 });
+const sql = createSql(config.databaseUrl, { max: 4, timeouts: config.databaseTimeouts, applicationName: 'stablepay-indexer' });
 await migrate(config.databaseUrl, (line) => log.info(line));
 const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
 // Every feature that reacts to chain events registers its hooks here.
@@ -42,11 +44,25 @@ const modes = [config.chain.test, config.chain.live].filter((s) => s !== undefin
 if (modes.length === 0) log.warn('no chain configured (CHAIN_RPC_URL / CHAIN_TEST_RPC_URL / CHAIN_LIVE_RPC_URL): nothing to follow');
 
 
+const holder = process.env.INDEXER_ID || defaultLeaseHolder();
+// Each lease on a connection of its own: renewals never wait behind the indexer's queries.
+const leaseConnections = modes.map(() =>
+  createSql(config.databaseUrl, { max: 1, timeouts: config.databaseTimeouts, applicationName: 'stablepay-indexer-lease' }),
+);
 await Promise.all(
-  modes.map((settings) =>
-    createIndexer({ sql, settings, hooks, temporal, batchSize, log: log.child({ mode: settings.mode }) }).run(controller.signal),
+  modes.map((settings, i) =>
+    createIndexer({
+      sql,
+      settings,
+      hooks,
+      temporal,
+      batchSize,
+      lease: { sql: leaseConnections[i]!, holder, ...config.indexerLease },
+      log: log.child({ mode: settings.mode }),
+    }).run(controller.signal),
   ),
 );
 await temporal.connection.close();
+await Promise.all(leaseConnections.map((connection) => connection.end({ timeout: 5 })));
 await sql.end({ timeout: 5 });
 log.info('indexer stopped');

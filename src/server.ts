@@ -9,7 +9,7 @@ import { connectTemporalClient } from './temporal/connection.js';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel).child({ process: 'api' });
-const sql = createSql(config.databaseUrl, { max: config.databasePoolMax });
+const sql = createSql(config.databaseUrl, { max: config.databasePoolMax, timeouts: config.databaseTimeouts });
 await migrate(config.databaseUrl, (line) => logger.info(line));
 const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
 const keys = createKeyAuthenticator(sql);

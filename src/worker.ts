@@ -15,7 +15,7 @@ import { subscriptionChainModes } from './subscriptions/indexer-hooks.js';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel).child({ process: 'worker' });
-const sql = createSql(config.databaseUrl, { max: config.databasePoolMax });
+const sql = createSql(config.databaseUrl, { max: config.databasePoolMax, timeouts: config.databaseTimeouts });
 await migrate(config.databaseUrl, (line) => log.info(line));
 
 const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);

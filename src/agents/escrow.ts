@@ -21,7 +21,9 @@ import {
   parseEventLogs,
 } from 'viem';
 import { signingAccount } from '../chain/signing-account.js';
-import { agenticCommerceEscrowAbi, testUsdcAbi } from '../chain/abi.js';
+import { agenticCommerceEscrowAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { assertEscrowToken } from './mode-token.js';
 import { publicClientFor } from '../chain/clients.js';
 import type { ChainConfig, ChainSettings } from '../chain/config.js';
 import { createReceiptWaiter, type ReceiptWaiter } from '../chain/receipts.js';
@@ -89,9 +91,10 @@ export function createEscrowClient(deps: { sql: Sql; settings: ChainSettings; ac
     escrow,
     /** Lets the escrow pull the wallet's token once and for all (one successful approve per wallet and escrow). */
     async ensureAllowance(amount: bigint): Promise<EscrowCallResult | undefined> {
-      const allowance = await client.readContract({ address: settings.token, abi: testUsdcAbi, functionName: 'allowance', args: [account.address, escrow] });
+      await assertEscrowToken(client, settings);
+      const allowance = await client.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [account.address, escrow] });
       if (allowance >= amount) return undefined;
-      return call(allowancePurpose(escrow, account.address), settings.token, encodeFunctionData({ abi: testUsdcAbi, functionName: 'approve', args: [escrow, maxUint256] }), GAS.approve);
+      return call(allowancePurpose(escrow, account.address), settings.token, encodeFunctionData({ abi: fiatTokenAbi, functionName: 'approve', args: [escrow, maxUint256] }), GAS.approve);
     },
     createJob(jobId: string, input: { provider: Address; evaluator: Address; expiredAt: bigint; description: string }) {
       const data = encodeFunctionData({ abi: agenticCommerceEscrowAbi, functionName: 'createJob', args: [input.provider, input.evaluator, input.expiredAt, input.description] });

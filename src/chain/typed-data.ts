@@ -2,8 +2,9 @@
  * EIP-712 type definitions and signing helpers of the token's (EIP-3009, EIP-2612) and the
  * subscription manager's (Enrolment, Cancellation) messages, plus revert decoding. Product code
  * (relay pre-checks) and tests share them. Domains are always read from the contract, never
- * hard-coded (USDC's `name` differs between chains).
+ * hard-coded (USDC's `name` differs between chains): src/chain/eip712-domain.ts reads them.
  */
+import { readDomain } from './eip712-domain.js';
 import {
   type Address,
   BaseError,
@@ -14,7 +15,7 @@ import {
   type TypedDataDomain,
 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { testUsdcAbi } from './abi.js';
+import { fiatTokenAbi } from './fiat-token-abi.js';
 
 export interface DecodedRevert {
   errorName: string;
@@ -36,22 +37,8 @@ export function describeRevert(revert: DecodedRevert): string {
   return `${revert.errorName}(${revert.args.map((a) => String(a)).join(', ')})`;
 }
 
-export interface ContractDomain extends TypedDataDomain {
-  name: string;
-  version: string;
-  chainId: bigint;
-  verifyingContract: Address;
-}
-
-/** The EIP-712 domain as the contract reports it (ERC-5267). */
-export async function readDomain(client: PublicClient, address: Address): Promise<ContractDomain> {
-  const [, name, version, chainId, verifyingContract] = await client.readContract({
-    address,
-    abi: testUsdcAbi, // eip712Domain() has the same ABI on every ERC-5267 contract
-    functionName: 'eip712Domain',
-  });
-  return { name, version, chainId, verifyingContract };
-}
+// The one domain reader (ERC-5267, else name()/version(), else a known value); re-exported for the signers' callers.
+export { type ContractDomain, readDomain } from './eip712-domain.js';
 
 export function splitSig(signature: Hex): { v: number; r: Hex; s: Hex } {
   const { v, r, s, yParity } = parseSignature(signature);
@@ -151,7 +138,7 @@ export async function signPermit(
   const domain = await readDomain(client, token);
   const nonce =
     params.nonce ??
-    (await client.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [signer.address] }));
+    (await client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [signer.address] }));
   const signature = await signer.signTypedData({
     domain,
     types: PERMIT_TYPES,

@@ -7,7 +7,7 @@
 // subscriptionAllowanceRenewalWorkflow (one workflow per subscription and permit nonce).
 import { WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { type Address, type Hex, getAddress, isAddressEqual } from 'viem';
-import { testUsdcAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { publicClientFor } from '../chain/clients.js';
 import { chainFor, type ChainConfig } from '../chain/config.js';
 import { recoverTypedDataSigner } from '../chain/signer-recovery.js';
@@ -52,8 +52,8 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
     const token = getAddress(sub.tokenAddress);
     const owner = getAddress(sub.subscriberAddress);
     const [allowance, nonce, domain, block] = await Promise.all([
-      client.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [owner, settings.subscriptionManager] }),
-      client.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [owner] }),
+      client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [owner, settings.subscriptionManager] }),
+      client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [owner] }),
       readDomain(client, token),
       client.getBlock(),
     ]);

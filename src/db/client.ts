@@ -1,21 +1,77 @@
 // The one Postgres client (porsager/postgres). Repos take a `Db`, which is
 // either this client or a transaction handed down from `sql.begin`.
 import postgres from 'postgres';
+import { routeIntoRequestTransactions } from './request-transaction.js';
 import { installReservedTransactions } from './transactions.js';
 
 export type Sql = postgres.Sql;
 export type Db = postgres.Sql | postgres.TransactionSql;
 
-export function createSql(databaseUrl: string, options: { max?: number } = {}): Sql {
+/**
+ * Bounds on waiting for Postgres, so a request never hangs on a database that is down or stuck
+ * (docs/operations.md, "When a dependency is down"). 0 turns a server-side timeout off.
+ */
+export type DatabaseTimeouts = {
+  /** Opening a connection (TCP, TLS, auth): DATABASE_CONNECT_TIMEOUT_SECONDS. The library's own default is 30 s. */
+  connectTimeoutSeconds: number;
+  /** Any one statement, enforced by the server: DATABASE_STATEMENT_TIMEOUT_MS. */
+  statementTimeoutMs: number;
+  /** A transaction left open doing nothing, ended by the server: DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS. */
+  idleInTransactionTimeoutMs: number;
+  /**
+   * Longest wait before reconnecting after failed connects: DATABASE_RECONNECT_MAX_DELAY_MS. The
+   * library's own backoff grows to 20 s after a dozen failures, so after an outage the first
+   * requests waited that long for a database that was back.
+   */
+  reconnectMaxDelayMs: number;
+};
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  connectTimeoutSeconds: 5,
+  statementTimeoutMs: 30_000,
+  idleInTransactionTimeoutMs: 60_000,
+  reconnectMaxDelayMs: 1_000,
+};
+
+export type SqlOptions = {
+  max?: number;
+  timeouts?: Partial<DatabaseTimeouts>;
+  /** Shown in pg_stat_activity (default `stablepay`). */
+  applicationName?: string;
+};
+
+/**
+ * The library (3.4.9) reads the server's array types on every new connection. A connection lost
+ * during that read (Postgres restarting) leaves a `sql.reserve()` waiting for ever (every
+ * transaction reserves first) and rejects a promise nobody handles, which ends a Node process.
+ * The types are shared by all connections of a client: read them only until one connection has.
+ */
+function fetchArrayTypesOnce(sql: Sql): Sql {
+  const shared = (sql.options as unknown as { shared: { typeArrayMap: Record<number, number> } }).shared;
+  Object.defineProperty(sql.options, 'fetch_types', { get: () => Object.keys(shared.typeArrayMap).length === 0, configurable: true });
+  return sql;
+}
+
+export function createSql(databaseUrl: string, options: SqlOptions = {}): Sql {
+  const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
   // sql.begin runs on a connection reserved before BEGIN (src/db/transactions.ts).
-  return installReservedTransactions(postgres(databaseUrl, {
+  // Inside an idempotent request, its queries join the request's transaction (src/db/request-transaction.ts).
+  return routeIntoRequestTransactions(installReservedTransactions(fetchArrayTypesOnce(postgres(databaseUrl, {
     max: options.max ?? 10,
     onnotice: () => {},
     // bigint columns come back as strings: money never passes through a float.
     types: { bigint: postgres.BigInt },
     transform: { undefined: null },
-    connection: { application_name: 'stablepay' },
-  }));
+    connect_timeout: timeouts.connectTimeoutSeconds,
+    // Seconds, jittered: 50 ms doubling per failed connect, capped.
+    backoff: (retries: number) => (Math.min(50 * 2 ** retries, timeouts.reconnectMaxDelayMs) / 1000) * (0.5 + Math.random() / 2),
+    connection: {
+      application_name: options.applicationName ?? 'stablepay',
+      // Session settings sent at connect time: every statement of every connection is bounded.
+      statement_timeout: timeouts.statementTimeoutMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    },
+  }))));
 }
 
 /** True for a unique-constraint violation (SQLSTATE 23505), optionally on one constraint. */

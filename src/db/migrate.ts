@@ -9,7 +9,8 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 const MIGRATION_LOCK = 746_001;
 
 export async function migrate(databaseUrl: string, log: (line: string) => void = () => {}): Promise<void> {
-  const sql = createSql(databaseUrl, { max: 2 });
+  // No statement timeout: a migration may rewrite a large table, and the lock waits for other starters.
+  const sql = createSql(databaseUrl, { max: 2, timeouts: { statementTimeoutMs: 0 } });
   try {
     const lock = await sql.reserve();
     try {

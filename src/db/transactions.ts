@@ -10,15 +10,15 @@
 // `sql.reserve()` takes an idle connection for itself first, so BEGIN can never
 // share one. `createSql` installs this `begin` in place of the library's, so
 // every `sql.begin(...)` call site gets it.
+// Inside an idempotent request the transaction joins the request's own (src/db/request-transaction.ts).
 import type postgres from 'postgres';
-
-/** Errors after which the connection is gone: the pool has already moved it to its closed list. */
-const CONNECTION_LOST = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
-const lostConnection = (error: unknown) => CONNECTION_LOST.has((error as { code?: string } | null)?.code ?? '');
+import { joinableRequestTransaction, lostConnection } from './request-transaction.js';
 
 type Body<T> = (tx: postgres.TransactionSql) => T | Promise<T>;
 
 async function runInReservedTransaction<T>(sql: postgres.Sql, options: string, body: Body<T>): Promise<unknown> {
+  const request = joinableRequestTransaction();
+  if (request) return request.run(sql, options, body);
   const reserved = await sql.reserve();
   let lost = false;
   try {

@@ -23,7 +23,7 @@ export async function fundDemoAgentWallet(sql: Sql, secretBox: SecretBox, mercha
   await ensureDevYieldVault({ rpcUrl: chain.rpcUrl, token: chain.token, funderKey: DEV_ACCOUNTS.deployer.privateKey });
   const wallet = await ensureAgentWallet(sql, secretBox, { merchantId, livemode: false });
   const address = wallet.address as Address;
-  await fundPayers({ rpcUrl: chain.rpcUrl, ownerKey: DEV_ACCOUNTS.deployer.privateKey, token: chain.token, payers: [address], balance: USDC_BALANCE });
+  await fundPayers({ rpcUrl: chain.rpcUrl, minterKey: DEV_ACCOUNTS.usdcMasterMinter.privateKey, token: chain.token, payers: [address], balance: USDC_BALANCE });
   const viemChain = chainDefinition(chain.chainId, chain.rpcUrl);
   const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl) });
   const shortfall = GAS_BALANCE - (await client.getBalance({ address }));

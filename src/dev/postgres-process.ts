@@ -51,14 +51,20 @@ async function startOnce(options: PostgresProcessOptions): Promise<PostgresProce
 }
 
 /**
- * Starts the server on a free port. A start that fails (the port taken between
+ * Starts the server on a free port (or on `port`). A start that fails (the port taken between
  * choosing and binding it, seen when several runs share a machine) is tried
  * again on another port; the child prints the server's own log when it fails.
  */
 export async function startPostgresProcess(
-  options: Omit<PostgresProcessOptions, 'port'> & { /** Tried first when it is free (`npm start` keeps one URL across starts). */ preferredPort?: number },
+  options: Omit<PostgresProcessOptions, 'port'> & {
+    /** Exactly this port, tried once (a restart of the same server, whose clients know its address). */
+    port?: number;
+    /** Tried first when it is free (`npm start` keeps one URL across starts). */
+    preferredPort?: number;
+  },
 ): Promise<PostgresProcess> {
-  const { preferredPort, ...rest } = options;
+  const { preferredPort, port: exactPort, ...rest } = options;
+  if (exactPort !== undefined) return startOnce({ ...rest, port: exactPort });
   for (let attempt = 1; ; attempt++) {
     try {
       const port = attempt === 1 && preferredPort && !(await portInUse(preferredPort)) ? preferredPort : await freePort();

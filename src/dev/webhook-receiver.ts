@@ -11,7 +11,8 @@ import { join } from 'node:path';
 
 export type ReceivedRequest = { path: string; headers: Record<string, string>; body: Buffer; receivedAt: number };
 export type ReceiverResponse = { status: number; headers?: Record<string, string>; body?: string };
-export type Responder = (request: ReceivedRequest) => ReceiverResponse;
+/** May answer later (a slow receiver): the request stays open until the promise settles. */
+export type Responder = (request: ReceivedRequest) => ReceiverResponse | Promise<ReceiverResponse>;
 
 export type HttpsReceiver = {
   port: number;
@@ -66,9 +67,10 @@ export async function startHttpsReceiver(tls = makeSelfSignedCertificate()): Pro
       const received: ReceivedRequest = { path: req.url ?? '/', headers, body: Buffer.concat(chunks), receivedAt: Date.now() };
       requests.push(received);
       receiver.onRequest?.(received);
-      const answer = responders.get(received.path)?.(received) ?? { status: 200, body: 'ok' };
-      res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
-      res.end(answer.body ?? '');
+      void Promise.resolve(responders.get(received.path)?.(received) ?? { status: 200, body: 'ok' }).then((answer) => {
+        res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+        res.end(answer.body ?? '');
+      });
     });
   });
   server.keepAliveTimeout = 30_000;

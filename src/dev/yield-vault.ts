@@ -1,5 +1,5 @@
 // The dev chain's ERC-4626 vault for the agents' autoConvertToYield
-// (contracts/AgentYieldVault.sol over the test USDC). Deployed at nonce 0 of its
+// (contracts/AgentYieldVault.sol over the dev chain's token, Circle's USDC). Deployed at nonce 0 of its
 // own fixed development deployer, so it always lands at DEV_YIELD_VAULT_ADDRESS
 // (src/chain/test-mode-defaults.ts), the test-mode default of
 // CHAIN_TEST_YIELD_VAULT_ADDRESS. Idempotent: a chain that has it is left alone.

@@ -7,6 +7,7 @@ import type { Client } from '@temporalio/client';
 import { deliverEmailWorkflow, emailDeliveryWorkflowId } from '../../workflows/email-delivery.js';
 import { startWorkflowOnce } from '../temporal/start-once.js';
 import type { Db } from '../db/client.js';
+import { afterCommit } from '../db/request-transaction.js';
 import { newId } from '../ids.js';
 import * as repo from './repo.js';
 
@@ -51,7 +52,12 @@ export function createEmailDispatcher(
   return {
     async dispatch(emailIds) {
       if (!client) return;
-      await Promise.all(emailIds.map((id) => startEmailDelivery(client, db, taskQueue, id).catch((error: unknown) => onError(error, id))));
+      // Inside an idempotent request the emails commit with its response: start their delivery after that.
+      await afterCommit(() => startAll(client, emailIds));
     },
   };
+
+  async function startAll(client: Client, emailIds: readonly string[]): Promise<void> {
+    await Promise.all(emailIds.map((id) => startEmailDelivery(client, db, taskQueue, id).catch((error: unknown) => onError(error, id))));
+  }
 }

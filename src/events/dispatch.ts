@@ -6,6 +6,7 @@
 // Schedule) wakes it for any event still waiting, so a lost signal only delays.
 import type { Client } from '@temporalio/client';
 import { eventDispatcherWorkflow, eventDispatcherWorkflowId, eventsRecordedSignal } from '../../workflows/event-dispatcher.js';
+import { afterCommit } from '../db/request-transaction.js';
 import { signalWithStart } from '../temporal/signals.js';
 
 /** How long the api waits for Temporal to accept the wake-up after commit. */
@@ -63,20 +64,25 @@ export function createEventDispatcher(
   return {
     async dispatch(eventIds) {
       if (!client || eventIds.length === 0) return;
-      let timer: NodeJS.Timeout | undefined;
-      const attempt = wake();
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`Temporal did not accept the dispatcher wake-up within ${timeoutMs} ms`)), timeoutMs);
-      });
-      try {
-        // The deadline bounds the call; the race also bounds connecting to an unreachable server.
-        await Promise.race([attempt, timeout]);
-      } catch (error) {
-        attempt.catch(() => undefined);
-        for (const id of eventIds) onError(error, id);
-      } finally {
-        clearTimeout(timer);
-      }
+      // Inside an idempotent request the events commit with its response: wake the dispatcher after that.
+      await afterCommit(() => wakeFor(eventIds));
     },
   };
+
+  async function wakeFor(eventIds: readonly string[]): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const attempt = wake();
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Temporal did not accept the dispatcher wake-up within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      // The deadline bounds the call; the race also bounds connecting to an unreachable server.
+      await Promise.race([attempt, timeout]);
+    } catch (error) {
+      attempt.catch(() => undefined);
+      for (const id of eventIds) onError(error, id);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }

@@ -63,6 +63,7 @@ export const errorEnvelope = z
         'idempotency_error',
         'rate_limited',
         'api_error',
+        'service_unavailable',
       ]),
       message: z.string(),
       param: z.string().optional(),

@@ -11,11 +11,13 @@
 import type { Client } from '@temporalio/client';
 import { type Address, type Log, type PublicClient, getAddress, parseEventLogs } from 'viem';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import type { ChainSettings } from '../chain/config.js';
 import { publicClientFor, safeChainError } from '../chain/clients.js';
 import type { Sql } from '../db/client.js';
 import type { ChainContract, ChainEvent, HookRegistry } from './hooks.js';
+import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, createLeaderLease, defaultLeaseHolder, type Fence, type LeaseSettings } from './lease.js';
 import * as repo from './repo.js';
 
 export type IndexerLog = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
@@ -30,6 +32,11 @@ export type IndexerOptions = {
   /** Block hashes kept for fork-point search (default 2000). */
   keepBlocks?: number;
   log?: IndexerLog;
+  /**
+   * Leadership (src/indexer/lease.ts): the lease's own connection (default: `sql`; the process
+   * passes a dedicated client) and its timings (defaults 15 s / 5 s, a holder id per instance).
+   */
+  lease?: Partial<LeaseSettings> & { sql?: Sql };
 };
 
 export type StepResult =
@@ -39,7 +46,8 @@ export type StepResult =
   /** The chain moved while the step read it: nothing was written; step again at once. */
   | { kind: 'raced' };
 
-const LEADER_LOCK_NAMESPACE = 746_002;
+/** No leadership to check: `step()` called directly (tests, single-run scripts). */
+const unfenced: Fence = async () => {};
 
 function jsonArgs(args: unknown): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
@@ -65,14 +73,14 @@ export function createIndexer(options: IndexerOptions) {
     [settings.subscriptionManager.toLowerCase()]: 'subscriptionManager',
     [settings.escrow.toLowerCase()]: 'escrow',
   };
-  const abi = [...testUsdcAbi, ...subscriptionManagerAbi, ...agenticCommerceEscrowAbi];
+  const abi = [...fiatTokenAbi, ...subscriptionManagerAbi, ...agenticCommerceEscrowAbi];
 
   async function blockHash(number: bigint): Promise<string> {
     return (await client.getBlock({ blockNumber: number })).hash!;
   }
 
   /** Newest stored block still on the chain; everything above it is rewound. */
-  async function rewind(checkpoint: repo.Checkpoint): Promise<StepResult> {
+  async function rewind(checkpoint: repo.Checkpoint, fence: Fence): Promise<StepResult> {
     let forkPoint: repo.Checkpoint | undefined;
     let below = checkpoint.blockNumber;
     search: for (;;) {
@@ -87,6 +95,7 @@ export function createIndexer(options: IndexerOptions) {
       below = stored[stored.length - 1]!.blockNumber - 1n;
     }
     const removed = await sql.begin(async (tx) => {
+      await fence(tx);
       if (forkPoint) {
         const n = await repo.rewindAbove(tx, ref, forkPoint.blockNumber);
         await repo.saveCheckpoint(tx, ref, forkPoint);
@@ -115,45 +124,59 @@ export function createIndexer(options: IndexerOptions) {
     logIndex: row.logIndex,
   });
 
-  /** Tells the hooks with an `unwind` about dispatched events a reorg removed, newest first. */
-  async function unwind(): Promise<void> {
+  /** Tells the hooks with an `unwind` about dispatched events a reorg removed, newest first (behind the fence, like dispatch). */
+  async function unwind(fence: Fence): Promise<void> {
     for (;;) {
       const rows = await repo.eventsToUnwind(sql, ref, 200);
       if (rows.length === 0) return;
       for (const row of rows) {
         const event = toEvent(row);
-        for (const hook of hooks.matching(event)) {
-          await hook.unwind?.(event, { ...(temporal ? { temporal } : {}) });
+        const matching = hooks.matching(event).filter((hook) => hook.unwind);
+        if (matching.length > 0) await fence(sql);
+        for (const hook of matching) {
+          await hook.unwind!(event, { ...(temporal ? { temporal } : {}) });
         }
-        await repo.markUnwound(sql, row.id);
+        await sql.begin(async (tx) => {
+          await fence(tx);
+          await repo.markUnwound(tx, row.id);
+        });
       }
     }
   }
 
-  /** Runs the hooks of committed, undispatched events in chain order; stops at the first failure. */
-  async function dispatch(): Promise<number> {
-    await unwind();
+  /**
+   * Runs the hooks of committed, undispatched events in chain order; stops at the first failure.
+   * The fence is checked before each event's hooks (they start and signal workflows) and in the
+   * transaction that marks it dispatched. Unwinds of removed events come first.
+   */
+  async function dispatch(fence: Fence = unfenced): Promise<number> {
+    await unwind(fence);
     let dispatched = 0;
     for (;;) {
       const rows = await repo.undispatchedEvents(sql, ref, 200);
       if (rows.length === 0) return dispatched;
       for (const row of rows) {
         const event = toEvent(row);
-        for (const hook of hooks.matching(event)) {
+        const matching = hooks.matching(event);
+        if (matching.length > 0) await fence(sql);
+        for (const hook of matching) {
           await hook.handle(event, { ...(temporal ? { temporal } : {}) });
         }
-        await repo.markDispatched(sql, row.id);
+        await sql.begin(async (tx) => {
+          await fence(tx);
+          await repo.markDispatched(tx, row.id);
+        });
         dispatched++;
       }
     }
   }
 
-  /** One step: reorg check, then one confirmed block range, then hooks. */
-  async function step(): Promise<StepResult> {
-    await dispatch();
+  /** One step: reorg check, then one confirmed block range, then hooks; every write behind `fence`. */
+  async function step(fence: Fence = unfenced): Promise<StepResult> {
+    await dispatch(fence);
     const checkpoint = await repo.findCheckpoint(sql, ref);
     if (checkpoint && (await blockHash(checkpoint.blockNumber).catch(() => '')) !== checkpoint.blockHash) {
-      return rewind(checkpoint);
+      return rewind(checkpoint, fence);
     }
     const head = await client.getBlockNumber();
     const safe = head - BigInt(settings.confirmations - 1);
@@ -192,48 +215,48 @@ export function createIndexer(options: IndexerOptions) {
     for (const e of events) blocks.set(e.blockNumber, e.blockHash);
 
     await sql.begin(async (tx) => {
+      await fence(tx);
       await repo.upsertEvents(tx, ref, events);
       await repo.saveBlocks(tx, ref, [...blocks].map(([blockNumber, hash]) => ({ blockNumber, blockHash: hash })));
       await repo.saveCheckpoint(tx, ref, { blockNumber: to, blockHash: toBlock.hash! });
       if (to > keepBlocks) await repo.pruneBlocks(tx, ref, to - keepBlocks);
     });
-    await dispatch();
+    await dispatch(fence);
     return { kind: 'advanced', from, to, events: events.length };
   }
 
   /**
-   * Runs until `signal` aborts: waits to become the leader (a session advisory lock on a
-   * dedicated connection), then steps, sleeping when idle and backing off on errors.
+   * Runs until `signal` aborts: waits for the lease (src/indexer/lease.ts), then steps while it
+   * holds it, sleeping when idle and backing off on errors; back to waiting when the lease is lost.
    */
   async function run(signal: AbortSignal): Promise<void> {
     const chainId = await client.getChainId();
     if (chainId !== settings.chainId) throw new Error(`${settings.mode} chain: the node reports chain id ${chainId}, configured ${settings.chainId}`);
-    const lockKey = `indexer:${settings.chainId}:${settings.mode}`;
-    const connection = await sql.reserve();
-    try {
-      for (;;) {
-        if (signal.aborted) return;
-        const [row] = await connection<{ locked: boolean }[]>`select pg_try_advisory_lock(${LEADER_LOCK_NAMESPACE}, hashtext(${lockKey})) as locked`;
-        if (row?.locked) break;
-        await sleep(1000, undefined, { signal }).catch(() => undefined);
-      }
-      log.info({ chainId: settings.chainId, mode: settings.mode }, 'indexer is the leader');
+    const lease = createLeaderLease({
+      sql: options.lease?.sql ?? sql,
+      ref,
+      settings: {
+        ttlMs: options.lease?.ttlMs ?? DEFAULT_LEASE_TTL_MS,
+        renewIntervalMs: options.lease?.renewIntervalMs ?? DEFAULT_LEASE_RENEW_MS,
+        holder: options.lease?.holder ?? defaultLeaseHolder(),
+      },
+      log,
+    });
+    await lease.lead(signal, async (term) => {
       let failures = 0;
-      while (!signal.aborted) {
+      while (!term.signal.aborted) {
         try {
-          const result = await step();
+          const result = await step(term.fence);
           failures = 0;
-          if (result.kind === 'idle') await sleep(settings.pollIntervalMs, undefined, { signal }).catch(() => undefined);
+          if (result.kind === 'idle') await sleep(settings.pollIntervalMs, undefined, { signal: term.signal }).catch(() => undefined);
         } catch (error) {
+          if (term.signal.aborted) break; // the lease is gone: the refused write is expected
           failures++;
           log.error({ err: safeChainError(error), failures }, 'indexer step failed; retrying');
-          await sleep(Math.min(30_000, 250 * 2 ** failures), undefined, { signal }).catch(() => undefined);
+          await sleep(Math.min(30_000, 250 * 2 ** failures), undefined, { signal: term.signal }).catch(() => undefined);
         }
       }
-    } finally {
-      await connection`select pg_advisory_unlock(${LEADER_LOCK_NAMESPACE}, hashtext(${lockKey}))`.catch(() => undefined);
-      connection.release();
-    }
+    });
   }
 
   return { step, dispatch, run };

@@ -1,9 +1,13 @@
 // Renders every failure in the spec's error envelope, with the request id,
-// and hides the internals of unexpected errors.
+// and hides the internals of unexpected errors. A dependency that cannot be
+// reached (src/http/unavailable.ts) answers 503 service_unavailable with
+// Retry-After, not 500: the client's retry is right, nothing it sent was wrong.
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ApiError, InternalError, InvalidRequestError, NotFoundError, type ValidationIssue } from '../errors.js';
+import { ApiError, InternalError, InvalidRequestError, NotFoundError, ServiceUnavailableError, type ValidationIssue } from '../errors.js';
+import { unavailableDependency } from '../http/unavailable.js';
+import { safeChainError } from '../chain/clients.js';
 import { CURRENT_API_VERSION, VERSION_HEADER } from '../http/versions.js';
 import { REQUEST_ID_HEADER } from './request-log.js';
 
@@ -48,8 +52,13 @@ function fromFastify(error: FastifyError): ApiError | undefined {
   }
 }
 
-export function toApiError(error: unknown): ApiError {
+/** The Retry-After of a 503 when the app is built without one (UNAVAILABLE_RETRY_AFTER_SECONDS). */
+export const DEFAULT_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+export function toApiError(error: unknown, retryAfterSeconds = DEFAULT_UNAVAILABLE_RETRY_AFTER_SECONDS): ApiError {
   if (error instanceof ApiError) return error;
+  const dependency = unavailableDependency(error);
+  if (dependency) return new ServiceUnavailableError(dependency, retryAfterSeconds);
   const fastifyError = error as FastifyError & { validation?: ZodIssueLike[]; validationContext?: string };
   if (hasZodFastifySchemaValidationErrors(fastifyError) || fastifyError.validation) return fromValidation(fastifyError);
   return fromFastify(fastifyError) ?? new InternalError();
@@ -82,10 +91,14 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
   return sendError(request, reply, error.statusCode !== undefined && error.statusCode < 500 ? new InvalidRequestError(message) : new InternalError());
 }
 
-const errorsPlugin: FastifyPluginAsync = async (app) => {
+const errorsPlugin: FastifyPluginAsync<{ unavailableRetryAfterSeconds?: number }> = async (app, options) => {
   app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unhandled error');
+    const apiError = toApiError(error, options.unavailableRetryAfterSeconds);
+    if (apiError instanceof ServiceUnavailableError) {
+      request.log.warn({ err: safeChainError(error), dependency: apiError.dependency }, 'dependency unavailable; answered 503');
+    } else if (apiError.statusCode >= 500) {
+      request.log.error({ err: error }, 'unhandled error');
+    }
     return sendError(request, reply, apiError);
   });
 

@@ -3,11 +3,18 @@
 // stored response back, marked `Idempotent-Replayed: true`; a different payload
 // is 409 idempotency_error. Concurrent requests with one key run once: the
 // later ones wait for the first and replay its response.
+//
+// Crash safety: the request runs in one transaction with its stored response
+// (src/db/request-transaction.ts), so a retry after any crash either replays or
+// runs for the first time. A key whose holder died is taken over once its
+// lease (`IDEMPOTENCY_LEASE_SECONDS`) ran out; a holder that outlived its lease
+// finds its token replaced at completion and rolls back, so one effect commits.
 import fp from 'fastify-plugin';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Sql } from '../db/client.js';
+import { RequestTransaction, runInRequestTransaction } from '../db/request-transaction.js';
 import { IdempotencyError, InvalidRequestError } from '../errors.js';
 import * as repo from '../idempotency/repo.js';
 
@@ -19,15 +26,18 @@ export type IdempotencyOptions = {
   sql: Sql;
   /** How long a key is remembered (default 24 hours). */
   retentionSeconds?: number;
-  /** After this long an in-progress key whose request never finished may be taken over. */
-  staleAfterSeconds?: number;
-  /** How long a concurrent request waits for the first one to finish. */
+  /** The lease of a key's holder: after this long a retry takes over a key whose request never finished (default 60 s). */
+  leaseSeconds?: number;
+  /** How long a concurrent request waits for the first one to finish before answering 409 (default 30 s). */
   waitForOwnerMs?: number;
 };
 
+/** What a request holding a key carries until its response is stored. */
+export type HeldIdempotencyKey = { ref: repo.IdempotencyKeyRef; leaseToken: string; transaction: RequestTransaction };
+
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyKey?: repo.IdempotencyKeyRef;
+    idempotencyKey?: HeldIdempotencyKey;
   }
 }
 
@@ -67,7 +77,7 @@ export function readIdempotencyKey(request: FastifyRequest): string | undefined 
 const idempotencyPlugin: FastifyPluginAsync<IdempotencyOptions> = async (app, options) => {
   const { sql } = options;
   const retentionSeconds = options.retentionSeconds ?? 24 * 60 * 60;
-  const staleAfterSeconds = options.staleAfterSeconds ?? 60;
+  const leaseSeconds = options.leaseSeconds ?? 60;
   const waitForOwnerMs = options.waitForOwnerMs ?? 30_000;
 
   app.decorateRequest('idempotencyKey', undefined);
@@ -79,14 +89,17 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyOptions> = async (app, op
     const ref = { merchantId: request.principal.merchantId, livemode: request.principal.livemode, key };
     const hash = requestHash(request);
     const path = request.url.split('?')[0] ?? request.url;
+    const leaseToken = randomUUID();
     const deadline = Date.now() + waitForOwnerMs;
 
     for (;;) {
-      if (await repo.claimKey(sql, ref, { requestHash: hash, method: request.method, path, retentionSeconds })) {
-        request.idempotencyKey = ref;
+      // Also takes over the key when its holder's lease ran out (compared by Postgres).
+      if (await repo.claimKey(sql, ref, { requestHash: hash, method: request.method, path, retentionSeconds, leaseSeconds, leaseToken })) {
+        const transaction = new RequestTransaction((error) => request.log.warn({ err: error }, 'work after the idempotent commit failed'));
+        request.idempotencyKey = { ref, leaseToken, transaction };
         return;
       }
-      const existing = await repo.findKey(sql, ref, staleAfterSeconds);
+      const existing = await repo.findKey(sql, ref);
       if (!existing || existing.expired) continue;
       if (existing.requestHash !== hash) {
         throw new IdempotencyError('This Idempotency-Key was already used with a different request.');
@@ -98,10 +111,6 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyOptions> = async (app, op
           .type('application/json; charset=utf-8')
           .send(existing.responseBody ?? '');
       }
-      if (existing.stale && (await repo.takeOverStaleKey(sql, ref, existing.lockedAt))) {
-        request.idempotencyKey = ref;
-        return;
-      }
       if (Date.now() > deadline) {
         throw new IdempotencyError('A request with this Idempotency-Key is still being processed; retry later.');
       }
@@ -109,15 +118,50 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyOptions> = async (app, op
     }
   });
 
+  // Callback style so that the handler, called from `done`, runs inside the request's transaction scope
+  // (an async hook's context does not reach the handler).
+  app.addHook('preHandler', (request, _reply, done) => {
+    const held = request.idempotencyKey;
+    if (!held) return done();
+    runInRequestTransaction(held.transaction, () => done());
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
-    const ref = request.idempotencyKey;
-    if (!ref) return payload;
+    const held = request.idempotencyKey;
+    if (!held) return payload;
     request.idempotencyKey = undefined;
-    // A server error is not remembered: the client may retry with the same key.
-    if (reply.statusCode >= 500) await repo.releaseKey(sql, ref);
-    else await repo.completeKey(sql, ref, reply.statusCode, typeof payload === 'string' ? payload : String(payload ?? ''));
+    const { ref, leaseToken, transaction } = held;
+    // A server error is not remembered and its effect is rolled back: the client may retry with the same key.
+    if (reply.statusCode >= 500) {
+      await transaction.rollback();
+      await repo.releaseKey(sql, ref, leaseToken);
+      return payload;
+    }
+    const body = typeof payload === 'string' ? payload : String(payload ?? '');
+    let stored: boolean;
+    try {
+      stored = await transaction.commit(sql, (db) => repo.completeKey(db, ref, leaseToken, reply.statusCode, body));
+    } catch (error) {
+      // Most likely nothing committed: free the key so the retry runs at once. Should the COMMIT have gone
+      // through before the connection died, the key is completed and this deletes nothing (it needs `in_progress`).
+      await repo.releaseKey(sql, ref, leaseToken).catch(() => undefined);
+      throw error;
+    }
+    if (!stored) {
+      throw new IdempotencyError('This request outlived its Idempotency-Key lease and a retry took the key over; its effect was rolled back. Retry to get the result.');
+    }
     return payload;
   });
+
+  // A request that ended without passing onSend must not keep its connection (nothing it did commits).
+  const abandon = async (request: FastifyRequest) => {
+    const held = request.idempotencyKey;
+    if (!held) return;
+    request.idempotencyKey = undefined;
+    await held.transaction.rollback();
+    await repo.releaseKey(sql, held.ref, held.leaseToken);
+  };
+  app.addHook('onResponse', abandon);
 };
 
 export default fp(idempotencyPlugin, { name: 'idempotency', dependencies: ['auth'] });

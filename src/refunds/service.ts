@@ -4,7 +4,7 @@
 // transaction's hash and marks the refund succeeded only after verifying the
 // transfer on-chain; POST /v1/refunds/{id}/cancel releases a pending one.
 import { decodeEventLog, encodeFunctionData, getAddress, isAddressEqual, type Hex } from 'viem';
-import { testUsdcAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { chainFor, type ChainConfig } from '../chain/config.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
@@ -147,7 +147,7 @@ export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConf
       const matches = receipt.logs.some((log) => {
         if (!isAddressEqual(log.address, getAddress(refund.token))) return false;
         try {
-          const event = decodeEventLog({ abi: testUsdcAbi, data: log.data, topics: log.topics });
+          const event = decodeEventLog({ abi: fiatTokenAbi, data: log.data, topics: log.topics });
           if (event.eventName !== 'Transfer') return false;
           const args = event.args as { from: string; to: string; value: bigint };
           return isAddressEqual(getAddress(args.from), getAddress(refund.fromAddress)) && isAddressEqual(getAddress(args.to), getAddress(refund.toAddress)) && args.value === BigInt(refund.amount);

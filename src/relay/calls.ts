@@ -1,7 +1,8 @@
 // The contract call a submission makes, stored as JSON (integers as strings)
 // and rebuilt here into viem call parameters.
 import { type Address, type Hex, encodeFunctionData } from 'viem';
-import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
+import { subscriptionManagerAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { splitSig } from '../chain/typed-data.js';
 
 export type PaymentCall = {
@@ -34,7 +35,7 @@ export function encodeRelayCall(call: RelayCall): { to: Address; data: Hex } {
     return {
       to: call.token,
       data: encodeFunctionData({
-        abi: testUsdcAbi,
+        abi: fiatTokenAbi,
         functionName: 'transferWithAuthorization',
         args: [call.from, call.to, BigInt(call.value), BigInt(call.validAfter), BigInt(call.validBefore), call.nonce, v, r, s],
       }),
@@ -65,4 +66,4 @@ export function encodeRelayCall(call: RelayCall): { to: Address; data: Hex } {
 }
 
 /** Both ABIs, for decoding a revert of either call. */
-export const relayErrorAbi = [...testUsdcAbi, ...subscriptionManagerAbi];
+export const relayErrorAbi = [...fiatTokenAbi, ...subscriptionManagerAbi];

@@ -10,13 +10,15 @@ import {
   isAddressEqual,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
+import { subscriptionManagerAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { nextBlockTime } from '../chain/chain-time.js';
 import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';
 import { publicClientFor } from '../chain/clients.js';
 import { EIP3009_TYPES, ENROLMENT_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
+import { afterCommit } from '../db/request-transaction.js';
 import { IdempotencyError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import * as invoiceRepo from '../invoices/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
@@ -75,7 +77,8 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
   }
 
   async function startWorkflow(row: repo.SubmissionRow): Promise<void> {
-    if (temporal) await startRelayWorkflow(temporal, taskQueue, row);
+    // After the request's commit: the workflow must find its submission (a start lost there is made by the stale-submission sweep).
+    if (temporal) await afterCommit(async () => void (await startRelayWorkflow(temporal, taskQueue, row)));
   }
 
   /**
@@ -198,8 +201,8 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       }
       const [now, used, balance, payout] = await Promise.all([
         nextBlockTime(client),
-        client.readContract({ address: token, abi: testUsdcAbi, functionName: 'authorizationState', args: [message.from, message.nonce] }),
-        client.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [message.from] }),
+        client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'authorizationState', args: [message.from, message.nonce] }),
+        client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [message.from] }),
         session ? Promise.resolve(getAddress(session.payTo)) : payoutAddress(scope, 'authorization.to'),
       ]);
       if (message.validAfter >= now) throw refuse('authorization.validAfter', `The authorization is not valid yet: validAfter ${message.validAfter} is not before the chain time ${now}.`);
@@ -263,7 +266,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       const info = await tokens.describe(settings, token);
       if (!info.supports.eip2612 || !info.domain) throw refuse('terms.token', 'The token does not support EIP-2612 permits.');
       const [permitNonce, enrolmentUsed, now] = await Promise.all([
-        client.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [subscriber] }),
+        client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [subscriber] }),
         client.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'enrolmentNonceUsed', args: [subscriber, enrolment.nonce] }),
         nextBlockTime(client),
       ]);

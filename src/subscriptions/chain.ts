@@ -21,7 +21,8 @@ import {
   parseEventLogs,
 } from 'viem';
 import { signingAccount } from '../chain/signing-account.js';
-import { subscriptionManagerAbi, testUsdcAbi } from '../chain/abi.js';
+import { subscriptionManagerAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { splitSig } from '../chain/typed-data.js';
 import { chainDefinition } from '../chain/chain-definition.js';
 import { createOperatorSender, type OperatorSender } from '../chain/operator-sender.js';
@@ -355,7 +356,7 @@ export async function createViemSubscriptionChain(
 
     async allowance({ livemode, token, owner }) {
       const c = get(livemode);
-      return c.pub.readContract({ address: getAddress(token), abi: testUsdcAbi, functionName: 'allowance', args: [getAddress(owner), c.mode.subscriptionManager] });
+      return c.pub.readContract({ address: getAddress(token), abi: fiatTokenAbi, functionName: 'allowance', args: [getAddress(owner), c.mode.subscriptionManager] });
     },
 
     async permit({ livemode, token, owner, value, deadline, signature }) {
@@ -371,13 +372,13 @@ export async function createViemSubscriptionChain(
       const args = [getAddress(owner), c.mode.subscriptionManager, BigInt(value), BigInt(deadline), v, r, s] as const;
       const result = await sendFor<string>(c, purpose, async () => {
         try {
-          await c.pub.simulateContract({ account: c.sender.address, address: getAddress(token), abi: testUsdcAbi, functionName: 'permit', args });
+          await c.pub.simulateContract({ account: c.sender.address, address: getAddress(token), abi: fiatTokenAbi, functionName: 'permit', args });
         } catch (error) {
           const revert = decodeContractRevert(error);
           if (!revert) throw error;
           return { refused: describeRevert(revert) };
         }
-        return { call: { to: getAddress(token), data: encodeFunctionData({ abi: testUsdcAbi, functionName: 'permit', args }) } };
+        return { call: { to: getAddress(token), data: encodeFunctionData({ abi: fiatTokenAbi, functionName: 'permit', args }) } };
       });
       if ('receipt' in result) return { ok: true, txHash: result.receipt.transactionHash, blockNumber: result.receipt.blockNumber.toString() };
       if ('refused' in result) return { ok: false, reason: result.refused };

@@ -8,6 +8,7 @@
 import type { Client } from '@temporalio/client';
 import type { SignalDefinition, Workflow } from '@temporalio/common';
 import type { Db } from '../db/client.js';
+import { afterCommit } from '../db/request-transaction.js';
 import { startWorkflowOnce } from './start-once.js';
 import { startOptionsFor, type WorkflowTags } from './workflow-tags.js';
 
@@ -146,29 +147,34 @@ export function createWorkflowStarter(
   onError: (error: unknown, start: QueuedWorkflowStart) => void,
   timeoutMs = AFTER_COMMIT_START_TIMEOUT_MS,
 ): WorkflowStarter {
+  // In order: a signal-with-start queued after a plain start of the same workflow comes second.
+  // After one failure the rest are left to the sweep too: Temporal is most likely unreachable,
+  // and the caller should not wait for each of them in turn.
+  async function startInOrder(client: Client, starts: readonly QueuedWorkflowStart[]): Promise<void> {
+    for (const [index, start] of starts.entries()) {
+      let timer: NodeJS.Timeout | undefined;
+      const attempt = client.withDeadline(Date.now() + timeoutMs, () => performWorkflowStart(client, db, start));
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Temporal did not accept the start within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        // The deadline bounds each call; the race also bounds connecting to an unreachable server.
+        await Promise.race([attempt, timeout]);
+      } catch (error) {
+        attempt.catch(() => undefined);
+        for (const skipped of starts.slice(index)) onError(error, skipped);
+        return;
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+
   return {
     async startAfterCommit(starts) {
       if (!client) return;
-      // In order: a signal-with-start queued after a plain start of the same workflow comes second.
-      // After one failure the rest are left to the sweep too: Temporal is most likely unreachable,
-      // and the caller should not wait for each of them in turn.
-      for (const [index, start] of starts.entries()) {
-        let timer: NodeJS.Timeout | undefined;
-        const attempt = client.withDeadline(Date.now() + timeoutMs, () => performWorkflowStart(client, db, start));
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`Temporal did not accept the start within ${timeoutMs} ms`)), timeoutMs);
-        });
-        try {
-          // The deadline bounds each call; the race also bounds connecting to an unreachable server.
-          await Promise.race([attempt, timeout]);
-        } catch (error) {
-          attempt.catch(() => undefined);
-          for (const skipped of starts.slice(index)) onError(error, skipped);
-          return;
-        } finally {
-          clearTimeout(timer);
-        }
-      }
+      // Inside an idempotent request its transaction commits only once the response is ready.
+      await afterCommit(() => startInOrder(client, starts));
     },
   };
 }

@@ -41,7 +41,7 @@ export const token = z
         verifyingContract: z.string(),
       })
       .nullable()
-      .describe('The EIP-712 domain to sign EIP-3009 and EIP-2612 messages with (from eip712Domain(), else name() and version()); null when the token has no signing domain.'),
+      .describe('The EIP-712 domain to sign EIP-3009 and EIP-2612 messages with (from eip712Domain(), else name() and version() as on Circle USDC, else a known value for the chain); null when the token has no signing domain.'),
     capabilities: z
       .number()
       .int()

@@ -1,16 +1,14 @@
 // Public token reads: metadata, the EIP-712 domain and the capability bitmap,
 // detected by probing the contract and cached in memory with a TTL. The relay
-// reads the signing domain from here as well.
+// reads the signing domain from here as well; the domain itself comes from
+// src/chain/eip712-domain.ts, the one domain reader.
 import { type Address, type PublicClient, erc20Abi, getAddress } from 'viem';
-import { testUsdcAbi } from '../chain/abi.js';
+import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { publicClientFor } from '../chain/clients.js';
+import { NoDomainError, readDomainWithSource } from '../chain/eip712-domain.js';
 import { NotFoundError } from '../errors.js';
 import { TOKEN_CAPABILITY, type PermitNonce, type Token } from './schemas.js';
-
-const versionAbi = [
-  { type: 'function', name: 'version', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'string' }] },
-] as const;
 
 type TokenInfo = Omit<Token, 'livemode'>;
 
@@ -35,23 +33,24 @@ async function probe(client: PublicClient, chainId: number, tokenAddress: Addres
     throw new NotFoundError(`The contract at ${tokenAddress} is not an ERC-20 token (name, symbol or decimals missing).`, { param: 'address' });
   }
   const zero = '0x0000000000000000000000000000000000000000' as const;
-  const [eip3009, hasNonces, hasSeparator, domain5267] = await Promise.all([
-    succeeds(() => client.readContract({ address: tokenAddress, abi: testUsdcAbi, functionName: 'authorizationState', args: [zero, `0x${'00'.repeat(32)}`] })),
-    succeeds(() => client.readContract({ address: tokenAddress, abi: testUsdcAbi, functionName: 'nonces', args: [zero] })),
-    succeeds(() => client.readContract({ address: tokenAddress, abi: testUsdcAbi, functionName: 'DOMAIN_SEPARATOR' })),
-    client.readContract({ address: tokenAddress, abi: testUsdcAbi, functionName: 'eip712Domain' }).catch(() => undefined),
+  const [eip3009, hasNonces, hasSeparator, signing] = await Promise.all([
+    succeeds(() => client.readContract({ address: tokenAddress, abi: fiatTokenAbi, functionName: 'authorizationState', args: [zero, `0x${'00'.repeat(32)}`] })),
+    succeeds(() => client.readContract({ address: tokenAddress, abi: fiatTokenAbi, functionName: 'nonces', args: [zero] })),
+    succeeds(() => client.readContract({ address: tokenAddress, abi: fiatTokenAbi, functionName: 'DOMAIN_SEPARATOR' })),
+    readDomainWithSource(client, tokenAddress).catch((error: unknown) => {
+      if (error instanceof NoDomainError) return undefined;
+      throw error;
+    }),
   ]);
-  let domain: TokenInfo['domain'] = null;
-  if (domain5267) {
-    const [, dName, dVersion, dChainId, dContract] = domain5267;
-    domain = { name: dName, version: dVersion, chainId: Number(dChainId), verifyingContract: getAddress(dContract) };
-  } else if (eip3009 || hasSeparator) {
-    const version = await client.readContract({ address: tokenAddress, abi: versionAbi, functionName: 'version' }).catch(() => '1');
-    domain = { name, version, chainId, verifyingContract: tokenAddress };
-  }
+  const erc5267 = signing?.source === 'erc5267';
+  // A signing domain matters only to a token that verifies signatures (EIP-3009, EIP-2612 or ERC-5267).
+  const domain: TokenInfo['domain'] =
+    signing && (erc5267 || eip3009 || hasSeparator)
+      ? { name: signing.domain.name, version: signing.domain.version, chainId: Number(signing.domain.chainId), verifyingContract: getAddress(signing.domain.verifyingContract) }
+      : null;
   const eip2612 = hasNonces && hasSeparator;
   const capabilities =
-    (eip3009 ? TOKEN_CAPABILITY.eip3009 : 0) | (eip2612 ? TOKEN_CAPABILITY.eip2612 : 0) | (domain5267 ? TOKEN_CAPABILITY.erc5267 : 0);
+    (eip3009 ? TOKEN_CAPABILITY.eip3009 : 0) | (eip2612 ? TOKEN_CAPABILITY.eip2612 : 0) | (erc5267 ? TOKEN_CAPABILITY.erc5267 : 0);
   return {
     object: 'token',
     address: tokenAddress,
@@ -61,7 +60,7 @@ async function probe(client: PublicClient, chainId: number, tokenAddress: Addres
     decimals: Number(decimals),
     domain,
     capabilities,
-    supports: { eip3009, eip2612, erc5267: domain5267 !== undefined },
+    supports: { eip3009, eip2612, erc5267 },
   };
 }
 
@@ -96,7 +95,7 @@ export function createTokenService({ chain, ttlMs = 5 * 60_000 }: { chain: Chain
       }
       const nonce = await publicClientFor(settings).readContract({
         address: info.address as Address,
-        abi: testUsdcAbi,
+        abi: fiatTokenAbi,
         functionName: 'nonces',
         args: [getAddress(owner)],
       });

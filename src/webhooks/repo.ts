@@ -186,7 +186,13 @@ export async function countRecentPermanentFailures(db: Db, endpointId: string, w
   return row!.n;
 }
 
-// Delivery records (one per attempt) ----------------------------------------
+// Delivery records (one per send of an attempt) -------------------------------
+
+/** `sending` until the send's outcome is recorded; `interrupted` when the worker stopped before that. */
+export type DeliveryStatus = 'sending' | 'interrupted' | 'succeeded' | 'failed' | 'permanently_failed';
+export type DeliveryOutcome = Extract<DeliveryStatus, 'succeeded' | 'failed' | 'permanently_failed'>;
+
+export const INTERRUPTED_SEND_ERROR = 'interrupted: the sender stopped (crash or timeout) before the answer was recorded; the attempt was sent again';
 
 export type DeliveryRow = {
   id: string;
@@ -198,7 +204,7 @@ export type DeliveryRow = {
   eventType: string;
   attempt: number;
   sequence: number;
-  status: 'succeeded' | 'failed' | 'permanently_failed';
+  status: DeliveryStatus;
   responseStatus: number | null;
   responseBodyExcerpt: string | null;
   error: string | null;
@@ -213,18 +219,39 @@ const deliveryColumns = (db: Db) =>
      d.response_status as "responseStatus", d.response_body_excerpt as "responseBodyExcerpt", d.error,
      d.duration_ms as "durationMs", d.attempted_at as "attemptedAt", d.next_retry_at as "nextRetryAt"`;
 
-/** One attempt; a retried activity that re-sends the same attempt overwrites its record. */
-export async function upsertDelivery(db: Db, row: Omit<DeliveryRow, 'sequence'>): Promise<void> {
+/**
+ * Records a send before its request goes out (`sending`). A record of the same attempt still
+ * `sending` belongs to a send that a crash cut short: it becomes `interrupted`, and this send gets the next number.
+ */
+export async function recordSendStarted(
+  db: Db,
+  row: Pick<DeliveryRow, 'id' | 'merchantId' | 'livemode' | 'runId' | 'endpointId' | 'eventId' | 'eventType' | 'attempt' | 'attemptedAt'>,
+): Promise<void> {
   await db`
-    insert into webhook_deliveries (id, merchant_id, livemode, run_id, endpoint_id, event_id, event_type, attempt, status,
-      response_status, response_body_excerpt, error, duration_ms, attempted_at, next_retry_at)
+    with interrupted as (
+      update webhook_deliveries set status = 'interrupted', error = ${INTERRUPTED_SEND_ERROR}
+      where run_id = ${row.runId} and attempt = ${row.attempt} and status = 'sending'
+      returning 1
+    )
+    insert into webhook_deliveries (id, merchant_id, livemode, run_id, endpoint_id, event_id, event_type, attempt, send, status,
+      duration_ms, attempted_at)
     values (${row.id}, ${row.merchantId}, ${row.livemode}, ${row.runId}, ${row.endpointId}, ${row.eventId}, ${row.eventType},
-      ${row.attempt}, ${row.status}, ${row.responseStatus}, ${row.responseBodyExcerpt}, ${row.error}, ${row.durationMs},
-      ${row.attemptedAt}, ${row.nextRetryAt})
-    on conflict (run_id, attempt) do update set
-      status = excluded.status, response_status = excluded.response_status,
-      response_body_excerpt = excluded.response_body_excerpt, error = excluded.error,
-      duration_ms = excluded.duration_ms, attempted_at = excluded.attempted_at, next_retry_at = excluded.next_retry_at`;
+      ${row.attempt},
+      (select coalesce(max(send), 0) + 1 from webhook_deliveries where run_id = ${row.runId} and attempt = ${row.attempt}),
+      'sending', 0, ${row.attemptedAt})`;
+}
+
+/** Records the outcome of a send recorded by `recordSendStarted`. */
+export async function recordSendFinished(
+  db: Db,
+  id: string,
+  outcome: Pick<DeliveryRow, 'responseStatus' | 'responseBodyExcerpt' | 'error' | 'durationMs' | 'nextRetryAt'> & { status: DeliveryOutcome | 'interrupted' },
+): Promise<void> {
+  await db`
+    update webhook_deliveries set status = ${outcome.status}, response_status = ${outcome.responseStatus},
+      response_body_excerpt = ${outcome.responseBodyExcerpt}, error = ${outcome.error}, duration_ms = ${outcome.durationMs},
+      next_retry_at = ${outcome.nextRetryAt}
+    where id = ${id}`;
 }
 
 export async function findDelivery(db: Db, scope: MerchantScope, id: string): Promise<DeliveryRow | undefined> {
@@ -286,11 +313,12 @@ export async function insertTestEvent(
   return row!;
 }
 
-/** The first attempt of a run, once recorded. */
+/** The first attempt of a run, once its outcome is recorded (its last send, when a crash interrupted one). */
 export async function findFirstAttemptOfRun(db: Db, runId: string): Promise<DeliveryRow | undefined> {
   const [row] = await db<DeliveryRow[]>`
     select ${deliveryColumns(db)} from webhook_deliveries d join webhook_delivery_runs r on r.id = d.run_id
-    where d.run_id = ${runId} and d.attempt = 1`;
+    where d.run_id = ${runId} and d.attempt = 1 and d.status not in ('sending', 'interrupted')
+    order by d.send desc limit 1`;
   return row;
 }
 

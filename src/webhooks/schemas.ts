@@ -7,7 +7,8 @@ import { idParam, pathId, timestamp } from '../http/schemas.js';
 /** Subscribes an endpoint to every event kind, including kinds added later. */
 export const ALL_EVENTS = '*';
 export const ENDPOINT_STATUSES = ['active', 'disabled'] as const;
-export const DELIVERY_STATUSES = ['succeeded', 'failed', 'permanently_failed'] as const;
+/** `sending` and `interrupted` (issue 29): a send in flight, and one a crash cut short (its attempt was sent again). */
+export const DELIVERY_STATUSES = ['sending', 'interrupted', 'succeeded', 'failed', 'permanently_failed'] as const;
 
 const eventKind = z
   .enum([ALL_EVENTS, ...EVENT_TYPES])
@@ -77,8 +78,12 @@ export const delivery = z
     eventType: z.string(),
     status: z
       .enum(DELIVERY_STATUSES)
-      .describe('`succeeded` (2xx), `failed` (another attempt follows at nextRetryAt unless the endpoint is disabled), `permanently_failed` (no more attempts).'),
-    attempt: z.number().int().describe('1 for the first attempt of a sequence.'),
+      .describe(
+        '`sending` (the request is out, no answer recorded yet), `succeeded` (2xx), `failed` (another attempt follows at nextRetryAt ' +
+          'unless the endpoint is disabled), `permanently_failed` (no more attempts), `interrupted` (the sender stopped before the ' +
+          'answer was recorded, e.g. a crash; the same attempt was sent again and has its own record: the receiver may have got it twice, same webhook-id).',
+      ),
+    attempt: z.number().int().describe('1 for the first attempt of a sequence. An attempt sent again after an interruption has a record per send.'),
     replay: z.number().int().describe('0 for the original attempt sequence, N for the Nth replay.'),
     responseStatus: z.number().int().nullable().describe('The HTTP status returned, or null when no response arrived.'),
     responseBodyExcerpt: z.string().nullable().describe('The first 1024 bytes of the response body.'),

@@ -2,6 +2,7 @@
 // inspection and replay of delivery records.
 import type { Client } from '@temporalio/client';
 import type { Db, Sql } from '../db/client.js';
+import { outsideRequestTransaction } from '../db/request-transaction.js';
 import { InternalError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
@@ -100,6 +101,35 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
     return row;
   }
 
+  async function sendTestEventNow(scope: MerchantScope, id: string): Promise<TestEvent> {
+    const { eventId, start } = await sql.begin(async (tx) => {
+      const row = await loadEndpoint(scope, id, tx, true);
+      if (row.status !== 'active' || isExpired(row)) {
+        throw new InvalidStateError('The webhook endpoint is disabled; enable it before sending a test event.');
+      }
+      const event = await repo.insertTestEvent(tx, {
+        id: newId('event'),
+        ...scope,
+        type: TEST_EVENT_TYPE,
+        data: {
+          object: { id: row.id, object: 'webhook_endpoint', url: row.url, mode: row.livemode ? 'live' : 'test' },
+          message: 'A test event sent with POST /v1/webhook-endpoints/{id}/test.',
+        },
+      });
+      const input: WebhookDeliveryInput = { eventId: event.id, endpointId: row.id, sequence: 0 };
+      const queued = await queueWorkflowStart(tx, workflowStart(webhookDeliveryWorkflow, { workflowId: webhookDeliveryWorkflowId(input), taskQueue, args: [input], tags: deliveryRunTags(scope, input) }));
+      return { eventId: event.id, start: queued };
+    });
+    await starter.startAfterCommit([start]);
+    const deadline = Date.now() + testEventWaitMs;
+    let first = await repo.findFirstAttemptOfRun(sql, start.workflowId);
+    while (!first && Date.now() < deadline) {
+      await sleep(100);
+      first = await repo.findFirstAttemptOfRun(sql, start.workflowId);
+    }
+    return { object: 'webhook_test_event', endpointId: id, eventId, eventType: TEST_EVENT_TYPE, delivery: first ? renderDelivery(first) : null };
+  }
+
   return {
     async create(scope: MerchantScope, input: CreateEndpointBody): Promise<EndpointWithSecret> {
       const keyMode = scope.livemode ? 'live' : 'test';
@@ -172,34 +202,12 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
      * dispatched (so no other endpoint gets it), and its delivery run is queued in the same
      * transaction and started after commit, through the usual delivery workflow (signed, retried,
      * recorded). Answers with the first attempt once it is recorded, or null after the wait.
+     * The answer needs the worker to see the event, so this commits before the Idempotency-Key
+     * stores the answer (outside the request's transaction): a crash between the two can send a
+     * second test event, which only tests the endpoint again.
      */
     async sendTestEvent(scope: MerchantScope, id: string): Promise<TestEvent> {
-      const { eventId, start } = await sql.begin(async (tx) => {
-        const row = await loadEndpoint(scope, id, tx, true);
-        if (row.status !== 'active' || isExpired(row)) {
-          throw new InvalidStateError('The webhook endpoint is disabled; enable it before sending a test event.');
-        }
-        const event = await repo.insertTestEvent(tx, {
-          id: newId('event'),
-          ...scope,
-          type: TEST_EVENT_TYPE,
-          data: {
-            object: { id: row.id, object: 'webhook_endpoint', url: row.url, mode: row.livemode ? 'live' : 'test' },
-            message: 'A test event sent with POST /v1/webhook-endpoints/{id}/test.',
-          },
-        });
-        const input: WebhookDeliveryInput = { eventId: event.id, endpointId: row.id, sequence: 0 };
-        const queued = await queueWorkflowStart(tx, workflowStart(webhookDeliveryWorkflow, { workflowId: webhookDeliveryWorkflowId(input), taskQueue, args: [input], tags: deliveryRunTags(scope, input) }));
-        return { eventId: event.id, start: queued };
-      });
-      await starter.startAfterCommit([start]);
-      const deadline = Date.now() + testEventWaitMs;
-      let first = await repo.findFirstAttemptOfRun(sql, start.workflowId);
-      while (!first && Date.now() < deadline) {
-        await sleep(100);
-        first = await repo.findFirstAttemptOfRun(sql, start.workflowId);
-      }
-      return { object: 'webhook_test_event', endpointId: id, eventId, eventType: TEST_EVENT_TYPE, delivery: first ? renderDelivery(first) : null };
+      return outsideRequestTransaction(() => sendTestEventNow(scope, id));
     },
 
     async getDelivery(scope: MerchantScope, id: string): Promise<Delivery> {

@@ -15,7 +15,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readEscrowJob } from '../../src/agents/escrow.js';
 import { createAgentService } from '../../src/agents/service.js';
-import { agenticCommerceEscrowAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import { agenticCommerceEscrowAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { DEV_SECRETS_KEY } from '../../src/config.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
@@ -91,7 +92,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
 const jobRow = (id: string) =>
   db.sql<{ status: string; onchainJobId: string | null; fundTransactionHash: string | null }[]>`
     select status, onchain_job_id::text as "onchainJobId", fund_transaction_hash as "fundTransactionHash" from agent_jobs where id = ${id}`.then((r) => r[0]!);
-const balanceOf = (address: Address) => pub.readContract({ address: chain.info.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [address] });
+const balanceOf = (address: Address) => pub.readContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [address] });
 
 describe('agent job funding across a killed worker', () => {
   it('a worker killed between the on-chain funding and its record: the job is funded once', async () => {
@@ -102,7 +103,7 @@ describe('agent job funding across a killed worker', () => {
     await service.updateConfig(scope, { commerce: { approvedVendors: [vendor.address] } });
     await testClient().setBalance({ address: wallet, value: parseEther('10') });
     const funder = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
-    await pub.waitForTransactionReceipt({ hash: await funder.writeContract({ address: chain.info.token, abi: testUsdcAbi, functionName: 'transfer', args: [wallet, 100_000_000n] }) });
+    await pub.waitForTransactionReceipt({ hash: await funder.writeContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'transfer', args: [wallet, 100_000_000n] }) });
 
     const first = await workerProcess();
     const lock = await db.sql.reserve();

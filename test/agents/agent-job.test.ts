@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentActivities } from '../../activities/agents.js';
 import { createAgentService } from '../../src/agents/service.js';
 import { agentIndexerHooks } from '../../src/agents/escrow.js';
-import { agenticCommerceEscrowAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import { agenticCommerceEscrowAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { DEV_SECRETS_KEY } from '../../src/config.js';
@@ -74,11 +75,11 @@ const walletOf = (account: typeof vendor) => createWalletClient({ account, chain
 
 async function fundWallet(address: Address): Promise<void> {
   await testClient.setBalance({ address, value: parseEther('10') });
-  const hash = await walletOf(funder).writeContract({ address: chain.info.token, abi: testUsdcAbi, functionName: 'transfer', args: [address, FUNDING] });
+  const hash = await walletOf(funder).writeContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'transfer', args: [address, FUNDING] });
   await pub.waitForTransactionReceipt({ hash });
 }
 
-const balanceOf = (address: Address) => pub.readContract({ address: chain.info.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [address] });
+const balanceOf = (address: Address) => pub.readContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [address] });
 
 async function escrowCall(account: typeof vendor, functionName: 'submit' | 'complete' | 'reject', onchainJobId: string): Promise<Hex> {
   const hash = await walletOf(account).writeContract({

@@ -8,7 +8,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { type Address, type PublicClient, createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
@@ -85,7 +86,7 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-const balanceOf = (who: Address) => pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address) => pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
 async function createSession(amount: string): Promise<{ id: string }> {
   const response = await t.app.inject({
@@ -291,7 +292,7 @@ describe('hosted checkout in headless Chromium', () => {
       args: [subscriber.address, nonce],
     });
     expect(used).toBe(true);
-    const allowance = await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [subscriber.address, settings.subscriptionManager] });
+    const allowance = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [subscriber.address, settings.subscriptionManager] });
     expect(allowance).toBeGreaterThan(0n);
 
     // Terms other than the plan's are refused before anything reaches the relay.

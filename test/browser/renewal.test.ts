@@ -8,7 +8,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createWalletClient, http, parseEventLogs } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { type ChainSettings } from '../../src/chain/config.js';
 import { devChainSettings } from '../../src/dev/chain/settings.js';
 import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
@@ -82,7 +83,7 @@ async function openWalletPage(account: PrivateKeyAccount): Promise<{ page: Page;
 }
 
 const allowanceOf = (owner: `0x${string}`) =>
-  chain.pub.readContract({ address: chain.deployed.token, abi: testUsdcAbi, functionName: 'allowance', args: [owner, chain.deployed.subscriptionManager] });
+  chain.pub.readContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: 'allowance', args: [owner, chain.deployed.subscriptionManager] });
 
 describe('subscription renewal in headless Chromium', () => {
   it('enrols with an email on the plan page, is reminded by email when the allowance runs low, and renews on the linked page', async () => {
@@ -119,7 +120,7 @@ describe('subscription renewal in headless Chromium', () => {
     // so the check after that charge finds one period left: the reminder goes out.
     await chain.testClient.setBalance({ address: subscriber.address, value: 10n ** 18n });
     const wallet = createWalletClient({ account: subscriber, chain: chainDefinition(chain.anvil.chainId, chain.anvil.rpcUrl), transport: http(chain.anvil.rpcUrl) });
-    const approve = await wallet.writeContract({ address: chain.deployed.token, abi: testUsdcAbi, functionName: 'approve', args: [chain.deployed.subscriptionManager, USDC(10)] });
+    const approve = await wallet.writeContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: 'approve', args: [chain.deployed.subscriptionManager, USDC(10)] });
     await waitForDevReceipt(chain.pub, approve);
     const projected = await onSubscriptionCreatedOnChain(
       { sql: db.sql, temporal: temporal.client, taskQueue: temporal.taskQueue, events: { dispatch: async () => {} }, modes: { test: chain.mode } },

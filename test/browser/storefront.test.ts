@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { type Address, type PublicClient, createPublicClient, http } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
@@ -152,7 +152,7 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-const balanceOf = (who: Address) => pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address) => pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
 /** A page with the test wallet backed by `account`, forwarding reads to anvil. */
 async function openWalletPage(account: PrivateKeyAccount, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; methods: string[] }> {

@@ -1,5 +1,5 @@
 /**
- * Contract tests on a private anvil through viem: every guarantee and every revert path of TestUSDC,
+ * Contract tests on a private anvil through viem: the token semantics the product relies on in Circle's USDC,
  * SubscriptionManager and AgenticCommerceEscrow, plus the chain plumbing (artifacts cache, abi.ts
  * freshness, deterministic deployment).
  */
@@ -22,7 +22,8 @@ import {
 } from 'viem';
 import { type PrivateKeyAccount, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { type AnvilInstance, startAnvil } from '../../src/dev/chain/anvil.js';
 import { findProjectRoot, loadArtifacts, renderAbiModule } from '../../src/dev/chain/artifacts.js';
 import {
@@ -31,12 +32,14 @@ import {
   deployContracts,
 } from '../../src/dev/chain/deploy.js';
 import { ANVIL_ACCOUNTS, ANVIL_MNEMONIC, DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { renderFiatTokenAbiModule } from '../../src/dev/chain/circle-usdc.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { predictContractAddresses } from '../../src/chain/test-mode-defaults.js';
 import { chargeFailureSelector } from '../../src/subscriptions/charge-batch.js';
 import {
   type Terms,
   expectRevert,
+  expectRevertReason,
   randomNonce,
   readDomain,
   signAuthorization,
@@ -54,6 +57,7 @@ const MONTH = 30n * DAY;
 const account = (key: Hex): PrivateKeyAccount => privateKeyToAccount(key);
 const deployer = account(DEV_ACCOUNTS.deployer.privateKey);
 const relayer = account(DEV_ACCOUNTS.relayer.privateKey);
+const minter = account(DEV_ACCOUNTS.usdcMasterMinter.privateKey);
 const operator = account(DEV_ACCOUNTS.operator.privateKey);
 const merchant = account(DEV_ACCOUNTS.merchant.privateKey);
 const [payerA, payerB, payerC, client, provider, evaluator] = DEV_ACCOUNTS.payers.map((p) => account(p.privateKey)) as [
@@ -94,7 +98,7 @@ async function advance(seconds: bigint): Promise<void> {
 }
 
 const balanceOf = (who: Address): Promise<bigint> =>
-  pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [who] });
+  pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
 beforeAll(async () => {
   const artifacts = await loadArtifacts(); // compiles once, then served from build/contracts/<hash>
@@ -139,6 +143,9 @@ describe('chain plumbing', () => {
     });
     expect(deployed.alreadyDeployed).toBe(false);
     expect(deployed.chainId).toBe(31337);
+    const roleNonces = () =>
+      Promise.all([DEV_ACCOUNTS.usdcOwner, DEV_ACCOUNTS.usdcMasterMinter].map(({ address }) => pub.getTransactionCount({ address })));
+    const [ownerNonce, minterNonce] = await roleNonces();
     const again = await deployContracts({
       rpcUrl: anvil.rpcUrl,
       deployerKey: DEV_ACCOUNTS.deployer.privateKey,
@@ -148,6 +155,8 @@ describe('chain plumbing', () => {
     expect(again.alreadyDeployed).toBe(true);
     expect(again.token).toBe(token);
     expect(again.deployBlock).toBe(deployed.deployBlock);
+    // USDC's initialisation is not repeated: the owner sent nothing, the master minter only the one mint
+    expect(await roleNonces()).toEqual([ownerNonce, minterNonce! + 1]);
     expect(await balanceOf(outsider.address)).toBe(USDC(5));
     for (const p of DEV_ACCOUNTS.payers) expect(await balanceOf(p.address)).toBe(DEFAULT_PAYER_BALANCE);
   });
@@ -164,7 +173,7 @@ describe('chain plumbing', () => {
 
 // --------------------------------------------------------------------------------------------- token
 
-describe('TestUSDC', () => {
+describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
   const authFor = async (overrides: { to?: Address; value?: bigint; validAfter?: bigint; validBefore?: bigint } = {}) => {
     const t = await now();
     return {
@@ -181,7 +190,7 @@ describe('TestUSDC', () => {
     return pub.simulateContract({
       account: caller,
       address: token,
-      abi: testUsdcAbi,
+      abi: fiatTokenAbi,
       functionName: 'transferWithAuthorization',
       args: [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, v, r, s],
     });
@@ -189,14 +198,14 @@ describe('TestUSDC', () => {
 
   it('has USDC metadata and a readable EIP-712 domain ("USD Coin", "2")', async () => {
     const read = <F extends 'name' | 'symbol' | 'version'>(functionName: F) =>
-      pub.readContract({ address: token, abi: testUsdcAbi, functionName });
+      pub.readContract({ address: token, abi: fiatTokenAbi, functionName });
     expect(await read('name')).toBe('USD Coin');
     expect(await read('symbol')).toBe('USDC');
     expect(await read('version')).toBe('2');
-    expect(await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'decimals' })).toBe(6);
+    expect(await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'decimals' })).toBe(6);
     const domain = await readDomain(pub, token);
     expect(domain).toEqual({ name: 'USD Coin', version: '2', chainId: 31337n, verifyingContract: token });
-    const separator = await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'DOMAIN_SEPARATOR' });
+    const separator = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'DOMAIN_SEPARATOR' });
     expect(separator).toBe(hashDomain({ domain, types: { EIP712Domain: [
       { name: 'name', type: 'string' },
       { name: 'version', type: 'string' },
@@ -212,7 +221,7 @@ describe('TestUSDC', () => {
         | 'RECEIVE_WITH_AUTHORIZATION_TYPEHASH'
         | 'CANCEL_AUTHORIZATION_TYPEHASH'
         | 'PERMIT_TYPEHASH',
-    ) => pub.readContract({ address: token, abi: testUsdcAbi, functionName });
+    ) => pub.readContract({ address: token, abi: fiatTokenAbi, functionName });
     expect(await read('TRANSFER_WITH_AUTHORIZATION_TYPEHASH')).toBe(
       '0x7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a2267',
     );
@@ -234,14 +243,14 @@ describe('TestUSDC', () => {
     const receipt = await mined(await wallet(relayer).writeContract(request));
     expect(await balanceOf(payerA.address)).toBe(fromBefore - auth.value);
     expect(await balanceOf(merchant.address)).toBe(toBefore + auth.value);
-    const [used] = parseEventLogs({ abi: testUsdcAbi, logs: receipt.logs, eventName: 'AuthorizationUsed' });
+    const [used] = parseEventLogs({ abi: fiatTokenAbi, logs: receipt.logs, eventName: 'AuthorizationUsed' });
     expect(used?.args).toEqual({ authorizer: payerA.address, nonce: auth.nonce });
     expect(
-      await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'authorizationState', args: [payerA.address, auth.nonce] }),
+      await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'authorizationState', args: [payerA.address, auth.nonce] }),
     ).toBe(true);
 
     // reused authorization
-    await expectRevert(simulateTransfer(auth, signature), 'AuthorizationUsedOrCanceled');
+    await expectRevertReason(simulateTransfer(auth, signature), 'FiatTokenV2: authorization is used or canceled');
   });
 
   it('transferWithAuthorization accepts a packed bytes signature (USDC v2.2 overload)', async () => {
@@ -252,7 +261,7 @@ describe('TestUSDC', () => {
     await mined(
       await wallet(relayer).writeContract({
         address: token,
-        abi: testUsdcAbi,
+        abi: fiatTokenAbi,
         functionName: 'transferWithAuthorization',
         args: [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, signature],
       }),
@@ -265,36 +274,36 @@ describe('TestUSDC', () => {
     const t = await now();
 
     const expired = await authFor({ validAfter: 0n, validBefore: t - 1n });
-    await expectRevert(
+    await expectRevertReason(
       simulateTransfer(expired, await signAuthorization(payerA, domain, 'TransferWithAuthorization', expired)),
-      'AuthorizationExpired',
+      'FiatTokenV2: authorization is expired',
     );
 
     const future = await authFor({ validAfter: t + 3600n, validBefore: t + 7200n });
-    await expectRevert(
+    await expectRevertReason(
       simulateTransfer(future, await signAuthorization(payerA, domain, 'TransferWithAuthorization', future)),
-      'AuthorizationNotYetValid',
+      'FiatTokenV2: authorization is not yet valid',
     );
 
     const wrongSigner = await authFor();
-    await expectRevert(
+    await expectRevertReason(
       simulateTransfer(wrongSigner, await signAuthorization(payerB, domain, 'TransferWithAuthorization', wrongSigner)),
-      'InvalidSignature',
+      'FiatTokenV2: invalid signature',
     );
 
     const tampered = await authFor();
     const sig = await signAuthorization(payerA, domain, 'TransferWithAuthorization', tampered);
-    await expectRevert(simulateTransfer({ ...tampered, value: tampered.value + 1n }, sig), 'InvalidSignature');
-    await expectRevert(simulateTransfer({ ...tampered, to: relayer.address }, sig), 'InvalidSignature');
+    await expectRevertReason(simulateTransfer({ ...tampered, value: tampered.value + 1n }, sig), 'FiatTokenV2: invalid signature');
+    await expectRevertReason(simulateTransfer({ ...tampered, to: relayer.address }, sig), 'FiatTokenV2: invalid signature');
 
     // a signature over another chain's domain (the USDC-name pitfall) is rejected too
     const otherDomain = await authFor();
-    await expectRevert(
+    await expectRevertReason(
       simulateTransfer(
         otherDomain,
         await signAuthorization(payerA, { ...domain, name: 'USDC' }, 'TransferWithAuthorization', otherDomain),
       ),
-      'InvalidSignature',
+      'FiatTokenV2: invalid signature',
     );
   });
 
@@ -306,37 +315,37 @@ describe('TestUSDC', () => {
 
     // only the authorizer's signature can cancel
     const forged = splitSig(await signCancelAuthorization(payerB, domain, { authorizer: payerA.address, nonce: auth.nonce }));
-    await expectRevert(
+    await expectRevertReason(
       pub.simulateContract({
         account: relayer,
         address: token,
-        abi: testUsdcAbi,
+        abi: fiatTokenAbi,
         functionName: 'cancelAuthorization',
         args: [payerA.address, auth.nonce, forged.v, forged.r, forged.s],
       }),
-      'InvalidSignature',
+      'FiatTokenV2: invalid signature',
     );
 
     const receipt = await mined(
       await wallet(relayer).writeContract({
         address: token,
-        abi: testUsdcAbi,
+        abi: fiatTokenAbi,
         functionName: 'cancelAuthorization',
         args: [payerA.address, auth.nonce, cancelSig.v, cancelSig.r, cancelSig.s],
       }),
     );
-    const [canceled] = parseEventLogs({ abi: testUsdcAbi, logs: receipt.logs, eventName: 'AuthorizationCanceled' });
+    const [canceled] = parseEventLogs({ abi: fiatTokenAbi, logs: receipt.logs, eventName: 'AuthorizationCanceled' });
     expect(canceled?.args).toEqual({ authorizer: payerA.address, nonce: auth.nonce });
-    await expectRevert(simulateTransfer(auth, signature), 'AuthorizationUsedOrCanceled');
-    await expectRevert(
+    await expectRevertReason(simulateTransfer(auth, signature), 'FiatTokenV2: authorization is used or canceled');
+    await expectRevertReason(
       pub.simulateContract({
         account: relayer,
         address: token,
-        abi: testUsdcAbi,
+        abi: fiatTokenAbi,
         functionName: 'cancelAuthorization',
         args: [payerA.address, auth.nonce, cancelSig.v, cancelSig.r, cancelSig.s],
       }),
-      'AuthorizationUsedOrCanceled',
+      'FiatTokenV2: authorization is used or canceled',
     );
   });
 
@@ -345,63 +354,139 @@ describe('TestUSDC', () => {
     const auth = await authFor({ to: merchant.address });
     const { v, r, s } = splitSig(await signAuthorization(payerA, domain, 'ReceiveWithAuthorization', auth));
     const args = [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, v, r, s] as const;
-    await expectRevert(
-      pub.simulateContract({ account: relayer, address: token, abi: testUsdcAbi, functionName: 'receiveWithAuthorization', args }),
-      'CallerMustBePayee',
+    await expectRevertReason(
+      pub.simulateContract({ account: relayer, address: token, abi: fiatTokenAbi, functionName: 'receiveWithAuthorization', args }),
+      'FiatTokenV2: caller must be the payee',
     );
     // a TransferWithAuthorization signature is not a ReceiveWithAuthorization one
     const transferSig = splitSig(await signAuthorization(payerA, domain, 'TransferWithAuthorization', auth));
-    await expectRevert(
+    await expectRevertReason(
       pub.simulateContract({
         account: merchant,
         address: token,
-        abi: testUsdcAbi,
+        abi: fiatTokenAbi,
         functionName: 'receiveWithAuthorization',
         args: [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, transferSig.v, transferSig.r, transferSig.s],
       }),
-      'InvalidSignature',
+      'FiatTokenV2: invalid signature',
     );
     const before = await balanceOf(merchant.address);
     await mined(
-      await wallet(merchant).writeContract({ address: token, abi: testUsdcAbi, functionName: 'receiveWithAuthorization', args }),
+      await wallet(merchant).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'receiveWithAuthorization', args }),
     );
     expect(await balanceOf(merchant.address)).toBe(before + auth.value);
   });
 
   it('permit sets the allowance; a wrong nonce or a past deadline reverts', async () => {
     const deadline = (await now()) + 3600n;
-    const nonce = await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [payerA.address] });
+    const nonce = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [payerA.address] });
     const permitArgs = (p: { value: bigint; deadline: bigint; v: number; r: Hex; s: Hex }) =>
       [payerA.address, relayer.address, p.value, p.deadline, p.v, p.r, p.s] as const;
 
     const wrongNonce = await signPermit(pub, payerA, token, { spender: relayer.address, value: USDC(7), deadline, nonce: nonce + 1n });
-    await expectRevert(
-      pub.simulateContract({ account: relayer, address: token, abi: testUsdcAbi, functionName: 'permit', args: permitArgs(wrongNonce) }),
-      'InvalidSignature',
+    await expectRevertReason(
+      pub.simulateContract({ account: relayer, address: token, abi: fiatTokenAbi, functionName: 'permit', args: permitArgs(wrongNonce) }),
+      'EIP2612: invalid signature',
     );
     const late = await signPermit(pub, payerA, token, { spender: relayer.address, value: USDC(7), deadline: (await now()) - 1n });
-    await expectRevert(
-      pub.simulateContract({ account: relayer, address: token, abi: testUsdcAbi, functionName: 'permit', args: permitArgs(late) }),
-      'PermitExpired',
+    await expectRevertReason(
+      pub.simulateContract({ account: relayer, address: token, abi: fiatTokenAbi, functionName: 'permit', args: permitArgs(late) }),
+      'FiatTokenV2: permit is expired',
     );
 
     const good = await signPermit(pub, payerA, token, { spender: relayer.address, value: USDC(7), deadline });
-    await mined(await wallet(relayer).writeContract({ address: token, abi: testUsdcAbi, functionName: 'permit', args: permitArgs(good) }));
+    await mined(await wallet(relayer).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'permit', args: permitArgs(good) }));
     expect(
-      await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [payerA.address, relayer.address] }),
+      await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [payerA.address, relayer.address] }),
     ).toBe(USDC(7));
-    expect(await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [payerA.address] })).toBe(nonce + 1n);
+    expect(await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [payerA.address] })).toBe(nonce + 1n);
     // replaying the same permit now has a stale nonce
-    await expectRevert(
-      pub.simulateContract({ account: relayer, address: token, abi: testUsdcAbi, functionName: 'permit', args: permitArgs(good) }),
-      'InvalidSignature',
+    await expectRevertReason(
+      pub.simulateContract({ account: relayer, address: token, abi: fiatTokenAbi, functionName: 'permit', args: permitArgs(good) }),
+      'EIP2612: invalid signature',
     );
   });
 
-  it('only the owner can mint', async () => {
-    await expectRevert(
-      pub.simulateContract({ account: relayer, address: token, abi: testUsdcAbi, functionName: 'mint', args: [relayer.address, 1n] }),
-      'OwnableUnauthorizedAccount',
+  it('is initialised as on Base, with its roles on the dev accounts (and src/chain/fiat-token-abi.ts is the artifact ABI)', async () => {
+    const read = <F extends 'owner' | 'masterMinter' | 'pauser' | 'blacklister' | 'currency' | 'paused'>(functionName: F) =>
+      pub.readContract({ address: token, abi: fiatTokenAbi, functionName });
+    expect(await read('owner')).toBe(DEV_ACCOUNTS.usdcOwner.address);
+    expect(await read('masterMinter')).toBe(DEV_ACCOUNTS.usdcMasterMinter.address);
+    expect(await read('pauser')).toBe(DEV_ACCOUNTS.usdcPauser.address);
+    expect(await read('blacklister')).toBe(DEV_ACCOUNTS.usdcBlacklister.address);
+    expect(await read('currency')).toBe('USD');
+    expect(await read('paused')).toBe(false);
+    expect(readFileSync(join(findProjectRoot(), 'src', 'chain', 'fiat-token-abi.ts'), 'utf8')).toBe(renderFiatTokenAbiModule());
+  });
+
+  it('validAfter is strict: an authorization is valid only after validAfter and before validBefore', async () => {
+    const domain = await readDomain(pub, token);
+    const t = (await now()) + 10n;
+    await testClient.setNextBlockTimestamp({ timestamp: t });
+    const atStart = await authFor({ validAfter: t, validBefore: t + 3600n });
+    const signature = await signAuthorization(payerA, domain, 'TransferWithAuthorization', atStart);
+    const { v, r, s: sigS } = splitSig(signature);
+    // sent (not simulated) so that it runs in the block at timestamp t: validAfter == now is refused
+    const hash = await wallet(relayer).writeContract({
+      address: token,
+      abi: fiatTokenAbi,
+      functionName: 'transferWithAuthorization',
+      args: [atStart.from, atStart.to, atStart.value, atStart.validAfter, atStart.validBefore, atStart.nonce, v, r, sigS],
+      gas: 200_000n,
+    });
+    expect((await pub.waitForTransactionReceipt({ hash })).status).toBe('reverted');
+    const atEnd = await authFor({ validAfter: 0n, validBefore: await now() });
+    const endSignature = await signAuthorization(payerA, domain, 'TransferWithAuthorization', atEnd);
+    await expectRevertReason(simulateTransfer(atEnd, endSignature), 'FiatTokenV2: authorization is expired');
+  });
+
+  it('receiveWithAuthorization and permit take the bytes signature overload too', async () => {
+    const domain = await readDomain(pub, token);
+    const auth = await authFor({ to: merchant.address, value: USDC(0.5) });
+    const signature = await signAuthorization(payerA, domain, 'ReceiveWithAuthorization', auth);
+    const before = await balanceOf(merchant.address);
+    await mined(
+      await wallet(merchant).writeContract({
+        address: token,
+        abi: fiatTokenAbi,
+        functionName: 'receiveWithAuthorization',
+        args: [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, signature],
+      }),
+    );
+    expect(await balanceOf(merchant.address)).toBe(before + auth.value);
+    const deadline = (await now()) + 3600n;
+    const permit = await signPermit(pub, payerB, token, { spender: relayer.address, value: USDC(3), deadline });
+    const packed = `${permit.r}${permit.s.slice(2)}${permit.v.toString(16).padStart(2, '0')}` as Hex;
+    await mined(
+      await wallet(relayer).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'permit', args: [payerB.address, relayer.address, permit.value, deadline, packed] }),
+    );
+    expect(await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [payerB.address, relayer.address] })).toBe(USDC(3));
+  });
+
+  it('a blacklisted payer cannot pay, and a paused token moves nothing (string reverts)', async () => {
+    const domain = await readDomain(pub, token);
+    const blacklister = account(DEV_ACCOUNTS.usdcBlacklister.privateKey);
+    const pauser = account(DEV_ACCOUNTS.usdcPauser.privateKey);
+    const auth = await authFor({ value: USDC(0.1) });
+    const signature = await signAuthorization(payerA, domain, 'TransferWithAuthorization', auth);
+
+    await mined(await wallet(blacklister).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'blacklist', args: [payerA.address] }));
+    await expectRevertReason(simulateTransfer(auth, signature), 'Blacklistable: account is blacklisted');
+    await mined(await wallet(blacklister).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'unBlacklist', args: [payerA.address] }));
+
+    await mined(await wallet(pauser).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'pause' }));
+    try {
+      await expectRevertReason(simulateTransfer(auth, signature), 'Pausable: paused');
+    } finally {
+      await mined(await wallet(pauser).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'unpause' }));
+    }
+    await mined(await wallet(relayer).writeContract((await simulateTransfer(auth, signature)).request));
+  });
+
+  it('only a minter can mint', async () => {
+    await expectRevertReason(
+      pub.simulateContract({ account: relayer, address: token, abi: fiatTokenAbi, functionName: 'mint', args: [relayer.address, 1n] }),
+      'FiatToken: caller is not a minter',
     );
   });
 });
@@ -470,7 +555,7 @@ describe('SubscriptionManager', () => {
     });
     const sub = await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [id] });
     expect(sub).toMatchObject({ subscriber: payerB.address, cancelled: false, firstPeriodStart: block.timestamp });
-    expect(await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [payerB.address, manager] })).toBe(
+    expect(await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [payerB.address, manager] })).toBe(
       USDC(1000),
     );
   });
@@ -528,7 +613,7 @@ describe('SubscriptionManager', () => {
     expect(cancelled?.args).toEqual({ id, by: payerB.address });
 
     await advance(MONTH);
-    const allowance = await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'allowance', args: [payerB.address, manager] });
+    const allowance = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [payerB.address, manager] });
     expect(allowance).toBeGreaterThanOrEqual(t.amount);
     expect(await balanceOf(payerB.address)).toBeGreaterThanOrEqual(t.amount);
     await expectRevert(simulateCharge(id, 1, t.amount), 'SubscriptionIsCancelled');
@@ -587,7 +672,7 @@ describe('SubscriptionManager', () => {
   it('insufficient allowance or balance reverts with a named error and leaves the period chargeable', async () => {
     // payerC approves only 5 USDC for a 10 USDC plan
     await mined(
-      await wallet(payerC).writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [manager, USDC(5)] }),
+      await wallet(payerC).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'approve', args: [manager, USDC(5)] }),
     );
     const { request, result: id } = await pub.simulateContract({
       account: payerC,
@@ -603,11 +688,11 @@ describe('SubscriptionManager', () => {
 
     // enough allowance, but the balance is gone
     await mined(
-      await wallet(payerC).writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [manager, USDC(100)] }),
+      await wallet(payerC).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'approve', args: [manager, USDC(100)] }),
     );
     const balance = await balanceOf(payerC.address);
     await mined(
-      await wallet(payerC).writeContract({ address: token, abi: testUsdcAbi, functionName: 'transfer', args: [relayer.address, balance - USDC(3)] }),
+      await wallet(payerC).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'transfer', args: [relayer.address, balance - USDC(3)] }),
     );
     const failed = await expectRevert(simulateCharge(id, 0, USDC(10)), 'InsufficientBalance');
     expect(failed.args).toEqual([id, USDC(3), USDC(10)]);
@@ -615,7 +700,7 @@ describe('SubscriptionManager', () => {
 
     // recovery after a top-up
     await mined(
-      await wallet(deployer).writeContract({ address: token, abi: testUsdcAbi, functionName: 'mint', args: [payerC.address, USDC(50)] }),
+      await wallet(minter).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'mint', args: [payerC.address, USDC(50)] }),
     );
     await charge(id, 0, USDC(10));
   });
@@ -727,7 +812,7 @@ describe('SubscriptionManager', () => {
     const subscribers: PrivateKeyAccount[] = [];
     for (let i = 0; i < count; i++) {
       const payer = privateKeyToAccount(keccak256(toHex(`${label}-${i}-${Date.now()}`)));
-      await mined(await wallet(deployer).writeContract({ address: token, abi: testUsdcAbi, functionName: 'mint', args: [payer.address, USDC(1000)] }));
+      await mined(await wallet(minter).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'mint', args: [payer.address, USDC(1000)] }));
       const deadline = (await now()) + 3600n;
       const permit = await signPermit(pub, payer, token, { spender: manager, value: USDC(1000), deadline });
       const auth = await signEnrolment(pub, payer, manager, t, { nonce: randomNonce(), deadline });
@@ -757,7 +842,7 @@ describe('SubscriptionManager', () => {
     // Empty the broke subscriber's wallet: it needs gas for its own transfer.
     await mined(await wallet(deployer).sendTransaction({ to: brokeSubscriber.address, value: 10n ** 16n }));
     await mined(
-      await wallet(brokeSubscriber).writeContract({ address: token, abi: testUsdcAbi, functionName: 'transfer', args: [relayer.address, await balanceOf(brokeSubscriber.address)] }),
+      await wallet(brokeSubscriber).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'transfer', args: [relayer.address, await balanceOf(brokeSubscriber.address)] }),
     );
     await mined(await wallet(operator).writeContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'cancel', args: [cancelled] }));
 
@@ -801,7 +886,7 @@ describe('SubscriptionManager', () => {
     );
     expect(await balanceOf(merchant.address)).toBe(merchantBefore + t.amount);
     // A refused item leaves its period chargeable: the broke subscriber tops up and is charged.
-    await mined(await wallet(deployer).writeContract({ address: token, abi: testUsdcAbi, functionName: 'mint', args: [brokeSubscriber.address, USDC(50)] }));
+    await mined(await wallet(minter).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'mint', args: [brokeSubscriber.address, USDC(50)] }));
     const retry = await chargeMany([broke], [0], [t.amount]);
     expect(retry.result).toEqual(['0x00000000']);
     await mined(await wallet(operator).writeContract(retry.request));
@@ -918,7 +1003,7 @@ describe('AgenticCommerceEscrow (ERC-8183)', () => {
 
   beforeAll(async () => {
     await mined(
-      await wallet(client).writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [escrow, 10n ** 30n] }),
+      await wallet(client).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'approve', args: [escrow, 10n ** 30n] }),
     );
   });
 

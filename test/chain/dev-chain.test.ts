@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createPublicClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { startDevChain } from '../../src/dev/chain/dev-chain.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
@@ -23,9 +23,9 @@ describe('startDevChain', () => {
     const payer = privateKeyToAccount(info.payers[0]!.privateKey);
     const wallet = createWalletClient({ account: payer, chain, transport: http(info.rpcUrl) });
     let pub = createPublicClient({ chain, transport: http(info.rpcUrl), pollingInterval: 50 });
-    const funded = await pub.readContract({ address: info.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [payer.address] });
+    const funded = await pub.readContract({ address: info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [payer.address] });
     expect(funded).toBeGreaterThan(0n);
-    const hash = await wallet.writeContract({ address: info.token, abi: testUsdcAbi, functionName: 'transfer', args: [DEV_ACCOUNTS.merchant.address, 7n] });
+    const hash = await wallet.writeContract({ address: info.token, abi: fiatTokenAbi, functionName: 'transfer', args: [DEV_ACCOUNTS.merchant.address, 7n] });
     await pub.waitForTransactionReceipt({ hash });
     await first.stop();
 
@@ -34,8 +34,8 @@ describe('startDevChain', () => {
       expect(second.info.token).toBe(info.token);
       pub = createPublicClient({ chain: chainDefinition(info.chainId, second.info.rpcUrl), transport: http(second.info.rpcUrl) });
       // The merchant's 7 survived the restart; the payer was topped back up to the target balance.
-      expect(await pub.readContract({ address: info.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [DEV_ACCOUNTS.merchant.address] })).toBe(7n);
-      expect(await pub.readContract({ address: info.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [payer.address] })).toBe(funded);
+      expect(await pub.readContract({ address: info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [DEV_ACCOUNTS.merchant.address] })).toBe(7n);
+      expect(await pub.readContract({ address: info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [payer.address] })).toBe(funded);
     } finally {
       await second.stop();
     }

@@ -23,5 +23,13 @@ export async function expectRevert(p: Promise<unknown>, errorName: string): Prom
   return decoded;
 }
 
+/** Awaits `p` and asserts it reverted with `Error(reason)`: Circle's USDC reverts with strings, not custom errors. */
+export async function expectRevertReason(p: Promise<unknown>, reason: string): Promise<DecodedRevert> {
+  const decoded = await expectRevert(p, 'Error');
+  if (decoded.args[0] !== reason) throw new Error(`expected revert reason "${reason}", got "${String(decoded.args[0])}"`);
+  return decoded;
+}
+
 /** Re-exported so tests import ABIs from one place. */
 export { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
+export { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';

@@ -4,7 +4,8 @@
 import { type Address, type Hash, type PublicClient, type TestClient, createPublicClient, createTestClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agenticCommerceEscrowAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import { agenticCommerceEscrowAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
@@ -34,7 +35,7 @@ afterAll(async () => {
 const wallet = () => createWalletClient({ account: payer, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
 
 async function transfer(to: Address, value: bigint): Promise<Hash> {
-  const hash = await wallet().writeContract({ address: chain.info.token, abi: testUsdcAbi, functionName: 'transfer', args: [to, value] });
+  const hash = await wallet().writeContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'transfer', args: [to, value] });
   await pub.waitForTransactionReceipt({ hash });
   return hash;
 }

@@ -5,7 +5,8 @@
 import { type Address, type PublicClient, createPublicClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { PERMIT_TYPES, randomNonce, readDomain, signEnrolment } from '../../src/chain/typed-data.js';
@@ -76,7 +77,7 @@ describe('subscription end to end', () => {
     const period = BigInt(onChainPeriodSeconds('monthly', 1));
     const terms = { token, merchant: payout, operator: DEV_ACCOUNTS.operator.address, amount: 10_000_000n, period, periods: 12, trialEnd: 0n };
     const permit = { value: 120_000_000n, deadline: now + 3600n };
-    const permitNonce = await pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'nonces', args: [subscriber.address] });
+    const permitNonce = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [subscriber.address] });
     const permitSignature = await subscriber.signTypedData({
       domain: await readDomain(pub, token),
       types: PERMIT_TYPES,
@@ -132,7 +133,7 @@ describe('subscription end to end', () => {
     // workflow's retry on walletFunded is covered on the time-skipping server.)
     await db.sql`update subscriptions set status = 'at_risk' where id = ${subscription.id}`;
     const wallet = createWalletClient({ account: subscriber, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
-    const approval = await wallet.writeContract({ address: token, abi: testUsdcAbi, functionName: 'approve', args: [manager, 500_000_000n] });
+    const approval = await wallet.writeContract({ address: token, abi: fiatTokenAbi, functionName: 'approve', args: [manager, 500_000_000n] });
     await waitForDevReceipt(pub, approval);
     for (let i = 0; i < 100; i++) if ((await indexer.step()).kind === 'idle') break;
     const workflow = temporal.client.workflow.getHandle(subscription.id);

@@ -1,4 +1,5 @@
-// Idempotency-Key on POST: replay, conflict, concurrency, validation, expiry.
+// Idempotency-Key on POST: replay, conflict, concurrency, validation, expiry, crashes and leases.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteExpiredKeys } from '../../src/idempotency/repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -118,3 +119,140 @@ describe('Idempotency-Key', () => {
     expect(response.statusCode).toBe(409);
   });
 });
+
+// Issue 29: the effect and the stored response commit together; a dead holder's key is taken over after its lease.
+describe('Idempotency-Key after crashes', () => {
+  const LEASE_SECONDS = 1;
+  let crashApp: TestApp;
+  beforeAll(async () => {
+    crashApp = await createTestApp(db.sql, { idempotency: { leaseSeconds: LEASE_SECONDS, waitForOwnerMs: 300 } });
+  });
+  afterAll(async () => {
+    await crashApp?.close();
+  });
+
+  const postTo = (key: string, payload: object) =>
+    crashApp.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: { authorization: `Bearer ${merchant.secretKey}`, 'idempotency-key': key },
+      payload,
+    });
+  // The hash the plugin stores for this request (after validation filled in defaults), learnt from a live-mode twin:
+  // keys are per mode, the hash is not.
+  const hashOf = async (key: string, payload: object) => {
+    const twin = await crashApp.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: { authorization: `Bearer ${merchant.liveSecretKey}`, 'idempotency-key': key },
+      payload,
+    });
+    expect(twin.statusCode).toBe(200);
+    return ((await db.sql`select request_hash from idempotency_keys where key = ${key} and livemode`)[0] as { request_hash: string }).request_hash;
+  };
+  const countTestPlans = async (name: string) =>
+    (await db.sql`select count(*)::int as n from subscription_plans where name = ${name} and not livemode`)[0]!.n as number;
+  const keyRow = async (key: string) =>
+    (await db.sql`select state, response_status from idempotency_keys where key = ${key}`)[0] as { state: string; response_status: number | null } | undefined;
+
+  it('takes over the key of a request that died (its lease ran out, microsecond timestamps) and runs the retry', async () => {
+    const payload = { ...plan, name: 'dead-holder' };
+    // What a SIGKILLed api leaves: an in-progress key of this very request, claimed long ago, with microseconds.
+    await db.sql`
+      insert into idempotency_keys (merchant_id, livemode, key, request_hash, method, path, state, locked_at, expires_at)
+      values (${merchant.merchantId}, false, 'key-dead-holder', ${await hashOf('key-dead-holder', payload)}, 'POST', '/v1/subscription-plans', 'in_progress',
+              date_trunc('milliseconds', now()) - interval '5 minutes' + interval '123 microseconds', now() + interval '1 day')`;
+    const retry = await postTo('key-dead-holder', payload);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await countTestPlans('dead-holder')).toBe(1);
+    expect(await keyRow('key-dead-holder')).toEqual({ state: 'completed', response_status: 200 });
+    const replay = await postTo('key-dead-holder', payload);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json().id).toBe(retry.json().id);
+  }, 60_000);
+
+  it('leaves neither the object nor a completed key when the connection dies between the effect and the key completion', async () => {
+    const payload = { ...plan, name: 'crash-before-commit' };
+    // The session dies at the moment the key is being completed, after the plan was inserted in the same transaction.
+    await db.sql.unsafe(`
+      create function die_at_completion() returns trigger language plpgsql as $$
+      begin perform pg_terminate_backend(pg_backend_pid()); return new; end $$;
+      create trigger die_at_completion before update on idempotency_keys for each row
+        when (new.key = 'key-crash' and new.state = 'completed') execute function die_at_completion();`);
+    try {
+      const crashed = await postTo('key-crash', payload);
+      expect(crashed.statusCode).toBe(500);
+    } finally {
+      await db.sql.unsafe('drop trigger die_at_completion on idempotency_keys; drop function die_at_completion();');
+    }
+    expect(await countPlans('crash-before-commit')).toBe(0);
+    expect((await keyRow('key-crash'))?.state).not.toBe('completed');
+
+    const retry = await postTo('key-crash', payload);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await countPlans('crash-before-commit')).toBe(1);
+    expect(await keyRow('key-crash')).toEqual({ state: 'completed', response_status: 200 });
+  });
+
+  it('answers 409 to a concurrent request while the first holds the key, then replays its response', async () => {
+    const payload = { ...plan, name: 'held-key' };
+    // Blocks the first request inside its transaction (its plan insert waits for this lock).
+    const blocker = await db.sql.reserve();
+    await blocker`begin`;
+    await blocker`lock table subscription_plans in share row exclusive mode`;
+    let first: Promise<Awaited<ReturnType<typeof postTo>>>;
+    try {
+      first = postTo('key-held', payload);
+      await waitFor(async () => (await keyRow('key-held'))?.state === 'in_progress');
+      const concurrent = await postTo('key-held', payload);
+      expect(concurrent.statusCode).toBe(409);
+      expect(concurrent.json().error).toMatchObject({ code: 'idempotency_error', param: 'Idempotency-Key' });
+    } finally {
+      await blocker`commit`;
+      blocker.release();
+    }
+    const answered = await first;
+    expect(answered.statusCode).toBe(200);
+    const replay = await postTo('key-held', payload);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json().id).toBe(answered.json().id);
+    expect(await countPlans('held-key')).toBe(1);
+  });
+
+  it('commits one object when a slow holder outlives its lease and a retry takes the key over', async () => {
+    const payload = { ...plan, name: 'outlived-lease' };
+    const blocker = await db.sql.reserve();
+    await blocker`begin`;
+    await blocker`lock table subscription_plans in share row exclusive mode`;
+    let slow: Promise<Awaited<ReturnType<typeof postTo>>>;
+    let retry: Promise<Awaited<ReturnType<typeof postTo>>>;
+    try {
+      slow = postTo('key-outlived', payload);
+      await waitFor(async () => (await keyRow('key-outlived'))?.state === 'in_progress');
+      await sleep(LEASE_SECONDS * 1000 + 200);
+      // Past the lease the retry takes the key over (and waits on the same lock).
+      retry = postTo('key-outlived', payload);
+      await waitFor(async () => (await db.sql`select 1 from pg_locks where relation = 'subscription_plans'::regclass and not granted`).length >= 2);
+    } finally {
+      await blocker`commit`;
+      blocker.release();
+    }
+    const [slowAnswer, retryAnswer] = await Promise.all([slow, retry]);
+    expect(slowAnswer.statusCode).toBe(409);
+    expect(retryAnswer.statusCode).toBe(200);
+    expect(await countPlans('outlived-lease')).toBe(1);
+    const replay = await postTo('key-outlived', payload);
+    expect(replay.json().id).toBe(retryAnswer.json().id);
+  });
+});
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}

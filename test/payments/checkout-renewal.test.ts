@@ -3,10 +3,10 @@
 // the status route, with the real worker on the Temporal dev server, a private
 // anvil and the SMTP sink the renewal email reaches.
 import { randomBytes } from 'node:crypto';
-import type { Address } from 'viem';
+import { type Address, domainSeparator } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { type ChainSettings } from '../../src/chain/config.js';
 import { devChainSettings } from '../../src/dev/chain/settings.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
@@ -114,7 +114,7 @@ function expectEnvelope(response: { statusCode: number; json: () => any }, statu
 }
 
 const allowance = () =>
-  chain.pub.readContract({ address: chain.deployed.token, abi: testUsdcAbi, functionName: 'allowance', args: [payer.address, chain.deployed.subscriptionManager] });
+  chain.pub.readContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: 'allowance', args: [payer.address, chain.deployed.subscriptionManager] });
 
 async function offer() {
   const response = await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewal?token=${token}` });
@@ -175,6 +175,16 @@ describe('hosted allowance renewal', () => {
     expectEnvelope(await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewal?token=wrong-token-wrong-token` }), 404, 'not_found', 'token');
     expectEnvelope(await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewal` }), 400, 'invalid_request', 'token');
     expectEnvelope(await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/nope/renewal?token=${token}` }), 400, 'invalid_request', 'id');
+  });
+
+  it("works on Circle's USDC, which has no eip712Domain(): the offer's token domain is read from name() and version()", async () => {
+    const token5267 = [{ type: 'function', name: 'eip712Domain', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'bytes1' }] }] as const;
+    await expect(chain.pub.readContract({ address: chain.deployed.token, abi: token5267, functionName: 'eip712Domain' })).rejects.toThrow();
+    const o = await offer();
+    expect(o.tokenDomain).toEqual({ name: 'USD Coin', version: '2', chainId: chain.anvil.chainId, verifyingContract: chain.deployed.token });
+    const onChain = await chain.pub.readContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: 'DOMAIN_SEPARATOR' });
+    expect(domainSeparator({ domain: { ...o.tokenDomain, verifyingContract: o.tokenDomain.verifyingContract as Address } })).toBe(onChain);
+    // the POST side (.../renew) is the relay test below, on the same token
   });
 
   it('refuses a bad renewal post with the spec error envelope, naming the param, and sends nothing', async () => {

@@ -4,7 +4,7 @@
 import { type Address, type Hex, type PublicClient, createPublicClient, createWalletClient, encodeFunctionData, http } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
@@ -66,7 +66,7 @@ afterAll(async () => {
 });
 
 const auth = (key = merchant.secretKey) => ({ authorization: `Bearer ${key}` });
-const balanceOf = (who: Address) => pub.readContract({ address: token, abi: testUsdcAbi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address) => pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
   const deadline = Date.now() + 60_000;
@@ -223,7 +223,7 @@ describe('refunds', () => {
     expect(wrong.json().error.message).toMatch(/does not transfer exactly 1000000/);
     // A transfer of another amount is refused too.
     const payerBefore = await balanceOf(payerA.address);
-    const short = await transferFromMerchant(token, encodeFunctionData({ abi: testUsdcAbi, functionName: 'transfer', args: [payerA.address, 999_999n] }));
+    const short = await transferFromMerchant(token, encodeFunctionData({ abi: fiatTokenAbi, functionName: 'transfer', args: [payerA.address, 999_999n] }));
     const shortRes = await t.app.inject({ method: 'POST', url: `/v1/refunds/${refund.id}/signature`, headers: auth(), payload: { transactionHash: short } });
     expect(shortRes.statusCode).toBe(400);
     expect((await get(`/v1/refunds/${refund.id}`)).status).toBe('pending');

@@ -22,7 +22,7 @@ export async function createTestApp(
     temporal?: Client;
     taskQueue?: string;
     apiVersions?: readonly string[];
-    idempotency?: { retentionSeconds?: number; staleAfterSeconds?: number };
+    idempotency?: { retentionSeconds?: number; leaseSeconds?: number; waitForOwnerMs?: number };
     /** Extra environment for loadConfig (OIDC_*, SECRET_SCANNING_PUBLIC_KEYS, RATE_LIMIT_*...). */
     env?: Record<string, string>;
     rateLimiter?: RateLimiter;

@@ -16,7 +16,8 @@ import {
   type TestClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { subscriptionManagerAbi, testUsdcAbi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
 import { deployContracts, type DeployedContracts } from '../../src/dev/chain/deploy.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
@@ -55,7 +56,7 @@ export async function startTestChain(sql: Sql): Promise<TestChain> {
   const pub = createPublicClient({ chain, transport: http(anvil.rpcUrl), pollingInterval: 50 });
   const testClient = createTestClient({ mode: 'anvil', chain, transport: http(anvil.rpcUrl) });
   const relayer = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey), chain, transport: http(anvil.rpcUrl) });
-  const owner = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.deployer.privateKey), chain, transport: http(anvil.rpcUrl) });
+  const minter = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.usdcMasterMinter.privateKey), chain, transport: http(anvil.rpcUrl) });
 
   const chainNowMs = async () => Number((await pub.getBlock()).timestamp) * 1000;
   // Serialised: concurrent warps would race on the next block's timestamp.
@@ -103,9 +104,9 @@ export async function startTestChain(sql: Sql): Promise<TestChain> {
     warpTo,
     chainNowMs,
     mint: async (to, amount) => {
-      await mined(await owner.writeContract({ address: deployed.token, abi: testUsdcAbi, functionName: 'mint', args: [to, amount] }));
+      await mined(await minter.writeContract({ address: deployed.token, abi: fiatTokenAbi, functionName: 'mint', args: [to, amount] }));
     },
-    balanceOf: (who) => pub.readContract({ address: deployed.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [who] }),
+    balanceOf: (who) => pub.readContract({ address: deployed.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] }),
     isCharged: (onChainId, periodIndex) =>
       pub.readContract({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [BigInt(onChainId), periodIndex] }),
     isCancelledOnChain: async (onChainId) =>

@@ -14,6 +14,7 @@ import { createWorker } from '../../src/temporal/worker.js';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.js';
 import { loadConfig } from '../../src/config.js';
 import { deliveryRunId } from '../../src/webhooks/runs.js';
+import { newId } from '../../src/ids.js';
 import type { Resolver } from '../../src/webhooks/targets.js';
 import { RETRY_SCHEDULE_MS } from '../../workflows/webhook-delivery.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
@@ -322,6 +323,59 @@ describe('webhook delivery', () => {
       const foreign = await seedMerchant(db.sql, 'Foreign');
       expect((await t.app.inject({ method: 'POST', url: `/v1/webhook-deliveries/${first!.id}/replay`, headers: auth(foreign.secretKey) })).statusCode).toBe(404);
     });
+  });
+
+  it('records an attempt before its request is sent: in flight while the receiver answers, completed after', async () => {
+    const endpoint = await createEndpoint();
+    let requestArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (requestArrived = resolve));
+    let answerNow!: () => void;
+    const answer = new Promise<void>((resolve) => (answerNow = resolve));
+    receiver.respond(endpoint.path, async () => {
+      requestArrived();
+      await answer;
+      return { status: 204 };
+    });
+    const w = await worker();
+    let inFlight: Array<Record<string, any>> = [];
+    await w.runUntil(async () => {
+      const eventId = await createPlanEvent();
+      await arrived;
+      inFlight = await deliveries(endpoint.id);
+      answerNow();
+      expect(await runResult(eventId, endpoint.id)).toBe('succeeded');
+    });
+    expect(inFlight.map((r) => [r.attempt, r.status, r.responseStatus])).toEqual([[1, 'sending', null]]);
+    const completed = await t.app.inject({ method: 'GET', url: `/v1/webhook-deliveries/${inFlight[0]!.id}`, headers: auth(merchant.secretKey) });
+    expect(completed.json()).toMatchObject({ id: inFlight[0]!.id, status: 'succeeded', responseStatus: 204, attempt: 1 });
+    expect((await deliveries(endpoint.id)).map((r) => [r.id, r.status])).toEqual([[inFlight[0]!.id, 'succeeded']]);
+  });
+
+  it('marks a send a crash cut short as interrupted when its attempt is sent again', async () => {
+    const endpoint = await createEndpoint();
+    const eventId = await createPlanEvent(); // no worker yet: nothing is sent
+    const runId = deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 });
+    // What a worker killed mid-send leaves: the run, and its first attempt recorded as sending with no answer.
+    const cutShort = newId('webhookDelivery');
+    await db.sql`
+      insert into webhook_delivery_runs (id, merchant_id, livemode, event_id, endpoint_id, sequence, status)
+      values (${runId}, ${merchant.merchantId}, false, ${eventId}, ${endpoint.id}, 0, 'in_progress')`;
+    await db.sql`
+      insert into webhook_deliveries (id, merchant_id, livemode, run_id, endpoint_id, event_id, event_type, attempt, status, duration_ms, attempted_at)
+      values (${cutShort}, ${merchant.merchantId}, false, ${runId}, ${endpoint.id}, ${eventId}, 'subscription_plan.created', 1, 'sending', 0, now() - interval '1 minute')`;
+    const w = await worker();
+    await w.runUntil(async () => {
+      await dispatched(eventId);
+      expect(await runResult(eventId, endpoint.id)).toBe('succeeded');
+    });
+    const records = await deliveries(endpoint.id);
+    expect(records.map((r) => [r.id === cutShort, r.attempt, r.status, r.responseStatus])).toEqual([
+      [true, 1, 'interrupted', null],
+      [false, 1, 'succeeded', 200],
+    ]);
+    expect(records[0]!.error).toMatch(/^interrupted/);
+    const interrupted = await t.app.inject({ method: 'GET', url: `/v1/webhook-deliveries?endpointId=${endpoint.id}&status=interrupted`, headers: auth(merchant.secretKey) });
+    expect(interrupted.json().data.map((r: { id: string }) => r.id)).toEqual([cutShort]);
   });
 
   it('a batch claimed again after a crash starts only the runs the crashed batch had not started', async () => {

@@ -130,9 +130,10 @@ describe('npm run listen', () => {
       expect(received.path).toBe('/hooks');
       const payload = new Webhook(session.signingSecret).verify(received.body.toString('utf8'), received.headers) as Record<string, any>;
       expect(payload).toMatchObject({ id: eventId, object: 'event', type: 'subscription_plan.created', livemode: false });
+      // The attempt is recorded as `sending` before the hand-off; wait for its outcome.
       const [first] = await until('the recorded attempt', async () => {
         const records = await deliveries(session.listenerId);
-        return records.length > 0 ? records : undefined;
+        return records.length > 0 && records[0]!.status !== 'sending' ? records : undefined;
       });
       expect(first).toMatchObject({ eventId, endpointId: session.listenerId, status: 'succeeded', attempt: 1, responseStatus: 202, responseBodyExcerpt: 'accepted locally', error: null });
 
@@ -161,7 +162,7 @@ describe('npm run listen', () => {
     const [row] = await db.sql`select expires_at > now() + interval '55 minutes' as later from webhook_endpoints where id = ${session.listenerId}`;
     expect(row!.later).toBe(true);
     const missed = await createPlan();
-    const failed = await until('an attempt without a listener', async () => (await deliveries(session.listenerId)).find((r) => r.eventId === missed));
+    const failed = await until('an attempt without a listener', async () => (await deliveries(session.listenerId)).find((r) => r.eventId === missed && r.status !== 'sending'));
     expect(failed).toMatchObject({ status: 'failed', responseStatus: null, error: 'no listener connected (npm run listen)' });
     expect(failed.nextRetryAt).not.toBeNull();
     // Expired: nothing more is attempted, and it reads as disabled.
@@ -197,7 +198,7 @@ describe('npm run listen', () => {
       await until('the forwarded request', async () => local.requests.find((r) => r.path === '/again' && r.headers['webhook-id'] === eventId));
       const [record] = await until('the recorded attempt', async () => {
         const records = await deliveries(session.listenerId, own.secretKey);
-        return records.length > 0 ? records : undefined;
+        return records.length > 0 && records[0]!.status !== 'sending' ? records : undefined;
       });
       expect(record).toMatchObject({ eventId, status: 'succeeded', responseStatus: 200, responseBodyExcerpt: 'back' });
     } finally {
@@ -245,7 +246,7 @@ describe('npm run listen', () => {
     await w.client.workflow.start(webhookDeliveryWorkflow, { workflowId: deliveryRunId(input), taskQueue: w.taskQueue, args: [input] });
     const [attempt] = await until('the blocked attempt', async () => {
       const records = await deliveries(id, merchant.liveSecretKey);
-      return records.length > 0 ? records : undefined;
+      return records.length > 0 && records[0]!.status !== 'sending' ? records : undefined;
     });
     expect(attempt).toMatchObject({ status: 'failed', responseStatus: null, livemode: true });
     expect(attempt!.error).toMatch(/^blocked: .*not public \(loopback\)/);

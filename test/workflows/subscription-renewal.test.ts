@@ -11,7 +11,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmailActivities } from '../../activities/email.js';
 import { createSubscriptionRenewalActivities } from '../../activities/subscription-renewals.js';
-import { testUsdcAbi } from '../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { type ChainConfig } from '../../src/chain/config.js';
 import { devChainSettings } from '../../src/dev/chain/settings.js';
 import { PERMIT_TYPES } from '../../src/chain/typed-data.js';
@@ -97,7 +97,7 @@ const renewalEmails = (to: string) =>
   db.sql<{ id: string; sentAt: Date | null; textBody: string }[]>`
     select id, sent_at as "sentAt", text_body as "textBody" from outbound_emails where kind = 'subscription_renewal' and to_address = ${to}`;
 const allowanceOf = (owner: Address) =>
-  chain.pub.readContract({ address: chain.deployed.token, abi: testUsdcAbi, functionName: 'allowance', args: [owner, chain.deployed.subscriptionManager] });
+  chain.pub.readContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: 'allowance', args: [owner, chain.deployed.subscriptionManager] });
 const newEmail = () => `customer-${randomBytes(4).toString('hex')}@example.com`;
 
 /** The renewal link of the email the sink received: subscription id and token. */
@@ -155,7 +155,7 @@ describe('subscriptions past the permitted periods', () => {
 
       // The indexer sees the permit's Approval and its allowance hook signals the at_risk subscription.
       const receipt = await chain.pub.getTransactionReceipt({ hash: confirmed.transactionHash as Hex });
-      const [approval] = parseEventLogs({ abi: testUsdcAbi, logs: receipt.logs, eventName: 'Approval' });
+      const [approval] = parseEventLogs({ abi: fiatTokenAbi, logs: receipt.logs, eventName: 'Approval' });
       expect(approval!.args).toMatchObject({ owner: payer.address, spender: chain.deployed.subscriptionManager, value: USDC(120) });
       expect(await onTransferToSubscriber(deps, { livemode: false, to: approval!.args.owner })).toEqual({ signalled: [subscriptionId] });
       await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'active' && s.nextPeriodIndex === 13, 'active again after the renewal');

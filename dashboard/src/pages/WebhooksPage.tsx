@@ -25,7 +25,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
         Deliveries to <code>{endpoint.url}</code>
       </h2>
       <div className="filters">
-        <Select label="Delivery status" options={['', 'succeeded', 'failed', 'permanently_failed']} value={status} onChange={(e) => setStatus(e.target.value)} />
+        <Select label="Delivery status" options={['', 'sending', 'succeeded', 'failed', 'permanently_failed', 'interrupted']} value={status} onChange={(e) => setStatus(e.target.value)} />
         <button type="button" className="secondary" onClick={() => setVersion((v) => v + 1)}>
           Refresh
         </button>

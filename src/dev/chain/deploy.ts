@@ -1,14 +1,16 @@
 /**
- * Deploys TestUSDC, SubscriptionManager and AgenticCommerceEscrow at deterministic addresses and mints
- * test funds.
+ * Deploys Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy, circle-usdc.ts), SubscriptionManager and
+ * AgenticCommerceEscrow at deterministic addresses and mints test funds.
  *
- * Address scheme: plain CREATE from a fixed deployer with a fixed nonce order
- *   nonce 0 -> TestUSDC, nonce 1 -> SubscriptionManager, nonce 2 -> AgenticCommerceEscrow
- * so the addresses depend only on the deployer address (not on the bytecode: editing a contract does not
+ * Address scheme: plain CREATE from fixed deployers with a fixed nonce order
+ *   usdcDeployer nonce 0 -> SignatureChecker, nonce 1 -> FiatTokenV2_2 (the implementation)
+ *   deployer     nonce 0 -> FiatTokenProxy (the token), nonce 1 -> SubscriptionManager, nonce 2 -> AgenticCommerceEscrow
+ * so the addresses depend only on the deployer addresses (not on the bytecode: editing a contract does not
  * move them). With anvil's account 0 as deployer they are the well-known
  *   0x5FbDB2315678afecb367f032d93F642f64180aa3, 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512,
  *   0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0.
- * Re-running against a chain that already has them is a no-op apart from topping up payers.
+ * Re-running against a chain that already has them only finishes the token's initialisation if a previous
+ * run stopped half-way, and tops up payers.
  */
 import {
   type Address,
@@ -19,21 +21,24 @@ import {
   encodeDeployData,
   encodeFunctionData,
   http,
+  toHex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi, testUsdcAbi } from '../../chain/abi.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../chain/abi.js';
+import { fiatTokenAbi } from '../../chain/fiat-token-abi.js';
 import { chainDefinition } from '../../chain/chain-definition.js';
 import { type ContractAddresses, predictContractAddresses } from '../../chain/test-mode-defaults.js';
 import { type ArtifactSet, loadArtifacts } from './artifacts.js';
+import { initialiseUsdc, loadCircleUsdcArtifacts, predictUsdcImplementation, signUsdcImplementationDeployments } from './circle-usdc.js';
 import { waitForDevReceipt } from './dev-receipts.js';
+import { DEV_ACCOUNTS } from './test-accounts.js';
 import { sendSignedInWaves } from './waves.js';
-
 
 export interface DeployContractsOptions {
   rpcUrl: string;
-  /** Deployer (and TestUSDC owner). Must have nonce 0 on a chain without the contracts. */
+  /** Deployer (and the token proxy's admin). Must have nonce 0 on a chain without the contracts. */
   deployerKey: Hex;
-  /** Addresses topped up to `payerBalance` TestUSDC. */
+  /** Addresses topped up to `payerBalance` USDC. */
   payers?: readonly Address[];
   /** Target token balance per payer in base units (6 decimals). Default 1,000,000 USDC. */
   payerBalance?: bigint;
@@ -44,7 +49,7 @@ export interface DeployContractsOptions {
 export interface DeployedContracts extends ContractAddresses {
   chainId: number;
   deployer: Address;
-  /** Block of the TestUSDC deployment: a safe starting checkpoint for an indexer. */
+  /** Block of the token proxy's deployment: a safe starting checkpoint for an indexer. */
   deployBlock: bigint;
   /** true when the contracts were already on chain and nothing was deployed. */
   alreadyDeployed: boolean;
@@ -101,10 +106,12 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
       );
     }
     const artifacts = options.artifacts ?? (await loadArtifacts());
+    const implementation = await ensureUsdcImplementation(publicClient, chainId);
+    const usdc = loadCircleUsdcArtifacts();
     // Explicit nonces: all three can be in flight together (fast with --block-time), order stays fixed.
     // Signed here and sent raw, so a deployment the node lost can be sent again while waiting.
     const deployments = [
-      encodeDeployData({ abi: testUsdcAbi, bytecode: artifacts.contracts.TestUSDC.bytecode, args: [account.address] }),
+      encodeDeployData({ abi: usdc.fiatTokenProxy.abi, bytecode: usdc.fiatTokenProxy.bytecode, args: [implementation] }),
       encodeDeployData({ abi: subscriptionManagerAbi, bytecode: artifacts.contracts.SubscriptionManager.bytecode }),
       encodeDeployData({ abi: agenticCommerceEscrowAbi, bytecode: artifacts.contracts.AgenticCommerceEscrow.bytecode, args: [predicted.token] }),
     ];
@@ -125,11 +132,13 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
     });
     deployBlock = receipts[0]?.blockNumber ?? 0n;
   }
+  await giveUsdcRolesGas(publicClient);
+  await initialiseUsdc(publicClient, predicted.token);
 
   if (options.payers && options.payers.length > 0) {
     await fundPayers({
       rpcUrl: options.rpcUrl,
-      ownerKey: options.deployerKey,
+      minterKey: DEV_ACCOUNTS.usdcMasterMinter.privateKey,
       token: predicted.token,
       payers: options.payers,
       balance: options.payerBalance ?? DEFAULT_PAYER_BALANCE,
@@ -139,10 +148,44 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
   return { ...predicted, chainId, deployer: account.address, deployBlock, alreadyDeployed };
 }
 
+/** The dev gas of the token's role accounts: anvil does not fund mnemonic accounts past the tenth. */
+const ROLE_GAS = 10n ** 22n; // 10,000 ETH, as anvil's own accounts
+
+async function giveUsdcRolesGas(client: PublicClient): Promise<void> {
+  const roles = [DEV_ACCOUNTS.usdcDeployer, DEV_ACCOUNTS.usdcOwner, DEV_ACCOUNTS.usdcMasterMinter, DEV_ACCOUNTS.usdcPauser, DEV_ACCOUNTS.usdcBlacklister];
+  for (const { address } of roles) {
+    if ((await client.getBalance({ address })) >= ROLE_GAS / 10n) continue;
+    await client.request({ method: 'anvil_setBalance' as never, params: [address, toHex(ROLE_GAS)] as never });
+  }
+}
+
+/**
+ * SignatureChecker and FiatTokenV2_2 from usdcDeployer's nonces 0 and 1, unless they are there already.
+ * The proxy checks in its constructor that the implementation has code, so they go first.
+ */
+async function ensureUsdcImplementation(client: PublicClient, chainId: number): Promise<Address> {
+  const { signatureChecker, implementation } = predictUsdcImplementation();
+  const present = await Promise.all([hasCode(client, signatureChecker), hasCode(client, implementation)]);
+  if (present.every(Boolean)) return implementation;
+  await giveUsdcRolesGas(client);
+  const nonce = await client.getTransactionCount({ address: DEV_ACCOUNTS.usdcDeployer.address, blockTag: 'pending' });
+  if (nonce !== 0 || present.some(Boolean)) {
+    throw new Error(`Cannot deploy USDC's implementation: ${DEV_ACCOUNTS.usdcDeployer.address} has nonce ${nonce} and it is not all present. Use a fresh chain.`);
+  }
+  const fees = await client.estimateFeesPerGas();
+  const raws = await signUsdcImplementationDeployments({
+    chainId,
+    fees: { maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
+  });
+  const receipts = await sendSignedInWaves(client, raws);
+  if (receipts.some((r) => r.status !== 'success')) throw new Error("USDC's SignatureChecker or FiatTokenV2_2 deployment reverted");
+  return implementation;
+}
+
 export interface FundPayersOptions {
   rpcUrl: string;
-  /** TestUSDC owner key (the deployer). */
-  ownerKey: Hex;
+  /** A USDC minter's key (the dev master minter, DEV_ACCOUNTS.usdcMasterMinter). */
+  minterKey: Hex;
   token: Address;
   payers: readonly Address[];
   /** Target balance in base units; only the shortfall is minted, so this is idempotent. */
@@ -151,9 +194,9 @@ export interface FundPayersOptions {
   wave?: number;
 }
 
-/** Tops every payer up to `balance` TestUSDC. Returns the total minted. */
+/** Tops every payer up to `balance` USDC. Returns the total minted. */
 export async function fundPayers(options: FundPayersOptions): Promise<bigint> {
-  const account = privateKeyToAccount(options.ownerKey);
+  const account = privateKeyToAccount(options.minterKey);
   const bootstrap = createPublicClient({ transport: http(options.rpcUrl) });
   const chain = chainDefinition(await bootstrap.getChainId(), options.rpcUrl);
   const publicClient = createPublicClient({ chain, transport: http(options.rpcUrl), pollingInterval: POLLING_INTERVAL_MS });
@@ -161,7 +204,7 @@ export async function fundPayers(options: FundPayersOptions): Promise<bigint> {
   const unique = [...new Set(options.payers.map((p) => p.toLowerCase() as Address))];
   const balances = await Promise.all(
     unique.map((payer) =>
-      publicClient.readContract({ address: options.token, abi: testUsdcAbi, functionName: 'balanceOf', args: [payer] }),
+      publicClient.readContract({ address: options.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [payer] }),
     ),
   );
   let nonce = await publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' });
@@ -177,9 +220,9 @@ export async function fundPayers(options: FundPayersOptions): Promise<bigint> {
         type: 'eip1559',
         chainId: chain.id,
         to: options.token,
-        data: encodeFunctionData({ abi: testUsdcAbi, functionName: 'mint', args: [payer, shortfall] }),
+        data: encodeFunctionData({ abi: fiatTokenAbi, functionName: 'mint', args: [payer, shortfall] }),
         nonce: nonce++,
-        gas: 100_000n,
+        gas: 150_000n, // USDC's mint to a new holder: ~75k
         // Far above the base fee: full blocks of mints raise it (see waves.ts).
         maxFeePerGas: fees.maxFeePerGas * 100n,
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,

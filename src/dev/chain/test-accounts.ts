@@ -3,12 +3,21 @@
  * value only on local dev chains: never use them on a real network.
  *
  * Roles used across the project (keep them stable, the deployment addresses depend on the deployer):
- *   0 deployer  - deploys the contracts, owns TestUSDC (mints). Reserved: send nothing else from it,
+ *   0 deployer  - deploys the contracts; the USDC proxy's admin. Reserved: send nothing else from it,
  *                 or the deterministic (nonce-based) contract addresses move.
  *   1 relayer   - pays gas for relayed EIP-3009 / permit / enrolment submissions.
  *   2 operator  - the merchant's operator allowed to charge subscriptions.
  *   3 merchant  - a demo merchant payout address.
- *   4..9 payers - funded with TestUSDC at deployment.
+ *   4..9 payers - funded with USDC at deployment.
+ * Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy, see circle-usdc.ts) takes five more, derived from
+ * the same mnemonic beyond anvil's default ten (deploy.ts gives them gas with anvil_setBalance):
+ *  10 usdcDeployer     - deploys SignatureChecker (nonce 0) and the FiatTokenV2_2 implementation (nonce 1).
+ *                        Reserved like the deployer: the implementation's address depends on those nonces.
+ *  11 usdcOwner        - the token's owner (and lostAndFound); initialises the proxy, as the proxy's admin
+ *                        (the deployer) cannot call token functions.
+ *  12 usdcMasterMinter - master minter, configured as the dev minter too: mints to the payers.
+ *  13 usdcPauser       - may pause and unpause the token.
+ *  14 usdcBlacklister  - may blacklist and unblacklist accounts.
  */
 import type { Address, Hex } from 'viem';
 
@@ -34,8 +43,17 @@ export const ANVIL_ACCOUNTS: readonly DevAccount[] = Object.freeze([
   { index: 9, address: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720', privateKey: '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6' },
 ] as const);
 
+/** Mnemonic accounts 10-14: anvil does not fund them, deploy.ts does. */
+export const EXTRA_DEV_ACCOUNTS: readonly DevAccount[] = Object.freeze([
+  { index: 10, address: '0xBcd4042DE499D14e55001CcbB24a551F3b954096', privateKey: '0xf214f2b2cd398c806f84e317254e0f0b801d0643303237d97a22a48e01628897' },
+  { index: 11, address: '0x71bE63f3384f5fb98995898A86B02Fb2426c5788', privateKey: '0x701b615bbdfb9de65240bc28bd21bbc0d996645a3dd57e7b12bc2bdf6f192c82' },
+  { index: 12, address: '0xFABB0ac9d68B0B445fB7357272Ff202C5651694a', privateKey: '0xa267530f49f8280200edf313ee7af6b827f2a8bce2897751d06a843f644967b1' },
+  { index: 13, address: '0x1CBd3b2770909D4e10f157cABC84C7264073C9Ec', privateKey: '0x47c99abed3324a2707c28affff1267e45918ec8c3f20b8aa892e8b065d2942dd' },
+  { index: 14, address: '0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097', privateKey: '0xc526ee95bf44d8fc405a158bb884d9d1238d99f0612e9f33d006bb0789009aaa' },
+] as const);
+
 const at = (i: number): DevAccount => {
-  const account = ANVIL_ACCOUNTS[i];
+  const account = ANVIL_ACCOUNTS[i] ?? EXTRA_DEV_ACCOUNTS[i - ANVIL_ACCOUNTS.length];
   if (!account) throw new Error(`no anvil account ${i}`);
   return account;
 };
@@ -46,4 +64,9 @@ export const DEV_ACCOUNTS = Object.freeze({
   operator: at(2),
   merchant: at(3),
   payers: Object.freeze([at(4), at(5), at(6), at(7), at(8), at(9)]),
+  usdcDeployer: at(10),
+  usdcOwner: at(11),
+  usdcMasterMinter: at(12),
+  usdcPauser: at(13),
+  usdcBlacklister: at(14),
 });

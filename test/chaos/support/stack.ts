@@ -64,7 +64,7 @@ export async function startChaosStack(options: { blockTime?: number; env?: Recor
   chmodSync(dataDir, 0o755);
   const postgresDir = join(dataDir, 'postgres');
   const port = await freePort();
-  let postgres: PostgresProcess = await startPostgresProcess({ dataDir: postgresDir, durable: true, preferredPort: port });
+  let postgres: PostgresProcess = await startPostgresProcess({ dataDir: postgresDir, durable: true, port });
   const adminUrl = postgres.url('postgres');
   if (!adminUrl.includes(`:${port}/`)) throw new Error(`Postgres started on another port than ${port}`);
   await ensureDatabase(adminUrl, 'chaos');
@@ -137,7 +137,7 @@ export async function startChaosStack(options: { blockTime?: number; env?: Recor
 
   async function restartPostgres(): Promise<void> {
     while (await portInUse(port)) await sleep(100);
-    postgres = await startPostgresProcess({ dataDir: postgresDir, durable: true, preferredPort: port });
+    postgres = await startPostgresProcess({ dataDir: postgresDir, durable: true, port });
     if (!postgres.url('').includes(`:${port}/`)) throw new Error(`Postgres came back on another port than ${port}`);
   }
 
