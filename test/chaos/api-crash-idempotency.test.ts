@@ -4,6 +4,7 @@
 // 0 doubled), every retry of a key must return that invoice, and no key may stay
 // blocked ("still being processed") past its lease.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { startChaosStack, type ChaosStack, type Service } from './support/stack.js';
 import { waitUntil } from './support/wait.js';
@@ -17,11 +18,13 @@ let merchant: SeededMerchant;
 beforeAll(async () => {
   stack = await startChaosStack({ env: { IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS) } });
   merchant = await seedMerchant(stack.sql);
+  // Invoices need a payout address.
+  await stack.sql`update merchants set payout_address = ${DEV_ACCOUNTS.merchant.address} where id = ${merchant.merchantId}`;
 }, 240_000);
 
 afterAll(async () => stack?.stop(), 60_000);
 
-type Outcome = { status: number; invoiceId?: string } | { error: string };
+type Outcome = { status: number; invoiceId?: string; body: unknown } | { error: string };
 
 function createInvoice(i: number): Promise<Outcome> {
   return fetch(`${stack.apiUrl}/v1/invoices`, {
@@ -30,7 +33,10 @@ function createInvoice(i: number): Promise<Outcome> {
     body: JSON.stringify({ customerEmail: `c${i}@example.com`, lineItems: [{ description: `Order ${i}`, quantity: 1, unitAmount: String(1000 + i) }] }),
     signal: AbortSignal.timeout(30_000),
   }).then(
-    async (response) => ({ status: response.status, invoiceId: ((await response.json()) as { id?: string }).id }),
+    async (response) => {
+      const body = (await response.json()) as { id?: string };
+      return { status: response.status, invoiceId: body.id, body };
+    },
     (error: unknown) => ({ error: String(error) }),
   );
 }
@@ -69,7 +75,7 @@ describe('api SIGKILLed with idempotent requests in flight', () => {
           const outcome = await createInvoice(i);
           if ('error' in outcome) return undefined;
           if (outcome.status === 409) return undefined; // held by a dead request until its lease ends
-          expect(outcome.status).toBe(200);
+          if (outcome.status !== 200) throw new Error(`key ${i}: ${outcome.status} ${JSON.stringify(outcome.body)}`);
           settledAt.push(Date.now());
           return outcome.invoiceId!;
         }, 250),

@@ -6,6 +6,7 @@
 // every request retried with its key ends with exactly one invoice.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { startChaosStack, type ChaosStack } from './support/stack.js';
 import { waitUntil } from './support/wait.js';
@@ -19,6 +20,8 @@ let merchant: SeededMerchant;
 beforeAll(async () => {
   stack = await startChaosStack({ env: { IDEMPOTENCY_LEASE_SECONDS: '5' } });
   merchant = await seedMerchant(stack.sql);
+  // Invoices need a payout address.
+  await stack.sql`update merchants set payout_address = ${DEV_ACCOUNTS.merchant.address} where id = ${merchant.merchantId}`;
 }, 240_000);
 
 afterAll(async () => stack?.stop(), 60_000);

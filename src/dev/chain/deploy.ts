@@ -151,7 +151,7 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
 /** The dev gas of the token's role accounts: anvil does not fund mnemonic accounts past the tenth. */
 const ROLE_GAS = 10n ** 22n; // 10,000 ETH, as anvil's own accounts
 
-async function giveUsdcRolesGas(client: PublicClient): Promise<void> {
+export async function giveUsdcRolesGas(client: PublicClient): Promise<void> {
   const roles = [DEV_ACCOUNTS.usdcDeployer, DEV_ACCOUNTS.usdcOwner, DEV_ACCOUNTS.usdcMasterMinter, DEV_ACCOUNTS.usdcPauser, DEV_ACCOUNTS.usdcBlacklister];
   for (const { address } of roles) {
     if ((await client.getBalance({ address })) >= ROLE_GAS / 10n) continue;
@@ -163,7 +163,7 @@ async function giveUsdcRolesGas(client: PublicClient): Promise<void> {
  * SignatureChecker and FiatTokenV2_2 from usdcDeployer's nonces 0 and 1, unless they are there already.
  * The proxy checks in its constructor that the implementation has code, so they go first.
  */
-async function ensureUsdcImplementation(client: PublicClient, chainId: number): Promise<Address> {
+export async function ensureUsdcImplementation(client: PublicClient, chainId: number): Promise<Address> {
   const { signatureChecker, implementation } = predictUsdcImplementation();
   const present = await Promise.all([hasCode(client, signatureChecker), hasCode(client, implementation)]);
   if (present.every(Boolean)) return implementation;
