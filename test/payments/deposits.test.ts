@@ -91,7 +91,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
 /** A plain ERC-20 transfer from an EOA: what a wallet or an exchange withdrawal sends. */
 async function transfer(to: Address, value: bigint): Promise<Hash> {
   const wallet = createWalletClient({ account: payer, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
-  const hash = await wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [to, value] });
+  const hash = await wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [to, value], gas: 200_000n });
   expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
   return hash;
 }
