@@ -10,6 +10,7 @@ import { createEmailActivities, type EmailActivityDeps } from './email.js';
 import { createEventActivities, type EventActivityDeps } from './events.js';
 import { createRelayActivities, type RelayActivityDeps } from './relay.js';
 import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
+import { createDepositActivities } from './deposits.js';
 import { createSubscriptionRenewalActivities } from './subscription-renewals.js';
 import { createSubscriptionActivities } from './subscriptions.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
@@ -40,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createRelayActivities(deps),
     ...createPaymentActivities(deps),
+    ...createDepositActivities({ sql: deps.sql, events, chain: deps.chain, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
     ...createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain }),
     ...createAgentActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),
     ...createAgentDailyActivities({ sql: deps.sql, events, emails }),

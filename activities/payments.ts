@@ -14,6 +14,7 @@ import { renderInvoice } from '../src/invoices/render.js';
 import { invoiceWorkflowRun } from '../src/invoices/starts.js';
 import * as sessionRepo from '../src/payment-sessions/repo.js';
 import { renderPaymentSession } from '../src/payment-sessions/render.js';
+import { settleLateDeposits } from '../src/payment-sessions/deposit-accounting.js';
 import { paymentSessionWorkflowRun } from '../src/payment-sessions/starts.js';
 import { findSubmissionPaymentSession } from '../src/relay/repo.js';
 import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
@@ -72,10 +73,16 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
      * permanent failure (PaymentSessionNotFound).
      */
     async expirePaymentSession(sessionId: string): Promise<boolean> {
-      if (await sessionRepo.markExpired(sql, sessionId)) return true;
+      if (await sessionRepo.markExpired(sql, sessionId)) {
+        // A transfer to its deposit address not credited in time is a late deposit.
+        await settleLateDeposits({ sql, events, publicBaseUrl }, sessionId);
+        return true;
+      }
       const session = await sessionRepo.findPaymentSessionById(sql, sessionId);
       if (!session) throw permanentFailure(PERMANENT_FAILURES.paymentSessionNotFound, `payment session ${sessionId} does not exist`);
-      return session.status !== 'open' && session.status !== 'processing';
+      const ended = session.status !== 'open' && session.status !== 'processing';
+      if (ended) await settleLateDeposits({ sql, events, publicBaseUrl }, sessionId);
+      return ended;
     },
 
     /** processing -> open (or expired) after its relayed payment failed on-chain. */

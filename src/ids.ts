@@ -30,6 +30,7 @@ export const ID_PREFIXES = {
   agentActivity: 'aga',
   webhookListenerSession: 'wls',
   webhookListenerRequest: 'wlr',
+  deposit: 'dep',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -9,6 +9,7 @@ import { createEventDispatcher } from './events/dispatch.js';
 import { createHookRegistry } from './indexer/hooks.js';
 import { subscriptionIndexerHooks } from './subscriptions/indexer-hooks.js';
 import { agentIndexerHooks } from './agents/escrow.js';
+import { depositIndexerHooks } from './payment-sessions/deposit-hooks.js';
 import { createIndexer } from './indexer/indexer.js';
 import { defaultLeaseHolder } from './indexer/lease.js';
 import { createLogger } from './logger.js';
@@ -34,6 +35,7 @@ const events = createEventDispatcher(temporal, config.temporalTaskQueue, (error,
 const hooks = createHookRegistry([
   ...subscriptionIndexerHooks(config.chain, { sql, temporal, taskQueue: config.temporalTaskQueue, events, useSearchAttributes: true }),
   ...agentIndexerHooks(config.chain, { sql, temporal }),
+  ...depositIndexerHooks({ sql, events, temporal, taskQueue: config.temporalTaskQueue, publicBaseUrl: config.publicBaseUrl }),
 ]);
 /** Blocks per step (INDEXER_BATCH_SIZE, default 500): smaller ranges on providers with tight getLogs limits. */
 const batchSize = Number(process.env.INDEXER_BATCH_SIZE ?? 500);

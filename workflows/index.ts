@@ -9,6 +9,7 @@ export { subscriptionWorkflow } from './subscription.js';
 export { subscriptionOnChainCancelWorkflow } from './subscription-cancel.js';
 export { subscriptionRecoveryWorkflow } from './subscription-recovery.js';
 export { paymentSessionWorkflow } from './payment-session.js';
+export { depositSweepWorkflow } from './deposit-sweep.js';
 export { invoiceWorkflow, invoiceSweepWorkflow } from './invoice.js';
 export { subscriptionAllowanceRenewalWorkflow } from './subscription-renewal.js';
 export { agentJobWorkflow } from './agent-job.js';

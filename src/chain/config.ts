@@ -9,6 +9,8 @@
 //   CHAIN_<MODE>_TOKEN_ADDRESS                 the USDC(-like) token
 //   CHAIN_<MODE>_SUBSCRIPTION_MANAGER_ADDRESS  the SubscriptionManager
 //   CHAIN_<MODE>_ESCROW_ADDRESS                the ERC-8183 escrow
+//   CHAIN_<MODE>_DEPOSIT_FACTORY_ADDRESS       the factory of payment sessions' deposit addresses (default: its
+//                                              CREATE2 address, the same on every chain; contracts:deploy puts it there)
 //   CHAIN_<MODE>_YIELD_VAULT_ADDRESS           optional: the ERC-4626 vault of the agents' autoConvertToYield
 //                                              (test default: the dev vault, DEV_YIELD_VAULT_ADDRESS)
 //   CHAIN_<MODE>_CONFIRMATIONS                 blocks (including the one holding it) before an event or a
@@ -25,6 +27,7 @@
 import { type Address, type Hex, getAddress, isAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { InvalidRequestError } from '../errors.js';
+import { DEPOSIT_FACTORY_ADDRESS } from './deposits/deposit-contracts.js';
 import { type ChainPreset, describeChainPresets, findChainPreset } from './presets.js';
 import { DEV_YIELD_VAULT_ADDRESS, predictContractAddresses, TEST_MODE_DEFAULTS } from './test-mode-defaults.js';
 
@@ -38,6 +41,8 @@ export type ChainSettings = {
   token: Address;
   subscriptionManager: Address;
   escrow: Address;
+  /** The factory of deposit addresses (contracts/DepositForwarder.sol); absent: DEPOSIT_FACTORY_ADDRESS. */
+  depositFactory?: Address;
   /** The ERC-4626 vault agent wallets park idle funds in (docs/agents.md, Cashflow); absent: no yield in this mode. */
   yieldVault?: Address;
   confirmations: number;
@@ -106,6 +111,7 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
   if (preset && chainId !== preset.chainId) {
     throw new Error(`Invalid configuration: ${P}CHAIN_ID=${chainId} contradicts ${P}PRESET=${preset.name} (chain id ${preset.chainId})`);
   }
+  const depositFactory = readAddress(env, `${P}DEPOSIT_FACTORY_ADDRESS`);
   const yieldVault = readAddress(env, `${P}YIELD_VAULT_ADDRESS`, devDefaults ? DEV_YIELD_VAULT_ADDRESS : undefined);
   const relayerKey = readKey(env, `${P}RELAYER_KEY`, devDefaults ? TEST_MODE_DEFAULTS.relayerKey : undefined);
   const operatorKey = readKey(env, `${P}OPERATOR_KEY`, devDefaults ? TEST_MODE_DEFAULTS.operatorKey : undefined);
@@ -118,6 +124,7 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
     token,
     subscriptionManager,
     escrow,
+    ...(depositFactory ? { depositFactory } : {}),
     ...(yieldVault ? { yieldVault } : {}),
     confirmations: Math.max(1, readInt(env, `${P}CONFIRMATIONS`, preset?.confirmations ?? (mode === 'test' ? 1 : 12))),
     ...(relayerKey ? { relayerKey } : {}),
@@ -134,6 +141,11 @@ export function loadChainConfig(env: NodeJS.ProcessEnv = process.env): ChainConf
   const live = loadMode(env, 'live');
   if (live && live.chainId === 0) throw new Error('Invalid configuration: CHAIN_LIVE_CHAIN_ID (or CHAIN_LIVE_PRESET) is required with CHAIN_LIVE_RPC_URL');
   return { ...(test ? { test } : {}), ...(live ? { live } : {}) };
+}
+
+/** Where this mode's deposit addresses come from. */
+export function depositFactoryOf(settings: ChainSettings): Address {
+  return settings.depositFactory ?? DEPOSIT_FACTORY_ADDRESS;
 }
 
 /** The settings a request's mode selects; a mode without configuration is a clear client error, not a 500. */

@@ -7,7 +7,7 @@
 /** Served with every checkout response: scripts and requests only from this origin. */
 export const CHECKOUT_SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
@@ -27,7 +27,25 @@ const STYLE = `
   #message { margin-top: 16px; min-height: 1.2em; }
   #message[data-kind=error] { color: #b00020; }
   #message[data-kind=success] { color: #0a7a3a; }
+  #transfer { margin-top: 20px; border-top: 1px solid #e3e6ec; padding-top: 16px; }
+  #transfer h2 { font-size: 1rem; margin: 0 0 8px; }
+  #transfer .row { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
+  #transfer code { flex: 1; font-size: .85rem; background: #f5f6f8; padding: 6px 8px; border-radius: 6px; word-break: break-all; }
+  #transfer .copy { width: auto; padding: 6px 10px; font-size: .85rem; background: #e8edf8; color: #2b59c3; }
+  #deposit-qr { display: block; width: 200px; max-width: 100%; height: auto; margin: 12px auto; }
+  #deposit-progress { font-weight: 600; }
+  #transfer .muted, #description { word-break: normal; overflow-wrap: anywhere; }
+  #store-logo { display: block; max-height: 48px; max-width: 160px; margin-bottom: 8px; }
+  #items { width: 100%; border-collapse: collapse; margin: 8px 0; font-size: .9rem; }
+  #items td { padding: 4px 0; border-bottom: 1px solid #eef0f4; vertical-align: top; }
+  #items td.num { text-align: right; white-space: nowrap; padding-left: 8px; }
+  #links { margin-top: 12px; display: flex; flex-wrap: wrap; gap: 12px; font-size: .85rem; }
+  @media (max-width: 480px) { main { margin: 0; border-radius: 0; min-height: 100vh; padding: 20px 16px; box-sizing: border-box; } }
 `;
+
+/** A small card glyph as the tab icon (inline: the page loads nothing it does not need). */
+const FAVICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%232b59c3'/%3E%3Crect x='6' y='10' width='20' height='13' rx='2' fill='%23fff'/%3E%3Crect x='6' y='13' width='20' height='3' fill='%232b59c3'/%3E%3C/svg%3E";
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -40,6 +58,7 @@ function frame(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="${FAVICON}">
 <style>${STYLE}</style>
 </head>
 <body>
@@ -67,9 +86,36 @@ function checkoutPage(title: string, target: string, description: string, button
   );
 }
 
+/** Paying by plain transfer to the session's deposit address: filled and kept current by the script. */
+const TRANSFER_PANEL = `
+  <section id="transfer" hidden aria-labelledby="transfer-title">
+    <h2 id="transfer-title">Or send a transfer</h2>
+    <div class="muted">From any wallet or exchange: send <strong id="deposit-amount"></strong> on <strong id="deposit-network"></strong> to this address.</div>
+    <div class="row"><code id="deposit-address"></code><button class="copy" type="button" data-copy="deposit-address">Copy</button></div>
+    <div class="row"><code id="deposit-exact"></code><button class="copy" type="button" data-copy="deposit-exact">Copy amount</button></div>
+    <img id="deposit-qr" alt="QR code of the transfer for a wallet app" hidden>
+    <div class="muted"><a id="deposit-link" href="#">Open in a wallet app</a></div>
+    <div id="deposit-progress" role="status" aria-live="polite"></div>
+    <div class="muted" id="deposit-countdown"></div>
+  </section>`;
+
 /** The page of one payment session. */
 export function renderCheckoutPage(sessionId: string): string {
-  return checkoutPage('Checkout', `data-session-id="${escapeHtml(sessionId)}"`, 'Pay with your wallet', 'Pay with wallet');
+  return frame(
+    'Checkout',
+    `<div id="checkout" data-session-id="${escapeHtml(sessionId)}">
+  <img id="store-logo" alt="" hidden>
+  <h1 id="merchant">Loading…</h1>
+  <div class="muted" id="description">Pay with your wallet</div>
+  <table id="items" hidden><tbody></tbody></table>
+  <div class="amount" id="amount">&nbsp;</div>
+  <button id="pay" type="button" disabled>Pay with wallet</button>
+  <div id="message" role="status" aria-live="polite"></div>
+  <div class="muted" id="details"></div>${TRANSFER_PANEL}
+  <div id="links"><a id="cancel-link" href="#" hidden>Cancel and return to the shop</a><a id="support-link" href="#" hidden></a></div>
+</div>
+<script src="${CHECKOUT_SCRIPT_PATH}"></script>`,
+  );
 }
 
 /** The enrolment page of a subscription plan: the same frame and script, plan mode. */
@@ -108,6 +154,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
 
   var MESSAGES = {
     noWallet: 'No wallet found. Install or open an Ethereum wallet (EIP-1193) in this browser and reload the page.',
+    noWalletTransfer: 'No wallet in this browser. Send the transfer below from any wallet or exchange instead.',
     rejected: 'You rejected the signature request in your wallet. Nothing was paid; you can try again.',
     rejectedConnect: 'You did not connect your wallet. Nothing was paid; you can try again.',
     expired: 'This checkout session has expired. Return to the merchant to start a new payment.',
@@ -295,7 +342,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     if (state.busy || !state.session || !state.token) return;
     var session = state.session;
     var token = state.token;
-    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', MESSAGES.noWallet);
+    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', session.deposit ? MESSAGES.noWalletTransfer : MESSAGES.noWallet);
     if (isExpired(session)) return show('error', MESSAGES.expired);
     setBusy(true, 'Waiting for wallet…');
     show('info', 'Connect your wallet…');
@@ -355,16 +402,131 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       });
   }
 
+  // ---- Paying by transfer to the session's deposit address (no wallet in this browser needed). ----
+
+  function text(id, value) { var el = document.getElementById(id); if (el) el.textContent = value; }
+
+  function countdown(session) {
+    var left = Math.max(0, Date.parse(session.expiresAt) - Date.now());
+    var minutes = Math.floor(left / 60000);
+    var seconds = Math.floor((left % 60000) / 1000);
+    return left > 0 ? 'Expires in ' + minutes + ':' + String(seconds).padStart(2, '0') : 'Expired';
+  }
+
+  function renderTransfer(session) {
+    var panel = document.getElementById('transfer');
+    var deposit = session.deposit;
+    if (!panel || !deposit || !state.token) return;
+    panel.hidden = false;
+    var open = session.status === 'open' && !isExpired(session);
+    var remaining = formatUnits(deposit.amountRemaining, state.token.decimals);
+    text('deposit-amount', 'exactly ' + remaining + ' ' + state.token.symbol);
+    text('deposit-network', session.network + (session.livemode ? '' : ' (test mode)'));
+    text('deposit-address', deposit.address);
+    text('deposit-exact', remaining);
+    var link = document.getElementById('deposit-link');
+    if (link) link.setAttribute('href', deposit.paymentUri);
+    var img = document.getElementById('deposit-qr');
+    var src = '/checkout/' + encodeURIComponent(sessionId) + '/deposit-qr.svg?r=' + deposit.amountRemaining;
+    if (img && open && img.getAttribute('data-src') !== src) {
+      img.setAttribute('data-src', src);
+      img.onload = function () { img.hidden = false; };
+      img.onerror = function () { img.hidden = true; };
+      img.src = src;
+    }
+    if (img && !open) img.hidden = true;
+    var progress = '';
+    if (session.status === 'completed') progress = 'Payment received and confirmed.' + (deposit.amountExcess !== '0' ? ' You sent ' + formatUnits(deposit.amountExcess, state.token.decimals) + ' ' + state.token.symbol + ' more than the amount: the merchant can refund it.' : '');
+    else if (deposit.amountReceived !== '0') progress = 'Received ' + formatUnits(deposit.amountReceived, state.token.decimals) + ' ' + state.token.symbol + ', ' + remaining + ' ' + state.token.symbol + ' still to send.';
+    else if (open) progress = 'Waiting for your transfer…';
+    text('deposit-progress', progress);
+    text('deposit-countdown', open ? countdown(session) : '');
+  }
+
+  function watchTransfer() {
+    if (!sessionId) return;
+    setInterval(function () { if (state.session) renderTransfer(state.session); }, 1000);
+    var poll = function () {
+      getJson('/v1/checkout/sessions/' + encodeURIComponent(sessionId))
+        .then(function (session) {
+          state.session = session;
+          renderTransfer(session);
+          if (session.status === 'completed') return succeed(session);
+          if (session.status === 'open' && !isExpired(session)) setTimeout(poll, 3000);
+          else if (session.status === 'processing') setTimeout(poll, 3000);
+          else { var m = statusMessage(session); if (m) { setBusy(true); show(m[0], m[1]); } }
+        })
+        .catch(function () { setTimeout(poll, 5000); });
+    };
+    setTimeout(poll, 3000);
+    Array.prototype.forEach.call(document.querySelectorAll('[data-copy]'), function (button) {
+      button.addEventListener('click', function () {
+        var value = (document.getElementById(button.getAttribute('data-copy')) || {}).textContent || '';
+        var done = function () { button.textContent = 'Copied'; setTimeout(function () { button.textContent = button.getAttribute('data-copy') === 'deposit-address' ? 'Copy' : 'Copy amount'; }, 1500); };
+        if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(value).then(done, function () {});
+      });
+    });
+  }
+
+  // ---- What the customer pays for: store, product or invoice with its line items, support, links. ----
+
+  function describePurchase(session) {
+    if (session.storeName || session.merchantName) document.title = 'Pay ' + (session.storeName || session.merchantName);
+    var logo = document.getElementById('store-logo');
+    if (logo && session.logoUrl && /^https:/.test(session.logoUrl)) {
+      logo.setAttribute('alt', (session.storeName || session.merchantName) + ' logo');
+      logo.onload = function () { logo.hidden = false; };
+      logo.src = session.logoUrl;
+    }
+    var what = session.productName || (session.invoice ? 'Invoice ' + session.invoice.number : '');
+    if (what) text('description', what + (session.storeName && session.merchantName && session.storeName !== session.merchantName ? ' from ' + session.merchantName : ''));
+    var items = document.getElementById('items');
+    if (items && session.invoice && session.invoice.lineItems.length) {
+      var body = items.querySelector('tbody');
+      session.invoice.lineItems.forEach(function (item) {
+        var tr = document.createElement('tr');
+        var d = document.createElement('td');
+        d.textContent = item.description + (item.quantity > 1 ? ' × ' + item.quantity : '');
+        var a = document.createElement('td');
+        a.className = 'num';
+        a.setAttribute('data-units', String(BigInt(item.unitAmount) * BigInt(item.quantity)));
+        tr.appendChild(d);
+        tr.appendChild(a);
+        body.appendChild(tr);
+      });
+      items.hidden = false;
+    }
+    var cancel = safeRedirectUrl(session.cancelUrl);
+    var cancelLink = document.getElementById('cancel-link');
+    if (cancel && cancelLink && session.status === 'open') { cancelLink.href = cancel; cancelLink.hidden = false; }
+    var support = document.getElementById('support-link');
+    if (support && session.supportEmail) {
+      support.href = 'mailto:' + session.supportEmail;
+      support.textContent = 'Help: ' + session.supportEmail;
+      support.hidden = false;
+    }
+  }
+
+  function priceItems(token) {
+    Array.prototype.forEach.call(document.querySelectorAll('#items td[data-units]'), function (cell) {
+      cell.textContent = formatUnits(cell.getAttribute('data-units'), token.decimals) + ' ' + token.symbol;
+    });
+  }
+
   function load() {
     Promise.all([getJson('/v1/checkout/sessions/' + encodeURIComponent(sessionId))])
       .then(function (results) {
         var session = results[0];
         state.session = session;
-        document.getElementById('merchant').textContent = session.merchantName || 'Checkout';
-        document.getElementById('details').textContent = 'Pay to ' + session.payTo + ' on chain ' + session.chainId + (session.livemode ? '' : ' (test mode)');
+        document.getElementById('merchant').textContent = session.storeName || session.merchantName || 'Checkout';
+        describePurchase(session);
+        document.getElementById('details').textContent = 'Pay to ' + session.payTo + ' on ' + (session.network || 'chain ' + session.chainId) + (session.livemode ? '' : ' (test mode)');
         return getJson('/v1/tokens/' + encodeURIComponent(session.token) + '?mode=' + (session.livemode ? 'live' : 'test')).then(function (token) {
           state.token = token;
           document.getElementById('amount').textContent = formatUnits(session.amount, token.decimals) + ' ' + token.symbol;
+          priceItems(token);
+          renderTransfer(session);
+          if (session.status === 'open' && !isExpired(session)) watchTransfer();
           if (!token.supports || !token.supports.eip3009 || !token.domain) return show('error', MESSAGES.tokenUnsupported);
           var m = statusMessage(session);
           if (m) {
@@ -417,7 +579,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     if (state.busy || !state.offer || !state.token) return;
     var offer = state.offer;
     var token = state.token;
-    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', MESSAGES.noWallet);
+    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', session.deposit ? MESSAGES.noWalletTransfer : MESSAGES.noWallet);
     setBusy(true, 'Waiting for wallet…');
     show('info', 'Connect your wallet…');
     var account;

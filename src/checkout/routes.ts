@@ -39,6 +39,18 @@ export function registerCheckoutRoutes(app: FastifyZodInstance, checkout: Checko
 
   app.route({
     method: 'GET',
+    url: '/checkout/:id/deposit-qr.svg',
+    config: { access: access.public() },
+    schema: { hide: true, tags: ['Checkout'], summary: "The QR code of a session's EIP-681 transfer to its deposit address", params: checkoutPageParams },
+    handler: async (request, reply) => {
+      const svg = await checkout.depositQr(request.params.id);
+      if (!svg) return reply.code(404).headers(CHECKOUT_SECURITY_HEADERS).type('text/plain; charset=utf-8').send('No QR code for this session.');
+      return reply.headers(CHECKOUT_SECURITY_HEADERS).type('image/svg+xml').send(svg);
+    },
+  });
+
+  app.route({
+    method: 'GET',
     url: '/checkout/:id',
     config: { access: access.public() },
     schema: { hide: true, tags: ['Checkout'], summary: 'The hosted checkout page of a payment session', params: checkoutPageParams },

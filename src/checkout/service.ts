@@ -19,6 +19,8 @@ import { onChainPeriodSeconds } from '../subscriptions/periods.js';
 import { recordEnrolmentEmail } from '../subscriptions/renewal-repo.js';
 import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
 import { createRenewalService } from './renewal.js';
+import { qrSvg } from './deposit-qr.js';
+import { renderDeposit } from '../payment-sessions/render.js';
 import { renderCheckoutPage, renderNotFoundPage, renderPlanPage } from './page.js';
 import type { CheckoutEnrolBody, CheckoutEnrolment, CheckoutEnrolmentOffer, CheckoutPayBody, CheckoutPayment } from './schemas.js';
 
@@ -140,6 +142,13 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       const row = isId('paymentSession', id) ? await sessionRepo.findPaymentSessionById(sql, id) : undefined;
       if (!row) return { status: 404, html: renderNotFoundPage() };
       return { status: 200, html: renderCheckoutPage(row.id) };
+    },
+
+    /** The QR code of what is left to pay by transfer (undefined: no such session, no deposit address, or no encoder). */
+    async depositQr(id: string): Promise<string | undefined> {
+      const row = isId('paymentSession', id) ? await sessionRepo.findPaymentSessionById(sql, id) : undefined;
+      const deposit = row && renderDeposit(row);
+      return deposit ? qrSvg(deposit.paymentUri) : undefined;
     },
 
     async pay(sessionId: string, body: CheckoutPayBody): Promise<CheckoutPayment> {

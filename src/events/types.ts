@@ -18,6 +18,10 @@ export const EVENT_TYPES = [
   'payment.completed',
   /** A relayed payment failed (refused by the token or reverted); docs/events.md. */
   'payment.failed',
+  'payment.partially_paid',
+  'payment.overpaid',
+  'payment.late_deposit',
+  'payment.deposit_reversed',
   'subscription_plan.created',
   'storefront.updated',
   'product.created',

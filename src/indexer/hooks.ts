@@ -31,6 +31,8 @@ export type ChainHook = {
   name: string;
   matches: (event: ChainEvent) => boolean;
   handle: (event: ChainEvent, context: HookContext) => Promise<void>;
+  /** Optional: a reorg removed an event `handle` had seen (called at least once; must be idempotent too). */
+  unwind?: (event: ChainEvent, context: HookContext) => Promise<void>;
 };
 
 /** A key naming one log for ever: use it (or the on-chain object id) in workflow ids. */
@@ -59,7 +61,12 @@ export const hookPoints = {
   subscriptionCharged: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('subscriptionManager', 'SubscriptionCharged'), handle }),
   subscriptionCancelled: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('subscriptionManager', 'SubscriptionCancelled'), handle }),
   /** A token Transfer into `recipient(event)` (payment sessions: a transfer that pays a session's address). */
-  transferTo: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('token', 'Transfer'), handle }),
+  transferTo: (name: string, handle: ChainHook['handle'], unwind?: ChainHook['unwind']): ChainHook => ({
+    name,
+    matches: is('token', 'Transfer'),
+    handle,
+    ...(unwind ? { unwind } : {}),
+  }),
   /** A token Approval (an `approve` or an EIP-2612 `permit`): `owner` grants `spender` an allowance. */
   approval: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('token', 'Approval'), handle }),
   /** EIP-3009 AuthorizationUsed (the relay's payments; pairs with the Transfer of the same transaction). */

@@ -111,29 +111,52 @@ export function createIndexer(options: IndexerOptions) {
     return { kind: 'rewound', to, removed };
   }
 
+  const toEvent = (row: repo.ChainEventRow): ChainEvent => ({
+    chainId: row.chainId,
+    livemode: row.livemode,
+    contract: contracts[row.address.toLowerCase()] ?? 'token',
+    address: getAddress(row.address),
+    eventName: row.eventName,
+    args: row.args as ChainEvent['args'],
+    blockNumber: row.blockNumber,
+    blockHash: row.blockHash,
+    transactionHash: row.transactionHash,
+    logIndex: row.logIndex,
+  });
+
+  /** Tells the hooks with an `unwind` about dispatched events a reorg removed, newest first (behind the fence, like dispatch). */
+  async function unwind(fence: Fence): Promise<void> {
+    for (;;) {
+      const rows = await repo.eventsToUnwind(sql, ref, 200);
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        const event = toEvent(row);
+        const matching = hooks.matching(event).filter((hook) => hook.unwind);
+        if (matching.length > 0) await fence(sql);
+        for (const hook of matching) {
+          await hook.unwind!(event, { ...(temporal ? { temporal } : {}) });
+        }
+        await sql.begin(async (tx) => {
+          await fence(tx);
+          await repo.markUnwound(tx, row.id);
+        });
+      }
+    }
+  }
+
   /**
    * Runs the hooks of committed, undispatched events in chain order; stops at the first failure.
    * The fence is checked before each event's hooks (they start and signal workflows) and in the
-   * transaction that marks it dispatched.
+   * transaction that marks it dispatched. Unwinds of removed events come first.
    */
   async function dispatch(fence: Fence = unfenced): Promise<number> {
+    await unwind(fence);
     let dispatched = 0;
     for (;;) {
       const rows = await repo.undispatchedEvents(sql, ref, 200);
       if (rows.length === 0) return dispatched;
       for (const row of rows) {
-        const event: ChainEvent = {
-          chainId: row.chainId,
-          livemode: row.livemode,
-          contract: contracts[row.address.toLowerCase()] ?? 'token',
-          address: getAddress(row.address),
-          eventName: row.eventName,
-          args: row.args as ChainEvent['args'],
-          blockNumber: row.blockNumber,
-          blockHash: row.blockHash,
-          transactionHash: row.transactionHash,
-          logIndex: row.logIndex,
-        };
+        const event = toEvent(row);
         const matching = hooks.matching(event);
         if (matching.length > 0) await fence(sql);
         for (const hook of matching) {

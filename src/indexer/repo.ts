@@ -77,7 +77,10 @@ export async function upsertEvents(db: Db, ref: ChainRef, events: ChainEventInpu
       values (${ref.chainId}, ${ref.livemode}, ${e.blockNumber.toString()}, ${e.blockHash}, ${e.transactionHash}, ${e.logIndex},
               ${e.address}, ${e.eventName}, ${db.json(e.args as never)})
       on conflict (chain_id, transaction_hash, log_index) do update
-        set block_number = excluded.block_number, block_hash = excluded.block_hash, removed_at = null
+        set block_number = excluded.block_number, block_hash = excluded.block_hash, removed_at = null,
+            -- Hooks were told it was gone: they hear of it again.
+            dispatched_at = case when chain_events.unwound_at is null then chain_events.dispatched_at end,
+            unwound_at = null
         where chain_events.removed_at is not null or chain_events.block_hash <> excluded.block_hash`;
   }
 }
@@ -94,6 +97,20 @@ export async function undispatchedEvents(db: Db, ref: ChainRef, limit: number): 
     where chain_id = ${ref.chainId} and livemode = ${ref.livemode} and dispatched_at is null and removed_at is null
     order by block_number, log_index limit ${limit}`;
   return rows.map((r) => ({ ...r, blockNumber: BigInt(r.blockNumber) }));
+}
+
+/** Dispatched events a reorg removed that the hooks were not told about yet, in reverse chain order. */
+export async function eventsToUnwind(db: Db, ref: ChainRef, limit: number): Promise<ChainEventRow[]> {
+  const rows = await db<RawEventRow[]>`
+    select ${eventColumns(db)} from chain_events
+    where chain_id = ${ref.chainId} and livemode = ${ref.livemode} and removed_at is not null and dispatched_at is not null
+      and unwound_at is null
+    order by block_number desc, log_index desc limit ${limit}`;
+  return rows.map((r) => ({ ...r, blockNumber: BigInt(r.blockNumber) }));
+}
+
+export async function markUnwound(db: Db, id: string): Promise<void> {
+  await db`update chain_events set unwound_at = now() where id = ${id} and unwound_at is null`;
 }
 
 export async function markDispatched(db: Db, id: string): Promise<void> {

@@ -2,7 +2,8 @@
 // activities that record its events and the invoices that link to it.
 import { getAddress } from 'viem';
 import type * as repo from './repo.js';
-import type { PaymentSession } from './schemas.js';
+import type { PaymentSession, SessionDeposit } from './schemas.js';
+import { findChainPreset } from '../chain/presets.js';
 
 export function checkoutUrl(publicBaseUrl: string, id: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}/checkout/${id}`;
@@ -46,7 +47,32 @@ export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl:
           resource: { url: row.x402.resourceUrl, description: row.x402.resourceDescription, mimeType: row.x402.resourceMimeType },
         }
       : null,
+    deposit: renderDeposit(row),
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** EIP-681: a transfer of `amount` base units of `token` to `to` on chain `chainId` (what wallets read from a QR code). */
+export function transferUri(token: string, chainId: number, to: string, amount: string): string {
+  return `ethereum:${token}@${chainId}/transfer?address=${to}&uint256=${amount}`;
+}
+
+export function renderDeposit(row: Pick<repo.PaymentSessionRow, 'depositAddress' | 'amount' | 'amountReceived' | 'amountExcess' | 'token' | 'chainId'>): SessionDeposit | null {
+  if (!row.depositAddress) return null;
+  const remaining = BigInt(row.amount) - BigInt(row.amountReceived);
+  const amountRemaining = (remaining > 0n ? remaining : 0n).toString();
+  return {
+    address: row.depositAddress,
+    amountReceived: row.amountReceived,
+    amountRemaining,
+    amountExcess: row.amountExcess,
+    paymentUri: transferUri(row.token, Number(row.chainId), row.depositAddress, remaining > 0n ? amountRemaining : row.amount),
+  };
+}
+
+/** The chain's name for people. */
+export function networkName(chainId: number): string {
+  if (chainId === 31337) return 'Anvil (local chain 31337)';
+  return findChainPreset(String(chainId))?.displayName ?? `Chain ${chainId}`;
 }

@@ -31,6 +31,11 @@ export type PaymentSessionRow = {
   productName: string | null;
   /** What x402 said of the payment when an x402 seller's settle created the session (x402_payments); null otherwise. */
   x402: X402Fields | null;
+  /** Where the customer may pay by plain transfer (null for sessions created before deposit addresses). */
+  depositAddress: string | null;
+  /** Credited deposits, summed; and what they paid beyond the amount (refundable). */
+  amountReceived: string;
+  amountExcess: string;
   createdAt: Date;
 };
 
@@ -57,7 +62,8 @@ const columns = (db: Db) =>
                                'resourceUrl', x.resource_url, 'resourceDescription', x.resource_description,
                                'resourceMimeType', x.resource_mime_type)
       from x402_payments x where x.payment_session_id = s.id) as x402,
-     s.created_at as "createdAt"`;
+     s.deposit_address as "depositAddress", s.amount_received::text as "amountReceived",
+     s.amount_excess::text as "amountExcess", s.created_at as "createdAt"`;
 
 export async function insertPaymentSession(
   db: Db,
@@ -66,15 +72,16 @@ export async function insertPaymentSession(
     createdByApiKeyId?: string | null;
     productId?: string | null;
     productName?: string | null;
+    depositAddress?: string | null;
   },
 ): Promise<PaymentSessionRow> {
   await db`
     insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at,
                                   success_url, cancel_url, metadata, created_by_api_key_id, product_id,
-                                  product_name)
+                                  product_name, deposit_address)
     values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.amount}, ${s.currency}, 'open', ${s.payTo}, ${s.token}, ${s.chainId},
             ${s.expiresAt}, ${s.successUrl}, ${s.cancelUrl}, ${db.json(s.metadata)}, ${s.createdByApiKeyId ?? null}, ${s.productId ?? null},
-            ${s.productName ?? null})`;
+            ${s.productName ?? null}, ${s.depositAddress ?? null})`;
   return (await findPaymentSessionById(db, s.id))!;
 }
 
@@ -154,4 +161,23 @@ export async function findMerchantDisplay(db: Db, merchantId: string): Promise<{
   const [row] = await db<{ name: string; payoutAddress: string | null }[]>`
     select coalesce(business_name, name) as name, payout_address as "payoutAddress" from merchants where id = ${merchantId}`;
   return row;
+}
+
+/** What the hosted checkout tells the customer about the seller and the purchase. */
+export type CheckoutContext = {
+  storeName: string | null;
+  logoUrl: string | null;
+  supportEmail: string | null;
+  invoiceNumber: string | null;
+  invoiceLineItems: { description: string; quantity: number; unitAmount: string }[] | null;
+};
+
+export async function findCheckoutContext(db: Db, session: { id: string; merchantId: string; livemode: boolean }): Promise<CheckoutContext> {
+  const [row] = await db<CheckoutContext[]>`
+    select sf.name as "storeName", sf.logo_url as "logoUrl", sf.support_email as "supportEmail",
+           i.number as "invoiceNumber", i.line_items as "invoiceLineItems"
+    from (select 1) one
+    left join storefronts sf on sf.merchant_id = ${session.merchantId} and sf.livemode = ${session.livemode}
+    left join invoices i on i.session_id = ${session.id}`;
+  return row!;
 }

@@ -41,6 +41,21 @@ export const createPaymentSessionBody = z
   })
   .strict();
 
+/** Paying by plain transfer to the session's own address (docs/decisions.md, Deposit addresses). */
+export const sessionDeposit = z
+  .object({
+    address: z
+      .string()
+      .describe(
+        "The session's deposit address: send exactly `amount` of `token` on chain `chainId` to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the merchant's payout address.",
+      ),
+    amountReceived: z.string().describe('What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here).'),
+    amountRemaining: z.string().describe('What is still to be paid for the session to complete ("0" once paid).'),
+    amountExcess: z.string().describe('What was paid beyond the amount: recorded and refundable through POST /v1/refunds.'),
+    paymentUri: z.string().describe('EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes.'),
+  })
+  .meta({ id: 'PaymentSessionDeposit' });
+
 export const paymentSession = z
   .object({
     id: z.string(),
@@ -81,6 +96,7 @@ export const paymentSession = z
       })
       .nullable()
       .describe('Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise.'),
+    deposit: sessionDeposit.nullable().describe('Paying by transfer to a deposit address; null for sessions created before deposit addresses existed.'),
     livemode: z.boolean(),
     createdAt: timestamp,
   })
@@ -102,6 +118,19 @@ export const checkoutSession = z
     successUrl: z.string().nullable(),
     cancelUrl: z.string().nullable(),
     livemode: z.boolean(),
+    network: z.string().describe('The name of the chain to pay on, for people ("Base", "Anvil (local chain 31337)").'),
+    deposit: sessionDeposit.nullable(),
+    storeName: z.string().nullable().describe("The merchant's storefront name in this mode, if it has a storefront."),
+    logoUrl: z.string().nullable().describe("The storefront's logo URL (https), if any."),
+    supportEmail: z.string().nullable().describe("Where the customer can ask the merchant for help (the storefront's support email), if any."),
+    productName: z.string().nullable().describe('The storefront product being bought, if any.'),
+    invoice: z
+      .object({
+        number: z.string(),
+        lineItems: z.array(z.object({ description: z.string(), quantity: z.number().int(), unitAmount: z.string() })),
+      })
+      .nullable()
+      .describe('The invoice this session pays: its number and line items.'),
   })
   .meta({ id: 'CheckoutSession' });
 
@@ -112,3 +141,4 @@ export const paymentSessionListQuery = listQuery;
 export type CreatePaymentSessionBody = z.infer<typeof createPaymentSessionBody>;
 export type PaymentSession = z.infer<typeof paymentSession>;
 export type CheckoutSession = z.infer<typeof checkoutSession>;
+export type SessionDeposit = z.infer<typeof sessionDeposit>;

@@ -4,14 +4,15 @@
 // completion and cancellation.
 import type { Client } from '@temporalio/client';
 import { getAddress } from 'viem';
-import { chainFor, type ChainConfig } from '../chain/config.js';
+import { chainFor, depositFactoryOf, type ChainConfig } from '../chain/config.js';
+import { depositAddressOf } from '../chain/deposits/deposit-address.js';
 import type { Db, Sql } from '../db/client.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
-import { renderPaymentSession, successUrlFor } from './render.js';
+import { networkName, renderDeposit, renderPaymentSession, successUrlFor } from './render.js';
 import { paymentSessionWorkflowStart } from './starts.js';
 import * as repo from './repo.js';
 import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession } from './schemas.js';
@@ -45,8 +46,9 @@ export async function insertSessionInTx(
       { param: 'payTo' },
     );
   }
+  const id = newId('paymentSession');
   return repo.insertPaymentSession(tx, {
-    id: newId('paymentSession'),
+    id,
     ...scope,
     amount: input.amount,
     currency: input.currency,
@@ -60,6 +62,7 @@ export async function insertSessionInTx(
     createdByApiKeyId: input.createdByApiKeyId ?? null,
     productId: input.productId ?? null,
     productName: input.productName ?? null,
+    depositAddress: depositAddressOf(depositFactoryOf(settings), id, getAddress(merchant.payoutAddress)),
   });
 }
 
@@ -111,7 +114,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
     async getForCheckout(id: string): Promise<CheckoutSession> {
       const row = await repo.findPaymentSessionById(sql, id);
       if (!row) throw new NotFoundError(`No such payment session: ${id}.`, { param: 'id' });
-      const merchant = await repo.findMerchantDisplay(sql, row.merchantId);
+      const [merchant, context] = await Promise.all([repo.findMerchantDisplay(sql, row.merchantId), repo.findCheckoutContext(sql, row)]);
       return {
         id: row.id,
         object: 'checkout_session',
@@ -126,6 +129,13 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         successUrl: successUrlFor(row.successUrl, row.id),
         cancelUrl: row.cancelUrl,
         livemode: row.livemode,
+        network: networkName(Number(row.chainId)),
+        deposit: renderDeposit(row),
+        storeName: context.storeName,
+        logoUrl: context.logoUrl,
+        supportEmail: context.supportEmail,
+        productName: row.productName,
+        invoice: context.invoiceNumber ? { number: context.invoiceNumber, lineItems: context.invoiceLineItems ?? [] } : null,
       };
     },
   };

@@ -10,7 +10,7 @@ export const createRefundBody = z
   .object({
     paymentSessionId: idParam('paymentSession').optional().describe('The completed payment session to refund. Give exactly one of paymentSessionId and invoiceId.'),
     invoiceId: idParam('invoice').optional().describe("A paid invoice: refunds its backing session's payment."),
-    amount: amountString.optional().describe('Amount to refund in base units; defaults to all that remains refundable. Never more than the payment minus its pending and succeeded refunds.'),
+    amount: amountString.optional().describe('Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending and succeeded refunds.'),
     reason: z.string().trim().min(1).max(500).optional(),
   })
   .strict()
@@ -24,7 +24,7 @@ export const refundInstructions = z
     chainId: z.number().int(),
     token: z.string().describe('The token contract (USDC of this mode).'),
     from: z.string().describe("The merchant's payout address: the wallet that must send the refund (it received the payment)."),
-    to: z.string().describe('The payer of the original payment: the refund recipient.'),
+    to: z.string().describe('The refund recipient: the payer of a relayed payment, else the sender of the latest transfer to the deposit address.'),
     amount: z.string(),
     call: z
       .object({

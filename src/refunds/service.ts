@@ -14,6 +14,9 @@ import { decodeCursor, toPage, type ListQuery, type Page } from '../http/paginat
 import { newId } from '../ids.js';
 import * as invoiceRepo from '../invoices/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
+import * as depositRepo from '../payment-sessions/deposits-repo.js';
+
+const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
 import * as repo from './repo.js';
 import type { CreateRefundBody, Refund } from './schemas.js';
 
@@ -80,12 +83,19 @@ export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConf
         const session = await sessionRepo.lockPaymentSession(tx, scope, sessionId!);
         if (!session) throw new NotFoundError(`No such payment session: ${sessionId}.`, { param: 'paymentSessionId' });
         invoiceId ??= session.invoiceId;
-        if (session.status !== 'completed' || !session.payer) {
-          throw new InvalidStateError(`Only a completed payment can be refunded; the payment session is ${session.status}.`, {
+        // Paid in total: the payment (with any overpayment by transfer) and late deposits, which a
+        // session that expired unpaid can hold too. The recipient: the relayed payment's payer, else
+        // the sender of the latest deposit.
+        const deposits = await depositRepo.refundableDeposits(tx, session.id);
+        const completed = session.status === 'completed';
+        const paid = (completed ? maxOf(BigInt(session.amount), BigInt(session.amountReceived)) : 0n) + deposits.lateTotal;
+        const recipient = session.payer ?? deposits.lastSender;
+        if (paid === 0n || !recipient) {
+          throw new InvalidStateError(`Only a completed payment (or a late deposit) can be refunded; the payment session is ${session.status}.`, {
             param: input.invoiceId ? 'invoiceId' : 'paymentSessionId',
           });
         }
-        const remaining = BigInt(session.amount) - (await repo.refundedAmount(tx, session.id));
+        const remaining = paid - (await repo.refundedAmount(tx, session.id));
         const amount = input.amount === undefined ? remaining : BigInt(input.amount);
         if (remaining <= 0n) throw new InvalidStateError('The payment is already fully refunded (or reserved by pending refunds).', { param: 'amount' });
         if (amount > remaining) {
@@ -102,7 +112,7 @@ export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConf
           chainId: Number(session.chainId),
           token: session.token,
           fromAddress: session.payTo,
-          toAddress: getAddress(session.payer),
+          toAddress: getAddress(recipient),
         });
       });
       return renderRefund(row);

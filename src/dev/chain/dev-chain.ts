@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Address, Hex } from 'viem';
 import { startAnvil, type AnvilInstance } from './anvil.js';
 import { deployContracts } from './deploy.js';
+import { ensureDepositFactory } from './deposit-factory.js';
 import { DEV_ACCOUNTS } from './test-accounts.js';
 
 /** The `chain` object of .data/dev.json (and of the test suite's inject('chain')). */
@@ -19,6 +20,8 @@ export type DevChainInfo = {
   token: Address;
   subscriptionManager: Address;
   escrow: Address;
+  /** The factory of payment sessions' deposit addresses (contracts/DepositForwarder.sol). */
+  depositFactory?: Address;
   /** Block of the token's deployment: where an indexer may start. As a decimal string. */
   deployBlock: string;
   relayer: Address;
@@ -59,6 +62,7 @@ export async function startDevChain(options: StartDevChainOptions = {}): Promise
       deployerKey: DEV_ACCOUNTS.deployer.privateKey,
       payers: DEV_ACCOUNTS.payers.map((p) => p.address),
     });
+    const depositFactory = await ensureDepositFactory(rpcUrl);
     options.log?.(`contracts ${deployed.alreadyDeployed ? 'found' : 'deployed'}: token ${deployed.token}`);
     const info: DevChainInfo = {
       rpcUrl,
@@ -66,6 +70,7 @@ export async function startDevChain(options: StartDevChainOptions = {}): Promise
       token: deployed.token,
       subscriptionManager: deployed.subscriptionManager,
       escrow: deployed.escrow,
+      depositFactory,
       deployBlock: deployed.deployBlock.toString(),
       relayer: DEV_ACCOUNTS.relayer.address,
       operator: DEV_ACCOUNTS.operator.address,
@@ -86,6 +91,7 @@ export function devChainEnv(info: DevChainInfo): Record<string, string> {
     CHAIN_TEST_TOKEN_ADDRESS: info.token,
     CHAIN_TEST_SUBSCRIPTION_MANAGER_ADDRESS: info.subscriptionManager,
     CHAIN_TEST_ESCROW_ADDRESS: info.escrow,
+    ...(info.depositFactory ? { CHAIN_TEST_DEPOSIT_FACTORY_ADDRESS: info.depositFactory } : {}),
     CHAIN_TEST_START_BLOCK: info.deployBlock,
   };
 }

@@ -11,6 +11,7 @@ export function devChainSettings(input: {
   token: Address;
   subscriptionManager: Address;
   escrow: Address;
+  depositFactory?: Address;
   startBlock?: bigint;
   confirmations?: number;
 }): ChainSettings {
@@ -22,6 +23,7 @@ export function devChainSettings(input: {
     token: input.token,
     subscriptionManager: input.subscriptionManager,
     escrow: input.escrow,
+    ...(input.depositFactory ? { depositFactory: input.depositFactory } : {}),
     confirmations: input.confirmations ?? 1,
     relayerKey: DEV_ACCOUNTS.relayer.privateKey,
     operatorKey: DEV_ACCOUNTS.operator.privateKey,

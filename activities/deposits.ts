@@ -1,0 +1,122 @@
+// Activities of paying by transfer: crediting a session's deposits (paymentSessionWorkflow) and
+// sweeping deposits to the merchants' payout addresses (depositSweepWorkflow). The sweep is the
+// operator's transaction through the platform's one transaction sender: its purpose names the batch,
+// so a retry (or another worker after a crash) follows the transaction already recorded.
+import { Context } from '@temporalio/activity';
+import { type Address, encodeFunctionData, getAddress } from 'viem';
+import { publicClientFor, withSafeChainErrors } from '../src/chain/clients.js';
+import { chainFor, depositFactoryOf, type ChainConfig } from '../src/chain/config.js';
+import { depositIdOf } from '../src/chain/deposits/deposit-address.js';
+import { depositForwarderFactoryAbi } from '../src/chain/deposits/deposit-contracts.js';
+import { createOperatorSender, type OperatorSender } from '../src/chain/operator-sender.js';
+import { createReceiptWaiter } from '../src/chain/receipts.js';
+import { signingAccount } from '../src/chain/signing-account.js';
+import type { Sql } from '../src/db/client.js';
+import type { EventDispatcher } from '../src/events/dispatch.js';
+import { creditSessionDeposits, type CreditOutcome } from '../src/payment-sessions/deposit-accounting.js';
+import * as deposits from '../src/payment-sessions/deposits-repo.js';
+
+/** Deposits swept by one transaction at most (gas per deposit: docs/operations.md, Deposit addresses). */
+export const SWEEP_BATCH_LIMIT = 50;
+
+export type DepositActivityDeps = { sql: Sql; events: EventDispatcher; chain?: ChainConfig; publicBaseUrl: string };
+
+export type SweepStep = { kind: 'done'; outcome: 'swept' | 'removed' | 'not_found' } | { kind: 'settle'; purpose: string };
+
+export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl }: DepositActivityDeps) {
+  const senders = new Map<boolean, OperatorSender>();
+  function operatorOf(livemode: boolean): OperatorSender {
+    let sender = senders.get(livemode);
+    if (!sender) {
+      const settings = chainFor(chain, livemode);
+      if (!settings.operatorKey) throw new Error(`${settings.mode} mode has no operator key: deposits cannot be swept`);
+      const client = publicClientFor(settings);
+      sender = createOperatorSender({
+        sql,
+        client,
+        account: signingAccount(settings.operatorKey),
+        chainId: settings.chainId,
+        receipts: createReceiptWaiter(client, settings.pollIntervalMs),
+        stuckAfterMs: settings.stuckAfterSeconds * 1000,
+      });
+      senders.set(livemode, sender);
+    }
+    return sender;
+  }
+
+  /** The factory call that sweeps every deposit address of the batch (one entry per session). */
+  async function sweepCall(livemode: boolean, purpose: string, batch: deposits.DepositRow[]) {
+    const settings = chainFor(chain, livemode);
+    const bySession = new Map<string, Address>();
+    for (const d of batch) bySession.set(d.paymentSessionId, getAddress(d.payoutAddress));
+    const data = encodeFunctionData({
+      abi: depositForwarderFactoryAbi,
+      functionName: 'sweepMany',
+      args: [getAddress(batch[0]!.token), [...bySession.keys()].map(depositIdOf), [...bySession.values()]],
+    });
+    const to = depositFactoryOf(settings);
+    const estimate = await publicClientFor(settings).estimateGas({ account: operatorOf(livemode).address, to, data });
+    return { purpose, to, data, gas: (estimate * 13n) / 10n };
+  }
+
+  return {
+    /** Credits the session's pending deposits (paymentSessionWorkflow, on depositReceived). */
+    async creditSessionDeposits(sessionId: string): Promise<CreditOutcome> {
+      return creditSessionDeposits({ sql, events, publicBaseUrl }, sessionId);
+    },
+
+    /**
+     * Puts the deposit in a sweep (with every other unswept deposit of its chain and mode, up to the
+     * batch limit) unless one holds it already, and makes sure that sweep's transaction was sent.
+     */
+    async sendDepositSweep(depositId: string): Promise<SweepStep> {
+      const deposit = await deposits.findDeposit(sql, depositId);
+      if (!deposit) return { kind: 'done', outcome: 'not_found' };
+      if (deposit.sweptAt) return { kind: 'done', outcome: 'swept' };
+      if (deposit.status === 'removed' && !deposit.sweepPurpose) return { kind: 'done', outcome: 'removed' };
+      let purpose = deposit.sweepPurpose;
+      if (!purpose) {
+        purpose = `deposit-sweep:${deposit.chainId}:${depositId}`;
+        await deposits.claimForSweep(sql, { chainId: Number(deposit.chainId), livemode: deposit.livemode, token: deposit.token }, depositId, purpose, SWEEP_BATCH_LIMIT);
+        const claimed = await deposits.findDeposit(sql, depositId);
+        // Skipped because another sweep was claiming it that very moment: look again on the retry.
+        if (!claimed?.sweepPurpose) throw new Error(`deposit ${depositId} is being claimed by another sweep`);
+        purpose = claimed.sweepPurpose;
+      }
+      const sender = operatorOf(deposit.livemode);
+      if (await sender.find(purpose)) return { kind: 'settle', purpose };
+      const batch = await deposits.depositsOfSweep(sql, purpose);
+      if (batch.length === 0) return { kind: 'done', outcome: 'removed' };
+      await withSafeChainErrors(async () => sender.send(await sweepCall(deposit.livemode, purpose, batch)));
+      return { kind: 'settle', purpose };
+    },
+
+    /** Follows the sweep's transaction until mined: success marks its deposits swept; a failure lets them go. */
+    async settleDepositSweep(purpose: string): Promise<'success' | 'reverted' | 'dropped'> {
+      const [first] = await deposits.depositsOfSweep(sql, purpose);
+      if (!first) return 'dropped';
+      if (first.sweptAt) return 'success';
+      const sender = operatorOf(first.livemode);
+      const row = await sender.find(purpose);
+      if (!row) {
+        // Recorded nowhere: the claim outlived a send that never happened; let the deposits go.
+        await deposits.releaseSweep(sql, purpose);
+        return 'dropped';
+      }
+      const beat = setInterval(() => Context.current().heartbeat(), 5_000);
+      try {
+        const settled = await withSafeChainErrors(() => sender.settle(row));
+        if (settled.outcome === 'success') {
+          await deposits.markSwept(sql, purpose, settled.receipt.transactionHash);
+          return 'success';
+        }
+        await deposits.releaseSweep(sql, purpose);
+        return settled.outcome;
+      } finally {
+        clearInterval(beat);
+      }
+    },
+  };
+}
+
+export type DepositActivities = ReturnType<typeof createDepositActivities>;

@@ -1,0 +1,150 @@
+// SQL of deposits: token Transfers into payment sessions' deposit addresses, their crediting to
+// the session (amount_received, amount_excess) and their sweep to the merchant's payout address.
+import type { Db } from '../db/client.js';
+
+export type DepositStatus = 'pending' | 'credited' | 'late' | 'removed';
+
+export type DepositRow = {
+  id: string;
+  paymentSessionId: string;
+  merchantId: string;
+  livemode: boolean;
+  chainId: string;
+  token: string;
+  depositAddress: string;
+  payoutAddress: string;
+  fromAddress: string;
+  amount: string;
+  transactionHash: string;
+  logIndex: number;
+  blockNumber: string;
+  status: DepositStatus;
+  sweepPurpose: string | null;
+  sweepTransactionHash: string | null;
+  sweptAt: Date | null;
+  createdAt: Date;
+};
+
+const columns = (db: Db) =>
+  db`d.id, d.payment_session_id as "paymentSessionId", d.merchant_id as "merchantId", d.livemode, d.chain_id::text as "chainId",
+     d.token, d.deposit_address as "depositAddress", d.payout_address as "payoutAddress", d.from_address as "fromAddress",
+     d.amount::text as amount, d.transaction_hash as "transactionHash", d.log_index as "logIndex",
+     d.block_number::text as "blockNumber", d.status, d.sweep_purpose as "sweepPurpose",
+     d.sweep_transaction_hash as "sweepTransactionHash", d.swept_at as "sweptAt", d.created_at as "createdAt"`;
+
+/** The session whose deposit address `address` is on this chain and mode, if any. */
+export async function findSessionIdByDepositAddress(
+  db: Db,
+  ref: { chainId: number; livemode: boolean },
+  address: string,
+): Promise<{ id: string; merchantId: string; payTo: string; token: string } | undefined> {
+  const [row] = await db<{ id: string; merchantId: string; payTo: string; token: string }[]>`
+    select id, merchant_id as "merchantId", pay_to as "payTo", token from payment_sessions
+    where chain_id = ${ref.chainId} and livemode = ${ref.livemode} and lower(deposit_address) = ${address.toLowerCase()}`;
+  return row;
+}
+
+/**
+ * Records a transfer into a deposit address once per log: a second call returns the same row, and a
+ * log a reorg removed that the new chain includes again is pending once more.
+ */
+export async function upsertDeposit(
+  db: Db,
+  d: Omit<DepositRow, 'status' | 'sweepPurpose' | 'sweepTransactionHash' | 'sweptAt' | 'createdAt'>,
+): Promise<DepositRow> {
+  await db`
+    insert into deposits (id, payment_session_id, merchant_id, livemode, chain_id, token, deposit_address, payout_address,
+                          from_address, amount, transaction_hash, log_index, block_number, status)
+    values (${d.id}, ${d.paymentSessionId}, ${d.merchantId}, ${d.livemode}, ${d.chainId}, ${d.token}, ${d.depositAddress},
+            ${d.payoutAddress}, ${d.fromAddress}, ${d.amount}, ${d.transactionHash}, ${d.logIndex}, ${d.blockNumber}, 'pending')
+    on conflict (chain_id, transaction_hash, log_index) do update set status = 'pending', block_number = excluded.block_number, updated_at = now()
+      where deposits.status = 'removed'`;
+  return (await findDepositByLog(db, Number(d.chainId), d.transactionHash, d.logIndex))!;
+}
+
+export async function findDepositByLog(db: Db, chainId: number, transactionHash: string, logIndex: number): Promise<DepositRow | undefined> {
+  const [row] = await db<DepositRow[]>`
+    select ${columns(db)} from deposits d
+    where d.chain_id = ${chainId} and d.transaction_hash = ${transactionHash} and d.log_index = ${logIndex}`;
+  return row;
+}
+
+export async function findDeposit(db: Db, id: string): Promise<DepositRow | undefined> {
+  const [row] = await db<DepositRow[]>`select ${columns(db)} from deposits d where d.id = ${id}`;
+  return row;
+}
+
+export async function depositsOfSession(db: Db, sessionId: string): Promise<DepositRow[]> {
+  return db<DepositRow[]>`select ${columns(db)} from deposits d where d.payment_session_id = ${sessionId} order by d.block_number, d.log_index`;
+}
+
+export async function setDepositStatus(db: Db, id: string, from: DepositStatus[], to: DepositStatus): Promise<boolean> {
+  const rows = await db`update deposits set status = ${to}, updated_at = now() where id = ${id} and status = any(${from}) returning id`;
+  return rows.length === 1;
+}
+
+/** The session's received and excess amounts from its credited deposits. */
+export async function recomputeReceived(db: Db, sessionId: string): Promise<{ amountReceived: string; amountExcess: string }> {
+  const [row] = await db<{ amountReceived: string; amountExcess: string }[]>`
+    update payment_sessions s
+    set amount_received = c.total, amount_excess = greatest(c.total - s.amount, 0), updated_at = now()
+    from (select coalesce(sum(amount), 0) as total from deposits where payment_session_id = ${sessionId} and status = 'credited') c
+    where s.id = ${sessionId}
+    returning s.amount_received::text as "amountReceived", s.amount_excess::text as "amountExcess"`;
+  return row!;
+}
+
+/** Late deposits of a merchant (after expiry, completion or cancellation), newest first. */
+export async function listLateDeposits(db: Db, scope: { merchantId: string; livemode: boolean }, limit: number): Promise<DepositRow[]> {
+  return db<DepositRow[]>`
+    select ${columns(db)} from deposits d
+    where d.merchant_id = ${scope.merchantId} and d.livemode = ${scope.livemode} and d.status = 'late'
+    order by d.id desc limit ${limit}`;
+}
+
+/**
+ * Puts up to `limit` unswept deposits of the chain and mode (always `first`, when it is still
+ * unclaimed) under one sweep purpose; deposits already claimed by another sweep are left to it.
+ */
+export async function claimForSweep(
+  db: Db,
+  ref: { chainId: number; livemode: boolean; token: string },
+  first: string,
+  purpose: string,
+  limit: number,
+): Promise<void> {
+  await db`
+    update deposits set sweep_purpose = ${purpose}, updated_at = now()
+    where id in (
+      select id from deposits
+      where chain_id = ${ref.chainId} and livemode = ${ref.livemode} and token = ${ref.token} and sweep_purpose is null
+        and swept_at is null and status <> 'removed'
+      order by (id = ${first}) desc, id
+      limit ${limit}
+      for update skip locked)`;
+}
+
+export async function depositsOfSweep(db: Db, purpose: string): Promise<DepositRow[]> {
+  return db<DepositRow[]>`select ${columns(db)} from deposits d where d.sweep_purpose = ${purpose} order by d.id`;
+}
+
+export async function markSwept(db: Db, purpose: string, transactionHash: string): Promise<void> {
+  await db`
+    update deposits set sweep_transaction_hash = ${transactionHash}, swept_at = now(), updated_at = now()
+    where sweep_purpose = ${purpose} and swept_at is null`;
+}
+
+/** A sweep whose transaction failed lets its deposits go: the next sweep claims them again. */
+export async function releaseSweep(db: Db, purpose: string): Promise<void> {
+  await db`update deposits set sweep_purpose = null, updated_at = now() where sweep_purpose = ${purpose} and swept_at is null`;
+}
+
+/** What a session's deposits refund: the late ones' total, and who sent the latest credited or late one. */
+export async function refundableDeposits(db: Db, sessionId: string): Promise<{ lateTotal: bigint; lastSender: string | null }> {
+  const [row] = await db<{ lateTotal: string; lastSender: string | null }[]>`
+    select coalesce(sum(amount) filter (where status = 'late'), 0)::text as "lateTotal",
+           (select from_address from deposits where payment_session_id = ${sessionId} and status in ('credited', 'late')
+            order by block_number desc, log_index desc limit 1) as "lastSender"
+    from deposits where payment_session_id = ${sessionId}`;
+  return { lateTotal: BigInt(row!.lateTotal), lastSender: row!.lastSender };
+}

@@ -1,0 +1,283 @@
+// Paying by transfer to a session's deposit address, with no browser and no signature: a plain
+// ERC-20 transfer from an EOA on a private anvil, the real indexer (confirmed logs, reorgs), the real
+// worker on the Temporal dev server (paymentSessionWorkflow, depositSweepWorkflow) and the API.
+// One test per money rule of docs/decisions.md (Deposit addresses).
+import { type Address, type Hash, type PublicClient, type TestClient, createPublicClient, createTestClient, createWalletClient, erc20Abi, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
+import type { ChainSettings } from '../../src/chain/config.js';
+import { DEPOSIT_FACTORY_ADDRESS, depositForwarderFactoryAbi } from '../../src/chain/deposits/deposit-contracts.js';
+import { depositIdOf } from '../../src/chain/deposits/deposit-address.js';
+import type { DevChain } from '../../src/dev/chain/dev-chain.js';
+import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { createEventDispatcher } from '../../src/events/dispatch.js';
+import { createHookRegistry } from '../../src/indexer/hooks.js';
+import { createIndexer } from '../../src/indexer/indexer.js';
+import { setPayoutAddress } from '../../src/merchants/repo.js';
+import { depositIndexerHooks } from '../../src/payment-sessions/deposit-hooks.js';
+import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { settingsOf, startPrivateChain } from '../support/chain.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+
+let chain: DevChain;
+let settings: ChainSettings;
+let db: TestDatabase;
+let temporal: DevServerWorker;
+let t: TestApp;
+let merchant: SeededMerchant;
+let pub: PublicClient;
+let testClient: TestClient;
+const indexerStop = new AbortController();
+let indexerRun: Promise<void>;
+
+const payout = DEV_ACCOUNTS.merchant.address;
+const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
+
+beforeAll(async () => {
+  chain = await startPrivateChain();
+  settings = settingsOf(chain.info);
+  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 50 });
+  testClient = createTestClient({ mode: 'anvil', transport: http(chain.info.rpcUrl) });
+  db = await createTestDatabase();
+  temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
+  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
+  merchant = await seedMerchant(db.sql, 'Deposit merchant');
+  await setPayoutAddress(db.sql, merchant.merchantId, payout);
+  const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
+  const hooks = createHookRegistry(
+    depositIndexerHooks({ sql: db.sql, events, temporal: temporal.client, taskQueue: temporal.taskQueue, publicBaseUrl: 'http://localhost:3000' }),
+  );
+  indexerRun = createIndexer({ sql: db.sql, settings, hooks, temporal: temporal.client }).run(indexerStop.signal);
+}, 120_000);
+afterAll(async () => {
+  indexerStop.abort();
+  await indexerRun?.catch(() => undefined);
+  await t?.close();
+  await temporal?.stop();
+  await db?.drop();
+  await chain?.stop();
+});
+
+type Session = {
+  id: string;
+  status: string;
+  amount: string;
+  transactionHash: string | null;
+  deposit: { address: Address; amountReceived: string; amountRemaining: string; amountExcess: string; paymentUri: string };
+};
+
+const headers = () => ({ authorization: `Bearer ${merchant.secretKey}` });
+
+async function createSession(amount: string): Promise<Session> {
+  const res = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: headers(), payload: { amount } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+const getSession = async (id: string): Promise<Session> => (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: headers() })).json();
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A plain ERC-20 transfer from an EOA: what a wallet or an exchange withdrawal sends. */
+async function transfer(to: Address, value: bigint): Promise<Hash> {
+  const wallet = createWalletClient({ account: payer, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  const hash = await wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [to, value], gas: 200_000n });
+  expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
+  return hash;
+}
+const balanceOf = (who: Address) => pub.readContract({ address: settings.token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
+const eventTypes = async (sessionId: string) =>
+  (await db.sql<{ type: string }[]>`select type from events where data->'object'->>'id' = ${sessionId} order by created_at, id`).map((e) => e.type);
+const depositRows = (sessionId: string) =>
+  db.sql<{ status: string; amount: string; sweptAt: Date | null; sweepTransactionHash: string | null }[]>`
+    select status, amount::text as amount, swept_at as "sweptAt", sweep_transaction_hash as "sweepTransactionHash"
+    from deposits where payment_session_id = ${sessionId} order by block_number, log_index`;
+const allSwept = (sessionId: string, count: number) =>
+  until(() => depositRows(sessionId), (rows) => rows.length === count && rows.every((r) => r.sweptAt !== null), `${count} swept deposit(s)`);
+
+let paidSession: Session;
+let overpaidSession: Session;
+let expiredSession: Session;
+
+describe('pay by transfer to a deposit address', () => {
+  it('shows each session its own deposit address and the EIP-681 transfer', async () => {
+    const a = await createSession('1000000');
+    const b = await createSession('1000000');
+    expect(a.deposit.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(a.deposit.address).not.toBe(b.deposit.address);
+    expect(a.deposit).toMatchObject({ amountReceived: '0', amountRemaining: '1000000', amountExcess: '0' });
+    expect(a.deposit.paymentUri).toBe(`ethereum:${settings.token}@${settings.chainId}/transfer?address=${a.deposit.address}&uint256=1000000`);
+    // Counterfactual: nothing is deployed before funds arrive.
+    expect(await pub.getCode({ address: a.deposit.address })).toBeUndefined();
+    const checkout = (await t.app.inject({ method: 'GET', url: `/v1/checkout/sessions/${a.id}` })).json();
+    expect(checkout.deposit.address).toBe(a.deposit.address);
+    expect(checkout.network).toContain('31337');
+  });
+
+  it('exact payment: completes the session, then sweeps the deposit to the payout address once', async () => {
+    const session = await createSession('1000000');
+    const before = await balanceOf(payout);
+    const hash = await transfer(session.deposit.address, 1_000_000n);
+    const done = await until(() => getSession(session.id), (s) => s.status === 'completed', 'completed');
+    expect(done.transactionHash).toBe(hash);
+    expect(done.deposit).toMatchObject({ amountReceived: '1000000', amountRemaining: '0', amountExcess: '0' });
+    expect(await eventTypes(session.id)).toContain('payment.completed');
+    const [row] = await allSwept(session.id, 1);
+    expect(row!.status).toBe('credited');
+    expect(await balanceOf(session.deposit.address)).toBe(0n);
+    expect((await balanceOf(payout)) - before).toBe(1_000_000n);
+    expect(await pub.getCode({ address: session.deposit.address })).toMatch(/^0x[0-9a-f]+$/);
+    paidSession = done;
+  });
+
+  it('underpayment: shows received and remaining, stays open; a top-up completes it (transfers summed)', async () => {
+    const session = await createSession('1000000');
+    await transfer(session.deposit.address, 400_000n);
+    const partial = await until(() => getSession(session.id), (s) => s.deposit.amountReceived === '400000', 'partial credit');
+    expect(partial.status).toBe('open');
+    expect(partial.deposit.amountRemaining).toBe('600000');
+    expect(partial.deposit.paymentUri).toContain('uint256=600000');
+    expect(await eventTypes(session.id)).toEqual(['payment.partially_paid']);
+    await transfer(session.deposit.address, 250_000n);
+    await until(() => getSession(session.id), (s) => s.deposit.amountReceived === '650000', 'second partial credit');
+    const topUp = await transfer(session.deposit.address, 350_000n);
+    const done = await until(() => getSession(session.id), (s) => s.status === 'completed', 'completed');
+    expect(done.transactionHash).toBe(topUp);
+    expect(done.deposit).toMatchObject({ amountReceived: '1000000', amountRemaining: '0', amountExcess: '0' });
+    expect((await eventTypes(session.id)).filter((e) => e === 'payment.completed')).toHaveLength(1);
+    await allSwept(session.id, 3);
+    expect(await balanceOf(session.deposit.address)).toBe(0n);
+  });
+
+  it('overpayment: completes with the excess recorded (refundable)', async () => {
+    const session = await createSession('1000000');
+    await transfer(session.deposit.address, 1_500_000n);
+    const done = await until(() => getSession(session.id), (s) => s.status === 'completed', 'completed');
+    expect(done.deposit).toMatchObject({ amountReceived: '1500000', amountExcess: '500000', amountRemaining: '0' });
+    const types = await eventTypes(session.id);
+    expect(types).toContain('payment.overpaid');
+    expect(types).toContain('payment.completed');
+    await allSwept(session.id, 1);
+    overpaidSession = done;
+  });
+
+  it('payment after completion: a late deposit, swept, announced; the session is unchanged', async () => {
+    const before = await balanceOf(payout);
+    await transfer(paidSession.deposit.address, 70_000n);
+    const rows = await until(() => depositRows(paidSession.id), (r) => r.length === 2 && r[1]!.status === 'late', 'a late deposit');
+    expect(rows[1]!.amount).toBe('70000');
+    expect(await eventTypes(paidSession.id)).toContain('payment.late_deposit');
+    const after = await getSession(paidSession.id);
+    expect(after.deposit.amountReceived).toBe('1000000');
+    await allSwept(paidSession.id, 2);
+    expect((await balanceOf(payout)) - before).toBe(70_000n);
+  });
+
+  it('payment after expiry: a late deposit, not credited', async () => {
+    const session = await createSession('1000000');
+    await db.sql`update payment_sessions set expires_at = now() - interval '1 second' where id = ${session.id}`;
+    await transfer(session.deposit.address, 1_000_000n);
+    const rows = await until(() => depositRows(session.id), (r) => r.length === 1 && r[0]!.status === 'late', 'a late deposit');
+    expect(rows[0]!.amount).toBe('1000000');
+    const after = await getSession(session.id);
+    expect(after.status).not.toBe('completed');
+    expect(after.deposit.amountReceived).toBe('0');
+    expect(await eventTypes(session.id)).toContain('payment.late_deposit');
+    await allSwept(session.id, 1);
+    expiredSession = session;
+  });
+
+  it('a reorg that removes a deposit takes it back out of the session', async () => {
+    const session = await createSession('1000000');
+    // Mined but not swept yet: the sweep of this test's deposit would be reorged out too.
+    const snapshot = await testClient.snapshot();
+    await transfer(session.deposit.address, 300_000n);
+    await until(() => getSession(session.id), (s) => s.deposit.amountReceived === '300000', 'partial credit');
+    await testClient.revert({ id: snapshot });
+    await testClient.mine({ blocks: 3 });
+    const after = await until(() => getSession(session.id), (s) => s.deposit.amountReceived === '0', 'the deposit taken back out');
+    expect(after.status).toBe('open');
+    expect(after.deposit.amountRemaining).toBe('1000000');
+    const rows = await depositRows(session.id);
+    expect(rows.map((r) => r.status)).toEqual(['removed']);
+    expect(await eventTypes(session.id)).toContain('payment.deposit_reversed');
+  });
+
+  it('the factory is at its CREATE2 address and computes the addresses the API shows', async () => {
+    expect(chain.info.depositFactory).toBe(DEPOSIT_FACTORY_ADDRESS);
+    const session = await createSession('5');
+    const onChain = await pub.readContract({
+      address: DEPOSIT_FACTORY_ADDRESS,
+      abi: depositForwarderFactoryAbi,
+      functionName: 'forwarderAddress',
+      args: [depositIdOf(session.id), payout],
+    });
+    expect(onChain).toBe(session.deposit.address);
+  });
+});
+
+describe('the hosted checkout page of paying by transfer', () => {
+  it('serves the page with the transfer panel and a QR code of the EIP-681 transfer', async () => {
+    const session = await createSession('2500000');
+    const page = await t.app.inject({ method: 'GET', url: `/checkout/${session.id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('id="transfer"');
+    expect(page.body).toContain('id="deposit-address"');
+    const qr = await t.app.inject({ method: 'GET', url: `/checkout/${session.id}/deposit-qr.svg` });
+    expect(qr.statusCode).toBe(200);
+    expect(qr.headers['content-type']).toContain('image/svg+xml');
+    expect(qr.body).toMatch(/^<svg/);
+    const missing = await t.app.inject({ method: 'GET', url: '/checkout/ps_nothing/deposit-qr.svg' });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('tells the customer what they pay for: the invoice number and its line items', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/invoices',
+      headers: { ...headers(), 'idempotency-key': `invoice-${Date.now()}` },
+      payload: { lineItems: [{ description: 'Sourdough loaf', quantity: 2, unitAmount: '4500000' }, { description: 'Delivery', quantity: 1, unitAmount: '1000000' }] },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const invoice = created.json();
+    const checkout = (await t.app.inject({ method: 'GET', url: `/v1/checkout/sessions/${invoice.sessionId}` })).json();
+    expect(checkout.invoice).toEqual({ number: invoice.number, lineItems: invoice.lineItems });
+    expect(checkout).toMatchObject({ amount: '10000000', storeName: null, productName: null });
+  });
+});
+
+describe('refunds of payments by transfer', () => {
+  const refund = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/refunds', headers: { ...headers(), 'idempotency-key': `refund-${Math.random()}` }, payload });
+
+  it('an overpaid session refunds up to what was paid in total, to the sender, never more under concurrency', async () => {
+    const attempts = await Promise.all([1, 2, 3].map(() => refund({ paymentSessionId: overpaidSession.id, amount: '1000000' })));
+    const ok = attempts.filter((r) => r.statusCode === 200);
+    expect(ok, attempts.map((r) => r.body).join('\n')).toHaveLength(1);
+    expect(ok[0]!.json().instructions.to).toBe(payer.address);
+    const refused = attempts.find((r) => r.statusCode !== 200)!;
+    expect(refused.json().error).toMatchObject({ code: 'invalid_request', param: 'amount' });
+    const rest = await refund({ paymentSessionId: overpaidSession.id });
+    expect(rest.statusCode, rest.body).toBe(200);
+    expect(rest.json().amount).toBe('500000');
+    const none = await refund({ paymentSessionId: overpaidSession.id, amount: '1' });
+    expect(none.statusCode).toBe(403);
+  });
+
+  it('a late deposit on an expired session is refundable (and only it)', async () => {
+    const over = await refund({ paymentSessionId: expiredSession.id, amount: '1000001' });
+    expect(over.statusCode).toBe(400);
+    const all = await refund({ paymentSessionId: expiredSession.id });
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json()).toMatchObject({ amount: '1000000', instructions: { to: payer.address, from: payout } });
+  });
+});

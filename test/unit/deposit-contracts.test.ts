@@ -1,0 +1,27 @@
+// The deposit constants production code uses without a compiler match a fresh build of
+// contracts/DepositForwarder.sol, and an address computed off-chain is the one the factory computes.
+import { keccak256 } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { create2Address } from '../../src/chain/deployment/create2-factory.js';
+import { PROJECT_CREATE2_SALT } from '../../src/chain/deployment/project-contracts.js';
+import { DEPOSIT_FACTORY_ADDRESS, FORWARDER_INIT_CODE_HASH, depositForwarderFactoryAbi } from '../../src/chain/deposits/deposit-contracts.js';
+import { depositAddressOf, depositIdOf, forwarderSalt } from '../../src/chain/deposits/deposit-address.js';
+import { loadArtifacts } from '../../src/dev/chain/artifacts.js';
+
+describe('deposit contracts', () => {
+  it('match the build (update src/chain/deposits/deposit-contracts.ts when a contract changes)', async () => {
+    const build = await loadArtifacts();
+    expect(keccak256(build.contracts.DepositForwarder!.bytecode)).toBe(FORWARDER_INIT_CODE_HASH);
+    expect(create2Address(PROJECT_CREATE2_SALT, build.contracts.DepositForwarderFactory!.bytecode)).toBe(DEPOSIT_FACTORY_ADDRESS);
+    expect(depositForwarderFactoryAbi).toEqual(build.contracts.DepositForwarderFactory!.abi);
+  }, 120_000);
+
+  it('derives one address per session and payout', () => {
+    const payout = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+    const a = depositAddressOf(DEPOSIT_FACTORY_ADDRESS, 'ps_a', payout);
+    expect(depositAddressOf(DEPOSIT_FACTORY_ADDRESS, 'ps_a', payout)).toBe(a);
+    expect(depositAddressOf(DEPOSIT_FACTORY_ADDRESS, 'ps_b', payout)).not.toBe(a);
+    expect(depositAddressOf(DEPOSIT_FACTORY_ADDRESS, 'ps_a', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65')).not.toBe(a);
+    expect(forwarderSalt(depositIdOf('ps_a'), payout)).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+});
