@@ -144,7 +144,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       return { status: 200, html: renderCheckoutPage(row.id) };
     },
 
-    /** The QR code of what is left to pay by transfer (undefined: no such session, no deposit address, or no encoder). */
+    /** The QR code of what is left to pay by transfer (undefined: no such session or no deposit address). */
     async depositQr(id: string): Promise<string | undefined> {
       const row = isId('paymentSession', id) ? await sessionRepo.findPaymentSessionById(sql, id) : undefined;
       const deposit = row && renderDeposit(row);
