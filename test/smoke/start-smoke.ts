@@ -125,11 +125,10 @@ async function expectPlan(dev: Dev, planId: string): Promise<void> {
   if (response.status !== 200) fail(`GET /v1/subscription-plans/${planId} answered ${response.status}: ${await response.text()}`);
 }
 
-console.log(
-  `[smoke] starting from ${existsSync(join(ROOT, '.data')) ? 'an existing .data' : 'no .data'} and ${
-    existsSync(join(ROOT, 'dashboard', 'dist')) ? 'an existing dashboard build' : 'no dashboard build'
-  }`,
-);
+const fresh = !existsSync(join(ROOT, '.data')) && !existsSync(join(ROOT, 'dashboard', 'dist'));
+console.log(`[smoke] starting from ${fresh ? 'a fresh clone: no .data, no dashboard build' : 'an existing .data or dashboard build'}`);
+// CI runs this first on its fresh clone, so the newcomer's path (a dashboard build inside npm start) is what it checks.
+if (process.env.CI_FRESH_CLONE === '1' && !fresh) fail('expected a fresh clone (no .data, no dashboard/dist): run this before anything that builds or starts services');
 
 // 1. First start, the README's curl.
 let t = Date.now();
