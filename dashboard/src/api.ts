@@ -96,6 +96,18 @@ export const api = {
   list: <T>(path: string, cursor?: string, query?: Query) => request<Page<T>>('GET', path, { query: { limit: 20, ...query, cursor } }),
 };
 
+/** Every row of a list endpoint, paging through its cursors (for pickers and exports; stops after `max` rows). */
+export async function listAll<T>(path: string, query?: Query, max = 10_000): Promise<T[]> {
+  const rows: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await request<Page<T>>('GET', path, { query: { ...query, limit: 100, cursor } });
+    rows.push(...page.data);
+    cursor = page.hasMore ? page.nextCursor : undefined;
+  } while (cursor && rows.length < max);
+  return rows;
+}
+
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.requestId ? `${error.message} (request ${error.requestId})` : error.message;
   return error instanceof Error ? error.message : String(error);

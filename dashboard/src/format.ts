@@ -67,3 +67,18 @@ export function monthLabel(day: string): string {
 export function shortId(id: string): string {
   return id.length > 16 ? `${id.slice(0, 10)}…${id.slice(-4)}` : id;
 }
+
+const INTERVAL_UNITS: Record<string, [string, string]> = {
+  daily: ['day', 'days'],
+  weekly: ['week', 'weeks'],
+  monthly: ['month', 'months'],
+  quarterly: ['quarter', 'quarters'],
+  yearly: ['year', 'years'],
+};
+
+/** A plan's billing period in words: "monthly", "every 2 quarters", "every 10 days". */
+export function describeInterval(plan: { interval: string; intervalCount: number }): string {
+  if (plan.intervalCount === 1) return plan.interval;
+  const unit = INTERVAL_UNITS[plan.interval];
+  return unit ? `every ${plan.intervalCount} ${unit[1]}` : `every ${plan.intervalCount} × ${plan.interval}`;
+}

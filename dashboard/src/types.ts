@@ -7,6 +7,8 @@ export type Merchant = {
   emailVerified: boolean;
   twoFactorEnabled: boolean;
   business: { name: string; sector: string; country: string; payoutAddress: string } | null;
+  /** Where checkouts pay to now (set before onboarding by the dev seed, for instance). */
+  payoutAddress: string | null;
   liveModeEligible: boolean;
   apiVersion: string;
   rateLimitPerMinute: number;

@@ -44,6 +44,12 @@ export const merchant = z
       })
       .nullable()
       .describe('The self-attested business onboarding form; null until submitted.'),
+    payoutAddress: z
+      .string()
+      .nullable()
+      .describe(
+        'The address new checkouts pay to now (EIP-55): the business profile sets it; a development seed may set it before onboarding. null: no payments can be taken yet.',
+      ),
     liveModeEligible: z.boolean().describe('True when all three live-mode checks pass; live keys can then be issued.'),
     apiVersion: z.string().describe('The pinned API version used when a request sends no Service-Version header.'),
     rateLimitPerMinute: z.number().int().describe('Requests per minute allowed per API key (Starter 10,000; Enterprise custom).'),

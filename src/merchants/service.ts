@@ -52,6 +52,7 @@ export function renderMerchant(row: repo.MerchantRow, defaultRateLimitPerMinute:
           payoutAddress: row.payoutAddress!,
         }
       : null,
+    payoutAddress: row.payoutAddress ? getAddress(row.payoutAddress) : null,
     liveModeEligible: isLiveModeEligible(row),
     apiVersion: row.apiVersion,
     rateLimitPerMinute: row.rateLimitPerMinute ?? defaultRateLimitPerMinute,

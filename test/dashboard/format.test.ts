@@ -1,7 +1,7 @@
 // The dashboard's amount and rate formatting: integer base-unit strings in,
 // exact text out (string and bigint arithmetic, no floats).
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatRate, parseAmount } from '../../dashboard/src/format.js';
+import { describeInterval, formatAmount, formatRate, parseAmount } from '../../dashboard/src/format.js';
 
 describe('dashboard amounts', () => {
   it('formats base units (USDC, 6 decimals) exactly, with at least two decimals and grouping', () => {
@@ -32,5 +32,14 @@ describe('dashboard amounts', () => {
     expect(formatRate('1.0000')).toBe('100.00 %');
     expect(formatRate('0.0000')).toBe('0.00 %');
     expect(formatRate('0.0005')).toBe('0.05 %');
+  });
+});
+
+describe('plan intervals', () => {
+  it('says the period in words, never "every 2 × quarterly"', () => {
+    expect(describeInterval({ interval: 'monthly', intervalCount: 1 })).toBe('monthly');
+    expect(describeInterval({ interval: 'quarterly', intervalCount: 2 })).toBe('every 2 quarters');
+    expect(describeInterval({ interval: 'daily', intervalCount: 10 })).toBe('every 10 days');
+    expect(describeInterval({ interval: 'yearly', intervalCount: 3 })).toBe('every 3 years');
   });
 });

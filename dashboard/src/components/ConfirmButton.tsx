@@ -1,12 +1,24 @@
 import { useState, type ReactNode } from 'react';
 
-/** A destructive action asks once more, inline: "Really …? Confirm / Keep". */
-export function ConfirmButton(props: { label: string; ariaLabel?: string; question: string; confirmLabel?: string; onConfirm: () => Promise<void> | void; children?: ReactNode }) {
+/**
+ * A destructive or money-moving action asks once more, inline: "Really …? Confirm / Keep".
+ * `tone` "primary" is for actions that move money forward (approve, pay) rather than undo something.
+ */
+export function ConfirmButton(props: {
+  label: string;
+  ariaLabel?: string;
+  question: string;
+  confirmLabel?: string;
+  tone?: 'danger' | 'primary';
+  onConfirm: () => Promise<void> | void;
+  children?: ReactNode;
+}) {
+  const tone = props.tone === 'primary' ? 'primary' : 'danger';
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   if (!asking) {
     return (
-      <button type="button" className="danger" aria-label={props.ariaLabel} onClick={() => setAsking(true)}>
+      <button type="button" className={tone} aria-label={props.ariaLabel} onClick={() => setAsking(true)}>
         {props.label}
       </button>
     );
@@ -17,7 +29,7 @@ export function ConfirmButton(props: { label: string; ariaLabel?: string; questi
       {props.children}
       <button
         type="button"
-        className="danger"
+        className={tone}
         disabled={busy}
         autoFocus
         onClick={async () => {

@@ -8,6 +8,8 @@ export type Column<T> = { header: string; cell: (row: T) => ReactNode; className
 
 export function PaginatedTable<T extends { id: string }>(props: {
   caption: string;
+  /** The caption names the table for screen readers only (a visible heading already says it). */
+  hideCaption?: boolean;
   columns: Column<T>[];
   load: (cursor: string | undefined) => Promise<Page<T>>;
   /** Change it to reload from the first page (after a create, a filter change...). */
@@ -64,7 +66,7 @@ export function PaginatedTable<T extends { id: string }>(props: {
       <ErrorMessage error={error} />
       <div className="table-scroll">
         <table aria-busy={loading}>
-          <caption>{props.caption}</caption>
+          <caption className={props.hideCaption ? 'visually-hidden' : undefined}>{props.caption}</caption>
           <thead>
             <tr>
               {props.columns.map((column) => (

@@ -18,22 +18,41 @@ const KNOWN_CAPABILITIES = ['recovery', 'cashflow', 'pricing_intelligence'];
 const CHOICES: Record<string, readonly string[]> = { strategy: ['once', 'twice', 'daily'], anomalySensitivity: ['low', 'medium', 'high'] };
 const NOT_SETTINGS = new Set(['object', 'enabledCapabilities', 'agentWallet', 'livemode', 'createdAt', 'updatedAt']);
 
-const humanise = (name: string) => name.replace(/([A-Z])/g, ' $1').replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()).replace(/\bUsd\b/g, 'USD');
+const humanise = (name: string) => name.replace(/([A-Z])/g, ' $1').replace(/_/g, ' ').toLowerCase().replace(/^./, (c) => c.toUpperCase()).replace(/\busd\b/gi, 'USD');
+
+/** Labels people read, for the settings and values the API names in code; anything new falls back to `humanise`. */
+const LABELS: Record<string, string> = {
+  recovery: 'Recovery',
+  cashflow: 'Cash flow',
+  pricing_intelligence: 'Pricing intelligence',
+  commerce: 'Escrow jobs',
+  digestEnabled: 'Send a weekly digest',
+  anomalySensitivity: 'Anomaly sensitivity',
+  autoConvertToYield: 'Move idle funds to yield',
+  minimumLiquidReserveCents: 'Always keep liquid (USD cents)',
+  requireHumanApprovalAboveUsdCents: 'Ask me to approve jobs from (USD cents)',
+  approvedVendors: 'Vendors that need no approval',
+  monthlySpendCapUsdCents: 'Monthly auto-approval limit (USD cents)',
+  strategy: 'Retry strategy',
+  gracePeriodHours: 'Grace period (hours)',
+  notificationTemplate: 'Message to the customer',
+};
+const label = (name: string) => LABELS[name] ?? humanise(name);
 
 function SettingInput({ section, name, value }: { section: string; name: string; value: unknown }) {
   const id = `${section}.${name}`;
-  const label = humanise(name);
+  const text = label(name);
   if (typeof value === 'boolean') {
     return (
       <label className="check">
-        <input type="checkbox" name={id} defaultChecked={value} /> {label}
+        <input type="checkbox" name={id} defaultChecked={value} /> {text}
       </label>
     );
   }
   if (CHOICES[name]) {
     return (
       <div className="field">
-        <label htmlFor={id}>{label}</label>
+        <label htmlFor={id}>{text}</label>
         <select id={id} name={id} defaultValue={String(value)}>
           {CHOICES[name]!.map((choice) => (
             <option key={choice}>{choice}</option>
@@ -45,7 +64,7 @@ function SettingInput({ section, name, value }: { section: string; name: string;
   if (Array.isArray(value)) {
     return (
       <div className="field wide">
-        <label htmlFor={id}>{label} (one per line)</label>
+        <label htmlFor={id}>{text} (one per line)</label>
         <textarea id={id} name={id} rows={3} defaultValue={value.join('\n')} />
       </div>
     );
@@ -53,12 +72,12 @@ function SettingInput({ section, name, value }: { section: string; name: string;
   if (typeof value === 'string' && value.length > 60) {
     return (
       <div className="field wide">
-        <label htmlFor={id}>{label}</label>
+        <label htmlFor={id}>{text}</label>
         <textarea id={id} name={id} rows={3} defaultValue={value} />
       </div>
     );
   }
-  return <Field label={label} name={id} type={typeof value === 'number' ? 'number' : 'text'} defaultValue={String(value ?? '')} />;
+  return <Field label={text} name={id} type={typeof value === 'number' ? 'number' : 'text'} defaultValue={String(value ?? '')} />;
 }
 
 /** The PATCH body: every setting of every section, typed as the current configuration types it. */
@@ -108,13 +127,13 @@ function ConfigForm() {
         {capabilities.map((capability) => (
           <label key={capability}>
             <input type="checkbox" name="enabledCapabilities" value={capability} defaultChecked={config.enabledCapabilities.includes(capability)} />{' '}
-            {humanise(capability)}
+            {label(capability)}
           </label>
         ))}
       </fieldset>
       {sections.map(([section, settings]) => (
         <fieldset key={section} className="grid">
-          <legend>{humanise(section)}</legend>
+          <legend>{label(section)}</legend>
           {Object.entries(settings).map(([name, value]) => (
             <SettingInput key={name} section={section} name={name} value={value} />
           ))}
@@ -132,7 +151,16 @@ function ConfigForm() {
 /** What the merchant can do with a job now: approve a proposal; decide as evaluator when that is the agent wallet. */
 function JobActions({ job, agentWallet, reload }: { job: AgentJob; agentWallet: string | null; reload: () => void }) {
   if (job.status === 'proposed') {
-    return <ActionButton label="Approve" className="primary" action={() => api.post(`/v1/agents/jobs/${job.id}/approve`).then(reload)} />;
+    return (
+      <ConfirmButton
+        label="Approve"
+        tone="primary"
+        ariaLabel={`Approve job ${job.id}`}
+        question={`Approve and fund the escrow with ${formatAmount(job.amount, job.currency)}?`}
+        confirmLabel="Approve"
+        onConfirm={() => api.post(`/v1/agents/jobs/${job.id}/approve`).then(reload)}
+      />
+    );
   }
   const decides = agentWallet !== null && job.evaluatorAddress.toLowerCase() === agentWallet.toLowerCase();
   if (!decides || (job.status !== 'funded' && job.status !== 'submitted')) return <>—</>;
@@ -183,12 +211,20 @@ export function AgentsPage() {
         reloadKey={version}
         load={(cursor) => api.list<AgentJob>('/v1/agents/jobs', cursor)}
         columns={[
-          { header: 'Job', cell: (j) => <code>{shortId(j.id)}</code> },
-          { header: 'Description', cell: (j) => j.description },
+          {
+            header: 'Job',
+            cell: (j) => (
+              <>
+                {j.description}
+                <br />
+                <code className="hint">{shortId(j.id)}</code>
+              </>
+            ),
+          },
           { header: 'Vendor', cell: (j) => <code>{shortId(j.vendorAddress)}</code> },
           { header: 'Amount', cell: (j) => formatAmount(j.amount, j.currency), className: 'num' },
           { header: 'Status', cell: (j) => <StatusBadge status={j.status} /> },
-          { header: 'Needs approval because', cell: (j) => j.approvalReasons.map(humanise).join(', ') || '—' },
+          { header: 'Needs approval because', cell: (j) => j.approvalReasons.map(humanise).join(', ') || '—', className: 'wrap' },
           { header: 'Created', cell: (j) => formatDate(j.createdAt) },
           { header: 'Actions', cell: (j) => <JobActions job={j} agentWallet={agentWallet} reload={reload} /> },
         ]}

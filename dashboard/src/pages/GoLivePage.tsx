@@ -50,8 +50,21 @@ function TwoFactor({ onDone }: { onDone: () => Promise<void> }) {
   );
 }
 
+/** Where the last code went: kept for this tab's session so the code field survives a reload. */
+const SENT_TO_KEY = 'stablepay.emailVerificationSentTo';
+
+function useSentTo(): [string | null, (to: string | null) => void] {
+  const [sentTo, setState] = useState<string | null>(() => sessionStorage.getItem(SENT_TO_KEY));
+  const set = (to: string | null) => {
+    if (to) sessionStorage.setItem(SENT_TO_KEY, to);
+    else sessionStorage.removeItem(SENT_TO_KEY);
+    setState(to);
+  };
+  return [sentTo, set];
+}
+
 function EmailVerification({ email, onDone }: { email: string | null; onDone: () => Promise<void> }) {
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useSentTo();
   return (
     <>
       <ActionForm

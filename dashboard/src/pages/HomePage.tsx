@@ -7,6 +7,7 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { chartUnits, formatAmount, formatDate, formatRate, monthLabel } from '../format.ts';
+import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../invoiceNumbers.ts';
 import type { PaymentSession } from '../types.ts';
 
 type Funnel = { rate: string };
@@ -39,14 +40,25 @@ function Metric({ label, value }: { label: string; value: string }) {
   );
 }
 
-function ChartCard({ title, children, testId }: { title: string; children: React.ReactElement; testId: string }) {
+/** True when no point of the series has a value other than zero: a chart of it would only draw flat lines. */
+function noData(rows: Record<string, string | number>[] | undefined): boolean {
+  return !rows?.some((row) => Object.values(row).some((value) => typeof value === 'number' && value !== 0));
+}
+
+function ChartCard({ title, children, testId, empty }: { title: string; children: React.ReactElement; testId: string; empty: string | null }) {
   return (
     <section className="card chart" aria-label={title} data-testid={testId}>
       <h2>{title}</h2>
       <div className="chart-area">
-        <ResponsiveContainer width="100%" height={220}>
-          {children}
-        </ResponsiveContainer>
+        {empty ? (
+          <p className="chart-empty" data-testid={`${testId}-empty`}>
+            <strong>No data yet.</strong> {empty}
+          </p>
+        ) : (
+          <ResponsiveContainer width="100%" height={220}>
+            {children}
+          </ResponsiveContainer>
+        )}
       </div>
     </section>
   );
@@ -88,14 +100,17 @@ export function HomePage() {
           <Metric label="MRR" value={formatAmount(stats.mrr.summary.endingMrr)} />
           <Metric label="ARR" value={formatAmount(stats.mrr.summary.arr)} />
           <Metric label="Paying customers" value={stats.mrr.summary.customers} />
-          {lastFullMonth && <Metric label={`Customer churn (${monthLabel(lastFullMonth.date)})`} value={formatRate(lastFullMonth.customerChurnRate)} />}
+          <Metric
+            label={`Customer churn (${lastFullMonth ? monthLabel(lastFullMonth.date) : 'last month'})`}
+            value={lastFullMonth ? formatRate(lastFullMonth.customerChurnRate) : '—'}
+          />
           <Metric label="Checkout conversion" value={formatRate(stats.conversion.summary.paymentSessions.rate)} />
           <Metric label="Projected cash (6 months)" value={formatAmount(stats.forecast.summary.projectedCash)} />
         </div>
       )}
       {stats && (
         <div className="charts">
-          <ChartCard title="Monthly recurring revenue" testId="chart-mrr">
+          <ChartCard title="Monthly recurring revenue" testId="chart-mrr" empty={noData(mrrData) ? 'Revenue appears here once subscriptions are charged.' : null}>
             <LineChart data={mrrData} margin={{ left: 8, right: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="month" fontSize={12} />
@@ -107,7 +122,7 @@ export function HomePage() {
               <Line type="linear" dataKey="Churned" stroke="#c2410c" isAnimationActive={false} />
             </LineChart>
           </ChartCard>
-          <ChartCard title="Churn" testId="chart-churn">
+          <ChartCard title="Churn" testId="chart-churn" empty={noData(churnData) ? 'Churn appears here once subscribers cancel.' : null}>
             <BarChart data={churnData} margin={{ left: 8, right: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="month" fontSize={12} />
@@ -118,7 +133,7 @@ export function HomePage() {
               <Bar dataKey="MRR churn" fill="#f59e0b" isAnimationActive={false} />
             </BarChart>
           </ChartCard>
-          <ChartCard title="Conversion" testId="chart-conversion">
+          <ChartCard title="Conversion" testId="chart-conversion" empty={noData(conversionData) ? 'Conversion appears here once checkouts, invoices or trials are paid.' : null}>
             <LineChart data={conversionData} margin={{ left: 8, right: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="month" fontSize={12} />
@@ -130,7 +145,7 @@ export function HomePage() {
               <Line type="linear" dataKey="Trials" stroke="#12805c" isAnimationActive={false} />
             </LineChart>
           </ChartCard>
-          <ChartCard title="Forecast (next 6 months)" testId="chart-forecast">
+          <ChartCard title="Forecast (next 6 months)" testId="chart-forecast" empty={noData(forecastData) ? 'The forecast appears here once subscriptions are active.' : null}>
             <BarChart data={forecastData} margin={{ left: 8, right: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="month" fontSize={12} />
@@ -144,13 +159,14 @@ export function HomePage() {
         </div>
       )}
       <h2>Recent payments</h2>
-      <PaginatedTable<PaymentSession>
+      <PaginatedTable<SessionWithInvoice>
         caption="Recent payment sessions"
-        load={(cursor) => api.list<PaymentSession>('/v1/payment-sessions', cursor, { limit: 5 })}
+        hideCaption
+        load={async (cursor) => withInvoiceNumbers(await api.list<PaymentSession>('/v1/payment-sessions', cursor, { limit: 5 }))}
         columns={[
           { header: 'Amount', cell: (s) => formatAmount(s.amount, s.currency), className: 'num' },
           { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-          { header: 'For', cell: (s) => s.productName ?? (s.invoiceId ? `Invoice ${s.invoiceId}` : '—') },
+          { header: 'For', cell: paidFor },
           { header: 'Created', cell: (s) => formatDate(s.createdAt) },
         ]}
         empty="No payments yet."

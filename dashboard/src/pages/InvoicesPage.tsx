@@ -19,6 +19,15 @@ function lineTotal(row: Row): bigint | undefined {
   return unit === undefined || quantity === undefined ? undefined : BigInt(unit) * quantity;
 }
 
+/** The email goes out in the background: wait (bounded) until the mail server accepted it, so the Sent column can show when. */
+async function untilSent(id: string): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    const invoice = await api.get<Invoice>(`/v1/invoices/${id}`);
+    if (invoice.sentAt || invoice.status === 'void') return;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
 function InvoiceForm({ onCreated }: { onCreated: (invoice: Invoice) => void }) {
   const [rows, setRows] = useState<Row[]>([{ key: 1, description: '', quantity: '1', unitPrice: '' }]);
   const update = (key: number, patch: Partial<Row>) => setRows(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
@@ -118,12 +127,23 @@ export function InvoicesPage() {
           { header: 'Total', cell: (i) => formatAmount(i.total, i.currency), className: 'num' },
           { header: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
           { header: 'Due', cell: (i) => formatDay(i.dueAt) },
-          { header: 'Sent', cell: (i) => formatDate(i.sentAt) },
+          { header: 'Sent', cell: (i) => (i.sentAt ? formatDate(i.sentAt) : i.status === 'sent' ? 'Sending…' : '—') },
           {
             header: 'Actions',
             cell: (i) => (
               <span className="row-actions">
-                {i.status === 'draft' && <ActionButton label="Send" ariaLabel={`Send ${i.number}`} action={() => api.post(`/v1/invoices/${i.id}/send`).then(reload)} />}
+                {i.status === 'draft' && (
+                  <ActionButton
+                    label="Send"
+                    ariaLabel={`Send ${i.number}`}
+                    action={async () => {
+                      await api.post(`/v1/invoices/${i.id}/send`);
+                      reload();
+                      await untilSent(i.id);
+                      reload();
+                    }}
+                  />
+                )}
                 {i.status !== 'paid' && i.status !== 'void' && (
                   <ConfirmButton
                     label="Void"

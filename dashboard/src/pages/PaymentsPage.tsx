@@ -4,26 +4,24 @@ import { api } from '../api.ts';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatAmount, formatDate, shortId } from '../format.ts';
+import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../invoiceNumbers.ts';
 import type { Charge, PaymentSession } from '../types.ts';
 
-/** An x402 payment: the resource the seller sold (its description, else its URL). */
-function x402Label(x402: NonNullable<PaymentSession['x402']>): string {
-  return `x402: ${x402.resource.description ?? x402.resource.url ?? 'resource'}`;
-}
 
 export function PaymentsPage() {
   return (
     <>
       <section>
         <h2>Payment sessions</h2>
-        <PaginatedTable<PaymentSession>
+        <PaginatedTable<SessionWithInvoice>
           caption="Payment sessions"
-          load={(cursor) => api.list<PaymentSession>('/v1/payment-sessions', cursor)}
+          hideCaption
+          load={async (cursor) => withInvoiceNumbers(await api.list<PaymentSession>('/v1/payment-sessions', cursor))}
           columns={[
             { header: 'Session', cell: (s) => <code>{shortId(s.id)}</code> },
             { header: 'Amount', cell: (s) => formatAmount(s.amount, s.currency), className: 'num' },
             { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-            { header: 'For', cell: (s) => s.productName ?? (s.invoiceId ? `Invoice` : s.x402 ? x402Label(s.x402) : '—') },
+            { header: 'For', cell: paidFor },
             { header: 'Payer', cell: (s) => (s.payer ? <code>{shortId(s.payer)}</code> : '—') },
             { header: 'Created', cell: (s) => formatDate(s.createdAt) },
             {
@@ -42,6 +40,7 @@ export function PaymentsPage() {
         <h2>Subscription charges</h2>
         <PaginatedTable<Charge>
           caption="Subscription charges"
+          hideCaption
           load={(cursor) => api.list<Charge>('/v1/subscription-charges', cursor)}
           columns={[
             { header: 'Charge', cell: (c) => <code>{shortId(c.id)}</code> },

@@ -1,16 +1,14 @@
 // Subscription plans: the list and a create form (amount typed in USDC, sent in base units).
 import { useState } from 'react';
 import { api } from '../api.ts';
+import { CopyId } from '../components/CopyId.tsx';
 import { ActionForm, Field, Select, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
-import { formatAmount, formatDate, parseAmount } from '../format.ts';
+import { describeInterval, formatAmount, formatDate, parseAmount } from '../format.ts';
 import type { Plan } from '../types.ts';
 
 export const PLAN_INTERVALS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 
-export function describeInterval(plan: Pick<Plan, 'interval' | 'intervalCount'>): string {
-  return plan.intervalCount === 1 ? plan.interval : `every ${plan.intervalCount} × ${plan.interval}`;
-}
 
 export function PlansPage() {
   const [created, setCreated] = useState<Plan | null>(null);
@@ -43,7 +41,7 @@ export function PlansPage() {
       </ActionForm>
       {created && (
         <p className="notice" role="status">
-          Plan “{created.name}” created: {formatAmount(created.amount, created.currency)} {describeInterval(created)}.
+          Plan “{created.name}” created: {formatAmount(created.amount, created.currency)} {describeInterval(created)}. Id: <CopyId id={created.id} />
         </p>
       )}
       <PaginatedTable<Plan>
@@ -52,6 +50,7 @@ export function PlansPage() {
         load={(cursor) => api.list<Plan>('/v1/subscription-plans', cursor)}
         columns={[
           { header: 'Name', cell: (p) => p.name },
+          { header: 'Id', cell: (p) => <CopyId id={p.id} /> },
           { header: 'Price', cell: (p) => formatAmount(p.amount, p.currency), className: 'num' },
           { header: 'Interval', cell: describeInterval },
           { header: 'Trial', cell: (p) => (p.trialPeriodDays ? `${p.trialPeriodDays} days` : '—') },

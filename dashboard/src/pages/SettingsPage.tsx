@@ -31,7 +31,8 @@ export function SettingsPage() {
           <dd>{merchant.rateLimitPerMinute.toLocaleString()} requests per minute</dd>
           <dt>Payout address</dt>
           <dd>
-            {merchant.business ? <code>{merchant.business.payoutAddress}</code> : 'Not set: complete the business profile.'}{' '}
+            {merchant.payoutAddress ? <code data-testid="payout-address">{merchant.payoutAddress}</code> : 'Not set: complete the business profile.'}{' '}
+            {merchant.payoutAddress && !merchant.business && <small className="hint">(checkouts pay here; the business profile is not complete yet)</small>}{' '}
             <button type="button" className="link" onClick={() => navigate('go-live')}>
               Edit in the business profile
             </button>

@@ -1,14 +1,14 @@
 // Storefront: edit the public store page, add and archive products, and a
 // link to the public page.
 import { useEffect, useState } from 'react';
-import { ApiError, api } from '../api.ts';
+import { ApiError, api, listAll } from '../api.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
-import { ActionForm, Field, text } from '../components/Form.tsx';
+import { ActionForm, Field, Select, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { formatAmount, formatDate, parseAmount } from '../format.ts';
-import type { Product, Storefront } from '../types.ts';
+import { describeInterval, formatAmount, formatDate, parseAmount } from '../format.ts';
+import type { Plan, Product, Storefront } from '../types.ts';
 
 /** Empty optional fields clear the value (null); the slug and name are always sent. */
 const nullable = (form: FormData, name: string) => text(form, name) || null;
@@ -19,6 +19,11 @@ export function StorefrontPage() {
   const [error, setError] = useState<unknown>(null);
   const [version, setVersion] = useState(0);
   const reload = () => setVersion((v) => v + 1);
+  const [plans, setPlans] = useState<Plan[]>([]);
+
+  useEffect(() => {
+    listAll<Plan>('/v1/subscription-plans').then(setPlans, setError);
+  }, []);
 
   useEffect(() => {
     api.get<Storefront>('/v1/storefront').then(
@@ -65,7 +70,7 @@ export function StorefrontPage() {
         }}
       >
         <div className="grid">
-          <Field label="Slug" name="slug" required defaultValue={store?.slug} hint="The address: /store/{slug}" pattern="[a-z0-9-]{3,40}" />
+          <Field label="Slug" name="slug" required defaultValue={store?.slug} hint="The address: /store/{slug}" pattern="[a-z0-9\-]{3,40}" />
           <Field label="Shop name" name="name" required defaultValue={store?.name} maxLength={120} />
           <Field label="Description" name="description" defaultValue={store?.description ?? ''} maxLength={2000} />
           <Field label="Logo URL (https)" name="logoUrl" type="url" defaultValue={store?.logoUrl ?? ''} />
@@ -83,7 +88,7 @@ export function StorefrontPage() {
             action={async (form) => {
               const planId = text(form, 'planId');
               const amount = planId ? undefined : parseAmount(text(form, 'amount'));
-              if (!planId && !amount) throw new Error('Enter a price in USDC, or a plan id for a subscription product.');
+              if (!planId && !amount) throw new Error('Enter a price in USDC, or choose a plan for a subscription product.');
               await api.post('/v1/storefront/products', {
                 name: text(form, 'name'),
                 description: text(form, 'description') || undefined,
@@ -98,7 +103,15 @@ export function StorefrontPage() {
               <Field label="Description" name="description" maxLength={2000} />
               <Field label="Image URL (https)" name="imageUrl" type="url" />
               <Field label="Price (USDC)" name="amount" inputMode="decimal" />
-              <Field label="Or subscription plan id" name="planId" placeholder="plan_…" />
+              <Select
+                label="Or sell a subscription to"
+                name="planId"
+                defaultValue=""
+                options={[
+                  { value: '', label: plans.length ? 'No plan (one-time product)' : 'No plans yet: create one under Plans' },
+                  ...plans.map((p) => ({ value: p.id, label: `${p.name} (${formatAmount(p.amount, p.currency)} ${describeInterval(p)})` })),
+                ]}
+              />
             </div>
           </ActionForm>
           <PaginatedTable<Product>
@@ -108,7 +121,7 @@ export function StorefrontPage() {
             columns={[
               { header: 'Product', cell: (p) => p.name },
               { header: 'Price', cell: (p) => (p.amount ? formatAmount(p.amount, p.currency) : '—'), className: 'num' },
-              { header: 'Kind', cell: (p) => (p.planId ? 'Subscription' : 'One-time') },
+              { header: 'Kind', cell: (p) => (p.planId ? `Subscription: ${plans.find((plan) => plan.id === p.planId)?.name ?? p.planId}` : 'One-time') },
               { header: 'Status', cell: (p) => <StatusBadge status={p.archived ? 'archived' : 'active'} /> },
               { header: 'Created', cell: (p) => formatDate(p.createdAt) },
               {

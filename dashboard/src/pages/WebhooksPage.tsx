@@ -67,6 +67,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
 }
 
 export function WebhooksPage() {
+  const [testType, setTestType] = useState('');
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [selected, setSelected] = useState<WebhookEndpoint | null>(null);
   const [version, setVersion] = useState(0);
@@ -92,6 +93,13 @@ export function WebhooksPage() {
       >
         <div className="grid">
           <Field label="Endpoint URL" name="url" type="url" required wide placeholder="https://example.com/webhooks" hint="https only; the host must resolve to public addresses." />
+        </div>
+        <p className="hint" data-testid="listen-help">
+          Testing on your own machine? Endpoints cannot point at <code>localhost</code> or <code>127.0.0.1</code>. Run{' '}
+          <code>npm run listen -- --forward-to http://localhost:4000/hooks</code> instead: it receives this mode's test events and forwards
+          them, signed, to your local URL.
+        </p>
+        <div className="grid">
           <Field label="Description" name="description" maxLength={500} />
         </div>
         <fieldset className="checkboxes">
@@ -113,6 +121,14 @@ export function WebhooksPage() {
         </p>
       )}
       <ErrorMessage error={error} />
+      <div className="filters">
+        <Select
+          label="Test event type"
+          options={[{ value: '', label: 'webhook_endpoint.test' }, ...EVENT_TYPES.map((type) => ({ value: type, label: `${type} (sample)` }))]}
+          value={testType}
+          onChange={(e) => setTestType(e.target.value)}
+        />
+      </div>
       <PaginatedTable<WebhookEndpoint>
         caption="Endpoints"
         reloadKey={version}
@@ -137,7 +153,8 @@ export function WebhooksPage() {
                 <ActionButton
                   label="Send test event"
                   action={async () => {
-                    const sent = await api.post<{ eventId: string; delivery: WebhookDelivery | null }>(`/v1/webhook-endpoints/${e.id}/test`);
+                    // No type: the API's default test event (webhook_endpoint.test).
+                    const sent = await api.post<{ eventId: string; delivery: WebhookDelivery | null }>(`/v1/webhook-endpoints/${e.id}/test`, testType ? { type: testType } : undefined);
                     const outcome = sent.delivery
                       ? `first attempt ${sent.delivery.status.replace(/_/g, ' ')} (${sent.delivery.responseStatus === null ? (sent.delivery.error ?? 'no response') : `HTTP ${sent.delivery.responseStatus}`})`
                       : 'queued; its attempts appear under the deliveries';
