@@ -1,6 +1,6 @@
 // The shell: login gate, navigation, the mode switch, and the page of the
 // current path. Pages remount when the mode changes, so every list reloads.
-import { useEffect, useState, type ComponentType } from 'react';
+import { Fragment, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { whenSignedOut } from './api.ts';
 import { accessToken, CALLBACK_PATH, finishLogin, signOut, startLogin } from './auth.ts';
 import { ErrorMessage } from './components/ErrorMessage.tsx';
@@ -20,6 +20,12 @@ import { AgentsPage } from './pages/AgentsPage.tsx';
 import { StorefrontPage } from './pages/StorefrontPage.tsx';
 import { SettingsPage } from './pages/SettingsPage.tsx';
 import { GoLivePage } from './pages/GoLivePage.tsx';
+import { EventsPage } from './pages/EventsPage.tsx';
+import { PaymentDetailPage, type RefundAction } from './pages/detail/PaymentDetailPage.tsx';
+import { SubscriptionDetailPage } from './pages/detail/SubscriptionDetailPage.tsx';
+import { CustomerDetailPage } from './pages/detail/CustomerDetailPage.tsx';
+import { InvoiceDetailPage } from './pages/detail/InvoiceDetailPage.tsx';
+import { EventDetailPage } from './pages/detail/EventDetailPage.tsx';
 
 type PageDef = { path: string; title: string; component: ComponentType };
 
@@ -32,6 +38,7 @@ export const PAGES: PageDef[] = [
   { path: 'refunds', title: 'Refunds', component: RefundsPage },
   { path: 'customers', title: 'Customers', component: CustomersPage },
   { path: 'webhooks', title: 'Webhooks', component: WebhooksPage },
+  { path: 'events', title: 'Events', component: EventsPage },
   { path: 'api-keys', title: 'API keys', component: ApiKeysPage },
   { path: 'agents', title: 'Agents', component: AgentsPage },
   { path: 'storefront', title: 'Storefront', component: StorefrontPage },
@@ -39,17 +46,46 @@ export const PAGES: PageDef[] = [
   { path: 'go-live', title: 'Go live', component: GoLivePage },
 ];
 
+/** The refund button of the payment page: issue #26's refund dialog is passed here once it exists. */
+const REFUND_ACTION: RefundAction | undefined = undefined;
+
+type DetailDef = { section: string; title: string; component: ComponentType<{ id: string }> };
+
+/** Pages of one object, at /dashboard/<section>/<id>. */
+export const DETAILS: DetailDef[] = [
+  { section: 'payments', title: 'Payment', component: ({ id }) => <PaymentDetailPage id={id} refundAction={REFUND_ACTION} /> },
+  { section: 'subscriptions', title: 'Subscription', component: SubscriptionDetailPage },
+  { section: 'customers', title: 'Customer', component: CustomerDetailPage },
+  { section: 'invoices', title: 'Invoice', component: InvoiceDetailPage },
+  { section: 'events', title: 'Event', component: EventDetailPage },
+];
+
+/** The page of a path: a section ("payments") or one object of a section ("payments/ps_…"). */
+function resolve(path: string): { title: string; section: string; render: () => ReactNode } | undefined {
+  const [section = '', id, ...rest] = path.split('/');
+  if (id !== undefined) {
+    const detail = rest.length === 0 && id ? DETAILS.find((d) => d.section === section) : undefined;
+    if (!detail) return undefined;
+    const Detail = detail.component;
+    const objectId = decodeURIComponent(id);
+    return { title: detail.title, section, render: () => <Detail key={objectId} id={objectId} /> };
+  }
+  const page = PAGES.find((p) => p.path === section);
+  if (!page) return undefined;
+  const Page = page.component;
+  return { title: page.title, section, render: () => <Page /> };
+}
+
 function Shell() {
   const page = usePage();
   const { mode, merchant, error } = useSession();
-  const current = PAGES.find((p) => p.path === page);
+  const current = resolve(page);
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
     document.title = `${current?.title ?? 'Not found'} · StablePay Dashboard`;
     setMenuOpen(false);
     document.getElementById('main')?.focus({ preventScroll: true });
-  }, [current]);
-  const Page = current?.component;
+  }, [page, current?.title]);
   return (
     <div className={`shell mode-${mode}`}>
       <a className="skip-link" href="#main">
@@ -91,7 +127,7 @@ function Shell() {
               <li key={p.path}>
                 <a
                   href={p.path ? `/dashboard/${p.path}` : '/dashboard'}
-                  aria-current={p.path === page ? 'page' : undefined}
+                  aria-current={p.path === page ? 'page' : p.path === current?.section ? 'location' : undefined}
                   onClick={(event) => {
                     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
                     event.preventDefault();
@@ -106,10 +142,10 @@ function Shell() {
         </nav>
         <main id="main" tabIndex={-1}>
           <ErrorMessage error={error} />
-          {Page ? (
+          {current ? (
             <>
               <h1>{current.title}</h1>
-              <Page key={mode} />
+              <Fragment key={`${mode}|${page}`}>{current.render()}</Fragment>
             </>
           ) : (
             <>

@@ -108,6 +108,18 @@ export async function listAll<T>(path: string, query?: Query, max = 10_000): Pro
   return rows;
 }
 
+/** Fetches a file the API serves to authenticated callers (a PDF, …) and saves it under `filename`. */
+export async function download(path: string, filename: string): Promise<void> {
+  const response = await send('GET', path, {});
+  if (!response.ok) throw await toError(response);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.requestId ? `${error.message} (request ${error.requestId})` : error.message;
   return error instanceof Error ? error.message : String(error);

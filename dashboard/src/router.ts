@@ -24,3 +24,6 @@ export function usePage(): string {
   }, []);
   return page;
 }
+
+/** The page path of one object: "payments/ps_…". */
+export const detailPath = (section: string, id: string): string => `${section}/${encodeURIComponent(id)}`;

@@ -3,3 +3,4 @@
 export { SCOPES, SCOPE_PRESETS } from '../../src/api-keys/scopes.js';
 export { EVENT_TYPES } from '../../src/events/types.js';
 export { CURRENT_API_VERSION, SUPPORTED_API_VERSIONS } from '../../src/http/versions.js';
+export { findChainPreset } from '../../src/chain/presets.js';

@@ -31,10 +31,16 @@ export type PaymentSession = {
   invoiceId: string | null;
   productName: string | null;
   payer: string | null;
+  payTo?: string;
+  chainId?: number;
+  token?: string;
+  expiresAt?: string;
+  productId?: string | null;
   transactionHash: string | null;
   completedAt: string | null;
+  deposit?: { address: string; amountReceived: string; amountRemaining: string; amountExcess: string } | null;
   /** Set when an x402 seller was paid through the facilitator. */
-  x402: { network: string; resource: { url: string | null; description: string | null } } | null;
+  x402: { network: string; payer?: string; transaction?: string | null; resource: { url: string | null; description: string | null } } | null;
   createdAt: string;
 };
 
@@ -93,6 +99,13 @@ export type Invoice = {
   total: string;
   status: string;
   payUrl: string;
+  /** The page the customer sees (issue #28's API); payUrl before it exists. */
+  hostedInvoiceUrl?: string;
+  sessionId?: string;
+  subtotal?: string;
+  note?: string | null;
+  paidAt?: string | null;
+  voidedAt?: string | null;
   dueAt: string;
   sentAt: string | null;
   createdAt: string;
@@ -210,3 +223,33 @@ export type Product = {
   archived?: boolean;
   createdAt: string;
 };
+
+/** An event the merchant's objects produced (GET /v1/events). */
+export type ApiEvent = {
+  id: string;
+  type: string;
+  created: string;
+  livemode: boolean;
+  data: Record<string, unknown>;
+  objectId: string | null;
+};
+
+export type EventDelivery = {
+  id: string;
+  endpointId: string;
+  endpointUrl?: string;
+  url?: string;
+  status: string;
+  attempt: number;
+  replay?: number;
+  attemptedAt?: string;
+  createdAt?: string;
+  durationMs?: number;
+  responseStatus: number | null;
+  requestBody: string | null;
+  responseBodyExcerpt?: string | null;
+  responseBody?: string | null;
+  error?: string | null;
+};
+
+export type EventWithDeliveries = ApiEvent & { deliveries: EventDelivery[] };

@@ -4,6 +4,8 @@ import { useEffect, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { Link } from '../components/Link.tsx';
+import { detailPath } from '../router.ts';
 import { Select } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
@@ -13,7 +15,18 @@ import type { Charge, Plan, Subscription } from '../types.ts';
 const STATUSES = ['', 'trialing', 'active', 'at_risk', 'paused', 'cancelled', 'lapsed', 'completed'];
 const TERMINAL = new Set(['cancelled', 'lapsed', 'completed']);
 
-function SubscriptionDetail({ subscription, plans, onChanged }: { subscription: Subscription; plans: Map<string, Plan>; onChanged: () => void }) {
+export function SubscriptionDetail({
+  subscription,
+  plans,
+  onChanged,
+  standalone = false,
+}: {
+  subscription: Subscription;
+  plans: Map<string, Plan>;
+  onChanged: () => void;
+  /** On its own page (no link to that page). */
+  standalone?: boolean;
+}) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<unknown>(null);
   return (
@@ -21,6 +34,11 @@ function SubscriptionDetail({ subscription, plans, onChanged }: { subscription: 
       <h2>
         Subscription <code>{subscription.id}</code> <StatusBadge status={subscription.status} />
       </h2>
+      {!standalone && (
+        <p>
+          <Link to={detailPath('subscriptions', subscription.id)}>Open the subscription's page</Link> (timeline and events)
+        </p>
+      )}
       <dl className="facts">
         <dt>Plan</dt>
         <dd>{plans.get(subscription.planId)?.name ?? subscription.planId}</dd>
@@ -28,7 +46,9 @@ function SubscriptionDetail({ subscription, plans, onChanged }: { subscription: 
         <dd>{formatAmount(subscription.amount, subscription.currency)}</dd>
         <dt>Customer wallet</dt>
         <dd>
-          <code>{subscription.customer.walletAddress}</code>
+          <Link to={detailPath('customers', subscription.customer.id)}>
+            <code>{subscription.customer.walletAddress}</code>
+          </Link>
         </dd>
         <dt>Customer email</dt>
         <dd>{subscription.customer.email ?? '—'}</dd>

@@ -1,0 +1,123 @@
+// One payment session: what was asked, who paid with which transaction, and
+// everything that happened to it (transactions, completion, refunds, events sent).
+import { useEffect, useState, type ComponentType } from 'react';
+import { listAll } from '../../api.ts';
+import { chainName } from '../../chain.ts';
+import { CopyId } from '../../components/CopyId.tsx';
+import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { Link } from '../../components/Link.tsx';
+import { eventEntries, ObjectEventsError, useObjectEvents } from '../../components/ObjectEvents.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { Timeline, type TimelineEntry } from '../../components/Timeline.tsx';
+import { TxHash } from '../../components/TxHash.tsx';
+import { formatAmount, formatDate } from '../../format.ts';
+import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../../invoiceNumbers.ts';
+import { detailPath } from '../../router.ts';
+import type { PaymentSession, Refund } from '../../types.ts';
+import { useObject } from './useObject.ts';
+
+/**
+ * The refund action of the page: the refund dialog of issue #26 plugs in here (App passes it).
+ * It gets the session and calls `onRefunded` so the page reloads its refunds.
+ */
+export type RefundAction = ComponentType<{ session: PaymentSession; onRefunded: () => void }>;
+
+export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: string; refundAction?: RefundAction }) {
+  const { value: loaded, error, reload } = useObject<PaymentSession>(`/v1/payment-sessions/${encodeURIComponent(id)}`);
+  const [session, setSession] = useState<SessionWithInvoice | null>(null);
+  const [refunds, setRefunds] = useState<Refund[]>([]);
+  const [refundsError, setRefundsError] = useState<unknown>(null);
+  const [refundsVersion, setRefundsVersion] = useState(0);
+  const events = useObjectEvents(id);
+
+  useEffect(() => {
+    if (loaded) void withInvoiceNumbers({ data: [loaded], nextCursor: '', hasMore: false }).then((page) => setSession(page.data[0]!));
+  }, [loaded]);
+  useEffect(() => {
+    // The refunds list has no session filter: its rows are few, read them all and keep this session's.
+    listAll<Refund>('/v1/refunds', undefined, 2_000).then((all) => setRefunds(all.filter((r) => r.paymentSessionId === id)), setRefundsError);
+  }, [id, refundsVersion]);
+
+  if (!session) return <ErrorMessage error={error} />;
+  const chainId = session.chainId ?? 0;
+  const transactionHashes = [...new Set([session.transactionHash, session.x402?.transaction].filter((h): h is string => Boolean(h)))];
+  const entries: TimelineEntry[] = [
+    { at: session.createdAt, title: `Created for ${formatAmount(session.amount, session.currency)}`, detail: `Pay to ${session.payTo ?? '—'}` },
+    ...transactionHashes.map((hash) => ({
+      at: session.completedAt,
+      title: 'Transaction confirmed on chain',
+      detail: (
+        <>
+          <TxHash hash={hash} chainId={chainId} />
+          {session.payer && (
+            <div>
+              From <code>{session.payer}</code>
+            </div>
+          )}
+        </>
+      ),
+    })),
+    ...(session.completedAt ? [{ at: session.completedAt, title: 'Completed', detail: 'The payment reached its required confirmations.' }] : []),
+    ...(session.status === 'expired' ? [{ at: session.expiresAt ?? null, title: 'Expired without a payment' }] : []),
+    ...refunds.map((r) => ({
+      at: r.createdAt,
+      title: `Refund of ${formatAmount(r.amount, r.currency)} (${r.status})`,
+      detail: r.transactionHash ? <TxHash hash={r.transactionHash} chainId={chainId} /> : (r.reason ?? undefined),
+    })),
+    ...eventEntries(events.events),
+  ];
+
+  return (
+    <>
+      <div className="detail-actions">
+        <StatusBadge status={session.status} />
+        <CopyId id={session.id} />
+        <a href={session.checkoutUrl} target="_blank" rel="noreferrer">
+          Open checkout
+        </a>
+        {RefundButton && session.status === 'completed' && (
+          <RefundButton
+            session={session}
+            onRefunded={() => {
+              reload();
+              setRefundsVersion((v) => v + 1);
+            }}
+          />
+        )}
+      </div>
+      <section className="card" aria-label="Payment">
+        <h2>{formatAmount(session.amount, session.currency)}</h2>
+        <dl className="facts">
+          <dt>For</dt>
+          <dd>{session.invoiceId ? <Link to={detailPath('invoices', session.invoiceId)}>{paidFor(session)}</Link> : paidFor(session)}</dd>
+          <dt>Payer</dt>
+          <dd>{session.payer ? <code>{session.payer}</code> : '—'}</dd>
+          <dt>Paid to</dt>
+          <dd>{session.payTo ? <code>{session.payTo}</code> : '—'}</dd>
+          <dt>Chain</dt>
+          <dd>{chainName(chainId)}</dd>
+          {session.deposit && (
+            <>
+              <dt>Deposit address</dt>
+              <dd>
+                <code>{session.deposit.address}</code>
+              </dd>
+              <dt>Received</dt>
+              <dd>
+                {formatAmount(session.deposit.amountReceived, session.currency)}
+                {session.deposit.amountExcess !== '0' && ` (${formatAmount(session.deposit.amountExcess, session.currency)} more than asked)`}
+              </dd>
+            </>
+          )}
+          <dt>Created</dt>
+          <dd>{formatDate(session.createdAt)}</dd>
+          <dt>Completed</dt>
+          <dd>{formatDate(session.completedAt)}</dd>
+        </dl>
+      </section>
+      <ErrorMessage error={refundsError} />
+      <ObjectEventsError error={events.error} />
+      <Timeline label="Timeline" entries={entries} />
+    </>
+  );
+}
