@@ -4,7 +4,9 @@ import { useEffect, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api } from '../api.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { Link } from '../components/Link.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { detailPath } from '../router.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { chartUnits, formatAmount, formatDate, formatRate, monthLabel } from '../format.ts';
 import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../invoiceNumbers.ts';
@@ -164,7 +166,7 @@ export function HomePage() {
         hideCaption
         load={async (cursor) => withInvoiceNumbers(await api.list<PaymentSession>('/v1/payment-sessions', cursor, { limit: 5 }))}
         columns={[
-          { header: 'Amount', cell: (s) => formatAmount(s.amount, s.currency), className: 'num' },
+          { header: 'Amount', cell: (s) => <Link to={detailPath('payments', s.id)}>{formatAmount(s.amount, s.currency)}</Link>, className: 'num' },
           { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
           { header: 'For', cell: paidFor },
           { header: 'Created', cell: (s) => formatDate(s.createdAt) },

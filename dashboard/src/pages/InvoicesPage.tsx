@@ -4,13 +4,18 @@ import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
-import { ActionButton, ActionForm, Field, Select, optionalText, text } from '../components/Form.tsx';
+import { ActionButton, ActionForm, Field, optionalText, text } from '../components/Form.tsx';
+import { CsvExport } from '../components/CsvExport.tsx';
+import { Link } from '../components/Link.tsx';
+import { useListFilters } from '../components/ListFilters.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { decimalAmount } from '../csv.ts';
+import { detailPath } from '../router.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatAmount, formatDate, formatDay, parseAmount } from '../format.ts';
 import type { Invoice } from '../types.ts';
 
-const STATUSES = ['', 'draft', 'sent', 'paid', 'overdue', 'void'];
+const STATUSES = ['draft', 'sent', 'paid', 'overdue', 'void'];
 type Row = { key: number; description: string; quantity: string; unitPrice: string };
 
 function lineTotal(row: Row): bigint | undefined {
@@ -106,7 +111,7 @@ function InvoiceForm({ onCreated }: { onCreated: (invoice: Invoice) => void }) {
 }
 
 export function InvoicesPage() {
-  const [status, setStatus] = useState('');
+  const filters = useListFilters(STATUSES, 'Number, id or customer email');
   const [version, setVersion] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const reload = () => setVersion((v) => v + 1);
@@ -114,15 +119,30 @@ export function InvoicesPage() {
     <>
       <InvoiceForm onCreated={reload} />
       <ErrorMessage error={error} />
-      <div className="filters">
-        <Select label="Status" options={STATUSES} value={status} onChange={(e) => setStatus(e.target.value)} />
-      </div>
+      {filters.element}
+      <CsvExport<Invoice>
+        path="/v1/invoices"
+        query={filters.query}
+        filename="invoices"
+        columns={[
+          { header: 'number', value: (i) => i.number },
+          { header: 'id', value: (i) => i.id },
+          { header: 'customer_name', value: (i) => i.customerName },
+          { header: 'customer_email', value: (i) => i.customerEmail },
+          { header: 'total', value: (i) => decimalAmount(i.total) },
+          { header: 'currency', value: (i) => i.currency },
+          { header: 'status', value: (i) => i.status },
+          { header: 'due_at', value: (i) => i.dueAt },
+          { header: 'sent_at', value: (i) => i.sentAt },
+          { header: 'created_at', value: (i) => i.createdAt },
+        ]}
+      />
       <PaginatedTable<Invoice>
         caption="Invoices"
-        reloadKey={`${status}|${version}`}
-        load={(cursor) => api.list<Invoice>('/v1/invoices', cursor, { status })}
+        reloadKey={`${filters.key}|${version}`}
+        load={(cursor) => api.list<Invoice>('/v1/invoices', cursor, filters.query)}
         columns={[
-          { header: 'Number', cell: (i) => i.number },
+          { header: 'Number', cell: (i) => <Link to={detailPath('invoices', i.id)}>{i.number}</Link> },
           { header: 'Customer', cell: (i) => i.customerName ?? i.customerEmail ?? '—' },
           { header: 'Total', cell: (i) => formatAmount(i.total, i.currency), className: 'num' },
           { header: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
@@ -160,7 +180,7 @@ export function InvoicesPage() {
             ),
           },
         ]}
-        empty="No invoices match."
+        empty="No invoices match. Create one above."
       />
     </>
   );

@@ -1,24 +1,58 @@
 // Payments: one-shot payment sessions (hosted checkout, invoices, store, x402) and
 // the periodic charges of subscriptions.
 import { api } from '../api.ts';
+import { CsvExport } from '../components/CsvExport.tsx';
+import { Link } from '../components/Link.tsx';
+import { useListFilters } from '../components/ListFilters.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { decimalAmount } from '../csv.ts';
+import { detailPath } from '../router.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatAmount, formatDate, shortId } from '../format.ts';
 import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../invoiceNumbers.ts';
 import type { Charge, PaymentSession } from '../types.ts';
 
 
+const STATUSES = ['open', 'processing', 'completed', 'expired', 'cancelled'];
+
 export function PaymentsPage() {
+  const filters = useListFilters(STATUSES);
   return (
     <>
       <section>
         <h2>Payment sessions</h2>
+        {filters.element}
+        <CsvExport<PaymentSession>
+          path="/v1/payment-sessions"
+          query={filters.query}
+          filename="payment-sessions"
+          columns={[
+            { header: 'id', value: (s) => s.id },
+            { header: 'amount', value: (s) => decimalAmount(s.amount) },
+            { header: 'currency', value: (s) => s.currency },
+            { header: 'status', value: (s) => s.status },
+            { header: 'payer', value: (s) => s.payer },
+            { header: 'transaction_hash', value: (s) => s.transactionHash },
+            { header: 'invoice_id', value: (s) => s.invoiceId },
+            { header: 'product', value: (s) => s.productName },
+            { header: 'created_at', value: (s) => s.createdAt },
+            { header: 'completed_at', value: (s) => s.completedAt },
+          ]}
+        />
         <PaginatedTable<SessionWithInvoice>
           caption="Payment sessions"
           hideCaption
-          load={async (cursor) => withInvoiceNumbers(await api.list<PaymentSession>('/v1/payment-sessions', cursor))}
+          reloadKey={filters.key}
+          load={async (cursor) => withInvoiceNumbers(await api.list<PaymentSession>('/v1/payment-sessions', cursor, filters.query))}
           columns={[
-            { header: 'Session', cell: (s) => <code>{shortId(s.id)}</code> },
+            {
+              header: 'Session',
+              cell: (s) => (
+                <Link to={detailPath('payments', s.id)} ariaLabel={`Payment ${s.id}`}>
+                  <code>{shortId(s.id)}</code>
+                </Link>
+              ),
+            },
             { header: 'Amount', cell: (s) => formatAmount(s.amount, s.currency), className: 'num' },
             { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
             { header: 'For', cell: paidFor },
@@ -33,7 +67,7 @@ export function PaymentsPage() {
               ),
             },
           ]}
-          empty="No payment sessions yet."
+          empty="No payment sessions match. Payments appear here when a checkout, invoice or store purchase starts."
         />
       </section>
       <section>
@@ -44,7 +78,14 @@ export function PaymentsPage() {
           load={(cursor) => api.list<Charge>('/v1/subscription-charges', cursor)}
           columns={[
             { header: 'Charge', cell: (c) => <code>{shortId(c.id)}</code> },
-            { header: 'Subscription', cell: (c) => <code>{shortId(c.subscriptionId)}</code> },
+            {
+              header: 'Subscription',
+              cell: (c) => (
+                <Link to={detailPath('subscriptions', c.subscriptionId)}>
+                  <code>{shortId(c.subscriptionId)}</code>
+                </Link>
+              ),
+            },
             { header: 'Period', cell: (c) => String(c.periodIndex + 1) },
             { header: 'Amount', cell: (c) => formatAmount(c.amount, c.currency), className: 'num' },
             { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },

@@ -3,7 +3,12 @@
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { ActionForm, Field, optionalText, text } from '../components/Form.tsx';
+import { CsvExport } from '../components/CsvExport.tsx';
+import { Link } from '../components/Link.tsx';
+import { useListFilters } from '../components/ListFilters.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { decimalAmount } from '../csv.ts';
+import { detailPath } from '../router.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
 import type { Refund } from '../types.ts';
@@ -12,6 +17,7 @@ type RefundInstructions = { refund?: Refund; id?: string; from?: string; to?: st
 
 export function RefundsPage() {
   const [started, setStarted] = useState<RefundInstructions | null>(null);
+  const filters = useListFilters(['pending', 'succeeded', 'cancelled']);
   return (
     <>
       <ActionForm
@@ -43,19 +49,42 @@ export function RefundsPage() {
           <pre className="json">{JSON.stringify(started, null, 2)}</pre>
         </section>
       )}
+      {filters.element}
+      <CsvExport<Refund>
+        path="/v1/refunds"
+        query={filters.query}
+        filename="refunds"
+        columns={[
+          { header: 'id', value: (r) => r.id },
+          { header: 'payment_session_id', value: (r) => r.paymentSessionId },
+          { header: 'amount', value: (r) => decimalAmount(r.amount) },
+          { header: 'currency', value: (r) => r.currency },
+          { header: 'status', value: (r) => r.status },
+          { header: 'reason', value: (r) => r.reason },
+          { header: 'transaction_hash', value: (r) => r.transactionHash },
+          { header: 'created_at', value: (r) => r.createdAt },
+        ]}
+      />
       <PaginatedTable<Refund>
         caption="Refunds"
-        reloadKey={started}
-        load={(cursor) => api.list<Refund>('/v1/refunds', cursor)}
+        reloadKey={`${filters.key}|${started?.id ?? started?.refund?.id ?? ''}`}
+        load={(cursor) => api.list<Refund>('/v1/refunds', cursor, filters.query)}
         columns={[
           { header: 'Refund', cell: (r) => <code>{shortId(r.id)}</code> },
-          { header: 'Payment', cell: (r) => <code>{shortId(r.paymentSessionId)}</code> },
+          {
+            header: 'Payment',
+            cell: (r) => (
+              <Link to={detailPath('payments', r.paymentSessionId)}>
+                <code>{shortId(r.paymentSessionId)}</code>
+              </Link>
+            ),
+          },
           { header: 'Amount', cell: (r) => formatAmount(r.amount, r.currency), className: 'num' },
           { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
           { header: 'Reason', cell: (r) => r.reason ?? '—' },
           { header: 'Created', cell: (r) => formatDate(r.createdAt) },
         ]}
-        empty="No refunds yet."
+        empty="No refunds match."
       />
     </>
   );

@@ -7,12 +7,15 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
 import { detailPath } from '../router.ts';
 import { Select } from '../components/Form.tsx';
+import { CsvExport } from '../components/CsvExport.tsx';
+import { useListFilters } from '../components/ListFilters.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { decimalAmount } from '../csv.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatAmount, formatDate, shortId } from '../format.ts';
 import type { Charge, Plan, Subscription } from '../types.ts';
 
-const STATUSES = ['', 'trialing', 'active', 'at_risk', 'paused', 'cancelled', 'lapsed', 'completed'];
+const STATUSES = ['trialing', 'active', 'at_risk', 'paused', 'cancelled', 'lapsed', 'completed'];
 const TERMINAL = new Set(['cancelled', 'lapsed', 'completed']);
 
 export function SubscriptionDetail({
@@ -111,7 +114,7 @@ export function SubscriptionDetail({
 }
 
 export function SubscriptionsPage() {
-  const [status, setStatus] = useState('');
+  const filters = useListFilters(STATUSES, 'Id, wallet or email');
   const [planId, setPlanId] = useState('');
   const [plans, setPlans] = useState<Map<string, Plan>>(new Map());
   const [selected, setSelected] = useState<Subscription | null>(null);
@@ -125,8 +128,8 @@ export function SubscriptionsPage() {
   return (
     <>
       <ErrorMessage error={error} />
+      {filters.element}
       <div className="filters">
-        <Select label="Status" options={STATUSES} value={status} onChange={(e) => setStatus(e.target.value)} />
         <Select
           label="Plan"
           options={[{ value: '', label: 'Any' }, ...[...plans.values()].map((p) => ({ value: p.id, label: p.name }))]}
@@ -134,10 +137,27 @@ export function SubscriptionsPage() {
           onChange={(e) => setPlanId(e.target.value)}
         />
       </div>
+      <CsvExport<Subscription>
+        path="/v1/subscriptions"
+        query={{ ...filters.query, planId: planId || undefined }}
+        filename="subscriptions"
+        columns={[
+          { header: 'id', value: (s) => s.id },
+          { header: 'plan', value: (s) => plans.get(s.planId)?.name ?? s.planId },
+          { header: 'status', value: (s) => s.status },
+          { header: 'amount', value: (s) => decimalAmount(s.amount) },
+          { header: 'currency', value: (s) => s.currency },
+          { header: 'customer_wallet', value: (s) => s.customer.walletAddress },
+          { header: 'customer_email', value: (s) => s.customer.email },
+          { header: 'next_charge_at', value: (s) => s.nextChargeAt },
+          { header: 'created_at', value: (s) => s.createdAt },
+          { header: 'cancelled_at', value: (s) => s.cancelledAt },
+        ]}
+      />
       <PaginatedTable<Subscription>
         caption="Subscriptions"
-        reloadKey={`${status}|${planId}|${version}`}
-        load={(cursor) => api.list<Subscription>('/v1/subscriptions', cursor, { status, planId })}
+        reloadKey={`${filters.key}|${planId}|${version}`}
+        load={(cursor) => api.list<Subscription>('/v1/subscriptions', cursor, { ...filters.query, planId })}
         onSelect={setSelected}
         selectedId={selected?.id}
         columns={[
@@ -145,7 +165,14 @@ export function SubscriptionsPage() {
           { header: 'Plan', cell: (s) => plans.get(s.planId)?.name ?? shortId(s.planId) },
           { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
           { header: 'Amount', cell: (s) => formatAmount(s.amount, s.currency), className: 'num' },
-          { header: 'Customer', cell: (s) => <code>{shortId(s.customer.walletAddress)}</code> },
+          {
+            header: 'Customer',
+            cell: (s) => (
+              <Link to={detailPath('customers', s.customer.id)}>
+                <code>{shortId(s.customer.walletAddress)}</code>
+              </Link>
+            ),
+          },
           { header: 'Next charge', cell: (s) => formatDate(s.nextChargeAt) },
         ]}
         empty="No subscriptions match."

@@ -1,0 +1,36 @@
+// The filters every list offers: status, created from/to (days) and a search box
+// (id, wallet, email or transaction hash), as the list APIs' query parameters.
+import { useState, type ReactNode } from 'react';
+import { dayEnd, dayStart } from '../pages/filters.ts';
+import { Field, Select } from './Form.tsx';
+
+export type ListQuery = { status?: string; createdFrom?: string; createdTo?: string; q?: string };
+
+export function useListFilters(statuses: readonly string[], searchHint = 'Id, wallet, email or transaction hash'): { query: ListQuery; key: string; element: ReactNode } {
+  const [status, setStatus] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const query: ListQuery = { status: status || undefined, createdFrom: dayStart(from), createdTo: dayEnd(to), q: q || undefined };
+  const element = (
+    <form
+      className="filters"
+      role="search"
+      aria-label="Filters"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setQ(search.trim());
+      }}
+    >
+      {statuses.length > 0 && <Select label="Status" options={['', ...statuses]} value={status} onChange={(e) => setStatus(e.target.value)} />}
+      <Field label="Created from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+      <Field label="Created to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+      <Field label="Search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={searchHint} />
+      <button type="submit" className="secondary">
+        Search
+      </button>
+    </form>
+  );
+  return { query, key: JSON.stringify(query), element };
+}
