@@ -5,9 +5,9 @@
 // and walks the main journeys; screenshots of every page at desktop and phone
 // widths go to .data/screenshots/dashboard/ (git-ignored; `npm run
 // dashboard:screenshots` runs this file).
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { generate as totpCode } from 'otplib';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
@@ -138,6 +138,27 @@ async function horizontalOverflow(target: Page): Promise<string[]> {
     return offenders;
   });
 }
+
+/** Clicks `button` and returns the text of the file the page downloads. */
+async function downloaded(button: Locator): Promise<{ name: string; text: string; bytes: Buffer }> {
+  const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const bytes = await readFile((await file.path())!);
+  return { name: file.suggestedFilename(), text: bytes.toString('utf8'), bytes };
+}
+
+/** True once the API half of #28 (events, list search, invoice PDFs) is on this branch; its browser tests wait for it. */
+async function hasEventsApi(): Promise<boolean> {
+  return (await apiCall('GET', '/v1/events?limit=1', merchant.secretKey)).status === 200;
+}
+
+/** A timestamp column of a payment session as the API renders it (ISO, milliseconds, Z). */
+async function rowTime(id: string, column: 'created_at' | 'completed_at'): Promise<string> {
+  const [row] = await db.sql<{ at: Date }[]>`select ${db.sql(column)} as at from payment_sessions where id = ${id}`;
+  return row!.at.toISOString();
+}
+
+/** Detail pages the layout test visits too (filled by the tests that open them). */
+const DETAIL_PAGES: { path: string; heading: string }[] = [];
 
 async function open(name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click();
@@ -546,8 +567,135 @@ describe('journeys', () => {
   });
 });
 
+describe('daily operations: detail pages, lists, events', () => {
+  const hash = `0x${'ab'.repeat(32)}`;
+  const payer = DEV_ACCOUNTS.payers[3]!.address;
+  let sessionId: string;
+
+  beforeAll(async () => {
+    // A paid session on Base Sepolia, so its transaction links to that chain's explorer.
+    sessionId = newId('paymentSession');
+    await db.sql`insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at,
+                   payer, transaction_hash, completed_at, created_at)
+                 values (${sessionId}, ${merchant.merchantId}, false, 42000000, 'USDC', 'completed', ${DEV_ACCOUNTS.merchant.address},
+                   '0x036cbd53842c5426634e7929541ec2318f3dcf7e', 84532, now() + interval '1 day', ${payer}, ${hash},
+                   now() - interval '5 minutes', now() - interval '10 minutes')`;
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('opens a payment from the list and tells what happened: created, transaction with explorer link, completed', async () => {
+    await open('Payments');
+    await page.getByRole('link', { name: `Payment ${sessionId}` }).click();
+    await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/payments/${sessionId}`);
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByText('Transaction confirmed on chain').waitFor();
+    expect(await timeline.getByRole('link', { name: 'View on explorer' }).getAttribute('href')).toBe(`https://sepolia.basescan.org/tx/${hash}`);
+    await timeline.getByText('Completed', { exact: true }).waitFor();
+    expect(await timeline.textContent()).toContain(payer);
+    const facts = await page.getByRole('region', { name: 'Payment' }).textContent();
+    expect(facts).toContain('42.00 USDC');
+    expect(facts).toContain('Base Sepolia');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-payment-detail.png`, fullPage: true });
+    // A deep link opens the same page.
+    await page.reload();
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Transaction confirmed on chain').waitFor();
+    DETAIL_PAGES.push({ path: `payments/${sessionId}`, heading: 'Payment' });
+  });
+
+  it('exports every payment session as CSV, paging through the list', async () => {
+    await open('Payments');
+    const csv = await downloaded(page.getByRole('button', { name: 'Export CSV' }));
+    expect(csv.name).toMatch(/^payment-sessions-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toBe('id,amount,currency,status,payer,transaction_hash,invoice_id,product,created_at,completed_at');
+    const [{ n }] = (await db.sql<{ n: number }[]>`select count(*)::int as n from payment_sessions where merchant_id = ${merchant.merchantId} and not livemode`) as [{ n: number }];
+    expect(lines.length - 1).toBe(n);
+    expect(lines.find((line) => line.startsWith(sessionId))).toBe(
+      `${sessionId},42,USDC,completed,${payer},${hash},,,${(await rowTime(sessionId, 'created_at'))},${await rowTime(sessionId, 'completed_at')}`,
+    );
+    await page.getByRole('status').filter({ hasText: `${n} rows exported.` }).waitFor();
+  });
+
+  it('opens an invoice: the customer view with lines and total, and its timeline', async () => {
+    await open('Invoices');
+    await page.getByLabel('Status').selectOption('void');
+    const table = page.getByRole('table', { name: 'Invoices' });
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    await table.locator('tbody tr').first().getByRole('link').click();
+    await page.getByRole('heading', { level: 1, name: 'Invoice' }).waitFor();
+    const preview = page.getByRole('region', { name: 'Invoice as the customer sees it' });
+    expect(await preview.getByTestId('invoice-detail-total').textContent()).toBe('300.750001 USDC');
+    expect(await preview.textContent()).toContain('Consulting');
+    expect(await preview.textContent()).toContain('Ada Lovelace');
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByText('Voided').waitFor();
+    await timeline.getByText('Emailed to ada@example.com').waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-invoice-detail.png`, fullPage: true });
+    DETAIL_PAGES.push({ path: new URL(page.url()).pathname.replace('/dashboard/', ''), heading: 'Invoice' });
+  });
+
+  it('downloads the invoice PDF (API half of #28)', async (ctx) => {
+    if (!(await hasEventsApi())) ctx.skip('the invoice PDF endpoint of #28 is not on this branch yet');
+    const pdf = await downloaded(page.getByRole('button', { name: 'Download PDF' }));
+    expect(pdf.name).toMatch(/^invoice-\d{4}-\d{4}\.pdf$/);
+    expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('opens a customer with their subscriptions', async () => {
+    const wallet = `0x${(0xd02).toString(16).padStart(40, '0')}`;
+    await open('Customers');
+    await page.getByRole('table', { name: 'Customers' }).getByRole('link', { name: wallet }).click();
+    await page.getByRole('heading', { level: 1, name: 'Customer' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Customer' }).textContent()).toContain(wallet);
+    if (await hasEventsApi()) {
+      // Searching by wallet (API half of #28): only this customer's subscription.
+      const subscriptions = page.getByRole('table', { name: 'Subscriptions of this customer' });
+      await expect.poll(() => subscriptions.locator('tbody tr').count()).toBe(1);
+    }
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-customer-detail.png`, fullPage: true });
+    DETAIL_PAGES.push({ path: new URL(page.url()).pathname.replace('/dashboard/', ''), heading: 'Customer' });
+  });
+
+  it('opens a subscription page with its charges on the timeline', async () => {
+    await open('Subscriptions');
+    await page.getByRole('table', { name: 'Subscriptions' }).locator('tbody tr').first().getByRole('button').click();
+    await page.getByRole('link', { name: "Open the subscription's page" }).click();
+    await page.getByRole('heading', { level: 1, name: 'Subscription' }).waitFor();
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByText('Subscribed to Coffee club').waitFor();
+    await timeline.getByText(/^Period 1: [\d.]+ USDC succeeded$/).waitFor();
+    DETAIL_PAGES.push({ path: new URL(page.url()).pathname.replace('/dashboard/', ''), heading: 'Subscription' });
+  });
+
+  it('lists events by type and shows one with its payload and delivery attempts (API half of #28)', async (ctx) => {
+    if (!(await hasEventsApi())) ctx.skip('GET /v1/events of #28 is not on this branch yet');
+    await open('Events');
+    await page.getByLabel('Event type').selectOption('invoice.created');
+    const table = page.getByRole('table', { name: 'Events' });
+    await table.getByRole('link', { name: 'invoice.created' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Event' }).waitFor();
+    expect(await page.getByLabel('Payload').textContent()).toContain('Ada Lovelace');
+    const attempts = page.getByRole('region', { name: 'Delivery attempts' });
+    await attempts.locator('summary').first().click();
+    expect(await attempts.locator('pre').first().textContent()).toContain('"type": "invoice.created"');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-event-detail.png`, fullPage: true });
+    DETAIL_PAGES.push({ path: new URL(page.url()).pathname.replace('/dashboard/', ''), heading: 'Event' });
+  });
+
+  it('sends a test event of a chosen type (API half of #28)', async (ctx) => {
+    if (!(await hasEventsApi())) ctx.skip('typed test events of #28 are not on this branch yet');
+    await open('Webhooks');
+    await page.getByLabel('Test event type').selectOption('invoice.paid');
+    await page.getByRole('table', { name: 'Endpoints' }).getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('status').filter({ hasText: /Test event evt_\w+ sent to/ }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('table', { name: 'Delivery attempts' }).getByText('invoice.paid').first().waitFor();
+  });
+});
+
 describe('screenshots', () => {
-  const PAGES = ['Home', 'Payments', 'Subscriptions', 'Plans', 'Invoices', 'Refunds', 'Customers', 'Webhooks', 'API keys', 'Agents', 'Storefront', 'Settings', 'Go live'];
+  const PAGES = ['Home', 'Payments', 'Subscriptions', 'Plans', 'Invoices', 'Refunds', 'Customers', 'Webhooks', 'Events', 'API keys', 'Agents', 'Storefront', 'Settings', 'Go live'];
 
   it('captures every page at 1280 px and 390 px, none wider than the viewport', async () => {
     const overflowing: string[] = [];
@@ -562,7 +710,15 @@ describe('screenshots', () => {
         await page.screenshot({ path: `${SCREENSHOT_DIR}/${slug}-${width}.png`, fullPage: true });
         for (const offender of await horizontalOverflow(page)) overflowing.push(`${name} at ${width} px: ${offender}`);
       }
+      for (const detail of DETAIL_PAGES) {
+        await page.goto(`${baseUrl}/dashboard/${detail.path}`);
+        await page.getByRole('heading', { level: 1, name: detail.heading }).waitFor();
+        await page.waitForLoadState('networkidle');
+        await page.screenshot({ path: `${SCREENSHOT_DIR}/${detail.heading.toLowerCase()}-detail-${width}.png`, fullPage: true });
+        for (const offender of await horizontalOverflow(page)) overflowing.push(`${detail.path} at ${width} px: ${offender}`);
+      }
     }
+    expect(DETAIL_PAGES.length).toBeGreaterThanOrEqual(4);
     expect(overflowing).toEqual([]);
   }, 180_000);
 });
