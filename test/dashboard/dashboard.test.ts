@@ -609,7 +609,8 @@ describe('daily operations: detail pages, lists, events', () => {
     expect(csv.name).toMatch(/^payment-sessions-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe('id,amount,currency,status,payer,transaction_hash,invoice_id,product,created_at,completed_at');
-    const [{ n }] = (await db.sql<{ n: number }[]>`select count(*)::int as n from payment_sessions where merchant_id = ${merchant.merchantId} and not livemode`) as [{ n: number }];
+    const counted = await db.sql<{ n: number }[]>`select count(*)::int as n from payment_sessions where merchant_id = ${merchant.merchantId} and not livemode`;
+    const n = counted[0]!.n;
     expect(lines.length - 1).toBe(n);
     expect(lines.find((line) => line.startsWith(sessionId))).toBe(
       `${sessionId},42,USDC,completed,${payer},${hash},,,${(await rowTime(sessionId, 'created_at'))},${await rowTime(sessionId, 'completed_at')}`,
