@@ -623,7 +623,7 @@ describe('daily operations: detail pages, lists, events', () => {
     await page.getByLabel('Status').selectOption('void');
     const table = page.getByRole('table', { name: 'Invoices' });
     await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
-    await table.locator('tbody tr').first().getByRole('link').click();
+    await table.locator('tbody tr').first().getByRole('link', { name: /^\d{4}-\d{4}$/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Invoice' }).waitFor();
     const preview = page.getByRole('region', { name: 'Invoice as the customer sees it' });
     expect(await preview.getByTestId('invoice-detail-total').textContent()).toBe('300.750001 USDC');
