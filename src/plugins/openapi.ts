@@ -4,6 +4,7 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { DOCS_CSS, DOCS_LOGO_SVG, DOCS_TITLE, quickstartHtml } from '../docs/quickstart.js';
 import type { FastifyPluginAsync, RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -145,7 +146,15 @@ const openapiPlugin: FastifyPluginAsync<{ serverUrl: string }> = async (app, { s
     transform: transform as unknown as typeof jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } as never });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { url: '/openapi.json' } as never,
+    theme: { title: `${DOCS_TITLE} reference`, css: [{ filename: 'stablepay.css', content: DOCS_CSS }] },
+    logo: { type: 'image/svg+xml', content: Buffer.from(DOCS_LOGO_SVG), href: '/docs/quickstart', target: '_self' },
+  });
+  app.get('/docs/quickstart', { schema: { hide: true }, config: { access: { kind: 'public' } } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(quickstartHtml()),
+  );
 
   app.get('/openapi.json', { schema: { hide: true }, config: { access: { kind: 'public' } } }, async () => app.swagger());
 };
