@@ -19,6 +19,8 @@
 //   CHAIN_<MODE>_OPERATOR_KEY                  private key of the subscription operator (charges)
 //   CHAIN_<MODE>_START_BLOCK                   first block the indexer reads (default 0)
 //   CHAIN_<MODE>_STUCK_AFTER_SECONDS           an unmined relayed transaction is replaced with a higher fee after this
+//   CHAIN_<MODE>_RPC_TIMEOUT_MS                how long one JSON-RPC request may wait for the node's answer (default 5000)
+//   CHAIN_<MODE>_RPC_RETRY_COUNT               retries of a request that failed or timed out (default 1)
 // Test mode, when its RPC URL is set, defaults the contract addresses to the deterministic dev
 // deployment (src/chain/test-mode-defaults.ts) and the keys to anvil's public dev accounts. Live mode has no
 // defaults: without CHAIN_LIVE_RPC_URL and the three addresses it is simply not configured.
@@ -55,7 +57,18 @@ export type ChainSettings = {
   stuckAfterSeconds: number;
   /** How often the indexer and the relay poll the node (ms). */
   pollIntervalMs: number;
+  /** Bound on one JSON-RPC request (ms); absent: DEFAULT_RPC_BOUNDS. */
+  rpcTimeoutMs?: number;
+  /** Retries of a failed or timed-out request; absent: DEFAULT_RPC_BOUNDS. */
+  rpcRetryCount?: number;
 };
+
+/**
+ * A node that accepts connections and never answers must not hold a chain call for long: the
+ * activity fails fast and Temporal retries it, a request answers 503. Worst case per call:
+ * timeoutMs x (retryCount + 1), plus viem's short backoff between tries (about 10 s by default).
+ */
+export const DEFAULT_RPC_BOUNDS = { timeoutMs: 5_000, retryCount: 1 } as const;
 
 export type ChainConfig = { test?: ChainSettings; live?: ChainSettings };
 
@@ -133,6 +146,8 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
     startBlock: BigInt(readInt(env, `${P}START_BLOCK`, 0)),
     stuckAfterSeconds: readInt(env, `${P}STUCK_AFTER_SECONDS`, mode === 'test' ? 15 : 120),
     pollIntervalMs: readInt(env, `${P}POLL_INTERVAL_MS`, preset?.pollIntervalMs ?? (mode === 'test' ? 200 : 2000)),
+    rpcTimeoutMs: Math.max(1, readInt(env, `${P}RPC_TIMEOUT_MS`, DEFAULT_RPC_BOUNDS.timeoutMs)),
+    rpcRetryCount: readInt(env, `${P}RPC_RETRY_COUNT`, DEFAULT_RPC_BOUNDS.retryCount),
   };
 }
 

@@ -41,22 +41,39 @@ export type SqlOptions = {
 };
 
 /**
- * The library (3.4.9) reads the server's array types on every new connection. A connection lost
- * during that read (Postgres restarting) leaves a `sql.reserve()` waiting for ever (every
- * transaction reserves first) and rejects a promise nobody handles, which ends a Node process.
- * The types are shared by all connections of a client: read them only until one connection has.
+ * The library (3.4.9) reads the server's array types on every new connection, and a connection it
+ * opens for `sql.reserve()` (every transaction reserves first) is handed over only at the end of that
+ * read: skip the read and the reserve waits for ever (porsager/postgres#751, #1219; fix unreleased).
+ * So the read stays on. But the library drops the promise of the read (porsager/postgres#1192): a
+ * connection lost during it (Postgres restarting) rejects a promise nobody handles, which would end
+ * the process. That failure costs the client nothing (the connection is closed and reopened, and
+ * reads the types again), so it alone is ignored; any other unhandled rejection keeps Node's default.
  */
-function fetchArrayTypesOnce(sql: Sql): Sql {
-  const shared = (sql.options as unknown as { shared: { typeArrayMap: Record<number, number> } }).shared;
-  Object.defineProperty(sql.options, 'fetch_types', { get: () => Object.keys(shared.typeArrayMap).length === 0, configurable: true });
-  return sql;
+const TYPE_READ = /from pg_catalog\.pg_type a\s+left join pg_catalog\.pg_type b on b\.oid = a\.typelem/;
+
+/** True for the failure of the library's own array-type read on a new connection. */
+export function isDroppedTypeReadFailure(reason: unknown): boolean {
+  const query = (reason as { query?: unknown } | null)?.query;
+  return typeof query === 'string' && TYPE_READ.test(query);
+}
+
+let typeReadFailuresIgnored = false;
+function ignoreDroppedTypeReadFailures(): void {
+  if (typeReadFailuresIgnored) return;
+  typeReadFailuresIgnored = true;
+  process.on('unhandledRejection', (reason) => {
+    if (isDroppedTypeReadFailure(reason)) return;
+    // With no other listener Node would raise it as an uncaught exception: keep that.
+    if (process.listenerCount('unhandledRejection') === 1) throw reason;
+  });
 }
 
 export function createSql(databaseUrl: string, options: SqlOptions = {}): Sql {
   const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
+  ignoreDroppedTypeReadFailures();
   // sql.begin runs on a connection reserved before BEGIN (src/db/transactions.ts).
   // Inside an idempotent request, its queries join the request's transaction (src/db/request-transaction.ts).
-  return routeIntoRequestTransactions(installReservedTransactions(fetchArrayTypesOnce(postgres(databaseUrl, {
+  return routeIntoRequestTransactions(installReservedTransactions(postgres(databaseUrl, {
     max: options.max ?? 10,
     onnotice: () => {},
     // bigint columns come back as strings: money never passes through a float.
@@ -71,7 +88,7 @@ export function createSql(databaseUrl: string, options: SqlOptions = {}): Sql {
       statement_timeout: timeouts.statementTimeoutMs,
       idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
     },
-  }))));
+  })));
 }
 
 /** True for a unique-constraint violation (SQLSTATE 23505), optionally on one constraint. */

@@ -16,7 +16,6 @@ import {
   encodeFunctionData,
   encodeAbiParameters,
   getAddress,
-  http,
   keccak256,
   parseEventLogs,
 } from 'viem';
@@ -25,6 +24,7 @@ import { subscriptionManagerAbi } from '../chain/abi.js';
 import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { splitSig } from '../chain/typed-data.js';
 import { chainDefinition } from '../chain/chain-definition.js';
+import { rpcTransport, type RpcBounds } from '../chain/clients.js';
 import { createOperatorSender, type OperatorSender } from '../chain/operator-sender.js';
 import { callInNextBlock, estimateGasInNextBlock, nextBlockTime } from '../chain/chain-time.js';
 import { createReceiptWaiter } from '../chain/receipts.js';
@@ -96,7 +96,7 @@ export type SubscriptionChainMode = {
    * `false`: every charge is its own `charge` transaction. A contract without chargeMany is charged one by one.
    */
   chargeBatch?: Partial<ChargeBatchOptions> | false;
-};
+} & RpcBounds;
 
 export class ChainModeNotConfiguredError extends Error {
   constructor(livemode: boolean) {
@@ -145,12 +145,12 @@ export async function createViemSubscriptionChain(
   const clients = new Map<boolean, Clients>();
   for (const [livemode, mode] of [[false, modes.test], [true, modes.live]] as const) {
     if (!mode) continue;
-    const bootstrap = createPublicClient({ transport: http(mode.rpcUrl) });
+    const bootstrap = createPublicClient({ transport: rpcTransport(mode.rpcUrl, mode) });
     const chainId = await bootstrap.getChainId();
     const chain = chainDefinition(chainId, mode.rpcUrl);
     const pollingInterval = mode.pollingIntervalMs ?? 500;
     // Reads of concurrent charges share HTTP round trips (JSON-RPC batches), and so do their receipt polls.
-    const pub = createPublicClient({ chain, transport: http(mode.rpcUrl, { batch: { batchSize: 100 } }), pollingInterval }) as PublicClient;
+    const pub = createPublicClient({ chain, transport: rpcTransport(mode.rpcUrl, mode, { batch: { batchSize: 100 } }), pollingInterval }) as PublicClient;
     const sender = createOperatorSender({
       sql: deps.sql,
       client: pub,

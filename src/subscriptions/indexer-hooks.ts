@@ -37,6 +37,8 @@ export function subscriptionChainModes(config: ChainConfig): Modes<SubscriptionC
           fromBlock: s.startBlock,
           pollingIntervalMs: s.pollIntervalMs,
           stuckAfterSeconds: s.stuckAfterSeconds,
+          ...(s.rpcTimeoutMs !== undefined ? { rpcTimeoutMs: s.rpcTimeoutMs } : {}),
+          ...(s.rpcRetryCount !== undefined ? { rpcRetryCount: s.rpcRetryCount } : {}),
         }
       : undefined,
   );

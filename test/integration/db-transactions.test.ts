@@ -1,8 +1,11 @@
 // sql.begin on a reserved connection (src/db/transactions.ts) against a real Postgres: commits,
 // rolls back, takes options, and stays safe when every connection is busy and pipelining, the
 // load under which the library's own begin sends BEGIN on a connection it never reserves.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSql } from '../../src/db/client.js';
 import { installReservedTransactions } from '../../src/db/transactions.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
@@ -84,4 +87,46 @@ describe('transactions on a reserved connection', () => {
       await sql.end({ timeout: 5 });
     }
   });
+
+  it('a transaction that needs a new connection gets one while the only open one is reserved', async () => {
+    // postgres 3.4.9 hands a connection it opened for a reserve() over only at the end of the
+    // array-type fetch; a client that skipped that fetch on later connections left such a reserve
+    // (every sql.begin) waiting for ever (porsager/postgres#751, #1219): the agent funding crash
+    // test hung on it while it held a row lock on the pool's one open connection.
+    const sql = createSql(db.url, { max: 3, applicationName: 'tx-probe-cold' });
+    try {
+      expect((await sql<{ one: number }[]>`select 1 as one`)[0]!.one).toBe(1); // one connection, types read
+      const held = await sql.reserve();
+      try {
+        await held`select 1`;
+        const bounded = <T>(work: Promise<T>) =>
+          Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no connection within 10 s')), 10_000))]);
+        const label = await bounded(sql.begin(async (tx) => (await tx`insert into tx_probe (label) values ('cold-a') returning label`)[0]!.label as string));
+        expect(label).toBe('cold-a');
+        // A second fresh connection, and array values both ways (their types come from the fetch).
+        const second = await bounded(sql.reserve());
+        const arrays = await second<{ labels: string[] }[]>`select ${sql.array(['x', 'y'])}::text[] as labels`;
+        second.release();
+        expect(arrays[0]!.labels).toEqual(['x', 'y']);
+      } finally {
+        held.release();
+      }
+      expect(await labels('cold-')).toEqual(['cold-a']);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  });
+
+  it('a failed array-type read of a new connection (a promise the library drops) does not end the process', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../support/type-read-failure-process.ts', import.meta.url))], {
+      env: { ...process.env, DATABASE_URL: db.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect({ code, out: out.trim(), err: err.trim() }).toEqual({ code: 0, out: 'alive', err: '' });
+  }, 30_000);
 });

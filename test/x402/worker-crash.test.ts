@@ -3,36 +3,28 @@
 // block every 2 seconds, so settlements are sent and not yet mined when the
 // worker dies. The seller's official facilitator client settles again until
 // it has an answer; each authorization is settled once, with one transaction.
+// Set-up shared with test/chaos/worker-crash-relay.test.ts.
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
-import { type Address, createPublicClient, erc20Abi, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainDefinition } from '../../src/chain/chain-definition.js';
-import { randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { seedMerchant, type SeededMerchant } from '../support/app.js';
-import { startChaosStack, type ChaosStack } from '../chaos/support/stack.js';
+import { expectEachPaidOnce, markOnChain, signTransfers, startRelayedPaymentsChaos, type RelayedPaymentsChaos } from '../chaos/support/relayed-payments.js';
 import { waitUntil } from '../chaos/support/wait.js';
 
 const PAYMENTS = 10;
 const AMOUNT = 20_000n;
 
-let stack: ChaosStack;
-let merchant: SeededMerchant;
+let chaos: RelayedPaymentsChaos;
 
 beforeAll(async () => {
-  stack = await startChaosStack({ blockTime: 2 });
-  merchant = await seedMerchant(stack.sql);
-  await stack.sql`update merchants set payout_address = ${DEV_ACCOUNTS.merchant.address} where id = ${merchant.merchantId}`;
+  chaos = await startRelayedPaymentsChaos();
 }, 240_000);
 
-afterAll(async () => stack?.stop(), 60_000);
+afterAll(async () => chaos?.stack.stop(), 60_000);
 
 describe('x402 settle with the worker SIGKILLed', () => {
   it('settles every authorization once after a new worker takes over, and a repeated settle names the same transaction', async () => {
+    const { stack, merchant, payTo } = chaos;
     const info = stack.chain.info;
-    const pub = createPublicClient({ chain: chainDefinition(info.chainId, info.rpcUrl), transport: http(info.rpcUrl) });
     await stack.start('api');
     let worker = await stack.start('worker');
     const facilitator = new HTTPFacilitatorClient({
@@ -42,8 +34,7 @@ describe('x402 settle with the worker SIGKILLed', () => {
         return { verify: headers, settle: headers, supported: headers };
       },
     });
-    const domain = await readDomain(pub, info.token);
-    const payTo = DEV_ACCOUNTS.merchant.address as Address;
+    const { domain, transfers } = await signTransfers(chaos, PAYMENTS, AMOUNT);
     const requirements: PaymentRequirements = {
       scheme: 'exact',
       network: `eip155:${info.chainId}`,
@@ -53,18 +44,13 @@ describe('x402 settle with the worker SIGKILLed', () => {
       maxTimeoutSeconds: 600,
       extra: { name: domain.name, version: domain.version },
     };
-    const validBefore = (await pub.getBlock()).timestamp + 3600n;
-    const payments: PaymentPayload[] = await Promise.all(
-      Array.from({ length: PAYMENTS }, async (_, i) => {
-        const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[i % DEV_ACCOUNTS.payers.length]!.privateKey);
-        const message = { from: payer.address, to: payTo, value: AMOUNT, validAfter: 0n, validBefore, nonce: randomNonce() };
-        const signature = await signAuthorization(payer, domain, 'TransferWithAuthorization', message);
-        const authorization = { ...message, value: AMOUNT.toString(), validAfter: '0', validBefore: validBefore.toString() };
-        return { x402Version: 2, resource: { url: `https://seller.example/items/${i}`, description: `item ${i}` }, accepted: requirements, payload: { signature, authorization } };
-      }),
-    );
-    const balanceBefore = await pub.readContract({ address: info.token, abi: erc20Abi, functionName: 'balanceOf', args: [payTo] });
-    const relayerNonceBefore = await pub.getTransactionCount({ address: info.relayer });
+    const payments: PaymentPayload[] = transfers.map((payload, i) => ({
+      x402Version: 2,
+      resource: { url: `https://seller.example/items/${i}`, description: `item ${i}` },
+      accepted: requirements,
+      payload,
+    }));
+    const before = await markOnChain(chaos);
 
     /** The seller's side: settle, and settle again while the answer is settlement_pending. */
     const settleUntilAnswered = async (payment: PaymentPayload): Promise<SettleResponse> => {
@@ -91,9 +77,7 @@ describe('x402 settle with the worker SIGKILLed', () => {
     const again = await facilitator.settle(payments[0]!, requirements);
     expect(again).toMatchObject({ success: true, transaction: transactions[0] });
 
-    const balanceAfter = await pub.readContract({ address: info.token, abi: erc20Abi, functionName: 'balanceOf', args: [payTo] });
-    expect(balanceAfter - balanceBefore).toBe(AMOUNT * BigInt(PAYMENTS));
-    expect((await pub.getTransactionCount({ address: info.relayer })) - relayerNonceBefore).toBe(PAYMENTS);
+    await expectEachPaidOnce(chaos, before, PAYMENTS, AMOUNT);
     // Each is the merchant's payment once its confirmations are in.
     await waitUntil('every x402 session completed', 120_000, async () => {
       const [row] = await stack.sql<{ n: number }[]>`

@@ -1,0 +1,72 @@
+// The shared set-up of the chaos tests that kill the worker while relayed payments are in flight
+// (test/chaos/worker-crash-relay.test.ts through the relay API, test/x402/worker-crash.test.ts
+// through the x402 facilitator): a stack on a chain that mines a block every 2 seconds, so
+// transactions are sent and not yet mined when the worker dies; a merchant paid at the dev
+// merchant address; signed EIP-3009 transfers to it; and the on-chain check that each payment
+// moved its amount once and cost the relayer one transaction.
+import { type Address, type Hex, type PublicClient, createPublicClient, erc20Abi, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { expect } from 'vitest';
+import { chainDefinition } from '../../../src/chain/chain-definition.js';
+import { type ContractDomain, randomNonce, readDomain, signAuthorization } from '../../../src/chain/typed-data.js';
+import { DEV_ACCOUNTS } from '../../../src/dev/chain/test-accounts.js';
+import { seedMerchant, type SeededMerchant } from '../../support/app.js';
+import { startChaosStack, type ChaosStack } from './stack.js';
+
+export type RelayedPaymentsChaos = {
+  stack: ChaosStack;
+  merchant: SeededMerchant;
+  pub: PublicClient;
+  /** Where every payment goes: the merchant's payout address. */
+  payTo: Address;
+};
+
+/** The stack (2-second blocks) and a merchant whose payout address is the dev merchant account. */
+export async function startRelayedPaymentsChaos(): Promise<RelayedPaymentsChaos> {
+  const stack = await startChaosStack({ blockTime: 2 });
+  const merchant = await seedMerchant(stack.sql);
+  const payTo = DEV_ACCOUNTS.merchant.address as Address;
+  await stack.sql`update merchants set payout_address = ${payTo} where id = ${merchant.merchantId}`;
+  const info = stack.chain.info;
+  const pub = createPublicClient({ chain: chainDefinition(info.chainId, info.rpcUrl), transport: http(info.rpcUrl) }) as PublicClient;
+  return { stack, merchant, pub, payTo };
+}
+
+/** An authorization as the relay API and x402 carry it: integers as decimal strings. */
+export type SignedTransfer = {
+  authorization: { from: Address; to: Address; value: string; validAfter: string; validBefore: string; nonce: Hex };
+  signature: Hex;
+};
+
+/** `count` TransferWithAuthorization of `amount` to the payout address, from the dev payers in turn, valid for an hour. */
+export async function signTransfers(chaos: RelayedPaymentsChaos, count: number, amount: bigint): Promise<{ domain: ContractDomain; transfers: SignedTransfer[] }> {
+  const domain = await readDomain(chaos.pub, chaos.stack.chain.info.token);
+  const validBefore = (await chaos.pub.getBlock()).timestamp + 3600n;
+  const transfers = await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[i % DEV_ACCOUNTS.payers.length]!.privateKey);
+      const message = { from: payer.address, to: chaos.payTo, value: amount, validAfter: 0n, validBefore, nonce: randomNonce() };
+      const signature = await signAuthorization(payer, domain, 'TransferWithAuthorization', message);
+      return { authorization: { ...message, value: amount.toString(), validAfter: '0', validBefore: validBefore.toString() }, signature };
+    }),
+  );
+  return { domain, transfers };
+}
+
+export type OnChainMark = { payToBalance: bigint; relayerNonce: number };
+
+/** The payout address's balance and the relayer's nonce now. */
+export async function markOnChain(chaos: RelayedPaymentsChaos): Promise<OnChainMark> {
+  const info = chaos.stack.chain.info;
+  return {
+    payToBalance: await chaos.pub.readContract({ address: info.token, abi: erc20Abi, functionName: 'balanceOf', args: [chaos.payTo] }),
+    relayerNonce: await chaos.pub.getTransactionCount({ address: info.relayer }),
+  };
+}
+
+/** Since `before`: the merchant received exactly `count` x `amount`, and the relayer sent exactly `count` transactions (none twice). */
+export async function expectEachPaidOnce(chaos: RelayedPaymentsChaos, before: OnChainMark, count: number, amount: bigint): Promise<void> {
+  const after = await markOnChain(chaos);
+  expect(after.payToBalance - before.payToBalance).toBe(amount * BigInt(count));
+  expect(after.relayerNonce - before.relayerNonce).toBe(count);
+}

@@ -1,0 +1,63 @@
+// Chaos: Postgres is killed (kill -9) while the worker process is relaying payments,
+// stays down for 20 seconds, and comes back on the same port. The worker must keep
+// running through it (no crash, no restart) and finish the work it started before the
+// outage on its own: every payment confirmed once, the merchant paid the exact sum, and
+// the relayer's nonce moved once per payment. Set-up shared with the relay crash tests.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectEachPaidOnce, markOnChain, signTransfers, startRelayedPaymentsChaos, type RelayedPaymentsChaos } from './support/relayed-payments.js';
+import { waitUntil } from './support/wait.js';
+
+const PAYMENTS = 10;
+const AMOUNT = 1_000_000n;
+const OUTAGE_MS = 20_000;
+
+let chaos: RelayedPaymentsChaos;
+
+beforeAll(async () => {
+  chaos = await startRelayedPaymentsChaos();
+}, 240_000);
+
+afterAll(async () => chaos?.stack.stop(), 60_000);
+
+describe('the worker through a Postgres outage', () => {
+  it('keeps running while Postgres is down and finishes the payments started before, each once', async () => {
+    const { stack, merchant } = chaos;
+    await stack.start('api');
+    const worker = await stack.start('worker');
+    const { transfers } = await signTransfers(chaos, PAYMENTS, AMOUNT);
+    const before = await markOnChain(chaos);
+
+    const responses = await Promise.all(
+      transfers.map((body, i) =>
+        fetch(`${stack.apiUrl}/v1/relay/payments`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${merchant.secretKey}`, 'idempotency-key': `chaos-outage-${i}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(PAYMENTS).fill(200));
+
+    const status = async () =>
+      (await stack.sql<{ submitted: number; confirmed: number }[]>`
+        select count(*) filter (where status = 'submitted')::int as submitted, count(*) filter (where status = 'confirmed')::int as confirmed
+        from relay_submissions where merchant_id = ${merchant.merchantId}`)[0]!;
+    await waitUntil('a payment sent and not yet confirmed', 120_000, async () => ((await status()).submitted > 0 ? true : undefined), 50);
+    expect((await status()).confirmed).toBeLessThan(PAYMENTS);
+
+    await stack.killPostgres();
+    await sleep(OUTAGE_MS);
+    // Still the same process, alive through the outage.
+    expect({ exitCode: worker.child.exitCode, signal: worker.child.signalCode }).toEqual({ exitCode: null, signal: null });
+    await stack.restartPostgres();
+
+    await waitUntil('every payment confirmed after the outage', 180_000, async () => ((await status().catch(() => undefined))?.confirmed === PAYMENTS ? true : undefined), 500);
+    expect({ exitCode: worker.child.exitCode, signal: worker.child.signalCode }).toEqual({ exitCode: null, signal: null });
+
+    const hashes = await stack.sql<{ hash: string }[]>`
+      select distinct transaction_hash as hash from relay_submissions where merchant_id = ${merchant.merchantId} and status = 'confirmed'`;
+    expect(hashes).toHaveLength(PAYMENTS);
+    await expectEachPaidOnce(chaos, before, PAYMENTS, AMOUNT);
+  }, 420_000);
+});
