@@ -10,7 +10,7 @@ import { chainFor, type ChainConfig } from '../chain/config.js';
 import { publicClientFor } from '../chain/clients.js';
 import { readDomain } from '../chain/typed-data.js';
 import type { Sql } from '../db/client.js';
-import { InvalidRequestError, NotFoundError } from '../errors.js';
+import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import { isId, newId } from '../ids.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import type { RelayService } from '../relay/service.js';
@@ -60,6 +60,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
   async function planOf(planId: string): Promise<planRepo.PlanRow> {
     const plan = await planRepo.findPlanById(sql, planId);
     if (!plan) throw new NotFoundError(`No such subscription plan: ${planId}.`, { param: 'planId' });
+    if (plan.archivedAt) throw new InvalidStateError('This plan no longer takes new subscribers.', { param: 'planId' });
     return plan;
   }
 

@@ -23,6 +23,8 @@ export const EVENT_TYPES = [
   'payment.late_deposit',
   'payment.deposit_reversed',
   'subscription_plan.created',
+  'subscription_plan.updated',
+  'subscription_plan.archived',
   'storefront.updated',
   'product.created',
   'product.updated',

@@ -160,6 +160,7 @@ export async function listStoreProducts(db: Db, scope: MerchantScope, limit: num
     select ${productColumns(db)}, sp.interval, sp.interval_count as "intervalCount"
     from products p left join subscription_plans sp on sp.id = p.plan_id
     where p.merchant_id = ${scope.merchantId} and p.livemode = ${scope.livemode} and p.active
+      and sp.archived_at is null
     order by p.id limit ${limit}`;
 }
 
@@ -168,9 +169,9 @@ export async function findPlanTerms(
   db: Db,
   scope: MerchantScope,
   planId: string,
-): Promise<{ id: string; amount: string; currency: string } | undefined> {
-  const [row] = await db<{ id: string; amount: string; currency: string }[]>`
-    select id, amount::text as amount, currency from subscription_plans
+): Promise<{ id: string; amount: string; currency: string; archived: boolean } | undefined> {
+  const [row] = await db<{ id: string; amount: string; currency: string; archived: boolean }[]>`
+    select id, amount::text as amount, currency, archived_at is not null as archived from subscription_plans
     where id = ${planId} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}`;
   return row;
 }

@@ -117,6 +117,7 @@ export function createStorefrontService({ sql, events, sessions, limiter, public
   async function planTerms(tx: Db, scope: MerchantScope, planId: string) {
     const plan = await repo.findPlanTerms(tx, scope, planId);
     if (!plan) throw new InvalidRequestError(`No such subscription plan: ${planId}.`, { param: 'planId' });
+    if (plan.archived) throw new InvalidStateError(`Subscription plan ${planId} is archived and takes no new subscribers.`, { param: 'planId' });
     return plan;
   }
 

@@ -12,14 +12,17 @@ export type PlanRow = {
   interval: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'yearly';
   intervalCount: number;
   trialPeriodDays: number;
+  archivedAt: Date | null;
   createdAt: Date;
+  updatedAt: Date;
 };
 
 const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, name, amount::text as amount, currency, interval,
-     interval_count as "intervalCount", trial_period_days as "trialPeriodDays", created_at as "createdAt"`;
+     interval_count as "intervalCount", trial_period_days as "trialPeriodDays", archived_at as "archivedAt",
+     created_at as "createdAt", updated_at as "updatedAt"`;
 
-export async function insertPlan(db: Db, plan: Omit<PlanRow, 'createdAt'>): Promise<PlanRow> {
+export async function insertPlan(db: Db, plan: Omit<PlanRow, 'createdAt' | 'updatedAt' | 'archivedAt'>): Promise<PlanRow> {
   const [row] = await db<PlanRow[]>`
     insert into subscription_plans (id, merchant_id, livemode, name, amount, currency, interval, interval_count, trial_period_days)
     values (${plan.id}, ${plan.merchantId}, ${plan.livemode}, ${plan.name}, ${plan.amount}, ${plan.currency},
@@ -28,10 +31,26 @@ export async function insertPlan(db: Db, plan: Omit<PlanRow, 'createdAt'>): Prom
   return row!;
 }
 
-export async function findPlan(db: Db, scope: MerchantScope, id: string): Promise<PlanRow | undefined> {
+export async function findPlan(db: Db, scope: MerchantScope, id: string, options: { lock?: boolean } = {}): Promise<PlanRow | undefined> {
   const [row] = await db<PlanRow[]>`
     select ${columns(db)} from subscription_plans
-    where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}`;
+    where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
+    ${options.lock ? db`for update` : db``}`;
+  return row;
+}
+
+/** Renames a plan; its terms never change (subscribers' wallets signed them). */
+export async function renamePlan(db: Db, id: string, name: string): Promise<PlanRow> {
+  const [row] = await db<PlanRow[]>`
+    update subscription_plans set name = ${name}, updated_at = now() where id = ${id} returning ${columns(db)}`;
+  return row!;
+}
+
+/** Archives a plan not yet archived; undefined when it already was. */
+export async function archivePlan(db: Db, id: string): Promise<PlanRow | undefined> {
+  const [row] = await db<PlanRow[]>`
+    update subscription_plans set archived_at = now(), updated_at = now()
+    where id = ${id} and archived_at is null returning ${columns(db)}`;
   return row;
 }
 
@@ -41,10 +60,15 @@ export async function findPlanById(db: Db, id: string): Promise<PlanRow | undefi
   return row;
 }
 
-export async function listPlans(db: Db, scope: MerchantScope, page: { before?: string; limit: number }): Promise<PlanRow[]> {
+export async function listPlans(
+  db: Db,
+  scope: MerchantScope,
+  page: { before?: string; limit: number; archived?: boolean },
+): Promise<PlanRow[]> {
   return db<PlanRow[]>`
     select ${columns(db)} from subscription_plans
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
       ${page.before ? db`and id < ${page.before}` : db``}
+      ${page.archived === undefined ? db`` : page.archived ? db`and archived_at is not null` : db`and archived_at is null`}
     order by id desc limit ${page.limit + 1}`;
 }

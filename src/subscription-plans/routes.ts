@@ -2,7 +2,7 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
-import { checkoutPlan, createPlanBody, plan, planList, planListQuery, planParams } from './schemas.js';
+import { archivePlanBody, checkoutPlan, createPlanBody, plan, planList, planListQuery, planParams, updatePlanBody } from './schemas.js';
 import type { PlanService } from './service.js';
 
 export function registerPlanRoutes(app: FastifyZodInstance, plans: PlanService): void {
@@ -28,6 +28,40 @@ export function registerPlanRoutes(app: FastifyZodInstance, plans: PlanService):
     config: { access: access.scope('plans_read') },
     schema: { tags: ['Subscription plans'], summary: 'List plans', querystring: planListQuery, response: { 200: planList } },
     handler: (request) => plans.list(requestScope(request), request.query),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/subscription-plans/:id',
+    config: { access: access.scope('plans_write') },
+    schema: {
+      tags: ['Subscription plans'],
+      summary: 'Update a plan',
+      description:
+        'Only `name` may change: the amount, interval and trial are the terms each subscriber\'s wallet signed on chain, so a new price is a new plan. An archived plan cannot change (`session_invalid_state`). Emits `subscription_plan.updated` when the name changes.',
+      operationId: 'updatePlan',
+      params: planParams,
+      body: updatePlanBody,
+      response: { 200: plan },
+    },
+    handler: (request) => plans.update(requestScope(request), request.params.id, request.body),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/subscription-plans/:id/archive',
+    config: { access: access.scope('plans_write') },
+    schema: {
+      tags: ['Subscription plans'],
+      summary: 'Archive a plan',
+      description:
+        'The plan takes no new enrolments (hosted enrolment and storefront purchases are refused with `session_invalid_state`); subscriptions already on it keep running and charging on their signed terms. Archiving an archived plan is `session_invalid_state`. Emits `subscription_plan.archived`.',
+      operationId: 'archivePlan',
+      params: planParams,
+      body: archivePlanBody,
+      response: { 200: plan },
+    },
+    handler: (request) => plans.archive(requestScope(request), request.params.id),
   });
 
   app.route({

@@ -1,14 +1,16 @@
 // Request and response shapes of subscription plans.
 import { z } from 'zod';
-import { amountString, pathId, timestamp } from '../http/schemas.js';
+import { amountString, optionalBody, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQuery } from '../http/pagination.js';
 
 export const PLAN_INTERVALS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 export const SUPPORTED_CURRENCIES = ['USDC'] as const;
 
+const planName = z.string().trim().min(1).max(200);
+
 export const createPlanBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: planName,
     amount: amountString.describe('Charge per period in USDC base units (6 decimals), e.g. "10000000" is 10 USDC.'),
     currency: z.enum(SUPPORTED_CURRENCIES).default('USDC'),
     interval: z.enum(PLAN_INTERVALS),
@@ -27,10 +29,20 @@ export const plan = z
     interval: z.enum(PLAN_INTERVALS),
     intervalCount: z.number().int(),
     trialPeriodDays: z.number().int(),
+    archived: z.boolean().describe('An archived plan takes no new enrolments; subscriptions already on it keep running.'),
+    archivedAt: timestamp.nullable(),
     livemode: z.boolean(),
     createdAt: timestamp,
+    updatedAt: timestamp,
   })
   .meta({ id: 'SubscriptionPlan' });
+
+/**
+ * POST /v1/subscription-plans/{id}: only the name may change. The amount, interval and trial are the terms each
+ * subscriber's wallet signed on chain; a new price is a new plan.
+ */
+export const updatePlanBody = z.object({ name: planName.optional() }).strict();
+export const archivePlanBody = optionalBody(z.object({}).strict());
 
 /** What the public hosted enrolment page may see of a plan. */
 export const checkoutPlan = plan
@@ -39,7 +51,15 @@ export const checkoutPlan = plan
 
 export const planParams = z.object({ id: pathId('plan') });
 export const planList = listOf(plan);
-export const planListQuery = listQuery;
+export const planListQuery = listQuery.extend({
+  archived: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .describe('`false`: only plans not archived; `true`: only archived ones. Absent: all.'),
+});
 
 export type CreatePlanBody = z.infer<typeof createPlanBody>;
 export type Plan = z.infer<typeof plan>;
+export type UpdatePlanBody = z.infer<typeof updatePlanBody>;
+export type PlanListQuery = z.infer<typeof planListQuery>;

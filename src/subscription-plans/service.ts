@@ -1,13 +1,15 @@
 // Subscription plans: the terms a customer's wallet enrols into.
 import type { Sql } from '../db/client.js';
-import { NotFoundError } from '../errors.js';
+import { InvalidStateError, NotFoundError } from '../errors.js';
+import type { Db } from '../db/client.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 import { commitWithEvents } from '../events/commit.js';
 import type { MerchantScope } from '../http/principal.js';
-import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
+import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import * as repo from './repo.js';
-import type { CreatePlanBody, Plan } from './schemas.js';
+import type { CreatePlanBody, Plan, PlanListQuery, UpdatePlanBody } from './schemas.js';
+import type { EventType } from '../events/types.js';
 
 export function renderPlan(row: repo.PlanRow): Plan {
   return {
@@ -19,12 +21,33 @@ export function renderPlan(row: repo.PlanRow): Plan {
     interval: row.interval,
     intervalCount: row.intervalCount,
     trialPeriodDays: row.trialPeriodDays,
+    archived: row.archivedAt !== null,
+    archivedAt: row.archivedAt?.toISOString() ?? null,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
 export function createPlanService({ sql, events }: { sql: Sql; events: EventDispatcher }) {
+  /** Locks the plan, applies one change and records its event in the same transaction. */
+  async function planChange(
+    scope: MerchantScope,
+    id: string,
+    type: EventType,
+    change: (tx: Db, current: repo.PlanRow) => Promise<repo.PlanRow | undefined>,
+  ): Promise<Plan> {
+    return commitWithEvents(sql, events, async (tx, record) => {
+      const current = await repo.findPlan(tx, scope, id, { lock: true });
+      if (!current) throw new NotFoundError(`No such subscription plan: ${id}.`, { param: 'id' });
+      const changed = await change(tx, current);
+      if (!changed) return renderPlan(current);
+      const plan = renderPlan(changed);
+      await record({ ...scope, type, data: { object: plan } });
+      return plan;
+    });
+  }
+
   return {
     async create(scope: MerchantScope, input: CreatePlanBody): Promise<Plan> {
       return commitWithEvents(sql, events, async (tx, record) => {
@@ -40,9 +63,27 @@ export function createPlanService({ sql, events }: { sql: Sql; events: EventDisp
       return renderPlan(row);
     },
 
-    async list(scope: MerchantScope, query: ListQuery): Promise<Page<Plan>> {
-      const rows = await repo.listPlans(sql, scope, { before: decodeCursor(query.cursor), limit: query.limit });
+    async list(scope: MerchantScope, query: PlanListQuery): Promise<Page<Plan>> {
+      const rows = await repo.listPlans(sql, scope, { before: decodeCursor(query.cursor), limit: query.limit, archived: query.archived });
       return toPage(rows, query.limit, renderPlan);
+    },
+
+    /** Only the name may change; an archived plan cannot change. A call that changes nothing records no event. */
+    async update(scope: MerchantScope, id: string, input: UpdatePlanBody): Promise<Plan> {
+      return planChange(scope, id, 'subscription_plan.updated', async (tx, current) => {
+        if (current.archivedAt) throw new InvalidStateError(`Subscription plan ${id} is archived and cannot be changed.`, { param: 'id' });
+        if (input.name === undefined || input.name === current.name) return undefined;
+        return repo.renamePlan(tx, id, input.name);
+      });
+    },
+
+    /** Stops new enrolments for good; running subscriptions keep their terms. Twice: session_invalid_state. */
+    async archive(scope: MerchantScope, id: string): Promise<Plan> {
+      return planChange(scope, id, 'subscription_plan.archived', async (tx) => {
+        const archived = await repo.archivePlan(tx, id);
+        if (!archived) throw new InvalidStateError(`Subscription plan ${id} is already archived.`, { param: 'id' });
+        return archived;
+      });
     },
 
     async getForCheckout(id: string): Promise<repo.PlanRow> {

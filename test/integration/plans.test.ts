@@ -75,4 +75,61 @@ describe('subscription plans', () => {
     const list = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: auth(other.secretKey) });
     expect(list.json().data).toEqual([]);
   });
+
+  describe('update and archive', () => {
+    const post = (url: string, payload?: object, key = merchant.secretKey) =>
+      t.app.inject({ method: 'POST', url, headers: auth(key), ...(payload ? { payload } : {}) });
+    const planEvents = async (id: string) =>
+      (await db.sql<{ type: string }[]>`select type from events where data->'object'->>'id' = ${id} order by created_at, id`).map((e) => e.type);
+
+    it('renames a plan, records subscription_plan.updated, and refuses any change of its terms', async () => {
+      const plan = (await post('/v1/subscription-plans', { ...validPlan, name: 'Starter' })).json();
+      const renamed = await post(`/v1/subscription-plans/${plan.id}`, { name: 'Starter (2026)' });
+      expect(renamed.statusCode).toBe(200);
+      expect(renamed.json()).toMatchObject({ id: plan.id, name: 'Starter (2026)', amount: plan.amount, archived: false, archivedAt: null });
+
+      const unchanged = await post(`/v1/subscription-plans/${plan.id}`, { name: 'Starter (2026)' });
+      expect(unchanged.json().name).toBe('Starter (2026)');
+      expect(await planEvents(plan.id)).toEqual(['subscription_plan.created', 'subscription_plan.updated']);
+
+      const terms = await post(`/v1/subscription-plans/${plan.id}`, { amount: '1' });
+      expect(terms.statusCode).toBe(400);
+      expect(terms.json().error).toMatchObject({ code: 'invalid_request' });
+      expect((await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(merchant.secretKey) })).json().amount).toBe(plan.amount);
+    });
+
+    it('archives a plan once: no more changes, no new enrolments, filtered in lists', async () => {
+      const plan = (await post('/v1/subscription-plans', { ...validPlan, name: 'Retired' })).json();
+      const archived = await post(`/v1/subscription-plans/${plan.id}/archive`);
+      expect(archived.statusCode).toBe(200);
+      expect(archived.json()).toMatchObject({ id: plan.id, archived: true });
+      expect(Date.parse(archived.json().archivedAt)).not.toBeNaN();
+
+      const again = await post(`/v1/subscription-plans/${plan.id}/archive`);
+      expect(again.statusCode).toBe(403);
+      expect(again.json().error.code).toBe('session_invalid_state');
+      const rename = await post(`/v1/subscription-plans/${plan.id}`, { name: 'Back' });
+      expect(rename.json().error.code).toBe('session_invalid_state');
+      expect(await planEvents(plan.id)).toEqual(['subscription_plan.created', 'subscription_plan.archived']);
+
+      const offer = await t.app.inject({ method: 'GET', url: `/v1/checkout/plans/${plan.id}/enrolment-offer` });
+      expect(offer.json().error).toMatchObject({ code: 'session_invalid_state', param: 'planId' });
+      const product = await post('/v1/storefront/products', { name: 'Retired box', planId: plan.id });
+      expect(product.json().error).toMatchObject({ code: 'session_invalid_state', param: 'planId' });
+
+      const list = (query: string) =>
+        t.app.inject({ method: 'GET', url: `/v1/subscription-plans?${query}`, headers: auth(merchant.secretKey) }).then((r) => r.json().data.map((p: { id: string }) => p.id));
+      expect(await list('archived=true&limit=100')).toContain(plan.id);
+      expect(await list('archived=false&limit=100')).not.toContain(plan.id);
+    });
+
+    it('needs plans_write and the plan of this merchant and mode', async () => {
+      const plan = (await post('/v1/subscription-plans', validPlan)).json();
+      const live = await post(`/v1/subscription-plans/${plan.id}/archive`, undefined, merchant.liveSecretKey);
+      expect(live.statusCode).toBe(404);
+      const publishable = await post(`/v1/subscription-plans/${plan.id}`, { name: 'x' }, merchant.publishableKey);
+      expect([401, 403]).toContain(publishable.statusCode);
+      expect((await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(merchant.secretKey) })).json()).toMatchObject({ name: validPlan.name, archived: false });
+    });
+  });
 });
