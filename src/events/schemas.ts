@@ -1,6 +1,6 @@
 // Request and response shapes of the events API (GET /v1/events, GET /v1/events/{id}).
 import { z } from 'zod';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 import { pathId, timestamp } from '../http/schemas.js';
 import { DELIVERY_STATUSES, TEST_EVENT_TYPE } from '../webhooks/schemas.js';
 import { EVENT_TYPES } from './types.js';
@@ -63,7 +63,7 @@ export const eventWithDeliveries = event
 
 export const eventParams = z.object({ id: pathId('event') });
 
-export const eventListQuery = listQuery
+export const eventListQuery = listQueryOf('event')
   .extend({
     type: z.enum(RECORDED_EVENT_TYPES).optional().describe('Only events of this exact kind.'),
     objectId: objectId.optional(),

@@ -1,7 +1,7 @@
 // The merchant's event log: every event its objects produced, in the exact
 // shape its webhooks carry, with the delivery attempts of each.
 import type { Sql } from '../db/client.js';
-import { InvalidRequestError, NotFoundError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import type { MerchantScope } from '../http/principal.js';
 import { webhookBody, webhookPayload } from '../webhooks/payload.js';
@@ -47,9 +47,6 @@ export function createEventService({ sql }: { sql: Sql }) {
     async list(scope: MerchantScope, query: EventListQuery): Promise<Page<Event>> {
       const createdFrom = query.createdFrom ? new Date(query.createdFrom) : undefined;
       const createdTo = query.createdTo ? new Date(query.createdTo) : undefined;
-      if (createdFrom && createdTo && createdFrom >= createdTo) {
-        throw new InvalidRequestError('createdTo must be later than createdFrom.', { param: 'createdTo' });
-      }
       const rows = await repo.listEvents(sql, scope, {
         type: query.type,
         objectId: query.objectId,

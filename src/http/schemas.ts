@@ -64,6 +64,7 @@ export const errorEnvelope = z
         'rate_limited',
         'api_error',
         'service_unavailable',
+        'method_not_allowed',
       ]),
       message: z.string(),
       param: z.string().optional(),

@@ -2,7 +2,7 @@
 // leaves open are documented here and appear in /openapi.json.
 import { z } from 'zod';
 import { amountString, pathId, timestamp } from '../http/schemas.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -57,7 +57,7 @@ export const invoice = z
 
 export const invoiceParams = z.object({ id: pathId('invoice') });
 export const invoiceList = listOf(invoice);
-export const invoiceListQuery = listQuery.extend({ status: z.enum(INVOICE_STATUSES).optional().describe('Only invoices in this status.') });
+export const invoiceListQuery = listQueryOf('invoice').extend({ status: z.enum(INVOICE_STATUSES).optional().describe('Only invoices in this status.') });
 
 export type LineItem = z.infer<typeof lineItem>;
 export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>;

@@ -9,7 +9,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { z } from 'zod';
 import { errorEnvelope } from '../http/schemas.js';
 import { CURRENT_API_VERSION } from '../http/versions.js';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0] & { route: RouteOptions };
 
@@ -103,10 +103,12 @@ function transform(input: TransformInput) {
             'Idempotency-Key': {
               type: 'string',
               maxLength: IDEMPOTENCY_KEY_MAX_LENGTH,
+              pattern: IDEMPOTENCY_KEY_PATTERN,
               description: 'Makes a retried POST safe: the first response is replayed for 24 hours.',
             },
             ...((described.headers as { properties?: object } | undefined)?.properties ?? {}),
           },
+          ...(input.route.config?.idempotencyKeyRequired ? { required: ['Idempotency-Key'] } : {}),
         }
       : described.headers;
   return {

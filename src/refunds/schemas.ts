@@ -2,7 +2,7 @@
 // recording of an on-chain transaction hash; the rest is documented here).
 import { z } from 'zod';
 import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 
 export const REFUND_STATUSES = ['pending', 'succeeded', 'cancelled'] as const;
 
@@ -73,7 +73,7 @@ export const refundSignatureBody = z
 
 export const refundParams = z.object({ id: pathId('refund') });
 export const refundList = listOf(refund);
-export const refundListQuery = listQuery;
+export const refundListQuery = listQueryOf('refund');
 
 export type CreateRefundBody = z.infer<typeof createRefundBody>;
 export type Refund = z.infer<typeof refund>;

@@ -3,7 +3,7 @@
 // /openapi.json; docs/decisions.md, Storefront).
 import { z } from 'zod';
 import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 import { SUPPORTED_CURRENCIES, PLAN_INTERVALS } from '../subscription-plans/schemas.js';
 
 /** Slugs that name pages of the service or would mislead a customer; refused with invalid_request. */
@@ -134,7 +134,7 @@ export const product = z
 
 export const productParams = z.object({ id: pathId('product') });
 export const productList = listOf(product);
-export const productListQuery = listQuery
+export const productListQuery = listQueryOf('product')
   .extend({
     archived: z
       .enum(['true', 'false'])

@@ -1,7 +1,7 @@
 // Request and response shapes of webhook endpoints and webhook deliveries.
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/types.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 import { idParam, optionalBody, pathId, timestamp } from '../http/schemas.js';
 
 /** Subscribes an endpoint to every event kind, including kinds added later. */
@@ -67,7 +67,7 @@ export const endpointWithSecret = z
 
 export const endpointParams = z.object({ id: pathId('webhookEndpoint') });
 export const endpointList = listOf(endpoint);
-export const endpointListQuery = listQuery;
+export const endpointListQuery = listQueryOf('webhookEndpoint');
 
 export const delivery = z
   .object({
@@ -97,7 +97,7 @@ export const delivery = z
 
 export const deliveryParams = z.object({ id: pathId('webhookDelivery') });
 export const deliveryList = listOf(delivery);
-export const deliveryListQuery = listQuery.extend({
+export const deliveryListQuery = listQueryOf('webhookDelivery').extend({
   endpointId: idParam('webhookEndpoint').optional(),
   status: z.enum(DELIVERY_STATUSES).optional(),
 });

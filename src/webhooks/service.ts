@@ -3,7 +3,7 @@
 import type { Client } from '@temporalio/client';
 import type { Db, Sql } from '../db/client.js';
 import { outsideRequestTransaction } from '../db/request-transaction.js';
-import { InternalError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
+import { InternalError, InvalidRequestError, InvalidStateError, NotFoundError, PermissionDeniedError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
@@ -149,7 +149,8 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
     async create(scope: MerchantScope, input: CreateEndpointBody): Promise<EndpointWithSecret> {
       const keyMode = scope.livemode ? 'live' : 'test';
       if (input.mode !== undefined && input.mode !== keyMode) {
-        throw new InvalidRequestError(`mode must match the key's mode (${keyMode}).`, { param: 'mode' });
+        // A valid mode the key may not act in: a permission, like a live object asked with a test key.
+        throw new PermissionDeniedError(`A ${keyMode}-mode key cannot register a ${input.mode}-mode endpoint; use a ${input.mode}-mode key.`, { param: 'mode' });
       }
       try {
         await checkTarget(input.url, targets, scope.livemode);
