@@ -1,7 +1,7 @@
 // Request and response shapes of invoices (spec: Invoice). Fields the spec
 // leaves open are documented here and appear in /openapi.json.
 import { z } from 'zod';
-import { amountString, pathId, timestamp } from '../http/schemas.js';
+import { amountString, pathId, timestamp, emailAddress } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'void'] as const;
@@ -20,7 +20,7 @@ export const lineItem = z
 export const createInvoiceBody = z
   .object({
     customerName: z.string().trim().min(1).max(200).optional(),
-    customerEmail: z.email().max(320).optional().describe('Required before the invoice can be sent (POST /v1/invoices/{id}/send).'),
+    customerEmail: emailAddress(320).optional().describe('Required before the invoice can be sent (POST /v1/invoices/{id}/send).'),
     currency: z.enum(['USDC']).default('USDC'),
     lineItems: z.array(lineItem).min(1).max(MAX_LINE_ITEMS).describe(`1 to ${MAX_LINE_ITEMS} line items.`),
     note: z.string().max(2000).optional(),

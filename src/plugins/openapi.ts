@@ -13,6 +13,13 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from './idempoten
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0] & { route: RouteOptions };
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Statuses a page route may answer as text/html besides JSON (documented with both content types). */
+    htmlResponses?: readonly number[];
+  }
+}
+
 function describeAccess(route: RouteOptions): { security: Record<string, string[]>[]; note: string; scope?: string } {
   const access = route.config?.access;
   if (!access || access.kind === 'public') return { security: [], note: 'Public: no credentials.' };
@@ -111,6 +118,20 @@ function transform(input: TransformInput) {
           ...(input.route.config?.idempotencyKeyRequired ? { required: ['Idempotency-Key'] } : {}),
         }
       : described.headers;
+  const htmlStatuses = input.route.config?.htmlResponses;
+  if (htmlStatuses && described.response) {
+    // A page route answers text/html to browsers and JSON to `Accept: application/json`: both are declared.
+    const html = { schema: { type: 'string', description: 'The server-rendered HTML page.' } };
+    const response: Record<string, unknown> = { ...described.response };
+    for (const status of htmlStatuses) {
+      const json = response[String(status)] ?? response.default;
+      response[String(status)] = {
+        description: status === 200 ? 'The page (text/html) or its data (application/json).' : 'Not found: an HTML page, or the error envelope for JSON.',
+        content: { 'application/json': { schema: json }, 'text/html': html },
+      };
+    }
+    described.response = response;
+  }
   return {
     schema: {
       ...described,

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -15,6 +16,8 @@ import { startDevServerWorker, type DevServerWorker } from '../support/temporal.
 
 const TOOL_DIR = fileURLToPath(new URL('../../.tools/schemathesis', import.meta.url));
 const ST = `${TOOL_DIR}/bin/st`;
+/** anvil's second account: any valid address does, nothing is paid out in the run. */
+const PAYOUT_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const MAX_EXAMPLES = process.env.SCHEMATHESIS_MAX_EXAMPLES ?? '3';
 
 let db: TestDatabase;
@@ -32,6 +35,8 @@ beforeAll(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   merchant = await seedMerchant(db.sql);
+  // Onboarded enough to take payments: sessions, invoices and enrolments need a payout address.
+  await setPayoutAddress(db.sql, merchant.merchantId, PAYOUT_ADDRESS);
 });
 afterAll(async () => {
   await t?.close();
