@@ -16,7 +16,11 @@ const eventKind = z
 
 export const createEndpointBody = z
   .object({
-    url: z.string().trim().min(1).max(2048).describe('An https:// URL whose host resolves only to public addresses.'),
+    url: z
+      .string()
+      .max(2048)
+      .regex(/^https:\/\/[^\s]+$/i, 'must be an https:// URL')
+      .describe('An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery).'),
     events: z.array(eventKind).min(1).max(EVENT_TYPES.length + 1).describe('Event kinds to receive; `*` for all.'),
     mode: z
       .enum(['test', 'live'])
