@@ -70,7 +70,7 @@ it('finds no failure of any check on any operation', async () => {
     'run', `${baseUrl}/openapi.json`,
     '--phases', PHASES,
     '--url', baseUrl,
-    '--checks', 'all',
+    // Every check (schemathesis 4 runs all by default); not named here, so the per-operation settings of the config file apply.
     '--max-examples', MAX_EXAMPLES,
     '--header', `Authorization: Bearer ${merchant.secretKey}`,
     '--workers', '2',
