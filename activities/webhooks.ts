@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import type { Sql } from '../src/db/client.js';
 import { findEvent } from '../src/events/outbox.js';
 import { newId } from '../src/ids.js';
-import { webhookBody } from '../src/webhooks/payload.js';
+import { DELIVERY_REQUEST_BODY_MAX_CHARS, webhookBody } from '../src/webhooks/payload.js';
 import * as repo from '../src/webhooks/repo.js';
 import { decryptSecret } from '../src/webhooks/secrets.js';
 import { sendWebhook, type SendResult } from '../src/webhooks/sender.js';
@@ -173,6 +173,7 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
         eventType: event.type,
         attempt: input.attempt,
         attemptedAt: new Date(now),
+        requestBody: body.toString('utf8').slice(0, DELIVERY_REQUEST_BODY_MAX_CHARS),
       });
       let result: SendResult;
       try {

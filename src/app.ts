@@ -35,6 +35,8 @@ import pathIdsPlugin from './plugins/path-ids.js';
 import { registerWebhookListenerRoutes, registerWebhookRoutes } from './webhooks/routes.js';
 import { createWebhookListenerService } from './webhooks/listeners.js';
 import { registerCustomerRoutes } from './customers/routes.js';
+import { registerEventRoutes } from './events/routes.js';
+import { createEventService } from './events/service.js';
 import { createCustomerService } from './customers/service.js';
 import { createWebhookService } from './webhooks/service.js';
 import { systemResolver, type Resolver } from './webhooks/targets.js';
@@ -191,6 +193,7 @@ export async function buildApp(deps: AppDeps) {
     onError: (error) => app.log.warn({ err: error }, 'webhook listener stream error'),
   });
   registerWebhookListenerRoutes(app, webhookListeners);
+  registerEventRoutes(app, createEventService({ sql: deps.sql }));
   registerCustomerRoutes(app, createCustomerService({ sql: deps.sql }));
   // Open listener streams would hold the server open: end them first.
   app.addHook('preClose', () => webhookListeners.close());

@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'idempotency_error'
   | 'rate_limited'
   | 'api_error'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'method_not_allowed';
 
 export type ErrorOptions = {
   param?: string;
@@ -58,6 +59,15 @@ export class MerchantNotSyncedError extends ApiError {
 export class NotFoundError extends ApiError {
   constructor(message = 'No such resource.', options?: ErrorOptions) {
     super('not_found', 404, message, options);
+  }
+}
+
+/** The path exists but not with this method: 405 with the methods it answers in `Allow` (docs/decisions.md). */
+export class MethodNotAllowedError extends ApiError {
+  constructor(method: string, path: string, allowed: readonly string[]) {
+    super('method_not_allowed', 405, `${path} does not answer ${method}; it answers ${allowed.join(', ')}.`, {
+      headers: { allow: allowed.join(', ') },
+    });
   }
 }
 

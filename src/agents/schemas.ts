@@ -3,7 +3,7 @@
 // in docs/agents.md; they appear in /openapi.json.
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
 
 export const CAPABILITIES = ['recovery', 'cashflow', 'pricing_intelligence'] as const;
@@ -177,7 +177,7 @@ export type SettleJobBody = z.infer<typeof settleJobBody>;
 /** What the evaluator API asks the job's workflow to send from the agent wallet. */
 export type SettleRequest = { decision: JobDecision; reason: string | null };
 export const jobList = listOf(agentJob);
-export const jobListQuery = listQuery.extend({ status: z.enum(JOB_STATUSES).optional().describe('Only jobs in this status.') });
+export const jobListQuery = listQueryOf('agentJob').extend({ status: z.enum(JOB_STATUSES).optional().describe('Only jobs in this status.') });
 
 export const ACTIVITY_CAPABILITIES = ['recovery', 'cashflow', 'pricing_intelligence', 'commerce', 'configuration'] as const;
 export const ACTIVITY_ACTION_TYPES = [
@@ -230,7 +230,7 @@ export const agentActivity = z
   .meta({ id: 'AgentActivity' });
 
 export const activityList = listOf(agentActivity);
-export const activityListQuery = listQuery.extend({
+export const activityListQuery = listQueryOf('agentActivity').extend({
   capability: z.enum(ACTIVITY_CAPABILITIES).optional(),
   actionType: z.enum(ACTIVITY_ACTION_TYPES).optional(),
   outcome: z.enum(ACTIVITY_OUTCOMES).optional(),

@@ -1,7 +1,7 @@
 // Request and response shapes of key management (dashboard only).
 import { z } from 'zod';
 import { idParam, pathId, timestamp } from '../http/schemas.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 import { SCOPES, SCOPE_PRESETS } from './scopes.js';
 
 const presetNames = Object.keys(SCOPE_PRESETS) as [keyof typeof SCOPE_PRESETS, ...(keyof typeof SCOPE_PRESETS)[]];
@@ -51,7 +51,7 @@ export const revokeKeyBody = z
 
 export const apiKeyParams = z.object({ id: pathId('apiKey') });
 
-export const apiKeyListQuery = listQuery.extend({
+export const apiKeyListQuery = listQueryOf('apiKey').extend({
   mode: z.enum(['test', 'live']).optional().describe('Only keys of this mode.'),
 });
 export const apiKeyList = listOf(apiKey);
@@ -67,7 +67,7 @@ export const auditEntry = z
     createdAt: timestamp,
   })
   .meta({ id: 'ApiKeyAuditEntry' });
-export const auditLogQuery = listQuery.extend({ apiKeyId: idParam('apiKey').optional().describe('Only entries of this key.') });
+export const auditLogQuery = listQueryOf('apiKeyAudit').extend({ apiKeyId: idParam('apiKey').optional().describe('Only entries of this key.') });
 export const auditLog = listOf(auditEntry);
 
 export type ApiKey = z.infer<typeof apiKey>;

@@ -1,6 +1,6 @@
 // Request and response shapes of the hosted checkout's same-origin server route.
 import { z } from 'zod';
-import { idParam } from '../http/schemas.js';
+import { idParam, emailAddress } from '../http/schemas.js';
 import { relayPaymentBody, relaySubscriptionBody } from '../relay/schemas.js';
 
 export const checkoutPageParams = z.object({ id: z.string().max(64) });
@@ -81,9 +81,7 @@ const renewalToken = z.string().min(16).max(128).describe('The capability from t
 
 /** The enrol route's body: the relay's subscription body plus the customer's optional email (for renewal notices). */
 export const checkoutEnrolBody = relaySubscriptionBody.extend({
-  customerEmail: z
-    .email()
-    .max(254)
+  customerEmail: emailAddress(254)
     .optional()
     .describe('Optional. Where the "renew your authorisation" email goes when the permitted allowance runs low. Kept on the wallet\'s customer; the first one given wins.'),
 });

@@ -2,7 +2,7 @@
 // (today: enrolling in a subscription through hosted checkout), one per
 // merchant, mode and wallet address; the service creates them, the API only reads.
 import { z } from 'zod';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 import { pathId, timestamp } from '../http/schemas.js';
 
 export const customer = z
@@ -22,7 +22,7 @@ export const customer = z
 
 export const customerParams = z.object({ id: pathId('customer') });
 export const customerList = listOf(customer);
-export const customerListQuery = listQuery.extend({
+export const customerListQuery = listQueryOf('customer').extend({
   walletAddress: z
     .string()
     .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')

@@ -1,27 +1,37 @@
 // Cursor pagination shared by every list endpoint: newest first, keyed on the
 // time-sortable id, so rows inserted while a client pages never shift a page.
-// `nextCursor` is always a string (spec, Common rules): the cursor of the next
-// page, or "" on the last page (`hasMore: false`). Sending `cursor=` empty is
-// refused, so a client that loops on a wrong condition fails instead of
-// starting over at the first page.
+// The cursor is the id of the last object of the previous page (the next page
+// starts below it), typed in the OpenAPI document with the exact pattern of that
+// list's ids: any value of that shape is a valid cursor (docs/decisions.md,
+// Cursors). `nextCursor` is always a string (spec, Common rules): the cursor of
+// the next page, or "" on the last page (`hasMore: false`). Sending `cursor=`
+// empty is refused, so a client that loops on a wrong condition fails instead
+// of starting over at the first page.
 import { z } from 'zod';
-import { InvalidRequestError } from '../errors.js';
+import { ID_PREFIXES, idPattern, type IdKind } from '../ids.js';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 25;
 
-export const listQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
-    .default(DEFAULT_PAGE_SIZE)
-    .describe(`Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`),
-  cursor: z.string().max(200).optional().describe('The `nextCursor` of the previous page.'),
-});
+/** The query of a list whose objects have ids of `kind`: `limit`, and `cursor` typed with that kind's id pattern. */
+export function listQueryOf(kind: IdKind) {
+  return z.object({
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PAGE_SIZE)
+      .default(DEFAULT_PAGE_SIZE)
+      .describe(`Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`),
+    cursor: z
+      .string()
+      .regex(idPattern(kind), `must be the nextCursor of a previous page (an id starting with ${ID_PREFIXES[kind]}_)`)
+      .optional()
+      .describe(`The \`nextCursor\` of the previous page: the id (\`${ID_PREFIXES[kind]}_...\`) of its last object; the page starts below it.`),
+  });
+}
 
-export type ListQuery = z.infer<typeof listQuery>;
+export type ListQuery = z.infer<ReturnType<typeof listQueryOf>>;
 
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({
@@ -39,21 +49,12 @@ export type Page<T> = { data: T[]; nextCursor: string; hasMore: boolean };
 export const LAST_PAGE_CURSOR = '';
 
 export function encodeCursor(lastId: string): string {
-  return Buffer.from(JSON.stringify({ before: lastId }), 'utf8').toString('base64url');
+  return lastId;
 }
 
-/** The id a page starts below, or undefined for the first page. */
+/** The id a page starts below, or undefined for the first page (its shape was checked by the list's query schema). */
 export function decodeCursor(cursor: string | undefined): string | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (parsed && typeof parsed === 'object' && 'before' in parsed && typeof parsed.before === 'string') {
-      return parsed.before;
-    }
-  } catch {
-    // fall through to the error below
-  }
-  throw new InvalidRequestError('The cursor is not valid; use the nextCursor of a previous page.', { param: 'cursor' });
+  return cursor;
 }
 
 /**

@@ -50,6 +50,18 @@ export function idParam(kind: IdKind) {
     .describe(`Identifier (prefix \`${ID_PREFIXES[kind]}_\`).`);
 }
 
+/**
+ * An email address, checked by one pattern that the OpenAPI document carries as is (not `format: email`,
+ * whose readings differ between validators): a dot-atom local part, then a domain of two or more
+ * DNS labels of 1 to 63 letters, digits or inner hyphens.
+ */
+export const EMAIL_PATTERN =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export function emailAddress(maxLength: number) {
+  return z.string().max(maxLength).regex(EMAIL_PATTERN, 'must be an email address');
+}
+
 export const errorEnvelope = z
   .object({
     error: z.object({
@@ -64,6 +76,7 @@ export const errorEnvelope = z
         'rate_limited',
         'api_error',
         'service_unavailable',
+        'method_not_allowed',
       ]),
       message: z.string(),
       param: z.string().optional(),

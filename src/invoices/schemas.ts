@@ -1,8 +1,8 @@
 // Request and response shapes of invoices (spec: Invoice). Fields the spec
 // leaves open are documented here and appear in /openapi.json.
 import { z } from 'zod';
-import { amountString, pathId, timestamp } from '../http/schemas.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { amountString, pathId, timestamp, emailAddress } from '../http/schemas.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -20,7 +20,7 @@ export const lineItem = z
 export const createInvoiceBody = z
   .object({
     customerName: z.string().trim().min(1).max(200).optional(),
-    customerEmail: z.email().max(320).optional().describe('Required before the invoice can be sent (POST /v1/invoices/{id}/send).'),
+    customerEmail: emailAddress(320).optional().describe('Required before the invoice can be sent (POST /v1/invoices/{id}/send).'),
     currency: z.enum(['USDC']).default('USDC'),
     lineItems: z.array(lineItem).min(1).max(MAX_LINE_ITEMS).describe(`1 to ${MAX_LINE_ITEMS} line items.`),
     note: z.string().max(2000).optional(),
@@ -57,7 +57,7 @@ export const invoice = z
 
 export const invoiceParams = z.object({ id: pathId('invoice') });
 export const invoiceList = listOf(invoice);
-export const invoiceListQuery = listQuery.extend({ status: z.enum(INVOICE_STATUSES).optional().describe('Only invoices in this status.') });
+export const invoiceListQuery = listQueryOf('invoice').extend({ status: z.enum(INVOICE_STATUSES).optional().describe('Only invoices in this status.') });
 
 export type LineItem = z.infer<typeof lineItem>;
 export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>;

@@ -1,7 +1,7 @@
 // Request and response shapes of the merchant account (dashboard only).
 import { isAddress } from 'viem';
 import { z } from 'zod';
-import { timestamp } from '../http/schemas.js';
+import { timestamp, emailAddress } from '../http/schemas.js';
 import { SUPPORTED_API_VERSIONS } from '../http/versions.js';
 
 export const BUSINESS_SECTORS = [
@@ -96,7 +96,7 @@ export const syncBody = z
 
 export const startEmailVerificationBody = z
   .object({
-    email: z.email().max(254).optional().describe('Sets (or changes) the owner email first; defaults to the current one.'),
+    email: emailAddress(254).optional().describe('Sets (or changes) the owner email first; defaults to the current one.'),
   })
   .strict();
 

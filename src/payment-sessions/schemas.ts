@@ -2,7 +2,7 @@
 // these descriptions are the documentation in /openapi.json).
 import { z } from 'zod';
 import { amountString, pathId, timestamp } from '../http/schemas.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 
 export const PAYMENT_SESSION_STATUSES = ['open', 'processing', 'completed', 'expired', 'cancelled'] as const;
 export type PaymentSessionStatus = (typeof PAYMENT_SESSION_STATUSES)[number];
@@ -136,7 +136,7 @@ export const checkoutSession = z
 
 export const paymentSessionParams = z.object({ id: pathId('paymentSession') });
 export const paymentSessionList = listOf(paymentSession);
-export const paymentSessionListQuery = listQuery;
+export const paymentSessionListQuery = listQueryOf('paymentSession');
 
 export type CreatePaymentSessionBody = z.infer<typeof createPaymentSessionBody>;
 export type PaymentSession = z.infer<typeof paymentSession>;

@@ -5,11 +5,12 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ApiError, InternalError, InvalidRequestError, NotFoundError, ServiceUnavailableError, type ValidationIssue } from '../errors.js';
+import { ApiError, InternalError, InvalidRequestError, MethodNotAllowedError, NotFoundError, ServiceUnavailableError, type ValidationIssue } from '../errors.js';
 import { unavailableDependency } from '../http/unavailable.js';
 import { safeChainError } from '../chain/clients.js';
 import { CURRENT_API_VERSION, VERSION_HEADER } from '../http/versions.js';
 import { REQUEST_ID_HEADER } from './request-log.js';
+import { createRouteMethods } from './method-not-allowed.js';
 
 type ZodIssueLike = { instancePath?: string; message?: string };
 
@@ -92,7 +93,21 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
 }
 
 const errorsPlugin: FastifyPluginAsync<{ unavailableRetryAfterSeconds?: number }> = async (app, options) => {
+  // Every route registered after this plugin (all of them) is recorded, so a known path asked with
+  // another method answers 405 with `Allow` instead of 404.
+  const routeMethods = createRouteMethods();
+  app.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
+  const methodNotAllowed = (request: FastifyRequest): MethodNotAllowedError | undefined => {
+    const path = request.url.split('?')[0]!;
+    const allowed = routeMethods.allowedFor(path);
+    return allowed.length > 0 && !allowed.includes(request.method) ? new MethodNotAllowedError(request.method, path, allowed) : undefined;
+  };
+
   app.setErrorHandler((error, request, reply) => {
+    // A failure on the way to the not-found handler (a body method such as QUERY without a Content-Type):
+    // the method is what is wrong.
+    const wrongMethod = request.is404 ? methodNotAllowed(request) : undefined;
+    if (wrongMethod) return sendError(request, reply, wrongMethod);
     const apiError = toApiError(error, options.unavailableRetryAfterSeconds);
     if (apiError instanceof ServiceUnavailableError) {
       request.log.warn({ err: safeChainError(error), dependency: apiError.dependency }, 'dependency unavailable; answered 503');
@@ -103,7 +118,7 @@ const errorsPlugin: FastifyPluginAsync<{ unavailableRetryAfterSeconds?: number }
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}.`)),
+    sendError(request, reply, methodNotAllowed(request) ?? new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
 };
 

@@ -41,7 +41,16 @@ declare module 'fastify' {
   }
 }
 
+/** 1 to IDEMPOTENCY_KEY_MAX_LENGTH printable ASCII characters without spaces; the OpenAPI document carries it as the header's pattern. */
+export const IDEMPOTENCY_KEY_PATTERN = `^[\\x21-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`;
 const KEY_SHAPE = /^[\x21-\x7e]+$/;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route refuses a POST without Idempotency-Key (the relay: the key names the submission); documented as required. */
+    idempotencyKeyRequired?: true;
+  }
+}
 
 /** Orders object keys so that `{a,b}` and `{b,a}` hash alike. */
 function canonicalJson(value: unknown): string {

@@ -10,9 +10,16 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { z } from 'zod';
 import { errorEnvelope } from '../http/schemas.js';
 import { CURRENT_API_VERSION } from '../http/versions.js';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0] & { route: RouteOptions };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Statuses a page route may answer as text/html besides JSON (documented with both content types). */
+    htmlResponses?: readonly number[];
+  }
+}
 
 function describeAccess(route: RouteOptions): { security: Record<string, string[]>[]; note: string; scope?: string } {
   const access = route.config?.access;
@@ -104,12 +111,28 @@ function transform(input: TransformInput) {
             'Idempotency-Key': {
               type: 'string',
               maxLength: IDEMPOTENCY_KEY_MAX_LENGTH,
+              pattern: IDEMPOTENCY_KEY_PATTERN,
               description: 'Makes a retried POST safe: the first response is replayed for 24 hours.',
             },
             ...((described.headers as { properties?: object } | undefined)?.properties ?? {}),
           },
+          ...(input.route.config?.idempotencyKeyRequired ? { required: ['Idempotency-Key'] } : {}),
         }
       : described.headers;
+  const htmlStatuses = input.route.config?.htmlResponses;
+  if (htmlStatuses && described.response) {
+    // A page route answers text/html to browsers and JSON to `Accept: application/json`: both are declared.
+    const html = { schema: { type: 'string', description: 'The server-rendered HTML page.' } };
+    const response: Record<string, unknown> = { ...described.response };
+    for (const status of htmlStatuses) {
+      const json = response[String(status)] ?? response.default;
+      response[String(status)] = {
+        description: status === 200 ? 'The page (text/html) or its data (application/json).' : 'Not found: an HTML page, or the error envelope for JSON.',
+        content: { 'application/json': { schema: json }, 'text/html': html },
+      };
+    }
+    described.response = response;
+  }
   return {
     schema: {
       ...described,

@@ -2,22 +2,32 @@
 // recording of an on-chain transaction hash; the rest is documented here).
 import { z } from 'zod';
 import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 
 export const REFUND_STATUSES = ['pending', 'succeeded', 'cancelled'] as const;
 
-export const createRefundBody = z
-  .object({
-    paymentSessionId: idParam('paymentSession').optional().describe('The completed payment session to refund. Give exactly one of paymentSessionId and invoiceId.'),
-    invoiceId: idParam('invoice').optional().describe("A paid invoice: refunds its backing session's payment."),
-    amount: amountString.optional().describe('Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending and succeeded refunds.'),
-    reason: z.string().trim().min(1).max(500).optional(),
-  })
-  .strict()
-  .refine((body) => (body.paymentSessionId === undefined) !== (body.invoiceId === undefined), {
-    message: 'give exactly one of paymentSessionId and invoiceId',
-    path: ['paymentSessionId'],
-  });
+const refundAmountFields = {
+  amount: amountString.optional().describe('Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending and succeeded refunds.'),
+  reason: z.string().trim().min(1).max(500).optional(),
+};
+
+/** Exactly one of paymentSessionId and invoiceId: two strict shapes, so the document says so too (anyOf, each forbidding the other). */
+export const createRefundBody = z.union([
+  z
+    .object({
+      paymentSessionId: idParam('paymentSession').describe('The completed payment session to refund.'),
+      invoiceId: z.never().optional().describe('Not with paymentSessionId.'),
+      ...refundAmountFields,
+    })
+    .strict(),
+  z
+    .object({
+      invoiceId: idParam('invoice').describe("A paid invoice: refunds its backing session's payment."),
+      paymentSessionId: z.never().optional().describe('Not with invoiceId.'),
+      ...refundAmountFields,
+    })
+    .strict(),
+]);
 
 export const refundInstructions = z
   .object({
@@ -73,7 +83,7 @@ export const refundSignatureBody = z
 
 export const refundParams = z.object({ id: pathId('refund') });
 export const refundList = listOf(refund);
-export const refundListQuery = listQuery;
+export const refundListQuery = listQueryOf('refund');
 
 export type CreateRefundBody = z.infer<typeof createRefundBody>;
 export type Refund = z.infer<typeof refund>;

@@ -12,7 +12,7 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
   app.route({
     method: 'POST',
     url: '/v1/relay/payments',
-    config: { access: access.secretKey('relay_write') },
+    config: { access: access.secretKey('relay_write'), idempotencyKeyRequired: true },
     schema: {
       tags: ['Relay'],
       summary: 'Relay a payer-signed EIP-3009 authorization',
@@ -27,7 +27,7 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
   app.route({
     method: 'POST',
     url: '/v1/relay/subscriptions',
-    config: { access: access.secretKey('relay_write') },
+    config: { access: access.secretKey('relay_write'), idempotencyKeyRequired: true },
     schema: {
       tags: ['Relay'],
       summary: 'Relay an EIP-2612 permit plus a subscription enrolment',

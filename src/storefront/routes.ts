@@ -143,7 +143,7 @@ export function registerStorefrontRoutes(app: FastifyZodInstance, storefronts: S
   app.route({
     method: 'GET',
     url: '/store/:slug',
-    config: { access: access.public() },
+    config: { access: access.public(), htmlResponses: [200, 404] },
     schema: {
       tags: [TAG],
       summary: 'The public store page',

@@ -2,8 +2,8 @@
 // store page (the spec shows none: these descriptions are the documentation in
 // /openapi.json; docs/decisions.md, Storefront).
 import { z } from 'zod';
-import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { amountString, idParam, pathId, timestamp, emailAddress } from '../http/schemas.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 import { SUPPORTED_CURRENCIES, PLAN_INTERVALS } from '../subscription-plans/schemas.js';
 
 /** Slugs that name pages of the service or would mislead a customer; refused with invalid_request. */
@@ -56,7 +56,7 @@ export const upsertStorefrontBody = z
     description: description.nullable().optional().describe('A short text under the name.'),
     logoUrl: httpsUrl.nullable().optional().describe('An https URL of the logo shown on the page.'),
     accentColor: accentColor.optional(),
-    supportEmail: z.email().max(254).nullable().optional().describe('Shown on the page as the contact for customers.'),
+    supportEmail: emailAddress(254).nullable().optional().describe('Shown on the page as the contact for customers.'),
     successUrl: redirectUrl
       .nullable()
       .optional()
@@ -134,7 +134,7 @@ export const product = z
 
 export const productParams = z.object({ id: pathId('product') });
 export const productList = listOf(product);
-export const productListQuery = listQuery
+export const productListQuery = listQueryOf('product')
   .extend({
     archived: z
       .enum(['true', 'false'])

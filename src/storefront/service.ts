@@ -116,7 +116,8 @@ export function createStorefrontService({ sql, events, sessions, limiter, public
 
   async function planTerms(tx: Db, scope: MerchantScope, planId: string) {
     const plan = await repo.findPlanTerms(tx, scope, planId);
-    if (!plan) throw new InvalidRequestError(`No such subscription plan: ${planId}.`, { param: 'planId' });
+    // A well-formed id that names no plan of this merchant and mode: not_found on the field, like any unknown object.
+    if (!plan) throw new NotFoundError(`No such subscription plan: ${planId}.`, { param: 'planId' });
     if (plan.archived) throw new InvalidStateError(`Subscription plan ${planId} is archived and takes no new subscribers.`, { param: 'planId' });
     return plan;
   }

@@ -1,7 +1,7 @@
 // Response shapes of subscription charges.
 import { z } from 'zod';
 import { idParam, pathId, timestamp } from '../http/schemas.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 
 export const subscriptionCharge = z
   .object({
@@ -30,7 +30,7 @@ export const subscriptionCharge = z
 
 export const chargeParams = z.object({ id: pathId('subscriptionCharge') });
 export const chargeList = listOf(subscriptionCharge);
-export const chargeListQuery = listQuery.extend({ subscriptionId: idParam('subscription').optional() });
+export const chargeListQuery = listQueryOf('subscriptionCharge').extend({ subscriptionId: idParam('subscription').optional() });
 
 export type SubscriptionCharge = z.infer<typeof subscriptionCharge>;
 export type ChargeListQuery = z.infer<typeof chargeListQuery>;

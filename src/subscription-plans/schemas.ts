@@ -1,7 +1,7 @@
 // Request and response shapes of subscription plans.
 import { z } from 'zod';
 import { amountString, optionalBody, pathId, timestamp } from '../http/schemas.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 
 export const PLAN_INTERVALS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 export const SUPPORTED_CURRENCIES = ['USDC'] as const;
@@ -51,7 +51,7 @@ export const checkoutPlan = plan
 
 export const planParams = z.object({ id: pathId('plan') });
 export const planList = listOf(plan);
-export const planListQuery = listQuery.extend({
+export const planListQuery = listQueryOf('plan').extend({
   archived: z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')

@@ -1,7 +1,7 @@
 // Request and response shapes of subscriptions.
 import { z } from 'zod';
 import { idParam, pathId, timestamp } from '../http/schemas.js';
-import { listOf, listQuery } from '../http/pagination.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
 import { SUBSCRIPTION_STATUSES } from './repo.js';
 
 export const subscription = z
@@ -48,7 +48,7 @@ export const subscription = z
 
 export const subscriptionParams = z.object({ id: pathId('subscription') });
 export const subscriptionList = listOf(subscription);
-export const subscriptionListQuery = listQuery.extend({
+export const subscriptionListQuery = listQueryOf('subscription').extend({
   status: z.enum(SUBSCRIPTION_STATUSES).optional(),
   planId: idParam('plan').optional(),
 });

@@ -2,6 +2,9 @@
 // event, and these exact bytes are both signed and sent.
 import type { EventRecord } from '../events/types.js';
 
+/** The longest request body a delivery record keeps (events are a few KB; the bound keeps one odd payload from bloating the table). */
+export const DELIVERY_REQUEST_BODY_MAX_CHARS = 65_536;
+
 export type WebhookPayload = {
   id: string;
   object: 'event';
@@ -11,7 +14,8 @@ export type WebhookPayload = {
   data: Record<string, unknown>;
 };
 
-export function webhookPayload(event: Pick<EventRecord, 'id' | 'type' | 'createdAt' | 'livemode' | 'data'>): WebhookPayload {
+/** `type` is any recorded kind, the test event's included. */
+export function webhookPayload(event: Pick<EventRecord, 'id' | 'createdAt' | 'livemode' | 'data'> & { type: string }): WebhookPayload {
   return {
     id: event.id,
     object: 'event',

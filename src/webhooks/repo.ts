@@ -225,7 +225,10 @@ const deliveryColumns = (db: Db) =>
  */
 export async function recordSendStarted(
   db: Db,
-  row: Pick<DeliveryRow, 'id' | 'merchantId' | 'livemode' | 'runId' | 'endpointId' | 'eventId' | 'eventType' | 'attempt' | 'attemptedAt'>,
+  row: Pick<DeliveryRow, 'id' | 'merchantId' | 'livemode' | 'runId' | 'endpointId' | 'eventId' | 'eventType' | 'attempt' | 'attemptedAt'> & {
+    /** The exact body this send signs and sends (GET /v1/events/{id} shows it). */
+    requestBody: string;
+  },
 ): Promise<void> {
   await db`
     with interrupted as (
@@ -234,11 +237,11 @@ export async function recordSendStarted(
       returning 1
     )
     insert into webhook_deliveries (id, merchant_id, livemode, run_id, endpoint_id, event_id, event_type, attempt, send, status,
-      duration_ms, attempted_at)
+      duration_ms, attempted_at, request_body)
     values (${row.id}, ${row.merchantId}, ${row.livemode}, ${row.runId}, ${row.endpointId}, ${row.eventId}, ${row.eventType},
       ${row.attempt},
       (select coalesce(max(send), 0) + 1 from webhook_deliveries where run_id = ${row.runId} and attempt = ${row.attempt}),
-      'sending', 0, ${row.attemptedAt})`;
+      'sending', 0, ${row.attemptedAt}, ${row.requestBody})`;
 }
 
 /** Records the outcome of a send recorded by `recordSendStarted`. */
@@ -311,6 +314,15 @@ export async function insertTestEvent(
     values (${event.id}, ${event.merchantId}, ${event.livemode}, ${event.type}, ${db.json(event.data as never)}, now())
     returning id, created_at as "createdAt"`;
   return row!;
+}
+
+/** The `data` of the merchant's newest real (not test) test-mode event of one kind, to copy into a test event of that kind. */
+export async function findNewestTestModeEventData(db: Db, merchantId: string, type: string): Promise<Record<string, unknown> | undefined> {
+  const [row] = await db<{ data: Record<string, unknown> }[]>`
+    select data from events
+    where merchant_id = ${merchantId} and livemode = false and type = ${type} and coalesce(data->>'test', '') <> 'true'
+    order by id desc limit 1`;
+  return row?.data;
 }
 
 /** The first attempt of a run, once its outcome is recorded (its last send, when a crash interrupted one). */

@@ -21,6 +21,7 @@ import {
   listenerWithSecret,
   replay,
   testEvent,
+  testEventBody,
   TEST_EVENT_TYPE,
 } from './schemas.js';
 import type { WebhookListenerService } from './listeners.js';
@@ -111,13 +112,14 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
       tags: ENDPOINTS,
       summary: 'Send a test event',
       description:
-        `Records a \`${TEST_EVENT_TYPE}\` event and delivers it to this endpoint only (never to other endpoints, whatever they ` +
+        `Records a test event (\`${TEST_EVENT_TYPE}\` unless \`type\` names another kind) and delivers it to this endpoint only (never to other endpoints, whatever they ` +
         'subscribe to), through the usual delivery: signed, retried on the usual schedule, one delivery record per attempt. ' +
         'Waits up to 15 seconds for the first attempt and returns it. A disabled endpoint is refused with `session_invalid_state`.',
       params: endpointParams,
+      body: testEventBody,
       response: { 200: testEvent },
     },
-    handler: (request) => webhooks.sendTestEvent(requestScope(request), request.params.id),
+    handler: (request) => webhooks.sendTestEvent(requestScope(request), request.params.id, request.body.type),
   });
 
   app.route({

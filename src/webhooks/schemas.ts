@@ -1,8 +1,8 @@
 // Request and response shapes of webhook endpoints and webhook deliveries.
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/types.js';
-import { listOf, listQuery } from '../http/pagination.js';
-import { idParam, pathId, timestamp } from '../http/schemas.js';
+import { listOf, listQueryOf } from '../http/pagination.js';
+import { idParam, optionalBody, pathId, timestamp } from '../http/schemas.js';
 
 /** Subscribes an endpoint to every event kind, including kinds added later. */
 export const ALL_EVENTS = '*';
@@ -16,7 +16,11 @@ const eventKind = z
 
 export const createEndpointBody = z
   .object({
-    url: z.string().trim().min(1).max(2048).describe('An https:// URL whose host resolves only to public addresses.'),
+    url: z
+      .string()
+      .max(2048)
+      .regex(/^https:\/\/[^\s]+$/i, 'must be an https:// URL')
+      .describe('An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery).'),
     events: z.array(eventKind).min(1).max(EVENT_TYPES.length + 1).describe('Event kinds to receive; `*` for all.'),
     mode: z
       .enum(['test', 'live'])
@@ -67,7 +71,7 @@ export const endpointWithSecret = z
 
 export const endpointParams = z.object({ id: pathId('webhookEndpoint') });
 export const endpointList = listOf(endpoint);
-export const endpointListQuery = listQuery;
+export const endpointListQuery = listQueryOf('webhookEndpoint');
 
 export const delivery = z
   .object({
@@ -97,7 +101,7 @@ export const delivery = z
 
 export const deliveryParams = z.object({ id: pathId('webhookDelivery') });
 export const deliveryList = listOf(delivery);
-export const deliveryListQuery = listQuery.extend({
+export const deliveryListQuery = listQueryOf('webhookDelivery').extend({
   endpointId: idParam('webhookEndpoint').optional(),
   status: z.enum(DELIVERY_STATUSES).optional(),
 });
@@ -116,12 +120,30 @@ export const replay = z
 /** The kind of the test event (POST /v1/webhook-endpoints/{id}/test); not subscribable, sent only on request. */
 export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
 
+/** Every kind a test event may have: the endpoint's own test kind (the default) or any kind the platform emits. */
+export const TEST_EVENT_TYPES = [TEST_EVENT_TYPE, ...EVENT_TYPES] as const;
+
+export const testEventBody = optionalBody(
+  z
+    .object({
+      type: z
+        .enum(TEST_EVENT_TYPES)
+        .default(TEST_EVENT_TYPE)
+        .describe(
+          `The kind of the test event (default \`${TEST_EVENT_TYPE}\`). For any other kind, \`data\` is a copy of the newest ` +
+            'test-mode event of that kind of the merchant (so its shape is real and no live object is ever named), with ' +
+            '`data.test` = true; when there is none yet, `data.object` is null.',
+        ),
+    })
+    .strict(),
+);
+
 export const testEvent = z
   .object({
     object: z.literal('webhook_test_event'),
     endpointId: z.string(),
     eventId: z.string().describe('The recorded test event; also the `webhook-id` header.'),
-    eventType: z.literal(TEST_EVENT_TYPE),
+    eventType: z.enum(TEST_EVENT_TYPES),
     delivery: delivery
       .nullable()
       .describe(
@@ -183,6 +205,8 @@ export const listenerParams = z.object({ id: pathId('webhookEndpoint') });
 
 export type CreateEndpointBody = z.infer<typeof createEndpointBody>;
 export type TestEvent = z.infer<typeof testEvent>;
+export type TestEventBody = z.infer<typeof testEventBody>;
+export type TestEventType = (typeof TEST_EVENT_TYPES)[number];
 export type CreateListenerBody = z.infer<typeof createListenerBody>;
 export type ListenerWithSecret = z.infer<typeof listenerWithSecret>;
 export type ListenerAnswerBody = z.infer<typeof listenerAnswerBody>;

@@ -3,7 +3,7 @@
 import type { Client } from '@temporalio/client';
 import type { Db, Sql } from '../db/client.js';
 import { outsideRequestTransaction } from '../db/request-transaction.js';
-import { InternalError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
+import { InternalError, InvalidRequestError, InvalidStateError, NotFoundError, PermissionDeniedError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
@@ -23,6 +23,7 @@ import {
   type EndpointWithSecret,
   type Replay,
   type TestEvent,
+  type TestEventType,
 } from './schemas.js';
 import { encryptSecret, generateSigningSecret, secretPrefix } from './secrets.js';
 import { checkTarget, TargetRefusedError, type TargetPolicy } from './targets.js';
@@ -89,6 +90,21 @@ export type WebhookServiceDeps = {
   testEventWaitMs?: number;
 };
 
+/**
+ * The `data` of a test event of a platform kind: a copy of the merchant's newest test-mode event of that
+ * kind, so the receiver sees the real shape, and never a live object (a receiver that ignores `data.test`
+ * cannot act on real money). `data.test` = true marks it; with no such event yet, `data.object` is null.
+ */
+async function testEventDataOfType(db: Db, merchantId: string, type: Exclude<TestEventType, typeof TEST_EVENT_TYPE>): Promise<Record<string, unknown>> {
+  const sample = await repo.findNewestTestModeEventData(db, merchantId, type);
+  if (sample) return { ...sample, test: true };
+  return {
+    object: null,
+    test: true,
+    message: `No ${type} event has happened in test mode yet, so this test event carries no object; it tests delivery and signature checks.`,
+  };
+}
+
 /** How long POST /v1/webhook-endpoints/{id}/test waits for the first attempt (the attempt itself times out after 10 s). */
 export const TEST_EVENT_WAIT_MS = 15_000;
 
@@ -101,21 +117,20 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
     return row;
   }
 
-  async function sendTestEventNow(scope: MerchantScope, id: string): Promise<TestEvent> {
+  async function sendTestEventNow(scope: MerchantScope, id: string, type: TestEventType): Promise<TestEvent> {
     const { eventId, start } = await sql.begin(async (tx) => {
       const row = await loadEndpoint(scope, id, tx, true);
       if (row.status !== 'active' || isExpired(row)) {
         throw new InvalidStateError('The webhook endpoint is disabled; enable it before sending a test event.');
       }
-      const event = await repo.insertTestEvent(tx, {
-        id: newId('event'),
-        ...scope,
-        type: TEST_EVENT_TYPE,
-        data: {
-          object: { id: row.id, object: 'webhook_endpoint', url: row.url, mode: row.livemode ? 'live' : 'test' },
-          message: 'A test event sent with POST /v1/webhook-endpoints/{id}/test.',
-        },
-      });
+      const data =
+        type === TEST_EVENT_TYPE
+          ? {
+              object: { id: row.id, object: 'webhook_endpoint', url: row.url, mode: row.livemode ? 'live' : 'test' },
+              message: 'A test event sent with POST /v1/webhook-endpoints/{id}/test.',
+            }
+          : await testEventDataOfType(tx, scope.merchantId, type);
+      const event = await repo.insertTestEvent(tx, { id: newId('event'), ...scope, type, data });
       const input: WebhookDeliveryInput = { eventId: event.id, endpointId: row.id, sequence: 0 };
       const queued = await queueWorkflowStart(tx, workflowStart(webhookDeliveryWorkflow, { workflowId: webhookDeliveryWorkflowId(input), taskQueue, args: [input], tags: deliveryRunTags(scope, input) }));
       return { eventId: event.id, start: queued };
@@ -127,14 +142,15 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
       await sleep(100);
       first = await repo.findFirstAttemptOfRun(sql, start.workflowId);
     }
-    return { object: 'webhook_test_event', endpointId: id, eventId, eventType: TEST_EVENT_TYPE, delivery: first ? renderDelivery(first) : null };
+    return { object: 'webhook_test_event', endpointId: id, eventId, eventType: type, delivery: first ? renderDelivery(first) : null };
   }
 
   return {
     async create(scope: MerchantScope, input: CreateEndpointBody): Promise<EndpointWithSecret> {
       const keyMode = scope.livemode ? 'live' : 'test';
       if (input.mode !== undefined && input.mode !== keyMode) {
-        throw new InvalidRequestError(`mode must match the key's mode (${keyMode}).`, { param: 'mode' });
+        // A valid mode the key may not act in: a permission, like a live object asked with a test key.
+        throw new PermissionDeniedError(`A ${keyMode}-mode key cannot register a ${input.mode}-mode endpoint; use a ${input.mode}-mode key.`, { param: 'mode' });
       }
       try {
         await checkTarget(input.url, targets, scope.livemode);
@@ -206,8 +222,8 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
      * stores the answer (outside the request's transaction): a crash between the two can send a
      * second test event, which only tests the endpoint again.
      */
-    async sendTestEvent(scope: MerchantScope, id: string): Promise<TestEvent> {
-      return outsideRequestTransaction(() => sendTestEventNow(scope, id));
+    async sendTestEvent(scope: MerchantScope, id: string, type: TestEventType = TEST_EVENT_TYPE): Promise<TestEvent> {
+      return outsideRequestTransaction(() => sendTestEventNow(scope, id, type));
     },
 
     async getDelivery(scope: MerchantScope, id: string): Promise<Delivery> {

@@ -42,6 +42,24 @@ describe('error envelope and request ids', () => {
     expectEnvelope(await t.app.inject({ method: 'GET', url: '/v1/nothing-here' }), 404, 'not_found');
   });
 
+  it('answers a known path asked with another method with 405 and Allow, before authentication', async () => {
+    for (const [method, url, allow] of [
+      ['DELETE', '/v1/subscription-plans', 'GET, HEAD, POST'],
+      ['QUERY', '/v1/subscription-plans', 'GET, HEAD, POST'],
+      ['PUT', '/v1/invoices/inv_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'GET, HEAD'],
+      ['GET', '/v1/invoices/inv_01ARZ3NDEKTSV4RRFFQ69G5FAV/send', 'POST'],
+      ['PATCH', '/v1/events', 'GET, HEAD'],
+    ] as const) {
+      for (const headers of [auth(merchant.secretKey), {}]) {
+        const response = await t.app.inject({ method, url, headers });
+        expectEnvelope(response, 405, 'method_not_allowed');
+        expect(response.headers.allow, `${method} ${url}`).toBe(allow);
+      }
+    }
+    // A path no route answers is still not_found.
+    expectEnvelope(await t.app.inject({ method: 'DELETE', url: '/v1/nothing-here', headers: auth(merchant.secretKey) }), 404, 'not_found');
+  });
+
   it('gives every response a request id header', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: auth(merchant.secretKey) });
     expect(response.statusCode).toBe(200);

@@ -70,7 +70,6 @@ describe('webhook endpoints', () => {
     [{ ...valid, url: 'https://user:pass@hooks.example/x' }, 'url'],
     [{ ...valid, events: ['invoice.exploded'] }, 'events.0'],
     [{ ...valid, events: [] }, 'events'],
-    [{ ...valid, mode: 'live' }, 'mode'],
     [{ ...valid, mode: 'sandbox' }, 'mode'],
     [{ events: ['invoice.paid'] }, 'url'],
   ])('refuses %j with invalid_request on %s and creates nothing', async (payload, param) => {
@@ -82,6 +81,14 @@ describe('webhook endpoints', () => {
     expect(error.param).toBe(param);
     const after = await db.sql`select count(*)::int as n from webhook_endpoints`;
     expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it('refuses an endpoint of the other mode with permission_denied on mode, and creates nothing', async () => {
+    const before = await db.sql`select count(*)::int as n from webhook_endpoints`;
+    const response = await create({ ...valid, mode: 'live' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error).toMatchObject({ code: 'permission_denied', param: 'mode' });
+    expect((await db.sql`select count(*)::int as n from webhook_endpoints`)[0]!.n).toBe(before[0]!.n);
   });
 
   it('disables, refuses a second disable, enables', async () => {
