@@ -94,14 +94,14 @@ export function createEscrowClient(deps: { sql: Sql; settings: ChainSettings; ac
     if (settled.outcome === 'success') return { outcome: 'success', receipt: settled.receipt, row };
     if (settled.outcome === 'dropped') return { outcome: 'dropped', row };
     const refusal = await refusalOfMinedCall(client, { from: account.address, to, data, blockNumber: settled.receipt.blockNumber }, escrowCallErrorsAbi);
-    return { outcome: 'reverted', row, ...(refusal ? { refusal: await nameWalletSide(refusal) } : {}) };
+    return { outcome: 'reverted', row, ...(refusal ? { refusal: await nameWalletSide(refusal, settled.receipt.blockNumber) } : {}) };
   }
 
   // Only the agent wallet's side is named: the other party of an escrow call (the escrow, a vendor)
   // is not a merchant payout address, so its blacklisting stays `account_blacklisted`.
-  async function nameWalletSide(refusal: Refusal): Promise<Refusal> {
+  async function nameWalletSide(refusal: Refusal, blockNumber: bigint): Promise<Refusal> {
     if (refusal.code !== 'account_blacklisted') return refusal;
-    return blacklistedSide(refusal, { payer: await isBlacklisted(client, settings.token, account.address), merchant: false });
+    return blacklistedSide(refusal, { payer: await isBlacklisted(client, settings.token, account.address, blockNumber), merchant: false });
   }
 
   return {

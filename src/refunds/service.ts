@@ -110,7 +110,7 @@ async function refusalOfRefundTransfer(client: PublicClient, refund: repo.Refund
   if (!isRefundTransfer) return undefined;
   const refusal = await refusalOfMinedCall(client, { from: sent.from, to: sent.to!, data: sent.input, blockNumber: receipt.blockNumber }, fiatTokenAbi);
   if (!refusal) return undefined;
-  return nameBlacklistedSide(client, getAddress(refund.token), getAddress(refund.toAddress), getAddress(refund.fromAddress), refusal);
+  return nameBlacklistedSide(client, getAddress(refund.token), getAddress(refund.toAddress), getAddress(refund.fromAddress), refusal, receipt.blockNumber);
 }
 
 export function createRefundService({ sql, chain, events }: { sql: Sql; chain: ChainConfig; events?: EventDispatcher }) {
