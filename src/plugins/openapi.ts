@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync, RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { eventWebhooks } from '../events/webhook-docs.js';
 import { errorEnvelope } from '../http/schemas.js';
 import { CURRENT_API_VERSION } from '../http/versions.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.js';
@@ -135,6 +136,7 @@ const openapiPlugin: FastifyPluginAsync<{ serverUrl: string }> = async (app, { s
           `the \`Service-Version\` header (current \`${CURRENT_API_VERSION}\`).`,
       },
       servers: [{ url: serverUrl }],
+      webhooks: eventWebhooks(),
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'A secret or publishable API key.' },
