@@ -100,7 +100,7 @@ async function settled(key: string) {
 
 describe('an ERC-1271 contract wallet pays a payment session through the relay', () => {
   it.each([
-    ['a one-owner wallet, 65-byte signature: the (v, r, s) overload', 1, 65, 'v'],
+    ['a one-owner wallet, 65-byte signature: the (v, r, s) overload', 1, 65, 's'],
     ['a two-owner wallet, 130-byte signature: the bytes overload', 2, 130, 'signature'],
   ] as const)('%s', async (_label, threshold, signatureBytes, lastInput) => {
     const walletOwners = owners.slice(0, threshold);
@@ -118,7 +118,7 @@ describe('an ERC-1271 contract wallet pays a payment session through the relay',
     expect(await balanceOf(wallet)).toBe(walletBefore - AMOUNT);
     expect(await balanceOf(session.payTo)).toBe(payToBefore + AMOUNT);
 
-    // The token was called through the overload the signature's length picks.
+    // The token was called through the overload the signature's length picks (its last parameter: `s` of (v, r, s), or `signature`).
     const sent = await pub.getTransaction({ hash: submission.transactionHash });
     const call = decodeFunctionData({ abi: fiatTokenAbi, data: sent.input });
     expect(call.functionName).toBe('transferWithAuthorization');
