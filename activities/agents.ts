@@ -7,11 +7,13 @@
 // second one.
 import { Context } from '@temporalio/activity';
 import { getAddress, keccak256, toBytes, zeroHash } from 'viem';
-import { agentWalletAccount, createEscrowClient, escrowPurpose, onchainJobIdOf, readEscrowJob, type EscrowEventSignal } from '../src/agents/escrow.js';
+import { agentWalletAccount, createEscrowClient, escrowPurpose, onchainJobIdOf, readEscrowJob, type EscrowCallResult, type EscrowEventSignal } from '../src/agents/escrow.js';
 import * as repo from '../src/agents/repo.js';
 import type { JobStatus, SettleRequest } from '../src/agents/schemas.js';
 import { formatUnits6, recordAgentAction, renderJob } from '../src/agents/service.js';
 import type { ChainConfig } from '../src/chain/config.js';
+import { describeRefusal, retryOf } from '../src/chain/refusals.js';
+import { isPaused } from '../src/chain/token-standing.js';
 import { findLivePurpose } from '../src/chain/ledger-repo.js';
 import { DEV_SECRETS_KEY } from '../src/config.js';
 import type { Db, Sql } from '../src/db/client.js';
@@ -160,7 +162,22 @@ export function createAgentActivities(deps: AgentActivityDeps) {
       const account = await agentWalletAccount(sql, secretBox, row);
       const escrow = createEscrowClient({ sql, settings, account });
       const amount = BigInt(row.amount);
-      const reverted = (step: string) => permanentFailure(PERMANENT_FAILURES.contractRevertedFinal, `escrow ${step} of job ${row.id} reverted`);
+      /**
+       * A call that did not succeed. The token's refusal is named: a pause (retry later) is a plain
+       * error the activity retries until the issuer resumes; any other refusal (blacklist, funds) fails
+       * the job with its code, kept on the row for failAgentJob.
+       */
+      const notDone = async (step: string, result: EscrowCallResult) => {
+        const refusal = result.outcome === 'reverted' ? result.refusal : undefined;
+        if (!refusal) return permanentFailure(PERMANENT_FAILURES.contractRevertedFinal, `escrow ${step} of job ${row.id} reverted`);
+        if (retryOf(refusal.code) === 'later') return new Error(`escrow ${step} of job ${row.id} refused (${refusal.code}): ${refusal.reason}`);
+        await repo.recordJobRefusal(sql, row.id, refusal.code);
+        return permanentFailure(PERMANENT_FAILURES.contractRevertedFinal, `The token refused the escrow ${step} (${refusal.code}): ${refusal.reason}`);
+      };
+      // A paused token refuses approve and fund whatever is signed: wait (the activity retries) without sending.
+      const unlessPaused = async () => {
+        if (await isPaused(escrow.client, settings.token)) throw new Error(`job ${row.id} waits: token_paused: ${describeRefusal('token_paused')}`);
+      };
 
       return heartbeating(async () => {
         if (row.onchainJobId === null) {
@@ -171,7 +188,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
             expiredAt: head.timestamp + BigInt(row.expiresInSeconds),
             description: row.description,
           });
-          if (created.outcome !== 'success') throw reverted('createJob');
+          if (created.outcome !== 'success') throw await notDone('createJob', created);
           const onchainJobId = onchainJobIdOf(created.receipt, settings.escrow);
           const onchain = await readEscrowJob(escrow.client, settings.escrow, onchainJobId);
           row = await repo.recordOnchainJob(sql, row.id, {
@@ -188,12 +205,13 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         if (onchain.statusName === 'Open') {
           if (onchain.budget !== amount) {
             const budget = await escrow.setBudget(row.id, onchainJobId, amount);
-            if (budget.outcome !== 'success') throw reverted('setBudget');
+            if (budget.outcome !== 'success') throw await notDone('setBudget', budget);
           }
+          await unlessPaused();
           const allowance = await escrow.ensureAllowance(amount);
-          if (allowance && allowance.outcome !== 'success') throw reverted('approve');
+          if (allowance && allowance.outcome !== 'success') throw await notDone('approve', allowance);
           const funded = await escrow.fund(row.id, onchainJobId, amount);
-          if (funded.outcome !== 'success') throw reverted('fund');
+          if (funded.outcome !== 'success') throw await notDone('fund', funded);
           fundHash = funded.receipt.transactionHash;
           onchain = await readEscrowJob(escrow.client, settings.escrow, onchainJobId);
         }
@@ -223,10 +241,11 @@ export function createAgentActivities(deps: AgentActivityDeps) {
 
     /** approved -> failed after a permanent funding failure (nothing was escrowed). */
     async failAgentJob(input: { jobId: string; reason: string }): Promise<AgentJobState> {
-      const { row, eventId } = await sql.begin(async (tx) => {
+      const { row, eventIds } = await sql.begin(async (tx) => {
         const failed = await repo.transitionJob(tx, input.jobId, ['approved'], 'failed', { finishedAt: true, failureReason: input.reason.slice(0, 500) });
-        if (!failed) return { row: await load(tx, input.jobId), eventId: undefined };
-        const eventId = await recordAgentAction(tx, {
+        if (!failed) return { row: await load(tx, input.jobId), eventIds: [] };
+        const jobFailed = await recordEvent(tx, { merchantId: failed.merchantId, livemode: failed.livemode, type: 'agent.job_failed', data: { object: renderJob(failed) } });
+        const actionId = await recordAgentAction(tx, {
           merchantId: failed.merchantId,
           livemode: failed.livemode,
           capability: 'commerce',
@@ -236,9 +255,9 @@ export function createAgentActivities(deps: AgentActivityDeps) {
           actionKey: `job:${failed.id}:failed`,
           jobId: failed.id,
         });
-        return { row: failed, eventId };
+        return { row: failed, eventIds: [jobFailed.id, actionId] };
       });
-      await dispatch([eventId]);
+      await dispatch(eventIds);
       return stateOf(row);
     },
 
@@ -294,6 +313,8 @@ export function createAgentActivities(deps: AgentActivityDeps) {
           if (head.timestamp < onchain.expiredAt) throw new Error(`escrow job ${onchainJobId} expires at ${onchain.expiredAt}; the chain is at ${head.timestamp}`);
           const refund = await escrow.claimRefund(row.id, onchainJobId);
           if (refund.outcome === 'success') refundHash = refund.receipt.transactionHash;
+          // Refused by the token (e.g. paused): retried by the activity, with the reason named.
+          if (refund.outcome === 'reverted' && refund.refusal) throw new Error(`claimRefund of escrow job ${onchainJobId} refused (${refund.refusal.code}): ${refund.refusal.reason}`);
           onchain = await readEscrowJob(escrow.client, settings.escrow, onchainJobId);
         }
         if (onchain.statusName !== 'Expired') {

@@ -27,6 +27,9 @@ import { assertEscrowToken } from './mode-token.js';
 import { publicClientFor } from '../chain/clients.js';
 import type { ChainConfig, ChainSettings } from '../chain/config.js';
 import { createReceiptWaiter, type ReceiptWaiter } from '../chain/receipts.js';
+import { refusalOfMinedCall } from '../chain/mined-refusal.js';
+import { type Refusal, blacklistedSide } from '../chain/refusals.js';
+import { isBlacklisted } from '../chain/token-standing.js';
 import { createTransactionSender, type TransactionRow } from '../chain/sender.js';
 import type { Sql } from '../db/client.js';
 import { hookPoints, type ChainEvent, type ChainHook } from '../indexer/hooks.js';
@@ -68,7 +71,13 @@ function receiptsFor(client: PublicClient, settings: ChainSettings): ReceiptWait
   return waiter;
 }
 
-export type EscrowCallResult = { outcome: 'success'; receipt: TransactionReceipt; row: TransactionRow } | { outcome: 'reverted' | 'dropped'; row: TransactionRow };
+/** A reverted call carries the token's named refusal when there is one (blacklist, pause, funds). */
+export type EscrowCallResult =
+  | { outcome: 'success'; receipt: TransactionReceipt; row: TransactionRow }
+  | { outcome: 'reverted'; row: TransactionRow; refusal?: Refusal }
+  | { outcome: 'dropped'; row: TransactionRow };
+
+const escrowCallErrorsAbi = [...agenticCommerceEscrowAbi, ...fiatTokenAbi];
 
 /** The escrow calls of one agent wallet in one mode. Each call is recorded before it is sent; a retry follows the recorded one. */
 export function createEscrowClient(deps: { sql: Sql; settings: ChainSettings; account: LocalAccount }) {
@@ -82,7 +91,17 @@ export function createEscrowClient(deps: { sql: Sql; settings: ChainSettings; ac
     // A purpose already recorded (an earlier attempt of this activity) is followed, never sent again.
     const row = await sender.send({ purpose, to, data, gas });
     const settled = await sender.settle(row, { receipts, stuckAfterMs: settings.stuckAfterSeconds * 1000 });
-    return settled.outcome === 'success' ? { outcome: 'success', receipt: settled.receipt, row } : { outcome: settled.outcome, row };
+    if (settled.outcome === 'success') return { outcome: 'success', receipt: settled.receipt, row };
+    if (settled.outcome === 'dropped') return { outcome: 'dropped', row };
+    const refusal = await refusalOfMinedCall(client, { from: account.address, to, data, blockNumber: settled.receipt.blockNumber }, escrowCallErrorsAbi);
+    return { outcome: 'reverted', row, ...(refusal ? { refusal: await nameWalletSide(refusal, settled.receipt.blockNumber) } : {}) };
+  }
+
+  // Only the agent wallet's side is named: the other party of an escrow call (the escrow, a vendor)
+  // is not a merchant payout address, so its blacklisting stays `account_blacklisted`.
+  async function nameWalletSide(refusal: Refusal, blockNumber: bigint): Promise<Refusal> {
+    if (refusal.code !== 'account_blacklisted') return refusal;
+    return blacklistedSide(refusal, { payer: await isBlacklisted(client, settings.token, account.address, blockNumber), merchant: false });
   }
 
   return {

@@ -76,6 +76,7 @@ export type JobRow = {
   settleTransactionHash: string | null;
   refundTransactionHash: string | null;
   failureReason: string | null;
+  failureCode: string | null;
   approvedAt: Date | null;
   fundedAt: Date | null;
   submittedAt: Date | null;
@@ -90,7 +91,7 @@ const jobColumns = (db: Db) =>
      onchain_job_id::text as "onchainJobId", expired_at as "expiredAt", create_transaction_hash as "createTransactionHash",
      fund_transaction_hash as "fundTransactionHash", submit_transaction_hash as "submitTransactionHash", deliverable,
      settle_transaction_hash as "settleTransactionHash", refund_transaction_hash as "refundTransactionHash", failure_reason as "failureReason",
-     approved_at as "approvedAt", funded_at as "fundedAt", submitted_at as "submittedAt", finished_at as "finishedAt", created_at as "createdAt"`;
+     failure_code as "failureCode", approved_at as "approvedAt", funded_at as "fundedAt", submitted_at as "submittedAt", finished_at as "finishedAt", created_at as "createdAt"`;
 
 export async function insertJob(
   db: Db,
@@ -155,6 +156,7 @@ export async function transitionJob(
     settleTransactionHash?: string;
     refundTransactionHash?: string;
     failureReason?: string;
+    failureCode?: string;
   } = {},
 ): Promise<JobRow | undefined> {
   const [row] = await db<JobRow[]>`
@@ -168,10 +170,20 @@ export async function transitionJob(
       deliverable = coalesce(${set.deliverable ?? null}, deliverable),
       settle_transaction_hash = coalesce(${set.settleTransactionHash ?? null}, settle_transaction_hash),
       refund_transaction_hash = coalesce(${set.refundTransactionHash ?? null}, refund_transaction_hash),
-      failure_reason = coalesce(${set.failureReason ?? null}, failure_reason)
+      failure_reason = coalesce(${set.failureReason ?? null}, failure_reason),
+      failure_code = coalesce(${set.failureCode ?? null}, failure_code)
     where id = ${id} and status in ${db(from as JobStatus[])}
     returning ${jobColumns(db)}`;
   return row;
+}
+
+/**
+ * The token's named refusal of an escrow call of an approved job, kept until the job is failed (the
+ * workflow fails it with the activity's message; the code rides on the row, so the workflow's shape
+ * is unchanged).
+ */
+export async function recordJobRefusal(db: Db, id: string, code: string): Promise<void> {
+  await db`update agent_jobs set failure_code = ${code}, updated_at = now() where id = ${id} and status = 'approved'`;
 }
 
 /** Records the on-chain job (once): its id, escrow, deadline and creating transaction. */

@@ -5,6 +5,7 @@ import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
+import { REFUSAL_CODES } from '../chain/refusals.js';
 
 export const CAPABILITIES = ['recovery', 'cashflow', 'pricing_intelligence'] as const;
 export const RECOVERY_STRATEGIES = ['once', 'twice', 'daily'] as const;
@@ -152,6 +153,12 @@ export const agentJob = z
     }),
     deliverable: z.string().nullable(),
     failureReason: z.string().nullable(),
+    failureCode: z
+      .enum(REFUSAL_CODES)
+      .nullable()
+      .describe(
+        "A `failed` job whose escrow call the token refused: the named refusal (`token_paused`, `payer_blacklisted` for the agent wallet, `insufficient_funds`, ...); null for other failures.",
+      ),
     approvedAt: timestamp.nullable(),
     fundedAt: timestamp.nullable(),
     submittedAt: timestamp.nullable(),

@@ -116,6 +116,7 @@ export function renderJob(row: repo.JobRow): AgentJob {
     },
     deliverable: row.deliverable,
     failureReason: row.failureReason,
+    failureCode: (row.failureCode as AgentJob['failureCode']) ?? null,
     approvedAt: row.approvedAt?.toISOString() ?? null,
     fundedAt: row.fundedAt?.toISOString() ?? null,
     submittedAt: row.submittedAt?.toISOString() ?? null,

@@ -11,9 +11,9 @@ import { type Refusal, blacklistedSide } from './refusals.js';
  * Whether `account` is blacklisted on `token`. A token without `isBlacklisted` (not a FiatToken)
  * reads as not blacklisted: it cannot refuse for that reason.
  */
-export async function isBlacklisted(client: PublicClient, token: Address, account: Address): Promise<boolean> {
+export async function isBlacklisted(client: PublicClient, token: Address, account: Address, blockNumber?: bigint): Promise<boolean> {
   try {
-    return await client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'isBlacklisted', args: [account] });
+    return await client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'isBlacklisted', args: [account], ...(blockNumber !== undefined ? { blockNumber } : {}) });
   } catch (error) {
     if (isMissingFunction(error)) return false;
     throw error;
@@ -49,9 +49,12 @@ export async function readStanding(client: PublicClient, token: Address, payer: 
   return { paused, payerBlacklisted, payeeBlacklisted };
 }
 
-/** `refusal` with the blacklisted side named from the chain (a no-op for other refusals). */
-export async function nameBlacklistedSide(client: PublicClient, token: Address, payer: Address, payee: Address, refusal: Refusal): Promise<Refusal> {
+/**
+ * `refusal` with the blacklisted side named from the chain (a no-op for other refusals): as of
+ * `blockNumber` for a mined transaction (the issuer may have lifted the blacklist since), else now.
+ */
+export async function nameBlacklistedSide(client: PublicClient, token: Address, payer: Address, payee: Address, refusal: Refusal, blockNumber?: bigint): Promise<Refusal> {
   if (refusal.code !== 'account_blacklisted') return refusal;
-  const [payerBlocked, payeeBlocked] = await Promise.all([isBlacklisted(client, token, payer), isBlacklisted(client, token, payee)]);
+  const [payerBlocked, payeeBlocked] = await Promise.all([isBlacklisted(client, token, payer, blockNumber), isBlacklisted(client, token, payee, blockNumber)]);
   return blacklistedSide(refusal, { payer: payerBlocked, merchant: payeeBlocked });
 }

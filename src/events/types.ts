@@ -15,10 +15,14 @@ export const EVENT_TYPES = [
   'agent.job_proposed',
   'agent.job_completed',
   'agent.job_disputed',
+  /** An approved job could not be funded (the token refused the escrow call, or it reverted); docs/events.md. */
+  'agent.job_failed',
   'payment.completed',
   /** A relayed payment failed (refused by the token or reverted); docs/events.md. */
   'payment.failed',
   'payment.partially_paid',
+  /** The token refused a refund's transfer; docs/events.md. */
+  'refund.failed',
   'payment.overpaid',
   'payment.late_deposit',
   'payment.deposit_reversed',

@@ -8,6 +8,7 @@ import { DOCS_CSS, DOCS_LOGO_SVG, DOCS_TITLE, quickstartHtml } from '../docs/qui
 import type { FastifyPluginAsync, RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { eventWebhooks } from '../events/webhook-docs.js';
 import { errorEnvelope } from '../http/schemas.js';
 import { CURRENT_API_VERSION } from '../http/versions.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
@@ -159,6 +160,7 @@ const openapiPlugin: FastifyPluginAsync<{ serverUrl: string }> = async (app, { s
           `the \`Service-Version\` header (current \`${CURRENT_API_VERSION}\`).`,
       },
       servers: [{ url: serverUrl }],
+      webhooks: eventWebhooks(),
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'A secret or publishable API key.' },

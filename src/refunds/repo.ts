@@ -11,7 +11,7 @@ export type RefundRow = {
   amount: string;
   currency: string;
   reason: string | null;
-  status: 'pending' | 'succeeded' | 'cancelled';
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
   chainId: string;
   token: string;
   fromAddress: string;
@@ -19,6 +19,9 @@ export type RefundRow = {
   transactionHash: string | null;
   succeededAt: Date | null;
   cancelledAt: Date | null;
+  failureCode: string | null;
+  failureReason: string | null;
+  failedAt: Date | null;
   createdAt: Date;
 };
 
@@ -26,7 +29,7 @@ const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, payment_session_id as "paymentSessionId", invoice_id as "invoiceId",
      amount::text as amount, currency, reason, status, chain_id::text as "chainId", token, from_address as "fromAddress",
      to_address as "toAddress", transaction_hash as "transactionHash", succeeded_at as "succeededAt", cancelled_at as "cancelledAt",
-     created_at as "createdAt"`;
+     failure_code as "failureCode", failure_reason as "failureReason", failed_at as "failedAt", created_at as "createdAt"`;
 
 /** What is already refunded or reserved (pending) of a session's payment; a cancelled refund reserves nothing. */
 export async function refundedAmount(db: Db, paymentSessionId: string): Promise<bigint> {
@@ -37,7 +40,9 @@ export async function refundedAmount(db: Db, paymentSessionId: string): Promise<
 
 export async function insertRefund(
   db: Db,
-  r: Omit<RefundRow, 'status' | 'transactionHash' | 'succeededAt' | 'cancelledAt' | 'createdAt' | 'chainId'> & { chainId: number },
+  r: Omit<RefundRow, 'status' | 'transactionHash' | 'succeededAt' | 'cancelledAt' | 'failureCode' | 'failureReason' | 'failedAt' | 'createdAt' | 'chainId'> & {
+    chainId: number;
+  },
 ): Promise<RefundRow> {
   const [row] = await db<RefundRow[]>`
     insert into refunds (id, merchant_id, livemode, payment_session_id, invoice_id, amount, currency, reason, status, chain_id, token,
@@ -74,6 +79,18 @@ export async function markSucceeded(db: Db, id: string, transactionHash: string)
 export async function markCancelled(db: Db, id: string): Promise<RefundRow | undefined> {
   const [row] = await db<RefundRow[]>`
     update refunds set status = 'cancelled', cancelled_at = now(), updated_at = now()
+    where id = ${id} and status = 'pending' returning ${columns(db)}`;
+  return row;
+}
+
+/**
+ * pending -> failed with the token's named refusal of its transfer (which releases what it reserved);
+ * undefined when it was not pending (a concurrent call decided it first).
+ */
+export async function markFailed(db: Db, id: string, failure: { transactionHash: string; code: string; reason: string }): Promise<RefundRow | undefined> {
+  const [row] = await db<RefundRow[]>`
+    update refunds set status = 'failed', transaction_hash = ${failure.transactionHash}, failure_code = ${failure.code},
+           failure_reason = ${failure.reason}, failed_at = now(), updated_at = now()
     where id = ${id} and status = 'pending' returning ${columns(db)}`;
   return row;
 }

@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
+import { REFUSAL_CODES } from '../chain/refusals.js';
 
-export const REFUND_STATUSES = ['pending', 'succeeded', 'cancelled'] as const;
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 
 const refundAmountFields = {
   amount: amountString.optional().describe('Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending and succeeded refunds.'),
@@ -61,11 +62,19 @@ export const refund = z
     status: z
       .enum(REFUND_STATUSES)
       .describe(
-        '`pending`: waiting for the merchant wallet\'s transfer (its amount is reserved). `succeeded`: the transfer was verified on-chain (terminal). `cancelled`: cancelled while pending with POST /v1/refunds/{id}/cancel; its amount is refundable again (terminal).',
+        '`pending`: waiting for the merchant wallet\'s transfer (its amount is reserved). `succeeded`: the transfer was verified on-chain (terminal). `failed`: the recorded transfer was refused by the token (see `failureCode`; terminal); it reserves nothing, so a new refund can be created once the cause is gone. `cancelled`: cancelled while pending with POST /v1/refunds/{id}/cancel; its amount is refundable again (terminal).',
       ),
     instructions: refundInstructions,
-    transactionHash: z.string().nullable().describe('The verified refund transfer.'),
+    transactionHash: z.string().nullable().describe('The verified refund transfer (of a failed refund: the transfer the token refused).'),
+    failureCode: z
+      .string()
+      .nullable()
+      .describe(
+        `Why the refund failed (\`failed\` only): one of the token refusal codes (${REFUSAL_CODES.join(', ')}). Most likely: payer_blacklisted (the refunded customer's address is blocked by the issuer), merchant_blacklisted (the payout address is), token_paused (create a new refund once USDC resumes), insufficient_funds (top up the payout wallet).`,
+      ),
+    failureReason: z.string().nullable().describe('A readable sentence for `failureCode`.'),
     succeededAt: timestamp.nullable(),
+    failedAt: timestamp.nullable(),
     cancelledAt: timestamp.nullable(),
     livemode: z.boolean(),
     createdAt: timestamp,

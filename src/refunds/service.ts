@@ -2,8 +2,16 @@
 // POST /v1/refunds reserves the amount and returns the exact ERC-20 transfer
 // for the merchant's wallet; POST /v1/refunds/{id}/signature takes the mined
 // transaction's hash and marks the refund succeeded only after verifying the
-// transfer on-chain; POST /v1/refunds/{id}/cancel releases a pending one.
-import { decodeEventLog, encodeFunctionData, getAddress, isAddressEqual, type Hex } from 'viem';
+// transfer on-chain, or failed with the token's named refusal when that exact
+// transfer reverted (blacklist, pause, funds); POST /v1/refunds/{id}/cancel
+// releases a pending one.
+import { decodeEventLog, encodeFunctionData, getAddress, isAddressEqual, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
+import { refusalOfMinedCall } from '../chain/mined-refusal.js';
+import { type Refusal, retryOf } from '../chain/refusals.js';
+import { nameBlacklistedSide } from '../chain/token-standing.js';
+import type { Db } from '../db/client.js';
+import type { EventDispatcher } from '../events/dispatch.js';
+import { recordEvent } from '../events/outbox.js';
 import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { chainFor, type ChainConfig } from '../chain/config.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
@@ -58,7 +66,10 @@ export function renderRefund(row: repo.RefundRow): Refund {
       },
     },
     transactionHash: row.transactionHash,
+    failureCode: row.failureCode,
+    failureReason: row.failureReason,
     succeededAt: row.succeededAt?.toISOString() ?? null,
+    failedAt: row.failedAt?.toISOString() ?? null,
     cancelledAt: row.cancelledAt?.toISOString() ?? null,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
@@ -67,7 +78,54 @@ export function renderRefund(row: repo.RefundRow): Refund {
 
 const refuseHash = (message: string) => new InvalidRequestError(message, { param: 'transactionHash' });
 
-export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConfig }) {
+/**
+ * pending -> failed with the token's named refusal of the refund's transfer, and `refund.failed` in
+ * the same transaction (only the call that failed it records the event). The failed refund reserves
+ * nothing: the merchant creates a new one when the cause is gone (`retry` says whether it can be).
+ * Undefined when the refund was no longer pending.
+ */
+export async function failRefund(tx: Db, refund: repo.RefundRow, failure: { transactionHash: string; refusal: Refusal }): Promise<{ refund: repo.RefundRow; eventId: string } | undefined> {
+  const failed = await repo.markFailed(tx, refund.id, { transactionHash: failure.transactionHash, code: failure.refusal.code, reason: failure.refusal.reason });
+  if (!failed) return undefined;
+  const event = await recordEvent(tx, {
+    merchantId: failed.merchantId,
+    livemode: failed.livemode,
+    type: 'refund.failed',
+    data: { object: renderRefund(failed), retry: retryOf(failure.refusal.code) },
+  });
+  return { refund: failed, eventId: event.id };
+}
+
+/**
+ * The named refusal of a reverted transaction when it is exactly this refund's transfer (from the
+ * payout wallet, to the token, the instructed calldata); undefined for any other transaction, which
+ * stays a plain "reverted" error that changes nothing. The blacklisted side: the customer who is
+ * refunded is the payer of the original payment, the sending payout address the merchant's.
+ */
+async function refusalOfRefundTransfer(client: PublicClient, refund: repo.RefundRow, receipt: TransactionReceipt): Promise<Refusal | undefined> {
+  const sent = await client.getTransaction({ hash: receipt.transactionHash });
+  const call = renderRefund(refund).instructions.call;
+  const isRefundTransfer =
+    isAddressEqual(sent.from, getAddress(refund.fromAddress)) && sent.to !== null && isAddressEqual(sent.to, getAddress(refund.token)) && sent.input.toLowerCase() === call.data.toLowerCase();
+  if (!isRefundTransfer) return undefined;
+  const refusal = await refusalOfMinedCall(client, { from: sent.from, to: sent.to!, data: sent.input, blockNumber: receipt.blockNumber }, fiatTokenAbi);
+  if (!refusal) return undefined;
+  return nameBlacklistedSide(client, getAddress(refund.token), getAddress(refund.toAddress), getAddress(refund.fromAddress), refusal, receipt.blockNumber);
+}
+
+export function createRefundService({ sql, chain, events }: { sql: Sql; chain: ChainConfig; events?: EventDispatcher }) {
+    /** Records the token's refusal of the refund's transfer (pending -> failed, `refund.failed`); a repeat answers the refund as it is. */
+  async function fail(refund: repo.RefundRow, transactionHash: Hex, refusal: Refusal): Promise<Refund> {
+    const failed = await sql.begin((tx) => failRefund(tx, refund, { transactionHash, refusal }));
+    if (failed) {
+      await events?.dispatch([failed.eventId]);
+      return renderRefund(failed.refund);
+    }
+    const now = (await repo.findRefund(sql, refund, refund.id))!;
+    if (now.status === 'failed' && now.transactionHash === transactionHash) return renderRefund(now);
+    throw new InvalidStateError(`The refund is ${now.status}; transaction ${transactionHash} reverted and changes nothing.`, { param: 'transactionHash' });
+  }
+
   return {
     async create(scope: MerchantScope, input: CreateRefundBody): Promise<Refund> {
       const row = await sql.begin(async (tx) => {
@@ -129,6 +187,10 @@ export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConf
           { param: 'id' },
         );
       }
+      if (refund.status === 'failed') {
+        if (refund.transactionHash === hash) return renderRefund(refund);
+        throw new InvalidStateError(`The refund failed (${refund.failureCode}): ${refund.failureReason} Create a new refund once the cause is gone.`, { param: 'id' });
+      }
       if (refund.status === 'succeeded') {
         if (refund.transactionHash === hash) return renderRefund(refund);
         throw new InvalidStateError('The refund already succeeded with another transaction.', { param: 'transactionHash' });
@@ -139,8 +201,16 @@ export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConf
         Promise.all([client.getTransactionReceipt({ hash }).catch(() => undefined), client.getBlockNumber()]),
       );
       if (!receipt) throw refuseHash(`No mined transaction ${hash} was found on chain ${settings.chainId}.`);
-      if (receipt.status !== 'success') throw refuseHash(`Transaction ${hash} reverted; it transferred nothing.`);
       const confirmations = latest - receipt.blockNumber + 1n;
+      if (receipt.status !== 'success') {
+        const refusal = await withSafeChainErrors(() => refusalOfRefundTransfer(client, refund, receipt));
+        if (!refusal) throw refuseHash(`Transaction ${hash} reverted; it transferred nothing.`);
+        // Final like a success: a reorg could still bring the transfer back with another outcome.
+        if (confirmations < BigInt(settings.confirmations)) {
+          throw refuseHash(`Transaction ${hash} reverted (${refusal.code}) and has ${confirmations} of the ${settings.confirmations} confirmations required; retry shortly.`);
+        }
+        return fail(refund, hash, refusal);
+      }
       if (confirmations < BigInt(settings.confirmations)) {
         throw refuseHash(`Transaction ${hash} has ${confirmations} of the ${settings.confirmations} confirmations required; retry shortly.`);
       }

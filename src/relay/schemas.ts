@@ -14,6 +14,14 @@ const signature = z
   .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x-prefixed hex signature (r, s, v)')
   .describe('The EIP-712 signature, 65 bytes as 0x-prefixed hex (r || s || v).');
 
+/** A payment's signature: an EOA's 65 bytes, or an ERC-1271 contract wallet's signature of any length. */
+const paymentSignature = z
+  .string()
+  .regex(/^0x([0-9a-fA-F]{2}){1,4096}$/, 'must be 0x-prefixed hex bytes (65 bytes for an EOA; a contract wallet signature up to 4096 bytes)')
+  .describe(
+    "The EIP-712 signature as 0x-prefixed hex: 65 bytes (r || s || v) from an EOA, sent through transferWithAuthorization(..., v, r, s); or an ERC-1271 contract wallet's signature (authorization.from is the wallet; any other length is sent through transferWithAuthorization(..., bytes signature)). Checked before sending: it must recover authorization.from, or the wallet's isValidSignature must accept it.",
+  );
+
 export const relayPaymentBody = z
   .object({
     token: address.optional().describe("The token's address; defaults to the mode's configured USDC and must equal it."),
@@ -28,7 +36,7 @@ export const relayPaymentBody = z
       })
       .strict()
       .describe('The EIP-3009 TransferWithAuthorization message the payer signed.'),
-    signature,
+    signature: paymentSignature,
     paymentSessionId: z
       .string()
       .regex(/^ps_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a payment session id (ps_...)')

@@ -16,7 +16,8 @@ import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { nextBlockTime } from '../chain/chain-time.js';
 import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';
-import { publicClientFor } from '../chain/clients.js';
+import { isValidContractSignature } from '../chain/erc1271.js';
+import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
 import { type RefusalCode, describeRefusal } from '../chain/refusals.js';
 import { readStanding } from '../chain/token-standing.js';
 import { EIP3009_TYPES, ENROLMENT_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
@@ -195,9 +196,10 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       if (replay) return replay;
 
       // Pre-checks: nothing is sent unless all pass.
+      // An EOA's signature recovers the payer; a contract wallet's is accepted by the wallet (ERC-1271), as USDC checks it.
       const signer = recoverDigestSigner(digest, body.signature as Hex);
-      if (!signer || !isAddressEqual(signer, message.from)) {
-        throw refuse('signature', 'The signature does not recover authorization.from: it was not signed by the payer over this exact message and token domain.');
+      if (!(signer && isAddressEqual(signer, message.from)) && !(await withSafeChainErrors(() => isValidContractSignature(client, message.from, digest, body.signature as Hex)))) {
+        throw refuse('signature', 'The signature does not recover authorization.from, and authorization.from is not a contract wallet that accepts it (ERC-1271): it was not signed by the payer over this exact message and token domain.');
       }
       const session = body.paymentSessionId ? await sessionRepo.findPaymentSession(sql, scope, body.paymentSessionId) : undefined;
       if (body.paymentSessionId) {

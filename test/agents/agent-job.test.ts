@@ -283,11 +283,62 @@ describe('agent jobs on the escrow', () => {
     expect(created.status).toBe('approved');
     const failed = await eventually(async () => (await api('GET', `/v1/agents/jobs/${created.id}`, undefined, poor.secretKey)).json(), (j) => j.status === 'failed', 'the job to fail');
     expect(failed.failureReason).toContain('fund');
+    // USDC's own refusal, bubbled up through the escrow's transferFrom, is named.
+    expect(failed.failureCode).toBe('insufficient_funds');
     expect(failed.transactions.fund).toBeNull();
+    const jobFailed = await db.sql<{ data: { object: { status: string; failureCode: string } } }[]>`select data from events where type = 'agent.job_failed' and data->'object'->>'id' = ${created.id}`;
+    expect(jobFailed.map((e) => e.data.object)).toMatchObject([{ status: 'failed', failureCode: 'insufficient_funds' }]);
     expect(await temporal.client.workflow.getHandle(created.id).result()).toBe('failed');
     const feed = (await api('GET', `/v1/agents/activity?jobId=${created.id}&outcome=failed`, undefined, poor.secretKey)).json();
     expect(feed.data.map((a: { actionType: string }) => a.actionType)).toEqual(['job_failed']);
   }, 120_000);
+
+  describe('escrow calls the token refuses', () => {
+    /** As the issuer would: the blacklister and the pauser dev accounts call the real token. */
+    async function asIssuer(role: 'usdcBlacklister' | 'usdcPauser', functionName: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause', args: readonly [Address] | readonly []) {
+      const account = privateKeyToAccount(DEV_ACCOUNTS[role].privateKey);
+      const hash = await walletOf(account as typeof vendor).writeContract({ address: chain.info.token, abi: fiatTokenAbi, functionName, args } as never);
+      expect((await pub.waitForTransactionReceipt({ hash })).status).toBe('success');
+    }
+
+    it('a blacklisted agent wallet: the job fails with payer_blacklisted and agent.job_failed, nothing escrowed', async () => {
+      const walletBefore = await balanceOf(wallet);
+      await asIssuer('usdcBlacklister', 'blacklist', [wallet]);
+      try {
+        const created = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, evaluatorAddress: evaluator.address, description: 'Blocked', amount: '2000000', currency: 'USDC' })).json();
+        expect(created.status).toBe('approved');
+        const failed = await jobIn(created.id, 'failed');
+        expect(failed).toMatchObject({ failureCode: 'payer_blacklisted', transactions: { fund: null } });
+        expect(failed.failureReason).toMatch(/blocked by the USDC issuer/);
+        expect(await eventsOf('agent.job_failed', created.id)).toHaveLength(1);
+        expect(await temporal.client.workflow.getHandle(created.id).result()).toBe('failed');
+      } finally {
+        await asIssuer('usdcBlacklister', 'unBlacklist', [wallet]);
+      }
+      expect(await balanceOf(wallet)).toBe(walletBefore);
+    }, 120_000);
+
+    it('a paused token: the job waits approved (no failure, no event) and is funded once the issuer resumes', async () => {
+      const walletBefore = await balanceOf(wallet);
+      await asIssuer('usdcPauser', 'pause', []);
+      let id: string;
+      try {
+        const created = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, evaluatorAddress: evaluator.address, description: 'Paused', amount: '3000000', currency: 'USDC' })).json();
+        id = created.id;
+        // Long enough for the funding activity to meet the pause and be retried.
+        await new Promise((r) => setTimeout(r, 5_000));
+        const waiting = (await api('GET', `/v1/agents/jobs/${id}`)).json();
+        expect(waiting).toMatchObject({ status: 'approved', failureCode: null, transactions: { fund: null } });
+        expect(await eventsOf('agent.job_failed', id)).toHaveLength(0);
+        expect(await balanceOf(wallet)).toBe(walletBefore);
+      } finally {
+        await asIssuer('usdcPauser', 'unpause', []);
+      }
+      const funded = await jobIn(id, 'funded');
+      expect(funded.transactions.fund).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(await balanceOf(wallet)).toBe(walletBefore - 3_000_000n);
+    }, 180_000);
+  });
 
   it('funds once when the funding activity runs again (a worker killed between funding and recording, and a retry racing it)', async () => {
     // A merchant whose job workflow never runs (no Temporal in its service): the test plays the worker.

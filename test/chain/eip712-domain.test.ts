@@ -7,7 +7,6 @@
 import { type Address, type PublicClient, createPublicClient, createWalletClient, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../../src/chain/abi.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { KNOWN_TOKEN_DOMAINS, NoDomainError, readDomain, readDomainWithSource } from '../../src/chain/eip712-domain.js';
 import { type AnvilInstance, startAnvil } from '../../src/dev/chain/anvil.js';
@@ -34,7 +33,7 @@ beforeAll(async () => {
   const artifacts = await loadArtifacts();
   const someone = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
   const wallet = createWalletClient({ account: someone, chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
-  const hash = await wallet.deployContract({ abi: testUsdcAbi, bytecode: artifacts.contracts.TestUSDC.bytecode, args: [someone.address] });
+  const hash = await wallet.deployContract({ abi: artifacts.contracts.TestUSDC.abi, bytecode: artifacts.contracts.TestUSDC.bytecode, args: [someone.address] });
   erc5267Token = getAddress((await countingClient().waitForTransactionReceipt({ hash })).contractAddress!);
 }, 120_000);
 

@@ -260,3 +260,30 @@ describe('the version header on refusals', () => {
     expect(missing.headers['service-version']).toBe(OLD_VERSION);
   });
 });
+
+describe('event payloads in the OpenAPI document', () => {
+  it('documents the failure events of token refusals under webhooks, their objects referencing the API schemas', async () => {
+    const doc = (await openapi()) as { webhooks?: Record<string, any>; components: any };
+    const objectRefs: Record<string, string> = {
+      'payment.failed': 'RelaySubmission',
+      'refund.failed': 'Refund',
+      'agent.job_failed': 'AgentJob',
+      'subscription.charge_failed': 'SubscriptionCharge',
+    };
+    for (const [type, component] of Object.entries(objectRefs)) {
+      const schema = doc.webhooks?.[type]?.post?.requestBody?.content?.['application/json']?.schema;
+      expect(schema, type).toBeDefined();
+      expect(schema.properties.type).toEqual({ const: type });
+      expect(schema.properties.data.properties.object.$ref).toBe(`#/components/schemas/${component}`);
+      // The reference resolves: the component is in the document.
+      expect(doc.components.schemas[component], component).toBeDefined();
+      expect(doc.webhooks![type].post.description).toContain('`token_paused`');
+    }
+    expect(doc.webhooks!['payment.failed'].post.requestBody.content['application/json'].schema.properties.data.properties.retry.enum).toEqual(['never', 'later', 'dunning']);
+    // The objects carry the named refusal.
+    for (const component of ['RelaySubmission', 'Refund', 'AgentJob', 'SubscriptionCharge']) {
+      expect(Object.keys(doc.components.schemas[component].properties), component).toContain('failureCode');
+    }
+    expect(doc.components.schemas.Refund.properties.status.enum).toContain('failed');
+  });
+});

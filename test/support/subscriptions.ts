@@ -38,6 +38,8 @@ export type TestChain = {
   warpTo: (ms: number) => Promise<void>;
   chainNowMs: () => Promise<number>;
   mint: (to: Address, amount: bigint) => Promise<void>;
+  /** What USDC's issuer does: the blacklister and the pauser dev accounts call the token. */
+  issuer: (action: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause', account?: Address) => Promise<void>;
   balanceOf: (who: Address) => Promise<bigint>;
   isCharged: (onChainId: string, periodIndex: number) => Promise<boolean>;
   isCancelledOnChain: (onChainId: string) => Promise<boolean>;
@@ -57,6 +59,8 @@ export async function startTestChain(sql: Sql): Promise<TestChain> {
   const testClient = createTestClient({ mode: 'anvil', chain, transport: http(anvil.rpcUrl) });
   const relayer = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey), chain, transport: http(anvil.rpcUrl) });
   const minter = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.usdcMasterMinter.privateKey), chain, transport: http(anvil.rpcUrl) });
+  const blacklister = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.usdcBlacklister.privateKey), chain, transport: http(anvil.rpcUrl) });
+  const pauser = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.usdcPauser.privateKey), chain, transport: http(anvil.rpcUrl) });
 
   const chainNowMs = async () => Number((await pub.getBlock()).timestamp) * 1000;
   // Serialised: concurrent warps would race on the next block's timestamp.
@@ -105,6 +109,13 @@ export async function startTestChain(sql: Sql): Promise<TestChain> {
     chainNowMs,
     mint: async (to, amount) => {
       await mined(await minter.writeContract({ address: deployed.token, abi: fiatTokenAbi, functionName: 'mint', args: [to, amount] }));
+    },
+    issuer: async (action, account) => {
+      const hash =
+        action === 'pause' || action === 'unpause'
+          ? await pauser.writeContract({ address: deployed.token, abi: fiatTokenAbi, functionName: action })
+          : await blacklister.writeContract({ address: deployed.token, abi: fiatTokenAbi, functionName: action, args: [account!] });
+      await mined(hash);
     },
     balanceOf: (who) => pub.readContract({ address: deployed.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] }),
     isCharged: (onChainId, periodIndex) =>

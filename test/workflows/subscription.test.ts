@@ -239,6 +239,58 @@ describe('subscription workflow', () => {
     expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(true);
   });
 
+  it('a charge USDC refuses because the subscriber is blacklisted: payer_blacklisted, lapsed at once, cancelled on-chain, never retried', async () => {
+    const { subscriptionId, handle, payer, log } = await enrol({ amount: USDC(40), periods: 3 });
+    await chain.issuer('blacklist', payer.address);
+    try {
+      const worker = await newWorker();
+      expect(await worker.runUntil(handle.result())).toBe('lapsed');
+    } finally {
+      await chain.issuer('unBlacklist', payer.address);
+    }
+    // One attempt: no dunning for an account the issuer blocked.
+    expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'failed', attempts: 1, failureCode: 'payer_blacklisted', txHash: null }]);
+    expect(await eventCount(subscriptionId, 'subscription.charge_failed')).toBe(1);
+    expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(1);
+    expect(await eventCount(subscriptionId, 'subscription.charged')).toBe(0);
+    const [failed] = await db.sql<{ data: { object: { failureCode: string; failureReason: string } } }[]>`
+      select data from events where type = 'subscription.charge_failed' and data->'subscription'->>'id' = ${subscriptionId}`;
+    expect(failed!.data.object).toMatchObject({ failureCode: 'payer_blacklisted' });
+    expect(failed!.data.object.failureReason).toMatch(/blocked by the USDC issuer/);
+    const row = await subscriptionRow(subscriptionId);
+    expect(row.status).toBe('lapsed');
+    expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(true);
+    expect(await chain.isCharged(log.args.id.toString(), 0)).toBe(false);
+  });
+
+  it('a charge USDC refuses because the token is paused: token_paused, at_risk, retried later and charged once the issuer resumes', async () => {
+    const { subscriptionId, handle, payer, log } = await enrol({ amount: USDC(40), periods: 1 });
+    const before = await chain.balanceOf(payer.address);
+    await chain.issuer('pause');
+    const worker = await newWorker();
+    await worker.runUntil(async () => {
+      try {
+        // Time does not skip while the test only queries: the retry waits for the unpause below.
+        const atRisk = await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'at_risk', 'at_risk');
+        expect(atRisk.lastFailure).toBe('token_paused');
+        expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'failed', failureCode: 'token_paused', attempts: 1 }]);
+        expect((await subscriptionRow(subscriptionId)).status).toBe('at_risk');
+        expect(await eventCount(subscriptionId, 'subscription.charge_failed')).toBe(1);
+        expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(0);
+      } finally {
+        await chain.issuer('unpause');
+      }
+      // The retry interval passes (time skips while waiting for the result): charged, then completed.
+      expect(await handle.result()).toBe('completed');
+    });
+    expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'succeeded', attempts: 2 }]);
+    expect(await chain.isCharged(log.args.id.toString(), 0)).toBe(true);
+    expect(await chain.balanceOf(payer.address)).toBe(before - USDC(40));
+    expect(await eventCount(subscriptionId, 'subscription.charge_failed')).toBe(1);
+    expect(await eventCount(subscriptionId, 'subscription.charged')).toBe(1);
+    expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(0);
+  });
+
   it('a charge that fails for good (a corrupt on-chain id) goes at_risk and lapses after the grace window, never retried forever', async () => {
     await setSubscriptionGracePeriodHours(db.sql, merchant.merchantId, 72);
     const { subscriptionId, handle } = await enrol({ amount: USDC(40), periods: 0 });

@@ -252,9 +252,13 @@ export async function loadArtifacts(options: LoadArtifactsOptions = {}): Promise
   return set;
 }
 
-/** Exported constant name in `src/chain/abi.ts` for each contract. */
-export const ABI_CONST_NAMES: Record<ContractName, string> = {
-  TestUSDC: 'testUsdcAbi',
+/**
+ * Exported constant name in `src/chain/abi.ts` of each contract production code calls. TestUSDC has
+ * none: it only serves the domain reader's ERC-5267 test, which deploys it from its artifact, and the
+ * token's ABI of production code is Circle's (`src/chain/fiat-token-abi.ts`), so no token ABI is
+ * defined twice.
+ */
+export const ABI_CONST_NAMES: Partial<Record<ContractName, string>> = {
   SubscriptionManager: 'subscriptionManagerAbi',
   AgenticCommerceEscrow: 'agenticCommerceEscrowAbi',
 };
@@ -270,7 +274,8 @@ export function renderAbiModule(set: Pick<ArtifactSet, 'contracts'>): string {
     '',
   ];
   for (const name of CONTRACT_NAMES) {
-    lines.push(`export const ${ABI_CONST_NAMES[name]} = ${JSON.stringify(set.contracts[name].abi, null, 2)} as const;`, '');
+    const constName = ABI_CONST_NAMES[name];
+    if (constName) lines.push(`export const ${constName} = ${JSON.stringify(set.contracts[name].abi, null, 2)} as const;`, '');
   }
   return lines.join('\n');
 }
