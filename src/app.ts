@@ -228,7 +228,7 @@ export async function buildApp(deps: AppDeps) {
     createStorefrontService({ sql: deps.sql, events, sessions: paymentSessions, limiter: rateLimiter, publicBaseUrl: deps.config.publicBaseUrl }),
   );
   registerInvoiceRoutes(app, createInvoiceService({ ...payments, events }));
-  registerRefundRoutes(app, createRefundService(payments));
+  registerRefundRoutes(app, createRefundService({ ...payments, events }));
   registerStatsRoutes(app, createStatsService({ sql: deps.sql }));
   registerAgentRoutes(
     app,

@@ -11,39 +11,70 @@ export type RefundRow = {
   amount: string;
   currency: string;
   reason: string | null;
-  status: 'pending' | 'succeeded' | 'cancelled';
+  status: RefundStatus;
+  method: RefundMethod;
   chainId: string;
   token: string;
   fromAddress: string;
   toAddress: string;
   transactionHash: string | null;
+  blockNumber: string | null;
+  failureCode: string | null;
+  failureReason: string | null;
   succeededAt: Date | null;
   cancelledAt: Date | null;
+  failedAt: Date | null;
   createdAt: Date;
 };
+
+export type RefundStatus = 'pending' | 'processing' | 'succeeded' | 'failed' | 'cancelled';
+/** Who sends it: the operator from the refund allowance, or the merchant's wallet. */
+export type RefundMethod = 'allowance' | 'wallet';
 
 const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, payment_session_id as "paymentSessionId", invoice_id as "invoiceId",
      amount::text as amount, currency, reason, status, chain_id::text as "chainId", token, from_address as "fromAddress",
      to_address as "toAddress", transaction_hash as "transactionHash", succeeded_at as "succeededAt", cancelled_at as "cancelledAt",
+     method, block_number::text as "blockNumber", failure_code as "failureCode", failure_reason as "failureReason", failed_at as "failedAt",
      created_at as "createdAt"`;
 
-/** What is already refunded or reserved (pending) of a session's payment; a cancelled refund reserves nothing. */
+/** What is already refunded or reserved (pending, processing) of a session's payment; a cancelled or failed refund reserves nothing. */
 export async function refundedAmount(db: Db, paymentSessionId: string): Promise<bigint> {
   const [row] = await db<{ total: string }[]>`
-    select coalesce(sum(amount), 0)::text as total from refunds where payment_session_id = ${paymentSessionId} and status in ('pending', 'succeeded')`;
+    select coalesce(sum(amount), 0)::text as total from refunds
+    where payment_session_id = ${paymentSessionId} and status in ('pending', 'processing', 'succeeded')`;
+  return BigInt(row!.total);
+}
+
+/**
+ * Serialises the allowance decisions of one payout wallet (chain and mode) until the transaction ends,
+ * so refunds created at once never count the same allowance twice.
+ */
+export async function lockRefundAllowance(db: Db, chainId: number, livemode: boolean, payout: string): Promise<void> {
+  await db`select pg_advisory_xact_lock(hashtextextended(${`refund-allowance:${chainId}:${livemode}:${payout.toLowerCase()}`}, 0))`;
+}
+
+/** What the operator still has to take from a payout wallet's allowance: its refunds being processed. */
+export async function allowanceInUse(db: Db, chainId: number, livemode: boolean, payout: string): Promise<bigint> {
+  const [row] = await db<{ total: string }[]>`
+    select coalesce(sum(amount), 0)::text as total from refunds
+    where chain_id = ${chainId} and livemode = ${livemode} and lower(from_address) = ${payout.toLowerCase()} and status = 'processing'`;
   return BigInt(row!.total);
 }
 
 export async function insertRefund(
   db: Db,
-  r: Omit<RefundRow, 'status' | 'transactionHash' | 'succeededAt' | 'cancelledAt' | 'createdAt' | 'chainId'> & { chainId: number },
+  r: Pick<RefundRow, 'id' | 'merchantId' | 'livemode' | 'paymentSessionId' | 'invoiceId' | 'amount' | 'currency' | 'reason' | 'method' | 'token' | 'fromAddress' | 'toAddress'> & {
+    chainId: number;
+  },
 ): Promise<RefundRow> {
+  // An allowance refund is the operator's from the start: processing (it cannot be cancelled).
+  const status: RefundStatus = r.method === 'allowance' ? 'processing' : 'pending';
   const [row] = await db<RefundRow[]>`
-    insert into refunds (id, merchant_id, livemode, payment_session_id, invoice_id, amount, currency, reason, status, chain_id, token,
+    insert into refunds (id, merchant_id, livemode, payment_session_id, invoice_id, amount, currency, reason, status, method, chain_id, token,
                          from_address, to_address)
     values (${r.id}, ${r.merchantId}, ${r.livemode}, ${r.paymentSessionId}, ${r.invoiceId}, ${r.amount}, ${r.currency}, ${r.reason},
-            'pending', ${r.chainId}, ${r.token}, ${r.fromAddress}, ${r.toAddress})
+            ${status}, ${r.method}, ${r.chainId}, ${r.token}, ${r.fromAddress}, ${r.toAddress})
     returning ${columns(db)}`;
   return row!;
 }
@@ -62,11 +93,31 @@ export async function listRefunds(db: Db, scope: MerchantScope, page: { before?:
     order by id desc limit ${page.limit + 1}`;
 }
 
-/** pending -> succeeded with its verified transaction; undefined when it was not pending. */
-export async function markSucceeded(db: Db, id: string, transactionHash: string): Promise<RefundRow | undefined> {
+/** The refund by id alone (the refund workflow's activities), locked when `forUpdate`. */
+export async function findRefundById(db: Db, id: string, forUpdate = false): Promise<RefundRow | undefined> {
+  const [row] = await db<RefundRow[]>`select ${columns(db)} from refunds where id = ${id} ${forUpdate ? db`for update` : db``}`;
+  return row;
+}
+
+/** pending or processing -> succeeded with its verified transaction; undefined when it was neither. */
+export async function markSucceeded(db: Db, id: string, transactionHash: string, blockNumber?: bigint): Promise<RefundRow | undefined> {
   const [row] = await db<RefundRow[]>`
-    update refunds set status = 'succeeded', transaction_hash = ${transactionHash}, succeeded_at = now(), updated_at = now()
-    where id = ${id} and status = 'pending' returning ${columns(db)}`;
+    update refunds set status = 'succeeded', transaction_hash = ${transactionHash}, block_number = ${blockNumber?.toString() ?? null},
+                       succeeded_at = now(), updated_at = now()
+    where id = ${id} and status in ('pending', 'processing') returning ${columns(db)}`;
+  return row;
+}
+
+/** processing -> failed with the token's named refusal (or the revert); releases the amount it reserved. */
+export async function markFailed(
+  db: Db,
+  id: string,
+  failure: { code: string; reason: string; transactionHash?: string },
+): Promise<RefundRow | undefined> {
+  const [row] = await db<RefundRow[]>`
+    update refunds set status = 'failed', failure_code = ${failure.code}, failure_reason = ${failure.reason},
+                       transaction_hash = coalesce(${failure.transactionHash ?? null}, transaction_hash), failed_at = now(), updated_at = now()
+    where id = ${id} and status = 'processing' returning ${columns(db)}`;
   return row;
 }
 

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQuery } from '../http/pagination.js';
 
-export const REFUND_STATUSES = ['pending', 'succeeded', 'cancelled'] as const;
+export const REFUND_STATUSES = ['pending', 'processing', 'succeeded', 'failed', 'cancelled'] as const;
+export const REFUND_METHODS = ['allowance', 'wallet'] as const;
 
 export const createRefundBody = z
   .object({
@@ -51,10 +52,24 @@ export const refund = z
     status: z
       .enum(REFUND_STATUSES)
       .describe(
-        '`pending`: waiting for the merchant wallet\'s transfer (its amount is reserved). `succeeded`: the transfer was verified on-chain (terminal). `cancelled`: cancelled while pending with POST /v1/refunds/{id}/cancel; its amount is refundable again (terminal).',
+        '`pending` (method `wallet`): waiting for the merchant wallet\'s transfer (its amount is reserved). `processing` (method `allowance`): the operator is sending it from the refund allowance; it cannot be cancelled. `succeeded`: the transfer has the mode\'s confirmations (terminal; `refund.succeeded`). `failed`: the operator\'s transfer was refused or reverted, `failure` says why; its amount is refundable again (terminal; `refund.failed`). `cancelled`: cancelled while pending with POST /v1/refunds/{id}/cancel; its amount is refundable again (terminal).',
       ),
-    instructions: refundInstructions,
-    transactionHash: z.string().nullable().describe('The verified refund transfer.'),
+    method: z
+      .enum(REFUND_METHODS)
+      .describe(
+        '`allowance`: the refund allowance of the payout wallet covered it when it was created, so the operator sends it (transferFrom payout -> customer) and it completes by itself. `wallet`: the allowance did not cover it (or none was granted), so the merchant\'s payout wallet sends it: sign the EIP-3009 transfer (POST /v1/refunds/{id}/authorization; the relay submits it) or send `instructions.call` and record it with POST /v1/refunds/{id}/signature.',
+      ),
+    instructions: refundInstructions.nullable().describe('For method `wallet` only (null for `allowance`): the transfer the payout wallet sends.'),
+    transactionHash: z.string().nullable().describe('The refund transfer (the operator\'s as soon as it is mined; for `wallet`, the verified one).'),
+    blockNumber: z.string().nullable().describe('Block of the operator\'s refund transfer, once confirmed.'),
+    failure: z
+      .object({
+        code: z.string().describe('A named token refusal (insufficient_allowance, insufficient_funds, payer_blacklisted, merchant_blacklisted, account_blacklisted, token_paused) or `reverted`.'),
+        reason: z.string(),
+      })
+      .nullable()
+      .describe('Why a `failed` refund failed.'),
+    failedAt: timestamp.nullable(),
     succeededAt: timestamp.nullable(),
     cancelledAt: timestamp.nullable(),
     livemode: z.boolean(),

@@ -1,13 +1,18 @@
-// Refunds of completed payments. The service never holds the merchant's keys:
-// POST /v1/refunds reserves the amount and returns the exact ERC-20 transfer
-// for the merchant's wallet; POST /v1/refunds/{id}/signature takes the mined
-// transaction's hash and marks the refund succeeded only after verifying the
-// transfer on-chain; POST /v1/refunds/{id}/cancel releases a pending one.
-import { decodeEventLog, encodeFunctionData, getAddress, isAddressEqual, type Hex } from 'viem';
+// Refunds of completed payments. The service never holds the merchant's keys.
+// POST /v1/refunds reserves the amount under the session's row lock. When the
+// payout wallet's refund allowance for the operator covers it (beside what the
+// operator's refunds in progress already take from it), the refund is the
+// operator's (`allowance`, processing): its workflow sends transferFrom and it
+// completes by itself. Otherwise it is the merchant wallet's (`wallet`,
+// pending) with the exact ERC-20 transfer to send; POST /v1/refunds/{id}/signature
+// takes the mined transaction's hash and marks the refund succeeded only after
+// verifying the transfer on-chain; POST /v1/refunds/{id}/cancel releases a pending one.
+import type { Client } from '@temporalio/client';
+import { decodeEventLog, getAddress, isAddressEqual, type Hex } from 'viem';
 import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { chainFor, type ChainConfig } from '../chain/config.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
-import { isUniqueViolation, type Sql } from '../db/client.js';
+import { isUniqueViolation, type Db, type Sql } from '../db/client.js';
 import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
@@ -15,62 +20,54 @@ import { newId } from '../ids.js';
 import * as invoiceRepo from '../invoices/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import * as depositRepo from '../payment-sessions/deposits-repo.js';
-
-const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
+import { commitWithEvents } from '../events/commit.js';
+import type { EventDispatcher } from '../events/dispatch.js';
+import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
+import { readRefundAllowance, refundOperatorOf } from './allowance.js';
+import { recordRefundEvent } from './events.js';
+import { renderRefund } from './render.js';
 import * as repo from './repo.js';
 import type { CreateRefundBody, Refund } from './schemas.js';
+import { refundWorkflowStart } from './starts.js';
 
-const erc20TransferAbi = [
-  {
-    type: 'function',
-    name: 'transfer',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-] as const;
+const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
 
-export function renderRefund(row: repo.RefundRow): Refund {
-  return {
-    id: row.id,
-    object: 'refund',
-    paymentSessionId: row.paymentSessionId,
-    invoiceId: row.invoiceId,
-    amount: row.amount,
-    currency: row.currency,
-    reason: row.reason,
-    status: row.status,
-    instructions: {
-      chainId: Number(row.chainId),
-      token: row.token,
-      from: row.fromAddress,
-      to: row.toAddress,
-      amount: row.amount,
-      call: {
-        to: row.token,
-        data: encodeFunctionData({ abi: erc20TransferAbi, functionName: 'transfer', args: [getAddress(row.toAddress), BigInt(row.amount)] }),
-        value: '0',
-        functionName: 'transfer',
-        args: [row.toAddress, row.amount],
-      },
-    },
-    transactionHash: row.transactionHash,
-    succeededAt: row.succeededAt?.toISOString() ?? null,
-    cancelledAt: row.cancelledAt?.toISOString() ?? null,
-    livemode: row.livemode,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
+export { renderRefund } from './render.js';
 
 const refuseHash = (message: string) => new InvalidRequestError(message, { param: 'transactionHash' });
 
-export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConfig }) {
+export type RefundServiceDeps = {
+  sql: Sql;
+  chain: ChainConfig;
+  events: EventDispatcher;
+  temporal?: Client;
+  taskQueue: string;
+  onStartError?: (error: unknown, start: QueuedWorkflowStart) => void;
+};
+
+export function createRefundService({ sql, chain, events, temporal, taskQueue, onStartError }: RefundServiceDeps) {
+  const starter = createWorkflowStarter(temporal, sql, onStartError ?? (() => {}));
+
+  /**
+   * `allowance` when the payout wallet's refund allowance covers `amount` beyond what the operator's
+   * refunds in progress take from it (read under a lock per payout wallet, so concurrent refunds
+   * never count the same allowance twice), else `wallet`.
+   */
+  async function methodFor(tx: Db, livemode: boolean, payout: string, amount: bigint): Promise<repo.RefundMethod> {
+    const settings = chainFor(chain, livemode);
+    const operator = refundOperatorOf(settings);
+    if (!operator) return 'wallet';
+    await repo.lockRefundAllowance(tx, settings.chainId, livemode, payout);
+    const [reading, inUse] = await Promise.all([
+      readRefundAllowance(settings, getAddress(payout), operator),
+      repo.allowanceInUse(tx, settings.chainId, livemode, payout),
+    ]);
+    return reading.allowance - inUse >= amount ? 'allowance' : 'wallet';
+  }
+
   return {
     async create(scope: MerchantScope, input: CreateRefundBody): Promise<Refund> {
-      const row = await sql.begin(async (tx) => {
+      const { row, starts } = await commitWithEvents(sql, events, async (tx, record) => {
         let sessionId = input.paymentSessionId;
         let invoiceId: string | null = null;
         if (input.invoiceId) {
@@ -101,7 +98,8 @@ export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConf
         if (amount > remaining) {
           throw new InvalidRequestError(`amount ${amount} exceeds what remains refundable of this payment (${remaining}).`, { param: 'amount' });
         }
-        return repo.insertRefund(tx, {
+        const method = await methodFor(tx, scope.livemode, session.payTo, amount);
+        const row = await repo.insertRefund(tx, {
           id: newId('refund'),
           ...scope,
           paymentSessionId: session.id,
@@ -109,12 +107,17 @@ export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConf
           amount: amount.toString(),
           currency: session.currency,
           reason: input.reason ?? null,
+          method,
           chainId: Number(session.chainId),
           token: session.token,
           fromAddress: session.payTo,
           toAddress: getAddress(recipient),
         });
+        await recordRefundEvent(record, 'refund.created', row);
+        const starts = method === 'allowance' ? [await queueWorkflowStart(tx, refundWorkflowStart(taskQueue, row))] : [];
+        return { row, starts };
       });
+      await starter.startAfterCommit(starts);
       return renderRefund(row);
     },
 
@@ -128,6 +131,9 @@ export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConf
           'The refund was cancelled, so its amount is no longer reserved. If the transfer was sent anyway, create a new refund for the same amount and record this transaction on it.',
           { param: 'id' },
         );
+      }
+      if (refund.method === 'allowance') {
+        throw new InvalidStateError('The operator sends this refund from the refund allowance; there is no transaction of yours to record.', { param: 'id' });
       }
       if (refund.status === 'succeeded') {
         if (refund.transactionHash === hash) return renderRefund(refund);
@@ -161,7 +167,11 @@ export function createRefundService({ sql, chain }: { sql: Sql; chain: ChainConf
         );
       }
       try {
-        const updated = await repo.markSucceeded(sql, refund.id, hash);
+        const updated = await commitWithEvents(sql, events, async (tx, record) => {
+          const done = await repo.markSucceeded(tx, refund.id, hash, receipt.blockNumber);
+          if (done) await recordRefundEvent(record, 'refund.succeeded', done);
+          return done;
+        });
         if (updated) return renderRefund(updated);
       } catch (error) {
         if (isUniqueViolation(error, 'refunds_transaction_hash')) throw refuseHash(`Transaction ${hash} is already recorded for another refund.`);
