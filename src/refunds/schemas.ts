@@ -92,3 +92,40 @@ export const refundListQuery = listQuery;
 
 export type CreateRefundBody = z.infer<typeof createRefundBody>;
 export type Refund = z.infer<typeof refund>;
+
+export const refundAllowance = z
+  .object({
+    object: z.literal('refund_allowance'),
+    chainId: z.number().int(),
+    token: z.string(),
+    owner: z.string().nullable().describe("The merchant's payout address, which grants the allowance (null: no payout address set)."),
+    spender: z.string().nullable().describe('The operator that sends refunds from the allowance (null: this deployment has no operator in this mode).'),
+    allowance: z.string().describe("The payout wallet's USDC allowance for the operator, on chain now."),
+    inUse: z.string().describe('What refunds being processed still take from it.'),
+    available: z.string().describe('allowance - inUse: a refund up to this amount is sent by the operator.'),
+    balance: z.string().describe("The payout wallet's USDC balance (a refund also needs the funds)."),
+    permit: z
+      .object({
+        domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int(), verifyingContract: z.string() }),
+        primaryType: z.literal('Permit'),
+        nonce: z.string().describe("The payout wallet's next EIP-2612 nonce."),
+      })
+      .nullable()
+      .describe('What to sign to grant the allowance by EIP-2612 permit (eth_signTypedData_v4 with message {owner, spender, value, nonce, deadline}), then POST /v1/refunds/allowance/permit.'),
+    approve: z
+      .object({ to: z.string(), functionName: z.literal('approve'), args: z.tuple([z.string(), z.string()]).describe('spender, value (a suggested cap).') })
+      .nullable()
+      .describe('The alternative without a signature: the payout wallet sends approve(spender, value) to the token itself (it pays the gas).'),
+  })
+  .meta({ id: 'RefundAllowance' });
+
+export const grantRefundAllowanceBody = z
+  .object({
+    value: amountString.describe('The allowance to grant in base units (a cap: it replaces the current allowance).'),
+    deadline: z.string().regex(/^[0-9]{1,20}$/, 'must be a unix timestamp in seconds').describe('The permit deadline (unix seconds), as signed.'),
+    signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x-prefixed signature').describe('The payout wallet\'s EIP-712 signature of the Permit.'),
+  })
+  .strict();
+
+export type RefundAllowance = z.infer<typeof refundAllowance>;
+export type GrantRefundAllowanceBody = z.infer<typeof grantRefundAllowanceBody>;

@@ -8,7 +8,7 @@
 // takes the mined transaction's hash and marks the refund succeeded only after
 // verifying the transfer on-chain; POST /v1/refunds/{id}/cancel releases a pending one.
 import type { Client } from '@temporalio/client';
-import { decodeEventLog, getAddress, isAddressEqual, type Hex } from 'viem';
+import { decodeEventLog, getAddress, isAddressEqual, recoverTypedDataAddress, type Hex } from 'viem';
 import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { chainFor, type ChainConfig } from '../chain/config.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
@@ -23,11 +23,14 @@ import * as depositRepo from '../payment-sessions/deposits-repo.js';
 import { commitWithEvents } from '../events/commit.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
-import { readRefundAllowance, refundOperatorOf } from './allowance.js';
+import { readRefundAllowance, refundOperatorOf, submitRefundPermit } from './allowance.js';
+import { findMerchant } from '../merchants/repo.js';
+import { PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
+import { refusalOf } from '../chain/refusals.js';
 import { recordRefundEvent } from './events.js';
 import { renderRefund } from './render.js';
 import * as repo from './repo.js';
-import type { CreateRefundBody, Refund } from './schemas.js';
+import type { CreateRefundBody, GrantRefundAllowanceBody, Refund, RefundAllowance } from './schemas.js';
 import { refundWorkflowStart } from './starts.js';
 
 const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
@@ -189,6 +192,72 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
       // Not pending (anymore: a concurrent /signature may have just succeeded it).
       const now = (await repo.findRefund(sql, scope, id))!;
       throw new InvalidStateError(`Only a pending refund can be cancelled; this refund is ${now.status}.`, { param: 'id' });
+    },
+
+    /** The refund allowance of the merchant's payout wallet for the operator, and how to grant it. */
+    async allowance(scope: MerchantScope): Promise<RefundAllowance> {
+      const settings = chainFor(chain, scope.livemode);
+      const operator = refundOperatorOf(settings);
+      const owner = (await findMerchant(sql, scope.merchantId))?.payoutAddress ?? null;
+      const base = { object: 'refund_allowance' as const, chainId: settings.chainId, token: settings.token, owner, spender: operator ?? null };
+      if (!owner || !operator) return { ...base, allowance: '0', inUse: '0', available: '0', balance: '0', permit: null, approve: null };
+      const [reading, inUse, domain] = await Promise.all([
+        readRefundAllowance(settings, getAddress(owner), operator),
+        repo.allowanceInUse(sql, settings.chainId, scope.livemode, owner),
+        withSafeChainErrors(() => readDomain(publicClientFor(settings), settings.token)),
+      ]);
+      const available = reading.allowance > inUse ? reading.allowance - inUse : 0n;
+      return {
+        ...base,
+        allowance: reading.allowance.toString(),
+        inUse: inUse.toString(),
+        available: available.toString(),
+        balance: reading.balance.toString(),
+        permit: {
+          domain: { name: domain.name ?? '', version: domain.version ?? '', chainId: Number(domain.chainId), verifyingContract: getAddress(domain.verifyingContract!) },
+          primaryType: 'Permit',
+          nonce: reading.permitNonce.toString(),
+        },
+        approve: { to: settings.token, functionName: 'approve', args: [operator, reading.balance.toString()] },
+      };
+    },
+
+    /**
+     * Grants the refund allowance with the payout wallet's EIP-2612 permit: checked against the payout
+     * address before anything is sent, then sent by the operator; answers the allowance once mined.
+     */
+    async grantAllowance(scope: MerchantScope, body: GrantRefundAllowanceBody): Promise<RefundAllowance> {
+      const settings = chainFor(chain, scope.livemode);
+      const operator = refundOperatorOf(settings);
+      if (!operator) throw new InvalidStateError(`${settings.mode} mode has no operator on this deployment: refunds cannot be sent from an allowance.`, { param: 'livemode' });
+      const owner = (await findMerchant(sql, scope.merchantId))?.payoutAddress;
+      if (!owner) throw new InvalidStateError('Set a payout address first: the refund allowance is granted by the payout wallet.', { param: 'payoutAddress' });
+      const client = publicClientFor(settings);
+      const [reading, domain, block] = await Promise.all([
+        readRefundAllowance(settings, getAddress(owner), operator),
+        withSafeChainErrors(() => readDomain(client, settings.token)),
+        withSafeChainErrors(() => client.getBlock()),
+      ]);
+      const deadline = BigInt(body.deadline);
+      if (deadline <= block.timestamp) throw new InvalidRequestError('The permit deadline has passed; sign a new permit.', { param: 'deadline' });
+      const message = { owner: getAddress(owner), spender: operator, value: BigInt(body.value), nonce: reading.permitNonce, deadline };
+      const signer = await recoverTypedDataAddress({ domain, types: PERMIT_TYPES, primaryType: 'Permit', message, signature: body.signature as Hex }).catch(() => undefined);
+      if (!signer || !isAddressEqual(signer, message.owner)) {
+        throw new InvalidRequestError(
+          `The signature is not the payout wallet's (${message.owner}) permit for the operator ${operator} of this value, deadline and nonce ${reading.permitNonce}.`,
+          { param: 'signature' },
+        );
+      }
+      let settled;
+      try {
+        settled = await submitRefundPermit(sql, settings, { ...message, signature: body.signature as Hex });
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (refusal) throw new InvalidRequestError(`The token refused the permit: ${refusal.reason}`, { param: 'signature' });
+        throw error;
+      }
+      if (settled.outcome !== 'success') throw new InvalidRequestError(`The permit transaction was ${settled.outcome}; sign a new permit.`, { param: 'signature' });
+      return this.allowance(scope);
     },
 
     async get(scope: MerchantScope, id: string): Promise<Refund> {

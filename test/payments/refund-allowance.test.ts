@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
-import { type Authorization, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
+import { type Authorization, PERMIT_TYPES, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
@@ -114,6 +114,36 @@ describe('refunds from the refund allowance', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(await transactionsOf(created.id)).toHaveLength(0);
     expect((await get(`/v1/refunds/${created.id}`)).status).toBe('pending');
+  });
+
+  it('the payout wallet grants the allowance once by EIP-2612 permit, sent by the operator; a wrong signature sends nothing', async () => {
+    const before = (await t.app.inject({ method: 'GET', url: '/v1/refunds/allowance', headers: auth() })).json();
+    expect(before).toMatchObject({ object: 'refund_allowance', owner: payout, spender: operator, allowance: '0', available: '0', token: settings.token });
+    expect(before.approve).toEqual({ to: settings.token, functionName: 'approve', args: [operator, before.balance] });
+    const deadline = (await pub.getBlock()).timestamp + 3600n;
+    const { domain, nonce } = before.permit;
+    const sign = (signer: PrivateKeyAccount, value: bigint) =>
+      signer.signTypedData({
+        domain: { ...domain, chainId: BigInt(domain.chainId) },
+        types: PERMIT_TYPES,
+        primaryType: 'Permit',
+        message: { owner: payout, spender: operator, value, nonce: BigInt(nonce), deadline },
+      });
+    const grant = (signature: string, value = '7000000') =>
+      t.app.inject({ method: 'POST', url: '/v1/refunds/allowance/permit', headers: auth(), payload: { value, deadline: deadline.toString(), signature } });
+    const forged = await grant(await sign(payer, 7_000_000n));
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().error).toMatchObject({ code: 'invalid_request', param: 'signature' });
+    const mismatched = await grant(await sign(merchantAccount, 7_000_000n), '8000000');
+    expect(mismatched.statusCode).toBe(400);
+    expect(await db.sql`select 1 from chain_transactions where purpose like 'refund-permit:%'`).toHaveLength(0);
+
+    const granted = await grant(await sign(merchantAccount, 7_000_000n));
+    expect(granted.statusCode, granted.body).toBe(200);
+    expect(granted.json()).toMatchObject({ allowance: '7000000', available: '7000000', permit: { nonce: String(BigInt(nonce) + 1n) } });
+    expect(await pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [payout, operator] })).toBe(7_000_000n);
+    // A used permit is refused by the token's nonce (the signature no longer matches the next nonce).
+    expect((await grant(await sign(merchantAccount, 7_000_000n))).statusCode).toBe(400);
   });
 
   it('with the allowance granted, a refund completes by itself: one transferFrom, confirmations, refund.succeeded', async () => {
