@@ -1,11 +1,12 @@
 // Activities of refundWorkflow: the operator's transferFrom(payout wallet -> customer) from the
-// refund allowance, through the platform's one transaction sender under the purpose `refund:<id>`
+// refund allowance, or the relayer's submission of the payout wallet's signed EIP-3009 transfer, through the platform's one transaction sender under the purpose `refund:<id>`
 // (recorded before it is sent: a retry, or another worker after a crash, follows the recorded
 // transaction instead of sending a second one), and the follow-up to the mode's confirmations.
 // Token refusals are named by src/chain/refusals.ts, nowhere else.
 import { Context } from '@temporalio/activity';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Hash, type PublicClient, encodeFunctionData, getAddress } from 'viem';
+import { type Hash, type Hex, type PublicClient, encodeFunctionData, getAddress } from 'viem';
+import { splitSig } from '../src/chain/typed-data.js';
 import { publicClientFor, withSafeChainErrors } from '../src/chain/clients.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../src/chain/config.js';
 import { fiatTokenAbi } from '../src/chain/fiat-token-abi.js';
@@ -29,16 +30,20 @@ type Operator = { settings: ChainSettings; client: PublicClient; sender: Transac
 export const refundPurpose = (refundId: string): string => `refund:${refundId}`;
 
 export function createRefundActivities({ sql, events, chain = {} }: RefundActivityDeps) {
-  const operators = new Map<boolean, Operator>();
-  function operatorOf(livemode: boolean): Operator {
-    let operator = operators.get(livemode);
+  const senders = new Map<string, Operator>();
+  /** The operator for an allowance refund, the relayer for a signed one. */
+  function senderFor(row: refunds.RefundRow): Operator {
+    const role = row.authorizationMessage ? 'relayer' : 'operator';
+    const key = `${row.livemode}:${role}`;
+    let operator = senders.get(key);
     if (!operator) {
-      const settings = chainFor(chain, livemode);
-      if (!settings.operatorKey) throw new Error(`${settings.mode} mode has no operator key: refunds cannot be sent from the allowance`);
+      const settings = chainFor(chain, row.livemode);
+      const privateKey = role === 'relayer' ? settings.relayerKey : settings.operatorKey;
+      if (!privateKey) throw new Error(`${settings.mode} mode has no ${role} key: the refund cannot be sent`);
       const client = publicClientFor(settings);
-      const sender = createTransactionSender({ sql, client, account: signingAccount(settings.operatorKey), chainId: settings.chainId });
+      const sender = createTransactionSender({ sql, client, account: signingAccount(privateKey), chainId: settings.chainId });
       operator = { settings, client, sender, receipts: createReceiptWaiter(client, settings.pollIntervalMs) };
-      operators.set(livemode, operator);
+      senders.set(key, operator);
     }
     return operator;
   }
@@ -50,6 +55,15 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
   }
 
   function transferCall(row: refunds.RefundRow) {
+    const signed = row.authorizationMessage;
+    if (signed) {
+      const { v, r, s } = splitSig(row.authorizationSignature as Hex);
+      return encodeFunctionData({
+        abi: fiatTokenAbi,
+        functionName: 'transferWithAuthorization',
+        args: [getAddress(signed.from), getAddress(signed.to), BigInt(signed.value), BigInt(signed.validAfter), BigInt(signed.validBefore), signed.nonce as Hex, v, r, s],
+      });
+    }
     return encodeFunctionData({
       abi: fiatTokenAbi,
       functionName: 'transferFrom',
@@ -87,7 +101,7 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
         const now = await refunds.findRefundById(sql, refundId);
         return now?.status === 'succeeded' || now?.status === 'failed' ? now.status : 'not_processing';
       }
-      const operator = operatorOf(row.livemode);
+      const operator = senderFor(row);
       const purpose = refundPurpose(row.id);
       const [latest] = await ledger.findLatestOfPurposes(sql, operator.settings.chainId, [purpose]);
       if (latest && latest.outcome !== 'dropped') {
@@ -119,7 +133,7 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
         const now = await refunds.findRefundById(sql, refundId);
         return now?.status === 'succeeded' ? 'succeeded' : 'failed';
       }
-      const operator = operatorOf(row.livemode);
+      const operator = senderFor(row);
       const context = Context.current();
       const beat = setInterval(() => context.heartbeat(), 5_000);
       try {

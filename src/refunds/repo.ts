@@ -24,8 +24,13 @@ export type RefundRow = {
   succeededAt: Date | null;
   cancelledAt: Date | null;
   failedAt: Date | null;
+  /** A wallet refund's signed EIP-3009 transfer, which the relayer submits. */
+  authorizationMessage: RefundAuthorization | null;
+  authorizationSignature: string | null;
   createdAt: Date;
 };
+
+export type RefundAuthorization = { from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string };
 
 export type RefundStatus = 'pending' | 'processing' | 'succeeded' | 'failed' | 'cancelled';
 /** Who sends it: the operator from the refund allowance, or the merchant's wallet. */
@@ -36,7 +41,7 @@ const columns = (db: Db) =>
      amount::text as amount, currency, reason, status, chain_id::text as "chainId", token, from_address as "fromAddress",
      to_address as "toAddress", transaction_hash as "transactionHash", succeeded_at as "succeededAt", cancelled_at as "cancelledAt",
      method, block_number::text as "blockNumber", failure_code as "failureCode", failure_reason as "failureReason", failed_at as "failedAt",
-     created_at as "createdAt"`;
+     authorization_message as "authorizationMessage", authorization_signature as "authorizationSignature", created_at as "createdAt"`;
 
 /** What is already refunded or reserved (pending, processing) of a session's payment; a cancelled or failed refund reserves nothing. */
 export async function refundedAmount(db: Db, paymentSessionId: string): Promise<bigint> {
@@ -118,6 +123,14 @@ export async function markFailed(
     update refunds set status = 'failed', failure_code = ${failure.code}, failure_reason = ${failure.reason},
                        transaction_hash = coalesce(${failure.transactionHash ?? null}, transaction_hash), failed_at = now(), updated_at = now()
     where id = ${id} and status = 'processing' returning ${columns(db)}`;
+  return row;
+}
+
+/** pending (wallet) -> processing with the payout wallet's signed EIP-3009 transfer; undefined when it was not pending. */
+export async function attachAuthorization(db: Db, id: string, authorization: RefundAuthorization, signature: string): Promise<RefundRow | undefined> {
+  const [row] = await db<RefundRow[]>`
+    update refunds set status = 'processing', authorization_message = ${db.json(authorization)}, authorization_signature = ${signature}, updated_at = now()
+    where id = ${id} and status = 'pending' and method = 'wallet' returning ${columns(db)}`;
   return row;
 }
 

@@ -2,7 +2,7 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
-import { createRefundBody, grantRefundAllowanceBody, refund, refundAllowance, refundList, refundListQuery, refundParams, refundSignatureBody } from './schemas.js';
+import { createRefundBody, grantRefundAllowanceBody, refund, refundAuthorizationBody, refundAllowance, refundList, refundListQuery, refundParams, refundSignatureBody } from './schemas.js';
 import type { RefundService } from './service.js';
 
 export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundService): void {
@@ -32,6 +32,23 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
       response: { 200: refund },
     },
     handler: (request) => refunds.recordTransaction(requestScope(request), request.params.id, request.body.transactionHash),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/refunds/:id/authorization',
+    config: { access: access.scope('refunds_write') },
+    schema: {
+      operationId: 'authorizeRefund',
+      tags: ['Refunds'],
+      summary: "Send a pending refund with the payout wallet's signed EIP-3009 transfer (the relayer submits it)",
+      description:
+        "For a `pending` (method `wallet`) refund: the payout wallet signs TransferWithAuthorization {from: instructions.from, to: instructions.to, value: amount, validAfter, validBefore, nonce} and this submits it. The refund turns `processing`, then `succeeded` with refund.succeeded once confirmed, or `failed` with the token's named refusal and refund.failed. A signature that is not the payout wallet's, or a message that is not exactly this refund, is 400 invalid_request and sends nothing.",
+      params: refundParams,
+      body: refundAuthorizationBody,
+      response: { 200: refund },
+    },
+    handler: (request) => refunds.authorize(requestScope(request), request.params.id, request.body),
   });
 
   app.route({

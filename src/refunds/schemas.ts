@@ -129,3 +129,21 @@ export const grantRefundAllowanceBody = z
 
 export type RefundAllowance = z.infer<typeof refundAllowance>;
 export type GrantRefundAllowanceBody = z.infer<typeof grantRefundAllowanceBody>;
+
+export const refundAuthorizationBody = z
+  .object({
+    authorization: z
+      .object({
+        from: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address').describe("The payout wallet (the refund's instructions.from)."),
+        to: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address').describe("The customer (the refund's instructions.to)."),
+        value: amountString.describe("Exactly the refund's amount."),
+        validAfter: z.string().regex(/^(0|[1-9][0-9]{0,19})$/, 'must be unix seconds'),
+        validBefore: z.string().regex(/^(0|[1-9][0-9]{0,19})$/, 'must be unix seconds'),
+        nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hex'),
+      })
+      .strict()
+      .describe('The EIP-3009 TransferWithAuthorization message the payout wallet signed (domain: the token\'s).'),
+    signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x-prefixed signature'),
+  })
+  .strict();
+export type RefundAuthorizationBody = z.infer<typeof refundAuthorizationBody>;

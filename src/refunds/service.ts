@@ -25,12 +25,12 @@ import type { EventDispatcher } from '../events/dispatch.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
 import { readRefundAllowance, refundOperatorOf, submitRefundPermit } from './allowance.js';
 import { findMerchant } from '../merchants/repo.js';
-import { PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
+import { EIP3009_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { refusalOf } from '../chain/refusals.js';
 import { recordRefundEvent } from './events.js';
 import { renderRefund } from './render.js';
 import * as repo from './repo.js';
-import type { CreateRefundBody, GrantRefundAllowanceBody, Refund, RefundAllowance } from './schemas.js';
+import type { CreateRefundBody, GrantRefundAllowanceBody, Refund, RefundAllowance, RefundAuthorizationBody } from './schemas.js';
 import { refundWorkflowStart } from './starts.js';
 
 const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
@@ -181,6 +181,42 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         throw error;
       }
       return renderRefund((await repo.findRefund(sql, scope, id))!);
+    },
+
+    /**
+     * A pending wallet refund signed by the payout wallet as an EIP-3009 transfer: checked against the
+     * refund (parties, amount, signer, window) before anything is sent, then pending -> processing and
+     * the refund workflow has the relayer submit it.
+     */
+    async authorize(scope: MerchantScope, id: string, body: RefundAuthorizationBody): Promise<Refund> {
+      const refund = await repo.findRefund(sql, scope, id);
+      if (!refund) throw new NotFoundError(`No such refund: ${id}.`, { param: 'id' });
+      if (refund.status !== 'pending' || refund.method !== 'wallet') {
+        throw new InvalidStateError(`Only a pending refund of method wallet takes a signed transfer; this refund is ${refund.status} (${refund.method}).`, { param: 'id' });
+      }
+      const a = body.authorization;
+      const mismatch = (field: string, expected: string) =>
+        new InvalidRequestError(`authorization.${field} must be ${expected} for this refund.`, { param: `authorization.${field}` });
+      if (!isAddressEqual(getAddress(a.from), getAddress(refund.fromAddress))) throw mismatch('from', refund.fromAddress);
+      if (!isAddressEqual(getAddress(a.to), getAddress(refund.toAddress))) throw mismatch('to', refund.toAddress);
+      if (a.value !== refund.amount) throw mismatch('value', refund.amount);
+      const settings = chainFor(chain, scope.livemode);
+      if (!settings.relayerKey) throw new InvalidStateError(`${settings.mode} mode has no relayer on this deployment.`, { param: 'livemode' });
+      const client = publicClientFor(settings);
+      const [domain, block] = await Promise.all([withSafeChainErrors(() => readDomain(client, getAddress(refund.token))), withSafeChainErrors(() => client.getBlock())]);
+      if (BigInt(a.validBefore) <= block.timestamp) throw new InvalidRequestError('The authorization has expired (validBefore has passed); sign a new one.', { param: 'authorization.validBefore' });
+      const message = { from: getAddress(a.from), to: getAddress(a.to), value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce as Hex };
+      const signer = await recoverTypedDataAddress({ domain, types: EIP3009_TYPES, primaryType: 'TransferWithAuthorization', message, signature: body.signature as Hex }).catch(() => undefined);
+      if (!signer || !isAddressEqual(signer, message.from)) {
+        throw new InvalidRequestError(`The signature is not the payout wallet's (${refund.fromAddress}) TransferWithAuthorization of this message.`, { param: 'signature' });
+      }
+      const { row, starts } = await sql.begin(async (tx) => {
+        const row = await repo.attachAuthorization(tx, refund.id, { ...a, from: message.from, to: message.to }, body.signature);
+        if (!row) throw new InvalidStateError('The refund is no longer pending.', { param: 'id' });
+        return { row, starts: [await queueWorkflowStart(tx, refundWorkflowStart(taskQueue, row))] };
+      });
+      await starter.startAfterCommit(starts);
+      return renderRefund(row);
     },
 
     /** pending -> cancelled, which releases the reserved amount. A succeeded or cancelled refund is final. */

@@ -207,6 +207,36 @@ describe('refunds from the refund allowance', () => {
     const covered = (await refund({ paymentSessionId: sessionId, amount: '300000' })).json();
     expect(covered).toMatchObject({ status: 'processing', method: 'allowance' });
     await until(() => get(`/v1/refunds/${covered.id}`), (x) => x.status === 'succeeded', 'covered refund succeeded');
+
+    // The uncovered one: the payout wallet signs the EIP-3009 transfer, the relayer submits it.
+    const payerBefore = await balanceOf(payer.address);
+    const now = (await pub.getBlock()).timestamp;
+    const signTransfer = async (value: bigint, signer = merchantAccount) => {
+      const message: Authorization = { from: payout, to: payer.address, value, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
+      const signature = await signAuthorization(signer, await readDomain(pub, settings.token), 'TransferWithAuthorization', message);
+      return {
+        authorization: { ...message, value: value.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() },
+        signature,
+      };
+    };
+    const authorize = (payload: object) => t.app.inject({ method: 'POST', url: `/v1/refunds/${short.id}/authorization`, headers: auth(), payload });
+    const wrongAmount = await authorize(await signTransfer(300_000n));
+    expect(wrongAmount.statusCode).toBe(400);
+    expect(wrongAmount.json().error).toMatchObject({ code: 'invalid_request', param: 'authorization.value' });
+    const wrongSigner = await authorize({ ...(await signTransfer(300_001n, payer)) });
+    expect(wrongSigner.statusCode).toBe(400);
+    expect(wrongSigner.json().error).toMatchObject({ code: 'invalid_request', param: 'signature' });
+    expect(await transactionsOf(short.id)).toHaveLength(0);
+    const signed = await authorize(await signTransfer(300_001n));
+    expect(signed.statusCode, signed.body).toBe(200);
+    expect(signed.json()).toMatchObject({ status: 'processing', method: 'wallet' });
+    const done = await until(() => get(`/v1/refunds/${short.id}`), (x) => x.status !== 'processing', 'signed refund settled');
+    expect(done).toMatchObject({ status: 'succeeded' });
+    expect(await balanceOf(payer.address)).toBe(payerBefore + 300_001n);
+    expect(await refundEvents(short.id)).toEqual(['refund.created', 'refund.succeeded']);
+    expect(await transactionsOf(short.id)).toEqual([{ outcome: 'success' }]);
+    // Sent once: the same signed transfer again is refused (the refund is no longer pending).
+    expect((await authorize(await signTransfer(300_001n))).statusCode).toBe(403);
   });
 
   it('a refund the token refuses when sent fails with the named refusal, refund.failed, and is refundable again', async () => {

@@ -10,3 +10,7 @@ alter table refunds add column failure_code text;
 alter table refunds add column failure_reason text;
 alter table refunds add column failed_at timestamptz;
 alter table refunds add column block_number bigint;
+-- A `wallet` refund the payout wallet signed as an EIP-3009 transferWithAuthorization: the relayer
+-- submits it in the same refund workflow (processing until confirmed).
+alter table refunds add column authorization_message jsonb;
+alter table refunds add column authorization_signature text;
