@@ -2,6 +2,7 @@
 // the periodic charges of subscriptions.
 import { api } from '../api.ts';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { RefundDialog } from '../components/RefundDialog.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatAmount, formatDate, shortId } from '../format.ts';
 import type { Charge, PaymentSession } from '../types.ts';
@@ -34,6 +35,7 @@ export function PaymentsPage() {
                 </a>
               ),
             },
+            { header: 'Refund', cell: (s) => (s.status === 'completed' ? <RefundDialog paymentSessionId={s.id} amount={s.amount} /> : null) },
           ]}
           empty="No payment sessions yet."
         />

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api } from '../api.ts';
 import { ActionForm, Field, optionalText, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { RefundAllowance } from '../components/RefundAllowance.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
 import type { Refund } from '../types.ts';
@@ -14,6 +15,7 @@ export function RefundsPage() {
   const [started, setStarted] = useState<RefundInstructions | null>(null);
   return (
     <>
+      <RefundAllowance />
       <ActionForm
         title="Refund a payment"
         submitLabel="Start refund"
