@@ -59,11 +59,17 @@ export async function lockRefundAllowance(db: Db, chainId: number, livemode: boo
   await db`select pg_advisory_xact_lock(hashtextextended(${`refund-allowance:${chainId}:${livemode}:${payout.toLowerCase()}`}, 0))`;
 }
 
-/** What the operator still has to take from a payout wallet's allowance: its refunds being processed. */
+/**
+ * What the operator still has to take from a payout wallet's allowance: its allowance refunds being
+ * processed whose transfer is not known to be mined (a mined one already lowered the allowance on chain;
+ * one mined but not yet recorded is counted twice for a moment, which errs toward the wallet method).
+ */
 export async function allowanceInUse(db: Db, chainId: number, livemode: boolean, payout: string): Promise<bigint> {
   const [row] = await db<{ total: string }[]>`
-    select coalesce(sum(amount), 0)::text as total from refunds
-    where chain_id = ${chainId} and livemode = ${livemode} and lower(from_address) = ${payout.toLowerCase()} and status = 'processing'`;
+    select coalesce(sum(r.amount), 0)::text as total from refunds r
+    where r.chain_id = ${chainId} and r.livemode = ${livemode} and lower(r.from_address) = ${payout.toLowerCase()}
+      and r.status = 'processing' and r.method = 'allowance'
+      and not exists (select 1 from chain_transactions c where c.chain_id = r.chain_id and c.purpose = 'refund:' || r.id and c.outcome = 'success')`;
   return BigInt(row!.total);
 }
 

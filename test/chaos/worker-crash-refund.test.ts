@@ -64,9 +64,10 @@ describe('worker SIGKILLed mid refund', () => {
       return row!.n === REFUNDS ? true : undefined;
     });
 
-    // The refund allowance, granted once by a plain approve from the payout wallet.
+    // The refund allowance, granted once by a plain approve from the payout wallet. Twice the sum: a refund
+    // mined and not yet recorded counts against it for a moment (docs/refunds.md), and this test is about crashes.
     const merchantWallet = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey), chain, transport: http(info.rpcUrl) });
-    const approved = await merchantWallet.writeContract({ address: info.token, abi: erc20Abi, functionName: 'approve', args: [info.operator, AMOUNT * BigInt(REFUNDS)] });
+    const approved = await merchantWallet.writeContract({ address: info.token, abi: erc20Abi, functionName: 'approve', args: [info.operator, 2n * AMOUNT * BigInt(REFUNDS)] });
     await waitForDevReceipt(pub, approved);
 
     const customerBefore = await pub.readContract({ address: info.token, abi: erc20Abi, functionName: 'balanceOf', args: [customer.address] });
