@@ -19,6 +19,8 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { recordHistory } from '../support/histories.js';
+import { refundWorkflowId } from '../../workflows/refund.js';
 
 let chain: DevChain;
 let settings: ChainSettings;
@@ -169,6 +171,9 @@ describe('refunds from the refund allowance', () => {
     expect(await balanceOf(payout)).toBe(payoutBefore - 1_500_000n);
     expect(await refundEvents(created.id)).toEqual(['refund.created', 'refund.succeeded']);
     expect(await transactionsOf(created.id)).toEqual([{ outcome: 'success' }]);
+    const run = temporal.client.workflow.getHandle(refundWorkflowId(created.id));
+    expect(await run.result()).toBe('succeeded');
+    await recordHistory(run, 'refund-succeeded', 'first');
     const event = (await db.sql<{ data: { object: { status: string; transactionHash: string } } }[]>`
       select data from events where type = 'refund.succeeded' and data->'object'->>'id' = ${created.id}`)[0]!;
     expect(event.data.object).toMatchObject({ status: 'succeeded', transactionHash: done.transactionHash });
@@ -254,6 +259,9 @@ describe('refunds from the refund allowance', () => {
       expect(failed.failedAt).not.toBeNull();
       expect(await refundEvents(created.id)).toEqual(['refund.created', 'refund.failed']);
       expect(await transactionsOf(created.id)).toHaveLength(0);
+      const run = temporal.client.workflow.getHandle(refundWorkflowId(created.id));
+      expect(await run.result()).toBe('failed');
+      await recordHistory(run, 'refund-failed', 'first');
       // Its reservation is released: the whole payment is refundable again.
       await transferToken(elsewhere, payout, kept);
       returned = true;
