@@ -11,6 +11,7 @@ import { createEventActivities, type EventActivityDeps } from './events.js';
 import { createRelayActivities, type RelayActivityDeps } from './relay.js';
 import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
 import { createDepositActivities } from './deposits.js';
+import { createRefundActivities } from './refunds.js';
 import { createSubscriptionRenewalActivities } from './subscription-renewals.js';
 import { createSubscriptionActivities } from './subscriptions.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
@@ -42,6 +43,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRelayActivities(deps),
     ...createPaymentActivities(deps),
     ...createDepositActivities({ sql: deps.sql, events, chain: deps.chain, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
+    ...createRefundActivities({ sql: deps.sql, events, chain: deps.chain }),
     ...createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain }),
     ...createAgentActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),
     ...createAgentDailyActivities({ sql: deps.sql, events, emails }),

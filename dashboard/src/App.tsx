@@ -22,6 +22,7 @@ import { SettingsPage } from './pages/SettingsPage.tsx';
 import { GoLivePage } from './pages/GoLivePage.tsx';
 import { EventsPage } from './pages/EventsPage.tsx';
 import { PaymentDetailPage, type RefundAction } from './pages/detail/PaymentDetailPage.tsx';
+import { RefundDialog } from './components/RefundDialog.tsx';
 import { SubscriptionDetailPage } from './pages/detail/SubscriptionDetailPage.tsx';
 import { CustomerDetailPage } from './pages/detail/CustomerDetailPage.tsx';
 import { InvoiceDetailPage } from './pages/detail/InvoiceDetailPage.tsx';
@@ -46,8 +47,9 @@ export const PAGES: PageDef[] = [
   { path: 'go-live', title: 'Go live', component: GoLivePage },
 ];
 
-/** The refund button of the payment page: issue #26's refund dialog is passed here once it exists. */
-const REFUND_ACTION: RefundAction | undefined = undefined;
+/** The refund button of the payment page: the one-click refund dialog, for a completed payment. */
+const REFUND_ACTION: RefundAction = ({ session, onRefunded }) =>
+  session.status === 'completed' ? <RefundDialog paymentSessionId={session.id} amount={session.amount} onDone={onRefunded} /> : null;
 
 type DetailDef = { section: string; title: string; component: ComponentType<{ id: string }> };
 

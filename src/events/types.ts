@@ -26,6 +26,12 @@ export const EVENT_TYPES = [
   'payment.overpaid',
   'payment.late_deposit',
   'payment.deposit_reversed',
+  /** A refund was created (any method); data.object is the refund. docs/refunds.md. */
+  'refund.created',
+  /** A refund's transfer has the mode's confirmations. */
+  'refund.succeeded',
+  /** An operator-sent refund was refused or reverted (failure.code names why); its amount is refundable again. */
+  'refund.failed',
   'subscription_plan.created',
   'subscription_plan.updated',
   'subscription_plan.archived',

@@ -2,7 +2,7 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
-import { createRefundBody, refund, refundList, refundListQuery, refundParams, refundSignatureBody } from './schemas.js';
+import { createRefundBody, grantRefundAllowanceBody, refund, refundAuthorizationBody, refundAllowance, refundList, refundListQuery, refundParams, refundSignatureBody } from './schemas.js';
 import type { RefundService } from './service.js';
 
 export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundService): void {
@@ -36,6 +36,23 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
 
   app.route({
     method: 'POST',
+    url: '/v1/refunds/:id/authorization',
+    config: { access: access.scope('refunds_write') },
+    schema: {
+      operationId: 'authorizeRefund',
+      tags: ['Refunds'],
+      summary: "Send a pending refund with the payout wallet's signed EIP-3009 transfer (the relayer submits it)",
+      description:
+        "For a `pending` (method `wallet`) refund: the payout wallet signs TransferWithAuthorization {from: instructions.from, to: instructions.to, value: amount, validAfter, validBefore, nonce} and this submits it. The refund turns `processing`, then `succeeded` with refund.succeeded once confirmed, or `failed` with the token's named refusal and refund.failed. A signature that is not the payout wallet's, or a message that is not exactly this refund, is 400 invalid_request and sends nothing.",
+      params: refundParams,
+      body: refundAuthorizationBody,
+      response: { 200: refund },
+    },
+    handler: (request) => refunds.authorize(requestScope(request), request.params.id, request.body),
+  });
+
+  app.route({
+    method: 'POST',
     url: '/v1/refunds/:id/cancel',
     config: { access: access.scope('refunds_write') },
     schema: {
@@ -46,6 +63,36 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
       response: { 200: refund },
     },
     handler: (request) => refunds.cancel(requestScope(request), request.params.id),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/refunds/allowance',
+    config: { access: access.scope('refunds_read') },
+    schema: {
+      operationId: 'getRefundAllowance',
+      tags: ['Refunds'],
+      summary: "The refund allowance: the payout wallet's USDC allowance for the operator, and how to grant it",
+      description: 'While it covers a refund, POST /v1/refunds is sent by the operator (transferFrom payout -> customer) and completes by itself.',
+      response: { 200: refundAllowance },
+    },
+    handler: (request) => refunds.allowance(requestScope(request)),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/refunds/allowance/permit',
+    config: { access: access.scope('refunds_write') },
+    schema: {
+      operationId: 'grantRefundAllowance',
+      tags: ['Refunds'],
+      summary: "Grant the refund allowance with the payout wallet's EIP-2612 permit (the operator sends it and pays the gas)",
+      description:
+        "Sign Permit {owner: payout address, spender, value, nonce, deadline} with the domain of GET /v1/refunds/allowance. The signature is checked before anything is sent; the answer is the allowance once the permit is mined. A signature that is not the payout wallet's, a past deadline or a used nonce is 400 invalid_request, param `signature` or `deadline`.",
+      body: grantRefundAllowanceBody,
+      response: { 200: refundAllowance },
+    },
+    handler: (request) => refunds.grantAllowance(requestScope(request), request.body),
   });
 
   app.route({

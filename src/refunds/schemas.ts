@@ -5,10 +5,11 @@ import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { REFUSAL_CODES } from '../chain/refusals.js';
 
-export const REFUND_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export const REFUND_STATUSES = ['pending', 'processing', 'succeeded', 'failed', 'cancelled'] as const;
+export const REFUND_METHODS = ['allowance', 'wallet'] as const;
 
 const refundAmountFields = {
-  amount: amountString.optional().describe('Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending and succeeded refunds.'),
+  amount: amountString.optional().describe('Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending, processing and succeeded refunds.'),
   reason: z.string().trim().min(1).max(500).optional(),
 };
 
@@ -62,19 +63,25 @@ export const refund = z
     status: z
       .enum(REFUND_STATUSES)
       .describe(
-        '`pending`: waiting for the merchant wallet\'s transfer (its amount is reserved). `succeeded`: the transfer was verified on-chain (terminal). `failed`: the recorded transfer was refused by the token (see `failureCode`; terminal); it reserves nothing, so a new refund can be created once the cause is gone. `cancelled`: cancelled while pending with POST /v1/refunds/{id}/cancel; its amount is refundable again (terminal).',
+        '`pending` (method `wallet`): waiting for the merchant wallet\'s transfer (its amount is reserved). `processing` (method `allowance`): the operator is sending it from the refund allowance; it cannot be cancelled. `succeeded`: the transfer has the mode\'s confirmations (terminal; `refund.succeeded`). `failed`: the refund transfer was refused or reverted, `failureCode` says why; its amount is refundable again (terminal; `refund.failed`). `cancelled`: cancelled while pending with POST /v1/refunds/{id}/cancel; its amount is refundable again (terminal).',
       ),
-    instructions: refundInstructions,
-    transactionHash: z.string().nullable().describe('The verified refund transfer (of a failed refund: the transfer the token refused).'),
+    method: z
+      .enum(REFUND_METHODS)
+      .describe(
+        '`allowance`: the refund allowance of the payout wallet covered it when it was created, so the operator sends it (transferFrom payout -> customer) and it completes by itself. `wallet`: the allowance did not cover it (or none was granted), so the merchant\'s payout wallet sends it: sign the EIP-3009 transfer (POST /v1/refunds/{id}/authorization; the relay submits it) or send `instructions.call` and record it with POST /v1/refunds/{id}/signature.',
+      ),
+    instructions: refundInstructions.nullable().describe('For method `wallet` only (null for `allowance`): the transfer the payout wallet sends.'),
+    transactionHash: z.string().nullable().describe('The refund transfer (the operator\'s as soon as it is mined; for `wallet`, the verified one).'),
+    blockNumber: z.string().nullable().describe('Block of the operator\'s refund transfer, once confirmed.'),
     failureCode: z
       .string()
       .nullable()
       .describe(
-        `Why the refund failed (\`failed\` only): one of the token refusal codes (${REFUSAL_CODES.join(', ')}). Most likely: payer_blacklisted (the refunded customer's address is blocked by the issuer), merchant_blacklisted (the payout address is), token_paused (create a new refund once USDC resumes), insufficient_funds (top up the payout wallet).`,
+        `Why the refund failed (\`failed\` only): one of the token refusal codes (${REFUSAL_CODES.join(', ')}), or \`reverted\`. Most likely: payer_blacklisted (the refunded customer's address is blocked by the issuer), merchant_blacklisted (the payout address is), token_paused (create a new refund once USDC resumes), insufficient_funds (top up the payout wallet), insufficient_allowance (raise the refund allowance).`,
       ),
     failureReason: z.string().nullable().describe('A readable sentence for `failureCode`.'),
-    succeededAt: timestamp.nullable(),
     failedAt: timestamp.nullable(),
+    succeededAt: timestamp.nullable(),
     cancelledAt: timestamp.nullable(),
     livemode: z.boolean(),
     createdAt: timestamp,
@@ -96,3 +103,58 @@ export const refundListQuery = listQueryOf('refund');
 
 export type CreateRefundBody = z.infer<typeof createRefundBody>;
 export type Refund = z.infer<typeof refund>;
+
+export const refundAllowance = z
+  .object({
+    object: z.literal('refund_allowance'),
+    chainId: z.number().int(),
+    token: z.string(),
+    owner: z.string().nullable().describe("The merchant's payout address, which grants the allowance (null: no payout address set)."),
+    spender: z.string().nullable().describe('The operator that sends refunds from the allowance (null: this deployment has no operator in this mode).'),
+    allowance: z.string().describe("The payout wallet's USDC allowance for the operator, on chain now."),
+    inUse: z.string().describe('What refunds being processed still take from it.'),
+    available: z.string().describe('allowance - inUse: a refund up to this amount is sent by the operator.'),
+    balance: z.string().describe("The payout wallet's USDC balance (a refund also needs the funds)."),
+    permit: z
+      .object({
+        domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int(), verifyingContract: z.string() }),
+        primaryType: z.literal('Permit'),
+        nonce: z.string().describe("The payout wallet's next EIP-2612 nonce."),
+      })
+      .nullable()
+      .describe('What to sign to grant the allowance by EIP-2612 permit (eth_signTypedData_v4 with message {owner, spender, value, nonce, deadline}), then POST /v1/refunds/allowance/permit.'),
+    approve: z
+      .object({ to: z.string(), functionName: z.literal('approve'), args: z.tuple([z.string(), z.string()]).describe('spender, value (a suggested cap).') })
+      .nullable()
+      .describe('The alternative without a signature: the payout wallet sends approve(spender, value) to the token itself (it pays the gas).'),
+  })
+  .meta({ id: 'RefundAllowance' });
+
+export const grantRefundAllowanceBody = z
+  .object({
+    value: amountString.describe('The allowance to grant in base units (a cap: it replaces the current allowance).'),
+    deadline: z.string().regex(/^[0-9]{1,20}$/, 'must be a unix timestamp in seconds').describe('The permit deadline (unix seconds), as signed.'),
+    signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x-prefixed signature').describe('The payout wallet\'s EIP-712 signature of the Permit.'),
+  })
+  .strict();
+
+export type RefundAllowance = z.infer<typeof refundAllowance>;
+export type GrantRefundAllowanceBody = z.infer<typeof grantRefundAllowanceBody>;
+
+export const refundAuthorizationBody = z
+  .object({
+    authorization: z
+      .object({
+        from: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address').describe("The payout wallet (the refund's instructions.from)."),
+        to: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address').describe("The customer (the refund's instructions.to)."),
+        value: amountString.describe("Exactly the refund's amount."),
+        validAfter: z.string().regex(/^(0|[1-9][0-9]{0,19})$/, 'must be unix seconds'),
+        validBefore: z.string().regex(/^(0|[1-9][0-9]{0,19})$/, 'must be unix seconds'),
+        nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hex'),
+      })
+      .strict()
+      .describe('The EIP-3009 TransferWithAuthorization message the payout wallet signed (domain: the token\'s).'),
+    signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x-prefixed signature'),
+  })
+  .strict();
+export type RefundAuthorizationBody = z.infer<typeof refundAuthorizationBody>;

@@ -1,21 +1,20 @@
-// Refunds of completed payments. The service never holds the merchant's keys:
-// POST /v1/refunds reserves the amount and returns the exact ERC-20 transfer
-// for the merchant's wallet; POST /v1/refunds/{id}/signature takes the mined
-// transaction's hash and marks the refund succeeded only after verifying the
-// transfer on-chain, or failed with the token's named refusal when that exact
-// transfer reverted (blacklist, pause, funds); POST /v1/refunds/{id}/cancel
-// releases a pending one.
-import { decodeEventLog, encodeFunctionData, getAddress, isAddressEqual, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
+// Refunds of completed payments. The service never holds the merchant's keys.
+// POST /v1/refunds reserves the amount under the session's row lock. When the
+// payout wallet's refund allowance for the operator covers it (beside what the
+// operator's refunds in progress already take from it), the refund is the
+// operator's (`allowance`, processing): its workflow sends transferFrom and it
+// completes by itself. Otherwise it is the merchant wallet's (`wallet`,
+// pending) with the exact ERC-20 transfer to send; POST /v1/refunds/{id}/signature
+// takes the mined transaction's hash and marks the refund succeeded only after
+// verifying the transfer on-chain; POST /v1/refunds/{id}/cancel releases a pending one.
+import type { Client } from '@temporalio/client';
+import { decodeEventLog, getAddress, isAddressEqual, recoverTypedDataAddress, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
 import { refusalOfMinedCall } from '../chain/mined-refusal.js';
-import { type Refusal, retryOf } from '../chain/refusals.js';
 import { nameBlacklistedSide } from '../chain/token-standing.js';
-import type { Db } from '../db/client.js';
-import type { EventDispatcher } from '../events/dispatch.js';
-import { recordEvent } from '../events/outbox.js';
 import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
 import { chainFor, type ChainConfig } from '../chain/config.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
-import { isUniqueViolation, type Sql } from '../db/client.js';
+import { isUniqueViolation, type Db, type Sql } from '../db/client.js';
 import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
@@ -23,104 +22,81 @@ import { newId } from '../ids.js';
 import * as invoiceRepo from '../invoices/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import * as depositRepo from '../payment-sessions/deposits-repo.js';
+import { commitWithEvents } from '../events/commit.js';
+import type { EventDispatcher } from '../events/dispatch.js';
+import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
+import { readRefundAllowance, refundOperatorOf, submitRefundPermit } from './allowance.js';
+import { findMerchant } from '../merchants/repo.js';
+import { EIP3009_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
+import { refusalOf, type Refusal } from '../chain/refusals.js';
+import { recordRefundEvent } from './events.js';
+import { renderRefund } from './render.js';
+import * as repo from './repo.js';
+import type { CreateRefundBody, GrantRefundAllowanceBody, Refund, RefundAllowance, RefundAuthorizationBody } from './schemas.js';
+import { refundWorkflowStart } from './starts.js';
 
 const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
-import * as repo from './repo.js';
-import type { CreateRefundBody, Refund } from './schemas.js';
 
-const erc20TransferAbi = [
-  {
-    type: 'function',
-    name: 'transfer',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-] as const;
-
-export function renderRefund(row: repo.RefundRow): Refund {
-  return {
-    id: row.id,
-    object: 'refund',
-    paymentSessionId: row.paymentSessionId,
-    invoiceId: row.invoiceId,
-    amount: row.amount,
-    currency: row.currency,
-    reason: row.reason,
-    status: row.status,
-    instructions: {
-      chainId: Number(row.chainId),
-      token: row.token,
-      from: row.fromAddress,
-      to: row.toAddress,
-      amount: row.amount,
-      call: {
-        to: row.token,
-        data: encodeFunctionData({ abi: erc20TransferAbi, functionName: 'transfer', args: [getAddress(row.toAddress), BigInt(row.amount)] }),
-        value: '0',
-        functionName: 'transfer',
-        args: [row.toAddress, row.amount],
-      },
-    },
-    transactionHash: row.transactionHash,
-    failureCode: row.failureCode,
-    failureReason: row.failureReason,
-    succeededAt: row.succeededAt?.toISOString() ?? null,
-    failedAt: row.failedAt?.toISOString() ?? null,
-    cancelledAt: row.cancelledAt?.toISOString() ?? null,
-    livemode: row.livemode,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
+export { renderRefund } from './render.js';
 
 const refuseHash = (message: string) => new InvalidRequestError(message, { param: 'transactionHash' });
 
-/**
- * pending -> failed with the token's named refusal of the refund's transfer, and `refund.failed` in
- * the same transaction (only the call that failed it records the event). The failed refund reserves
- * nothing: the merchant creates a new one when the cause is gone (`retry` says whether it can be).
- * Undefined when the refund was no longer pending.
- */
-export async function failRefund(tx: Db, refund: repo.RefundRow, failure: { transactionHash: string; refusal: Refusal }): Promise<{ refund: repo.RefundRow; eventId: string } | undefined> {
-  const failed = await repo.markFailed(tx, refund.id, { transactionHash: failure.transactionHash, code: failure.refusal.code, reason: failure.refusal.reason });
-  if (!failed) return undefined;
-  const event = await recordEvent(tx, {
-    merchantId: failed.merchantId,
-    livemode: failed.livemode,
-    type: 'refund.failed',
-    data: { object: renderRefund(failed), retry: retryOf(failure.refusal.code) },
-  });
-  return { refund: failed, eventId: event.id };
-}
+export type RefundServiceDeps = {
+  sql: Sql;
+  chain: ChainConfig;
+  events: EventDispatcher;
+  temporal?: Client;
+  taskQueue: string;
+  onStartError?: (error: unknown, start: QueuedWorkflowStart) => void;
+};
 
 /**
- * The named refusal of a reverted transaction when it is exactly this refund's transfer (from the
- * payout wallet, to the token, the instructed calldata); undefined for any other transaction, which
- * stays a plain "reverted" error that changes nothing. The blacklisted side: the customer who is
- * refunded is the payer of the original payment, the sending payout address the merchant's.
+ * The named refusal of a reverted transaction when it is exactly this wallet refund's transfer (from the
+ * payout wallet, to the token, the instructed calldata); undefined for any other transaction, which stays a
+ * plain "reverted" error that changes nothing. The state is read as of the transaction's block, since the
+ * issuer may lift a blacklist before the merchant records the hash.
  */
 async function refusalOfRefundTransfer(client: PublicClient, refund: repo.RefundRow, receipt: TransactionReceipt): Promise<Refusal | undefined> {
+  const call = renderRefund(refund).instructions?.call;
+  if (!call) return undefined;
   const sent = await client.getTransaction({ hash: receipt.transactionHash });
-  const call = renderRefund(refund).instructions.call;
   const isRefundTransfer =
     isAddressEqual(sent.from, getAddress(refund.fromAddress)) && sent.to !== null && isAddressEqual(sent.to, getAddress(refund.token)) && sent.input.toLowerCase() === call.data.toLowerCase();
   if (!isRefundTransfer) return undefined;
   const refusal = await refusalOfMinedCall(client, { from: sent.from, to: sent.to!, data: sent.input, blockNumber: receipt.blockNumber }, fiatTokenAbi);
   if (!refusal) return undefined;
+  // The refunded customer is the payer of the original payment; the sending payout address is the merchant's.
   return nameBlacklistedSide(client, getAddress(refund.token), getAddress(refund.toAddress), getAddress(refund.fromAddress), refusal, receipt.blockNumber);
 }
 
-export function createRefundService({ sql, chain, events }: { sql: Sql; chain: ChainConfig; events?: EventDispatcher }) {
-    /** Records the token's refusal of the refund's transfer (pending -> failed, `refund.failed`); a repeat answers the refund as it is. */
-  async function fail(refund: repo.RefundRow, transactionHash: Hex, refusal: Refusal): Promise<Refund> {
-    const failed = await sql.begin((tx) => failRefund(tx, refund, { transactionHash, refusal }));
-    if (failed) {
-      await events?.dispatch([failed.eventId]);
-      return renderRefund(failed.refund);
-    }
+export function createRefundService({ sql, chain, events, temporal, taskQueue, onStartError }: RefundServiceDeps) {
+  const starter = createWorkflowStarter(temporal, sql, onStartError ?? (() => {}));
+
+  /**
+   * `allowance` when the payout wallet's refund allowance covers `amount` beyond what the operator's
+   * refunds in progress take from it (read under a lock per payout wallet, so concurrent refunds
+   * never count the same allowance twice), else `wallet`.
+   */
+  async function methodFor(tx: Db, livemode: boolean, payout: string, amount: bigint): Promise<repo.RefundMethod> {
+    const settings = chainFor(chain, livemode);
+    const operator = refundOperatorOf(settings);
+    if (!operator) return 'wallet';
+    await repo.lockRefundAllowance(tx, settings.chainId, livemode, payout);
+    const [reading, inUse] = await Promise.all([
+      readRefundAllowance(settings, getAddress(payout), operator),
+      repo.allowanceInUse(tx, settings.chainId, livemode, payout),
+    ]);
+    return reading.allowance - inUse >= amount ? 'allowance' : 'wallet';
+  }
+
+  /** pending -> failed with the token's refusal of the recorded transfer, and `refund.failed`; a repeat answers the refund as it is. */
+  async function failWalletRefund(refund: repo.RefundRow, transactionHash: Hex, refusal: Refusal): Promise<Refund> {
+    const failed = await commitWithEvents(sql, events, async (tx, record) => {
+      const row = await repo.markFailed(tx, refund.id, { code: refusal.code, reason: refusal.reason, transactionHash });
+      if (row) await recordRefundEvent(record, 'refund.failed', row);
+      return row;
+    });
+    if (failed) return renderRefund(failed);
     const now = (await repo.findRefund(sql, refund, refund.id))!;
     if (now.status === 'failed' && now.transactionHash === transactionHash) return renderRefund(now);
     throw new InvalidStateError(`The refund is ${now.status}; transaction ${transactionHash} reverted and changes nothing.`, { param: 'transactionHash' });
@@ -128,7 +104,7 @@ export function createRefundService({ sql, chain, events }: { sql: Sql; chain: C
 
   return {
     async create(scope: MerchantScope, input: CreateRefundBody): Promise<Refund> {
-      const row = await sql.begin(async (tx) => {
+      const { row, starts } = await commitWithEvents(sql, events, async (tx, record) => {
         let sessionId = input.paymentSessionId;
         let invoiceId: string | null = null;
         if (input.invoiceId) {
@@ -159,7 +135,8 @@ export function createRefundService({ sql, chain, events }: { sql: Sql; chain: C
         if (amount > remaining) {
           throw new InvalidRequestError(`amount ${amount} exceeds what remains refundable of this payment (${remaining}).`, { param: 'amount' });
         }
-        return repo.insertRefund(tx, {
+        const method = await methodFor(tx, scope.livemode, session.payTo, amount);
+        const row = await repo.insertRefund(tx, {
           id: newId('refund'),
           ...scope,
           paymentSessionId: session.id,
@@ -167,12 +144,17 @@ export function createRefundService({ sql, chain, events }: { sql: Sql; chain: C
           amount: amount.toString(),
           currency: session.currency,
           reason: input.reason ?? null,
+          method,
           chainId: Number(session.chainId),
           token: session.token,
           fromAddress: session.payTo,
           toAddress: getAddress(recipient),
         });
+        await recordRefundEvent(record, 'refund.created', row);
+        const starts = method === 'allowance' ? [await queueWorkflowStart(tx, refundWorkflowStart(taskQueue, row))] : [];
+        return { row, starts };
       });
+      await starter.startAfterCommit(starts);
       return renderRefund(row);
     },
 
@@ -186,6 +168,9 @@ export function createRefundService({ sql, chain, events }: { sql: Sql; chain: C
           'The refund was cancelled, so its amount is no longer reserved. If the transfer was sent anyway, create a new refund for the same amount and record this transaction on it.',
           { param: 'id' },
         );
+      }
+      if (refund.method === 'allowance') {
+        throw new InvalidStateError('The operator sends this refund from the refund allowance; there is no transaction of yours to record.', { param: 'id' });
       }
       if (refund.status === 'failed') {
         if (refund.transactionHash === hash) return renderRefund(refund);
@@ -209,7 +194,7 @@ export function createRefundService({ sql, chain, events }: { sql: Sql; chain: C
         if (confirmations < BigInt(settings.confirmations)) {
           throw refuseHash(`Transaction ${hash} reverted (${refusal.code}) and has ${confirmations} of the ${settings.confirmations} confirmations required; retry shortly.`);
         }
-        return fail(refund, hash, refusal);
+        return failWalletRefund(refund, hash, refusal);
       }
       if (confirmations < BigInt(settings.confirmations)) {
         throw refuseHash(`Transaction ${hash} has ${confirmations} of the ${settings.confirmations} confirmations required; retry shortly.`);
@@ -231,13 +216,53 @@ export function createRefundService({ sql, chain, events }: { sql: Sql; chain: C
         );
       }
       try {
-        const updated = await repo.markSucceeded(sql, refund.id, hash);
+        const updated = await commitWithEvents(sql, events, async (tx, record) => {
+          const done = await repo.markSucceeded(tx, refund.id, hash, receipt.blockNumber);
+          if (done) await recordRefundEvent(record, 'refund.succeeded', done);
+          return done;
+        });
         if (updated) return renderRefund(updated);
       } catch (error) {
         if (isUniqueViolation(error, 'refunds_transaction_hash')) throw refuseHash(`Transaction ${hash} is already recorded for another refund.`);
         throw error;
       }
       return renderRefund((await repo.findRefund(sql, scope, id))!);
+    },
+
+    /**
+     * A pending wallet refund signed by the payout wallet as an EIP-3009 transfer: checked against the
+     * refund (parties, amount, signer, window) before anything is sent, then pending -> processing and
+     * the refund workflow has the relayer submit it.
+     */
+    async authorize(scope: MerchantScope, id: string, body: RefundAuthorizationBody): Promise<Refund> {
+      const refund = await repo.findRefund(sql, scope, id);
+      if (!refund) throw new NotFoundError(`No such refund: ${id}.`, { param: 'id' });
+      if (refund.status !== 'pending' || refund.method !== 'wallet') {
+        throw new InvalidStateError(`Only a pending refund of method wallet takes a signed transfer; this refund is ${refund.status} (${refund.method}).`, { param: 'id' });
+      }
+      const a = body.authorization;
+      const mismatch = (field: string, expected: string) =>
+        new InvalidRequestError(`authorization.${field} must be ${expected} for this refund.`, { param: `authorization.${field}` });
+      if (!isAddressEqual(getAddress(a.from), getAddress(refund.fromAddress))) throw mismatch('from', refund.fromAddress);
+      if (!isAddressEqual(getAddress(a.to), getAddress(refund.toAddress))) throw mismatch('to', refund.toAddress);
+      if (a.value !== refund.amount) throw mismatch('value', refund.amount);
+      const settings = chainFor(chain, scope.livemode);
+      if (!settings.relayerKey) throw new InvalidStateError(`${settings.mode} mode has no relayer on this deployment.`, { param: 'livemode' });
+      const client = publicClientFor(settings);
+      const [domain, block] = await Promise.all([withSafeChainErrors(() => readDomain(client, getAddress(refund.token))), withSafeChainErrors(() => client.getBlock())]);
+      if (BigInt(a.validBefore) <= block.timestamp) throw new InvalidRequestError('The authorization has expired (validBefore has passed); sign a new one.', { param: 'authorization.validBefore' });
+      const message = { from: getAddress(a.from), to: getAddress(a.to), value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce as Hex };
+      const signer = await recoverTypedDataAddress({ domain, types: EIP3009_TYPES, primaryType: 'TransferWithAuthorization', message, signature: body.signature as Hex }).catch(() => undefined);
+      if (!signer || !isAddressEqual(signer, message.from)) {
+        throw new InvalidRequestError(`The signature is not the payout wallet's (${refund.fromAddress}) TransferWithAuthorization of this message.`, { param: 'signature' });
+      }
+      const { row, starts } = await sql.begin(async (tx) => {
+        const row = await repo.attachAuthorization(tx, refund.id, { ...a, from: message.from, to: message.to }, body.signature);
+        if (!row) throw new InvalidStateError('The refund is no longer pending.', { param: 'id' });
+        return { row, starts: [await queueWorkflowStart(tx, refundWorkflowStart(taskQueue, row))] };
+      });
+      await starter.startAfterCommit(starts);
+      return renderRefund(row);
     },
 
     /** pending -> cancelled, which releases the reserved amount. A succeeded or cancelled refund is final. */
@@ -249,6 +274,72 @@ export function createRefundService({ sql, chain, events }: { sql: Sql; chain: C
       // Not pending (anymore: a concurrent /signature may have just succeeded it).
       const now = (await repo.findRefund(sql, scope, id))!;
       throw new InvalidStateError(`Only a pending refund can be cancelled; this refund is ${now.status}.`, { param: 'id' });
+    },
+
+    /** The refund allowance of the merchant's payout wallet for the operator, and how to grant it. */
+    async allowance(scope: MerchantScope): Promise<RefundAllowance> {
+      const settings = chainFor(chain, scope.livemode);
+      const operator = refundOperatorOf(settings);
+      const owner = (await findMerchant(sql, scope.merchantId))?.payoutAddress ?? null;
+      const base = { object: 'refund_allowance' as const, chainId: settings.chainId, token: settings.token, owner, spender: operator ?? null };
+      if (!owner || !operator) return { ...base, allowance: '0', inUse: '0', available: '0', balance: '0', permit: null, approve: null };
+      const [reading, inUse, domain] = await Promise.all([
+        readRefundAllowance(settings, getAddress(owner), operator),
+        repo.allowanceInUse(sql, settings.chainId, scope.livemode, owner),
+        withSafeChainErrors(() => readDomain(publicClientFor(settings), settings.token)),
+      ]);
+      const available = reading.allowance > inUse ? reading.allowance - inUse : 0n;
+      return {
+        ...base,
+        allowance: reading.allowance.toString(),
+        inUse: inUse.toString(),
+        available: available.toString(),
+        balance: reading.balance.toString(),
+        permit: {
+          domain: { name: domain.name ?? '', version: domain.version ?? '', chainId: Number(domain.chainId), verifyingContract: getAddress(domain.verifyingContract!) },
+          primaryType: 'Permit',
+          nonce: reading.permitNonce.toString(),
+        },
+        approve: { to: settings.token, functionName: 'approve', args: [operator, reading.balance.toString()] },
+      };
+    },
+
+    /**
+     * Grants the refund allowance with the payout wallet's EIP-2612 permit: checked against the payout
+     * address before anything is sent, then sent by the operator; answers the allowance once mined.
+     */
+    async grantAllowance(scope: MerchantScope, body: GrantRefundAllowanceBody): Promise<RefundAllowance> {
+      const settings = chainFor(chain, scope.livemode);
+      const operator = refundOperatorOf(settings);
+      if (!operator) throw new InvalidStateError(`${settings.mode} mode has no operator on this deployment: refunds cannot be sent from an allowance.`, { param: 'livemode' });
+      const owner = (await findMerchant(sql, scope.merchantId))?.payoutAddress;
+      if (!owner) throw new InvalidStateError('Set a payout address first: the refund allowance is granted by the payout wallet.', { param: 'payoutAddress' });
+      const client = publicClientFor(settings);
+      const [reading, domain, block] = await Promise.all([
+        readRefundAllowance(settings, getAddress(owner), operator),
+        withSafeChainErrors(() => readDomain(client, settings.token)),
+        withSafeChainErrors(() => client.getBlock()),
+      ]);
+      const deadline = BigInt(body.deadline);
+      if (deadline <= block.timestamp) throw new InvalidRequestError('The permit deadline has passed; sign a new permit.', { param: 'deadline' });
+      const message = { owner: getAddress(owner), spender: operator, value: BigInt(body.value), nonce: reading.permitNonce, deadline };
+      const signer = await recoverTypedDataAddress({ domain, types: PERMIT_TYPES, primaryType: 'Permit', message, signature: body.signature as Hex }).catch(() => undefined);
+      if (!signer || !isAddressEqual(signer, message.owner)) {
+        throw new InvalidRequestError(
+          `The signature is not the payout wallet's (${message.owner}) permit for the operator ${operator} of this value, deadline and nonce ${reading.permitNonce}.`,
+          { param: 'signature' },
+        );
+      }
+      let settled;
+      try {
+        settled = await submitRefundPermit(sql, settings, { ...message, signature: body.signature as Hex });
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (refusal) throw new InvalidRequestError(`The token refused the permit: ${refusal.reason}`, { param: 'signature' });
+        throw error;
+      }
+      if (settled.outcome !== 'success') throw new InvalidRequestError(`The permit transaction was ${settled.outcome}; sign a new permit.`, { param: 'signature' });
+      return this.allowance(scope);
     },
 
     async get(scope: MerchantScope, id: string): Promise<Refund> {

@@ -13,6 +13,7 @@ export const PERMANENT_FAILURES = {
   relaySubmissionNotFound: 'RelaySubmissionNotFound',
   eventNotFound: 'EventNotFound',
   agentJobNotFound: 'AgentJobNotFound',
+  refundNotFound: 'RefundNotFound',
   /** The contract refused the call with a reason that a retry cannot change (e.g. NotAuthorisedToCancel). */
   contractRevertedFinal: 'ContractRevertedFinal',
   /** The SMTP server refused the recipient for good (5xx on RCPT TO: no such mailbox, malformed address). */

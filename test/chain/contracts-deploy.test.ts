@@ -23,12 +23,13 @@ import { type AnvilInstance, startAnvil } from '../../src/dev/chain/anvil.js';
 import { findProjectRoot, loadArtifacts } from '../../src/dev/chain/artifacts.js';
 import { loadContractBuild } from '../../src/dev/chain/contract-build.js';
 import { ANVIL_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEPOSIT_FACTORY_ADDRESS } from '../../src/chain/deposits/deposit-contracts.js';
 
 const base = findChainPreset('base')!;
 const deployer = ANVIL_ACCOUNTS[5]!;
 
 let build: ContractBuild;
-let expected: { subscriptionManager: Address; escrow: Address };
+let expected: { subscriptionManager: Address; escrow: Address; depositFactory: Address };
 
 type Run = { code: number; out: string[]; err: string[]; settings: Record<string, string> };
 
@@ -83,9 +84,12 @@ describe('contracts:deploy on a chain with the CREATE2 factory', () => {
       CHAIN_LIVE_PRESET: 'base',
       CHAIN_LIVE_SUBSCRIPTION_MANAGER_ADDRESS: expected.subscriptionManager,
       CHAIN_LIVE_ESCROW_ADDRESS: expected.escrow,
+      CHAIN_LIVE_DEPOSIT_FACTORY_ADDRESS: expected.depositFactory,
       CHAIN_LIVE_START_BLOCK: '1',
     });
-    expect(run.out.filter((l) => l.includes(' deployed in block '))).toHaveLength(2);
+    // The deposit factory lands where the platform computes deposit addresses from.
+    expect(expected.depositFactory).toBe(DEPOSIT_FACTORY_ADDRESS);
+    expect(run.out.filter((l) => l.includes(' deployed in block '))).toHaveLength(3);
     for (const address of Object.values(expected)) expect((await client.getCode({ address }))?.length).toBeGreaterThan(1000);
     // The key is never echoed, and the RPC URL (which may carry a provider's API key) neither.
     const printed = [...run.out, ...run.err].join('\n');
@@ -113,9 +117,10 @@ describe('contracts:deploy on a chain with the CREATE2 factory', () => {
       expect(run.settings).toMatchObject({
         CHAIN_LIVE_SUBSCRIPTION_MANAGER_ADDRESS: expected.subscriptionManager,
         CHAIN_LIVE_ESCROW_ADDRESS: expected.escrow,
+        CHAIN_LIVE_DEPOSIT_FACTORY_ADDRESS: expected.depositFactory,
         CHAIN_LIVE_START_BLOCK: '1',
       });
-      expect(run.out.filter((l) => l.includes('verified: already there with the expected code'))).toHaveLength(2);
+      expect(run.out.filter((l) => l.includes('verified: already there with the expected code'))).toHaveLength(3);
     }
     expect(await sentSoFar(client)).toEqual(before);
   });
@@ -127,6 +132,7 @@ describe('contracts:deploy on a chain with the CREATE2 factory', () => {
       'CHAIN_TEST_PRESET',
       'CHAIN_TEST_SUBSCRIPTION_MANAGER_ADDRESS',
       'CHAIN_TEST_ESCROW_ADDRESS',
+      'CHAIN_TEST_DEPOSIT_FACTORY_ADDRESS',
       'CHAIN_TEST_START_BLOCK',
     ]);
   });

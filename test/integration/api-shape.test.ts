@@ -44,6 +44,10 @@ async function openapi(): Promise<{ paths: Record<string, Record<string, any>>; 
 /** Bodies that pass validation on the action routes that need one, so only the id decides the answer. */
 const VALID_BODIES: Record<string, object> = {
   'post /v1/refunds/{id}/signature': { transactionHash: `0x${'1'.repeat(64)}` },
+  'post /v1/refunds/{id}/authorization': {
+    authorization: { from: `0x${'1'.repeat(40)}`, to: `0x${'2'.repeat(40)}`, value: '1', validAfter: '0', validBefore: '9999999999', nonce: `0x${'1'.repeat(64)}` },
+    signature: `0x${'1'.repeat(130)}`,
+  },
   'post /v1/webhook-listeners/{id}/answers': { requestId: `wlr_${'0'.repeat(26)}`, status: 200, durationMs: 1 },
 };
 

@@ -7,6 +7,7 @@ import { useListFilters } from '../components/ListFilters.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { decimalAmount } from '../csv.ts';
 import { detailPath } from '../router.ts';
+import { RefundDialog } from '../components/RefundDialog.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatAmount, formatDate, shortId } from '../format.ts';
 import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../invoiceNumbers.ts';
@@ -66,6 +67,7 @@ export function PaymentsPage() {
                 </a>
               ),
             },
+            { header: 'Refund', cell: (s) => (s.status === 'completed' ? <RefundDialog paymentSessionId={s.id} amount={s.amount} /> : null) },
           ]}
           empty="No payment sessions match. Payments appear here when a checkout, invoice or store purchase starts."
         />

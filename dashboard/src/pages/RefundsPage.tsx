@@ -9,6 +9,7 @@ import { useListFilters } from '../components/ListFilters.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { decimalAmount } from '../csv.ts';
 import { detailPath } from '../router.ts';
+import { RefundAllowance } from '../components/RefundAllowance.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
 import type { Refund } from '../types.ts';
@@ -17,9 +18,10 @@ type RefundInstructions = { refund?: Refund; id?: string; from?: string; to?: st
 
 export function RefundsPage() {
   const [started, setStarted] = useState<RefundInstructions | null>(null);
-  const filters = useListFilters(['pending', 'succeeded', 'cancelled']);
+  const filters = useListFilters(['pending', 'processing', 'succeeded', 'failed', 'cancelled']);
   return (
     <>
+      <RefundAllowance />
       <ActionForm
         title="Refund a payment"
         submitLabel="Start refund"

@@ -1,4 +1,4 @@
-// `npm run contracts:deploy`: puts SubscriptionManager and the escrow on a known chain at their
+// `npm run contracts:deploy`: puts SubscriptionManager, the escrow and the deposit factory on a known chain at their
 // CREATE2 addresses (or verifies they are there) and prints the CHAIN_<MODE>_* lines to paste.
 // The deployer key comes from DEPLOYER_PRIVATE_KEY only: an argument would land in shell history
 // and in every process listing. Neither the key nor the RPC URL (which often embeds a provider's
@@ -17,7 +17,7 @@ export const DEPLOYER_KEY_VARIABLE = 'DEPLOYER_PRIVATE_KEY';
 
 export const USAGE = `Usage: npm run contracts:deploy -- --chain <name|id> [--rpc-url <url>] [options]
 
-Deploys SubscriptionManager and the escrow at their deterministic CREATE2 addresses, or verifies
+Deploys SubscriptionManager, the escrow and the deposit factory at their deterministic CREATE2 addresses, or verifies
 they are already there, and prints the settings to paste.
 
   --chain <name|id>       ${describeChainPresets()}
@@ -150,7 +150,7 @@ async function deploy(options: Options, io: DeployCommandIo): Promise<number> {
 
   const build = await io.loadBuild();
   const contracts = projectContracts(build, preset.usdc);
-  const plan = await planDeterministicDeployment(client, PROJECT_CREATE2_SALT, [contracts.subscriptionManager, contracts.escrow]);
+  const plan = await planDeterministicDeployment(client, PROJECT_CREATE2_SALT, [contracts.subscriptionManager, contracts.escrow, contracts.depositFactory]);
   let outcomes: DeploymentOutcome[];
   try {
     outcomes = await deployPlanned({
@@ -175,7 +175,7 @@ async function deploy(options: Options, io: DeployCommandIo): Promise<number> {
 function printSettings(options: Options, build: ContractBuild, outcomes: readonly DeploymentOutcome[], out: (line: string) => void): void {
   const { preset } = options;
   const P = `CHAIN_${options.mode.toUpperCase()}_`;
-  const [subscriptionManager, escrow] = outcomes as [DeploymentOutcome, DeploymentOutcome];
+  const [subscriptionManager, escrow, depositFactory] = outcomes as [DeploymentOutcome, DeploymentOutcome, DeploymentOutcome];
   out(`# Stablepay contracts on ${preset.displayName} (chain id ${preset.chainId}), build ${build.buildId} (solc ${build.solcVersion})`);
   for (const outcome of outcomes) {
     const how =
@@ -187,6 +187,7 @@ function printSettings(options: Options, build: ContractBuild, outcomes: readonl
   out(`${P}PRESET=${preset.name}`);
   out(`${P}SUBSCRIPTION_MANAGER_ADDRESS=${subscriptionManager.address}`);
   out(`${P}ESCROW_ADDRESS=${escrow.address}`);
+  out(`${P}DEPOSIT_FACTORY_ADDRESS=${depositFactory.address}`);
   const blocks = outcomes.map((o) => o.block);
   if (blocks.every((block) => block !== undefined)) {
     out(`${P}START_BLOCK=${blocks.reduce((a, b) => (a! < b! ? a : b))}`);

@@ -1,11 +1,12 @@
-// The project's own contracts as a real chain gets them: SubscriptionManager and the ERC-8183 escrow,
-// each at its CREATE2 address through the deterministic deployment proxy.
+// The project's own contracts as a real chain gets them: SubscriptionManager, the ERC-8183 escrow and
+// the deposit forwarder factory (contracts/DepositForwarder.sol), each at its CREATE2 address through the deterministic deployment proxy.
 //
 // What feeds an address: the factory's address, the salt below, and the init code, which is the
 // creation bytecode (so the contract sources, the solc version, the OpenZeppelin version and the
 // compiler settings: the build's source hash) followed by the ABI-encoded constructor arguments.
 // SubscriptionManager takes none, so one build has one address on every chain; the escrow takes
-// the token, so its address differs per chain's USDC. A new build moves both.
+// the token, so its address differs per chain's USDC. The deposit factory takes none either: it lands
+// at DEPOSIT_FACTORY_ADDRESS on every chain. A new build moves them.
 import { type Address, type Hex, encodeDeployData, keccak256, stringToHex } from 'viem';
 import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../abi.js';
 import { create2Address } from './create2-factory.js';
@@ -21,9 +22,10 @@ export type ContractBuild = {
   solcVersion: string;
   subscriptionManagerBytecode: Hex;
   escrowBytecode: Hex;
+  depositFactoryBytecode: Hex;
 };
 
-export type ProjectContracts = { subscriptionManager: ContractToDeploy; escrow: ContractToDeploy };
+export type ProjectContracts = { subscriptionManager: ContractToDeploy; escrow: ContractToDeploy; depositFactory: ContractToDeploy };
 
 export function projectContracts(build: ContractBuild, token: Address): ProjectContracts {
   return {
@@ -35,14 +37,19 @@ export function projectContracts(build: ContractBuild, token: Address): ProjectC
       name: 'AgenticCommerceEscrow',
       initCode: encodeDeployData({ abi: agenticCommerceEscrowAbi, bytecode: build.escrowBytecode, args: [token] }),
     },
+    depositFactory: { name: 'DepositForwarderFactory', initCode: build.depositFactoryBytecode },
   };
 }
 
 /** Where `contracts:deploy` puts this build's contracts on a chain whose USDC is `token`. */
-export function predictProjectContractAddresses(build: ContractBuild, token: Address): { subscriptionManager: Address; escrow: Address } {
+export function predictProjectContractAddresses(
+  build: ContractBuild,
+  token: Address,
+): { subscriptionManager: Address; escrow: Address; depositFactory: Address } {
   const contracts = projectContracts(build, token);
   return {
     subscriptionManager: create2Address(PROJECT_CREATE2_SALT, contracts.subscriptionManager.initCode),
     escrow: create2Address(PROJECT_CREATE2_SALT, contracts.escrow.initCode),
+    depositFactory: create2Address(PROJECT_CREATE2_SALT, contracts.depositFactory.initCode),
   };
 }

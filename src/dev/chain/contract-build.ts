@@ -5,10 +5,13 @@ import { loadArtifacts } from './artifacts.js';
 
 export async function loadContractBuild(): Promise<ContractBuild> {
   const artifacts = await loadArtifacts();
+  const depositFactory = artifacts.contracts.DepositForwarderFactory;
+  if (!depositFactory) throw new Error('the contract build has no DepositForwarderFactory (contracts/DepositForwarder.sol)');
   return {
     buildId: artifacts.sourceHash,
     solcVersion: artifacts.solcVersion,
     subscriptionManagerBytecode: artifacts.contracts.SubscriptionManager.bytecode,
     escrowBytecode: artifacts.contracts.AgenticCommerceEscrow.bytecode,
+    depositFactoryBytecode: depositFactory.bytecode,
   };
 }

@@ -1,0 +1,109 @@
+// The refund allowance: what the payout wallet lets the operator send for refunds, and granting it
+// once with an EIP-2612 permit signed in the browser wallet (or the approve alternative, explained).
+import { useEffect, useState } from 'react';
+import { api, errorMessage } from '../api.ts';
+import { formatAmount, parseAmount } from '../format.ts';
+
+export type RefundAllowanceInfo = {
+  chainId: number;
+  token: string;
+  owner: string | null;
+  spender: string | null;
+  allowance: string;
+  inUse: string;
+  available: string;
+  balance: string;
+  permit: { domain: { name: string; version: string; chainId: number; verifyingContract: string }; primaryType: 'Permit'; nonce: string } | null;
+  approve: { to: string; functionName: 'approve'; args: [string, string] } | null;
+};
+
+const PERMIT_TYPES = {
+  EIP712Domain: [
+    { name: 'name', type: 'string' },
+    { name: 'version', type: 'string' },
+    { name: 'chainId', type: 'uint256' },
+    { name: 'verifyingContract', type: 'address' },
+  ],
+  Permit: [
+    { name: 'owner', type: 'address' },
+    { name: 'spender', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+};
+
+export function RefundAllowance() {
+  const [info, setInfo] = useState<RefundAllowanceInfo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [cap, setCap] = useState('1000');
+  const [busy, setBusy] = useState(false);
+  const load = () => api.get<RefundAllowanceInfo>('/v1/refunds/allowance').then(setInfo, (e) => setError(errorMessage(e)));
+  useEffect(() => void load(), []);
+
+  async function grant() {
+    if (!info?.permit || !info.owner || !info.spender) return;
+    const value = parseAmount(cap);
+    if (!value) return setError('Enter the cap in USDC (at most 6 decimals).');
+    setBusy(true);
+    setError(null);
+    try {
+      const deadline = String(Math.floor(Date.now() / 1000) + 3600);
+      const { signTypedDataAs } = await import('./wallet.ts');
+      const signature = await signTypedDataAs(info.owner, {
+        domain: info.permit.domain,
+        types: PERMIT_TYPES,
+        primaryType: 'Permit',
+        message: { owner: info.owner, spender: info.spender, value, nonce: info.permit.nonce, deadline },
+      });
+      setInfo(await api.post<RefundAllowanceInfo>('/v1/refunds/allowance/permit', { value, deadline, signature }));
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card" aria-label="Refund allowance">
+      <h2>Refund allowance</h2>
+      <p>
+        While this allowance covers a refund, the platform's operator sends it from your payout wallet to the customer
+        (<code>transferFrom</code>) and it completes by itself. It can move your USDC only for refunds, up to the cap.
+      </p>
+      {error && <p role="alert" className="error">{error}</p>}
+      {info && !info.owner && <p>Set a payout address first: the allowance is granted by the payout wallet.</p>}
+      {info && info.owner && !info.spender && <p>This mode has no operator on this deployment: refunds are sent from your wallet.</p>}
+      {info?.owner && info.spender && (
+        <>
+          <dl className="facts">
+            <dt>Available for refunds</dt>
+            <dd data-testid="refund-allowance-available">{formatAmount(info.available)}</dd>
+            <dt>Allowance</dt>
+            <dd>{formatAmount(info.allowance)}</dd>
+            <dt>Refunds in progress</dt>
+            <dd>{formatAmount(info.inUse)}</dd>
+            <dt>Payout wallet balance</dt>
+            <dd>{formatAmount(info.balance)}</dd>
+            <dt>Operator</dt>
+            <dd><code>{info.spender}</code></dd>
+          </dl>
+          <label>
+            Cap (USDC)
+            <input name="refundAllowanceCap" inputMode="decimal" value={cap} onChange={(e) => setCap(e.target.value)} />
+          </label>
+          <button type="button" disabled={busy} onClick={() => void grant()}>
+            Sign permit with payout wallet
+          </button>
+          <details>
+            <summary>Without a signature: approve</summary>
+            <p>
+              From the payout wallet <code>{info.owner}</code>, call <code>approve({info.spender}, cap in base units)</code> on the
+              USDC contract <code>{info.token}</code> (chain {info.chainId}). Your wallet pays the gas. To revoke, approve 0.
+            </p>
+          </details>
+        </>
+      )}
+    </section>
+  );
+}

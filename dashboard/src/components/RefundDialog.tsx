@@ -1,0 +1,136 @@
+// One-click refund of a payment: the amount prefilled (a smaller one refunds part), a confirmation
+// because it moves money, then the outcome. A refund the allowance covers is sent by the operator; one
+// it does not is signed by the payout wallet as an EIP-3009 transfer, which the relay submits.
+import { useState } from 'react';
+import { api, errorMessage } from '../api.ts';
+import { parseAmount } from '../format.ts';
+import type { RefundAllowanceInfo } from './RefundAllowance.tsx';
+
+type CreatedRefund = {
+  id: string;
+  amount: string;
+  status: string;
+  method: 'allowance' | 'wallet';
+  instructions: { chainId: number; token: string; from: string; to: string; amount: string } | null;
+};
+
+const TRANSFER_TYPES = {
+  EIP712Domain: [
+    { name: 'name', type: 'string' },
+    { name: 'version', type: 'string' },
+    { name: 'chainId', type: 'uint256' },
+    { name: 'verifyingContract', type: 'address' },
+  ],
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+};
+
+/** Base units -> "12.5" (no currency), for the prefilled field. */
+function toUnits(base: string): string {
+  const padded = base.padStart(7, '0');
+  const whole = padded.slice(0, -6).replace(/^0+(?=\d)/, '');
+  const fraction = padded.slice(-6).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+export function RefundDialog(props: { paymentSessionId: string; amount: string; onDone?: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [amount, setAmount] = useState(toUnits(props.amount));
+  const [reason, setReason] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function signAndSend(refund: CreatedRefund) {
+    const info = await api.get<RefundAllowanceInfo>('/v1/refunds/allowance');
+    if (!refund.instructions || !info.permit) throw new Error('This refund has no transfer to sign.');
+    const now = Math.floor(Date.now() / 1000);
+    const { randomNonce, signTypedDataAs } = await import('./wallet.ts');
+    const authorization = {
+      from: refund.instructions.from,
+      to: refund.instructions.to,
+      value: refund.amount,
+      validAfter: String(now - 60),
+      validBefore: String(now + 3600),
+      nonce: randomNonce(),
+    };
+    const signature = await signTypedDataAs(refund.instructions.from, {
+      domain: info.permit.domain,
+      types: TRANSFER_TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message: authorization,
+    });
+    await api.post(`/v1/refunds/${refund.id}/authorization`, { authorization, signature });
+  }
+
+  async function refund() {
+    const base = parseAmount(amount);
+    if (!base || base === '0') return setError('Enter the amount in USDC (at most 6 decimals).');
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await api.post<CreatedRefund>('/v1/refunds', { paymentSessionId: props.paymentSessionId, amount: base, reason: reason.trim() || undefined });
+      if (created.method === 'allowance') {
+        setOutcome(`Refund ${created.id} is being sent from your refund allowance; it completes by itself.`);
+      } else {
+        setOutcome(`Refund ${created.id}: your refund allowance does not cover it. Sign the transfer with your payout wallet.`);
+        await signAndSend(created);
+        setOutcome(`Refund ${created.id} is signed and being sent.`);
+      }
+      props.onDone?.();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+      setConfirming(false);
+    }
+  }
+
+  if (!open) {
+    return (
+      <button type="button" className="secondary" aria-label={`Refund ${props.paymentSessionId}`} onClick={() => setOpen(true)}>
+        Refund
+      </button>
+    );
+  }
+  return (
+    <div role="dialog" aria-label="Refund payment" className="refund-dialog">
+      <label>
+        Amount (USDC)
+        <input name="refundAmount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+      </label>
+      <label>
+        Reason
+        <input name="refundReason" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      {error && <p role="alert" className="error">{error}</p>}
+      {outcome && <p role="status">{outcome}</p>}
+      {!outcome &&
+        (confirming ? (
+          <span className="confirm" role="group" aria-label="Confirm refund">
+            <span>Send {amount} USDC back to the customer? This moves money.</span>
+            <button type="button" className="danger" disabled={busy} autoFocus onClick={() => void refund()}>
+              Confirm refund
+            </button>
+            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+              Keep
+            </button>
+          </span>
+        ) : (
+          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+            Refund {amount} USDC
+          </button>
+        ))}
+      <button type="button" className="secondary" onClick={() => setOpen(false)}>
+        Close
+      </button>
+    </div>
+  );
+}

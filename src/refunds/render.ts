@@ -1,0 +1,56 @@
+// A refund as the API shows it (responses and the data.object of refund events).
+import { encodeFunctionData, getAddress } from 'viem';
+import type { RefundRow } from './repo.js';
+import type { Refund } from './schemas.js';
+
+const erc20TransferAbi = [
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+] as const;
+
+export function renderRefund(row: RefundRow): Refund {
+  return {
+    id: row.id,
+    object: 'refund',
+    paymentSessionId: row.paymentSessionId,
+    invoiceId: row.invoiceId,
+    amount: row.amount,
+    currency: row.currency,
+    reason: row.reason,
+    status: row.status,
+    method: row.method,
+    // The operator sends an allowance refund: no transfer for the merchant's wallet to send as well.
+    instructions: row.method === 'allowance' ? null : {
+      chainId: Number(row.chainId),
+      token: row.token,
+      from: row.fromAddress,
+      to: row.toAddress,
+      amount: row.amount,
+      call: {
+        to: row.token,
+        data: encodeFunctionData({ abi: erc20TransferAbi, functionName: 'transfer', args: [getAddress(row.toAddress), BigInt(row.amount)] }),
+        value: '0',
+        functionName: 'transfer',
+        args: [row.toAddress, row.amount],
+      },
+    },
+    transactionHash: row.transactionHash,
+    blockNumber: row.blockNumber,
+    failureCode: row.failureCode,
+    failureReason: row.failureReason,
+    failedAt: row.failedAt?.toISOString() ?? null,
+    succeededAt: row.succeededAt?.toISOString() ?? null,
+    cancelledAt: row.cancelledAt?.toISOString() ?? null,
+    livemode: row.livemode,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
