@@ -21,8 +21,6 @@ export const EVENT_TYPES = [
   /** A relayed payment failed (refused by the token or reverted); docs/events.md. */
   'payment.failed',
   'payment.partially_paid',
-  /** The token refused a refund's transfer; docs/events.md. */
-  'refund.failed',
   'payment.overpaid',
   'payment.late_deposit',
   'payment.deposit_reversed',
@@ -30,7 +28,7 @@ export const EVENT_TYPES = [
   'refund.created',
   /** A refund's transfer has the mode's confirmations. */
   'refund.succeeded',
-  /** An operator-sent refund was refused or reverted (failure.code names why); its amount is refundable again. */
+  /** A refund's transfer was refused by the token or reverted (failureCode names why); its amount is refundable again. docs/events.md. */
   'refund.failed',
   'subscription_plan.created',
   'subscription_plan.updated',
