@@ -14,3 +14,4 @@ export { invoiceWorkflow, invoiceSweepWorkflow } from './invoice.js';
 export { subscriptionAllowanceRenewalWorkflow } from './subscription-renewal.js';
 export { agentJobWorkflow } from './agent-job.js';
 export { agentDailyWorkflow } from './agent-daily.js';
+export { testClockWorkflow } from './test-clock.js';
