@@ -22,6 +22,8 @@ import {
 export type WorkflowClock = {
   /** The clock this run waits on, if any. */
   readonly testClockId: () => string | undefined;
+  /** On a clock: registers and waits for the clock's time, so now() is the clock's from here on. Off a clock: nothing. */
+  join: () => Promise<void>;
   /** Business time: the clock's time on a clock, else the workflow's Date.now(). */
   now: () => number;
   /** condition(predicate, ms) on the workflow's time: true when the predicate held, false at the deadline. */
@@ -81,6 +83,9 @@ export function workflowClock(initialTestClockId: string | undefined, options: {
 
   const clock: WorkflowClock = {
     testClockId: () => testClockId,
+    join: async () => {
+      if (testClockId !== undefined) await joinClock();
+    },
     now: () => (testClockId !== undefined && nowMs !== null ? nowMs : Date.now()),
     deleted: () => deleted,
     waitFor: async (predicate, ms) => {

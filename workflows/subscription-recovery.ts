@@ -65,6 +65,7 @@ export async function subscriptionRecoveryWorkflow(input: SubscriptionRecoveryIn
   let walletFunded = false;
   setHandler(recoveryWalletFundedSignal, () => void (walletFunded = true));
   const clock = workflowClock(input.testClockId);
+  await clock.join();
   try {
     return await recover(input, clock, () => walletFunded, () => void (walletFunded = false));
   } finally {

@@ -164,6 +164,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   const clock = workflowClock(input.testClockId, {
     onDeleted: () => void (cancelRequest ??= { by: 'system', reason: 'Test clock deleted.' }),
   });
+  // Business time (period waits, grace deadlines) is the clock's from the first step on.
+  await clock.join();
 
   const publish = () => {
     upsertMemo({

@@ -96,7 +96,11 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    if (Date.now() > deadline) {
+      const events = await db.sql`select type, data->>'testClock' as clock, dispatched_at from events order by created_at`;
+      const charges = await db.sql`select period_index, status, attempts, period_start from subscription_charges order by period_index`;
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}; events ${JSON.stringify(events)}; charges ${JSON.stringify(charges)}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
