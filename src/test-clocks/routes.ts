@@ -71,9 +71,10 @@ export function registerTestClockRoutes(app: FastifyZodInstance, clocks: TestClo
     handler: (request) => clocks.advance(requestScope(request), request.params.id, request.body),
   });
 
-  for (const [method, url] of [
-    ['POST', '/v1/test-clocks/:id/delete'],
-    ['DELETE', '/v1/test-clocks/:id'],
+  // Both spellings: DELETE for REST clients, POST .../delete like the other actions.
+  for (const [method, url, operationId] of [
+    ['POST', '/v1/test-clocks/:id/delete', 'deleteTestClockByAction'],
+    ['DELETE', '/v1/test-clocks/:id', 'deleteTestClock'],
   ] as const) {
     app.route({
       method,
@@ -82,6 +83,7 @@ export function registerTestClockRoutes(app: FastifyZodInstance, clocks: TestClo
       schema: {
         tags: TAGS,
         summary: 'Delete a test clock',
+        operationId,
         description: `${TEST_ONLY} Cancels the subscriptions on the clock and detaches its wallets.`,
         params: testClockParams,
         response: { 200: testClock },

@@ -29,6 +29,7 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
 import { workflowBundle } from '../support/temporal.js';
+import { recordHistory } from '../support/histories.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const DAY = 86_400_000;
@@ -215,6 +216,10 @@ describe('a test clock', () => {
     ]);
     for (const event of received()) expect(event.data.testClock).toBe(clock.id);
     expect(elapsed).toBeLessThan(60_000);
+
+    // Histories of the clock and of a subscription run on it, for the replay test (RECORD_HISTORIES=1).
+    await recordHistory(client.workflow.getHandle(subscriptionId), 'subscription-test-clock-lapsed', 'first');
+    await recordHistory(client.workflow.getHandle(clock.id), 'test-clock', 'first');
 
     // Deleting the clock detaches the wallet; the clock says so.
     const deleted = await api('DELETE', `/v1/test-clocks/${clock.id}`);

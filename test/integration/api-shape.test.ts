@@ -45,6 +45,8 @@ async function openapi(): Promise<{ paths: Record<string, Record<string, any>>; 
 const VALID_BODIES: Record<string, object> = {
   'post /v1/refunds/{id}/signature': { transactionHash: `0x${'1'.repeat(64)}` },
   'post /v1/webhook-listeners/{id}/answers': { requestId: `wlr_${'0'.repeat(26)}`, status: 200, durationMs: 1 },
+  'post /v1/test-clocks/{id}/wallets': { wallets: [`0x${'1'.repeat(40)}`] },
+  'post /v1/test-clocks/{id}/advance': { frozenTime: '2030-01-01T00:00:00.000Z' },
 };
 
 describe('path ids are opaque', () => {
