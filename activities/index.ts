@@ -14,6 +14,7 @@ import { createDepositActivities } from './deposits.js';
 import { createRefundActivities } from './refunds.js';
 import { createSubscriptionRenewalActivities } from './subscription-renewals.js';
 import { createSubscriptionActivities } from './subscriptions.js';
+import { createTestClockActivities } from './test-clocks.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
 export type ActivityDeps = EventActivityDeps &
@@ -49,6 +50,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAgentDailyActivities({ sql: deps.sql, events, emails }),
     ...createAgentYieldActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),
     ...createAgentRecoveryActivities({ sql: deps.sql, events, emails, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
+    ...createTestClockActivities({ sql: deps.sql, chain: deps.chain }),
     ...createSubscriptionRenewalActivities({ sql: deps.sql, subscriptionChain, emails, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
   };
 }

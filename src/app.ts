@@ -67,6 +67,8 @@ import { registerDashboardRoutes } from './dashboard/serve.js';
 import { createStatsService } from './stats/service.js';
 import { createReadiness } from './health/readiness.js';
 import { registerHealthRoutes } from './health/routes.js';
+import { registerTestClockRoutes } from './test-clocks/routes.js';
+import { createTestClockService } from './test-clocks/service.js';
 
 export type AppDeps = {
   config: Config;
@@ -236,6 +238,11 @@ export async function buildApp(deps: AppDeps) {
   registerAgentRoutes(
     app,
     createAgentService({ sql: deps.sql, secretBox, events, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue, onStartError: payments.onStartError }),
+  );
+
+  registerTestClockRoutes(
+    app,
+    createTestClockService({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue, chain: deps.config.chain }),
   );
 
   registerDashboardRoutes(app, deps.config);

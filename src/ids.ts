@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   webhookListenerSession: 'wls',
   webhookListenerRequest: 'wlr',
   deposit: 'dep',
+  testClock: 'clock',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -15,3 +15,4 @@ export { subscriptionAllowanceRenewalWorkflow } from './subscription-renewal.js'
 export { agentJobWorkflow } from './agent-job.js';
 export { agentDailyWorkflow } from './agent-daily.js';
 export { refundWorkflow } from './refund.js';
+export { testClockWorkflow } from './test-clock.js';

@@ -13,10 +13,11 @@
 // The charge steps are the subscription workflow's own activities (idempotent per
 // subscriptionId:periodIndex and attempt). A retry in flight finishes even when the
 // parent cancels this run (cancel API): the parent then records the cancel.
-import { CancellationScope, condition, defineSignal, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
+import { CancellationScope, defineSignal, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { recoveryRetryTimes, type RecoveryStrategy } from '../src/agents/recovery.js';
 import { permanentFailureType } from '../src/temporal/failures.js';
+import { workflowClock } from './clock.js';
 import { CHAIN_ACTIVITY, DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY } from './options.js';
 
 const db = proxyActivities<Activities>(DATABASE_ACTIVITY);
@@ -37,6 +38,8 @@ export type SubscriptionRecoveryInput = {
   graceStartedAtMs: number;
   gracePeriodHours: number;
   strategy: RecoveryStrategy;
+  /** The parent's test clock (issue #30): the retry times are on its time. Absent: wall time. */
+  testClockId?: string;
 };
 
 export type SubscriptionRecoveryResult =
@@ -59,9 +62,25 @@ const HOUR_MS = 3_600_000;
 const CHAIN_CLOCK_WAIT_MS = 60_000;
 
 export async function subscriptionRecoveryWorkflow(input: SubscriptionRecoveryInput): Promise<SubscriptionRecoveryResult> {
-  const { subscriptionId, periodIndex } = input;
   let walletFunded = false;
   setHandler(recoveryWalletFundedSignal, () => void (walletFunded = true));
+  const clock = workflowClock(input.testClockId);
+  await clock.join();
+  try {
+    return await recover(input, clock, () => walletFunded, () => void (walletFunded = false));
+  } finally {
+    // Also when the parent cancels this run: the clock must not wait for it.
+    await CancellationScope.nonCancellable(() => clock.detach());
+  }
+}
+
+async function recover(
+  input: SubscriptionRecoveryInput,
+  clock: ReturnType<typeof workflowClock>,
+  isWalletFunded: () => boolean,
+  clearWalletFunded: () => void,
+): Promise<SubscriptionRecoveryResult> {
+  const { subscriptionId, periodIndex } = input;
 
   const graceDeadlineMs = input.graceStartedAtMs + input.gracePeriodHours * HOUR_MS;
   const retryTimes = recoveryRetryTimes(input.strategy, input.gracePeriodHours, input.graceStartedAtMs);
@@ -116,9 +135,9 @@ export async function subscriptionRecoveryWorkflow(input: SubscriptionRecoveryIn
 
   let next = 0;
   while (next < retryTimes.length) {
-    const wait = retryTimes[next]! - Date.now();
-    const toppedUp = walletFunded || (wait > 0 && (await condition(() => walletFunded, wait)));
-    walletFunded = false;
+    const wait = retryTimes[next]! - clock.now();
+    const toppedUp = isWalletFunded() || (wait > 0 && (await clock.waitFor(isWalletFunded, wait)));
+    clearWalletFunded();
     // A top-up retries besides the schedule; a scheduled retry uses up its slot.
     if (!toppedUp) next += 1;
     const outcome = await CancellationScope.nonCancellable(() => retry(toppedUp ? 'top_up' : 'scheduled'));

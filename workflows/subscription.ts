@@ -35,6 +35,7 @@ import {
 import type { Activities } from '../activities/index.js';
 import { periodStart, type PlanInterval, type Schedule } from '../src/subscriptions/periods.js';
 import { permanentFailureType } from '../src/temporal/failures.js';
+import { workflowClock } from './clock.js';
 import { CHAIN_ACTIVITY, CHAIN_LOCAL_ACTIVITY, DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY } from './options.js';
 import {
   recoveryWalletFundedSignal,
@@ -107,6 +108,11 @@ export type SubscriptionWorkflowInput = {
   useSearchAttributes?: boolean;
   /** Carried across continue-as-new. */
   nextPeriodIndex?: number;
+  /**
+   * The test clock the subscriber's wallet is on (test mode, issue #30): every wait of this run is
+   * on the clock's time (workflows/clock.ts). Absent: wall time, as before clocks existed.
+   */
+  testClockId?: string;
 };
 
 export type CancelRequest = { reason?: string; by: SubscriptionCancelledBy };
@@ -154,6 +160,12 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     walletFunded = true;
   });
   setHandler(getStatusQuery, () => ({ ...state }));
+  // Off a clock its waits are the plain timers of before; a deleted clock cancels the subscription.
+  const clock = workflowClock(input.testClockId, {
+    onDeleted: () => void (cancelRequest ??= { by: 'system', reason: 'Test clock deleted.' }),
+  });
+  // Business time (period waits, grace deadlines) is the clock's from the first step on.
+  await clock.join();
 
   const publish = () => {
     upsertMemo({
@@ -243,7 +255,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         (error: unknown) => void (settled = { error }),
       );
     for (;;) {
-      await condition(() => settled !== undefined || cancelRequest !== null || (walletFunded && child !== undefined));
+      await clock.waitFor(() => settled !== undefined || cancelRequest !== null || (walletFunded && child !== undefined));
       if (cancelRequest) {
         scope.cancel();
         await condition(() => settled !== undefined);
@@ -339,7 +351,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
             periodStart: start.toISOString(),
             nextChargeAt: next,
             attempts: state.attempt,
-            graceStartedAtMs: Date.now(),
+            graceStartedAtMs: clock.now(),
+            ...(clock.testClockId() ? { testClockId: clock.testClockId() } : {}),
             gracePeriodHours: recovery.gracePeriodHours,
             strategy: recovery.strategy,
           });
@@ -369,43 +382,52 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
           }
         }
       }
-      graceDeadline ??= Date.now() + failed.gracePeriodHours * HOUR_MS;
+      graceDeadline ??= clock.now() + failed.gracePeriodHours * HOUR_MS;
       state.status = 'at_risk';
       state.graceDeadline = new Date(graceDeadline).toISOString();
       publish();
-      const remaining = graceDeadline - Date.now();
+      const remaining = graceDeadline - clock.now();
       if (remaining <= 0) return finishLapsed();
-      await condition(() => cancelRequest !== null || walletFunded, Math.min(retryIntervalMs, remaining));
+      await clock.waitFor(() => cancelRequest !== null || walletFunded, Math.min(retryIntervalMs, remaining));
       if (cancelRequest) return finishCancelled(cancelRequest);
       // Retry: on a top-up, at the retry interval, or one last time at the grace deadline.
     }
   };
 
-  let chargedThisRun = 0;
-  for (;;) {
-    const index = state.nextPeriodIndex;
-    if (input.periods !== 0 && index >= input.periods) return finishCompleted();
-    const start = periodStart(schedule, index);
-    state.nextChargeAt = start.toISOString();
-    publish();
-    const wait = start.getTime() - Date.now();
-    if (wait > 0) await condition(() => cancelRequest !== null, wait);
-    if (cancelRequest) return finishCancelled(cancelRequest);
-
-    const outcome = await chargePeriod(index, start);
-    if (outcome !== 'charged' && outcome !== 'skipped') return outcome;
-    state.nextPeriodIndex = index + 1;
-    chargedThisRun += 1;
-
-    const more = input.periods === 0 || state.nextPeriodIndex < input.periods;
-    if (more && chargedThisRun >= periodsPerRun) {
-      await condition(allHandlersFinished);
+  /** The periods, one after the other, until a terminal outcome or the next run. */
+  const chargePeriods = async (): Promise<WorkflowSubscriptionStatus> => {
+    let chargedThisRun = 0;
+    for (;;) {
+      const index = state.nextPeriodIndex;
+      if (input.periods !== 0 && index >= input.periods) return finishCompleted();
+      const start = periodStart(schedule, index);
+      state.nextChargeAt = start.toISOString();
+      publish();
+      const wait = start.getTime() - clock.now();
+      if (wait > 0) await clock.waitFor(() => cancelRequest !== null, wait);
       if (cancelRequest) return finishCancelled(cancelRequest);
-      return continueAsNew<typeof subscriptionWorkflow>({
-        ...input,
-        status: 'active',
-        nextPeriodIndex: state.nextPeriodIndex,
-      });
+
+      const outcome = await chargePeriod(index, start);
+      if (outcome !== 'charged' && outcome !== 'skipped') return outcome;
+      state.nextPeriodIndex = index + 1;
+      chargedThisRun += 1;
+
+      const more = input.periods === 0 || state.nextPeriodIndex < input.periods;
+      if (more && chargedThisRun >= periodsPerRun) {
+        await condition(allHandlersFinished);
+        if (cancelRequest) return finishCancelled(cancelRequest);
+        return continueAsNew<typeof subscriptionWorkflow>({
+          ...input,
+          status: 'active',
+          nextPeriodIndex: state.nextPeriodIndex,
+          ...(clock.testClockId() ? { testClockId: clock.testClockId() } : {}),
+        });
+      }
     }
-  }
+  };
+
+  const outcome = await chargePeriods();
+  // A finished run leaves its clock (continue-as-new throws past this: the next run stays on it).
+  await clock.detach();
+  return outcome;
 }

@@ -4,12 +4,15 @@
 import type { Db } from '../db/client.js';
 import { newId } from '../ids.js';
 import type { EventRecord, EventType } from './types.js';
+import { testClockOfEvent } from '../test-clocks/event-clock.js';
 
 export async function recordEvent(
   tx: Db,
   input: { merchantId: string; livemode: boolean; type: EventType; data: Record<string, unknown> },
 ): Promise<EventRecord> {
   const id = newId('event');
+  const testClock = await testClockOfEvent(tx, input);
+  if (testClock) input = { ...input, data: { ...input.data, testClock } };
   const [row] = await tx<{ createdAt: Date }[]>`
     insert into events (id, merchant_id, livemode, type, data)
     values (${id}, ${input.merchantId}, ${input.livemode}, ${input.type}, ${tx.json(input.data as never)})

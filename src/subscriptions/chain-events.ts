@@ -35,6 +35,7 @@ import { startOptionsFor } from '../temporal/workflow-tags.js';
 import { onChainPeriodSeconds } from './periods.js';
 import * as repo from './repo.js';
 import { renderSubscription } from './render.js';
+import { findClockOfWallet } from '../test-clocks/repo.js';
 
 
 /** What this service's side of the contract looks like in one mode. */
@@ -162,6 +163,9 @@ export async function onSubscriptionCreatedOnChain(deps: SubscriptionChainEventD
     useSearchAttributes: deps.useSearchAttributes ?? false,
     ...deps.workflow,
   };
+  // A test-mode wallet on a test clock: the subscription's timers follow the clock (issue #30).
+  const testClockId = log.livemode ? undefined : await findClockOfWallet(deps.sql, merchant.merchantId, log.args.subscriber);
+  if (testClockId) input.testClockId = testClockId;
   let workflowStarted = false;
   try {
     const tags = { merchantId: merchant.merchantId, livemode: log.livemode, businessStatus: status, customerWallet: log.args.subscriber };

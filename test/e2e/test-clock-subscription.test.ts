@@ -1,0 +1,229 @@
+// The proof of test clocks (issue #30): one subscription with a 7-day trial and monthly periods
+// through 14 months on a clock, on the real Temporal dev server, a private anvil and Postgres. Only
+// the clock makes months pass: each advance moves the chain's time and the workflow's waits.
+//   trial -> 14 charges at their period starts; period 5 refused for funds, retried a day later,
+//   recovered by a top-up; the allowance (12 periods) renewed by a permit before period 12;
+//   period 14 refused and the subscription lapses past the grace window. Every step's webhooks
+//   arrive, verified with the standardwebhooks library.
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { ChainConfig } from '../../src/chain/config.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { devChainSettings } from '../../src/dev/chain/settings.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
+import { addMerchantChainAddress, setPayoutAddress, setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
+import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
+import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
+import { subscriptionChainModes } from '../../src/subscriptions/indexer-hooks.js';
+import { onChainPeriodSeconds, periodStart as calendarStart } from '../../src/subscriptions/periods.js';
+import { serializeSignature } from 'viem';
+import { createWorker } from '../../src/temporal/worker.js';
+import type { Resolver } from '../../src/webhooks/targets.js';
+import { subscriptionAllowanceRenewalWorkflow } from '../../workflows/subscription-renewal.js';
+import { signPermit } from '../chain/helpers.js';
+import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
+import { workflowBundle } from '../support/temporal.js';
+import { recordHistory } from '../support/histories.js';
+
+const USDC = (n: number) => BigInt(n) * 1_000_000n;
+const DAY = 86_400_000;
+const MONTH_SECONDS = BigInt(onChainPeriodSeconds('monthly', 1));
+const resolver: Resolver = async (host) => (host === 'receiver.test' ? ['127.0.0.1'] : []);
+const config = loadConfig({ DATABASE_URL: 'postgres://unused' });
+
+let db: TestDatabase;
+let chain: TestChain;
+let receiver: HttpsReceiver;
+let client: Client;
+let connection: NativeConnection;
+let worker: Worker;
+let running: Promise<void>;
+let t: TestApp;
+let merchant: SeededMerchant;
+let deps: SubscriptionChainEventDeps;
+const taskQueue = `test-clock-${randomBytes(4).toString('hex')}`;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  chain = await startTestChain(db.sql);
+  receiver = await startHttpsReceiver();
+  const settings = devChainSettings({ ...chain.deployed, rpcUrl: chain.anvil.rpcUrl, startBlock: chain.deployed.deployBlock });
+  const chainConfig: ChainConfig = { test: settings };
+  client = new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
+  connection = await NativeConnection.connect({ address: inject('temporalAddress') });
+  worker = await createWorker({
+    connection,
+    namespace: 'default',
+    sql: db.sql,
+    temporal: client,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    chain: chainConfig,
+    // The real port: no warp before a charge; only the clock moves the chain.
+    subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(chainConfig), { sql: db.sql }),
+    webhooks: { encryptionKey: config.webhooks.secretEncryptionKey, allowPrivateTargets: true, resolver, ca: receiver.certificate, attemptTimeoutMs: 5_000 },
+  });
+  running = worker.run();
+  t = await createTestApp(db.sql, { temporal: client, taskQueue, chain: chainConfig, webhookResolver: resolver, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  merchant = await seedMerchant(db.sql);
+  await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
+  await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
+  await setSubscriptionGracePeriodHours(db.sql, merchant.merchantId, 72);
+  deps = { sql: db.sql, temporal: client, taskQueue, events: { dispatch: async () => {} }, modes: { test: chain.mode }, useSearchAttributes: false };
+}, 180_000);
+
+afterAll(async () => {
+  await t?.close();
+  worker?.shutdown();
+  await running;
+  await connection?.close();
+  await client?.connection.close();
+  await receiver?.close();
+  await chain?.stop();
+  await db?.drop();
+});
+
+const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: { authorization: `Bearer ${merchant.secretKey}` }, ...(payload ? { payload } : {}) });
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) {
+      const events = await db.sql`select type, data->>'testClock' as clock, dispatched_at from events order by created_at`;
+      const charges = await db.sql`select period_index, status, attempts, period_start from subscription_charges order by period_index`;
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}; events ${JSON.stringify(events)}; charges ${JSON.stringify(charges)}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('a test clock', () => {
+  it('takes a subscription through a trial, 14 monthly charges, a recovery, an allowance renewal and a lapse in seconds', async () => {
+    const began = Date.now();
+    const hook = await api('POST', '/v1/webhook-endpoints', { url: `https://receiver.test:${receiver.port}/clock`, events: ['subscription.created', 'subscription.charged', 'subscription.charge_failed', 'subscription.lapsed'] });
+    expect(hook.statusCode, hook.body).toBe(200);
+    const secret = hook.json().signingSecret as string;
+    const plan = await api('POST', '/v1/subscription-plans', { name: 'Monthly', amount: USDC(10).toString(), interval: 'monthly', trialPeriodDays: 7 });
+    expect(plan.statusCode).toBe(200);
+
+    const payer = newPayer();
+    const start = Math.ceil(((await chain.chainNowMs()) + 60_000) / 1000) * 1000;
+    const created = await api('POST', '/v1/test-clocks', { name: 'A year of coffee', frozenTime: new Date(start).toISOString(), wallets: [payer.address] });
+    expect(created.statusCode).toBe(200);
+    const clock = created.json();
+    expect(clock).toMatchObject({ object: 'test_clock', status: 'ready', frozenTime: new Date(start).toISOString(), wallets: [{ walletAddress: payer.address.toLowerCase() }] });
+    // The chain starts at the clock's time.
+    expect(await chain.chainNowMs()).toBeGreaterThanOrEqual(start);
+
+    const advance = async (toMs: number) => {
+      const response = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: new Date(toMs).toISOString() });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().status).toBe('advancing');
+      await eventually(async () => (await api('GET', `/v1/test-clocks/${clock.id}`)).json(), (c) => c.status === 'ready', `the clock at ${new Date(toMs).toISOString()}`);
+      expect(await chain.chainNowMs()).toBeGreaterThanOrEqual(toMs);
+    };
+    const received = () =>
+      receiver.requests.filter((r) => r.path === '/clock').map((r) => new Webhook(secret).verify(r.body.toString('utf8'), r.headers) as { type: string; data: Record<string, any> });
+    const webhooksOf = (type: string) => received().filter((e) => e.type === type);
+    const waitWebhooks = (type: string, count: number) => eventually(async () => webhooksOf(type), (list) => list.length >= count, `${count} ${type} webhooks`);
+
+    // Enough for periods 0..4; an allowance of 12 periods; a 7-day trial on-chain.
+    await chain.mint(payer.address, USDC(50));
+    const trialEnd = BigInt(start / 1000) + 7n * 86_400n;
+    const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_SECONDS, periods: 0, trialEnd, permitValue: USDC(120) });
+    const enrolled = await onSubscriptionCreatedOnChain(deps, { ...log, planId: plan.json().id });
+    if (enrolled.outcome === 'ignored') throw new Error(`enrolment ignored: ${enrolled.reason}`);
+    const subscriptionId = enrolled.subscriptionId;
+    const read = async () => (await api('GET', `/v1/subscriptions/${subscriptionId}`)).json();
+    expect((await read()).status).toBe('trialing');
+
+    const anchor = new Date(Number(log.args.firstPeriodStart) * 1000);
+    expect(anchor.getTime()).toBe(Number(trialEnd) * 1000);
+    const periodStart = (index: number) => calendarStart({ anchor, interval: 'monthly', intervalCount: 1 }, index).getTime();
+    const charges = async () => (await api('GET', `/v1/subscription-charges?subscriptionId=${subscriptionId}&limit=100`)).json().data as any[];
+    const succeeded = async () => (await charges()).filter((c) => c.status === 'succeeded');
+
+    // Nothing happens while the clock stands still in the trial.
+    await advance(start + 6 * DAY);
+    expect(await charges()).toHaveLength(0);
+
+    for (let index = 0; index <= 4; index++) {
+      await advance(periodStart(index));
+      await waitWebhooks('subscription.charged', index + 1);
+    }
+    // Period 5: the wallet is empty; refused for funds, retried a day later, then a top-up recovers it.
+    await advance(periodStart(5));
+    await waitWebhooks('subscription.charge_failed', 1);
+    expect((await read()).status).toBe('at_risk');
+    await advance(periodStart(5) + DAY);
+    await waitWebhooks('subscription.charge_failed', 2);
+    await chain.mint(payer.address, USDC(90)); // periods 5..13
+    await onTransferToSubscriber(deps, { livemode: false, to: payer.address });
+    await waitWebhooks('subscription.charged', 6);
+    expect((await read()).status).toBe('active');
+
+    for (let index = 6; index <= 11; index++) {
+      await advance(periodStart(index));
+      await waitWebhooks('subscription.charged', index + 1);
+    }
+    // The permit's 12 periods are used up: the subscriber renews the allowance (the hosted page's permit).
+    const deadline = BigInt(Math.floor(periodStart(11) / 1000)) + 86_400n * 365n;
+    const permit = await signPermit(chain.pub, payer, chain.deployed.token, { spender: chain.deployed.subscriptionManager, value: USDC(120), deadline });
+    await client.workflow.execute(subscriptionAllowanceRenewalWorkflow, {
+      workflowId: `${subscriptionId}_renew_test`,
+      taskQueue,
+      args: [{ subscriptionId, value: USDC(120).toString(), deadline: deadline.toString(), signature: serializeSignature({ r: permit.r, s: permit.s, v: BigInt(permit.v) }) }],
+    });
+    for (let index = 12; index <= 13; index++) {
+      await advance(periodStart(index));
+      await waitWebhooks('subscription.charged', index + 1);
+    }
+
+    // Period 14: the wallet is empty again; past the 72-hour grace window the subscription lapses.
+    await advance(periodStart(14));
+    await waitWebhooks('subscription.charge_failed', 3);
+    await advance(periodStart(14) + 4 * DAY);
+    await waitWebhooks('subscription.lapsed', 1);
+    expect((await read()).status).toBe('lapsed');
+    const elapsed = Date.now() - began;
+
+    // 14 charges, each at its period start, on-chain too.
+    const paid = (await succeeded()).sort((a, b) => a.periodIndex - b.periodIndex);
+    expect(paid.map((c) => c.periodIndex)).toEqual([...Array(14).keys()]);
+    for (const charge of paid) expect(Date.parse(charge.periodStart)).toBe(periodStart(charge.periodIndex));
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+
+    // The webhooks, in the order the steps happened, each naming the clock.
+    const types = received().map((e) => e.type).filter((type) => type !== 'subscription.created');
+    const lastFailures = types.length - 5 - 2 - 9 - 1;
+    expect(lastFailures).toBeGreaterThanOrEqual(2); // the refusal at period 14's start and at least one retry in the grace window
+    expect(types).toEqual([
+      ...Array(5).fill('subscription.charged'),
+      'subscription.charge_failed',
+      'subscription.charge_failed',
+      ...Array(9).fill('subscription.charged'),
+      ...Array(lastFailures).fill('subscription.charge_failed'),
+      'subscription.lapsed',
+    ]);
+    for (const event of received()) expect(event.data.testClock).toBe(clock.id);
+    expect(elapsed).toBeLessThan(60_000);
+
+    // Histories of the clock and of a subscription run on it, for the replay test (RECORD_HISTORIES=1).
+    await recordHistory(client.workflow.getHandle(subscriptionId), 'subscription-test-clock-lapsed', 'first');
+    await recordHistory(client.workflow.getHandle(clock.id), 'test-clock', 'first');
+
+    // Deleting the clock detaches the wallet; the clock says so.
+    const deleted = await api('DELETE', `/v1/test-clocks/${clock.id}`);
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json().status).toBe('deleted');
+  }, 120_000);
+});

@@ -1,0 +1,144 @@
+// The test-clock API (issue #30) against a real app, Temporal dev server, Postgres and a private
+// anvil (a clock moves chain time, which must not touch the suite's shared chain): who may call it,
+// the limits and bad input with the error envelope, and the clock's life from ready to deleted.
+import { createPublicClient, http } from 'viem';
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DevChain } from '../../src/dev/chain/dev-chain.js';
+import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { settingsOf, startPrivateChain } from '../support/chain.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+
+const DAY = 86_400_000;
+let chain: DevChain;
+let db: TestDatabase;
+let temporal: DevServerWorker;
+let t: TestApp;
+let merchant: SeededMerchant;
+let other: SeededMerchant;
+
+beforeAll(async () => {
+  chain = await startPrivateChain();
+  const settings = settingsOf(chain.info, { pollIntervalMs: 100 });
+  db = await createTestDatabase();
+  temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
+  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
+  merchant = await seedMerchant(db.sql);
+  other = await seedMerchant(db.sql, 'Other merchant');
+});
+afterAll(async () => {
+  await t?.close();
+  await temporal?.stop();
+  await db?.drop();
+  await chain?.stop();
+});
+
+const call = (key: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
+const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => call(merchant.secretKey, method, url, payload);
+const chainNowMs = async () =>
+  Number((await createPublicClient({ transport: http(chain.info.rpcUrl) }).getBlock()).timestamp) * 1000;
+const wallet = () => privateKeyToAccount(generatePrivateKey()).address;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+async function untilReady(id: string) {
+  for (let i = 0; i < 200; i++) {
+    const clock = (await api('GET', `/v1/test-clocks/${id}`)).json();
+    if (clock.status === 'ready') return clock;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('clock never ready');
+}
+
+describe('test clocks API', () => {
+  it('creates, lists, advances (answering advancing, then ready, with the chain moved) and deletes a clock', async () => {
+    const start = Math.ceil(((await chainNowMs()) + 3_600_000) / 1000) * 1000;
+    const payer = wallet();
+    const created = await api('POST', '/v1/test-clocks', { name: 'Clock', frozenTime: iso(start), wallets: [payer] });
+    expect(created.statusCode, created.body).toBe(200);
+    const clock = created.json();
+    expect(clock).toMatchObject({ object: 'test_clock', status: 'ready', livemode: false, frozenTime: iso(start), advancingTo: null });
+    expect(clock.id).toMatch(/^clock_/);
+    expect(clock.wallets.map((w: { walletAddress: string }) => w.walletAddress)).toEqual([payer.toLowerCase()]);
+    expect(await chainNowMs()).toBeGreaterThanOrEqual(start);
+
+    const list = (await api('GET', '/v1/test-clocks')).json();
+    expect(list.data.map((c: { id: string }) => c.id)).toContain(clock.id);
+
+    const advanced = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: iso(start + 31 * DAY) });
+    expect(advanced.statusCode, advanced.body).toBe(200);
+    expect(advanced.json()).toMatchObject({ status: 'advancing', frozenTime: iso(start), advancingTo: iso(start + 31 * DAY) });
+    const ready = await untilReady(clock.id);
+    expect(ready).toMatchObject({ status: 'ready', frozenTime: iso(start + 31 * DAY), advancingTo: null });
+    expect(await chainNowMs()).toBeGreaterThanOrEqual(start + 31 * DAY);
+
+    const more = wallet();
+    const attached = await api('POST', `/v1/test-clocks/${clock.id}/wallets`, { wallets: [more] });
+    expect(attached.statusCode, attached.body).toBe(200);
+    expect(attached.json().wallets).toHaveLength(2);
+
+    const deleted = await api('POST', `/v1/test-clocks/${clock.id}/delete`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json().status).toBe('deleted');
+    expect((await api('DELETE', `/v1/test-clocks/${clock.id}`)).json().status).toBe('deleted');
+    // Its wallets are free for another clock.
+    const again = await api('POST', '/v1/test-clocks', { name: 'Next', frozenTime: iso(await chainNowMs() + DAY), wallets: [payer] });
+    expect(again.statusCode, again.body).toBe(200);
+    // A deleted clock cannot move.
+    const moved = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: iso(start + 60 * DAY) });
+    expect(moved.statusCode).toBe(403);
+    expect(moved.json().error.code).toBe('session_invalid_state');
+  });
+
+  it('refuses live keys, publishable keys and other merchants, and bad input with the envelope, changing nothing', async () => {
+    const frozenTime = iso((await chainNowMs()) + 3_600_000);
+    const live = await call(merchant.liveSecretKey, 'POST', '/v1/test-clocks', { name: 'Live', frozenTime });
+    expect(live.statusCode).toBe(403);
+    expect(live.json().error.code).toBe('permission_denied');
+    expect((await call(merchant.liveSecretKey, 'GET', '/v1/test-clocks')).statusCode).toBe(403);
+    const publishable = await call(merchant.publishableKey, 'GET', '/v1/test-clocks');
+    expect([401, 403]).toContain(publishable.statusCode);
+
+    const clock = (await api('POST', '/v1/test-clocks', { name: 'Mine', frozenTime })).json();
+    const foreign = await call(other.secretKey, 'GET', `/v1/test-clocks/${clock.id}`);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error.code).toBe('not_found');
+    expect((await call(other.secretKey, 'POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: iso(Date.parse(frozenTime) + DAY) })).statusCode).toBe(404);
+
+    const before = (await db.sql`select count(*)::int as n from test_clocks`)[0]!.n;
+    const cases: [object, string][] = [
+      [{ name: 'No time' }, 'frozenTime'],
+      [{ name: 'Bad time', frozenTime: 'tomorrow' }, 'frozenTime'],
+      [{ name: 'Past', frozenTime: iso((await chainNowMs()) - DAY) }, 'frozenTime'],
+      [{ name: 'Bad wallet', frozenTime, wallets: ['0x123'] }, 'wallets.0'],
+      [{ name: '', frozenTime }, 'name'],
+      [{ name: 'Extra', frozenTime, colour: 'red' }, ''],
+    ];
+    for (const [body, param] of cases) {
+      const response = await api('POST', '/v1/test-clocks', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      const error = response.json().error;
+      expect(error.code).toBe('invalid_request');
+      if (param) expect(JSON.stringify(error.details.issues)).toContain(param);
+    }
+    expect((await db.sql`select count(*)::int as n from test_clocks`)[0]!.n).toBe(before);
+
+    const backwards = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: iso(Date.parse(frozenTime) - 1000) });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json().error.param).toBe('frozenTime');
+    const tooFar = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: iso(Date.parse(frozenTime) + 401 * DAY) });
+    expect(tooFar.statusCode).toBe(400);
+    expect(tooFar.json().error.message).toContain('400 days');
+    expect((await api('GET', `/v1/test-clocks/${clock.id}`)).json()).toMatchObject({ status: 'ready', frozenTime });
+
+    const payer = wallet();
+    await api('POST', `/v1/test-clocks/${clock.id}/wallets`, { wallets: [payer] });
+    const second = await api('POST', '/v1/test-clocks', { name: 'Second', frozenTime, wallets: [payer] });
+    expect(second.statusCode).toBe(400);
+    expect(second.json().error.param).toBe('wallets');
+    const tooMany = await api('POST', `/v1/test-clocks/${clock.id}/wallets`, { wallets: Array.from({ length: 10 }, wallet) });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error.param).toBe('wallets');
+  });
+});
