@@ -23,7 +23,7 @@ import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { startChaosStack, type ChaosStack } from './support/stack.js';
 import { waitUntil } from './support/wait.js';
 
-const SUBSCRIPTIONS = 60;
+const SUBSCRIPTIONS = 50;
 const AMOUNT = 1_000_000n;
 const PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
 
