@@ -44,6 +44,10 @@ export type ChaosStack = {
   killPostgres: () => Promise<void>;
   /** Starts Postgres again on the same port and data (crash recovery runs). */
   restartPostgres: () => Promise<void>;
+  /** Stops the Temporal dev server (its history stays in its database file). */
+  stopTemporal: () => Promise<void>;
+  /** Starts the Temporal dev server again on the same port with the same database file. */
+  restartTemporal: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -72,7 +76,9 @@ export async function startChaosStack(options: { blockTime?: number; env?: Recor
   await migrate(databaseUrl);
   const sql = createSql(databaseUrl, { max: 5 });
 
-  const temporal = await startTemporalDevServer({ cli: temporalBinaries().cli, port: await freePort(), uiPort: await freePort() });
+  // A database file, not memory, so a restarted server still knows every workflow.
+  const temporalOptions = { cli: temporalBinaries().cli, port: await freePort(), uiPort: await freePort(), dbFile: join(dataDir, 'temporal.db') };
+  let temporal = await startTemporalDevServer(temporalOptions);
   const chain = await startDevChain({ rpcUrl: '', ...(options.blockTime ? { blockTime: options.blockTime } : {}) });
   const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -141,6 +147,16 @@ export async function startChaosStack(options: { blockTime?: number; env?: Recor
     if (!postgres.url('').includes(`:${port}/`)) throw new Error(`Postgres came back on another port than ${port}`);
   }
 
+  async function stopTemporal(): Promise<void> {
+    await temporal.stop();
+    while (await portInUse(temporalOptions.port)) await sleep(100);
+  }
+
+  async function restartTemporal(): Promise<void> {
+    while (await portInUse(temporalOptions.port)) await sleep(100);
+    temporal = await startTemporalDevServer(temporalOptions);
+  }
+
   return {
     sql,
     databaseUrl,
@@ -150,6 +166,8 @@ export async function startChaosStack(options: { blockTime?: number; env?: Recor
     start,
     killPostgres,
     restartPostgres,
+    stopTemporal,
+    restartTemporal,
     stop: async () => {
       for (const service of [...services]) await service.stop();
       await sql.end({ timeout: 5 }).catch(() => undefined);
