@@ -100,7 +100,7 @@ describe('invoice PDF', () => {
     const other = await seedMerchant(db.sql, 'Other');
     const foreign = await t.app.inject({ method: 'GET', url: `/v1/invoices/${invoice.id}/pdf`, headers: auth(other.secretKey) });
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json().error.code).toBe('resource_missing');
+    expect(foreign.json().error.code).toBe('not_found');
     const live = await t.app.inject({ method: 'GET', url: `/v1/invoices/${invoice.id}/pdf`, headers: auth(merchant.liveSecretKey) });
     expect(live.statusCode).toBe(404);
     const bad = await t.app.inject({ method: 'GET', url: '/v1/invoices/not-an-id/pdf', headers: auth() });
