@@ -104,8 +104,9 @@ describe('invoice PDF', () => {
     const live = await t.app.inject({ method: 'GET', url: `/v1/invoices/${invoice.id}/pdf`, headers: auth(merchant.liveSecretKey) });
     expect(live.statusCode).toBe(404);
     const bad = await t.app.inject({ method: 'GET', url: '/v1/invoices/not-an-id/pdf', headers: auth() });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().error).toMatchObject({ code: 'invalid_request', param: 'id' });
+    // Path ids are opaque: an unknown one is not_found, as for GET /v1/invoices/{id}.
+    expect(bad.statusCode).toBe(404);
+    expect(bad.json().error).toMatchObject({ code: 'not_found', param: 'id' });
   });
 
   it('is declared as application/pdf in the OpenAPI document with the read scope', async () => {
