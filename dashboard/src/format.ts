@@ -2,18 +2,14 @@
 // (USDC: 6 decimals) and are formatted with string and bigint arithmetic,
 // never floats. Dates are shown in the viewer's time zone.
 
+import { formatBaseUnits } from './shared.js';
+
 export const USDC_DECIMALS = 6;
 
-/** "12345678" -> "12.345678" trimmed to at least 2 decimals, with thousands separators: "12.345678", "1,000.00". */
+/** "12345678" -> "12.345678 USDC", "1000000000" -> "1,000.00 USDC": the server's money formatter (src/money), so page, PDF, email and dashboard agree. */
 export function formatAmount(base: string | null | undefined, currency = 'USDC', decimals = USDC_DECIMALS): string {
   if (base === null || base === undefined || !/^-?\d+$/.test(base)) return '—';
-  const negative = base.startsWith('-');
-  const digits = (negative ? base.slice(1) : base).padStart(decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - decimals).replace(/^0+(?=\d)/, '');
-  let fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  if (fraction.length < 2) fraction = fraction.padEnd(2, '0');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}${grouped}.${fraction} ${currency}`;
+  return `${formatBaseUnits(base, decimals)} ${currency}`;
 }
 
 /** "12.5" -> "12500000"; undefined when the text is not a non-negative amount with at most `decimals` decimals. */

@@ -2,6 +2,15 @@
 import type * as repo from './repo.js';
 import type { Invoice } from './schemas.js';
 import { checkoutUrl } from '../payment-sessions/render.js';
+import { formatMoney } from '../money/format.js';
+
+/**
+ * The customer's page of an invoice. Keyed by the backing session's id, which is already the
+ * unguessable public pay link (80 random bits): the invoice page adds no new secret to leak.
+ */
+export function hostedInvoiceUrl(publicBaseUrl: string, sessionId: string): string {
+  return `${checkoutUrl(publicBaseUrl, sessionId)}/invoice`;
+}
 
 export function renderInvoice(row: repo.InvoiceRow, publicBaseUrl: string): Invoice {
   return {
@@ -17,6 +26,7 @@ export function renderInvoice(row: repo.InvoiceRow, publicBaseUrl: string): Invo
     status: row.status,
     sessionId: row.sessionId,
     payUrl: checkoutUrl(publicBaseUrl, row.sessionId),
+    hostedInvoiceUrl: hostedInvoiceUrl(publicBaseUrl, row.sessionId),
     dueAt: row.dueAt.toISOString(),
     dueInDays: row.dueInDays,
     note: row.note,
@@ -29,16 +39,15 @@ export function renderInvoice(row: repo.InvoiceRow, publicBaseUrl: string): Invo
 }
 
 export function invoiceEmail(row: repo.InvoiceRow, merchantName: string, publicBaseUrl: string): { subject: string; text: string } {
-  const units = BigInt(row.total);
-  const amount = `${units / 1_000_000n}.${(units % 1_000_000n).toString().padStart(6, '0')}`;
   return {
     subject: `Invoice ${row.number} from ${merchantName}`,
     text: [
       `Hello${row.customerName ? ` ${row.customerName}` : ''},`,
       '',
-      `${merchantName} sent you invoice ${row.number} for ${amount} ${row.currency}, due ${row.dueAt.toISOString().slice(0, 10)}.`,
+      `${merchantName} sent you invoice ${row.number} for ${formatMoney(row.total, row.currency)}, due ${row.dueAt.toISOString().slice(0, 10)}.`,
       ...(row.note ? ['', row.note] : []),
       '',
+      `View the invoice: ${hostedInvoiceUrl(publicBaseUrl, row.sessionId)}`,
       `Pay it here: ${checkoutUrl(publicBaseUrl, row.sessionId)}`,
     ].join('\n'),
   };

@@ -1,9 +1,21 @@
 // HTTP routes of invoices.
+import type { FastifyReply } from 'fastify';
 import type { FastifyZodInstance } from '../http/types.js';
+import { CHECKOUT_SECURITY_HEADERS } from '../checkout/page.js';
+import { checkoutPageParams } from '../checkout/schemas.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import { createInvoiceBody, invoice, invoiceList, invoiceListQuery, invoiceParams } from './schemas.js';
+import { invoiceNotFoundHtml } from './page.js';
 import type { InvoiceService } from './service.js';
+
+function sendPdf(reply: FastifyReply, number: string, pdf: Buffer) {
+  return reply
+    .header('content-disposition', `attachment; filename="invoice-${number}.pdf"`)
+    .header('cache-control', 'no-store')
+    .type('application/pdf')
+    .send(pdf);
+}
 
 export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: InvoiceService): void {
   app.route({
@@ -52,9 +64,57 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
 
   app.route({
     method: 'GET',
+    url: '/v1/invoices/:id/pdf',
+    config: {
+      access: access.scope('invoices_read'),
+      fileResponse: { contentType: 'application/pdf', description: 'The invoice as a PDF document (attachment invoice-<number>.pdf).' },
+    },
+    schema: {
+      tags: ['Invoices'],
+      summary: 'Download an invoice as a PDF',
+      description:
+        'Generated on request from the invoice as it is now: merchant name, number, status, issue and due dates, customer, each line (description, quantity, unit price, amount), total and the hosted invoice link. Amounts are written as money (`28.00 USDC`).',
+      params: invoiceParams,
+    },
+    handler: async (request, reply) => {
+      const { number, pdf } = await invoices.pdf(requestScope(request), request.params.id);
+      return sendPdf(reply, number, pdf);
+    },
+  });
+
+  app.route({
+    method: 'GET',
     url: '/v1/invoices',
     config: { access: access.scope('invoices_read') },
     schema: { tags: ['Invoices'], summary: 'List invoices', querystring: invoiceListQuery, response: { 200: invoiceList } },
     handler: (request) => invoices.list(requestScope(request), request.query),
+  });
+
+  // The customer's side, public under the hosted checkout link (hidden from /openapi.json like the checkout pages).
+  app.route({
+    method: 'GET',
+    url: '/checkout/:id/invoice',
+    config: { access: access.public() },
+    schema: { hide: true, tags: ['Invoices'], summary: 'The hosted invoice page', params: checkoutPageParams },
+    handler: async (request, reply) => {
+      const html = await invoices.hostedPage(request.params.id);
+      return reply
+        .code(html ? 200 : 404)
+        .headers(CHECKOUT_SECURITY_HEADERS)
+        .type('text/html; charset=utf-8')
+        .send(html ?? invoiceNotFoundHtml());
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/checkout/:id/invoice.pdf',
+    config: { access: access.public() },
+    schema: { hide: true, tags: ['Invoices'], summary: 'The hosted invoice as a PDF', params: checkoutPageParams },
+    handler: async (request, reply) => {
+      const found = await invoices.hostedPdf(request.params.id);
+      if (!found) return reply.code(404).headers(CHECKOUT_SECURITY_HEADERS).type('text/plain; charset=utf-8').send('No invoice behind this link.');
+      return sendPdf(reply.headers(CHECKOUT_SECURITY_HEADERS), found.number, found.pdf);
+    },
   });
 }

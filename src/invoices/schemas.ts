@@ -44,6 +44,9 @@ export const invoice = z
       .describe('`draft` -> `sent` (send) -> `paid` (backing session confirmed) or `overdue` (dueAt passed unpaid; overdue can still be paid). `void` from draft, sent or overdue; never from paid.'),
     sessionId: z.string().describe('The backing payment session; its checkoutUrl is the pay link.'),
     payUrl: z.string().describe('Hosted checkout link of the backing session (sent in the email).'),
+    hostedInvoiceUrl: z
+      .string()
+      .describe('Public page of the invoice as the customer sees it (number, lines, total, due date, status, a Pay button to payUrl, a PDF download). Unguessable, under the backing session: anyone with the link can read the invoice, as with payUrl. Sent in the email.'),
     dueAt: timestamp,
     dueInDays: z.number().int(),
     note: z.string().nullable(),

@@ -13,7 +13,7 @@ import type { EventDispatcher } from '../events/dispatch.js';
 import { commitWithEvents } from '../events/commit.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
-import { newId } from '../ids.js';
+import { isId, newId } from '../ids.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import { insertSessionInTx } from '../payment-sessions/service.js';
 import { paymentSessionWorkflowStart } from '../payment-sessions/starts.js';
@@ -26,6 +26,9 @@ import {
 } from '../temporal/start-outbox.js';
 import { cancelPaymentSessionSignal } from '../../workflows/payment-session.js';
 import { voidInvoiceSignal } from '../../workflows/invoice.js';
+import { invoiceDocument, type InvoiceDocument } from './document.js';
+import { invoicePageHtml } from './page.js';
+import { renderInvoicePdf } from './pdf.js';
 import { invoiceEmail, renderInvoice } from './render.js';
 import { invoiceWorkflowStart } from './starts.js';
 import * as repo from './repo.js';
@@ -64,7 +67,35 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
     return row;
   }
 
+  async function documentOf(row: repo.InvoiceRow): Promise<InvoiceDocument> {
+    const merchant = await sessionRepo.findMerchantDisplay(sql, row.merchantId);
+    return invoiceDocument(row, merchant?.name ?? 'Your supplier', publicBaseUrl);
+  }
+
+  /** The invoice behind a public hosted link (its session id); undefined when there is none. */
+  async function publicInvoice(sessionId: string): Promise<repo.InvoiceRow | undefined> {
+    return isId('paymentSession', sessionId) ? repo.findInvoiceBySession(sql, sessionId) : undefined;
+  }
+
   return {
+    /** The PDF the merchant downloads (GET /v1/invoices/{id}/pdf). */
+    async pdf(scope: MerchantScope, id: string): Promise<{ number: string; pdf: Buffer }> {
+      const row = await load(scope, id);
+      return { number: row.number, pdf: await renderInvoicePdf(await documentOf(row)) };
+    },
+
+    /** The customer's hosted invoice page; undefined for a link that leads to no invoice. */
+    async hostedPage(sessionId: string): Promise<string | undefined> {
+      const row = await publicInvoice(sessionId);
+      return row && invoicePageHtml(await documentOf(row));
+    },
+
+    /** The same PDF, for the customer, behind the hosted link. */
+    async hostedPdf(sessionId: string): Promise<{ number: string; pdf: Buffer } | undefined> {
+      const row = await publicInvoice(sessionId);
+      return row && { number: row.number, pdf: await renderInvoicePdf(await documentOf(row)) };
+    },
+
     async create(scope: MerchantScope, input: CreateInvoiceBody): Promise<Invoice> {
       const { subtotal, total } = invoiceTotals(input.lineItems);
       const now = new Date();

@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Statuses a page route may answer as text/html besides JSON (documented with both content types). */
     htmlResponses?: readonly number[];
+    /** A route whose 200 is a file, not JSON (documented with that content type, e.g. application/pdf). */
+    fileResponse?: { contentType: string; description: string };
   }
 }
 
@@ -133,6 +135,13 @@ function transform(input: TransformInput) {
       };
     }
     described.response = response;
+  }
+  const file = input.route.config?.fileResponse;
+  if (file) {
+    described.response = {
+      ...(described.response ?? {}),
+      200: { description: file.description, content: { [file.contentType]: { schema: { type: 'string', format: 'binary' } } } },
+    };
   }
   return {
     schema: {

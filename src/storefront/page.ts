@@ -2,6 +2,7 @@
 // escaped) plus one same-origin script for the buy buttons. No key of any kind
 // is in the page; a purchase is a POST to /store/{slug}/products/{id}/purchase,
 // which answers with the hosted checkout to go to.
+import { formatAmount } from '../money/format.js';
 import type { Store, StoreProduct } from './schemas.js';
 
 /** Served with the page and its script: scripts and requests only from this origin, images from https. */
@@ -19,16 +20,8 @@ export const STORE_SCRIPT_PATH = '/store/assets/store.js';
 export const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const USDC_DECIMALS = 6;
-
-/** Base units to a display amount: `2500000` -> `2.50`, `1234000000` -> `1,234.00`, `1` -> `0.000001`. */
-export function formatAmount(amount: string, decimals = USDC_DECIMALS): string {
-  const digits = BigInt(amount).toString().padStart(decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  let fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  if (fraction.length < 2) fraction = (fraction + '00').slice(0, 2);
-  return `${whole}.${fraction}`;
-}
+/** Re-exported for the storefront's callers; the one server-side money formatter lives in src/money. */
+export { formatAmount };
 
 const INTERVAL_NOUNS: Record<string, string> = { daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year' };
 

@@ -112,7 +112,7 @@ describe('subscription plans', () => {
       expect(rename.json().error.code).toBe('session_invalid_state');
       expect(await planEvents(plan.id)).toEqual(['subscription_plan.created', 'subscription_plan.archived']);
 
-      const offer = await t.app.inject({ method: 'GET', url: `/v1/checkout/plans/${plan.id}/enrolment-offer` });
+      const offer = await t.app.inject({ method: 'GET', url: `/checkout/plans/${plan.id}/enrolment` });
       expect(offer.json().error).toMatchObject({ code: 'session_invalid_state', param: 'planId' });
       const product = await post('/v1/storefront/products', { name: 'Retired box', planId: plan.id });
       expect(product.json().error).toMatchObject({ code: 'session_invalid_state', param: 'planId' });

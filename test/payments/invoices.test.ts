@@ -119,6 +119,7 @@ describe('invoices', () => {
     expect(invoice.number.slice(0, 4)).toBe(String(new Date().getUTCFullYear()));
     expect(Date.parse(invoice.dueAt) - Date.parse(invoice.createdAt)).toBeGreaterThanOrEqual(3 * 86_400_000 - 1000);
     expect(invoice.payUrl).toBe(`https://pay.example.test/checkout/${invoice.sessionId}`);
+    expect(invoice.hostedInvoiceUrl).toBe(`https://pay.example.test/checkout/${invoice.sessionId}/invoice`);
     expect(await eventsOf('invoice.created', invoice.id)).toHaveLength(1);
     const session = await getSession(invoice.sessionId);
     expect(session).toMatchObject({ status: 'open', amount: '4500250', payTo: DEV_ACCOUNTS.merchant.address, invoiceId: invoice.id });
@@ -131,6 +132,9 @@ describe('invoices', () => {
       const mail = await sink.waitFor((m) => m.to.includes(invoice.customerEmail), 30_000);
       expect(mail.subject).toContain(invoice.number);
       expect(mail.text).toContain(invoice.payUrl);
+      expect(mail.text).toContain(invoice.hostedInvoiceUrl);
+      // Money as money: 4500250 base units read "4.50025 USDC", never "4.500250 USDC".
+      expect(mail.text).toContain('for 4.50025 USDC,');
       const delivered = await until(() => getInvoice(invoice.id), (i) => i.sentAt !== null, 'invoice.sent');
       expect(delivered.status).toBe('sent');
       expect(await eventsOf('invoice.sent', invoice.id)).toHaveLength(1);
