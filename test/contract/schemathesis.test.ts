@@ -5,6 +5,7 @@
 // SCHEMATHESIS_MAX_EXAMPLES to fuzz harder.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -26,6 +27,15 @@ const CONFIG_FILE = fileURLToPath(new URL('./schemathesis.toml', import.meta.url
  */
 const PHASES = process.env.SCHEMATHESIS_PHASES === 'all' ? 'examples,coverage,fuzzing,stateful' : (process.env.SCHEMATHESIS_PHASES ?? 'fuzzing,stateful');
 
+/** The pinned version (.ci/run installs the same one up front); a newcomer's `npm test` installs it here. */
+const SCHEMATHESIS_VERSION = '4.32.5';
+
+function installSchemathesisOnce(): void {
+  if (existsSync(ST)) return;
+  const result = spawnSync('python3', ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', TOOL_DIR, `schemathesis==${SCHEMATHESIS_VERSION}`], { stdio: 'inherit' });
+  if (result.status !== 0 || !existsSync(ST)) throw new Error(`installing schemathesis ${SCHEMATHESIS_VERSION} into .tools/schemathesis with pip failed`);
+}
+
 let db: TestDatabase;
 let w: DevServerWorker;
 let t: TestApp;
@@ -33,7 +43,7 @@ let merchant: SeededMerchant;
 let baseUrl: string;
 
 beforeAll(async () => {
-  if (!existsSync(ST)) throw new Error(`schemathesis is not installed in .tools/schemathesis: run the install line of .ci/run`);
+  installSchemathesisOnce();
   db = await createTestDatabase();
   const chain = { test: settingsOf(sharedChain()) };
   w = await startDevServerWorker(db.sql, { chain });
