@@ -3,9 +3,8 @@
 // (Postgres, the Temporal dev server with a worker, the shared anvil with Circle's USDC) with the
 // rate limits raised. A bounded example count keeps the run to a few minutes; raise it with
 // SCHEMATHESIS_MAX_EXAMPLES to fuzz harder.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
