@@ -124,7 +124,7 @@ export const refundAllowance = z
       .nullable()
       .describe('What to sign to grant the allowance by EIP-2612 permit (eth_signTypedData_v4 with message {owner, spender, value, nonce, deadline}), then POST /v1/refunds/allowance/permit.'),
     approve: z
-      .object({ to: z.string(), functionName: z.literal('approve'), args: z.tuple([z.string(), z.string()]).describe('spender, value (a suggested cap).') })
+      .object({ to: z.string(), functionName: z.literal('approve'), args: z.array(z.string()).length(2).describe('spender, value (a suggested cap).') })
       .nullable()
       .describe('The alternative without a signature: the payout wallet sends approve(spender, value) to the token itself (it pays the gas).'),
   })
