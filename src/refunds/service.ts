@@ -5,6 +5,7 @@
 // transfer on-chain, or failed with the token's named refusal when that exact
 // transfer reverted (blacklist, pause, funds); POST /v1/refunds/{id}/cancel
 // releases a pending one.
+import { createdRangeOf } from '../http/list-filters.js';
 import { decodeEventLog, encodeFunctionData, getAddress, isAddressEqual, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
 import { refusalOfMinedCall } from '../chain/mined-refusal.js';
 import { type Refusal, retryOf } from '../chain/refusals.js';
@@ -18,7 +19,7 @@ import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
 import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
-import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
+import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import * as invoiceRepo from '../invoices/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
@@ -26,7 +27,7 @@ import * as depositRepo from '../payment-sessions/deposits-repo.js';
 
 const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
 import * as repo from './repo.js';
-import type { CreateRefundBody, Refund } from './schemas.js';
+import type { CreateRefundBody, Refund, RefundListQuery } from './schemas.js';
 
 const erc20TransferAbi = [
   {
@@ -257,8 +258,14 @@ export function createRefundService({ sql, chain, events }: { sql: Sql; chain: C
       return renderRefund(row);
     },
 
-    async list(scope: MerchantScope, query: ListQuery): Promise<Page<Refund>> {
-      const rows = await repo.listRefunds(sql, scope, { before: decodeCursor(query.cursor), limit: query.limit });
+    async list(scope: MerchantScope, query: RefundListQuery): Promise<Page<Refund>> {
+      const rows = await repo.listRefunds(sql, scope, {
+        ...createdRangeOf(query),
+        status: query.status,
+        q: query.q,
+        before: decodeCursor(query.cursor),
+        limit: query.limit,
+      });
       return toPage(rows, query.limit, renderRefund);
     },
   };
