@@ -1,7 +1,7 @@
 // The filters the dashboard's lists send (issue 28): a created-at window and a search box `q`.
 // The window has the events API's semantics (createdFrom inclusive, createdTo exclusive, ISO 8601
 // date-times with an offset); an inverted window is an empty page, not an error. What `q` matches is
-// each list's own (docs/api-lists.md); emails match case-insensitively on their prefix, so a
+// each list's own (docs/lists.md); emails match case-insensitively on their prefix, so a
 // merchant can type the start of an address.
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
