@@ -16,7 +16,13 @@ export const createdRangeQuery = {
 
 /** The `q` parameter of a list; `matches` says what it is compared with on that list. */
 export function searchQuery(matches: string) {
-  return z.string().min(1).max(MAX_SEARCH_CHARS).optional().describe(`Search: ${matches}.`);
+  return z
+    .string()
+    .min(1)
+    .max(MAX_SEARCH_CHARS)
+    .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters')
+    .optional()
+    .describe(`Search: ${matches}.`);
 }
 
 export type CreatedRange = { createdFrom?: Date; createdTo?: Date };

@@ -11,5 +11,5 @@ create index subscriptions_created_tx_hash on subscriptions (created_tx_hash) wh
 create index customers_email_prefix on customers (merchant_id, livemode, lower(email) text_pattern_ops) where email is not null;
 create index invoices_customer_email_prefix on invoices (merchant_id, livemode, lower(customer_email) text_pattern_ops)
   where customer_email is not null;
-create index refunds_transaction_hash on refunds (transaction_hash) where transaction_hash is not null;
+create index refunds_transaction_lookup on refunds (transaction_hash) where transaction_hash is not null;
 create index refunds_to_address on refunds (merchant_id, livemode, lower(to_address));
