@@ -1,5 +1,6 @@
 // SQL for customers: one per (merchant, mode, wallet address).
 import type { Db } from '../db/client.js';
+import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
 
 export type CustomerRow = { id: string; merchantId: string; livemode: boolean; walletAddress: string; email: string | null; createdAt: Date };
 
@@ -47,13 +48,15 @@ const summaryJoins = (db: Db) =>
 export async function listCustomers(
   db: Db,
   scope: { merchantId: string; livemode: boolean },
-  filter: { walletAddress?: string; email?: string; before?: string; limit: number },
+  filter: CreatedRange & { walletAddress?: string; email?: string; q?: string; before?: string; limit: number },
 ): Promise<CustomerSummaryRow[]> {
   return db<CustomerSummaryRow[]>`
     select ${summaryColumns(db)} from customers c ${summaryJoins(db)}
     where c.merchant_id = ${scope.merchantId} and c.livemode = ${scope.livemode}
       ${filter.walletAddress ? db`and c.wallet_address = ${filter.walletAddress.toLowerCase()}` : db``}
       ${filter.email ? db`and lower(c.email) = ${filter.email.toLowerCase()}` : db``}
+      ${createdRangeSql(db, 'c.created_at', filter)}
+      ${filter.q ? db`and (c.id = ${filter.q} or c.wallet_address = ${filter.q.toLowerCase()} or lower(c.email) like ${lowerPrefixPattern(filter.q)})` : db``}
       ${filter.before ? db`and c.id < ${filter.before}` : db``}
     order by c.id desc limit ${filter.limit + 1}`;
 }

@@ -3,6 +3,7 @@
 // merchant, mode and wallet address; the service creates them, the API only reads.
 import { z } from 'zod';
 import { listOf, listQueryOf } from '../http/pagination.js';
+import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { pathId, timestamp } from '../http/schemas.js';
 
 export const customer = z
@@ -29,6 +30,8 @@ export const customerListQuery = listQueryOf('customer').extend({
     .optional()
     .describe('Only the customer of this wallet (any letter case).'),
   email: z.string().trim().min(1).max(320).optional().describe('Only customers with this email (case-insensitive).'),
+  ...createdRangeQuery,
+  q: searchQuery('the customer id, the wallet address (any letter case), or the start of the email (case-insensitive prefix)'),
 });
 
 export type Customer = z.infer<typeof customer>;

@@ -1,4 +1,5 @@
 // Reading customers (created by the subscription projection, never through the API).
+import { createdRangeOf } from '../http/list-filters.js';
 import type { Sql } from '../db/client.js';
 import { NotFoundError } from '../errors.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
@@ -33,6 +34,8 @@ export function createCustomerService({ sql }: { sql: Sql }) {
       const rows = await repo.listCustomers(sql, scope, {
         walletAddress: query.walletAddress,
         email: query.email,
+        ...createdRangeOf(query),
+        q: query.q,
         before: decodeCursor(query.cursor),
         limit: query.limit,
       });

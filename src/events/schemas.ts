@@ -1,6 +1,7 @@
 // Request and response shapes of the events API (GET /v1/events, GET /v1/events/{id}).
 import { z } from 'zod';
 import { listOf, listQueryOf } from '../http/pagination.js';
+import { createdRangeQuery } from '../http/list-filters.js';
 import { pathId, timestamp } from '../http/schemas.js';
 import { DELIVERY_STATUSES, TEST_EVENT_TYPE } from '../webhooks/schemas.js';
 import { EVENT_TYPES } from './types.js';
@@ -67,8 +68,7 @@ export const eventListQuery = listQueryOf('event')
   .extend({
     type: z.enum(RECORDED_EVENT_TYPES).optional().describe('Only events of this exact kind.'),
     objectId: objectId.optional(),
-    createdFrom: timestamp.optional().describe('Only events created at or after this time (inclusive).'),
-    createdTo: timestamp.optional().describe('Only events created before this time (exclusive).'),
+    ...createdRangeQuery,
   });
 
 export const eventList = listOf(event).meta({ id: 'EventList' });

@@ -1,5 +1,6 @@
 // SQL for invoices and their number counters.
 import type { Db } from '../db/client.js';
+import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
 import type { MerchantScope } from '../http/principal.js';
 import type { InvoiceStatus, LineItem } from './schemas.js';
 
@@ -85,14 +86,24 @@ export async function findInvoiceBySession(db: Db, sessionId: string): Promise<I
 export async function listInvoices(
   db: Db,
   scope: MerchantScope,
-  page: { before?: string; limit: number; status?: InvoiceStatus },
+  page: CreatedRange & { before?: string; limit: number; status?: InvoiceStatus; q?: string },
 ): Promise<InvoiceRow[]> {
   return db<InvoiceRow[]>`
     select ${columns(db)} from invoices
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
       ${page.status ? db`and status = ${page.status}` : db``}
+      ${createdRangeSql(db, 'created_at', page)}
+      ${page.q ? searchInvoices(db, scope, page.q) : db``}
       ${page.before ? db`and id < ${page.before}` : db``}
     order by id desc limit ${page.limit + 1}`;
+}
+
+/** An invoice matching `q`: id, number, customer email prefix, or the transaction hash or payer of its session. */
+function searchInvoices(db: Db, scope: MerchantScope, q: string) {
+  return db`and (id = ${q} or lower(number) = ${q.toLowerCase()} or lower(customer_email) like ${lowerPrefixPattern(q)}
+    or session_id in (select p.id from payment_sessions p
+      where p.merchant_id = ${scope.merchantId} and p.livemode = ${scope.livemode}
+        and (p.transaction_hash = ${q} or lower(p.payer) = ${q.toLowerCase()})))`;
 }
 
 /** Invoices that are not final (draft, sent, overdue), in id order after `afterId`: the daily repair's pages. */

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { amountString, pathId, timestamp, emailAddress } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
+import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -60,7 +61,14 @@ export const invoice = z
 
 export const invoiceParams = z.object({ id: pathId('invoice') });
 export const invoiceList = listOf(invoice);
-export const invoiceListQuery = listQueryOf('invoice').extend({ status: z.enum(INVOICE_STATUSES).optional().describe('Only invoices in this status.') });
+export const invoiceListQuery = listQueryOf('invoice').extend({
+  status: z.enum(INVOICE_STATUSES).optional().describe('Only invoices in this status.'),
+  ...createdRangeQuery,
+  q: searchQuery(
+    'the invoice id, the invoice number (any letter case), the hash of the transaction that paid it (exact), the payer wallet ' +
+      "address (any letter case), or the start of the customer's email (case-insensitive prefix)",
+  ),
+});
 
 export type LineItem = z.infer<typeof lineItem>;
 export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>;

@@ -3,6 +3,7 @@
 // transitions after creation: delivering the email (invoice.sent), the dueAt
 // timer (overdue), the paid signal from its session. The api changes state only
 // where the caller must see the result at once (send -> sent, void).
+import { createdRangeOf } from '../http/list-filters.js';
 import type { Client } from '@temporalio/client';
 import type { ChainConfig } from '../chain/config.js';
 import type { Db, Sql } from '../db/client.js';
@@ -142,7 +143,13 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
     },
 
     async list(scope: MerchantScope, query: InvoiceListQuery): Promise<Page<Invoice>> {
-      const rows = await repo.listInvoices(sql, scope, { before: decodeCursor(query.cursor), limit: query.limit, status: query.status });
+      const rows = await repo.listInvoices(sql, scope, {
+        ...createdRangeOf(query),
+        status: query.status,
+        q: query.q,
+        before: decodeCursor(query.cursor),
+        limit: query.limit,
+      });
       return toPage(rows, query.limit, (row) => renderInvoice(row, publicBaseUrl));
     },
 

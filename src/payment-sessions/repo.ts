@@ -1,5 +1,6 @@
 // SQL for payment sessions.
 import type { Db } from '../db/client.js';
+import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
 import type { MerchantScope } from '../http/principal.js';
 import type { PaymentSessionStatus } from './schemas.js';
 
@@ -103,12 +104,28 @@ export async function lockPaymentSession(db: Db, scope: MerchantScope, id: strin
   return findPaymentSession(db, scope, id);
 }
 
-export async function listPaymentSessions(db: Db, scope: MerchantScope, page: { before?: string; limit: number }): Promise<PaymentSessionRow[]> {
+export type PaymentSessionFilter = CreatedRange & { status?: PaymentSessionRow['status']; q?: string };
+
+export async function listPaymentSessions(
+  db: Db,
+  scope: MerchantScope,
+  page: PaymentSessionFilter & { before?: string; limit: number },
+): Promise<PaymentSessionRow[]> {
   return db<PaymentSessionRow[]>`
     select ${columns(db)} from payment_sessions s
     where s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode}
+      ${page.status ? db`and s.status = ${page.status}` : db``}
+      ${createdRangeSql(db, 's.created_at', page)}
+      ${page.q ? searchSessions(db, scope, page.q) : db``}
       ${page.before ? db`and s.id < ${page.before}` : db``}
     order by s.id desc limit ${page.limit + 1}`;
+}
+
+/** A session matching `q`: its id, payer or transaction hash, or the email prefix of its payer's customer. */
+function searchSessions(db: Db, scope: MerchantScope, q: string) {
+  return db`and (s.id = ${q} or lower(s.payer) = ${q.toLowerCase()} or s.transaction_hash = ${q}
+    or lower(s.payer) in (select c.wallet_address from customers c
+      where c.merchant_id = ${scope.merchantId} and c.livemode = ${scope.livemode} and lower(c.email) like ${lowerPrefixPattern(q)}))`;
 }
 
 /** open -> processing when a relay submission for it was recorded. Returns false when it was not open. */

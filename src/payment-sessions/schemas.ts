@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { amountString, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
+import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 
 export const PAYMENT_SESSION_STATUSES = ['open', 'processing', 'completed', 'expired', 'cancelled'] as const;
 export type PaymentSessionStatus = (typeof PAYMENT_SESSION_STATUSES)[number];
@@ -136,7 +137,15 @@ export const checkoutSession = z
 
 export const paymentSessionParams = z.object({ id: pathId('paymentSession') });
 export const paymentSessionList = listOf(paymentSession);
-export const paymentSessionListQuery = listQueryOf('paymentSession');
+export const paymentSessionListQuery = listQueryOf('paymentSession').extend({
+  status: z.enum(PAYMENT_SESSION_STATUSES).optional().describe('Only sessions in this status.'),
+  ...createdRangeQuery,
+  q: searchQuery(
+    'the session id, the payer wallet address (any letter case), the transaction hash (exact), or the start of the email of the ' +
+      "payer's customer (case-insensitive prefix)",
+  ),
+});
+export type PaymentSessionListQuery = z.infer<typeof paymentSessionListQuery>;
 
 export type CreatePaymentSessionBody = z.infer<typeof createPaymentSessionBody>;
 export type PaymentSession = z.infer<typeof paymentSession>;

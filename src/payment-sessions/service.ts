@@ -2,6 +2,7 @@
 // address, paid through the relay (POST /v1/relay/payments with paymentSessionId).
 // One paymentSessionWorkflow per session (workflow id = session id) owns expiry,
 // completion and cancellation.
+import { createdRangeOf } from '../http/list-filters.js';
 import type { Client } from '@temporalio/client';
 import { getAddress } from 'viem';
 import { chainFor, depositFactoryOf, type ChainConfig } from '../chain/config.js';
@@ -9,13 +10,13 @@ import { depositAddressOf } from '../chain/deposits/deposit-address.js';
 import type { Db, Sql } from '../db/client.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
-import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
+import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
 import { networkName, renderDeposit, renderPaymentSession, successUrlFor } from './render.js';
 import { paymentSessionWorkflowStart } from './starts.js';
 import * as repo from './repo.js';
-import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession } from './schemas.js';
+import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession, PaymentSessionListQuery } from './schemas.js';
 
 /**
  * Creates a session inside the caller's transaction (invoices create their backing session in
@@ -106,8 +107,14 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
       return renderPaymentSession(row, publicBaseUrl);
     },
 
-    async list(scope: MerchantScope, query: ListQuery): Promise<Page<PaymentSession>> {
-      const rows = await repo.listPaymentSessions(sql, scope, { before: decodeCursor(query.cursor), limit: query.limit });
+    async list(scope: MerchantScope, query: PaymentSessionListQuery): Promise<Page<PaymentSession>> {
+      const rows = await repo.listPaymentSessions(sql, scope, {
+        ...createdRangeOf(query),
+        status: query.status,
+        q: query.q,
+        before: decodeCursor(query.cursor),
+        limit: query.limit,
+      });
       return toPage(rows, query.limit, (row) => renderPaymentSession(row, publicBaseUrl));
     },
 

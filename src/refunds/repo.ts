@@ -1,5 +1,6 @@
 // SQL for refunds.
 import type { Db } from '../db/client.js';
+import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
 import type { MerchantScope } from '../http/principal.js';
 
 export type RefundRow = {
@@ -96,10 +97,18 @@ export async function findRefund(db: Db, scope: MerchantScope, id: string): Prom
   return row;
 }
 
-export async function listRefunds(db: Db, scope: MerchantScope, page: { before?: string; limit: number }): Promise<RefundRow[]> {
+export async function listRefunds(
+  db: Db,
+  scope: MerchantScope,
+  page: CreatedRange & { before?: string; limit: number; status?: RefundRow['status']; q?: string },
+): Promise<RefundRow[]> {
   return db<RefundRow[]>`
     select ${columns(db)} from refunds
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
+      ${page.status ? db`and status = ${page.status}` : db``}
+      ${createdRangeSql(db, 'created_at', page)}
+      ${page.q ? db`and (id = ${page.q} or payment_session_id = ${page.q} or lower(to_address) = ${page.q.toLowerCase()}
+        or transaction_hash = ${page.q})` : db``}
       ${page.before ? db`and id < ${page.before}` : db``}
     order by id desc limit ${page.limit + 1}`;
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
+import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { REFUSAL_CODES } from '../chain/refusals.js';
 
 export const REFUND_STATUSES = ['pending', 'processing', 'succeeded', 'failed', 'cancelled'] as const;
@@ -99,7 +100,15 @@ export const refundSignatureBody = z
 
 export const refundParams = z.object({ id: pathId('refund') });
 export const refundList = listOf(refund);
-export const refundListQuery = listQueryOf('refund');
+export const refundListQuery = listQueryOf('refund').extend({
+  status: z.enum(REFUND_STATUSES).optional().describe('Only refunds in this status.'),
+  ...createdRangeQuery,
+  q: searchQuery(
+    'the refund id, the id of the refunded payment session, the wallet address refunded to (any letter case), or the refund ' +
+      'transaction hash (exact)',
+  ),
+});
+export type RefundListQuery = z.infer<typeof refundListQuery>;
 
 export type CreateRefundBody = z.infer<typeof createRefundBody>;
 export type Refund = z.infer<typeof refund>;

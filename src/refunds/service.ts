@@ -17,7 +17,8 @@ import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
 import { isUniqueViolation, type Db, type Sql } from '../db/client.js';
 import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
-import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
+import { decodeCursor, toPage, type Page } from '../http/pagination.js';
+import { createdRangeOf } from '../http/list-filters.js';
 import { newId } from '../ids.js';
 import * as invoiceRepo from '../invoices/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
@@ -32,7 +33,7 @@ import { refusalOf, type Refusal } from '../chain/refusals.js';
 import { recordRefundEvent } from './events.js';
 import { renderRefund } from './render.js';
 import * as repo from './repo.js';
-import type { CreateRefundBody, GrantRefundAllowanceBody, Refund, RefundAllowance, RefundAuthorizationBody } from './schemas.js';
+import type { CreateRefundBody, GrantRefundAllowanceBody, Refund, RefundAllowance, RefundAuthorizationBody, RefundListQuery } from './schemas.js';
 import { refundWorkflowStart } from './starts.js';
 
 const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
@@ -348,8 +349,14 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
       return renderRefund(row);
     },
 
-    async list(scope: MerchantScope, query: ListQuery): Promise<Page<Refund>> {
-      const rows = await repo.listRefunds(sql, scope, { before: decodeCursor(query.cursor), limit: query.limit });
+    async list(scope: MerchantScope, query: RefundListQuery): Promise<Page<Refund>> {
+      const rows = await repo.listRefunds(sql, scope, {
+        ...createdRangeOf(query),
+        status: query.status,
+        q: query.q,
+        before: decodeCursor(query.cursor),
+        limit: query.limit,
+      });
       return toPage(rows, query.limit, renderRefund);
     },
   };

@@ -1,5 +1,6 @@
 // SQL for subscriptions (the read model the workflow keeps up to date).
 import type { Db } from '../db/client.js';
+import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
 import type { MerchantScope } from '../http/principal.js';
 import type { PlanRow } from '../subscription-plans/repo.js';
 
@@ -134,13 +135,16 @@ export async function findSubscriptionById(db: Db, id: string, options: { forUpd
 export async function listSubscriptions(
   db: Db,
   scope: MerchantScope,
-  filter: { status?: SubscriptionStatus; planId?: string; before?: string; limit: number },
+  filter: CreatedRange & { status?: SubscriptionStatus; planId?: string; q?: string; before?: string; limit: number },
 ): Promise<SubscriptionRow[]> {
   return db<SubscriptionRow[]>`
     select ${columns(db)} from subscriptions s join customers c on c.id = s.customer_id
     where s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode}
       ${filter.status ? db`and s.status = ${filter.status}` : db``}
       ${filter.planId ? db`and s.plan_id = ${filter.planId}` : db``}
+      ${createdRangeSql(db, 's.created_at', filter)}
+      ${filter.q ? db`and (s.id = ${filter.q} or lower(s.subscriber_address) = ${filter.q.toLowerCase()}
+        or s.created_tx_hash = ${filter.q} or lower(c.email) like ${lowerPrefixPattern(filter.q)})` : db``}
       ${filter.before ? db`and s.id < ${filter.before}` : db``}
     order by s.id desc limit ${filter.limit + 1}`;
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
+import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { SUBSCRIPTION_STATUSES } from './repo.js';
 
 export const subscription = z
@@ -51,6 +52,11 @@ export const subscriptionList = listOf(subscription);
 export const subscriptionListQuery = listQueryOf('subscription').extend({
   status: z.enum(SUBSCRIPTION_STATUSES).optional(),
   planId: idParam('plan').optional(),
+  ...createdRangeQuery,
+  q: searchQuery(
+    "the subscription id, the subscriber's wallet address (any letter case), the hash of the transaction that created it " +
+      "(exact), or the start of the customer's email (case-insensitive prefix)",
+  ),
 });
 
 export const cancelSubscriptionBody = z

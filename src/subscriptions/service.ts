@@ -2,6 +2,7 @@
 // by recording the cancel first, then telling the workflow, which queues the
 // on-chain cancel. A completed subscription (its workflow has ended) gets its
 // on-chain cancel from a small workflow of its own.
+import { createdRangeOf } from '../http/list-filters.js';
 import type { Client } from '@temporalio/client';
 import type { Sql } from '../db/client.js';
 import { InvalidStateError, NotFoundError } from '../errors.js';
@@ -54,6 +55,8 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
       const rows = await repo.listSubscriptions(sql, scope, {
         status: query.status,
         planId: query.planId,
+        ...createdRangeOf(query),
+        q: query.q,
         before: decodeCursor(query.cursor),
         limit: query.limit,
       });

@@ -1,0 +1,184 @@
+// The list filters the dashboard sends (issue 28): status, createdFrom (inclusive) / createdTo
+// (exclusive) and the search box `q`, on payment sessions, subscriptions, customers, invoices and
+// refunds, over the real app and database. Rows are written with SQL so each has a known
+// created_at, payer and transaction hash.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertCustomer } from '../../src/customers/repo.js';
+import { newId } from '../../src/ids.js';
+import { insertSubscriptionIfAbsent } from '../../src/subscriptions/repo.js';
+import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+
+let db: TestDatabase;
+let t: TestApp;
+let m: SeededMerchant;
+
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+const hex = (byte: string, bytes: number) => `0x${byte.repeat(bytes)}`;
+const DAY1 = new Date('2026-03-01T10:00:00Z');
+const DAY2 = new Date('2026-03-02T10:00:00Z');
+const DAY3 = new Date('2026-03-03T10:00:00Z');
+const TOKEN = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+
+// Wallets in mixed case where the chain reports checksummed addresses.
+const alice = { wallet: '0xAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAa', email: 'Alice@Example.com' };
+const bob = { wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB', email: 'bob@example.org' };
+
+const ids = { sessions: [] as string[], customers: [] as string[], subscriptions: [] as string[], invoices: [] as string[], refunds: [] as string[] };
+
+async function session(status: string, createdAt: Date, payer: string | null, txHash: string | null) {
+  const id = newId('paymentSession');
+  await db.sql`
+    insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at, payer, transaction_hash, created_at)
+    values (${id}, ${m.merchantId}, false, 1000000, 'USDC', ${status}, ${hex('90', 20)}, ${TOKEN}, 31337, now() + interval '1 hour', ${payer}, ${txHash}, ${createdAt})`;
+  ids.sessions.push(id);
+  return id;
+}
+
+async function get(url: string) {
+  const response = await t.app.inject({ method: 'GET', url, headers: auth(m.secretKey) });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json().data as { id: string }[]).map((o) => o.id);
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  t = await createTestApp(db.sql);
+  m = await seedMerchant(db.sql);
+  const other = await seedMerchant(db.sql, 'Other');
+
+  await session('completed', DAY1, alice.wallet, hex('11', 32));
+  await session('open', DAY2, null, null);
+  await session('completed', DAY3, bob.wallet.toLowerCase(), hex('22', 32));
+
+  for (const [person, createdAt] of [[alice, DAY1], [bob, DAY3]] as const) {
+    const c = await upsertCustomer(db.sql, { id: newId('customer'), merchantId: m.merchantId, livemode: false, walletAddress: person.wallet.toLowerCase(), email: person.email });
+    await db.sql`update customers set created_at = ${createdAt} where id = ${c.id}`;
+    ids.customers.push(c.id);
+  }
+  // Another merchant's customer with the same email: never listed.
+  await upsertCustomer(db.sql, { id: newId('customer'), merchantId: other.merchantId, livemode: false, walletAddress: alice.wallet.toLowerCase(), email: alice.email });
+
+  const plan = (await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(m.secretKey), payload: { name: 'P', amount: '5000000', interval: 'monthly' } })).json().id;
+  for (const [i, status, createdAt] of [[0, 'active', DAY1], [1, 'cancelled', DAY3]] as const) {
+    const { id } = await insertSubscriptionIfAbsent(db.sql, {
+      id: newId('subscription'), merchantId: m.merchantId, livemode: false, planId: plan, customerId: ids.customers[i]!, status: 'active',
+      chainId: '31337', contractAddress: '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512', onChainId: String(i + 1),
+      subscriberAddress: (i === 0 ? alice : bob).wallet.toLowerCase(), tokenAddress: TOKEN, amount: '5000000',
+      periodSeconds: String(28 * 86_400), periods: 12, firstPeriodStart: createdAt, trialEnd: null, nextChargeAt: createdAt,
+      createdTxHash: hex(i === 0 ? '33' : '44', 32),
+    });
+    await db.sql`update subscriptions set status = ${status}, created_at = ${createdAt} where id = ${id}`;
+    ids.subscriptions.push(id);
+  }
+
+  for (const [i, status, email, number, createdAt] of [[0, 'paid', alice.email, 'INV-2026-0001', DAY1], [2, 'sent', bob.email, 'INV-2026-0002', DAY3]] as const) {
+    const id = newId('invoice');
+    await db.sql`
+      insert into invoices (id, merchant_id, livemode, number, customer_email, currency, line_items, subtotal, total, status, session_id, due_at, due_in_days, created_at)
+      values (${id}, ${m.merchantId}, false, ${number}, ${email}, 'USDC', '[]', 1000000, 1000000, ${status}, ${ids.sessions[i]!}, now(), 14, ${createdAt})`;
+    ids.invoices.push(id);
+  }
+
+  for (const [i, status, to, txHash, createdAt] of [[0, 'succeeded', alice.wallet, hex('55', 32), DAY1], [2, 'pending', bob.wallet, null, DAY3]] as const) {
+    const id = newId('refund');
+    await db.sql`
+      insert into refunds (id, merchant_id, livemode, payment_session_id, amount, currency, status, chain_id, token, from_address, to_address, transaction_hash, created_at)
+      values (${id}, ${m.merchantId}, false, ${ids.sessions[i]!}, 500000, 'USDC', ${status}, 31337, ${TOKEN}, ${hex('90', 20)}, ${to}, ${txHash}, ${createdAt})`;
+    ids.refunds.push(id);
+  }
+});
+afterAll(async () => {
+  await t?.close();
+  await db?.drop();
+});
+
+const window = `createdFrom=${encodeURIComponent('2026-03-02T00:00:00+00:00')}&createdTo=${encodeURIComponent(DAY3.toISOString())}`;
+
+describe('list filters', () => {
+  it('payment sessions: status, created window, and q by id, payer (any case), transaction hash and customer email prefix', async () => {
+    const [s1, s2, s3] = ids.sessions;
+    expect(await get('/v1/payment-sessions?status=completed')).toEqual([s3, s1]);
+    expect(await get(`/v1/payment-sessions?${window}`)).toEqual([s2]);
+    expect(await get(`/v1/payment-sessions?createdFrom=${encodeURIComponent(DAY2.toISOString())}`)).toEqual([s3, s2]); // inclusive
+    expect(await get(`/v1/payment-sessions?q=${s2}`)).toEqual([s2]);
+    expect(await get(`/v1/payment-sessions?q=${alice.wallet.toLowerCase()}`)).toEqual([s1]);
+    expect(await get(`/v1/payment-sessions?q=${bob.wallet}`)).toEqual([s3]);
+    expect(await get(`/v1/payment-sessions?q=${hex('22', 32)}`)).toEqual([s3]);
+    expect(await get('/v1/payment-sessions?q=ALICE%40exa')).toEqual([s1]);
+    expect(await get('/v1/payment-sessions?q=%25')).toEqual([]); // a LIKE wildcard is taken literally
+    expect(await get(`/v1/payment-sessions?status=open&q=${hex('22', 32)}`)).toEqual([]);
+  });
+
+  it('subscriptions: status, created window, and q by id, subscriber, creating transaction and email prefix', async () => {
+    const [a, b] = ids.subscriptions;
+    expect(await get('/v1/subscriptions?status=cancelled')).toEqual([b]);
+    expect(await get(`/v1/subscriptions?createdTo=${encodeURIComponent(DAY2.toISOString())}`)).toEqual([a]);
+    expect(await get(`/v1/subscriptions?${window}`)).toEqual([]);
+    expect(await get(`/v1/subscriptions?q=${b}`)).toEqual([b]);
+    expect(await get(`/v1/subscriptions?q=${alice.wallet}`)).toEqual([a]);
+    expect(await get(`/v1/subscriptions?q=${hex('44', 32)}`)).toEqual([b]);
+    expect(await get('/v1/subscriptions?q=bob%40')).toEqual([b]);
+  });
+
+  it('customers: created window, and q by id, wallet (any case) and email prefix', async () => {
+    const [a, b] = ids.customers;
+    expect(await get(`/v1/customers?createdFrom=${encodeURIComponent(DAY3.toISOString())}`)).toEqual([b]);
+    expect(await get(`/v1/customers?q=${a}`)).toEqual([a]);
+    expect(await get(`/v1/customers?q=${bob.wallet}`)).toEqual([b]);
+    expect(await get('/v1/customers?q=alice%40example.com')).toEqual([a]);
+    expect(await get('/v1/customers?q=example')).toEqual([]); // a prefix, not a substring
+  });
+
+  it('invoices: status, created window, and q by id, number, paying transaction, payer and email prefix', async () => {
+    const [a, b] = ids.invoices;
+    expect(await get('/v1/invoices?status=paid')).toEqual([a]);
+    expect(await get(`/v1/invoices?createdTo=${encodeURIComponent(DAY3.toISOString())}`)).toEqual([a]);
+    expect(await get(`/v1/invoices?q=${b}`)).toEqual([b]);
+    expect(await get('/v1/invoices?q=inv-2026-0002')).toEqual([b]);
+    expect(await get(`/v1/invoices?q=${hex('11', 32)}`)).toEqual([a]);
+    expect(await get(`/v1/invoices?q=${bob.wallet}`)).toEqual([b]);
+    expect(await get('/v1/invoices?q=Alice')).toEqual([a]);
+  });
+
+  it('refunds: status, created window, and q by id, session id, wallet refunded to and transaction hash', async () => {
+    const [a, b] = ids.refunds;
+    expect(await get('/v1/refunds?status=pending')).toEqual([b]);
+    expect(await get(`/v1/refunds?createdFrom=${encodeURIComponent(DAY1.toISOString())}&createdTo=${encodeURIComponent(DAY2.toISOString())}`)).toEqual([a]);
+    expect(await get(`/v1/refunds?q=${a}`)).toEqual([a]);
+    expect(await get(`/v1/refunds?q=${ids.sessions[2]}`)).toEqual([b]);
+    expect(await get(`/v1/refunds?q=${alice.wallet.toLowerCase()}`)).toEqual([a]);
+    expect(await get(`/v1/refunds?q=${hex('55', 32)}`)).toEqual([a]);
+  });
+
+  it('accepts every combination the dashboard sends, with a cursor', async () => {
+    for (const path of ['payment-sessions', 'subscriptions', 'invoices', 'refunds']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/v1/${path}?limit=1&createdFrom=2026-02-28T23:00:00.000Z&createdTo=2026-03-04T23:00:00.000Z&q=0x&status=${path === 'refunds' ? 'pending' : path === 'invoices' ? 'sent' : path === 'subscriptions' ? 'active' : 'open'}`,
+        headers: auth(m.secretKey),
+      });
+      expect(response.statusCode, `${path}: ${response.body}`).toBe(200);
+    }
+  });
+
+  it.each([
+    ['payment-sessions', 'status=paid', 'status'],
+    ['payment-sessions', 'createdFrom=0000-00-00', 'createdFrom'],
+    ['subscriptions', 'createdTo=2026-13-01T00:00:00Z', 'createdTo'],
+    ['subscriptions', 'q=', 'q'],
+    ['customers', 'createdFrom=yesterday', 'createdFrom'],
+    ['customers', `q=${'x'.repeat(321)}`, 'q'],
+    ['payment-sessions', 'q=a%00b', 'q'],
+    ['invoices', 'status=refunded', 'status'],
+    ['invoices', 'createdTo=2026-03-01', 'createdTo'],
+    ['refunds', 'status=done', 'status'],
+    ['refunds', 'createdFrom=2026-03-01T00:00:00', 'createdFrom'],
+  ])('GET /v1/%s?%s is invalid_request on %s', async (path, query, param) => {
+    const response = await t.app.inject({ method: 'GET', url: `/v1/${path}?${query}`, headers: auth(m.secretKey) });
+    expect(response.statusCode, response.body).toBe(400);
+    const { error } = response.json();
+    expect(error).toMatchObject({ code: 'invalid_request', param });
+    expect(error.details.issues.length).toBeGreaterThan(0);
+  });
+});
