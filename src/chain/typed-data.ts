@@ -5,6 +5,7 @@
  * hard-coded (USDC's `name` differs between chains): src/chain/eip712-domain.ts reads them.
  */
 import { readDomain } from './eip712-domain.js';
+import { EIP3009_TYPES, PERMIT_TYPES } from './token-typed-data.js';
 import {
   type Address,
   BaseError,
@@ -48,38 +49,7 @@ export function splitSig(signature: Hex): { v: number; r: Hex; s: Hex } {
 export const randomNonce = (): Hex =>
   `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 
-export const EIP3009_TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-  ReceiveWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-  CancelAuthorization: [
-    { name: 'authorizer', type: 'address' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const;
-
-export const PERMIT_TYPES = {
-  Permit: [
-    { name: 'owner', type: 'address' },
-    { name: 'spender', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-} as const;
+export { EIP3009_TYPES, PERMIT_TYPES };
 
 export const ENROLMENT_TYPES = {
   Enrolment: [

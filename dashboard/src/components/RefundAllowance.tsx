@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
 import { formatAmount, parseAmount } from '../format.ts';
+import { EIP712_DOMAIN_TYPE, PERMIT_TYPES } from '../shared.ts';
 
 export type RefundAllowanceInfo = {
   chainId: number;
@@ -17,21 +18,7 @@ export type RefundAllowanceInfo = {
   approve: { to: string; functionName: 'approve'; args: [string, string] } | null;
 };
 
-const PERMIT_TYPES = {
-  EIP712Domain: [
-    { name: 'name', type: 'string' },
-    { name: 'version', type: 'string' },
-    { name: 'chainId', type: 'uint256' },
-    { name: 'verifyingContract', type: 'address' },
-  ],
-  Permit: [
-    { name: 'owner', type: 'address' },
-    { name: 'spender', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-};
+const PERMIT_TYPED_DATA_TYPES = { EIP712Domain: EIP712_DOMAIN_TYPE, Permit: PERMIT_TYPES.Permit };
 
 export function RefundAllowance() {
   const [info, setInfo] = useState<RefundAllowanceInfo | null>(null);
@@ -52,7 +39,7 @@ export function RefundAllowance() {
       const { signTypedDataAs } = await import('./wallet.ts');
       const signature = await signTypedDataAs(info.owner, {
         domain: info.permit.domain,
-        types: PERMIT_TYPES,
+        types: PERMIT_TYPED_DATA_TYPES,
         primaryType: 'Permit',
         message: { owner: info.owner, spender: info.spender, value, nonce: info.permit.nonce, deadline },
       });

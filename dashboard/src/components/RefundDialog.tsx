@@ -4,6 +4,8 @@
 import { useState } from 'react';
 import { api, errorMessage } from '../api.ts';
 import { parseAmount } from '../format.ts';
+import { decimalAmount } from '../csv.ts';
+import { EIP3009_TYPES, EIP712_DOMAIN_TYPE } from '../shared.ts';
 import type { RefundAllowanceInfo } from './RefundAllowance.tsx';
 
 type CreatedRefund = {
@@ -14,34 +16,12 @@ type CreatedRefund = {
   instructions: { chainId: number; token: string; from: string; to: string; amount: string } | null;
 };
 
-const TRANSFER_TYPES = {
-  EIP712Domain: [
-    { name: 'name', type: 'string' },
-    { name: 'version', type: 'string' },
-    { name: 'chainId', type: 'uint256' },
-    { name: 'verifyingContract', type: 'address' },
-  ],
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-};
+const TRANSFER_TYPES = { EIP712Domain: EIP712_DOMAIN_TYPE, TransferWithAuthorization: EIP3009_TYPES.TransferWithAuthorization };
 
-/** Base units -> "12.5" (no currency), for the prefilled field. */
-function toUnits(base: string): string {
-  const padded = base.padStart(7, '0');
-  const whole = padded.slice(0, -6).replace(/^0+(?=\d)/, '');
-  const fraction = padded.slice(-6).replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : whole;
-}
 
 export function RefundDialog(props: { paymentSessionId: string; amount: string; onDone?: () => void }) {
   const [open, setOpen] = useState(false);
-  const [amount, setAmount] = useState(toUnits(props.amount));
+  const [amount, setAmount] = useState(decimalAmount(props.amount));
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
