@@ -18,7 +18,7 @@ import { useObject } from './useObject.ts';
 
 /**
  * The refund action of the page: the refund dialog of issue #26 plugs in here (App passes it).
- * It gets the session and calls `onRefunded` so the page reloads its refunds.
+ * It gets the session and calls `onRefunded` so the page reloads its transactions (refunds among them).
  */
 export type RefundAction = ComponentType<{ session: PaymentSession; onRefunded: () => void }>;
 
