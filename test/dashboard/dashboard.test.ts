@@ -356,13 +356,15 @@ describe('journeys', () => {
     await renamed.getByRole('button', { name: 'Archive Beans twice a year' }).click();
     await renamed.getByRole('button', { name: 'Archive', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Plan “Beans twice a year” archived.' }).waitFor();
-    await renamed.locator('td[data-label="Status"]').getByText('archived').waitFor();
+    await renamed.locator('td[data-label="Name"]').getByText('archived').waitFor();
     // No edit, no archive, no enrolment link for an archived plan.
     expect(await renamed.getByRole('button', { name: /Edit|Archive/ }).count()).toBe(0);
     expect(await renamed.locator('td[data-label="Enrol link"]').textContent()).toBe('—');
     const stored = (await apiCall('GET', `/v1/subscription-plans/${id}`, merchant.secretKey)).body;
     expect(stored).toMatchObject({ name: 'Beans twice a year', amount: '60000000', archived: true });
     await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-plan-archived.png`, fullPage: true });
+    // The actions column fits at 1280 px (no sideways scroll hiding Archive).
+    expect(await table.evaluate((element) => element.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
   });
 
   it('creates an invoice with line items, sends it (the mail reaches the sink) and voids it', async () => {
@@ -664,7 +666,7 @@ describe('daily operations: detail pages, lists, events', () => {
                      transaction_hash, block_number, confirmations, failure_code, failure_reason, payment_session_id, created_at, updated_at)
                    values (${id}, ${merchant.merchantId}, false, ${id}, 'payment', 31337, ${id}, ${db.sql.json(call)}, ${status}, ${txHash}, ${block},
                      ${block ? 1 : 0}, ${failureCode}, ${failureCode ? 'The payer holds too little USDC.' : null}, ${devSession},
-                     now() - ${`${minutesAgo} minutes`}::interval, now() - ${`${minutesAgo - 2} minutes`}::interval)`;
+                     now() - ${`${minutesAgo} minutes`}::interval, now() - ${`${minutesAgo - 1} minutes`}::interval)`;
     }
     await db.sql`insert into refunds (id, merchant_id, livemode, payment_session_id, amount, currency, reason, status, chain_id, token,
                    from_address, to_address, transaction_hash, block_number, succeeded_at, created_at)
@@ -699,7 +701,8 @@ describe('daily operations: detail pages, lists, events', () => {
     expect(await timeline.getByText(paidHash).count()).toBe(1);
     const titles = await timeline.locator('li > strong').allTextContents();
     expect(titles.indexOf('Payment transaction failed')).toBeLessThan(titles.indexOf('Payment transaction confirmed'));
-    expect(titles.indexOf('Payment transaction confirmed')).toBeLessThan(titles.indexOf('Refund transaction confirmed'));
+    expect(titles.indexOf('Payment transaction confirmed')).toBeLessThan(titles.indexOf('Completed'));
+    expect(titles.indexOf('Completed')).toBeLessThan(titles.indexOf('Refund transaction confirmed'));
     await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-payment-transactions.png`, fullPage: true });
     DETAIL_PAGES.push({ path: `payments/${devSession}`, heading: 'Payment' });
   });
@@ -827,6 +830,8 @@ describe('hosted invoice page', () => {
       expect(await page.locator('tfoot').textContent()).toBe('Total36.00 USDC');
       await page.screenshot({ path: `${SCREENSHOT_DIR}/hosted-invoice-${width}.png`, fullPage: true });
       expect(await horizontalOverflow(page)).toEqual([]);
+      // The lines fit without a sideways scroll (at 390 px the amounts were cut off behind one).
+      expect(await page.locator('table').evaluate((table) => table.scrollWidth <= table.parentElement!.clientWidth)).toBe(true);
     }
     // Pay leads to the invoice's checkout (on PUBLIC_BASE_URL, so followed on this server).
     const pay = new URL((await page.getByRole('link', { name: 'Pay 36.00 USDC' }).getAttribute('href'))!);

@@ -101,12 +101,18 @@ export function PlansPage() {
         reloadKey={version}
         load={(cursor) => api.list<Plan>('/v1/subscription-plans', cursor)}
         columns={[
-          { header: 'Name', cell: (p) => p.name },
+          {
+            header: 'Name',
+            cell: (p) => (
+              <>
+                {p.name} {p.archived && <StatusBadge status="archived" />}
+              </>
+            ),
+          },
           { header: 'Id', cell: (p) => <CopyId id={p.id} /> },
           { header: 'Price', cell: (p) => formatAmount(p.amount, p.currency), className: 'num' },
           { header: 'Interval', cell: describeInterval },
           { header: 'Trial', cell: (p) => (p.trialPeriodDays ? `${p.trialPeriodDays} days` : '—') },
-          { header: 'Status', cell: (p) => <StatusBadge status={p.archived ? 'archived' : 'active'} /> },
           {
             header: 'Enrol link',
             // An archived plan takes no new subscribers: its enrolment page would only refuse them.
@@ -124,7 +130,7 @@ export function PlansPage() {
             header: 'Actions',
             cell: (p) =>
               p.archived ? (
-                `Archived ${formatDate(p.archivedAt)}`
+                <small className="hint">Archived {formatDate(p.archivedAt)}</small>
               ) : (
                 <span className="row-actions">
                   <button type="button" className="secondary" aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>
