@@ -38,6 +38,9 @@ export function StorefrontPage() {
     );
   }, []);
 
+  // Archived plans take no new subscribers: they are not offered for new products.
+  const sellable = plans.filter((p) => !p.archived);
+
   if (!loaded) return <ErrorMessage error={error} />;
   return (
     <>
@@ -108,8 +111,8 @@ export function StorefrontPage() {
                 name="planId"
                 defaultValue=""
                 options={[
-                  { value: '', label: plans.length ? 'No plan (one-time product)' : 'No plans yet: create one under Plans' },
-                  ...plans.map((p) => ({ value: p.id, label: `${p.name} (${formatAmount(p.amount, p.currency)} ${describeInterval(p)})` })),
+                  { value: '', label: sellable.length ? 'No plan (one-time product)' : 'No plans on sale: create one under Plans' },
+                  ...sellable.map((p) => ({ value: p.id, label: `${p.name} (${formatAmount(p.amount, p.currency)} ${describeInterval(p)})` })),
                 ]}
               />
             </div>
