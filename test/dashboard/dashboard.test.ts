@@ -504,6 +504,8 @@ describe('journeys', () => {
     await page.getByRole('button', { name: 'Add product' }).click();
     const row = page.getByRole('table', { name: 'Products' }).getByRole('row').filter({ hasText: 'House blend, 250 g' });
     expect(await row.textContent()).toContain('12.50 USDC');
+    // Its id is shown in full, with a Copy button.
+    expect(await row.locator('td[data-label="Product"] code').textContent()).toMatch(/^prod_/);
     // The link is on PUBLIC_BASE_URL (unset here): the same path on this server.
     const storePage = await fetch(`${baseUrl}${new URL((await link.getAttribute('href'))!).pathname}`);
     expect(storePage.status).toBe(200);

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { ApiError, api, listAll } from '../api.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { CopyId } from '../components/CopyId.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ActionForm, Field, Select, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
@@ -122,7 +123,17 @@ export function StorefrontPage() {
             reloadKey={version}
             load={(cursor) => api.list<Product>('/v1/storefront/products', cursor)}
             columns={[
-              { header: 'Product', cell: (p) => p.name },
+              {
+                header: 'Product',
+                cell: (p) => (
+                  <>
+                    {p.name}
+                    <div>
+                      <CopyId id={p.id} />
+                    </div>
+                  </>
+                ),
+              },
               { header: 'Price', cell: (p) => (p.amount ? formatAmount(p.amount, p.currency) : '—'), className: 'num' },
               { header: 'Kind', cell: (p) => (p.planId ? `Subscription: ${plans.find((plan) => plan.id === p.planId)?.name ?? p.planId}` : 'One-time') },
               { header: 'Status', cell: (p) => <StatusBadge status={p.archived ? 'archived' : 'active'} /> },
