@@ -4,7 +4,7 @@
 // /verify and /settle with the official facilitator client. Private anvil with Circle's USDC, the
 // real worker on the Temporal dev server, the app listening.
 import type { PaymentRequirements } from '@x402/core/types';
-import { type Address, type PublicClient, createPublicClient, createWalletClient, decodeFunctionData, http } from 'viem';
+import { type Address, type PublicClient, createPublicClient, createWalletClient, decodeFunctionData, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
@@ -135,7 +135,7 @@ describe('an ERC-1271 contract wallet pays through /verify and /settle', () => {
     ['a two-owner wallet: 130-byte signature, the bytes overload', 2, 7],
   ] as const)('%s', async (_label, threshold, argumentCount) => {
     const signers = owners.slice(0, threshold);
-    const wallet = await deployErc1271Wallet(pub, walletOf(buyer), signers, threshold, settings.token, 10n * AMOUNT);
+    const wallet = getAddress(await deployErc1271Wallet(pub, walletOf(buyer), signers, threshold, settings.token, 10n * AMOUNT));
     const message = authorizationFor(requirements, wallet, await chainNow());
     const payment = paymentPayload(requirements, message, await walletSignature(signers, authorizationDigest(domain, message)));
     const [walletBefore, payoutBefore] = await Promise.all([balanceOf(wallet), balanceOf(payout)]);
@@ -157,7 +157,7 @@ describe('an ERC-1271 contract wallet pays through /verify and /settle', () => {
   }, 120_000);
 
   it('refuses a signature the wallet does not accept (one owner of a two-owner wallet): invalid signature, nothing sent', async () => {
-    const wallet = await deployErc1271Wallet(pub, walletOf(buyer), owners.slice(0, 2), 2, settings.token, 10n * AMOUNT);
+    const wallet = getAddress(await deployErc1271Wallet(pub, walletOf(buyer), owners.slice(0, 2), 2, settings.token, 10n * AMOUNT));
     const message = authorizationFor(requirements, wallet, await chainNow());
     const payment = paymentPayload(requirements, message, await walletSignature(owners.slice(0, 1), authorizationDigest(domain, message)));
     const [walletBefore, relayerNonce] = await Promise.all([balanceOf(wallet), pub.getTransactionCount({ address: DEV_ACCOUNTS.relayer.address })]);
