@@ -1,8 +1,9 @@
 // The x402 facilitator (v2): verify, settle and supported for sellers that use
 // the official x402 packages with their secret key. A settle is a relay
 // submission of the authorization (the relay's workflow, sender and ledger)
-// that pays a payment session created for it, so the merchant sees it like any
-// other payment; x402_payments keys it by (chain, token, payer, nonce), so a
+// that pays a payment session created for it (or, to a deposit address, the
+// deposit session it is a deposit of: recipient.ts), so the merchant sees it
+// like any other payment; x402_payments keys it by (chain, token, payer, nonce), so a
 // repeated or concurrent settle of one authorization finds the first one.
 import type { Client } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
