@@ -3,24 +3,23 @@
 // contract (contracts/Erc1271Wallet.sol): USDC's SignatureChecker asks it whether the signature is
 // its own. A one-owner wallet signs 65 bytes (sent through the (v, r, s) overload), a two-owner
 // wallet 130 bytes (sent through `bytes signature`).
-import { type Address, type Hex, type PublicClient, createPublicClient, createWalletClient, decodeFunctionData, hashTypedData, http } from 'viem';
+import { type Address, type PublicClient, createWalletClient, decodeFunctionData, hashTypedData, http } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import type { ChainSettings } from '../../src/chain/config.js';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { type Authorization, EIP3009_TYPES, randomNonce, readDomain } from '../../src/chain/typed-data.js';
-import { loadArtifacts } from '../../src/dev/chain/artifacts.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { relayWorkflowId } from '../../workflows/relay-submission.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { settingsOf, startPrivateChain } from '../support/chain.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import type { TestDatabase } from '../support/db.js';
+import { deployErc1271Wallet, inWalletOrder, walletSignature } from '../support/erc1271-wallet.js';
+import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
+import type { DevServerWorker } from '../support/temporal.js';
 
+let stack: PaymentsStack;
 let chain: DevChain;
-let settings: ChainSettings;
 let db: TestDatabase;
 let temporal: DevServerWorker;
 let t: TestApp;
@@ -30,54 +29,33 @@ let token: Address;
 
 const payout = DEV_ACCOUNTS.merchant.address;
 const funder = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
-// Owners in ascending address order, as the wallet wants their signatures.
-const owners = DEV_ACCOUNTS.payers.slice(1, 4).map((p) => privateKeyToAccount(p.privateKey)).sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1));
+const owners = inWalletOrder(DEV_ACCOUNTS.payers.slice(1, 4).map((p) => privateKeyToAccount(p.privateKey)));
 const AMOUNT = 3_000_000n;
 let keyCounter = 0;
 const newKey = () => `erc1271-${Date.now()}-${keyCounter++}`;
 
 beforeAll(async () => {
-  chain = await startPrivateChain();
-  settings = settingsOf(chain.info);
+  stack = await startPaymentsStack({ pollingIntervalMs: 100 });
+  ({ chain, pub, db, temporal, t } = stack);
   token = chain.info.token;
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
-  db = await createTestDatabase();
-  temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
   merchant = await seedMerchant(db.sql, 'Contract wallet merchant');
   await db.sql`update merchants set payout_address = ${payout} where id = ${merchant.merchantId}`;
 }, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await temporal?.stop();
-  await db?.drop();
-  await chain?.stop();
-});
+afterAll(async () => stack?.stop());
 
 const walletClientOf = (account: PrivateKeyAccount) =>
   createWalletClient({ account, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
 const balanceOf = (who: Address) => pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 const auth = () => ({ authorization: `Bearer ${merchant.secretKey}` });
 
-/** Deploys a wallet of `walletOwners` needing `threshold` signatures and funds it with USDC. */
-async function deployWallet(walletOwners: PrivateKeyAccount[], threshold: number): Promise<Address> {
-  const artifact = (await loadArtifacts()).contracts.Erc1271Wallet;
-  if (!artifact) throw new Error('contracts/Erc1271Wallet.sol was not built');
-  const hash = await walletClientOf(funder).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args: [walletOwners.map((o) => o.address), BigInt(threshold)] });
-  const receipt = await pub.waitForTransactionReceipt({ hash });
-  const wallet = receipt.contractAddress!;
-  const funded = await walletClientOf(funder).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'transfer', args: [wallet, 10n * AMOUNT] });
-  expect((await pub.waitForTransactionReceipt({ hash: funded })).status).toBe('success');
-  return wallet;
-}
+const deployWallet = (walletOwners: PrivateKeyAccount[], threshold: number) => deployErc1271Wallet(pub, walletClientOf(funder), walletOwners, threshold, token, 10n * AMOUNT);
 
 /** The wallet's signature of a TransferWithAuthorization: each signer's raw ECDSA signature of the EIP-712 digest, concatenated. */
 async function walletAuthorization(wallet: Address, signers: PrivateKeyAccount[], to: Address) {
   const now = (await pub.getBlock()).timestamp;
   const message: Authorization = { from: wallet, to, value: AMOUNT, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
   const digest = hashTypedData({ domain: await readDomain(pub, token), types: EIP3009_TYPES, primaryType: 'TransferWithAuthorization', message });
-  const parts = await Promise.all(signers.map((signer) => signer.sign({ hash: digest })));
-  const signature = `0x${parts.map((p) => p.slice(2)).join('')}` as Hex;
+  const signature = await walletSignature(signers, digest);
   return {
     authorization: { from: message.from, to: message.to, value: message.value.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString(), nonce: message.nonce },
     signature,

@@ -5,10 +5,9 @@
 // merchant's deposit address, or one of another mode, is refused. Private anvil with Circle's USDC,
 // the real worker on the Temporal dev server, the app listening for the official facilitator client.
 import type { PaymentRequirements } from '@x402/core/types';
-import { type Address, type PublicClient, createPublicClient, http } from 'viem';
+import type { Address, PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { depositAddressOf } from '../../src/chain/deposits/deposit-address.js';
 import { DEPOSIT_FACTORY_ADDRESS } from '../../src/chain/deposits/deposit-contracts.js';
@@ -16,17 +15,12 @@ import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { type ContractDomain, readDomain } from '../../src/chain/typed-data.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { createEventDispatcher } from '../../src/events/dispatch.js';
 import { newId } from '../../src/ids.js';
-import { createHookRegistry } from '../../src/indexer/hooks.js';
-import { createIndexer } from '../../src/indexer/indexer.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
-import { depositIndexerHooks } from '../../src/payment-sessions/deposit-hooks.js';
 import { insertPaymentSession } from '../../src/payment-sessions/repo.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { settingsOf, startPrivateChain } from '../support/chain.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import type { TestDatabase } from '../support/db.js';
+import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { exactRequirements, facilitatorFor, signedPayment } from '../support/x402.js';
 
 const AMOUNT = 1_000_000n;
@@ -34,47 +28,28 @@ const payout = DEV_ACCOUNTS.merchant.address;
 const otherPayout = privateKeyToAccount(generatePrivateKey()).address;
 const [buyer, secondBuyer] = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey));
 
+let stack: PaymentsStack;
 let chain: DevChain;
 let settings: ChainSettings;
 let db: TestDatabase;
-let temporal: DevServerWorker;
 let t: TestApp;
 let merchant: SeededMerchant;
 let other: SeededMerchant;
 let pub: PublicClient;
 let domain: ContractDomain;
 let network: string;
-const indexerStop = new AbortController();
-let indexerRun: Promise<void>;
 
 beforeAll(async () => {
-  chain = await startPrivateChain();
-  settings = settingsOf(chain.info);
+  stack = await startPaymentsStack({ depositIndexer: true, listen: true });
+  ({ chain, settings, pub, db, t } = stack);
   network = `eip155:${chain.info.chainId}`;
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 50 });
   domain = await readDomain(pub, settings.token);
-  db = await createTestDatabase();
-  temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
   merchant = await seedMerchant(db.sql, 'x402 deposit merchant');
   await setPayoutAddress(db.sql, merchant.merchantId, payout);
   other = await seedMerchant(db.sql, 'Another merchant');
   await setPayoutAddress(db.sql, other.merchantId, otherPayout);
-  const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
-  const hooks = createHookRegistry(
-    depositIndexerHooks({ sql: db.sql, events, temporal: temporal.client, taskQueue: temporal.taskQueue, publicBaseUrl: 'http://localhost:3000' }),
-  );
-  indexerRun = createIndexer({ sql: db.sql, settings, hooks, temporal: temporal.client }).run(indexerStop.signal);
 }, 120_000);
-afterAll(async () => {
-  indexerStop.abort();
-  await indexerRun?.catch(() => undefined);
-  await t?.close();
-  await temporal?.stop();
-  await db?.drop();
-  await chain?.stop();
-});
+afterAll(async () => stack?.stop());
 
 type Session = {
   id: string;

@@ -4,7 +4,7 @@
 // /verify and /settle with the official facilitator client. Private anvil with Circle's USDC, the
 // real worker on the Temporal dev server, the app listening.
 import type { PaymentRequirements } from '@x402/core/types';
-import { type Address, type PublicClient, createPublicClient, createWalletClient, decodeFunctionData, getAddress, http } from 'viem';
+import { type Address, type PublicClient, createWalletClient, decodeFunctionData, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
@@ -16,11 +16,10 @@ import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { refundOperatorOf } from '../../src/refunds/allowance.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { settingsOf, startPrivateChain } from '../support/chain.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import type { TestDatabase } from '../support/db.js';
+import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { deployErc1271Wallet, inWalletOrder, walletSignature } from '../support/erc1271-wallet.js';
-import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { authorizationDigest, authorizationFor, exactRequirements, facilitatorFor, paymentPayload, signedPayment } from '../support/x402.js';
 
 const AMOUNT = 2_000_000n;
@@ -29,10 +28,10 @@ const merchantAccount = privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey);
 const buyer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
 const owners = inWalletOrder(DEV_ACCOUNTS.payers.slice(1, 4).map((p) => privateKeyToAccount(p.privateKey)));
 
+let stack: PaymentsStack;
 let chain: DevChain;
 let settings: ChainSettings;
 let db: TestDatabase;
-let temporal: DevServerWorker;
 let t: TestApp;
 let merchant: SeededMerchant;
 let pub: PublicClient;
@@ -41,25 +40,15 @@ let network: string;
 let requirements: PaymentRequirements;
 
 beforeAll(async () => {
-  chain = await startPrivateChain();
-  settings = settingsOf(chain.info);
+  stack = await startPaymentsStack({ listen: true, pollingIntervalMs: 100 });
+  ({ chain, settings, pub, db, t } = stack);
   network = `eip155:${chain.info.chainId}`;
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
   domain = await readDomain(pub, settings.token);
-  db = await createTestDatabase();
-  temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
   merchant = await seedMerchant(db.sql, 'x402 records merchant');
   await setPayoutAddress(db.sql, merchant.merchantId, payout);
   requirements = exactRequirements(network, settings.token, domain, payout, AMOUNT);
 }, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await temporal?.stop();
-  await db?.drop();
-  await chain?.stop();
-});
+afterAll(async () => stack?.stop());
 
 const auth = () => ({ authorization: `Bearer ${merchant.secretKey}` });
 const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: auth() })).json();
