@@ -51,10 +51,18 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
     await api.post(`/v1/refunds/${refund.id}/authorization`, { authorization, signature });
   }
 
-  async function refund() {
+  /** The amount in base units, or undefined with the reason shown: checked before the confirmation is asked. */
+  function validAmount(): string | undefined {
     const base = parseAmount(amount);
-    if (!base || base === '0') return setError('Enter the amount in USDC (at most 6 decimals).');
-    if (BigInt(base) > BigInt(props.refundable)) return setError(`At most ${formatAmount(props.refundable, 'USDC')} remains refundable.`);
+    if (!base || base === '0') return void setError('Enter the amount in USDC (at most 6 decimals).');
+    if (BigInt(base) > BigInt(props.refundable)) return void setError(`At most ${formatAmount(props.refundable, 'USDC')} remains refundable.`);
+    setError(null);
+    return base;
+  }
+
+  async function refund() {
+    const base = validAmount();
+    if (!base) return setConfirming(false);
     setBusy(true);
     setError(null);
     try {
@@ -116,7 +124,7 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
             </button>
           </span>
         ) : (
-          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+          <button type="button" className="danger" onClick={() => validAmount() && setConfirming(true)}>
             Refund {amount} USDC
           </button>
         ))}
