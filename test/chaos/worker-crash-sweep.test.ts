@@ -63,13 +63,19 @@ describe('worker SIGKILLed mid sweep', () => {
         return wallet.writeContract({ address: info.token, abi: erc20Abi, functionName: 'transfer', args: [to, AMOUNT], gas: 100_000n });
       }),
     );
+    // Kill once a sweep transaction is sent and not yet mined (watched from now on: the first sweep may
+    // go out before every transfer's receipt is read).
+    const sweepInFlight = waitUntil(
+      'a sweep sent and not yet mined',
+      120_000,
+      async () => {
+        const [row] = await stack.sql<{ n: number }[]>`select count(*)::int as n from chain_transactions where purpose like 'deposit-sweep:%' and outcome is null`;
+        return row!.n > 0 ? true : undefined;
+      },
+      50,
+    );
     for (const hash of hashes) expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
-
-    // Kill once a sweep transaction is sent and not yet mined.
-    await waitUntil('a sweep sent and not yet mined', 120_000, async () => {
-      const [row] = await stack.sql<{ n: number }[]>`select count(*)::int as n from chain_transactions where purpose like 'deposit-sweep:%' and outcome is null`;
-      return row!.n > 0 ? true : undefined;
-    });
+    await sweepInFlight;
     const [atKill] = await stack.sql<{ n: number }[]>`select count(*)::int as n from deposits where swept_at is not null`;
     await worker.kill();
     expect(atKill!.n).toBeLessThan(DEPOSITS);
