@@ -47,9 +47,9 @@ export const PAGES: PageDef[] = [
   { path: 'go-live', title: 'Go live', component: GoLivePage },
 ];
 
-/** The refund button of the payment page: the one-click refund dialog, for a completed payment. */
+/** The refund button of the payment page: the one-click refund dialog, while something is left to refund. */
 const REFUND_ACTION: RefundAction = ({ session, onRefunded }) =>
-  session.status === 'completed' ? <RefundDialog paymentSessionId={session.id} amount={session.amount} onDone={onRefunded} /> : null;
+  session.amountRefundable !== '0' ? <RefundDialog paymentSessionId={session.id} refundable={session.amountRefundable} onDone={onRefunded} /> : null;
 
 type DetailDef = { section: string; title: string; component: ComponentType<{ id: string }> };
 

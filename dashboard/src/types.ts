@@ -39,6 +39,8 @@ export type PaymentSession = {
   transactionHash: string | null;
   completedAt: string | null;
   deposit?: { address: string; amountReceived: string; amountRemaining: string; amountExcess: string } | null;
+  /** What can still be refunded (paid in total minus refunds made or pending), as the API computes it. */
+  amountRefundable: string;
   /** Set when an x402 seller was paid through the facilitator. */
   x402: { network: string; payer?: string; transaction?: string | null; resource: { url: string | null; description: string | null } } | null;
   createdAt: string;

@@ -139,12 +139,10 @@ export async function releaseSweep(db: Db, purpose: string): Promise<void> {
   await db`update deposits set sweep_purpose = null, updated_at = now() where sweep_purpose = ${purpose} and swept_at is null`;
 }
 
-/** What a session's deposits refund: the late ones' total, and who sent the latest credited or late one. */
-export async function refundableDeposits(db: Db, sessionId: string): Promise<{ lateTotal: bigint; lastSender: string | null }> {
-  const [row] = await db<{ lateTotal: string; lastSender: string | null }[]>`
-    select coalesce(sum(amount) filter (where status = 'late'), 0)::text as "lateTotal",
-           (select from_address from deposits where payment_session_id = ${sessionId} and status in ('credited', 'late')
-            order by block_number desc, log_index desc limit 1) as "lastSender"
-    from deposits where payment_session_id = ${sessionId}`;
-  return { lateTotal: BigInt(row!.lateTotal), lastSender: row!.lastSender };
+/** Who sent the session's latest credited or late deposit (the refund's recipient when no wallet paid by relay). */
+export async function latestDepositSender(db: Db, sessionId: string): Promise<string | null> {
+  const [row] = await db<{ fromAddress: string }[]>`
+    select from_address as "fromAddress" from deposits where payment_session_id = ${sessionId} and status in ('credited', 'late')
+    order by block_number desc, log_index desc limit 1`;
+  return row?.fromAddress ?? null;
 }

@@ -4,6 +4,7 @@ import { getAddress } from 'viem';
 import type * as repo from './repo.js';
 import type { PaymentSession, SessionDeposit } from './schemas.js';
 import { findChainPreset } from '../chain/presets.js';
+import { amountRefundable } from './refundable.js';
 
 export function checkoutUrl(publicBaseUrl: string, id: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}/checkout/${id}`;
@@ -48,6 +49,7 @@ export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl:
         }
       : null,
     deposit: renderDeposit(row),
+    amountRefundable: amountRefundable(row).toString(),
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

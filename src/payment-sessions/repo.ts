@@ -37,6 +37,10 @@ export type PaymentSessionRow = {
   /** Credited deposits, summed; and what they paid beyond the amount (refundable). */
   amountReceived: string;
   amountExcess: string;
+  /** Deposits that arrived after the session ended (swept and refundable). */
+  amountLate: string;
+  /** Refunds of it that are pending, processing or succeeded, summed. */
+  amountRefunded: string;
   createdAt: Date;
 };
 
@@ -64,7 +68,11 @@ const columns = (db: Db) =>
                                'resourceMimeType', x.resource_mime_type)
       from x402_payments x where x.payment_session_id = s.id) as x402,
      s.deposit_address as "depositAddress", s.amount_received::text as "amountReceived",
-     s.amount_excess::text as "amountExcess", s.created_at as "createdAt"`;
+     s.amount_excess::text as "amountExcess",
+     (select coalesce(sum(d.amount), 0)::text from deposits d where d.payment_session_id = s.id and d.status = 'late') as "amountLate",
+     (select coalesce(sum(r.amount), 0)::text from refunds r
+      where r.payment_session_id = s.id and r.status in ('pending', 'processing', 'succeeded')) as "amountRefunded",
+     s.created_at as "createdAt"`;
 
 export async function insertPaymentSession(
   db: Db,

@@ -98,6 +98,11 @@ export const paymentSession = z
       .nullable()
       .describe('Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise.'),
     deposit: sessionDeposit.nullable().describe('Paying by transfer to a deposit address; null for sessions created before deposit addresses existed.'),
+    amountRefundable: z
+      .string()
+      .describe(
+        'What can still be refunded, in token base units: what was paid in total (the payment with any overpayment by transfer once completed, plus late deposits) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was paid or all is refunded.',
+      ),
     livemode: z.boolean(),
     createdAt: timestamp,
   })

@@ -44,14 +44,6 @@ const columns = (db: Db) =>
      method, block_number::text as "blockNumber", failure_code as "failureCode", failure_reason as "failureReason", failed_at as "failedAt",
      authorization_message as "authorizationMessage", authorization_signature as "authorizationSignature", created_at as "createdAt"`;
 
-/** What is already refunded or reserved (pending, processing) of a session's payment; a cancelled or failed refund reserves nothing. */
-export async function refundedAmount(db: Db, paymentSessionId: string): Promise<bigint> {
-  const [row] = await db<{ total: string }[]>`
-    select coalesce(sum(amount), 0)::text as total from refunds
-    where payment_session_id = ${paymentSessionId} and status in ('pending', 'processing', 'succeeded')`;
-  return BigInt(row!.total);
-}
-
 /**
  * Serialises the allowance decisions of one payout wallet (chain and mode) until the transaction ends,
  * so refunds created at once never count the same allowance twice.

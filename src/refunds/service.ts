@@ -23,6 +23,7 @@ import { newId } from '../ids.js';
 import * as invoiceRepo from '../invoices/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import * as depositRepo from '../payment-sessions/deposits-repo.js';
+import { amountPaid, amountRefundable } from '../payment-sessions/refundable.js';
 import { commitWithEvents } from '../events/commit.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
@@ -36,7 +37,6 @@ import * as repo from './repo.js';
 import type { CreateRefundBody, GrantRefundAllowanceBody, Refund, RefundAllowance, RefundAuthorizationBody, RefundListQuery } from './schemas.js';
 import { refundWorkflowStart } from './starts.js';
 
-const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
 
 export { renderRefund } from './render.js';
 
@@ -118,19 +118,16 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         const session = await sessionRepo.lockPaymentSession(tx, scope, sessionId!);
         if (!session) throw new NotFoundError(`No such payment session: ${sessionId}.`, { param: 'paymentSessionId' });
         invoiceId ??= session.invoiceId;
-        // Paid in total: the payment (with any overpayment by transfer) and late deposits, which a
-        // session that expired unpaid can hold too. The recipient: the relayed payment's payer, else
-        // the sender of the latest deposit.
-        const deposits = await depositRepo.refundableDeposits(tx, session.id);
-        const completed = session.status === 'completed';
-        const paid = (completed ? maxOf(BigInt(session.amount), BigInt(session.amountReceived)) : 0n) + deposits.lateTotal;
-        const recipient = session.payer ?? deposits.lastSender;
+        // Paid in total (src/payment-sessions/refundable.ts), read under the lock. The recipient: the
+        // relayed payment's payer, else the sender of the latest deposit.
+        const paid = amountPaid(session);
+        const recipient = session.payer ?? (await depositRepo.latestDepositSender(tx, session.id));
         if (paid === 0n || !recipient) {
           throw new InvalidStateError(`Only a completed payment (or a late deposit) can be refunded; the payment session is ${session.status}.`, {
             param: input.invoiceId ? 'invoiceId' : 'paymentSessionId',
           });
         }
-        const remaining = paid - (await repo.refundedAmount(tx, session.id));
+        const remaining = amountRefundable(session);
         const amount = input.amount === undefined ? remaining : BigInt(input.amount);
         if (remaining <= 0n) throw new InvalidStateError('The payment is already fully refunded (or reserved by pending refunds).', { param: 'amount' });
         if (amount > remaining) {

@@ -66,6 +66,7 @@ type Session = {
   status: string;
   amount: string;
   transactionHash: string | null;
+  amountRefundable: string;
   deposit: { address: Address; amountReceived: string; amountRemaining: string; amountExcess: string; paymentUri: string };
 };
 
@@ -260,6 +261,8 @@ describe('refunds of payments by transfer', () => {
   const refund = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/refunds', headers: { ...headers(), 'idempotency-key': `refund-${Math.random()}` }, payload });
 
   it('an overpaid session refunds up to what was paid in total, to the sender, never more under concurrency', async () => {
+    // What the session says remains refundable is what the refunds below may take, no more.
+    expect((await getSession(overpaidSession.id)).amountRefundable).toBe('1500000');
     const attempts = await Promise.all([1, 2, 3].map(() => refund({ paymentSessionId: overpaidSession.id, amount: '1000000' })));
     const ok = attempts.filter((r) => r.statusCode === 200);
     expect(ok, attempts.map((r) => r.body).join('\n')).toHaveLength(1);
@@ -269,15 +272,18 @@ describe('refunds of payments by transfer', () => {
     const rest = await refund({ paymentSessionId: overpaidSession.id });
     expect(rest.statusCode, rest.body).toBe(200);
     expect(rest.json().amount).toBe('500000');
+    expect((await getSession(overpaidSession.id)).amountRefundable).toBe('0');
     const none = await refund({ paymentSessionId: overpaidSession.id, amount: '1' });
     expect(none.statusCode).toBe(403);
   });
 
   it('a late deposit on an expired session is refundable (and only it)', async () => {
+    expect((await getSession(expiredSession.id)).amountRefundable).toBe('1000000');
     const over = await refund({ paymentSessionId: expiredSession.id, amount: '1000001' });
     expect(over.statusCode).toBe(400);
     const all = await refund({ paymentSessionId: expiredSession.id });
     expect(all.statusCode, all.body).toBe(200);
     expect(all.json()).toMatchObject({ amount: '1000000', instructions: { to: payer.address, from: payout } });
+    expect((await getSession(expiredSession.id)).amountRefundable).toBe('0');
   });
 });

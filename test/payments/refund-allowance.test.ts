@@ -193,10 +193,13 @@ describe('refunds from the refund allowance', () => {
     expect(refused.json().error).toMatchObject({ code: 'invalid_request', param: 'amount' });
     expect(accepted.every((r) => r.method === 'allowance')).toBe(true);
     for (const r of accepted) await until(() => get(`/v1/refunds/${r.id}`), (x) => x.status === 'succeeded', `refund ${r.id} succeeded`);
+    // The session says what remains, and that is exactly what a refund without an amount takes.
+    expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('500000');
     const rest = await refund({ paymentSessionId: sessionId });
     expect(rest.json()).toMatchObject({ amount: '500000', method: 'allowance' });
     await until(() => get(`/v1/refunds/${rest.json().id}`), (x) => x.status === 'succeeded', 'rest succeeded');
     expect(await balanceOf(payer.address)).toBe(payerBefore + 2_500_000n);
+    expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('0');
     for (const r of [...accepted, rest.json()]) expect(await transactionsOf(r.id)).toEqual([{ outcome: 'success' }]);
     const none = await refund({ paymentSessionId: sessionId, amount: '1' });
     expect(none.statusCode).toBe(403);

@@ -1,9 +1,10 @@
-// One-click refund of a payment: the amount prefilled (a smaller one refunds part), a confirmation
+// One-click refund of a payment: prefilled with what remains refundable (the API's `amountRefundable`:
+// paid in total minus refunds made or pending) and capped at it; a smaller amount refunds part. A confirmation
 // because it moves money, then the outcome. A refund the allowance covers is sent by the operator; one
 // it does not is signed by the payout wallet as an EIP-3009 transfer, which the relay submits.
 import { useState } from 'react';
 import { api, errorMessage } from '../api.ts';
-import { parseAmount } from '../format.ts';
+import { formatAmount, parseAmount } from '../format.ts';
 import { decimalAmount } from '../csv.ts';
 import { EIP3009_TYPES, EIP712_DOMAIN_TYPE } from '../shared.ts';
 import type { RefundAllowanceInfo } from './RefundAllowance.tsx';
@@ -19,9 +20,9 @@ type CreatedRefund = {
 const TRANSFER_TYPES = { EIP712Domain: EIP712_DOMAIN_TYPE, TransferWithAuthorization: EIP3009_TYPES.TransferWithAuthorization };
 
 
-export function RefundDialog(props: { paymentSessionId: string; amount: string; onDone?: () => void }) {
+export function RefundDialog(props: { paymentSessionId: string; refundable: string; onDone?: () => void }) {
   const [open, setOpen] = useState(false);
-  const [amount, setAmount] = useState(decimalAmount(props.amount));
+  const [amount, setAmount] = useState(decimalAmount(props.refundable));
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -50,9 +51,18 @@ export function RefundDialog(props: { paymentSessionId: string; amount: string; 
     await api.post(`/v1/refunds/${refund.id}/authorization`, { authorization, signature });
   }
 
-  async function refund() {
+  /** The amount in base units, or undefined with the reason shown: checked before the confirmation is asked. */
+  function validAmount(): string | undefined {
     const base = parseAmount(amount);
-    if (!base || base === '0') return setError('Enter the amount in USDC (at most 6 decimals).');
+    if (!base || base === '0') return void setError('Enter the amount in USDC (at most 6 decimals).');
+    if (BigInt(base) > BigInt(props.refundable)) return void setError(`At most ${formatAmount(props.refundable, 'USDC')} remains refundable.`);
+    setError(null);
+    return base;
+  }
+
+  async function refund() {
+    const base = validAmount();
+    if (!base) return setConfirming(false);
     setBusy(true);
     setError(null);
     try {
@@ -73,15 +83,25 @@ export function RefundDialog(props: { paymentSessionId: string; amount: string; 
     }
   }
 
+  /** Each opening starts from what remains refundable now (an earlier refund lowered it). */
+  function openDialog() {
+    setAmount(decimalAmount(props.refundable));
+    setOutcome(null);
+    setError(null);
+    setConfirming(false);
+    setOpen(true);
+  }
+
   if (!open) {
     return (
-      <button type="button" className="secondary" aria-label={`Refund ${props.paymentSessionId}`} onClick={() => setOpen(true)}>
+      <button type="button" className="secondary" aria-label={`Refund ${props.paymentSessionId}`} onClick={openDialog}>
         Refund
       </button>
     );
   }
   return (
     <div role="dialog" aria-label="Refund payment" className="refund-dialog">
+      <p className="hint">Refundable: {formatAmount(props.refundable, 'USDC')} (paid in total, less refunds made or pending).</p>
       <label>
         Amount (USDC)
         <input name="refundAmount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
@@ -104,7 +124,7 @@ export function RefundDialog(props: { paymentSessionId: string; amount: string; 
             </button>
           </span>
         ) : (
-          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+          <button type="button" className="danger" onClick={() => validAmount() && setConfirming(true)}>
             Refund {amount} USDC
           </button>
         ))}

@@ -67,7 +67,7 @@ export function PaymentsPage() {
                 </a>
               ),
             },
-            { header: 'Refund', cell: (s) => (s.status === 'completed' ? <RefundDialog paymentSessionId={s.id} amount={s.amount} /> : null) },
+            { header: 'Refund', cell: (s) => (s.amountRefundable !== '0' ? <RefundDialog paymentSessionId={s.id} refundable={s.amountRefundable} /> : null) },
           ]}
           empty="No payment sessions match. Payments appear here when a checkout, invoice or store purchase starts."
         />

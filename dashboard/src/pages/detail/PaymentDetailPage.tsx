@@ -71,7 +71,7 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
         <a href={session.checkoutUrl} target="_blank" rel="noreferrer">
           Open checkout
         </a>
-        {RefundButton && session.status === 'completed' && (
+        {RefundButton && (
           <RefundButton
             session={session}
             onRefunded={() => {
@@ -105,6 +105,8 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
               </dd>
             </>
           )}
+          <dt>Refundable</dt>
+          <dd data-testid="amount-refundable">{formatAmount(session.amountRefundable, session.currency)}</dd>
           <dt>Created</dt>
           <dd>{formatDate(session.createdAt)}</dd>
           <dt>Completed</dt>

@@ -1,0 +1,193 @@
+// The one-click refund from the dashboard's payment page, in headless Chromium against the real app,
+// the real worker on the Temporal dev server and a private anvil with Circle's USDC. The payout wallet
+// granted the operator a refund allowance by EIP-2612 permit (through the API, in set-up); the merchant
+// signs in through the dev identity provider, opens a completed payment, sees what remains refundable
+// (the payment less a refund still pending), is refused more, clicks Refund and confirms; the operator's
+// transfer reaches `succeeded` and the customer's balance goes up by the amount, once.
+import { mkdir, rm } from 'node:fs/promises';
+import type { BrowserContext, Page } from 'playwright-core';
+import { type Address, type PublicClient, createPublicClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
+import type { ChainSettings } from '../../src/chain/config.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { type Authorization, PERMIT_TYPES, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
+import type { DevChain } from '../../src/dev/chain/dev-chain.js';
+import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
+import { setIdpSubject, setPayoutAddress } from '../../src/merchants/repo.js';
+import { refundOperatorOf } from '../../src/refunds/allowance.js';
+import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { launchBrowser } from '../support/browser.js';
+import { settingsOf, startPrivateChain } from '../support/chain.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+
+const SCREENSHOT_DIR = '.data/screenshots/dashboard';
+const CLIENT_ID = 'stablepay-dashboard';
+const OWNER = { subject: 'dev|refund-owner', email: 'refunds@example.com', name: 'Refund Roastery' };
+
+let chain: DevChain;
+let settings: ChainSettings;
+let pub: PublicClient;
+let db: TestDatabase;
+let temporal: DevServerWorker;
+let idp: DevIdentityProvider;
+let t: TestApp;
+let merchant: SeededMerchant;
+let baseUrl: string;
+let context: BrowserContext;
+let userDataDir: string;
+let page: Page;
+let operator: Address;
+
+const payout = DEV_ACCOUNTS.merchant.address;
+const merchantAccount = privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey);
+const customer = privateKeyToAccount(DEV_ACCOUNTS.payers[2]!.privateKey);
+
+const auth = () => ({ authorization: `Bearer ${merchant.secretKey}` });
+const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: auth() })).json();
+const balanceOf = (who: Address) => pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A payment session the customer paid through the relay, completed. */
+async function paidSession(amount: bigint): Promise<string> {
+  const session = (await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: amount.toString() } })).json();
+  const now = (await pub.getBlock()).timestamp;
+  const message: Authorization = { from: customer.address, to: payout, value: amount, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
+  const signature = await signAuthorization(customer, await readDomain(pub, settings.token), 'TransferWithAuthorization', message);
+  const authorization = { ...message, value: amount.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() };
+  const paid = await t.app.inject({
+    method: 'POST',
+    url: '/v1/relay/payments',
+    headers: { ...auth(), 'idempotency-key': `dashboard-refund-${session.id}` },
+    payload: { authorization, signature, paymentSessionId: session.id },
+  });
+  expect(paid.statusCode, paid.body).toBe(200);
+  await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.status === 'completed', 'session completed');
+  return session.id;
+}
+
+/** The payout wallet's EIP-2612 permit for the operator, sent through the API as the dashboard does. */
+async function grantRefundAllowance(value: bigint): Promise<void> {
+  const info = await get('/v1/refunds/allowance');
+  const deadline = (await pub.getBlock()).timestamp + 3600n;
+  const signature = await merchantAccount.signTypedData({
+    domain: { ...info.permit.domain, chainId: BigInt(info.permit.domain.chainId) },
+    types: PERMIT_TYPES,
+    primaryType: 'Permit',
+    message: { owner: payout, spender: operator, value, nonce: BigInt(info.permit.nonce), deadline },
+  });
+  const granted = await t.app.inject({
+    method: 'POST',
+    url: '/v1/refunds/allowance/permit',
+    headers: auth(),
+    payload: { value: value.toString(), deadline: deadline.toString(), signature },
+  });
+  expect(granted.statusCode, granted.body).toBe(200);
+  expect(granted.json()).toMatchObject({ allowance: value.toString() });
+}
+
+beforeAll(async () => {
+  chain = await startPrivateChain();
+  settings = settingsOf(chain.info);
+  operator = refundOperatorOf(settings)!;
+  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  db = await createTestDatabase();
+  temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
+  idp = await startDevIdentityProvider();
+  t = await createTestApp(db.sql, {
+    temporal: temporal.client,
+    taskQueue: temporal.taskQueue,
+    chain: { test: settings },
+    env: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl, DASHBOARD_OIDC_CLIENT_ID: CLIENT_ID },
+  });
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  idp.registerClient(CLIENT_ID, [`${baseUrl}/dashboard/callback`]);
+  merchant = await seedMerchant(db.sql, OWNER.name);
+  await setIdpSubject(db.sql, merchant.merchantId, OWNER.subject);
+  await setPayoutAddress(db.sql, merchant.merchantId, payout);
+  idp.addUser(OWNER);
+  ({ context, userDataDir } = await launchBrowser());
+  page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[dashboard page error] ${error.message}`));
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  await t?.close();
+  await temporal?.stop();
+  await idp?.stop();
+  await db?.drop();
+  await chain?.stop();
+});
+
+describe('one-click refund from the payment page', () => {
+  it('prefills and caps at what remains refundable, and the refund succeeds on chain once', async () => {
+    const sessionId = await paidSession(2_000_000n);
+    // Before any allowance: a refund of 0.50 waits for the merchant wallet and reserves its amount.
+    const pending = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: sessionId, amount: '500000' } });
+    expect(pending.json()).toMatchObject({ status: 'pending', method: 'wallet' });
+    await grantRefundAllowance(5_000_000n);
+    expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('1500000');
+    const customerBefore = await balanceOf(customer.address);
+
+    await page.goto(`${baseUrl}/dashboard`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/authorize\?/);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${baseUrl}/dashboard`);
+    await page.goto(`${baseUrl}/dashboard/payments/${sessionId}`);
+    await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
+    expect(await page.getByTestId('amount-refundable').textContent()).toBe('1.50 USDC');
+
+    await page.getByRole('button', { name: `Refund ${sessionId}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Refund payment' });
+    const amount = dialog.locator('input[name="refundAmount"]');
+    expect(await amount.inputValue()).toBe('1.5');
+    expect(await dialog.textContent()).toContain('Refundable: 1.50 USDC');
+    // More than remains is refused in the page, before anything is created.
+    await amount.fill('2');
+    await dialog.getByRole('button', { name: 'Refund 2 USDC' }).click();
+    expect(await dialog.getByRole('alert').textContent()).toBe('At most 1.50 USDC remains refundable.');
+    expect(await dialog.getByRole('button', { name: 'Confirm refund' }).count()).toBe(0);
+    expect(await db.sql`select 1 from refunds where payment_session_id = ${sessionId}`).toHaveLength(1);
+
+    await amount.fill('1.5');
+    await dialog.getByRole('button', { name: 'Refund 1.5 USDC' }).click();
+    await dialog.getByRole('button', { name: 'Confirm refund' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'is being sent from your refund allowance' }).waitFor();
+
+    const [created] = await db.sql<{ id: string }[]>`select id from refunds where payment_session_id = ${sessionId} and method = 'allowance'`;
+    const done = await until(() => get(`/v1/refunds/${created!.id}`), (r) => r.status !== 'processing', 'refund settled');
+    expect(done).toMatchObject({ status: 'succeeded', amount: '1500000', method: 'allowance' });
+    expect((await pub.getTransactionReceipt({ hash: done.transactionHash })).status).toBe('success');
+    // Once: the customer got exactly the amount, and one transfer was recorded for it.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await balanceOf(customer.address)).toBe(customerBefore + 1_500_000n);
+    expect(await db.sql`select 1 from chain_transactions where purpose = ${`refund:${created!.id}`}`).toHaveLength(1);
+
+    // The page shows the refund as it is now, and nothing is left to refund (the pending one is reserved).
+    await page.reload();
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByText('Refund of 1.50 USDC (succeeded)').waitFor();
+    await timeline.getByText('Refund of 0.50 USDC (pending)').waitFor();
+    expect(await timeline.textContent()).toContain(done.transactionHash);
+    expect(await page.getByTestId('amount-refundable').textContent()).toBe('0.00 USDC');
+    expect(await page.getByRole('button', { name: `Refund ${sessionId}` }).count()).toBe(0);
+    await mkdir(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-payment-refunded.png`, fullPage: true });
+  });
+});
