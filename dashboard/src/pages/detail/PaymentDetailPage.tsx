@@ -5,6 +5,7 @@ import { listAll } from '../../api.ts';
 import { chainName } from '../../chain.ts';
 import { CopyId } from '../../components/CopyId.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { FailureNote } from '../../components/FailureNote.tsx';
 import { Link } from '../../components/Link.tsx';
 import { eventEntries, ObjectEventsError, useObjectEvents } from '../../components/ObjectEvents.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
@@ -62,7 +63,17 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
     ...refunds.map((r) => ({
       at: r.createdAt,
       title: `Refund of ${formatAmount(r.amount, r.currency)} (${r.status})`,
-      detail: r.transactionHash ? <TxHash hash={r.transactionHash} chainId={chainId} /> : (r.reason ?? undefined),
+      detail:
+        r.failureCode || r.failureReason ? (
+          <>
+            <FailureNote code={r.failureCode} reason={r.failureReason} />
+            {r.transactionHash && <TxHash hash={r.transactionHash} chainId={chainId} />}
+          </>
+        ) : r.transactionHash ? (
+          <TxHash hash={r.transactionHash} chainId={chainId} />
+        ) : (
+          (r.reason ?? undefined)
+        ),
     })),
     ...eventEntries(events.events),
   ];
