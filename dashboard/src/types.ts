@@ -52,6 +52,9 @@ export type Plan = {
   interval: string;
   intervalCount: number;
   trialPeriodDays: number;
+  /** An archived plan takes no new subscribers (its running subscriptions go on). */
+  archived: boolean;
+  archivedAt: string | null;
   createdAt: string;
 };
 
@@ -260,3 +263,22 @@ export type EventDelivery = {
 };
 
 export type EventWithDeliveries = ApiEvent & { deliveries: EventDelivery[] };
+
+/** One on-chain transaction of a payment session (GET /v1/payment-sessions/{id}/transactions). */
+export type SessionTransaction = {
+  kind: 'payment' | 'deposit' | 'sweep' | 'refund';
+  sourceId: string;
+  status: 'pending' | 'submitted' | 'confirmed' | 'failed' | 'removed' | 'cancelled';
+  transactionHash: string | null;
+  blockNumber: string | null;
+  confirmations: number | null;
+  requiredConfirmations: number;
+  from: string | null;
+  to: string | null;
+  amount: string | null;
+  late: boolean;
+  failureCode: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  confirmedAt: string | null;
+};

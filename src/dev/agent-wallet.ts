@@ -7,7 +7,7 @@ import { createPublicClient, createWalletClient, http, parseEther, type Address 
 import { privateKeyToAccount } from 'viem/accounts';
 import { ensureAgentWallet } from '../agents/service.js';
 import { fundPayers } from './chain/deploy.js';
-import { waitForDevReceipt } from './chain/dev-receipts.js';
+import { sendDevTransaction } from './chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from './chain/test-accounts.js';
 import type { Sql } from '../db/client.js';
 import type { SecretBox } from '../security/encryption.js';
@@ -29,7 +29,7 @@ export async function fundDemoAgentWallet(sql: Sql, secretBox: SecretBox, mercha
   const shortfall = GAS_BALANCE - (await client.getBalance({ address }));
   if (shortfall > 0n) {
     const deployer = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.deployer.privateKey), chain: viemChain, transport: http(chain.rpcUrl) });
-    await waitForDevReceipt(client, await deployer.sendTransaction({ to: address, value: shortfall }));
+    await sendDevTransaction(client, deployer, { to: address, value: shortfall });
   }
   return address;
 }

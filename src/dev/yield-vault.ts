@@ -3,12 +3,12 @@
 // own fixed development deployer, so it always lands at DEV_YIELD_VAULT_ADDRESS
 // (src/chain/test-mode-defaults.ts), the test-mode default of
 // CHAIN_TEST_YIELD_VAULT_ADDRESS. Idempotent: a chain that has it is left alone.
-import { createPublicClient, createWalletClient, erc4626Abi, getAddress, http, parseEther, type Address, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, createWalletClient, encodeDeployData, erc4626Abi, getAddress, http, parseEther, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chainDefinition } from '../chain/chain-definition.js';
 import { DEV_YIELD_VAULT_ADDRESS, DEV_YIELD_VAULT_DEPLOYER_KEY } from '../chain/test-mode-defaults.js';
 import { loadArtifacts } from './chain/artifacts.js';
-import { waitForDevReceipt } from './chain/dev-receipts.js';
+import { sendDevTransaction } from './chain/dev-receipts.js';
 
 export async function ensureDevYieldVault(options: { rpcUrl: string; token: Address; funderKey: Hex }): Promise<Address> {
   const bootstrap = createPublicClient({ transport: http(options.rpcUrl) });
@@ -28,14 +28,14 @@ export async function ensureDevYieldVault(options: { rpcUrl: string; token: Addr
   const balance = await client.getBalance({ address: deployer.address });
   if (balance < gas) {
     const funder = createWalletClient({ account: privateKeyToAccount(options.funderKey), chain, transport: http(options.rpcUrl) });
-    await waitForDevReceipt(client, await funder.sendTransaction({ to: deployer.address, value: gas - balance }));
+    await sendDevTransaction(client, funder, { to: deployer.address, value: gas - balance });
   }
   const artifacts = await loadArtifacts();
   const vault = artifacts.contracts.AgentYieldVault;
   if (!vault) throw new Error('contracts/AgentYieldVault.sol was not built');
   const wallet = createWalletClient({ account: deployer, chain, transport: http(options.rpcUrl) });
-  const hash = await wallet.deployContract({ abi: vault.abi, bytecode: vault.bytecode, args: [options.token], nonce: 0 });
-  const receipt = await waitForDevReceipt(client, hash);
+  const data = encodeDeployData({ abi: vault.abi, bytecode: vault.bytecode, args: [options.token] });
+  const receipt = await sendDevTransaction(client, wallet, { data, nonce: 0 });
   if (receipt.status !== 'success' || getAddress(receipt.contractAddress ?? '0x0000000000000000000000000000000000000000') !== DEV_YIELD_VAULT_ADDRESS) {
     throw new Error(`the dev yield vault deployment failed or landed at ${receipt.contractAddress ?? 'nowhere'}`);
   }

@@ -32,7 +32,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:#
 .num{text-align:right;white-space:nowrap}tfoot td{font-weight:700;border-bottom:none}
 .pay{display:inline-block;background:#1a56db;color:#fff;padding:.7rem 1.4rem;border-radius:6px;text-decoration:none;font-weight:600}
 .actions{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
-@media (max-width:480px){main{margin:0;border-radius:0;padding:1rem}}
+@media (max-width:480px){main{margin:0;border-radius:0;padding:1rem}table{font-size:.9rem}th,td{padding:.4rem .2rem}.num{white-space:normal}}
 </style></head>
 <body><main>
 <p class="muted">${e(doc.merchantName)}</p>

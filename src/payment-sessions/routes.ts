@@ -9,6 +9,7 @@ import {
   paymentSessionList,
   paymentSessionListQuery,
   paymentSessionParams,
+  paymentSessionTransactionList,
 } from './schemas.js';
 import type { PaymentSessionService } from './service.js';
 
@@ -46,6 +47,22 @@ export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: 
     config: { access: access.scope('payment_sessions_read') },
     schema: { tags: ['Payment sessions'], summary: 'List payment sessions', querystring: paymentSessionListQuery, response: { 200: paymentSessionList } },
     handler: (request) => sessions.list(requestScope(request), request.query),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/payment-sessions/:id/transactions',
+    config: { access: access.scope('payment_sessions_read') },
+    schema: {
+      tags: ['Payment sessions'],
+      summary: "List a payment session's transactions",
+      description:
+        'Every on-chain transaction of the session, oldest first: relayed payments (failed tries included, with their named refusal), transfers into its deposit address and the sweeps forwarding them, and refunds; each with its status, block, confirmations against what the mode requires, and when it was confirmed.',
+      operationId: 'listPaymentSessionTransactions',
+      params: paymentSessionParams,
+      response: { 200: paymentSessionTransactionList },
+    },
+    handler: (request) => sessions.listTransactions(requestScope(request), request.params.id),
   });
 
   app.route({

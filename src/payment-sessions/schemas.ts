@@ -135,6 +135,51 @@ export const checkoutSession = z
   })
   .meta({ id: 'CheckoutSession' });
 
+export const PAYMENT_TRANSACTION_KINDS = ['payment', 'deposit', 'sweep', 'refund'] as const;
+export const PAYMENT_TRANSACTION_STATUSES = ['pending', 'submitted', 'confirmed', 'failed', 'removed', 'cancelled'] as const;
+
+/** One on-chain transaction of a payment session (GET /v1/payment-sessions/{id}/transactions). */
+export const paymentSessionTransaction = z
+  .object({
+    object: z.literal('payment_session_transaction'),
+    kind: z
+      .enum(PAYMENT_TRANSACTION_KINDS)
+      .describe(
+        "`payment`: a relayed payment (the payer's signed transfer the relay sent, x402 settlements included). `deposit`: a transfer into the session's deposit address. `sweep`: the transfer forwarding a deposit to the payout address. `refund`: a refund of the session.",
+      ),
+    sourceId: z.string().describe('The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`).'),
+    status: z
+      .enum(PAYMENT_TRANSACTION_STATUSES)
+      .describe(
+        '`pending`: not sent yet. `submitted`: sent (or seen), waiting for inclusion or confirmations. `confirmed`: included with the required confirmations (final). `failed`: reverted, dropped or refused (see failureCode). `removed`: a reorg took the transfer off the chain. `cancelled`: a refund cancelled before it was sent.',
+      ),
+    transactionHash: z.string().nullable().describe('The transaction, once sent (null for one refused before sending).'),
+    blockNumber: z.string().nullable().describe('The block holding it (decimal string), once known.'),
+    confirmations: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'Blocks on top of and including the one holding it, at least: from the relay\'s tracking and the indexer\'s last checkpoint, so it can trail the chain head by the indexer\'s poll interval. Null when the block is not known.',
+      ),
+    requiredConfirmations: z.number().int().describe("The confirmations this mode's chain needs before a transfer counts (finality)."),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    amount: z.string().nullable().describe('What it moves, in token base units.'),
+    late: z.boolean().describe('A deposit that arrived after the session had ended (not credited to it; refundable). False for other kinds.'),
+    failureCode: z.string().nullable().describe('The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed.'),
+    failureReason: z.string().nullable(),
+    createdAt: timestamp.describe('When the service recorded it (the submission, the observed transfer, the refund request).'),
+    confirmedAt: timestamp.nullable().describe('When it reached the status confirmed, if it did.'),
+  })
+  .meta({ id: 'PaymentSessionTransaction' });
+
+export const paymentSessionTransactionList = z
+  .object({
+    data: z.array(paymentSessionTransaction).describe('Every transaction of the session, oldest first (one page: a session has few).'),
+  })
+  .meta({ id: 'PaymentSessionTransactionList' });
+
 export const paymentSessionParams = z.object({ id: pathId('paymentSession') });
 export const paymentSessionList = listOf(paymentSession);
 export const paymentSessionListQuery = listQueryOf('paymentSession').extend({
@@ -151,3 +196,4 @@ export type CreatePaymentSessionBody = z.infer<typeof createPaymentSessionBody>;
 export type PaymentSession = z.infer<typeof paymentSession>;
 export type CheckoutSession = z.infer<typeof checkoutSession>;
 export type SessionDeposit = z.infer<typeof sessionDeposit>;
+export type PaymentSessionTransaction = z.infer<typeof paymentSessionTransaction>;

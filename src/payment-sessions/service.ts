@@ -16,7 +16,9 @@ import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } f
 import { networkName, renderDeposit, renderPaymentSession, successUrlFor } from './render.js';
 import { paymentSessionWorkflowStart } from './starts.js';
 import * as repo from './repo.js';
-import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession, PaymentSessionListQuery } from './schemas.js';
+import * as transactionsRepo from './transactions-repo.js';
+import { renderSessionTransactions } from './transactions.js';
+import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession, PaymentSessionListQuery, PaymentSessionTransaction } from './schemas.js';
 
 /**
  * Creates a session inside the caller's transaction (invoices create their backing session in
@@ -116,6 +118,20 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         limit: query.limit,
       });
       return toPage(rows, query.limit, (row) => renderPaymentSession(row, publicBaseUrl));
+    },
+
+    /** Every transaction of the session (relayed payments, deposits and their sweeps, refunds), oldest first. */
+    async listTransactions(scope: MerchantScope, id: string): Promise<{ data: PaymentSessionTransaction[] }> {
+      const row = await repo.findPaymentSession(sql, scope, id);
+      if (!row) throw new NotFoundError(`No such payment session: ${id}.`, { param: 'id' });
+      const [relay, deposits, refunds, safeBlock] = await Promise.all([
+        transactionsRepo.relaySubmissionsOf(sql, row),
+        transactionsRepo.depositsOf(sql, row.id),
+        transactionsRepo.refundsOf(sql, row.id),
+        transactionsRepo.indexedSafeBlock(sql, row.chainId, row.livemode),
+      ]);
+      const required = (scope.livemode ? chain.live : chain.test)?.confirmations ?? 1;
+      return { data: renderSessionTransactions({ relay, deposits, refunds }, { required, safeBlock }) };
     },
 
     async getForCheckout(id: string): Promise<CheckoutSession> {

@@ -1,11 +1,11 @@
 // Verification of the x402 `exact` scheme on EVM: an EIP-3009
 // TransferWithAuthorization of the mode's USDC to the merchant's payout
-// address. First what the request says (version, scheme, network, asset,
+// address or a deposit address of theirs (recipient.ts). First what the request says (version, scheme, network, asset,
 // payload shape, the token's EIP-712 domain), then what the chain and our
 // records say, read at once: chain time, the authorization's state, the
 // payer's balance, a simulation of the transfer at the next block's time (it
 // catches what the token refuses that we do not check by name: blacklist,
-// pause, a contract wallet's ERC-1271 signature), the payout address.
+// pause, a contract wallet's ERC-1271 signature), the recipient.
 import { type Address, type Hex, getAddress, hashTypedData, isAddressEqual } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { callInNextBlock } from '../chain/chain-time.js';
@@ -21,6 +21,7 @@ import { encodeRelayCall, isEcdsaSignature, type PaymentCall } from '../relay/ca
 import { failureOf } from '../relay/relayer.js';
 import { findPayoutAddress } from '../relay/repo.js';
 import { X402_REASONS, type X402Reason, refusalReason } from './reasons.js';
+import { type Recipient, depositSessionRefusal, recipientOf } from './recipient.js';
 import { exactEvmPayload, type FacilitatorRequest } from './schemas.js';
 
 export const X402_VERSION = 2;
@@ -42,7 +43,7 @@ export type ExactPayment = {
 
 export type Refusal = { valid: false; reason: X402Reason; message: string; payer?: string };
 export type Read = { valid: true; payment: ExactPayment } | Refusal;
-export type Verdict = { valid: true; payment: ExactPayment } | Refusal;
+export type Verdict = { valid: true; payment: ExactPayment; recipient: Recipient } | Refusal;
 
 const refuse = (reason: X402Reason, message: string, payer?: string): Refusal => ({ valid: false, reason, message, ...(payer ? { payer } : {}) });
 
@@ -174,18 +175,22 @@ export async function checkExactPayment(payment: ExactPayment, { sql, scope, req
   if (!isAddressEqual(call.to, getAddress(requirements.payTo))) {
     return refuse(X402_REASONS.recipientMismatch, 'authorization.to is not the payTo of the requirements.', payer);
   }
-  if (!payout || !isAddressEqual(getAddress(payout), call.to)) {
-    return refuse(X402_REASONS.recipientMismatch, "payTo must be the merchant's payout address (the facilitator pays only the merchant whose key calls it).", payer);
-  }
+  // Only the merchant whose key calls is paid: its payout address, or a deposit address of its own in this mode.
+  const recipientRead = await recipientOf(sql, scope, settings, call.to, payout);
+  if ('refusal' in recipientRead) return refuse(X402_REASONS.recipientMismatch, recipientRead.refusal, payer);
+  const { recipient } = recipientRead;
   if (BigInt(call.validBefore) <= now) return refuse(X402_REASONS.validBefore, `The authorization expired: validBefore ${call.validBefore} is not after the chain time ${now}.`, payer);
   if (BigInt(call.validAfter) >= now) return refuse(X402_REASONS.validAfter, `The authorization is not valid yet: validAfter ${call.validAfter} is not before the chain time ${now}.`, payer);
   if (value !== BigInt(requirements.amount)) {
     return refuse(X402_REASONS.valueMismatch, `authorization.value ${call.value} is not the required amount ${requirements.amount}.`, payer);
   }
   if (used || settled) return refuse(X402_REASONS.nonceUsed, 'This authorization was already used (or is being settled).', payer);
+  // After the nonce: a replay of a payment that paid a deposit session is named a replay, not a paid session.
+  const sessionRefusal = recipient.kind === 'deposit' ? depositSessionRefusal(recipient.session, payment.token, value) : undefined;
+  if (sessionRefusal) return refuse(sessionRefusal.reason, sessionRefusal.message, payer);
   if (balance < value) return refuse(X402_REASONS.insufficientBalance, `The payer's balance (${balance}) does not cover ${value}.`, payer);
   if (timedSimulation.failure) {
     return refuse(refusalReason(timedSimulation.failure, X402_REASONS.simulationFailed), timedSimulation.failure.reason, payer);
   }
-  return { valid: true, payment };
+  return { valid: true, payment, recipient };
 }

@@ -2,6 +2,7 @@
 // reference facilitator's (@x402/evm's exact scheme, character for character,
 // which it keeps identical to the Go one), plus the protocol-level ones of the
 // v2 specification (section 9) where no scheme is involved yet.
+import { type RefusalCode, isRefusalCode } from '../chain/refusals.js';
 
 export const X402_REASONS = {
   // Protocol level (specification v2, section 9).
@@ -31,13 +32,25 @@ export const X402_REASONS = {
 
 export type X402Reason = (typeof X402_REASONS)[keyof typeof X402_REASONS];
 
+/** The chain layer's named token refusals (src/chain/refusals.ts) that x402 has a name for. */
+const NAMED_REFUSALS: Readonly<Partial<Record<RefusalCode, X402Reason>>> = {
+  signature_invalid: X402_REASONS.invalidSignature,
+  authorization_expired: X402_REASONS.validBefore,
+  authorization_not_yet_valid: X402_REASONS.validAfter,
+  authorization_used: X402_REASONS.nonceUsed,
+  insufficient_funds: X402_REASONS.insufficientBalance,
+};
+
 /**
  * The reason for a token refusal (a simulation's or an included transaction's revert, as the relay
- * decoded it: the custom error's name, or `Error` with FiatToken's revert string in the reason).
- * Until the named refusal codes of the chain layer exist, this is the one place x402 reads reverts.
+ * decoded it): first the chain layer's refusal code (`failureOf` names Circle's reverts, e.g.
+ * `signature_invalid` when a contract wallet refuses the signature), else the custom error's name or
+ * FiatToken's revert string in the reason, as failures recorded before the codes carry them.
  * Blacklist and pause have no x402 name: they stay the generic failure, with the revert in the message.
  */
 export function refusalReason(failure: { code: string; reason: string }, fallback: X402Reason): X402Reason {
+  const named = isRefusalCode(failure.code) ? NAMED_REFUSALS[failure.code] : undefined;
+  if (named) return named;
   const said = `${failure.code} ${failure.reason}`;
   if (/AuthorizationExpired|authorization is expired/i.test(said)) return X402_REASONS.validBefore;
   if (/AuthorizationNotYetValid|authorization is not yet valid/i.test(said)) return X402_REASONS.validAfter;

@@ -17,7 +17,12 @@ export const paymentRequirements = z
     network: z.string().min(1).describe('CAIP-2 network, e.g. `eip155:8453`; GET /v1/x402/supported lists the ones of your mode.'),
     amount: z.string().min(1).describe('Amount in token base units (USDC: 6 decimals), integer string.'),
     asset: z.string().min(1).describe("The token's address: the mode's USDC."),
-    payTo: z.string().min(1).describe("The recipient: must be the merchant's payout address."),
+    payTo: z
+      .string()
+      .min(1)
+      .describe(
+        "The recipient: the merchant's payout address, or the deposit address of one of its open, unpaid payment sessions in the key's mode (the payment is then that session's deposit, for exactly its amount).",
+      ),
     maxTimeoutSeconds: z.number().positive(),
     extra: z.record(z.string(), z.unknown()).optional().describe('Scheme data; for `exact` on EVM the token\'s EIP-712 `name` and `version`.'),
   })

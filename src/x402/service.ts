@@ -1,13 +1,14 @@
 // The x402 facilitator (v2): verify, settle and supported for sellers that use
 // the official x402 packages with their secret key. A settle is a relay
 // submission of the authorization (the relay's workflow, sender and ledger)
-// that pays a payment session created for it, so the merchant sees it like any
-// other payment; x402_payments keys it by (chain, token, payer, nonce), so a
+// that pays a payment session created for it (or, to a deposit address, the
+// deposit session it is a deposit of: recipient.ts), so the merchant sees it
+// like any other payment; x402_payments keys it by (chain, token, payer, nonce), so a
 // repeated or concurrent settle of one authorization finds the first one.
 import type { Client } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChainConfig } from '../chain/config.js';
-import { isUniqueViolation, type Sql } from '../db/client.js';
+import { type Db, isUniqueViolation, type Sql } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
 import { newId } from '../ids.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
@@ -24,6 +25,7 @@ import {
   settlingChain,
 } from './exact-evm.js';
 import { X402_REASONS, refusalReason } from './reasons.js';
+import type { Recipient } from './recipient.js';
 import * as repo from './repo.js';
 import type { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse } from './schemas.js';
 
@@ -116,25 +118,22 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
     return outcome(request, payment, submission.id);
   }
 
-  /** Session (processing), relay submission and x402 row in one transaction; undefined when another settle recorded it first. */
-  async function record(scope: MerchantScope, payment: ExactPayment): Promise<relayRepo.SubmissionRow | undefined> {
+  /**
+   * The settlement's records in one transaction: the relay submission and the x402 row, and the
+   * payment session they pay. To the payout address that is a new session (processing, paid by the
+   * submission); to a deposit address it is the deposit session, which the transfer pays as a
+   * deposit (the indexer credits it; recipient.ts), so the submission is not linked to it.
+   * `concurrent` when another settle of the same authorization committed first; `sessionTaken` when
+   * another x402 payment took the deposit session first.
+   */
+  async function record(
+    scope: MerchantScope,
+    payment: ExactPayment,
+    recipient: Recipient,
+  ): Promise<{ submission: relayRepo.SubmissionRow } | { concurrent: true } | { sessionTaken: true }> {
     const { call, settings } = payment;
-    const expiresAt = sessionExpiry(call.validBefore);
     try {
       return await sql.begin(async (tx) => {
-        const session = await sessionRepo.insertPaymentSession(tx, {
-          id: newId('paymentSession'),
-          ...scope,
-          amount: call.value,
-          currency: 'USDC',
-          payTo: call.to,
-          token: payment.token,
-          chainId: settings.chainId,
-          expiresAt,
-          successUrl: null,
-          cancelUrl: null,
-          metadata: {},
-        });
         const submission = await relayRepo.insertSubmission(tx, {
           id: newId('relaySubmission'),
           ...scope,
@@ -144,13 +143,11 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
           authorizationDigest: payment.digest,
           call,
         });
-        await relayRepo.setSubmissionPaymentSession(tx, submission.id, session.id);
-        const claimed = await sessionRepo.markProcessing(tx, session.id, { relaySubmissionId: submission.id, payer: call.from, authorizationNonce: call.nonce });
-        if (!claimed) throw new Error(`the new payment session ${session.id} of an x402 settlement could not turn processing`);
+        const sessionId = recipient.kind === 'deposit' ? recipient.session.id : await payoutSession(tx, scope, payment, submission.id);
         await repo.insertX402Payment(tx, {
           ...authorizationKey(payment),
           ...scope,
-          paymentSessionId: session.id,
+          paymentSessionId: sessionId,
           relaySubmissionId: submission.id,
           scheme: EXACT_SCHEME,
           network: payment.network,
@@ -158,15 +155,39 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
           resourceDescription: payment.resource.description,
           resourceMimeType: payment.resource.mimeType,
         });
-        return { ...submission, paymentSessionId: session.id };
+        return { submission: { ...submission, paymentSessionId: recipient.kind === 'deposit' ? null : sessionId } };
       });
     } catch (error) {
       // A concurrent settle of the same authorization (or a relay payment of it) committed first.
       if (isUniqueViolation(error, 'x402_payments_pkey') || isUniqueViolation(error, 'relay_submissions_key') || isUniqueViolation(error, 'relay_submissions_digest')) {
-        return undefined;
+        return { concurrent: true };
       }
+      // Another authorization to the same deposit address committed first: one x402 payment per session.
+      if (isUniqueViolation(error, 'x402_payments_payment_session_id_key')) return { sessionTaken: true };
       throw error;
     }
+  }
+
+  /** A payment to the payout address: its own session, processing, paid by the submission. */
+  async function payoutSession(tx: Db, scope: MerchantScope, payment: ExactPayment, submissionId: string): Promise<string> {
+    const { call, settings } = payment;
+    const session = await sessionRepo.insertPaymentSession(tx, {
+      id: newId('paymentSession'),
+      ...scope,
+      amount: call.value,
+      currency: 'USDC',
+      payTo: call.to,
+      token: payment.token,
+      chainId: settings.chainId,
+      expiresAt: sessionExpiry(call.validBefore),
+      successUrl: null,
+      cancelUrl: null,
+      metadata: {},
+    });
+    await relayRepo.setSubmissionPaymentSession(tx, submissionId, session.id);
+    const claimed = await sessionRepo.markProcessing(tx, session.id, { relaySubmissionId: submissionId, payer: call.from, authorizationNonce: call.nonce });
+    if (!claimed) throw new Error(`the new payment session ${session.id} of an x402 settlement could not turn processing`);
+    return session.id;
   }
 
   return {
@@ -204,13 +225,16 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
       if (earlier) return earlier;
       const verdict = await checkExactPayment(payment, { sql, scope, requirements: request.paymentRequirements });
       if (!verdict.valid) return failed(request, verdict.reason, verdict.message, verdict.payer);
-      const submission = await record(scope, payment);
-      if (!submission) {
+      const recorded = await record(scope, payment, verdict.recipient);
+      if ('sessionTaken' in recorded) {
+        return failed(request, X402_REASONS.recipientMismatch, 'payTo is the deposit address of a payment session another x402 payment is already paying.', payment.payer);
+      }
+      if ('concurrent' in recorded) {
         const concurrent = await earlierSettlement(scope, request, payment);
         return concurrent ?? failed(request, X402_REASONS.nonceUsed, 'This authorization was already submitted to the relay.', payment.payer);
       }
-      await startWorkflow(submission);
-      return outcome(request, payment, submission.id);
+      await startWorkflow(recorded.submission);
+      return outcome(request, payment, recorded.submission.id);
     },
   };
 }

@@ -5,7 +5,16 @@
 // twice (the relayer's nonce moves once per payment), and the merchant is paid
 // exactly the sum. Set-up shared with test/x402/worker-crash.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEachPaidOnce, markOnChain, signTransfers, startRelayedPaymentsChaos, type RelayedPaymentsChaos } from './support/relayed-payments.js';
+import {
+  confirmedRelayHashes,
+  expectEachPaidOnce,
+  markOnChain,
+  relayStatus,
+  requestRelayedPayments,
+  signTransfers,
+  startRelayedPaymentsChaos,
+  type RelayedPaymentsChaos,
+} from './support/relayed-payments.js';
 import { waitUntil } from './support/wait.js';
 
 const PAYMENTS = 30;
@@ -21,28 +30,16 @@ afterAll(async () => chaos?.stack.stop(), 60_000);
 
 describe('worker SIGKILLed mid relay', () => {
   it('confirms every payment once after a new worker takes over', async () => {
-    const { stack, merchant } = chaos;
+    const { stack } = chaos;
     await stack.start('api');
     let worker = await stack.start('worker');
     const { transfers } = await signTransfers(chaos, PAYMENTS, AMOUNT);
     const before = await markOnChain(chaos);
 
-    const responses = await Promise.all(
-      transfers.map((body, i) =>
-        fetch(`${stack.apiUrl}/v1/relay/payments`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${merchant.secretKey}`, 'idempotency-key': `chaos-relay-${i}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        }),
-      ),
-    );
-    expect(responses.map((r) => r.status)).toEqual(Array(PAYMENTS).fill(200));
+    await requestRelayedPayments(chaos, transfers, 'chaos-relay');
 
     // Kill once some transactions are sent and not yet mined, and not all are done.
-    const status = async () =>
-      (await stack.sql<{ submitted: number; confirmed: number }[]>`
-        select count(*) filter (where status = 'submitted')::int as submitted, count(*) filter (where status = 'confirmed')::int as confirmed
-        from relay_submissions where merchant_id = ${merchant.merchantId}`)[0]!;
+    const status = () => relayStatus(chaos);
     await waitUntil('a payment sent and not yet mined', 120_000, async () => ((await status()).submitted > 0 ? true : undefined));
     const atKill = await status();
     await worker.kill();
@@ -51,9 +48,7 @@ describe('worker SIGKILLed mid relay', () => {
     worker = await stack.start('worker');
     await waitUntil('every payment confirmed', 180_000, async () => ((await status()).confirmed === PAYMENTS ? true : undefined));
 
-    const hashes = await stack.sql<{ hash: string }[]>`
-      select distinct transaction_hash as hash from relay_submissions where merchant_id = ${merchant.merchantId} and status = 'confirmed'`;
-    expect(hashes).toHaveLength(PAYMENTS);
+    expect(await confirmedRelayHashes(chaos)).toHaveLength(PAYMENTS);
     // Paid the sum, and nothing sent twice: one relayer transaction per payment.
     await expectEachPaidOnce(chaos, before, PAYMENTS, AMOUNT);
   }, 420_000);

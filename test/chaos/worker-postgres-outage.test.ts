@@ -5,7 +5,16 @@
 // the relayer's nonce moved once per payment. Set-up shared with the relay crash tests.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEachPaidOnce, markOnChain, signTransfers, startRelayedPaymentsChaos, type RelayedPaymentsChaos } from './support/relayed-payments.js';
+import {
+  confirmedRelayHashes,
+  expectEachPaidOnce,
+  markOnChain,
+  relayStatus,
+  requestRelayedPayments,
+  signTransfers,
+  startRelayedPaymentsChaos,
+  type RelayedPaymentsChaos,
+} from './support/relayed-payments.js';
 import { waitUntil } from './support/wait.js';
 
 const PAYMENTS = 10;
@@ -22,27 +31,15 @@ afterAll(async () => chaos?.stack.stop(), 60_000);
 
 describe('the worker through a Postgres outage', () => {
   it('keeps running while Postgres is down and finishes the payments started before, each once', async () => {
-    const { stack, merchant } = chaos;
+    const { stack } = chaos;
     await stack.start('api');
     const worker = await stack.start('worker');
     const { transfers } = await signTransfers(chaos, PAYMENTS, AMOUNT);
     const before = await markOnChain(chaos);
 
-    const responses = await Promise.all(
-      transfers.map((body, i) =>
-        fetch(`${stack.apiUrl}/v1/relay/payments`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${merchant.secretKey}`, 'idempotency-key': `chaos-outage-${i}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        }),
-      ),
-    );
-    expect(responses.map((r) => r.status)).toEqual(Array(PAYMENTS).fill(200));
+    await requestRelayedPayments(chaos, transfers, 'chaos-outage');
 
-    const status = async () =>
-      (await stack.sql<{ submitted: number; confirmed: number }[]>`
-        select count(*) filter (where status = 'submitted')::int as submitted, count(*) filter (where status = 'confirmed')::int as confirmed
-        from relay_submissions where merchant_id = ${merchant.merchantId}`)[0]!;
+    const status = () => relayStatus(chaos);
     await waitUntil('a payment sent and not yet confirmed', 120_000, async () => ((await status()).submitted > 0 ? true : undefined), 50);
     expect((await status()).confirmed).toBeLessThan(PAYMENTS);
 
@@ -55,9 +52,7 @@ describe('the worker through a Postgres outage', () => {
     await waitUntil('every payment confirmed after the outage', 180_000, async () => ((await status().catch(() => undefined))?.confirmed === PAYMENTS ? true : undefined), 500);
     expect({ exitCode: worker.child.exitCode, signal: worker.child.signalCode }).toEqual({ exitCode: null, signal: null });
 
-    const hashes = await stack.sql<{ hash: string }[]>`
-      select distinct transaction_hash as hash from relay_submissions where merchant_id = ${merchant.merchantId} and status = 'confirmed'`;
-    expect(hashes).toHaveLength(PAYMENTS);
+    expect(await confirmedRelayHashes(chaos)).toHaveLength(PAYMENTS);
     await expectEachPaidOnce(chaos, before, PAYMENTS, AMOUNT);
   }, 420_000);
 });

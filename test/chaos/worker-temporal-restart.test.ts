@@ -6,7 +6,16 @@
 // merchant paid the exact sum, and the relayer's nonce moved once per payment.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEachPaidOnce, markOnChain, signTransfers, startRelayedPaymentsChaos, type RelayedPaymentsChaos } from './support/relayed-payments.js';
+import {
+  confirmedRelayHashes,
+  expectEachPaidOnce,
+  markOnChain,
+  relayStatus,
+  requestRelayedPayments,
+  signTransfers,
+  startRelayedPaymentsChaos,
+  type RelayedPaymentsChaos,
+} from './support/relayed-payments.js';
 import { waitUntil } from './support/wait.js';
 
 const PAYMENTS = 12;
@@ -23,31 +32,16 @@ afterAll(async () => chaos?.stack.stop(), 60_000);
 
 describe('the worker through a Temporal server restart', () => {
   it('keeps running while Temporal is down, reconnects, and finishes the payments in flight, each once', async () => {
-    const { stack, merchant } = chaos;
+    const { stack } = chaos;
     await stack.start('api');
     const worker = await stack.start('worker');
     const { transfers } = await signTransfers(chaos, PAYMENTS, AMOUNT);
     const before = await markOnChain(chaos);
 
-    const pay = async (batch: typeof transfers, key: string) => {
-      const responses = await Promise.all(
-        batch.map((body, i) =>
-          fetch(`${stack.apiUrl}/v1/relay/payments`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${merchant.secretKey}`, 'idempotency-key': `chaos-temporal-${key}-${i}`, 'content-type': 'application/json' },
-            body: JSON.stringify(body),
-          }),
-        ),
-      );
-      expect(responses.map((r) => r.status)).toEqual(Array(batch.length).fill(200));
-    };
     // The first half before the restart; the second after it, so its workflows reach the worker only if it reconnected.
-    await pay(transfers.slice(0, PAYMENTS / 2), 'before');
+    await requestRelayedPayments(chaos, transfers.slice(0, PAYMENTS / 2), 'chaos-temporal-before');
 
-    const status = async () =>
-      (await stack.sql<{ submitted: number; confirmed: number }[]>`
-        select count(*) filter (where status = 'submitted')::int as submitted, count(*) filter (where status = 'confirmed')::int as confirmed
-        from relay_submissions where merchant_id = ${merchant.merchantId}`)[0]!;
+    const status = () => relayStatus(chaos);
     await waitUntil('a payment sent and not yet confirmed', 120_000, async () => ((await status()).submitted > 0 ? true : undefined), 50);
     expect((await status()).confirmed).toBeLessThan(PAYMENTS / 2);
 
@@ -56,14 +50,12 @@ describe('the worker through a Temporal server restart', () => {
     // Still the same process, alive through the outage.
     expect({ exitCode: worker.child.exitCode, signal: worker.child.signalCode }).toEqual({ exitCode: null, signal: null });
     await stack.restartTemporal();
-    await pay(transfers.slice(PAYMENTS / 2), 'after');
+    await requestRelayedPayments(chaos, transfers.slice(PAYMENTS / 2), 'chaos-temporal-after');
 
     await waitUntil('every payment confirmed after the restart', 180_000, async () => ((await status()).confirmed === PAYMENTS ? true : undefined), 500);
     expect({ exitCode: worker.child.exitCode, signal: worker.child.signalCode }).toEqual({ exitCode: null, signal: null });
 
-    const hashes = await stack.sql<{ hash: string }[]>`
-      select distinct transaction_hash as hash from relay_submissions where merchant_id = ${merchant.merchantId} and status = 'confirmed'`;
-    expect(hashes).toHaveLength(PAYMENTS);
+    expect(await confirmedRelayHashes(chaos)).toHaveLength(PAYMENTS);
     await expectEachPaidOnce(chaos, before, PAYMENTS, AMOUNT);
   }, 420_000);
 });

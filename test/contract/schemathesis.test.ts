@@ -46,7 +46,10 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const chain = { test: settingsOf(sharedChain()) };
   w = await startDevServerWorker(db.sql, { chain });
-  t = await createTestApp(db.sql, { temporal: w.client, taskQueue: w.taskQueue, chain });
+  // The api also reads a live chain (the same anvil under live settings), so the public token reads'
+  // `mode=live` is fuzzed like `test`; the run's key is a test key, so nothing else acts in live mode.
+  const live = settingsOf(sharedChain(), { mode: 'live', livemode: true });
+  t = await createTestApp(db.sql, { temporal: w.client, taskQueue: w.taskQueue, chain: { ...chain, live } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   merchant = await seedMerchant(db.sql);

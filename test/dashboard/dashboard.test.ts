@@ -335,6 +335,39 @@ describe('journeys', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(id);
   });
 
+  it('renames a plan (only its name: the price stays) and archives it after a confirmation', async () => {
+    const table = page.getByRole('table', { name: 'Plans' });
+    const row = table.getByRole('row').filter({ hasText: 'Beans every half year' });
+    const id = (await row.locator('td[data-label="Id"] code').textContent())!;
+    await row.getByRole('button', { name: 'Edit Beans every half year' }).click();
+    const form = page.getByRole('form', { name: 'Edit “Beans every half year”' });
+    // The signed terms are not editable: the form offers the name only.
+    expect(await form.locator('input').count()).toBe(1);
+    await form.getByLabel('Plan name').fill('Beans twice a year');
+    await form.getByRole('button', { name: 'Save plan' }).click();
+    await page.getByRole('status').filter({ hasText: 'Plan renamed to “Beans twice a year”.' }).waitFor();
+    const renamed = table.getByRole('row').filter({ hasText: id });
+    await renamed.getByText('Beans twice a year').waitFor();
+    expect(await renamed.textContent()).toContain('60.00 USDC');
+
+    // Archive asks first; Keep changes nothing.
+    await renamed.getByRole('button', { name: 'Archive Beans twice a year' }).click();
+    await renamed.getByRole('group', { name: /Archive “Beans twice a year”\? It takes no new subscribers/ }).getByRole('button', { name: 'Keep' }).click();
+    expect((await apiCall('GET', `/v1/subscription-plans/${id}`, merchant.secretKey)).body.archived).toBe(false);
+    await renamed.getByRole('button', { name: 'Archive Beans twice a year' }).click();
+    await renamed.getByRole('button', { name: 'Archive', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Plan “Beans twice a year” archived.' }).waitFor();
+    await renamed.locator('td[data-label="Name"]').getByText('archived').waitFor();
+    // No edit, no archive, no enrolment link for an archived plan.
+    expect(await renamed.getByRole('button', { name: /Edit|Archive/ }).count()).toBe(0);
+    expect(await renamed.locator('td[data-label="Enrol link"]').textContent()).toBe('—');
+    const stored = (await apiCall('GET', `/v1/subscription-plans/${id}`, merchant.secretKey)).body;
+    expect(stored).toMatchObject({ name: 'Beans twice a year', amount: '60000000', archived: true });
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-plan-archived.png`, fullPage: true });
+    // The actions column fits at 1280 px (no sideways scroll hiding Archive).
+    expect(await table.evaluate((element) => element.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
+  });
+
   it('creates an invoice with line items, sends it (the mail reaches the sink) and voids it', async () => {
     await open('Invoices');
     await page.getByLabel('Customer name').fill('Ada Lovelace');
@@ -472,13 +505,18 @@ describe('journeys', () => {
     await page.getByRole('button', { name: 'Add product' }).click();
     const row = page.getByRole('table', { name: 'Products' }).getByRole('row').filter({ hasText: 'House blend, 250 g' });
     expect(await row.textContent()).toContain('12.50 USDC');
+    // Its id is shown in full, with a Copy button.
+    expect(await row.locator('td[data-label="Product"] code').textContent()).toMatch(/^prod_/);
     // The link is on PUBLIC_BASE_URL (unset here): the same path on this server.
     const storePage = await fetch(`${baseUrl}${new URL((await link.getAttribute('href'))!).pathname}`);
     expect(storePage.status).toBe(200);
     expect(await storePage.text()).toContain('House blend, 250 g');
   });
 
-  it('sells a subscription chosen by plan name (no plan id to paste)', async () => {
+  it('sells a subscription chosen by plan name (no plan id to paste), archived plans not offered', async () => {
+    const offered = await page.getByLabel('Or sell a subscription to').locator('option').allTextContents();
+    expect(offered).toContain('Espresso monthly (12.50 USDC monthly)');
+    expect(offered.filter((label) => label.includes('Beans'))).toEqual([]);
     await page.getByLabel('Product name').fill('Coffee club membership');
     await page.getByLabel('Or sell a subscription to').selectOption({ label: 'Coffee club (30.00 USDC monthly)' });
     await page.getByRole('button', { name: 'Add product' }).click();
@@ -610,6 +648,68 @@ describe('daily operations: detail pages, lists, events', () => {
     DETAIL_PAGES.push({ path: `payments/${sessionId}`, heading: 'Payment' });
   });
 
+  it('shows every transaction of a payment on the dev chain: copyable hashes, confirmations, a failed try, a refund, events sent', async () => {
+    // A session paid on the dev chain (no explorer) after a refused first try, then partly refunded.
+    const devSession = newId('paymentSession');
+    const paidHash = `0x${'cd'.repeat(32)}`;
+    const refundHash = `0x${'ef'.repeat(32)}`;
+    const token = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+    const payTo = DEV_ACCOUNTS.merchant.address;
+    await db.sql`insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at,
+                   payer, transaction_hash, completed_at, created_at)
+                 values (${devSession}, ${merchant.merchantId}, false, 7000000, 'USDC', 'completed', ${payTo}, ${token}, 31337,
+                   now() + interval '1 day', ${payer}, ${paidHash}, now() - interval '8 minutes', now() - interval '20 minutes')`;
+    const call = { kind: 'payment', token, from: payer, to: payTo, value: '7000000', validAfter: '0', validBefore: '9999999999', nonce: hash, signature: '0x' };
+    for (const [minutesAgo, status, txHash, block, failureCode] of [
+      [15, 'failed', null, null, 'insufficient_funds'],
+      [10, 'confirmed', paidHash, 50, null],
+    ] as const) {
+      const id = newId('relaySubmission');
+      await db.sql`insert into relay_submissions (id, merchant_id, livemode, idempotency_key, kind, chain_id, authorization_digest, call, status,
+                     transaction_hash, block_number, confirmations, failure_code, failure_reason, payment_session_id, created_at, updated_at)
+                   values (${id}, ${merchant.merchantId}, false, ${id}, 'payment', 31337, ${id}, ${db.sql.json(call)}, ${status}, ${txHash}, ${block},
+                     ${block ? 1 : 0}, ${failureCode}, ${failureCode ? 'The payer holds too little USDC.' : null}, ${devSession},
+                     now() - ${`${minutesAgo} minutes`}::interval, now() - ${`${minutesAgo - 1} minutes`}::interval)`;
+    }
+    await db.sql`insert into refunds (id, merchant_id, livemode, payment_session_id, amount, currency, reason, status, chain_id, token,
+                   from_address, to_address, transaction_hash, block_number, succeeded_at, created_at)
+                 values (${newId('refund')}, ${merchant.merchantId}, false, ${devSession}, 2000000, 'USDC', 'Asked', 'succeeded', 31337, ${token},
+                   ${payTo}, ${payer}, ${refundHash}, 52, now() - interval '2 minutes', now() - interval '4 minutes')`;
+    await db.sql`insert into indexer_checkpoints (chain_id, livemode, block_number, block_hash) values (31337, false, 52, ${hash})
+                 on conflict (chain_id, livemode) do update set block_number = excluded.block_number`;
+    // The event the completion sent (already dispatched: nothing is delivered for it here).
+    await db.sql`insert into events (id, merchant_id, livemode, type, data, created_at, dispatched_at)
+                 values (${newId('event')}, ${merchant.merchantId}, false, 'payment.completed',
+                   ${db.sql.json({ object: { id: devSession, object: 'payment_session' } })}, now() - interval '8 minutes', now())`;
+
+    await page.goto(`${baseUrl}/dashboard/payments/${devSession}`);
+    await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    const failed = timeline.getByRole('listitem').filter({ hasText: 'Payment transaction failed' });
+    expect(await failed.textContent()).toMatch(/Not sent to the chain\..*insufficient_funds: The payer holds too little USDC\./);
+    const paid = timeline.getByRole('listitem').filter({ hasText: 'Payment transaction confirmed' });
+    await paid.getByText('Block 50 · 3 confirmations (1 required): final').waitFor();
+    expect(await paid.textContent()).toContain(`7.00 USDC from ${payer} to ${payTo}`);
+    // The dev chain has no explorer: the hash is there to copy.
+    expect(await paid.getByRole('link', { name: 'View on explorer' }).count()).toBe(0);
+    await paid.getByText('(local chain: no explorer)').waitFor();
+    await paid.getByRole('button', { name: `Copy ${paidHash}` }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(paidHash);
+    const refund = timeline.getByRole('listitem').filter({ hasText: 'Refund transaction confirmed' });
+    await refund.getByText('Block 52 · 1 confirmation (1 required): final').waitFor();
+    expect(await refund.textContent()).toContain(refundHash);
+    await timeline.getByText('Completed', { exact: true }).waitFor();
+    await timeline.getByText('Event payment.completed').waitFor();
+    // The paying hash is listed once (as the relayed payment), not again from the session's own field.
+    expect(await timeline.getByText(paidHash).count()).toBe(1);
+    const titles = await timeline.locator('li > strong').allTextContents();
+    expect(titles.indexOf('Payment transaction failed')).toBeLessThan(titles.indexOf('Payment transaction confirmed'));
+    expect(titles.indexOf('Payment transaction confirmed')).toBeLessThan(titles.indexOf('Completed'));
+    expect(titles.indexOf('Completed')).toBeLessThan(titles.indexOf('Refund transaction confirmed'));
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-payment-transactions.png`, fullPage: true });
+    DETAIL_PAGES.push({ path: `payments/${devSession}`, heading: 'Payment' });
+  });
+
   it("shows a failed refund's refusal on the payment's timeline and in the refunds list: the readable reason and its code", async () => {
     // A wallet refund of this payment whose transfer the token refused (docs/events.md, refund.failed).
     const refundId = newId('refund');
@@ -619,11 +719,11 @@ describe('daily operations: detail pages, lists, events', () => {
                    '0x036cbd53842c5426634e7929541ec2318f3dcf7e', ${DEV_ACCOUNTS.merchant.address}, ${payer}, 'payer_blacklisted',
                    ${describeRefusal('payer_blacklisted')}, now())`;
     await page.goto(`${baseUrl}/dashboard/payments/${sessionId}`);
+    // The payment's timeline lists the refund among its transactions, with the code and its reason.
     const timeline = page.getByRole('region', { name: 'Timeline' });
-    await timeline.getByText('Refund of 2.00 USDC (failed)').waitFor();
-    const failure = timeline.locator('[data-failure-code="payer_blacklisted"]');
-    await failure.waitFor();
-    expect(await failure.textContent()).toBe(`${describeRefusal('payer_blacklisted')} payer_blacklisted`);
+    const failed = timeline.getByRole('listitem').filter({ hasText: 'Refund transaction failed' });
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain(`payer_blacklisted: ${describeRefusal('payer_blacklisted')}`);
     await open('Refunds');
     const row = page.getByRole('table', { name: /Refunds/ }).getByRole('row').filter({ has: page.locator('[data-failure-code="payer_blacklisted"]') });
     expect(await row.count()).toBe(1);
@@ -719,6 +819,51 @@ describe('daily operations: detail pages, lists, events', () => {
     await page.getByRole('status').filter({ hasText: /Test event evt_\w+ sent to/ }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.getByRole('table', { name: 'Delivery attempts' }).getByText('invoice.paid').first().waitFor();
+  });
+});
+
+describe('hosted invoice page', () => {
+  it('shows the customer number, lines, total, due date and status, fits 390 px, and Pay leads to the checkout', async () => {
+    const created = await apiCall('POST', '/v1/invoices', merchant.secretKey, {
+      customerName: 'Grace Hopper',
+      customerEmail: 'grace@example.com',
+      lineItems: [
+        { description: 'Roasting workshop for a team of twelve, with tasting notes and materials', quantity: 2, unitAmount: '15000000' },
+        { description: 'Green beans', quantity: 3, unitAmount: '2000000' },
+      ],
+      dueInDays: 14,
+    });
+    expect(created.status).toBe(200);
+    const invoice = created.body as { id: string; number: string; dueAt: string; hostedInvoiceUrl: string; sessionId: string };
+    expect((await apiCall('POST', `/v1/invoices/${invoice.id}/send`, merchant.secretKey)).status).toBe(200);
+    await expect.poll(async () => (await apiCall('GET', `/v1/invoices/${invoice.id}`, merchant.secretKey)).body.status, { timeout: 30_000 }).toBe('sent');
+
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      // hostedInvoiceUrl is on PUBLIC_BASE_URL (unset here): the same path on this server.
+      await page.goto(`${baseUrl}${new URL(invoice.hostedInvoiceUrl).pathname}`);
+      await page.getByRole('heading', { level: 1, name: `Invoice ${invoice.number}` }).waitFor();
+      expect(await page.locator('[data-status]').textContent()).toBe('Open');
+      expect(await page.locator('dl').textContent()).toContain(`Due${invoice.dueAt.slice(0, 10)}`);
+      const rows = await page.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+      expect(rows).toEqual([
+        ['Roasting workshop for a team of twelve, with tasting notes and materials', '2', '15.00 USDC', '30.00 USDC'],
+        ['Green beans', '3', '2.00 USDC', '6.00 USDC'],
+      ]);
+      expect(await page.locator('tfoot').textContent()).toBe('Total36.00 USDC');
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/hosted-invoice-${width}.png`, fullPage: true });
+      expect(await horizontalOverflow(page)).toEqual([]);
+      // The lines fit without a sideways scroll (at 390 px the amounts were cut off behind one).
+      expect(await page.locator('table').evaluate((table) => table.scrollWidth <= table.parentElement!.clientWidth)).toBe(true);
+    }
+    // Pay leads to the invoice's checkout (on PUBLIC_BASE_URL, so followed on this server).
+    const pay = new URL((await page.getByRole('link', { name: 'Pay 36.00 USDC' }).getAttribute('href'))!);
+    expect(pay.pathname).toBe(`/checkout/${invoice.sessionId}`);
+    await page.goto(`${baseUrl}${pay.pathname}`);
+    await expect.poll(() => page.locator('#amount').textContent(), { timeout: 15_000 }).toMatch(/^36(\.0+)? USDC$/);
+    await page.getByText(`Invoice ${invoice.number}`).first().waitFor();
+    expect(await horizontalOverflow(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 });
 

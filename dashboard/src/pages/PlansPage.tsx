@@ -1,17 +1,50 @@
-// Subscription plans: the list and a create form (amount typed in USDC, sent in base units).
+// Subscription plans: the list, a create form (amount typed in USDC, sent in base units),
+// renaming (the only change the API allows: the price and period are what subscribers signed)
+// and archiving (no new enrolments; running subscriptions go on).
 import { useState } from 'react';
 import { api } from '../api.ts';
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { CopyId } from '../components/CopyId.tsx';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ActionForm, Field, Select, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
 import { describeInterval, formatAmount, formatDate, parseAmount } from '../format.ts';
 import type { Plan } from '../types.ts';
 
 export const PLAN_INTERVALS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 
+/** Rename one plan: the price, interval and trial stay (a new price is a new plan). */
+function EditPlan({ plan, onSaved, onClose }: { plan: Plan; onSaved: (plan: Plan) => void; onClose: () => void }) {
+  return (
+    <ActionForm
+      title={`Edit “${plan.name}”`}
+      submitLabel="Save plan"
+      action={async (form) => {
+        onSaved(await api.post<Plan>(`/v1/subscription-plans/${encodeURIComponent(plan.id)}`, { name: text(form, 'name') }));
+      }}
+    >
+      <p className="hint">
+        Only the name can change: {formatAmount(plan.amount, plan.currency)} {describeInterval(plan)} is what each subscriber&apos;s wallet
+        signed. For a new price, create a new plan and archive this one.
+      </p>
+      <div className="grid">
+        <Field label="Plan name" name="name" required maxLength={200} defaultValue={plan.name} />
+      </div>
+      <button type="button" className="secondary" onClick={onClose}>
+        Close
+      </button>
+    </ActionForm>
+  );
+}
 
 export function PlansPage() {
   const [created, setCreated] = useState<Plan | null>(null);
+  const [editing, setEditing] = useState<Plan | null>(null);
+  const [changed, setChanged] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  const [error, setError] = useState<unknown>(null);
+  const reload = () => setVersion((v) => v + 1);
   return (
     <>
       <ActionForm
@@ -29,6 +62,7 @@ export function PlansPage() {
             trialPeriodDays: Number(text(form, 'trialPeriodDays') || '0'),
           });
           setCreated(plan);
+          reload();
         }}
       >
         <div className="grid">
@@ -44,18 +78,80 @@ export function PlansPage() {
           Plan “{created.name}” created: {formatAmount(created.amount, created.currency)} {describeInterval(created)}. Id: <CopyId id={created.id} />
         </p>
       )}
+      {changed && (
+        <p className="notice" role="status">
+          {changed}
+        </p>
+      )}
+      <ErrorMessage error={error} />
+      {editing && (
+        <EditPlan
+          key={editing.id}
+          plan={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(plan) => {
+            setEditing(null);
+            setChanged(`Plan renamed to “${plan.name}”.`);
+            reload();
+          }}
+        />
+      )}
       <PaginatedTable<Plan>
         caption="Plans"
-        reloadKey={created?.id}
+        reloadKey={version}
         load={(cursor) => api.list<Plan>('/v1/subscription-plans', cursor)}
         columns={[
-          { header: 'Name', cell: (p) => p.name },
+          {
+            header: 'Name',
+            cell: (p) => (
+              <>
+                {p.name} {p.archived && <StatusBadge status="archived" />}
+              </>
+            ),
+          },
           { header: 'Id', cell: (p) => <CopyId id={p.id} /> },
           { header: 'Price', cell: (p) => formatAmount(p.amount, p.currency), className: 'num' },
           { header: 'Interval', cell: describeInterval },
           { header: 'Trial', cell: (p) => (p.trialPeriodDays ? `${p.trialPeriodDays} days` : '—') },
-          { header: 'Enrol link', cell: (p) => <a href={`/checkout/plans/${p.id}`} target="_blank" rel="noreferrer">Open</a> },
+          {
+            header: 'Enrol link',
+            // An archived plan takes no new subscribers: its enrolment page would only refuse them.
+            cell: (p) =>
+              p.archived ? (
+                '—'
+              ) : (
+                <a href={`/checkout/plans/${p.id}`} target="_blank" rel="noreferrer">
+                  Open
+                </a>
+              ),
+          },
           { header: 'Created', cell: (p) => formatDate(p.createdAt) },
+          {
+            header: 'Actions',
+            cell: (p) =>
+              p.archived ? (
+                <small className="hint">Archived {formatDate(p.archivedAt)}</small>
+              ) : (
+                <span className="row-actions">
+                  <button type="button" className="secondary" aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>
+                    Edit
+                  </button>
+                  <ConfirmButton
+                    label="Archive"
+                    ariaLabel={`Archive ${p.name}`}
+                    question={`Archive “${p.name}”? It takes no new subscribers; current subscriptions keep running.`}
+                    confirmLabel="Archive"
+                    onConfirm={() =>
+                      api.post<Plan>(`/v1/subscription-plans/${encodeURIComponent(p.id)}/archive`).then((plan) => {
+                        if (editing?.id === plan.id) setEditing(null);
+                        setChanged(`Plan “${plan.name}” archived.`);
+                        reload();
+                      }, setError)
+                    }
+                  />
+                </span>
+              ),
+          },
         ]}
         empty="No plans yet."
       />

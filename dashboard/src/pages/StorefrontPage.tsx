@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { ApiError, api, listAll } from '../api.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { CopyId } from '../components/CopyId.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ActionForm, Field, Select, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
@@ -37,6 +38,9 @@ export function StorefrontPage() {
       },
     );
   }, []);
+
+  // Archived plans take no new subscribers: they are not offered for new products.
+  const sellable = plans.filter((p) => !p.archived);
 
   if (!loaded) return <ErrorMessage error={error} />;
   return (
@@ -108,8 +112,8 @@ export function StorefrontPage() {
                 name="planId"
                 defaultValue=""
                 options={[
-                  { value: '', label: plans.length ? 'No plan (one-time product)' : 'No plans yet: create one under Plans' },
-                  ...plans.map((p) => ({ value: p.id, label: `${p.name} (${formatAmount(p.amount, p.currency)} ${describeInterval(p)})` })),
+                  { value: '', label: sellable.length ? 'No plan (one-time product)' : 'No plans on sale: create one under Plans' },
+                  ...sellable.map((p) => ({ value: p.id, label: `${p.name} (${formatAmount(p.amount, p.currency)} ${describeInterval(p)})` })),
                 ]}
               />
             </div>
@@ -119,7 +123,17 @@ export function StorefrontPage() {
             reloadKey={version}
             load={(cursor) => api.list<Product>('/v1/storefront/products', cursor)}
             columns={[
-              { header: 'Product', cell: (p) => p.name },
+              {
+                header: 'Product',
+                cell: (p) => (
+                  <>
+                    {p.name}
+                    <div>
+                      <CopyId id={p.id} />
+                    </div>
+                  </>
+                ),
+              },
               { header: 'Price', cell: (p) => (p.amount ? formatAmount(p.amount, p.currency) : '—'), className: 'num' },
               { header: 'Kind', cell: (p) => (p.planId ? `Subscription: ${plans.find((plan) => plan.id === p.planId)?.name ?? p.planId}` : 'One-time') },
               { header: 'Status', cell: (p) => <StatusBadge status={p.archived ? 'archived' : 'active'} /> },

@@ -132,7 +132,7 @@ export function SubscriptionsPage() {
       <div className="filters">
         <Select
           label="Plan"
-          options={[{ value: '', label: 'Any' }, ...[...plans.values()].map((p) => ({ value: p.id, label: p.name }))]}
+          options={[{ value: '', label: 'Any' }, ...[...plans.values()].map((p) => ({ value: p.id, label: p.archived ? `${p.name} (archived)` : p.name }))]}
           value={planId}
           onChange={(e) => setPlanId(e.target.value)}
         />

@@ -1,7 +1,7 @@
 // Puts contracts at their CREATE2 addresses through the deterministic deployment proxy, once:
 // a contract already there is verified, not deployed again. Everything is checked before anything
 // is sent, so a run that finds foreign code, or a deployer that cannot pay, sends nothing.
-import { type Account, type Address, type Hash, type Hex, type PublicClient, type WalletClient, formatEther } from 'viem';
+import { type Account, type Address, type Hash, type Hex, type PublicClient, type TransactionReceipt, type WalletClient, formatEther } from 'viem';
 import { CREATE2_FACTORY_ADDRESS, create2Address, factoryCallData, simulateCreate2RuntimeCode } from './create2-factory.js';
 
 export type ContractToDeploy = { name: string; initCode: Hex };
@@ -85,6 +85,11 @@ export type DeployOptions = {
   /** Blocks (including its own) a deployment waits for before its code is checked. */
   confirmations: number;
   log?: (line: string) => void;
+  /**
+   * Sends one deployment and waits for its receipt, instead of the wallet's send and a receipt wait
+   * of up to 15 minutes: the dev chain passes its sender, which sends a transaction anvil lost again.
+   */
+  sendAndWait?: (request: { to: Address; data: Hex }) => Promise<TransactionReceipt>;
 };
 
 /**
@@ -109,14 +114,16 @@ export async function deployPlanned(options: DeployOptions): Promise<DeploymentO
     }
     const wallet = options.wallet!;
     log(`deploying ${contract.name} to ${contract.address}`);
-    const hash = await wallet.sendTransaction({
-      account: wallet.account,
-      chain: wallet.chain,
-      to: CREATE2_FACTORY_ADDRESS,
-      data: factoryCallData(salt, contract.initCode),
-    });
-    log(`  transaction ${hash}; waiting for ${options.confirmations} confirmation(s)`);
-    const receipt = await client.waitForTransactionReceipt({ hash, confirmations: options.confirmations, timeout: 15 * 60_000 });
+    const request = { to: CREATE2_FACTORY_ADDRESS, data: factoryCallData(salt, contract.initCode) };
+    let receipt: TransactionReceipt;
+    if (options.sendAndWait) {
+      receipt = await options.sendAndWait(request);
+    } else {
+      const sent = await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, ...request });
+      log(`  transaction ${sent}; waiting for ${options.confirmations} confirmation(s)`);
+      receipt = await client.waitForTransactionReceipt({ hash: sent, confirmations: options.confirmations, timeout: 15 * 60_000 });
+    }
+    const hash = receipt.transactionHash;
     if (receipt.status !== 'success') throw new Error(`The deployment of ${contract.name} reverted (transaction ${hash})`);
     const code = await client.getCode({ address: contract.address });
     if (!sameCode(code, contract.expectedCode)) {

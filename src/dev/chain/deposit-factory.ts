@@ -9,6 +9,7 @@ import { DEPOSIT_FACTORY_ADDRESS } from '../../chain/deposits/deposit-contracts.
 import { deployPlanned, planDeterministicDeployment } from '../../chain/deployment/deterministic-deployment.js';
 import { PROJECT_CREATE2_SALT } from '../../chain/deployment/project-contracts.js';
 import { loadArtifacts } from './artifacts.js';
+import { sendDevTransaction } from './dev-receipts.js';
 import { DEV_ACCOUNTS } from './test-accounts.js';
 
 export async function ensureDepositFactory(rpcUrl: string): Promise<Address> {
@@ -24,6 +25,7 @@ export async function ensureDepositFactory(rpcUrl: string): Promise<Address> {
     throw new Error(`the deposit factory of this build lands at ${plan[0]!.address}, not ${DEPOSIT_FACTORY_ADDRESS}: update src/chain/deposits/deposit-contracts.ts`);
   }
   const account = privateKeyToAccount(DEV_ACCOUNTS.payers.at(-1)!.privateKey);
-  await deployPlanned({ client, wallet: createWalletClient({ account, chain, transport: http(rpcUrl) }), salt: PROJECT_CREATE2_SALT, plan, confirmations: 1 });
+  const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
+  await deployPlanned({ client, wallet, salt: PROJECT_CREATE2_SALT, plan, confirmations: 1, sendAndWait: (request) => sendDevTransaction(client, wallet, request) });
   return DEPOSIT_FACTORY_ADDRESS;
 }

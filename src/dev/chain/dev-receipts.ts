@@ -8,10 +8,24 @@
 // (`resend`) also sends them again at each nudge: a transaction the node no
 // longer holds cannot be mined by a nudge (a test's deployment once waited out
 // its whole timeout). The node refuses the ones it has or has mined; ignored too.
+// So every dev-tooling send goes through `sendDevTransaction`, which keeps the
+// signed bytes. A wait that still times out says what the node holds, so the
+// next such failure can be explained from its log alone.
 // Dev tooling, tests and benchmarks only: the
 // product's senders follow their transactions with their own code, and they
 // re-send or replace a stuck one.
-import { type Hash, type Hex, type PublicClient, type TransactionReceipt, WaitForTransactionReceiptTimeoutError } from 'viem';
+import {
+  type Account,
+  type Chain,
+  type Hash,
+  type Hex,
+  type PublicClient,
+  type SendTransactionParameters,
+  type TransactionReceipt,
+  type Transport,
+  type WalletClient,
+  WaitForTransactionReceiptTimeoutError,
+} from 'viem';
 
 export async function waitForDevReceipt(
   client: PublicClient,
@@ -24,9 +38,38 @@ export async function waitForDevReceipt(
     try {
       return await client.waitForTransactionReceipt({ hash, timeout: Math.max(1, Math.min(nudgeAfterMs, left)) });
     } catch (error) {
-      if (!(error instanceof WaitForTransactionReceiptTimeoutError) || left <= nudgeAfterMs) throw error;
+      if (!(error instanceof WaitForTransactionReceiptTimeoutError)) throw error;
+      if (left <= nudgeAfterMs) throw new Error(`${error.shortMessage} ${await describeStuck(client, hash)}`, { cause: error });
     }
     for (const raw of resend) await client.sendRawTransaction({ serializedTransaction: raw }).catch(() => undefined);
     await client.request({ method: 'evm_mine' as never, params: [] as never }).catch(() => undefined);
   }
+}
+
+/** Signs `request` locally, sends it raw and waits for its receipt, sending the same bytes again while it is missing. */
+export async function sendDevTransaction(
+  client: PublicClient,
+  wallet: WalletClient<Transport, Chain, Account>,
+  request: Omit<SendTransactionParameters<Chain, Account>, 'account' | 'chain'>,
+): Promise<TransactionReceipt> {
+  const prepared = await wallet.prepareTransactionRequest(request as never);
+  const raw = await wallet.signTransaction(prepared as never);
+  return waitForDevReceipt(client, await client.sendRawTransaction({ serializedTransaction: raw }), { resend: [raw] });
+}
+
+/** What the node knows of a transaction that was never mined: whether it is known at all, and its pool's summary. */
+async function describeStuck(client: PublicClient, hash: Hash): Promise<string> {
+  const known = await client.getTransaction({ hash }).then(
+    (tx) => `the node holds it (from ${tx.from}, nonce ${tx.nonce}, max fee ${tx.maxFeePerGas ?? tx.gasPrice})`,
+    () => 'the node does not know it',
+  );
+  const pool = await client.request({ method: 'txpool_status' as never, params: [] as never }).then(
+    (status) => `pool ${JSON.stringify(status)}`,
+    () => 'pool unknown',
+  );
+  const block = await client.getBlock().then(
+    (b) => `head ${b.number} base fee ${b.baseFeePerGas}`,
+    () => 'head unknown',
+  );
+  return `(${hash}: ${known}; ${pool}; ${block})`;
 }

@@ -70,3 +70,32 @@ export async function expectEachPaidOnce(chaos: RelayedPaymentsChaos, before: On
   expect(after.payToBalance - before.payToBalance).toBe(amount * BigInt(count));
   expect(after.relayerNonce - before.relayerNonce).toBe(count);
 }
+
+/** Posts each transfer to `POST /v1/relay/payments` at once (idempotency keys `<keyPrefix>-<i>`); every answer must be 200. */
+export async function requestRelayedPayments(chaos: RelayedPaymentsChaos, transfers: readonly SignedTransfer[], keyPrefix: string): Promise<void> {
+  const responses = await Promise.all(
+    transfers.map((body, i) =>
+      fetch(`${chaos.stack.apiUrl}/v1/relay/payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${chaos.merchant.secretKey}`, 'idempotency-key': `${keyPrefix}-${i}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    ),
+  );
+  expect(responses.map((r) => r.status)).toEqual(Array(transfers.length).fill(200));
+}
+
+/** How many of the merchant's relay submissions are sent and not yet confirmed, and how many are confirmed. */
+export async function relayStatus(chaos: RelayedPaymentsChaos): Promise<{ submitted: number; confirmed: number }> {
+  const [row] = await chaos.stack.sql<{ submitted: number; confirmed: number }[]>`
+    select count(*) filter (where status = 'submitted')::int as submitted, count(*) filter (where status = 'confirmed')::int as confirmed
+    from relay_submissions where merchant_id = ${chaos.merchant.merchantId}`;
+  return row!;
+}
+
+/** The distinct transaction hashes of the merchant's confirmed relay submissions. */
+export async function confirmedRelayHashes(chaos: RelayedPaymentsChaos): Promise<string[]> {
+  const rows = await chaos.stack.sql<{ hash: string }[]>`
+    select distinct transaction_hash as hash from relay_submissions where merchant_id = ${chaos.merchant.merchantId} and status = 'confirmed'`;
+  return rows.map((r) => r.hash);
+}

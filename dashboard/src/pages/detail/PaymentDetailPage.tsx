@@ -1,49 +1,49 @@
 // One payment session: what was asked, who paid with which transaction, and
 // everything that happened to it (transactions, completion, refunds, events sent).
 import { useEffect, useState, type ComponentType } from 'react';
-import { listAll } from '../../api.ts';
 import { chainName } from '../../chain.ts';
 import { CopyId } from '../../components/CopyId.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
-import { FailureNote } from '../../components/FailureNote.tsx';
 import { Link } from '../../components/Link.tsx';
 import { eventEntries, ObjectEventsError, useObjectEvents } from '../../components/ObjectEvents.tsx';
+import { transactionEntries, useSessionTransactions } from '../../components/SessionTransactions.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Timeline, type TimelineEntry } from '../../components/Timeline.tsx';
 import { TxHash } from '../../components/TxHash.tsx';
 import { formatAmount, formatDate } from '../../format.ts';
 import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../../invoiceNumbers.ts';
 import { detailPath } from '../../router.ts';
-import type { PaymentSession, Refund } from '../../types.ts';
+import type { PaymentSession } from '../../types.ts';
 import { useObject } from './useObject.ts';
 
 /**
  * The refund action of the page: the refund dialog of issue #26 plugs in here (App passes it).
- * It gets the session and calls `onRefunded` so the page reloads its refunds.
+ * It gets the session and calls `onRefunded` so the page reloads its transactions (refunds among them).
  */
 export type RefundAction = ComponentType<{ session: PaymentSession; onRefunded: () => void }>;
 
 export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: string; refundAction?: RefundAction }) {
   const { value: loaded, error, reload } = useObject<PaymentSession>(`/v1/payment-sessions/${encodeURIComponent(id)}`);
   const [session, setSession] = useState<SessionWithInvoice | null>(null);
-  const [refunds, setRefunds] = useState<Refund[]>([]);
-  const [refundsError, setRefundsError] = useState<unknown>(null);
-  const [refundsVersion, setRefundsVersion] = useState(0);
+  const [transactionsVersion, setTransactionsVersion] = useState(0);
+  const chain = useSessionTransactions(id, transactionsVersion);
   const events = useObjectEvents(id);
 
   useEffect(() => {
     if (loaded) void withInvoiceNumbers({ data: [loaded], nextCursor: '', hasMore: false }).then((page) => setSession(page.data[0]!));
   }, [loaded]);
-  useEffect(() => {
-    // The refunds list has no session filter: its rows are few, read them all and keep this session's.
-    listAll<Refund>('/v1/refunds', undefined, 2_000).then((all) => setRefunds(all.filter((r) => r.paymentSessionId === id)), setRefundsError);
-  }, [id, refundsVersion]);
 
   if (!session) return <ErrorMessage error={error} />;
   const chainId = session.chainId ?? 0;
-  const transactionHashes = [...new Set([session.transactionHash, session.x402?.transaction].filter((h): h is string => Boolean(h)))];
+  // Every transaction the API knows of the session (relayed payments, deposits, sweeps, refunds); a paying
+  // hash it has no record of (a session completed before transactions were recorded) still shows.
+  const listed = new Set(chain.transactions.map((tx) => tx.transactionHash));
+  const transactionHashes = chain.loaded
+    ? [...new Set([session.transactionHash, session.x402?.transaction].filter((h): h is string => Boolean(h) && !listed.has(h ?? null)))]
+    : [];
   const entries: TimelineEntry[] = [
     { at: session.createdAt, title: `Created for ${formatAmount(session.amount, session.currency)}`, detail: `Pay to ${session.payTo ?? '—'}` },
+    ...transactionEntries(chain.transactions, chainId, session.currency),
     ...transactionHashes.map((hash) => ({
       at: session.completedAt,
       title: 'Transaction confirmed on chain',
@@ -60,21 +60,6 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
     })),
     ...(session.completedAt ? [{ at: session.completedAt, title: 'Completed', detail: 'The payment reached its required confirmations.' }] : []),
     ...(session.status === 'expired' ? [{ at: session.expiresAt ?? null, title: 'Expired without a payment' }] : []),
-    ...refunds.map((r) => ({
-      at: r.createdAt,
-      title: `Refund of ${formatAmount(r.amount, r.currency)} (${r.status})`,
-      detail:
-        r.failureCode || r.failureReason ? (
-          <>
-            <FailureNote code={r.failureCode} reason={r.failureReason} />
-            {r.transactionHash && <TxHash hash={r.transactionHash} chainId={chainId} />}
-          </>
-        ) : r.transactionHash ? (
-          <TxHash hash={r.transactionHash} chainId={chainId} />
-        ) : (
-          (r.reason ?? undefined)
-        ),
-    })),
     ...eventEntries(events.events),
   ];
 
@@ -91,7 +76,7 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
             session={session}
             onRefunded={() => {
               reload();
-              setRefundsVersion((v) => v + 1);
+              setTransactionsVersion((v) => v + 1);
             }}
           />
         )}
@@ -126,7 +111,7 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
           <dd>{formatDate(session.completedAt)}</dd>
         </dl>
       </section>
-      <ErrorMessage error={refundsError} />
+      <ErrorMessage error={chain.error} />
       <ObjectEventsError error={events.error} />
       <Timeline label="Timeline" entries={entries} />
     </>
