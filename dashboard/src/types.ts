@@ -87,6 +87,7 @@ export type Charge = {
   status: string;
   attempts: number;
   transactionHash: string | null;
+  failureCode?: string | null;
   failureReason: string | null;
   settledAt: string | null;
   createdAt: string;
@@ -124,6 +125,9 @@ export type Refund = {
   reason: string | null;
   status: string;
   transactionHash: string | null;
+  /** When failed: a refusal code (`token_paused`, `payer_blacklisted`, ...) and its readable sentence. */
+  failureCode?: string | null;
+  failureReason?: string | null;
   createdAt: string;
 };
 
@@ -192,6 +196,9 @@ export type AgentJob = {
   approvalReasons: string[];
   /** ERC-8183 evaluator: the agent wallet by default, when the merchant decides through the API. */
   evaluatorAddress: string;
+  /** A failed job: why; failureCode names the token's refusal of an escrow call. */
+  failureCode?: string | null;
+  failureReason?: string | null;
   createdAt: string;
 };
 

@@ -3,6 +3,8 @@
 // (window.ethereum.request) and to this host's public routes only:
 // GET /v1/checkout/sessions/{id}, GET /v1/tokens/{address} and
 // POST /checkout/{id}/pay. The page carries no key of any kind.
+import { toFunctionSelector } from 'viem';
+import { payerRefusalMessages } from '../chain/refusals.js';
 
 /** Served with every checkout response: scripts and requests only from this origin. */
 export const CHECKOUT_SECURITY_HEADERS: Record<string, string> = {
@@ -152,6 +154,10 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
   var messageEl = document.getElementById('message');
   var state = { session: null, token: null, offer: null, busy: false };
 
+  // The payer's sentence per token refusal code (src/chain/refusals.ts, the one place they are written).
+  var REFUSALS = ${JSON.stringify(payerRefusalMessages())};
+  var SELECTORS = { paused: '${toFunctionSelector('paused()')}', isBlacklisted: '${toFunctionSelector('isBlacklisted(address)')}' };
+
   var MESSAGES = {
     noWallet: 'No wallet found. Install or open an Ethereum wallet (EIP-1193) in this browser and reload the page.',
     noWalletTransfer: 'No wallet in this browser. Send the transfer below from any wallet or exchange instead.',
@@ -239,20 +245,30 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     if (target) setTimeout(function () { window.location.assign(target); }, 800);
   }
 
-  function pollUntilDone() {
+  /** Polls the session; nonce (of the authorization this page posted) names why its payment failed. */
+  function pollUntilDone(nonce) {
     return getJson('/v1/checkout/sessions/' + encodeURIComponent(sessionId)).then(function (session) {
       state.session = session;
       if (session.status === 'completed') return succeed(session);
       if (session.status === 'open' && !isExpired(session)) {
-        setBusy(false, 'Pay with wallet');
-        return show('error', MESSAGES.failedOnChain);
+        if (!nonce) {
+          setBusy(false, 'Pay with wallet');
+          return show('error', MESSAGES.failedOnChain);
+        }
+        return getJson('/checkout/' + encodeURIComponent(sessionId) + '/payments/' + nonce).then(function (payment) {
+          if (payment.submissionStatus !== 'failed') {
+            return new Promise(function (resolve) { setTimeout(resolve, 1000); }).then(function () { return pollUntilDone(nonce); });
+          }
+          setBusy(false, 'Pay with wallet');
+          return show('error', refusalText(payment.failureCode) || MESSAGES.failedOnChain);
+        });
       }
       if (session.status !== 'processing') {
         var m = statusMessage(session);
         setBusy(true);
         return show(m[0], m[1]);
       }
-      return new Promise(function (resolve) { setTimeout(resolve, 1000); }).then(pollUntilDone);
+      return new Promise(function (resolve) { setTimeout(resolve, 1000); }).then(function () { return pollUntilDone(nonce); });
     });
   }
 
@@ -324,15 +340,47 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     };
   }
 
+  /** The payer's sentence for a refusal code; null for anything else (a contract error name, no code). */
+  function refusalText(code) {
+    return typeof code === 'string' && Object.prototype.hasOwnProperty.call(REFUSALS, code) ? REFUSALS[code] : null;
+  }
+
+  /** An API error's named refusal (details.refusalCode, docs/decisions.md "Token refusals are named"), if any. */
+  function apiRefusalText(error) {
+    var api = (error && error.api) || {};
+    return refusalText(api.details && api.details.refusalCode);
+  }
+
+  /**
+   * The door, before anything is signed: what USDC would refuse whatever the wallet signs (the payer or the
+   * payee blacklisted, the token paused), read through the wallet's own node. The server checks the same
+   * again; this only spares the payer a signature that cannot succeed. A token without these functions
+   * (not a FiatToken) reads as neither.
+   */
+  function refuseAtDoor(token, payer, payee) {
+    var read = function (data) {
+      return wallet('eth_call', [{ to: token, data: data }, 'latest']).then(
+        function (hex) { return !!hex && hex !== '0x' && BigInt(hex) !== BigInt(0); },
+        function () { return false; }
+      );
+    };
+    var blacklisted = function (who) { return read(SELECTORS.isBlacklisted + who.slice(2).toLowerCase().padStart(64, '0')); };
+    return Promise.all([blacklisted(payer), payee ? blacklisted(payee) : false, read(SELECTORS.paused)]).then(function (r) {
+      var code = r[0] ? 'payer_blacklisted' : r[1] ? 'merchant_blacklisted' : r[2] ? 'token_paused' : null;
+      if (!code) return;
+      var e = new Error(REFUSALS[code]);
+      e.userMessage = true;
+      e.refusalCode = code;
+      throw e;
+    });
+  }
+
   function relayMessage(error) {
     var api = error.api || {};
     if (api.code === 'session_invalid_state') return 'This checkout session can no longer be paid (already paid, expired or cancelled).';
-    // USDC itself would refuse it (docs/decisions.md "Token refusals are named"): say why, and who can act.
-    var refusal = api.details && api.details.refusalCode;
-    if (refusal === 'payer_blacklisted') return 'This wallet is blocked by the USDC issuer and cannot send USDC. Pay with another wallet.';
-    if (refusal === 'merchant_blacklisted') return 'The merchant cannot receive USDC at the moment. Nothing was taken; please contact the merchant.';
-    if (refusal === 'token_paused') return 'USDC transfers are paused by the issuer right now. Nothing was taken; please try again later.';
-    if (api.param === 'authorization.value' && /balance/i.test(api.message || '')) return 'Your balance is too low to pay this amount.';
+    var named = apiRefusalText(error);
+    if (named) return named;
+    if (api.param === 'authorization.value' && /balance/i.test(api.message || '')) return REFUSALS.insufficient_funds;
     if (api.param === 'authorization.validBefore' || api.param === 'authorization.validAfter') return 'Your device clock looks wrong: the signature is outside its valid time window. Check the clock and try again.';
     if (api.param === 'signature') return 'The wallet signature could not be verified. Try again, or use another wallet.';
     return 'The payment could not be submitted: ' + (api.message || error.message);
@@ -356,6 +404,10 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
         return ensureNetwork(session.chainId);
       })
       .then(function () {
+        step = 'door';
+        return refuseAtDoor(session.token, account, session.payTo);
+      })
+      .then(function () {
         step = 'balance';
         return balanceOf(session.token, account);
       })
@@ -375,6 +427,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       })
       .then(function (signed) {
         step = 'submit';
+        state.paymentNonce = signed.authorization.nonce;
         setBusy(true, 'Processing…');
         show('info', 'Submitting your payment…');
         return fetch('/checkout/' + encodeURIComponent(sessionId) + '/pay', {
@@ -391,7 +444,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       })
       .then(function () {
         show('info', 'Payment submitted. Waiting for confirmation on-chain…');
-        return pollUntilDone();
+        return pollUntilDone(state.paymentNonce);
       })
       .catch(function (error) {
         setBusy(false, 'Pay with wallet');
@@ -569,6 +622,8 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       }
       if (e.submissionStatus === 'failed') {
         setBusy(false, 'Subscribe with wallet');
+        var named = refusalText(e.failureCode);
+        if (named) return show('error', named);
         return show('error', 'The subscription could not be created on-chain' + (e.failureReason ? ': ' + e.failureReason : '.') + ' Nothing was charged; you can try again.');
       }
       return new Promise(function (resolve) { setTimeout(resolve, 1000); }).then(function () { return pollEnrolment(nonce); });
@@ -579,7 +634,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     if (state.busy || !state.offer || !state.token) return;
     var offer = state.offer;
     var token = state.token;
-    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', session.deposit ? MESSAGES.noWalletTransfer : MESSAGES.noWallet);
+    if (!window.ethereum || typeof window.ethereum.request !== 'function') return show('error', MESSAGES.noWallet);
     setBusy(true, 'Waiting for wallet…');
     show('info', 'Connect your wallet…');
     var account;
@@ -594,6 +649,10 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
         account = accounts[0];
         step = 'network';
         return ensureNetwork(offer.chainId);
+      })
+      .then(function () {
+        step = 'door';
+        return refuseAtDoor(offer.terms.token, account, offer.terms.merchant);
       })
       .then(function () {
         step = 'balance';
@@ -665,7 +724,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
         setBusy(false, 'Subscribe with wallet');
         if (error && error.code === 4001) return show('error', step === 'connect' ? MESSAGES.rejectedConnect : 'You rejected the signature request in your wallet. Nothing was signed up or charged; you can try again.');
         if (error && error.userMessage) return show('error', error.message);
-        if (error && error.api) return show('error', 'The subscription could not be submitted: ' + (error.api.message || error.message));
+        if (error && error.api) return show('error', apiRefusalText(error) || 'The subscription could not be submitted: ' + (error.api.message || error.message));
         show('error', 'Something went wrong: ' + ((error && error.message) || String(error)));
       });
   }
@@ -763,6 +822,10 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
         return ensureNetwork(offer.chainId);
       })
       .then(function () {
+        step = 'door';
+        return refuseAtDoor(offer.token, account, null);
+      })
+      .then(function () {
         step = 'sign';
         show('info', 'Sign the allowance in your wallet…');
         var permit = permitTypedData(offer.tokenDomain, { owner: account, spender: offer.spender, value: offer.permitValue, nonce: offer.permitNonce, deadline: deadline });
@@ -782,7 +845,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
         setBusy(false, 'Renew with wallet');
         if (error && error.code === 4001) return show('error', step === 'connect' ? 'You did not connect your wallet. Nothing changed; you can try again.' : 'You rejected the signature request in your wallet. Nothing changed; you can try again.');
         if (error && error.userMessage) return show('error', error.message);
-        if (error && error.api) return show('error', 'The renewal could not be submitted: ' + (error.api.message || error.message));
+        if (error && error.api) return show('error', apiRefusalText(error) || 'The renewal could not be submitted: ' + (error.api.message || error.message));
         show('error', 'Something went wrong: ' + ((error && error.message) || String(error)));
       });
   }

@@ -20,6 +20,7 @@ import * as planRepo from '../subscription-plans/repo.js';
 import type { AllowancePermitResult } from '../subscriptions/chain.js';
 import * as subscriptionRepo from '../subscriptions/repo.js';
 import { isRenewalToken } from '../subscriptions/renewal-repo.js';
+import { refuseTokenStanding } from '../relay/token-door.js';
 import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
 import { allowanceRenewalWorkflowId, subscriptionAllowanceRenewalWorkflow } from '../../workflows/subscription-renewal.js';
 import { startWorkflowOnce } from '../temporal/start-once.js';
@@ -155,6 +156,9 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
       if (deadline <= onChain.chainNow) throw refuse('permit.deadline', `The permit has expired: deadline ${deadline} is not after the chain time ${onChain.chainNow}.`);
       if (value < BigInt(sub.amount)) throw refuse('permit.value', 'The permit allowance does not cover one period of the subscription.');
       if (value <= onChain.allowance) throw refuse('permit.value', `The permit must raise the allowance (now ${onChain.allowance}); a permit replaces it.`);
+      // A blacklisted subscriber's permit would be accepted (USDC 2.2 checks no blacklist on permit) and
+      // never charged; a paused token refuses the permit itself.
+      await refuseTokenStanding(publicClientFor(onChain.settings), onChain.token, { address: onChain.owner, param: 'permit.signature' });
       if (!temporal || !taskQueue) throw new InvalidRequestError('Renewals are not available on this deployment (no workflow engine).', { param: 'id' });
       await startWorkflowOnce(temporal, subscriptionAllowanceRenewalWorkflow, {
         workflowId: allowanceRenewalWorkflowId(sub.id, onChain.nonce),

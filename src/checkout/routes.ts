@@ -22,6 +22,7 @@ import {
   checkoutPayBody,
   checkoutPayParams,
   checkoutPayment,
+  checkoutPaymentParams,
   checkoutPlanPageParams,
   checkoutPlanParams,
 } from './schemas.js';
@@ -76,6 +77,24 @@ export function registerCheckoutRoutes(app: FastifyZodInstance, checkout: Checko
     handler: async (request, reply) => {
       reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
       return withSafeChainErrors(() => checkout.pay(request.params.id, request.body));
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/checkout/:id/payments/:nonce',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary: 'Status of a payment submitted from the hosted checkout page',
+      description:
+        "Public, like the page. The relay submission of the authorization with this nonce for this session (posted to POST /checkout/{id}/pay): when it failed, `failureCode` names the token's refusal (e.g. `token_paused`, `payer_blacklisted`) so that the page can tell the payer why and what to do next. 404 when no authorization with this nonce was posted for the session.",
+      params: checkoutPaymentParams,
+      response: { 200: checkoutPayment },
+    },
+    handler: async (request, reply) => {
+      reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      return checkout.paymentStatus(request.params.id, request.params.nonce);
     },
   });
 

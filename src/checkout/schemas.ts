@@ -12,6 +12,17 @@ export const checkoutPayBody = relayPaymentBody
     "What the hosted checkout page posts after the customer's wallet signed: the EIP-3009 TransferWithAuthorization message and its signature. The server relays it for the session's merchant; no key is involved on the page.",
   );
 
+/** The relay submission's failure code: a refusal code of src/chain/refusals.ts when the token refused. */
+const failureCode = z
+  .string()
+  .nullable()
+  .describe('When failed: a refusal code (docs/events.md "Refusal codes", e.g. `payer_blacklisted`, `token_paused`, `insufficient_funds`), else the contract error name, `Reverted` or `NonceConsumed`. The hosted page shows the payer one sentence per refusal code.');
+
+export const checkoutPaymentParams = z.object({
+  id: idParam('paymentSession'),
+  nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hex').describe('The authorization nonce the page signed.'),
+});
+
 export const checkoutPayment = z
   .object({
     object: z.literal('checkout_payment'),
@@ -20,6 +31,8 @@ export const checkoutPayment = z
       .enum(['pending', 'submitted', 'confirmed', 'failed'])
       .describe('Status of the relay submission that carries the payment; poll GET /v1/checkout/sessions/{id} until the session is completed.'),
     transactionHash: z.string().nullable(),
+    failureCode: failureCode,
+    failureReason: z.string().nullable().describe("When failed: the relay's readable reason."),
   })
   .meta({ id: 'CheckoutPayment' });
 
@@ -69,6 +82,7 @@ export const checkoutEnrolment = z
     nonce: z.string(),
     submissionStatus: z.enum(['pending', 'submitted', 'confirmed', 'failed']),
     transactionHash: z.string().nullable(),
+    failureCode: failureCode,
     failureReason: z.string().nullable(),
   })
   .meta({ id: 'CheckoutEnrolment' });

@@ -39,10 +39,18 @@ export function enrolmentIdempotencyKey(planId: string, nonce: string): string {
   return `checkout_${planId}_${nonce.toLowerCase()}`;
 }
 
+/** What the hosted pages show of a relay submission. */
+type SubmissionOutcome = {
+  status: CheckoutPayment['submissionStatus'];
+  transactionHash: string | null;
+  failureCode: string | null;
+  failureReason: string | null;
+};
+
 function renderEnrolment(
   planId: string,
   nonce: string,
-  submission: { status: CheckoutEnrolment['submissionStatus']; transactionHash: string | null; failureReason: string | null },
+  submission: SubmissionOutcome,
 ): CheckoutEnrolment {
   return {
     object: 'checkout_enrolment',
@@ -50,6 +58,18 @@ function renderEnrolment(
     nonce: nonce.toLowerCase(),
     submissionStatus: submission.status,
     transactionHash: submission.transactionHash,
+    failureCode: submission.failureCode,
+    failureReason: submission.failureReason,
+  };
+}
+
+function renderPayment(sessionId: string, submission: SubmissionOutcome): CheckoutPayment {
+  return {
+    object: 'checkout_payment',
+    sessionId,
+    submissionStatus: submission.status,
+    transactionHash: submission.transactionHash,
+    failureCode: submission.failureCode,
     failureReason: submission.failureReason,
   };
 }
@@ -160,7 +180,18 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       // The relay answers a retry of this very authorization (same key) from its record and refuses
       // a session that is not open, a wrong amount, token or recipient before anything is sent.
       const submission = await relay.submitPayment(scope, key, { ...body, token: row.token, paymentSessionId: row.id });
-      return { object: 'checkout_payment', sessionId: row.id, submissionStatus: submission.status, transactionHash: submission.transactionHash };
+      return renderPayment(row.id, submission);
+    },
+
+    /** The submission of the authorization with `nonce` for this session: why it failed, when it did. */
+    async paymentStatus(sessionId: string, nonce: string): Promise<CheckoutPayment> {
+      const row = await sessionRepo.findPaymentSessionById(sql, sessionId);
+      if (!row) throw new NotFoundError(`No such payment session: ${sessionId}.`, { param: 'id' });
+      const submission = await relay.get({ merchantId: row.merchantId, livemode: row.livemode }, checkoutIdempotencyKey(row.id, nonce)).catch((error: unknown) => {
+        if (error instanceof NotFoundError) throw new NotFoundError(`No payment with authorization nonce ${nonce} was posted for this session.`, { param: 'nonce' });
+        throw error;
+      });
+      return renderPayment(row.id, submission);
     },
   };
 }

@@ -18,8 +18,7 @@ import { nextBlockTime } from '../chain/chain-time.js';
 import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';
 import { isValidContractSignature } from '../chain/erc1271.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
-import { type RefusalCode, describeRefusal } from '../chain/refusals.js';
-import { readStanding } from '../chain/token-standing.js';
+import { refuseTokenStanding } from './token-door.js';
 import { EIP3009_TYPES, ENROLMENT_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
 import { afterCommit } from '../db/request-transaction.js';
@@ -57,19 +56,6 @@ export function renderSubmission(row: repo.SubmissionRow, settings: ChainSetting
 }
 
 const refuse = (param: string, message: string) => new InvalidRequestError(message, { param });
-
-/**
- * Refuses at the door what USDC would refuse on-chain whatever is signed: a paused token, a
- * blacklisted payer or payee. 400 invalid_request with `param` and `details.refusalCode` (a code of
- * src/chain/refusals.ts), before anything is recorded, signed or sent.
- */
-async function refuseTokenStanding(client: PublicClient, token: Address, payer: { address: Address; param: string }, payee: { address: Address; param: string }): Promise<void> {
-  const standing = await readStanding(client, token, payer.address, payee.address);
-  const refusal = (param: string, code: RefusalCode) => new InvalidRequestError(describeRefusal(code), { param, details: { refusalCode: code } });
-  if (standing.payerBlacklisted) throw refusal(payer.param, 'payer_blacklisted');
-  if (standing.payeeBlacklisted) throw refusal(payee.param, 'merchant_blacklisted');
-  if (standing.paused) throw refusal('token', 'token_paused');
-}
 
 export type RelayServiceDeps = { sql: Sql; chain: ChainConfig; tokens: TokenService; temporal?: Client; taskQueue: string };
 

@@ -5,7 +5,7 @@
 // network traffic are checked for the merchant's secret key.
 import { rm } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
-import { type Address, type PublicClient, createPublicClient, http } from 'viem';
+import { type Address, type PublicClient, createPublicClient, createTestClient, createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi } from '../../src/chain/abi.js';
@@ -21,6 +21,7 @@ import { startDevServerWorker, type DevServerWorker } from '../support/temporal.
 import { launchBrowser } from '../support/browser.js';
 import { openWalletPage as openTestWalletPage } from '../support/test-wallet.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
+import { describeRefusalToPayer } from '../../src/chain/refusals.js';
 
 const SUCCESS_URL = 'https://shop.example/thanks?order=42';
 
@@ -323,5 +324,108 @@ describe('hosted checkout in headless Chromium', () => {
     expect(all).toContain('"object":"checkout_session"');
     expect(all).toMatch(/"signature":"0x[0-9a-f]{130}"/);
     await expectNoSecret(texts);
+  });
+});
+
+// Token refusals on the hosted pages (docs/decisions.md "Token refusals are named"): the payer reads one
+// plain sentence per refusal code (src/chain/refusals.ts), the same on every page, and is asked to sign
+// nothing that USDC would refuse anyway. The real token's blacklist and pause, set by its role accounts.
+describe('hosted pages name the token refusal in one sentence', () => {
+  const asRole = (key: `0x${string}`) =>
+    createWalletClient({ account: privateKeyToAccount(key), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  const blacklister = () => asRole(DEV_ACCOUNTS.usdcBlacklister.privateKey);
+  const pauser = () => asRole(DEV_ACCOUNTS.usdcPauser.privateKey);
+  const mined = async (hash: `0x${string}`) => expect((await pub.waitForTransactionReceipt({ hash })).status).toBe('success');
+  const setBlacklisted = async (who: Address, blocked: boolean) =>
+    mined(await blacklister().writeContract({ address: token, abi: fiatTokenAbi, functionName: blocked ? 'blacklist' : 'unBlacklist', args: [who] }));
+  const setPaused = async (paused: boolean) => mined(await pauser().writeContract({ address: token, abi: fiatTokenAbi, functionName: paused ? 'pause' : 'unpause' }));
+  const message = (page: Page) => page.locator('#message').textContent();
+
+  it('a blacklisted payer is refused at the door with its sentence, before anything is signed or posted', async () => {
+    const blocked = privateKeyToAccount(DEV_ACCOUNTS.payers[4]!.privateKey);
+    await setBlacklisted(blocked.address, true);
+    try {
+      const session = await createSession('1000000');
+      const before = await balanceOf(blocked.address);
+      const { page, log } = await openWalletPage({ account: blocked });
+      await openCheckout(page, session.id);
+      await page.locator('#pay').click();
+      await expect.poll(() => message(page), { timeout: 30_000 }).toBe(describeRefusalToPayer('payer_blacklisted'));
+      expect(await page.locator('#message').getAttribute('data-kind')).toBe('error');
+      expect(log.methods).not.toContain('eth_signTypedData_v4');
+      expect(payRequests().filter((r) => r.url.includes(session.id))).toHaveLength(0);
+      expect(await sessionStatus(session.id)).toBe('open');
+      expect(await balanceOf(blocked.address)).toBe(before);
+      // The button stays usable: another wallet may pay.
+      expect(await page.locator('#pay').isEnabled()).toBe(true);
+      await page.close();
+    } finally {
+      await setBlacklisted(blocked.address, false);
+    }
+  });
+
+  it('a paused token: the payment page and the plan page say so and ask for no signature', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: { authorization: `Bearer ${merchant.secretKey}` },
+      payload: { name: 'Paused monthly', amount: '2000000', interval: 'monthly' },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const session = await createSession('1000000');
+    await setPaused(true);
+    try {
+      const { page, log } = await openWalletPage({ account: payer });
+      await openCheckout(page, session.id);
+      await page.locator('#pay').click();
+      await expect.poll(() => message(page), { timeout: 30_000 }).toBe(describeRefusalToPayer('token_paused'));
+
+      await page.goto(`${baseUrl}/checkout/plans/${created.json().id}`);
+      await expect.poll(() => page.locator('#pay').isEnabled(), { timeout: 30_000 }).toBe(true);
+      await page.locator('#pay').click();
+      await expect.poll(() => message(page), { timeout: 30_000 }).toBe(describeRefusalToPayer('token_paused'));
+      expect(log.methods).not.toContain('eth_signTypedData_v4');
+      expect(await sessionStatus(session.id)).toBe('open');
+      await page.close();
+    } finally {
+      await setPaused(false);
+    }
+  });
+
+  it('a payment the token refuses after it was posted (paused before it was mined) shows the refusal, not a generic failure', async () => {
+    const session = await createSession('1200000');
+    const payerBefore = await balanceOf(payer.address);
+    const testClient = createTestClient({ mode: 'anvil', transport: http(chain.info.rpcUrl) });
+    const { page } = await openWalletPage({ account: payer });
+    await openCheckout(page, session.id);
+    // Blocks only on demand: the relay's transaction waits in the pool while the issuer pauses the token.
+    await testClient.setAutomine(false);
+    try {
+      await page.locator('#pay').click();
+      await expect
+        .poll(async () => (await db.sql`select status from relay_submissions where payment_session_id = ${session.id}`)[0]?.status, { timeout: 60_000 })
+        .toBe('submitted');
+      // The pause outbids the relay's transfer in the same block, so the transfer runs on a paused token.
+      const hash = await pauser().writeContract({ address: token, abi: fiatTokenAbi, functionName: 'pause', maxPriorityFeePerGas: 50_000_000_000n, maxFeePerGas: 100_000_000_000n });
+      await testClient.mine({ blocks: 1 });
+      await mined(hash);
+      await testClient.setAutomine(true);
+      await expect.poll(() => message(page), { timeout: 60_000 }).toBe(describeRefusalToPayer('token_paused'));
+      const [submission] = await db.sql`select status, failure_code from relay_submissions where payment_session_id = ${session.id}`;
+      expect(submission).toMatchObject({ status: 'failed', failure_code: 'token_paused' });
+      expect(await sessionStatus(session.id)).toBe('open');
+      expect(await balanceOf(payer.address)).toBe(payerBefore);
+      // The status route the page read: the code, and 404 for a nonce never posted for the session.
+      const nonce = (await db.sql`select idempotency_key from relay_submissions where payment_session_id = ${session.id}`)[0]!.idempotency_key.slice(`checkout_${session.id}_`.length);
+      const status = await t.app.inject({ method: 'GET', url: `/checkout/${session.id}/payments/${nonce}` });
+      expect(status.json()).toMatchObject({ object: 'checkout_payment', submissionStatus: 'failed', failureCode: 'token_paused' });
+      const unknown = await t.app.inject({ method: 'GET', url: `/checkout/${session.id}/payments/0x${'ab'.repeat(32)}` });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().error).toMatchObject({ code: 'not_found', param: 'nonce' });
+      await page.close();
+    } finally {
+      await testClient.setAutomine(true);
+      if (await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'paused' })) await setPaused(false);
+    }
   });
 });

@@ -13,6 +13,7 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
+  encodeFunctionData,
   getContract,
   hashDomain,
   http,
@@ -36,6 +37,7 @@ import { renderFiatTokenAbiModule } from '../../src/dev/chain/circle-usdc.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { predictContractAddresses } from '../../src/chain/test-mode-defaults.js';
 import { chargeFailureSelector } from '../../src/subscriptions/charge-batch.js';
+import { encodeRelayCall } from '../../src/relay/calls.js';
 import {
   type Terms,
   expectRevert,
@@ -489,6 +491,75 @@ describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
       'FiatToken: caller is not a minter',
     );
   });
+
+  it('gas per relayed payment: transferWithAuthorization as the relay sends it, and receiveWithAuthorization, in both signature overloads', async () => {
+    const domain = await readDomain(pub, token);
+    const K = 5;
+    // Each payment: a payer and a payee that already hold USDC (no zero-to-nonzero balance write), a fresh
+    // authorization nonce (its cold slot is written, as in every real payment), 0.01 USDC.
+    const payers = [payerA, payerB, payerC];
+    const mean = async (send: (from: PrivateKeyAccount) => Promise<Hex>): Promise<number> => {
+      let total = 0n;
+      for (let i = 0; i < K; i++) {
+        const from = payers[i % payers.length]!;
+        const [fromBefore, toBefore] = [await balanceOf(from.address), await balanceOf(merchant.address)];
+        const receipt = await mined(await send(from));
+        expect(await balanceOf(from.address)).toBe(fromBefore - USDC(0.01));
+        expect(await balanceOf(merchant.address)).toBe(toBefore + USDC(0.01));
+        total += receipt.gasUsed;
+      }
+      return Number(total) / K;
+    };
+    const signed = async (from: PrivateKeyAccount, primaryType: 'TransferWithAuthorization' | 'ReceiveWithAuthorization') => {
+      const auth = { ...(await authFor({ to: merchant.address, value: USDC(0.01) })), from: from.address };
+      return { auth, signature: await signAuthorization(from, domain, primaryType, auth) };
+    };
+    // The relay's own encoding (src/relay/calls.ts): 65 bytes go through (v, r, s), other lengths through bytes.
+    const relayed = (bytesOverload: boolean) => async (from: PrivateKeyAccount) => {
+      const { auth, signature } = await signed(from, 'TransferWithAuthorization');
+      const call = { kind: 'payment' as const, token, ...auth, value: String(auth.value), validAfter: String(auth.validAfter), validBefore: String(auth.validBefore), signature };
+      const { to, data } = bytesOverload
+        ? {
+            to: token,
+            data: encodeFunctionData({
+              abi: fiatTokenAbi,
+              functionName: 'transferWithAuthorization',
+              args: [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, signature],
+            }),
+          }
+        : encodeRelayCall(call);
+      return wallet(relayer).sendTransaction({ to, data });
+    };
+    const received = (bytesOverload: boolean) => async (from: PrivateKeyAccount) => {
+      const { auth, signature } = await signed(from, 'ReceiveWithAuthorization');
+      const head = [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce] as const;
+      const { v, r, s } = splitSig(signature);
+      return bytesOverload
+        ? wallet(merchant).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'receiveWithAuthorization', args: [...head, signature] })
+        : wallet(merchant).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'receiveWithAuthorization', args: [...head, v, r, s] });
+    };
+    // Warm-up: the first transfer of the run pays for slots no later payment touches cold again in this order.
+    await mean(relayed(false));
+    const gas = {
+      'transferWithAuthorization (v,r,s), the relay': await mean(relayed(false)),
+      'transferWithAuthorization (bytes)': await mean(relayed(true)),
+      'receiveWithAuthorization (v,r,s)': await mean(received(false)),
+      'receiveWithAuthorization (bytes)': await mean(received(true)),
+    };
+    console.log(`[gas] relayed payment on ${await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'name' })} v${domain.version}, mean of ${K}: ` +
+      Object.entries(gas).map(([path, g]) => `${path}: ${g.toFixed(0)}`).join('; '));
+    // Measured 2026-11-25 on FiatTokenV2_2: about 85,800 (v, r, s) and 86,200 (bytes); docs/benchmarks.md, "Gas on
+    // Circle's USDC". A payment is 21,000 intrinsic gas, the proxy, one ecrecover, two balance writes, a nonce write, two logs.
+    for (const g of Object.values(gas)) {
+      expect(g).toBeGreaterThan(50_000);
+      expect(g).toBeLessThan(100_000);
+    }
+    // Both overloads end in the same internal transfer (the (v, r, s) one packs its signature into bytes first):
+    // they differ by calldata and decoding only.
+    const ratio = gas['transferWithAuthorization (bytes)'] / gas['transferWithAuthorization (v,r,s), the relay'];
+    expect(ratio).toBeGreaterThan(0.9);
+    expect(ratio).toBeLessThan(1.1);
+  }, 120_000);
 });
 
 // --------------------------------------------------------------------------------------------- subscriptions
@@ -913,7 +984,8 @@ describe('SubscriptionManager', () => {
       `[gas] charge: ${perSingle.toFixed(0)} gas per charge; ` +
         Object.entries(perBatched).map(([size, gas]) => `chargeMany(${size}): ${gas.toFixed(0)} (${(gas / perSingle).toFixed(2)} x)`).join('; '),
     );
-    // Measured 63,128 to 63,470 single, 26,856 per item in a batch of 50 (0.43 x); docs/benchmarks.md, "Gas per charge".
+    // On Circle's FiatTokenV2_2: 75,916 single, 29,354 per item in a batch of 50 (0.39 x); on the old TestUSDC it was
+    // 63,128 and 26,856 (0.43 x). docs/benchmarks.md, "Gas on Circle's USDC".
     // Fresh subscribers, period 0, one route: every item pays its own cold subscription slots and token writes.
     expect(perBatched[50]!).toBeLessThanOrEqual(0.5 * perSingle);
     expect(perBatched[10]!).toBeLessThan(perSingle);

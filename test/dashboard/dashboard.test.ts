@@ -11,6 +11,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { describeRefusal } from '../../src/chain/refusals.js';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
@@ -707,6 +708,26 @@ describe('daily operations: detail pages, lists, events', () => {
     expect(titles.indexOf('Completed')).toBeLessThan(titles.indexOf('Refund transaction confirmed'));
     await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-payment-transactions.png`, fullPage: true });
     DETAIL_PAGES.push({ path: `payments/${devSession}`, heading: 'Payment' });
+  });
+
+  it("shows a failed refund's refusal on the payment's timeline and in the refunds list: the readable reason and its code", async () => {
+    // A wallet refund of this payment whose transfer the token refused (docs/events.md, refund.failed).
+    const refundId = newId('refund');
+    await db.sql`insert into refunds (id, merchant_id, livemode, payment_session_id, amount, currency, status, chain_id, token, from_address,
+                   to_address, failure_code, failure_reason, failed_at)
+                 values (${refundId}, ${merchant.merchantId}, false, ${sessionId}, 2000000, 'USDC', 'failed', 84532,
+                   '0x036cbd53842c5426634e7929541ec2318f3dcf7e', ${DEV_ACCOUNTS.merchant.address}, ${payer}, 'payer_blacklisted',
+                   ${describeRefusal('payer_blacklisted')}, now())`;
+    await page.goto(`${baseUrl}/dashboard/payments/${sessionId}`);
+    // The payment's timeline lists the refund among its transactions, with the code and its reason.
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    const failed = timeline.getByRole('listitem').filter({ hasText: 'Refund transaction failed' });
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain(`payer_blacklisted: ${describeRefusal('payer_blacklisted')}`);
+    await open('Refunds');
+    const row = page.getByRole('table', { name: /Refunds/ }).getByRole('row').filter({ has: page.locator('[data-failure-code="payer_blacklisted"]') });
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain(describeRefusal('payer_blacklisted'));
   });
 
   it('exports every payment session as CSV, paging through the list', async () => {

@@ -3,10 +3,12 @@
 // the status route, with the real worker on the Temporal dev server, a private
 // anvil and the SMTP sink the renewal email reaches.
 import { randomBytes } from 'node:crypto';
-import { type Address, domainSeparator } from 'viem';
-import type { PrivateKeyAccount } from 'viem/accounts';
+import { type Address, createWalletClient, domainSeparator, http } from 'viem';
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
+import { describeRefusal } from '../../src/chain/refusals.js';
 import { type ChainSettings } from '../../src/chain/config.js';
 import { devChainSettings } from '../../src/dev/chain/settings.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
@@ -205,6 +207,39 @@ describe('hosted allowance renewal', () => {
     const now = BigInt(Math.floor((await chain.chainNowMs()) / 1000));
     expectEnvelope(await renew({ token, permit: await signPermit(payer, o, { deadline: now - 1n }) }), 400, 'invalid_request', 'permit.deadline');
     expectEnvelope(await renew({ token, permit: await signPermit(payer, o, { value: USDC(10) }) }), 400, 'invalid_request', 'permit.value');
+    expect(await allowance()).toBe(USDC(10));
+    expect((await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length).toBe(0);
+  });
+
+  it("refuses at the door a blacklisted subscriber (USDC 2.2 would take its permit) and a paused token, with the refusal code, and sends nothing", async () => {
+    const role = (key: `0x${string}`) =>
+      createWalletClient({ account: privateKeyToAccount(key), chain: chainDefinition(chain.anvil.chainId, chain.anvil.rpcUrl), transport: http(chain.anvil.rpcUrl) });
+    const asRole = async (key: `0x${string}`, functionName: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause') => {
+      const hash = await role(key).writeContract({
+        address: chain.deployed.token,
+        abi: fiatTokenAbi,
+        functionName,
+        ...(functionName === 'blacklist' || functionName === 'unBlacklist' ? { args: [payer.address] } : {}),
+      } as never);
+      expect((await chain.pub.waitForTransactionReceipt({ hash })).status).toBe('success');
+    };
+    const o = await offer();
+    const permit = await signPermit(payer, o);
+    await asRole(DEV_ACCOUNTS.usdcBlacklister.privateKey, 'blacklist');
+    try {
+      const error = expectEnvelope(await renew({ token, permit }), 400, 'invalid_request', 'permit.signature');
+      expect(error.details.refusalCode).toBe('payer_blacklisted');
+      expect(error.message).toBe(describeRefusal('payer_blacklisted'));
+    } finally {
+      await asRole(DEV_ACCOUNTS.usdcBlacklister.privateKey, 'unBlacklist');
+    }
+    await asRole(DEV_ACCOUNTS.usdcPauser.privateKey, 'pause');
+    try {
+      const error = expectEnvelope(await renew({ token, permit }), 400, 'invalid_request', 'token');
+      expect(error.details.refusalCode).toBe('token_paused');
+    } finally {
+      await asRole(DEV_ACCOUNTS.usdcPauser.privateKey, 'unpause');
+    }
     expect(await allowance()).toBe(USDC(10));
     expect((await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length).toBe(0);
   });

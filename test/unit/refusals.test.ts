@@ -7,6 +7,8 @@ import {
   classifyRevert,
   classifyRevertMessage,
   describeRefusal,
+  describeRefusalToPayer,
+  payerRefusalMessages,
   refusalOf,
   retryOf,
 } from '../../src/chain/refusals.js';
@@ -109,5 +111,18 @@ describe('blacklistedSide and retryOf', () => {
       expect(retryOf(code)).toBe('never');
     }
     for (const code of REFUSAL_CODES) expect(describeRefusal(code)).toMatch(/\.$/);
+  });
+
+  it('every code has one payer sentence for the hosted pages: second person or the merchant named, what happened to the money, a next step', () => {
+    const sentences = REFUSAL_CODES.map((code) => describeRefusalToPayer(code));
+    expect(new Set(sentences).size).toBe(REFUSAL_CODES.length);
+    for (const [i, code] of REFUSAL_CODES.entries()) {
+      const text = sentences[i]!;
+      expect(text, code).toMatch(/\.$/);
+      expect(text, code).not.toBe(describeRefusal(code));
+      expect(text, code).toMatch(/Nothing (more )?was taken/);
+      expect(text, code).not.toMatch(/revert|Error\(|0x/);
+    }
+    expect(payerRefusalMessages()).toEqual(Object.fromEntries(REFUSAL_CODES.map((code) => [code, describeRefusalToPayer(code)])));
   });
 });

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { FailureNote } from '../components/FailureNote.tsx';
 import { ActionButton, ActionForm, Field, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
@@ -223,7 +224,20 @@ export function AgentsPage() {
           },
           { header: 'Vendor', cell: (j) => <code>{shortId(j.vendorAddress)}</code> },
           { header: 'Amount', cell: (j) => formatAmount(j.amount, j.currency), className: 'num' },
-          { header: 'Status', cell: (j) => <StatusBadge status={j.status} /> },
+          {
+            header: 'Status',
+            cell: (j) => (
+              <>
+                <StatusBadge status={j.status} />
+                {j.status === 'failed' && (
+                  <div>
+                    <FailureNote code={j.failureCode} reason={j.failureReason} />
+                  </div>
+                )}
+              </>
+            ),
+            className: 'wrap',
+          },
           { header: 'Needs approval because', cell: (j) => j.approvalReasons.map(humanise).join(', ') || '—', className: 'wrap' },
           { header: 'Created', cell: (j) => formatDate(j.createdAt) },
           { header: 'Actions', cell: (j) => <JobActions job={j} agentWallet={agentWallet} reload={reload} /> },

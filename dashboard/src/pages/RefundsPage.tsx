@@ -11,6 +11,7 @@ import { decimalAmount } from '../csv.ts';
 import { detailPath } from '../router.ts';
 import { RefundAllowance } from '../components/RefundAllowance.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { FailureNote } from '../components/FailureNote.tsx';
 import { formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
 import type { Refund } from '../types.ts';
 
@@ -84,6 +85,7 @@ export function RefundsPage() {
           { header: 'Amount', cell: (r) => formatAmount(r.amount, r.currency), className: 'num' },
           { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
           { header: 'Reason', cell: (r) => r.reason ?? '—' },
+          { header: 'Failure', cell: (r) => <FailureNote code={r.failureCode} reason={r.failureReason} />, className: 'wrap' },
           { header: 'Created', cell: (r) => formatDate(r.createdAt) },
         ]}
         empty="No refunds match."

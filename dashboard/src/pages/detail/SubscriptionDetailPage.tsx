@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { listAll } from '../../api.ts';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { FailureNote } from '../../components/FailureNote.tsx';
 import { eventEntries, ObjectEventsError, useObjectEvents } from '../../components/ObjectEvents.tsx';
 import { Timeline, type TimelineEntry } from '../../components/Timeline.tsx';
 import { TxHash } from '../../components/TxHash.tsx';
@@ -31,7 +32,7 @@ export function SubscriptionDetailPage({ id }: { id: string }) {
     ...charges.map((c) => ({
       at: c.settledAt ?? c.createdAt,
       title: `Period ${c.periodIndex + 1}: ${formatAmount(c.amount, c.currency)} ${c.status}`,
-      detail: c.transactionHash ? <TxHash hash={c.transactionHash} chainId={chainId} /> : (c.failureReason ?? undefined),
+      detail: c.transactionHash ? <TxHash hash={c.transactionHash} chainId={chainId} /> : <FailureNote code={c.failureCode} reason={c.failureReason} />,
     })),
     ...(subscription.cancelledAt ? [{ at: subscription.cancelledAt, title: 'Cancelled', detail: subscription.cancelReason ?? undefined }] : []),
     ...eventEntries(events.events),
