@@ -2,7 +2,7 @@
 // ERC-20 transfer from an EOA on a private anvil, the real indexer (confirmed logs, reorgs), the real
 // worker on the Temporal dev server (paymentSessionWorkflow, depositSweepWorkflow) and the API.
 // One test per money rule of docs/decisions.md (Deposit addresses).
-import { type Address, type Hash, type PublicClient, type TestClient, createPublicClient, createTestClient, createWalletClient, erc20Abi, http } from 'viem';
+import { type Address, type Hash, type PublicClient, type TestClient, createTestClient, createWalletClient, erc20Abi, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
@@ -12,54 +12,31 @@ import { depositIdOf } from '../../src/chain/deposits/deposit-address.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { createEventDispatcher } from '../../src/events/dispatch.js';
-import { createHookRegistry } from '../../src/indexer/hooks.js';
-import { createIndexer } from '../../src/indexer/indexer.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
-import { depositIndexerHooks } from '../../src/payment-sessions/deposit-hooks.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { settingsOf, startPrivateChain } from '../support/chain.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import type { TestDatabase } from '../support/db.js';
+import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 
+let stack: PaymentsStack;
 let chain: DevChain;
 let settings: ChainSettings;
 let db: TestDatabase;
-let temporal: DevServerWorker;
 let t: TestApp;
 let merchant: SeededMerchant;
 let pub: PublicClient;
 let testClient: TestClient;
-const indexerStop = new AbortController();
-let indexerRun: Promise<void>;
 
 const payout = DEV_ACCOUNTS.merchant.address;
 const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
 
 beforeAll(async () => {
-  chain = await startPrivateChain();
-  settings = settingsOf(chain.info);
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 50 });
+  stack = await startPaymentsStack({ depositIndexer: true });
+  ({ chain, settings, pub, db, t } = stack);
   testClient = createTestClient({ mode: 'anvil', transport: http(chain.info.rpcUrl) });
-  db = await createTestDatabase();
-  temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
   merchant = await seedMerchant(db.sql, 'Deposit merchant');
   await setPayoutAddress(db.sql, merchant.merchantId, payout);
-  const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
-  const hooks = createHookRegistry(
-    depositIndexerHooks({ sql: db.sql, events, temporal: temporal.client, taskQueue: temporal.taskQueue, publicBaseUrl: 'http://localhost:3000' }),
-  );
-  indexerRun = createIndexer({ sql: db.sql, settings, hooks, temporal: temporal.client }).run(indexerStop.signal);
 }, 120_000);
-afterAll(async () => {
-  indexerStop.abort();
-  await indexerRun?.catch(() => undefined);
-  await t?.close();
-  await temporal?.stop();
-  await db?.drop();
-  await chain?.stop();
-});
+afterAll(async () => stack?.stop());
 
 type Session = {
   id: string;

@@ -7,6 +7,7 @@ import { formatAmount } from '../format.ts';
 import type { SessionTransaction } from '../types.ts';
 import type { TimelineEntry } from './Timeline.tsx';
 import { TxHash } from './TxHash.tsx';
+import { FailureNote } from './FailureNote.tsx';
 
 /** The session's transactions; `version` reloads them (after a refund, say). */
 export function useSessionTransactions(sessionId: string, version: unknown): { transactions: SessionTransaction[]; loaded: boolean; error: unknown } {
@@ -82,8 +83,7 @@ export function transactionEntries(transactions: SessionTransaction[], chainId: 
         )}
         {tx.failureCode && (
           <div className="tx-failure">
-            <code>{tx.failureCode}</code>
-            {tx.failureReason && `: ${tx.failureReason}`}
+            <FailureNote code={tx.failureCode} reason={tx.failureReason} />
           </div>
         )}
       </div>
