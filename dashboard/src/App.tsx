@@ -47,9 +47,10 @@ export const PAGES: PageDef[] = [
   { path: 'go-live', title: 'Go live', component: GoLivePage },
 ];
 
-/** The refund button of the payment page: the one-click refund dialog, while something is left to refund. */
-const REFUND_ACTION: RefundAction = ({ session, onRefunded }) =>
-  session.amountRefundable !== '0' ? <RefundDialog paymentSessionId={session.id} refundable={session.amountRefundable} onDone={onRefunded} /> : null;
+/** The refund button of the payment page: the one-click refund dialog (no button once nothing is left to refund). */
+const REFUND_ACTION: RefundAction = ({ session, onRefunded }) => (
+  <RefundDialog paymentSessionId={session.id} refundable={session.amountRefundable} onDone={onRefunded} />
+);
 
 type DetailDef = { section: string; title: string; component: ComponentType<{ id: string }> };
 

@@ -182,8 +182,12 @@ describe('one-click refund from the payment page', () => {
     // The page shows the refund as it is now, and nothing is left to refund (the pending one is reserved).
     await page.reload();
     const timeline = page.getByRole('region', { name: 'Timeline' });
-    await timeline.getByText('Refund of 1.50 USDC (succeeded)').waitFor();
-    await timeline.getByText('Refund of 0.50 USDC (pending)').waitFor();
+    // Each refund is one of the payment's transactions (GET /v1/payment-sessions/{id}/transactions).
+    await timeline.getByText('Refund transaction confirmed').waitFor();
+    await timeline.getByText('Refund transaction accepted, not sent yet').waitFor();
+    const refunds = await timeline.getByTestId('transaction-refund').allTextContents();
+    expect(refunds.filter((text) => text.includes('1.50 USDC') && text.includes(done.transactionHash!))).toHaveLength(1);
+    expect(refunds.filter((text) => text.includes('0.50 USDC') && text.includes('Not sent to the chain.'))).toHaveLength(1);
     expect(await timeline.textContent()).toContain(done.transactionHash);
     expect(await page.getByTestId('amount-refundable').textContent()).toBe('0.00 USDC');
     expect(await page.getByRole('button', { name: `Refund ${sessionId}` }).count()).toBe(0);

@@ -92,7 +92,10 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
     setOpen(true);
   }
 
+  // Nothing left to refund: no button. An open dialog stays, so its outcome is still shown after
+  // the page reloads the session (whose refundable amount the refund just lowered, maybe to 0).
   if (!open) {
+    if (props.refundable === '0') return null;
     return (
       <button type="button" className="secondary" aria-label={`Refund ${props.paymentSessionId}`} onClick={openDialog}>
         Refund
