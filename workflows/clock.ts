@@ -110,7 +110,8 @@ export function workflowClock(initialTestClockId: string | undefined, options: {
       await clock.waitFor(() => false, ms);
     },
     detach: async () => {
-      if (testClockId === undefined || !registered) return;
+      // A deleted clock's workflow has ended: it waits for nobody and takes no signal.
+      if (testClockId === undefined || !registered || deleted) return;
       await clockHandle().signal(testClockDetachSignal, { workflowId });
     },
   };

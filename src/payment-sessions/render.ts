@@ -48,6 +48,7 @@ export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl:
         }
       : null,
     deposit: renderDeposit(row),
+    testClock: row.testClockId,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

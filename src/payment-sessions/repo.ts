@@ -37,6 +37,8 @@ export type PaymentSessionRow = {
   /** Credited deposits, summed; and what they paid beyond the amount (refundable). */
   amountReceived: string;
   amountExcess: string;
+  /** The test clock whose time its expiry follows (issue #30); null: wall time. */
+  testClockId: string | null;
   createdAt: Date;
 };
 
@@ -64,7 +66,7 @@ const columns = (db: Db) =>
                                'resourceMimeType', x.resource_mime_type)
       from x402_payments x where x.payment_session_id = s.id) as x402,
      s.deposit_address as "depositAddress", s.amount_received::text as "amountReceived",
-     s.amount_excess::text as "amountExcess", s.created_at as "createdAt"`;
+     s.amount_excess::text as "amountExcess", s.test_clock_id as "testClockId", s.created_at as "createdAt"`;
 
 export async function insertPaymentSession(
   db: Db,
@@ -74,15 +76,16 @@ export async function insertPaymentSession(
     productId?: string | null;
     productName?: string | null;
     depositAddress?: string | null;
+    testClockId?: string | null;
   },
 ): Promise<PaymentSessionRow> {
   await db`
     insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at,
                                   success_url, cancel_url, metadata, created_by_api_key_id, product_id,
-                                  product_name, deposit_address)
+                                  product_name, deposit_address, test_clock_id)
     values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.amount}, ${s.currency}, 'open', ${s.payTo}, ${s.token}, ${s.chainId},
             ${s.expiresAt}, ${s.successUrl}, ${s.cancelUrl}, ${db.json(s.metadata)}, ${s.createdByApiKeyId ?? null}, ${s.productId ?? null},
-            ${s.productName ?? null}, ${s.depositAddress ?? null})`;
+            ${s.productName ?? null}, ${s.depositAddress ?? null}, ${s.testClockId ?? null})`;
   return (await findPaymentSessionById(db, s.id))!;
 }
 
