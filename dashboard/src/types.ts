@@ -253,3 +253,14 @@ export type EventDelivery = {
 };
 
 export type EventWithDeliveries = ApiEvent & { deliveries: EventDelivery[] };
+
+/** A test clock (test mode only, GET /v1/test-clocks). */
+export type TestClock = {
+  id: string;
+  name: string;
+  frozenTime: string;
+  status: 'ready' | 'advancing' | 'deleted';
+  advancingTo: string | null;
+  wallets: { walletAddress: string; attachedAt: string }[];
+  createdAt: string;
+};
