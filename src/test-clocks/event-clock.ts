@@ -1,7 +1,6 @@
 // Which test clock produced an event (issue #30): an event about an object of a payer wallet on a
 // live clock, or about a payment session or invoice created on a clock, carries `testClock` (the
-// clock id) in its data, so webhooks and the dashboard's
-// timeline can tell clock-driven events apart.
+// clock id) in its data, so webhooks and the dashboard's timeline can tell clock-driven events apart.
 import type { Db } from '../db/client.js';
 import { findClockOfWallet } from './repo.js';
 

@@ -109,7 +109,9 @@ describe('the Test clocks page', () => {
     await create.getByLabel('Frozen time').fill(local);
     await create.getByRole('button', { name: 'Create clock' }).click();
     const detail = page.getByRole('region', { name: 'Test clock Renewal rehearsal' });
-    await detail.waitFor();
+    await detail.waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
+      throw new Error(`no clock detail; the form says: ${await create.innerText()}`, { cause: error });
+    });
     expect(await clockTime()).toBe(start.toISOString());
     await expect.poll(async () => page.getByRole('table', { name: 'Test clocks' }).getByText('Renewal rehearsal').count()).toBe(1);
     const [clock] = (await api('GET', '/v1/test-clocks')).data;
@@ -162,10 +164,12 @@ describe('the Test clocks page', () => {
     await page.route('**/v1/merchants/me/live-mode-eligibility', (route) => route.fulfill({ json: { eligible: true, checks: {}, reasons: [] } }));
     await page.reload();
     await nav.getByRole('link', { name: 'Test clocks', exact: true }).waitFor();
-    await page.getByRole('radio', { name: /Live mode/ }).check();
+    const live = page.getByRole('radio', { name: /Live mode/ });
+    await expect.poll(() => live.isDisabled()).toBe(false);
+    await page.locator('label').filter({ has: live }).click();
     await page.getByText('Live mode: real funds.').waitFor();
     expect(await nav.getByRole('link', { name: 'Test clocks', exact: true }).count()).toBe(0);
-    await page.getByRole('radio', { name: /Test mode/ }).check();
+    await page.locator('label').filter({ has: page.getByRole('radio', { name: /Test mode/ }) }).click();
     await nav.getByRole('link', { name: 'Test clocks', exact: true }).waitFor();
   }, 180_000);
 });
