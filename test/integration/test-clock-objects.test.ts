@@ -176,6 +176,14 @@ describe('objects on a test clock', () => {
     expect((await read(`/v1/invoices/${invoice.id}`)).status).toBe('overdue');
     expect(await eventsAbout('invoice.overdue', invoice.id)).toEqual([{ testClock: clock.id }]);
     expect((await read(`/v1/invoices/${wallInvoice.id}`)).status).toBe('sent');
+    // The clock's events, as the dashboard's timeline lists them: only what the clock produced.
+    const fired = (await read(`/v1/events?testClock=${clock.id}&limit=100`)).data as { type: string; objectId: string; data: { testClock: string } }[];
+    expect(fired.map((e) => `${e.type} ${e.objectId}`)).toContain(`invoice.overdue ${invoice.id}`);
+    expect(fired.every((e) => e.data.testClock === clock.id)).toBe(true);
+    expect(fired.map((e) => e.objectId)).not.toContain(wallInvoice.id);
+    const badFilter = await api('GET', '/v1/events?testClock=nope');
+    expect(badFilter.statusCode).toBe(400);
+    expect(badFilter.json().error).toMatchObject({ code: 'invalid_request', param: 'testClock' });
 
     // Business time: a cancel on the clock is recorded at the clock's time, not the wall's.
     const cancelled = await api('POST', `/v1/subscriptions/${subscriptionA}/cancel`, { reason: 'Testing' });
