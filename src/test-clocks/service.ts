@@ -172,7 +172,7 @@ export function createTestClockService({ sql, temporal, taskQueue, chain, invoic
 
     /**
      * Ends the clock's objects (docs/operations.md, Test clocks): its open invoices are voided here
-     * (invoice.voided, their backing sessions cancelled); the clock's workflow then tells every
+     * (their backing sessions cancelled, as the void route does); the clock's workflow then tells every
      * attached workflow, whose subscription is cancelled and whose open session expires. Afterwards
      * the clock is `not_found`.
      */
