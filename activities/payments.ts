@@ -135,7 +135,8 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
       let resent = 0;
       let restarted = 0;
       for (const invoice of invoices) {
-        if (invoice.status === 'sent' && invoice.dueAt.getTime() <= Date.now()) {
+        // An invoice on a test clock goes overdue on the clock's time (its workflow), never on wall time.
+        if (invoice.status === 'sent' && invoice.testClockId === null && invoice.dueAt.getTime() <= Date.now()) {
           if (await invoiceTransition(invoice.id, (tx) => invoiceRepo.markOverdue(tx, invoice.id), 'invoice.overdue')) overdue++;
         }
         const run = invoiceWorkflowRun(taskQueue, invoice);

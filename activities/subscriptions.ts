@@ -15,6 +15,7 @@ import { decodeContractRevert, type ChargeInput, type ChargeResult, type Subscri
 import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
 import * as repo from '../src/subscriptions/repo.js';
 import { renderSubscription } from '../src/subscriptions/render.js';
+import { businessNow } from '../src/test-clocks/business-time.js';
 
 export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
 
@@ -155,7 +156,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
           failureReason: input.failureReason,
         });
         if (!changed) return { gracePeriodHours };
-        await repo.updateSubscription(tx, sub.id, { status: 'at_risk', atRiskSince: sub.atRiskSince ?? new Date() });
+        await repo.updateSubscription(tx, sub.id, { status: 'at_risk', atRiskSince: sub.atRiskSince ?? (await businessNow(tx, sub)) });
         const charge = await chargeRepo.findChargeById(tx, input.chargeId);
         const updated = await load(tx, sub.id);
         await record({
@@ -170,20 +171,23 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
 
     /** Terminal cancel in the read model; a no-op (and no second event) when already terminal. */
     async markSubscriptionCancelled(input: { subscriptionId: string; reason: string | null; by: repo.CancelledBy }): Promise<{ changed: boolean }> {
+      const cancelledAt = await businessNow(sql, await load(sql, input.subscriptionId));
       return endSubscription(
         input.subscriptionId,
-        { status: 'cancelled', cancelReason: input.reason, cancelledBy: input.by, cancelledAt: new Date(), nextChargeAt: null, atRiskSince: null },
+        { status: 'cancelled', cancelReason: input.reason, cancelledBy: input.by, cancelledAt, nextChargeAt: null, atRiskSince: null },
         'subscription.cancelled',
       );
     },
 
     async markSubscriptionLapsed(input: { subscriptionId: string }): Promise<{ changed: boolean }> {
-      return endSubscription(input.subscriptionId, { status: 'lapsed', lapsedAt: new Date(), nextChargeAt: null }, 'subscription.lapsed');
+      const lapsedAt = await businessNow(sql, await load(sql, input.subscriptionId));
+      return endSubscription(input.subscriptionId, { status: 'lapsed', lapsedAt, nextChargeAt: null }, 'subscription.lapsed');
     },
 
     /** All authorised periods charged. The spec names no event for it. */
     async markSubscriptionCompleted(input: { subscriptionId: string }): Promise<void> {
-      await repo.updateSubscription(sql, input.subscriptionId, { status: 'completed', completedAt: new Date(), nextChargeAt: null, atRiskSince: null });
+      const completedAt = await businessNow(sql, await load(sql, input.subscriptionId));
+      await repo.updateSubscription(sql, input.subscriptionId, { status: 'completed', completedAt, nextChargeAt: null, atRiskSince: null });
     },
 
     /** The read model's status (the on-chain cancel of a completed subscription waits for the api's record). */

@@ -232,7 +232,8 @@ export async function buildApp(deps: AppDeps) {
     app,
     createStorefrontService({ sql: deps.sql, events, sessions: paymentSessions, limiter: rateLimiter, publicBaseUrl: deps.config.publicBaseUrl }),
   );
-  registerInvoiceRoutes(app, createInvoiceService({ ...payments, events }));
+  const invoices = createInvoiceService({ ...payments, events });
+  registerInvoiceRoutes(app, invoices);
   registerRefundRoutes(app, createRefundService({ ...payments, events }));
   registerStatsRoutes(app, createStatsService({ sql: deps.sql }));
   registerAgentRoutes(
@@ -242,7 +243,7 @@ export async function buildApp(deps: AppDeps) {
 
   registerTestClockRoutes(
     app,
-    createTestClockService({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue, chain: deps.config.chain }),
+    createTestClockService({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue, chain: deps.config.chain, invoices }),
   );
 
   registerDashboardRoutes(app, deps.config);

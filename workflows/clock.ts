@@ -44,25 +44,38 @@ export function workflowClock(initialTestClockId: string | undefined, options: {
   let registered = false;
   let deleted = false;
   const workflowId = workflowInfo().workflowId;
+  const markDeleted = () => {
+    if (deleted) return;
+    deleted = true;
+    options.onDeleted?.();
+  };
 
   setHandler(testClockAdvancedSignal, (advance) => {
     if (advance.seq < seq) return;
     seq = advance.seq;
     nowMs = Math.max(nowMs ?? advance.nowMs, advance.nowMs);
   });
-  setHandler(testClockDeletedSignal, () => {
-    deleted = true;
-    options.onDeleted?.();
-  });
+  setHandler(testClockDeletedSignal, () => markDeleted());
   setHandler(testClockAttachedSignal, ({ testClockId: id }) => void (testClockId ??= id));
 
   const clockHandle = () => getExternalWorkflowHandle(testClockWorkflowId(testClockId!));
+  /**
+   * A signal to the clock's workflow fails only when that workflow has ended, which it does only when
+   * the clock is deleted (e.g. a session created just before the delete registers after it).
+   */
+  const tellClock = async (send: (handle: ReturnType<typeof clockHandle>) => Promise<void>) => {
+    try {
+      await send(clockHandle());
+    } catch {
+      markDeleted();
+    }
+  };
 
   /** Registers once and waits for the clock's first answer: its time. */
   const joinClock = async () => {
     if (!registered) {
       registered = true;
-      await clockHandle().signal(testClockRegisterSignal, { workflowId });
+      await tellClock((h) => h.signal(testClockRegisterSignal, { workflowId }));
     }
     await condition(() => nowMs !== null || deleted);
   };
@@ -74,7 +87,7 @@ export function workflowClock(initialTestClockId: string | undefined, options: {
       if (deleted || nowMs! >= deadline) return false;
       if (seq > acked) {
         acked = seq;
-        await clockHandle().signal(testClockAckSignal, { workflowId, seq });
+        await tellClock((h) => h.signal(testClockAckSignal, { workflowId, seq }));
         continue;
       }
       await condition(() => predicate() || seq > acked || deleted);
@@ -110,8 +123,9 @@ export function workflowClock(initialTestClockId: string | undefined, options: {
       await clock.waitFor(() => false, ms);
     },
     detach: async () => {
-      if (testClockId === undefined || !registered) return;
-      await clockHandle().signal(testClockDetachSignal, { workflowId });
+      // A deleted clock's workflow has ended: it waits for nobody and takes no signal.
+      if (testClockId === undefined || !registered || deleted) return;
+      await tellClock((h) => h.signal(testClockDetachSignal, { workflowId }));
     },
   };
   return clock;

@@ -4,14 +4,21 @@
 // activity sends the queued email, then records invoice.sent), a durable
 // timer to dueAt (sent -> overdue, invoice.overdue), the paid signal from the
 // backing session (invoice.paid) and the void signal (ends the workflow).
+// On a test clock (issue #30) the wait to dueAt is on the clock's time (workflows/clock.ts).
 import { condition, defineSignal, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { workflowClock } from './clock.js';
 import { DATABASE_ACTIVITY, EMAIL_ACTIVITY } from './options.js';
 
 const { markInvoiceOverdue, markInvoicePaid } = proxyActivities<Activities>(DATABASE_ACTIVITY);
 const { deliverInvoiceEmail } = proxyActivities<Activities>(EMAIL_ACTIVITY);
 
-export type InvoiceInput = { invoiceId: string; dueAt: string };
+export type InvoiceInput = {
+  invoiceId: string;
+  dueAt: string;
+  /** The test clock whose time dueAt is on (test mode, issue #30). Absent: wall time. */
+  testClockId?: string;
+};
 export type InvoiceOutcome = 'paid' | 'void';
 
 /** One run per invoice: the id is the invoice's. */
@@ -28,7 +35,18 @@ export const voidInvoiceSignal = defineSignal('voidInvoice');
  */
 const ONE_DELIVERY_AT_A_TIME = 'invoice-one-delivery-at-a-time';
 
-export async function invoiceWorkflow({ invoiceId, dueAt }: InvoiceInput): Promise<InvoiceOutcome> {
+export async function invoiceWorkflow(input: InvoiceInput): Promise<InvoiceOutcome> {
+  // Off a clock, join and detach do nothing and the wait is the timer of before: old runs replay.
+  const clock = workflowClock(input.testClockId);
+  await clock.join();
+  try {
+    return await invoiceRun(input, clock);
+  } finally {
+    await clock.detach();
+  }
+}
+
+async function invoiceRun({ invoiceId, dueAt }: InvoiceInput, clock: ReturnType<typeof workflowClock>): Promise<InvoiceOutcome> {
   let sendPending = false;
   let paid = false;
   let voided = false;
@@ -40,8 +58,11 @@ export async function invoiceWorkflow({ invoiceId, dueAt }: InvoiceInput): Promi
   const dueMs = Date.parse(dueAt);
   let dueReached = false;
   const woken = () => sendPending || paid || voided;
+  // Every wait goes through the clock (an attached run acknowledges each advance there); once the
+  // clock is deleted nothing is left to wait for on its time.
+  const wait = async (ms?: number) => (clock.deleted() ? (await condition(woken), true) : clock.waitFor(woken, ms));
   for (;;) {
-    const signalled = dueReached ? (await condition(woken), true) : await condition(woken, Math.max(0, dueMs - Date.now()));
+    const signalled = dueReached ? await wait() : await wait(Math.max(0, dueMs - clock.now()));
     if (paid) {
       await markInvoicePaid(invoiceId);
       return 'paid';
@@ -59,6 +80,10 @@ export async function invoiceWorkflow({ invoiceId, dueAt }: InvoiceInput): Promi
           .finally(() => void (delivering = false));
       }
       if (dueReached) await markInvoiceOverdue(invoiceId);
+      continue;
+    }
+    if (!signalled && clock.deleted()) {
+      // The clock was deleted (the API voids its invoices): the due date no longer passes.
       continue;
     }
     if (!signalled) {

@@ -10,14 +10,22 @@
 // they reach its amount (src/payment-sessions/deposit-accounting.ts). The
 // deposit steps run only on that signal, so the command order of sessions paid
 // through the relay (and their recorded histories) is unchanged.
+// On a test clock (issue #30) the wait to expiresAt is on the clock's time (workflows/clock.ts), and
+// a deleted clock expires the session at once.
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { PERMANENT_FAILURES, permanentFailureType } from '../src/temporal/failures.js';
+import { workflowClock } from './clock.js';
 import { DATABASE_ACTIVITY } from './options.js';
 
 const { completePaymentSession, expirePaymentSession, reopenPaymentSession, creditSessionDeposits } = proxyActivities<Activities>(DATABASE_ACTIVITY);
 
-export type PaymentSessionInput = { sessionId: string; expiresAt: string };
+export type PaymentSessionInput = {
+  sessionId: string;
+  expiresAt: string;
+  /** The test clock whose time expiresAt is on (test mode, issue #30). Absent: wall time. */
+  testClockId?: string;
+};
 /** `not_found`: the session row does not exist (expirePaymentSession failed with PaymentSessionNotFound). */
 export type PaymentSessionOutcome = 'completed' | 'expired' | 'cancelled' | 'not_found';
 
@@ -30,7 +38,18 @@ export const cancelPaymentSessionSignal = defineSignal('cancelPaymentSession');
 /** A transfer into the session's deposit address was recorded (or one was removed by a reorg). */
 export const depositReceivedSignal = defineSignal<[{ depositId: string }]>('depositReceived');
 
-export async function paymentSessionWorkflow({ sessionId, expiresAt }: PaymentSessionInput): Promise<PaymentSessionOutcome> {
+export async function paymentSessionWorkflow(input: PaymentSessionInput): Promise<PaymentSessionOutcome> {
+  // Off a clock, join and detach do nothing and the wait is the timer of before: old runs replay.
+  const clock = workflowClock(input.testClockId);
+  await clock.join();
+  try {
+    return await sessionRun(input, clock);
+  } finally {
+    await clock.detach();
+  }
+}
+
+async function sessionRun({ sessionId, expiresAt }: PaymentSessionInput, clock: ReturnType<typeof workflowClock>): Promise<PaymentSessionOutcome> {
   let confirmedHash: string | undefined;
   let failures = 0;
   let cancelled = false;
@@ -43,8 +62,12 @@ export async function paymentSessionWorkflow({ sessionId, expiresAt }: PaymentSe
   const expiresMs = Date.parse(expiresAt);
   let expiryPassed = false;
   const woken = () => confirmedHash !== undefined || cancelled || failures > 0 || depositsChanged;
+  // Every wait goes through the clock (an attached run acknowledges each advance there); once the
+  // clock is deleted nothing is left to wait for on its time.
+  const wait = async (ms?: number) => (clock.deleted() ? (await condition(woken), true) : clock.waitFor(woken, ms));
   for (;;) {
-    const signalled = expiryPassed ? (await condition(woken), true) : await condition(woken, Math.max(0, expiresMs - Date.now()));
+    // A deleted clock ends the wait as if expiresAt passed.
+    const signalled = expiryPassed ? await wait() : await wait(Math.max(0, expiresMs - clock.now()));
     if (depositsChanged) {
       depositsChanged = false;
       const credit = await creditSessionDeposits(sessionId);

@@ -83,8 +83,19 @@ export async function testClockWorkflow(input: TestClockWorkflowInput): Promise<
     await condition(() => toAnswer.length > 0 || advances.length > 0 || deleting);
     await answerRegistrations();
     if (deleting) {
-      for (const workflowId of [...attached.keys()]) await tell(workflowId, (h) => h.signal(testClockDeletedSignal));
+      const told = new Set<string>();
+      const tellDeleted = async () => {
+        for (const workflowId of [...attached.keys(), ...toAnswer.splice(0)]) {
+          if (told.has(workflowId)) continue;
+          told.add(workflowId);
+          await tell(workflowId, (h) => h.signal(testClockDeletedSignal));
+        }
+      };
+      await tellDeleted();
       await db.markTestClockDeleted({ testClockId: input.testClockId });
+      // A workflow that registered meanwhile (a session created just before the delete) ends too;
+      // one registering after this run ended finds it gone (workflows/clock.ts).
+      await tellDeleted();
       return 'deleted';
     }
     const toMs = advances.shift();

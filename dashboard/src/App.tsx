@@ -21,6 +21,7 @@ import { StorefrontPage } from './pages/StorefrontPage.tsx';
 import { SettingsPage } from './pages/SettingsPage.tsx';
 import { GoLivePage } from './pages/GoLivePage.tsx';
 import { EventsPage } from './pages/EventsPage.tsx';
+import { TestClocksPage } from './pages/TestClocksPage.tsx';
 import { PaymentDetailPage, type RefundAction } from './pages/detail/PaymentDetailPage.tsx';
 import { RefundDialog } from './components/RefundDialog.tsx';
 import { SubscriptionDetailPage } from './pages/detail/SubscriptionDetailPage.tsx';
@@ -28,7 +29,8 @@ import { CustomerDetailPage } from './pages/detail/CustomerDetailPage.tsx';
 import { InvoiceDetailPage } from './pages/detail/InvoiceDetailPage.tsx';
 import { EventDetailPage } from './pages/detail/EventDetailPage.tsx';
 
-type PageDef = { path: string; title: string; component: ComponentType };
+/** `testOnly`: shown in the navigation in test mode only (test clocks). */
+type PageDef = { path: string; title: string; component: ComponentType; testOnly?: boolean };
 
 export const PAGES: PageDef[] = [
   { path: '', title: 'Home', component: HomePage },
@@ -40,6 +42,7 @@ export const PAGES: PageDef[] = [
   { path: 'customers', title: 'Customers', component: CustomersPage },
   { path: 'webhooks', title: 'Webhooks', component: WebhooksPage },
   { path: 'events', title: 'Events', component: EventsPage },
+  { path: 'test-clocks', title: 'Test clocks', component: TestClocksPage, testOnly: true },
   { path: 'api-keys', title: 'API keys', component: ApiKeysPage },
   { path: 'agents', title: 'Agents', component: AgentsPage },
   { path: 'storefront', title: 'Storefront', component: StorefrontPage },
@@ -126,7 +129,7 @@ function Shell() {
       <div className="body">
         <nav id="nav" className={menuOpen ? 'open' : undefined} aria-label="Dashboard">
           <ul>
-            {PAGES.map((p) => (
+            {PAGES.filter((p) => !p.testOnly || mode === 'test').map((p) => (
               <li key={p.path}>
                 <a
                   href={p.path ? `/dashboard/${p.path}` : '/dashboard'}

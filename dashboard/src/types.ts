@@ -284,3 +284,14 @@ export type SessionTransaction = {
   createdAt: string;
   confirmedAt: string | null;
 };
+
+/** A test clock (test mode only, GET /v1/test-clocks). */
+export type TestClock = {
+  id: string;
+  name: string;
+  frozenTime: string;
+  status: 'ready' | 'advancing' | 'deleted';
+  advancingTo: string | null;
+  wallets: { walletAddress: string; attachedAt: string }[];
+  createdAt: string;
+};

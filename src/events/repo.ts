@@ -16,6 +16,7 @@ export type EventRow = {
 export type EventFilter = {
   type?: string;
   objectId?: string;
+  testClock?: string;
   createdFrom?: Date;
   createdTo?: Date;
   before?: string;
@@ -38,6 +39,7 @@ export async function listEvents(db: Db, scope: MerchantScope, filter: EventFilt
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
       ${filter.type ? db`and type = ${filter.type}` : db``}
       ${filter.objectId ? db`and related_ids @> ${[filter.objectId]}::text[]` : db``}
+      ${filter.testClock ? db`and data->>'testClock' = ${filter.testClock}` : db``}
       ${filter.createdFrom ? db`and created_at >= ${filter.createdFrom}` : db``}
       ${filter.createdTo ? db`and created_at < ${filter.createdTo}` : db``}
       ${filter.before ? db`and id < ${filter.before}` : db``}

@@ -68,6 +68,12 @@ export const eventListQuery = listQueryOf('event')
   .extend({
     type: z.enum(RECORDED_EVENT_TYPES).optional().describe('Only events of this exact kind.'),
     objectId: objectId.optional(),
+    testClock: z
+      .string()
+      .max(255)
+      .regex(/^clock_[0-9A-Za-z]{1,64}$/, 'must be a test clock id (clock_...)')
+      .optional()
+      .describe('Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances.'),
     ...createdRangeQuery,
   });
 

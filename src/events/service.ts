@@ -50,6 +50,7 @@ export function createEventService({ sql }: { sql: Sql }) {
       const rows = await repo.listEvents(sql, scope, {
         type: query.type,
         objectId: query.objectId,
+        testClock: query.testClock,
         createdFrom,
         createdTo,
         before: decodeCursor(query.cursor),

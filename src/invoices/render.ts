@@ -33,6 +33,7 @@ export function renderInvoice(row: repo.InvoiceRow, publicBaseUrl: string): Invo
     sentAt: row.sentAt?.toISOString() ?? null,
     paidAt: row.paidAt?.toISOString() ?? null,
     voidedAt: row.voidedAt?.toISOString() ?? null,
+    testClock: row.testClockId,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

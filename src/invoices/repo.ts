@@ -24,6 +24,8 @@ export type InvoiceRow = {
   sentAt: Date | null;
   paidAt: Date | null;
   voidedAt: Date | null;
+  /** The test clock whose time its due date follows (issue #30); null: wall time. */
+  testClockId: string | null;
   createdAt: Date;
 };
 
@@ -31,7 +33,7 @@ const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, number, customer_name as "customerName", customer_email as "customerEmail",
      currency, line_items as "lineItems", subtotal::text as subtotal, total::text as total, status, session_id as "sessionId",
      due_at as "dueAt", due_in_days as "dueInDays", note, email_id as "emailId", sent_at as "sentAt", paid_at as "paidAt",
-     voided_at as "voidedAt", created_at as "createdAt"`;
+     voided_at as "voidedAt", test_clock_id as "testClockId", created_at as "createdAt"`;
 
 /**
  * The next number of (merchant, mode, year), in the caller's transaction: the counter row stays
@@ -52,10 +54,10 @@ export async function insertInvoice(
 ): Promise<InvoiceRow> {
   const [row] = await db<InvoiceRow[]>`
     insert into invoices (id, merchant_id, livemode, number, customer_name, customer_email, currency, line_items, subtotal, total,
-                          status, session_id, due_at, due_in_days, note)
+                          status, session_id, due_at, due_in_days, note, test_clock_id)
     values (${inv.id}, ${inv.merchantId}, ${inv.livemode}, ${inv.number}, ${inv.customerName}, ${inv.customerEmail}, ${inv.currency},
             ${db.json(inv.lineItems as never)}, ${inv.subtotal}, ${inv.total}, 'draft', ${inv.sessionId}, ${inv.dueAt},
-            ${inv.dueInDays}, ${inv.note})
+            ${inv.dueInDays}, ${inv.note}, ${inv.testClockId})
     returning ${columns(db)}`;
   return row!;
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { amountString, pathId, timestamp, emailAddress } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
+import { testClockRef } from '../payment-sessions/schemas.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -25,7 +26,8 @@ export const createInvoiceBody = z
     currency: z.enum(['USDC']).default('USDC'),
     lineItems: z.array(lineItem).min(1).max(MAX_LINE_ITEMS).describe(`1 to ${MAX_LINE_ITEMS} line items.`),
     note: z.string().max(2000).optional(),
-    dueInDays: z.number().int().min(0).max(365).default(30).describe('Days from creation until dueAt (0 to 365, default 30).'),
+    dueInDays: z.number().int().min(0).max(365).default(30).describe('Days from creation until dueAt (0 to 365, default 30; from the test clock\'s time when `testClock` is given).'),
+    testClock: testClockRef.optional(),
   })
   .strict();
 
@@ -54,6 +56,7 @@ export const invoice = z
     sentAt: timestamp.nullable().describe('When the SMTP server accepted the invoice email (invoice.sent).'),
     paidAt: timestamp.nullable(),
     voidedAt: timestamp.nullable(),
+    testClock: z.string().nullable().describe('The test clock whose time `dueAt` follows (test mode); null: wall time.'),
     livemode: z.boolean(),
     createdAt: timestamp,
   })

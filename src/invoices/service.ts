@@ -17,6 +17,7 @@ import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { isId, newId } from '../ids.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import { insertSessionInTx } from '../payment-sessions/service.js';
+import { objectClock } from '../test-clocks/object-clock.js';
 import { paymentSessionWorkflowStart } from '../payment-sessions/starts.js';
 import {
   createWorkflowStarter,
@@ -100,15 +101,18 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
     async create(scope: MerchantScope, input: CreateInvoiceBody): Promise<Invoice> {
       const { subtotal, total } = invoiceTotals(input.lineItems);
       const now = new Date();
-      const dueAt = new Date(now.getTime() + input.dueInDays * DAY_MS);
       // The invoice, its session and the starts of both workflows commit together (outbox of starts):
       // when Temporal is unreachable after commit the answer is still the committed invoice, and the
       // outbox sweep starts the workflows later.
       const { row, starts } = await commitWithEvents(sql, events, async (tx, record) => {
+        // On a test clock the due date (and the backing session's expiry) count from the clock's time.
+        const clock = await objectClock(tx, scope, input.testClock);
+        const dueAt = new Date(clock.nowMs + input.dueInDays * DAY_MS);
         const session = await insertSessionInTx(tx, chain, scope, {
           amount: total.toString(),
           currency: input.currency,
           expiresAt: new Date(dueAt.getTime() + SESSION_GRACE_DAYS * DAY_MS),
+          testClockId: clock.testClockId,
         });
         const year = now.getUTCFullYear();
         const sequence = await repo.nextInvoiceNumber(tx, scope, year);
@@ -126,6 +130,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
           dueAt,
           dueInDays: input.dueInDays,
           note: input.note ?? null,
+          testClockId: clock.testClockId,
         });
         await record({ ...scope, type: 'invoice.created', data: { object: renderInvoice(row, publicBaseUrl) } });
         const starts = [
@@ -201,7 +206,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
         await discardPendingWorkflowStarts(tx, row.sessionId);
         await discardPendingWorkflowStarts(tx, row.id);
         const voided = await repo.markVoid(tx, row.id);
-        const sessionStart = paymentSessionWorkflowStart(taskQueue, { ...scope, id: row.sessionId, expiresAt: session?.expiresAt ?? row.dueAt });
+        const sessionStart = paymentSessionWorkflowStart(taskQueue, { ...scope, id: row.sessionId, expiresAt: session?.expiresAt ?? row.dueAt, testClockId: row.testClockId });
         const starts = [
           await queueWorkflowStart(tx, withSignal(sessionStart, cancelPaymentSessionSignal)),
           await queueWorkflowStart(tx, withSignal(invoiceWorkflowStart(taskQueue, voided), voidInvoiceSignal)),

@@ -4,14 +4,15 @@ import { type WorkflowStart, withSignal, workflowStart } from '../temporal/start
 import type { WorkflowTags } from '../temporal/workflow-tags.js';
 import type * as repo from './repo.js';
 
-type InvoiceKey = Pick<repo.InvoiceRow, 'id' | 'dueAt' | 'merchantId' | 'livemode' | 'number'>;
+type InvoiceKey = Pick<repo.InvoiceRow, 'id' | 'dueAt' | 'merchantId' | 'livemode' | 'number'> & { testClockId?: string | null };
 
 /** The run of an invoice's workflow: its id and input. */
 export function invoiceWorkflowRun(taskQueue: string, row: InvoiceKey): { workflowId: string; taskQueue: string; args: Parameters<typeof invoiceWorkflow>; tags: WorkflowTags } {
   return {
     workflowId: invoiceWorkflowId(row.id),
     taskQueue,
-    args: [{ invoiceId: row.id, dueAt: row.dueAt.toISOString() }],
+    // The input names a test clock only when there is one: runs off a clock start as before clocks.
+    args: [{ invoiceId: row.id, dueAt: row.dueAt.toISOString(), ...(row.testClockId ? { testClockId: row.testClockId } : {}) }],
     tags: { merchantId: row.merchantId, livemode: row.livemode, invoiceNumber: row.number },
   };
 }

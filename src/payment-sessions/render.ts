@@ -50,6 +50,7 @@ export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl:
       : null,
     deposit: renderDeposit(row),
     amountRefundable: amountRefundable(row).toString(),
+    testClock: row.testClockId,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

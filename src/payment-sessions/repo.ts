@@ -41,6 +41,8 @@ export type PaymentSessionRow = {
   amountLate: string;
   /** Refunds of it that are pending, processing or succeeded, summed. */
   amountRefunded: string;
+  /** The test clock whose time its expiry follows (issue #30); null: wall time. */
+  testClockId: string | null;
   createdAt: Date;
 };
 
@@ -72,7 +74,7 @@ const columns = (db: Db) =>
      (select coalesce(sum(d.amount), 0)::text from deposits d where d.payment_session_id = s.id and d.status = 'late') as "amountLate",
      (select coalesce(sum(r.amount), 0)::text from refunds r
       where r.payment_session_id = s.id and r.status in ('pending', 'processing', 'succeeded')) as "amountRefunded",
-     s.created_at as "createdAt"`;
+     s.test_clock_id as "testClockId", s.created_at as "createdAt"`;
 
 export async function insertPaymentSession(
   db: Db,
@@ -82,15 +84,16 @@ export async function insertPaymentSession(
     productId?: string | null;
     productName?: string | null;
     depositAddress?: string | null;
+    testClockId?: string | null;
   },
 ): Promise<PaymentSessionRow> {
   await db`
     insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at,
                                   success_url, cancel_url, metadata, created_by_api_key_id, product_id,
-                                  product_name, deposit_address)
+                                  product_name, deposit_address, test_clock_id)
     values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.amount}, ${s.currency}, 'open', ${s.payTo}, ${s.token}, ${s.chainId},
             ${s.expiresAt}, ${s.successUrl}, ${s.cancelUrl}, ${db.json(s.metadata)}, ${s.createdByApiKeyId ?? null}, ${s.productId ?? null},
-            ${s.productName ?? null}, ${s.depositAddress ?? null})`;
+            ${s.productName ?? null}, ${s.depositAddress ?? null}, ${s.testClockId ?? null})`;
   return (await findPaymentSessionById(db, s.id))!;
 }
 

@@ -16,6 +16,14 @@ const redirectUrl = z
   .max(2048);
 
 /** Metadata: at most 20 string keys (<= 40 chars) with string values (<= 500 chars). */
+/** A test clock of the caller (test mode only): the object's times follow the clock (docs/operations.md, Test clocks). */
+export const testClockRef = z
+  .string()
+  .regex(/^clock_[0-9A-Za-z]{1,64}$/, 'must be a test clock id (clock_...)')
+  .describe(
+    'Test mode only: the test clock (`clock_...`) whose time this object follows. Its expiry or due date is counted from the clock\'s time and passes when the clock is advanced past it; deleting the clock ends it.',
+  );
+
 export const metadata = z
   .record(z.string().min(1).max(40), z.string().max(500))
   .refine((value) => Object.keys(value).length <= 20, { message: 'at most 20 keys' })
@@ -39,6 +47,7 @@ export const createPaymentSessionBody = z
       ),
     cancelUrl: redirectUrl.optional().describe('Where the hosted checkout sends the customer who cancels.'),
     metadata: metadata.default({}),
+    testClock: testClockRef.optional(),
   })
   .strict();
 
@@ -103,6 +112,7 @@ export const paymentSession = z
       .describe(
         'What can still be refunded, in token base units: what was paid in total (the payment with any overpayment by transfer once completed, plus late deposits) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was paid or all is refunded.',
       ),
+    testClock: z.string().nullable().describe('The test clock whose time `expiresAt` follows (test mode); null: wall time.'),
     livemode: z.boolean(),
     createdAt: timestamp,
   })

@@ -15,6 +15,7 @@ import { newId } from '../ids.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
 import { networkName, renderDeposit, renderPaymentSession, successUrlFor } from './render.js';
 import { paymentSessionWorkflowStart } from './starts.js';
+import { objectClock } from '../test-clocks/object-clock.js';
 import * as repo from './repo.js';
 import * as transactionsRepo from './transactions-repo.js';
 import { renderSessionTransactions } from './transactions.js';
@@ -39,6 +40,8 @@ export async function insertSessionInTx(
     /** The storefront product bought and its name at that moment (src/storefront). */
     productId?: string | null;
     productName?: string | null;
+    /** The test clock its expiry follows (issue #30). */
+    testClockId?: string | null;
   },
 ): Promise<repo.PaymentSessionRow> {
   const settings = chainFor(chain, scope.livemode);
@@ -66,6 +69,7 @@ export async function insertSessionInTx(
     productId: input.productId ?? null,
     productName: input.productName ?? null,
     depositAddress: depositAddressOf(depositFactoryOf(settings), id, getAddress(merchant.payoutAddress)),
+    testClockId: input.testClockId ?? null,
   });
 }
 
@@ -92,9 +96,11 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
       createdByApiKeyId?: string,
       origin: { productId?: string; productName?: string } = {},
     ): Promise<PaymentSession> {
-      const expiresAt = new Date(Date.now() + input.expiresInSeconds * 1000);
       const { row, start } = await sql.begin(async (tx) => {
-        const row = await insertSessionInTx(tx, chain, scope, { ...input, expiresAt, createdByApiKeyId, ...origin });
+        // On a test clock the session expires on the clock's time (its business time).
+        const clock = await objectClock(tx, scope, input.testClock);
+        const expiresAt = new Date(clock.nowMs + input.expiresInSeconds * 1000);
+        const row = await insertSessionInTx(tx, chain, scope, { ...input, expiresAt, createdByApiKeyId, ...origin, testClockId: clock.testClockId });
         return { row, start: await queueWorkflowStart(tx, paymentSessionWorkflowStart(taskQueue, row)) };
       });
       await starter.startAfterCommit([start]);

@@ -16,6 +16,7 @@ import { signalIfRunning } from '../temporal/signals.js';
 import { startWorkflowOnce } from '../temporal/start-once.js';
 import { renderSubscription } from './render.js';
 import * as repo from './repo.js';
+import { businessNow } from '../test-clocks/business-time.js';
 import { findPlanById } from '../subscription-plans/repo.js';
 import { periodStart } from './periods.js';
 import type { CancelSubscriptionBody, Subscription, SubscriptionListQuery } from './schemas.js';
@@ -78,7 +79,7 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
         await repo.updateSubscription(
           tx,
           id,
-          { status: 'cancelled', cancelReason: input.reason ?? null, cancelledBy: 'merchant', cancelledAt: new Date(), nextChargeAt: null, atRiskSince: null },
+          { status: 'cancelled', cancelReason: input.reason ?? null, cancelledBy: 'merchant', cancelledAt: await businessNow(tx, row), nextChargeAt: null, atRiskSince: null },
           { notIn: repo.FINAL_STATUSES },
         );
         const updated = renderSubscription((await repo.findSubscription(tx, scope, id))!);

@@ -36,10 +36,17 @@ export async function findTestClock(db: Db, scope: MerchantScope, id: string, op
   return row;
 }
 
+/** The invoices on a clock that can still be voided (draft, sent, overdue). */
+export async function openInvoicesOnClock(db: Db, testClockId: string): Promise<string[]> {
+  const rows = await db<{ id: string }[]>`
+    select id from invoices where test_clock_id = ${testClockId} and status in ('draft', 'sent', 'overdue') order by id`;
+  return rows.map((r) => r.id);
+}
+
 export async function listTestClocks(db: Db, scope: MerchantScope, page: { before?: string; limit: number }): Promise<TestClockRow[]> {
   return db<TestClockRow[]>`
     select ${columns(db)} from test_clocks
-    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and status <> 'deleted'
       ${page.before ? db`and id < ${page.before}` : db``}
     order by id desc limit ${page.limit + 1}`;
 }

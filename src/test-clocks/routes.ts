@@ -12,7 +12,8 @@ export function registerTestClockRoutes(app: FastifyZodInstance, clocks: TestClo
   app.route({
     method: 'POST',
     url: '/v1/test-clocks',
-    config: { access: access.secretKey('subscriptions_write') },
+    // A secret key or a dashboard session (the Test clocks page), like the clock's other actions.
+    config: { access: access.scope('subscriptions_write') },
     schema: {
       tags: TAGS,
       summary: 'Create a test clock',

@@ -11,6 +11,7 @@ import { newId } from '../ids.js';
 import { signalIfRunning } from '../temporal/signals.js';
 import { testClockAdvanceSignal, testClockAttachedSignal, testClockDeleteSignal, testClockWorkflowId } from '../../workflows/clock-signals.js';
 import { testClockWorkflow } from '../../workflows/test-clock.js';
+import type { InvoiceService } from '../invoices/service.js';
 import * as repo from './repo.js';
 import { TEST_CLOCK_LIMITS, type AdvanceTestClockBody, type AttachWalletsBody, type CreateTestClockBody, type TestClock } from './schemas.js';
 
@@ -31,9 +32,16 @@ export function renderTestClock(row: repo.TestClockRow, wallets: repo.AttachedWa
   };
 }
 
-export type TestClockServiceDeps = { sql: Sql; temporal?: Client; taskQueue: string; chain: ChainConfig };
+export type TestClockServiceDeps = {
+  sql: Sql;
+  temporal?: Client;
+  taskQueue: string;
+  chain: ChainConfig;
+  /** Voids the open invoices of a deleted clock (the same void as the API's). */
+  invoices?: Pick<InvoiceService, 'void'>;
+};
 
-export function createTestClockService({ sql, temporal, taskQueue, chain }: TestClockServiceDeps) {
+export function createTestClockService({ sql, temporal, taskQueue, chain, invoices }: TestClockServiceDeps) {
   const testModeOnly = (scope: MerchantScope) => {
     if (scope.livemode) throw new PermissionDeniedError('Test clocks exist in test mode only: use a sk_test_ key.');
   };
@@ -57,7 +65,8 @@ export function createTestClockService({ sql, temporal, taskQueue, chain }: Test
   const load = async (scope: MerchantScope, id: string): Promise<repo.TestClockRow> => {
     testModeOnly(scope);
     const row = await repo.findTestClock(sql, scope, id);
-    if (!row) throw new NotFoundError(`No such test clock: ${id}.`, { param: 'id' });
+    // A deleted clock is gone, as Stripe's are: only the answer to the delete shows it.
+    if (!row || row.status === 'deleted') throw new NotFoundError(`No such test clock: ${id}.`, { param: 'id' });
     return row;
   };
   const render = async (row: repo.TestClockRow) => renderTestClock(row, await repo.listWallets(sql, row.id));
@@ -133,7 +142,6 @@ export function createTestClockService({ sql, temporal, taskQueue, chain }: Test
     async attachWallets(scope: MerchantScope, id: string, input: AttachWalletsBody): Promise<TestClock> {
       const row = await load(scope, id);
       const client = needTemporal();
-      if (row.status === 'deleted') throw new InvalidStateError(`Test clock ${id} is deleted.`);
       const wallets = await checkWallets(scope.merchantId, input.wallets, id);
       const current = await repo.listWallets(sql, id);
       const total = new Set([...current.map((w) => w.walletAddress), ...wallets]).size;
@@ -162,14 +170,25 @@ export function createTestClockService({ sql, temporal, taskQueue, chain }: Test
       return render((await repo.findTestClock(sql, scope, id))!);
     },
 
+    /**
+     * Ends the clock's objects (docs/operations.md, Test clocks): its open invoices are voided here
+     * (their backing sessions cancelled, as the void route does); the clock's workflow then tells every
+     * attached workflow, whose subscription is cancelled and whose open session expires. Afterwards
+     * the clock is `not_found`.
+     */
     async delete(scope: MerchantScope, id: string): Promise<TestClock> {
-      const row = await load(scope, id);
+      await load(scope, id);
       const client = needTemporal();
-      if (row.status !== 'deleted') {
-        await repo.markDeleted(sql, id);
-        // The clock's workflow ends the objects on it (their workflows cancel or expire them).
-        await signalIfRunning(client, testClockWorkflowId(id), testClockDeleteSignal);
+      for (const invoiceId of await repo.openInvoicesOnClock(sql, id)) {
+        try {
+          await invoices?.void(scope, invoiceId);
+        } catch (error) {
+          // Paid meanwhile, or its payment in flight: that invoice's own outcome stands.
+          if (!(error instanceof InvalidStateError)) throw error;
+        }
       }
+      if (!(await repo.markDeleted(sql, id))) throw new NotFoundError(`No such test clock: ${id}.`, { param: 'id' });
+      await signalIfRunning(client, testClockWorkflowId(id), testClockDeleteSignal);
       return render((await repo.findTestClock(sql, scope, id))!);
     },
   };

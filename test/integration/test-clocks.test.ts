@@ -80,15 +80,24 @@ describe('test clocks API', () => {
 
     const deleted = await api('POST', `/v1/test-clocks/${clock.id}/delete`);
     expect(deleted.statusCode, deleted.body).toBe(200);
-    expect(deleted.json().status).toBe('deleted');
-    expect((await api('DELETE', `/v1/test-clocks/${clock.id}`)).json().status).toBe('deleted');
+    expect(deleted.json()).toMatchObject({ id: clock.id, status: 'deleted', advancingTo: null });
+    expect(deleted.json().deletedAt).not.toBeNull();
+    // Then it is gone: read, listed, deleted again or advanced, it is not_found.
+    for (const [method, url, payload] of [
+      ['GET', `/v1/test-clocks/${clock.id}`],
+      ['DELETE', `/v1/test-clocks/${clock.id}`],
+      ['POST', `/v1/test-clocks/${clock.id}/delete`],
+      ['POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: iso(start + 60 * DAY) }],
+      ['POST', `/v1/test-clocks/${clock.id}/wallets`, { wallets: [wallet()] }],
+    ] as const) {
+      const gone = await api(method, url, payload);
+      expect(gone.statusCode, `${method} ${url}`).toBe(404);
+      expect(gone.json().error.code).toBe('not_found');
+    }
+    expect((await api('GET', '/v1/test-clocks')).json().data.map((c: { id: string }) => c.id)).not.toContain(clock.id);
     // Its wallets are free for another clock.
     const again = await api('POST', '/v1/test-clocks', { name: 'Next', frozenTime: iso(await chainNowMs() + DAY), wallets: [payer] });
     expect(again.statusCode, again.body).toBe(200);
-    // A deleted clock cannot move.
-    const moved = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: iso(start + 60 * DAY) });
-    expect(moved.statusCode).toBe(403);
-    expect(moved.json().error.code).toBe('session_invalid_state');
   });
 
   it('refuses live keys, publishable keys and other merchants, and bad input with the envelope, changing nothing', async () => {
@@ -105,6 +114,12 @@ describe('test clocks API', () => {
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().error.code).toBe('not_found');
     expect((await call(other.secretKey, 'POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: iso(Date.parse(frozenTime) + DAY) })).statusCode).toBe(404);
+    for (const [method, url] of [['POST', `/v1/test-clocks/${clock.id}/delete`], ['DELETE', `/v1/test-clocks/${clock.id}`]] as const) {
+      const notMine = await call(other.secretKey, method, url);
+      expect(notMine.statusCode).toBe(404);
+      expect(notMine.json().error.code).toBe('not_found');
+    }
+    expect((await api('GET', `/v1/test-clocks/${clock.id}`)).json().status).toBe('ready');
 
     const before = (await db.sql`select count(*)::int as n from test_clocks`)[0]!.n;
     const cases: [object, string][] = [

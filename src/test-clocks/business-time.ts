@@ -1,0 +1,18 @@
+// Business time of a subscription (issue #30, docs/operations.md "Test clocks"): when its payer
+// wallet is on a live test clock, the times a subscription records about its life (at risk since,
+// cancelled, lapsed, completed) are the clock's, as Stripe does; else the wall clock's. `createdAt`,
+// `updatedAt` and delivery times stay wall time: they say when the record was written.
+import type { Db } from '../db/client.js';
+
+/**
+ * The clock's time: while it advances, the time it moves to (attached workflows act at that time
+ * before the clock is `ready` again).
+ */
+export async function businessNow(db: Db, sub: { merchantId: string; livemode: boolean; subscriberAddress: string }): Promise<Date> {
+  if (sub.livemode) return new Date();
+  const [row] = await db<{ at: Date }[]>`
+    select coalesce(c.advancing_to, c.frozen_time) as at from test_clock_wallets w join test_clocks c on c.id = w.test_clock_id
+    where w.merchant_id = ${sub.merchantId} and w.wallet_address = ${sub.subscriberAddress.toLowerCase()}
+      and w.detached_at is null and c.status <> 'deleted'`;
+  return row?.at ?? new Date();
+}
