@@ -89,6 +89,9 @@ describe('dev-chain receipt wait', () => {
 
   it('still times out when the transaction does not exist', async () => {
     const missing = `0x${'ab'.repeat(32)}` as Hash;
-    await expect(waitForDevReceipt(pub, missing, { nudgeAfterMs: 100, timeoutMs: 500 })).rejects.toBeInstanceOf(WaitForTransactionReceiptTimeoutError);
+    const failure = waitForDevReceipt(pub, missing, { nudgeAfterMs: 100, timeoutMs: 500 });
+    await expect(failure).rejects.toBeInstanceOf(WaitForTransactionReceiptTimeoutError);
+    // It says what the node holds, so a stuck dev deployment can be explained from its log.
+    await expect(failure).rejects.toThrow(/the node does not know it; pool .*; head \d+/);
   });
 });

@@ -74,11 +74,12 @@ describe('worker SIGKILLed mid sweep', () => {
       },
       50,
     );
-    for (const hash of hashes) expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
+    // Killed as soon as it is seen: waiting for the transfers' receipts first once let every sweep finish.
     await sweepInFlight;
-    const [atKill] = await stack.sql<{ n: number }[]>`select count(*)::int as n from deposits where swept_at is not null`;
     await worker.kill();
+    const [atKill] = await stack.sql<{ n: number }[]>`select count(*)::int as n from deposits where swept_at is not null`;
     expect(atKill!.n).toBeLessThan(DEPOSITS);
+    for (const hash of hashes) expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
 
     worker = await stack.start('worker');
     const ids = sessions.map((s) => s.id);

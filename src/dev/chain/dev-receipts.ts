@@ -39,7 +39,11 @@ export async function waitForDevReceipt(
       return await client.waitForTransactionReceipt({ hash, timeout: Math.max(1, Math.min(nudgeAfterMs, left)) });
     } catch (error) {
       if (!(error instanceof WaitForTransactionReceiptTimeoutError)) throw error;
-      if (left <= nudgeAfterMs) throw new Error(`${error.shortMessage} ${await describeStuck(client, hash)}`, { cause: error });
+      if (left <= nudgeAfterMs) {
+        // The same error (callers and tests tell a timeout by its class), saying what the node holds.
+        error.message = `${error.message}\n${await describeStuck(client, hash)}`;
+        throw error;
+      }
     }
     for (const raw of resend) await client.sendRawTransaction({ serializedTransaction: raw }).catch(() => undefined);
     await client.request({ method: 'evm_mine' as never, params: [] as never }).catch(() => undefined);
