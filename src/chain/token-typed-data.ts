@@ -1,22 +1,18 @@
 // EIP-712 types of the token's signed messages (EIP-3009 transfers, EIP-2612 permits). No imports:
 // the dashboard signs the same messages in the browser and takes these through dashboard/src/shared.ts.
+/** Transfer and receive authorizations sign the same fields; only the primary type's name differs. */
+const AUTHORIZATION_FIELDS = [
+  { name: 'from', type: 'address' },
+  { name: 'to', type: 'address' },
+  { name: 'value', type: 'uint256' },
+  { name: 'validAfter', type: 'uint256' },
+  { name: 'validBefore', type: 'uint256' },
+  { name: 'nonce', type: 'bytes32' },
+] as const;
+
 export const EIP3009_TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-  ReceiveWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
+  TransferWithAuthorization: AUTHORIZATION_FIELDS,
+  ReceiveWithAuthorization: AUTHORIZATION_FIELDS,
   CancelAuthorization: [
     { name: 'authorizer', type: 'address' },
     { name: 'nonce', type: 'bytes32' },

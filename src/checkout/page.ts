@@ -5,6 +5,7 @@
 // POST /checkout/{id}/pay. The page carries no key of any kind.
 import { toFunctionSelector } from 'viem';
 import { payerRefusalMessages } from '../chain/refusals.js';
+import { EIP3009_TYPES, EIP712_DOMAIN_TYPE, PERMIT_TYPES } from '../chain/token-typed-data.js';
 
 /** Served with every checkout response: scripts and requests only from this origin. */
 export const CHECKOUT_SECURITY_HEADERS: Record<string, string> = {
@@ -156,6 +157,10 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
 
   // The payer's sentence per token refusal code (src/chain/refusals.ts, the one place they are written).
   var REFUSALS = ${JSON.stringify(payerRefusalMessages())};
+  // The token's EIP-712 message types (src/chain/token-typed-data.ts, shared with the server and the dashboard).
+  var DOMAIN_TYPE = ${JSON.stringify(EIP712_DOMAIN_TYPE)};
+  var TRANSFER_FIELDS = ${JSON.stringify(EIP3009_TYPES.TransferWithAuthorization)};
+  var PERMIT_FIELDS = ${JSON.stringify(PERMIT_TYPES.Permit)};
   var SELECTORS = { paused: '${toFunctionSelector('paused()')}', isBlacklisted: '${toFunctionSelector('isBlacklisted(address)')}' };
 
   var MESSAGES = {
@@ -319,20 +324,8 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     };
     return {
       types: {
-        EIP712Domain: [
-          { name: 'name', type: 'string' },
-          { name: 'version', type: 'string' },
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' }
-        ],
-        TransferWithAuthorization: [
-          { name: 'from', type: 'address' },
-          { name: 'to', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'validAfter', type: 'uint256' },
-          { name: 'validBefore', type: 'uint256' },
-          { name: 'nonce', type: 'bytes32' }
-        ]
+        EIP712Domain: DOMAIN_TYPE,
+        TransferWithAuthorization: TRANSFER_FIELDS
       },
       primaryType: 'TransferWithAuthorization',
       domain: token.domain,
@@ -729,25 +722,12 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       });
   }
 
-  var DOMAIN_TYPE = [
-    { name: 'name', type: 'string' },
-    { name: 'version', type: 'string' },
-    { name: 'chainId', type: 'uint256' },
-    { name: 'verifyingContract', type: 'address' }
-  ];
-
   /** EIP-2612 Permit typed data, as JSON for eth_signTypedData_v4 (enrolment and renewal sign the same shape). */
   function permitTypedData(domain, message) {
     return JSON.stringify({
       types: {
         EIP712Domain: DOMAIN_TYPE,
-        Permit: [
-          { name: 'owner', type: 'address' },
-          { name: 'spender', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' }
-        ]
+        Permit: PERMIT_FIELDS
       },
       primaryType: 'Permit',
       domain: domain,
