@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { type PoolWatch, watchAnvilPool } from './pool-watch.js';
 
 export interface StartAnvilOptions {
   /** TCP port; default 0 = let the OS pick a free port (read back from anvil's output, race-free). */
@@ -28,6 +29,11 @@ export interface StartAnvilOptions {
   extraArgs?: string[];
   /** Startup timeout in ms (default 20000). */
   timeoutMs?: number;
+  /**
+   * Watch the pool for anvil's out-of-order stall and re-send a stalled sender's transactions in
+   * nonce order (pool-watch.ts). Default: on when anvil automines.
+   */
+  watchPool?: boolean;
   /** Receives anvil's stdout/stderr lines (default: kept in a small buffer for error messages only). */
   onLog?: (line: string) => void;
 }
@@ -38,6 +44,8 @@ export interface AnvilInstance {
   port: number;
   chainId: number;
   pid: number;
+  /** Stalled senders the pool watch re-sent so far (0 when it does not watch). */
+  poolResends(): number;
   /** Sends SIGTERM (anvil dumps `state` if configured), SIGKILL after 5 s; resolves when exited. Idempotent. */
   stop(): Promise<void>;
 }
@@ -150,7 +158,9 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
 
+  let poolWatch: PoolWatch | undefined;
   const stop = async (): Promise<void> => {
+    await poolWatch?.stop();
     if (exited) return;
     child.kill('SIGTERM');
     const killTimer = setTimeout(() => child.kill('SIGKILL'), 5000);
@@ -168,7 +178,9 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
       const rpcUrl = `http://${HOST}:${port}`;
       const answered = await rpcChainId(rpcUrl);
       if (answered === chainId) {
-        return { rpcUrl, host: HOST, port, chainId, pid: child.pid ?? -1, stop };
+        const automines = options.blockTime === undefined && !args.some((arg) => arg === '--no-mining' || arg === '--no-mine');
+        if (options.watchPool ?? automines) poolWatch = watchAnvilPool(rpcUrl, { log: (line) => options.onLog?.(line) });
+        return { rpcUrl, host: HOST, port, chainId, pid: child.pid ?? -1, poolResends: () => poolWatch?.unstuck() ?? 0, stop };
       }
     }
     if (Date.now() > deadline) {
