@@ -257,8 +257,10 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       if (session.status === 'completed') return succeed(session);
       if (session.status === 'open' && !isExpired(session)) {
         if (!nonce) {
+          // Opened or reloaded while a payment was processing: the session says why it failed.
           setBusy(false, 'Pay with wallet');
-          return show('error', MESSAGES.failedOnChain);
+          var failure = session.lastPaymentError;
+          return show('error', (failure && refusalText(failure.code)) || MESSAGES.failedOnChain);
         }
         return getJson('/checkout/' + encodeURIComponent(sessionId) + '/payments/' + nonce).then(function (payment) {
           if (payment.submissionStatus !== 'failed') {
@@ -582,6 +584,8 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
             return;
           }
           setBusy(false, 'Pay with wallet');
+          // The latest payment posted for this session failed: say why, and let the payer try again.
+          if (session.lastPaymentError) show('error', refusalText(session.lastPaymentError.code) || MESSAGES.failedOnChain);
         });
       })
       .catch(function (error) {
@@ -774,6 +778,8 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       }
       if (r.status === 'failed') {
         setBusy(false, 'Renew with wallet');
+        var named = refusalText(r.failureCode);
+        if (named) return show('error', named);
         return show('error', 'The renewal could not be completed on-chain' + (r.failureReason ? ': ' + r.failureReason : '.') + ' You can try again.');
       }
       return new Promise(function (resolve) { setTimeout(resolve, 1000); }).then(function () { return pollRenewal(nonce); });

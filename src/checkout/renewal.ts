@@ -67,6 +67,7 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
     permitNonce: nonce.toString(),
     status: 'pending',
     transactionHash: null,
+    failureCode: null,
     failureReason: null,
   });
 
@@ -81,7 +82,7 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
       const result = await handle.result();
       return result.ok
         ? { ...pending(subscriptionId, nonce), status: 'confirmed', transactionHash: result.txHash }
-        : { ...pending(subscriptionId, nonce), status: 'failed', failureReason: result.reason };
+        : { ...pending(subscriptionId, nonce), status: 'failed', failureCode: result.code ?? null, failureReason: result.reason };
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return undefined;
       throw error;
@@ -160,11 +161,15 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
       // never charged; a paused token refuses the permit itself.
       await refuseTokenStanding(publicClientFor(onChain.settings), onChain.token, { address: onChain.owner, param: 'permit.signature' });
       if (!temporal || !taskQueue) throw new InvalidRequestError('Renewals are not available on this deployment (no workflow engine).', { param: 'id' });
+      // One run per permit nonce while it runs or once it confirmed. A refused one (the token was
+      // paused, say) leaves the nonce unused: posting again, at the same nonce, submits again.
+      const earlier = await statusOf(sub.id, onChain.nonce);
+      if (earlier && earlier.status !== 'failed') return earlier;
       await startWorkflowOnce(temporal, subscriptionAllowanceRenewalWorkflow, {
         workflowId: allowanceRenewalWorkflowId(sub.id, onChain.nonce),
         taskQueue,
         args: [{ subscriptionId: sub.id, value: value.toString(), deadline: deadline.toString(), signature: body.permit.signature }],
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
         tags: { merchantId: sub.merchantId, livemode: sub.livemode, customerWallet: sub.subscriberAddress },
       });
       return (await statusOf(sub.id, onChain.nonce)) ?? pending(sub.id, onChain.nonce);

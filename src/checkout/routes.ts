@@ -204,7 +204,7 @@ export function registerCheckoutRoutes(app: FastifyZodInstance, checkout: Checko
       tags: ['Checkout'],
       summary: "Renew a subscription's allowance with the subscriber's signed EIP-2612 permit (used by the hosted renewal page)",
       description:
-        "Public and same-origin; the body carries the renewal link's `token`. The permit must be signed by the subscriber for the SubscriptionManager at the current permit nonce, unexpired, cover one period and raise the allowance. The operator submits it (workflow `<subscription id>_renew_<permit nonce>`, so a re-post starts nothing new); an at_risk charge is retried as soon as the Approval is indexed. Refused for a cancelled, lapsed or completed subscription (session_invalid_state).",
+        "Public and same-origin; the body carries the renewal link's `token`. The permit must be signed by the subscriber for the SubscriptionManager at the current permit nonce, unexpired, cover one period and raise the allowance. The operator submits it (workflow `<subscription id>_renew_<permit nonce>`: a re-post while it runs or once it confirmed starts nothing new; after a refusal, e.g. `token_paused`, the permit nonce is still unused and a new post submits again); an at_risk charge is retried as soon as the Approval is indexed. Refused for a cancelled, lapsed or completed subscription (session_invalid_state).",
       params: checkoutRenewalParams,
       body: checkoutRenewalBody,
       response: { 200: checkoutRenewal },

@@ -148,6 +148,10 @@ export const checkoutRenewal = z
     permitNonce: z.string(),
     status: z.enum(['pending', 'confirmed', 'failed']),
     transactionHash: z.string().nullable(),
+    failureCode: z
+      .string()
+      .nullable()
+      .describe('When failed and the token refused the permit: its refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `authorization_expired`). The hosted page shows the subscriber one sentence per code.'),
     failureReason: z.string().nullable(),
   })
   .meta({ id: 'CheckoutRenewal' });

@@ -147,6 +147,15 @@ export const checkoutSession = z
       })
       .nullable()
       .describe('The invoice this session pays: its number and line items.'),
+    lastPaymentError: z
+      .object({
+        code: z.string().describe('A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`.'),
+        reason: z.string().describe('The readable reason.'),
+      })
+      .nullable()
+      .describe(
+        'Why the latest payment posted for this session failed, while the session is open again after it (like Stripe\'s `last_payment_error`): a page opened or reloaded while that payment was processing can still tell the payer why. Null when the latest payment did not fail, or the session is no longer open.',
+      ),
   })
   .meta({ id: 'CheckoutSession' });
 

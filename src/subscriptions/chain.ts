@@ -28,7 +28,7 @@ import { rpcTransport, type RpcBounds } from '../chain/clients.js';
 import { createOperatorSender, type OperatorSender } from '../chain/operator-sender.js';
 import { callInNextBlock, estimateGasInNextBlock, nextBlockTime } from '../chain/chain-time.js';
 import { createReceiptWaiter } from '../chain/receipts.js';
-import { classifyRevert } from '../chain/refusals.js';
+import { classifyRevert, type RefusalCode } from '../chain/refusals.js';
 import { nameBlacklistedSide } from '../chain/token-standing.js';
 import { CHARGE_MANY_SELECTOR, DEFAULT_CHARGE_BATCH, chargeFailureName, createBatcher, type Batcher, type ChargeBatchOptions } from './charge-batch.js';
 import type { Sql } from '../db/client.js';
@@ -67,7 +67,11 @@ export type CancelResult = { txHash: Hex | null; alreadyCancelled: boolean };
 
 /** A subscriber's signed EIP-2612 permit for the SubscriptionManager (the renewal page's top-up). */
 export type AllowancePermitInput = { livemode: boolean; token: string; owner: string; value: string; deadline: string; signature: Hex };
-export type AllowancePermitResult = { ok: true; txHash: Hex; blockNumber: string } | { ok: false; reason: string };
+/**
+ * A refused permit carries the token's refusal code (src/chain/refusals.ts) when it is one, e.g.
+ * `token_paused`, `authorization_expired`, `signature_invalid`; runs recorded before codes have none.
+ */
+export type AllowancePermitResult = { ok: true; txHash: Hex; blockNumber: string } | { ok: false; reason: string; code?: RefusalCode };
 
 export interface SubscriptionChain {
   charge(input: ChargeInput): Promise<ChargeResult>;
@@ -396,18 +400,22 @@ export async function createViemSubscriptionChain(
       }
       const { v, r, s } = splitSig(signature);
       const args = [getAddress(owner), c.mode.subscriptionManager, BigInt(value), BigInt(deadline), v, r, s] as const;
-      const result = await sendFor<string>(c, purpose, async () => {
+      const result = await sendFor<{ reason: string; code?: RefusalCode }>(c, purpose, async () => {
         try {
           await c.pub.simulateContract({ account: c.sender.address, address: getAddress(token), abi: fiatTokenAbi, functionName: 'permit', args });
         } catch (error) {
           const revert = decodeContractRevert(error);
           if (!revert) throw error;
-          return { refused: describeRevert(revert) };
+          const refusal = classifyRevert(revert);
+          if (!refusal) return { refused: { reason: describeRevert(revert) } };
+          // The owner is the payer; the spender (SubscriptionManager) stands on the merchant's side.
+          const named = await nameBlacklistedSide(c.pub, getAddress(token), getAddress(owner), c.mode.subscriptionManager, refusal);
+          return { refused: { reason: named.reason, code: named.code } };
         }
         return { call: { to: getAddress(token), data: encodeFunctionData({ abi: fiatTokenAbi, functionName: 'permit', args }) } };
       });
       if ('receipt' in result) return { ok: true, txHash: result.receipt.transactionHash, blockNumber: result.receipt.blockNumber.toString() };
-      if ('refused' in result) return { ok: false, reason: result.refused };
+      if ('refused' in result) return { ok: false, ...result.refused };
       throw new Error(`the permit of ${owner} was ${result.outcome}; will simulate again on retry`);
     },
   };

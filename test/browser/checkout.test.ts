@@ -405,12 +405,25 @@ describe('hosted pages name the token refusal in one sentence', () => {
       await expect
         .poll(async () => (await db.sql`select status from relay_submissions where payment_session_id = ${session.id}`)[0]?.status, { timeout: 60_000 })
         .toBe('submitted');
+      // A second page opened while the payment is processing (as a reload is): it never saw the nonce.
+      const reloaded = (await openWalletPage({ account: payer })).page;
+      await reloaded.goto(`${baseUrl}/checkout/${session.id}`);
+      await expect.poll(() => reloaded.locator('#pay').textContent(), { timeout: 30_000 }).toBe('Processing…');
       // The pause outbids the relay's transfer in the same block, so the transfer runs on a paused token.
       const hash = await pauser().writeContract({ address: token, abi: fiatTokenAbi, functionName: 'pause', maxPriorityFeePerGas: 50_000_000_000n, maxFeePerGas: 100_000_000_000n });
       await testClient.mine({ blocks: 1 });
       await mined(hash);
       await testClient.setAutomine(true);
       await expect.poll(() => message(page), { timeout: 60_000 }).toBe(describeRefusalToPayer('token_paused'));
+      await expect.poll(() => message(reloaded), { timeout: 60_000 }).toBe(describeRefusalToPayer('token_paused'));
+      expect(await reloaded.locator('#pay').isEnabled()).toBe(true);
+      // The public session names the failure; a page opened after it says it too.
+      const view = await t.app.inject({ method: 'GET', url: `/v1/checkout/sessions/${session.id}` });
+      expect(view.json()).toMatchObject({ status: 'open', lastPaymentError: { code: 'token_paused' } });
+      const later = (await openWalletPage({ account: payer })).page;
+      await openCheckout(later, session.id);
+      await expect.poll(() => message(later), { timeout: 30_000 }).toBe(describeRefusalToPayer('token_paused'));
+      await Promise.all([reloaded.close(), later.close()]);
       const [submission] = await db.sql`select status, failure_code from relay_submissions where payment_session_id = ${session.id}`;
       expect(submission).toMatchObject({ status: 'failed', failure_code: 'token_paused' });
       expect(await sessionStatus(session.id)).toBe('open');

@@ -24,6 +24,7 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { allowanceRenewalWorkflowId, subscriptionAllowanceRenewalWorkflow } from '../../workflows/subscription-renewal.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 
@@ -244,9 +245,44 @@ describe('hosted allowance renewal', () => {
     expect((await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length).toBe(0);
   });
 
+  it('a permit the token refuses after the door (paused by the time it is submitted) fails with its refusal code and sends nothing; posted again once unpaused, it lands', async () => {
+    const o = await offer();
+    const permit = await signPermit(payer, o);
+    const pauser = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.usdcPauser.privateKey), chain: chainDefinition(chain.anvil.chainId, chain.anvil.rpcUrl), transport: http(chain.anvil.rpcUrl) });
+    const setPaused = async (paused: boolean) =>
+      expect((await chain.pub.waitForTransactionReceipt({ hash: await pauser.writeContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: paused ? 'pause' : 'unpause' }) })).status).toBe('success');
+    await setPaused(true);
+    try {
+      // What the renew route starts once its door check passed: the pause lands in between.
+      const handle = await temporal.client.workflow.start(subscriptionAllowanceRenewalWorkflow, {
+        workflowId: allowanceRenewalWorkflowId(subscriptionId, o.permitNonce),
+        taskQueue: temporal.taskQueue,
+        args: [{ subscriptionId, ...permit }],
+      });
+      expect(await handle.result()).toMatchObject({ ok: false, code: 'token_paused' });
+      const status = await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewals/${o.permitNonce}?token=${token}` });
+      expect(status.json()).toMatchObject({ object: 'checkout_renewal', status: 'failed', failureCode: 'token_paused', failureReason: describeRefusal('token_paused') });
+      expect((await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length).toBe(0);
+      expect(await allowance()).toBe(USDC(10));
+    } finally {
+      await setPaused(false);
+    }
+    // Paused means try later: posted again once unpaused, the same permit nonce is submitted and lands.
+    const again = await renew({ token, permit });
+    expect(again.statusCode, again.body).toBe(200);
+    const renewed = await until(
+      async () => (await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewals/${o.permitNonce}?token=${token}` })).json(),
+      (s) => s.status !== 'pending',
+      'the renewal posted again',
+    );
+    expect(renewed).toMatchObject({ status: 'confirmed', failureCode: null });
+    expect(await allowance()).toBe(BigInt(permit.value));
+  });
+
   it('relays the subscriber\'s permit through the operator once; a re-post answers from the same renewal', async () => {
     const o = await offer();
     const permit = await signPermit(payer, o);
+    const permitsBefore = (await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length;
     const posted = await renew({ token, permit });
     expect(posted.statusCode, posted.body).toBe(200);
     expect(posted.json()).toMatchObject({ object: 'checkout_renewal', subscriptionId, permitNonce: o.permitNonce });
@@ -257,19 +293,19 @@ describe('hosted allowance renewal', () => {
     );
     expect(status).toMatchObject({ status: 'confirmed', failureReason: null });
     expect(status.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(await allowance()).toBe(USDC(130));
+    expect(await allowance()).toBe(BigInt(o.permitValue));
 
     // The same post again (a retry after a lost response): the confirmed renewal, no second transaction.
     const again = await renew({ token, permit });
     expect(again.json()).toMatchObject({ status: 'confirmed', permitNonce: o.permitNonce, transactionHash: status.transactionHash });
-    expect((await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length).toBe(1);
+    expect((await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length).toBe(permitsBefore + 1);
     expectEnvelope(
       await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewals/99?token=${token}` }),
       404,
       'not_found',
       'nonce',
     );
-    expect((await offer()).periodsLeft).toBe(13);
+    expect((await offer()).periodsLeft).toBe(Number(BigInt(o.permitValue) / USDC(10)));
   });
 
   it('refuses to renew a cancelled subscription (session_invalid_state)', async () => {
