@@ -34,6 +34,8 @@ export interface StartAnvilOptions {
    * nonce order (pool-watch.ts). Default: on when anvil automines.
    */
   watchPool?: boolean;
+  /** Told each time the pool watch re-sent a stalled sender (default: the line goes to `onLog`). */
+  onPoolRepair?: (line: string) => void;
   /** Receives anvil's stdout/stderr lines (default: kept in a small buffer for error messages only). */
   onLog?: (line: string) => void;
 }
@@ -179,7 +181,7 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
       const answered = await rpcChainId(rpcUrl);
       if (answered === chainId) {
         const automines = options.blockTime === undefined && !args.some((arg) => arg === '--no-mining' || arg === '--no-mine');
-        if (options.watchPool ?? automines) poolWatch = watchAnvilPool(rpcUrl, { log: (line) => options.onLog?.(line) });
+        if (options.watchPool ?? automines) poolWatch = watchAnvilPool(rpcUrl, { log: (line) => (options.onPoolRepair ?? options.onLog)?.(line) });
         return { rpcUrl, host: HOST, port, chainId, pid: child.pid ?? -1, poolResends: () => poolWatch?.unstuck() ?? 0, stop };
       }
     }
