@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
-import { type Authorization, PERMIT_TYPES, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
+import { PERMIT_TYPES } from '../../src/chain/typed-data.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
@@ -22,6 +22,7 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 import { launchBrowser } from '../support/browser.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { payRelayedSession, until } from '../support/relayed-session.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 
 const SCREENSHOT_DIR = '.data/screenshots/dashboard';
@@ -50,32 +51,9 @@ const auth = () => ({ authorization: `Bearer ${merchant.secretKey}` });
 const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: auth() })).json();
 const balanceOf = (who: Address) => pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /** A payment session the customer paid through the relay, completed. */
 async function paidSession(amount: bigint): Promise<string> {
-  const session = (await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: amount.toString() } })).json();
-  const now = (await pub.getBlock()).timestamp;
-  const message: Authorization = { from: customer.address, to: payout, value: amount, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
-  const signature = await signAuthorization(customer, await readDomain(pub, settings.token), 'TransferWithAuthorization', message);
-  const authorization = { ...message, value: amount.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() };
-  const paid = await t.app.inject({
-    method: 'POST',
-    url: '/v1/relay/payments',
-    headers: { ...auth(), 'idempotency-key': `dashboard-refund-${session.id}` },
-    payload: { authorization, signature, paymentSessionId: session.id },
-  });
-  expect(paid.statusCode, paid.body).toBe(200);
-  await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.status === 'completed', 'session completed');
-  return session.id;
+  return payRelayedSession({ app: t.app, secretKey: merchant.secretKey, pub, token: settings.token, payer: customer, payTo: payout, amount, keyPrefix: 'dashboard-refund' });
 }
 
 /** The payout wallet's EIP-2612 permit for the operator, sent through the API as the dashboard does. */

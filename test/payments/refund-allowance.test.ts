@@ -18,6 +18,7 @@ import { refundOperatorOf } from '../../src/refunds/allowance.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { payRelayedSession, until } from '../support/relayed-session.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { recordHistory } from '../support/histories.js';
 import { refundWorkflowId } from '../../workflows/refund.js';
@@ -61,16 +62,6 @@ const refund = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/ref
 const wallet = (account: PrivateKeyAccount) =>
   createWalletClient({ account, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** The payout wallet's approve of the operator: the refund allowance granted without a permit. */
 async function approveOperator(value: bigint): Promise<void> {
   const hash = await wallet(merchantAccount).writeContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'approve', args: [operator, value] });
@@ -84,20 +75,7 @@ async function transferToken(from: PrivateKeyAccount, to: Address, value: bigint
 
 /** A completed payment session paid by `payer` through the relay. */
 async function paidSession(amount: bigint): Promise<string> {
-  const session = (await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: amount.toString() } })).json();
-  const now = (await pub.getBlock()).timestamp;
-  const message: Authorization = { from: payer.address, to: payout, value: amount, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
-  const signature = await signAuthorization(payer, await readDomain(pub, settings.token), 'TransferWithAuthorization', message);
-  const authorization = { ...message, value: amount.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() };
-  const paid = await t.app.inject({
-    method: 'POST',
-    url: '/v1/relay/payments',
-    headers: { ...auth(), 'idempotency-key': `refund-test-${session.id}` },
-    payload: { authorization, signature, paymentSessionId: session.id },
-  });
-  expect(paid.statusCode, paid.body).toBe(200);
-  await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.status === 'completed', 'session completed');
-  return session.id;
+  return payRelayedSession({ app: t.app, secretKey: merchant.secretKey, pub, token: settings.token, payer: payer, payTo: payout, amount, keyPrefix: 'refund-test' });
 }
 
 const refundEvents = async (refundId: string) =>

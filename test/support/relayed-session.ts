@@ -1,0 +1,48 @@
+// Paying a payment session through the relay API, as a merchant's integration does: the payer signs
+// an EIP-3009 authorization for the session's amount and the merchant posts it to /v1/relay/payments.
+import type { Address, PrivateKeyAccount, PublicClient } from 'viem';
+import { expect } from 'vitest';
+import { type Authorization, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
+import type { App } from '../../src/app.js';
+
+/** Reads until `done` holds (every `intervalMs`, for up to a minute); throws with the last value otherwise. */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** Creates a session for `amount`, pays it with `payer`'s authorization to `payTo` through the relay, and waits until it completed. */
+export async function payRelayedSession(opts: {
+  app: App;
+  secretKey: string;
+  pub: PublicClient;
+  token: Address;
+  payer: PrivateKeyAccount;
+  payTo: Address;
+  amount: bigint;
+  /** Idempotency-Key prefix of the relay post (the session id follows). */
+  keyPrefix: string;
+}): Promise<string> {
+  const { app, pub, payer, amount } = opts;
+  const headers = { authorization: `Bearer ${opts.secretKey}` };
+  const session = (await app.inject({ method: 'POST', url: '/v1/payment-sessions', headers, payload: { amount: amount.toString() } })).json();
+  const now = (await pub.getBlock()).timestamp;
+  const message: Authorization = { from: payer.address, to: opts.payTo, value: amount, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
+  const signature = await signAuthorization(payer, await readDomain(pub, opts.token), 'TransferWithAuthorization', message);
+  const authorization = { ...message, value: amount.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() };
+  const paid = await app.inject({
+    method: 'POST',
+    url: '/v1/relay/payments',
+    headers: { ...headers, 'idempotency-key': `${opts.keyPrefix}-${session.id}` },
+    payload: { authorization, signature, paymentSessionId: session.id },
+  });
+  expect(paid.statusCode, paid.body).toBe(200);
+  const read = async () => (await app.inject({ method: 'GET', url: `/v1/payment-sessions/${session.id}`, headers })).json();
+  await until(read, (s) => s.status === 'completed', 'session completed');
+  return session.id;
+}
