@@ -118,9 +118,18 @@ describe('agent job funding across a killed worker', () => {
       expect(job.status).toBe('approved');
 
       // createJob is sent; mine it, wait until the worker records the on-chain job, then hold the row.
+      // The sent row is written before the broadcast, so a block is mined whenever the pool holds
+      // something, not once: under load the transaction reaches the node after a single block.
       await until(() => db.sql`select 1 from chain_transactions where purpose like ${`escrow:%:${job.id}:create`}`, (r) => r.length === 1, 'createJob sent');
-      await testClient().mine({ blocks: 1 });
-      const recorded = await until(() => jobRow(job.id), (r) => r.onchainJobId !== null, 'the on-chain job recorded');
+      const recorded = await until(
+        async () => {
+          const row = await jobRow(job.id);
+          if (row.onchainJobId === null && (await testClient().getTxpoolStatus()).pending > 0) await testClient().mine({ blocks: 1 });
+          return row;
+        },
+        (r) => r.onchainJobId !== null,
+        'the on-chain job recorded',
+      );
       await lock`begin`;
       await lock`select 1 from agent_jobs where id = ${job.id} for update`;
       locked = true;
