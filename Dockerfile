@@ -8,6 +8,8 @@
 FROM node:20-bookworm-slim AS base
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm install runs it (postinstall): the Postgres client's reserve fix, docs/decisions.md.
+COPY scripts/patch-postgres-client.mjs scripts/
 
 FROM base AS devchain
 RUN npm ci --no-audit --no-fund

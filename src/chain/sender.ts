@@ -10,7 +10,8 @@
 // Concurrent sends of one account in a process share one lock acquisition
 // (group commit, at most 64 per batch): one nonce range, one fee estimate, and
 // the inserts (with the callers' own bookkeeping statements) pipelined on the
-// transaction's connection.
+// transaction's connection. A batch that never settles (a client fault) fails its
+// callers after BATCH_STALL_MS instead of holding every later send of the account.
 //
 // Following: `look` takes one look at a recorded transaction (mined under any of
 // its hashes, its nonce taken by another transaction, or still waiting: then it
@@ -71,9 +72,16 @@ export type TransactionSender = {
   settle(row: TransactionRow, options: { receipts: ReceiptWaiter; stuckAfterMs: number }): Promise<Settled>;
 };
 
-export function createTransactionSender(deps: { sql: Sql; client: PublicClient; account: LocalAccount; chainId: number }): TransactionSender {
+export function createTransactionSender(deps: {
+  sql: Sql;
+  client: PublicClient;
+  account: LocalAccount;
+  chainId: number;
+  /** How long a batch may stay unsettled before its callers get an error (BATCH_STALL_MS). */
+  batchStallMs?: number;
+}): TransactionSender {
   const { sql, client, account, chainId } = deps;
-  const sending: SendingAccount = { sql, client, account, chainId };
+  const sending: SendingAccount = { sql, client, account, chainId, batchStallMs: deps.batchStallMs ?? BATCH_STALL_MS };
 
   async function send(call: OutgoingCall, options: SendOptions = {}): Promise<TransactionRow> {
     const row = await recordInBatch(sending, call, options);
@@ -158,13 +166,33 @@ export function createTransactionSender(deps: { sql: Sql; client: PublicClient; 
 
 // ------------------------------------------------------------------ group commit
 
-type SendingAccount = { sql: Sql; client: PublicClient; account: LocalAccount; chainId: number };
+type SendingAccount = { sql: Sql; client: PublicClient; account: LocalAccount; chainId: number; batchStallMs?: number };
 type Queued = { call: OutgoingCall; options: SendOptions; resolve: (row: TransactionRow) => void; reject: (error: unknown) => void };
 type Queue = { sending: SendingAccount; items: Queued[]; draining: boolean };
 
 /** One queue per database and sending account in this process, whichever sender object the call came through. */
 const queues = new WeakMap<Sql, Map<string, Queue>>();
 const BATCH = 64;
+
+/**
+ * Longer than any wait Postgres bounds (a statement 30 s, an idle open transaction 60 s), so a batch
+ * still unsettled after it waits on a fault of the client, not of the database. Every send of the
+ * account queues behind the batch, so its callers get an error (their activities retry) and the queue
+ * moves on. Safe: a purpose is recorded once, so if the batch commits after all, a retry finds it.
+ */
+export const BATCH_STALL_MS = 120_000;
+
+export class BatchStalled extends Error {}
+
+/** The batch's rows, or BatchStalled once it has been unsettled for `ms`; a late outcome is dropped. */
+function withinStallBound<T>(batch: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BatchStalled(`recording a batch of transactions has not settled in ${ms} ms; its sends are retried`)), ms);
+  });
+  batch.catch(() => undefined); // after a stall nobody awaits it
+  return Promise.race([batch, stalled]).finally(() => clearTimeout(timer));
+}
 
 class PurposeTaken extends Error {}
 
@@ -188,7 +216,7 @@ async function drain(queue: Queue): Promise<void> {
   while (queue.items.length > 0) {
     const batch = queue.items.splice(0, BATCH);
     try {
-      const rows = await recordBatch(queue.sending, batch);
+      const rows = await withinStallBound(recordBatch(queue.sending, batch), queue.sending.batchStallMs ?? BATCH_STALL_MS);
       batch.forEach((b, i) => b.resolve(rows[i]!));
     } catch (error) {
       for (const b of batch) b.reject(error);

@@ -10,7 +10,8 @@ import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
 import { allocateNonces, insertTransaction } from '../../src/chain/ledger-repo.js';
 import { createOperatorSender, type OperatorSender } from '../../src/chain/operator-sender.js';
 import { createReceiptWaiter } from '../../src/chain/receipts.js';
-import { createTransactionSender } from '../../src/chain/sender.js';
+import { BatchStalled, createTransactionSender } from '../../src/chain/sender.js';
+import { createSql } from '../../src/db/client.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
@@ -113,6 +114,37 @@ describe('operator sender', () => {
     expect((await a.settle(retried)).outcome).toBe('success');
     expect(await rowsOf('once:')).toHaveLength(1);
     expect(await pub.getTransactionCount({ address: operator.address, blockTag: 'pending' })).toBe(before + 1);
+  });
+
+  it('fails the callers of a batch that stays unsettled and moves on; the batch commits late and a retry sends what it recorded', async () => {
+    // A pool of its own: the account's send queue is per pool, so this one has the short stall bound.
+    const sql = createSql(db.url, { max: 3 });
+    const receipts = createReceiptWaiter(pub, 50);
+    const sender = createTransactionSender({ sql, client: pub, account: operator, chainId: anvil.chainId, batchStallMs: 1500 });
+    try {
+      expect((await sender.settle(await sender.send(call('stall:0')), { receipts, stuckAfterMs: 60_000 })).outcome).toBe('success');
+      // Another transaction holds the account's nonce row, so the batches wait as on a stuck client.
+      const holder = await db.sql.reserve();
+      try {
+        await holder`begin`;
+        await holder`select 1 from relayer_accounts where chain_id = ${anvil.chainId} and address = ${operator.address} for update`;
+        await expect(sender.send(call('stall:1'))).rejects.toBeInstanceOf(BatchStalled);
+        // The queue did not wait on the stalled batch: the next send is its own batch, bounded too.
+        await expect(sender.send(call('stall:2'))).rejects.toBeInstanceOf(BatchStalled);
+      } finally {
+        await holder`rollback`;
+        holder.release();
+      }
+      // The stalled batches commit once the row is free; the retries find their transactions.
+      const retried = await Promise.all([sender.send(call('stall:1')), sender.send(call('stall:2'))]);
+      for (const row of retried) expect((await sender.settle(row, { receipts, stuckAfterMs: 60_000 })).outcome).toBe('success');
+      const rows = await rowsOf('stall:');
+      expect(rows.map((r) => r.purpose)).toEqual(['stall:0', 'stall:1', 'stall:2']);
+      expect(rows.map((r) => BigInt(r.nonce) - BigInt(rows[0]!.nonce))).toEqual([0n, 1n, 2n]);
+      expect(rows.every((r) => r.outcome === 'success')).toBe(true);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
   });
 
   it('records a revert, which frees the purpose for a new transaction', async () => {

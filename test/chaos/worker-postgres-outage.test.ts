@@ -3,7 +3,10 @@
 // running through it (no crash, no restart) and finish the work it started before the
 // outage on its own: every payment confirmed once, the merchant paid the exact sum, and
 // the relayer's nonce moved once per payment. Set-up shared with the relay crash tests.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PROJECT_ROOT } from '../../src/dev/temporal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   confirmedRelayHashes,
@@ -49,7 +52,15 @@ describe('the worker through a Postgres outage', () => {
     expect({ exitCode: worker.child.exitCode, signal: worker.child.signalCode }).toEqual({ exitCode: null, signal: null });
     await stack.restartPostgres();
 
-    await waitUntil('every payment confirmed after the outage', 180_000, async () => ((await status().catch(() => undefined))?.confirmed === PAYMENTS ? true : undefined), 500);
+    await waitUntil('every payment confirmed after the outage', 180_000, async () => ((await status().catch(() => undefined))?.confirmed === PAYMENTS ? true : undefined), 500).catch(
+      async (error: Error) => {
+        // Say where it stood and what the worker printed, so a failure can be explained from the log.
+        const last = await status().catch((e: unknown) => String(e));
+        const logFile = join(PROJECT_ROOT, '.data', 'test-logs', 'chaos-postgres-outage-worker.log');
+        writeFileSync(logFile, worker.log.join('\n'));
+        throw new Error(`${error.message}; relay status: ${JSON.stringify(last)}; the worker's log is in .data/test-logs/chaos-postgres-outage-worker.log`);
+      },
+    );
     expect({ exitCode: worker.child.exitCode, signal: worker.child.signalCode }).toEqual({ exitCode: null, signal: null });
 
     expect(await confirmedRelayHashes(chaos)).toHaveLength(PAYMENTS);
