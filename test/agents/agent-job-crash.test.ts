@@ -25,6 +25,7 @@ import { createSecretBox } from '../../src/security/encryption.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { until } from '../support/until.js';
 
 let chain: DevChain;
 let db: TestDatabase;
@@ -77,16 +78,6 @@ async function workerProcess(): Promise<{ child: ChildProcess; exited: Promise<u
     child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
   });
   return { child, exited };
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, tries = 600): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < tries; i++) {
-    last = await read();
-    if (done(last)) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
 }
 
 const jobRow = (id: string) =>
@@ -168,7 +159,7 @@ describe('agent job funding across a killed worker', () => {
     // A new worker: the activity times out (heartbeat) and is retried there; it sends nothing new.
     const second = await workerProcess();
     try {
-      const funded = await until(() => jobRow(jobId), (r) => r.status === 'funded', 'the job recorded funded by the second worker', 1200);
+      const funded = await until(() => jobRow(jobId), (r) => r.status === 'funded', 'the job recorded funded by the second worker', { intervalMs: 50 });
       const fundRows = await db.sql<{ transactionHash: string; outcome: string | null }[]>`
         select transaction_hash as "transactionHash", outcome from chain_transactions where purpose like ${`escrow:%:${jobId}:fund`}`;
       expect(fundRows).toEqual([{ transactionHash: funded.fundTransactionHash, outcome: 'success' }]);

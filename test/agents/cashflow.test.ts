@@ -19,6 +19,7 @@ import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { recordHistory } from '../support/histories.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { until } from '../support/until.js';
 
 let db: TestDatabase;
 let sink: SmtpSink;
@@ -63,15 +64,6 @@ async function settled(merchantId: string, day: string, usdc: number, livemode =
     values (${newId('paymentSession')}, ${merchantId}, ${livemode}, ${(BigInt(usdc) * 1_000_000n).toString()}, 'USDC', 'completed',
             '0x0000000000000000000000000000000000000001', '0x0000000000000000000000000000000000000002', 31337,
             ${`${day}T23:00:00Z`}, ${`${day}T12:00:00Z`})`;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 let walletSeq = 0;

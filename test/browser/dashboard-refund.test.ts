@@ -4,8 +4,8 @@
 // signs in through the dev identity provider, opens a completed payment, sees what remains refundable
 // (the payment less a refund still pending), is refused more, clicks Refund and confirms; the operator's
 // transfer reaches `succeeded` and the customer's balance goes up by the amount, once.
-import { mkdir, rm } from 'node:fs/promises';
-import type { BrowserContext, Page } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
 import { type Address, type PublicClient, createPublicClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,18 +15,16 @@ import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { PERMIT_TYPES } from '../../src/chain/typed-data.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
-import { setIdpSubject, setPayoutAddress } from '../../src/merchants/repo.js';
 import { refundOperatorOf } from '../../src/refunds/allowance.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { launchBrowser } from '../support/browser.js';
+import type { SeededMerchant, TestApp } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { payRelayedSession, until } from '../support/relayed-session.js';
+import { payRelayedSession } from '../support/relayed-session.js';
+import { until } from '../support/until.js';
+import { signInToDashboard, startDashboardStack, type DashboardStack } from '../support/dashboard-stack.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 
 const SCREENSHOT_DIR = '.data/screenshots/dashboard';
-const CLIENT_ID = 'stablepay-dashboard';
 const OWNER = { subject: 'dev|refund-owner', email: 'refunds@example.com', name: 'Refund Roastery' };
 
 let chain: DevChain;
@@ -34,12 +32,10 @@ let settings: ChainSettings;
 let pub: PublicClient;
 let db: TestDatabase;
 let temporal: DevServerWorker;
-let idp: DevIdentityProvider;
 let t: TestApp;
 let merchant: SeededMerchant;
 let baseUrl: string;
-let context: BrowserContext;
-let userDataDir: string;
+let dashboard: DashboardStack;
 let page: Page;
 let operator: Address;
 
@@ -83,30 +79,13 @@ beforeAll(async () => {
   pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
   db = await createTestDatabase();
   temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
-  idp = await startDevIdentityProvider();
-  t = await createTestApp(db.sql, {
-    temporal: temporal.client,
-    taskQueue: temporal.taskQueue,
-    chain: { test: settings },
-    env: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl, DASHBOARD_OIDC_CLIENT_ID: CLIENT_ID },
-  });
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  idp.registerClient(CLIENT_ID, [`${baseUrl}/dashboard/callback`]);
-  merchant = await seedMerchant(db.sql, OWNER.name);
-  await setIdpSubject(db.sql, merchant.merchantId, OWNER.subject);
-  await setPayoutAddress(db.sql, merchant.merchantId, payout);
-  idp.addUser(OWNER);
-  ({ context, userDataDir } = await launchBrowser());
-  page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[dashboard page error] ${error.message}`));
+  dashboard = await startDashboardStack({ sql: db.sql, temporal, chain: { test: settings }, owner: OWNER, payout });
+  ({ t, merchant, baseUrl, page } = dashboard);
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
-  await t?.close();
+  await dashboard?.close();
   await temporal?.stop();
-  await idp?.stop();
   await db?.drop();
   await chain?.stop();
 });
@@ -121,12 +100,7 @@ describe('one-click refund from the payment page', () => {
     expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('1500000');
     const customerBefore = await balanceOf(customer.address);
 
-    await page.goto(`${baseUrl}/dashboard`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/authorize\?/);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${baseUrl}/dashboard`);
+    await signInToDashboard(page, baseUrl, OWNER.email);
     await page.goto(`${baseUrl}/dashboard/payments/${sessionId}`);
     await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
     expect(await page.getByTestId('amount-refundable').textContent()).toBe('1.50 USDC');

@@ -2,37 +2,26 @@
 // chain that mines a block every 2 seconds (transfers are sent and not yet mined when it dies). A new
 // worker takes over. Every refund must succeed once: the operator's nonce moves once per refund and
 // the customer receives exactly the sum.
-import { createPublicClient, createWalletClient, erc20Abi, http, type Address } from 'viem';
+import { createWalletClient, erc20Abi, http, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
 import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { seedMerchant, type SeededMerchant } from '../support/app.js';
-import { startChaosStack, type ChaosStack } from './support/stack.js';
+import { useRelayedPaymentsChaos } from './support/relayed-payments.js';
 import { waitUntil } from './support/wait.js';
 
 const REFUNDS = 8;
 const AMOUNT = 1_000_000n;
 
-let stack: ChaosStack;
-let merchant: SeededMerchant;
-
-beforeAll(async () => {
-  stack = await startChaosStack({ blockTime: 2 });
-  merchant = await seedMerchant(stack.sql);
-  await stack.sql`update merchants set payout_address = ${DEV_ACCOUNTS.merchant.address} where id = ${merchant.merchantId}`;
-}, 240_000);
-
-afterAll(async () => stack?.stop(), 60_000);
+const merchantOnChain = useRelayedPaymentsChaos();
 
 describe('worker SIGKILLed mid refund', () => {
   it('sends every refund once after a new worker takes over', async () => {
+    const { stack, merchant, pub, payTo: payout } = merchantOnChain();
     const info = stack.chain.info;
     const chain = chainDefinition(info.chainId, info.rpcUrl);
-    const pub = createPublicClient({ chain, transport: http(info.rpcUrl) });
-    const payout = DEV_ACCOUNTS.merchant.address as Address;
     const customer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
     const api = (path: string, body?: object, key?: string) =>
       fetch(`${stack.apiUrl}${path}`, {

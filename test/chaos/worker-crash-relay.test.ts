@@ -4,7 +4,7 @@
 // A new worker takes over. Every payment must be confirmed once: 0 lost, 0 sent
 // twice (the relayer's nonce moves once per payment), and the merchant is paid
 // exactly the sum. Set-up shared with test/x402/worker-crash.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   confirmedRelayHashes,
   expectEachPaidOnce,
@@ -12,24 +12,19 @@ import {
   relayStatus,
   requestRelayedPayments,
   signTransfers,
-  startRelayedPaymentsChaos,
-  type RelayedPaymentsChaos,
+  useRelayedPaymentsChaos,
+  waitForPaymentInFlight,
+  waitForPaymentsConfirmed,
 } from './support/relayed-payments.js';
-import { waitUntil } from './support/wait.js';
 
 const PAYMENTS = 30;
 const AMOUNT = 1_000_000n;
 
-let chaos: RelayedPaymentsChaos;
-
-beforeAll(async () => {
-  chaos = await startRelayedPaymentsChaos();
-}, 240_000);
-
-afterAll(async () => chaos?.stack.stop(), 60_000);
+const relayedPaymentsChaos = useRelayedPaymentsChaos();
 
 describe('worker SIGKILLed mid relay', () => {
   it('confirms every payment once after a new worker takes over', async () => {
+    const chaos = relayedPaymentsChaos();
     const { stack } = chaos;
     await stack.start('api');
     let worker = await stack.start('worker');
@@ -39,14 +34,13 @@ describe('worker SIGKILLed mid relay', () => {
     await requestRelayedPayments(chaos, transfers, 'chaos-relay');
 
     // Kill once some transactions are sent and not yet mined, and not all are done.
-    const status = () => relayStatus(chaos);
-    await waitUntil('a payment sent and not yet mined', 120_000, async () => ((await status()).submitted > 0 ? true : undefined));
-    const atKill = await status();
+    await waitForPaymentInFlight(chaos);
+    const atKill = await relayStatus(chaos);
     await worker.kill();
     expect(atKill.confirmed).toBeLessThan(PAYMENTS);
 
     worker = await stack.start('worker');
-    await waitUntil('every payment confirmed', 180_000, async () => ((await status()).confirmed === PAYMENTS ? true : undefined));
+    await waitForPaymentsConfirmed(chaos, PAYMENTS, worker, 'chaos-crash-relay');
 
     expect(await confirmedRelayHashes(chaos)).toHaveLength(PAYMENTS);
     // Paid the sum, and nothing sent twice: one relayer transaction per payment.

@@ -4,36 +4,25 @@
 // new worker takes over. Every deposit must be swept exactly once: the payout address receives exactly
 // the sum, each deposit records the one sweep transaction that moved it, the operator sent one
 // transaction per sweep, and every forwarder ends empty.
-import { createPublicClient, createWalletClient, erc20Abi, http, parseEventLogs, type Address } from 'viem';
+import { createWalletClient, erc20Abi, http, parseEventLogs, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { seedMerchant, type SeededMerchant } from '../support/app.js';
-import { startChaosStack, type ChaosStack } from './support/stack.js';
+import { useRelayedPaymentsChaos } from './support/relayed-payments.js';
 import { waitUntil } from './support/wait.js';
 
 const DEPOSITS = 5;
 const AMOUNT = 1_250_000n;
 
-let stack: ChaosStack;
-let merchant: SeededMerchant;
-
-beforeAll(async () => {
-  stack = await startChaosStack({ blockTime: 2 });
-  merchant = await seedMerchant(stack.sql);
-  await stack.sql`update merchants set payout_address = ${DEV_ACCOUNTS.merchant.address} where id = ${merchant.merchantId}`;
-}, 240_000);
-
-afterAll(async () => stack?.stop(), 60_000);
+const merchantOnChain = useRelayedPaymentsChaos();
 
 describe('worker SIGKILLed mid sweep', () => {
   it('sweeps every deposit once after a new worker takes over', async () => {
+    const { stack, merchant, pub, payTo: payout } = merchantOnChain();
     const info = stack.chain.info;
     const chain = chainDefinition(info.chainId, info.rpcUrl);
-    const pub = createPublicClient({ chain, transport: http(info.rpcUrl) });
-    const payout = DEV_ACCOUNTS.merchant.address as Address;
     const balanceOf = (who: Address) => pub.readContract({ address: info.token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
     const api = async (path: string, body?: object) =>
       fetch(`${stack.apiUrl}${path}`, {

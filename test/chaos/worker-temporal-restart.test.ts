@@ -5,33 +5,29 @@
 // (which reach the worker only through the restarted server) are each confirmed once, the
 // merchant paid the exact sum, and the relayer's nonce moved once per payment.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   confirmedRelayHashes,
   expectEachPaidOnce,
+  expectStillRunning,
   markOnChain,
   relayStatus,
   requestRelayedPayments,
   signTransfers,
-  startRelayedPaymentsChaos,
-  type RelayedPaymentsChaos,
+  useRelayedPaymentsChaos,
+  waitForPaymentInFlight,
+  waitForPaymentsConfirmed,
 } from './support/relayed-payments.js';
-import { waitUntil } from './support/wait.js';
 
 const PAYMENTS = 12;
 const AMOUNT = 1_000_000n;
 const OUTAGE_MS = 15_000;
 
-let chaos: RelayedPaymentsChaos;
-
-beforeAll(async () => {
-  chaos = await startRelayedPaymentsChaos();
-}, 240_000);
-
-afterAll(async () => chaos?.stack.stop(), 60_000);
+const relayedPaymentsChaos = useRelayedPaymentsChaos();
 
 describe('the worker through a Temporal server restart', () => {
   it('keeps running while Temporal is down, reconnects, and finishes the payments in flight, each once', async () => {
+    const chaos = relayedPaymentsChaos();
     const { stack } = chaos;
     await stack.start('api');
     const worker = await stack.start('worker');
@@ -40,20 +36,18 @@ describe('the worker through a Temporal server restart', () => {
 
     // The first half before the restart; the second after it, so its workflows reach the worker only if it reconnected.
     await requestRelayedPayments(chaos, transfers.slice(0, PAYMENTS / 2), 'chaos-temporal-before');
-
-    const status = () => relayStatus(chaos);
-    await waitUntil('a payment sent and not yet confirmed', 120_000, async () => ((await status()).submitted > 0 ? true : undefined), 50);
-    expect((await status()).confirmed).toBeLessThan(PAYMENTS / 2);
+    await waitForPaymentInFlight(chaos);
+    expect((await relayStatus(chaos)).confirmed).toBeLessThan(PAYMENTS / 2);
 
     await stack.stopTemporal();
     await sleep(OUTAGE_MS);
     // Still the same process, alive through the outage.
-    expect({ exitCode: worker.child.exitCode, signal: worker.child.signalCode }).toEqual({ exitCode: null, signal: null });
+    expectStillRunning(worker);
     await stack.restartTemporal();
     await requestRelayedPayments(chaos, transfers.slice(PAYMENTS / 2), 'chaos-temporal-after');
 
-    await waitUntil('every payment confirmed after the restart', 180_000, async () => ((await status()).confirmed === PAYMENTS ? true : undefined), 500);
-    expect({ exitCode: worker.child.exitCode, signal: worker.child.signalCode }).toEqual({ exitCode: null, signal: null });
+    await waitForPaymentsConfirmed(chaos, PAYMENTS, worker, 'chaos-temporal-restart');
+    expectStillRunning(worker);
 
     expect(await confirmedRelayHashes(chaos)).toHaveLength(PAYMENTS);
     await expectEachPaidOnce(chaos, before, PAYMENTS, AMOUNT);

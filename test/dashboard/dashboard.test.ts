@@ -5,26 +5,24 @@
 // and walks the main journeys; screenshots of every page at desktop and phone
 // widths go to .data/screenshots/dashboard/ (git-ignored; `npm run
 // dashboard:screenshots` runs this file).
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { generate as totpCode } from 'otplib';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { describeRefusal } from '../../src/chain/refusals.js';
-import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
+import type { DevIdentityProvider } from '../../src/dev/identity-provider.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { newId } from '../../src/ids.js';
-import { setIdpSubject, setPayoutAddress } from '../../src/merchants/repo.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { launchBrowser } from '../support/browser.js';
+import type { SeededMerchant, TestApp } from '../support/app.js';
 import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { DASHBOARD_CLIENT_ID, signInToDashboard, startDashboardStack, type DashboardStack } from '../support/dashboard-stack.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 
 const SCREENSHOT_DIR = '.data/screenshots/dashboard';
-const CLIENT_ID = 'stablepay-dashboard';
 const OWNER = { subject: 'dev|dashboard-test-owner', email: 'owner@example.com', name: 'North Roastery' };
 /** Webhook hosts the api's URL check resolves to a public address (the machine has no DNS). */
 const dns: Record<string, string[]> = { 'hooks.example': ['93.184.215.14'] };
@@ -38,7 +36,7 @@ let t: TestApp;
 let merchant: SeededMerchant;
 let baseUrl: string;
 let context: BrowserContext;
-let userDataDir: string;
+let dashboard: DashboardStack;
 let page: Page;
 /** Console errors and warnings of the dashboard page (e.g. an invalid `pattern` attribute). */
 const consoleProblems: string[] = [];
@@ -90,18 +88,6 @@ async function apiCall(method: string, path: string, key: string, body?: object)
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: response.status, body: (await response.json()) as { error?: { code: string }; [field: string]: unknown } };
-}
-
-/** Signs in through the dev identity provider's login form. */
-async function signIn(target: Page, email?: string): Promise<void> {
-  await target.goto(`${baseUrl}/dashboard`);
-  await target.getByRole('button', { name: 'Sign in' }).click();
-  await target.waitForURL(/\/authorize\?/);
-  const field = target.getByLabel('Email');
-  if (email) await field.fill(email);
-  await target.getByRole('button', { name: 'Sign in' }).click();
-  await target.waitForURL(`${baseUrl}/dashboard`);
-  await target.getByRole('navigation', { name: 'Dashboard' }).waitFor();
 }
 
 /** The KPI cards form full rows: no card sits alone on a row (the sixth wrapped alone at 1280 px). */
@@ -177,25 +163,17 @@ beforeAll(async () => {
   mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
   const chain = { test: settingsOf(sharedChain()) };
   temporal = await startDevServerWorker(db.sql, { chain, mailer });
-  idp = await startDevIdentityProvider();
-  t = await createTestApp(db.sql, {
-    temporal: temporal.client,
-    taskQueue: temporal.taskQueue,
+  dashboard = await startDashboardStack({
+    sql: db.sql,
+    temporal,
     chain,
+    owner: OWNER,
+    payout: DEV_ACCOUNTS.merchant.address,
     webhookResolver: async (host) => dns[host] ?? [],
-    env: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl, DASHBOARD_OIDC_CLIENT_ID: CLIENT_ID },
   });
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  idp.registerClient(CLIENT_ID, [`${baseUrl}/dashboard/callback`]);
-  merchant = await seedMerchant(db.sql, OWNER.name);
-  await setIdpSubject(db.sql, merchant.merchantId, OWNER.subject);
-  await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
-  idp.addUser(OWNER);
+  ({ t, idp, merchant, baseUrl, context, page } = dashboard);
   await seedAnalytics(merchant.merchantId);
   await mkdir(SCREENSHOT_DIR, { recursive: true });
-  ({ context, userDataDir } = await launchBrowser());
-  page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[dashboard page error] ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') consoleProblems.push(message.text());
   });
@@ -203,11 +181,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await context?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
-  await t?.close();
+  await dashboard?.close();
   await temporal?.stop();
-  await idp?.stop();
   mailer?.close();
   await sink?.stop();
   await db?.drop();
@@ -236,7 +211,7 @@ describe('serving', () => {
     const root = await fetch(`${baseUrl}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);
     expect(root.headers.get('location')).toBe('/dashboard');
-    expect(await (await fetch(`${baseUrl}/dashboard/config.json`)).json()).toEqual({ issuer: idp.issuer, clientId: CLIENT_ID, audience: idp.audience });
+    expect(await (await fetch(`${baseUrl}/dashboard/config.json`)).json()).toEqual({ issuer: idp.issuer, clientId: DASHBOARD_CLIENT_ID, audience: idp.audience });
   });
 });
 
@@ -597,7 +572,7 @@ describe('journeys', () => {
     const other = await context.newPage();
     await other.goto(`${baseUrl}/dashboard`);
     await other.evaluate(() => sessionStorage.clear());
-    await signIn(other, 'newcomer@example.com');
+    await signInToDashboard(other, baseUrl, 'newcomer@example.com');
     await expect.poll(() => other.locator('.merchant-name').textContent()).toBe('newcomer@example.com');
     // No data yet: each chart says so instead of drawing zero lines on an empty axis.
     for (const chart of ['chart-mrr', 'chart-churn', 'chart-conversion', 'chart-forecast']) {

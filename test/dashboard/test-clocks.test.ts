@@ -3,24 +3,20 @@
 // suite's shared chain): the page is in the navigation in test mode only; a merchant creates a
 // clock, attaches a wallet, advances it with the +1 day and +1 month presets (advancing, then
 // ready), sees what fired on it (an invoice created on the clock going overdue) and deletes it.
-import { rm } from 'node:fs/promises';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createPublicClient, http } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
-import { setIdpSubject, setPayoutAddress } from '../../src/merchants/repo.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { launchBrowser } from '../support/browser.js';
+import type { SeededMerchant, TestApp } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { signInToDashboard, startDashboardStack, type DashboardStack } from '../support/dashboard-stack.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 
-const CLIENT_ID = 'stablepay-dashboard';
 const OWNER = { subject: 'dev|test-clocks-owner', email: 'clocks@example.com', name: 'Clockwork Coffee' };
 const DAY = 86_400_000;
 
@@ -29,12 +25,10 @@ let db: TestDatabase;
 let sink: SmtpSink;
 let mailer: Mailer;
 let temporal: DevServerWorker;
-let idp: DevIdentityProvider;
 let t: TestApp;
 let merchant: SeededMerchant;
 let baseUrl: string;
-let context: BrowserContext;
-let userDataDir: string;
+let dashboard: DashboardStack;
 let page: Page;
 
 beforeAll(async () => {
@@ -44,30 +38,13 @@ beforeAll(async () => {
   sink = await startSmtpSink();
   mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
   temporal = await startDevServerWorker(db.sql, { chain: settings, mailer });
-  idp = await startDevIdentityProvider();
-  t = await createTestApp(db.sql, {
-    temporal: temporal.client,
-    taskQueue: temporal.taskQueue,
-    chain: settings,
-    env: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl, DASHBOARD_OIDC_CLIENT_ID: CLIENT_ID },
-  });
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  idp.registerClient(CLIENT_ID, [`${baseUrl}/dashboard/callback`]);
-  merchant = await seedMerchant(db.sql, OWNER.name);
-  await setIdpSubject(db.sql, merchant.merchantId, OWNER.subject);
-  await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
-  idp.addUser(OWNER);
-  ({ context, userDataDir } = await launchBrowser());
-  page = await context.newPage();
-  page.on('pageerror', (error) => console.error(`[dashboard page error] ${error.message}`));
+  dashboard = await startDashboardStack({ sql: db.sql, temporal, chain: settings, owner: OWNER, payout: DEV_ACCOUNTS.merchant.address });
+  ({ t, merchant, baseUrl, page } = dashboard);
 }, 120_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
-  await t?.close();
+  await dashboard?.close();
   await temporal?.stop();
-  await idp?.stop();
   mailer?.close();
   await sink?.stop();
   await db?.drop();
@@ -87,11 +64,7 @@ const clockTime = () => page.getByTestId('clock-time').locator('time').first().g
 
 describe('the Test clocks page', () => {
   it('creates a clock, attaches a wallet, advances it with presets, shows what fired, and deletes it', async () => {
-    await page.goto(`${baseUrl}/dashboard`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/authorize\?/);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${baseUrl}/dashboard`);
+    await signInToDashboard(page, baseUrl);
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     await nav.getByRole('link', { name: 'Test clocks', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Test clocks' }).waitFor();

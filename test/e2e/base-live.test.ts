@@ -29,6 +29,7 @@ import { BASE, type BaseChain, startBaseChain } from '../support/base-chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { goLive, type LiveMerchant } from '../support/go-live.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { until } from '../support/until.js';
 
 const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
 const subscriber = privateKeyToAccount(DEV_ACCOUNTS.payers[1]!.privateKey);
@@ -87,23 +88,15 @@ const balanceOf = (who: Address) => base.client.readContract({ address: BASE.usd
 const liveApi = async (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) =>
   t.app.inject({ method, url, headers: { authorization: `Bearer ${merchant.liveSecretKey}`, ...headers }, ...(payload ? { payload } : {}) });
 
-/** Polls until `done` (bounded: 90 s of wall time). */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** How long each wait of the flow may take: 12 confirmations on 2-second blocks, with the reorg's replay. */
+const FLOW_WAIT = { timeoutMs: 90_000 };
 
 /** Mines `blocks` at once and waits until the node's head shows them. */
 async function mine(blocks: number): Promise<void> {
   if (blocks <= 0) return;
   const target = (await base.client.getBlockNumber()) + BigInt(blocks);
   await rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
-  await until(() => base.client.getBlockNumber(), (head) => head >= target, `block ${target}`);
+  await until(() => base.client.getBlockNumber(), (head) => head >= target, `block ${target}`, FLOW_WAIT);
 }
 
 /** Polls as `until` does, mining two blocks between looks: each step of a flow waits for 12 confirmations. */
@@ -116,6 +109,7 @@ async function untilMining<T>(read: () => Promise<T>, done: (value: T) => boolea
     },
     done,
     what,
+    FLOW_WAIT,
   );
 }
 
@@ -170,7 +164,7 @@ describe('live mode on a Base-shaped chain', () => {
     expect(relayed.statusCode, relayed.body).toBe(200);
 
     // Included, a few of its 12 confirmations in (2-second blocks), not paid.
-    const included = await until(() => submissionRow(key), (s) => s.blockNumber !== null && s.confirmations >= 3, 'the payment to be included');
+    const included = await until(() => submissionRow(key), (s) => s.blockNumber !== null && s.confirmations >= 3, 'the payment to be included', FLOW_WAIT);
     expect(included.status).toBe('submitted');
     expect((await liveApi('GET', `/v1/payment-sessions/${session.id}`)).json().status).toBe('processing');
     const first = BigInt(included.blockNumber!);
@@ -184,7 +178,7 @@ describe('live mode on a Base-shaped chain', () => {
     expect(await base.client.getTransactionReceipt({ hash: included.transactionHash as Hex }).catch(() => null)).toBeNull();
 
     // The relayer finds its transaction gone and sends the same bytes again; the next block holds it.
-    await until(() => base.client.getTransaction({ hash: included.transactionHash as Hex }).catch(() => null), (tx) => tx !== null, 'the payment back in the pool');
+    await until(() => base.client.getTransaction({ hash: included.transactionHash as Hex }).catch(() => null), (tx) => tx !== null, 'the payment back in the pool', FLOW_WAIT);
     await mine(1);
     const receipt = await base.client.getTransactionReceipt({ hash: included.transactionHash as Hex });
     expect(receipt.blockNumber).toBeGreaterThan(head);
@@ -197,6 +191,7 @@ describe('live mode on a Base-shaped chain', () => {
       () => submissionRow(key),
       (s) => s.blockHash === receipt.blockHash && (s.confirmations >= counted || s.status !== 'submitted'),
       'the relayer to count the new block',
+      FLOW_WAIT,
     );
     expect(waiting).toMatchObject({ status: 'submitted', confirmations: counted });
     expect((await liveApi('GET', `/v1/payment-sessions/${session.id}`)).json().status).toBe('processing');
@@ -205,14 +200,14 @@ describe('live mode on a Base-shaped chain', () => {
     // Blocks come every 2 seconds again; the rest of the 12 are mined at once.
     await rpc('evm_setIntervalMining', [2]);
     await mine(12 - counted);
-    const paid = await until(async () => (await liveApi('GET', `/v1/payment-sessions/${session.id}`)).json(), (s) => s.status === 'completed', 'the session to complete');
+    const paid = await until(async () => (await liveApi('GET', `/v1/payment-sessions/${session.id}`)).json(), (s) => s.status === 'completed', 'the session to complete', FLOW_WAIT);
     expect(paid).toMatchObject({ payer: payer.address, transactionHash: receipt.transactionHash });
     const confirmed = await submissionRow(key);
     expect(confirmed).toMatchObject({ status: 'confirmed', blockNumber: receipt.blockNumber.toString(), blockHash: receipt.blockHash });
     expect(confirmed.confirmations).toBeGreaterThanOrEqual(12);
 
     // Exactly once: one completion event, the balances moved by one payment.
-    await until(() => completedEvents(session.id), (rows) => rows.length >= 1, 'payment.completed');
+    await until(() => completedEvents(session.id), (rows) => rows.length >= 1, 'payment.completed', FLOW_WAIT);
     expect(await completedEvents(session.id)).toHaveLength(1);
     expect(await balanceOf(payer.address)).toBe(payerBefore - amount);
     expect(await balanceOf(payout)).toBe(payoutBefore + amount);

@@ -5,12 +5,9 @@
 //   recovered by a top-up; the allowance (12 periods) renewed by a permit before period 12;
 //   period 14 refused and the subscription lapses past the grace window. Every step's webhooks
 //   arrive, verified with the standardwebhooks library.
-import { randomBytes } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { devChainSettings } from '../../src/dev/chain/settings.js';
@@ -21,33 +18,29 @@ import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type Subscription
 import { subscriptionChainModes } from '../../src/subscriptions/indexer-hooks.js';
 import { onChainPeriodSeconds, periodStart as calendarStart } from '../../src/subscriptions/periods.js';
 import { serializeSignature } from 'viem';
-import { createWorker } from '../../src/temporal/worker.js';
 import type { Resolver } from '../../src/webhooks/targets.js';
 import { subscriptionAllowanceRenewalWorkflow } from '../../workflows/subscription-renewal.js';
 import { signPermit } from '../chain/helpers.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
-import { workflowBundle } from '../support/temporal.js';
+import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { recordHistory } from '../support/histories.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const DAY = 86_400_000;
 const MONTH_SECONDS = BigInt(onChainPeriodSeconds('monthly', 1));
 const resolver: Resolver = async (host) => (host === 'receiver.test' ? ['127.0.0.1'] : []);
-const config = loadConfig({ DATABASE_URL: 'postgres://unused' });
 
 let db: TestDatabase;
 let chain: TestChain;
 let receiver: HttpsReceiver;
+let temporal: DevServerWorker;
 let client: Client;
-let connection: NativeConnection;
-let worker: Worker;
-let running: Promise<void>;
+let taskQueue: string;
 let t: TestApp;
 let merchant: SeededMerchant;
 let deps: SubscriptionChainEventDeps;
-const taskQueue = `test-clock-${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -55,21 +48,13 @@ beforeAll(async () => {
   receiver = await startHttpsReceiver();
   const settings = devChainSettings({ ...chain.deployed, rpcUrl: chain.anvil.rpcUrl, startBlock: chain.deployed.deployBlock });
   const chainConfig: ChainConfig = { test: settings };
-  client = new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
-  connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  worker = await createWorker({
-    connection,
-    namespace: 'default',
-    sql: db.sql,
-    temporal: client,
-    taskQueue,
-    workflowBundle: await workflowBundle(),
+  temporal = await startDevServerWorker(db.sql, {
     chain: chainConfig,
     // The real port: no warp before a charge; only the clock moves the chain.
     subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(chainConfig), { sql: db.sql }),
-    webhooks: { encryptionKey: config.webhooks.secretEncryptionKey, allowPrivateTargets: true, resolver, ca: receiver.certificate, attemptTimeoutMs: 5_000 },
+    webhooks: { allowPrivateTargets: true, resolver, ca: receiver.certificate, attemptTimeoutMs: 5_000 },
   });
-  running = worker.run();
+  ({ client, taskQueue } = temporal);
   t = await createTestApp(db.sql, { temporal: client, taskQueue, chain: chainConfig, webhookResolver: resolver, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   merchant = await seedMerchant(db.sql);
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
@@ -80,10 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  worker?.shutdown();
-  await running;
-  await connection?.close();
-  await client?.connection.close();
+  await temporal?.stop();
   await receiver?.close();
   await chain?.stop();
   await db?.drop();

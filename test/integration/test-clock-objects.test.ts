@@ -5,10 +5,9 @@
 //   a subscription on a clock records its cancel at the clock's time (business time);
 //   deleting the clock voids its open invoices, expires its open sessions and cancels its
 //   subscriptions, after which the clock is not_found; objects off the clock are untouched.
+import type { Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { devChainSettings } from '../../src/dev/chain/settings.js';
@@ -17,12 +16,11 @@ import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { onSubscriptionCreatedOnChain, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
-import { createWorker } from '../../src/temporal/worker.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { recordHistory } from '../support/histories.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
-import { testWebhookSettings, workflowBundle } from '../support/temporal.js';
+import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -32,15 +30,13 @@ let db: TestDatabase;
 let chain: TestChain;
 let sink: SmtpSink;
 let mailer: Mailer;
+let temporal: DevServerWorker;
 let client: Client;
-let connection: NativeConnection;
-let worker: Worker;
-let running: Promise<void>;
+let taskQueue: string;
 let t: TestApp;
 let merchant: SeededMerchant;
 let other: SeededMerchant;
 let deps: SubscriptionChainEventDeps;
-const taskQueue = `test-clock-objects-${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -49,21 +45,8 @@ beforeAll(async () => {
   mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
   const settings = devChainSettings({ ...chain.deployed, rpcUrl: chain.anvil.rpcUrl, startBlock: chain.deployed.deployBlock });
   const chainConfig: ChainConfig = { test: settings };
-  client = new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
-  connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  worker = await createWorker({
-    connection,
-    namespace: 'default',
-    sql: db.sql,
-    temporal: client,
-    taskQueue,
-    workflowBundle: await workflowBundle(),
-    chain: chainConfig,
-    subscriptionChain: chain.subscriptionChain,
-    mailer,
-    webhooks: testWebhookSettings(),
-  });
-  running = worker.run();
+  temporal = await startDevServerWorker(db.sql, { chain: chainConfig, subscriptionChain: chain.subscriptionChain, mailer });
+  ({ client, taskQueue } = temporal);
   t = await createTestApp(db.sql, { temporal: client, taskQueue, chain: chainConfig });
   merchant = await seedMerchant(db.sql);
   other = await seedMerchant(db.sql, 'Other merchant');
@@ -74,10 +57,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  worker?.shutdown();
-  await running;
-  await connection?.close();
-  await client?.connection.close();
+  await temporal?.stop();
   mailer?.close();
   await sink?.stop();
   await chain?.stop();

@@ -25,6 +25,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { allowanceRenewalWorkflowId, subscriptionAllowanceRenewalWorkflow } from '../../workflows/subscription-renewal.js';
+import { until } from '../support/until.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 
@@ -40,16 +41,6 @@ let planId: string;
 let subscriptionId: string;
 let token: string;
 let payer: PrivateKeyAccount;
-
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   db = await createTestDatabase();

@@ -21,6 +21,7 @@ import { startDevServerWorker, type DevServerWorker } from '../support/temporal.
 import { recordHistory } from '../support/histories.js';
 import { relayWorkflowId } from '../../workflows/relay-submission.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
+import { until } from '../support/until.js';
 
 let chain: DevChain;
 let settings: ChainSettings;
@@ -67,16 +68,6 @@ afterAll(async () => {
 
 const auth = (key = merchant.secretKey) => ({ authorization: `Bearer ${key}` });
 const balanceOf = (who: Address) => pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function signedPayment(signer: PrivateKeyAccount, to: Address, value: bigint) {
   const now = (await pub.getBlock()).timestamp;

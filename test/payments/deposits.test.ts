@@ -16,6 +16,7 @@ import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/db.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
+import { until } from '../support/until.js';
 
 let stack: PaymentsStack;
 let chain: DevChain;
@@ -55,16 +56,6 @@ async function createSession(amount: string): Promise<Session> {
   return res.json();
 }
 const getSession = async (id: string): Promise<Session> => (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: headers() })).json();
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A plain ERC-20 transfer from an EOA: what a wallet or an exchange withdrawal sends. */
 async function transfer(to: Address, value: bigint): Promise<Hash> {

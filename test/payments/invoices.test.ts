@@ -18,6 +18,7 @@ import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { paymentConfirmedSignal } from '../../workflows/payment-session.js';
 import { recordHistory } from '../support/histories.js';
+import { until } from '../support/until.js';
 
 /** Shapes of the invoice and payment-session workflows recorded for the replay test (test/support/histories.ts). */
 const INVOICE_SHAPE = 'one-delivery';
@@ -73,16 +74,6 @@ function worker(): Promise<Worker> {
 }
 
 const auth = (key = merchant.secretKey) => ({ authorization: `Bearer ${key}` });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function createInvoice(body: Record<string, unknown> = {}) {
   const response = await t.app.inject({

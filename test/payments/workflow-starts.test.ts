@@ -19,6 +19,7 @@ import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { invoiceSweepWorkflow } from '../../workflows/invoice.js';
+import { until } from '../support/until.js';
 
 let db: TestDatabase;
 let sink: SmtpSink;
@@ -87,16 +88,6 @@ async function runOutboxSweep(): Promise<number> {
 
 async function status(workflowId: string): Promise<string> {
   return (await temporal.client.workflow.getHandle(workflowId).describe()).status.name;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const eventsOf = async (type: string, invoiceId: string) =>

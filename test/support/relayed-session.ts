@@ -4,17 +4,7 @@ import type { Address, PrivateKeyAccount, PublicClient } from 'viem';
 import { expect } from 'vitest';
 import { type Authorization, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
 import type { App } from '../../src/app.js';
-
-/** Reads until `done` holds (every `intervalMs`, for up to a minute); throws with the last value otherwise. */
-export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
+import { until } from './until.js';
 
 /** Creates a session for `amount`, pays it with `payer`'s authorization to `payTo` through the relay, and waits until it completed. */
 export async function payRelayedSession(opts: {

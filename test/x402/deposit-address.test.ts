@@ -22,6 +22,7 @@ import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.
 import type { TestDatabase } from '../support/db.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { exactRequirements, facilitatorFor, signedPayment } from '../support/x402.js';
+import { until } from '../support/until.js';
 
 const AMOUNT = 1_000_000n;
 const payout = DEV_ACCOUNTS.merchant.address;
@@ -66,16 +67,6 @@ async function createSession(key: string, amount: bigint): Promise<Session> {
 }
 const getSession = async (id: string): Promise<Session> =>
   (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: { authorization: `Bearer ${merchant.secretKey}` } })).json();
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const balanceOf = (who: Address) => pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 const chainNow = async () => (await pub.getBlock()).timestamp;

@@ -21,6 +21,7 @@ import type { TestDatabase } from '../support/db.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { deployErc1271Wallet, inWalletOrder, walletSignature } from '../support/erc1271-wallet.js';
 import { authorizationDigest, authorizationFor, exactRequirements, facilitatorFor, paymentPayload, signedPayment } from '../support/x402.js';
+import { until } from '../support/until.js';
 
 const AMOUNT = 2_000_000n;
 const payout = DEV_ACCOUNTS.merchant.address;
@@ -57,16 +58,6 @@ const chainNow = async () => (await pub.getBlock()).timestamp;
 const facilitator = () => facilitatorFor(t, merchant.secretKey);
 const walletOf = (account: typeof buyer) =>
   createWalletClient({ account, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The payment session an x402 settlement recorded, once completed. */
 async function completedSessionOf(transaction: string) {

@@ -6,23 +6,18 @@
 // Set-up shared with test/chaos/worker-crash-relay.test.ts.
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEachPaidOnce, markOnChain, signTransfers, startRelayedPaymentsChaos, type RelayedPaymentsChaos } from '../chaos/support/relayed-payments.js';
+import { describe, expect, it } from 'vitest';
+import { expectEachPaidOnce, markOnChain, signTransfers, useRelayedPaymentsChaos } from '../chaos/support/relayed-payments.js';
 import { waitUntil } from '../chaos/support/wait.js';
 
 const PAYMENTS = 10;
 const AMOUNT = 20_000n;
 
-let chaos: RelayedPaymentsChaos;
-
-beforeAll(async () => {
-  chaos = await startRelayedPaymentsChaos();
-}, 240_000);
-
-afterAll(async () => chaos?.stack.stop(), 60_000);
+const relayedPaymentsChaos = useRelayedPaymentsChaos();
 
 describe('x402 settle with the worker SIGKILLed', () => {
   it('settles every authorization once after a new worker takes over, and a repeated settle names the same transaction', async () => {
+    const chaos = relayedPaymentsChaos();
     const { stack, merchant, payTo } = chaos;
     const info = stack.chain.info;
     await stack.start('api');

@@ -1,17 +1,22 @@
-// The shared set-up of the chaos tests that kill the worker while relayed payments are in flight
-// (test/chaos/worker-crash-relay.test.ts through the relay API, test/x402/worker-crash.test.ts
-// through the x402 facilitator): a stack on a chain that mines a block every 2 seconds, so
-// transactions are sent and not yet mined when the worker dies; a merchant paid at the dev
-// merchant address; signed EIP-3009 transfers to it; and the on-chain check that each payment
-// moved its amount once and cost the relayer one transaction.
+// The shared set-up of the chaos tests that strike while payments are in flight (the relay crash,
+// Postgres outage and Temporal restart tests here, test/x402/worker-crash.test.ts through the x402
+// facilitator; the refund and sweep crash tests use its stack and merchant): a stack on a chain that
+// mines a block every 2 seconds, so transactions are sent and not yet mined when the blow lands; a
+// merchant paid at the dev merchant address; signed EIP-3009 transfers to it; waits for a payment
+// in flight and for every payment confirmed; and the on-chain check that each payment moved its
+// amount once and cost the relayer one transaction.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Address, type Hex, type PublicClient, createPublicClient, erc20Abi, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { chainDefinition } from '../../../src/chain/chain-definition.js';
 import { type ContractDomain, randomNonce, readDomain, signAuthorization } from '../../../src/chain/typed-data.js';
 import { DEV_ACCOUNTS } from '../../../src/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant } from '../../support/app.js';
-import { startChaosStack, type ChaosStack } from './stack.js';
+import { PROJECT_ROOT } from '../../../src/dev/temporal.js';
+import { startChaosStack, type ChaosStack, type Service } from './stack.js';
+import { waitUntil } from './wait.js';
 
 export type RelayedPaymentsChaos = {
   stack: ChaosStack;
@@ -30,6 +35,44 @@ export async function startRelayedPaymentsChaos(): Promise<RelayedPaymentsChaos>
   const info = stack.chain.info;
   const pub = createPublicClient({ chain: chainDefinition(info.chainId, info.rpcUrl), transport: http(info.rpcUrl) }) as PublicClient;
   return { stack, merchant, pub, payTo };
+}
+
+/** Starts the stack before the file's tests and stops it after them; the getter is for use inside a test. */
+export function useRelayedPaymentsChaos(): () => RelayedPaymentsChaos {
+  let chaos: RelayedPaymentsChaos | undefined;
+  beforeAll(async () => {
+    chaos = await startRelayedPaymentsChaos();
+  }, 240_000);
+  afterAll(async () => chaos?.stack.stop(), 60_000);
+  return () => {
+    if (!chaos) throw new Error('the chaos stack did not start');
+    return chaos;
+  };
+}
+
+/** The process has neither exited nor been killed: the same one kept running. */
+export function expectStillRunning(service: Service): void {
+  expect({ exitCode: service.child.exitCode, signal: service.child.signalCode }).toEqual({ exitCode: null, signal: null });
+}
+
+/** Waits until one of the merchant's payments is sent and not yet confirmed (the window a test strikes in). */
+export async function waitForPaymentInFlight(chaos: RelayedPaymentsChaos): Promise<void> {
+  await waitUntil('a payment sent and not yet confirmed', 120_000, async () => ((await relayStatus(chaos)).submitted > 0 ? true : undefined), 50);
+}
+
+/**
+ * Waits until `count` of the merchant's payments are confirmed. On a timeout the error says where the
+ * payments stood and the worker's log is saved under .data/test-logs, so a failure in CI can be explained.
+ */
+export async function waitForPaymentsConfirmed(chaos: RelayedPaymentsChaos, count: number, worker: Service, logName: string): Promise<void> {
+  try {
+    await waitUntil(`${count} payments confirmed`, 180_000, async () => ((await relayStatus(chaos).catch(() => undefined))?.confirmed === count ? true : undefined), 500);
+  } catch (error) {
+    const status = await relayStatus(chaos).catch((e: unknown) => String(e));
+    const logFile = join('.data', 'test-logs', `${logName}-worker.log`);
+    writeFileSync(join(PROJECT_ROOT, logFile), worker.log.join('\n'));
+    throw new Error(`${(error as Error).message}; relay status: ${JSON.stringify(status)}; the worker's log is in ${logFile}`);
+  }
 }
 
 /** An authorization as the relay API and x402 carry it: integers as decimal strings. */
