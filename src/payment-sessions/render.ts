@@ -51,6 +51,7 @@ export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl:
     deposit: renderDeposit(row),
     amountRefundable: amountRefundable(row).toString(),
     testClock: row.testClockId,
+    lastPaymentError: row.lastPaymentError,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

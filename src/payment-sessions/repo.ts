@@ -43,6 +43,8 @@ export type PaymentSessionRow = {
   amountRefunded: string;
   /** The test clock whose time its expiry follows (issue #30); null: wall time. */
   testClockId: string | null;
+  /** Why its latest relayed payment failed, while it is open again after it; null otherwise. */
+  lastPaymentError: { code: string; reason: string } | null;
   createdAt: Date;
 };
 
@@ -74,7 +76,13 @@ const columns = (db: Db) =>
      (select coalesce(sum(d.amount), 0)::text from deposits d where d.payment_session_id = s.id and d.status = 'late') as "amountLate",
      (select coalesce(sum(r.amount), 0)::text from refunds r
       where r.payment_session_id = s.id and r.status in ('pending', 'processing', 'succeeded')) as "amountRefunded",
-     s.test_clock_id as "testClockId", s.created_at as "createdAt"`;
+     s.test_clock_id as "testClockId",
+     (select case when r.status = 'failed'
+                  then json_build_object('code', coalesce(r.failure_code, 'Reverted'),
+                                         'reason', coalesce(r.failure_reason, 'The payment failed on-chain.')) end
+      from relay_submissions r where r.payment_session_id = s.id and s.status = 'open'
+      order by r.created_at desc, r.id desc limit 1) as "lastPaymentError",
+     s.created_at as "createdAt"`;
 
 export async function insertPaymentSession(
   db: Db,

@@ -66,6 +66,14 @@ export const sessionDeposit = z
   })
   .meta({ id: 'PaymentSessionDeposit' });
 
+/** Why the latest relayed payment of a session failed, while the session is open again (like Stripe's `last_payment_error`). */
+const lastPaymentError = z
+  .object({
+    code: z.string().describe('A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`.'),
+    reason: z.string().describe('The readable reason.'),
+  })
+  .nullable();
+
 export const paymentSession = z
   .object({
     id: z.string(),
@@ -113,6 +121,9 @@ export const paymentSession = z
         'What can still be refunded, in token base units: what was paid in total (the payment with any overpayment by transfer once completed, plus late deposits) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was paid or all is refunded.',
       ),
     testClock: z.string().nullable().describe('The test clock whose time `expiresAt` follows (test mode); null: wall time.'),
+    lastPaymentError: lastPaymentError.describe(
+      "Why the latest payment relayed for this session failed (its refusal code and reason), while the session is open again after it, like Stripe's `last_payment_error`. Null when the latest payment did not fail, none was relayed, or the session is no longer open. Every try, failed or not, is in `GET /v1/payment-sessions/{id}/transactions`.",
+    ),
     livemode: z.boolean(),
     createdAt: timestamp,
   })
@@ -147,15 +158,9 @@ export const checkoutSession = z
       })
       .nullable()
       .describe('The invoice this session pays: its number and line items.'),
-    lastPaymentError: z
-      .object({
-        code: z.string().describe('A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`.'),
-        reason: z.string().describe('The readable reason.'),
-      })
-      .nullable()
-      .describe(
-        'Why the latest payment posted for this session failed, while the session is open again after it (like Stripe\'s `last_payment_error`): a page opened or reloaded while that payment was processing can still tell the payer why. Null when the latest payment did not fail, or the session is no longer open.',
-      ),
+    lastPaymentError: lastPaymentError.describe(
+      'Why the latest payment posted for this session failed, while the session is open again after it: a page opened or reloaded while that payment was processing can still tell the payer why. Null when the latest payment did not fail, or the session is no longer open.',
+    ),
   })
   .meta({ id: 'CheckoutSession' });
 

@@ -17,7 +17,6 @@ import { networkName, renderDeposit, renderPaymentSession, successUrlFor } from 
 import { paymentSessionWorkflowStart } from './starts.js';
 import { objectClock } from '../test-clocks/object-clock.js';
 import * as repo from './repo.js';
-import * as relayRepo from '../relay/repo.js';
 import * as transactionsRepo from './transactions-repo.js';
 import { renderSessionTransactions } from './transactions.js';
 import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession, PaymentSessionListQuery, PaymentSessionTransaction } from './schemas.js';
@@ -144,11 +143,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
     async getForCheckout(id: string): Promise<CheckoutSession> {
       const row = await repo.findPaymentSessionById(sql, id);
       if (!row) throw new NotFoundError(`No such payment session: ${id}.`, { param: 'id' });
-      const [merchant, context, lastPaymentError] = await Promise.all([
-        repo.findMerchantDisplay(sql, row.merchantId),
-        repo.findCheckoutContext(sql, row),
-        row.status === 'open' ? relayRepo.findLastPaymentError(sql, row.id) : undefined,
-      ]);
+      const [merchant, context] = await Promise.all([repo.findMerchantDisplay(sql, row.merchantId), repo.findCheckoutContext(sql, row)]);
       return {
         id: row.id,
         object: 'checkout_session',
@@ -170,7 +165,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         supportEmail: context.supportEmail,
         productName: row.productName,
         invoice: context.invoiceNumber ? { number: context.invoiceNumber, lineItems: context.invoiceLineItems ?? [] } : null,
-        lastPaymentError: lastPaymentError ?? null,
+        lastPaymentError: row.lastPaymentError,
       };
     },
   };

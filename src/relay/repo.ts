@@ -141,16 +141,6 @@ export async function recordFailedInclusion(
   return result.count > 0;
 }
 
-/** Why the latest payment relayed for a session failed, if the latest one failed: `{ code, reason }`. */
-export async function findLastPaymentError(db: Db, paymentSessionId: string): Promise<{ code: string; reason: string } | undefined> {
-  const [row] = await db<{ status: string; code: string | null; reason: string | null }[]>`
-    select status, failure_code as code, failure_reason as reason from relay_submissions
-    where payment_session_id = ${paymentSessionId}
-    order by created_at desc, id desc limit 1`;
-  if (row?.status !== 'failed') return undefined;
-  return { code: row.code ?? 'Reverted', reason: row.reason ?? 'The payment failed on-chain.' };
-}
-
 /** The merchant's payout address (null when it has none). */
 export async function findPayoutAddress(db: Db, merchantId: string): Promise<string | null> {
   const [row] = await db<{ payoutAddress: string | null }[]>`select payout_address as "payoutAddress" from merchants where id = ${merchantId}`;

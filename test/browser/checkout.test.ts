@@ -100,9 +100,14 @@ async function createSession(amount: string): Promise<{ id: string }> {
   return response.json();
 }
 
-async function sessionStatus(id: string): Promise<string> {
+/** The session as the merchant's API gives it. */
+async function merchantSession(id: string): Promise<{ status: string; lastPaymentError: { code: string; reason: string } | null }> {
   const response = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: { authorization: `Bearer ${merchant.secretKey}` } });
-  return response.json().status;
+  return response.json();
+}
+
+async function sessionStatus(id: string): Promise<string> {
+  return (await merchantSession(id)).status;
 }
 
 /** A page with the test wallet backed by `account`, on the test chain unless `chainId` says otherwise. */
@@ -420,6 +425,8 @@ describe('hosted pages name the token refusal in one sentence', () => {
       // The public session names the failure; a page opened after it says it too.
       const view = await t.app.inject({ method: 'GET', url: `/v1/checkout/sessions/${session.id}` });
       expect(view.json()).toMatchObject({ status: 'open', lastPaymentError: { code: 'token_paused' } });
+      // And the merchant's object, with the readable reason.
+      expect((await merchantSession(session.id)).lastPaymentError).toEqual({ code: 'token_paused', reason: expect.stringMatching(/paused/i) });
       const later = (await openWalletPage({ account: payer })).page;
       await openCheckout(later, session.id);
       await expect.poll(() => message(later), { timeout: 30_000 }).toBe(describeRefusalToPayer('token_paused'));
