@@ -70,8 +70,9 @@ describe('anvil pool watch', () => {
         await Promise.all(raws.map((_, i) => pub.sendRawTransaction({ serializedTransaction: raws[i ^ 1]! }).catch(() => undefined)));
         const allMined = async () => (await pub.getTransactionCount({ address: sender.address, blockTag: 'latest' })) === nonce + 64;
         if (!(await eventually(allMined, 10_000))) throw new Error(`round ${rounds} was not mined: ${await poolSize()} transactions left in the pool`);
-        // Under their own hashes: the re-sent bytes are the signed ones.
-        const receipt = await pub.getTransactionReceipt({ hash: keccak256(raws[63]!) });
+        // Under their own hashes: the re-sent bytes are the signed ones. Waited for: anvil can count a
+        // nonce as used a moment before it serves the receipt (a full-suite CI run met it).
+        const receipt = await pub.waitForTransactionReceipt({ hash: keccak256(raws[63]!), timeout: 5_000, pollingInterval: 50 });
         expect(receipt.status).toBe('success');
       }
       console.log(`[pool-watch] ${rounds} rounds of 64 out-of-order transfers mined; stalls repaired: ${watch.unstuck()}`);

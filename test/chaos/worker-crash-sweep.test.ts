@@ -11,6 +11,7 @@ import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { useRelayedPaymentsChaos } from './support/relayed-payments.js';
+import { saveServiceLogs } from './support/stack.js';
 import { waitUntil } from './support/wait.js';
 
 const DEPOSITS = 5;
@@ -31,7 +32,7 @@ describe('worker SIGKILLed mid sweep', () => {
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
     await stack.start('api');
-    await stack.start('indexer');
+    const indexer = await stack.start('indexer');
     let worker = await stack.start('worker');
 
     const sessions: { id: string; deposit: { address: Address } }[] = [];
@@ -76,6 +77,14 @@ describe('worker SIGKILLed mid sweep', () => {
       const [swept] = await stack.sql<{ n: number }[]>`select count(*)::int as n from deposits where payment_session_id in ${stack.sql(ids)} and swept_at is not null`;
       const [completed] = await stack.sql<{ n: number }[]>`select count(*)::int as n from payment_sessions where id in ${stack.sql(ids)} and status = 'completed'`;
       return swept!.n === DEPOSITS && completed!.n === DEPOSITS ? true : undefined;
+    }).catch(async (error: Error) => {
+      // Where it stood, and the logs, so a failure in CI can be explained.
+      const [state] = await stack.sql`
+        select (select json_agg(json_build_object('status', status, 'sweptAt', swept_at)) from deposits where payment_session_id in ${stack.sql(ids)}) as deposits,
+               (select json_agg(status) from payment_sessions where id in ${stack.sql(ids)}) as sessions,
+               (select json_agg(json_build_object('purpose', purpose, 'nonce', nonce, 'outcome', outcome)) from chain_transactions where purpose like 'deposit-sweep:%') as sweeps`;
+      const logs = saveServiceLogs('chaos-crash-sweep', { worker, indexer });
+      throw new Error(`${error.message}; ${JSON.stringify(state)}; logs in ${logs}`);
     });
 
     // The payout address received exactly the sum, and the forwarders hold nothing.

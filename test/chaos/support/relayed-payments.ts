@@ -5,8 +5,6 @@
 // merchant paid at the dev merchant address; signed EIP-3009 transfers to it; waits for a payment
 // in flight and for every payment confirmed; and the on-chain check that each payment moved its
 // amount once and cost the relayer one transaction.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type Address, type Hex, type PublicClient, createPublicClient, erc20Abi, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -14,8 +12,7 @@ import { chainDefinition } from '../../../src/chain/chain-definition.js';
 import { type ContractDomain, randomNonce, readDomain, signAuthorization } from '../../../src/chain/typed-data.js';
 import { DEV_ACCOUNTS } from '../../../src/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant } from '../../support/app.js';
-import { PROJECT_ROOT } from '../../../src/dev/temporal.js';
-import { startChaosStack, type ChaosStack, type Service } from './stack.js';
+import { saveServiceLogs, startChaosStack, type ChaosStack, type Service } from './stack.js';
 import { waitUntil } from './wait.js';
 
 export type RelayedPaymentsChaos = {
@@ -69,9 +66,8 @@ export async function waitForPaymentsConfirmed(chaos: RelayedPaymentsChaos, coun
     await waitUntil(`${count} payments confirmed`, 180_000, async () => ((await relayStatus(chaos).catch(() => undefined))?.confirmed === count ? true : undefined), 500);
   } catch (error) {
     const status = await relayStatus(chaos).catch((e: unknown) => String(e));
-    const logFile = join('.data', 'test-logs', `${logName}-worker.log`);
-    writeFileSync(join(PROJECT_ROOT, logFile), worker.log.join('\n'));
-    throw new Error(`${(error as Error).message}; relay status: ${JSON.stringify(status)}; the worker's log is in ${logFile}`);
+    const logs = saveServiceLogs(logName, { worker });
+    throw new Error(`${(error as Error).message}; relay status: ${JSON.stringify(status)}; the worker's log is in ${logs}`);
   }
 }
 

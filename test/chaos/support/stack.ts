@@ -4,7 +4,7 @@
 // from the environment exactly as `npm run api|worker|indexer` start them, so a
 // test can SIGKILL any of them and start another.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSql, type Sql } from '../../../src/db/client.js';
@@ -50,6 +50,18 @@ export type ChaosStack = {
   restartTemporal: () => Promise<void>;
   stop: () => Promise<void>;
 };
+
+/**
+ * Writes each service's log to .data/test-logs/<name>-<key>.log and returns where they went, so a
+ * chaos test that times out can be explained from its logs (CI keeps the tree, not the output).
+ */
+export function saveServiceLogs(name: string, services: Record<string, Service>): string {
+  mkdirSync(join(PROJECT_ROOT, '.data', 'test-logs'), { recursive: true });
+  for (const [key, service] of Object.entries(services)) {
+    writeFileSync(join(PROJECT_ROOT, '.data', 'test-logs', `${name}-${key}.log`), service.log.join('\n'));
+  }
+  return `.data/test-logs/${name}-{${Object.keys(services).join(',')}}.log`;
+}
 
 async function waitForLine(service: Service, text: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
