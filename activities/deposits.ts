@@ -14,6 +14,7 @@ import { signingAccount } from '../src/chain/signing-account.js';
 import type { Sql } from '../src/db/client.js';
 import type { EventDispatcher } from '../src/events/dispatch.js';
 import { creditSessionDeposits, type CreditOutcome } from '../src/payment-sessions/deposit-accounting.js';
+import { newId } from '../src/ids.js';
 import * as deposits from '../src/payment-sessions/deposits-repo.js';
 
 /** Deposits swept by one transaction at most (gas per deposit: docs/operations.md, Deposit addresses). */
@@ -76,7 +77,10 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       if (deposit.status === 'removed' && !deposit.sweepPurpose) return { kind: 'done', outcome: 'removed' };
       let purpose = deposit.sweepPurpose;
       if (!purpose) {
-        purpose = `deposit-sweep:${deposit.chainId}:${depositId}`;
+        // A new purpose for every claim: a purpose's deposits are fixed when it is claimed, so its one
+        // transaction sweeps exactly them. (Reused, a deposit let go by a failed sweep could join a
+        // purpose whose transaction was already sent without it, and be marked swept by it.)
+        purpose = `deposit-sweep:${deposit.chainId}:${newId('depositSweep')}`;
         await deposits.claimForSweep(sql, { chainId: Number(deposit.chainId), livemode: deposit.livemode, token: deposit.token }, depositId, purpose, SWEEP_BATCH_LIMIT);
         const claimed = await deposits.findDeposit(sql, depositId);
         // Skipped because another sweep was claiming it that very moment: look again on the retry.
@@ -86,7 +90,8 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       const sender = operatorOf(deposit.livemode);
       if (await sender.find(purpose)) return { kind: 'settle', purpose };
       const batch = await deposits.depositsOfSweep(sql, purpose);
-      if (batch.length === 0) return { kind: 'done', outcome: 'removed' };
+      // Let go since it was read (its transaction failed meanwhile): the retry reads the deposit again.
+      if (batch.length === 0) throw new Error(`sweep ${purpose} let its deposits go; deposit ${depositId} is claimed again`);
       await withSafeChainErrors(async () => sender.send(await sweepCall(deposit.livemode, purpose, batch)));
       return { kind: 'settle', purpose };
     },

@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   webhookListenerSession: 'wls',
   webhookListenerRequest: 'wlr',
   deposit: 'dep',
+  depositSweep: 'swp',
   testClock: 'clock',
 } as const;
 

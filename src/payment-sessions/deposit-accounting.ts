@@ -84,9 +84,12 @@ export async function creditSessionDeposits(deps: DepositAccountingDeps, session
     const { amountReceived, amountExcess } = await deposits.recomputeReceived(tx, sessionId);
     const reached = BigInt(amountReceived) >= BigInt(session.amount);
     const last = credited.at(-1);
-    if (open && reached && last) {
-      if (BigInt(amountExcess) > 0n) await recordDepositEvent(tx, record, deps.publicBaseUrl, sessionId, 'payment.overpaid', last);
-      return { paid: true, transactionHash: last.transactionHash, amountReceived, amountExcess };
+    if (open && reached) {
+      if (last && BigInt(amountExcess) > 0n) await recordDepositEvent(tx, record, deps.publicBaseUrl, sessionId, 'payment.overpaid', last);
+      // A retry whose first attempt committed the crediting (and whose worker died before reporting it)
+      // finds nothing pending: it still answers paid, with the deposit that paid the session.
+      const paying = last ?? all.filter((d) => d.status === 'credited').at(-1)!;
+      return { paid: true, transactionHash: paying.transactionHash, amountReceived, amountExcess };
     }
     if (open && !reached && last) await recordDepositEvent(tx, record, deps.publicBaseUrl, sessionId, 'payment.partially_paid', last);
     return { paid: false, amountReceived };
