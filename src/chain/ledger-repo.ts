@@ -118,14 +118,17 @@ export async function recordReplacement(
 
 /** The statement that settles a transaction, unsent: for another repo's statement to run it as a CTE (atomic in one round trip). */
 export function outcomeUpdate(db: Db, id: string, outcome: TransactionOutcome, minedHash?: string) {
+  // A mined outcome is a fact: a look that came too late to see it (two followers of one
+  // transaction) cannot turn it into "dropped".
   return db`
     update chain_transactions set outcome = ${outcome}, transaction_hash = coalesce(${minedHash ?? null}, transaction_hash)
-    where id = ${id}`;
+    where id = ${id} and (${outcome} <> 'dropped' or outcome is null or outcome = 'dropped')
+    returning id`;
 }
 
-/** Settles a transaction: which of its hashes was mined, and how it ended. */
-export async function recordOutcome(db: Db, id: string, outcome: TransactionOutcome, minedHash?: string): Promise<void> {
-  await outcomeUpdate(db, id, outcome, minedHash);
+/** Settles a transaction: which of its hashes was mined, and how it ended. False: it was recorded mined already. */
+export async function recordOutcome(db: Db, id: string, outcome: TransactionOutcome, minedHash?: string): Promise<boolean> {
+  return (await outcomeUpdate(db, id, outcome, minedHash)).length === 1;
 }
 
 /** Open transactions of the address with nonces in [from, below): the ones a gap may be waiting for. */

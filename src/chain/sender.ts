@@ -61,6 +61,9 @@ export type Seen =
 
 export type Settled = { outcome: 'success' | 'reverted'; receipt: TransactionReceipt } | { outcome: 'dropped' };
 
+/** How many times a transaction whose nonce is used is looked for before it counts as dropped. */
+const DROP_CHECKS = 3;
+
 export type TransactionSender = {
   address: Address;
   chainId: number;
@@ -87,6 +90,12 @@ export function createTransactionSender(deps: {
     const row = await recordInBatch(sending, call, options);
     if (row.outcome === null) await broadcast(client, row.rawTransaction as Hex);
     return row;
+  }
+
+  /** Whether the node holds any of the hashes, mined or waiting in its pool. */
+  async function knowsAny(hashes: readonly string[]): Promise<boolean> {
+    const found = await Promise.all(hashes.map((hash) => client.getTransaction({ hash: hash as Hash }).catch(() => undefined)));
+    return found.some((transaction) => transaction !== undefined);
   }
 
   async function receiptOfAny(hashes: readonly string[]): Promise<TransactionReceipt | undefined> {
@@ -121,10 +130,17 @@ export function createTransactionSender(deps: {
     const used = BigInt(await client.getTransactionCount({ address: account.address, blockTag: 'latest' }));
     const nonce = BigInt(row.nonce);
     if (used > nonce) {
-      // The nonce is used; a node can report that a moment before it serves the receipt.
-      await new Promise((resolve) => setTimeout(resolve, recheckDelayMs));
-      const late = await receiptOfAny(row.allHashes);
-      return late ? { kind: 'mined', receipt: late, row } : { kind: 'dropped', row };
+      // The nonce is used. A node can report that before it serves the receipt (a moment on anvil,
+      // longer behind a load-balanced RPC), so a transaction the node still knows is waited for, and
+      // one is dropped only when the node serves no receipt and knows none of its hashes, looked at
+      // DROP_CHECKS times. A wrong "dropped" fails a relayed payment that was made, or sends a refund again.
+      for (let check = 0; check < DROP_CHECKS; check++) {
+        await new Promise((resolve) => setTimeout(resolve, recheckDelayMs));
+        const late = await receiptOfAny(row.allHashes);
+        if (late) return { kind: 'mined', receipt: late, row };
+        if (await knowsAny(row.allHashes)) return { kind: 'waiting', row };
+      }
+      return { kind: 'dropped', row };
     }
     if (Date.now() - row.sentAt.getTime() >= stuckAfterMs) {
       const missing = used < nonce ? await ledger.findOpenBetween(sql, { chainId, address: account.address }, used, nonce) : [];
@@ -154,8 +170,9 @@ export function createTransactionSender(deps: {
       const seen = await look(row, { stuckAfterMs });
       if (seen.kind === 'mined') return record(seen.row, seen.receipt);
       if (seen.kind === 'dropped') {
-        await ledger.recordOutcome(sql, row.id, 'dropped');
-        return { outcome: 'dropped' };
+        if (await ledger.recordOutcome(sql, row.id, 'dropped')) return { outcome: 'dropped' };
+        // Another follower recorded it mined meanwhile: the next look finds its receipt.
+        continue;
       }
       row = seen.row;
     }

@@ -3,17 +3,18 @@
 // several senders with one key (several worker processes), group commit, one
 // transaction per purpose, replacement of a stuck transaction, and the gap a
 // sender leaves when it dies between recording a transaction and sending it.
-import { type Address, type Hex, type PublicClient, createPublicClient, http, keccak256 } from 'viem';
+import { type Address, type Hex, type PublicClient, createPublicClient, custom, http, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
-import { allocateNonces, insertTransaction } from '../../src/chain/ledger-repo.js';
+import { allocateNonces, insertTransaction, recordOutcome } from '../../src/chain/ledger-repo.js';
 import { createOperatorSender, type OperatorSender } from '../../src/chain/operator-sender.js';
 import { createReceiptWaiter } from '../../src/chain/receipts.js';
-import { BatchStalled, createTransactionSender } from '../../src/chain/sender.js';
+import { BatchStalled, createTransactionSender, type TransactionRow } from '../../src/chain/sender.js';
 import { createSql } from '../../src/db/client.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { until } from '../support/until.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 let anvil: AnvilInstance;
@@ -45,6 +46,18 @@ function newSender(stuckAfterMs = 60_000): OperatorSender {
 }
 
 const call = (purpose: string, target: Address = to) => ({ purpose, to: target, data: '0x' as Hex, gas: 50_000n });
+
+/** A transaction recorded under its own nonce and never sent: what a sender that died in between leaves. */
+async function recordUnsent(purpose: string): Promise<TransactionRow> {
+  const chainNonce = BigInt(await pub.getTransactionCount({ address: operator.address, blockTag: 'pending' }));
+  const row = await db.sql.begin(async (tx) => {
+    const nonce = await allocateNonces(tx, { chainId: anvil.chainId, address: operator.address }, chainNonce, 1);
+    const fees = await pub.estimateFeesPerGas();
+    const raw = await operator.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to, data: '0x', nonce: Number(nonce), gas: 50_000n, ...fees });
+    return insertTransaction(tx, { purpose, chainId: anvil.chainId, address: operator.address, nonce, rawTransaction: raw, transactionHash: keccak256(raw), gas: 50_000n, ...fees });
+  });
+  return row!;
+}
 
 const rowsOf = (prefix: string) =>
   db.sql<{ purpose: string; nonce: string; outcome: string | null; replacements: number; allHashes: string[]; transactionHash: string }[]>`
@@ -147,6 +160,42 @@ describe('operator sender', () => {
     }
   });
 
+  it('waits for a transaction whose nonce the node reports used before it serves the receipt', async () => {
+    // A node (or an RPC load balancer) that counts the nonce as used while its receipt index lags behind.
+    let receiptsServed = false;
+    const lagging = createPublicClient({
+      chain: chainDefinition(anvil.chainId, anvil.rpcUrl),
+      transport: custom({
+        request: async ({ method, params }) => (method === 'eth_getTransactionReceipt' && !receiptsServed ? null : pub.request({ method, params })),
+      }),
+    }) as PublicClient;
+    const sender = createTransactionSender({ sql: db.sql, client: lagging, account: operator, chainId: anvil.chainId });
+    const sent = await sender.send(call('lag:1'));
+    await until(() => pub.getTransactionCount({ address: operator.address }), (used) => BigInt(used) > BigInt(sent.nonce), 'the nonce used');
+    expect((await sender.look(sent, { stuckAfterMs: 60_000, recheckDelayMs: 50 })).kind).toBe('waiting');
+    receiptsServed = true;
+    const seen = await sender.look(sent, { stuckAfterMs: 60_000, recheckDelayMs: 50 });
+    expect(seen.kind === 'mined' && seen.receipt.status).toBe('success');
+  });
+
+  it('calls a transaction dropped when another transaction took its nonce', async () => {
+    const recorded = await recordUnsent('taken:1');
+    // The same key sends another transaction with that nonce (a key also used elsewhere).
+    const fees = await pub.estimateFeesPerGas();
+    const other = await operator.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to: operator.address, data: '0x', nonce: Number(recorded.nonce), gas: 50_000n, ...fees });
+    await pub.waitForTransactionReceipt({ hash: await pub.sendRawTransaction({ serializedTransaction: other }) });
+    const sender = createTransactionSender({ sql: db.sql, client: pub, account: operator, chainId: anvil.chainId });
+    expect((await sender.look(recorded, { stuckAfterMs: 60_000, recheckDelayMs: 50 })).kind).toBe('dropped');
+  });
+
+  it('keeps a mined outcome when a follower that looked too late records the transaction dropped', async () => {
+    const sender = newSender();
+    const sent = await sender.send(call('late-look:1'));
+    expect((await sender.settle(sent)).outcome).toBe('success');
+    expect(await recordOutcome(db.sql, sent.id, 'dropped')).toBe(false);
+    expect((await rowsOf('late-look:')).map((r) => r.outcome)).toEqual(['success']);
+  });
+
   it('records a revert, which frees the purpose for a new transaction', async () => {
     const sender = newSender();
     const first = await sender.settle(await sender.send(call('revert:1', REVERTER)));
@@ -187,13 +236,7 @@ describe('operator sender', () => {
 
   it('sends the transaction a dead sender recorded but never sent, so the ones behind it are mined', async () => {
     // What a sender leaves when it dies after committing and before sending: a recorded, unsent nonce.
-    const chainNonce = BigInt(await pub.getTransactionCount({ address: operator.address, blockTag: 'pending' }));
-    const orphan = await db.sql.begin(async (tx) => {
-      const nonce = await allocateNonces(tx, { chainId: anvil.chainId, address: operator.address }, chainNonce, 1);
-      const fees = await pub.estimateFeesPerGas();
-      const raw = await operator.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to, data: '0x', nonce: Number(nonce), gas: 50_000n, ...fees });
-      return insertTransaction(tx, { purpose: 'gap:orphan', chainId: anvil.chainId, address: operator.address, nonce, rawTransaction: raw, transactionHash: keccak256(raw), gas: 50_000n, ...fees });
-    });
+    const orphan = await recordUnsent('gap:orphan');
     const sender = newSender(500);
     const behind = await sender.send(call('gap:behind'));
     expect(BigInt(behind.nonce)).toBe(BigInt(orphan!.nonce) + 1n);
