@@ -24,13 +24,13 @@ import { devChainEnv, startDevChain } from '../src/dev/chain/dev-chain.js';
 import { waitForDevReceipt } from '../src/dev/chain/dev-receipts.js';
 import { devChainSettings } from '../src/dev/chain/settings.js';
 import { DEV_ACCOUNTS } from '../src/dev/chain/test-accounts.js';
-import { startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+import { startTemporalDevServerOnFreePorts, temporalBinaries } from '../src/dev/temporal.js';
 import { createEventDispatcher } from '../src/events/dispatch.js';
 import { createHookRegistry } from '../src/indexer/hooks.js';
 import { createIndexer } from '../src/indexer/indexer.js';
 import { createMerchant } from '../src/merchants/service.js';
 import { depositIndexerHooks } from '../src/payment-sessions/deposit-hooks.js';
-import { benchDatabase, freePort, startWorkerProcess } from './support.js';
+import { benchDatabase, startWorkerProcess } from './support.js';
 
 const COUNT = Number(process.argv[2] ?? 20);
 const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 250);
@@ -47,7 +47,7 @@ const stops: Array<() => Promise<unknown>> = [];
 try {
   const db = await benchDatabase();
   stops.push(db.stop);
-  const temporalServer = await startTemporalDevServer({ cli: temporalBinaries(log).cli, port: await freePort(), uiPort: await freePort() });
+  const temporalServer = await startTemporalDevServerOnFreePorts({ cli: temporalBinaries(log).cli });
   stops.push(temporalServer.stop);
   const chain = await startDevChain({ rpcUrl: '', blockTime: 1 });
   stops.push(chain.stop);

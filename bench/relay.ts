@@ -36,7 +36,7 @@ import { startDevChain } from '../src/dev/chain/dev-chain.js';
 import { freePort } from '../src/dev/ports.js';
 import { ensureDatabase } from '../src/db/databases.js';
 import { startLocalPostgres } from '../src/dev/postgres.js';
-import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+import { PROJECT_ROOT, startTemporalDevServerOnFreePorts, temporalBinaries } from '../src/dev/temporal.js';
 import { cpuPerItem, cpuSnapshot, startWorkerProcess } from './support.js';
 import { createMerchant } from '../src/merchants/service.js';
 import { relayWorkflowId } from '../workflows/relay-submission.js';
@@ -70,7 +70,7 @@ try {
   // TEMPORAL_ADDRESS: measure against an existing Temporal cluster instead of a fresh dev server.
   const temporalServer = process.env.TEMPORAL_ADDRESS
     ? { address: process.env.TEMPORAL_ADDRESS }
-    : await startTemporalDevServer({ cli: temporalBinaries(log).cli, port: await freePort(), uiPort: await freePort() });
+    : await startTemporalDevServerOnFreePorts({ cli: temporalBinaries(log).cli });
   if ('stop' in temporalServer) stops.push(temporalServer.stop);
   const chain = await startDevChain({ rpcUrl: '' });
   stops.push(chain.stop);

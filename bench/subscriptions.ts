@@ -27,8 +27,7 @@ import { sendSignedInWaves } from '../src/dev/chain/waves.js';
 import { deployContracts, fundPayers } from '../src/dev/chain/deploy.js';
 import { DEV_ACCOUNTS } from '../src/dev/chain/test-accounts.js';
 import { createSql } from '../src/db/client.js';
-import { freePort } from '../src/dev/ports.js';
-import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+import { PROJECT_ROOT, startTemporalDevServerOnFreePorts, temporalBinaries } from '../src/dev/temporal.js';
 import { createEventDispatcher } from '../src/events/dispatch.js';
 import { addMerchantChainAddress } from '../src/merchants/repo.js';
 import { createMerchant } from '../src/merchants/service.js';
@@ -59,7 +58,7 @@ const sql = createSql(database.url, { max: 40 });
 mkdirSync(join(PROJECT_ROOT, '.data'), { recursive: true });
 const temporalDir = mkdtempSync(join(PROJECT_ROOT, '.data', 'bench-temporal-'));
 chmodSync(temporalDir, 0o755);
-const temporalServer = await startTemporalDevServer({ cli: temporalBinaries().cli, port: await freePort(), uiPort: await freePort(), dbFile: join(temporalDir, 'temporal.db') });
+const temporalServer = await startTemporalDevServerOnFreePorts({ cli: temporalBinaries().cli, dbFile: join(temporalDir, 'temporal.db') });
 // A block every 5 seconds rather than a block per transaction: anvil's cost per block grows with
 // its state (tens of thousands of subscriptions here), and automine paid it per charge. Each block
 // also costs anvil memory (about 20 MB per block at this state, history pruning or not: 1-second

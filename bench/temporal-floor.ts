@@ -17,8 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { createSql, type Sql } from '../src/db/client.js';
-import { freePort } from '../src/dev/ports.js';
-import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+import { PROJECT_ROOT, startTemporalDevServerOnFreePorts, temporalBinaries } from '../src/dev/temporal.js';
 import { dispatchEventWorkflow } from '../workflows/event-dispatch.js';
 import { createWorker } from '../src/temporal/worker.js';
 import { benchDatabase, cpuPerItem, cpuSnapshot, table } from './support.js';
@@ -91,7 +90,7 @@ if (isMain) {
   chmodSync(dir, 0o755);
   const server = process.env.TEMPORAL_ADDRESS
     ? { address: process.env.TEMPORAL_ADDRESS, stop: async () => {} }
-    : await startTemporalDevServer({ cli: temporalBinaries(log).cli, port: await freePort(), uiPort: await freePort() });
+    : await startTemporalDevServerOnFreePorts({ cli: temporalBinaries(log).cli });
   try {
     await measureTemporalFloor({ address: server.address, sql, workflows: N });
   } finally {

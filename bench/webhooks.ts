@@ -23,7 +23,7 @@ import { createMerchant } from '../src/merchants/service.js';
 import { freePort } from '../src/dev/ports.js';
 import { ensureDatabase } from '../src/db/databases.js';
 import { startLocalPostgres } from '../src/dev/postgres.js';
-import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+import { PROJECT_ROOT, startTemporalDevServerOnFreePorts, temporalBinaries } from '../src/dev/temporal.js';
 import { startHttpsReceiver } from '../src/dev/webhook-receiver.js';
 import { connectTemporalClient } from '../src/temporal/connection.js';
 import { createWorker } from '../src/temporal/worker.js';
@@ -70,7 +70,7 @@ if (!databaseUrl) {
   });
 }
 if (!temporalAddress) {
-  const server = await startTemporalDevServer({ cli: temporalBinaries(log).cli, port: await freePort(), uiPort: await freePort() });
+  const server = await startTemporalDevServerOnFreePorts({ cli: temporalBinaries(log).cli });
   temporalAddress = server.address;
   cleanups.push(() => server.stop());
 }

@@ -27,7 +27,7 @@ import { devChainSettings } from '../src/dev/chain/settings.js';
 import { DEV_ACCOUNTS } from '../src/dev/chain/test-accounts.js';
 import { freePort } from '../src/dev/ports.js';
 import { startLocalPostgres } from '../src/dev/postgres.js';
-import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+import { PROJECT_ROOT, startTemporalDevServerOnFreePorts, temporalBinaries } from '../src/dev/temporal.js';
 import { createMerchant } from '../src/merchants/service.js';
 import { relayWorkflowId } from '../workflows/relay-submission.js';
 import { startWorkerProcess } from './support.js';
@@ -54,7 +54,7 @@ try {
   await ensureDatabase(pg.url('postgres'), 'bench');
   const databaseUrl = pg.url('bench');
   await migrate(databaseUrl);
-  const temporalServer = await startTemporalDevServer({ cli: temporalBinaries(log).cli, port: await freePort(), uiPort: await freePort() });
+  const temporalServer = await startTemporalDevServerOnFreePorts({ cli: temporalBinaries(log).cli });
   stops.push(temporalServer.stop);
   const chain = await startDevChain({ rpcUrl: '', blockTime: BLOCK_SECONDS });
   stops.push(chain.stop);

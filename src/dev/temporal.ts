@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
+import { freePort } from './ports.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const TOOLS_DIR = join(PROJECT_ROOT, '.tools', 'py');
@@ -60,7 +61,29 @@ export function temporalBinaries(log: (line: string) => void = console.log): Tem
   return { cli, testServer };
 }
 
-export type TemporalDevServer = { address: string; uiUrl: string; process: ChildProcess; stop: () => Promise<void> };
+export type TemporalDevServer = { address: string; port: number; uiPort: number; uiUrl: string; process: ChildProcess; stop: () => Promise<void> };
+
+/** The dev server ended while starting (a port taken between being chosen and bound, say). */
+export class TemporalExited extends Error {
+  constructor(code: number, output: readonly string[]) {
+    super(`temporal dev server exited with code ${code}${output.length > 0 ? `:\n${output.join('\n')}` : ''}`);
+  }
+}
+
+/**
+ * Starts the dev server on free ports. Its own HTTP, metrics and internal ports are free ports it
+ * picks itself, so with other servers starting beside it (tests, benchmarks) one is now and then
+ * taken before it binds: such a start is tried again on new ports.
+ */
+export async function startTemporalDevServerOnFreePorts(options: { cli: string; dbFile?: string; log?: (line: string) => void }): Promise<TemporalDevServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTemporalDevServer({ ...options, port: await freePort(), uiPort: await freePort() });
+    } catch (error) {
+      if (!(error instanceof TemporalExited) || attempt === 3) throw error;
+    }
+  }
+}
 
 /** Starts `temporal server start-dev` and waits until it accepts clients. */
 export async function startTemporalDevServer(options: {
@@ -89,12 +112,20 @@ export async function startTemporalDevServer(options: {
   const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   // Never outlive the process that started it, however that process ends.
   process.once('exit', () => child.kill('SIGTERM'));
-  child.stdout?.on('data', (chunk: Buffer) => options.log?.(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => options.log?.(chunk.toString()));
+  // The last lines it printed, for the error if it exits while starting.
+  const recent: string[] = [];
+  const output = (chunk: Buffer) => {
+    const text = chunk.toString();
+    options.log?.(text);
+    recent.push(...text.split('\n').filter(Boolean));
+    recent.splice(0, Math.max(0, recent.length - 20));
+  };
+  child.stdout?.on('data', output);
+  child.stderr?.on('data', output);
   const address = `127.0.0.1:${options.port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`temporal dev server exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new TemporalExited(child.exitCode, recent);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       await connection.workflowService.getSystemInfo({});
@@ -107,6 +138,8 @@ export async function startTemporalDevServer(options: {
   }
   return {
     address,
+    port: options.port,
+    uiPort: options.uiPort,
     uiUrl: `http://127.0.0.1:${options.uiPort}`,
     process: child,
     stop: async () => {

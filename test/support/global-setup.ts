@@ -13,8 +13,7 @@ import type { TestProject } from 'vitest/node';
 import { ensureDatabase } from '../../src/db/databases.js';
 import { migrate } from '../../src/db/migrate.js';
 import { startPostgresProcess } from '../../src/dev/postgres-process.js';
-import { freePort } from '../../src/dev/ports.js';
-import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../../src/dev/temporal.js';
+import { PROJECT_ROOT, startTemporalDevServerOnFreePorts, temporalBinaries } from '../../src/dev/temporal.js';
 import { startDevChain, type DevChainInfo } from '../../src/dev/chain/dev-chain.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 import { TEMPORAL_TEST_LOG, quietBundlerLogger } from './temporal-logging.js';
@@ -48,7 +47,7 @@ export default async function setup(project: TestProject) {
     startPostgresProcess({ dataDir, durable: false, verbose }),
     // An empty rpcUrl: always a private anvil for the run, whatever CHAIN_RPC_URL says.
     startDevChain({ rpcUrl: '' }),
-    startTemporalDevServer({ cli: binaries.cli, port: await freePort(), uiPort: await freePort(), log }),
+    startTemporalDevServerOnFreePorts({ cli: binaries.cli, log }),
     bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger }),
     // The web dashboard the api serves at /dashboard (test/dashboard); skipped when its sources are unchanged.
     buildDashboard({ log: (line) => log(`${line}\n`) }),

@@ -13,7 +13,7 @@ import { migrate } from '../../../src/db/migrate.js';
 import { devChainEnv, startDevChain, type DevChain } from '../../../src/dev/chain/dev-chain.js';
 import { freePort, portInUse } from '../../../src/dev/ports.js';
 import { startPostgresProcess, type PostgresProcess } from '../../../src/dev/postgres-process.js';
-import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../../../src/dev/temporal.js';
+import { PROJECT_ROOT, startTemporalDevServer, startTemporalDevServerOnFreePorts, temporalBinaries } from '../../../src/dev/temporal.js';
 
 export type ServiceName = 'api' | 'worker' | 'indexer';
 
@@ -89,8 +89,10 @@ export async function startChaosStack(options: { blockTime?: number; env?: Recor
   const sql = createSql(databaseUrl, { max: 5 });
 
   // A database file, not memory, so a restarted server still knows every workflow.
-  const temporalOptions = { cli: temporalBinaries().cli, port: await freePort(), uiPort: await freePort(), dbFile: join(dataDir, 'temporal.db') };
-  let temporal = await startTemporalDevServer(temporalOptions);
+  const dbFile = join(dataDir, 'temporal.db');
+  let temporal = await startTemporalDevServerOnFreePorts({ cli: temporalBinaries().cli, dbFile });
+  // A restart comes back on the same ports: the services keep their address.
+  const temporalOptions = { cli: temporalBinaries().cli, port: temporal.port, uiPort: temporal.uiPort, dbFile };
   const chain = await startDevChain({ rpcUrl: '', ...(options.blockTime ? { blockTime: options.blockTime } : {}) });
   const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
