@@ -71,25 +71,34 @@ describe('worker SIGKILLed mid sweep', () => {
     expect(atKill!.n).toBeLessThan(DEPOSITS);
     for (const hash of hashes) expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
 
+    const killed = worker;
     worker = await stack.start('worker');
     const ids = sessions.map((s) => s.id);
+    // Where the sweep stands, on chain and in the ledger, and the services' logs: a failure in CI can be explained.
+    const explain = async (error: Error): Promise<never> => {
+      const [state] = await stack.sql`
+        select (select json_agg(json_build_object('id', id, 'status', status, 'purpose', sweep_purpose, 'hash', sweep_transaction_hash, 'sweptAt', swept_at) order by id)
+                  from deposits where payment_session_id in ${stack.sql(ids)}) as deposits,
+               (select json_agg(status) from payment_sessions where id in ${stack.sql(ids)}) as sessions,
+               (select json_agg(json_build_object('purpose', purpose, 'nonce', nonce, 'hashes', all_hashes, 'outcome', outcome) order by nonce)
+                  from chain_transactions where purpose like 'deposit-sweep:%') as sweeps`;
+      const held = await Promise.all(addresses.map(async (address) => `${address}=${await balanceOf(address)}`));
+      const logs = saveServiceLogs('chaos-crash-sweep', { killed, worker, indexer });
+      throw new Error(`${error.message}; ${JSON.stringify(state)}; deposit addresses hold ${held.join(', ')}; logs in ${logs}`);
+    };
     await waitUntil('every deposit swept and every session completed', 180_000, async () => {
       const [swept] = await stack.sql<{ n: number }[]>`select count(*)::int as n from deposits where payment_session_id in ${stack.sql(ids)} and swept_at is not null`;
       const [completed] = await stack.sql<{ n: number }[]>`select count(*)::int as n from payment_sessions where id in ${stack.sql(ids)} and status = 'completed'`;
       return swept!.n === DEPOSITS && completed!.n === DEPOSITS ? true : undefined;
-    }).catch(async (error: Error) => {
-      // Where it stood, and the logs, so a failure in CI can be explained.
-      const [state] = await stack.sql`
-        select (select json_agg(json_build_object('status', status, 'sweptAt', swept_at)) from deposits where payment_session_id in ${stack.sql(ids)}) as deposits,
-               (select json_agg(status) from payment_sessions where id in ${stack.sql(ids)}) as sessions,
-               (select json_agg(json_build_object('purpose', purpose, 'nonce', nonce, 'outcome', outcome)) from chain_transactions where purpose like 'deposit-sweep:%') as sweeps`;
-      const logs = saveServiceLogs('chaos-crash-sweep', { worker, indexer });
-      throw new Error(`${error.message}; ${JSON.stringify(state)}; logs in ${logs}`);
-    });
+    }).catch(explain);
 
     // The payout address received exactly the sum, and the forwarders hold nothing.
-    expect((await balanceOf(payout)) - payoutBefore).toBe(AMOUNT * BigInt(DEPOSITS));
-    for (const address of addresses) expect(await balanceOf(address)).toBe(0n);
+    try {
+      expect((await balanceOf(payout)) - payoutBefore).toBe(AMOUNT * BigInt(DEPOSITS));
+      for (const address of addresses) expect(await balanceOf(address)).toBe(0n);
+    } catch (error) {
+      await explain(error as Error);
+    }
 
     // One deposit each, and its recorded sweep transaction is the one that moved it to the payout address.
     const rows = await stack.sql<{ address: string; sweepPurpose: string; sweepTransactionHash: `0x${string}` }[]>`
