@@ -43,6 +43,8 @@ export type PaymentSession = {
   amountRefundable: string;
   /** Set when an x402 seller was paid through the facilitator. */
   x402: { network: string; payer?: string; transaction?: string | null; resource: { url: string | null; description: string | null } } | null;
+  /** Why the latest relayed payment failed, while the session is open again after it. */
+  lastPaymentError?: { code: string; reason: string } | null;
   createdAt: string;
 };
 

@@ -685,6 +685,31 @@ describe('daily operations: detail pages, lists, events', () => {
     DETAIL_PAGES.push({ path: `payments/${devSession}`, heading: 'Payment' });
   });
 
+  it("shows why an open payment's latest try failed (its lastPaymentError) among the payment's facts", async () => {
+    // A session open again after its relayed payment was refused: the token was paused.
+    const openSession = newId('paymentSession');
+    const token = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+    await db.sql`insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at)
+                 values (${openSession}, ${merchant.merchantId}, false, 3000000, 'USDC', 'open', ${DEV_ACCOUNTS.merchant.address}, ${token}, 31337,
+                   now() + interval '1 day')`;
+    const id = newId('relaySubmission');
+    const call = { kind: 'payment', token, from: payer, to: DEV_ACCOUNTS.merchant.address, value: '3000000', validAfter: '0', validBefore: '9999999999', nonce: hash, signature: '0x' };
+    await db.sql`insert into relay_submissions (id, merchant_id, livemode, idempotency_key, kind, chain_id, authorization_digest, call, status,
+                   failure_code, failure_reason, payment_session_id)
+                 values (${id}, ${merchant.merchantId}, false, ${id}, 'payment', 31337, ${id}, ${db.sql.json(call)}, 'failed',
+                   'token_paused', ${describeRefusal('token_paused')}, ${openSession})`;
+    await page.goto(`${baseUrl}/dashboard/payments/${openSession}`);
+    const facts = page.getByRole('region', { name: 'Payment' });
+    const note = facts.locator('[data-failure-code="token_paused"]');
+    await note.waitFor();
+    expect(await note.textContent()).toBe(`token_paused: ${describeRefusal('token_paused')}`);
+    await facts.getByText('Last payment error').waitFor();
+    // A payment with no failed try shows no such line.
+    await page.goto(`${baseUrl}/dashboard/payments/${sessionId}`);
+    await page.getByRole('region', { name: 'Payment' }).getByText('Refundable').waitFor();
+    expect(await page.getByRole('region', { name: 'Payment' }).getByText('Last payment error').count()).toBe(0);
+  });
+
   it("shows a failed refund's refusal on the payment's timeline and in the refunds list: the readable reason and its code", async () => {
     // A wallet refund of this payment whose transfer the token refused (docs/events.md, refund.failed).
     const refundId = newId('refund');

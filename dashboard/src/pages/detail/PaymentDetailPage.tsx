@@ -4,6 +4,7 @@ import { useEffect, useState, type ComponentType } from 'react';
 import { chainName } from '../../chain.ts';
 import { CopyId } from '../../components/CopyId.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
+import { FailureNote } from '../../components/FailureNote.tsx';
 import { Link } from '../../components/Link.tsx';
 import { eventEntries, ObjectEventsError, useObjectEvents } from '../../components/ObjectEvents.tsx';
 import { transactionEntries, useSessionTransactions } from '../../components/SessionTransactions.tsx';
@@ -92,6 +93,14 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
           <dd>{session.payTo ? <code>{session.payTo}</code> : '—'}</dd>
           <dt>Chain</dt>
           <dd>{chainName(chainId)}</dd>
+          {session.lastPaymentError && (
+            <>
+              <dt>Last payment error</dt>
+              <dd>
+                <FailureNote code={session.lastPaymentError.code} reason={session.lastPaymentError.reason} />
+              </dd>
+            </>
+          )}
           {session.deposit && (
             <>
               <dt>Deposit address</dt>
