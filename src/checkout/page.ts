@@ -312,6 +312,11 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     return e;
   }
 
+  /** What the wallet pays: the amount, less what transfers to the deposit address already paid. */
+  function amountDue(session) {
+    return session.deposit ? session.deposit.amountRemaining : session.amount;
+  }
+
   function typedData(session, token, account) {
     var now = Math.floor(Date.now() / 1000);
     var expiry = Math.floor(Date.parse(session.expiresAt) / 1000);
@@ -319,7 +324,7 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     var message = {
       from: account,
       to: session.payTo,
-      value: session.amount,
+      value: amountDue(session),
       validAfter: String(now - 60),
       validBefore: String(validBefore),
       nonce: randomNonce()
@@ -407,9 +412,9 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
         return balanceOf(session.token, account);
       })
       .then(function (balance) {
-        if (balance < BigInt(session.amount)) {
+        if (balance < BigInt(amountDue(session))) {
           var e = new Error('Your balance is too low: you have ' + formatUnits(balance, token.decimals) + ' ' + token.symbol +
-            ' and this payment needs ' + formatUnits(session.amount, token.decimals) + ' ' + token.symbol + '.');
+            ' and this payment needs ' + formatUnits(amountDue(session), token.decimals) + ' ' + token.symbol + '.');
           e.userMessage = true;
           throw e;
         }

@@ -8,6 +8,7 @@ import type { Db, Sql } from '../db/client.js';
 import { commitWithEvents, type RecordEvent } from '../events/commit.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 import * as deposits from './deposits-repo.js';
+import { amountOverpaid } from './refundable.js';
 import { renderPaymentSession } from './render.js';
 import * as sessions from './repo.js';
 
@@ -38,6 +39,39 @@ async function lockSession(tx: Db, sessionId: string): Promise<sessions.PaymentS
 }
 
 const accepting = (s: sessions.PaymentSessionRow) => (s.status === 'open' || s.status === 'processing') && s.expiresAt.getTime() > Date.now();
+
+/**
+ * A deposit first recorded while the session was still being paid (before it completed and before
+ * expiresAt) paid toward it, even when it is settled only after the completion: a transfer that
+ * raced a relayed payment (an overpayment), or one a reorg took out and the new chain brought back
+ * (its row keeps the time it first arrived). Counting it late would count it beside the payment.
+ */
+const arrivedWhilePaying = (s: sessions.PaymentSessionRow, d: deposits.DepositRow) =>
+  s.status === 'completed' && s.completedAt !== null && d.createdAt <= s.completedAt && d.createdAt < s.expiresAt;
+
+/**
+ * Settles a pending deposit of a session that no longer accepts payment: credited when it arrived
+ * while the session was being paid (announced as an overpayment when it made one), else late.
+ * Returns what it became, or undefined when another call settled it first.
+ */
+async function settleEndedSessionDeposit(
+  tx: Db,
+  record: RecordEvent,
+  publicBaseUrl: string,
+  session: sessions.PaymentSessionRow,
+  d: deposits.DepositRow,
+): Promise<'credited' | 'late' | undefined> {
+  if (arrivedWhilePaying(session, d)) {
+    if (!(await deposits.setDepositStatus(tx, d.id, ['pending'], 'credited'))) return undefined;
+    await deposits.recomputeReceived(tx, session.id);
+    const now = (await sessions.findPaymentSessionById(tx, session.id))!;
+    if (amountOverpaid(now) > amountOverpaid(session)) await recordDepositEvent(tx, record, publicBaseUrl, session.id, 'payment.overpaid', d);
+    return 'credited';
+  }
+  if (!(await deposits.setDepositStatus(tx, d.id, ['pending'], 'late'))) return undefined;
+  await recordDepositEvent(tx, record, publicBaseUrl, session.id, 'payment.late_deposit', d);
+  return 'late';
+}
 
 async function recordDepositEvent(
   tx: Db,
@@ -77,8 +111,8 @@ export async function creditSessionDeposits(deps: DepositAccountingDeps, session
     for (const d of all.filter((x) => x.status === 'pending')) {
       if (open) {
         if (await deposits.setDepositStatus(tx, d.id, ['pending'], 'credited')) credited.push(d);
-      } else if (await deposits.setDepositStatus(tx, d.id, ['pending'], 'late')) {
-        await recordDepositEvent(tx, record, deps.publicBaseUrl, sessionId, 'payment.late_deposit', d);
+      } else {
+        await settleEndedSessionDeposit(tx, record, deps.publicBaseUrl, session, d);
       }
     }
     const { amountReceived, amountExcess } = await deposits.recomputeReceived(tx, sessionId);
@@ -96,17 +130,17 @@ export async function creditSessionDeposits(deps: DepositAccountingDeps, session
   });
 }
 
-/** Pending deposits of a session that no longer accepts payment become late deposits (with their event). */
+/**
+ * Pending deposits of a session that no longer accepts payment become late deposits (with their
+ * event), or credited ones when they arrived while it was being paid. Returns how many became late.
+ */
 export async function settleLateDeposits(deps: DepositAccountingDeps, sessionId: string): Promise<number> {
   return commitWithEvents(deps.sql, deps.events, async (tx, record) => {
     const session = await lockSession(tx, sessionId);
     if (!session || accepting(session)) return 0;
     let late = 0;
     for (const d of await deposits.depositsOfSession(tx, sessionId)) {
-      if (d.status === 'pending' && (await deposits.setDepositStatus(tx, d.id, ['pending'], 'late'))) {
-        await recordDepositEvent(tx, record, deps.publicBaseUrl, sessionId, 'payment.late_deposit', d);
-        late++;
-      }
+      if (d.status === 'pending' && (await settleEndedSessionDeposit(tx, record, deps.publicBaseUrl, session, d)) === 'late') late++;
     }
     return late;
   });

@@ -4,7 +4,7 @@ import { getAddress } from 'viem';
 import type * as repo from './repo.js';
 import type { PaymentSession, SessionDeposit } from './schemas.js';
 import { findChainPreset } from '../chain/presets.js';
-import { amountRefundable } from './refundable.js';
+import { amountDue, amountOverpaid, amountRefundable } from './refundable.js';
 
 export function checkoutUrl(publicBaseUrl: string, id: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}/checkout/${id}`;
@@ -62,15 +62,18 @@ export function transferUri(token: string, chainId: number, to: string, amount: 
   return `ethereum:${token}@${chainId}/transfer?address=${to}&uint256=${amount}`;
 }
 
-export function renderDeposit(row: Pick<repo.PaymentSessionRow, 'depositAddress' | 'amount' | 'amountReceived' | 'amountExcess' | 'token' | 'chainId'>): SessionDeposit | null {
+export function renderDeposit(
+  row: Pick<repo.PaymentSessionRow, 'depositAddress' | 'status' | 'amount' | 'amountReceived' | 'amountRelayed' | 'token' | 'chainId'>,
+): SessionDeposit | null {
   if (!row.depositAddress) return null;
-  const remaining = BigInt(row.amount) - BigInt(row.amountReceived);
-  const amountRemaining = (remaining > 0n ? remaining : 0n).toString();
+  // A relayed payment counts toward the session as transfers do: what remains and the excess are of both.
+  const remaining = amountDue(row);
+  const amountRemaining = remaining.toString();
   return {
     address: row.depositAddress,
     amountReceived: row.amountReceived,
     amountRemaining,
-    amountExcess: row.amountExcess,
+    amountExcess: amountOverpaid(row).toString(),
     paymentUri: transferUri(row.token, Number(row.chainId), row.depositAddress, remaining > 0n ? amountRemaining : row.amount),
   };
 }

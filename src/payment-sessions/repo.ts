@@ -39,6 +39,8 @@ export type PaymentSessionRow = {
   amountExcess: string;
   /** Deposits that arrived after the session ended (swept and refundable). */
   amountLate: string;
+  /** Relayed payments of it that confirmed, summed (at most one, for what remained due when it was signed). */
+  amountRelayed: string;
   /** Refunds of it that are pending, processing or succeeded, summed. */
   amountRefunded: string;
   /** The test clock whose time its expiry follows (issue #30); null: wall time. */
@@ -74,6 +76,8 @@ const columns = (db: Db) =>
      s.deposit_address as "depositAddress", s.amount_received::text as "amountReceived",
      s.amount_excess::text as "amountExcess",
      (select coalesce(sum(d.amount), 0)::text from deposits d where d.payment_session_id = s.id and d.status = 'late') as "amountLate",
+     (select coalesce(sum((r.call->>'value')::numeric), 0)::text from relay_submissions r
+      where r.payment_session_id = s.id and r.kind = 'payment' and r.status = 'confirmed') as "amountRelayed",
      (select coalesce(sum(r.amount), 0)::text from refunds r
       where r.payment_session_id = s.id and r.status in ('pending', 'processing', 'succeeded')) as "amountRefunded",
      s.test_clock_id as "testClockId",
@@ -147,16 +151,20 @@ function searchSessions(db: Db, scope: MerchantScope, q: string) {
       where c.merchant_id = ${scope.merchantId} and c.livemode = ${scope.livemode} and lower(c.email) like ${lowerPrefixPattern(q)}))`;
 }
 
-/** open -> processing when a relay submission for it was recorded. Returns false when it was not open. */
+/**
+ * open -> processing when a relay submission for it was recorded. Returns false when it was not open,
+ * or (given `amountDue`) when credited transfers no longer leave exactly that much to pay.
+ */
 export async function markProcessing(
   db: Db,
   id: string,
-  payment: { relaySubmissionId: string; payer: string; authorizationNonce: string },
+  payment: { relaySubmissionId: string; payer: string; authorizationNonce: string; amountDue?: string },
 ): Promise<boolean> {
   const rows = await db`
     update payment_sessions set status = 'processing', relay_submission_id = ${payment.relaySubmissionId},
            payer = ${payment.payer}, authorization_nonce = ${payment.authorizationNonce}, updated_at = now()
     where id = ${id} and status = 'open' and expires_at > now()
+      ${payment.amountDue === undefined ? db`` : db`and amount - amount_received = ${payment.amountDue}`}
     returning id`;
   return rows.length === 1;
 }

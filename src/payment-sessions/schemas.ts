@@ -60,8 +60,8 @@ export const sessionDeposit = z
         "The session's deposit address: send exactly `amount` of `token` on chain `chainId` to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the merchant's payout address.",
       ),
     amountReceived: z.string().describe('What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here).'),
-    amountRemaining: z.string().describe('What is still to be paid for the session to complete ("0" once paid).'),
-    amountExcess: z.string().describe('What was paid beyond the amount: recorded and refundable through POST /v1/refunds.'),
+    amountRemaining: z.string().describe('What is still to be paid for the session to complete: the amount less the credited transfers and a confirmed relayed payment ("0" once completed). A wallet payment through the relay must pay exactly this.'),
+    amountExcess: z.string().describe('What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds.'),
     paymentUri: z.string().describe('EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes.'),
   })
   .meta({ id: 'PaymentSessionDeposit' });
@@ -118,7 +118,7 @@ export const paymentSession = z
     amountRefundable: z
       .string()
       .describe(
-        'What can still be refunded, in token base units: what was paid in total (the payment with any overpayment by transfer once completed, plus late deposits) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was paid or all is refunded.',
+        'What can still be refunded, in token base units: everything received for the session, each receipt once (a confirmed relayed payment, the credited transfers with any overpayment, whether or not the session then completed, expired or was cancelled, and late deposits; a completed session counts at least its amount) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was received or all is refunded (docs/refunds.md, What is refundable).',
       ),
     testClock: z.string().nullable().describe('The test clock whose time `expiresAt` follows (test mode); null: wall time.'),
     lastPaymentError: lastPaymentError.describe(

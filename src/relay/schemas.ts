@@ -42,7 +42,7 @@ export const relayPaymentBody = z
       .regex(/^ps_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a payment session id (ps_...)')
       .optional()
       .describe(
-        "Pay this payment session: it must be open and unexpired, and the authorization must pay exactly its amount to its payTo. The session turns `processing` now and `completed` when this submission confirms on-chain (`open` again if it fails).",
+        "Pay this payment session: it must be open and unexpired, and the authorization must pay exactly what remains due (its amount, less what transfers to its deposit address already paid: `deposit.amountRemaining`) to its payTo. The session turns `processing` now and `completed` when this submission confirms on-chain (`open` again if it fails).",
       ),
   })
   .strict();

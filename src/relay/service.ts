@@ -25,6 +25,7 @@ import { afterCommit } from '../db/request-transaction.js';
 import { IdempotencyError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import * as invoiceRepo from '../invoices/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
+import { amountDue } from '../payment-sessions/refundable.js';
 import type { MerchantScope } from '../http/principal.js';
 import { newId } from '../ids.js';
 import type { TokenService } from '../tokens/service.js';
@@ -137,8 +138,13 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
               relaySubmissionId: row.id,
               payer: payment.from,
               authorizationNonce: payment.nonce,
+              amountDue: payment.value,
             });
-            if (!claimed) throw new InvalidStateError('The payment session is no longer open (paid, processing, expired or cancelled).', { param: 'paymentSessionId' });
+            if (!claimed) {
+              throw new InvalidStateError('The payment session is no longer open (paid, processing, expired or cancelled), or a transfer to its deposit address changed the amount due.', {
+                param: 'paymentSessionId',
+              });
+            }
             return row;
           });
     } catch (error) {
@@ -201,7 +207,12 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         }
         if (!isAddressEqual(getAddress(session.token), token)) throw refuse('token', `The payment session is paid in ${session.token}.`);
         if (!isAddressEqual(getAddress(session.payTo), message.to)) throw refuse('authorization.to', `The payment session must be paid to its payTo ${session.payTo}.`);
-        if (BigInt(session.amount) !== message.value) throw refuse('authorization.value', `The payment session's amount is ${session.amount}; the authorization must pay exactly that.`);
+        // What remains due: a partial transfer to the deposit address already paid part of the amount.
+        const due = amountDue(session);
+        if (due !== message.value) {
+          const byTransfer = session.amountReceived !== '0' ? ` (${session.amountReceived} of ${session.amount} was received by transfer)` : '';
+          throw refuse('authorization.value', `The payment session's amount due is ${due}${byTransfer}; the authorization must pay exactly that.`);
+        }
       }
       const [now, used, balance, payout] = await Promise.all([
         nextBlockTime(client),

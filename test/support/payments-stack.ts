@@ -26,9 +26,17 @@ export type PaymentsStack = {
   stop: () => Promise<void>;
 };
 
-export async function startPaymentsStack(options: { depositIndexer?: boolean; listen?: boolean; pollingIntervalMs?: number } = {}): Promise<PaymentsStack> {
+export async function startPaymentsStack(
+  options: {
+    depositIndexer?: boolean;
+    listen?: boolean;
+    pollingIntervalMs?: number;
+    /** The test mode's confirmations (default 1): more lets a test order what the indexer and the relay see by mining blocks. */
+    confirmations?: number;
+  } = {},
+): Promise<PaymentsStack> {
   const chain = await startPrivateChain();
-  const settings = settingsOf(chain.info);
+  const settings = settingsOf(chain.info, options.confirmations ? { confirmations: options.confirmations } : {});
   const pub = createPublicClient({
     chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
     transport: http(chain.info.rpcUrl),
