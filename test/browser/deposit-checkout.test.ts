@@ -1,10 +1,11 @@
 // The hosted checkout paid by transfer in headless Chromium with no wallet in the browser: at phone
 // width (390 px) the page names the store and the purchase, shows the deposit address, the exact
 // amount, the QR code and the countdown; a plain ERC-20 transfer from an EOA (outside the browser)
-// is picked up by the real indexer and worker, and the page updates itself to paid.
+// is picked up by the real indexer and worker, and the page updates itself to paid. After a partial
+// transfer, the wallet button (an injected test wallet) signs only what remains due.
 import { mkdir, rm } from 'node:fs/promises';
 import type { BrowserContext } from 'playwright-core';
-import { type Address, createPublicClient, createWalletClient, erc20Abi, http } from 'viem';
+import { type Address, type PublicClient, createPublicClient, createWalletClient, erc20Abi, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
@@ -23,6 +24,8 @@ import { launchBrowser } from '../support/browser.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { openWalletPage } from '../support/test-wallet.js';
+import { until } from '../support/until.js';
 
 const SCREENSHOT_DIR = '.data/screenshots';
 let chain: DevChain;
@@ -113,6 +116,36 @@ describe('hosted checkout paid by transfer, no wallet in the browser', () => {
     await page.waitForFunction(() => /Payment confirmed/.test(document.getElementById('message')?.textContent ?? ''), undefined, { timeout: 30_000 });
     expect(await page.textContent('#deposit-progress')).toContain('Payment received');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/checkout-transfer-390-paid.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('after a partial transfer the wallet signs only what remains due, and the session counts both once (issue 36, item 4)', async () => {
+    const headers = { authorization: `Bearer ${merchant.secretKey}` };
+    const created = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers, payload: { amount: '2000000' } });
+    expect(created.statusCode, created.body).toBe(200);
+    const session = created.json() as { id: string; deposit: { address: Address } };
+    const read = async () => (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${session.id}`, headers })).json();
+
+    const viemChain = chainDefinition(chain.info.chainId, chain.info.rpcUrl);
+    const pub = createPublicClient({ chain: viemChain, transport: http(chain.info.rpcUrl), pollingInterval: 50 }) as PublicClient;
+    const wallet = createWalletClient({ account: payer, chain: viemChain, transport: http(chain.info.rpcUrl) });
+    const hash = await wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [session.deposit.address, 500_000n] });
+    expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
+    await until(read, (s) => s.deposit.amountReceived === '500000', 'the partial transfer credited');
+
+    const signer = privateKeyToAccount(DEV_ACCOUNTS.payers[4]!.privateKey);
+    const balance = () => pub.readContract({ address: settings.token, abi: erc20Abi, functionName: 'balanceOf', args: [signer.address] });
+    const before = await balance();
+    const { page } = await openWalletPage(context, { account: signer, chainId: chain.info.chainId, rpcUrl: chain.info.rpcUrl });
+    await page.goto(`${baseUrl}/checkout/${session.id}`);
+    await expect.poll(() => page.locator('#pay').isEnabled(), { timeout: 30_000 }).toBe(true);
+    await page.locator('#pay').click();
+    const done = await until(read, (s) => s.status === 'completed', 'completed by the wallet payment');
+    expect(await balance()).toBe(before - 1_500_000n);
+    const [submission] = await db.sql<{ value: string }[]>`select call->>'value' as value from relay_submissions where payment_session_id = ${session.id}`;
+    expect(submission?.value).toBe('1500000');
+    expect(done.deposit).toMatchObject({ amountReceived: '500000', amountRemaining: '0', amountExcess: '0' });
+    expect(done.amountRefundable).toBe('2000000');
     await page.close();
   });
 });
