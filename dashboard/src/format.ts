@@ -2,7 +2,7 @@
 // (USDC: 6 decimals) and are formatted with string and bigint arithmetic,
 // never floats. Dates are shown in the viewer's time zone.
 
-import { formatBaseUnits } from './shared.js';
+import { describeMoneyInput, formatBaseUnits, parseMoneyInput } from './shared.js';
 
 export const USDC_DECIMALS = 6;
 
@@ -12,16 +12,22 @@ export function formatAmount(base: string | null | undefined, currency = 'USDC',
   return `${formatBaseUnits(base, decimals)} ${currency}`;
 }
 
-/** "12.5" -> "12500000"; undefined when the text is not a non-negative amount with at most `decimals` decimals. */
+/**
+ * "12.5" -> "12500000"; undefined when the text is refused by the one money-input rule (src/money/parse.ts:
+ * a dot for decimals, no comma or other separator, at most `decimals` decimals). `describeMoneyInput` says why.
+ */
 export function parseAmount(text: string, decimals = USDC_DECIMALS): string | undefined {
-  const value = text.trim().replace(/,/g, '');
-  const match = /^(\d+)(?:\.(\d*))?$/.exec(value);
-  if (!match) return undefined;
-  const fraction = match[2] ?? '';
-  if (fraction.length > decimals) return undefined;
-  const base = `${match[1]}${fraction.padEnd(decimals, '0')}`.replace(/^0+(?=\d)/, '');
-  return base;
+  const parsed = parseMoneyInput(text, decimals);
+  return parsed.ok ? parsed.baseUnits : undefined;
 }
+
+/** The refusal of a typed amount (the parser's sentence), for a form's submit. */
+export function amountError(text: string, decimals = USDC_DECIMALS): string | undefined {
+  const parsed = parseMoneyInput(text, decimals);
+  return parsed.ok ? undefined : parsed.message;
+}
+
+export { describeMoneyInput };
 
 /** A base-unit amount as a number of whole units with cent precision, for chart geometry only (labels use formatAmount). */
 export function chartUnits(base: string): number {

@@ -50,10 +50,10 @@ const STYLE = `
 const FAVICON =
   "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%232b59c3'/%3E%3Crect x='6' y='10' width='20' height='13' rx='2' fill='%23fff'/%3E%3Crect x='6' y='13' width='20' height='3' fill='%232b59c3'/%3E%3C/svg%3E";
 
-const escapeHtml = (value: string) =>
+export const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function frame(title: string, body: string): string {
+export function frame(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -245,9 +245,20 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
 
   function succeed(session) {
     setBusy(true, 'Paid');
+    renderTransfer(session);
     var target = safeRedirectUrl(session.successUrl);
     show('success', target ? 'Payment confirmed. Returning you to ' + (session.merchantName || 'the merchant') + '…' : 'Payment confirmed. Thank you!');
-    if (target) setTimeout(function () { window.location.assign(target); }, 800);
+    // Without a success URL the server's receipt replaces this page (src/checkout/final-pages.ts).
+    setTimeout(function () { if (target) window.location.assign(target); else showServerPage(); }, 800);
+  }
+
+  /**
+   * The session ended (paid, expired or cancelled by the server's word): the server renders what the
+   * link shows from now on, a receipt or the ended page, with no address on it. Never on the
+   * browser's own clock alone: that only hides the transfer (renderTransfer), so a wrong clock cannot loop.
+   */
+  function showServerPage() {
+    window.location.replace(window.location.pathname);
   }
 
   /** Polls the session; nonce (of the authorization this page posted) names why its payment failed. */
@@ -273,7 +284,10 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
       if (session.status !== 'processing') {
         var m = statusMessage(session);
         setBusy(true);
-        return show(m[0], m[1]);
+        renderTransfer(session);
+        show(m[0], m[1]);
+        if (session.status === 'expired' || session.status === 'cancelled') showServerPage();
+        return;
       }
       return new Promise(function (resolve) { setTimeout(resolve, 1000); }).then(function () { return pollUntilDone(nonce); });
     });
@@ -470,8 +484,11 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     var panel = document.getElementById('transfer');
     var deposit = session.deposit;
     if (!panel || !deposit || !state.token) return;
-    panel.hidden = false;
     var open = session.status === 'open' && !isExpired(session);
+    // Only a session that can take the money shows where to send it: not while a payment is being
+    // confirmed, not once paid, expired or cancelled (a second transfer would be a late deposit).
+    if (!open) return hideTransfer(panel);
+    panel.hidden = false;
     var remaining = formatUnits(deposit.amountRemaining, state.token.decimals);
     text('deposit-amount', 'exactly ' + remaining + ' ' + state.token.symbol);
     text('deposit-network', session.network + (session.livemode ? '' : ' (test mode)'));
@@ -496,6 +513,15 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
     text('deposit-countdown', open ? countdown(session) : '');
   }
 
+  function hideTransfer(panel) {
+    panel.hidden = true;
+    ['deposit-amount', 'deposit-address', 'deposit-exact', 'deposit-progress', 'deposit-countdown'].forEach(function (id) { text(id, ''); });
+    var link = document.getElementById('deposit-link');
+    if (link) link.setAttribute('href', '#');
+    var img = document.getElementById('deposit-qr');
+    if (img) { img.hidden = true; img.removeAttribute('src'); img.removeAttribute('data-src'); }
+  }
+
   function watchTransfer() {
     if (!sessionId) return;
     setInterval(function () { if (state.session) renderTransfer(state.session); }, 1000);
@@ -507,7 +533,11 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
           if (session.status === 'completed') return succeed(session);
           if (session.status === 'open' && !isExpired(session)) setTimeout(poll, 3000);
           else if (session.status === 'processing') setTimeout(poll, 3000);
-          else { var m = statusMessage(session); if (m) { setBusy(true); show(m[0], m[1]); } }
+          else {
+            var m = statusMessage(session);
+            if (m) { setBusy(true); show(m[0], m[1]); }
+            if (session.status === 'expired' || session.status === 'cancelled') showServerPage();
+          }
         })
         .catch(function () { setTimeout(poll, 5000); });
     };
@@ -573,19 +603,23 @@ export const CHECKOUT_SCRIPT = String.raw`'use strict';
         state.session = session;
         document.getElementById('merchant').textContent = session.storeName || session.merchantName || 'Checkout';
         describePurchase(session);
-        document.getElementById('details').textContent = 'Pay to ' + session.payTo + ' on ' + (session.network || 'chain ' + session.chainId) + (session.livemode ? '' : ' (test mode)');
+        // No address here: the only address a customer may send to is the session's deposit address
+        // below (the merchant's payout address is never matched to this order).
+        document.getElementById('details').textContent = 'On ' + (session.network || 'chain ' + session.chainId) + (session.livemode ? '' : ' (test mode)');
         return getJson('/v1/tokens/' + encodeURIComponent(session.token) + '?mode=' + (session.livemode ? 'live' : 'test')).then(function (token) {
           state.token = token;
           document.getElementById('amount').textContent = formatUnits(session.amount, token.decimals) + ' ' + token.symbol;
           priceItems(token);
           renderTransfer(session);
-          if (session.status === 'open' && !isExpired(session)) watchTransfer();
+          if ((session.status === 'open' && !isExpired(session)) || session.status === 'processing') watchTransfer();
           if (!token.supports || !token.supports.eip3009 || !token.domain) return show('error', MESSAGES.tokenUnsupported);
           var m = statusMessage(session);
           if (m) {
             show(m[0], m[1]);
             if (session.status === 'processing') { setBusy(true, 'Processing…'); return pollUntilDone(); }
             if (session.status === 'completed') return succeed(session);
+            // Ended between the server's render and this read: the server's page says so.
+            if (session.status === 'expired' || session.status === 'cancelled') showServerPage();
             return;
           }
           setBusy(false, 'Pay with wallet');

@@ -20,7 +20,9 @@ import { recordEnrolmentEmail } from '../subscriptions/renewal-repo.js';
 import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
 import { createRenewalService } from './renewal.js';
 import { qrSvg } from './deposit-qr.js';
-import { renderDeposit } from '../payment-sessions/render.js';
+import { networkName, renderDeposit, successUrlFor } from '../payment-sessions/render.js';
+import { renderEndedPage, renderReceiptPage } from './final-pages.js';
+import { checkoutPageState, showsDepositAddress } from './page-state.js';
 import { renderCheckoutPage, renderNotFoundPage, renderPlanPage } from './page.js';
 import type { CheckoutEnrolBody, CheckoutEnrolment, CheckoutEnrolmentOffer, CheckoutPayBody, CheckoutPayment } from './schemas.js';
 
@@ -158,17 +160,47 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       return renderEnrolment(plan.id, nonce, submission);
     },
 
-    /** The page's HTML; a 404 page for a malformed or unknown session id. */
+    /**
+     * The page's HTML; a 404 page for a malformed or unknown session id. Only a session that can still
+     * be paid gets the paying page; a paid one gets its receipt, an ended one says so (page-state.ts).
+     */
     async page(id: string): Promise<{ status: 200 | 404; html: string }> {
       const row = isId('paymentSession', id) ? await sessionRepo.findPaymentSessionById(sql, id) : undefined;
       if (!row) return { status: 404, html: renderNotFoundPage() };
-      return { status: 200, html: renderCheckoutPage(row.id) };
+      const state = checkoutPageState(row);
+      if (state === 'payable' || state === 'processing') return { status: 200, html: renderCheckoutPage(row.id) };
+      const [merchant, context] = await Promise.all([sessionRepo.findMerchantDisplay(sql, row.merchantId), sessionRepo.findCheckoutContext(sql, row)]);
+      const seller = {
+        name: context.storeName || merchant?.name || 'the merchant',
+        supportEmail: context.supportEmail,
+        purchase: row.productName ?? (context.invoiceNumber ? `Invoice ${context.invoiceNumber}` : null),
+      };
+      if (state === 'paid') {
+        return {
+          status: 200,
+          html: renderReceiptPage({
+            seller,
+            amount: row.amount,
+            currency: row.currency,
+            excess: row.amountExcess,
+            paidAt: row.completedAt,
+            transactionHash: row.transactionHash,
+            network: networkName(Number(row.chainId)),
+            livemode: row.livemode,
+            returnUrl: successUrlFor(row.successUrl, row.id),
+          }),
+        };
+      }
+      return {
+        status: 200,
+        html: renderEndedPage({ seller, reason: state, expiresAt: row.expiresAt, received: row.amountReceived, currency: row.currency, shopUrl: row.cancelUrl }),
+      };
     },
 
-    /** The QR code of what is left to pay by transfer (undefined: no such session or no deposit address). */
+    /** The QR code of what is left to pay by transfer (undefined: no such session, no deposit address, or it cannot be paid any more). */
     async depositQr(id: string): Promise<string | undefined> {
       const row = isId('paymentSession', id) ? await sessionRepo.findPaymentSessionById(sql, id) : undefined;
-      const deposit = row && renderDeposit(row);
+      const deposit = row && showsDepositAddress(checkoutPageState(row)) && renderDeposit(row);
       return deposit ? qrSvg(deposit.paymentUri) : undefined;
     },
 

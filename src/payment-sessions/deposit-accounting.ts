@@ -7,6 +7,7 @@
 import type { Db, Sql } from '../db/client.js';
 import { commitWithEvents, type RecordEvent } from '../events/commit.js';
 import type { EventDispatcher } from '../events/dispatch.js';
+import { sessionBusinessNowMs } from '../test-clocks/business-time.js';
 import * as deposits from './deposits-repo.js';
 import { amountOverpaid } from './refundable.js';
 import { renderPaymentSession } from './render.js';
@@ -38,7 +39,11 @@ async function lockSession(tx: Db, sessionId: string): Promise<sessions.PaymentS
   return sessions.findPaymentSessionById(tx, sessionId);
 }
 
-const accepting = (s: sessions.PaymentSessionRow) => (s.status === 'open' || s.status === 'processing') && s.expiresAt.getTime() > Date.now();
+/** Open or processing and before expiresAt in the session's business time (its test clock's, else wall time). */
+async function accepting(tx: Db, s: sessions.PaymentSessionRow): Promise<boolean> {
+  if (s.status !== 'open' && s.status !== 'processing') return false;
+  return s.expiresAt.getTime() > (await sessionBusinessNowMs(tx, s));
+}
 
 /**
  * A deposit first recorded while the session was still being paid (before it completed and before
@@ -106,7 +111,7 @@ export async function creditSessionDeposits(deps: DepositAccountingDeps, session
     const session = await lockSession(tx, sessionId);
     if (!session) return { paid: false, amountReceived: '0' };
     const all = await deposits.depositsOfSession(tx, sessionId);
-    const open = accepting(session);
+    const open = await accepting(tx, session);
     const credited: deposits.DepositRow[] = [];
     for (const d of all.filter((x) => x.status === 'pending')) {
       if (open) {
@@ -137,7 +142,7 @@ export async function creditSessionDeposits(deps: DepositAccountingDeps, session
 export async function settleLateDeposits(deps: DepositAccountingDeps, sessionId: string): Promise<number> {
   return commitWithEvents(deps.sql, deps.events, async (tx, record) => {
     const session = await lockSession(tx, sessionId);
-    if (!session || accepting(session)) return 0;
+    if (!session || (await accepting(tx, session))) return 0;
     let late = 0;
     for (const d of await deposits.depositsOfSession(tx, sessionId)) {
       if (d.status === 'pending' && (await settleEndedSessionDeposit(tx, record, deps.publicBaseUrl, session, d)) === 'late') late++;

@@ -16,3 +16,17 @@ export async function businessNow(db: Db, sub: { merchantId: string; livemode: b
       and w.detached_at is null and c.status <> 'deleted'`;
   return row?.at ?? new Date();
 }
+
+/**
+ * A payment session's business time in ms (issue 36, item 8): a session created on a clock expires on
+ * the clock's time, so whether a transfer to it is on time or late is judged by that time too (while
+ * the clock advances, the time it moves to). A deleted clock's sessions end with it: its time is past
+ * every deadline. Off a clock: wall time.
+ */
+export async function sessionBusinessNowMs(db: Db, session: { testClockId: string | null; livemode: boolean }): Promise<number> {
+  if (session.livemode || !session.testClockId) return Date.now();
+  const [clock] = await db<{ at: Date; deleted: boolean }[]>`
+    select coalesce(advancing_to, frozen_time) as at, status = 'deleted' as deleted from test_clocks where id = ${session.testClockId}`;
+  if (!clock) return Date.now();
+  return clock.deleted ? Number.POSITIVE_INFINITY : clock.at.getTime();
+}

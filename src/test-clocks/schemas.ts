@@ -22,7 +22,9 @@ const wallets = z
 export const createTestClockBody = z
   .object({
     name: z.string().trim().min(1).max(200),
-    frozenTime: timestamp.describe("The clock's starting time; not before the test chain's current block time (chain time only moves forward)."),
+    frozenTime: timestamp.describe(
+      `The clock's starting time; not before the test chain's current block time (chain time only moves forward), at most ${TEST_CLOCK_LIMITS.maxAdvanceDays} days after now (as one advance).`,
+    ),
     wallets: wallets.default([]),
   })
   .strict();

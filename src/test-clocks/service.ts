@@ -100,14 +100,21 @@ export function createTestClockService({ sql, temporal, taskQueue, chain, invoic
       }
       const frozenTime = new Date(input.frozenTime);
       const rpcUrl = await controllableChain();
-      if (rpcUrl) {
-        const chainNow = await chainTimeMs(rpcUrl);
-        if (frozenTime.getTime() < chainNow) {
-          throw new InvalidRequestError(
-            `frozenTime may not be before the test chain's time (${new Date(chainNow).toISOString()}): chain time only moves forward.`,
-            { param: 'frozenTime' },
-          );
-        }
+      const chainNow = rpcUrl ? await chainTimeMs(rpcUrl) : undefined;
+      if (chainNow !== undefined && frozenTime.getTime() < chainNow) {
+        throw new InvalidRequestError(
+          `frozenTime may not be before the test chain's time (${new Date(chainNow).toISOString()}): chain time only moves forward.`,
+          { param: 'frozenTime' },
+        );
+      }
+      // Bounded as an advance is: creating moves the test chain to frozenTime, and chain time never
+      // comes back, so a clock in the year 9999 would leave the test chain there for every clock after it.
+      const from = Math.max(Date.now(), chainNow ?? 0);
+      if (frozenTime.getTime() - from > TEST_CLOCK_LIMITS.maxAdvanceDays * DAY_MS) {
+        throw new InvalidRequestError(
+          `frozenTime may be at most ${TEST_CLOCK_LIMITS.maxAdvanceDays} days after now (${new Date(from).toISOString()}), as one advance may move a clock.`,
+          { param: 'frozenTime' },
+        );
       }
       const wallets = await checkWallets(scope.merchantId, input.wallets);
       const id = newId('testClock');

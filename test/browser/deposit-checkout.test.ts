@@ -113,8 +113,11 @@ describe('hosted checkout paid by transfer, no wallet in the browser', () => {
     const hash = await wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [session.deposit.address, 3_250_000n] });
     expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
 
-    await page.waitForFunction(() => /Payment confirmed/.test(document.getElementById('message')?.textContent ?? ''), undefined, { timeout: 30_000 });
-    expect(await page.textContent('#deposit-progress')).toContain('Payment received');
+    // Paid without a success URL: the server's receipt replaces the page, with no address left on it.
+    await page.waitForSelector('#receipt', { timeout: 30_000 });
+    expect(await page.textContent('#message')).toContain('Payment confirmed');
+    expect(await page.textContent('#receipt-transaction')).toBe(hash);
+    expect((await page.content()).toLowerCase()).not.toContain(session.deposit.address.toLowerCase());
     await page.screenshot({ path: `${SCREENSHOT_DIR}/checkout-transfer-390-paid.png`, fullPage: true });
     await page.close();
   });
@@ -146,6 +149,110 @@ describe('hosted checkout paid by transfer, no wallet in the browser', () => {
     expect(submission?.value).toBe('1500000');
     expect(done.deposit).toMatchObject({ amountReceived: '500000', amountRemaining: '0', amountExcess: '0' });
     expect(done.amountRefundable).toBe('2000000');
+    await page.close();
+  });
+});
+
+// Issue 36, items 10 and 11: a link that can no longer be paid never shows where to pay, and no page
+// shows an address that is not matched to the session (the merchant's payout address).
+describe('what a checkout link shows once it cannot be paid', () => {
+  const TX = `0x${'ab'.repeat(32)}`;
+
+  async function sessionIn(state: string, amount = '3250000'): Promise<{ id: string; deposit: { address: Address } }> {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/payment-sessions',
+      headers: { authorization: `Bearer ${merchant.secretKey}` },
+      payload: { amount, cancelUrl: 'https://bakery.example/cart' },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const session = created.json() as { id: string; deposit: { address: Address } };
+    if (state === 'paid') {
+      await db.sql`update payment_sessions set status = 'completed', transaction_hash = ${TX}, payer = ${payer.address}, completed_at = '2026-11-26T15:20:00Z' where id = ${session.id}`;
+    } else if (state === 'expired-partial') {
+      await db.sql`update payment_sessions set status = 'expired', amount_received = 1000000 where id = ${session.id}`;
+    } else if (state === 'past-expiry') {
+      await db.sql`update payment_sessions set expires_at = now() - interval '1 minute' where id = ${session.id}`;
+    } else if (state !== 'open') {
+      await db.sql`update payment_sessions set status = ${state} where id = ${session.id}`;
+    }
+    return session;
+  }
+
+  /** The page at `width` once its script (if any) has read the session; its HTML and visible text. */
+  async function open(id: string, width: number) {
+    const page = await context.newPage();
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto(`${baseUrl}/checkout/${id}`, { waitUntil: 'networkidle' });
+    await page.waitForFunction(() => document.getElementById('merchant')?.textContent !== 'Loading…');
+    await page.waitForLoadState('networkidle');
+    const html = (await page.content()).toLowerCase();
+    const visible = await page.evaluate(() => document.body.innerText);
+    return { page, html, visible };
+  }
+
+  async function expectNoWayToPay(id: string, address: Address, html: string, visible: string) {
+    expect(html).not.toContain(address.toLowerCase());
+    expect(html).not.toMatch(/<img[^>]*deposit-qr|id="transfer"/);
+    expect(visible).not.toMatch(/send .*exactly|Pay with wallet/i);
+    expect((await t.app.inject({ method: 'GET', url: `/checkout/${id}/deposit-qr.svg` })).statusCode).toBe(404);
+  }
+
+  for (const width of [390, 1280]) {
+    it(`a paid link (no success URL) shows a receipt and no address or QR at ${width} px`, async () => {
+      const session = await sessionIn('paid');
+      const { page, html, visible } = await open(session.id, width);
+      await expectNoWayToPay(session.id, session.deposit.address, html, visible);
+      expect(await page.textContent('#receipt-amount')).toBe('3.25 USDC');
+      expect(await page.textContent('#receipt-merchant')).toBe('Corner Bakery');
+      expect(await page.textContent('#receipt-date')).toBe('26 Nov 2026, 15:20 UTC');
+      expect(await page.textContent('#receipt-transaction')).toBe(TX);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/checkout-receipt-${width}.png`, fullPage: true });
+      await page.close();
+    });
+
+    it(`an expired link shows no address or QR, says it expired and what to do, at ${width} px`, async () => {
+      for (const state of ['expired-partial', 'past-expiry']) {
+        const session = await sessionIn(state);
+        const { page, html, visible } = await open(session.id, width);
+        await expectNoWayToPay(session.id, session.deposit.address, html, visible);
+        expect(await page.textContent('#message')).toMatch(/expired/);
+        expect(visible).toContain('to start a new payment');
+        if (state === 'expired-partial') expect(await page.textContent('#ended-received')).toContain('You sent 1.00 USDC before it ended');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await page.screenshot({ path: `${SCREENSHOT_DIR}/checkout-${state}-${width}.png`, fullPage: true });
+        await page.close();
+      }
+    });
+  }
+
+  it('a cancelled link and a processing one show no address; a processing one says a payment is being confirmed', async () => {
+    const cancelled = await sessionIn('cancelled');
+    const a = await open(cancelled.id, 390);
+    await expectNoWayToPay(cancelled.id, cancelled.deposit.address, a.html, a.visible);
+    expect(await a.page.textContent('#message')).toMatch(/cancelled/);
+    await a.page.close();
+
+    const processing = await sessionIn('processing');
+    const b = await open(processing.id, 390);
+    await expect.poll(() => b.page.textContent('#message')).toMatch(/being confirmed/);
+    expect(await b.page.isVisible('#transfer')).toBe(false);
+    expect(b.visible.toLowerCase()).not.toContain(processing.deposit.address.toLowerCase());
+    expect((await t.app.inject({ method: 'GET', url: `/checkout/${processing.id}/deposit-qr.svg` })).statusCode).toBe(404);
+    await b.page.close();
+  });
+
+  it("an open link shows the session's deposit address and never the merchant's payout address", async () => {
+    const session = await sessionIn('open');
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${baseUrl}/checkout/${session.id}`);
+    await page.waitForFunction(() => document.getElementById('deposit-address')?.textContent?.startsWith('0x'));
+    const visible = (await page.evaluate(() => document.body.innerText)).toLowerCase();
+    expect(visible).toContain(session.deposit.address.toLowerCase());
+    expect(visible).not.toContain(DEV_ACCOUNTS.merchant.address.toLowerCase());
+    expect(await page.textContent('#details')).toContain('31337');
     await page.close();
   });
 });

@@ -19,7 +19,10 @@ describe('dashboard amounts', () => {
   it('parses typed amounts into base units, refusing more than 6 decimals', () => {
     expect(parseAmount('12.5')).toBe('12500000');
     expect(parseAmount('0.000001')).toBe('1');
-    expect(parseAmount('1,000')).toBe('1000000000');
+    expect(parseAmount('1000')).toBe('1000000000');
+    // One rule with src/money/parse.ts: a comma is ambiguous ("9,99" once made a 999.00 USDC plan).
+    expect(parseAmount('1,000')).toBeUndefined();
+    expect(parseAmount('9,99')).toBeUndefined();
     expect(parseAmount('0')).toBe('0');
     expect(parseAmount('0.1234567')).toBeUndefined();
     expect(parseAmount('-1')).toBeUndefined();

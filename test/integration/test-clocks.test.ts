@@ -156,4 +156,21 @@ describe('test clocks API', () => {
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().error.param).toBe('wallets');
   });
+
+  // Issue 36, item 8: creation was unbounded (a clock in the year 9999 moved the test chain there for good).
+  it('refuses a frozenTime more than 400 days ahead at creation, as an advance is, with the envelope; nothing is created and the chain stays', async () => {
+    const before = (await db.sql`select count(*)::int as n from test_clocks`)[0]!.n;
+    const chainBefore = await chainNowMs();
+    for (const frozenTime of [iso(chainBefore + 401 * DAY), iso(chainBefore + 50 * 365 * DAY), '9999-12-31T00:00:00.000Z']) {
+      const response = await api('POST', '/v1/test-clocks', { name: 'Far', frozenTime });
+      expect(response.statusCode, frozenTime).toBe(400);
+      const error = response.json().error;
+      expect(error.code).toBe('invalid_request');
+      expect(error.param).toBe('frozenTime');
+      expect(error.message).toContain('400 days');
+      expect(JSON.stringify(error.details.issues)).toContain('frozenTime');
+    }
+    expect((await db.sql`select count(*)::int as n from test_clocks`)[0]!.n).toBe(before);
+    expect(await chainNowMs()).toBeLessThan(chainBefore + DAY);
+  });
 });

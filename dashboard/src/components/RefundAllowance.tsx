@@ -2,7 +2,8 @@
 // once with an EIP-2612 permit signed in the browser wallet (or the approve alternative, explained).
 import { useEffect, useState } from 'react';
 import { api, errorMessage } from '../api.ts';
-import { formatAmount, parseAmount } from '../format.ts';
+import { amountError, formatAmount, parseAmount } from '../format.ts';
+import { AmountPreview } from './MoneyField.tsx';
 import { EIP712_DOMAIN_TYPE, PERMIT_TYPES } from '../shared.ts';
 
 export type RefundAllowanceInfo = {
@@ -31,7 +32,7 @@ export function RefundAllowance() {
   async function grant() {
     if (!info?.permit || !info.owner || !info.spender) return;
     const value = parseAmount(cap);
-    if (!value) return setError('Enter the cap in USDC (at most 6 decimals).');
+    if (!value) return setError(`Cap: ${amountError(cap)}`);
     setBusy(true);
     setError(null);
     try {
@@ -78,6 +79,7 @@ export function RefundAllowance() {
           <label>
             Cap (USDC)
             <input name="refundAllowanceCap" inputMode="decimal" value={cap} onChange={(e) => setCap(e.target.value)} />
+            <AmountPreview text={cap} />
           </label>
           <button type="button" disabled={busy} onClick={() => void grant()}>
             Sign permit with payout wallet

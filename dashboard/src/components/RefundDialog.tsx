@@ -4,7 +4,8 @@
 // it does not is signed by the payout wallet as an EIP-3009 transfer, which the relay submits.
 import { useState } from 'react';
 import { api, errorMessage } from '../api.ts';
-import { formatAmount, parseAmount } from '../format.ts';
+import { amountError, formatAmount, parseAmount } from '../format.ts';
+import { AmountPreview } from './MoneyField.tsx';
 import { decimalAmount } from '../csv.ts';
 import { EIP3009_TYPES, EIP712_DOMAIN_TYPE } from '../shared.ts';
 import type { RefundAllowanceInfo } from './RefundAllowance.tsx';
@@ -54,7 +55,7 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
   /** The amount in base units, or undefined with the reason shown: checked before the confirmation is asked. */
   function validAmount(): string | undefined {
     const base = parseAmount(amount);
-    if (!base || base === '0') return void setError('Enter the amount in USDC (at most 6 decimals).');
+    if (!base || base === '0') return void setError(amountError(amount) ?? 'Enter an amount above zero.');
     if (BigInt(base) > BigInt(props.refundable)) return void setError(`At most ${formatAmount(props.refundable, 'USDC')} remains refundable.`);
     setError(null);
     return base;
@@ -108,6 +109,7 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
       <label>
         Amount (USDC)
         <input name="refundAmount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        <AmountPreview text={amount} />
       </label>
       <label>
         Reason

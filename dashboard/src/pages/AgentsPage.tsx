@@ -9,7 +9,8 @@ import { FailureNote } from '../components/FailureNote.tsx';
 import { ActionButton, ActionForm, Field, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
+import { MoneyField } from '../components/MoneyField.tsx';
+import { amountError, formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
 import type { AgentActivity, AgentJob } from '../types.ts';
 
 type Section = Record<string, unknown>;
@@ -196,7 +197,7 @@ export function AgentsPage() {
         submitLabel="Create job"
         action={async (form) => {
           const amount = parseAmount(text(form, 'amount'));
-          if (!amount) throw new Error('Enter the amount in USDC (at most 6 decimals).');
+          if (!amount) throw new Error(`Amount: ${amountError(text(form, 'amount'))}`);
           await api.post('/v1/agents/jobs', { vendorAddress: text(form, 'vendorAddress'), description: text(form, 'description'), amount, currency: 'USDC' });
           reload();
         }}
@@ -204,7 +205,7 @@ export function AgentsPage() {
         <div className="grid">
           <Field label="Vendor address" name="vendorAddress" required placeholder="0x…" />
           <Field label="Description" name="description" required maxLength={1000} />
-          <Field label="Amount (USDC)" name="amount" required inputMode="decimal" />
+          <MoneyField label="Amount (USDC)" name="amount" required />
         </div>
       </ActionForm>
       <PaginatedTable<AgentJob>

@@ -12,7 +12,8 @@ import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { decimalAmount } from '../csv.ts';
 import { detailPath } from '../router.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { formatAmount, formatDate, formatDay, parseAmount } from '../format.ts';
+import { AmountPreview } from '../components/MoneyField.tsx';
+import { amountError, formatAmount, formatDate, formatDay, parseAmount } from '../format.ts';
 import type { Invoice } from '../types.ts';
 
 const STATUSES = ['draft', 'sent', 'paid', 'overdue', 'void'];
@@ -47,7 +48,7 @@ function InvoiceForm({ onCreated }: { onCreated: (invoice: Invoice) => void }) {
       action={async (form) => {
         const lineItems = rows.map((row, i) => {
           const unitAmount = parseAmount(row.unitPrice);
-          if (!unitAmount) throw new Error(`Line ${i + 1}: enter the unit price in USDC (at most 6 decimals).`);
+          if (!unitAmount) throw new Error(`Line ${i + 1}, unit price: ${amountError(row.unitPrice)}`);
           return { description: row.description.trim(), quantity: Number(row.quantity), unitAmount };
         });
         const invoice = await api.post<Invoice>('/v1/invoices', {
@@ -84,6 +85,7 @@ function InvoiceForm({ onCreated }: { onCreated: (invoice: Invoice) => void }) {
             <label>
               Unit price {i + 1} (USDC)
               <input required inputMode="decimal" value={row.unitPrice} placeholder="0.00" onChange={(e) => update(row.key, { unitPrice: e.target.value })} />
+              <AmountPreview text={row.unitPrice} />
             </label>
             <span className="line-total" aria-label={`Line ${i + 1} total`}>
               {(() => {

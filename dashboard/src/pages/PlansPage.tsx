@@ -9,7 +9,8 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ActionForm, Field, Select, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { describeInterval, formatAmount, formatDate, parseAmount } from '../format.ts';
+import { MoneyField } from '../components/MoneyField.tsx';
+import { amountError, describeInterval, formatAmount, formatDate, parseAmount } from '../format.ts';
 import type { Plan } from '../types.ts';
 
 export const PLAN_INTERVALS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
@@ -52,7 +53,7 @@ export function PlansPage() {
         submitLabel="Create plan"
         action={async (form) => {
           const amount = parseAmount(text(form, 'amount'));
-          if (!amount) throw new Error('Enter the price in USDC, e.g. 10 or 9.99 (at most 6 decimals).');
+          if (!amount) throw new Error(`Price: ${amountError(text(form, 'amount'))}`);
           const plan = await api.post<Plan>('/v1/subscription-plans', {
             name: text(form, 'name'),
             amount,
@@ -67,7 +68,7 @@ export function PlansPage() {
       >
         <div className="grid">
           <Field label="Name" name="name" required maxLength={200} />
-          <Field label="Price (USDC)" name="amount" required inputMode="decimal" placeholder="10.00" />
+          <MoneyField label="Price (USDC)" name="amount" required placeholder="10.00" />
           <Select label="Interval" name="interval" options={PLAN_INTERVALS} defaultValue="monthly" />
           <Field label="Interval count" name="intervalCount" type="number" min={1} max={365} defaultValue={1} />
           <Field label="Trial days" name="trialPeriodDays" type="number" min={0} max={730} defaultValue={0} />

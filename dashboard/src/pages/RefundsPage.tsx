@@ -12,7 +12,8 @@ import { detailPath } from '../router.ts';
 import { RefundAllowance } from '../components/RefundAllowance.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
-import { formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
+import { MoneyField } from '../components/MoneyField.tsx';
+import { amountError, formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
 import type { Refund } from '../types.ts';
 
 type RefundInstructions = { refund?: Refund; id?: string; from?: string; to?: string; amount?: string; transaction?: { to: string; data: string } };
@@ -29,7 +30,7 @@ export function RefundsPage() {
         action={async (form) => {
           const amountText = text(form, 'amount');
           const amount = amountText ? parseAmount(amountText) : undefined;
-          if (amountText && !amount) throw new Error('Enter the amount in USDC (at most 6 decimals), or leave it empty to refund everything left.');
+          if (amountText && !amount) throw new Error(`Amount: ${amountError(amountText)} Or leave it empty to refund everything left.`);
           setStarted(
             await api.post<RefundInstructions>('/v1/refunds', {
               paymentSessionId: text(form, 'paymentSessionId'),
@@ -41,7 +42,7 @@ export function RefundsPage() {
       >
         <div className="grid">
           <Field label="Payment session id" name="paymentSessionId" required placeholder="ps_…" />
-          <Field label="Amount (USDC, empty = all)" name="amount" inputMode="decimal" />
+          <MoneyField label="Amount (USDC, empty = all)" name="amount" />
           <Field label="Reason" name="reason" maxLength={500} />
         </div>
       </ActionForm>

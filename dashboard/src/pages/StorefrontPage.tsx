@@ -8,7 +8,8 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ActionForm, Field, Select, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { describeInterval, formatAmount, formatDate, parseAmount } from '../format.ts';
+import { MoneyField } from '../components/MoneyField.tsx';
+import { amountError, describeInterval, formatAmount, formatDate, parseAmount } from '../format.ts';
 import type { Plan, Product, Storefront } from '../types.ts';
 
 /** Empty optional fields clear the value (null); the slug and name are always sent. */
@@ -92,7 +93,7 @@ export function StorefrontPage() {
             action={async (form) => {
               const planId = text(form, 'planId');
               const amount = planId ? undefined : parseAmount(text(form, 'amount'));
-              if (!planId && !amount) throw new Error('Enter a price in USDC, or choose a plan for a subscription product.');
+              if (!planId && !amount) throw new Error(text(form, 'amount') ? `Price: ${amountError(text(form, 'amount'))}` : 'Enter a price in USDC, or choose a plan for a subscription product.');
               await api.post('/v1/storefront/products', {
                 name: text(form, 'name'),
                 description: text(form, 'description') || undefined,
@@ -106,7 +107,7 @@ export function StorefrontPage() {
               <Field label="Product name" name="name" required maxLength={120} />
               <Field label="Description" name="description" maxLength={2000} />
               <Field label="Image URL (https)" name="imageUrl" type="url" />
-              <Field label="Price (USDC)" name="amount" inputMode="decimal" />
+              <MoneyField label="Price (USDC)" name="amount" />
               <Select
                 label="Or sell a subscription to"
                 name="planId"
