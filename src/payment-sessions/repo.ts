@@ -75,7 +75,7 @@ const columns = (db: Db) =>
      s.amount_excess::text as "amountExcess",
      (select coalesce(sum(d.amount), 0)::text from deposits d where d.payment_session_id = s.id and d.status = 'late') as "amountLate",
      (select coalesce(sum(r.amount), 0)::text from refunds r
-      where r.payment_session_id = s.id and r.status in ('pending', 'processing', 'succeeded')) as "amountRefunded",
+      where r.payment_session_id = s.id and r.status in ('requires_action', 'pending', 'processing', 'succeeded')) as "amountRefunded",
      s.test_clock_id as "testClockId",
      (select case when r.status = 'failed'
                   then json_build_object('code', coalesce(r.failure_code, 'Reverted'),
