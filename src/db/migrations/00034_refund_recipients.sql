@@ -16,7 +16,7 @@ alter table refunds add column claimed_at timestamptz;
 -- Refunds made before: the relayed payer, else the (latest) deposit sender the old rule chose.
 update refunds r set recipient_source = case when s.payer is not null then 'payer_signer' else 'deposit_sender' end
   from payment_sessions s where s.id = r.payment_session_id;
+-- Only a refund waiting for its claim (or cancelled while waiting) has no recipient.
 alter table refunds add constraint refunds_recipient check (
-  (status = 'requires_action' and to_address is null and recipient_source is null and claim_token is not null)
-  or (status <> 'requires_action' and (to_address is null) = (recipient_source is null)));
+  to_address is not null or (claim_token is not null and status in ('requires_action', 'cancelled')));
 create index refunds_deposit on refunds (deposit_id) where deposit_id is not null;
