@@ -12,6 +12,7 @@ import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
+import { refundOperatorOf } from '../../src/refunds/allowance.js';
 import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/db.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
@@ -27,6 +28,7 @@ let merchant: SeededMerchant;
 let pub: PublicClient;
 
 const payout = DEV_ACCOUNTS.merchant.address;
+const merchantAccount = privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey);
 const customer = privateKeyToAccount(DEV_ACCOUNTS.payers[2]!.privateKey);
 const stranger = privateKeyToAccount(DEV_ACCOUNTS.payers[3]!.privateKey);
 const friend = privateKeyToAccount(DEV_ACCOUNTS.payers[4]!.privateKey);
@@ -49,12 +51,14 @@ async function createSession(amount: string): Promise<{ id: string; deposit: { a
   return res.json();
 }
 
-async function transfer(from: PrivateKeyAccount, to: Address, value: bigint): Promise<Hash> {
+async function sendToken(from: PrivateKeyAccount, functionName: 'transfer' | 'approve', to: Address, value: bigint): Promise<Hash> {
   const wallet = createWalletClient({ account: from, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
-  const hash = await wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [to, value], gas: 200_000n });
+  const hash = await wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName, args: [to, value], gas: 200_000n });
   expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
   return hash;
 }
+const transfer = (from: PrivateKeyAccount, to: Address, value: bigint) => sendToken(from, 'transfer', to, value);
+const balanceOf = (who: Address) => pub.readContract({ address: settings.token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
 
 const depositsOf = (sessionId: string) =>
   db.sql<{ id: string; status: string; fromAddress: string }[]>`
@@ -75,14 +79,16 @@ describe('refund recipients', () => {
 
   it("a stranger's dust after the customer paid does not redirect the refund: it goes to the sender of the deposit that paid", async () => {
     dusted = await paidThenDusted();
+    // The payout wallet's refund allowance lets the operator send it, so it reaches the chain by itself.
+    await sendToken(merchantAccount, 'approve', refundOperatorOf(settings)!, 1_000_000n);
+    const [customerBefore, strangerBefore] = await Promise.all([balanceOf(customer.address), balanceOf(stranger.address)]);
     const res = await refund({ paymentSessionId: dusted.sessionId, amount: '1000000' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({
-      status: 'pending',
-      recipient: customer.address,
-      recipientSource: 'deposit_sender',
-      instructions: { to: customer.address, from: payout, amount: '1000000' },
-    });
+    expect(res.json()).toMatchObject({ status: 'processing', method: 'allowance', recipient: customer.address, recipientSource: 'deposit_sender' });
+    const done = await until(() => get(`/v1/refunds/${res.json().id}`), (r) => r.status !== 'processing', 'refund settled');
+    expect(done).toMatchObject({ status: 'succeeded', recipient: customer.address });
+    expect(await balanceOf(customer.address)).toBe(customerBefore + 1_000_000n);
+    expect(await balanceOf(stranger.address)).toBe(strangerBefore);
   });
 
   it('a late deposit refunds its own sender, at most what it brought', async () => {
