@@ -67,7 +67,8 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
     return encodeFunctionData({
       abi: fiatTokenAbi,
       functionName: 'transferFrom',
-      args: [getAddress(row.fromAddress), getAddress(row.toAddress), BigInt(row.amount)],
+      // A processing refund always has its recipient (the refunds_recipient check).
+      args: [getAddress(row.fromAddress), getAddress(row.toAddress!), BigInt(row.amount)],
     });
   }
 

@@ -52,6 +52,7 @@ import { createPaymentSessionService } from './payment-sessions/service.js';
 import { registerInvoiceRoutes } from './invoices/routes.js';
 import { createInvoiceService } from './invoices/service.js';
 import { registerRefundRoutes } from './refunds/routes.js';
+import { registerRefundClaimRoutes } from './refunds/claim-routes.js';
 import { createRefundService } from './refunds/service.js';
 import { createTokenService } from './tokens/service.js';
 import { registerSubscriptionChargeRoutes } from './subscription-charges/routes.js';
@@ -234,7 +235,9 @@ export async function buildApp(deps: AppDeps) {
   );
   const invoices = createInvoiceService({ ...payments, events });
   registerInvoiceRoutes(app, invoices);
-  registerRefundRoutes(app, createRefundService({ ...payments, events }));
+  const refunds = createRefundService({ ...payments, events, emails });
+  registerRefundRoutes(app, refunds);
+  await registerRefundClaimRoutes(app, refunds);
   registerStatsRoutes(app, createStatsService({ sql: deps.sql }));
   registerAgentRoutes(
     app,

@@ -119,6 +119,16 @@ export type Invoice = {
   createdAt: string;
 };
 
+export type RecipientSource = 'payer_signer' | 'deposit_sender' | 'merchant_specified' | 'customer_claimed';
+
+/** Why a refund goes to its recipient, in the merchant's words (docs/refunds.md, Who gets a refund). */
+export const RECIPIENT_REASONS: Record<RecipientSource, string> = {
+  payer_signer: 'the wallet that signed the payment',
+  deposit_sender: 'the wallet whose transfer paid',
+  merchant_specified: 'the address you named',
+  customer_claimed: 'the address the customer gave',
+};
+
 export type Refund = {
   id: string;
   paymentSessionId: string;
@@ -126,6 +136,12 @@ export type Refund = {
   currency: string;
   reason: string | null;
   status: string;
+  method?: 'allowance' | 'wallet';
+  /** Where it goes and why (null while it waits for the customer's claim). */
+  recipient?: string | null;
+  recipientSource?: RecipientSource | null;
+  /** The hosted page where the customer names the address, while `requires_action`. */
+  claimUrl?: string | null;
   transactionHash: string | null;
   /** When failed: a refusal code (`token_paused`, `payer_blacklisted`, ...) and its readable sentence. */
   failureCode?: string | null;

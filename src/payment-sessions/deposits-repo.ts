@@ -138,11 +138,3 @@ export async function markSwept(db: Db, purpose: string, transactionHash: string
 export async function releaseSweep(db: Db, purpose: string): Promise<void> {
   await db`update deposits set sweep_purpose = null, updated_at = now() where sweep_purpose = ${purpose} and swept_at is null`;
 }
-
-/** Who sent the session's latest credited or late deposit (the refund's recipient when no wallet paid by relay). */
-export async function latestDepositSender(db: Db, sessionId: string): Promise<string | null> {
-  const [row] = await db<{ fromAddress: string }[]>`
-    select from_address as "fromAddress" from deposits where payment_session_id = ${sessionId} and status in ('credited', 'late')
-    order by block_number desc, log_index desc limit 1`;
-  return row?.fromAddress ?? null;
-}

@@ -79,7 +79,7 @@ const columns = (db: Db) =>
      (select coalesce(sum((r.call->>'value')::numeric), 0)::text from relay_submissions r
       where r.payment_session_id = s.id and r.kind = 'payment' and r.status = 'confirmed') as "amountRelayed",
      (select coalesce(sum(r.amount), 0)::text from refunds r
-      where r.payment_session_id = s.id and r.status in ('pending', 'processing', 'succeeded')) as "amountRefunded",
+      where r.payment_session_id = s.id and r.status in ('requires_action', 'pending', 'processing', 'succeeded')) as "amountRefunded",
      s.test_clock_id as "testClockId",
      (select case when r.status = 'failed'
                   then json_build_object('code', coalesce(r.failure_code, 'Reverted'),

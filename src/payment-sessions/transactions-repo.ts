@@ -36,11 +36,12 @@ export type DepositTransactionRow = {
 
 export type RefundTransactionRow = {
   id: string;
-  status: 'pending' | 'processing' | 'succeeded' | 'failed' | 'cancelled';
+  status: 'requires_action' | 'pending' | 'processing' | 'succeeded' | 'failed' | 'cancelled';
   transactionHash: string | null;
   blockNumber: string | null;
   from: string;
-  to: string;
+  /** Null while the refund waits for the customer's claim. */
+  to: string | null;
   amount: string;
   failureCode: string | null;
   failureReason: string | null;

@@ -87,7 +87,7 @@ function swept(row: DepositTransactionRow, finality: Finality): PaymentSessionTr
   };
 }
 
-const REFUND_STATUS = { pending: 'pending', processing: 'submitted', succeeded: 'confirmed', failed: 'failed', cancelled: 'cancelled' } as const;
+const REFUND_STATUS = { requires_action: 'pending', pending: 'pending', processing: 'submitted', succeeded: 'confirmed', failed: 'failed', cancelled: 'cancelled' } as const;
 
 function refunded(row: RefundTransactionRow, finality: Finality): PaymentSessionTransaction {
   return {

@@ -16,7 +16,14 @@ const erc20TransferAbi = [
   },
 ] as const;
 
-export function renderRefund(row: RefundRow): Refund {
+/** The hosted refund-claim page of a claim token (served by src/refunds/claim-routes.ts). */
+export function refundClaimUrl(publicBaseUrl: string, token: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/refund-claims/${encodeURIComponent(token)}`;
+}
+
+/** `publicBaseUrl` makes the claim link absolute; without it (events rendered in activities) the link is a path. */
+export function renderRefund(row: RefundRow, publicBaseUrl = ''): Refund {
+  const toAddress = row.toAddress;
   return {
     id: row.id,
     object: 'refund',
@@ -28,20 +35,25 @@ export function renderRefund(row: RefundRow): Refund {
     status: row.status,
     method: row.method,
     // The operator sends an allowance refund: no transfer for the merchant's wallet to send as well.
-    instructions: row.method === 'allowance' ? null : {
+    instructions: row.method === 'allowance' || toAddress === null ? null : {
       chainId: Number(row.chainId),
       token: row.token,
       from: row.fromAddress,
-      to: row.toAddress,
+      to: toAddress,
       amount: row.amount,
       call: {
         to: row.token,
-        data: encodeFunctionData({ abi: erc20TransferAbi, functionName: 'transfer', args: [getAddress(row.toAddress), BigInt(row.amount)] }),
+        data: encodeFunctionData({ abi: erc20TransferAbi, functionName: 'transfer', args: [getAddress(toAddress), BigInt(row.amount)] }),
         value: '0',
         functionName: 'transfer',
-        args: [row.toAddress, row.amount],
+        args: [toAddress, row.amount],
       },
     },
+    recipient: toAddress,
+    recipientSource: row.recipientSource,
+    depositId: row.depositId,
+    claimUrl: row.status === 'requires_action' && row.claimToken ? refundClaimUrl(publicBaseUrl, row.claimToken) : null,
+    claimedAt: row.claimedAt?.toISOString() ?? null,
     transactionHash: row.transactionHash,
     blockNumber: row.blockNumber,
     failureCode: row.failureCode,

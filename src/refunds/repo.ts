@@ -17,7 +17,14 @@ export type RefundRow = {
   chainId: string;
   token: string;
   fromAddress: string;
-  toAddress: string;
+  /** The recipient; null while the refund waits for the customer's claim (`requires_action`). */
+  toAddress: string | null;
+  recipientSource: RecipientSource | null;
+  /** The late deposit it returns to its own sender, if created for one. */
+  depositId: string | null;
+  /** The capability of the hosted refund-claim page, for a refund the customer names the address of. */
+  claimToken: string | null;
+  claimedAt: Date | null;
   transactionHash: string | null;
   blockNumber: string | null;
   failureCode: string | null;
@@ -33,7 +40,8 @@ export type RefundRow = {
 
 export type RefundAuthorization = { from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string };
 
-export type RefundStatus = 'pending' | 'processing' | 'succeeded' | 'failed' | 'cancelled';
+export type RefundStatus = 'requires_action' | 'pending' | 'processing' | 'succeeded' | 'failed' | 'cancelled';
+export type RecipientSource = 'payer_signer' | 'deposit_sender' | 'merchant_specified' | 'customer_claimed';
 /** Who sends it: the operator from the refund allowance, or the merchant's wallet. */
 export type RefundMethod = 'allowance' | 'wallet';
 
@@ -42,7 +50,8 @@ const columns = (db: Db) =>
      amount::text as amount, currency, reason, status, chain_id::text as "chainId", token, from_address as "fromAddress",
      to_address as "toAddress", transaction_hash as "transactionHash", succeeded_at as "succeededAt", cancelled_at as "cancelledAt",
      method, block_number::text as "blockNumber", failure_code as "failureCode", failure_reason as "failureReason", failed_at as "failedAt",
-     authorization_message as "authorizationMessage", authorization_signature as "authorizationSignature", created_at as "createdAt"`;
+     authorization_message as "authorizationMessage", authorization_signature as "authorizationSignature", created_at as "createdAt",
+     recipient_source as "recipientSource", deposit_id as "depositId", claim_token as "claimToken", claimed_at as "claimedAt"`;
 
 /**
  * Serialises the allowance decisions of one payout wallet (chain and mode) until the transaction ends,
@@ -68,19 +77,77 @@ export async function allowanceInUse(db: Db, chainId: number, livemode: boolean,
 
 export async function insertRefund(
   db: Db,
-  r: Pick<RefundRow, 'id' | 'merchantId' | 'livemode' | 'paymentSessionId' | 'invoiceId' | 'amount' | 'currency' | 'reason' | 'method' | 'token' | 'fromAddress' | 'toAddress'> & {
-    chainId: number;
-  },
+  r: Pick<
+    RefundRow,
+    'id' | 'merchantId' | 'livemode' | 'paymentSessionId' | 'invoiceId' | 'amount' | 'currency' | 'reason' | 'method' | 'token' | 'fromAddress' | 'toAddress'
+  > & { chainId: number; recipientSource: RecipientSource | null; depositId: string | null; claimToken: string | null },
 ): Promise<RefundRow> {
-  // An allowance refund is the operator's from the start: processing (it cannot be cancelled).
-  const status: RefundStatus = r.method === 'allowance' ? 'processing' : 'pending';
+  // Without a recipient it waits for the customer's claim; an allowance refund is the operator's from the start:
+  // processing (it cannot be cancelled); else it waits for the merchant wallet.
+  const status: RefundStatus = r.toAddress === null ? 'requires_action' : r.method === 'allowance' ? 'processing' : 'pending';
   const [row] = await db<RefundRow[]>`
     insert into refunds (id, merchant_id, livemode, payment_session_id, invoice_id, amount, currency, reason, status, method, chain_id, token,
-                         from_address, to_address)
+                         from_address, to_address, recipient_source, deposit_id, claim_token)
     values (${r.id}, ${r.merchantId}, ${r.livemode}, ${r.paymentSessionId}, ${r.invoiceId}, ${r.amount}, ${r.currency}, ${r.reason},
-            ${status}, ${r.method}, ${r.chainId}, ${r.token}, ${r.fromAddress}, ${r.toAddress})
+            ${status}, ${r.method}, ${r.chainId}, ${r.token}, ${r.fromAddress}, ${r.toAddress}, ${r.recipientSource}, ${r.depositId}, ${r.claimToken})
     returning ${columns(db)}`;
   return row!;
+}
+
+/** The distinct senders (lowercase) of a session's deposits in one status: `credited` paid it, `late` came after. */
+export async function depositSendersOf(db: Db, sessionId: string, status: 'credited' | 'late'): Promise<string[]> {
+  const rows = await db<{ sender: string }[]>`
+    select distinct lower(from_address) as sender from deposits where payment_session_id = ${sessionId} and status = ${status} order by 1`;
+  return rows.map((r) => r.sender);
+}
+
+/** A late deposit of the session, with what its refunds (not failed or cancelled) already take of it. */
+export async function findLateDeposit(db: Db, sessionId: string, depositId: string): Promise<{ fromAddress: string; amount: string; reserved: string } | undefined> {
+  const [row] = await db<{ fromAddress: string; amount: string; reserved: string }[]>`
+    select d.from_address as "fromAddress", d.amount::text as amount,
+           (select coalesce(sum(r.amount), 0)::text from refunds r
+            where r.deposit_id = d.id and r.status in ('requires_action', 'pending', 'processing', 'succeeded')) as reserved
+    from deposits d where d.id = ${depositId} and d.payment_session_id = ${sessionId} and d.status = 'late'`;
+  return row;
+}
+
+/** The refund whose claim link carries `token`, locked when `forUpdate`. */
+export async function findRefundByClaimToken(db: Db, token: string, forUpdate = false): Promise<RefundRow | undefined> {
+  const [row] = await db<RefundRow[]>`select ${columns(db)} from refunds where claim_token = ${token} ${forUpdate ? db`for update` : db``}`;
+  return row;
+}
+
+/**
+ * requires_action -> pending or processing (by `method`) with the address the customer gave; undefined
+ * when the refund no longer waits for a claim (a second claim changes nothing).
+ */
+export async function recordClaim(db: Db, id: string, toAddress: string, method: RefundMethod): Promise<RefundRow | undefined> {
+  const status: RefundStatus = method === 'allowance' ? 'processing' : 'pending';
+  const [row] = await db<RefundRow[]>`
+    update refunds set to_address = ${toAddress}, recipient_source = 'customer_claimed', method = ${method}, status = ${status},
+                       claimed_at = now(), updated_at = now()
+    where id = ${id} and status = 'requires_action' returning ${columns(db)}`;
+  return row;
+}
+
+/**
+ * The payout wallet's refunds still waiting for its own transfer (pending, method wallet, nothing
+ * signed), oldest first and locked: the ones a newly granted allowance may carry on.
+ */
+export async function refundsAwaitingAllowance(db: Db, scope: MerchantScope, chainId: number, payout: string): Promise<RefundRow[]> {
+  return db<RefundRow[]>`
+    select ${columns(db)} from refunds
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and chain_id = ${chainId} and lower(from_address) = ${payout.toLowerCase()}
+      and status = 'pending' and method = 'wallet' and authorization_message is null
+    order by id for update skip locked`;
+}
+
+/** pending (wallet, nothing signed) -> processing (allowance): the operator sends it now; undefined when it was not waiting. */
+export async function moveToAllowance(db: Db, id: string): Promise<RefundRow | undefined> {
+  const [row] = await db<RefundRow[]>`
+    update refunds set method = 'allowance', status = 'processing', updated_at = now()
+    where id = ${id} and status = 'pending' and method = 'wallet' and authorization_message is null returning ${columns(db)}`;
+  return row;
 }
 
 export async function findRefund(db: Db, scope: MerchantScope, id: string): Promise<RefundRow | undefined> {
@@ -144,10 +211,10 @@ export async function attachAuthorization(db: Db, id: string, authorization: Ref
   return row;
 }
 
-/** pending -> cancelled; undefined when the refund is no longer pending. */
+/** pending or requires_action -> cancelled; undefined when the refund is neither anymore. */
 export async function markCancelled(db: Db, id: string): Promise<RefundRow | undefined> {
   const [row] = await db<RefundRow[]>`
     update refunds set status = 'cancelled', cancelled_at = now(), updated_at = now()
-    where id = ${id} and status = 'pending' returning ${columns(db)}`;
+    where id = ${id} and status in ('pending', 'requires_action') returning ${columns(db)}`;
   return row;
 }

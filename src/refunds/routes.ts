@@ -2,7 +2,7 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
-import { createRefundBody, grantRefundAllowanceBody, refund, refundAuthorizationBody, refundAllowance, refundList, refundListQuery, refundParams, refundSignatureBody } from './schemas.js';
+import { createRefundBody, refundRecipient, refundRecipientQuery, grantRefundAllowanceBody, refund, refundAuthorizationBody, refundAllowance, refundList, refundListQuery, refundParams, refundSignatureBody } from './schemas.js';
 import type { RefundService } from './service.js';
 
 export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundService): void {
@@ -57,8 +57,8 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
     config: { access: access.scope('refunds_write') },
     schema: {
       tags: ['Refunds'],
-      summary: 'Cancel a pending refund, releasing the amount it reserved',
-      description: 'Only a pending refund can be cancelled; a succeeded or cancelled one answers 403 session_invalid_state.',
+      summary: 'Cancel a pending (or requires_action) refund, releasing the amount it reserved',
+      description: 'Only a pending or requires_action refund can be cancelled; any other answers 403 session_invalid_state.',
       params: refundParams,
       response: { 200: refund },
     },
@@ -93,6 +93,22 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
       response: { 200: refundAllowance },
     },
     handler: (request) => refunds.grantAllowance(requestScope(request), request.body),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/refunds/recipient',
+    config: { access: access.scope('refunds_read') },
+    schema: {
+      operationId: 'previewRefundRecipient',
+      tags: ['Refunds'],
+      summary: 'Who a refund of a payment session would go to, and why (before creating it)',
+      description:
+        'The rules of POST /v1/refunds without destination or depositId: the relayed payment\'s signer, else the one sender of the deposits that paid it (never a later deposit\'s), else the one sender of its late deposits; several senders: `requiresClaim`.',
+      querystring: refundRecipientQuery,
+      response: { 200: refundRecipient },
+    },
+    handler: (request) => refunds.recipientPreview(requestScope(request), request.query.paymentSessionId),
   });
 
   app.route({

@@ -1,17 +1,42 @@
 // Request and response shapes of refunds (the spec shows only the id and the
 // recording of an on-chain transaction hash; the rest is documented here).
+import { isAddress } from 'viem';
 import { z } from 'zod';
 import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { REFUSAL_CODES } from '../chain/refusals.js';
 
-export const REFUND_STATUSES = ['pending', 'processing', 'succeeded', 'failed', 'cancelled'] as const;
+export const REFUND_STATUSES = ['requires_action', 'pending', 'processing', 'succeeded', 'failed', 'cancelled'] as const;
 export const REFUND_METHODS = ['allowance', 'wallet'] as const;
+/** Why the refund goes to its recipient (docs/refunds.md, Who gets a refund). */
+export const RECIPIENT_SOURCES = ['payer_signer', 'deposit_sender', 'merchant_specified', 'customer_claimed'] as const;
+
+/** A recipient address as a client sends it: 0x + 40 hex; mixed case must be a valid EIP-55 checksum. */
+export const recipientAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')
+  .refine((value) => isAddress(value, { strict: true }), 'mixed case must be a valid EIP-55 checksum (or send it all-lowercase)');
 
 const refundAmountFields = {
   amount: amountString.optional().describe('Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending, processing and succeeded refunds.'),
   reason: z.string().trim().min(1).max(500).optional(),
+  destination: recipientAddress
+    .optional()
+    .describe(
+      "Send the refund to this address instead of the payer the payment shows (recipientSource `merchant_specified`): e.g. the address the customer asked for. Not the zero address, the payout address, the session's deposit address, the token or the platform's contracts. Not with customerClaim.",
+    ),
+  customerClaim: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Let the customer name the address on the hosted refund-claim page (`claimUrl`; emailed when the invoice has a customerEmail): the refund is `requires_action` until they do. Chosen by itself when the payer cannot be told (the payment came from several senders). Not with destination or depositId.',
+    ),
+  depositId: idParam('deposit')
+    .optional()
+    .describe(
+      "A late deposit of this session (its `sourceId` in GET /v1/payment-sessions/{id}/transactions) to return to its own sender: the amount defaults to, and is at most, what remains of that deposit. Without it a refund goes to the payer of the payment.",
+    ),
 };
 
 /** Exactly one of paymentSessionId and invoiceId: two strict shapes, so the document says so too (anyOf, each forbidding the other). */
@@ -37,7 +62,7 @@ export const refundInstructions = z
     chainId: z.number().int(),
     token: z.string().describe('The token contract (USDC of this mode).'),
     from: z.string().describe("The merchant's payout address: the wallet that must send the refund (it received the payment)."),
-    to: z.string().describe('The refund recipient: the payer of a relayed payment, else the sender of the latest transfer to the deposit address.'),
+    to: z.string().describe('The refund recipient (`recipient`, chosen as `recipientSource` says).'),
     amount: z.string(),
     call: z
       .object({
@@ -64,14 +89,29 @@ export const refund = z
     status: z
       .enum(REFUND_STATUSES)
       .describe(
-        '`pending` (method `wallet`): waiting for the merchant wallet\'s transfer (its amount is reserved). `processing` (method `allowance`): the operator is sending it from the refund allowance; it cannot be cancelled. `succeeded`: the transfer has the mode\'s confirmations (terminal; `refund.succeeded`). `failed`: the refund transfer was refused or reverted, `failureCode` says why; its amount is refundable again (terminal; `refund.failed`). `cancelled`: cancelled while pending with POST /v1/refunds/{id}/cancel; its amount is refundable again (terminal).',
+        '`requires_action`: waiting for the customer to name the address on the hosted refund-claim page (`claimUrl`); its amount is reserved; then `processing` or `pending` by the refund allowance. `pending` (method `wallet`): waiting for the merchant wallet\'s transfer (its amount is reserved). `processing` (method `allowance`): the operator is sending it from the refund allowance; it cannot be cancelled. `succeeded`: the transfer has the mode\'s confirmations (terminal; `refund.succeeded`). `failed`: the refund transfer was refused or reverted, `failureCode` says why; its amount is refundable again (terminal; `refund.failed`). `cancelled`: cancelled while pending or requires_action with POST /v1/refunds/{id}/cancel; its amount is refundable again (terminal).',
       ),
     method: z
       .enum(REFUND_METHODS)
       .describe(
         '`allowance`: the refund allowance of the payout wallet covered it when it was created, so the operator sends it (transferFrom payout -> customer) and it completes by itself. `wallet`: the allowance did not cover it (or none was granted), so the merchant\'s payout wallet sends it: sign the EIP-3009 transfer (POST /v1/refunds/{id}/authorization; the relay submits it) or send `instructions.call` and record it with POST /v1/refunds/{id}/signature.',
       ),
-    instructions: refundInstructions.nullable().describe('For method `wallet` only (null for `allowance`): the transfer the payout wallet sends.'),
+    instructions: refundInstructions
+      .nullable()
+      .describe('For method `wallet` only (null for `allowance`, and while `requires_action`: no recipient yet): the transfer the payout wallet sends.'),
+    recipient: z.string().nullable().describe('Where the refund goes (null while `requires_action`: the customer has not named it yet).'),
+    recipientSource: z
+      .enum(RECIPIENT_SOURCES)
+      .nullable()
+      .describe(
+        'Why it goes there: `payer_signer` (the wallet that signed the relayed payment), `deposit_sender` (the sender of the transfers that paid the session, or of the late deposit refunded), `merchant_specified` (`destination` at creation), `customer_claimed` (given on the hosted refund-claim page). Null while `requires_action`.',
+      ),
+    depositId: z.string().nullable().describe('The late deposit this refund returns to its sender, if it was created for one.'),
+    claimUrl: z
+      .string()
+      .nullable()
+      .describe('The hosted refund-claim page where the customer names the address (an unguessable link; share it only with the customer). Set while the refund `requires_action`, null otherwise.'),
+    claimedAt: timestamp.nullable().describe('When the customer named the address on the claim page.'),
     transactionHash: z.string().nullable().describe('The refund transfer (the operator\'s as soon as it is mined; for `wallet`, the verified one).'),
     blockNumber: z.string().nullable().describe('Block of the operator\'s refund transfer, once confirmed.'),
     failureCode: z
@@ -167,3 +207,15 @@ export const refundAuthorizationBody = z
   })
   .strict();
 export type RefundAuthorizationBody = z.infer<typeof refundAuthorizationBody>;
+
+export const refundRecipientQuery = z.object({ paymentSessionId: idParam('paymentSession').describe('The payment session a refund would be of.') }).strict();
+export const refundRecipient = z
+  .object({
+    object: z.literal('refund_recipient'),
+    paymentSessionId: z.string(),
+    recipient: z.string().nullable().describe('Where a refund of it (without destination or depositId) would go; null when the customer must claim it, or nobody paid.'),
+    recipientSource: z.enum(RECIPIENT_SOURCES).nullable().describe('Why: `payer_signer` or `deposit_sender` (see Refund.recipientSource).'),
+    requiresClaim: z.boolean().describe('Several senders paid it: a refund would be `requires_action` until the customer names the address on the claim page.'),
+  })
+  .meta({ id: 'RefundRecipient' });
+export type RefundRecipient = z.infer<typeof refundRecipient>;

@@ -22,7 +22,6 @@ import { createdRangeOf } from '../http/list-filters.js';
 import { newId } from '../ids.js';
 import * as invoiceRepo from '../invoices/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
-import * as depositRepo from '../payment-sessions/deposits-repo.js';
 import { amountPaid, amountRefundable } from '../payment-sessions/refundable.js';
 import { commitWithEvents } from '../events/commit.js';
 import type { EventDispatcher } from '../events/dispatch.js';
@@ -32,19 +31,35 @@ import { findMerchant } from '../merchants/repo.js';
 import { EIP3009_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { refusalOf, type Refusal } from '../chain/refusals.js';
 import { recordRefundEvent } from './events.js';
-import { renderRefund } from './render.js';
+import { refundClaimUrl, renderRefund } from './render.js';
 import * as repo from './repo.js';
-import type { CreateRefundBody, GrantRefundAllowanceBody, Refund, RefundAllowance, RefundAuthorizationBody, RefundListQuery } from './schemas.js';
+import { recipientOf, refusedRecipient, type RecipientChoice } from './recipient.js';
+import { claimEmail, newClaimToken, REFUND_CLAIM_EMAIL_KIND } from './claim.js';
+import { queueEmail, type EmailDispatcher } from '../email/service.js';
+import { recipientAddress, type CreateRefundBody, type GrantRefundAllowanceBody, type Refund, type RefundAllowance, type RefundAuthorizationBody, type RefundListQuery, type RefundRecipient } from './schemas.js';
 import { refundWorkflowStart } from './starts.js';
 
 
 export { renderRefund } from './render.js';
 
+const minOf = (a: bigint, b: bigint) => (a < b ? a : b);
 const refuseHash = (message: string) => new InvalidRequestError(message, { param: 'transactionHash' });
+
+/** What the hosted refund-claim page shows of a refund. */
+export type ClaimView = { merchantName: string; amount: string; currency: string; chainId: number; status: repo.RefundStatus; recipient: string | null };
+export type ClaimOutcome =
+  | { kind: 'claimed'; recipient: string }
+  | { kind: 'already_claimed' }
+  | { kind: 'invalid'; message: string }
+  | { kind: 'not_found' };
 
 export type RefundServiceDeps = {
   sql: Sql;
   chain: ChainConfig;
+  /** Makes the refund-claim links absolute. */
+  publicBaseUrl?: string;
+  /** Starts the delivery of the claim emails after commit (the email outbox sweep starts any it misses). */
+  emails?: EmailDispatcher;
   events: EventDispatcher;
   temporal?: Client;
   taskQueue: string;
@@ -67,11 +82,21 @@ async function refusalOfRefundTransfer(client: PublicClient, refund: repo.Refund
   const refusal = await refusalOfMinedCall(client, { from: sent.from, to: sent.to!, data: sent.input, blockNumber: receipt.blockNumber }, fiatTokenAbi);
   if (!refusal) return undefined;
   // The refunded customer is the payer of the original payment; the sending payout address is the merchant's.
-  return nameBlacklistedSide(client, getAddress(refund.token), getAddress(refund.toAddress), getAddress(refund.fromAddress), refusal, receipt.blockNumber);
+  return nameBlacklistedSide(client, getAddress(refund.token), getAddress(refund.toAddress!), getAddress(refund.fromAddress), refusal, receipt.blockNumber);
 }
 
-export function createRefundService({ sql, chain, events, temporal, taskQueue, onStartError }: RefundServiceDeps) {
+export function createRefundService({ sql, chain, events, temporal, taskQueue, onStartError, publicBaseUrl = '', emails }: RefundServiceDeps) {
   const starter = createWorkflowStarter(temporal, sql, onStartError ?? (() => {}));
+  const render = (row: repo.RefundRow) => renderRefund(row, publicBaseUrl);
+
+  /** The claim link to the customer, when the refunded invoice has their email; the email ids to deliver after commit. */
+  async function queueClaimEmail(tx: Db, row: repo.RefundRow, invoiceId: string | null): Promise<string[]> {
+    const invoice = invoiceId ? await invoiceRepo.findInvoice(tx, row, invoiceId) : undefined;
+    if (!invoice?.customerEmail || !row.claimToken) return [];
+    const merchant = await sessionRepo.findMerchantDisplay(tx, row.merchantId);
+    const email = claimEmail({ merchantName: merchant?.name ?? 'The merchant', amount: row.amount, currency: row.currency, url: refundClaimUrl(publicBaseUrl, row.claimToken) });
+    return [await queueEmail(tx, { merchantId: row.merchantId, livemode: row.livemode, to: invoice.customerEmail, ...email, kind: REFUND_CLAIM_EMAIL_KIND })];
+  }
 
   /**
    * `allowance` when the payout wallet's refund allowance covers `amount` beyond what the operator's
@@ -97,15 +122,18 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
       if (row) await recordRefundEvent(record, 'refund.failed', row);
       return row;
     });
-    if (failed) return renderRefund(failed);
+    if (failed) return render(failed);
     const now = (await repo.findRefund(sql, refund, refund.id))!;
-    if (now.status === 'failed' && now.transactionHash === transactionHash) return renderRefund(now);
+    if (now.status === 'failed' && now.transactionHash === transactionHash) return render(now);
     throw new InvalidStateError(`The refund is ${now.status}; transaction ${transactionHash} reverted and changes nothing.`, { param: 'transactionHash' });
   }
 
   return {
     async create(scope: MerchantScope, input: CreateRefundBody): Promise<Refund> {
-      const { row, starts } = await commitWithEvents(sql, events, async (tx, record) => {
+      if (input.customerClaim && (input.destination || input.depositId)) {
+        throw new InvalidRequestError('customerClaim lets the customer name the address: not with destination or depositId.', { param: 'customerClaim' });
+      }
+      const { row, starts, emailIds } = await commitWithEvents(sql, events, async (tx, record) => {
         let sessionId = input.paymentSessionId;
         let invoiceId: string | null = null;
         if (input.invoiceId) {
@@ -118,22 +146,34 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         const session = await sessionRepo.lockPaymentSession(tx, scope, sessionId!);
         if (!session) throw new NotFoundError(`No such payment session: ${sessionId}.`, { param: 'paymentSessionId' });
         invoiceId ??= session.invoiceId;
-        // Paid in total (src/payment-sessions/refundable.ts), read under the lock. The recipient: the
-        // relayed payment's payer, else the sender of the latest deposit.
+        const lateDeposit = input.depositId ? await repo.findLateDeposit(tx, session.id, input.depositId) : undefined;
+        if (input.depositId && !lateDeposit) throw new NotFoundError(`No late deposit ${input.depositId} on payment session ${session.id}.`, { param: 'depositId' });
+        // Paid in total (src/payment-sessions/refundable.ts), read under the lock; the recipient by the rules of recipient.ts.
         const paid = amountPaid(session);
-        const recipient = session.payer ?? (await depositRepo.latestDepositSender(tx, session.id));
-        if (paid === 0n || !recipient) {
+        const found = await recipientOf(tx, session, lateDeposit);
+        if (paid === 0n || found.kind === 'none') {
           throw new InvalidStateError(`Only a completed payment (or a late deposit) can be refunded; the payment session is ${session.status}.`, {
             param: input.invoiceId ? 'invoiceId' : 'paymentSessionId',
           });
         }
-        const remaining = amountRefundable(session);
+        const settings = chainFor(chain, scope.livemode);
+        const choice: RecipientChoice = input.destination
+          ? { kind: 'known', address: getAddress(input.destination), source: 'merchant_specified' }
+          : input.customerClaim
+            ? { kind: 'claim' }
+            : found;
+        const refused = choice.kind === 'known' ? refusedRecipient(choice.address, settings, session) : undefined;
+        if (refused) throw new InvalidRequestError(refused, { param: 'destination' });
+        let remaining = amountRefundable(session);
+        if (lateDeposit) remaining = minOf(remaining, BigInt(lateDeposit.amount) - BigInt(lateDeposit.reserved));
         const amount = input.amount === undefined ? remaining : BigInt(input.amount);
         if (remaining <= 0n) throw new InvalidStateError('The payment is already fully refunded (or reserved by pending refunds).', { param: 'amount' });
         if (amount > remaining) {
-          throw new InvalidRequestError(`amount ${amount} exceeds what remains refundable of this payment (${remaining}).`, { param: 'amount' });
+          const of = lateDeposit ? `deposit ${input.depositId}` : 'this payment';
+          throw new InvalidRequestError(`amount ${amount} exceeds what remains refundable of ${of} (${remaining}).`, { param: 'amount' });
         }
-        const method = await methodFor(tx, scope.livemode, session.payTo, amount);
+        // A refund waiting for the customer's address takes its method once it has one.
+        const method = choice.kind === 'known' ? await methodFor(tx, scope.livemode, session.payTo, amount) : 'wallet';
         const row = await repo.insertRefund(tx, {
           id: newId('refund'),
           ...scope,
@@ -146,14 +186,19 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
           chainId: Number(session.chainId),
           token: session.token,
           fromAddress: session.payTo,
-          toAddress: getAddress(recipient),
+          toAddress: choice.kind === 'known' ? choice.address : null,
+          recipientSource: choice.kind === 'known' ? choice.source : null,
+          depositId: input.depositId ?? null,
+          claimToken: choice.kind === 'claim' ? newClaimToken() : null,
         });
-        await recordRefundEvent(record, 'refund.created', row);
-        const starts = method === 'allowance' ? [await queueWorkflowStart(tx, refundWorkflowStart(taskQueue, row))] : [];
-        return { row, starts };
+        await recordRefundEvent(record, 'refund.created', row, publicBaseUrl);
+        const emailIds = row.claimToken ? await queueClaimEmail(tx, row, invoiceId) : [];
+        const starts = row.status === 'processing' ? [await queueWorkflowStart(tx, refundWorkflowStart(taskQueue, row))] : [];
+        return { row, starts, emailIds };
       });
       await starter.startAfterCommit(starts);
-      return renderRefund(row);
+      await emails?.dispatch(emailIds);
+      return render(row);
     },
 
     /** Verifies the refund transfer on-chain, then pending -> succeeded. */
@@ -167,15 +212,19 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
           { param: 'id' },
         );
       }
+      if (refund.status === 'requires_action' || !refund.toAddress) {
+        throw new InvalidStateError('The refund waits for the customer to name the address on the refund-claim page: there is no transfer to record yet.', { param: 'id' });
+      }
+      const toAddress = refund.toAddress;
       if (refund.method === 'allowance') {
         throw new InvalidStateError('The operator sends this refund from the refund allowance; there is no transaction of yours to record.', { param: 'id' });
       }
       if (refund.status === 'failed') {
-        if (refund.transactionHash === hash) return renderRefund(refund);
+        if (refund.transactionHash === hash) return render(refund);
         throw new InvalidStateError(`The refund failed (${refund.failureCode}): ${refund.failureReason} Create a new refund once the cause is gone.`, { param: 'id' });
       }
       if (refund.status === 'succeeded') {
-        if (refund.transactionHash === hash) return renderRefund(refund);
+        if (refund.transactionHash === hash) return render(refund);
         throw new InvalidStateError('The refund already succeeded with another transaction.', { param: 'transactionHash' });
       }
       const settings = chainFor(chain, scope.livemode);
@@ -203,14 +252,14 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
           const event = decodeEventLog({ abi: fiatTokenAbi, data: log.data, topics: log.topics });
           if (event.eventName !== 'Transfer') return false;
           const args = event.args as { from: string; to: string; value: bigint };
-          return isAddressEqual(getAddress(args.from), getAddress(refund.fromAddress)) && isAddressEqual(getAddress(args.to), getAddress(refund.toAddress)) && args.value === BigInt(refund.amount);
+          return isAddressEqual(getAddress(args.from), getAddress(refund.fromAddress)) && isAddressEqual(getAddress(args.to), getAddress(toAddress)) && args.value === BigInt(refund.amount);
         } catch {
           return false;
         }
       });
       if (!matches) {
         throw refuseHash(
-          `Transaction ${hash} does not transfer exactly ${refund.amount} of token ${refund.token} from ${refund.fromAddress} to ${refund.toAddress}.`,
+          `Transaction ${hash} does not transfer exactly ${refund.amount} of token ${refund.token} from ${refund.fromAddress} to ${toAddress}.`,
         );
       }
       try {
@@ -219,12 +268,12 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
           if (done) await recordRefundEvent(record, 'refund.succeeded', done);
           return done;
         });
-        if (updated) return renderRefund(updated);
+        if (updated) return render(updated);
       } catch (error) {
         if (isUniqueViolation(error, 'refunds_transaction_hash')) throw refuseHash(`Transaction ${hash} is already recorded for another refund.`);
         throw error;
       }
-      return renderRefund((await repo.findRefund(sql, scope, id))!);
+      return render((await repo.findRefund(sql, scope, id))!);
     },
 
     /**
@@ -242,7 +291,7 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
       const mismatch = (field: string, expected: string) =>
         new InvalidRequestError(`authorization.${field} must be ${expected} for this refund.`, { param: `authorization.${field}` });
       if (!isAddressEqual(getAddress(a.from), getAddress(refund.fromAddress))) throw mismatch('from', refund.fromAddress);
-      if (!isAddressEqual(getAddress(a.to), getAddress(refund.toAddress))) throw mismatch('to', refund.toAddress);
+      if (!refund.toAddress || !isAddressEqual(getAddress(a.to), getAddress(refund.toAddress))) throw mismatch('to', refund.toAddress ?? 'the claimed address');
       if (a.value !== refund.amount) throw mismatch('value', refund.amount);
       const settings = chainFor(chain, scope.livemode);
       if (!settings.relayerKey) throw new InvalidStateError(`${settings.mode} mode has no relayer on this deployment.`, { param: 'livemode' });
@@ -260,18 +309,109 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         return { row, starts: [await queueWorkflowStart(tx, refundWorkflowStart(taskQueue, row))] };
       });
       await starter.startAfterCommit(starts);
-      return renderRefund(row);
+      return render(row);
     },
 
-    /** pending -> cancelled, which releases the reserved amount. A succeeded or cancelled refund is final. */
+    /** pending or requires_action -> cancelled, which releases the reserved amount. A succeeded or cancelled refund is final. */
     async cancel(scope: MerchantScope, id: string): Promise<Refund> {
       const refund = await repo.findRefund(sql, scope, id);
       if (!refund) throw new NotFoundError(`No such refund: ${id}.`, { param: 'id' });
-      const cancelled = refund.status === 'pending' ? await repo.markCancelled(sql, refund.id) : undefined;
-      if (cancelled) return renderRefund(cancelled);
-      // Not pending (anymore: a concurrent /signature may have just succeeded it).
+      const cancelled = refund.status === 'pending' || refund.status === 'requires_action' ? await repo.markCancelled(sql, refund.id) : undefined;
+      if (cancelled) return render(cancelled);
+      // Not pending (anymore: a concurrent /signature, claim or allowance grant may have just moved it on).
       const now = (await repo.findRefund(sql, scope, id))!;
-      throw new InvalidStateError(`Only a pending refund can be cancelled; this refund is ${now.status}.`, { param: 'id' });
+      throw new InvalidStateError(`Only a pending or requires_action refund can be cancelled; this refund is ${now.status}.`, { param: 'id' });
+    },
+
+    /**
+     * Carries on the payout wallet's refunds that waited for its own transfer once the refund allowance
+     * covers them (oldest first, under the allowance lock): each turns `processing` (method `allowance`)
+     * and its workflow start is queued in the same transaction, so it runs even if this process dies.
+     */
+    async resumeAwaitingAllowance(scope: MerchantScope): Promise<string[]> {
+      const settings = chainFor(chain, scope.livemode);
+      const operator = refundOperatorOf(settings);
+      const payout = (await findMerchant(sql, scope.merchantId))?.payoutAddress;
+      if (!operator || !payout) return [];
+      const { resumed, starts } = await sql.begin(async (tx) => {
+        await repo.lockRefundAllowance(tx, settings.chainId, scope.livemode, payout);
+        const waiting = await repo.refundsAwaitingAllowance(tx, scope, settings.chainId, payout);
+        if (waiting.length === 0) return { resumed: [] as string[], starts: [] as QueuedWorkflowStart[] };
+        const [reading, inUse] = await Promise.all([readRefundAllowance(settings, getAddress(payout), operator), repo.allowanceInUse(tx, settings.chainId, scope.livemode, payout)]);
+        let available = reading.allowance - inUse;
+        const resumed: string[] = [];
+        const starts: QueuedWorkflowStart[] = [];
+        for (const refund of waiting) {
+          if (BigInt(refund.amount) > available) continue;
+          const moved = await repo.moveToAllowance(tx, refund.id);
+          if (!moved) continue;
+          available -= BigInt(refund.amount);
+          resumed.push(moved.id);
+          starts.push(await queueWorkflowStart(tx, refundWorkflowStart(taskQueue, moved)));
+        }
+        return { resumed, starts };
+      });
+      await starter.startAfterCommit(starts);
+      return resumed;
+    },
+
+    /** Who a refund of the session would go to now, and why: what the dashboard shows before the merchant confirms. */
+    async recipientPreview(scope: MerchantScope, paymentSessionId: string): Promise<RefundRecipient> {
+      const session = await sessionRepo.findPaymentSession(sql, scope, paymentSessionId);
+      if (!session) throw new NotFoundError(`No such payment session: ${paymentSessionId}.`, { param: 'paymentSessionId' });
+      const choice = await recipientOf(sql, session);
+      return {
+        object: 'refund_recipient',
+        paymentSessionId: session.id,
+        recipient: choice.kind === 'known' ? choice.address : null,
+        recipientSource: choice.kind === 'known' ? choice.source : null,
+        requiresClaim: choice.kind === 'claim',
+      };
+    },
+
+    /** What the hosted claim page shows: undefined for an unknown token (the page answers 404). */
+    async claimView(token: string): Promise<ClaimView | undefined> {
+      const refund = await repo.findRefundByClaimToken(sql, token);
+      if (!refund) return undefined;
+      const merchant = await sessionRepo.findMerchantDisplay(sql, refund.merchantId);
+      return {
+        merchantName: merchant?.name ?? 'The merchant',
+        amount: refund.amount,
+        currency: refund.currency,
+        chainId: Number(refund.chainId),
+        status: refund.status,
+        recipient: refund.recipientSource === 'customer_claimed' ? refund.toAddress : null,
+      };
+    },
+
+    /**
+     * The customer's address for a refund that waits for it: checked (format and checksum, not zero,
+     * not the payout, deposit or platform addresses), then requires_action -> processing (the allowance
+     * covers it: the operator sends it) or pending (the merchant's wallet sends it). Once an address is
+     * set, another claim is refused and changes nothing.
+     */
+    async claim(token: string, address: string): Promise<ClaimOutcome> {
+      const trimmed = address.trim();
+      const parsed = recipientAddress.safeParse(trimmed);
+      const outcome = await commitWithEvents(sql, events, async (tx): Promise<ClaimOutcome & { starts?: QueuedWorkflowStart[] }> => {
+        const refund = await repo.findRefundByClaimToken(tx, token, true);
+        if (!refund) return { kind: 'not_found' };
+        if (refund.status !== 'requires_action') return { kind: 'already_claimed' };
+        if (!parsed.success) return { kind: 'invalid', message: 'Enter a wallet address: 0x followed by 40 hexadecimal digits (mixed case must be a valid checksum).' };
+        const session = await sessionRepo.lockPaymentSession(tx, refund, refund.paymentSessionId);
+        const settings = chainFor(chain, refund.livemode);
+        const to = getAddress(parsed.data);
+        const refused = refusedRecipient(to, settings, session!);
+        if (refused) return { kind: 'invalid', message: refused };
+        const method = await methodFor(tx, refund.livemode, refund.fromAddress, BigInt(refund.amount));
+        const claimed = await repo.recordClaim(tx, refund.id, to, method);
+        if (!claimed) return { kind: 'already_claimed' };
+        const starts = claimed.status === 'processing' ? [await queueWorkflowStart(tx, refundWorkflowStart(taskQueue, claimed))] : [];
+        return { kind: 'claimed', recipient: to, starts };
+      });
+      if (outcome.kind === 'claimed') await starter.startAfterCommit(outcome.starts ?? []);
+      const { starts: _starts, ...answer } = outcome as ClaimOutcome & { starts?: unknown };
+      return answer;
     },
 
     /** The refund allowance of the merchant's payout wallet for the operator, and how to grant it. */
@@ -337,13 +477,15 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         throw error;
       }
       if (settled.outcome !== 'success') throw new InvalidRequestError(`The permit transaction was ${settled.outcome}; sign a new permit.`, { param: 'signature' });
+      // Refunds created before the allowance was granted carry on now (issue 36, item 13).
+      await this.resumeAwaitingAllowance(scope);
       return this.allowance(scope);
     },
 
     async get(scope: MerchantScope, id: string): Promise<Refund> {
       const row = await repo.findRefund(sql, scope, id);
       if (!row) throw new NotFoundError(`No such refund: ${id}.`, { param: 'id' });
-      return renderRefund(row);
+      return render(row);
     },
 
     async list(scope: MerchantScope, query: RefundListQuery): Promise<Page<Refund>> {
@@ -354,7 +496,7 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         before: decodeCursor(query.cursor),
         limit: query.limit,
       });
-      return toPage(rows, query.limit, renderRefund);
+      return toPage(rows, query.limit, render);
     },
   };
 }

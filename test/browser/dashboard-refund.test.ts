@@ -96,7 +96,10 @@ describe('one-click refund from the payment page', () => {
     // Before any allowance: a refund of 0.50 waits for the merchant wallet and reserves its amount.
     const pending = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: sessionId, amount: '500000' } });
     expect(pending.json()).toMatchObject({ status: 'pending', method: 'wallet' });
+    // Granting the allowance carries it on: the operator sends it (issue 36, item 13).
     await grantRefundAllowance(5_000_000n);
+    const carried = await until(() => get(`/v1/refunds/${pending.json().id}`), (r) => r.status === 'succeeded', 'the waiting refund carried on');
+    expect(carried).toMatchObject({ method: 'allowance' });
     expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('1500000');
     const customerBefore = await balanceOf(customer.address);
 
@@ -110,6 +113,9 @@ describe('one-click refund from the payment page', () => {
     const amount = dialog.locator('input[name="refundAmount"]');
     expect(await amount.inputValue()).toBe('1.5');
     expect(await dialog.textContent()).toContain('Refundable: 1.50 USDC');
+    // Who gets it and why, before anything is confirmed.
+    await dialog.getByTestId('refund-recipient').filter({ hasText: customer.address }).waitFor();
+    expect(await dialog.getByTestId('refund-recipient').textContent()).toBe(`Goes to ${customer.address}: the wallet that signed the payment.`);
     // More than remains is refused in the page, before anything is created.
     await amount.fill('2');
     await dialog.getByRole('button', { name: 'Refund 2 USDC' }).click();
@@ -122,7 +128,7 @@ describe('one-click refund from the payment page', () => {
     await dialog.getByRole('button', { name: 'Confirm refund' }).click();
     await dialog.getByRole('status').filter({ hasText: 'is being sent from your refund allowance' }).waitFor();
 
-    const [created] = await db.sql<{ id: string }[]>`select id from refunds where payment_session_id = ${sessionId} and method = 'allowance'`;
+    const [created] = await db.sql<{ id: string }[]>`select id from refunds where payment_session_id = ${sessionId} and amount = 1500000`;
     const done = await until(() => get(`/v1/refunds/${created!.id}`), (r) => r.status !== 'processing', 'refund settled');
     expect(done).toMatchObject({ status: 'succeeded', amount: '1500000', method: 'allowance' });
     expect((await pub.getTransactionReceipt({ hash: done.transactionHash })).status).toBe('success');
@@ -135,15 +141,36 @@ describe('one-click refund from the payment page', () => {
     await page.reload();
     const timeline = page.getByRole('region', { name: 'Timeline' });
     // Each refund is one of the payment's transactions (GET /v1/payment-sessions/{id}/transactions).
-    await timeline.getByText('Refund transaction confirmed').waitFor();
-    await timeline.getByText('Refund transaction accepted, not sent yet').waitFor();
+    await timeline.getByText('Refund transaction confirmed').first().waitFor();
     const refunds = await timeline.getByTestId('transaction-refund').allTextContents();
     expect(refunds.filter((text) => text.includes('1.50 USDC') && text.includes(done.transactionHash!))).toHaveLength(1);
-    expect(refunds.filter((text) => text.includes('0.50 USDC') && text.includes('Not sent to the chain.'))).toHaveLength(1);
+    expect(refunds.filter((text) => text.includes('0.50 USDC') && text.includes(carried.transactionHash))).toHaveLength(1);
     expect(await timeline.textContent()).toContain(done.transactionHash);
     expect(await page.getByTestId('amount-refundable').textContent()).toBe('0.00 USDC');
     expect(await page.getByRole('button', { name: `Refund ${sessionId}` }).count()).toBe(0);
     await mkdir(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-payment-refunded.png`, fullPage: true });
+  });
+
+  it('a refund the allowance does not cover says what it waits for, and the merchant cancels it from the refunds page', async () => {
+    // 3 USDC of the 5 granted remain: a 4 USDC refund waits for the payout wallet.
+    const sessionId = await paidSession(4_000_000n);
+    const waiting = (await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: sessionId } })).json();
+    expect(waiting).toMatchObject({ status: 'pending', method: 'wallet', amount: '4000000' });
+    expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('0');
+
+    await page.goto(`${baseUrl}/dashboard/refunds`);
+    const cancel = page.getByRole('button', { name: `Cancel refund ${waiting.id}`, exact: true });
+    await cancel.waitFor();
+    // The only refund still waiting is this one.
+    const row = page.getByRole('row').filter({ has: page.getByTestId('refund-waiting') });
+    expect(await row.getByTestId('refund-waiting').textContent()).toContain('grant the refund allowance above');
+    expect(await row.textContent()).toContain(customer.address);
+    await cancel.click();
+    await row.getByRole('button', { name: 'Cancel refund', exact: true }).click();
+    await until(() => get(`/v1/refunds/${waiting.id}`), (r) => r.status === 'cancelled', 'cancelled');
+    await page.getByRole('button', { name: `Cancel refund ${waiting.id}`, exact: true }).waitFor({ state: 'detached' });
+    expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('4000000');
+    expect(await db.sql`select 1 from chain_transactions where purpose = ${`refund:${waiting.id}`}`).toHaveLength(0);
   });
 });

@@ -84,6 +84,9 @@ const refundEvents = async (refundId: string) =>
 const transactionsOf = (refundId: string) => db.sql<{ outcome: string | null }[]>`select outcome from chain_transactions where purpose = ${`refund:${refundId}`}`;
 
 describe('refunds from the refund allowance', () => {
+  /** The refund created before any allowance: the permit grant below carries it on (issue 36, item 13). */
+  let waiting: { id: string; amount: string };
+
   it('without an allowance a refund waits for the merchant wallet (pending, with the transfer to send)', async () => {
     const sessionId = await paidSession(1_000_000n);
     const res = await refund({ paymentSessionId: sessionId, amount: '400000' });
@@ -95,9 +98,11 @@ describe('refunds from the refund allowance', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(await transactionsOf(created.id)).toHaveLength(0);
     expect((await get(`/v1/refunds/${created.id}`)).status).toBe('pending');
+    waiting = created;
   });
 
-  it('the payout wallet grants the allowance once by EIP-2612 permit, sent by the operator; a wrong signature sends nothing', async () => {
+  it('the payout wallet grants the allowance once by EIP-2612 permit, sent by the operator; a wrong signature sends nothing; the refund that waited carries on', async () => {
+    const payerBefore = await balanceOf(payer.address);
     const before = (await t.app.inject({ method: 'GET', url: '/v1/refunds/allowance', headers: auth() })).json();
     expect(before).toMatchObject({ object: 'refund_allowance', owner: payout, spender: operator, allowance: '0', available: '0', token: settings.token });
     expect(before.approve).toEqual({ to: settings.token, functionName: 'approve', args: [operator, before.balance] });
@@ -121,10 +126,19 @@ describe('refunds from the refund allowance', () => {
 
     const granted = await grant(await sign(merchantAccount, 7_000_000n));
     expect(granted.statusCode, granted.body).toBe(200);
-    expect(granted.json()).toMatchObject({ allowance: '7000000', available: '7000000', permit: { nonce: String(BigInt(nonce) + 1n) } });
-    expect(await pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [payout, operator] })).toBe(7_000_000n);
+    // Available at once is the grant less the waiting refund it carries on (its transfer may already be mined).
+    expect(granted.json()).toMatchObject({ available: '6600000', permit: { nonce: String(BigInt(nonce) + 1n) } });
+    expect(['7000000', '6600000']).toContain(granted.json().allowance);
     // A used permit is refused by the token's nonce (the signature no longer matches the next nonce).
     expect((await grant(await sign(merchantAccount, 7_000_000n))).statusCode).toBe(400);
+
+    // The refund created before the allowance is the operator's now, and completes by itself, once.
+    const carried = await until(() => get(`/v1/refunds/${waiting.id}`), (r) => r.status !== 'pending' && r.status !== 'processing', 'the waiting refund settled');
+    expect(carried).toMatchObject({ status: 'succeeded', method: 'allowance', instructions: null });
+    expect(await balanceOf(payer.address)).toBe(payerBefore + 400_000n);
+    expect(await refundEvents(waiting.id)).toEqual(['refund.created', 'refund.succeeded']);
+    expect(await transactionsOf(waiting.id)).toEqual([{ outcome: 'success' }]);
+    expect(await pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [payout, operator] })).toBe(6_600_000n);
   });
 
   it('with the allowance granted, a refund completes by itself: one transferFrom, confirmations, refund.succeeded', async () => {

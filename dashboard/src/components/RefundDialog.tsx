@@ -9,14 +9,26 @@ import { AmountPreview } from './MoneyField.tsx';
 import { decimalAmount } from '../csv.ts';
 import { EIP3009_TYPES, EIP712_DOMAIN_TYPE } from '../shared.ts';
 import type { RefundAllowanceInfo } from './RefundAllowance.tsx';
+import { RECIPIENT_REASONS, type RecipientSource } from '../types.ts';
 
 type CreatedRefund = {
   id: string;
   amount: string;
   status: string;
+  claimUrl: string | null;
   method: 'allowance' | 'wallet';
   instructions: { chainId: number; token: string; from: string; to: string; amount: string } | null;
 };
+
+/** Who the refund would go to and why (GET /v1/refunds/recipient), shown before the merchant confirms. */
+type RecipientPreview = { recipient: string | null; recipientSource: RecipientSource | null; requiresClaim: boolean };
+
+function recipientSentence(preview: RecipientPreview | null): string {
+  if (!preview) return 'Finding who paid…';
+  if (preview.requiresClaim) return 'Several wallets paid this, so the customer will be asked for the address on a refund-claim page.';
+  if (!preview.recipient || !preview.recipientSource) return 'Nobody can be shown to have paid this.';
+  return `Goes to ${preview.recipient}: ${RECIPIENT_REASONS[preview.recipientSource]}.`;
+}
 
 const TRANSFER_TYPES = { EIP712Domain: EIP712_DOMAIN_TYPE, TransferWithAuthorization: EIP3009_TYPES.TransferWithAuthorization };
 
@@ -29,6 +41,7 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [preview, setPreview] = useState<RecipientPreview | null>(null);
 
   async function signAndSend(refund: CreatedRefund) {
     const info = await api.get<RefundAllowanceInfo>('/v1/refunds/allowance');
@@ -68,7 +81,9 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
     setError(null);
     try {
       const created = await api.post<CreatedRefund>('/v1/refunds', { paymentSessionId: props.paymentSessionId, amount: base, reason: reason.trim() || undefined });
-      if (created.method === 'allowance') {
+      if (created.status === 'requires_action') {
+        setOutcome(`Refund ${created.id} waits for the customer to give the address on the refund-claim page: ${created.claimUrl}`);
+      } else if (created.method === 'allowance') {
         setOutcome(`Refund ${created.id} is being sent from your refund allowance; it completes by itself.`);
       } else {
         setOutcome(`Refund ${created.id}: your refund allowance does not cover it. Sign the transfer with your payout wallet.`);
@@ -90,7 +105,9 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
     setOutcome(null);
     setError(null);
     setConfirming(false);
+    setPreview(null);
     setOpen(true);
+    api.get<RecipientPreview>(`/v1/refunds/recipient?paymentSessionId=${encodeURIComponent(props.paymentSessionId)}`).then(setPreview, (e) => setError(errorMessage(e)));
   }
 
   // Nothing left to refund: no button. An open dialog stays, so its outcome is still shown after
@@ -106,6 +123,7 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
   return (
     <div role="dialog" aria-label="Refund payment" className="refund-dialog">
       <p className="hint">Refundable: {formatAmount(props.refundable, 'USDC')} (paid in total, less refunds made or pending).</p>
+      <p data-testid="refund-recipient">{recipientSentence(preview)}</p>
       <label>
         Amount (USDC)
         <input name="refundAmount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
@@ -120,7 +138,9 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
       {!outcome &&
         (confirming ? (
           <span className="confirm" role="group" aria-label="Confirm refund">
-            <span>Send {amount} USDC back to the customer? This moves money.</span>
+            <span>
+              Send {amount} USDC back to {preview?.recipient ?? 'the customer'}? This moves money.
+            </span>
             <button type="button" className="danger" disabled={busy} autoFocus onClick={() => void refund()}>
               Confirm refund
             </button>

@@ -13,6 +13,7 @@ import { RefundAllowance } from '../components/RefundAllowance.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
 import { MoneyField } from '../components/MoneyField.tsx';
+import { RefundNextStep } from '../components/RefundNextStep.tsx';
 import { amountError, formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
 import type { Refund } from '../types.ts';
 
@@ -20,7 +21,8 @@ type RefundInstructions = { refund?: Refund; id?: string; from?: string; to?: st
 
 export function RefundsPage() {
   const [started, setStarted] = useState<RefundInstructions | null>(null);
-  const filters = useListFilters(['pending', 'processing', 'succeeded', 'failed', 'cancelled']);
+  const [changes, setChanges] = useState(0);
+  const filters = useListFilters(['requires_action', 'pending', 'processing', 'succeeded', 'failed', 'cancelled']);
   return (
     <>
       <RefundAllowance />
@@ -71,7 +73,7 @@ export function RefundsPage() {
       />
       <PaginatedTable<Refund>
         caption="Refunds"
-        reloadKey={`${filters.key}|${started?.id ?? started?.refund?.id ?? ''}`}
+        reloadKey={`${filters.key}|${started?.id ?? started?.refund?.id ?? ''}|${changes}`}
         load={(cursor) => api.list<Refund>('/v1/refunds', cursor, filters.query)}
         columns={[
           { header: 'Refund', cell: (r) => <code>{shortId(r.id)}</code> },
@@ -87,6 +89,7 @@ export function RefundsPage() {
           { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
           { header: 'Reason', cell: (r) => r.reason ?? '—' },
           { header: 'Failure', cell: (r) => <FailureNote code={r.failureCode} reason={r.failureReason} />, className: 'wrap' },
+          { header: 'Recipient and next step', cell: (r) => <RefundNextStep refund={r} onChange={() => setChanges((n) => n + 1)} />, className: 'wrap' },
           { header: 'Created', cell: (r) => formatDate(r.createdAt) },
         ]}
         empty="No refunds match."
