@@ -33,7 +33,7 @@ const events = createEventDispatcher(temporal, config.temporalTaskQueue, (error,
   log.warn({ err: error, eventId }, 'waking the event dispatcher failed; the outbox sweep will wake it'),
 );
 const hooks = createHookRegistry([
-  ...subscriptionIndexerHooks(config.chain, { sql, temporal, taskQueue: config.temporalTaskQueue, events, useSearchAttributes: true }),
+  ...subscriptionIndexerHooks(config.chain, { sql, temporal, taskQueue: config.temporalTaskQueue, events, useSearchAttributes: true, log: log.child({ hook: 'subscriptions' }) }),
   ...agentIndexerHooks(config.chain, { sql, temporal }),
   ...depositIndexerHooks({ sql, events, temporal, taskQueue: config.temporalTaskQueue, publicBaseUrl: config.publicBaseUrl }),
 ]);

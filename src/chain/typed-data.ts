@@ -66,6 +66,23 @@ export const ENROLMENT_TYPES = {
   ],
 } as const;
 
+/** SubscriptionManagerV2's Enrolment: v1's fields plus the charge window the subscriber agrees to. */
+export const ENROLMENT_V2_TYPES = {
+  Enrolment: [
+    { name: 'subscriber', type: 'address' },
+    { name: 'token', type: 'address' },
+    { name: 'merchant', type: 'address' },
+    { name: 'operator', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+    { name: 'period', type: 'uint64' },
+    { name: 'periods', type: 'uint32' },
+    { name: 'trialEnd', type: 'uint64' },
+    { name: 'chargeWindow', type: 'uint64' },
+    { name: 'nonce', type: 'bytes32' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+} as const;
+
 export const CANCELLATION_TYPES = {
   Cancellation: [
     { name: 'subscriptionId', type: 'uint256' },
@@ -139,6 +156,28 @@ export async function signEnrolment(
   const signature = await signer.signTypedData({
     domain,
     types: ENROLMENT_TYPES,
+    primaryType: 'Enrolment',
+    message: { subscriber: signer.address, ...terms, ...auth },
+  });
+  return { ...auth, signature };
+}
+
+/** Terms of SubscriptionManagerV2: seconds after a period's start during which it may be charged. */
+export interface TermsV2 extends Terms {
+  chargeWindow: bigint;
+}
+
+export async function signEnrolmentV2(
+  client: PublicClient,
+  signer: PrivateKeyAccount,
+  manager: Address,
+  terms: TermsV2,
+  auth: { nonce: Hex; deadline: bigint },
+): Promise<{ nonce: Hex; deadline: bigint; signature: Hex }> {
+  const domain = await readDomain(client, manager);
+  const signature = await signer.signTypedData({
+    domain,
+    types: ENROLMENT_V2_TYPES,
     primaryType: 'Enrolment',
     message: { subscriber: signer.address, ...terms, ...auth },
   });

@@ -23,13 +23,12 @@ import { qrSvg } from './deposit-qr.js';
 import { networkName, renderDeposit, successUrlFor } from '../payment-sessions/render.js';
 import { renderEndedPage, renderReceiptPage } from './final-pages.js';
 import { checkoutPageState, showsDepositAddress } from './page-state.js';
+import { TRIAL_SLACK_SECONDS } from '../subscriptions/enrolment-match.js';
 import { renderCheckoutPage, renderNotFoundPage, renderPlanPage } from './page.js';
 import type { CheckoutEnrolBody, CheckoutEnrolment, CheckoutEnrolmentOffer, CheckoutPayBody, CheckoutPayment } from './schemas.js';
 
 /** Periods of allowance the enrolment page (and each renewal) asks the subscriber to permit. */
 export { PERMIT_PERIODS };
-/** Slack allowed between the trialEnd offered and the one posted (the page reads the offer first). */
-const TRIAL_SLACK_SECONDS = 3600;
 
 /** The relay Idempotency-Key of a checkout payment: one submission per session and authorization nonce. */
 export function checkoutIdempotencyKey(sessionId: string, nonce: string): string {

@@ -9,8 +9,11 @@
 //    a subscription this service can charge, and it is ignored);
 //  - the plan is the merchant's plan (same mode) whose amount equals the Terms'
 //    amount and whose onChainPeriodSeconds(interval, intervalCount) equals the
-//    Terms' period. The relay may pass the plan id it enrolled for (`planId`),
-//    which must be one of those; otherwise the oldest matching plan is used.
+//    Terms' period, and whose trial the enrolment's trial matches
+//    (enrolment-match.ts: the trial is firstPeriodStart - block time). The relay
+//    may pass the plan id it enrolled for (`planId`), which must be one of those;
+//    otherwise the oldest matching plan is used.
+// An ignored enrolment is logged with its reason (deps.log), as nobody else sees it.
 import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdReusePolicy,
@@ -32,6 +35,7 @@ import {
 } from '../../workflows/subscription.js';
 import { signalIfRunning } from '../temporal/signals.js';
 import { startOptionsFor } from '../temporal/workflow-tags.js';
+import { trialMatchesPlan } from './enrolment-match.js';
 import { onChainPeriodSeconds } from './periods.js';
 import * as repo from './repo.js';
 import { renderSubscription } from './render.js';
@@ -57,6 +61,8 @@ export type SubscriptionChainEventDeps = {
   useSearchAttributes?: boolean;
   /** Workflow tuning (tests shorten these). */
   workflow?: Pick<SubscriptionWorkflowInput, 'retryIntervalHours' | 'periodsPerRun'>;
+  /** Where an ignored enrolment is reported (the indexer's logger). */
+  log?: { warn: (details: object, message: string) => void };
 };
 
 export type SubscriptionCreatedLog = {
@@ -86,11 +92,37 @@ export type SubscriptionCreatedLog = {
 
 export type SubscriptionCreatedOutcome =
   | { outcome: 'created' | 'existing'; subscriptionId: string; workflowStarted: boolean }
-  | { outcome: 'ignored'; reason: 'unknown_contract' | 'foreign_operator' | 'unknown_token' | 'unknown_merchant' | 'no_matching_plan' };
+  | { outcome: 'ignored'; reason: IgnoredEnrolmentReason };
+
+export type IgnoredEnrolmentReason = 'unknown_contract' | 'foreign_operator' | 'unknown_token' | 'unknown_merchant' | 'no_matching_plan' | 'trial_mismatch';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export async function onSubscriptionCreatedOnChain(deps: SubscriptionChainEventDeps, log: SubscriptionCreatedLog): Promise<SubscriptionCreatedOutcome> {
+  const outcome = await recordEnrolment(deps, log);
+  if (outcome.outcome === 'ignored') {
+    deps.log?.warn(
+      {
+        reason: outcome.reason,
+        livemode: log.livemode,
+        chainId: log.chainId,
+        contract: log.address,
+        onChainId: log.args.id.toString(),
+        transactionHash: log.transactionHash,
+        subscriber: log.args.subscriber,
+        merchant: log.args.merchant,
+        operator: log.args.operator,
+        firstPeriodStart: log.args.firstPeriodStart.toString(),
+        blockTimestamp: log.blockTimestamp.toString(),
+        periods: log.args.periods,
+      },
+      `enrolment ignored: ${outcome.reason}`,
+    );
+  }
+  return outcome;
+}
+
+async function recordEnrolment(deps: SubscriptionChainEventDeps, log: SubscriptionCreatedLog): Promise<SubscriptionCreatedOutcome> {
   const mode = log.livemode ? deps.modes.live : deps.modes.test;
   if (!mode || mode.chainId !== log.chainId || !same(mode.subscriptionManager, log.address)) return { outcome: 'ignored', reason: 'unknown_contract' };
   if (!same(mode.operator, log.args.operator)) return { outcome: 'ignored', reason: 'foreign_operator' };
@@ -101,8 +133,12 @@ export async function onSubscriptionCreatedOnChain(deps: SubscriptionChainEventD
   const candidates = (await repo.findPlansForTerms(deps.sql, { merchantId: merchant.merchantId, livemode: log.livemode, amount: log.args.amount.toString() })).filter(
     (plan) => BigInt(onChainPeriodSeconds(plan.interval, plan.intervalCount)) === log.args.period,
   );
-  const plan = log.planId ? candidates.find((p) => p.id === log.planId) : candidates[0];
-  if (!plan) return { outcome: 'ignored', reason: 'no_matching_plan' };
+  const named = log.planId ? candidates.filter((p) => p.id === log.planId) : candidates;
+  if (named.length === 0) return { outcome: 'ignored', reason: 'no_matching_plan' };
+  // The contract makes firstPeriodStart >= the enrolment's block time.
+  const trialSeconds = log.args.firstPeriodStart > log.blockTimestamp ? log.args.firstPeriodStart - log.blockTimestamp : 0n;
+  const plan = named.find((p) => trialMatchesPlan(trialSeconds, p.trialPeriodDays));
+  if (!plan) return { outcome: 'ignored', reason: 'trial_mismatch' };
 
   const firstPeriodStart = new Date(Number(log.args.firstPeriodStart) * 1000);
   const trialing = log.args.firstPeriodStart > log.blockTimestamp;

@@ -8,7 +8,7 @@
 // worker killed mid-batch leaves each activity to be retried, and the retry finds its period's
 // outcome on-chain (isCharged, the SubscriptionCharged log) before it sends anything.
 import { type Hex, toFunctionSelector } from 'viem';
-import { subscriptionManagerAbi } from '../chain/abi.js';
+import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../chain/abi.js';
 
 export type ChargeBatchOptions = {
   /** How long the first charge of a batch waits for others (ms). */
@@ -78,8 +78,9 @@ export function createBatcher<I, R>(
   };
 }
 
+// Both versions' errors: v2 (contracts/SubscriptionManagerV2.sol) adds ChargeWindowClosed and BatchGasTooLow.
 const ERROR_SELECTORS = new Map<Hex, string>(
-  subscriptionManagerAbi
+  [...subscriptionManagerAbi, ...subscriptionManagerV2Abi]
     .filter((item) => item.type === 'error')
     .map((item) => [toFunctionSelector(`${item.name}(${item.inputs.map((i) => i.type).join(',')})`), item.name] as const),
 );

@@ -29,7 +29,7 @@ const base = findChainPreset('base')!;
 const deployer = ANVIL_ACCOUNTS[5]!;
 
 let build: ContractBuild;
-let expected: { subscriptionManager: Address; escrow: Address; depositFactory: Address };
+let expected: { subscriptionManager: Address; escrow: Address; depositFactory: Address; subscriptionManagerV2: Address };
 
 type Run = { code: number; out: string[]; err: string[]; settings: Record<string, string> };
 
@@ -43,7 +43,8 @@ async function deploy(args: string[], env: NodeJS.ProcessEnv = { DEPLOYER_PRIVAT
 }
 
 function clientOf(anvil: AnvilInstance): PublicClient {
-  return createPublicClient({ transport: http(anvil.rpcUrl) }) as PublicClient;
+  // No cache: sentSoFar compares block numbers read moments apart (viem caches getBlockNumber for 4 s).
+  return createPublicClient({ transport: http(anvil.rpcUrl), cacheTime: 0 }) as PublicClient;
 }
 
 async function sentSoFar(client: PublicClient): Promise<{ nonce: number; block: bigint }> {
@@ -89,7 +90,10 @@ describe('contracts:deploy on a chain with the CREATE2 factory', () => {
     });
     // The deposit factory lands where the platform computes deposit addresses from.
     expect(expected.depositFactory).toBe(DEPOSIT_FACTORY_ADDRESS);
-    expect(run.out.filter((l) => l.includes(' deployed in block '))).toHaveLength(3);
+    expect(run.out.filter((l) => l.includes(' deployed in block '))).toHaveLength(4);
+    // SubscriptionManagerV2 beside v1, at an address of its own (issue 37).
+    expect(run.out).toContainEqual(expect.stringMatching(new RegExp(`^# SubscriptionManagerV2 ${expected.subscriptionManagerV2} deployed in block `)));
+    expect(expected.subscriptionManagerV2).not.toBe(expected.subscriptionManager);
     for (const address of Object.values(expected)) expect((await client.getCode({ address }))?.length).toBeGreaterThan(1000);
     // The key is never echoed, and the RPC URL (which may carry a provider's API key) neither.
     const printed = [...run.out, ...run.err].join('\n');
@@ -120,7 +124,7 @@ describe('contracts:deploy on a chain with the CREATE2 factory', () => {
         CHAIN_LIVE_DEPOSIT_FACTORY_ADDRESS: expected.depositFactory,
         CHAIN_LIVE_START_BLOCK: '1',
       });
-      expect(run.out.filter((l) => l.includes('verified: already there with the expected code'))).toHaveLength(3);
+      expect(run.out.filter((l) => l.includes('verified: already there with the expected code'))).toHaveLength(4);
     }
     expect(await sentSoFar(client)).toEqual(before);
   });

@@ -176,6 +176,34 @@ describe('subscription workflow', () => {
     expect(await worker.runUntil(env.client.workflow.getHandle((created as { subscriptionId: string }).subscriptionId).result())).toBe('completed');
   });
 
+  it('ignores, and logs with its reason, an enrolment whose trial is not its plan\'s ("trial forever" naming our operator)', async () => {
+    await chain.warpTo(await env.currentTimeMs());
+    const payer = newPayer();
+    await chain.mint(payer.address, USDC(100));
+    const count = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from subscriptions`)[0]!.n;
+    const before = await count();
+    const warnings: { details: object; message: string }[] = [];
+    const logged: SubscriptionChainEventDeps = { ...deps, log: { warn: (details, message) => warnings.push({ details, message }) } };
+    const year2100 = 4_102_444_800n;
+    // The monthly plan has no trial: period 0 in 2100 is a trial it never offered.
+    const trialForever = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 0, trialEnd: year2100 });
+    expect(await onSubscriptionCreatedOnChain(logged, trialForever)).toEqual({ outcome: 'ignored', reason: 'trial_mismatch' });
+    expect(warnings).toEqual([
+      {
+        message: 'enrolment ignored: trial_mismatch',
+        details: expect.objectContaining({ reason: 'trial_mismatch', onChainId: trialForever.args.id.toString(), firstPeriodStart: year2100.toString() }),
+      },
+    ]);
+    // The trial plan (20 USDC, 14 days): 60 days is not its trial, and neither is none.
+    const now = BigInt(Math.floor((await env.currentTimeMs()) / 1000));
+    const longTrial = await chain.enrol({ payer, amount: USDC(20), period: MONTH_PERIOD, periods: 0, trialEnd: now + 60n * 86_400n });
+    expect(await onSubscriptionCreatedOnChain(logged, longTrial)).toEqual({ outcome: 'ignored', reason: 'trial_mismatch' });
+    const noTrial = await chain.enrol({ payer, amount: USDC(20), period: MONTH_PERIOD, periods: 0 });
+    expect(await onSubscriptionCreatedOnChain(logged, noTrial)).toEqual({ outcome: 'ignored', reason: 'trial_mismatch' });
+    expect(warnings).toHaveLength(3);
+    expect(await count()).toBe(before);
+  });
+
   it('stays trialing until the trial ends, then charges period 0 at the trial end and is active', async () => {
     const trialEnd = BigInt(Math.floor((await env.currentTimeMs()) / 1000)) + 14n * 86_400n;
     const { subscriptionId, handle } = await enrol({ amount: USDC(20), periods: 0, trialEnd });
@@ -392,6 +420,13 @@ describe('subscription workflow', () => {
     const now = new Date(Math.max(await env.currentTimeMs(), await chain.chainNowMs()));
     const year = now.getUTCMonth() === 0 && now.getUTCDate() < 31 ? now.getUTCFullYear() : now.getUTCFullYear() + 1;
     const jan31 = Date.UTC(year, 0, 31, 0, 0, 0);
+    // Jan 31 is reached through a trial, which the indexer accepts only as a plan's own trial: a plan
+    // whose trial days end there (the trial on chain is shorter by less than a day, within tolerance).
+    const trialPeriodDays = Math.ceil((jan31 - now.getTime()) / 86_400_000);
+    await createPlanService({ sql: db.sql, events: outboxOnly }).create(
+      { merchantId: merchant.merchantId, livemode: false },
+      { name: 'Calendar from Jan 31', amount: USDC(30).toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays },
+    );
     const { subscriptionId, handle } = await enrol({ amount: USDC(30), periods: 3, trialEnd: BigInt(jan31 / 1000) });
     const worker = await newWorker();
     expect(await worker.runUntil(handle.result())).toBe('completed');

@@ -17,8 +17,8 @@ export const DEPLOYER_KEY_VARIABLE = 'DEPLOYER_PRIVATE_KEY';
 
 export const USAGE = `Usage: npm run contracts:deploy -- --chain <name|id> [--rpc-url <url>] [options]
 
-Deploys SubscriptionManager, the escrow and the deposit factory at their deterministic CREATE2 addresses, or verifies
-they are already there, and prints the settings to paste.
+Deploys SubscriptionManager, the escrow, the deposit factory and SubscriptionManagerV2 at their deterministic CREATE2
+addresses, or verifies they are already there, and prints the settings to paste.
 
   --chain <name|id>       ${describeChainPresets()}
   --rpc-url <url>         the chain's JSON-RPC endpoint (default: CHAIN_<MODE>_RPC_URL)
@@ -150,7 +150,14 @@ async function deploy(options: Options, io: DeployCommandIo): Promise<number> {
 
   const build = await io.loadBuild();
   const contracts = projectContracts(build, preset.usdc);
-  const plan = await planDeterministicDeployment(client, PROJECT_CREATE2_SALT, [contracts.subscriptionManager, contracts.escrow, contracts.depositFactory]);
+  // SubscriptionManagerV2 goes beside v1 (last, so the settings below keep their order); the service
+  // enrols on the address CHAIN_<MODE>_SUBSCRIPTION_MANAGER_ADDRESS names (docs/decisions.md, issue 37).
+  const plan = await planDeterministicDeployment(client, PROJECT_CREATE2_SALT, [
+    contracts.subscriptionManager,
+    contracts.escrow,
+    contracts.depositFactory,
+    contracts.subscriptionManagerV2,
+  ]);
   let outcomes: DeploymentOutcome[];
   try {
     outcomes = await deployPlanned({

@@ -4,11 +4,11 @@
 // What feeds an address: the factory's address, the salt below, and the init code, which is the
 // creation bytecode (so the contract sources, the solc version, the OpenZeppelin version and the
 // compiler settings: the build's source hash) followed by the ABI-encoded constructor arguments.
-// SubscriptionManager takes none, so one build has one address on every chain; the escrow takes
+// SubscriptionManager (v1 and v2) takes none, so one build has one address on every chain; the escrow takes
 // the token, so its address differs per chain's USDC. The deposit factory takes none either: it lands
 // at DEPOSIT_FACTORY_ADDRESS on every chain. A new build moves them.
 import { type Address, type Hex, encodeDeployData, keccak256, stringToHex } from 'viem';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../abi.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi, subscriptionManagerV2Abi } from '../abi.js';
 import { create2Address } from './create2-factory.js';
 import type { ContractToDeploy } from './deterministic-deployment.js';
 
@@ -23,9 +23,16 @@ export type ContractBuild = {
   subscriptionManagerBytecode: Hex;
   escrowBytecode: Hex;
   depositFactoryBytecode: Hex;
+  /** contracts/SubscriptionManagerV2.sol, deployed beside v1 (v1 keeps charging what enrolled on it). */
+  subscriptionManagerV2Bytecode: Hex;
 };
 
-export type ProjectContracts = { subscriptionManager: ContractToDeploy; escrow: ContractToDeploy; depositFactory: ContractToDeploy };
+export type ProjectContracts = {
+  subscriptionManager: ContractToDeploy;
+  escrow: ContractToDeploy;
+  depositFactory: ContractToDeploy;
+  subscriptionManagerV2: ContractToDeploy;
+};
 
 export function projectContracts(build: ContractBuild, token: Address): ProjectContracts {
   return {
@@ -38,6 +45,10 @@ export function projectContracts(build: ContractBuild, token: Address): ProjectC
       initCode: encodeDeployData({ abi: agenticCommerceEscrowAbi, bytecode: build.escrowBytecode, args: [token] }),
     },
     depositFactory: { name: 'DepositForwarderFactory', initCode: build.depositFactoryBytecode },
+    subscriptionManagerV2: {
+      name: 'SubscriptionManagerV2',
+      initCode: encodeDeployData({ abi: subscriptionManagerV2Abi, bytecode: build.subscriptionManagerV2Bytecode }),
+    },
   };
 }
 
@@ -45,11 +56,12 @@ export function projectContracts(build: ContractBuild, token: Address): ProjectC
 export function predictProjectContractAddresses(
   build: ContractBuild,
   token: Address,
-): { subscriptionManager: Address; escrow: Address; depositFactory: Address } {
+): { subscriptionManager: Address; escrow: Address; depositFactory: Address; subscriptionManagerV2: Address } {
   const contracts = projectContracts(build, token);
   return {
     subscriptionManager: create2Address(PROJECT_CREATE2_SALT, contracts.subscriptionManager.initCode),
     escrow: create2Address(PROJECT_CREATE2_SALT, contracts.escrow.initCode),
     depositFactory: create2Address(PROJECT_CREATE2_SALT, contracts.depositFactory.initCode),
+    subscriptionManagerV2: create2Address(PROJECT_CREATE2_SALT, contracts.subscriptionManagerV2.initCode),
   };
 }

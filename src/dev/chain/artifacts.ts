@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Abi, Hex } from 'viem';
 
-export const CONTRACT_NAMES = ['TestUSDC', 'SubscriptionManager', 'AgenticCommerceEscrow'] as const;
+export const CONTRACT_NAMES = ['TestUSDC', 'SubscriptionManager', 'SubscriptionManagerV2', 'AgenticCommerceEscrow'] as const;
 export type ContractName = (typeof CONTRACT_NAMES)[number];
 
 export interface ContractArtifact {
@@ -260,6 +260,7 @@ export async function loadArtifacts(options: LoadArtifactsOptions = {}): Promise
  */
 export const ABI_CONST_NAMES: Partial<Record<ContractName, string>> = {
   SubscriptionManager: 'subscriptionManagerAbi',
+  SubscriptionManagerV2: 'subscriptionManagerV2Abi',
   AgenticCommerceEscrow: 'agenticCommerceEscrowAbi',
 };
 

@@ -13,5 +13,6 @@ export async function loadContractBuild(): Promise<ContractBuild> {
     subscriptionManagerBytecode: artifacts.contracts.SubscriptionManager.bytecode,
     escrowBytecode: artifacts.contracts.AgenticCommerceEscrow.bytecode,
     depositFactoryBytecode: depositFactory.bytecode,
+    subscriptionManagerV2Bytecode: artifacts.contracts.SubscriptionManagerV2.bytecode,
   };
 }
