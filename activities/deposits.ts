@@ -2,12 +2,16 @@
 // sweeping deposits to the merchants' payout addresses (depositSweepWorkflow). The sweep is the
 // operator's transaction through the platform's one transaction sender: its purpose names the batch,
 // so a retry (or another worker after a crash) follows the transaction already recorded.
+// A deposit sweeps through the factory its session's address came from (version 1 or 2). A version 2
+// sweep goes item by item: a deposit whose payout the token refuses is blocked, announced and
+// re-checked every `sweepRecheckSeconds` (src/payment-sessions/deposit-sweep-blocks.ts).
 import { Context } from '@temporalio/activity';
-import { type Address, encodeFunctionData, getAddress } from 'viem';
+import { type Address, type TransactionReceipt, encodeFunctionData, getAddress } from 'viem';
 import { publicClientFor, withSafeChainErrors } from '../src/chain/clients.js';
 import { chainFor, depositFactoryOf, type ChainConfig } from '../src/chain/config.js';
 import { depositIdOf } from '../src/chain/deposits/deposit-address.js';
 import { depositForwarderFactoryAbi } from '../src/chain/deposits/deposit-contracts.js';
+import { depositForwarderFactoryV2Abi } from '../src/chain/deposits/deposit-contracts-v2.js';
 import { createOperatorSender, type OperatorSender } from '../src/chain/operator-sender.js';
 import { createReceiptWaiter } from '../src/chain/receipts.js';
 import { signingAccount } from '../src/chain/signing-account.js';
@@ -16,13 +20,22 @@ import type { EventDispatcher } from '../src/events/dispatch.js';
 import { creditSessionDeposits, type CreditOutcome } from '../src/payment-sessions/deposit-accounting.js';
 import { newId } from '../src/ids.js';
 import * as deposits from '../src/payment-sessions/deposits-repo.js';
+import { commitWithEvents } from '../src/events/commit.js';
+import { blockDepositSweeps, refusalCodeOfSweepFailure, sweepItemOutcomes, sweepStillRefused } from '../src/payment-sessions/deposit-sweep-blocks.js';
 
 /** Deposits swept by one transaction at most (gas per deposit: docs/operations.md, Deposit addresses). */
 export const SWEEP_BATCH_LIMIT = 50;
 
 export type DepositActivityDeps = { sql: Sql; events: EventDispatcher; chain?: ChainConfig; publicBaseUrl: string };
 
-export type SweepStep = { kind: 'done'; outcome: 'swept' | 'removed' | 'not_found' } | { kind: 'settle'; purpose: string };
+/** How long a blocked deposit waits before its payout is looked at again, unless the mode's settings say. */
+export const DEFAULT_SWEEP_RECHECK_SECONDS = 3600;
+
+export type SweepStep =
+  | { kind: 'done'; outcome: 'swept' | 'removed' | 'not_found' }
+  | { kind: 'settle'; purpose: string }
+  /** The token refuses the deposit's payout: look again after `recheckAfterMs`. */
+  | { kind: 'blocked'; recheckAfterMs: number };
 
 export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl }: DepositActivityDeps) {
   const senders = new Map<boolean, OperatorSender>();
@@ -45,19 +58,49 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
     return sender;
   }
 
-  /** The factory call that sweeps every deposit address of the batch (one entry per session). */
+  /** The factory call that sweeps every deposit address of the batch (one entry per session), through the batch's factory version. */
   async function sweepCall(livemode: boolean, purpose: string, batch: deposits.DepositRow[]) {
     const settings = chainFor(chain, livemode);
     const bySession = new Map<string, Address>();
     for (const d of batch) bySession.set(d.paymentSessionId, getAddress(d.payoutAddress));
+    const version = batch[0]!.depositFactoryVersion;
+    // Both versions take the same arguments; only version 2 reports each item instead of reverting.
     const data = encodeFunctionData({
-      abi: depositForwarderFactoryAbi,
+      abi: version === 2 ? depositForwarderFactoryV2Abi : depositForwarderFactoryAbi,
       functionName: 'sweepMany',
       args: [getAddress(batch[0]!.token), [...bySession.keys()].map(depositIdOf), [...bySession.values()]],
     });
-    const to = depositFactoryOf(settings);
+    const to = depositFactoryOf(settings, version);
     const estimate = await publicClientFor(settings).estimateGas({ account: operatorOf(livemode).address, to, data });
     return { purpose, to, data, gas: (estimate * 13n) / 10n };
+  }
+
+  /**
+   * A mined v2 sweep: the deposits of each address the factory reported `Swept` are swept; those of an
+   * address the token refused are blocked with the refusal's code and announced to their merchant.
+   * Idempotent: a retry finds them swept or blocked already and changes nothing.
+   */
+  async function settleItems(livemode: boolean, purpose: string, receipt: TransactionReceipt): Promise<void> {
+    const settings = chainFor(chain, livemode);
+    const batch = await deposits.depositsOfSweep(sql, purpose);
+    const sessionOf = new Map<string, string>();
+    for (const d of batch) sessionOf.set(depositIdOf(d.paymentSessionId), d.paymentSessionId);
+    const outcomes = sweepItemOutcomes(depositFactoryOf(settings, 2), receipt.logs);
+    const token = getAddress(batch[0]?.token ?? settings.token);
+    const blocked = new Map<string, string[]>();
+    for (const item of outcomes.failed) {
+      const sessionId = sessionOf.get(item.depositId);
+      if (!sessionId) continue;
+      const code = await withSafeChainErrors(() => refusalCodeOfSweepFailure(publicClientFor(settings), token, item, receipt.blockNumber));
+      blocked.set(code, [...(blocked.get(code) ?? []), sessionId]);
+    }
+    const swept = outcomes.swept.map((id) => sessionOf.get(id)).filter((id): id is string => id !== undefined);
+    await commitWithEvents(sql, events, async (tx, record) => {
+      await deposits.markSweptSessions(tx, purpose, swept, receipt.transactionHash);
+      for (const [code, sessionIds] of blocked) await blockDepositSweeps(tx, record, publicBaseUrl, purpose, sessionIds, code);
+      // Neither reported (cannot happen with the factory's loop): let them go for the next sweep.
+      await deposits.releaseSweep(tx, purpose);
+    });
   }
 
   return {
@@ -75,13 +118,27 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       if (!deposit) return { kind: 'done', outcome: 'not_found' };
       if (deposit.sweptAt) return { kind: 'done', outcome: 'swept' };
       if (deposit.status === 'removed' && !deposit.sweepPurpose) return { kind: 'done', outcome: 'removed' };
+      if (deposit.sweepBlockedAt && !deposit.sweepPurpose) {
+        const settings = chainFor(chain, deposit.livemode);
+        const refused = await withSafeChainErrors(() =>
+          sweepStillRefused(publicClientFor(settings), getAddress(deposit.token), getAddress(deposit.depositAddress), getAddress(deposit.payoutAddress)),
+        );
+        if (refused) return { kind: 'blocked', recheckAfterMs: (settings.sweepRecheckSeconds ?? DEFAULT_SWEEP_RECHECK_SECONDS) * 1000 };
+        await deposits.unblockDeposit(sql, depositId);
+      }
       let purpose = deposit.sweepPurpose;
       if (!purpose) {
         // A new purpose for every claim: a purpose's deposits are fixed when it is claimed, so its one
         // transaction sweeps exactly them. (Reused, a deposit let go by a failed sweep could join a
         // purpose whose transaction was already sent without it, and be marked swept by it.)
         purpose = `deposit-sweep:${deposit.chainId}:${newId('depositSweep')}`;
-        await deposits.claimForSweep(sql, { chainId: Number(deposit.chainId), livemode: deposit.livemode, token: deposit.token }, depositId, purpose, SWEEP_BATCH_LIMIT);
+        await deposits.claimForSweep(
+          sql,
+          { chainId: Number(deposit.chainId), livemode: deposit.livemode, token: deposit.token, depositFactoryVersion: deposit.depositFactoryVersion },
+          depositId,
+          purpose,
+          SWEEP_BATCH_LIMIT,
+        );
         const claimed = await deposits.findDeposit(sql, depositId);
         // Skipped because another sweep was claiming it that very moment: look again on the retry.
         if (!claimed?.sweepPurpose) throw new Error(`deposit ${depositId} is being claimed by another sweep`);
@@ -112,7 +169,8 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       try {
         const settled = await withSafeChainErrors(() => sender.settle(row));
         if (settled.outcome === 'success') {
-          await deposits.markSwept(sql, purpose, settled.receipt.transactionHash);
+          if (first.depositFactoryVersion === 2) await settleItems(first.livemode, purpose, settled.receipt);
+          else await deposits.markSwept(sql, purpose, settled.receipt.transactionHash);
           return 'success';
         }
         await deposits.releaseSweep(sql, purpose);

@@ -170,7 +170,7 @@ export async function buildApp(deps: AppDeps) {
   registerPlanRoutes(app, createPlanService({ sql: deps.sql, events }));
   registerMerchantRoutes(
     app,
-    createMerchantService({ sql: deps.sql, secretBox, emails, defaultRateLimitPerMinute: deps.config.rateLimits.perKeyPerMinute }),
+    createMerchantService({ sql: deps.sql, secretBox, emails, defaultRateLimitPerMinute: deps.config.rateLimits.perKeyPerMinute, chain: deps.config.chain }),
   );
   registerApiKeyRoutes(app, createApiKeyService({ sql: deps.sql, secretBox, keys: deps.keys }));
   registerSecretScanningRoutes(

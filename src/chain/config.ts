@@ -30,6 +30,7 @@ import { type Address, type Hex, getAddress, isAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { InvalidRequestError } from '../errors.js';
 import { DEPOSIT_FACTORY_ADDRESS } from './deposits/deposit-contracts.js';
+import { DEPOSIT_FACTORY_V2_ADDRESS } from './deposits/deposit-contracts-v2.js';
 import { type ChainPreset, describeChainPresets, findChainPreset } from './presets.js';
 import { DEV_YIELD_VAULT_ADDRESS, predictContractAddresses, TEST_MODE_DEFAULTS } from './test-mode-defaults.js';
 
@@ -43,8 +44,12 @@ export type ChainSettings = {
   token: Address;
   subscriptionManager: Address;
   escrow: Address;
-  /** The factory of deposit addresses (contracts/DepositForwarder.sol); absent: DEPOSIT_FACTORY_ADDRESS. */
+  /** The version 1 factory of deposit addresses (contracts/DepositForwarder.sol: sessions created before v2); absent: DEPOSIT_FACTORY_ADDRESS. */
   depositFactory?: Address;
+  /** The version 2 factory (contracts/DepositForwarderV2.sol: new sessions); absent: DEPOSIT_FACTORY_V2_ADDRESS. */
+  depositFactoryV2?: Address;
+  /** How long a deposit whose payout the token refuses waits before the payout is looked at again; absent: an hour. */
+  sweepRecheckSeconds?: number;
   /** The ERC-4626 vault agent wallets park idle funds in (docs/agents.md, Cashflow); absent: no yield in this mode. */
   yieldVault?: Address;
   confirmations: number;
@@ -125,6 +130,7 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
     throw new Error(`Invalid configuration: ${P}CHAIN_ID=${chainId} contradicts ${P}PRESET=${preset.name} (chain id ${preset.chainId})`);
   }
   const depositFactory = readAddress(env, `${P}DEPOSIT_FACTORY_ADDRESS`);
+  const depositFactoryV2 = readAddress(env, `${P}DEPOSIT_FACTORY_V2_ADDRESS`);
   const yieldVault = readAddress(env, `${P}YIELD_VAULT_ADDRESS`, devDefaults ? DEV_YIELD_VAULT_ADDRESS : undefined);
   const relayerKey = readKey(env, `${P}RELAYER_KEY`, devDefaults ? TEST_MODE_DEFAULTS.relayerKey : undefined);
   const operatorKey = readKey(env, `${P}OPERATOR_KEY`, devDefaults ? TEST_MODE_DEFAULTS.operatorKey : undefined);
@@ -138,6 +144,8 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
     subscriptionManager,
     escrow,
     ...(depositFactory ? { depositFactory } : {}),
+    ...(depositFactoryV2 ? { depositFactoryV2 } : {}),
+    sweepRecheckSeconds: Math.max(1, readInt(env, `${P}SWEEP_RECHECK_SECONDS`, mode === 'test' ? 60 : 3600)),
     ...(yieldVault ? { yieldVault } : {}),
     confirmations: Math.max(1, readInt(env, `${P}CONFIRMATIONS`, preset?.confirmations ?? (mode === 'test' ? 1 : 12))),
     ...(relayerKey ? { relayerKey } : {}),
@@ -158,9 +166,9 @@ export function loadChainConfig(env: NodeJS.ProcessEnv = process.env): ChainConf
   return { ...(test ? { test } : {}), ...(live ? { live } : {}) };
 }
 
-/** Where this mode's deposit addresses come from. */
-export function depositFactoryOf(settings: ChainSettings): Address {
-  return settings.depositFactory ?? DEPOSIT_FACTORY_ADDRESS;
+/** Where this mode's deposit addresses of a factory version come from (version 1 unless named). */
+export function depositFactoryOf(settings: ChainSettings, version: 1 | 2 = 1): Address {
+  return version === 2 ? (settings.depositFactoryV2 ?? DEPOSIT_FACTORY_V2_ADDRESS) : (settings.depositFactory ?? DEPOSIT_FACTORY_ADDRESS);
 }
 
 /** The settings a request's mode selects; a mode without configuration is a clear client error, not a 500. */

@@ -24,6 +24,8 @@ export const EVENT_TYPES = [
   'payment.overpaid',
   'payment.late_deposit',
   'payment.deposit_reversed',
+  /** The token refused to move a deposit to its payout address (blacklisted, paused, zero); re-checked and swept once the cause is gone. docs/events.md. */
+  'payment.deposit_sweep_blocked',
   /** A refund was created (any method); data.object is the refund. docs/refunds.md. */
   'refund.created',
   /** A refund's transfer has the mode's confirmations. */

@@ -186,3 +186,9 @@ export async function findSubscriptionGracePeriodHours(db: Db, merchantId: strin
 export async function setSubscriptionGracePeriodHours(db: Db, merchantId: string, hours: number): Promise<void> {
   await db`update merchants set subscription_grace_period_hours = ${hours} where id = ${merchantId}`;
 }
+
+/** Whether `address` is the deposit address of any payment session (any merchant, any mode). */
+export async function isDepositAddress(db: Db, address: string): Promise<boolean> {
+  const rows = await db`select 1 from payment_sessions where lower(deposit_address) = ${address.toLowerCase()} limit 1`;
+  return rows.length > 0;
+}

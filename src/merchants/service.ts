@@ -1,5 +1,7 @@
 // Merchant accounts: creation (seed script and dashboard sync), the merchant
 // as the dashboard sees it, and the three live-mode checks.
+import type { ChainConfig } from '../chain/config.js';
+import { checkPayoutAddress } from './payout-address-checks.js';
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
 import { getAddress } from 'viem';
@@ -66,9 +68,11 @@ export type MerchantServiceDeps = {
   secretBox: SecretBox;
   emails: EmailDispatcher;
   defaultRateLimitPerMinute: number;
+  /** The chain modes a payout address is checked against (src/merchants/payout-address-checks.ts). */
+  chain?: ChainConfig;
 };
 
-export function createMerchantService({ sql, secretBox, emails, defaultRateLimitPerMinute }: MerchantServiceDeps) {
+export function createMerchantService({ sql, secretBox, emails, defaultRateLimitPerMinute, chain = {} }: MerchantServiceDeps) {
   const render = (row: repo.MerchantRow) => renderMerchant(row, defaultRateLimitPerMinute);
 
   async function load(merchantId: string): Promise<repo.MerchantRow> {
@@ -184,6 +188,7 @@ export function createMerchantService({ sql, secretBox, emails, defaultRateLimit
 
     async submitBusinessProfile(merchantId: string, input: BusinessProfileBody): Promise<Merchant> {
       const payoutAddress = getAddress(input.payoutAddress);
+      await checkPayoutAddress({ db: sql, chain }, payoutAddress);
       await sql.begin(async (tx) => {
         // The payout address identifies the merchant on-chain (subscription terms name it), in both modes.
         for (const livemode of [false, true]) {

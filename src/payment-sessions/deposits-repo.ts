@@ -22,6 +22,11 @@ export type DepositRow = {
   sweepPurpose: string | null;
   sweepTransactionHash: string | null;
   sweptAt: Date | null;
+  /** Which factory made its address (payment_sessions.deposit_factory_version): the one that sweeps it. */
+  depositFactoryVersion: 1 | 2;
+  /** Set while the token refuses its payout: left out of sweeps until a re-check finds the cause gone. */
+  sweepBlockedAt: Date | null;
+  sweepBlockedCode: string | null;
   createdAt: Date;
 };
 
@@ -30,7 +35,8 @@ const columns = (db: Db) =>
      d.token, d.deposit_address as "depositAddress", d.payout_address as "payoutAddress", d.from_address as "fromAddress",
      d.amount::text as amount, d.transaction_hash as "transactionHash", d.log_index as "logIndex",
      d.block_number::text as "blockNumber", d.status, d.sweep_purpose as "sweepPurpose",
-     d.sweep_transaction_hash as "sweepTransactionHash", d.swept_at as "sweptAt", d.created_at as "createdAt"`;
+     d.sweep_transaction_hash as "sweepTransactionHash", d.swept_at as "sweptAt", d.deposit_factory_version as "depositFactoryVersion",
+     d.sweep_blocked_at as "sweepBlockedAt", d.sweep_blocked_code as "sweepBlockedCode", d.created_at as "createdAt"`;
 
 /** The session whose deposit address `address` is on this chain and mode, if any. */
 export async function findSessionIdByDepositAddress(
@@ -50,13 +56,15 @@ export async function findSessionIdByDepositAddress(
  */
 export async function upsertDeposit(
   db: Db,
-  d: Omit<DepositRow, 'status' | 'sweepPurpose' | 'sweepTransactionHash' | 'sweptAt' | 'createdAt'>,
+  d: Omit<DepositRow, 'status' | 'sweepPurpose' | 'sweepTransactionHash' | 'sweptAt' | 'createdAt' | 'depositFactoryVersion' | 'sweepBlockedAt' | 'sweepBlockedCode'>,
 ): Promise<DepositRow> {
+  // The factory version is the session's: its address, and so its sweep, depend on it.
   await db`
     insert into deposits (id, payment_session_id, merchant_id, livemode, chain_id, token, deposit_address, payout_address,
-                          from_address, amount, transaction_hash, log_index, block_number, status)
+                          from_address, amount, transaction_hash, log_index, block_number, status, deposit_factory_version)
     values (${d.id}, ${d.paymentSessionId}, ${d.merchantId}, ${d.livemode}, ${d.chainId}, ${d.token}, ${d.depositAddress},
-            ${d.payoutAddress}, ${d.fromAddress}, ${d.amount}, ${d.transactionHash}, ${d.logIndex}, ${d.blockNumber}, 'pending')
+            ${d.payoutAddress}, ${d.fromAddress}, ${d.amount}, ${d.transactionHash}, ${d.logIndex}, ${d.blockNumber}, 'pending',
+            (select deposit_factory_version from payment_sessions where id = ${d.paymentSessionId}))
     on conflict (chain_id, transaction_hash, log_index) do update set status = 'pending', block_number = excluded.block_number, updated_at = now()
       where deposits.status = 'removed'`;
   return (await findDepositByLog(db, Number(d.chainId), d.transactionHash, d.logIndex))!;
@@ -103,12 +111,14 @@ export async function listLateDeposits(db: Db, scope: { merchantId: string; live
 }
 
 /**
- * Puts up to `limit` unswept deposits of the chain and mode (always `first`, when it is still
- * unclaimed) under one sweep purpose; deposits already claimed by another sweep are left to it.
+ * Puts up to `limit` unswept deposits of the chain, mode, token and factory version (always `first`,
+ * when it is still unclaimed) under one sweep purpose; deposits already claimed by another sweep are
+ * left to it, and deposits whose payout is blocked wait for their re-check. Grouped by payout address,
+ * so one payout's deposits go in one claim as far as the limit allows.
  */
 export async function claimForSweep(
   db: Db,
-  ref: { chainId: number; livemode: boolean; token: string },
+  ref: { chainId: number; livemode: boolean; token: string; depositFactoryVersion: number },
   first: string,
   purpose: string,
   limit: number,
@@ -118,8 +128,9 @@ export async function claimForSweep(
     where id in (
       select id from deposits
       where chain_id = ${ref.chainId} and livemode = ${ref.livemode} and token = ${ref.token} and sweep_purpose is null
-        and swept_at is null and status <> 'removed'
-      order by (id = ${first}) desc, id
+        and deposit_factory_version = ${ref.depositFactoryVersion} and swept_at is null and status <> 'removed'
+        and sweep_blocked_at is null
+      order by (id = ${first}) desc, lower(payout_address), id
       limit ${limit}
       for update skip locked)`;
 }
@@ -132,6 +143,31 @@ export async function markSwept(db: Db, purpose: string, transactionHash: string
   await db`
     update deposits set sweep_transaction_hash = ${transactionHash}, swept_at = now(), updated_at = now()
     where sweep_purpose = ${purpose} and swept_at is null`;
+}
+
+/** The deposits of a mined v2 sweep whose addresses the factory reported `Swept` (by session). */
+export async function markSweptSessions(db: Db, purpose: string, sessionIds: string[], transactionHash: string): Promise<void> {
+  await db`
+    update deposits set sweep_transaction_hash = ${transactionHash}, swept_at = now(), updated_at = now()
+    where sweep_purpose = ${purpose} and swept_at is null and payment_session_id = any(${sessionIds})`;
+}
+
+/**
+ * The deposits of a sweep whose payout the token refused: let go of the sweep and blocked with the
+ * refusal's code. Returns the deposits newly blocked (an event each; a retry blocks nothing twice).
+ */
+export async function blockSweptSessions(db: Db, purpose: string, sessionIds: string[], code: string): Promise<DepositRow[]> {
+  const ids = await db<{ id: string }[]>`
+    update deposits set sweep_purpose = null, sweep_blocked_at = now(), sweep_blocked_code = ${code}, updated_at = now()
+    where sweep_purpose = ${purpose} and swept_at is null and payment_session_id = any(${sessionIds})
+    returning id`;
+  if (ids.length === 0) return [];
+  return db<DepositRow[]>`select ${columns(db)} from deposits d where d.id = any(${ids.map((r) => r.id)}) order by d.id`;
+}
+
+/** A re-check found the payout's refusal gone: the deposit is claimed by sweeps again. */
+export async function unblockDeposit(db: Db, id: string): Promise<void> {
+  await db`update deposits set sweep_blocked_at = null, sweep_blocked_code = null, updated_at = now() where id = ${id} and swept_at is null`;
 }
 
 /** A sweep whose transaction failed lets its deposits go: the next sweep claims them again. */

@@ -96,16 +96,18 @@ export async function insertPaymentSession(
     productId?: string | null;
     productName?: string | null;
     depositAddress?: string | null;
+    /** Which factory made the deposit address (src/chain/deposits/deposit-address.ts). */
+    depositFactoryVersion?: number;
     testClockId?: string | null;
   },
 ): Promise<PaymentSessionRow> {
   await db`
     insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at,
                                   success_url, cancel_url, metadata, created_by_api_key_id, product_id,
-                                  product_name, deposit_address, test_clock_id)
+                                  product_name, deposit_address, test_clock_id, deposit_factory_version)
     values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.amount}, ${s.currency}, 'open', ${s.payTo}, ${s.token}, ${s.chainId},
             ${s.expiresAt}, ${s.successUrl}, ${s.cancelUrl}, ${db.json(s.metadata)}, ${s.createdByApiKeyId ?? null}, ${s.productId ?? null},
-            ${s.productName ?? null}, ${s.depositAddress ?? null}, ${s.testClockId ?? null})`;
+            ${s.productName ?? null}, ${s.depositAddress ?? null}, ${s.testClockId ?? null}, ${s.depositFactoryVersion ?? 1})`;
   return (await findPaymentSessionById(db, s.id))!;
 }
 

@@ -6,7 +6,7 @@ import { createdRangeOf } from '../http/list-filters.js';
 import type { Client } from '@temporalio/client';
 import { getAddress } from 'viem';
 import { chainFor, depositFactoryOf, type ChainConfig } from '../chain/config.js';
-import { depositAddressOf } from '../chain/deposits/deposit-address.js';
+import { CURRENT_DEPOSIT_FACTORY_VERSION, depositAddressOf } from '../chain/deposits/deposit-address.js';
 import type { Db, Sql } from '../db/client.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
@@ -68,7 +68,8 @@ export async function insertSessionInTx(
     createdByApiKeyId: input.createdByApiKeyId ?? null,
     productId: input.productId ?? null,
     productName: input.productName ?? null,
-    depositAddress: depositAddressOf(depositFactoryOf(settings), id, getAddress(merchant.payoutAddress)),
+    depositAddress: depositAddressOf(depositFactoryOf(settings, CURRENT_DEPOSIT_FACTORY_VERSION), id, getAddress(merchant.payoutAddress), CURRENT_DEPOSIT_FACTORY_VERSION),
+    depositFactoryVersion: CURRENT_DEPOSIT_FACTORY_VERSION,
     testClockId: input.testClockId ?? null,
   });
 }

@@ -24,12 +24,19 @@ import { findProjectRoot, loadArtifacts } from '../../src/dev/chain/artifacts.js
 import { loadContractBuild } from '../../src/dev/chain/contract-build.js';
 import { ANVIL_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { DEPOSIT_FACTORY_ADDRESS } from '../../src/chain/deposits/deposit-contracts.js';
+import { DEPOSIT_FACTORY_V2_ADDRESS } from '../../src/chain/deposits/deposit-contracts-v2.js';
 
 const base = findChainPreset('base')!;
 const deployer = ANVIL_ACCOUNTS[5]!;
 
 let build: ContractBuild;
-let expected: { subscriptionManager: Address; escrow: Address; depositFactory: Address; subscriptionManagerV2: Address };
+let expected: {
+  subscriptionManager: Address;
+  escrow: Address;
+  depositFactory: Address;
+  depositFactoryV2: Address;
+  subscriptionManagerV2: Address;
+};
 
 type Run = { code: number; out: string[]; err: string[]; settings: Record<string, string> };
 
@@ -38,7 +45,7 @@ async function deploy(args: string[], env: NodeJS.ProcessEnv = { DEPLOYER_PRIVAT
   const out: string[] = [];
   const err: string[] = [];
   const code = await runContractsDeploy(args, { env, out: (l) => out.push(l), err: (l) => err.push(l), loadBuild: async () => build });
-  const settings = Object.fromEntries(out.filter((l) => /^CHAIN_[A-Z_]+=/.test(l)).map((l) => l.split('=') as [string, string]));
+  const settings = Object.fromEntries(out.filter((l) => /^CHAIN_[A-Z0-9_]+=/.test(l)).map((l) => l.split('=') as [string, string]));
   return { code, out, err, settings };
 }
 
@@ -48,7 +55,8 @@ function clientOf(anvil: AnvilInstance): PublicClient {
 }
 
 async function sentSoFar(client: PublicClient): Promise<{ nonce: number; block: bigint }> {
-  return { nonce: await client.getTransactionCount({ address: deployer.address }), block: await client.getBlockNumber() };
+  // cacheTime 0: viem serves a block number read in the last polling interval from its cache.
+  return { nonce: await client.getTransactionCount({ address: deployer.address }), block: await client.getBlockNumber({ cacheTime: 0 }) };
 }
 
 beforeAll(async () => {
@@ -86,11 +94,13 @@ describe('contracts:deploy on a chain with the CREATE2 factory', () => {
       CHAIN_LIVE_SUBSCRIPTION_MANAGER_ADDRESS: expected.subscriptionManager,
       CHAIN_LIVE_ESCROW_ADDRESS: expected.escrow,
       CHAIN_LIVE_DEPOSIT_FACTORY_ADDRESS: expected.depositFactory,
+      CHAIN_LIVE_DEPOSIT_FACTORY_V2_ADDRESS: expected.depositFactoryV2,
       CHAIN_LIVE_START_BLOCK: '1',
     });
-    // The deposit factory lands where the platform computes deposit addresses from.
+    // The deposit factories land where the platform computes deposit addresses from (v1 beside v2).
     expect(expected.depositFactory).toBe(DEPOSIT_FACTORY_ADDRESS);
-    expect(run.out.filter((l) => l.includes(' deployed in block '))).toHaveLength(4);
+    expect(expected.depositFactoryV2).toBe(DEPOSIT_FACTORY_V2_ADDRESS);
+    expect(run.out.filter((l) => l.includes(' deployed in block '))).toHaveLength(5);
     // SubscriptionManagerV2 beside v1, at an address of its own (issue 37).
     expect(run.out).toContainEqual(expect.stringMatching(new RegExp(`^# SubscriptionManagerV2 ${expected.subscriptionManagerV2} deployed in block `)));
     expect(expected.subscriptionManagerV2).not.toBe(expected.subscriptionManager);
@@ -122,6 +132,7 @@ describe('contracts:deploy on a chain with the CREATE2 factory', () => {
         CHAIN_LIVE_SUBSCRIPTION_MANAGER_ADDRESS: expected.subscriptionManager,
         CHAIN_LIVE_ESCROW_ADDRESS: expected.escrow,
         CHAIN_LIVE_DEPOSIT_FACTORY_ADDRESS: expected.depositFactory,
+        CHAIN_LIVE_DEPOSIT_FACTORY_V2_ADDRESS: expected.depositFactoryV2,
         CHAIN_LIVE_START_BLOCK: '1',
       });
       expect(run.out.filter((l) => l.includes('verified: already there with the expected code'))).toHaveLength(4);
@@ -137,6 +148,7 @@ describe('contracts:deploy on a chain with the CREATE2 factory', () => {
       'CHAIN_TEST_SUBSCRIPTION_MANAGER_ADDRESS',
       'CHAIN_TEST_ESCROW_ADDRESS',
       'CHAIN_TEST_DEPOSIT_FACTORY_ADDRESS',
+      'CHAIN_TEST_DEPOSIT_FACTORY_V2_ADDRESS',
       'CHAIN_TEST_START_BLOCK',
     ]);
   });

@@ -75,6 +75,7 @@ async function sweep(depositId: string): Promise<void> {
   for (;;) {
     const step = (await activity.run(activities.sendDepositSweep, depositId)) as SweepStep;
     if (step.kind === 'done') return;
+    if (step.kind !== 'settle') throw new Error(`deposit ${depositId}: sweep ${step.kind}`);
     await activity.run(activities.settleDepositSweep, step.purpose);
   }
 }

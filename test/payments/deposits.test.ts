@@ -2,17 +2,21 @@
 // ERC-20 transfer from an EOA on a private anvil, the real indexer (confirmed logs, reorgs), the real
 // worker on the Temporal dev server (paymentSessionWorkflow, depositSweepWorkflow) and the API.
 // One test per money rule of docs/decisions.md (Deposit addresses).
-import { type Address, type Hash, type PublicClient, type TestClient, createTestClient, createWalletClient, erc20Abi, http } from 'viem';
+import { type Address, type Hash, type PublicClient, type TestClient, createTestClient, createWalletClient, erc20Abi, http, keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { DEPOSIT_FACTORY_ADDRESS, depositForwarderFactoryAbi } from '../../src/chain/deposits/deposit-contracts.js';
-import { depositIdOf } from '../../src/chain/deposits/deposit-address.js';
+import { DEPOSIT_FACTORY_V2_ADDRESS, depositForwarderFactoryV2Abi } from '../../src/chain/deposits/deposit-contracts-v2.js';
+import { depositAddressOf, depositIdOf } from '../../src/chain/deposits/deposit-address.js';
+import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
+import { checkPayoutAddress } from '../../src/merchants/payout-address-checks.js';
+import { InvalidRequestError } from '../../src/errors.js';
 import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/db.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
@@ -182,16 +186,114 @@ describe('pay by transfer to a deposit address', () => {
     expect(await eventTypes(session.id)).toContain('payment.deposit_reversed');
   });
 
-  it('the factory is at its CREATE2 address and computes the addresses the API shows', async () => {
-    expect(chain.info.depositFactory).toBe(DEPOSIT_FACTORY_ADDRESS);
+  it('the v2 factory is at its CREATE2 address and computes the addresses the API shows', async () => {
+    expect(chain.info.depositFactoryV2).toBe(DEPOSIT_FACTORY_V2_ADDRESS);
     const session = await createSession('5');
     const onChain = await pub.readContract({
-      address: DEPOSIT_FACTORY_ADDRESS,
-      abi: depositForwarderFactoryAbi,
+      address: DEPOSIT_FACTORY_V2_ADDRESS,
+      abi: depositForwarderFactoryV2Abi,
       functionName: 'forwarderAddress',
       args: [depositIdOf(session.id), payout],
     });
     expect(onChain).toBe(session.deposit.address);
+  });
+
+  it('a session created before v2 keeps its v1 deposit address and sweeps through the v1 factory', async () => {
+    expect(chain.info.depositFactory).toBe(DEPOSIT_FACTORY_ADDRESS);
+    const session = await createSession('1000000');
+    // As a session of before the upgrade is stored: version 1 and the v1 factory's address.
+    const v1Address = depositAddressOf(DEPOSIT_FACTORY_ADDRESS, session.id, payout);
+    await db.sql`update payment_sessions set deposit_factory_version = 1, deposit_address = ${v1Address} where id = ${session.id}`;
+    expect((await getSession(session.id)).deposit.address).toBe(v1Address);
+    const onChain = await pub.readContract({ address: DEPOSIT_FACTORY_ADDRESS, abi: depositForwarderFactoryAbi, functionName: 'forwarderAddress', args: [depositIdOf(session.id), payout] });
+    expect(onChain).toBe(v1Address);
+    const before = await balanceOf(payout);
+    await transfer(v1Address, 1_000_000n);
+    await until(() => getSession(session.id), (s) => s.status === 'completed', 'completed');
+    const [row] = await allSwept(session.id, 1);
+    const receipt = await pub.getTransactionReceipt({ hash: row!.sweepTransactionHash as Hash });
+    expect(receipt.to?.toLowerCase()).toBe(DEPOSIT_FACTORY_ADDRESS.toLowerCase());
+    expect((await balanceOf(payout)) - before).toBe(1_000_000n);
+  });
+});
+
+describe('a payout the token refuses (deposit forwarders v2)', () => {
+  const blacklister = privateKeyToAccount(DEV_ACCOUNTS.usdcBlacklister.privateKey);
+  const setBlacklisted = async (who: Address, on: boolean) => {
+    const wallet = createWalletClient({ account: blacklister, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+    const hash = await wallet.writeContract({ address: settings.token, abi: fiatTokenAbi, functionName: on ? 'blacklist' : 'unBlacklist', args: [who] });
+    expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
+  };
+
+  it('3 merchants paid in one block, one payout blacklisted: the other two are swept, the third is sweep_blocked with an event for its merchant only, and swept once unblacklisted', async () => {
+    const payouts = ['refused-a', 'refused-b', 'refused-c'].map((n) => privateKeyToAccount(keccak256(toHex(n))).address);
+    const merchants = [];
+    const sessions: Session[] = [];
+    for (const [i, address] of payouts.entries()) {
+      const m = await seedMerchant(db.sql, `Payout merchant ${i}`);
+      await setPayoutAddress(db.sql, m.merchantId, address);
+      merchants.push(m);
+      const res = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: { authorization: `Bearer ${m.secretKey}` }, payload: { amount: '1000000' } });
+      expect(res.statusCode, res.body).toBe(200);
+      sessions.push(res.json());
+    }
+    await setBlacklisted(payouts[1]!, true);
+    // One block with the three transfers, so one sweep claims all three deposits.
+    const wallet = createWalletClient({ account: payer, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+    const nonce = await pub.getTransactionCount({ address: payer.address, blockTag: 'pending' });
+    await testClient.setAutomine(false);
+    let hashes: Hash[];
+    try {
+      hashes = await Promise.all(
+        sessions.map((s, i) => wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [s.deposit.address, 1_000_000n], gas: 200_000n, nonce: nonce + i })),
+      );
+      await testClient.mine({ blocks: 1 });
+    } finally {
+      await testClient.setAutomine(true);
+    }
+    for (const hash of hashes) expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
+
+    await allSwept(sessions[0]!.id, 1);
+    await allSwept(sessions[2]!.id, 1);
+    expect(await balanceOf(payouts[0]!)).toBe(1_000_000n);
+    expect(await balanceOf(payouts[2]!)).toBe(1_000_000n);
+    const blockedRows = () => db.sql<{ sweepBlockedCode: string | null; sweptAt: Date | null }[]>`
+      select sweep_blocked_code as "sweepBlockedCode", swept_at as "sweptAt" from deposits where payment_session_id = ${sessions[1]!.id}`;
+    const [blocked] = await until(blockedRows, (rows) => rows[0]?.sweepBlockedCode != null, 'the refused deposit blocked');
+    expect(blocked).toMatchObject({ sweepBlockedCode: 'merchant_blacklisted', sweptAt: null });
+    const announced = await db.sql<{ merchantId: string; data: { failureCode: string; deposit: { paymentSessionId: string }; retry: string } }[]>`
+      select merchant_id as "merchantId", data from events where type = 'payment.deposit_sweep_blocked'`;
+    expect(announced).toHaveLength(1);
+    expect(announced[0]).toMatchObject({ merchantId: merchants[1]!.merchantId, data: { failureCode: 'merchant_blacklisted', deposit: { paymentSessionId: sessions[1]!.id }, retry: 'later' } });
+    expect(await balanceOf(sessions[1]!.deposit.address)).toBe(1_000_000n);
+
+    // The cause goes away: the periodic re-check sweeps it.
+    await setBlacklisted(payouts[1]!, false);
+    await allSwept(sessions[1]!.id, 1);
+    expect(await balanceOf(payouts[1]!)).toBe(1_000_000n);
+    expect(await balanceOf(sessions[1]!.deposit.address)).toBe(0n);
+    expect((await blockedRows())[0]!.sweepBlockedCode).toBeNull();
+  });
+});
+
+describe('payout addresses are checked when set', () => {
+  const check = (address: string) => checkPayoutAddress({ db: db.sql, chain: { test: settings } }, address);
+  const refusal = async (address: string) => {
+    const error = await check(address).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    return (error as InvalidRequestError).details as { issues: { path: string }[]; refusalCode?: string };
+  };
+
+  it('refuses the zero address, a contract or deposit address of ours, and a blacklisted address; takes a plain wallet', async () => {
+    expect((await refusal('0x0000000000000000000000000000000000000000')).issues[0]!.path).toBe('payoutAddress');
+    await refusal(settings.token);
+    await refusal(DEPOSIT_FACTORY_V2_ADDRESS);
+    await refusal((await createSession('5')).deposit.address);
+    const wallet = privateKeyToAccount(keccak256(toHex('payout-check'))).address;
+    await check(wallet);
+    const blacklister = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.usdcBlacklister.privateKey), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+    expect((await waitForDevReceipt(pub, await blacklister.writeContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'blacklist', args: [wallet] }))).status).toBe('success');
+    expect(await refusal(wallet)).toMatchObject({ refusalCode: 'merchant_blacklisted', issues: [{ path: 'payoutAddress' }] });
   });
 });
 

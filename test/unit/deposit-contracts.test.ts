@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { create2Address } from '../../src/chain/deployment/create2-factory.js';
 import { PROJECT_CREATE2_SALT } from '../../src/chain/deployment/project-contracts.js';
 import { DEPOSIT_FACTORY_ADDRESS, FORWARDER_INIT_CODE_HASH, depositForwarderFactoryAbi } from '../../src/chain/deposits/deposit-contracts.js';
+import { DEPOSIT_FACTORY_V2_ADDRESS, depositForwarderFactoryV2Abi } from '../../src/chain/deposits/deposit-contracts-v2.js';
 import { depositAddressOf, depositIdOf, forwarderSalt } from '../../src/chain/deposits/deposit-address.js';
 import { loadArtifacts } from '../../src/dev/chain/artifacts.js';
 
@@ -14,6 +15,9 @@ describe('deposit contracts', () => {
     expect(keccak256(build.contracts.DepositForwarder!.bytecode)).toBe(FORWARDER_INIT_CODE_HASH);
     expect(create2Address(PROJECT_CREATE2_SALT, build.contracts.DepositForwarderFactory!.bytecode)).toBe(DEPOSIT_FACTORY_ADDRESS);
     expect(depositForwarderFactoryAbi).toEqual(build.contracts.DepositForwarderFactory!.abi);
+    const v2 = build.contracts.DepositForwarderFactoryV2!;
+    expect(create2Address(PROJECT_CREATE2_SALT, v2.bytecode)).toBe(DEPOSIT_FACTORY_V2_ADDRESS);
+    expect(depositForwarderFactoryV2Abi).toEqual(v2.abi.filter((item) => item.type !== 'constructor'));
   }, 120_000);
 
   it('derives one address per session and payout', () => {
@@ -23,5 +27,9 @@ describe('deposit contracts', () => {
     expect(depositAddressOf(DEPOSIT_FACTORY_ADDRESS, 'ps_b', payout)).not.toBe(a);
     expect(depositAddressOf(DEPOSIT_FACTORY_ADDRESS, 'ps_a', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65')).not.toBe(a);
     expect(forwarderSalt(depositIdOf('ps_a'), payout)).toMatch(/^0x[0-9a-f]{64}$/);
+    // Version 2 (clones) puts the same session elsewhere: a v1 session keeps its own address.
+    const v2 = depositAddressOf(DEPOSIT_FACTORY_V2_ADDRESS, 'ps_a', payout, 2);
+    expect(v2).not.toBe(a);
+    expect(depositAddressOf(DEPOSIT_FACTORY_V2_ADDRESS, 'ps_a', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', 2)).not.toBe(v2);
   });
 });

@@ -66,6 +66,9 @@ export async function simulateCreate2RuntimeCode(client: PublicClient, salt: Hex
       {
         [CREATE2_FACTORY_ADDRESS]: { code: CREATE2_AND_RETURN_CODE },
         [target]: { code: '0x', nonce: '0x0', balance: '0x0', state: {} },
+        // A constructor that creates a contract (the v2 deposit factory's implementation) finds that
+        // address empty too, as on the first deployment, instead of colliding with the deployed one.
+        [getContractAddress({ from: target, nonce: 1n })]: { code: '0x', nonce: '0x0', balance: '0x0', state: {} },
       },
     ],
   });

@@ -150,12 +150,14 @@ async function deploy(options: Options, io: DeployCommandIo): Promise<number> {
 
   const build = await io.loadBuild();
   const contracts = projectContracts(build, preset.usdc);
-  // SubscriptionManagerV2 goes beside v1 (last, so the settings below keep their order); the service
-  // enrols on the address CHAIN_<MODE>_SUBSCRIPTION_MANAGER_ADDRESS names (docs/decisions.md, issue 37).
+  // The v2 contracts go beside v1 (last, so the settings below keep their order): the deposit factory v2 makes
+  // new sessions' addresses; the service enrols on the address CHAIN_<MODE>_SUBSCRIPTION_MANAGER_ADDRESS names
+  // (docs/decisions.md, issue 37).
   const plan = await planDeterministicDeployment(client, PROJECT_CREATE2_SALT, [
     contracts.subscriptionManager,
     contracts.escrow,
     contracts.depositFactory,
+    contracts.depositFactoryV2,
     contracts.subscriptionManagerV2,
   ]);
   let outcomes: DeploymentOutcome[];
@@ -182,7 +184,7 @@ async function deploy(options: Options, io: DeployCommandIo): Promise<number> {
 function printSettings(options: Options, build: ContractBuild, outcomes: readonly DeploymentOutcome[], out: (line: string) => void): void {
   const { preset } = options;
   const P = `CHAIN_${options.mode.toUpperCase()}_`;
-  const [subscriptionManager, escrow, depositFactory] = outcomes as [DeploymentOutcome, DeploymentOutcome, DeploymentOutcome];
+  const [subscriptionManager, escrow, depositFactory, depositFactoryV2] = outcomes as [DeploymentOutcome, DeploymentOutcome, DeploymentOutcome, DeploymentOutcome];
   out(`# Stablepay contracts on ${preset.displayName} (chain id ${preset.chainId}), build ${build.buildId} (solc ${build.solcVersion})`);
   for (const outcome of outcomes) {
     const how =
@@ -195,6 +197,7 @@ function printSettings(options: Options, build: ContractBuild, outcomes: readonl
   out(`${P}SUBSCRIPTION_MANAGER_ADDRESS=${subscriptionManager.address}`);
   out(`${P}ESCROW_ADDRESS=${escrow.address}`);
   out(`${P}DEPOSIT_FACTORY_ADDRESS=${depositFactory.address}`);
+  out(`${P}DEPOSIT_FACTORY_V2_ADDRESS=${depositFactoryV2.address}`);
   const blocks = outcomes.map((o) => o.block);
   if (blocks.every((block) => block !== undefined)) {
     out(`${P}START_BLOCK=${blocks.reduce((a, b) => (a! < b! ? a : b))}`);

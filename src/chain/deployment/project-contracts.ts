@@ -1,5 +1,6 @@
 // The project's own contracts as a real chain gets them: SubscriptionManager, the ERC-8183 escrow and
-// the deposit forwarder factory (contracts/DepositForwarder.sol), each at its CREATE2 address through the deterministic deployment proxy.
+// the deposit forwarder factories (contracts/DepositForwarder.sol, version 1, kept for sessions created
+// before version 2; contracts/DepositForwarderV2.sol, clones), each at its CREATE2 address through the deterministic deployment proxy.
 //
 // What feeds an address: the factory's address, the salt below, and the init code, which is the
 // creation bytecode (so the contract sources, the solc version, the OpenZeppelin version and the
@@ -23,6 +24,7 @@ export type ContractBuild = {
   subscriptionManagerBytecode: Hex;
   escrowBytecode: Hex;
   depositFactoryBytecode: Hex;
+  depositFactoryV2Bytecode: Hex;
   /** contracts/SubscriptionManagerV2.sol, deployed beside v1 (v1 keeps charging what enrolled on it). */
   subscriptionManagerV2Bytecode: Hex;
 };
@@ -31,6 +33,7 @@ export type ProjectContracts = {
   subscriptionManager: ContractToDeploy;
   escrow: ContractToDeploy;
   depositFactory: ContractToDeploy;
+  depositFactoryV2: ContractToDeploy;
   subscriptionManagerV2: ContractToDeploy;
 };
 
@@ -45,6 +48,7 @@ export function projectContracts(build: ContractBuild, token: Address): ProjectC
       initCode: encodeDeployData({ abi: agenticCommerceEscrowAbi, bytecode: build.escrowBytecode, args: [token] }),
     },
     depositFactory: { name: 'DepositForwarderFactory', initCode: build.depositFactoryBytecode },
+    depositFactoryV2: { name: 'DepositForwarderFactoryV2', initCode: build.depositFactoryV2Bytecode },
     subscriptionManagerV2: {
       name: 'SubscriptionManagerV2',
       initCode: encodeDeployData({ abi: subscriptionManagerV2Abi, bytecode: build.subscriptionManagerV2Bytecode }),
@@ -56,12 +60,13 @@ export function projectContracts(build: ContractBuild, token: Address): ProjectC
 export function predictProjectContractAddresses(
   build: ContractBuild,
   token: Address,
-): { subscriptionManager: Address; escrow: Address; depositFactory: Address; subscriptionManagerV2: Address } {
+): { subscriptionManager: Address; escrow: Address; depositFactory: Address; depositFactoryV2: Address; subscriptionManagerV2: Address } {
   const contracts = projectContracts(build, token);
   return {
     subscriptionManager: create2Address(PROJECT_CREATE2_SALT, contracts.subscriptionManager.initCode),
     escrow: create2Address(PROJECT_CREATE2_SALT, contracts.escrow.initCode),
     depositFactory: create2Address(PROJECT_CREATE2_SALT, contracts.depositFactory.initCode),
+    depositFactoryV2: create2Address(PROJECT_CREATE2_SALT, contracts.depositFactoryV2.initCode),
     subscriptionManagerV2: create2Address(PROJECT_CREATE2_SALT, contracts.subscriptionManagerV2.initCode),
   };
 }

@@ -7,12 +7,15 @@ export async function loadContractBuild(): Promise<ContractBuild> {
   const artifacts = await loadArtifacts();
   const depositFactory = artifacts.contracts.DepositForwarderFactory;
   if (!depositFactory) throw new Error('the contract build has no DepositForwarderFactory (contracts/DepositForwarder.sol)');
+  const depositFactoryV2 = artifacts.contracts.DepositForwarderFactoryV2;
+  if (!depositFactoryV2) throw new Error('the contract build has no DepositForwarderFactoryV2 (contracts/DepositForwarderV2.sol)');
   return {
     buildId: artifacts.sourceHash,
     solcVersion: artifacts.solcVersion,
     subscriptionManagerBytecode: artifacts.contracts.SubscriptionManager.bytecode,
     escrowBytecode: artifacts.contracts.AgenticCommerceEscrow.bytecode,
     depositFactoryBytecode: depositFactory.bytecode,
+    depositFactoryV2Bytecode: depositFactoryV2.bytecode,
     subscriptionManagerV2Bytecode: artifacts.contracts.SubscriptionManagerV2.bytecode,
   };
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Address, Hex } from 'viem';
 import { startAnvil, type AnvilInstance } from './anvil.js';
 import { deployContracts } from './deploy.js';
-import { ensureDepositFactory } from './deposit-factory.js';
+import { ensureDepositFactory, ensureDepositFactoryV2 } from './deposit-factory.js';
 import { DEV_ACCOUNTS } from './test-accounts.js';
 
 /** The `chain` object of .data/dev.json (and of the test suite's inject('chain')). */
@@ -20,8 +20,10 @@ export type DevChainInfo = {
   token: Address;
   subscriptionManager: Address;
   escrow: Address;
-  /** The factory of payment sessions' deposit addresses (contracts/DepositForwarder.sol). */
+  /** The version 1 factory of deposit addresses (contracts/DepositForwarder.sol: sessions created before v2). */
   depositFactory?: Address;
+  /** The version 2 factory (contracts/DepositForwarderV2.sol: clones, every new session's deposit address). */
+  depositFactoryV2?: Address;
   /** Block of the token's deployment: where an indexer may start. As a decimal string. */
   deployBlock: string;
   relayer: Address;
@@ -63,6 +65,7 @@ export async function startDevChain(options: StartDevChainOptions = {}): Promise
       payers: DEV_ACCOUNTS.payers.map((p) => p.address),
     });
     const depositFactory = await ensureDepositFactory(rpcUrl);
+    const depositFactoryV2 = await ensureDepositFactoryV2(rpcUrl);
     options.log?.(`contracts ${deployed.alreadyDeployed ? 'found' : 'deployed'}: token ${deployed.token}`);
     const info: DevChainInfo = {
       rpcUrl,
@@ -71,6 +74,7 @@ export async function startDevChain(options: StartDevChainOptions = {}): Promise
       subscriptionManager: deployed.subscriptionManager,
       escrow: deployed.escrow,
       depositFactory,
+      depositFactoryV2,
       deployBlock: deployed.deployBlock.toString(),
       relayer: DEV_ACCOUNTS.relayer.address,
       operator: DEV_ACCOUNTS.operator.address,
@@ -92,6 +96,7 @@ export function devChainEnv(info: DevChainInfo): Record<string, string> {
     CHAIN_TEST_SUBSCRIPTION_MANAGER_ADDRESS: info.subscriptionManager,
     CHAIN_TEST_ESCROW_ADDRESS: info.escrow,
     ...(info.depositFactory ? { CHAIN_TEST_DEPOSIT_FACTORY_ADDRESS: info.depositFactory } : {}),
+    ...(info.depositFactoryV2 ? { CHAIN_TEST_DEPOSIT_FACTORY_V2_ADDRESS: info.depositFactoryV2 } : {}),
     CHAIN_TEST_START_BLOCK: info.deployBlock,
   };
 }

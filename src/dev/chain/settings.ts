@@ -12,6 +12,7 @@ export function devChainSettings(input: {
   subscriptionManager: Address;
   escrow: Address;
   depositFactory?: Address;
+  depositFactoryV2?: Address;
   startBlock?: bigint;
   confirmations?: number;
 }): ChainSettings {
@@ -24,12 +25,15 @@ export function devChainSettings(input: {
     subscriptionManager: input.subscriptionManager,
     escrow: input.escrow,
     ...(input.depositFactory ? { depositFactory: input.depositFactory } : {}),
+    ...(input.depositFactoryV2 ? { depositFactoryV2: input.depositFactoryV2 } : {}),
     confirmations: input.confirmations ?? 1,
     relayerKey: DEV_ACCOUNTS.relayer.privateKey,
     operatorKey: DEV_ACCOUNTS.operator.privateKey,
     operator: DEV_ACCOUNTS.operator.address,
     startBlock: input.startBlock ?? 0n,
     stuckAfterSeconds: 15,
+    // A blocked deposit sweep looks at its payout again soon (tests lift a blacklist and wait).
+    sweepRecheckSeconds: 2,
     pollIntervalMs: 100,
   };
 }
