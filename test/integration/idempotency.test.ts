@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await idp?.close();
+  await idp?.stop();
   await db?.drop();
 });
 
