@@ -159,10 +159,24 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
   };
 }
 
+/**
+ * Test and live mode never share a chain id. The indexer's event records are unique per chain, block and
+ * log, without the mode, so on one chain the two modes' indexers would each drop the events the other
+ * stored first (and a test payment could count as a live one). Test mode belongs on a testnet or a dev chain.
+ */
+function refuseSharedChain(test: ChainSettings, live: ChainSettings): void {
+  if (test.chainId !== live.chainId) return;
+  throw new Error(
+    `Invalid configuration: test and live mode are both on chain id ${live.chainId} (CHAIN_TEST_* and CHAIN_LIVE_*). ` +
+      'Each mode needs a chain of its own: point test mode at a testnet or a dev chain (for example CHAIN_TEST_PRESET=base-sepolia), or leave it unset.',
+  );
+}
+
 export function loadChainConfig(env: NodeJS.ProcessEnv = process.env): ChainConfig {
   const test = loadMode(env, 'test');
   const live = loadMode(env, 'live');
   if (live && live.chainId === 0) throw new Error('Invalid configuration: CHAIN_LIVE_CHAIN_ID (or CHAIN_LIVE_PRESET) is required with CHAIN_LIVE_RPC_URL');
+  if (test && live) refuseSharedChain(test, live);
   return { ...(test ? { test } : {}), ...(live ? { live } : {}) };
 }
 

@@ -13,6 +13,12 @@
 // transaction's connection. A batch that never settles (a client fault) fails its
 // callers after BATCH_STALL_MS instead of holding every later send of the account.
 //
+// Never inside a caller's transaction: a request that holds an Idempotency-Key runs in one open
+// transaction (src/db/request-transaction.ts) that every `sql.begin` would join. The sender leaves it
+// (`outsideRequestTransaction`), so the record commits before the bytes are sent, the account's row
+// lock is held only while the batch records, and a request that rolls back never leaves a sent
+// transaction without its ledger row. Waiting for a receipt never holds a database transaction.
+//
 // Following: `look` takes one look at a recorded transaction (mined under any of
 // its hashes, its nonce taken by another transaction, or still waiting: then it
 // re-sends it, re-sends the recorded bytes of lower nonces nobody sent, or
@@ -30,6 +36,7 @@ import {
   parseTransaction,
 } from 'viem';
 import type { Db, Sql } from '../db/client.js';
+import { outsideRequestTransaction } from '../db/request-transaction.js';
 import * as ledger from './ledger-repo.js';
 import type { ReceiptWaiter } from './receipts.js';
 import { broadcast, replacementFees } from './sending.js';
@@ -178,7 +185,13 @@ export function createTransactionSender(deps: {
     }
   }
 
-  return { address: account.address, chainId, send, look, settle };
+  return {
+    address: account.address,
+    chainId,
+    send: (call, options) => outsideRequestTransaction(() => send(call, options)),
+    look: (row, options) => outsideRequestTransaction(() => look(row, options)),
+    settle: (row, options) => outsideRequestTransaction(() => settle(row, options)),
+  };
 }
 
 // ------------------------------------------------------------------ group commit

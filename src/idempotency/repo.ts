@@ -1,4 +1,4 @@
-// SQL for idempotency records, one per merchant, mode and key. A request holds
+// SQL for idempotency records, one per merchant, mode, key class and key. A request holds
 // its key under a lease (`lease_token`, `locked_at`); every time comparison is
 // made by Postgres, never on a timestamp read back into JavaScript.
 import type { Db } from '../db/client.js';
@@ -11,7 +11,13 @@ export type IdempotencyRow = {
   expired: boolean;
 };
 
-export type IdempotencyKeyRef = { merchantId: string; livemode: boolean; key: string };
+/**
+ * Who may use a key: the public publishable key, the merchant's secret keys, or its dashboard sessions.
+ * Each class has keys of its own, so a holder of the publishable key cannot take a server's key.
+ */
+export type IdempotencyKeyClass = 'secret' | 'publishable' | 'dashboard';
+
+export type IdempotencyKeyRef = { merchantId: string; livemode: boolean; keyClass: IdempotencyKeyClass; key: string };
 
 export type KeyClaim = {
   requestHash: string;
@@ -30,10 +36,10 @@ export type KeyClaim = {
  */
 export async function claimKey(db: Db, ref: IdempotencyKeyRef, claim: KeyClaim): Promise<boolean> {
   const rows = await db`
-    insert into idempotency_keys (merchant_id, livemode, key, request_hash, method, path, state, lease_token, expires_at)
-    values (${ref.merchantId}, ${ref.livemode}, ${ref.key}, ${claim.requestHash}, ${claim.method}, ${claim.path},
+    insert into idempotency_keys (merchant_id, livemode, key_class, key, request_hash, method, path, state, lease_token, expires_at)
+    values (${ref.merchantId}, ${ref.livemode}, ${ref.keyClass}, ${ref.key}, ${claim.requestHash}, ${claim.method}, ${claim.path},
             'in_progress', ${claim.leaseToken}, now() + make_interval(secs => ${claim.retentionSeconds}))
-    on conflict (merchant_id, livemode, key) do update
+    on conflict (merchant_id, livemode, key_class, key) do update
       set request_hash = excluded.request_hash, method = excluded.method, path = excluded.path,
           state = 'in_progress', response_status = null, response_body = null, lease_token = excluded.lease_token,
           locked_at = now(), created_at = now(), expires_at = excluded.expires_at
@@ -49,7 +55,7 @@ export async function findKey(db: Db, ref: IdempotencyKeyRef): Promise<Idempoten
     select request_hash as "requestHash", state, response_status as "responseStatus", response_body as "responseBody",
            expires_at <= now() as expired
     from idempotency_keys
-    where merchant_id = ${ref.merchantId} and livemode = ${ref.livemode} and key = ${ref.key}`;
+    where merchant_id = ${ref.merchantId} and livemode = ${ref.livemode} and key_class = ${ref.keyClass} and key = ${ref.key}`;
   return row;
 }
 
@@ -60,7 +66,7 @@ export async function findKey(db: Db, ref: IdempotencyKeyRef): Promise<Idempoten
 export async function completeKey(db: Db, ref: IdempotencyKeyRef, leaseToken: string, status: number, body: string): Promise<boolean> {
   const rows = await db`
     update idempotency_keys set state = 'completed', response_status = ${status}, response_body = ${body}
-    where merchant_id = ${ref.merchantId} and livemode = ${ref.livemode} and key = ${ref.key}
+    where merchant_id = ${ref.merchantId} and livemode = ${ref.livemode} and key_class = ${ref.keyClass} and key = ${ref.key}
       and state = 'in_progress' and lease_token = ${leaseToken}
     returning 1`;
   return rows.length === 1;
@@ -70,7 +76,7 @@ export async function completeKey(db: Db, ref: IdempotencyKeyRef, leaseToken: st
 export async function releaseKey(db: Db, ref: IdempotencyKeyRef, leaseToken: string): Promise<void> {
   await db`
     delete from idempotency_keys
-    where merchant_id = ${ref.merchantId} and livemode = ${ref.livemode} and key = ${ref.key}
+    where merchant_id = ${ref.merchantId} and livemode = ${ref.livemode} and key_class = ${ref.keyClass} and key = ${ref.key}
       and state = 'in_progress' and lease_token = ${leaseToken}`;
 }
 

@@ -132,12 +132,12 @@ export function createIndexer(options: IndexerOptions) {
       for (const row of rows) {
         const event = toEvent(row);
         const matching = hooks.matching(event).filter((hook) => hook.unwind);
-        if (matching.length > 0) await fence(sql);
-        for (const hook of matching) {
-          await hook.unwind!(event, { ...(temporal ? { temporal } : {}) });
-        }
+        // The hooks run inside the fenced transaction (see dispatch).
         await sql.begin(async (tx) => {
           await fence(tx);
+          for (const hook of matching) {
+            await hook.unwind!(event, { ...(temporal ? { temporal } : {}) });
+          }
           await repo.markUnwound(tx, row.id);
         });
       }
@@ -146,8 +146,12 @@ export function createIndexer(options: IndexerOptions) {
 
   /**
    * Runs the hooks of committed, undispatched events in chain order; stops at the first failure.
-   * The fence is checked before each event's hooks (they start and signal workflows) and in the
-   * transaction that marks it dispatched. Unwinds of removed events come first.
+   * Each event's hooks run inside the fenced transaction that marks it dispatched: the fence locks
+   * the lease row (FOR SHARE) until that commits, so no other indexer can take the lease (and then
+   * rewind and unwind this event) between the check and the hooks' last effect. A deposed leader
+   * never applies a hook after its successor began. The transaction holds only that lock while the
+   * hooks write (on their own connections) and start workflows; the hooks' records commit before
+   * their starts, as everywhere. Unwinds of removed events come first.
    */
   async function dispatch(fence: Fence = unfenced): Promise<number> {
     await unwind(fence);
@@ -158,12 +162,11 @@ export function createIndexer(options: IndexerOptions) {
       for (const row of rows) {
         const event = toEvent(row);
         const matching = hooks.matching(event);
-        if (matching.length > 0) await fence(sql);
-        for (const hook of matching) {
-          await hook.handle(event, { ...(temporal ? { temporal } : {}) });
-        }
         await sql.begin(async (tx) => {
           await fence(tx);
+          for (const hook of matching) {
+            await hook.handle(event, { ...(temporal ? { temporal } : {}) });
+          }
           await repo.markDispatched(tx, row.id);
         });
         dispatched++;

@@ -16,6 +16,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Sql } from '../db/client.js';
 import { RequestTransaction, runInRequestTransaction } from '../db/request-transaction.js';
 import { IdempotencyError, InvalidRequestError } from '../errors.js';
+import type { Principal } from '../http/principal.js';
 import * as repo from '../idempotency/repo.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -83,6 +84,12 @@ export function readIdempotencyKey(request: FastifyRequest): string | undefined 
   return key;
 }
 
+/** The class whose keys a request uses: a publishable-key request never meets a secret key's or a dashboard session's key. */
+export function idempotencyKeyClass(principal: Principal): repo.IdempotencyKeyClass {
+  if (principal.type === 'dashboard') return 'dashboard';
+  return principal.kind === 'publishable' ? 'publishable' : 'secret';
+}
+
 const idempotencyPlugin: FastifyPluginAsync<IdempotencyOptions> = async (app, options) => {
   const { sql } = options;
   const retentionSeconds = options.retentionSeconds ?? 24 * 60 * 60;
@@ -95,7 +102,8 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyOptions> = async (app, op
     if (request.method !== 'POST' || !request.principal) return;
     const key = readIdempotencyKey(request);
     if (key === undefined) return;
-    const ref = { merchantId: request.principal.merchantId, livemode: request.principal.livemode, key };
+    const { merchantId, livemode } = request.principal;
+    const ref = { merchantId, livemode, keyClass: idempotencyKeyClass(request.principal), key };
     const hash = requestHash(request);
     const path = request.url.split('?')[0] ?? request.url;
     const leaseToken = randomUUID();

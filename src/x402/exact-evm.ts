@@ -28,6 +28,13 @@ export const X402_VERSION = 2;
 export const EXACT_SCHEME = 'exact';
 
 /** CAIP-2 id of an EVM chain. */
+/**
+ * How long an authorization must stay valid after the chain time to be accepted: the time a settlement
+ * needs to be sent and included. The reference facilitator (@x402/evm's exact scheme) requires
+ * `validBefore >= now + 6`; one that expires sooner would pass verify and then revert on chain.
+ */
+export const SETTLEMENT_SECONDS = 6n;
+
 export const caip2 = (chainId: number): string => `eip155:${chainId}`;
 
 /** An `exact` EVM payment as the request states it, with the token's digest of the authorization. */
@@ -180,6 +187,13 @@ export async function checkExactPayment(payment: ExactPayment, { sql, scope, req
   if ('refusal' in recipientRead) return refuse(X402_REASONS.recipientMismatch, recipientRead.refusal, payer);
   const { recipient } = recipientRead;
   if (BigInt(call.validBefore) <= now) return refuse(X402_REASONS.validBefore, `The authorization expired: validBefore ${call.validBefore} is not after the chain time ${now}.`, payer);
+  if (BigInt(call.validBefore) < now + SETTLEMENT_SECONDS) {
+    return refuse(
+      X402_REASONS.validBefore,
+      `The authorization expires too soon to be settled: validBefore ${call.validBefore} must be at least ${SETTLEMENT_SECONDS} s after the chain time ${now}.`,
+      payer,
+    );
+  }
   if (BigInt(call.validAfter) >= now) return refuse(X402_REASONS.validAfter, `The authorization is not valid yet: validAfter ${call.validAfter} is not before the chain time ${now}.`, payer);
   if (value !== BigInt(requirements.amount)) {
     return refuse(X402_REASONS.valueMismatch, `authorization.value ${call.value} is not the required amount ${requirements.amount}.`, payer);

@@ -3,8 +3,11 @@
 // off by a network partition, and the fence that refuses a stale leader's write.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChainSettings } from '../../src/chain/config.js';
 import { createSql, type Sql } from '../../src/db/client.js';
-import { createLeaderLease, LeaseLostError, type LeaderTerm } from '../../src/indexer/lease.js';
+import { createHookRegistry, type ChainHook } from '../../src/indexer/hooks.js';
+import { createIndexer } from '../../src/indexer/indexer.js';
+import { createLeaderLease, LeaseLostError, type Fence, type LeaderTerm } from '../../src/indexer/lease.js';
 import * as leases from '../../src/indexer/lease-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
@@ -144,6 +147,66 @@ describe('indexer lease', () => {
     await writing;
     expect(await takeover).toBe(2n);
     expect(order).toEqual(['a commits', 'b acquires']);
+  }, 60_000);
+
+  // Issue 36 item 9: the fence was checked before the hooks, outside their transaction, so a leader paused
+  // between the check and its hooks applied them after its successor had taken over (and could have
+  // rewound and unwound the same event).
+  it("a deposed leader applies no hook after its successor took the lease: an event's hooks run inside the fenced transaction", async () => {
+    const ref = nextRef();
+    const token = '0x00000000000000000000000000000000000000a1';
+    const settings: ChainSettings = {
+      mode: 'test',
+      livemode: false,
+      rpcUrl: 'http://127.0.0.1:9', // never called: dispatch reads committed events from Postgres only
+      chainId: ref.chainId,
+      token,
+      subscriptionManager: '0x00000000000000000000000000000000000000a2',
+      escrow: '0x00000000000000000000000000000000000000a3',
+      confirmations: 1,
+      startBlock: 0n,
+      stuckAfterSeconds: 15,
+      pollIntervalMs: 200,
+    };
+    await db.sql`
+      insert into chain_events (chain_id, livemode, block_number, block_hash, transaction_hash, log_index, address, event_name, args)
+      values (${ref.chainId}, false, 1, ${'0x' + '1'.repeat(64)}, ${'0x' + '2'.repeat(64)}, 0, ${token}, 'Transfer', '{}'::jsonb)`;
+    const order: string[] = [];
+    let entered!: () => void;
+    const inHook = new Promise<void>((resolve) => (entered = resolve));
+    let resume!: () => void;
+    const paused = new Promise<void>((resolve) => (resume = resolve));
+    // A leader that pauses inside its hook (a GC pause, a slow Temporal call) until its lease has lapsed.
+    const slowHook: ChainHook = {
+      name: 'slow',
+      matches: () => true,
+      handle: async () => {
+        entered();
+        await paused;
+        order.push('a applies the hook');
+      },
+    };
+    const indexer = createIndexer({ sql: db.sql, settings, hooks: createHookRegistry([slowHook]) });
+    const epoch = (await leases.acquireLease(db.sql, ref, 'a', 300))!;
+    const fence: Fence = async (fenced) => {
+      if (!(await leases.holdsLease(fenced, ref, { holder: 'a', epoch }))) throw new LeaseLostError();
+    };
+    const dispatching = indexer.dispatch(fence).then(
+      () => order.push('a marks it dispatched'),
+      (error: Error) => order.push(`a is refused: ${error.name}`),
+    );
+    await inHook;
+    await until(async () => (await leases.findLease(db.sql, ref))?.valid === false, 10_000, "a's lease lapses by the clock");
+    const takeover = leases.acquireLease(createSqlOnce(), ref, 'b', 10_000).then((e) => (order.push('b acquires'), e));
+    await sleep(300); // the takeover waits on the lease row by now
+    resume();
+    await dispatching;
+    expect(await takeover).toBe(epoch + 1n);
+    // a's hook and its dispatched mark landed in a's term; b's term began only after a's transaction committed.
+    expect(order).toContain('a marks it dispatched');
+    expect(order.indexOf('a applies the hook')).toBeLessThan(order.indexOf('b acquires'));
+    const [event] = await db.sql<{ dispatched: boolean }[]>`select dispatched_at is not null as dispatched from chain_events where chain_id = ${ref.chainId}`;
+    expect(event!.dispatched).toBe(true);
   }, 60_000);
 });
 

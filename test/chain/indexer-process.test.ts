@@ -84,4 +84,36 @@ describe('indexer process', () => {
     const [pending] = await db.sql<{ n: number }[]>`select count(*)::int as n from chain_events where dispatched_at is null`;
     expect(pending!.n).toBe(0);
   }, 150_000);
+
+  // Issue 36 item 9: the event records carry no mode, so two modes on one chain would drop each other's events.
+  it('refuses to start when test and live mode are configured on the same chain id, and says why', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/indexer.ts'], {
+      cwd: PROJECT_ROOT,
+      env: {
+        ...process.env,
+        ...devChainEnv(chain),
+        CHAIN_LIVE_RPC_URL: chain.rpcUrl,
+        CHAIN_LIVE_CHAIN_ID: String(chain.chainId),
+        CHAIN_LIVE_TOKEN_ADDRESS: chain.token,
+        CHAIN_LIVE_SUBSCRIPTION_MANAGER_ADDRESS: chain.subscriptionManager,
+        CHAIN_LIVE_ESCROW_ADDRESS: chain.escrow,
+        DATABASE_URL: db.url,
+        TEMPORAL_ADDRESS: inject('temporalAddress'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exit = exited(child);
+    const code = await Promise.race([exit, sleep(40_000).then(() => 'still running' as const)]);
+    if (code === 'still running') {
+      child.kill('SIGKILL'); // an indexer that started anyway must not outlive the test
+      await exit;
+    }
+    expect(code).not.toBe('still running');
+    expect(code).not.toBe(0);
+    expect(output).toContain(`test and live mode are both on chain id ${chain.chainId}`);
+    expect(output).not.toContain('indexer is the leader');
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 // Idempotency-Key on POST: replay, conflict, concurrency, validation, expiry, crashes and leases.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
 import { deleteExpiredKeys } from '../../src/idempotency/repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
@@ -8,14 +9,20 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 let db: TestDatabase;
 let t: TestApp;
 let merchant: SeededMerchant;
+let idp: DevIdentityProvider;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  t = await createTestApp(db.sql, { idempotency: { retentionSeconds: 2 } });
+  idp = await startDevIdentityProvider();
+  t = await createTestApp(db.sql, {
+    idempotency: { retentionSeconds: 2 },
+    env: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl },
+  });
   merchant = await seedMerchant(db.sql);
 });
 afterAll(async () => {
   await t?.close();
+  await idp?.stop();
   await db?.drop();
 });
 
@@ -85,6 +92,48 @@ describe('Idempotency-Key', () => {
     const c = await post('key-shared', { ...plan, name: 'shared-c' }, merchant.liveSecretKey);
     expect([a, b, c].map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(new Set([a, b, c].map((r) => r.json().id)).size).toBe(3);
+  });
+
+  // Issue 36 item 2: the publishable key is public, so whoever reads it could take the server's keys.
+  it('keeps a publishable-key request from occupying the key of a secret-key request', async () => {
+    const stranger = await t.app.inject({
+      method: 'POST',
+      url: '/v1/payment-sessions',
+      headers: { authorization: `Bearer ${merchant.publishableKey}`, 'idempotency-key': 'order-1001' },
+      payload: { amount: '1000000' },
+    });
+    // Whatever it was answered (this app has no chain), the answer is stored under the key.
+    expect(stranger.statusCode).toBeLessThan(500);
+    const server = await post('order-1001', { ...plan, name: 'server-after-stranger' });
+    expect(server.statusCode).toBe(200);
+    expect(server.headers['idempotent-replayed']).toBeUndefined();
+    expect(await countPlans('server-after-stranger')).toBe(1);
+    // Each class still replays its own: the stranger gets its own stored answer back, not the server's.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/v1/payment-sessions',
+      headers: { authorization: `Bearer ${merchant.publishableKey}`, 'idempotency-key': 'order-1001' },
+      payload: { amount: '1000000' },
+    });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(stranger.body);
+  });
+
+  it("keeps dashboard-session keys apart from the same merchant's secret-key keys", async () => {
+    const token = await idp.mintToken(`idem_${Date.now()}`, { email: 'idem@example.com', name: 'Idem' });
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await t.app.inject({ method: 'POST', url: '/v1/auth/sync', headers: auth })).statusCode).toBe(200);
+    const issued = await t.app.inject({
+      method: 'POST',
+      url: '/v1/api-keys',
+      headers: { ...auth, 'idempotency-key': 'shared-by-dashboard' },
+      payload: { mode: 'test', kind: 'secret', name: 'server', preset: 'full' },
+    });
+    expect(issued.statusCode).toBe(200);
+    const secretKey = issued.json().secret as string;
+    const server = await post('shared-by-dashboard', { ...plan, name: 'server-after-dashboard' }, secretKey);
+    expect(server.statusCode).toBe(200);
+    expect(server.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it.each([['x'.repeat(256)], ['has space'], ['tab\tkey']])('refuses a malformed key %j with invalid_request', async (key) => {

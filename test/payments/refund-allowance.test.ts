@@ -3,7 +3,7 @@
 // itself: the refund workflow sends transferFrom(payout -> customer) through the one sender, follows
 // it to the confirmations and records refund.succeeded. On a private anvil with Circle's USDC, the
 // real app, and the real worker on the Temporal dev server.
-import { type Address, type PublicClient, createPublicClient, createWalletClient, http } from 'viem';
+import { type Address, type PublicClient, createPublicClient, createTestClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
@@ -268,4 +268,46 @@ describe('refunds from the refund allowance', () => {
       if (!returned) await transferToken(elsewhere, payout, kept);
     }
   });
+
+  // Issue 36 item 6: recorded, committed, then sent. The permit was sent from inside the request's open
+  // transaction (a request with an Idempotency-Key), which held the operator's account row while it waited
+  // for the receipt (every sweep, refund and charge of the operator waited) and left nothing recorded on a rollback.
+  it('a permit request with an Idempotency-Key commits its record before sending: while it waits to be mined, the operator account is free', async () => {
+    const current = (await t.app.inject({ method: 'GET', url: '/v1/refunds/allowance', headers: auth() })).json();
+    const deadline = (await pub.getBlock()).timestamp + 3600n;
+    const nonce = BigInt(current.permit.nonce);
+    const signature = await merchantAccount.signTypedData({
+      domain: { ...current.permit.domain, chainId: BigInt(current.permit.domain.chainId) },
+      types: PERMIT_TYPES,
+      primaryType: 'Permit',
+      message: { owner: payout, spender: operator, value: 9_000_000n, nonce, deadline },
+    });
+    const anvil = createTestClient({ mode: 'anvil', transport: http(chain.info.rpcUrl) });
+    await anvil.setAutomine(false);
+    let granted;
+    try {
+      granted = t.app.inject({
+        method: 'POST',
+        url: '/v1/refunds/allowance/permit',
+        headers: { ...auth(), 'idempotency-key': `permit-lock-${nonce}` },
+        payload: { value: '9000000', deadline: deadline.toString(), signature },
+      });
+      // The ledger row is committed (another connection sees it) while the transaction waits in the pool.
+      const purpose = `refund-permit:${payout.toLowerCase()}:${nonce}`;
+      await until(() => db.sql`select 1 from chain_transactions where purpose = ${purpose}`, (rows) => rows.length === 1, 'the permit recorded and committed', { timeoutMs: 20_000 });
+      await until(() => anvil.getTxpoolStatus(), (pool) => pool.pending > 0, 'the permit in the pool', { timeoutMs: 20_000 });
+      // Another send of the operator can take the account's row now: no request transaction holds it.
+      await db.sql.begin(async (tx) => {
+        await tx`set local lock_timeout = '3s'`;
+        const rows = await tx`select next_nonce from relayer_accounts where chain_id = ${settings.chainId} and lower(address) = ${operator.toLowerCase()} for update`;
+        expect(rows).toHaveLength(1);
+      });
+      await anvil.mine({ blocks: 1 });
+    } finally {
+      await anvil.setAutomine(true);
+    }
+    const answer = await granted;
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toMatchObject({ allowance: '9000000', permit: { nonce: String(nonce + 1n) } });
+  }, 120_000);
 });

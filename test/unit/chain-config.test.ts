@@ -43,6 +43,24 @@ describe('chain settings per mode', () => {
     expect(config.live!.relayerKey).toBeUndefined();
   });
 
+  // Issue 36 item 9: the indexer's event records carry no mode, so two modes on one chain would drop each other's events.
+  it('refuses test and live mode on the same chain id at start, and takes them on different chains', () => {
+    const contracts = (mode: 'TEST' | 'LIVE') => ({
+      [`CHAIN_${mode}_TOKEN_ADDRESS`]: dev.token,
+      [`CHAIN_${mode}_SUBSCRIPTION_MANAGER_ADDRESS`]: dev.subscriptionManager,
+      [`CHAIN_${mode}_ESCROW_ADDRESS`]: dev.escrow,
+    });
+    const live = { CHAIN_LIVE_RPC_URL: 'https://rpc.example', ...contracts('LIVE') };
+    expect(() => loadChainConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545', ...live, CHAIN_LIVE_CHAIN_ID: '31337' })).toThrow(
+      /test and live mode are both on chain id 31337 .*Each mode needs a chain of its own/,
+    );
+    expect(() => loadChainConfig({ CHAIN_TEST_RPC_URL: 'https://sepolia.example', CHAIN_TEST_PRESET: 'base', ...contracts('TEST'), ...live, CHAIN_LIVE_PRESET: 'base' })).toThrow(
+      /both on chain id 8453/,
+    );
+    const apart = loadChainConfig({ CHAIN_TEST_RPC_URL: 'https://sepolia.example', CHAIN_TEST_PRESET: 'base-sepolia', ...contracts('TEST'), ...live, CHAIN_LIVE_PRESET: 'base' });
+    expect([apart.test?.chainId, apart.live?.chainId]).toEqual([84532, 8453]);
+  });
+
   it('refuses malformed settings at start', () => {
     expect(() => loadChainConfig({ CHAIN_RPC_URL: 'http://x', CHAIN_TEST_TOKEN_ADDRESS: '0x12' })).toThrow(/not an address/);
     expect(() => loadChainConfig({ CHAIN_RPC_URL: 'http://x', CHAIN_TEST_RELAYER_KEY: 'abc' })).toThrow(/private key/);

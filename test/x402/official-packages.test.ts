@@ -19,6 +19,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
+import { nextBlockTime } from '../../src/chain/chain-time.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { type Authorization, type ContractDomain, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
 import type { DevChain } from '../../src/dev/chain/dev-chain.js';
@@ -279,6 +280,45 @@ describe('x402 through the official packages', () => {
     }
     expect(await balanceOf(secondBuyer.address)).toBe(before);
   });
+
+  // Issue 36 item 7: the reference facilitator requires validBefore >= now + 6 s (the time a settlement needs).
+  it('refuses an authorization that expires sooner than a settlement needs (validBefore < chain time + 6 s), and nothing moves', async () => {
+    const { requirements, resource } = await requirementsOf(paidUrl);
+    const before = await balanceOf(secondBuyer.address);
+    // Still valid for a few seconds (the old check, validBefore > now, let it through), but not for 6.
+    const payment = await handSigned(requirements, resource, secondBuyer, { validBefore: (await nextBlockTime(pub, { maxAgeMs: 0 })) + 4n });
+    const verdict = await facilitator().verify(payment, requirements);
+    expect(verdict).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_payload_authorization_valid_before' });
+    expect(verdict.invalidMessage).toContain('at least 6 s after the chain time');
+    const settled = await facilitator().settle(payment, requirements);
+    expect(settled).toMatchObject({ success: false, errorReason: 'invalid_exact_evm_payload_authorization_valid_before', transaction: '' });
+    expect(await balanceOf(secondBuyer.address)).toBe(before);
+    expect(await db.sql`select 1 from x402_payments where payer = ${secondBuyer.address.toLowerCase()}`).toHaveLength(0);
+  });
+
+  // Issue 36 item 7: with an Idempotency-Key the request runs in one transaction; the settlement's rows must
+  // commit before its relay workflow starts (and before the answer waits for it).
+  it('settles a payment sent with an Idempotency-Key: included and answered within the wait, and replayed for the same key', async () => {
+    const { requirements, resource } = await requirementsOf(paidUrl);
+    const payment = await handSigned(requirements, resource, buyer);
+    const [buyerBefore, payoutBefore] = await Promise.all([balanceOf(buyer.address), balanceOf(payout)]);
+    const key = `settle-${Date.now()}`;
+    const settle = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/x402/settle',
+        headers: { authorization: `Bearer ${merchant.secretKey}`, 'idempotency-key': key },
+        payload: { x402Version: 2, paymentPayload: payment, paymentRequirements: requirements },
+      });
+    const first = await settle();
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ success: true, network, payer: buyer.address });
+    expect(await balanceOf(buyer.address)).toBe(buyerBefore - BigInt(PRICE));
+    expect(await balanceOf(payout)).toBe(payoutBefore + BigInt(PRICE));
+    const again = await settle();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json().transaction).toBe(first.json().transaction);
+  }, 120_000);
 
   it('refuses a seller whose payTo is not the merchant\'s payout address', async () => {
     const url = await startSeller(DEV_ACCOUNTS.operator.address);
