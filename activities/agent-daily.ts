@@ -25,7 +25,9 @@ const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00
 export function createAgentDailyActivities({ sql, events, emails }: AgentDailyActivityDeps) {
   return {
     /** Merchants and modes with `capability` enabled. */
-    async listAgentScopes(input: { capability: 'cashflow' | 'pricing_intelligence' }): Promise<{ merchantId: string; livemode: boolean }[]> {
+    async listAgentScopes(input: {
+      capability: 'cashflow' | 'pricing_intelligence';
+    }): Promise<{ merchantId: string; livemode: boolean }[]> {
       return agentRepo.listScopesWithCapability(sql, input.capability);
     },
 
@@ -52,7 +54,14 @@ export function createAgentDailyActivities({ sql, events, emails }: AgentDailyAc
               outcome: 'suggested',
               summary: s.summary,
               actionKey: `pricing:${s.planId}:${s.rule}:${month}`,
-              details: { planId: s.planId, rule: s.rule, planChurnBps: s.planChurnBps, merchantChurnBps: s.merchantChurnBps, windowDays: PRICING_WINDOW_DAYS, day: input.day },
+              details: {
+                planId: s.planId,
+                rule: s.rule,
+                planChurnBps: s.planChurnBps,
+                merchantChurnBps: s.merchantChurnBps,
+                windowDays: PRICING_WINDOW_DAYS,
+                day: input.day,
+              },
             }),
           );
         }
@@ -83,62 +92,79 @@ export function createAgentDailyActivities({ sql, events, emails }: AgentDailyAc
       const last7 = series.slice(-7).reduce((a, d) => a + d.amount, 0n);
       const atRisk = await agentRepo.countAtRiskSubscriptions(sql, scope);
 
-      const { eventIds, emailId, digest } = await sql.begin(async (tx) => {
-        const eventIds: (string | undefined)[] = [];
-        if (judged.anomaly) {
-          eventIds.push(
-            await recordAgentAction(tx, {
-              ...scope,
-              capability: 'cashflow',
-              actionType: 'revenue_anomaly',
-              outcome: 'succeeded',
-              summary: `Settled revenue on ${input.day} was ${usdc(today.amount)}, a ${judged.direction} of ${judged.deviationPercent > 0 ? '+' : ''}${judged.deviationPercent}% against the ${BASELINE_DAYS}-day mean of ${usdc(judged.mean)} (${cashflow.anomalySensitivity} sensitivity).`,
-              actionKey: `cashflow:${input.day}:anomaly`,
-              details: {
-                day: input.day,
-                revenue: today.amount.toString(),
-                baselineMean: judged.mean.toString(),
-                direction: judged.direction,
-                deviationPercent: judged.deviationPercent,
-                sensitivity: cashflow.anomalySensitivity,
-              },
-            }),
-          );
-        }
-        if (!cashflow.digestEnabled) return { eventIds, emailId: null, digest: 'disabled' as const };
-        const merchant = await agentRepo.findMerchantEmail(tx, input.merchantId);
-        const lines = [
-          `Cashflow digest for ${merchant?.name ?? 'your account'} (${input.livemode ? 'live' : 'test'} mode), ${input.day} (UTC).`,
-          '',
-          `Settled revenue: ${usdc(today.amount)} from ${today.payments} ${today.payments === 1 ? 'payment' : 'payments'}.`,
-          `Last 7 days: ${usdc(last7)}. ${BASELINE_DAYS}-day daily mean before this day: ${usdc(judged.mean)}.`,
-          judged.anomaly
-            ? `Anomaly: a ${judged.direction} of ${judged.deviationPercent > 0 ? '+' : ''}${judged.deviationPercent}% against the mean.`
-            : judged.reason === 'insufficient_history'
-              ? 'Anomalies: not judged yet (fewer than 7 days with revenue in the baseline).'
-              : 'Anomalies: none.',
-          `Subscriptions at risk now: ${atRisk}.`,
-        ];
-        const emailId = merchant?.email
-          ? await queueEmail(tx, { ...scope, to: merchant.email, kind: DIGEST_EMAIL_KIND, subject: `Cashflow digest ${input.day}: ${usdc(today.amount)}`, text: lines.join('\n') })
-          : null;
-        const recorded = await recordAgentAction(tx, {
-          ...scope,
-          capability: 'cashflow',
-          actionType: 'digest_sent',
-          outcome: emailId ? 'succeeded' : 'failed',
-          summary: emailId ? `Cashflow digest for ${input.day} emailed to ${merchant!.email}.` : `Cashflow digest for ${input.day} not sent: the account has no email.`,
-          actionKey: `cashflow:${input.day}:digest`,
-          details: { day: input.day, revenue: today.amount.toString(), last7Days: last7.toString(), atRiskSubscriptions: atRisk, emailId },
+      const { eventIds, emailId, digest } = await sql
+        .begin(async (tx) => {
+          const eventIds: (string | undefined)[] = [];
+          if (judged.anomaly) {
+            eventIds.push(
+              await recordAgentAction(tx, {
+                ...scope,
+                capability: 'cashflow',
+                actionType: 'revenue_anomaly',
+                outcome: 'succeeded',
+                summary: `Settled revenue on ${input.day} was ${usdc(today.amount)}, a ${judged.direction} of ${judged.deviationPercent > 0 ? '+' : ''}${judged.deviationPercent}% against the ${BASELINE_DAYS}-day mean of ${usdc(judged.mean)} (${cashflow.anomalySensitivity} sensitivity).`,
+                actionKey: `cashflow:${input.day}:anomaly`,
+                details: {
+                  day: input.day,
+                  revenue: today.amount.toString(),
+                  baselineMean: judged.mean.toString(),
+                  direction: judged.direction,
+                  deviationPercent: judged.deviationPercent,
+                  sensitivity: cashflow.anomalySensitivity,
+                },
+              }),
+            );
+          }
+          if (!cashflow.digestEnabled) return { eventIds, emailId: null, digest: 'disabled' as const };
+          const merchant = await agentRepo.findMerchantEmail(tx, input.merchantId);
+          const lines = [
+            `Cashflow digest for ${merchant?.name ?? 'your account'} (${input.livemode ? 'live' : 'test'} mode), ${input.day} (UTC).`,
+            '',
+            `Settled revenue: ${usdc(today.amount)} from ${today.payments} ${today.payments === 1 ? 'payment' : 'payments'}.`,
+            `Last 7 days: ${usdc(last7)}. ${BASELINE_DAYS}-day daily mean before this day: ${usdc(judged.mean)}.`,
+            judged.anomaly
+              ? `Anomaly: a ${judged.direction} of ${judged.deviationPercent > 0 ? '+' : ''}${judged.deviationPercent}% against the mean.`
+              : judged.reason === 'insufficient_history'
+                ? 'Anomalies: not judged yet (fewer than 7 days with revenue in the baseline).'
+                : 'Anomalies: none.',
+            `Subscriptions at risk now: ${atRisk}.`,
+          ];
+          const emailId = merchant?.email
+            ? await queueEmail(tx, {
+                ...scope,
+                to: merchant.email,
+                kind: DIGEST_EMAIL_KIND,
+                subject: `Cashflow digest ${input.day}: ${usdc(today.amount)}`,
+                text: lines.join('\n'),
+              })
+            : null;
+          const recorded = await recordAgentAction(tx, {
+            ...scope,
+            capability: 'cashflow',
+            actionType: 'digest_sent',
+            outcome: emailId ? 'succeeded' : 'failed',
+            summary: emailId
+              ? `Cashflow digest for ${input.day} emailed to ${merchant!.email}.`
+              : `Cashflow digest for ${input.day} not sent: the account has no email.`,
+            actionKey: `cashflow:${input.day}:digest`,
+            details: {
+              day: input.day,
+              revenue: today.amount.toString(),
+              last7Days: last7.toString(),
+              atRiskSubscriptions: atRisk,
+              emailId,
+            },
+          });
+          if (!recorded) throw new DigestAlreadySent();
+          eventIds.push(recorded);
+          return { eventIds, emailId, digest: emailId ? ('queued' as const) : ('no_email' as const) };
+        })
+        .catch((error: unknown) => {
+          // The day's digest was recorded by an earlier run: roll back (no second email) and say so.
+          if (error instanceof DigestAlreadySent)
+            return { eventIds: [] as (string | undefined)[], emailId: null, digest: 'already_sent' as const };
+          throw error;
         });
-        if (!recorded) throw new DigestAlreadySent();
-        eventIds.push(recorded);
-        return { eventIds, emailId, digest: emailId ? ('queued' as const) : ('no_email' as const) };
-      }).catch((error: unknown) => {
-        // The day's digest was recorded by an earlier run: roll back (no second email) and say so.
-        if (error instanceof DigestAlreadySent) return { eventIds: [] as (string | undefined)[], emailId: null, digest: 'already_sent' as const };
-        throw error;
-      });
       if (emailId) await emails.dispatch([emailId]);
       await events.dispatch((eventIds as (string | undefined)[]).filter((id): id is string => id !== undefined));
       return { anomaly: judged.anomaly ? judged.direction : null, digest };

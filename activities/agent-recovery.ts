@@ -24,7 +24,14 @@ export const RECOVERY_EMAIL_KIND = 'agent_recovery_notice';
 export type AgentRecoverySettings = { gracePeriodHours: number; strategy: RecoveryStrategy };
 
 export type RecoveryStep =
-  | { step: 'charge_retried'; attempt: number; succeeded: boolean; trigger: 'scheduled' | 'top_up'; transactionId: string | null; failure: string | null }
+  | {
+      step: 'charge_retried';
+      attempt: number;
+      succeeded: boolean;
+      trigger: 'scheduled' | 'top_up';
+      transactionId: string | null;
+      failure: string | null;
+    }
   | { step: 'subscription_recovered'; attempt: number; transactionId: string | null }
   | { step: 'subscription_lapsed'; attempts: number };
 
@@ -77,10 +84,23 @@ export function createAgentRecoveryActivities({ sql, events, emails, publicBaseU
             summary: `Subscription ${sub.id} is at risk (period ${input.periodIndex}): ${input.retryAt.length} ${input.retryAt.length === 1 ? 'retry' : 'retries'} planned (${input.strategy}) before ${input.graceDeadline}.`,
             actionKey: `${key}:started`,
             subscriptionId: sub.id,
-            details: { periodIndex: input.periodIndex, strategy: input.strategy, gracePeriodHours: input.gracePeriodHours, graceDeadline: input.graceDeadline, retryAt: input.retryAt },
+            details: {
+              periodIndex: input.periodIndex,
+              strategy: input.strategy,
+              gracePeriodHours: input.gracePeriodHours,
+              graceDeadline: input.graceDeadline,
+              retryAt: input.retryAt,
+            },
           }),
         );
-        if (!(await agentRepo.insertRecoveryNotice(tx, { subscriptionId: sub.id, periodIndex: input.periodIndex, tokenHash: hashRenewalToken(token), graceDeadline: new Date(input.graceDeadline) }))) {
+        if (
+          !(await agentRepo.insertRecoveryNotice(tx, {
+            subscriptionId: sub.id,
+            periodIndex: input.periodIndex,
+            tokenHash: hashRenewalToken(token),
+            graceDeadline: new Date(input.graceDeadline),
+          }))
+        ) {
           return { eventIds, emailId: null };
         }
         let emailId: string | null = null;
@@ -96,7 +116,13 @@ export function createAgentRecoveryActivities({ sql, events, emails, publicBaseU
             graceDeadline: input.graceDeadline,
             topUpUrl: renewalUrl(publicBaseUrl, sub.id, token),
           });
-          emailId = await queueEmail(tx, { ...scope, to: sub.customerEmail, kind: RECOVERY_EMAIL_KIND, subject: `Your payment for ${planName} failed (${merchantName})`, text });
+          emailId = await queueEmail(tx, {
+            ...scope,
+            to: sub.customerEmail,
+            kind: RECOVERY_EMAIL_KIND,
+            subject: `Your payment for ${planName} failed (${merchantName})`,
+            text,
+          });
           await agentRepo.setRecoveryNoticeEmail(tx, sub.id, input.periodIndex, emailId);
         }
         eventIds.push(

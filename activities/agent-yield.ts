@@ -10,7 +10,17 @@
 // A retried activity finds the day's recorded move and follows it instead of
 // deciding again, so a move is sent and recorded once.
 import { Context } from '@temporalio/activity';
-import { decodeFunctionData, encodeFunctionData, erc4626Abi, formatUnits, getAddress, maxUint256, parseTransaction, type Address, type Hex } from 'viem';
+import {
+  decodeFunctionData,
+  encodeFunctionData,
+  erc4626Abi,
+  formatUnits,
+  getAddress,
+  maxUint256,
+  parseTransaction,
+  type Address,
+  type Hex,
+} from 'viem';
 import { yieldMove } from '../src/agents/cashflow.js';
 import { agentWalletAccount } from '../src/agents/escrow.js';
 import * as agentRepo from '../src/agents/repo.js';
@@ -34,7 +44,8 @@ export type YieldRebalance =
   | { action: 'none' | 'disabled' | 'no_vault' | 'reverted'; liquid?: string; inVault?: string };
 
 const GAS = { approve: 100_000n, deposit: 250_000n, withdraw: 250_000n } as const;
-export const yieldPurpose = (vault: Address, wallet: Address, day: string, action: 'deposit' | 'withdraw') => `yield:${vault}:${wallet}:${day}:${action}`;
+export const yieldPurpose = (vault: Address, wallet: Address, day: string, action: 'deposit' | 'withdraw') =>
+  `yield:${vault}:${wallet}:${day}:${action}`;
 export const yieldAllowancePurpose = (vault: Address, wallet: Address) => `yield:${vault}:allowance:${wallet}`;
 
 export function createAgentYieldActivities(deps: AgentYieldActivityDeps) {
@@ -46,7 +57,8 @@ export function createAgentYieldActivities(deps: AgentYieldActivityDeps) {
     async rebalanceAgentYield(input: { merchantId: string; livemode: boolean; day: string }): Promise<YieldRebalance> {
       const scope = { merchantId: input.merchantId, livemode: input.livemode };
       const config = await agentRepo.findConfig(sql, scope);
-      if (!config?.config.enabledCapabilities.includes('cashflow') || !config.config.cashflow.autoConvertToYield) return { action: 'disabled' };
+      if (!config?.config.enabledCapabilities.includes('cashflow') || !config.config.cashflow.autoConvertToYield)
+        return { action: 'disabled' };
       const settings = input.livemode ? deps.chain?.live : deps.chain?.test;
       if (!settings?.yieldVault) return { action: 'no_vault' };
       if (!(await agentRepo.findWallet(sql, scope))) return { action: 'disabled' };
@@ -100,10 +112,21 @@ export function createAgentYieldActivities(deps: AgentYieldActivityDeps) {
         }
         if (move.action === 'deposit') {
           await assertVaultAsset(client, settings, vault);
-          const allowance = await client.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [wallet, vault] });
+          const allowance = await client.readContract({
+            address: settings.token,
+            abi: fiatTokenAbi,
+            functionName: 'allowance',
+            args: [wallet, vault],
+          });
           if (allowance < move.amount) {
-            const approved = await send(yieldAllowancePurpose(vault, wallet), settings.token, encodeFunctionData({ abi: fiatTokenAbi, functionName: 'approve', args: [vault, maxUint256] }), GAS.approve);
-            if (approved.settled.outcome !== 'success') throw new Error(`the vault approve of ${wallet} did not land (${approved.settled.outcome})`);
+            const approved = await send(
+              yieldAllowancePurpose(vault, wallet),
+              settings.token,
+              encodeFunctionData({ abi: fiatTokenAbi, functionName: 'approve', args: [vault, maxUint256] }),
+              GAS.approve,
+            );
+            if (approved.settled.outcome !== 'success')
+              throw new Error(`the vault approve of ${wallet} did not land (${approved.settled.outcome})`);
           }
         }
         const { settled } = await send(yieldPurpose(vault, wallet, input.day, move.action), vault, move.data, GAS[move.action]);
@@ -125,12 +148,24 @@ export function createAgentYieldActivities(deps: AgentYieldActivityDeps) {
               : `The yield ${move.action} of ${amountText} reverted.`,
             actionKey: `cashflow:${input.day}:yield:${move.action}`,
             transactionId: hash,
-            details: { day: input.day, vault: getAddress(vault), amount: move.amount.toString(), liquidAfter: after.liquid.toString(), inVaultAfter: after.inVault.toString() },
+            details: {
+              day: input.day,
+              vault: getAddress(vault),
+              amount: move.amount.toString(),
+              liquidAfter: after.liquid.toString(),
+              inVaultAfter: after.inVault.toString(),
+            },
           }),
         );
         if (eventId) await events.dispatch([eventId]);
         if (!succeeded) return { action: 'reverted', liquid: after.liquid.toString(), inVault: after.inVault.toString() };
-        return { action: move.action, amount: move.amount.toString(), transactionId: hash, liquid: after.liquid.toString(), inVault: after.inVault.toString() };
+        return {
+          action: move.action,
+          amount: move.amount.toString(),
+          transactionId: hash,
+          liquid: after.liquid.toString(),
+          inVault: after.inVault.toString(),
+        };
       } finally {
         if (timer) clearInterval(timer);
       }

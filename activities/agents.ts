@@ -7,7 +7,15 @@
 // second one.
 import { Context } from '@temporalio/activity';
 import { getAddress, keccak256, toBytes, zeroHash } from 'viem';
-import { agentWalletAccount, createEscrowClient, escrowPurpose, onchainJobIdOf, readEscrowJob, type EscrowCallResult, type EscrowEventSignal } from '../src/agents/escrow.js';
+import {
+  agentWalletAccount,
+  createEscrowClient,
+  escrowPurpose,
+  onchainJobIdOf,
+  readEscrowJob,
+  type EscrowCallResult,
+  type EscrowEventSignal,
+} from '../src/agents/escrow.js';
 import * as repo from '../src/agents/repo.js';
 import type { JobStatus, SettleRequest } from '../src/agents/schemas.js';
 import { formatUnits6, recordAgentAction, renderJob } from '../src/agents/service.js';
@@ -73,7 +81,8 @@ export function createAgentActivities(deps: AgentActivityDeps) {
 
   function settingsOf(row: repo.JobRow) {
     const settings = row.livemode ? deps.chain?.live : deps.chain?.test;
-    if (!settings) throw permanentFailure(PERMANENT_FAILURES.contractRevertedFinal, `${row.livemode ? 'live' : 'test'} mode has no chain configured`);
+    if (!settings)
+      throw permanentFailure(PERMANENT_FAILURES.contractRevertedFinal, `${row.livemode ? 'live' : 'test'} mode has no chain configured`);
     return settings;
   }
 
@@ -86,35 +95,102 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     const { row, eventIds } = await sql.begin(async (tx) => {
       const job = await load(tx, input.jobId);
       const scope = { merchantId: job.merchantId, livemode: job.livemode };
-      const action = (changed: repo.JobRow, actionType: 'job_submitted' | 'job_completed' | 'job_rejected' | 'job_disputed' | 'job_refunded', summary: string) =>
-        recordAgentAction(tx, { ...scope, capability: 'commerce', actionType, outcome: 'succeeded', summary, actionKey: `job:${changed.id}:${actionType}`, jobId: changed.id, transactionId: hash });
+      const action = (
+        changed: repo.JobRow,
+        actionType: 'job_submitted' | 'job_completed' | 'job_rejected' | 'job_disputed' | 'job_refunded',
+        summary: string,
+      ) =>
+        recordAgentAction(tx, {
+          ...scope,
+          capability: 'commerce',
+          actionType,
+          outcome: 'succeeded',
+          summary,
+          actionKey: `job:${changed.id}:${actionType}`,
+          jobId: changed.id,
+          transactionId: hash,
+        });
       switch (event.eventName) {
         case 'JobSubmitted': {
-          const changed = await repo.transitionJob(tx, job.id, ['funded'], 'submitted', { submittedAt: true, submitTransactionHash: hash, ...(event.deliverable ? { deliverable: event.deliverable } : {}) });
+          const changed = await repo.transitionJob(tx, job.id, ['funded'], 'submitted', {
+            submittedAt: true,
+            submitTransactionHash: hash,
+            ...(event.deliverable ? { deliverable: event.deliverable } : {}),
+          });
           if (!changed) return { row: job, eventIds: [] };
-          return { row: changed, eventIds: [await action(changed, 'job_submitted', `Vendor ${changed.vendorAddress} submitted the work of job ${changed.id}.`)] };
+          return {
+            row: changed,
+            eventIds: [await action(changed, 'job_submitted', `Vendor ${changed.vendorAddress} submitted the work of job ${changed.id}.`)],
+          };
         }
         case 'JobCompleted': {
-          const changed = await repo.transitionJob(tx, job.id, ['funded', 'submitted'], 'completed', { finishedAt: true, settleTransactionHash: hash });
+          const changed = await repo.transitionJob(tx, job.id, ['funded', 'submitted'], 'completed', {
+            finishedAt: true,
+            settleTransactionHash: hash,
+          });
           if (!changed) return { row: job, eventIds: [] };
           const completed = await recordEvent(tx, { ...scope, type: 'agent.job_completed', data: { object: renderJob(changed) } });
-          return { row: changed, eventIds: [completed.id, await action(changed, 'job_completed', `Job ${changed.id} completed: ${amountText(changed)} released to ${changed.vendorAddress}.`)] };
+          return {
+            row: changed,
+            eventIds: [
+              completed.id,
+              await action(
+                changed,
+                'job_completed',
+                `Job ${changed.id} completed: ${amountText(changed)} released to ${changed.vendorAddress}.`,
+              ),
+            ],
+          };
         }
         case 'JobRejected': {
           if (job.status === 'submitted') {
-            const changed = await repo.transitionJob(tx, job.id, ['submitted'], 'disputed', { finishedAt: true, settleTransactionHash: hash });
+            const changed = await repo.transitionJob(tx, job.id, ['submitted'], 'disputed', {
+              finishedAt: true,
+              settleTransactionHash: hash,
+            });
             if (!changed) return { row: job, eventIds: [] };
             const disputed = await recordEvent(tx, { ...scope, type: 'agent.job_disputed', data: { object: renderJob(changed) } });
-            return { row: changed, eventIds: [disputed.id, await action(changed, 'job_disputed', `Job ${changed.id} disputed: the evaluator rejected the submitted work; ${amountText(changed)} refunded to the agent wallet.`)] };
+            return {
+              row: changed,
+              eventIds: [
+                disputed.id,
+                await action(
+                  changed,
+                  'job_disputed',
+                  `Job ${changed.id} disputed: the evaluator rejected the submitted work; ${amountText(changed)} refunded to the agent wallet.`,
+                ),
+              ],
+            };
           }
           const changed = await repo.transitionJob(tx, job.id, ['funded'], 'rejected', { finishedAt: true, settleTransactionHash: hash });
           if (!changed) return { row: job, eventIds: [] };
-          return { row: changed, eventIds: [await action(changed, 'job_rejected', `Job ${changed.id} rejected before submission; ${amountText(changed)} refunded to the agent wallet.`)] };
+          return {
+            row: changed,
+            eventIds: [
+              await action(
+                changed,
+                'job_rejected',
+                `Job ${changed.id} rejected before submission; ${amountText(changed)} refunded to the agent wallet.`,
+              ),
+            ],
+          };
         }
         case 'JobExpired': {
-          const changed = await repo.transitionJob(tx, job.id, ['funded', 'submitted'], 'expired', { finishedAt: true, refundTransactionHash: hash });
+          const changed = await repo.transitionJob(tx, job.id, ['funded', 'submitted'], 'expired', {
+            finishedAt: true,
+            refundTransactionHash: hash,
+          });
           if (!changed) return { row: job, eventIds: [] };
-          return { row: changed, eventIds: [await action(changed, 'job_refunded', `Job ${changed.id} expired on-chain; ${amountText(changed)} refunded to the agent wallet.`)] };
+          return {
+            row: changed,
+            eventIds: [
+              await action(
+                changed,
+                'job_refunded',
+                `Job ${changed.id} expired on-chain; ${amountText(changed)} refunded to the agent wallet.`,
+              ),
+            ],
+          };
         }
       }
     });
@@ -131,7 +207,10 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     /** proposed -> expired when nobody approved it in time; the job's state either way (an approval that won the race stands). */
     async expireAgentJobProposal(input: { jobId: string }): Promise<AgentJobState> {
       const { row, eventId } = await sql.begin(async (tx) => {
-        const expired = await repo.transitionJob(tx, input.jobId, ['proposed'], 'expired', { finishedAt: true, failureReason: 'not approved before approvalDeadline' });
+        const expired = await repo.transitionJob(tx, input.jobId, ['proposed'], 'expired', {
+          finishedAt: true,
+          failureReason: 'not approved before approvalDeadline',
+        });
         if (!expired) return { row: await load(tx, input.jobId), eventId: undefined };
         const eventId = await recordAgentAction(tx, {
           merchantId: expired.merchantId,
@@ -170,13 +249,18 @@ export function createAgentActivities(deps: AgentActivityDeps) {
       const notDone = async (step: string, result: EscrowCallResult) => {
         const refusal = result.outcome === 'reverted' ? result.refusal : undefined;
         if (!refusal) return permanentFailure(PERMANENT_FAILURES.contractRevertedFinal, `escrow ${step} of job ${row.id} reverted`);
-        if (retryOf(refusal.code) === 'later') return new Error(`escrow ${step} of job ${row.id} refused (${refusal.code}): ${refusal.reason}`);
+        if (retryOf(refusal.code) === 'later')
+          return new Error(`escrow ${step} of job ${row.id} refused (${refusal.code}): ${refusal.reason}`);
         await repo.recordJobRefusal(sql, row.id, refusal.code);
-        return permanentFailure(PERMANENT_FAILURES.contractRevertedFinal, `The token refused the escrow ${step} (${refusal.code}): ${refusal.reason}`);
+        return permanentFailure(
+          PERMANENT_FAILURES.contractRevertedFinal,
+          `The token refused the escrow ${step} (${refusal.code}): ${refusal.reason}`,
+        );
       };
       // A paused token refuses approve and fund whatever is signed: wait (the activity retries) without sending.
       const unlessPaused = async () => {
-        if (await isPaused(escrow.client, settings.token)) throw new Error(`job ${row.id} waits: token_paused: ${describeRefusal('token_paused')}`);
+        if (await isPaused(escrow.client, settings.token))
+          throw new Error(`job ${row.id} waits: token_paused: ${describeRefusal('token_paused')}`);
       };
 
       return heartbeating(async () => {
@@ -217,9 +301,13 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         }
         if (onchain.statusName === 'Open') throw new Error(`escrow job ${onchainJobId} is not funded yet`);
         // Funded by an earlier attempt that died before recording it: the ledger has its transaction.
-        fundHash ??= (await findLivePurpose(sql, settings.chainId, escrowPurpose(settings.escrow, row.id, 'fund')))?.transactionHash ?? null;
+        fundHash ??=
+          (await findLivePurpose(sql, settings.chainId, escrowPurpose(settings.escrow, row.id, 'fund')))?.transactionHash ?? null;
         const { state, eventId } = await sql.begin(async (tx) => {
-          const funded = await repo.transitionJob(tx, row.id, ['approved'], 'funded', { fundedAt: true, ...(fundHash ? { fundTransactionHash: fundHash } : {}) });
+          const funded = await repo.transitionJob(tx, row.id, ['approved'], 'funded', {
+            fundedAt: true,
+            ...(fundHash ? { fundTransactionHash: fundHash } : {}),
+          });
           if (!funded) return { state: stateOf(await load(tx, row.id)), eventId: undefined };
           const eventId = await recordAgentAction(tx, {
             merchantId: funded.merchantId,
@@ -242,9 +330,17 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     /** approved -> failed after a permanent funding failure (nothing was escrowed). */
     async failAgentJob(input: { jobId: string; reason: string }): Promise<AgentJobState> {
       const { row, eventIds } = await sql.begin(async (tx) => {
-        const failed = await repo.transitionJob(tx, input.jobId, ['approved'], 'failed', { finishedAt: true, failureReason: input.reason.slice(0, 500) });
+        const failed = await repo.transitionJob(tx, input.jobId, ['approved'], 'failed', {
+          finishedAt: true,
+          failureReason: input.reason.slice(0, 500),
+        });
         if (!failed) return { row: await load(tx, input.jobId), eventIds: [] };
-        const jobFailed = await recordEvent(tx, { merchantId: failed.merchantId, livemode: failed.livemode, type: 'agent.job_failed', data: { object: renderJob(failed) } });
+        const jobFailed = await recordEvent(tx, {
+          merchantId: failed.merchantId,
+          livemode: failed.livemode,
+          type: 'agent.job_failed',
+          data: { object: renderJob(failed) },
+        });
         const actionId = await recordAgentAction(tx, {
           merchantId: failed.merchantId,
           livemode: failed.livemode,
@@ -287,7 +383,11 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         const log = sent.receipt.logs.find((l) => l.address.toLowerCase() === settings.escrow.toLowerCase());
         return applyEscrowEvent({
           jobId: row.id,
-          event: { eventName: input.decision === 'complete' ? 'JobCompleted' : 'JobRejected', transactionHash: sent.receipt.transactionHash, logIndex: log?.logIndex ?? 0 },
+          event: {
+            eventName: input.decision === 'complete' ? 'JobCompleted' : 'JobRejected',
+            transactionHash: sent.receipt.transactionHash,
+            logIndex: log?.logIndex ?? 0,
+          },
         });
       });
     },
@@ -310,19 +410,25 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         let refundHash: string | undefined;
         if (onchain.statusName === 'Funded' || onchain.statusName === 'Submitted') {
           const head = await escrow.client.getBlock({ blockTag: 'latest' });
-          if (head.timestamp < onchain.expiredAt) throw new Error(`escrow job ${onchainJobId} expires at ${onchain.expiredAt}; the chain is at ${head.timestamp}`);
+          if (head.timestamp < onchain.expiredAt)
+            throw new Error(`escrow job ${onchainJobId} expires at ${onchain.expiredAt}; the chain is at ${head.timestamp}`);
           const refund = await escrow.claimRefund(row.id, onchainJobId);
           if (refund.outcome === 'success') refundHash = refund.receipt.transactionHash;
           // Refused by the token (e.g. paused): retried by the activity, with the reason named.
-          if (refund.outcome === 'reverted' && refund.refusal) throw new Error(`claimRefund of escrow job ${onchainJobId} refused (${refund.refusal.code}): ${refund.refusal.reason}`);
+          if (refund.outcome === 'reverted' && refund.refusal)
+            throw new Error(`claimRefund of escrow job ${onchainJobId} refused (${refund.refusal.code}): ${refund.refusal.reason}`);
           onchain = await readEscrowJob(escrow.client, settings.escrow, onchainJobId);
         }
         if (onchain.statusName !== 'Expired') {
-          if (onchain.statusName === 'Funded' || onchain.statusName === 'Submitted') throw new Error(`escrow job ${onchainJobId} is still ${onchain.statusName}`);
+          if (onchain.statusName === 'Funded' || onchain.statusName === 'Submitted')
+            throw new Error(`escrow job ${onchainJobId} is still ${onchain.statusName}`);
           return { ...stateOf(row), settledElsewhere: true };
         }
         const { state, eventId } = await sql.begin(async (tx) => {
-          const changed = await repo.transitionJob(tx, row.id, ['funded', 'submitted'], 'expired', { finishedAt: true, ...(refundHash ? { refundTransactionHash: refundHash } : {}) });
+          const changed = await repo.transitionJob(tx, row.id, ['funded', 'submitted'], 'expired', {
+            finishedAt: true,
+            ...(refundHash ? { refundTransactionHash: refundHash } : {}),
+          });
           if (!changed) return { state: stateOf(await load(tx, row.id)), eventId: undefined };
           const eventId = await recordAgentAction(tx, {
             merchantId: changed.merchantId,

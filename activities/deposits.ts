@@ -21,7 +21,12 @@ import { creditSessionDeposits, type CreditOutcome } from '../src/payment-sessio
 import { newId } from '../src/ids.js';
 import * as deposits from '../src/payment-sessions/deposits-repo.js';
 import { commitWithEvents } from '../src/events/commit.js';
-import { blockDepositSweeps, refusalCodeOfSweepFailure, sweepItemOutcomes, sweepStillRefused } from '../src/payment-sessions/deposit-sweep-blocks.js';
+import {
+  blockDepositSweeps,
+  refusalCodeOfSweepFailure,
+  sweepItemOutcomes,
+  sweepStillRefused,
+} from '../src/payment-sessions/deposit-sweep-blocks.js';
 
 /** Deposits swept by one transaction at most (gas per deposit: docs/operations.md, Deposit addresses). */
 export const SWEEP_BATCH_LIMIT = 50;
@@ -121,7 +126,12 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       if (deposit.sweepBlockedAt && !deposit.sweepPurpose) {
         const settings = chainFor(chain, deposit.livemode);
         const refused = await withSafeChainErrors(() =>
-          sweepStillRefused(publicClientFor(settings), getAddress(deposit.token), getAddress(deposit.depositAddress), getAddress(deposit.payoutAddress)),
+          sweepStillRefused(
+            publicClientFor(settings),
+            getAddress(deposit.token),
+            getAddress(deposit.depositAddress),
+            getAddress(deposit.payoutAddress),
+          ),
         );
         if (refused) return { kind: 'blocked', recheckAfterMs: (settings.sweepRecheckSeconds ?? DEFAULT_SWEEP_RECHECK_SECONDS) * 1000 };
         await deposits.unblockDeposit(sql, depositId);
@@ -134,7 +144,12 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
         purpose = `deposit-sweep:${deposit.chainId}:${newId('depositSweep')}`;
         await deposits.claimForSweep(
           sql,
-          { chainId: Number(deposit.chainId), livemode: deposit.livemode, token: deposit.token, depositFactoryVersion: deposit.depositFactoryVersion },
+          {
+            chainId: Number(deposit.chainId),
+            livemode: deposit.livemode,
+            token: deposit.token,
+            depositFactoryVersion: deposit.depositFactoryVersion,
+          },
           depositId,
           purpose,
           SWEEP_BATCH_LIMIT,

@@ -31,7 +31,12 @@ export function createEmailActivities({ sql, temporal, taskQueue, mailer }: Emai
       if (!mailer) throw new Error('No mailer configured on this worker');
       await repo.markDeliveryStarted(sql, emailId);
       try {
-        await mailer.send({ messageId: `<${email.id}@stablepay.local>`, to: email.toAddress, subject: email.subject, text: email.textBody });
+        await mailer.send({
+          messageId: `<${email.id}@stablepay.local>`,
+          to: email.toAddress,
+          subject: email.subject,
+          text: email.textBody,
+        });
       } catch (error) {
         const message = error instanceof Error ? error.message.slice(0, 500) : 'send failed';
         await repo.recordAttempt(sql, emailId, message);

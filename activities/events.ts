@@ -5,7 +5,13 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Sql } from '../src/db/client.js';
 import { wakeEventDispatcher } from '../src/events/dispatch.js';
-import { claimUndispatchedEvents, findEvent, hasOverdueUndispatchedEvent, markEventDispatched, markEventsDispatched } from '../src/events/outbox.js';
+import {
+  claimUndispatchedEvents,
+  findEvent,
+  hasOverdueUndispatchedEvent,
+  markEventDispatched,
+  markEventsDispatched,
+} from '../src/events/outbox.js';
 import { findPendingWorkflowStarts, performWorkflowStart } from '../src/temporal/start-outbox.js';
 import { findSubscribedEndpointsOfEvents } from '../src/webhooks/repo.js';
 import { startDeliveryRun } from '../src/webhooks/start.js';
@@ -57,7 +63,14 @@ export function createEventActivities({ sql, temporal, taskQueue }: EventActivit
           Array.from({ length: Math.min(DELIVERY_STARTS_IN_FLIGHT, pairs.length) }, async () => {
             while (next < pairs.length) {
               const pair = pairs[next++]!;
-              if (await startDeliveryRun(temporal, taskQueue, scopeOf.get(pair.eventId)!, { eventId: pair.eventId, endpointId: pair.endpointId, sequence: 0 })) started++;
+              if (
+                await startDeliveryRun(temporal, taskQueue, scopeOf.get(pair.eventId)!, {
+                  eventId: pair.eventId,
+                  endpointId: pair.endpointId,
+                  sequence: 0,
+                })
+              )
+                started++;
               heartbeat();
             }
           }),

@@ -51,7 +51,12 @@ export function createActivities(deps: ActivityDeps) {
     ...createAgentYieldActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),
     ...createAgentRecoveryActivities({ sql: deps.sql, events, emails, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
     ...createTestClockActivities({ sql: deps.sql, chain: deps.chain }),
-    ...createSubscriptionRenewalActivities({ sql: deps.sql, subscriptionChain, emails, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
+    ...createSubscriptionRenewalActivities({
+      sql: deps.sql,
+      subscriptionChain,
+      emails,
+      publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000',
+    }),
   };
 }
 

@@ -50,13 +50,21 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
 
   return {
     /** open | processing -> completed, payment.completed; then tells the invoice it backs (signal-with-start). */
-    async completePaymentSession(input: { sessionId: string; transactionHash: string }): Promise<{ completed: boolean; invoiceId: string | null }> {
+    async completePaymentSession(input: {
+      sessionId: string;
+      transactionHash: string;
+    }): Promise<{ completed: boolean; invoiceId: string | null }> {
       const completed = await commitWithEvents(sql, events, async (tx, record) => {
         if (!(await sessionRepo.markCompleted(tx, input.sessionId, input.transactionHash))) return false;
         // A start of this session's workflow still queued would run a second workflow for a finished session.
         await discardPendingWorkflowStarts(tx, input.sessionId);
         const row = (await sessionRepo.findPaymentSessionById(tx, input.sessionId))!;
-        await record({ merchantId: row.merchantId, livemode: row.livemode, type: 'payment.completed', data: { object: renderPaymentSession(row, publicBaseUrl) } });
+        await record({
+          merchantId: row.merchantId,
+          livemode: row.livemode,
+          type: 'payment.completed',
+          data: { object: renderPaymentSession(row, publicBaseUrl) },
+        });
         return true;
       });
       const invoice = await invoiceRepo.findInvoiceBySession(sql, input.sessionId);
@@ -102,7 +110,10 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
       const confirmed = link.status === 'confirmed' && link.transactionHash !== null;
       const run = paymentSessionWorkflowRun(taskQueue, session);
       if (confirmed) {
-        await signalWithStart(temporal, paymentSessionWorkflow, run, paymentConfirmedSignal, { transactionHash: link.transactionHash!, submissionId: input.submissionId });
+        await signalWithStart(temporal, paymentSessionWorkflow, run, paymentConfirmedSignal, {
+          transactionHash: link.transactionHash!,
+          submissionId: input.submissionId,
+        });
       } else {
         await signalWithStart(temporal, paymentSessionWorkflow, run, paymentFailedSignal, { submissionId: input.submissionId });
       }
@@ -173,4 +184,3 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
 }
 
 export type PaymentActivities = ReturnType<typeof createPaymentActivities>;
-

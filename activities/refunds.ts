@@ -61,7 +61,17 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
       return encodeFunctionData({
         abi: fiatTokenAbi,
         functionName: 'transferWithAuthorization',
-        args: [getAddress(signed.from), getAddress(signed.to), BigInt(signed.value), BigInt(signed.validAfter), BigInt(signed.validBefore), signed.nonce as Hex, v, r, s],
+        args: [
+          getAddress(signed.from),
+          getAddress(signed.to),
+          BigInt(signed.value),
+          BigInt(signed.validAfter),
+          BigInt(signed.validBefore),
+          signed.nonce as Hex,
+          v,
+          r,
+          s,
+        ],
       });
     }
     return encodeFunctionData({
@@ -73,9 +83,17 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
   }
 
   /** processing -> failed with the refusal, and refund.failed, in one transaction. */
-  async function fail(row: refunds.RefundRow, refusal: Refusal | { code: 'reverted'; reason: string }, transactionHash?: string): Promise<'failed'> {
+  async function fail(
+    row: refunds.RefundRow,
+    refusal: Refusal | { code: 'reverted'; reason: string },
+    transactionHash?: string,
+  ): Promise<'failed'> {
     await commitWithEvents(sql, events, async (tx, record) => {
-      const failed = await refunds.markFailed(tx, row.id, { code: refusal.code, reason: refusal.reason, ...(transactionHash ? { transactionHash } : {}) });
+      const failed = await refunds.markFailed(tx, row.id, {
+        code: refusal.code,
+        reason: refusal.reason,
+        ...(transactionHash ? { transactionHash } : {}),
+      });
       if (failed) await recordRefundEvent(record, 'refund.failed', failed);
     });
     return 'failed';
@@ -108,7 +126,11 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
       if (latest && latest.outcome !== 'dropped') {
         if (latest.outcome !== 'reverted') return 'sent';
         // Reverted (the follow step died before recording it): fail with what the token says now.
-        return fail(row, (await refusalNow(operator, row)) ?? { code: 'reverted', reason: 'The refund transfer reverted on chain.' }, latest.transactionHash);
+        return fail(
+          row,
+          (await refusalNow(operator, row)) ?? { code: 'reverted', reason: 'The refund transfer reverted on chain.' },
+          latest.transactionHash,
+        );
       }
       return withSafeChainErrors(async () => {
         let gas: bigint;
@@ -143,7 +165,10 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
           if (!latest || latest.outcome === 'dropped') return 'dropped';
           let hash = latest.transactionHash as Hash;
           if (latest.outcome === null) {
-            const settled = await operator.sender.settle(latest, { receipts: operator.receipts, stuckAfterMs: operator.settings.stuckAfterSeconds * 1000 });
+            const settled = await operator.sender.settle(latest, {
+              receipts: operator.receipts,
+              stuckAfterMs: operator.settings.stuckAfterSeconds * 1000,
+            });
             if (settled.outcome === 'dropped') return 'dropped';
             hash = settled.receipt.transactionHash;
           }
@@ -151,7 +176,11 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
           for (;;) {
             const receipt = await operator.client.getTransactionReceipt({ hash }).catch(() => undefined);
             if (receipt && receipt.status !== 'success') {
-              return fail(row, (await refusalNow(operator, row)) ?? { code: 'reverted', reason: 'The refund transfer reverted on chain.' }, hash);
+              return fail(
+                row,
+                (await refusalNow(operator, row)) ?? { code: 'reverted', reason: 'The refund transfer reverted on chain.' },
+                hash,
+              );
             }
             if (receipt) {
               const head = await operator.client.getBlockNumber();

@@ -12,7 +12,14 @@ import { findPlanById } from '../src/subscription-plans/repo.js';
 import type { AllowancePermitResult, SubscriptionChain } from '../src/subscriptions/chain.js';
 import * as repo from '../src/subscriptions/repo.js';
 import { insertNoticeIfAbsent, setNoticeEmail } from '../src/subscriptions/renewal-repo.js';
-import { PERMIT_PERIODS, RENEWAL_EMAIL_KIND, RENEWAL_NOTICE_PERIODS, hashRenewalToken, newRenewalToken, renewalUrl } from '../src/subscriptions/renewals.js';
+import {
+  PERMIT_PERIODS,
+  RENEWAL_EMAIL_KIND,
+  RENEWAL_NOTICE_PERIODS,
+  hashRenewalToken,
+  newRenewalToken,
+  renewalUrl,
+} from '../src/subscriptions/renewals.js';
 
 export type RenewalActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; emails: EmailDispatcher; publicBaseUrl: string };
 
@@ -34,7 +41,11 @@ export function createSubscriptionRenewalActivities({ sql, subscriptionChain, em
     async noteAllowanceAfterCharge(input: { subscriptionId: string; periodIndex: number }): Promise<AllowanceNotice> {
       const sub = await repo.findSubscriptionById(sql, input.subscriptionId);
       if (!sub) throw new Error(`subscription ${input.subscriptionId} does not exist`);
-      const allowance = await subscriptionChain.allowance({ livemode: sub.livemode, token: sub.tokenAddress, owner: sub.subscriberAddress });
+      const allowance = await subscriptionChain.allowance({
+        livemode: sub.livemode,
+        token: sub.tokenAddress,
+        owner: sub.subscriberAddress,
+      });
       const periodsLeft = Number(allowance / BigInt(sub.amount));
       const termLeft = sub.periods === 0 ? Infinity : sub.periods - (input.periodIndex + 1);
       if (repo.TERMINAL_STATUSES.includes(sub.status) || termLeft <= periodsLeft || periodsLeft > RENEWAL_NOTICE_PERIODS) {
@@ -43,7 +54,9 @@ export function createSubscriptionRenewalActivities({ sql, subscriptionChain, em
       const runOutPeriodIndex = input.periodIndex + 1 + periodsLeft;
       const token = newRenewalToken();
       const outcome = await sql.begin(async (tx) => {
-        if (!(await insertNoticeIfAbsent(tx, { subscriptionId: sub.id, runOutPeriodIndex, allowance, tokenHash: hashRenewalToken(token) }))) {
+        if (
+          !(await insertNoticeIfAbsent(tx, { subscriptionId: sub.id, runOutPeriodIndex, allowance, tokenHash: hashRenewalToken(token) }))
+        ) {
           return { notice: 'already_noticed' as const, emailId: null };
         }
         if (!sub.customerEmail) return { notice: 'no_email' as const, emailId: null };
@@ -74,7 +87,12 @@ export function createSubscriptionRenewalActivities({ sql, subscriptionChain, em
     },
 
     /** Submits a renewal permit the subscriber signed on the hosted page (the operator pays the gas). */
-    async submitAllowancePermit(input: { subscriptionId: string; value: string; deadline: string; signature: string }): Promise<AllowancePermitResult> {
+    async submitAllowancePermit(input: {
+      subscriptionId: string;
+      value: string;
+      deadline: string;
+      signature: string;
+    }): Promise<AllowancePermitResult> {
       const sub = await repo.findSubscriptionById(sql, input.subscriptionId);
       if (!sub) throw new Error(`subscription ${input.subscriptionId} does not exist`);
       // A chain activity: heartbeat while the receipt is awaited (CHAIN_ACTIVITY's heartbeat timeout).

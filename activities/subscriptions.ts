@@ -32,13 +32,19 @@ export type ChargeAttempt =
  */
 function finalRevert(error: unknown): never {
   const revert = decodeContractRevert(error);
-  if (revert) throw permanentFailure(PERMANENT_FAILURES.contractRevertedFinal, `the contract refused the call: ${revert.errorName}`, revert.errorName);
+  if (revert)
+    throw permanentFailure(
+      PERMANENT_FAILURES.contractRevertedFinal,
+      `the contract refused the call: ${revert.errorName}`,
+      revert.errorName,
+    );
   throw error;
 }
 
 /** An on-chain subscription id is a decimal uint256; anything else can never be charged or cancelled. */
 function checkOnChainId(onChainId: string): void {
-  if (!/^\d{1,78}$/.test(onChainId)) throw permanentFailure(PERMANENT_FAILURES.invalidAddress, `not an on-chain subscription id: ${onChainId}`);
+  if (!/^\d{1,78}$/.test(onChainId))
+    throw permanentFailure(PERMANENT_FAILURES.invalidAddress, `not an on-chain subscription id: ${onChainId}`);
 }
 
 /**
@@ -73,7 +79,12 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
     const changed = await commitWithEvents(sql, events, async (tx, record) => {
       const sub = await load(tx, subscriptionId, true);
       if (!(await repo.updateSubscription(tx, sub.id, update))) return false;
-      await record({ merchantId: sub.merchantId, livemode: sub.livemode, type, data: { object: renderSubscription(await load(tx, sub.id)) } });
+      await record({
+        merchantId: sub.merchantId,
+        livemode: sub.livemode,
+        type,
+        data: { object: renderSubscription(await load(tx, sub.id)) },
+      });
       return true;
     });
     return { changed };
@@ -81,7 +92,12 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
 
   return {
     /** Creates (or re-reads) the charge row of a period and counts this attempt. */
-    async recordChargeAttempt(input: { subscriptionId: string; periodIndex: number; periodStart: string; attempt: number }): Promise<ChargeAttempt> {
+    async recordChargeAttempt(input: {
+      subscriptionId: string;
+      periodIndex: number;
+      periodStart: string;
+      attempt: number;
+    }): Promise<ChargeAttempt> {
       const sub = await load(sql, input.subscriptionId);
       if (sub.status === 'cancelled' || sub.status === 'lapsed' || sub.status === 'completed') {
         return { kind: 'closed', status: sub.status, cancelledBy: sub.cancelledBy, cancelReason: sub.cancelReason };
@@ -97,7 +113,13 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         amount: sub.amount,
         attempt: input.attempt,
       });
-      return { kind: 'charge', chargeId: charge.id, alreadySucceeded: charge.status === 'succeeded', amount: charge.amount, onChainId: sub.onChainId };
+      return {
+        kind: 'charge',
+        chargeId: charge.id,
+        alreadySucceeded: charge.status === 'succeeded',
+        amount: charge.amount,
+        onChainId: sub.onChainId,
+      };
     },
 
     /** The on-chain charge: idempotent per (id, period) through the contract's guard. */
@@ -170,7 +192,11 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
     },
 
     /** Terminal cancel in the read model; a no-op (and no second event) when already terminal. */
-    async markSubscriptionCancelled(input: { subscriptionId: string; reason: string | null; by: repo.CancelledBy }): Promise<{ changed: boolean }> {
+    async markSubscriptionCancelled(input: {
+      subscriptionId: string;
+      reason: string | null;
+      by: repo.CancelledBy;
+    }): Promise<{ changed: boolean }> {
       const cancelledAt = await businessNow(sql, await load(sql, input.subscriptionId));
       return endSubscription(
         input.subscriptionId,
@@ -200,7 +226,9 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       const sub = await load(sql, input.subscriptionId);
       if (sub.onChainCancelledAt) return { txHash: null };
       checkOnChainId(sub.onChainId);
-      const result = await heartbeating(() => subscriptionChain.cancel({ livemode: sub.livemode, onChainId: sub.onChainId })).catch(finalRevert);
+      const result = await heartbeating(() => subscriptionChain.cancel({ livemode: sub.livemode, onChainId: sub.onChainId })).catch(
+        finalRevert,
+      );
       await repo.updateSubscription(sql, sub.id, { onChainCancelledAt: new Date() }, { notIn: [] });
       return { txHash: result.txHash };
     },

@@ -181,9 +181,16 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
       } catch (error) {
         // The activity is retried; this send's outcome is unknown to us.
         const message = `interrupted: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500);
-        await repo.recordSendFinished(sql, deliveryId, {
-          status: 'interrupted', responseStatus: null, responseBodyExcerpt: null, error: message, durationMs: Date.now() - now, nextRetryAt: null,
-        }).catch(() => undefined);
+        await repo
+          .recordSendFinished(sql, deliveryId, {
+            status: 'interrupted',
+            responseStatus: null,
+            responseBodyExcerpt: null,
+            error: message,
+            durationMs: Date.now() - now,
+            nextRetryAt: null,
+          })
+          .catch(() => undefined);
         throw error;
       }
 
@@ -255,7 +262,9 @@ export function createWebhookActivities({ sql, temporal, taskQueue, webhooks: se
           text:
             `Your ${endpoint.livemode ? 'live' : 'test'} webhook endpoint ${endpoint.id} (${endpoint.url}) was disabled after ` +
             `${input.failures} deliveries failed permanently within 24 hours.\n\n` +
-            'Fix the receiver, then enable it again with POST /v1/webhook-endpoints/' + endpoint.id + '/enable. ' +
+            'Fix the receiver, then enable it again with POST /v1/webhook-endpoints/' +
+            endpoint.id +
+            '/enable. ' +
             'Events that occur while it is disabled are not delivered; replay them from their delivery records.',
         });
         await repo.markNoticeEmailed(tx, endpoint.id, 'webhook_endpoint.disabled', new Date(input.disabledAt));

@@ -31,16 +31,22 @@ const timed = async (label: string, work: () => Promise<unknown>) => {
   console.log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 };
 
-await timed('plans', () => sql`
+await timed(
+  'plans',
+  () => sql`
   insert into subscription_plans (id, merchant_id, livemode, name, amount, currency, interval, interval_count, trial_period_days)
   select 'plan_bench' || g, ${m}, false, 'Plan ' || g, (g + 1) * 1000000, 'USDC',
          (array['monthly', 'yearly', 'weekly', 'quarterly', 'daily'])[1 + g % 5], 1, case when g % 4 = 0 then 14 else 0 end
-  from generate_series(0, 19) g`);
-await timed('customers', () => sql`
+  from generate_series(0, 19) g`,
+);
+await timed(
+  'customers',
+  () => sql`
   insert into customers (id, merchant_id, livemode, wallet_address, created_at)
   select 'cus_bench' || g, ${m}, false, '0x' || lpad(to_hex(g), 40, '0'),
          timestamptz '2024-01-01' + (g % 730) * interval '1 day' + (g % 86400) * interval '1 second'
-  from generate_series(1, ${SUBSCRIPTIONS}) g`);
+  from generate_series(1, ${SUBSCRIPTIONS}) g`,
+);
 // One subscription per customer, created with the customer; 10% start trialing.
 await timed('subscriptions (row trigger per insert)', async () => {
   // In chunks, with statistics after the first, as autovacuum would keep them on a live table.
@@ -74,12 +80,15 @@ await timed('history (row trigger per update)', async () => {
   await sql`update subscriptions set status = 'active', updated_at = created_at + interval '90 days', next_charge_at = timestamptz '2026-12-05'
             where merchant_id = ${m} and on_chain_id % 17 = 4 and on_chain_id % 3 = 0`;
 });
-await timed(`charges: ${SUBSCRIPTIONS * CHARGES_PER_SUBSCRIPTION} (statement trigger)`, () => sql`
+await timed(
+  `charges: ${SUBSCRIPTIONS * CHARGES_PER_SUBSCRIPTION} (statement trigger)`,
+  () => sql`
   insert into subscription_charges (id, merchant_id, livemode, subscription_id, period_index, period_start, amount, status, attempts, settled_at)
   select 'subch_bench' || s.g || '_' || k, ${m}, false, 'sub_bench' || s.g, k, s.created_at + k * interval '1 month', ((s.g % 20) + 1) * 1000000,
          case when (s.g + k) % 20 = 0 then 'failed' else 'succeeded' end, 1,
          case when (s.g + k) % 20 = 0 then null else s.created_at + k * interval '1 month' end
-  from (select on_chain_id::bigint as g, created_at from subscriptions where merchant_id = ${m}) s, generate_series(0, ${CHARGES_PER_SUBSCRIPTION - 1}) k`);
+  from (select on_chain_id::bigint as g, created_at from subscriptions where merchant_id = ${m}) s, generate_series(0, ${CHARGES_PER_SUBSCRIPTION - 1}) k`,
+);
 await timed('payment sessions and invoices', async () => {
   await sql`
     insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at, created_at)
@@ -100,7 +109,9 @@ const [counts] = await sql<{ subscriptions: string; charges: string; changes: st
          (select count(*) from subscription_charges where merchant_id = ${m})::text as charges,
          (select count(*) from subscription_mrr_changes where merchant_id = ${m})::text as changes,
          (select count(*) from analytics_charge_revenue_daily where merchant_id = ${m})::text as rollup`;
-console.log(`rows: ${counts!.subscriptions} subscriptions, ${counts!.charges} charges, ${counts!.changes} MRR changes, ${counts!.rollup} revenue rollup rows`);
+console.log(
+  `rows: ${counts!.subscriptions} subscriptions, ${counts!.charges} charges, ${counts!.changes} MRR changes, ${counts!.rollup} revenue rollup rows`,
+);
 await sql.end();
 
 const appSql = createSql(database.url, { max: 10 });
@@ -127,7 +138,13 @@ for (const [label, url] of cases) {
   }
   times.sort((a, b) => a - b);
   const pick = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!;
-  rows.push({ endpoint: label, runs, 'p50 ms': Number(pick(0.5).toFixed(1)), 'p95 ms': Number(pick(0.95).toFixed(1)), 'max ms': Number(times[times.length - 1]!.toFixed(1)) });
+  rows.push({
+    endpoint: label,
+    runs,
+    'p50 ms': Number(pick(0.5).toFixed(1)),
+    'p95 ms': Number(pick(0.95).toFixed(1)),
+    'max ms': Number(times[times.length - 1]!.toFixed(1)),
+  });
 }
 console.table(rows);
 await t.close();

@@ -24,8 +24,15 @@ const merchant = await createMerchant(sql, { name: 'Bench' });
 const { secret } = await issueKey(sql, { merchantId: merchant.id, livemode: false, kind: 'secret', scopes: SCOPES, actor: 'bench' });
 for (let i = 0; i < 30; i++) {
   await insertPlan(sql, {
-    id: newId('plan'), merchantId: merchant.id, livemode: false, name: `Plan ${i}`, amount: '10000000',
-    currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0,
+    id: newId('plan'),
+    merchantId: merchant.id,
+    livemode: false,
+    name: `Plan ${i}`,
+    amount: '10000000',
+    currency: 'USDC',
+    interval: 'monthly',
+    intervalCount: 1,
+    trialPeriodDays: 0,
   });
 }
 await sql.end();
@@ -39,7 +46,11 @@ const api = await startServer('bench/servers/api.ts', {
   RATE_LIMIT_PER_IP_PER_MINUTE: '100000000',
   RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000',
 });
-const bare = await startServer('bench/servers/bare.ts', { DATABASE_URL: database.url, PORT: String(barePort), BENCH_MERCHANT_ID: merchant.id });
+const bare = await startServer('bench/servers/bare.ts', {
+  DATABASE_URL: database.url,
+  PORT: String(barePort),
+  BENCH_MERCHANT_ID: merchant.id,
+});
 
 async function load(url: string, headers: Record<string, string>) {
   // A short warm-up, then the measured run.

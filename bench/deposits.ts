@@ -55,7 +55,9 @@ try {
   const chain = await startDevChain({ rpcUrl: '', blockTime: 1 });
   stops.push(chain.stop);
   const settings = { ...devChainSettings({ ...chain.info, startBlock: BigInt(chain.info.deployBlock) }), pollIntervalMs: 100 };
-  log(`anvil ${chain.info.rpcUrl} (1-second blocks, ${settings.confirmations} confirmation(s)), Temporal ${temporalServer.address}, ${COUNT} deposits`);
+  log(
+    `anvil ${chain.info.rpcUrl} (1-second blocks, ${settings.confirmations} confirmation(s)), Temporal ${temporalServer.address}, ${COUNT} deposits`,
+  );
 
   const sql = createSql(db.url, { max: 20 });
   stops.push(() => sql.end({ timeout: 5 }));
@@ -76,7 +78,9 @@ try {
   await app.ready();
   stops.push(() => app.close());
   const events = createEventDispatcher(client, taskQueue, () => {});
-  const hooks = createHookRegistry(depositIndexerHooks({ sql, events, temporal: client, taskQueue, publicBaseUrl: 'http://localhost:3000' }));
+  const hooks = createHookRegistry(
+    depositIndexerHooks({ sql, events, temporal: client, taskQueue, publicBaseUrl: 'http://localhost:3000' }),
+  );
   const indexerStop = new AbortController();
   const indexerRun = createIndexer({ sql, settings, hooks, temporal: client }).run(indexerStop.signal);
   stops.push(async () => {
@@ -89,7 +93,12 @@ try {
   await sql`update merchants set payout_address = ${payout} where id = ${merchant.id}`;
   const { secret } = await issueKey(sql, { merchantId: merchant.id, livemode: false, kind: 'secret', scopes: SCOPES, actor: 'bench' });
   const createSession = async (): Promise<{ id: string; address: Address }> => {
-    const res = await app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: { authorization: `Bearer ${secret}` }, payload: { amount: AMOUNT.toString() } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/payment-sessions',
+      headers: { authorization: `Bearer ${secret}` },
+      payload: { amount: AMOUNT.toString() },
+    });
     if (res.statusCode !== 200) throw new Error(`session refused: ${res.body}`);
     const body = res.json() as { id: string; deposit: { address: Address } };
     return { id: body.id, address: body.deposit.address };
@@ -97,12 +106,23 @@ try {
 
   const viemChain = chainDefinition(chain.info.chainId, chain.info.rpcUrl);
   const pub = createPublicClient({ chain: viemChain, transport: http(chain.info.rpcUrl), pollingInterval: 50 });
-  const balanceOf = (who: Address) => pub.readContract({ address: chain.info.token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
+  const balanceOf = (who: Address) =>
+    pub.readContract({ address: chain.info.token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
   const wallets = DEV_ACCOUNTS.payers.map((p) =>
-    createWalletClient({ account: privateKeyToAccount(p.privateKey, { nonceManager }), chain: viemChain, transport: http(chain.info.rpcUrl) }),
+    createWalletClient({
+      account: privateKeyToAccount(p.privateKey, { nonceManager }),
+      chain: viemChain,
+      transport: http(chain.info.rpcUrl),
+    }),
   );
   const transfer = (i: number, to: Address): Promise<Hash> =>
-    wallets[i % wallets.length]!.writeContract({ address: chain.info.token, abi: erc20Abi, functionName: 'transfer', args: [to, AMOUNT], gas: 100_000n });
+    wallets[i % wallets.length]!.writeContract({
+      address: chain.info.token,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [to, AMOUNT],
+      gas: 100_000n,
+    });
 
   // When each block was first seen (wall clock of this process), polled every 25 ms.
   const blockSeenAt = new Map<bigint, number>();
@@ -179,10 +199,17 @@ try {
   // --- ten at once: sent without a gap, they land in one block and the sweep that starts first holds them.
   const ten = [];
   for (let i = 0; i < 10; i++) ten.push(await createSession());
-  const tenReceipts = await Promise.all(await Promise.all(ten.map((s, i) => transfer(i, s.address))).then((hs) => hs.map((hash) => waitForDevReceipt(pub, hash))));
+  const tenReceipts = await Promise.all(
+    await Promise.all(ten.map((s, i) => transfer(i, s.address))).then((hs) => hs.map((hash) => waitForDevReceipt(pub, hash))),
+  );
   if (tenReceipts.some((r) => r.status !== 'success')) throw new Error('a transfer of the ten failed');
-  await sweptAll(ten.map((s) => s.id), 120_000);
-  const tenRows = await sql<{ purpose: string }[]>`select distinct sweep_purpose as purpose from deposits where payment_session_id in ${sql(ten.map((s) => s.id))}`;
+  await sweptAll(
+    ten.map((s) => s.id),
+    120_000,
+  );
+  const tenRows = await sql<
+    { purpose: string }[]
+  >`select distinct sweep_purpose as purpose from deposits where payment_session_id in ${sql(ten.map((s) => s.id))}`;
   const tenSweeps = await sweepGas(tenRows.map((r) => r.purpose));
   const tenGasPerDeposit = Number(tenSweeps.reduce((g, s) => g + s.gas, 0n)) / 10;
 
@@ -191,12 +218,19 @@ try {
   const factory = settings.depositFactoryV2 ?? DEPOSIT_FACTORY_V2_ADDRESS;
   const direct = Array.from({ length: 10 }, (_, i) => `bench_direct_${Date.now()}_${i}`);
   const directReceipts = await Promise.all(
-    await Promise.all(direct.map((id, i) => transfer(i, depositAddressOf(factory, id, payout, 2)))).then((hs) => hs.map((hash) => waitForDevReceipt(pub, hash))),
+    await Promise.all(direct.map((id, i) => transfer(i, depositAddressOf(factory, id, payout, 2)))).then((hs) =>
+      hs.map((hash) => waitForDevReceipt(pub, hash)),
+    ),
   );
   if (directReceipts.some((r) => r.status !== 'success')) throw new Error('a transfer of the direct ten failed');
   const directSweep = await waitForDevReceipt(
     pub,
-    await wallets[0]!.writeContract({ address: factory, abi: depositForwarderFactoryV2Abi, functionName: 'sweepMany', args: [chain.info.token, direct.map(depositIdOf), direct.map(() => payout)] }),
+    await wallets[0]!.writeContract({
+      address: factory,
+      abi: depositForwarderFactoryV2Abi,
+      functionName: 'sweepMany',
+      args: [chain.info.token, direct.map(depositIdOf), direct.map(() => payout)],
+    }),
   );
   if (directSweep.status !== 'success') throw new Error('the direct sweep of ten failed');
   watching = false;
@@ -206,7 +240,10 @@ try {
   const forwardersEmpty = (await Promise.all([...sessions, alone, ...ten].map((s) => balanceOf(s.address)))).every((b) => b === 0n);
   const [ledgerAfter] = await sql<{ n: number }[]>`select count(*)::int as n from chain_transactions where purpose like 'deposit-sweep:%'`;
   const ok =
-    payoutGain === AMOUNT * BigInt(COUNT + 21) && forwardersEmpty && ledger!.n === sweeps.length && ledgerAfter!.n === sweeps.length + 1 + tenSweeps.length;
+    payoutGain === AMOUNT * BigInt(COUNT + 21) &&
+    forwardersEmpty &&
+    ledger!.n === sweeps.length &&
+    ledgerAfter!.n === sweeps.length + 1 + tenSweeps.length;
 
   const batched = sweeps.filter((s) => s.deposits > 1);
   const batchedDeposits = batched.reduce((n, s) => n + s.deposits, 0);

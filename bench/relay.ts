@@ -128,7 +128,11 @@ try {
   await sql`update merchants set payout_address = ${DEV_ACCOUNTS.merchant.address} where id = ${merchant.id}`;
   const { secret } = await issueKey(sql, { merchantId: merchant.id, livemode: false, kind: 'secret', scopes: SCOPES, actor: 'bench' });
 
-  const pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 50 });
+  const pub = createPublicClient({
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+    pollingInterval: 50,
+  });
   log('signing the authorizations');
   const domain = await readDomain(pub, chain.info.token);
   const payers = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey));
@@ -136,7 +140,14 @@ try {
   const bodies = await Promise.all(
     Array.from({ length: COUNT }, async (_, i) => {
       const payer = payers[i % payers.length]!;
-      const message = { from: payer.address, to: DEV_ACCOUNTS.merchant.address, value: 1_000_000n, validAfter: 0n, validBefore: now + 3600n, nonce: randomNonce() };
+      const message = {
+        from: payer.address,
+        to: DEV_ACCOUNTS.merchant.address,
+        value: 1_000_000n,
+        validAfter: 0n,
+        validBefore: now + 3600n,
+        nonce: randomNonce(),
+      };
       const signature = await signAuthorization(payer, domain, 'TransferWithAuthorization', message);
       return {
         authorization: { ...message, value: '1000000', validAfter: '0', validBefore: message.validBefore.toString() },
@@ -152,14 +163,21 @@ try {
   const relayStart = performance.now();
   const responses = await Promise.all(
     bodies.map((payload, i) =>
-      app.inject({ method: 'POST', url: '/v1/relay/payments', headers: { authorization: `Bearer ${secret}`, 'idempotency-key': `bench-${i}` }, payload }),
+      app.inject({
+        method: 'POST',
+        url: '/v1/relay/payments',
+        headers: { authorization: `Bearer ${secret}`, 'idempotency-key': `bench-${i}` },
+        payload,
+      }),
     ),
   );
   const refused = responses.filter((r) => r.statusCode !== 200);
   if (refused.length > 0) throw new Error(`${refused.length} relay requests refused: ${refused[0]!.body}`);
   const acceptedAt = performance.now();
   await Promise.all(
-    bodies.map((_, i) => client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.id, livemode: false, idempotencyKey: `bench-${i}` })).result()),
+    bodies.map((_, i) =>
+      client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.id, livemode: false, idempotencyKey: `bench-${i}` })).result(),
+    ),
   );
   const relaySeconds = (performance.now() - relayStart) / 1000;
   const relayCpuPerItem = cpuPerItem(relayCpu, cpuSnapshot(roles), COUNT);
@@ -204,13 +222,22 @@ try {
   // (writeContract: viem fetches fees, estimates gas, keeps the nonce, signs and sends; then each
   // receipt is awaited), all at once from one funded account.
   const plainAccount = privateKeyToAccount(DEV_ACCOUNTS.payers[4]!.privateKey, { nonceManager });
-  const plainWallet = createWalletClient({ account: plainAccount, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  const plainWallet = createWalletClient({
+    account: plainAccount,
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+  });
   log(`sending ${COUNT} plain viem transfers`);
   const plainCpu = cpuSnapshot(roles);
   const plainStart = performance.now();
   const plainHashes = await Promise.all(
     Array.from({ length: COUNT }, () =>
-      plainWallet.writeContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'transfer', args: [DEV_ACCOUNTS.merchant.address, 1n] }),
+      plainWallet.writeContract({
+        address: chain.info.token,
+        abi: fiatTokenAbi,
+        functionName: 'transfer',
+        args: [DEV_ACCOUNTS.merchant.address, 1n],
+      }),
     ),
   );
   const plainReceipts = await Promise.all(plainHashes.map((hash) => waitForDevReceipt(pub, hash)));
@@ -221,7 +248,14 @@ try {
   const relayRate = COUNT / relaySeconds;
   const directRate = COUNT / directSeconds;
   const plainRate = COUNT / plainSeconds;
-  const ok = summary!.confirmed === COUNT && summary!.failed === 0 && summary!.hashes === COUNT && relayerNonceAfter - relayerNonceBefore === COUNT && uniqueAuthorizations >= COUNT && ledger!.rows === COUNT && ledger!.purposes === COUNT;
+  const ok =
+    summary!.confirmed === COUNT &&
+    summary!.failed === 0 &&
+    summary!.hashes === COUNT &&
+    relayerNonceAfter - relayerNonceBefore === COUNT &&
+    uniqueAuthorizations >= COUNT &&
+    ledger!.rows === COUNT &&
+    ledger!.purposes === COUNT;
   const table = [
     `### Relay benchmark (${new Date().toISOString().slice(0, 10)}, ${COUNT} authorizations, anvil automine, confirmations 1, worker ${process.env.BENCH_WORKER === 'inline' ? 'in the bench process' : 'in its own process'})`,
     '',
@@ -256,7 +290,9 @@ try {
   if (process.env.BENCH_OUT) appendFileSync(process.env.BENCH_OUT, `${table}\n`);
   if (!ok) {
     process.exitCode = 1;
-    console.log(await sql`select id, status, failure_code, failure_reason, transaction_hash from relay_submissions where status <> 'confirmed' limit 5`);
+    console.log(
+      await sql`select id, status, failure_code, failure_reason, transaction_hash from relay_submissions where status <> 'confirmed' limit 5`,
+    );
   }
 } finally {
   for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));

@@ -49,7 +49,8 @@ const log = (line: string) => console.log(`[bench] ${line}`);
 
 async function inBatches<T, R>(items: T[], size: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map((item, j) => work(item, i + j)))));
+  for (let i = 0; i < items.length; i += size)
+    out.push(...(await Promise.all(items.slice(i, i + size).map((item, j) => work(item, i + j)))));
   return out;
 }
 
@@ -82,31 +83,88 @@ try {
   // 2N enrolments (N for the workflow run, N for the direct baseline) by N payers.
   log(`funding ${N} payers and enrolling ${2 * N} subscriptions ...`);
   const payers = Array.from({ length: N }, (_, i) => privateKeyToAccount(keccak256(toHex(`bench-payer-${i}`))));
-  await fundPayers({ rpcUrl: anvil.rpcUrl, minterKey: DEV_ACCOUNTS.usdcMasterMinter.privateKey, token: deployed.token, payers: payers.map((p) => p.address), balance: 100n * AMOUNT, wave: WAVE });
+  await fundPayers({
+    rpcUrl: anvil.rpcUrl,
+    minterKey: DEV_ACCOUNTS.usdcMasterMinter.privateKey,
+    token: deployed.token,
+    payers: payers.map((p) => p.address),
+    balance: 100n * AMOUNT,
+    wave: WAVE,
+  });
   const deadline = BigInt(Math.floor(Date.now() / 1000) + 86_400);
-  const terms = { token: deployed.token, merchant: DEV_ACCOUNTS.merchant.address, operator: DEV_ACCOUNTS.operator.address, amount: AMOUNT, period: PERIOD, periods: 0, trialEnd: 0n };
+  const terms = {
+    token: deployed.token,
+    merchant: DEV_ACCOUNTS.merchant.address,
+    operator: DEV_ACCOUNTS.operator.address,
+    amount: AMOUNT,
+    period: PERIOD,
+    periods: 0,
+    trialEnd: 0n,
+  };
   // The relayer's enrolments are signed up front with consecutive nonces and sent in batches,
   // so thousands of them never race for a nonce.
   const relayerAccount = privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey);
   const fees = await pub.estimateFeesPerGas();
   let relayerNonce = await pub.getTransactionCount({ address: relayerAccount.address, blockTag: 'pending' });
   const enrolAll = async (): Promise<SubscriptionCreatedLog[]> => {
-    const permitNonces = await inBatches(payers, 200, (p) => pub.readContract({ address: deployed.token, abi: [{ type: 'function', name: 'nonces', stateMutability: 'view', inputs: [{ name: 'o', type: 'address' }], outputs: [{ type: 'uint256' }] }] as const, functionName: 'nonces', args: [p.address] }));
+    const permitNonces = await inBatches(payers, 200, (p) =>
+      pub.readContract({
+        address: deployed.token,
+        abi: [
+          {
+            type: 'function',
+            name: 'nonces',
+            stateMutability: 'view',
+            inputs: [{ name: 'o', type: 'address' }],
+            outputs: [{ type: 'uint256' }],
+          },
+        ] as const,
+        functionName: 'nonces',
+        args: [p.address],
+      }),
+    );
     const calls = await inBatches(payers, 100, async (payer, i) => {
-      const permit = await signPermit(pub, payer, deployed.token, { spender: deployed.subscriptionManager, value: 1000n * AMOUNT, deadline, nonce: permitNonces[i] });
+      const permit = await signPermit(pub, payer, deployed.token, {
+        spender: deployed.subscriptionManager,
+        value: 1000n * AMOUNT,
+        deadline,
+        nonce: permitNonces[i],
+      });
       const auth = await signEnrolment(pub, payer, deployed.subscriptionManager, terms, { nonce: randomNonce(), deadline });
-      return encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'subscribeWithPermitFor', args: [payer.address, terms, permit, auth] });
+      return encodeFunctionData({
+        abi: subscriptionManagerAbi,
+        functionName: 'subscribeWithPermitFor',
+        args: [payer.address, terms, permit, auth],
+      });
     });
     const raws: Hex[] = [];
     for (const data of calls) {
-      raws.push(await relayerAccount.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to: deployed.subscriptionManager, data, nonce: relayerNonce++, gas: 400_000n, maxFeePerGas: fees.maxFeePerGas * 100n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }));
+      raws.push(
+        await relayerAccount.signTransaction({
+          type: 'eip1559',
+          chainId: anvil.chainId,
+          to: deployed.subscriptionManager,
+          data,
+          nonce: relayerNonce++,
+          gas: 400_000n,
+          maxFeePerGas: fees.maxFeePerGas * 100n,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        }),
+      );
     }
     const receipts = await sendSignedInWaves(pub, raws, WAVE);
     return inBatches(receipts, 200, async (receipt) => {
       if (receipt.status !== 'success') throw new Error(`enrolment ${receipt.transactionHash} reverted`);
       const [event] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCreated' });
       const block = await pub.getBlock({ blockNumber: receipt.blockNumber });
-      return { livemode: false, chainId: anvil.chainId, address: event!.address, transactionHash: receipt.transactionHash, blockTimestamp: block.timestamp, args: event!.args };
+      return {
+        livemode: false,
+        chainId: anvil.chainId,
+        address: event!.address,
+        transactionHash: receipt.transactionHash,
+        blockTimestamp: block.timestamp,
+        args: event!.args,
+      };
     });
   };
   const forWorkflows = await enrolAll();
@@ -125,7 +183,14 @@ try {
     temporal,
     taskQueue,
     events: createEventDispatcher(temporal, taskQueue, () => {}),
-    modes: { test: { chainId: anvil.chainId, subscriptionManager: deployed.subscriptionManager, token: deployed.token, operator: DEV_ACCOUNTS.operator.address } },
+    modes: {
+      test: {
+        chainId: anvil.chainId,
+        subscriptionManager: deployed.subscriptionManager,
+        token: deployed.token,
+        operator: DEV_ACCOUNTS.operator.address,
+      },
+    },
     useSearchAttributes: true,
   };
   // The indexer's hook starts one workflow per enrolment, 50 at a time.
@@ -143,11 +208,15 @@ try {
   const startedBefore = process.env.BENCH_DUE === 'waiting';
   let startSeconds = startedBefore ? await startAll() : 0;
   const worker = process.env.BENCH_WORKER === 'inline' || chargeBatch === false ? await inlineWorker() : await ownProcessWorker();
-  const workerMemory = () => (worker.pid === process.pid ? process.memoryUsage().rss / 2 ** 20 : (processMemoryMiB(worker.pid)?.rss ?? NaN));
+  const workerMemory = () =>
+    worker.pid === process.pid ? process.memoryUsage().rss / 2 ** 20 : (processMemoryMiB(worker.pid)?.rss ?? NaN);
   let peakRss = workerMemory();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, workerMemory())), 250);
   const rssTimeline: string[] = [];
-  const roles = worker.pid === process.pid ? { [process.pid]: 'bench driver + worker (node)' } : { [process.pid]: 'bench driver (node)', [worker.pid]: 'worker (node)' };
+  const roles =
+    worker.pid === process.pid
+      ? { [process.pid]: 'bench driver + worker (node)' }
+      : { [process.pid]: 'bench driver (node)', [worker.pid]: 'worker (node)' };
   const cpuBefore = cpuSnapshot(roles);
   const t0 = performance.now();
   if (!startedBefore) startSeconds = await startAll();
@@ -171,7 +240,9 @@ try {
   const cpu = cpuPerItem(cpuBefore, cpuSnapshot(roles), N);
   if (worker.pid !== process.pid) peakRss = Math.max(peakRss, processMemoryMiB(worker.pid)?.peak ?? 0);
   const workflowEndBlock = await pub.getBlockNumber();
-  log(`workflow run (${startedBefore ? `workflows started before the worker ran, in ${startSeconds.toFixed(1)} s, not timed` : `starts timed: the last of them ${startSeconds.toFixed(1)} s into the run`}): ${N} charged in ${workflowSeconds.toFixed(1)} s (${(N / workflowSeconds).toFixed(1)} charges/s), worker peak RSS ${peakRss.toFixed(0)} MiB (${worker.pid === process.pid ? 'with the driver, one process' : 'its own process'}); bench driver RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+  log(
+    `workflow run (${startedBefore ? `workflows started before the worker ran, in ${startSeconds.toFixed(1)} s, not timed` : `starts timed: the last of them ${startSeconds.toFixed(1)} s into the run`}): ${N} charged in ${workflowSeconds.toFixed(1)} s (${(N / workflowSeconds).toFixed(1)} charges/s), worker peak RSS ${peakRss.toFixed(0)} MiB (${worker.pid === process.pid ? 'with the driver, one process' : 'its own process'}); bench driver RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+  );
   log(`worker RSS as the run went (charged: MiB): ${rssTimeline.join(', ') || '-'}`);
   clearInterval(sampler);
   await worker.stop();
@@ -184,7 +255,18 @@ try {
   const directRaws: Hex[] = [];
   for (const l of forDirect) {
     const data = encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'charge', args: [l.args.id, 0, AMOUNT] });
-    directRaws.push(await operator.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to: deployed.subscriptionManager, data, nonce: operatorNonce++, gas: 200_000n, maxFeePerGas: fees.maxFeePerGas * 100n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }));
+    directRaws.push(
+      await operator.signTransaction({
+        type: 'eip1559',
+        chainId: anvil.chainId,
+        to: deployed.subscriptionManager,
+        data,
+        nonce: operatorNonce++,
+        gas: 200_000n,
+        maxFeePerGas: fees.maxFeePerGas * 100n,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      }),
+    );
   }
   const t1 = performance.now();
   const directReceipts = await sendSignedInWaves(pub, directRaws, WAVE);
@@ -197,7 +279,15 @@ try {
   const head = await pub.getBlockNumber();
   for (let from = startBlock; from <= head; from += 4n) {
     const to = from + 3n < head ? from + 3n : head;
-    charged.push(...(await pub.getContractEvents({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, eventName: 'SubscriptionCharged', fromBlock: from, toBlock: to })));
+    charged.push(
+      ...(await pub.getContractEvents({
+        address: deployed.subscriptionManager,
+        abi: subscriptionManagerAbi,
+        eventName: 'SubscriptionCharged',
+        fromBlock: from,
+        toBlock: to,
+      })),
+    );
   }
   const distinct = new Set(charged.map((e) => `${e.args.id}:${e.args.periodIndex}`));
   const workflowCharges = charged.filter((e) => e.blockNumber !== null && e.blockNumber <= workflowEndBlock);
@@ -206,22 +296,57 @@ try {
   for (const hash of workflowTxs) workflowGas += (await pub.getTransactionReceipt({ hash })).gasUsed;
   const directGas = directReceipts.reduce((sum, r) => sum + r.gasUsed, 0n);
   table([
-    { run: 'workflow', subscriptions: N, seconds: workflowSeconds.toFixed(1), chargesPerSecond: (N / workflowSeconds).toFixed(1), workerPeakRssMiB: peakRss.toFixed(0) },
-    { run: 'direct', subscriptions: N, seconds: directSeconds.toFixed(1), chargesPerSecond: (N / directSeconds).toFixed(1), workerPeakRssMiB: '-' },
+    {
+      run: 'workflow',
+      subscriptions: N,
+      seconds: workflowSeconds.toFixed(1),
+      chargesPerSecond: (N / workflowSeconds).toFixed(1),
+      workerPeakRssMiB: peakRss.toFixed(0),
+    },
+    {
+      run: 'direct',
+      subscriptions: N,
+      seconds: directSeconds.toFixed(1),
+      chargesPerSecond: (N / directSeconds).toFixed(1),
+      workerPeakRssMiB: '-',
+    },
   ]);
   log(`on-chain charges: ${charged.length}, distinct (id, period): ${distinct.size}, double charges: ${charged.length - distinct.size}`);
   log(`workflow / direct time ratio: ${(workflowSeconds / directSeconds).toFixed(2)}`);
-  log(`F (temporal floor, same server, ${floor.workflows} workflows): ${floor.workflowsPerSecond.toFixed(1)}/s; charges/s = ${(N / workflowSeconds / floor.workflowsPerSecond).toFixed(2)} x F (target >= 0.6)`);
-  log(`workflow run on-chain: ${workflowCharges.length} charges in ${workflowTxs.size} transactions (${(workflowCharges.length / Math.max(1, workflowTxs.size)).toFixed(1)} per transaction), ${(Number(workflowGas) / Math.max(1, workflowCharges.length)).toFixed(0)} gas per charge; direct charge: ${(Number(directGas) / N).toFixed(0)} gas per charge`);
+  log(
+    `F (temporal floor, same server, ${floor.workflows} workflows): ${floor.workflowsPerSecond.toFixed(1)}/s; charges/s = ${(N / workflowSeconds / floor.workflowsPerSecond).toFixed(2)} x F (target >= 0.6)`,
+  );
+  log(
+    `workflow run on-chain: ${workflowCharges.length} charges in ${workflowTxs.size} transactions (${(workflowCharges.length / Math.max(1, workflowTxs.size)).toFixed(1)} per transaction), ${(Number(workflowGas) / Math.max(1, workflowCharges.length)).toFixed(0)} gas per charge; direct charge: ${(Number(directGas) / N).toFixed(0)} gas per charge`,
+  );
   log('CPU per charge during the workflow run, by process:');
   table(cpu.map((row) => ({ process: row.process, 'ms per charge': row.ms.toFixed(2) })));
   await temporal.connection.close();
 
   /** The product worker in this process (the in-process chain port can switch batching off). */
   async function inlineWorker(): Promise<{ pid: number; stop: () => Promise<void> }> {
-    const subscriptionChain = await createViemSubscriptionChain({ test: { rpcUrl: anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: deployed.subscriptionManager, pollingIntervalMs: 100, ...(chargeBatch === false ? { chargeBatch } : {}) } }, { sql });
+    const subscriptionChain = await createViemSubscriptionChain(
+      {
+        test: {
+          rpcUrl: anvil.rpcUrl,
+          operatorKey: DEV_ACCOUNTS.operator.privateKey,
+          subscriptionManager: deployed.subscriptionManager,
+          pollingIntervalMs: 100,
+          ...(chargeBatch === false ? { chargeBatch } : {}),
+        },
+      },
+      { sql },
+    );
     const connection = await NativeConnection.connect({ address: temporalServer.address });
-    const inline = await createWorker({ connection, namespace: 'default', sql, temporal, taskQueue, subscriptionChain, maxCachedWorkflows: Number(process.env.TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS) || undefined });
+    const inline = await createWorker({
+      connection,
+      namespace: 'default',
+      sql,
+      temporal,
+      taskQueue,
+      subscriptionChain,
+      maxCachedWorkflows: Number(process.env.TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS) || undefined,
+    });
     const running = inline.run();
     return { pid: process.pid, stop: async () => (inline.shutdown(), await running, await connection.close()) };
   }

@@ -43,13 +43,23 @@ export async function measureTemporalFloor(opts: { address: string; sql: Sql; wo
   const running = worker.run();
   try {
     // Warm up the bundle and the connections.
-    await temporal.workflow.execute(dispatchEventWorkflow, { workflowId: `${taskQueue}-warmup`, taskQueue, args: [{ eventId: 'evt_missing_warmup' }] });
+    await temporal.workflow.execute(dispatchEventWorkflow, {
+      workflowId: `${taskQueue}-warmup`,
+      taskQueue,
+      args: [{ eventId: 'evt_missing_warmup' }],
+    });
     const roles = { [process.pid]: 'bench driver + worker (node)' };
     const cpuBefore = cpuSnapshot(roles);
 
     const t0 = performance.now();
     const handles = await Promise.all(
-      Array.from({ length: N }, (_, i) => temporal.workflow.start(dispatchEventWorkflow, { workflowId: `${taskQueue}-${i}`, taskQueue, args: [{ eventId: `evt_missing_${i}` }] })),
+      Array.from({ length: N }, (_, i) =>
+        temporal.workflow.start(dispatchEventWorkflow, {
+          workflowId: `${taskQueue}-${i}`,
+          taskQueue,
+          args: [{ eventId: `evt_missing_${i}` }],
+        }),
+      ),
     );
     const started = performance.now();
     await Promise.all(handles.map((h) => h.result()));

@@ -81,7 +81,9 @@ const sql = createSql(databaseUrl, { max: 40 });
 log(`Temporal floor: ${FLOOR_WORKFLOWS} workflows (bench/temporal-floor.ts)`);
 const floor = await measureTemporalFloor({ address: temporalAddress, sql, workflows: FLOOR_WORKFLOWS });
 const F = floor.workflowsPerSecond;
-log(`  F = ${F.toFixed(1)} workflows/s (all started in ${floor.startSeconds.toFixed(1)} s, completed in ${floor.completeSeconds.toFixed(1)} s)`);
+log(
+  `  F = ${F.toFixed(1)} workflows/s (all started in ${floor.startSeconds.toFixed(1)} s, completed in ${floor.completeSeconds.toFixed(1)} s)`,
+);
 const config = loadConfig({ DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
 const resolver = async (host: string) => (host === 'receiver.test' ? ['127.0.0.1'] : []);
 const receiver = await startHttpsReceiver();
@@ -104,7 +106,16 @@ const body = Buffer.from(JSON.stringify({ id: 'evt_plain', object: 'event', type
 function plainPost(): Promise<void> {
   return new Promise((resolve, reject) => {
     const request = https.request(
-      { method: 'POST', host: '127.0.0.1', port: receiver.port, path: '/plain', servername: 'receiver.test', ca: receiver.certificate, agent, headers: { 'content-type': 'application/json', 'content-length': body.length } },
+      {
+        method: 'POST',
+        host: '127.0.0.1',
+        port: receiver.port,
+        path: '/plain',
+        servername: 'receiver.test',
+        ca: receiver.certificate,
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': body.length },
+      },
       (response) => {
         response.resume();
         response.on('end', resolve);
@@ -128,7 +139,13 @@ plainLatencies.sort((a, b) => a - b);
 // Webhook fan-out ------------------------------------------------------------
 const merchant = await createMerchant(sql, { name: 'Bench merchant' });
 const scope = { merchantId: merchant.id, livemode: false };
-const webhooks = createWebhookService({ sql, temporal, taskQueue, encryptionKey: config.webhooks.secretEncryptionKey, targets: { resolver, allowPrivateTargets: true } });
+const webhooks = createWebhookService({
+  sql,
+  temporal,
+  taskQueue,
+  encryptionKey: config.webhooks.secretEncryptionKey,
+  targets: { resolver, allowPrivateTargets: true },
+});
 await webhooks.create(scope, { url: `https://receiver.test:${receiver.port}/hook`, events: ['*'], description: 'bench' });
 
 const events = createEventDispatcher(temporal, taskQueue, (error) => log(`  wake-up failed: ${String(error)}`));
@@ -208,12 +225,20 @@ const hookRate = EVENTS / hookSeconds;
 log('');
 log(`| path | events/s | p50 ms | p99 ms | lost | received twice |`);
 log(`|---|---|---|---|---|---|`);
-log(`| plain HTTPS POST loop | ${plainRate.toFixed(0)} | ${percentile(plainLatencies, 50).toFixed(1)} | ${percentile(plainLatencies, 99).toFixed(1)} | | |`);
-log(`| webhook fan-out, ${EVENTS} events open loop (commit -> receipt) | ${hookRate.toFixed(1)} | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} | ${high.lost} | ${high.twice} |`);
-log(`| webhook fan-out, ${LOW_EVENTS} events at ${LOW_RATE}/s (commit -> receipt) | | ${percentile(lowLatencies, 50).toFixed(1)} | ${percentile(lowLatencies, 99).toFixed(1)} | ${low.lost} | ${low.twice} |`);
+log(
+  `| plain HTTPS POST loop | ${plainRate.toFixed(0)} | ${percentile(plainLatencies, 50).toFixed(1)} | ${percentile(plainLatencies, 99).toFixed(1)} | | |`,
+);
+log(
+  `| webhook fan-out, ${EVENTS} events open loop (commit -> receipt) | ${hookRate.toFixed(1)} | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} | ${high.lost} | ${high.twice} |`,
+);
+log(
+  `| webhook fan-out, ${LOW_EVENTS} events at ${LOW_RATE}/s (commit -> receipt) | | ${percentile(lowLatencies, 50).toFixed(1)} | ${percentile(lowLatencies, 99).toFixed(1)} | ${low.lost} | ${low.twice} |`,
+);
 log('');
 log(`F (Temporal floor, ${FLOOR_WORKFLOWS} workflows, same run) = ${F.toFixed(1)} workflows/s`);
-log(`events/s / F = ${(hookRate / F).toFixed(2)} (target >= 0.6: ${hookRate >= 0.6 * F ? 'met' : 'NOT met'}); webhook / plain = ${(hookRate / plainRate).toFixed(3)}`);
+log(
+  `events/s / F = ${(hookRate / F).toFixed(2)} (target >= 0.6: ${hookRate >= 0.6 * F ? 'met' : 'NOT met'}); webhook / plain = ${(hookRate / plainRate).toFixed(3)}`,
+);
 
 worker.shutdown();
 await workerRun;

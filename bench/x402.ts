@@ -87,7 +87,15 @@ try {
   const pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
   const domain = await readDomain(pub, chain.info.token);
   const network = `eip155:${chain.info.chainId}`;
-  const requirements = { scheme: 'exact', network, amount: AMOUNT.toString(), asset: chain.info.token, payTo, maxTimeoutSeconds: 600, extra: { name: domain.name, version: domain.version } };
+  const requirements = {
+    scheme: 'exact',
+    network,
+    amount: AMOUNT.toString(),
+    asset: chain.info.token,
+    payTo,
+    maxTimeoutSeconds: 600,
+    extra: { name: domain.name, version: domain.version },
+  };
   const payers = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey));
   const validBefore = (await pub.getBlock()).timestamp + 3600n;
   const signed = async (payer: PrivateKeyAccount) => {
@@ -97,7 +105,12 @@ try {
   };
   const facilitatorBody = async (payer: PrivateKeyAccount) => ({
     x402Version: 2,
-    paymentPayload: { x402Version: 2, resource: { url: 'https://seller.example/report' }, accepted: requirements, payload: await signed(payer) },
+    paymentPayload: {
+      x402Version: 2,
+      resource: { url: 'https://seller.example/report' },
+      accepted: requirements,
+      payload: await signed(payer),
+    },
     paymentRequirements: requirements,
   });
 
@@ -128,7 +141,9 @@ try {
   log(`settling ${BATCH} payments at once`);
   const settleBodies = await Promise.all(Array.from({ length: BATCH }, (_, i) => facilitatorBody(payers[i % payers.length]!)));
   const settleStart = performance.now();
-  const settled = await Promise.all(settleBodies.map((payload) => app.inject({ method: 'POST', url: '/v1/x402/settle', headers, payload })));
+  const settled = await Promise.all(
+    settleBodies.map((payload) => app.inject({ method: 'POST', url: '/v1/x402/settle', headers, payload })),
+  );
   const settleSeconds = (performance.now() - settleStart) / 1000;
   const settleFailures = settled.filter((r) => r.json().success !== true).length;
 
@@ -136,10 +151,16 @@ try {
   const relayBodies = await Promise.all(Array.from({ length: BATCH }, (_, i) => signed(payers[i % payers.length]!)));
   const relayStart = performance.now();
   const relayed = await Promise.all(
-    relayBodies.map((payload, i) => app.inject({ method: 'POST', url: '/v1/relay/payments', headers: { ...headers, 'idempotency-key': `bench-${i}` }, payload })),
+    relayBodies.map((payload, i) =>
+      app.inject({ method: 'POST', url: '/v1/relay/payments', headers: { ...headers, 'idempotency-key': `bench-${i}` }, payload }),
+    ),
   );
   if (relayed.some((r) => r.statusCode !== 200)) throw new Error('a relay request was refused');
-  await Promise.all(relayBodies.map((_, i) => client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.id, livemode: false, idempotencyKey: `bench-${i}` })).result()));
+  await Promise.all(
+    relayBodies.map((_, i) =>
+      client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.id, livemode: false, idempotencyKey: `bench-${i}` })).result(),
+    ),
+  );
   const relaySeconds = (performance.now() - relayStart) / 1000;
 
   const verify = ms(verifyMs);

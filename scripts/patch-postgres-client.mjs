@@ -48,7 +48,9 @@ for (const file of files) {
   if (text.includes(MARKER)) continue;
   for (const { before } of EDITS) {
     if (text.split(before).length !== 2) {
-      throw new Error(`${path} is not the postgres 3.4.9 code this patch fixes (looked for "${before}" once): see scripts/patch-postgres-client.mjs`);
+      throw new Error(
+        `${path} is not the postgres 3.4.9 code this patch fixes (looked for "${before}" once): see scripts/patch-postgres-client.mjs`,
+      );
     }
   }
   for (const { before, after } of EDITS) text = text.replace(before, after);

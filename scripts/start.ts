@@ -164,7 +164,11 @@ try {
     startNodeProcess('indexer', 'src/indexer.ts', env, onExit('indexer')),
   ];
   for (const child of children) {
-    recordProcess(PROCESSES_FILE, { name: child.name, pid: child.process.pid ?? -1, marker: `src/${child.name === 'api' ? 'server' : child.name}.ts` });
+    recordProcess(PROCESSES_FILE, {
+      name: child.name,
+      pid: child.process.pid ?? -1,
+      marker: `src/${child.name === 'api' ? 'server' : child.name}.ts`,
+    });
     stops.push(child.stop);
   }
   await waitForHttp(`${apiUrl}/openapi.json`);

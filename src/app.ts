@@ -144,8 +144,7 @@ export async function buildApp(deps: AppDeps) {
     perIpPerMinute: deps.config.rateLimits.perIpPerMinute,
     perKeyPerMinute: deps.config.rateLimits.perKeyPerMinute,
   };
-  const tokenVerifier =
-    deps.dashboardTokens ?? (deps.config.oidc ? createDashboardTokenVerifier(deps.config.oidc) : refuseDashboardTokens);
+  const tokenVerifier = deps.dashboardTokens ?? (deps.config.oidc ? createDashboardTokenVerifier(deps.config.oidc) : refuseDashboardTokens);
 
   await app.register(requestedVersionHeaderPlugin, { supported: deps.apiVersions });
   await app.register(ipRateLimitPlugin, rateLimits);
@@ -170,7 +169,13 @@ export async function buildApp(deps: AppDeps) {
   registerPlanRoutes(app, createPlanService({ sql: deps.sql, events }));
   registerMerchantRoutes(
     app,
-    createMerchantService({ sql: deps.sql, secretBox, emails, defaultRateLimitPerMinute: deps.config.rateLimits.perKeyPerMinute, chain: deps.config.chain }),
+    createMerchantService({
+      sql: deps.sql,
+      secretBox,
+      emails,
+      defaultRateLimitPerMinute: deps.config.rateLimits.perKeyPerMinute,
+      chain: deps.config.chain,
+    }),
   );
   registerApiKeyRoutes(app, createApiKeyService({ sql: deps.sql, secretBox, keys: deps.keys }));
   registerSecretScanningRoutes(
@@ -187,7 +192,10 @@ export async function buildApp(deps: AppDeps) {
       encryptionKey: deps.config.webhooks.secretEncryptionKey,
       targets: { resolver: deps.webhookResolver ?? systemResolver, allowPrivateTargets: deps.config.webhooks.allowPrivateTargets },
       onStartError: (error, start) =>
-        app.log.warn({ err: error, workflowId: start.workflowId }, 'test event delivery start failed after commit; the outbox sweep will retry'),
+        app.log.warn(
+          { err: error, workflowId: start.workflowId },
+          'test event delivery start failed after commit; the outbox sweep will retry',
+        ),
     }),
   );
   const webhookListeners = createWebhookListenerService({
@@ -202,10 +210,28 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('preClose', () => webhookListeners.close());
   const tokens = createTokenService({ chain: deps.config.chain });
   registerTokenRoutes(app, tokens);
-  const relay = createRelayService({ sql: deps.sql, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue });
+  const relay = createRelayService({
+    sql: deps.sql,
+    chain: deps.config.chain,
+    tokens,
+    temporal: deps.temporal,
+    taskQueue: deps.config.temporalTaskQueue,
+  });
   registerRelayRoutes(app, relay);
-  registerX402Routes(app, createX402Service({ sql: deps.sql, chain: deps.config.chain, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }));
-  registerCheckoutRoutes(app, createCheckoutService({ sql: deps.sql, relay, chain: deps.config.chain, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }));
+  registerX402Routes(
+    app,
+    createX402Service({ sql: deps.sql, chain: deps.config.chain, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }),
+  );
+  registerCheckoutRoutes(
+    app,
+    createCheckoutService({
+      sql: deps.sql,
+      relay,
+      chain: deps.config.chain,
+      temporal: deps.temporal,
+      taskQueue: deps.config.temporalTaskQueue,
+    }),
+  );
   registerSubscriptionRoutes(
     app,
     createSubscriptionService({
@@ -225,13 +251,22 @@ export async function buildApp(deps: AppDeps) {
     temporal: deps.temporal,
     taskQueue: deps.config.temporalTaskQueue,
     onStartError: (error: unknown, start: { workflowId: string; action: string }) =>
-      app.log.warn({ err: error, workflowId: start.workflowId, action: start.action }, 'workflow start failed after commit; the outbox sweep will retry'),
+      app.log.warn(
+        { err: error, workflowId: start.workflowId, action: start.action },
+        'workflow start failed after commit; the outbox sweep will retry',
+      ),
   };
   const paymentSessions = createPaymentSessionService(payments);
   registerPaymentSessionRoutes(app, paymentSessions);
   registerStorefrontRoutes(
     app,
-    createStorefrontService({ sql: deps.sql, events, sessions: paymentSessions, limiter: rateLimiter, publicBaseUrl: deps.config.publicBaseUrl }),
+    createStorefrontService({
+      sql: deps.sql,
+      events,
+      sessions: paymentSessions,
+      limiter: rateLimiter,
+      publicBaseUrl: deps.config.publicBaseUrl,
+    }),
   );
   const invoices = createInvoiceService({ ...payments, events });
   registerInvoiceRoutes(app, invoices);
@@ -241,12 +276,25 @@ export async function buildApp(deps: AppDeps) {
   registerStatsRoutes(app, createStatsService({ sql: deps.sql }));
   registerAgentRoutes(
     app,
-    createAgentService({ sql: deps.sql, secretBox, events, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue, onStartError: payments.onStartError }),
+    createAgentService({
+      sql: deps.sql,
+      secretBox,
+      events,
+      temporal: deps.temporal,
+      taskQueue: deps.config.temporalTaskQueue,
+      onStartError: payments.onStartError,
+    }),
   );
 
   registerTestClockRoutes(
     app,
-    createTestClockService({ sql: deps.sql, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue, chain: deps.config.chain, invoices }),
+    createTestClockService({
+      sql: deps.sql,
+      temporal: deps.temporal,
+      taskQueue: deps.config.temporalTaskQueue,
+      chain: deps.config.chain,
+      invoices,
+    }),
   );
 
   registerDashboardRoutes(app, deps.config);

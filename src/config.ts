@@ -48,7 +48,11 @@ const configSchema = z.object({
   TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(500).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest request body accepted, in bytes (documented in the API reference). */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** Dashboard tokens: the identity provider's issuer, the audience of our API and its JWKS URL. */
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_AUDIENCE: z.string().min(1).default('stablepay-api'),
@@ -175,7 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const leaseRenewMs = e.INDEXER_LEASE_RENEW_MS ?? Math.min(DEFAULT_LEASE_RENEW_MS, Math.floor(e.INDEXER_LEASE_TTL_MS / 3));
   // At least two renewals per lease: one lost renewal must not cost the lease.
-  if (leaseRenewMs * 2 > e.INDEXER_LEASE_TTL_MS) throw new Error('Invalid configuration: INDEXER_LEASE_RENEW_MS must be at most half of INDEXER_LEASE_TTL_MS');
+  if (leaseRenewMs * 2 > e.INDEXER_LEASE_TTL_MS)
+    throw new Error('Invalid configuration: INDEXER_LEASE_RENEW_MS must be at most half of INDEXER_LEASE_TTL_MS');
   if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
     throw new Error('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must not be set when NODE_ENV=production');
   }
@@ -202,7 +207,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     oidc:
-      e.OIDC_ISSUER && e.OIDC_JWKS_URL ? { issuer: e.OIDC_ISSUER, audience: e.OIDC_AUDIENCE, jwksUrl: e.OIDC_JWKS_URL, jwksCooldownMs: e.OIDC_JWKS_COOLDOWN_MS } : null,
+      e.OIDC_ISSUER && e.OIDC_JWKS_URL
+        ? { issuer: e.OIDC_ISSUER, audience: e.OIDC_AUDIENCE, jwksUrl: e.OIDC_JWKS_URL, jwksCooldownMs: e.OIDC_JWKS_COOLDOWN_MS }
+        : null,
     dashboard: { clientId: e.DASHBOARD_OIDC_CLIENT_ID, distDir: e.DASHBOARD_DIST_DIR },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

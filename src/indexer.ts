@@ -33,7 +33,14 @@ const events = createEventDispatcher(temporal, config.temporalTaskQueue, (error,
   log.warn({ err: error, eventId }, 'waking the event dispatcher failed; the outbox sweep will wake it'),
 );
 const hooks = createHookRegistry([
-  ...subscriptionIndexerHooks(config.chain, { sql, temporal, taskQueue: config.temporalTaskQueue, events, useSearchAttributes: true, log: log.child({ hook: 'subscriptions' }) }),
+  ...subscriptionIndexerHooks(config.chain, {
+    sql,
+    temporal,
+    taskQueue: config.temporalTaskQueue,
+    events,
+    useSearchAttributes: true,
+    log: log.child({ hook: 'subscriptions' }),
+  }),
   ...agentIndexerHooks(config.chain, { sql, temporal }),
   ...depositIndexerHooks({ sql, events, temporal, taskQueue: config.temporalTaskQueue, publicBaseUrl: config.publicBaseUrl }),
 ]);
@@ -42,7 +49,6 @@ const batchSize = Number(process.env.INDEXER_BATCH_SIZE ?? 500);
 
 const modes = [config.chain.test, config.chain.live].filter((s) => s !== undefined);
 if (modes.length === 0) log.warn('no chain configured (CHAIN_RPC_URL / CHAIN_TEST_RPC_URL / CHAIN_LIVE_RPC_URL): nothing to follow');
-
 
 const holder = process.env.INDEXER_ID || defaultLeaseHolder();
 // Each lease on a connection of its own: renewals never wait behind the indexer's queries.

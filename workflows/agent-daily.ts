@@ -40,6 +40,7 @@ export async function agentDailyWorkflow(input: AgentDailyInput = {}): Promise<A
     }
     result.cashflow.push({ ...scope, ...cashflow, yield: rebalanced });
   }
-  for (const scope of await db.listAgentScopes({ capability: 'pricing_intelligence' })) result.pricing.push({ ...scope, ...(await db.runPricingSuggestions({ ...scope, day })) });
+  for (const scope of await db.listAgentScopes({ capability: 'pricing_intelligence' }))
+    result.pricing.push({ ...scope, ...(await db.runPricingSuggestions({ ...scope, day })) });
   return result;
 }

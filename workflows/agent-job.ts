@@ -62,7 +62,10 @@ export async function agentJobWorkflow({ jobId }: AgentJobInput): Promise<JobSta
       job = await fundAgentJob({ jobId });
     } catch (error) {
       if (!permanentFailureType(error)) throw error;
-      job = await failAgentJob({ jobId, reason: error instanceof Error && error.cause instanceof Error ? error.cause.message : 'escrow call reverted' });
+      job = await failAgentJob({
+        jobId,
+        reason: error instanceof Error && error.cause instanceof Error ? error.cause.message : 'escrow call reverted',
+      });
     }
     status = job.status;
   }
@@ -72,9 +75,10 @@ export async function agentJobWorkflow({ jobId }: AgentJobInput): Promise<JobSta
   const wakeUp = () => escrowEvents.length > 0 || settleRequests.length > 0;
   while (!FINAL.includes(status)) {
     const expiresAtMs = job.expiresAtMs;
-    const woken = waitForEventOnly || expiresAtMs === null
-      ? (await condition(wakeUp), true)
-      : await condition(wakeUp, Math.max(1000, expiresAtMs - Date.now()));
+    const woken =
+      waitForEventOnly || expiresAtMs === null
+        ? (await condition(wakeUp), true)
+        : await condition(wakeUp, Math.max(1000, expiresAtMs - Date.now()));
     const event = escrowEvents.shift();
     const settle = event ? undefined : settleRequests.shift();
     if (woken && event) {

@@ -10,7 +10,15 @@
 // nothing, and the sweep Schedule is its clock. It continues as new every
 // TURNS_PER_RUN turns (or earlier when Temporal suggests it), so its history
 // stays bounded.
-import { condition, continueAsNew, defineSignal, proxyActivities, setHandler, workflowInfo, allHandlersFinished } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+  allHandlersFinished,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { EVENT_BATCH_ACTIVITY } from './options.js';
 

@@ -41,7 +41,10 @@ export async function outboxSweepWorkflow(input: { olderThanSeconds?: number } =
   if (!patched(WORKFLOW_START_OUTBOX)) return total;
   // Queued workflow starts and signal-with-starts (creates, invoice sends and voids).
   for (;;) {
-    const { performed, found } = await startPendingWorkflowStarts({ olderThanSeconds: input.olderThanSeconds ?? 10, limit: OUTBOX_SWEEP_BATCH });
+    const { performed, found } = await startPendingWorkflowStarts({
+      olderThanSeconds: input.olderThanSeconds ?? 10,
+      limit: OUTBOX_SWEEP_BATCH,
+    });
     total += performed;
     // A full batch that made no progress (Temporal refusing every start) waits for the next sweep.
     if (found < OUTBOX_SWEEP_BATCH || performed === 0) return total;

@@ -18,7 +18,8 @@ import { PERMANENT_FAILURES, permanentFailureType } from '../src/temporal/failur
 import { workflowClock } from './clock.js';
 import { DATABASE_ACTIVITY } from './options.js';
 
-const { completePaymentSession, expirePaymentSession, reopenPaymentSession, creditSessionDeposits } = proxyActivities<Activities>(DATABASE_ACTIVITY);
+const { completePaymentSession, expirePaymentSession, reopenPaymentSession, creditSessionDeposits } =
+  proxyActivities<Activities>(DATABASE_ACTIVITY);
 
 /**
  * Patch: a clock found deleted before the wait to expiresAt (a session created while its clock was
@@ -56,7 +57,10 @@ export async function paymentSessionWorkflow(input: PaymentSessionInput): Promis
   }
 }
 
-async function sessionRun({ sessionId, expiresAt }: PaymentSessionInput, clock: ReturnType<typeof workflowClock>): Promise<PaymentSessionOutcome> {
+async function sessionRun(
+  { sessionId, expiresAt }: PaymentSessionInput,
+  clock: ReturnType<typeof workflowClock>,
+): Promise<PaymentSessionOutcome> {
   let confirmedHash: string | undefined;
   let failures = 0;
   let cancelled = false;

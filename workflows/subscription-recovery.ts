@@ -48,14 +48,21 @@ export type SubscriptionRecoveryResult =
   /** The merchant paused it meanwhile: the period is skipped. */
   | { outcome: 'paused'; attempts: number }
   /** The read model is terminal (cancelled through the API, ...). */
-  | { outcome: 'closed'; attempts: number; status: 'cancelled' | 'lapsed' | 'completed'; cancelledBy: 'merchant' | 'subscriber' | 'operator' | 'system' | null; cancelReason: string | null }
+  | {
+      outcome: 'closed';
+      attempts: number;
+      status: 'cancelled' | 'lapsed' | 'completed';
+      cancelledBy: 'merchant' | 'subscriber' | 'operator' | 'system' | null;
+      cancelReason: string | null;
+    }
   | { outcome: 'cancelled_on_chain'; attempts: number }
   | { outcome: 'period_beyond_term'; attempts: number };
 
 /** The subscriber's wallet received funds or allowance (forwarded by the parent): retry now. */
 export const recoveryWalletFundedSignal = defineSignal('recoveryWalletFunded');
 
-export const subscriptionRecoveryWorkflowId = (subscriptionId: string, periodIndex: number): string => `${subscriptionId}_recovery_${periodIndex}`;
+export const subscriptionRecoveryWorkflowId = (subscriptionId: string, periodIndex: number): string =>
+  `${subscriptionId}_recovery_${periodIndex}`;
 
 const HOUR_MS = 3_600_000;
 /** How long to wait when the chain's clock is behind the calendar (as the subscription workflow). */
@@ -67,7 +74,12 @@ export async function subscriptionRecoveryWorkflow(input: SubscriptionRecoveryIn
   const clock = workflowClock(input.testClockId);
   await clock.join();
   try {
-    return await recover(input, clock, () => walletFunded, () => void (walletFunded = false));
+    return await recover(
+      input,
+      clock,
+      () => walletFunded,
+      () => void (walletFunded = false),
+    );
   } finally {
     // Also when the parent cancels this run: the clock must not wait for it.
     await CancellationScope.nonCancellable(() => clock.detach());
@@ -101,22 +113,61 @@ async function recover(
       attempts += 1;
       const attempt = await localDb.recordChargeAttempt({ subscriptionId, periodIndex, periodStart: input.periodStart, attempt: attempts });
       if (attempt.kind === 'paused') return { outcome: 'paused', attempts };
-      if (attempt.kind === 'closed') return { outcome: 'closed', attempts, status: attempt.status, cancelledBy: attempt.cancelledBy, cancelReason: attempt.cancelReason };
+      if (attempt.kind === 'closed')
+        return {
+          outcome: 'closed',
+          attempts,
+          status: attempt.status,
+          cancelledBy: attempt.cancelledBy,
+          cancelReason: attempt.cancelReason,
+        };
       let result: Awaited<ReturnType<typeof chain.chargeOnChain>> | null = null;
       if (!attempt.alreadySucceeded) {
         try {
-          result = await chain.chargeOnChain({ livemode: input.livemode, onChainId: attempt.onChainId, periodIndex, amount: attempt.amount, periodStart: input.periodStart });
+          result = await chain.chargeOnChain({
+            livemode: input.livemode,
+            onChainId: attempt.onChainId,
+            periodIndex,
+            amount: attempt.amount,
+            periodStart: input.periodStart,
+          });
         } catch (error) {
           const type = permanentFailureType(error);
           if (type === undefined) throw error;
-          result = { ok: false, failure: 'charge_refused', reason: `${type}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}` };
+          result = {
+            ok: false,
+            failure: 'charge_refused',
+            reason: `${type}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
+          };
         }
       }
       if (result === null || result.ok) {
         const txHash = result?.txHash ?? null;
-        await localDb.recordChargeSucceeded({ subscriptionId, chargeId: attempt.chargeId, periodIndex, txHash, blockNumber: result?.blockNumber ?? null, nextChargeAt: input.nextChargeAt });
-        await db.recordAgentRecoveryStep({ subscriptionId, periodIndex, step: 'charge_retried', attempt: attempts, succeeded: true, trigger, transactionId: txHash, failure: null });
-        await db.recordAgentRecoveryStep({ subscriptionId, periodIndex, step: 'subscription_recovered', attempt: attempts, transactionId: txHash });
+        await localDb.recordChargeSucceeded({
+          subscriptionId,
+          chargeId: attempt.chargeId,
+          periodIndex,
+          txHash,
+          blockNumber: result?.blockNumber ?? null,
+          nextChargeAt: input.nextChargeAt,
+        });
+        await db.recordAgentRecoveryStep({
+          subscriptionId,
+          periodIndex,
+          step: 'charge_retried',
+          attempt: attempts,
+          succeeded: true,
+          trigger,
+          transactionId: txHash,
+          failure: null,
+        });
+        await db.recordAgentRecoveryStep({
+          subscriptionId,
+          periodIndex,
+          step: 'subscription_recovered',
+          attempt: attempts,
+          transactionId: txHash,
+        });
         return { outcome: 'recovered', attempts };
       }
       if (result.failure === 'cancelled_on_chain') return { outcome: 'cancelled_on_chain', attempts };
@@ -127,8 +178,23 @@ async function recover(
         await sleep(CHAIN_CLOCK_WAIT_MS);
         continue;
       }
-      await localDb.recordChargeFailed({ subscriptionId, chargeId: attempt.chargeId, attempt: attempts, failureCode: result.failure, failureReason: result.reason });
-      await db.recordAgentRecoveryStep({ subscriptionId, periodIndex, step: 'charge_retried', attempt: attempts, succeeded: false, trigger, transactionId: null, failure: result.failure });
+      await localDb.recordChargeFailed({
+        subscriptionId,
+        chargeId: attempt.chargeId,
+        attempt: attempts,
+        failureCode: result.failure,
+        failureReason: result.reason,
+      });
+      await db.recordAgentRecoveryStep({
+        subscriptionId,
+        periodIndex,
+        step: 'charge_retried',
+        attempt: attempts,
+        succeeded: false,
+        trigger,
+        transactionId: null,
+        failure: result.failure,
+      });
       return 'refused';
     }
   };

@@ -230,7 +230,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     } catch (error) {
       const type = permanentFailureType(error);
       if (type === undefined) throw error;
-      return { ok: false, failure: 'charge_refused', reason: `${type}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}` };
+      return {
+        ok: false,
+        failure: 'charge_refused',
+        reason: `${type}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
+      };
     }
   };
 
@@ -238,7 +242,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
    * The agent's recovery of an at_risk period as a child workflow; a top-up seen meanwhile is
    * forwarded to it, a cancel cancels it (a retry in flight finishes first) and answers 'cancel'.
    */
-  const runAgentRecovery = async (recovery: Parameters<typeof subscriptionRecoveryWorkflow>[0]): Promise<SubscriptionRecoveryResult | 'cancel'> => {
+  const runAgentRecovery = async (
+    recovery: Parameters<typeof subscriptionRecoveryWorkflow>[0],
+  ): Promise<SubscriptionRecoveryResult | 'cancel'> => {
     state.status = 'at_risk';
     state.graceDeadline = new Date(recovery.graceStartedAtMs + recovery.gracePeriodHours * HOUR_MS).toISOString();
     publish();
@@ -247,7 +253,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     let settled: { result: SubscriptionRecoveryResult } | { error: unknown } | undefined;
     void scope
       .run(async () => {
-        child = await startChild(subscriptionRecoveryWorkflow, { workflowId: subscriptionRecoveryWorkflowId(recovery.subscriptionId, recovery.periodIndex), args: [recovery] });
+        child = await startChild(subscriptionRecoveryWorkflow, {
+          workflowId: subscriptionRecoveryWorkflowId(recovery.subscriptionId, recovery.periodIndex),
+          args: [recovery],
+        });
         return child.result();
       })
       .then(
@@ -292,19 +301,23 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       }
       if (attempt.kind === 'closed') {
         // The read model is already terminal (e.g. cancelled through the api while no signal arrived).
-        if (attempt.status === 'cancelled') return finishCancelled({ by: attempt.cancelledBy ?? 'merchant', reason: attempt.cancelReason ?? undefined });
+        if (attempt.status === 'cancelled')
+          return finishCancelled({ by: attempt.cancelledBy ?? 'merchant', reason: attempt.cancelReason ?? undefined });
         state.status = attempt.status;
         return attempt.status;
       }
       const result = attempt.alreadySucceeded
         ? null
-        : await chargeOrRefusal({
-            livemode: input.livemode,
-            onChainId: attempt.onChainId,
-            periodIndex: index,
-            amount: attempt.amount,
-            periodStart: start.toISOString(),
-          }, chargeLocally);
+        : await chargeOrRefusal(
+            {
+              livemode: input.livemode,
+              onChainId: attempt.onChainId,
+              periodIndex: index,
+              amount: attempt.amount,
+              periodStart: start.toISOString(),
+            },
+            chargeLocally,
+          );
       if (result === null || result.ok) {
         const next = input.periods !== 0 && index + 1 >= input.periods ? null : periodStart(schedule, index + 1).toISOString();
         await bookkeeping().recordChargeSucceeded({
@@ -318,7 +331,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         state.status = 'active';
         state.graceDeadline = null;
         state.lastFailure = null;
-        if (patched(ALLOWANCE_RENEWAL_NOTICE)) await localDb.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: index });
+        if (patched(ALLOWANCE_RENEWAL_NOTICE))
+          await localDb.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: index });
         return 'charged';
       }
       state.lastFailure = result.failure;
@@ -363,7 +377,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
               state.status = 'active';
               state.graceDeadline = null;
               state.lastFailure = null;
-              if (patched(ALLOWANCE_RENEWAL_NOTICE)) await localDb.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: index });
+              if (patched(ALLOWANCE_RENEWAL_NOTICE))
+                await localDb.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: index });
               return 'charged';
             case 'lapsed':
               return finishLapsed();
@@ -371,7 +386,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
               state.status = 'paused';
               return 'skipped';
             case 'closed':
-              if (outcome.status === 'cancelled') return finishCancelled({ by: outcome.cancelledBy ?? 'merchant', reason: outcome.cancelReason ?? undefined });
+              if (outcome.status === 'cancelled')
+                return finishCancelled({ by: outcome.cancelledBy ?? 'merchant', reason: outcome.cancelReason ?? undefined });
               state.status = outcome.status;
               return outcome.status;
             case 'cancelled_on_chain':

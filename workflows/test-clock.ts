@@ -8,7 +8,14 @@
 // Attached workflows join by signalling testClockRegister (workflows/clock.ts); each is answered
 // with the clock's time. Advances queue in order. The run continues as new every ADVANCES_PER_RUN
 // advances, carrying its time and attached workflows, so history stays bounded.
-import { allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import {
   testClockAckSignal,

@@ -99,7 +99,13 @@ function Shell() {
       </a>
       <header className="topbar">
         <div className="brand">
-          <button type="button" className="menu-toggle secondary" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+          <button
+            type="button"
+            className="menu-toggle secondary"
+            aria-expanded={menuOpen}
+            aria-controls="nav"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
             Menu
           </button>
           <strong>StablePay</strong>

@@ -39,7 +39,8 @@ type Options = { query?: Query; body?: unknown; mode?: Mode };
 function withQuery(path: string, query?: Query): string {
   if (!query) return path;
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
   const text = params.toString();
   return text ? `${path}?${text}` : path;
 }
@@ -63,7 +64,15 @@ async function send(method: string, path: string, options: Options): Promise<Res
 }
 
 async function toError(response: Response): Promise<ApiError> {
-  const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string; requestId?: string; param?: string; details?: { issues?: { path?: string; message?: string }[] } } } | null;
+  const body = (await response.json().catch(() => null)) as {
+    error?: {
+      code?: string;
+      message?: string;
+      requestId?: string;
+      param?: string;
+      details?: { issues?: { path?: string; message?: string }[] };
+    };
+  } | null;
   const error = body?.error;
   let message = error?.message ?? `The request failed (HTTP ${response.status}).`;
   const issues = error?.details?.issues;

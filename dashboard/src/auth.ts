@@ -53,7 +53,10 @@ export async function startLogin(returnTo = location.pathname + location.search)
   const verifier = randomString();
   const state = randomString();
   const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
-  sessionStorage.setItem(PENDING_KEY, JSON.stringify({ verifier, state, returnTo: returnTo.startsWith(CALLBACK_PATH) ? '/dashboard' : returnTo }));
+  sessionStorage.setItem(
+    PENDING_KEY,
+    JSON.stringify({ verifier, state, returnTo: returnTo.startsWith(CALLBACK_PATH) ? '/dashboard' : returnTo }),
+  );
   const url = new URL(discovery.authorization_endpoint);
   url.search = new URLSearchParams({
     response_type: 'code',
@@ -73,8 +76,10 @@ export async function finishLogin(): Promise<string> {
   const params = new URLSearchParams(location.search);
   const pending = JSON.parse(sessionStorage.getItem(PENDING_KEY) ?? 'null') as { verifier: string; state: string; returnTo: string } | null;
   sessionStorage.removeItem(PENDING_KEY);
-  if (params.get('error')) throw new Error(`The identity provider refused the login: ${params.get('error_description') ?? params.get('error')}`);
-  if (!pending || params.get('state') !== pending.state) throw new Error('This login response does not match a login started here; sign in again.');
+  if (params.get('error'))
+    throw new Error(`The identity provider refused the login: ${params.get('error_description') ?? params.get('error')}`);
+  if (!pending || params.get('state') !== pending.state)
+    throw new Error('This login response does not match a login started here; sign in again.');
   const config = await loadConfig();
   const discovery = await discover(config.issuer!);
   const response = await fetch(discovery.token_endpoint, {
@@ -88,8 +93,14 @@ export async function finishLogin(): Promise<string> {
       code_verifier: pending.verifier,
     }),
   });
-  const body = (await response.json().catch(() => ({}))) as { access_token?: string; expires_in?: number; error_description?: string; error?: string };
-  if (!response.ok || !body.access_token) throw new Error(`The token exchange failed: ${body.error_description ?? body.error ?? `HTTP ${response.status}`}`);
+  const body = (await response.json().catch(() => ({}))) as {
+    access_token?: string;
+    expires_in?: number;
+    error_description?: string;
+    error?: string;
+  };
+  if (!response.ok || !body.access_token)
+    throw new Error(`The token exchange failed: ${body.error_description ?? body.error ?? `HTTP ${response.status}`}`);
   const session: Session = { accessToken: body.access_token, expiresAt: Date.now() + (body.expires_in ?? 3600) * 1000 };
   sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
   return pending.returnTo || '/dashboard';

@@ -15,7 +15,10 @@ export async function withInvoiceNumbers(page: Page<PaymentSession>): Promise<Pa
       if (invoice) numbers.set(id, invoice.number);
     }),
   );
-  return { ...page, data: page.data.map((s) => (s.invoiceId && numbers.has(s.invoiceId) ? { ...s, invoiceNumber: numbers.get(s.invoiceId) } : s)) };
+  return {
+    ...page,
+    data: page.data.map((s) => (s.invoiceId && numbers.has(s.invoiceId) ? { ...s, invoiceNumber: numbers.get(s.invoiceId) } : s)),
+  };
 }
 
 /** What a payment session paid for, in words. */

@@ -42,7 +42,12 @@ export type PaymentSession = {
   /** What can still be refunded (paid in total minus refunds made or pending), as the API computes it. */
   amountRefundable: string;
   /** Set when an x402 seller was paid through the facilitator. */
-  x402: { network: string; payer?: string; transaction?: string | null; resource: { url: string | null; description: string | null } } | null;
+  x402: {
+    network: string;
+    payer?: string;
+    transaction?: string | null;
+    resource: { url: string | null; description: string | null };
+  } | null;
   /** Why the latest relayed payment failed, while the session is open again after it. */
   lastPaymentError?: { code: string; reason: string } | null;
   createdAt: string;

@@ -68,15 +68,21 @@ for (const finding of report.results?.detectors ?? []) {
   else untriaged.push(finding);
 }
 for (const entry of triage.filter((e) => !used.has(e))) {
-  console.warn(`stale triage entry (no finding matches it): ${entry.detector} in ${entry.contract}${entry.functions ? `.${entry.functions.join('|')}` : ''}`);
+  console.warn(
+    `stale triage entry (no finding matches it): ${entry.detector} in ${entry.contract}${entry.functions ? `.${entry.functions.join('|')}` : ''}`,
+  );
 }
 const total = report.results?.detectors?.length ?? 0;
 if (untriaged.length > 0) {
   for (const finding of untriaged) {
     const where = locate(finding);
-    console.error(`\nUNTRIAGED ${finding.check} (${finding.impact}, ${finding.confidence}) in ${where.contract ?? '?'}${where.fn ? `.${where.fn}` : ''}:\n${finding.description.trim()}`);
+    console.error(
+      `\nUNTRIAGED ${finding.check} (${finding.impact}, ${finding.confidence}) in ${where.contract ?? '?'}${where.fn ? `.${where.fn}` : ''}:\n${finding.description.trim()}`,
+    );
   }
-  console.error(`\n${untriaged.length} of ${total} slither finding(s) are not triaged in ${triagePath}: fix them, or add an entry with the reason they are accepted.`);
+  console.error(
+    `\n${untriaged.length} of ${total} slither finding(s) are not triaged in ${triagePath}: fix them, or add an entry with the reason they are accepted.`,
+  );
   process.exit(1);
 }
 console.log(`slither: ${total} finding(s), all triaged in ${triagePath}`);

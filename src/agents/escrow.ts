@@ -50,9 +50,17 @@ export type EscrowWaitedEvent = (typeof ESCROW_WAITED_EVENTS)[number];
 /** What the indexer hook signals to the job's workflow. */
 export type EscrowEventSignal = { eventName: EscrowWaitedEvent; transactionHash: string; logIndex: number; deliverable?: string };
 
-export const GAS = { approve: 100_000n, createJob: 400_000n, setBudget: 100_000n, fund: 200_000n, claimRefund: 200_000n, settle: 200_000n } as const;
+export const GAS = {
+  approve: 100_000n,
+  createJob: 400_000n,
+  setBudget: 100_000n,
+  fund: 200_000n,
+  claimRefund: 200_000n,
+  settle: 200_000n,
+} as const;
 
-export const escrowPurpose = (escrow: Address, jobId: string, step: 'create' | 'budget' | 'fund' | 'refund' | 'complete' | 'reject') => `escrow:${escrow}:${jobId}:${step}`;
+export const escrowPurpose = (escrow: Address, jobId: string, step: 'create' | 'budget' | 'fund' | 'refund' | 'complete' | 'reject') =>
+  `escrow:${escrow}:${jobId}:${step}`;
 export const allowancePurpose = (escrow: Address, wallet: Address) => `escrow:${escrow}:allowance:${wallet}`;
 
 /** Opens the sealed agent key of the scope into a signer (in memory only). */
@@ -93,7 +101,11 @@ export function createEscrowClient(deps: { sql: Sql; settings: ChainSettings; ac
     const settled = await sender.settle(row, { receipts, stuckAfterMs: settings.stuckAfterSeconds * 1000 });
     if (settled.outcome === 'success') return { outcome: 'success', receipt: settled.receipt, row };
     if (settled.outcome === 'dropped') return { outcome: 'dropped', row };
-    const refusal = await refusalOfMinedCall(client, { from: account.address, to, data, blockNumber: settled.receipt.blockNumber }, escrowCallErrorsAbi);
+    const refusal = await refusalOfMinedCall(
+      client,
+      { from: account.address, to, data, blockNumber: settled.receipt.blockNumber },
+      escrowCallErrorsAbi,
+    );
     return { outcome: 'reverted', row, ...(refusal ? { refusal: await nameWalletSide(refusal, settled.receipt.blockNumber) } : {}) };
   }
 
@@ -111,12 +123,26 @@ export function createEscrowClient(deps: { sql: Sql; settings: ChainSettings; ac
     /** Lets the escrow pull the wallet's token once and for all (one successful approve per wallet and escrow). */
     async ensureAllowance(amount: bigint): Promise<EscrowCallResult | undefined> {
       await assertEscrowToken(client, settings);
-      const allowance = await client.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [account.address, escrow] });
+      const allowance = await client.readContract({
+        address: settings.token,
+        abi: fiatTokenAbi,
+        functionName: 'allowance',
+        args: [account.address, escrow],
+      });
       if (allowance >= amount) return undefined;
-      return call(allowancePurpose(escrow, account.address), settings.token, encodeFunctionData({ abi: fiatTokenAbi, functionName: 'approve', args: [escrow, maxUint256] }), GAS.approve);
+      return call(
+        allowancePurpose(escrow, account.address),
+        settings.token,
+        encodeFunctionData({ abi: fiatTokenAbi, functionName: 'approve', args: [escrow, maxUint256] }),
+        GAS.approve,
+      );
     },
     createJob(jobId: string, input: { provider: Address; evaluator: Address; expiredAt: bigint; description: string }) {
-      const data = encodeFunctionData({ abi: agenticCommerceEscrowAbi, functionName: 'createJob', args: [input.provider, input.evaluator, input.expiredAt, input.description] });
+      const data = encodeFunctionData({
+        abi: agenticCommerceEscrowAbi,
+        functionName: 'createJob',
+        args: [input.provider, input.evaluator, input.expiredAt, input.description],
+      });
       return call(escrowPurpose(escrow, jobId, 'create'), escrow, data, GAS.createJob);
     },
     setBudget(jobId: string, onchainJobId: bigint, amount: bigint) {

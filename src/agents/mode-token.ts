@@ -9,7 +9,9 @@ import type { ChainSettings } from '../chain/config.js';
 
 export class ModeTokenMismatchError extends Error {
   constructor(what: string, contract: Address, holds: Address, token: Address) {
-    super(`The ${what} at ${contract} holds ${holds}, not this mode's token ${token}: deploy one for ${token} or configure the matching token.`);
+    super(
+      `The ${what} at ${contract} holds ${holds}, not this mode's token ${token}: deploy one for ${token} or configure the matching token.`,
+    );
     this.name = 'ModeTokenMismatchError';
   }
 }
@@ -30,7 +32,8 @@ function once(key: string, check: () => Promise<void>): Promise<void> {
 export function assertEscrowToken(client: PublicClient, settings: Pick<ChainSettings, 'chainId' | 'escrow' | 'token'>): Promise<void> {
   return once(`escrow:${settings.chainId}:${settings.escrow}:${settings.token}`, async () => {
     const holds = await client.readContract({ address: settings.escrow, abi: agenticCommerceEscrowAbi, functionName: 'paymentToken' });
-    if (getAddress(holds) !== getAddress(settings.token)) throw new ModeTokenMismatchError('escrow', settings.escrow, holds, settings.token);
+    if (getAddress(holds) !== getAddress(settings.token))
+      throw new ModeTokenMismatchError('escrow', settings.escrow, holds, settings.token);
   });
 }
 

@@ -12,7 +12,9 @@ export async function ensureConfig(db: Db, scope: MerchantScope, defaults: Store
   await db`
     insert into agent_configs (merchant_id, livemode, config) values (${scope.merchantId}, ${scope.livemode}, ${db.json(defaults as never)})
     on conflict (merchant_id, livemode) do nothing`;
-  const [row] = await db<ConfigRow[]>`select ${configColumns(db)} from agent_configs where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}`;
+  const [row] = await db<
+    ConfigRow[]
+  >`select ${configColumns(db)} from agent_configs where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}`;
   return row!;
 }
 
@@ -95,7 +97,22 @@ const jobColumns = (db: Db) =>
 
 export async function insertJob(
   db: Db,
-  job: Pick<JobRow, 'id' | 'merchantId' | 'livemode' | 'vendorAddress' | 'evaluatorAddress' | 'description' | 'amount' | 'currency' | 'amountUsdCents' | 'status' | 'approvalReasons' | 'expiresInSeconds' | 'approvalDeadline'>,
+  job: Pick<
+    JobRow,
+    | 'id'
+    | 'merchantId'
+    | 'livemode'
+    | 'vendorAddress'
+    | 'evaluatorAddress'
+    | 'description'
+    | 'amount'
+    | 'currency'
+    | 'amountUsdCents'
+    | 'status'
+    | 'approvalReasons'
+    | 'expiresInSeconds'
+    | 'approvalDeadline'
+  >,
 ): Promise<JobRow> {
   const [row] = await db<JobRow[]>`
     insert into agent_jobs (id, merchant_id, livemode, vendor_address, evaluator_address, description, amount, currency, amount_usd_cents,
@@ -108,7 +125,9 @@ export async function insertJob(
 }
 
 export async function findJob(db: Db, scope: MerchantScope, id: string): Promise<JobRow | undefined> {
-  const [row] = await db<JobRow[]>`select ${jobColumns(db)} from agent_jobs where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}`;
+  const [row] = await db<
+    JobRow[]
+  >`select ${jobColumns(db)} from agent_jobs where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}`;
   return row;
 }
 
@@ -124,7 +143,11 @@ export async function findJobByOnchainId(db: Db, chainId: number, escrow: string
   return row;
 }
 
-export async function listJobs(db: Db, scope: MerchantScope, page: { before?: string; limit: number; status?: JobStatus }): Promise<JobRow[]> {
+export async function listJobs(
+  db: Db,
+  scope: MerchantScope,
+  page: { before?: string; limit: number; status?: JobStatus },
+): Promise<JobRow[]> {
   return db<JobRow[]>`
     select ${jobColumns(db)} from agent_jobs
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
@@ -222,7 +245,10 @@ const activityColumns = (db: Db) =>
      transaction_id as "transactionId", job_id as "jobId", summary, details, created_at as "createdAt"`;
 
 /** Inserts the record unless its action key is recorded already; undefined then. */
-export async function insertActivity(db: Db, row: Omit<ActivityRow, 'createdAt'> & { actionKey: string }): Promise<ActivityRow | undefined> {
+export async function insertActivity(
+  db: Db,
+  row: Omit<ActivityRow, 'createdAt'> & { actionKey: string },
+): Promise<ActivityRow | undefined> {
   const [inserted] = await db<ActivityRow[]>`
     insert into agent_activity (id, merchant_id, livemode, capability, action_type, outcome, subscription_id, transaction_id, job_id, summary, details, action_key)
     values (${row.id}, ${row.merchantId}, ${row.livemode}, ${row.capability}, ${row.actionType}, ${row.outcome}, ${row.subscriptionId},
@@ -263,7 +289,9 @@ export async function listActivity(
 
 /** The stored configuration, without creating one (a merchant who never configured agents has none enabled). */
 export async function findConfig(db: Db, scope: MerchantScope): Promise<ConfigRow | undefined> {
-  const [row] = await db<ConfigRow[]>`select ${configColumns(db)} from agent_configs where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}`;
+  const [row] = await db<
+    ConfigRow[]
+  >`select ${configColumns(db)} from agent_configs where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}`;
   return row;
 }
 
@@ -296,7 +324,12 @@ export async function listScopesWithCapability(db: Db, capability: string): Prom
  * succeeded subscription charges (the analytics daily rollup) plus completed payment sessions, USDC
  * base units.
  */
-export async function dailySettledRevenue(db: Db, scope: MerchantScope, from: string, to: string): Promise<{ day: string; amount: bigint; payments: number }[]> {
+export async function dailySettledRevenue(
+  db: Db,
+  scope: MerchantScope,
+  from: string,
+  to: string,
+): Promise<{ day: string; amount: bigint; payments: number }[]> {
   const rows = await db<{ day: string; amount: string; payments: number }[]>`
     with days as (select d::date as day from generate_series(${from}::date, ${to}::date, interval '1 day') d),
     charges as (
@@ -324,7 +357,9 @@ export async function countAtRiskSubscriptions(db: Db, scope: MerchantScope): Pr
 
 /** Where the merchant's own emails go (the account's email). */
 export async function findMerchantEmail(db: Db, merchantId: string): Promise<{ name: string; email: string | null } | undefined> {
-  const [row] = await db<{ name: string; email: string | null }[]>`select coalesce(business_name, name) as name, email from merchants where id = ${merchantId}`;
+  const [row] = await db<
+    { name: string; email: string | null }[]
+  >`select coalesce(business_name, name) as name, email from merchants where id = ${merchantId}`;
   return row;
 }
 

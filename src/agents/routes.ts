@@ -22,7 +22,11 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
     method: 'GET',
     url: '/v1/agents/config',
     config: { access: access.scope('agents_read') },
-    schema: { tags: ['Agents'], summary: 'The agent configuration, created with the documented defaults on first read', response: { 200: agentConfig } },
+    schema: {
+      tags: ['Agents'],
+      summary: 'The agent configuration, created with the documented defaults on first read',
+      response: { 200: agentConfig },
+    },
     handler: (request) => agents.getConfig(requestScope(request)),
   });
 
@@ -33,7 +37,8 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
     schema: {
       tags: ['Agents'],
       summary: 'Update the agent configuration',
-      description: 'Only the keys sent are applied; nested objects are merged key by key. A refused update changes nothing and names the fields in error.details.issues. Each change is an activity record (configuration / config_updated).',
+      description:
+        'Only the keys sent are applied; nested objects are merged key by key. A refused update changes nothing and names the fields in error.details.issues. Each change is an activity record (configuration / config_updated).',
       body: updateAgentConfigBody,
       response: { 200: agentConfig },
     },
@@ -106,7 +111,10 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
       config: { access: access.scope('agents_write') },
       schema: {
         tags: ['Agents'],
-        summary: decision === 'complete' ? 'Complete a submitted job (the agent wallet as evaluator)' : 'Reject a funded or submitted job (the agent wallet as evaluator)',
+        summary:
+          decision === 'complete'
+            ? 'Complete a submitted job (the agent wallet as evaluator)'
+            : 'Reject a funded or submitted job (the agent wallet as evaluator)',
         description:
           decision === 'complete'
             ? 'For a job whose evaluator is the agent wallet (the default): the job workflow sends the escrow `complete` from the agent wallet, releasing the budget to the vendor; the job becomes `completed` (agent.job_completed) when it is mined. 403 session_invalid_state unless the job is `submitted` and its evaluator is the agent wallet.'

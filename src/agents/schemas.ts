@@ -14,22 +14,38 @@ export const ANOMALY_SENSITIVITIES = ['low', 'medium', 'high'] as const;
 /** A wallet address: 0x + 40 hex; mixed case must carry a valid EIP-55 checksum. Answered checksummed. */
 export const walletAddress = z
   .string()
-  .refine((value) => isAddress(value, { strict: true }), 'must be a 0x-prefixed 20-byte address (mixed case must be a valid EIP-55 checksum)')
+  .refine(
+    (value) => isAddress(value, { strict: true }),
+    'must be a 0x-prefixed 20-byte address (mixed case must be a valid EIP-55 checksum)',
+  )
   .transform((value) => getAddress(value))
-  .describe('Wallet address (0x + 40 hex digits). All-lowercase is accepted; mixed case must be a valid EIP-55 checksum. Returned checksummed.');
+  .describe(
+    'Wallet address (0x + 40 hex digits). All-lowercase is accepted; mixed case must be a valid EIP-55 checksum. Returned checksummed.',
+  );
 
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** The documented defaults (docs/agents.md, Defaults). */
 export const AGENT_CONFIG_DEFAULTS = {
   enabledCapabilities: [] as string[],
-  recovery: { gracePeriodHours: 72, strategy: 'twice', notificationTemplate: 'Your payment to {merchantName} failed. Please top up your wallet to keep your subscription active.' },
+  recovery: {
+    gracePeriodHours: 72,
+    strategy: 'twice',
+    notificationTemplate: 'Your payment to {merchantName} failed. Please top up your wallet to keep your subscription active.',
+  },
   cashflow: { digestEnabled: false, anomalySensitivity: 'medium', autoConvertToYield: false, minimumLiquidReserveCents: 0 },
   commerce: { requireHumanApprovalAboveUsdCents: 10_000, approvedVendors: [] as string[], monthlySpendCapUsdCents: 100_000 },
 } as const;
 
 const recoveryFields = {
-  gracePeriodHours: z.number().int().min(0).max(8760).describe(`Hours a failed charge may be recovered before the subscription lapses (0 to 8760, default ${AGENT_CONFIG_DEFAULTS.recovery.gracePeriodHours}).`),
+  gracePeriodHours: z
+    .number()
+    .int()
+    .min(0)
+    .max(8760)
+    .describe(
+      `Hours a failed charge may be recovered before the subscription lapses (0 to 8760, default ${AGENT_CONFIG_DEFAULTS.recovery.gracePeriodHours}).`,
+    ),
   strategy: z
     .enum(RECOVERY_STRATEGIES)
     .describe(
@@ -44,7 +60,9 @@ const recoveryFields = {
 };
 const cashflowFields = {
   digestEnabled: z.boolean().describe('Whether the cashflow digest runs (default false).'),
-  anomalySensitivity: z.enum(ANOMALY_SENSITIVITIES).describe('`low`, `medium` (default) or `high`: how small a deviation counts as an anomaly.'),
+  anomalySensitivity: z
+    .enum(ANOMALY_SENSITIVITIES)
+    .describe('`low`, `medium` (default) or `high`: how small a deviation counts as an anomaly.'),
   autoConvertToYield: z.boolean().describe('Whether idle balance above the reserve moves to the yield vault (default false).'),
   minimumLiquidReserveCents: cents.describe('USD cents always kept liquid (non-negative integer, default 0).'),
 };
@@ -52,7 +70,10 @@ const commerceFields = {
   requireHumanApprovalAboveUsdCents: cents.describe(
     'A job whose amount, in USD cents, is at or above this needs human approval (default 10000 = $100). USDC: 1 cent = 10,000 base units.',
   ),
-  approvedVendors: z.array(walletAddress).max(500).describe('Vendors a job may be auto-approved for (default empty: every job needs approval).'),
+  approvedVendors: z
+    .array(walletAddress)
+    .max(500)
+    .describe('Vendors a job may be auto-approved for (default empty: every job needs approval).'),
   monthlySpendCapUsdCents: cents.describe(
     'Auto-approval never takes the calendar month (UTC) of approved jobs above this many USD cents (default 100000 = $1,000); a job past it is proposed for a human.',
   ),
@@ -66,7 +87,14 @@ export const agentConfig = z
     cashflow: z.object(cashflowFields),
     commerce: z.object(commerceFields),
     agentWallet: z
-      .object({ address: z.string().nullable().describe('Address of the agent wallet that funds escrow jobs (created with the configuration). Fund it with USDC and native gas.') })
+      .object({
+        address: z
+          .string()
+          .nullable()
+          .describe(
+            'Address of the agent wallet that funds escrow jobs (created with the configuration). Fund it with USDC and native gas.',
+          ),
+      })
       .describe('The wallet the service holds for this merchant and mode (docs/agents.md, Custody).'),
     livemode: z.boolean(),
     createdAt: timestamp,
@@ -97,7 +125,17 @@ export type StoredAgentConfig = {
   commerce: { requireHumanApprovalAboveUsdCents: number; approvedVendors: string[]; monthlySpendCapUsdCents: number };
 };
 
-export const JOB_STATUSES = ['proposed', 'approved', 'funded', 'submitted', 'completed', 'rejected', 'disputed', 'expired', 'failed'] as const;
+export const JOB_STATUSES = [
+  'proposed',
+  'approved',
+  'funded',
+  'submitted',
+  'completed',
+  'rejected',
+  'disputed',
+  'expired',
+  'failed',
+] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export const APPROVAL_REASONS = ['amount_at_or_above_threshold', 'vendor_not_approved', 'monthly_spend_cap'] as const;
 
@@ -111,7 +149,7 @@ export const createJobBody = z
     vendorAddress: walletAddress.describe('The provider (ERC-8183) who does the work and is paid on completion.'),
     description: z.string().trim().min(1).max(1000),
     amount: amountString.describe('Budget in the token base units (USDC: 6 decimals, so 1 cent = 10,000 units).'),
-    currency: z.enum(['USDC']).describe('`USDC`, the escrow contract\'s payment token.'),
+    currency: z.enum(['USDC']).describe("`USDC`, the escrow contract's payment token."),
     evaluatorAddress: walletAddress
       .optional()
       .describe('Who accepts or rejects the submitted work on-chain (ERC-8183 evaluator). Default: the agent wallet itself.'),
@@ -134,10 +172,14 @@ export const agentJob = z
     description: z.string(),
     amount: z.string(),
     currency: z.string(),
-    amountUsdCents: z.string().describe('amount converted to USD cents (USDC: amount / 10,000, rounded up), as compared with the thresholds.'),
+    amountUsdCents: z
+      .string()
+      .describe('amount converted to USD cents (USDC: amount / 10,000, rounded up), as compared with the thresholds.'),
     status: z
       .enum(JOB_STATUSES)
-      .describe('proposed -> approved -> funded -> submitted -> completed | disputed; funded -> rejected; funded | submitted -> expired (refunded); proposed -> expired (nobody approved); approved -> failed. docs/agents.md has the table.'),
+      .describe(
+        'proposed -> approved -> funded -> submitted -> completed | disputed; funded -> rejected; funded | submitted -> expired (refunded); proposed -> expired (nobody approved); approved -> failed. docs/agents.md has the table.',
+      ),
     approvalReasons: z.array(z.enum(APPROVAL_REASONS)).describe('Why the job needs human approval (empty when auto-approved).'),
     approvalDeadline: timestamp.describe('A proposed job not approved by then expires.'),
     chainId: z.number().int().nullable(),
@@ -157,7 +199,7 @@ export const agentJob = z
       .enum(REFUSAL_CODES)
       .nullable()
       .describe(
-        "A `failed` job whose escrow call the token refused: the named refusal (`token_paused`, `payer_blacklisted` for the agent wallet, `insufficient_funds`, ...); null for other failures.",
+        'A `failed` job whose escrow call the token refused: the named refusal (`token_paused`, `payer_blacklisted` for the agent wallet, `insufficient_funds`, ...); null for other failures.',
       ),
     approvedAt: timestamp.nullable(),
     fundedAt: timestamp.nullable(),
@@ -177,14 +219,18 @@ export const settleJobBody = z
       .string()
       .max(200)
       .optional()
-      .describe('Why (optional, up to 200 characters). On-chain the escrow records its keccak256 as the bytes32 `reason`; zero without one.'),
+      .describe(
+        'Why (optional, up to 200 characters). On-chain the escrow records its keccak256 as the bytes32 `reason`; zero without one.',
+      ),
   })
   .strict();
 export type SettleJobBody = z.infer<typeof settleJobBody>;
 /** What the evaluator API asks the job's workflow to send from the agent wallet. */
 export type SettleRequest = { decision: JobDecision; reason: string | null };
 export const jobList = listOf(agentJob);
-export const jobListQuery = listQueryOf('agentJob').extend({ status: z.enum(JOB_STATUSES).optional().describe('Only jobs in this status.') });
+export const jobListQuery = listQueryOf('agentJob').extend({
+  status: z.enum(JOB_STATUSES).optional().describe('Only jobs in this status.'),
+});
 
 export const ACTIVITY_CAPABILITIES = ['recovery', 'cashflow', 'pricing_intelligence', 'commerce', 'configuration'] as const;
 export const ACTIVITY_ACTION_TYPES = [
@@ -223,7 +269,9 @@ export const agentActivity = z
   .object({
     id: z.string(),
     object: z.literal('agent_activity'),
-    capability: z.enum(ACTIVITY_CAPABILITIES).describe('`commerce` for escrow jobs, `configuration` for config changes; the three capabilities for their actions.'),
+    capability: z
+      .enum(ACTIVITY_CAPABILITIES)
+      .describe('`commerce` for escrow jobs, `configuration` for config changes; the three capabilities for their actions.'),
     actionType: z.string().describe(`One of ${ACTIVITY_ACTION_TYPES.map((a) => `\`${a}\``).join(', ')} (capabilities add theirs).`),
     outcome: z.enum(ACTIVITY_OUTCOMES),
     subscriptionId: z.string().nullable(),
@@ -242,7 +290,10 @@ export const activityListQuery = listQueryOf('agentActivity').extend({
   actionType: z.enum(ACTIVITY_ACTION_TYPES).optional(),
   outcome: z.enum(ACTIVITY_OUTCOMES).optional(),
   subscriptionId: idParam('subscription').optional(),
-  transactionId: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte transaction hash').optional(),
+  transactionId: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte transaction hash')
+    .optional(),
   jobId: idParam('agentJob').optional(),
 });
 

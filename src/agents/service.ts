@@ -13,7 +13,14 @@ import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import type { SecretBox } from '../security/encryption.js';
-import { createWorkflowStarter, queueWorkflowStart, withSignal, workflowStart, type QueuedWorkflowStart, type WorkflowStart } from '../temporal/start-outbox.js';
+import {
+  createWorkflowStarter,
+  queueWorkflowStart,
+  withSignal,
+  workflowStart,
+  type QueuedWorkflowStart,
+  type WorkflowStart,
+} from '../temporal/start-outbox.js';
 import { agentJobWorkflow, agentJobWorkflowId, approveAgentJobSignal, settleAgentJobSignal } from '../../workflows/agent-job.js';
 import * as repo from './repo.js';
 import {
@@ -34,7 +41,6 @@ import {
   type StoredAgentConfig,
   type UpdateAgentConfigBody,
 } from './schemas.js';
-
 
 /** USDC base units per USD cent (6 decimals). */
 export const UNITS_PER_CENT = 10_000n;
@@ -178,7 +184,12 @@ export async function recordAgentAction(tx: Db, action: AgentAction): Promise<st
     actionKey: action.actionKey,
   });
   if (!row) return undefined;
-  const event = await recordEvent(tx, { merchantId: action.merchantId, livemode: action.livemode, type: 'agent.action_executed', data: { object: renderActivity(row) } });
+  const event = await recordEvent(tx, {
+    merchantId: action.merchantId,
+    livemode: action.livemode,
+    type: 'agent.action_executed',
+    data: { object: renderActivity(row) },
+  });
   return event.id;
 }
 
@@ -276,9 +287,12 @@ export function createAgentService({ sql, secretBox, events, temporal, taskQueue
         const amount = BigInt(input.amount);
         const cents = amountInCents(amount);
         const reasons: string[] = [];
-        if (amount >= BigInt(config.commerce.requireHumanApprovalAboveUsdCents) * UNITS_PER_CENT) reasons.push('amount_at_or_above_threshold');
-        if (!config.commerce.approvedVendors.some((v) => v.toLowerCase() === input.vendorAddress.toLowerCase())) reasons.push('vendor_not_approved');
-        if ((await repo.approvedCentsInMonth(tx, scope, new Date())) + cents > BigInt(config.commerce.monthlySpendCapUsdCents)) reasons.push('monthly_spend_cap');
+        if (amount >= BigInt(config.commerce.requireHumanApprovalAboveUsdCents) * UNITS_PER_CENT)
+          reasons.push('amount_at_or_above_threshold');
+        if (!config.commerce.approvedVendors.some((v) => v.toLowerCase() === input.vendorAddress.toLowerCase()))
+          reasons.push('vendor_not_approved');
+        if ((await repo.approvedCentsInMonth(tx, scope, new Date())) + cents > BigInt(config.commerce.monthlySpendCapUsdCents))
+          reasons.push('monthly_spend_cap');
         const status = reasons.length === 0 ? 'approved' : 'proposed';
         const row = await repo.insertJob(tx, {
           id: newId('agentJob'),
@@ -323,7 +337,8 @@ export function createAgentService({ sql, secretBox, events, temporal, taskQueue
     async approveJob(scope: MerchantScope, id: string): Promise<AgentJob> {
       const { row, start, eventId } = await sql.begin(async (tx) => {
         const job = await loadJob(scope, id, tx);
-        const row = job.status === 'proposed' ? await repo.transitionJob(tx, id, ['proposed'], 'approved', { approvedAt: true }) : undefined;
+        const row =
+          job.status === 'proposed' ? await repo.transitionJob(tx, id, ['proposed'], 'approved', { approvedAt: true }) : undefined;
         if (!row) throw new InvalidStateError(`Only a proposed job can be approved; this one is ${job.status}.`, { param: 'id' });
         const eventId = await recordAgentAction(tx, {
           ...scope,
@@ -334,7 +349,11 @@ export function createAgentService({ sql, secretBox, events, temporal, taskQueue
           actionKey: `job:${row.id}:approved`,
           jobId: row.id,
         });
-        return { row, start: await queueWorkflowStart(tx, withSignal(agentJobWorkflowStart(taskQueue, row), approveAgentJobSignal)), eventId };
+        return {
+          row,
+          start: await queueWorkflowStart(tx, withSignal(agentJobWorkflowStart(taskQueue, row), approveAgentJobSignal)),
+          eventId,
+        };
       });
       await starter.startAfterCommit([start]);
       if (eventId) await events.dispatch([eventId]);
@@ -352,11 +371,17 @@ export function createAgentService({ sql, secretBox, events, temporal, taskQueue
         const job = await loadJob(scope, id, tx);
         const wallet = await repo.findWallet(tx, scope);
         if (!wallet || wallet.address.toLowerCase() !== job.evaluatorAddress.toLowerCase()) {
-          throw new InvalidStateError(`The evaluator of this job is ${job.evaluatorAddress}, not the agent wallet: it decides on-chain itself.`, { param: 'id' });
+          throw new InvalidStateError(
+            `The evaluator of this job is ${job.evaluatorAddress}, not the agent wallet: it decides on-chain itself.`,
+            { param: 'id' },
+          );
         }
         const allowed = decision === 'complete' ? ['submitted'] : ['funded', 'submitted'];
         if (!allowed.includes(job.status)) {
-          throw new InvalidStateError(`Only a ${allowed.join(' or ')} job can be ${decision === 'complete' ? 'completed' : 'rejected'}; this one is ${job.status}.`, { param: 'id' });
+          throw new InvalidStateError(
+            `Only a ${allowed.join(' or ')} job can be ${decision === 'complete' ? 'completed' : 'rejected'}; this one is ${job.status}.`,
+            { param: 'id' },
+          );
         }
         const request: SettleRequest = { decision, reason: body.reason ?? null };
         const start = await queueWorkflowStart(tx, withSignal(agentJobWorkflowStart(taskQueue, job), settleAgentJobSignal, request));

@@ -74,7 +74,14 @@ export async function touchKeysLastUsed(db: Db, ids: string[]): Promise<void> {
 
 export async function insertAuditEntry(
   db: Db,
-  entry: { id: string; merchantId: string; apiKeyId: string; action: 'issued' | 'revoked' | 'revealed'; actor: string; reason?: string | null },
+  entry: {
+    id: string;
+    merchantId: string;
+    apiKeyId: string;
+    action: 'issued' | 'revoked' | 'revealed';
+    actor: string;
+    reason?: string | null;
+  },
 ): Promise<void> {
   await db`
     insert into api_key_audit_log (id, merchant_id, api_key_id, action, actor, reason)

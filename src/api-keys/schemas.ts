@@ -67,7 +67,9 @@ export const auditEntry = z
     createdAt: timestamp,
   })
   .meta({ id: 'ApiKeyAuditEntry' });
-export const auditLogQuery = listQueryOf('apiKeyAudit').extend({ apiKeyId: idParam('apiKey').optional().describe('Only entries of this key.') });
+export const auditLogQuery = listQueryOf('apiKeyAudit').extend({
+  apiKeyId: idParam('apiKey').optional().describe('Only entries of this key.'),
+});
 export const auditLog = listOf(auditEntry);
 
 export type ApiKey = z.infer<typeof apiKey>;

@@ -273,7 +273,9 @@ export function createApiKeyService({
         if (!key) throw new NotFoundError('No such API key.', { param: 'id' });
         const sealed = await repo.takeReveal(tx, merchantId, keyId);
         if (!sealed) {
-          throw new InvalidStateError('This key has no secret waiting to be revealed (it was revealed already, or issued in the dashboard).');
+          throw new InvalidStateError(
+            'This key has no secret waiting to be revealed (it was revealed already, or issued in the dashboard).',
+          );
         }
         await repo.insertAuditEntry(tx, { id: newId('apiKeyAudit'), merchantId, apiKeyId: keyId, action: 'revealed', actor });
         return { key: renderKey(key, false), secret: secretBox.open(sealed) };

@@ -11,7 +11,11 @@ export type RpcBounds = { rpcTimeoutMs?: number; rpcRetryCount?: number };
  * connections and never answers fails the call in seconds (viem's own default waits about 45 s).
  */
 export function rpcTransport(rpcUrl: string, bounds: RpcBounds, options: Omit<HttpTransportConfig, 'timeout' | 'retryCount'> = {}) {
-  return http(rpcUrl, { ...options, timeout: bounds.rpcTimeoutMs ?? DEFAULT_RPC_BOUNDS.timeoutMs, retryCount: bounds.rpcRetryCount ?? DEFAULT_RPC_BOUNDS.retryCount });
+  return http(rpcUrl, {
+    ...options,
+    timeout: bounds.rpcTimeoutMs ?? DEFAULT_RPC_BOUNDS.timeoutMs,
+    retryCount: bounds.rpcRetryCount ?? DEFAULT_RPC_BOUNDS.retryCount,
+  });
 }
 
 const clients = new Map<string, PublicClient>();

@@ -123,7 +123,9 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
   const subscriptionManager = readAddress(env, `${P}SUBSCRIPTION_MANAGER_ADDRESS`, dev?.subscriptionManager);
   const escrow = readAddress(env, `${P}ESCROW_ADDRESS`, dev?.escrow);
   if (!token || !subscriptionManager || !escrow) {
-    throw new Error(`Invalid configuration: ${P}RPC_URL is set but ${P}TOKEN_ADDRESS, ${P}SUBSCRIPTION_MANAGER_ADDRESS or ${P}ESCROW_ADDRESS is missing`);
+    throw new Error(
+      `Invalid configuration: ${P}RPC_URL is set but ${P}TOKEN_ADDRESS, ${P}SUBSCRIPTION_MANAGER_ADDRESS or ${P}ESCROW_ADDRESS is missing`,
+    );
   }
   const chainId = readInt(env, `${P}CHAIN_ID`, preset?.chainId ?? (mode === 'test' ? 31337 : 0));
   if (preset && chainId !== preset.chainId) {
@@ -175,7 +177,8 @@ function refuseSharedChain(test: ChainSettings, live: ChainSettings): void {
 export function loadChainConfig(env: NodeJS.ProcessEnv = process.env): ChainConfig {
   const test = loadMode(env, 'test');
   const live = loadMode(env, 'live');
-  if (live && live.chainId === 0) throw new Error('Invalid configuration: CHAIN_LIVE_CHAIN_ID (or CHAIN_LIVE_PRESET) is required with CHAIN_LIVE_RPC_URL');
+  if (live && live.chainId === 0)
+    throw new Error('Invalid configuration: CHAIN_LIVE_CHAIN_ID (or CHAIN_LIVE_PRESET) is required with CHAIN_LIVE_RPC_URL');
   if (test && live) refuseSharedChain(test, live);
   return { ...(test ? { test } : {}), ...(live ? { live } : {}) };
 }

@@ -42,7 +42,9 @@ export const KNOWN_TOKEN_DOMAINS: KnownDomains = Object.freeze({
 
 export class NoDomainError extends Error {
   constructor(address: Address, chainId: number) {
-    super(`The contract at ${address} on chain ${chainId} has no readable EIP-712 domain (no eip712Domain(), name() and version(), or known value).`);
+    super(
+      `The contract at ${address} on chain ${chainId} has no readable EIP-712 domain (no eip712Domain(), name() and version(), or known value).`,
+    );
     this.name = 'NoDomainError';
   }
 }
@@ -102,11 +104,17 @@ async function discover(client: PublicClient, address: Address, chainId: number,
     return { domain: { name, version, chainId: domainChainId, verifyingContract: getAddress(verifyingContract) }, source: 'erc5267' };
   }
   const [name, version, separator] = await Promise.all([read('name'), read('version'), read('DOMAIN_SEPARATOR')]);
-  const domainOf = (d: KnownDomain): ContractDomain => ({ name: d.name, version: d.version, chainId: BigInt(chainId), verifyingContract: address });
+  const domainOf = (d: KnownDomain): ContractDomain => ({
+    name: d.name,
+    version: d.version,
+    chainId: BigInt(chainId),
+    verifyingContract: address,
+  });
   const fits = (d: ContractDomain) => separator === undefined || domainSeparator({ domain: d }) === (separator as Hex);
   if (name !== undefined) {
     // Without version(), "1" only when DOMAIN_SEPARATOR() proves it (tokens built on the EIP-2612 draft).
-    const candidate = version !== undefined ? domainOf({ name, version }) : separator !== undefined ? domainOf({ name, version: '1' }) : undefined;
+    const candidate =
+      version !== undefined ? domainOf({ name, version }) : separator !== undefined ? domainOf({ name, version: '1' }) : undefined;
     if (candidate && fits(candidate)) return { domain: candidate, source: 'name-version' };
   }
   const entry = known[chainId]?.[address.toLowerCase()];

@@ -13,7 +13,12 @@ export async function isValidContractSignature(client: PublicClient, wallet: Add
   const code = await client.getCode({ address: wallet });
   if (!code || code === '0x') return false;
   try {
-    const answer = await client.readContract({ address: wallet, abi: erc1271Abi, functionName: 'isValidSignature', args: [digest, signature] });
+    const answer = await client.readContract({
+      address: wallet,
+      abi: erc1271Abi,
+      functionName: 'isValidSignature',
+      args: [digest, signature],
+    });
     return answer.toLowerCase() === ERC1271_MAGIC_VALUE;
   } catch {
     return false;

@@ -94,14 +94,17 @@ export function describeRefusal(code: RefusalCode): string {
  * money and what to do next. Kept beside REASONS so that a new code cannot miss either text.
  */
 const PAYER_MESSAGES: Readonly<Record<RefusalCode, string>> = {
-  insufficient_funds: 'Your wallet does not hold enough USDC for this payment. Nothing was taken; add USDC to it or pay with another wallet.',
-  insufficient_allowance: 'Your wallet has not allowed enough USDC for this payment. Nothing was taken; sign the allowance your wallet asks for and try again.',
+  insufficient_funds:
+    'Your wallet does not hold enough USDC for this payment. Nothing was taken; add USDC to it or pay with another wallet.',
+  insufficient_allowance:
+    'Your wallet has not allowed enough USDC for this payment. Nothing was taken; sign the allowance your wallet asks for and try again.',
   payer_blacklisted: 'This wallet is blocked by the USDC issuer and cannot send USDC. Nothing was taken; pay with another wallet.',
   merchant_blacklisted: 'The merchant cannot receive USDC at the moment. Nothing was taken; please contact the merchant.',
   account_blacklisted: 'An address in this payment is blocked by the USDC issuer. Nothing was taken; please contact the merchant.',
   token_paused: 'USDC transfers are paused by the issuer right now. Nothing was taken; please try again later.',
   authorization_expired: 'Your signature expired before it could be used. Nothing was taken; try again and sign the new request.',
-  authorization_not_yet_valid: "Your signature is not valid yet: your device's clock may be wrong. Nothing was taken; check the clock and try again.",
+  authorization_not_yet_valid:
+    "Your signature is not valid yet: your device's clock may be wrong. Nothing was taken; check the clock and try again.",
   authorization_used: 'This signature was already used. Nothing more was taken; reload the page to see where the payment stands.',
   signature_invalid: "Your wallet's signature could not be verified. Nothing was taken; try again or use another wallet.",
 };
@@ -122,9 +125,7 @@ export function isRefusalCode(code: string): code is RefusalCode {
 /** The named refusal of a decoded revert, or undefined when it is not one of ours to name. */
 export function classifyRevert(revert: Revert): Refusal | undefined {
   const code =
-    revert.errorName === 'Error' && typeof revert.args[0] === 'string'
-      ? TOKEN_STRINGS[revert.args[0]]
-      : CUSTOM_ERRORS[revert.errorName];
+    revert.errorName === 'Error' && typeof revert.args[0] === 'string' ? TOKEN_STRINGS[revert.args[0]] : CUSTOM_ERRORS[revert.errorName];
   return code ? { code, reason: describeRefusal(code) } : undefined;
 }
 
@@ -172,7 +173,9 @@ export function revertOf(error: unknown, abi?: Abi): Revert | undefined {
     if (reverted.data) return { errorName: reverted.data.errorName, args: reverted.data.args ?? [] };
     if (reverted.reason) return { errorName: 'Error', args: [reverted.reason] };
   }
-  const withData = error.walk((e) => typeof (e as { data?: unknown }).data === 'string' && String((e as { data: string }).data).startsWith('0x')) as { data?: Hex } | null;
+  const withData = error.walk(
+    (e) => typeof (e as { data?: unknown }).data === 'string' && String((e as { data: string }).data).startsWith('0x'),
+  ) as { data?: Hex } | null;
   const data = withData?.data;
   if (data && data.length >= 10) {
     try {

@@ -130,7 +130,10 @@ export function createTransactionSender(deps: {
     return replaced;
   }
 
-  async function look(row: TransactionRow, { stuckAfterMs, recheckDelayMs = 1000 }: { stuckAfterMs: number; recheckDelayMs?: number }): Promise<Seen> {
+  async function look(
+    row: TransactionRow,
+    { stuckAfterMs, recheckDelayMs = 1000 }: { stuckAfterMs: number; recheckDelayMs?: number },
+  ): Promise<Seen> {
     // Any fee level of the nonce may have been mined.
     const mined = await receiptOfAny(row.allHashes);
     if (mined) return { kind: 'mined', receipt: mined, row };
@@ -159,7 +162,10 @@ export function createTransactionSender(deps: {
     return { kind: 'waiting', row };
   }
 
-  async function settle(first: TransactionRow, { receipts, stuckAfterMs }: { receipts: ReceiptWaiter; stuckAfterMs: number }): Promise<Settled> {
+  async function settle(
+    first: TransactionRow,
+    { receipts, stuckAfterMs }: { receipts: ReceiptWaiter; stuckAfterMs: number },
+  ): Promise<Settled> {
     const record = async (row: TransactionRow, receipt: TransactionReceipt): Promise<Settled> => {
       const outcome = receipt.status === 'success' ? 'success' : 'reverted';
       await ledger.recordOutcome(sql, row.id, outcome, receipt.transactionHash);
@@ -218,7 +224,10 @@ export class BatchStalled extends Error {}
 function withinStallBound<T>(batch: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BatchStalled(`recording a batch of transactions has not settled in ${ms} ms; its sends are retried`)), ms);
+    timer = setTimeout(
+      () => reject(new BatchStalled(`recording a batch of transactions has not settled in ${ms} ms; its sends are retried`)),
+      ms,
+    );
   });
   batch.catch(() => undefined); // after a stall nobody awaits it
   return Promise.race([batch, stalled]).finally(() => clearTimeout(timer));
@@ -285,15 +294,35 @@ async function recordBatch({ sql, client, account, chainId }: SendingAccount, ba
           const first = await ledger.allocateNonces(tx, { chainId, address: account.address }, chainNonce, fresh.length);
           const signed = await Promise.all(
             fresh.map((b, i) =>
-              account.signTransaction({ type: 'eip1559', chainId, to: b.call.to, data: b.call.data, nonce: Number(first + BigInt(i)), gas: b.call.gas, ...fees }),
+              account.signTransaction({
+                type: 'eip1559',
+                chainId,
+                to: b.call.to,
+                data: b.call.data,
+                nonce: Number(first + BigInt(i)),
+                gas: b.call.gas,
+                ...fees,
+              }),
             ),
           );
           // Pipelined on the transaction's connection.
           const statements = fresh.map((b, i) => {
             const nonce = first + BigInt(i);
             const transactionHash = keccak256(signed[i]!);
-            const record = { purpose: b.call.purpose, chainId, address: account.address, nonce, rawTransaction: signed[i]!, transactionHash, gas: b.call.gas, ...fees };
-            return Promise.all([ledger.insertTransaction(tx, record), b.options.onRecord?.(tx, { purpose: b.call.purpose, nonce, transactionHash })]);
+            const record = {
+              purpose: b.call.purpose,
+              chainId,
+              address: account.address,
+              nonce,
+              rawTransaction: signed[i]!,
+              transactionHash,
+              gas: b.call.gas,
+              ...fees,
+            };
+            return Promise.all([
+              ledger.insertTransaction(tx, record),
+              b.options.onRecord?.(tx, { purpose: b.call.purpose, nonce, transactionHash }),
+            ]);
           });
           for (const [row] of await Promise.all(statements)) {
             // Another sender recorded this purpose first: roll back (no nonce is left unused) and look again.

@@ -9,7 +9,8 @@ export async function broadcast(client: PublicClient, raw: Hex): Promise<void> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // Already in the pool or already mined: the same bytes were sent before.
-    if (/already known|already imported|nonce too low|known transaction|replacement transaction underpriced|already exists/i.test(message)) return;
+    if (/already known|already imported|nonce too low|known transaction|replacement transaction underpriced|already exists/i.test(message))
+      return;
     throw error;
   }
 }

@@ -5,7 +5,16 @@
 // RFC 6979 with low s, so the bytes are the same as viem's
 // (test/unit/signing-account.test.ts); messages and typed data keep viem's path.
 import * as secp256k1 from 'tiny-secp256k1';
-import { type Hex, type Signature, type TransactionSerializable, bytesToHex, hexToBytes, keccak256, serializeSignature, serializeTransaction } from 'viem';
+import {
+  type Hex,
+  type Signature,
+  type TransactionSerializable,
+  bytesToHex,
+  hexToBytes,
+  keccak256,
+  serializeSignature,
+  serializeTransaction,
+} from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 
 /** Signs a 32-byte hash: r, s and the recovery bit (yParity), as viem's `sign` returns them. */

@@ -13,7 +13,13 @@ import { type Refusal, blacklistedSide } from './refusals.js';
  */
 export async function isBlacklisted(client: PublicClient, token: Address, account: Address, blockNumber?: bigint): Promise<boolean> {
   try {
-    return await client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'isBlacklisted', args: [account], ...(blockNumber !== undefined ? { blockNumber } : {}) });
+    return await client.readContract({
+      address: token,
+      abi: fiatTokenAbi,
+      functionName: 'isBlacklisted',
+      args: [account],
+      ...(blockNumber !== undefined ? { blockNumber } : {}),
+    });
   } catch (error) {
     if (isMissingFunction(error)) return false;
     throw error;
@@ -53,8 +59,18 @@ export async function readStanding(client: PublicClient, token: Address, payer: 
  * `refusal` with the blacklisted side named from the chain (a no-op for other refusals): as of
  * `blockNumber` for a mined transaction (the issuer may have lifted the blacklist since), else now.
  */
-export async function nameBlacklistedSide(client: PublicClient, token: Address, payer: Address, payee: Address, refusal: Refusal, blockNumber?: bigint): Promise<Refusal> {
+export async function nameBlacklistedSide(
+  client: PublicClient,
+  token: Address,
+  payer: Address,
+  payee: Address,
+  refusal: Refusal,
+  blockNumber?: bigint,
+): Promise<Refusal> {
   if (refusal.code !== 'account_blacklisted') return refusal;
-  const [payerBlocked, payeeBlocked] = await Promise.all([isBlacklisted(client, token, payer, blockNumber), isBlacklisted(client, token, payee, blockNumber)]);
+  const [payerBlocked, payeeBlocked] = await Promise.all([
+    isBlacklisted(client, token, payer, blockNumber),
+    isBlacklisted(client, token, payee, blockNumber),
+  ]);
   return blacklistedSide(refusal, { payer: payerBlocked, merchant: payeeBlocked });
 }

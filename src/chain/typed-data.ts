@@ -124,8 +124,7 @@ export async function signPermit(
 ): Promise<{ value: bigint; deadline: bigint; v: number; r: Hex; s: Hex }> {
   const domain = await readDomain(client, token);
   const nonce =
-    params.nonce ??
-    (await client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [signer.address] }));
+    params.nonce ?? (await client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [signer.address] }));
   const signature = await signer.signTypedData({
     domain,
     types: PERMIT_TYPES,

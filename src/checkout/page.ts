@@ -132,7 +132,12 @@ export function renderPlanPage(planId: string): string {
 
 /** The renewal page of a subscription's allowance (linked from the renewal email; the token stays in the URL). */
 export function renderRenewalPage(subscriptionId: string): string {
-  return checkoutPage('Renew your subscription', `data-renewal-id="${escapeHtml(subscriptionId)}"`, 'Renew the authorisation with your wallet', 'Renew with wallet');
+  return checkoutPage(
+    'Renew your subscription',
+    `data-renewal-id="${escapeHtml(subscriptionId)}"`,
+    'Renew the authorisation with your wallet',
+    'Renew with wallet',
+  );
 }
 
 export function renderNotFoundPage(): string {

@@ -74,11 +74,14 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
   /** The renewal workflow's state; undefined when none ran for this nonce. */
   async function statusOf(subscriptionId: string, nonce: bigint): Promise<CheckoutRenewal | undefined> {
     if (!temporal) return undefined;
-    const handle = temporal.workflow.getHandle<typeof subscriptionAllowanceRenewalWorkflow>(allowanceRenewalWorkflowId(subscriptionId, nonce));
+    const handle = temporal.workflow.getHandle<typeof subscriptionAllowanceRenewalWorkflow>(
+      allowanceRenewalWorkflowId(subscriptionId, nonce),
+    );
     try {
       const { status } = await handle.describe();
       if (status.name === 'RUNNING') return pending(subscriptionId, nonce);
-      if (status.name !== 'COMPLETED') return { ...pending(subscriptionId, nonce), status: 'failed', failureReason: `The submission ended ${status.name.toLowerCase()}.` };
+      if (status.name !== 'COMPLETED')
+        return { ...pending(subscriptionId, nonce), status: 'failed', failureReason: `The submission ended ${status.name.toLowerCase()}.` };
       const result = await handle.result();
       return result.ok
         ? { ...pending(subscriptionId, nonce), status: 'confirmed', transactionHash: result.txHash }
@@ -92,7 +95,8 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
   return {
     /** The page's HTML; a 404 page for an unknown subscription or a wrong token. */
     async renewalPage(subscriptionId: string, token: string | undefined): Promise<{ status: 200 | 404; html: string }> {
-      const sub = token && isId('subscription', subscriptionId) ? await subscriptionRepo.findSubscriptionById(sql, subscriptionId) : undefined;
+      const sub =
+        token && isId('subscription', subscriptionId) ? await subscriptionRepo.findSubscriptionById(sql, subscriptionId) : undefined;
       if (!sub || !token || !(await isRenewalToken(sql, sub.id, token))) return { status: 404, html: renderNotFoundPage() };
       return { status: 200, html: renderRenewalPage(sub.id) };
     },
@@ -154,13 +158,16 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
           `The permit signature does not recover the subscriber ${onChain.owner} for spender ${onChain.spender} at the current permit nonce ${onChain.nonce}.`,
         );
       }
-      if (deadline <= onChain.chainNow) throw refuse('permit.deadline', `The permit has expired: deadline ${deadline} is not after the chain time ${onChain.chainNow}.`);
+      if (deadline <= onChain.chainNow)
+        throw refuse('permit.deadline', `The permit has expired: deadline ${deadline} is not after the chain time ${onChain.chainNow}.`);
       if (value < BigInt(sub.amount)) throw refuse('permit.value', 'The permit allowance does not cover one period of the subscription.');
-      if (value <= onChain.allowance) throw refuse('permit.value', `The permit must raise the allowance (now ${onChain.allowance}); a permit replaces it.`);
+      if (value <= onChain.allowance)
+        throw refuse('permit.value', `The permit must raise the allowance (now ${onChain.allowance}); a permit replaces it.`);
       // A blacklisted subscriber's permit would be accepted (USDC 2.2 checks no blacklist on permit) and
       // never charged; a paused token refuses the permit itself.
       await refuseTokenStanding(publicClientFor(onChain.settings), onChain.token, { address: onChain.owner, param: 'permit.signature' });
-      if (!temporal || !taskQueue) throw new InvalidRequestError('Renewals are not available on this deployment (no workflow engine).', { param: 'id' });
+      if (!temporal || !taskQueue)
+        throw new InvalidRequestError('Renewals are not available on this deployment (no workflow engine).', { param: 'id' });
       // One run per permit nonce while it runs or once it confirmed. A refused one (the token was
       // paused, say) leaves the nonce unused: posting again, at the same nonce, submits again.
       const earlier = await statusOf(sub.id, onChain.nonce);

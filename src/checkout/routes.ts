@@ -35,17 +35,27 @@ export function registerCheckoutRoutes(app: FastifyZodInstance, checkout: Checko
     config: { access: access.public() },
     schema: { hide: true, tags: ['Checkout'], summary: 'The hosted checkout script' },
     handler: (_request, reply) =>
-      reply.headers(CHECKOUT_SECURITY_HEADERS).header('cache-control', 'public, max-age=300').type('text/javascript; charset=utf-8').send(CHECKOUT_SCRIPT),
+      reply
+        .headers(CHECKOUT_SECURITY_HEADERS)
+        .header('cache-control', 'public, max-age=300')
+        .type('text/javascript; charset=utf-8')
+        .send(CHECKOUT_SCRIPT),
   });
 
   app.route({
     method: 'GET',
     url: '/checkout/:id/deposit-qr.svg',
     config: { access: access.public() },
-    schema: { hide: true, tags: ['Checkout'], summary: "The QR code of a session's EIP-681 transfer to its deposit address", params: checkoutPageParams },
+    schema: {
+      hide: true,
+      tags: ['Checkout'],
+      summary: "The QR code of a session's EIP-681 transfer to its deposit address",
+      params: checkoutPageParams,
+    },
     handler: async (request, reply) => {
       const svg = await checkout.depositQr(request.params.id);
-      if (!svg) return reply.code(404).headers(CHECKOUT_SECURITY_HEADERS).type('text/plain; charset=utf-8').send('No QR code for this session.');
+      if (!svg)
+        return reply.code(404).headers(CHECKOUT_SECURITY_HEADERS).type('text/plain; charset=utf-8').send('No QR code for this session.');
       return reply.headers(CHECKOUT_SECURITY_HEADERS).type('image/svg+xml').send(svg);
     },
   });
@@ -117,7 +127,8 @@ export function registerCheckoutRoutes(app: FastifyZodInstance, checkout: Checko
     schema: {
       tags: ['Checkout'],
       summary: 'What the hosted enrolment page asks the subscriber to sign for a plan',
-      description: "Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for.",
+      description:
+        "Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for.",
       params: checkoutPlanParams,
       response: { 200: checkoutEnrolmentOffer },
     },

@@ -16,11 +16,16 @@ export const checkoutPayBody = relayPaymentBody
 const failureCode = z
   .string()
   .nullable()
-  .describe('When failed: a refusal code (docs/events.md "Refusal codes", e.g. `payer_blacklisted`, `token_paused`, `insufficient_funds`), else the contract error name, `Reverted` or `NonceConsumed`. The hosted page shows the payer one sentence per refusal code.');
+  .describe(
+    'When failed: a refusal code (docs/events.md "Refusal codes", e.g. `payer_blacklisted`, `token_paused`, `insufficient_funds`), else the contract error name, `Reverted` or `NonceConsumed`. The hosted page shows the payer one sentence per refusal code.',
+  );
 
 export const checkoutPaymentParams = z.object({
   id: idParam('paymentSession'),
-  nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hex').describe('The authorization nonce the page signed.'),
+  nonce: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hex')
+    .describe('The authorization nonce the page signed.'),
 });
 
 export const checkoutPayment = z
@@ -29,7 +34,9 @@ export const checkoutPayment = z
     sessionId: z.string(),
     submissionStatus: z
       .enum(['pending', 'submitted', 'confirmed', 'failed'])
-      .describe('Status of the relay submission that carries the payment; poll GET /v1/checkout/sessions/{id} until the session is completed.'),
+      .describe(
+        'Status of the relay submission that carries the payment; poll GET /v1/checkout/sessions/{id} until the session is completed.',
+      ),
     transactionHash: z.string().nullable(),
     failureCode: failureCode,
     failureReason: z.string().nullable().describe("When failed: the relay's readable reason."),
@@ -43,7 +50,10 @@ export const checkoutPlanParams = z.object({ planId: idParam('plan') });
 export const checkoutPlanPageParams = z.object({ planId: z.string().max(64) });
 export const checkoutEnrolmentParams = z.object({
   planId: idParam('plan'),
-  nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hex').describe('The enrolment nonce the page chose.'),
+  nonce: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hex')
+    .describe('The enrolment nonce the page chose.'),
 });
 
 const domain = z
@@ -68,10 +78,14 @@ export const checkoutEnrolmentOffer = z
         amount: z.string(),
         period: z.string().describe('Seconds (the plan interval mapped by onChainPeriodSeconds).'),
         periods: z.number().int().describe('0: open-ended (plans have no end).'),
-        trialEnd: z.string().describe('Unix seconds; now + the plan\'s trial days, or 0 without a trial.'),
+        trialEnd: z.string().describe("Unix seconds; now + the plan's trial days, or 0 without a trial."),
       })
       .describe('The Enrolment terms the subscriber signs; the enrol route accepts exactly these (trialEnd no later than offered).'),
-    permitValue: z.string().describe('The allowance the page asks the subscriber to permit: 12 periods of the plan amount (renewed from the emailed renewal link).'),
+    permitValue: z
+      .string()
+      .describe(
+        'The allowance the page asks the subscriber to permit: 12 periods of the plan amount (renewed from the emailed renewal link).',
+      ),
   })
   .meta({ id: 'CheckoutEnrolmentOffer' });
 
@@ -97,7 +111,9 @@ const renewalToken = z.string().min(16).max(128).describe('The capability from t
 export const checkoutEnrolBody = relaySubscriptionBody.extend({
   customerEmail: emailAddress(254)
     .optional()
-    .describe('Optional. Where the "renew your authorisation" email goes when the permitted allowance runs low. Kept on the wallet\'s customer; the first one given wins.'),
+    .describe(
+      'Optional. Where the "renew your authorisation" email goes when the permitted allowance runs low. Kept on the wallet\'s customer; the first one given wins.',
+    ),
 });
 export type CheckoutEnrolBody = z.infer<typeof checkoutEnrolBody>;
 
@@ -107,7 +123,10 @@ export const checkoutRenewalParams = z.object({ id: idParam('subscription') });
 export const checkoutRenewalQuery = z.object({ token: renewalToken });
 export const checkoutRenewalStatusParams = z.object({
   id: idParam('subscription'),
-  nonce: z.string().regex(/^\d{1,78}$/, 'must be an integer string').describe('The permit nonce the renewal was signed at.'),
+  nonce: z
+    .string()
+    .regex(/^\d{1,78}$/, 'must be an integer string')
+    .describe('The permit nonce the renewal was signed at.'),
 });
 
 export const checkoutRenewalBody = z
@@ -151,7 +170,9 @@ export const checkoutRenewal = z
     failureCode: z
       .string()
       .nullable()
-      .describe('When failed and the token refused the permit: its refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `authorization_expired`). The hosted page shows the subscriber one sentence per code.'),
+      .describe(
+        'When failed and the token refused the permit: its refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `authorization_expired`). The hosted page shows the subscriber one sentence per code.',
+      ),
     failureReason: z.string().nullable(),
   })
   .meta({ id: 'CheckoutRenewal' });

@@ -48,11 +48,7 @@ type SubmissionOutcome = {
   failureReason: string | null;
 };
 
-function renderEnrolment(
-  planId: string,
-  nonce: string,
-  submission: SubmissionOutcome,
-): CheckoutEnrolment {
+function renderEnrolment(planId: string, nonce: string, submission: SubmissionOutcome): CheckoutEnrolment {
   return {
     object: 'checkout_enrolment',
     planId,
@@ -89,9 +85,11 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
   async function offerFor(plan: planRepo.PlanRow): Promise<CheckoutEnrolmentOffer> {
     const settings = chainFor(chain, plan.livemode);
     const merchant = await sessionRepo.findMerchantDisplay(sql, plan.merchantId);
-    if (!merchant?.payoutAddress) throw new InvalidRequestError('The merchant cannot take subscriptions yet (no payout address).', { param: 'planId' });
+    if (!merchant?.payoutAddress)
+      throw new InvalidRequestError('The merchant cannot take subscriptions yet (no payout address).', { param: 'planId' });
     const operator = settings.operator ?? (settings.operatorKey ? privateKeyToAccount(settings.operatorKey).address : undefined);
-    if (!operator) throw new InvalidRequestError(`Subscriptions are not configured for ${settings.mode} mode on this deployment.`, { param: 'planId' });
+    if (!operator)
+      throw new InvalidRequestError(`Subscriptions are not configured for ${settings.mode} mode on this deployment.`, { param: 'planId' });
     const managerDomain = await readDomain(publicClientFor(settings), settings.subscriptionManager);
     const now = Math.floor(Date.now() / 1000);
     return {
@@ -136,7 +134,11 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       const offer = await offerFor(plan);
       const t = body.terms;
       const same = (a: string, b: string) => isAddressEqual(getAddress(a), getAddress(b));
-      if (!same(t.token, offer.terms.token) || !same(t.merchant, offer.terms.merchant) || (t.operator && !same(t.operator, offer.terms.operator))) {
+      if (
+        !same(t.token, offer.terms.token) ||
+        !same(t.merchant, offer.terms.merchant) ||
+        (t.operator && !same(t.operator, offer.terms.operator))
+      ) {
         throw new InvalidRequestError("The terms must name the plan's token, merchant and operator.", { param: 'terms' });
       }
       if (t.amount !== offer.terms.amount || t.period !== offer.terms.period || t.periods !== offer.terms.periods) {
@@ -149,7 +151,8 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       const submission = await relay.submitSubscription(scope, enrolmentIdempotencyKey(plan.id, body.enrolment.nonce), body);
       // Only once the relay accepted the subscriber's signatures: the email is kept on the wallet's
       // customer, where the subscription the indexer projects finds it (renewal notices).
-      if (customerEmail) await recordEnrolmentEmail(sql, { id: newId('customer'), ...scope, walletAddress: body.subscriber, email: customerEmail });
+      if (customerEmail)
+        await recordEnrolmentEmail(sql, { id: newId('customer'), ...scope, walletAddress: body.subscriber, email: customerEmail });
       return renderEnrolment(plan.id, body.enrolment.nonce, submission);
     },
 
@@ -168,7 +171,10 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       if (!row) return { status: 404, html: renderNotFoundPage() };
       const state = checkoutPageState(row);
       if (state === 'payable' || state === 'processing') return { status: 200, html: renderCheckoutPage(row.id) };
-      const [merchant, context] = await Promise.all([sessionRepo.findMerchantDisplay(sql, row.merchantId), sessionRepo.findCheckoutContext(sql, row)]);
+      const [merchant, context] = await Promise.all([
+        sessionRepo.findMerchantDisplay(sql, row.merchantId),
+        sessionRepo.findCheckoutContext(sql, row),
+      ]);
       const seller = {
         name: context.storeName || merchant?.name || 'the merchant',
         supportEmail: context.supportEmail,
@@ -192,7 +198,14 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       }
       return {
         status: 200,
-        html: renderEndedPage({ seller, reason: state, expiresAt: row.expiresAt, received: row.amountReceived, currency: row.currency, shopUrl: row.cancelUrl }),
+        html: renderEndedPage({
+          seller,
+          reason: state,
+          expiresAt: row.expiresAt,
+          received: row.amountReceived,
+          currency: row.currency,
+          shopUrl: row.cancelUrl,
+        }),
       };
     },
 
@@ -218,10 +231,13 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
     async paymentStatus(sessionId: string, nonce: string): Promise<CheckoutPayment> {
       const row = await sessionRepo.findPaymentSessionById(sql, sessionId);
       if (!row) throw new NotFoundError(`No such payment session: ${sessionId}.`, { param: 'id' });
-      const submission = await relay.get({ merchantId: row.merchantId, livemode: row.livemode }, checkoutIdempotencyKey(row.id, nonce)).catch((error: unknown) => {
-        if (error instanceof NotFoundError) throw new NotFoundError(`No payment with authorization nonce ${nonce} was posted for this session.`, { param: 'nonce' });
-        throw error;
-      });
+      const submission = await relay
+        .get({ merchantId: row.merchantId, livemode: row.livemode }, checkoutIdempotencyKey(row.id, nonce))
+        .catch((error: unknown) => {
+          if (error instanceof NotFoundError)
+            throw new NotFoundError(`No payment with authorization nonce ${nonce} was posted for this session.`, { param: 'nonce' });
+          throw error;
+        });
       return renderPayment(row.id, submission);
     },
   };

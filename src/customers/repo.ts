@@ -2,7 +2,14 @@
 import type { Db } from '../db/client.js';
 import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
 
-export type CustomerRow = { id: string; merchantId: string; livemode: boolean; walletAddress: string; email: string | null; createdAt: Date };
+export type CustomerRow = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  walletAddress: string;
+  email: string | null;
+  createdAt: Date;
+};
 
 /** The customer of a wallet, created on first sight; an email, when known, is kept. */
 export async function upsertCustomer(
@@ -61,7 +68,11 @@ export async function listCustomers(
     order by c.id desc limit ${filter.limit + 1}`;
 }
 
-export async function findCustomer(db: Db, scope: { merchantId: string; livemode: boolean }, id: string): Promise<CustomerSummaryRow | undefined> {
+export async function findCustomer(
+  db: Db,
+  scope: { merchantId: string; livemode: boolean },
+  id: string,
+): Promise<CustomerSummaryRow | undefined> {
   const [row] = await db<CustomerSummaryRow[]>`
     select ${summaryColumns(db)} from customers c ${summaryJoins(db)}
     where c.id = ${id} and c.merchant_id = ${scope.merchantId} and c.livemode = ${scope.livemode}`;

@@ -16,7 +16,8 @@ export function registerCustomerRoutes(app: FastifyZodInstance, customers: Custo
     schema: {
       tags: CUSTOMERS,
       summary: 'List customers',
-      description: 'Newest first. A customer is a wallet that enrolled in one of the merchant\'s plans, with its subscription and charge counts.',
+      description:
+        "Newest first. A customer is a wallet that enrolled in one of the merchant's plans, with its subscription and charge counts.",
       querystring: customerListQuery,
       response: { 200: customerList },
     },

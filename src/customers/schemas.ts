@@ -10,13 +10,13 @@ export const customer = z
   .object({
     id: z.string(),
     object: z.literal('customer'),
-    walletAddress: z.string().describe('The customer\'s wallet (lower-case hex); one customer per wallet, merchant and mode.'),
+    walletAddress: z.string().describe("The customer's wallet (lower-case hex); one customer per wallet, merchant and mode."),
     email: z.string().nullable().describe('The email the customer left at checkout, when they left one.'),
     firstSeenAt: timestamp.describe('When the wallet was first seen paying this merchant in this mode.'),
     subscriptionCount: z.number().int().describe('Subscriptions of this customer, in any status.'),
     activeSubscriptionCount: z.number().int().describe('Subscriptions not ended: trialing, active, at_risk or paused.'),
-    lastSubscribedAt: timestamp.nullable().describe('When the customer\'s newest subscription was created.'),
-    succeededChargeCount: z.number().int().describe('Periodic charges that succeeded, over all of the customer\'s subscriptions.'),
+    lastSubscribedAt: timestamp.nullable().describe("When the customer's newest subscription was created."),
+    succeededChargeCount: z.number().int().describe("Periodic charges that succeeded, over all of the customer's subscriptions."),
     livemode: z.boolean(),
   })
   .meta({ id: 'Customer' });

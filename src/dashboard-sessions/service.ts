@@ -29,7 +29,10 @@ export type DashboardSessions = {
   /** Verifies the token only (POST /v1/auth/sync needs no merchant). */
   identify(token: string): Promise<DashboardIdentity>;
   /** Verifies the token and resolves its merchant; merchant_not_synced when none exists. */
-  authenticate(token: string, modeHeader: string | string[] | undefined): Promise<{ identity: DashboardIdentity; principal: DashboardPrincipal }>;
+  authenticate(
+    token: string,
+    modeHeader: string | string[] | undefined,
+  ): Promise<{ identity: DashboardIdentity; principal: DashboardPrincipal }>;
 };
 
 export function parseMode(header: string | string[] | undefined): boolean {

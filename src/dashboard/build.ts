@@ -19,7 +19,15 @@ export const DASHBOARD_DIST_DIR = join(DASHBOARD_SOURCE_DIR, 'dist');
 const HASH_FILE = '.source-hash';
 
 /** Files outside dashboard/ the dashboard imports (shared constants), plus the lock file (tool versions). */
-const SHARED_SOURCES = ['src/api-keys/scopes.ts', 'src/http/versions.ts', 'src/events/types.ts', 'src/chain/presets.ts', 'src/chain/token-typed-data.ts', 'src/money/format.ts', 'package-lock.json'];
+const SHARED_SOURCES = [
+  'src/api-keys/scopes.ts',
+  'src/http/versions.ts',
+  'src/events/types.ts',
+  'src/chain/presets.ts',
+  'src/chain/token-typed-data.ts',
+  'src/money/format.ts',
+  'package-lock.json',
+];
 
 function sourceFiles(dir: string): string[] {
   const files: string[] = [];

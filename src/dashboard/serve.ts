@@ -81,7 +81,8 @@ export function registerDashboardRoutes(app: FastifyZodInstance, config: Pick<Co
     url: '/dashboard/config.json',
     config: { access: access.public() },
     schema: { ...hidden, summary: "The dashboard's identity-provider settings" },
-    handler: (_request, reply) => reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(JSON.stringify(clientConfig)),
+    handler: (_request, reply) =>
+      reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(JSON.stringify(clientConfig)),
   });
 
   const sendIndex = async (_request: unknown, reply: import('fastify').FastifyReply) => {

@@ -73,22 +73,26 @@ export function createSql(databaseUrl: string, options: SqlOptions = {}): Sql {
   ignoreDroppedTypeReadFailures();
   // sql.begin runs on a connection reserved before BEGIN (src/db/transactions.ts).
   // Inside an idempotent request, its queries join the request's transaction (src/db/request-transaction.ts).
-  return routeIntoRequestTransactions(installReservedTransactions(postgres(databaseUrl, {
-    max: options.max ?? 10,
-    onnotice: () => {},
-    // bigint columns come back as strings: money never passes through a float.
-    types: { bigint: postgres.BigInt },
-    transform: { undefined: null },
-    connect_timeout: timeouts.connectTimeoutSeconds,
-    // Seconds, jittered: 50 ms doubling per failed connect, capped.
-    backoff: (retries: number) => (Math.min(50 * 2 ** retries, timeouts.reconnectMaxDelayMs) / 1000) * (0.5 + Math.random() / 2),
-    connection: {
-      application_name: options.applicationName ?? 'stablepay',
-      // Session settings sent at connect time: every statement of every connection is bounded.
-      statement_timeout: timeouts.statementTimeoutMs,
-      idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
-    },
-  })));
+  return routeIntoRequestTransactions(
+    installReservedTransactions(
+      postgres(databaseUrl, {
+        max: options.max ?? 10,
+        onnotice: () => {},
+        // bigint columns come back as strings: money never passes through a float.
+        types: { bigint: postgres.BigInt },
+        transform: { undefined: null },
+        connect_timeout: timeouts.connectTimeoutSeconds,
+        // Seconds, jittered: 50 ms doubling per failed connect, capped.
+        backoff: (retries: number) => (Math.min(50 * 2 ** retries, timeouts.reconnectMaxDelayMs) / 1000) * (0.5 + Math.random() / 2),
+        connection: {
+          application_name: options.applicationName ?? 'stablepay',
+          // Session settings sent at connect time: every statement of every connection is bounded.
+          statement_timeout: timeouts.statementTimeoutMs,
+          idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+        },
+      }),
+    ),
+  );
 }
 
 /** True for a unique-constraint violation (SQLSTATE 23505), optionally on one constraint. */

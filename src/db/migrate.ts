@@ -18,8 +18,7 @@ export async function migrate(databaseUrl: string, log: (line: string) => void =
       await shift({
         sql,
         path: MIGRATIONS_DIR,
-        before: ({ migration_id, name }: { migration_id: number; name: string }) =>
-          log(`migrating ${migration_id} ${name}`),
+        before: ({ migration_id, name }: { migration_id: number; name: string }) => log(`migrating ${migration_id} ${name}`),
       });
     } finally {
       await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`;

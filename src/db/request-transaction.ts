@@ -133,7 +133,8 @@ async function endConnection(connection: postgres.ReservedSql, how: 'commit' | '
     if (lost) return;
     const ended = await connection.unsafe(how);
     // COMMIT of a transaction that a failed statement aborted answers ROLLBACK, without an error.
-    if (how === 'commit' && ended.command !== 'COMMIT') throw new Error('The transaction was rolled back at commit: one of its statements had failed.');
+    if (how === 'commit' && ended.command !== 'COMMIT')
+      throw new Error('The transaction was rolled back at commit: one of its statements had failed.');
   } catch (error) {
     lost = lostConnection(error);
     if (how === 'commit') throw error;

@@ -49,7 +49,9 @@ async function runInReservedTransaction<T>(sql: postgres.Sql, options: string, b
 /** Replaces `sql.begin` with the reserved-connection transaction above (same signatures and results). */
 export function installReservedTransactions(sql: postgres.Sql): postgres.Sql {
   const begin = (optionsOrBody: string | Body<unknown>, maybeBody?: Body<unknown>) =>
-    typeof optionsOrBody === 'string' ? runInReservedTransaction(sql, optionsOrBody, maybeBody!) : runInReservedTransaction(sql, '', optionsOrBody);
+    typeof optionsOrBody === 'string'
+      ? runInReservedTransaction(sql, optionsOrBody, maybeBody!)
+      : runInReservedTransaction(sql, '', optionsOrBody);
   Object.defineProperty(sql, 'begin', { value: begin, configurable: true, writable: true });
   return sql;
 }

@@ -23,12 +23,22 @@ export async function fundDemoAgentWallet(sql: Sql, secretBox: SecretBox, mercha
   await ensureDevYieldVault({ rpcUrl: chain.rpcUrl, token: chain.token, funderKey: DEV_ACCOUNTS.deployer.privateKey });
   const wallet = await ensureAgentWallet(sql, secretBox, { merchantId, livemode: false });
   const address = wallet.address as Address;
-  await fundPayers({ rpcUrl: chain.rpcUrl, minterKey: DEV_ACCOUNTS.usdcMasterMinter.privateKey, token: chain.token, payers: [address], balance: USDC_BALANCE });
+  await fundPayers({
+    rpcUrl: chain.rpcUrl,
+    minterKey: DEV_ACCOUNTS.usdcMasterMinter.privateKey,
+    token: chain.token,
+    payers: [address],
+    balance: USDC_BALANCE,
+  });
   const viemChain = chainDefinition(chain.chainId, chain.rpcUrl);
   const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl) });
   const shortfall = GAS_BALANCE - (await client.getBalance({ address }));
   if (shortfall > 0n) {
-    const deployer = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.deployer.privateKey), chain: viemChain, transport: http(chain.rpcUrl) });
+    const deployer = createWalletClient({
+      account: privateKeyToAccount(DEV_ACCOUNTS.deployer.privateKey),
+      chain: viemChain,
+      transport: http(chain.rpcUrl),
+    });
     await sendDevTransaction(client, deployer, { to: address, value: shortfall });
   }
   return address;

@@ -177,15 +177,18 @@ export async function startDevIdentityProvider(options: { port?: number; audienc
     if (request.method === 'GET') {
       const problem = authorizationProblem(query);
       // Never redirect to an unchecked URI: the error is shown here instead.
-      if (problem) return html(response, 400, `<!doctype html><title>Sign-in error</title><p>Invalid sign-in request: ${escapeHtml(problem)}.</p>`);
+      if (problem)
+        return html(response, 400, `<!doctype html><title>Sign-in error</title><p>Invalid sign-in request: ${escapeHtml(problem)}.</p>`);
       const first = users.values().next().value as DevUser | undefined;
       return html(response, 200, loginPage(query, query.get('login_hint') ?? first?.email ?? ''), query.get('redirect_uri')!);
     }
     const form = await readForm(request);
     const problem = authorizationProblem(form);
-    if (problem) return html(response, 400, `<!doctype html><title>Sign-in error</title><p>Invalid sign-in request: ${escapeHtml(problem)}.</p>`);
+    if (problem)
+      return html(response, 400, `<!doctype html><title>Sign-in error</title><p>Invalid sign-in request: ${escapeHtml(problem)}.</p>`);
     const email = (form.get('email') ?? '').trim().toLowerCase();
-    if (!/^[^@\s]+@[^@\s]+$/.test(email)) return html(response, 400, loginPage(form, email, 'Enter an email address.'), form.get('redirect_uri')!);
+    if (!/^[^@\s]+@[^@\s]+$/.test(email))
+      return html(response, 400, loginPage(form, email, 'Enter an email address.'), form.get('redirect_uri')!);
     const user = users.get(email) ?? { subject: devSubjectForEmail(email), email };
     const code = randomBytes(32).toString('base64url');
     codes.set(code, {
@@ -215,7 +218,9 @@ export async function startDevIdentityProvider(options: { port?: number; audienc
     if (!pending || pending.expiresAt < Date.now()) return invalid('the code is unknown, used or expired');
     if (pending.clientId !== form.get('client_id')) return invalid('client_id does not match the code');
     if (pending.redirectUri !== form.get('redirect_uri')) return invalid('redirect_uri does not match the code');
-    const challenge = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
+    const challenge = createHash('sha256')
+      .update(form.get('code_verifier') ?? '')
+      .digest('base64url');
     const expected = Buffer.from(pending.codeChallenge);
     if (challenge.length !== expected.length || !timingSafeEqual(Buffer.from(challenge), expected)) {
       return invalid('code_verifier does not match the code_challenge');

@@ -54,7 +54,11 @@ async function waitGone(record: RecordedProcess, timeoutMs: number): Promise<boo
 }
 
 /** Stops (SIGTERM, then SIGKILL) every recorded process that still runs, except `keep`, and forgets them. */
-export async function stopLeftovers(file: string, log: (line: string) => void, keep: (r: RecordedProcess) => boolean = () => false): Promise<void> {
+export async function stopLeftovers(
+  file: string,
+  log: (line: string) => void,
+  keep: (r: RecordedProcess) => boolean = () => false,
+): Promise<void> {
   for (const record of runningRecords(file)) {
     if (keep(record)) continue;
     log(`stopping ${record.name} (pid ${record.pid}) left running by an earlier start`);

@@ -67,9 +67,12 @@ function readDevFile(): { apiUrl?: string; secretKey?: string } {
 
 /** Refuses anything but a test-mode secret key, before any request is made. */
 export function checkTestKey(key: string | undefined): string {
-  if (!key) throw new ListenError('No API key: pass --api-key sk_test_..., set STABLEPAY_API_KEY, or run `npm start` (it writes .data/dev.json).');
+  if (!key)
+    throw new ListenError('No API key: pass --api-key sk_test_..., set STABLEPAY_API_KEY, or run `npm start` (it writes .data/dev.json).');
   if (key.startsWith('sk_live_') || key.startsWith('pk_live_')) {
-    throw new ListenError('npm run listen works in test mode only: a live key is refused. Use an sk_test_ key; live endpoints must be public https URLs.');
+    throw new ListenError(
+      'npm run listen works in test mode only: a live key is refused. Use an sk_test_ key; live endpoints must be public https URLs.',
+    );
   }
   if (!key.startsWith('sk_test_')) throw new ListenError('npm run listen needs a test-mode secret key (sk_test_...).');
   return key;
@@ -97,7 +100,10 @@ export function parseListenArgs(argv: readonly string[]): ListenOptions {
     },
     strict: true,
   });
-  if (!values['forward-to']) throw new ListenError('Usage: npm run listen -- --forward-to http://localhost:4000/hooks [--events a,b] [--api-key sk_test_...] [--api-url URL]');
+  if (!values['forward-to'])
+    throw new ListenError(
+      'Usage: npm run listen -- --forward-to http://localhost:4000/hooks [--events a,b] [--api-key sk_test_...] [--api-url URL]',
+    );
   const events = values.events
     ?.split(',')
     .map((e) => e.trim())
@@ -165,7 +171,9 @@ export async function startListening(options: ListenOptions): Promise<ListenSess
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ events: options.events ?? ['*'], forwardTo }),
   }).catch((error: unknown) => {
-    throw new ListenError(`Cannot reach the api at ${apiUrl} (is \`npm start\` running?): ${(error as { cause?: { code?: string } }).cause?.code ?? String(error)}`);
+    throw new ListenError(
+      `Cannot reach the api at ${apiUrl} (is \`npm start\` running?): ${(error as { cause?: { code?: string } }).cause?.code ?? String(error)}`,
+    );
   });
   if (!created.ok) throw new ListenError(`The api refused the listener: ${await apiError(created)}`);
   const listener = (await created.json()) as { endpoint: { id: string }; signingSecret: string; streamPath: string };
@@ -178,7 +186,10 @@ export async function startListening(options: ListenOptions): Promise<ListenSess
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
-  async function answer(delivery: Delivery, result: { status: number | null; bodyExcerpt: string | null; error: string | null; durationMs: number }) {
+  async function answer(
+    delivery: Delivery,
+    result: { status: number | null; bodyExcerpt: string | null; error: string | null; durationMs: number },
+  ) {
     const response = await fetch(`${apiUrl}/v1/webhook-listeners/${listenerId}/answers`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
@@ -215,7 +226,12 @@ export async function startListening(options: ListenOptions): Promise<ListenSess
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const message = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-      result = { status: null, bodyExcerpt: null, error: `forwarding to ${forwardTo} failed: ${message}`.slice(0, 500), durationMs: Math.round(performance.now() - started) };
+      result = {
+        status: null,
+        bodyExcerpt: null,
+        error: `forwarding to ${forwardTo} failed: ${message}`.slice(0, 500),
+        durationMs: Math.round(performance.now() - started),
+      };
       log(`${stamp()}  <--  [ERR] POST ${forwardTo} [${delivery.eventId}]: ${message}`);
     }
     await answer(delivery, result).catch((error: unknown) => log(`${stamp()}  could not report a response: ${String(error)}`));
@@ -232,7 +248,8 @@ export async function startListening(options: ListenOptions): Promise<ListenSess
         if (!response.ok || !response.body) {
           const reason = await apiError(response);
           // 4xx: the listener is gone, disabled or expired, or the key was revoked: reconnecting will not help.
-          if (response.status >= 400 && response.status < 500 && response.status !== 429) throw new ListenError(`The api closed the listener: ${reason}`);
+          if (response.status >= 400 && response.status < 500 && response.status !== 429)
+            throw new ListenError(`The api closed the listener: ${reason}`);
           throw new Error(reason);
         }
         for await (const message of readEvents(response.body)) {
@@ -276,7 +293,10 @@ export async function startListening(options: ListenOptions): Promise<ListenSess
 }
 
 /** The command: returns the exit code (0 after Ctrl-C, 1 on a refusal). */
-export async function main(argv: readonly string[] = process.argv.slice(2), log: (line: string) => void = (line) => console.log(line)): Promise<number> {
+export async function main(
+  argv: readonly string[] = process.argv.slice(2),
+  log: (line: string) => void = (line) => console.log(line),
+): Promise<number> {
   let session: ListenSession;
   try {
     const options = parseListenArgs(argv);

@@ -14,7 +14,9 @@ const log = (line: string) => {
 
 const server = await startLocalPostgres({ dataDir: options.dataDir, port: options.port, durable: options.durable ?? true, log }).catch(
   (error: unknown) => {
-    process.stderr.write(`Postgres did not start on port ${options.port}: ${String(error ?? 'the server exited')}\n${recentLog.join('')}\n`);
+    process.stderr.write(
+      `Postgres did not start on port ${options.port}: ${String(error ?? 'the server exited')}\n${recentLog.join('')}\n`,
+    );
     process.exit(1);
   },
 );

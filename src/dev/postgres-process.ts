@@ -37,7 +37,9 @@ async function startOnce(options: PostgresProcessOptions): Promise<PostgresProce
       if (line.startsWith(READY_PREFIX)) resolve(line.slice(READY_PREFIX.length).trim());
       else if (options.verbose) process.stderr.write(`[postgres] ${line}\n`);
     });
-    child.once('exit', (code, signal) => reject(new Error(`the Postgres process ended before it was ready (code ${code}, signal ${signal})`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the Postgres process ended before it was ready (code ${code}, signal ${signal})`)),
+    );
   });
   return {
     pid: child.pid ?? -1,

@@ -53,10 +53,21 @@ export async function seedDemoMerchant(sql: Sql, previous?: Partial<DemoMerchant
     const demoKeyNames: string[] = [DEMO_KEYS.secret.name, DEMO_KEYS.publishable.name];
     const earlier = await listKeys(tx, merchant.id, { livemode: false, limit: 1000 });
     for (const key of earlier.filter((k) => !k.revokedAt && demoKeyNames.includes(k.name))) {
-      await revokeKeyInTransaction(tx, { merchantId: merchant.id, keyId: key.id, actor: 'seed', reason: 'demo key secret lost with .data/dev.json' });
+      await revokeKeyInTransaction(tx, {
+        merchantId: merchant.id,
+        keyId: key.id,
+        actor: 'seed',
+        reason: 'demo key secret lost with .data/dev.json',
+      });
     }
     const secret = await issueKey(tx, { merchantId: merchant.id, livemode: false, kind: 'secret', ...DEMO_KEYS.secret, actor: 'seed' });
-    const publishable = await issueKey(tx, { merchantId: merchant.id, livemode: false, kind: 'publishable', ...DEMO_KEYS.publishable, actor: 'seed' });
+    const publishable = await issueKey(tx, {
+      merchantId: merchant.id,
+      livemode: false,
+      kind: 'publishable',
+      ...DEMO_KEYS.publishable,
+      actor: 'seed',
+    });
     return { merchantId: merchant.id, secretKey: secret.secret, publishableKey: publishable.secret };
   });
 }

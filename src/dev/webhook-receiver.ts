@@ -33,15 +33,39 @@ export function makeSelfSignedCertificate(hostnames = RECEIVER_HOSTNAMES): { key
   try {
     const san = [...hostnames.map((h) => `DNS:${h}`), 'IP:127.0.0.1'].join(',');
     const config = [
-      '[req]', 'distinguished_name=dn', 'x509_extensions=ext', 'prompt=no',
-      '[dn]', 'CN=webhook receiver',
-      '[ext]', `subjectAltName=${san}`, 'basicConstraints=critical,CA:TRUE', 'keyUsage=digitalSignature,keyCertSign',
+      '[req]',
+      'distinguished_name=dn',
+      'x509_extensions=ext',
+      'prompt=no',
+      '[dn]',
+      'CN=webhook receiver',
+      '[ext]',
+      `subjectAltName=${san}`,
+      'basicConstraints=critical,CA:TRUE',
+      'keyUsage=digitalSignature,keyCertSign',
     ].join('\n');
     writeFileSync(join(dir, 'openssl.cnf'), config);
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-config', join(dir, 'openssl.cnf'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-config',
+        join(dir, 'openssl.cnf'),
+      ],
+      { stdio: 'ignore' },
+    );
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });

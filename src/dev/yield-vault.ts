@@ -3,7 +3,18 @@
 // own fixed development deployer, so it always lands at DEV_YIELD_VAULT_ADDRESS
 // (src/chain/test-mode-defaults.ts), the test-mode default of
 // CHAIN_TEST_YIELD_VAULT_ADDRESS. Idempotent: a chain that has it is left alone.
-import { createPublicClient, createWalletClient, encodeDeployData, erc4626Abi, getAddress, http, parseEther, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  encodeDeployData,
+  erc4626Abi,
+  getAddress,
+  http,
+  parseEther,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chainDefinition } from '../chain/chain-definition.js';
 import { DEV_YIELD_VAULT_ADDRESS, DEV_YIELD_VAULT_DEPLOYER_KEY } from '../chain/test-mode-defaults.js';
@@ -17,12 +28,15 @@ export async function ensureDevYieldVault(options: { rpcUrl: string; token: Addr
   const code = await client.getCode({ address: DEV_YIELD_VAULT_ADDRESS });
   if (code && code !== '0x') {
     const asset = await client.readContract({ address: DEV_YIELD_VAULT_ADDRESS, abi: erc4626Abi, functionName: 'asset' });
-    if (getAddress(asset) !== getAddress(options.token)) throw new Error(`the dev yield vault at ${DEV_YIELD_VAULT_ADDRESS} holds ${asset}, not the token ${options.token}`);
+    if (getAddress(asset) !== getAddress(options.token))
+      throw new Error(`the dev yield vault at ${DEV_YIELD_VAULT_ADDRESS} holds ${asset}, not the token ${options.token}`);
     return DEV_YIELD_VAULT_ADDRESS;
   }
   const deployer = privateKeyToAccount(DEV_YIELD_VAULT_DEPLOYER_KEY);
   if ((await client.getTransactionCount({ address: deployer.address })) !== 0) {
-    throw new Error(`the dev yield vault deployer ${deployer.address} has sent transactions but ${DEV_YIELD_VAULT_ADDRESS} has no code: use a fresh chain`);
+    throw new Error(
+      `the dev yield vault deployer ${deployer.address} has sent transactions but ${DEV_YIELD_VAULT_ADDRESS} has no code: use a fresh chain`,
+    );
   }
   const gas = parseEther('0.1');
   const balance = await client.getBalance({ address: deployer.address });
@@ -36,7 +50,10 @@ export async function ensureDevYieldVault(options: { rpcUrl: string; token: Addr
   const wallet = createWalletClient({ account: deployer, chain, transport: http(options.rpcUrl) });
   const data = encodeDeployData({ abi: vault.abi, bytecode: vault.bytecode, args: [options.token] });
   const receipt = await sendDevTransaction(client, wallet, { data, nonce: 0 });
-  if (receipt.status !== 'success' || getAddress(receipt.contractAddress ?? '0x0000000000000000000000000000000000000000') !== DEV_YIELD_VAULT_ADDRESS) {
+  if (
+    receipt.status !== 'success' ||
+    getAddress(receipt.contractAddress ?? '0x0000000000000000000000000000000000000000') !== DEV_YIELD_VAULT_ADDRESS
+  ) {
     throw new Error(`the dev yield vault deployment failed or landed at ${receipt.contractAddress ?? 'nowhere'}`);
   }
   return DEV_YIELD_VAULT_ADDRESS;

@@ -80,7 +80,8 @@ export const DOCS_TITLE = 'StablePay API';
 /** The quickstart as a page (no script; styles inline, as the docs CSP allows). */
 export function quickstartHtml(): string {
   const steps = QUICKSTART.map(
-    (step) => `<section id="${step.id}"><h2>${escape(step.heading)}</h2><p>${escape(step.text)}</p><pre><code>${escape(step.code)}</code></pre></section>`,
+    (step) =>
+      `<section id="${step.id}"><h2>${escape(step.heading)}</h2><p>${escape(step.text)}</p><pre><code>${escape(step.code)}</code></pre></section>`,
   ).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

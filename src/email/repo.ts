@@ -45,7 +45,9 @@ export async function markSent(db: Db, id: string): Promise<void> {
 
 /** Emails whose delivery workflow was never started (the api died after commit). */
 export async function findEmailScope(db: Db, id: string): Promise<{ merchantId: string; livemode: boolean } | undefined> {
-  const [row] = await db<{ merchantId: string; livemode: boolean }[]>`select merchant_id as "merchantId", livemode from outbound_emails where id = ${id}`;
+  const [row] = await db<
+    { merchantId: string; livemode: boolean }[]
+  >`select merchant_id as "merchantId", livemode from outbound_emails where id = ${id}`;
   return row;
 }
 

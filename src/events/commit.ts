@@ -11,7 +11,11 @@ export type NewEvent = Parameters<typeof recordEvent>[1];
 export type RecordEvent = (event: NewEvent) => Promise<EventRecord>;
 
 /** Runs `change` in a transaction; the events it records are dispatched once it has committed. */
-export async function commitWithEvents<T>(sql: Sql, events: EventDispatcher, change: (tx: Db, record: RecordEvent) => Promise<T>): Promise<T> {
+export async function commitWithEvents<T>(
+  sql: Sql,
+  events: EventDispatcher,
+  change: (tx: Db, record: RecordEvent) => Promise<T>,
+): Promise<T> {
   const recorded: string[] = [];
   // Wrapped so porsager's begin() does not unwrap an array result into a list of queries.
   const { result } = await sql.begin(async (tx) => ({

@@ -12,7 +12,6 @@ import { signalWithStart } from '../temporal/signals.js';
 /** How long the api waits for Temporal to accept the wake-up after commit. */
 export const DISPATCH_AFTER_COMMIT_TIMEOUT_MS = 3000;
 
-
 export type EventDispatcher = {
   /** Best effort: events whose wake-up fails here are picked up by the sweep. */
   dispatch(eventIds: readonly string[]): Promise<void>;
@@ -20,7 +19,12 @@ export type EventDispatcher = {
 
 /** Signals the dispatcher that events were committed, starting it if it is not running. */
 export async function wakeEventDispatcher(client: Client, taskQueue: string): Promise<void> {
-  await signalWithStart(client, eventDispatcherWorkflow, { workflowId: eventDispatcherWorkflowId(taskQueue), taskQueue, args: [{}] }, eventsRecordedSignal);
+  await signalWithStart(
+    client,
+    eventDispatcherWorkflow,
+    { workflowId: eventDispatcherWorkflowId(taskQueue), taskQueue, args: [{}] },
+    eventsRecordedSignal,
+  );
 }
 
 /**

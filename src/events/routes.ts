@@ -17,7 +17,7 @@ export function registerEventRoutes(app: FastifyZodInstance, events: EventServic
       tags: EVENTS,
       summary: 'List events',
       description:
-        'Every event the merchant\'s objects produced in this mode, newest first, each exactly as its webhooks carry it plus ' +
+        "Every event the merchant's objects produced in this mode, newest first, each exactly as its webhooks carry it plus " +
         '`objectId`. Filters combine: `type`, `objectId` (events about that object or naming it as related), and ' +
         '`createdFrom` (inclusive) / `createdTo` (exclusive).',
       querystring: eventListQuery,

@@ -18,7 +18,7 @@ const objectId = z
   .regex(/^[a-z]+_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be an object id such as ps_..., sub_..., inv_..., cus_... or re_...')
   .describe(
     'An object id (`ps_...`, `sub_...`, `inv_...`, `cus_...`, `re_...`, ...): the events about that object, and the events ' +
-      'that name it as their related object (a subscription\'s `subscription.charged`, the session of an invoice).',
+      "that name it as their related object (a subscription's `subscription.charged`, the session of an invoice).",
   );
 
 export const event = z
@@ -28,7 +28,9 @@ export const event = z
     type: z.string().describe('The event kind (see the `events` of a webhook endpoint), or `webhook_endpoint.test`.'),
     created: timestamp,
     livemode: z.boolean(),
-    data: z.record(z.string(), z.unknown()).describe('Exactly the `data` of the webhook payload; `data.object` is the object the event is about.'),
+    data: z
+      .record(z.string(), z.unknown())
+      .describe('Exactly the `data` of the webhook payload; `data.object` is the object the event is about.'),
     objectId: z.string().nullable().describe('The id of `data.object`; null for a test event, which is about no real object.'),
   })
   .meta({ id: 'Event' });
@@ -46,9 +48,7 @@ export const eventDelivery = z
     durationMs: z.number().int(),
     nextRetryAt: timestamp.nullable(),
     responseStatus: z.number().int().nullable(),
-    requestBody: z
-      .string()
-      .describe(`The exact JSON body signed and sent (the first ${DELIVERY_REQUEST_BODY_MAX_CHARS} characters).`),
+    requestBody: z.string().describe(`The exact JSON body signed and sent (the first ${DELIVERY_REQUEST_BODY_MAX_CHARS} characters).`),
     responseBodyExcerpt: z.string().nullable().describe('The first 1024 bytes of the response body.'),
     error: z.string().nullable(),
   })
@@ -64,18 +64,17 @@ export const eventWithDeliveries = event
 
 export const eventParams = z.object({ id: pathId('event') });
 
-export const eventListQuery = listQueryOf('event')
-  .extend({
-    type: z.enum(RECORDED_EVENT_TYPES).optional().describe('Only events of this exact kind.'),
-    objectId: objectId.optional(),
-    testClock: z
-      .string()
-      .max(255)
-      .regex(/^clock_[0-9A-Za-z]{1,64}$/, 'must be a test clock id (clock_...)')
-      .optional()
-      .describe('Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances.'),
-    ...createdRangeQuery,
-  });
+export const eventListQuery = listQueryOf('event').extend({
+  type: z.enum(RECORDED_EVENT_TYPES).optional().describe('Only events of this exact kind.'),
+  objectId: objectId.optional(),
+  testClock: z
+    .string()
+    .max(255)
+    .regex(/^clock_[0-9A-Za-z]{1,64}$/, 'must be a test clock id (clock_...)')
+    .optional()
+    .describe('Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances.'),
+  ...createdRangeQuery,
+});
 
 export const eventList = listOf(event).meta({ id: 'EventList' });
 

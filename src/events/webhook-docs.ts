@@ -72,7 +72,11 @@ export function eventWebhooks(): Record<string, JsonSchema> {
       'subscription.charge_failed',
       'A subscription charge failed',
       "The charge is `failed` with `failureCode`: `insufficient_funds`/`insufficient_allowance` follow the dunning schedule (`at_risk`, retried until the merchant's grace window ends); `token_paused` is retried the same way and succeeds once USDC resumes; `payer_blacklisted`/`merchant_blacklisted` lapse the subscription at once (`subscription.lapsed` follows).",
-      { type: 'object', required: ['object', 'subscription'], properties: { object: ref('SubscriptionCharge'), subscription: ref('Subscription') } },
+      {
+        type: 'object',
+        required: ['object', 'subscription'],
+        properties: { object: ref('SubscriptionCharge'), subscription: ref('Subscription') },
+      },
     ),
   };
 }

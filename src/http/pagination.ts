@@ -27,7 +27,9 @@ export function listQueryOf(kind: IdKind) {
       .string()
       .regex(idPattern(kind), `must be the nextCursor of a previous page (an id starting with ${ID_PREFIXES[kind]}_)`)
       .optional()
-      .describe(`The \`nextCursor\` of the previous page: the id (\`${ID_PREFIXES[kind]}_...\`) of its last object; the page starts below it.`),
+      .describe(
+        `The \`nextCursor\` of the previous page: the id (\`${ID_PREFIXES[kind]}_...\`) of its last object; the page starts below it.`,
+      ),
   });
 }
 

@@ -80,7 +80,10 @@ export const errorEnvelope = z
       ]),
       message: z.string(),
       param: z.string().optional(),
-      details: z.object({ issues: z.array(z.object({ path: z.string(), message: z.string() })).optional() }).passthrough().optional(),
+      details: z
+        .object({ issues: z.array(z.object({ path: z.string(), message: z.string() })).optional() })
+        .passthrough()
+        .optional(),
       requestId: z.string(),
     }),
   })

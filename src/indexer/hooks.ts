@@ -53,13 +53,28 @@ export const ESCROW_JOB_EVENTS = [
   'Refunded',
 ] as const;
 
-const is = (contract: ChainContract, ...names: string[]) => (e: ChainEvent) => e.contract === contract && names.includes(e.eventName);
+const is =
+  (contract: ChainContract, ...names: string[]) =>
+  (e: ChainEvent) =>
+    e.contract === contract && names.includes(e.eventName);
 
 /** The hook points later issues plug into. */
 export const hookPoints = {
-  subscriptionCreated: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('subscriptionManager', 'SubscriptionCreated'), handle }),
-  subscriptionCharged: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('subscriptionManager', 'SubscriptionCharged'), handle }),
-  subscriptionCancelled: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('subscriptionManager', 'SubscriptionCancelled'), handle }),
+  subscriptionCreated: (name: string, handle: ChainHook['handle']): ChainHook => ({
+    name,
+    matches: is('subscriptionManager', 'SubscriptionCreated'),
+    handle,
+  }),
+  subscriptionCharged: (name: string, handle: ChainHook['handle']): ChainHook => ({
+    name,
+    matches: is('subscriptionManager', 'SubscriptionCharged'),
+    handle,
+  }),
+  subscriptionCancelled: (name: string, handle: ChainHook['handle']): ChainHook => ({
+    name,
+    matches: is('subscriptionManager', 'SubscriptionCancelled'),
+    handle,
+  }),
   /** A token Transfer into `recipient(event)` (payment sessions: a transfer that pays a session's address). */
   transferTo: (name: string, handle: ChainHook['handle'], unwind?: ChainHook['unwind']): ChainHook => ({
     name,
@@ -70,11 +85,19 @@ export const hookPoints = {
   /** A token Approval (an `approve` or an EIP-2612 `permit`): `owner` grants `spender` an allowance. */
   approval: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('token', 'Approval'), handle }),
   /** EIP-3009 AuthorizationUsed (the relay's payments; pairs with the Transfer of the same transaction). */
-  authorizationUsed: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('token', 'AuthorizationUsed'), handle }),
+  authorizationUsed: (name: string, handle: ChainHook['handle']): ChainHook => ({
+    name,
+    matches: is('token', 'AuthorizationUsed'),
+    handle,
+  }),
   escrowJob: (name: string, handle: ChainHook['handle']): ChainHook => ({ name, matches: is('escrow', ...ESCROW_JOB_EVENTS), handle }),
 };
 
-export type HookRegistry = { register: (hook: ChainHook) => void; matching: (event: ChainEvent) => ChainHook[]; all: () => readonly ChainHook[] };
+export type HookRegistry = {
+  register: (hook: ChainHook) => void;
+  matching: (event: ChainEvent) => ChainHook[];
+  all: () => readonly ChainHook[];
+};
 
 export function createHookRegistry(initial: readonly ChainHook[] = []): HookRegistry {
   const hooks: ChainHook[] = [...initial];

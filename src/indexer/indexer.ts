@@ -17,10 +17,21 @@ import type { ChainSettings } from '../chain/config.js';
 import { publicClientFor, safeChainError } from '../chain/clients.js';
 import type { Sql } from '../db/client.js';
 import type { ChainContract, ChainEvent, HookRegistry } from './hooks.js';
-import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, createLeaderLease, defaultLeaseHolder, type Fence, type LeaseSettings } from './lease.js';
+import {
+  DEFAULT_LEASE_RENEW_MS,
+  DEFAULT_LEASE_TTL_MS,
+  createLeaderLease,
+  defaultLeaseHolder,
+  type Fence,
+  type LeaseSettings,
+} from './lease.js';
 import * as repo from './repo.js';
 
-export type IndexerLog = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+export type IndexerLog = {
+  info: (obj: object, msg: string) => void;
+  warn: (obj: object, msg: string) => void;
+  error: (obj: object, msg: string) => void;
+};
 
 export type IndexerOptions = {
   sql: Sql;
@@ -107,7 +118,10 @@ export function createIndexer(options: IndexerOptions) {
       return n;
     });
     const to = forkPoint?.blockNumber ?? settings.startBlock - 1n;
-    log.warn({ chainId: ref.chainId, livemode: ref.livemode, from: checkpoint.blockNumber.toString(), to: to.toString(), removed }, 'reorg: rewound');
+    log.warn(
+      { chainId: ref.chainId, livemode: ref.livemode, from: checkpoint.blockNumber.toString(), to: to.toString(), removed },
+      'reorg: rewound',
+    );
     return { kind: 'rewound', to, removed };
   }
 
@@ -220,7 +234,11 @@ export function createIndexer(options: IndexerOptions) {
     await sql.begin(async (tx) => {
       await fence(tx);
       await repo.upsertEvents(tx, ref, events);
-      await repo.saveBlocks(tx, ref, [...blocks].map(([blockNumber, hash]) => ({ blockNumber, blockHash: hash })));
+      await repo.saveBlocks(
+        tx,
+        ref,
+        [...blocks].map(([blockNumber, hash]) => ({ blockNumber, blockHash: hash })),
+      );
       await repo.saveCheckpoint(tx, ref, { blockNumber: to, blockHash: toBlock.hash! });
       if (to > keepBlocks) await repo.pruneBlocks(tx, ref, to - keepBlocks);
     });
@@ -234,7 +252,8 @@ export function createIndexer(options: IndexerOptions) {
    */
   async function run(signal: AbortSignal): Promise<void> {
     const chainId = await client.getChainId();
-    if (chainId !== settings.chainId) throw new Error(`${settings.mode} chain: the node reports chain id ${chainId}, configured ${settings.chainId}`);
+    if (chainId !== settings.chainId)
+      throw new Error(`${settings.mode} chain: the node reports chain id ${chainId}, configured ${settings.chainId}`);
     const lease = createLeaderLease({
       sql: options.lease?.sql ?? sql,
       ref,

@@ -25,7 +25,12 @@ export async function deleteCheckpoint(db: Db, ref: ChainRef): Promise<void> {
 
 export async function saveBlocks(db: Db, ref: ChainRef, blocks: { blockNumber: bigint; blockHash: string }[]): Promise<void> {
   if (blocks.length === 0) return;
-  const rows = blocks.map((b) => ({ chain_id: ref.chainId, livemode: ref.livemode, block_number: b.blockNumber.toString(), block_hash: b.blockHash }));
+  const rows = blocks.map((b) => ({
+    chain_id: ref.chainId,
+    livemode: ref.livemode,
+    block_number: b.blockNumber.toString(),
+    block_hash: b.blockHash,
+  }));
   await db`
     insert into indexer_blocks ${db(rows, 'chain_id', 'livemode', 'block_number', 'block_hash')}
     on conflict (chain_id, livemode, block_number) do update set block_hash = excluded.block_hash`;

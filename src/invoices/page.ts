@@ -14,7 +14,10 @@ const STATUS_WORDS: Record<InvoiceDocument['status'], string> = {
 export function invoicePageHtml(doc: InvoiceDocument): string {
   const e = escapeHtml;
   const lines = doc.lines
-    .map((line) => `<tr><td>${e(line.description)}</td><td class="num">${e(line.quantity)}</td><td class="num">${e(line.unitAmount)}</td><td class="num">${e(line.amount)}</td></tr>`)
+    .map(
+      (line) =>
+        `<tr><td>${e(line.description)}</td><td class="num">${e(line.quantity)}</td><td class="num">${e(line.unitAmount)}</td><td class="num">${e(line.amount)}</td></tr>`,
+    )
     .join('');
   const pay = doc.payable ? `<a class="pay" href="${e(doc.payUrl)}">Pay ${e(doc.total)}</a>` : '';
   return `<!doctype html>

@@ -8,7 +8,11 @@ const RIGHT = 545;
 
 export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   // A fixed creation date keeps the bytes a function of the invoice only (same invoice, same file).
-  const pdf = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: `Invoice ${doc.number}`, Author: doc.merchantName, CreationDate: new Date(doc.issuedOn) } });
+  const pdf = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    info: { Title: `Invoice ${doc.number}`, Author: doc.merchantName, CreationDate: new Date(doc.issuedOn) },
+  });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -22,7 +22,12 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
     method: 'POST',
     url: '/v1/invoices',
     config: { access: access.scope('invoices_write') },
-    schema: { tags: ['Invoices'], summary: 'Create an invoice (draft) with its backing payment session', body: createInvoiceBody, response: { 200: invoice } },
+    schema: {
+      tags: ['Invoices'],
+      summary: 'Create an invoice (draft) with its backing payment session',
+      body: createInvoiceBody,
+      response: { 200: invoice },
+    },
     handler: (request) => invoices.create(requestScope(request), request.body),
   });
 
@@ -33,7 +38,8 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
     schema: {
       tags: ['Invoices'],
       summary: 'Email the invoice to the customer',
-      description: 'draft -> sent. 403 session_invalid_state when customerEmail is not set or the invoice is not a draft. invoice.sent fires once the SMTP server accepted the email.',
+      description:
+        'draft -> sent. 403 session_invalid_state when customerEmail is not set or the invoice is not a draft. invoice.sent fires once the SMTP server accepted the email.',
       params: invoiceParams,
       response: { 200: invoice },
     },
@@ -47,7 +53,8 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
     schema: {
       tags: ['Invoices'],
       summary: 'Void the invoice and cancel its payment session',
-      description: 'From draft, sent or overdue. 403 session_invalid_state for a paid (refund instead) or void invoice, or while its payment is processing.',
+      description:
+        'From draft, sent or overdue. 403 session_invalid_state for a paid (refund instead) or void invoice, or while its payment is processing.',
       params: invoiceParams,
       response: { 200: invoice },
     },
@@ -113,7 +120,8 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
     schema: { hide: true, tags: ['Invoices'], summary: 'The hosted invoice as a PDF', params: checkoutPageParams },
     handler: async (request, reply) => {
       const found = await invoices.hostedPdf(request.params.id);
-      if (!found) return reply.code(404).headers(CHECKOUT_SECURITY_HEADERS).type('text/plain; charset=utf-8').send('No invoice behind this link.');
+      if (!found)
+        return reply.code(404).headers(CHECKOUT_SECURITY_HEADERS).type('text/plain; charset=utf-8').send('No invoice behind this link.');
       return sendPdf(reply.headers(CHECKOUT_SECURITY_HEADERS), found.number, found.pdf);
     },
   });

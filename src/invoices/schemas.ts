@@ -26,7 +26,13 @@ export const createInvoiceBody = z
     currency: z.enum(['USDC']).default('USDC'),
     lineItems: z.array(lineItem).min(1).max(MAX_LINE_ITEMS).describe(`1 to ${MAX_LINE_ITEMS} line items.`),
     note: z.string().max(2000).optional(),
-    dueInDays: z.number().int().min(0).max(365).default(30).describe('Days from creation until dueAt (0 to 365, default 30; from the test clock\'s time when `testClock` is given).'),
+    dueInDays: z
+      .number()
+      .int()
+      .min(0)
+      .max(365)
+      .default(30)
+      .describe("Days from creation until dueAt (0 to 365, default 30; from the test clock's time when `testClock` is given)."),
     testClock: testClockRef.optional(),
   })
   .strict();
@@ -35,7 +41,9 @@ export const invoice = z
   .object({
     id: z.string(),
     object: z.literal('invoice'),
-    number: z.string().describe('`<YYYY>-<NNNN>`: per merchant, mode and calendar year (UTC) of creation, consecutive without gaps from 0001.'),
+    number: z
+      .string()
+      .describe('`<YYYY>-<NNNN>`: per merchant, mode and calendar year (UTC) of creation, consecutive without gaps from 0001.'),
     customerName: z.string().nullable(),
     customerEmail: z.string().nullable(),
     currency: z.string(),
@@ -44,12 +52,16 @@ export const invoice = z
     total: z.string().describe('Amount due; equals subtotal (no taxes or discounts yet).'),
     status: z
       .enum(INVOICE_STATUSES)
-      .describe('`draft` -> `sent` (send) -> `paid` (backing session confirmed) or `overdue` (dueAt passed unpaid; overdue can still be paid). `void` from draft, sent or overdue; never from paid.'),
+      .describe(
+        '`draft` -> `sent` (send) -> `paid` (backing session confirmed) or `overdue` (dueAt passed unpaid; overdue can still be paid). `void` from draft, sent or overdue; never from paid.',
+      ),
     sessionId: z.string().describe('The backing payment session; its checkoutUrl is the pay link.'),
     payUrl: z.string().describe('Hosted checkout link of the backing session (sent in the email).'),
     hostedInvoiceUrl: z
       .string()
-      .describe('Public page of the invoice as the customer sees it (number, lines, total, due date, status, a Pay button to payUrl, a PDF download). Unguessable, under the backing session: anyone with the link can read the invoice, as with payUrl. Sent in the email.'),
+      .describe(
+        'Public page of the invoice as the customer sees it (number, lines, total, due date, status, a Pay button to payUrl, a PDF download). Unguessable, under the backing session: anyone with the link can read the invoice, as with payUrl. Sent in the email.',
+      ),
     dueAt: timestamp,
     dueInDays: z.number().int(),
     note: z.string().nullable(),

@@ -195,7 +195,8 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
     async void(scope: MerchantScope, id: string): Promise<Invoice> {
       const { row, starts } = await sql.begin(async (tx) => {
         const row = await load(scope, id, tx, true);
-        if (row.status === 'paid') throw new InvalidStateError('A paid invoice cannot be voided; refund it instead (POST /v1/refunds).', { param: 'id' });
+        if (row.status === 'paid')
+          throw new InvalidStateError('A paid invoice cannot be voided; refund it instead (POST /v1/refunds).', { param: 'id' });
         if (row.status === 'void') throw new InvalidStateError('The invoice is already void.', { param: 'id' });
         const session = await sessionRepo.lockPaymentSession(tx, scope, row.sessionId);
         if (session && session.status !== 'open' && session.status !== 'expired' && session.status !== 'cancelled') {
@@ -206,7 +207,12 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
         await discardPendingWorkflowStarts(tx, row.sessionId);
         await discardPendingWorkflowStarts(tx, row.id);
         const voided = await repo.markVoid(tx, row.id);
-        const sessionStart = paymentSessionWorkflowStart(taskQueue, { ...scope, id: row.sessionId, expiresAt: session?.expiresAt ?? row.dueAt, testClockId: row.testClockId });
+        const sessionStart = paymentSessionWorkflowStart(taskQueue, {
+          ...scope,
+          id: row.sessionId,
+          expiresAt: session?.expiresAt ?? row.dueAt,
+          testClockId: row.testClockId,
+        });
         const starts = [
           await queueWorkflowStart(tx, withSignal(sessionStart, cancelPaymentSessionSignal)),
           await queueWorkflowStart(tx, withSignal(invoiceWorkflowStart(taskQueue, voided), voidInvoiceSignal)),

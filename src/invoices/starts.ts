@@ -7,7 +7,10 @@ import type * as repo from './repo.js';
 type InvoiceKey = Pick<repo.InvoiceRow, 'id' | 'dueAt' | 'merchantId' | 'livemode' | 'number'> & { testClockId?: string | null };
 
 /** The run of an invoice's workflow: its id and input. */
-export function invoiceWorkflowRun(taskQueue: string, row: InvoiceKey): { workflowId: string; taskQueue: string; args: Parameters<typeof invoiceWorkflow>; tags: WorkflowTags } {
+export function invoiceWorkflowRun(
+  taskQueue: string,
+  row: InvoiceKey,
+): { workflowId: string; taskQueue: string; args: Parameters<typeof invoiceWorkflow>; tags: WorkflowTags } {
   return {
     workflowId: invoiceWorkflowId(row.id),
     taskQueue,

@@ -20,7 +20,14 @@ function platformContracts(chain: ChainConfig): Address[] {
   for (const settings of [chain.test, chain.live]) {
     if (!settings) continue;
     const v2 = depositFactoryOf(settings, 2);
-    out.push(settings.token, settings.subscriptionManager, settings.escrow, depositFactoryOf(settings, 1), v2, forwarderImplementationOf(v2));
+    out.push(
+      settings.token,
+      settings.subscriptionManager,
+      settings.escrow,
+      depositFactoryOf(settings, 1),
+      v2,
+      forwarderImplementationOf(v2),
+    );
     if (settings.yieldVault) out.push(settings.yieldVault);
   }
   return out;
@@ -32,8 +39,13 @@ export async function checkPayoutAddress(deps: { db: Db; chain: ChainConfig }, a
   if (isAddressEqual(payout, zeroAddress)) {
     throw new InvalidRequestError('The payout address cannot be the zero address: USDC refuses transfers to it.', { param: PARAM });
   }
-  if (platformContracts(deps.chain).some((contract) => isAddressEqual(contract, payout)) || (await repo.isDepositAddress(deps.db, payout))) {
-    throw new InvalidRequestError('The payout address is a contract or deposit address of this platform; use a wallet you control.', { param: PARAM });
+  if (
+    platformContracts(deps.chain).some((contract) => isAddressEqual(contract, payout)) ||
+    (await repo.isDepositAddress(deps.db, payout))
+  ) {
+    throw new InvalidRequestError('The payout address is a contract or deposit address of this platform; use a wallet you control.', {
+      param: PARAM,
+    });
   }
   for (const settings of [deps.chain.test, deps.chain.live]) {
     if (!settings) continue;

@@ -31,8 +31,8 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       tags,
       summary: 'Create the merchant of a dashboard user (idempotent)',
       description:
-        'Call after a request answered `merchant_not_synced`. Creates the merchant for the token\'s user (`sub`), taking ' +
-        'email and name from the token\'s claims; a second call returns the same merchant.',
+        "Call after a request answered `merchant_not_synced`. Creates the merchant for the token's user (`sub`), taking " +
+        "email and name from the token's claims; a second call returns the same merchant.",
       body: optionalBody(syncBody),
       response: { 200: merchant },
     },
@@ -131,7 +131,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       tags,
       summary: 'Pin the API version',
       description:
-        'The dated version used for this merchant\'s requests that send no `Service-Version` header (spec: the version is chosen by the header or pinned in the dashboard). API keys pick up a new pin within 30 seconds.',
+        "The dated version used for this merchant's requests that send no `Service-Version` header (spec: the version is chosen by the header or pinned in the dashboard). API keys pick up a new pin within 30 seconds.",
       body: apiVersionBody,
       response: { 200: merchant },
     },
@@ -147,7 +147,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       tags,
       summary: 'Set the origins allowed to use publishable keys',
       description:
-        'Web pages on these origins may call the API with this merchant\'s publishable keys (CORS). A publishable-key ' +
+        "Web pages on these origins may call the API with this merchant's publishable keys (CORS). A publishable-key " +
         'request from any other origin is refused with `permission_denied`. `["*"]` allows every origin. Keys pick up a ' +
         'change within 30 seconds.',
       body: allowedOriginsBody,

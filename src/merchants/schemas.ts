@@ -90,7 +90,7 @@ export const eligibility = z
 
 export const syncBody = z
   .object({
-    name: z.string().trim().min(1).max(200).optional().describe('Display name; defaults to the token\'s `name` claim, then its email.'),
+    name: z.string().trim().min(1).max(200).optional().describe("Display name; defaults to the token's `name` claim, then its email."),
   })
   .strict();
 
@@ -106,7 +106,14 @@ export const emailVerificationStarted = z.object({
   expiresAt: timestamp.describe('The code is valid until then (15 minutes) and for 5 attempts.'),
 });
 
-export const confirmCodeBody = z.object({ code: z.string().regex(/^[0-9]{6}$/, 'must be 6 digits').describe('The 6-digit code.') }).strict();
+export const confirmCodeBody = z
+  .object({
+    code: z
+      .string()
+      .regex(/^[0-9]{6}$/, 'must be 6 digits')
+      .describe('The 6-digit code.'),
+  })
+  .strict();
 
 export const twoFactorEnrolment = z.object({
   object: z.literal('two_factor_enrolment'),

@@ -17,9 +17,11 @@ export function parseMoneyInput(input: string, decimals = USDC_DECIMALS): Parsed
   }
   if (text.startsWith('-')) return { ok: false, message: 'The amount cannot be negative.' };
   const match = /^(\d*)(?:\.(\d*))?$/.exec(text);
-  if (!match || (match[1] === '' && !match[2])) return { ok: false, message: `“${text}” is not an amount: use digits and at most one dot, e.g. 9.99.` };
+  if (!match || (match[1] === '' && !match[2]))
+    return { ok: false, message: `“${text}” is not an amount: use digits and at most one dot, e.g. 9.99.` };
   const fraction = match[2] ?? '';
-  if (fraction.length > decimals) return { ok: false, message: `At most ${decimals} decimals: the smallest amount is ${formatAmount('1', decimals)}.` };
+  if (fraction.length > decimals)
+    return { ok: false, message: `At most ${decimals} decimals: the smallest amount is ${formatAmount('1', decimals)}.` };
   const baseUnits = `${match[1] ?? ''}${fraction.padEnd(decimals, '0')}`.replace(/^0+(?=\d)/, '');
   return { ok: true, baseUnits };
 }

@@ -70,7 +70,8 @@ async function settleEndedSessionDeposit(
     if (!(await deposits.setDepositStatus(tx, d.id, ['pending'], 'credited'))) return undefined;
     await deposits.recomputeReceived(tx, session.id);
     const now = (await sessions.findPaymentSessionById(tx, session.id))!;
-    if (amountOverpaid(now) > amountOverpaid(session)) await recordDepositEvent(tx, record, publicBaseUrl, session.id, 'payment.overpaid', d);
+    if (amountOverpaid(now) > amountOverpaid(session))
+      await recordDepositEvent(tx, record, publicBaseUrl, session.id, 'payment.overpaid', d);
     return 'credited';
   }
   if (!(await deposits.setDepositStatus(tx, d.id, ['pending'], 'late'))) return undefined;
@@ -98,8 +99,7 @@ async function recordDepositEvent(
 
 export type CreditOutcome =
   /** The credited deposits reach the amount: the caller completes the session with this transaction. */
-  | { paid: true; transactionHash: string; amountReceived: string; amountExcess: string }
-  | { paid: false; amountReceived: string };
+  { paid: true; transactionHash: string; amountReceived: string; amountExcess: string } | { paid: false; amountReceived: string };
 
 /**
  * Credits the session's pending deposits (or marks them late when it no longer accepts payment) and

@@ -59,7 +59,9 @@ export async function onTransferToDepositAddress(deps: DepositHookDeps, event: C
   });
   if (deposit.status !== 'pending') return;
   if (session.status === 'open' || session.status === 'processing') {
-    await signalWithStart(temporal, paymentSessionWorkflow, paymentSessionWorkflowRun(deps.taskQueue, session), depositReceivedSignal, { depositId: deposit.id });
+    await signalWithStart(temporal, paymentSessionWorkflow, paymentSessionWorkflowRun(deps.taskQueue, session), depositReceivedSignal, {
+      depositId: deposit.id,
+    });
   } else {
     await settleLateDeposits(deps, session.id);
   }
@@ -70,7 +72,9 @@ export async function onDepositTransferRemoved(deps: DepositHookDeps, event: Cha
   if (!deposit) return;
   if (await reverseDeposit(deps, deposit.id)) {
     // An open session shows the smaller amount received at once (the workflow re-reads it on its next signal).
-    await signalIfRunning(temporalOf(deps, context), paymentSessionWorkflowId(deposit.paymentSessionId), depositReceivedSignal, { depositId: deposit.id });
+    await signalIfRunning(temporalOf(deps, context), paymentSessionWorkflowId(deposit.paymentSessionId), depositReceivedSignal, {
+      depositId: deposit.id,
+    });
   }
 }
 

@@ -3,7 +3,17 @@
 // blocked with the refusal's code and one `payment.deposit_sweep_blocked` event each, for their own
 // merchant only, and left out of sweeps until a re-check finds the cause gone (payout unblacklisted,
 // token resumed). A zero payout never clears. The chain reads are here; the SQL in deposits-repo.ts.
-import { type Address, type Hex, type Log, type PublicClient, decodeErrorResult, getAddress, isAddressEqual, parseEventLogs, zeroAddress } from 'viem';
+import {
+  type Address,
+  type Hex,
+  type Log,
+  type PublicClient,
+  decodeErrorResult,
+  getAddress,
+  isAddressEqual,
+  parseEventLogs,
+  zeroAddress,
+} from 'viem';
 import { depositForwarderFactoryV2Abi } from '../chain/deposits/deposit-contracts-v2.js';
 import { classifyRevert, describeRefusal, isRefusalCode } from '../chain/refusals.js';
 import { isBlacklisted, isPaused, nameBlacklistedSide } from '../chain/token-standing.js';
@@ -28,7 +38,13 @@ export function sweepItemOutcomes(factory: Address, logs: Log[]): SweepItemOutco
   const outcomes: SweepItemOutcomes = { swept: [], failed: [] };
   for (const event of parseEventLogs({ abi: depositForwarderFactoryV2Abi, logs: own })) {
     if (event.eventName === 'Swept') outcomes.swept.push(event.args.depositId);
-    else outcomes.failed.push({ depositId: event.args.depositId, forwarder: event.args.forwarder, payout: event.args.payout, reason: event.args.reason });
+    else
+      outcomes.failed.push({
+        depositId: event.args.depositId,
+        forwarder: event.args.forwarder,
+        payout: event.args.payout,
+        reason: event.args.reason,
+      });
   }
   return outcomes;
 }

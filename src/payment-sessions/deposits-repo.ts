@@ -56,7 +56,17 @@ export async function findSessionIdByDepositAddress(
  */
 export async function upsertDeposit(
   db: Db,
-  d: Omit<DepositRow, 'status' | 'sweepPurpose' | 'sweepTransactionHash' | 'sweptAt' | 'createdAt' | 'depositFactoryVersion' | 'sweepBlockedAt' | 'sweepBlockedCode'>,
+  d: Omit<
+    DepositRow,
+    | 'status'
+    | 'sweepPurpose'
+    | 'sweepTransactionHash'
+    | 'sweptAt'
+    | 'createdAt'
+    | 'depositFactoryVersion'
+    | 'sweepBlockedAt'
+    | 'sweepBlockedCode'
+  >,
 ): Promise<DepositRow> {
   // The factory version is the session's: its address, and so its sweep, depend on it.
   await db`
@@ -70,7 +80,12 @@ export async function upsertDeposit(
   return (await findDepositByLog(db, Number(d.chainId), d.transactionHash, d.logIndex))!;
 }
 
-export async function findDepositByLog(db: Db, chainId: number, transactionHash: string, logIndex: number): Promise<DepositRow | undefined> {
+export async function findDepositByLog(
+  db: Db,
+  chainId: number,
+  transactionHash: string,
+  logIndex: number,
+): Promise<DepositRow | undefined> {
   const [row] = await db<DepositRow[]>`
     select ${columns(db)} from deposits d
     where d.chain_id = ${chainId} and d.transaction_hash = ${transactionHash} and d.log_index = ${logIndex}`;
@@ -83,7 +98,9 @@ export async function findDeposit(db: Db, id: string): Promise<DepositRow | unde
 }
 
 export async function depositsOfSession(db: Db, sessionId: string): Promise<DepositRow[]> {
-  return db<DepositRow[]>`select ${columns(db)} from deposits d where d.payment_session_id = ${sessionId} order by d.block_number, d.log_index`;
+  return db<
+    DepositRow[]
+  >`select ${columns(db)} from deposits d where d.payment_session_id = ${sessionId} order by d.block_number, d.log_index`;
 }
 
 export async function setDepositStatus(db: Db, id: string, from: DepositStatus[], to: DepositStatus): Promise<boolean> {

@@ -90,7 +90,10 @@ const columns = (db: Db) =>
 
 export async function insertPaymentSession(
   db: Db,
-  s: Pick<PaymentSessionRow, 'id' | 'merchantId' | 'livemode' | 'amount' | 'currency' | 'payTo' | 'token' | 'expiresAt' | 'successUrl' | 'cancelUrl' | 'metadata'> & {
+  s: Pick<
+    PaymentSessionRow,
+    'id' | 'merchantId' | 'livemode' | 'amount' | 'currency' | 'payTo' | 'token' | 'expiresAt' | 'successUrl' | 'cancelUrl' | 'metadata'
+  > & {
     chainId: number;
     createdByApiKeyId?: string | null;
     productId?: string | null;
@@ -218,7 +221,10 @@ export type CheckoutContext = {
   invoiceLineItems: { description: string; quantity: number; unitAmount: string }[] | null;
 };
 
-export async function findCheckoutContext(db: Db, session: { id: string; merchantId: string; livemode: boolean }): Promise<CheckoutContext> {
+export async function findCheckoutContext(
+  db: Db,
+  session: { id: string; merchantId: string; livemode: boolean },
+): Promise<CheckoutContext> {
   const [row] = await db<CheckoutContext[]>`
     select sf.name as "storeName", sf.logo_url as "logoUrl", sf.support_email as "supportEmail",
            i.number as "invoiceNumber", i.line_items as "invoiceLineItems"

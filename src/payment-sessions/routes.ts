@@ -45,7 +45,12 @@ export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: 
     method: 'GET',
     url: '/v1/payment-sessions',
     config: { access: access.scope('payment_sessions_read') },
-    schema: { tags: ['Payment sessions'], summary: 'List payment sessions', querystring: paymentSessionListQuery, response: { 200: paymentSessionList } },
+    schema: {
+      tags: ['Payment sessions'],
+      summary: 'List payment sessions',
+      querystring: paymentSessionListQuery,
+      response: { 200: paymentSessionList },
+    },
     handler: (request) => sessions.list(requestScope(request), request.query),
   });
 

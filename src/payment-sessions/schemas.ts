@@ -11,9 +11,7 @@ export type PaymentSessionStatus = (typeof PAYMENT_SESSION_STATUSES)[number];
 /** Expiry bounds: at least 5 minutes, at most 7 days; 30 minutes by default. */
 export const EXPIRY_SECONDS = { min: 300, max: 7 * 24 * 3600, default: 1800 } as const;
 
-const redirectUrl = z
-  .url({ protocol: /^https?$/ })
-  .max(2048);
+const redirectUrl = z.url({ protocol: /^https?$/ }).max(2048);
 
 /** Metadata: at most 20 string keys (<= 40 chars) with string values (<= 500 chars). */
 /** A test clock of the caller (test mode only): the object's times follow the clock (docs/operations.md, Test clocks). */
@@ -21,13 +19,15 @@ export const testClockRef = z
   .string()
   .regex(/^clock_[0-9A-Za-z]{1,64}$/, 'must be a test clock id (clock_...)')
   .describe(
-    'Test mode only: the test clock (`clock_...`) whose time this object follows. Its expiry or due date is counted from the clock\'s time and passes when the clock is advanced past it; deleting the clock ends it.',
+    "Test mode only: the test clock (`clock_...`) whose time this object follows. Its expiry or due date is counted from the clock's time and passes when the clock is advanced past it; deleting the clock ends it.",
   );
 
 export const metadata = z
   .record(z.string().min(1).max(40), z.string().max(500))
   .refine((value) => Object.keys(value).length <= 20, { message: 'at most 20 keys' })
-  .describe('Free-form key/value pairs stored with the object: at most 20 keys of up to 40 characters, string values up to 500 characters.');
+  .describe(
+    'Free-form key/value pairs stored with the object: at most 20 keys of up to 40 characters, string values up to 500 characters.',
+  );
 
 export const createPaymentSessionBody = z
   .object({
@@ -59,17 +59,37 @@ export const sessionDeposit = z
       .describe(
         "The session's deposit address: send exactly `amount` of `token` on chain `chainId` to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the merchant's payout address.",
       ),
-    amountReceived: z.string().describe('What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here).'),
-    amountRemaining: z.string().describe('What is still to be paid for the session to complete: the amount less the credited transfers and a confirmed relayed payment ("0" once completed). A wallet payment through the relay must pay exactly this.'),
-    amountExcess: z.string().describe('What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds.'),
-    paymentUri: z.string().describe('EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes.'),
+    amountReceived: z
+      .string()
+      .describe(
+        'What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here).',
+      ),
+    amountRemaining: z
+      .string()
+      .describe(
+        'What is still to be paid for the session to complete: the amount less the credited transfers and a confirmed relayed payment ("0" once completed). A wallet payment through the relay must pay exactly this.',
+      ),
+    amountExcess: z
+      .string()
+      .describe(
+        'What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds.',
+      ),
+    paymentUri: z
+      .string()
+      .describe(
+        'EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes.',
+      ),
   })
   .meta({ id: 'PaymentSessionDeposit' });
 
 /** Why the latest relayed payment of a session failed, while the session is open again (like Stripe's `last_payment_error`). */
 const lastPaymentError = z
   .object({
-    code: z.string().describe('A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`.'),
+    code: z
+      .string()
+      .describe(
+        'A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`.',
+      ),
     reason: z.string().describe('The readable reason.'),
   })
   .nullable();
@@ -97,7 +117,9 @@ export const paymentSession = z
     productId: z
       .string()
       .nullable()
-      .describe('The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later.'),
+      .describe(
+        'The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later.',
+      ),
     productName: z.string().nullable().describe("The product's name when it was bought (as the customer saw it on the store page)."),
     payer: z.string().nullable().describe('The paying wallet, once a payment was submitted.'),
     transactionHash: z.string().nullable().describe('The transaction that paid the session, once completed.'),
@@ -113,8 +135,12 @@ export const paymentSession = z
           .describe('The paid resource as the x402 payment named it.'),
       })
       .nullable()
-      .describe('Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise.'),
-    deposit: sessionDeposit.nullable().describe('Paying by transfer to a deposit address; null for sessions created before deposit addresses existed.'),
+      .describe(
+        'Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise.',
+      ),
+    deposit: sessionDeposit
+      .nullable()
+      .describe('Paying by transfer to a deposit address; null for sessions created before deposit addresses existed.'),
     amountRefundable: z
       .string()
       .describe(
@@ -149,7 +175,10 @@ export const checkoutSession = z
     deposit: sessionDeposit.nullable(),
     storeName: z.string().nullable().describe("The merchant's storefront name in this mode, if it has a storefront."),
     logoUrl: z.string().nullable().describe("The storefront's logo URL (https), if any."),
-    supportEmail: z.string().nullable().describe("Where the customer can ask the merchant for help (the storefront's support email), if any."),
+    supportEmail: z
+      .string()
+      .nullable()
+      .describe("Where the customer can ask the merchant for help (the storefront's support email), if any."),
     productName: z.string().nullable().describe('The storefront product being bought, if any.'),
     invoice: z
       .object({
@@ -176,7 +205,11 @@ export const paymentSessionTransaction = z
       .describe(
         "`payment`: a relayed payment (the payer's signed transfer the relay sent, x402 settlements included). `deposit`: a transfer into the session's deposit address. `sweep`: the transfer forwarding a deposit to the payout address. `refund`: a refund of the session.",
       ),
-    sourceId: z.string().describe('The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`).'),
+    sourceId: z
+      .string()
+      .describe(
+        'The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`).',
+      ),
     status: z
       .enum(PAYMENT_TRANSACTION_STATUSES)
       .describe(
@@ -189,13 +222,15 @@ export const paymentSessionTransaction = z
       .int()
       .nullable()
       .describe(
-        'Blocks on top of and including the one holding it, at least: from the relay\'s tracking and the indexer\'s last checkpoint, so it can trail the chain head by the indexer\'s poll interval. Null when the block is not known.',
+        "Blocks on top of and including the one holding it, at least: from the relay's tracking and the indexer's last checkpoint, so it can trail the chain head by the indexer's poll interval. Null when the block is not known.",
       ),
     requiredConfirmations: z.number().int().describe("The confirmations this mode's chain needs before a transfer counts (finality)."),
     from: z.string().nullable(),
     to: z.string().nullable(),
     amount: z.string().nullable().describe('What it moves, in token base units.'),
-    late: z.boolean().describe('A deposit that arrived after the session had ended (not credited to it; refundable). False for other kinds.'),
+    late: z
+      .boolean()
+      .describe('A deposit that arrived after the session had ended (not credited to it; refundable). False for other kinds.'),
     failureCode: z.string().nullable().describe('The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed.'),
     failureReason: z.string().nullable(),
     createdAt: timestamp.describe('When the service recorded it (the submission, the observed transfer, the refund request).'),

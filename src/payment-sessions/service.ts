@@ -19,7 +19,13 @@ import { objectClock } from '../test-clocks/object-clock.js';
 import * as repo from './repo.js';
 import * as transactionsRepo from './transactions-repo.js';
 import { renderSessionTransactions } from './transactions.js';
-import type { CheckoutSession, CreatePaymentSessionBody, PaymentSession, PaymentSessionListQuery, PaymentSessionTransaction } from './schemas.js';
+import type {
+  CheckoutSession,
+  CreatePaymentSessionBody,
+  PaymentSession,
+  PaymentSessionListQuery,
+  PaymentSessionTransaction,
+} from './schemas.js';
 
 /**
  * Creates a session inside the caller's transaction (invoices create their backing session in
@@ -68,7 +74,12 @@ export async function insertSessionInTx(
     createdByApiKeyId: input.createdByApiKeyId ?? null,
     productId: input.productId ?? null,
     productName: input.productName ?? null,
-    depositAddress: depositAddressOf(depositFactoryOf(settings, CURRENT_DEPOSIT_FACTORY_VERSION), id, getAddress(merchant.payoutAddress), CURRENT_DEPOSIT_FACTORY_VERSION),
+    depositAddress: depositAddressOf(
+      depositFactoryOf(settings, CURRENT_DEPOSIT_FACTORY_VERSION),
+      id,
+      getAddress(merchant.payoutAddress),
+      CURRENT_DEPOSIT_FACTORY_VERSION,
+    ),
     depositFactoryVersion: CURRENT_DEPOSIT_FACTORY_VERSION,
     testClockId: input.testClockId ?? null,
   });
@@ -101,7 +112,13 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         // On a test clock the session expires on the clock's time (its business time).
         const clock = await objectClock(tx, scope, input.testClock);
         const expiresAt = new Date(clock.nowMs + input.expiresInSeconds * 1000);
-        const row = await insertSessionInTx(tx, chain, scope, { ...input, expiresAt, createdByApiKeyId, ...origin, testClockId: clock.testClockId });
+        const row = await insertSessionInTx(tx, chain, scope, {
+          ...input,
+          expiresAt,
+          createdByApiKeyId,
+          ...origin,
+          testClockId: clock.testClockId,
+        });
         return { row, start: await queueWorkflowStart(tx, paymentSessionWorkflowStart(taskQueue, row)) };
       });
       await starter.startAfterCommit([start]);

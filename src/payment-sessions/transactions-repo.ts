@@ -51,7 +51,10 @@ export type RefundTransactionRow = {
 };
 
 /** Relay submissions of the session (linked either way: the session's own or one naming it). */
-export async function relaySubmissionsOf(db: Db, session: { id: string; relaySubmissionId: string | null }): Promise<RelayTransactionRow[]> {
+export async function relaySubmissionsOf(
+  db: Db,
+  session: { id: string; relaySubmissionId: string | null },
+): Promise<RelayTransactionRow[]> {
   return db<RelayTransactionRow[]>`
     select r.id, r.status, r.transaction_hash as "transactionHash", r.block_number::text as "blockNumber", r.confirmations,
            r.call->>'from' as "from", r.call->>'to' as "to", r.call->>'value' as amount,

@@ -87,7 +87,14 @@ function swept(row: DepositTransactionRow, finality: Finality): PaymentSessionTr
   };
 }
 
-const REFUND_STATUS = { requires_action: 'pending', pending: 'pending', processing: 'submitted', succeeded: 'confirmed', failed: 'failed', cancelled: 'cancelled' } as const;
+const REFUND_STATUS = {
+  requires_action: 'pending',
+  pending: 'pending',
+  processing: 'submitted',
+  succeeded: 'confirmed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+} as const;
 
 function refunded(row: RefundTransactionRow, finality: Finality): PaymentSessionTransaction {
   return {
@@ -115,7 +122,9 @@ export function renderSessionTransactions(
 ): PaymentSessionTransaction[] {
   const all = [
     ...rows.relay.map((row) => relayed(row, finality)),
-    ...rows.deposits.flatMap((row) => [deposited(row, finality), swept(row, finality)].filter((t): t is PaymentSessionTransaction => t !== null)),
+    ...rows.deposits.flatMap((row) =>
+      [deposited(row, finality), swept(row, finality)].filter((t): t is PaymentSessionTransaction => t !== null),
+    ),
     ...rows.refunds.map((row) => refunded(row, finality)),
   ];
   // Oldest first; a sweep shares its deposit's time and follows it (the sort is stable).

@@ -44,7 +44,13 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
 
 function addVaryOrigin(reply: FastifyReply): void {
   const vary = reply.getHeader('vary');
-  const values = typeof vary === 'string' ? vary.split(',').map((v) => v.trim()).filter(Boolean) : [];
+  const values =
+    typeof vary === 'string'
+      ? vary
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean)
+      : [];
   if (!values.includes('Origin')) reply.header('vary', [...values, 'Origin'].join(', '));
 }
 

@@ -5,7 +5,15 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ApiError, InternalError, InvalidRequestError, MethodNotAllowedError, NotFoundError, ServiceUnavailableError, type ValidationIssue } from '../errors.js';
+import {
+  ApiError,
+  InternalError,
+  InvalidRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  ServiceUnavailableError,
+  type ValidationIssue,
+} from '../errors.js';
 import { unavailableDependency } from '../http/unavailable.js';
 import { safeChainError } from '../chain/clients.js';
 import { CURRENT_API_VERSION, VERSION_HEADER } from '../http/versions.js';
@@ -27,9 +35,7 @@ function fromValidation(error: FastifyError & { validation?: ZodIssueLike[]; val
   }));
   const first = issues[0];
   const where = context === 'body' ? 'body' : context === 'querystring' ? 'query string' : context === 'params' ? 'path' : context;
-  const message = first
-    ? `Invalid ${where}: ${first.path || '(root)'} ${first.message}`
-    : `Invalid ${where ?? 'request'}.`;
+  const message = first ? `Invalid ${where}: ${first.path || '(root)'} ${first.message}` : `Invalid ${where ?? 'request'}.`;
   return new InvalidRequestError(message, { param: first?.path || undefined, issues });
 }
 
@@ -87,9 +93,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
  */
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   reply.header(REQUEST_ID_HEADER, request.id).header(VERSION_HEADER, CURRENT_API_VERSION);
-  const message =
-    error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than the API accepts.' : 'The URL is not valid.';
-  return sendError(request, reply, error.statusCode !== undefined && error.statusCode < 500 ? new InvalidRequestError(message) : new InternalError());
+  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than the API accepts.' : 'The URL is not valid.';
+  return sendError(
+    request,
+    reply,
+    error.statusCode !== undefined && error.statusCode < 500 ? new InvalidRequestError(message) : new InternalError(),
+  );
 }
 
 const errorsPlugin: FastifyPluginAsync<{ unavailableRetryAfterSeconds?: number }> = async (app, options) => {

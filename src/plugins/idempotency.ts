@@ -76,10 +76,9 @@ export function readIdempotencyKey(request: FastifyRequest): string | undefined 
   const key = Array.isArray(header) ? header[0] : header;
   if (key === undefined) return undefined;
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH || !KEY_SHAPE.test(key)) {
-    throw new InvalidRequestError(
-      `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters without spaces.`,
-      { param: 'Idempotency-Key' },
-    );
+    throw new InvalidRequestError(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters without spaces.`, {
+      param: 'Idempotency-Key',
+    });
   }
   return key;
 }
@@ -165,7 +164,9 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyOptions> = async (app, op
       throw error;
     }
     if (!stored) {
-      throw new IdempotencyError('This request outlived its Idempotency-Key lease and a retry took the key over; its effect was rolled back. Retry to get the result.');
+      throw new IdempotencyError(
+        'This request outlived its Idempotency-Key lease and a retry took the key over; its effect was rolled back. Retry to get the result.',
+      );
     }
     return payload;
   });

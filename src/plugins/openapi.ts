@@ -69,7 +69,10 @@ const pascal = (segment: string) =>
  * segment followed by a path parameter is singular. A route may declare `schema.operationId` instead.
  */
 export function deriveOperationId(method: string, url: string, isList: boolean): string {
-  const segments = url.replace(/^\/v1(?=\/)/, '').split('/').filter(Boolean);
+  const segments = url
+    .replace(/^\/v1(?=\/)/, '')
+    .split('/')
+    .filter(Boolean);
   const last = segments[segments.length - 1] ?? '';
   const action = method === 'POST' && segments.length >= 2 && segments[segments.length - 2]!.startsWith(':') && !last.startsWith(':');
   const resource = segments
@@ -97,9 +100,13 @@ function isListResponse(response: unknown): boolean {
 function transform(input: TransformInput) {
   // The error envelope goes in as a zod schema like any other response, so the shared transform
   // turns it into a reference to components.schemas.Error.
-  const withErrors = input.schema && !(input.schema as { hide?: boolean }).hide
-    ? { ...input, schema: { ...input.schema, response: { ...((input.schema.response as object | undefined) ?? {}), default: errorEnvelope } } }
-    : input;
+  const withErrors =
+    input.schema && !(input.schema as { hide?: boolean }).hide
+      ? {
+          ...input,
+          schema: { ...input.schema, response: { ...((input.schema.response as object | undefined) ?? {}), default: errorEnvelope } },
+        }
+      : input;
   const { schema, url } = jsonSchemaTransform(withErrors);
   if (!schema || (schema as { hide?: boolean }).hide) return { schema, url };
   const { security, note, scope } = describeAccess(input.route);
@@ -130,7 +137,10 @@ function transform(input: TransformInput) {
     for (const status of htmlStatuses) {
       const json = response[String(status)] ?? response.default;
       response[String(status)] = {
-        description: status === 200 ? 'The page (text/html) or its data (application/json).' : 'Not found: an HTML page, or the error envelope for JSON.',
+        description:
+          status === 200
+            ? 'The page (text/html) or its data (application/json).'
+            : 'Not found: an HTML page, or the error envelope for JSON.',
         content: { 'application/json': { schema: json }, 'text/html': html },
       };
     }

@@ -24,7 +24,11 @@ export function findUnstorableText(value: unknown, path: readonly string[] = [])
 
 const storableTextPlugin: FastifyPluginAsync = async (app) => {
   app.addHook('preValidation', async (request) => {
-    const parts: Array<[string, unknown]> = [['path', request.params], ['query string', request.query], ['body', request.body]];
+    const parts: Array<[string, unknown]> = [
+      ['path', request.params],
+      ['query string', request.query],
+      ['body', request.body],
+    ];
     for (const [where, value] of parts) {
       const path = findUnstorableText(value);
       if (path === undefined) continue;

@@ -34,10 +34,9 @@ const versioningPlugin: FastifyPluginAsync<VersioningOptions> = async (app, opti
   app.addHook('onRequest', async (request, reply) => {
     const requested = requestedVersion(request);
     if (requested !== undefined && !supported.includes(requested)) {
-      throw new InvalidRequestError(
-        `Unknown API version "${requested}". Supported versions: ${supported.join(', ')}.`,
-        { param: 'Service-Version' },
-      );
+      throw new InvalidRequestError(`Unknown API version "${requested}". Supported versions: ${supported.join(', ')}.`, {
+        param: 'Service-Version',
+      });
     }
     request.apiVersion = requested ?? request.principal?.pinnedApiVersion ?? CURRENT_API_VERSION;
     reply.header(VERSION_HEADER, request.apiVersion);

@@ -57,6 +57,9 @@ export async function submitRefundPermit(
   return withSafeChainErrors(async () => {
     const gas = await client.estimateGas({ account: sender.address, to: settings.token, data });
     const row = await sender.send({ purpose, to: settings.token, data, gas: (gas * 13n) / 10n });
-    return sender.settle(row, { receipts: createReceiptWaiter(client, settings.pollIntervalMs), stuckAfterMs: settings.stuckAfterSeconds * 1000 });
+    return sender.settle(row, {
+      receipts: createReceiptWaiter(client, settings.pollIntervalMs),
+      stuckAfterMs: settings.stuckAfterSeconds * 1000,
+    });
   });
 }

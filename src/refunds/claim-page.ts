@@ -62,11 +62,23 @@ ${error}
 </form>`,
     );
   }
-  if (view.status === 'cancelled') return frame('Refund cancelled', `${head}<p role="status">The merchant cancelled this refund. Contact them if you expected it.</p>`);
+  if (view.status === 'cancelled')
+    return frame('Refund cancelled', `${head}<p role="status">The merchant cancelled this refund. Contact them if you expected it.</p>`);
   const where = view.recipient ? ` to <code data-testid="claim-recipient">${escapeHtml(view.recipient)}</code>` : '';
-  const state = view.status === 'succeeded' ? 'has been sent' : view.status === 'failed' ? 'could not be sent; the merchant has been told' : 'is on its way';
-  return frame('Refund claimed', `${head}<p class="done" role="status">Your refund ${state}${where}. The address cannot be changed here.</p>`);
+  const state =
+    view.status === 'succeeded'
+      ? 'has been sent'
+      : view.status === 'failed'
+        ? 'could not be sent; the merchant has been told'
+        : 'is on its way';
+  return frame(
+    'Refund claimed',
+    `${head}<p class="done" role="status">Your refund ${state}${where}. The address cannot be changed here.</p>`,
+  );
 }
 
 export const claimNotFoundPage = (): string =>
-  frame('Refund link not found', '<h1>Refund link not found</h1><p class="muted">This link is not valid. Use the link from your email, or contact the merchant.</p>');
+  frame(
+    'Refund link not found',
+    '<h1>Refund link not found</h1><p class="muted">This link is not valid. Use the link from your email, or contact the merchant.</p>',
+  );

@@ -37,7 +37,13 @@ export async function registerRefundClaimRoutes(app: FastifyZodInstance, refunds
       method: 'POST',
       url: '/refund-claims/:token',
       config: { access: access.public() },
-      schema: { hide: true, tags: ['Refunds'], summary: 'Give the refund address on the hosted refund-claim page', params: claimParams, body: claimForm },
+      schema: {
+        hide: true,
+        tags: ['Refunds'],
+        summary: 'Give the refund address on the hosted refund-claim page',
+        params: claimParams,
+        body: claimForm,
+      },
       handler: async (request, reply) => {
         const token = request.params.token;
         reply.headers(CLAIM_PAGE_HEADERS).type('text/html; charset=utf-8');

@@ -12,7 +12,10 @@ export const newClaimToken = (): string => randomBytes(32).toString('base64url')
 /** A claim token as it may appear in a link: base64url of 32 bytes. */
 export const CLAIM_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-export function claimEmail(input: { merchantName: string; amount: string; currency: string; url: string }): { subject: string; text: string } {
+export function claimEmail(input: { merchantName: string; amount: string; currency: string; url: string }): {
+  subject: string;
+  text: string;
+} {
   const money = formatMoney(input.amount, input.currency);
   return {
     subject: `${input.merchantName} is refunding ${money}: tell us where to send it`,

@@ -46,13 +46,25 @@ export async function recipientOf(tx: Db, session: Session, lateDeposit?: { from
  * zero address, not the payout wallet that sends it, not the session's deposit address (a refund there
  * would be swept straight back), not the token nor any contract or key of the platform.
  */
-export function refusedRecipient(address: Address, settings: ChainSettings, session: Pick<PaymentSessionRow, 'payTo' | 'depositAddress'>): string | undefined {
+export function refusedRecipient(
+  address: Address,
+  settings: ChainSettings,
+  session: Pick<PaymentSessionRow, 'payTo' | 'depositAddress'>,
+): string | undefined {
   if (isAddressEqual(address, zeroAddress)) return 'The zero address cannot receive a refund.';
-  if (isAddressEqual(address, getAddress(session.payTo))) return 'That is the merchant\'s payout address, which sends the refund.';
+  if (isAddressEqual(address, getAddress(session.payTo))) return "That is the merchant's payout address, which sends the refund.";
   if (session.depositAddress && isAddressEqual(address, getAddress(session.depositAddress))) {
-    return 'That is the payment\'s deposit address: a refund sent there would be forwarded back to the merchant.';
+    return "That is the payment's deposit address: a refund sent there would be forwarded back to the merchant.";
   }
-  const platform = [settings.token, settings.subscriptionManager, settings.escrow, depositFactoryOf(settings), settings.yieldVault, refundOperatorOf(settings)];
-  if (platform.some((own) => own && isAddressEqual(address, own))) return 'That address is a contract or account of the payment platform, not a customer wallet.';
+  const platform = [
+    settings.token,
+    settings.subscriptionManager,
+    settings.escrow,
+    depositFactoryOf(settings),
+    settings.yieldVault,
+    refundOperatorOf(settings),
+  ];
+  if (platform.some((own) => own && isAddressEqual(address, own)))
+    return 'That address is a contract or account of the payment platform, not a customer wallet.';
   return undefined;
 }

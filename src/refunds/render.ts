@@ -35,20 +35,27 @@ export function renderRefund(row: RefundRow, publicBaseUrl = ''): Refund {
     status: row.status,
     method: row.method,
     // The operator sends an allowance refund: no transfer for the merchant's wallet to send as well.
-    instructions: row.method === 'allowance' || toAddress === null ? null : {
-      chainId: Number(row.chainId),
-      token: row.token,
-      from: row.fromAddress,
-      to: toAddress,
-      amount: row.amount,
-      call: {
-        to: row.token,
-        data: encodeFunctionData({ abi: erc20TransferAbi, functionName: 'transfer', args: [getAddress(toAddress), BigInt(row.amount)] }),
-        value: '0',
-        functionName: 'transfer',
-        args: [toAddress, row.amount],
-      },
-    },
+    instructions:
+      row.method === 'allowance' || toAddress === null
+        ? null
+        : {
+            chainId: Number(row.chainId),
+            token: row.token,
+            from: row.fromAddress,
+            to: toAddress,
+            amount: row.amount,
+            call: {
+              to: row.token,
+              data: encodeFunctionData({
+                abi: erc20TransferAbi,
+                functionName: 'transfer',
+                args: [getAddress(toAddress), BigInt(row.amount)],
+              }),
+              value: '0',
+              functionName: 'transfer',
+              args: [toAddress, row.amount],
+            },
+          },
     recipient: toAddress,
     recipientSource: row.recipientSource,
     depositId: row.depositId,
@@ -65,4 +72,3 @@ export function renderRefund(row: RefundRow, publicBaseUrl = ''): Refund {
     createdAt: row.createdAt.toISOString(),
   };
 }
-

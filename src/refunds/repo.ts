@@ -79,7 +79,18 @@ export async function insertRefund(
   db: Db,
   r: Pick<
     RefundRow,
-    'id' | 'merchantId' | 'livemode' | 'paymentSessionId' | 'invoiceId' | 'amount' | 'currency' | 'reason' | 'method' | 'token' | 'fromAddress' | 'toAddress'
+    | 'id'
+    | 'merchantId'
+    | 'livemode'
+    | 'paymentSessionId'
+    | 'invoiceId'
+    | 'amount'
+    | 'currency'
+    | 'reason'
+    | 'method'
+    | 'token'
+    | 'fromAddress'
+    | 'toAddress'
   > & { chainId: number; recipientSource: RecipientSource | null; depositId: string | null; claimToken: string | null },
 ): Promise<RefundRow> {
   // Without a recipient it waits for the customer's claim; an allowance refund is the operator's from the start:
@@ -102,7 +113,11 @@ export async function depositSendersOf(db: Db, sessionId: string, status: 'credi
 }
 
 /** A late deposit of the session, with what its refunds (not failed or cancelled) already take of it. */
-export async function findLateDeposit(db: Db, sessionId: string, depositId: string): Promise<{ fromAddress: string; amount: string; reserved: string } | undefined> {
+export async function findLateDeposit(
+  db: Db,
+  sessionId: string,
+  depositId: string,
+): Promise<{ fromAddress: string; amount: string; reserved: string } | undefined> {
   const [row] = await db<{ fromAddress: string; amount: string; reserved: string }[]>`
     select d.from_address as "fromAddress", d.amount::text as amount,
            (select coalesce(sum(r.amount), 0)::text from refunds r
@@ -166,8 +181,12 @@ export async function listRefunds(
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
       ${page.status ? db`and status = ${page.status}` : db``}
       ${createdRangeSql(db, 'created_at', page)}
-      ${page.q ? db`and (id = ${page.q} or payment_session_id = ${page.q} or lower(to_address) = ${page.q.toLowerCase()}
-        or transaction_hash = ${page.q})` : db``}
+      ${
+        page.q
+          ? db`and (id = ${page.q} or payment_session_id = ${page.q} or lower(to_address) = ${page.q.toLowerCase()}
+        or transaction_hash = ${page.q})`
+          : db``
+      }
       ${page.before ? db`and id < ${page.before}` : db``}
     order by id desc limit ${page.limit + 1}`;
 }
@@ -204,7 +223,12 @@ export async function markFailed(
 }
 
 /** pending (wallet) -> processing with the payout wallet's signed EIP-3009 transfer; undefined when it was not pending. */
-export async function attachAuthorization(db: Db, id: string, authorization: RefundAuthorization, signature: string): Promise<RefundRow | undefined> {
+export async function attachAuthorization(
+  db: Db,
+  id: string,
+  authorization: RefundAuthorization,
+  signature: string,
+): Promise<RefundRow | undefined> {
   const [row] = await db<RefundRow[]>`
     update refunds set status = 'processing', authorization_message = ${db.json(authorization)}, authorization_signature = ${signature}, updated_at = now()
     where id = ${id} and status = 'pending' and method = 'wallet' returning ${columns(db)}`;

@@ -2,7 +2,19 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
-import { createRefundBody, refundRecipient, refundRecipientQuery, grantRefundAllowanceBody, refund, refundAuthorizationBody, refundAllowance, refundList, refundListQuery, refundParams, refundSignatureBody } from './schemas.js';
+import {
+  createRefundBody,
+  refundRecipient,
+  refundRecipientQuery,
+  grantRefundAllowanceBody,
+  refund,
+  refundAuthorizationBody,
+  refundAllowance,
+  refundList,
+  refundListQuery,
+  refundParams,
+  refundSignatureBody,
+} from './schemas.js';
 import type { RefundService } from './service.js';
 
 export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundService): void {
@@ -73,7 +85,8 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
       operationId: 'getRefundAllowance',
       tags: ['Refunds'],
       summary: "The refund allowance: the payout wallet's USDC allowance for the operator, and how to grant it",
-      description: 'While it covers a refund, POST /v1/refunds is sent by the operator (transferFrom payout -> customer) and completes by itself.',
+      description:
+        'While it covers a refund, POST /v1/refunds is sent by the operator (transferFrom payout -> customer) and completes by itself.',
       response: { 200: refundAllowance },
     },
     handler: (request) => refunds.allowance(requestScope(request)),
@@ -104,7 +117,7 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
       tags: ['Refunds'],
       summary: 'Who a refund of a payment session would go to, and why (before creating it)',
       description:
-        'The rules of POST /v1/refunds without destination or depositId: the relayed payment\'s signer, else the one sender of the deposits that paid it (never a later deposit\'s), else the one sender of its late deposits; several senders: `requiresClaim`.',
+        "The rules of POST /v1/refunds without destination or depositId: the relayed payment's signer, else the one sender of the deposits that paid it (never a later deposit's), else the one sender of its late deposits; several senders: `requiresClaim`.",
       querystring: refundRecipientQuery,
       response: { 200: refundRecipient },
     },

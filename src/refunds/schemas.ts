@@ -19,7 +19,11 @@ export const recipientAddress = z
   .refine((value) => isAddress(value, { strict: true }), 'mixed case must be a valid EIP-55 checksum (or send it all-lowercase)');
 
 const refundAmountFields = {
-  amount: amountString.optional().describe('Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending, processing and succeeded refunds.'),
+  amount: amountString
+    .optional()
+    .describe(
+      'Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending, processing and succeeded refunds.',
+    ),
   reason: z.string().trim().min(1).max(500).optional(),
   destination: recipientAddress
     .optional()
@@ -35,7 +39,7 @@ const refundAmountFields = {
   depositId: idParam('deposit')
     .optional()
     .describe(
-      "A late deposit of this session (its `sourceId` in GET /v1/payment-sessions/{id}/transactions) to return to its own sender: the amount defaults to, and is at most, what remains of that deposit. Without it a refund goes to the payer of the payment.",
+      'A late deposit of this session (its `sourceId` in GET /v1/payment-sessions/{id}/transactions) to return to its own sender: the amount defaults to, and is at most, what remains of that deposit. Without it a refund goes to the payer of the payment.',
     ),
 };
 
@@ -67,7 +71,11 @@ export const refundInstructions = z
     call: z
       .object({
         to: z.string().describe('Contract to call: the token.'),
-        data: z.string().describe('ABI-encoded calldata of transfer(to, amount): send as the transaction data from `from` (e.g. eth_sendTransaction { from, to, data, value: "0x0" }).'),
+        data: z
+          .string()
+          .describe(
+            'ABI-encoded calldata of transfer(to, amount): send as the transaction data from `from` (e.g. eth_sendTransaction { from, to, data, value: "0x0" }).',
+          ),
         value: z.literal('0').describe('Native value to send with the call: none.'),
         functionName: z.literal('transfer'),
         args: z.tuple([z.string(), z.string()]).describe('transfer arguments: recipient, amount.'),
@@ -89,16 +97,18 @@ export const refund = z
     status: z
       .enum(REFUND_STATUSES)
       .describe(
-        '`requires_action`: waiting for the customer to name the address on the hosted refund-claim page (`claimUrl`); its amount is reserved; then `processing` or `pending` by the refund allowance. `pending` (method `wallet`): waiting for the merchant wallet\'s transfer (its amount is reserved). `processing` (method `allowance`): the operator is sending it from the refund allowance; it cannot be cancelled. `succeeded`: the transfer has the mode\'s confirmations (terminal; `refund.succeeded`). `failed`: the refund transfer was refused or reverted, `failureCode` says why; its amount is refundable again (terminal; `refund.failed`). `cancelled`: cancelled while pending or requires_action with POST /v1/refunds/{id}/cancel; its amount is refundable again (terminal).',
+        "`requires_action`: waiting for the customer to name the address on the hosted refund-claim page (`claimUrl`); its amount is reserved; then `processing` or `pending` by the refund allowance. `pending` (method `wallet`): waiting for the merchant wallet's transfer (its amount is reserved). `processing` (method `allowance`): the operator is sending it from the refund allowance; it cannot be cancelled. `succeeded`: the transfer has the mode's confirmations (terminal; `refund.succeeded`). `failed`: the refund transfer was refused or reverted, `failureCode` says why; its amount is refundable again (terminal; `refund.failed`). `cancelled`: cancelled while pending or requires_action with POST /v1/refunds/{id}/cancel; its amount is refundable again (terminal).",
       ),
     method: z
       .enum(REFUND_METHODS)
       .describe(
-        '`allowance`: the refund allowance of the payout wallet covered it when it was created, so the operator sends it (transferFrom payout -> customer) and it completes by itself. `wallet`: the allowance did not cover it (or none was granted), so the merchant\'s payout wallet sends it: sign the EIP-3009 transfer (POST /v1/refunds/{id}/authorization; the relay submits it) or send `instructions.call` and record it with POST /v1/refunds/{id}/signature.',
+        "`allowance`: the refund allowance of the payout wallet covered it when it was created, so the operator sends it (transferFrom payout -> customer) and it completes by itself. `wallet`: the allowance did not cover it (or none was granted), so the merchant's payout wallet sends it: sign the EIP-3009 transfer (POST /v1/refunds/{id}/authorization; the relay submits it) or send `instructions.call` and record it with POST /v1/refunds/{id}/signature.",
       ),
     instructions: refundInstructions
       .nullable()
-      .describe('For method `wallet` only (null for `allowance`, and while `requires_action`: no recipient yet): the transfer the payout wallet sends.'),
+      .describe(
+        'For method `wallet` only (null for `allowance`, and while `requires_action`: no recipient yet): the transfer the payout wallet sends.',
+      ),
     recipient: z.string().nullable().describe('Where the refund goes (null while `requires_action`: the customer has not named it yet).'),
     recipientSource: z
       .enum(RECIPIENT_SOURCES)
@@ -110,10 +120,15 @@ export const refund = z
     claimUrl: z
       .string()
       .nullable()
-      .describe('The hosted refund-claim page where the customer names the address (an unguessable link; share it only with the customer). Set while the refund `requires_action`, null otherwise.'),
+      .describe(
+        'The hosted refund-claim page where the customer names the address (an unguessable link; share it only with the customer). Set while the refund `requires_action`, null otherwise.',
+      ),
     claimedAt: timestamp.nullable().describe('When the customer named the address on the claim page.'),
-    transactionHash: z.string().nullable().describe('The refund transfer (the operator\'s as soon as it is mined; for `wallet`, the verified one).'),
-    blockNumber: z.string().nullable().describe('Block of the operator\'s refund transfer, once confirmed.'),
+    transactionHash: z
+      .string()
+      .nullable()
+      .describe("The refund transfer (the operator's as soon as it is mined; for `wallet`, the verified one)."),
+    blockNumber: z.string().nullable().describe("Block of the operator's refund transfer, once confirmed."),
     failureCode: z
       .string()
       .nullable()
@@ -134,7 +149,9 @@ export const refundSignatureBody = z
     transactionHash: z
       .string()
       .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte transaction hash')
-      .describe('Hash of the mined transaction that made the refund transfer (from instructions.from to instructions.to, exactly instructions.amount of the token).'),
+      .describe(
+        'Hash of the mined transaction that made the refund transfer (from instructions.from to instructions.to, exactly instructions.amount of the token).',
+      ),
   })
   .strict();
 
@@ -159,7 +176,10 @@ export const refundAllowance = z
     chainId: z.number().int(),
     token: z.string(),
     owner: z.string().nullable().describe("The merchant's payout address, which grants the allowance (null: no payout address set)."),
-    spender: z.string().nullable().describe('The operator that sends refunds from the allowance (null: this deployment has no operator in this mode).'),
+    spender: z
+      .string()
+      .nullable()
+      .describe('The operator that sends refunds from the allowance (null: this deployment has no operator in this mode).'),
     allowance: z.string().describe("The payout wallet's USDC allowance for the operator, on chain now."),
     inUse: z.string().describe('What refunds being processed still take from it.'),
     available: z.string().describe('allowance - inUse: a refund up to this amount is sent by the operator.'),
@@ -171,19 +191,33 @@ export const refundAllowance = z
         nonce: z.string().describe("The payout wallet's next EIP-2612 nonce."),
       })
       .nullable()
-      .describe('What to sign to grant the allowance by EIP-2612 permit (eth_signTypedData_v4 with message {owner, spender, value, nonce, deadline}), then POST /v1/refunds/allowance/permit.'),
+      .describe(
+        'What to sign to grant the allowance by EIP-2612 permit (eth_signTypedData_v4 with message {owner, spender, value, nonce, deadline}), then POST /v1/refunds/allowance/permit.',
+      ),
     approve: z
-      .object({ to: z.string(), functionName: z.literal('approve'), args: z.array(z.string()).length(2).describe('spender, value (a suggested cap).') })
+      .object({
+        to: z.string(),
+        functionName: z.literal('approve'),
+        args: z.array(z.string()).length(2).describe('spender, value (a suggested cap).'),
+      })
       .nullable()
-      .describe('The alternative without a signature: the payout wallet sends approve(spender, value) to the token itself (it pays the gas).'),
+      .describe(
+        'The alternative without a signature: the payout wallet sends approve(spender, value) to the token itself (it pays the gas).',
+      ),
   })
   .meta({ id: 'RefundAllowance' });
 
 export const grantRefundAllowanceBody = z
   .object({
     value: amountString.describe('The allowance to grant in base units (a cap: it replaces the current allowance).'),
-    deadline: z.string().regex(/^[0-9]{1,20}$/, 'must be a unix timestamp in seconds').describe('The permit deadline (unix seconds), as signed.'),
-    signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x-prefixed signature').describe('The payout wallet\'s EIP-712 signature of the Permit.'),
+    deadline: z
+      .string()
+      .regex(/^[0-9]{1,20}$/, 'must be a unix timestamp in seconds')
+      .describe('The permit deadline (unix seconds), as signed.'),
+    signature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x-prefixed signature')
+      .describe("The payout wallet's EIP-712 signature of the Permit."),
   })
   .strict();
 
@@ -194,28 +228,41 @@ export const refundAuthorizationBody = z
   .object({
     authorization: z
       .object({
-        from: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address').describe("The payout wallet (the refund's instructions.from)."),
-        to: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address').describe("The customer (the refund's instructions.to)."),
+        from: z
+          .string()
+          .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address')
+          .describe("The payout wallet (the refund's instructions.from)."),
+        to: z
+          .string()
+          .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address')
+          .describe("The customer (the refund's instructions.to)."),
         value: amountString.describe("Exactly the refund's amount."),
         validAfter: z.string().regex(/^(0|[1-9][0-9]{0,19})$/, 'must be unix seconds'),
         validBefore: z.string().regex(/^(0|[1-9][0-9]{0,19})$/, 'must be unix seconds'),
         nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hex'),
       })
       .strict()
-      .describe('The EIP-3009 TransferWithAuthorization message the payout wallet signed (domain: the token\'s).'),
+      .describe("The EIP-3009 TransferWithAuthorization message the payout wallet signed (domain: the token's)."),
     signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x-prefixed signature'),
   })
   .strict();
 export type RefundAuthorizationBody = z.infer<typeof refundAuthorizationBody>;
 
-export const refundRecipientQuery = z.object({ paymentSessionId: idParam('paymentSession').describe('The payment session a refund would be of.') }).strict();
+export const refundRecipientQuery = z
+  .object({ paymentSessionId: idParam('paymentSession').describe('The payment session a refund would be of.') })
+  .strict();
 export const refundRecipient = z
   .object({
     object: z.literal('refund_recipient'),
     paymentSessionId: z.string(),
-    recipient: z.string().nullable().describe('Where a refund of it (without destination or depositId) would go; null when the customer must claim it, or nobody paid.'),
+    recipient: z
+      .string()
+      .nullable()
+      .describe('Where a refund of it (without destination or depositId) would go; null when the customer must claim it, or nobody paid.'),
     recipientSource: z.enum(RECIPIENT_SOURCES).nullable().describe('Why: `payer_signer` or `deposit_sender` (see Refund.recipientSource).'),
-    requiresClaim: z.boolean().describe('Several senders paid it: a refund would be `requires_action` until the customer names the address on the claim page.'),
+    requiresClaim: z
+      .boolean()
+      .describe('Several senders paid it: a refund would be `requires_action` until the customer names the address on the claim page.'),
   })
   .meta({ id: 'RefundRecipient' });
 export type RefundRecipient = z.infer<typeof refundRecipient>;

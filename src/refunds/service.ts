@@ -8,7 +8,15 @@
 // takes the mined transaction's hash and marks the refund succeeded only after
 // verifying the transfer on-chain; POST /v1/refunds/{id}/cancel releases a pending one.
 import type { Client } from '@temporalio/client';
-import { decodeEventLog, getAddress, isAddressEqual, recoverTypedDataAddress, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
+import {
+  decodeEventLog,
+  getAddress,
+  isAddressEqual,
+  recoverTypedDataAddress,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+} from 'viem';
 import { refusalOfMinedCall } from '../chain/mined-refusal.js';
 import { nameBlacklistedSide } from '../chain/token-standing.js';
 import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
@@ -36,9 +44,17 @@ import * as repo from './repo.js';
 import { recipientOf, refusedRecipient, type RecipientChoice } from './recipient.js';
 import { claimEmail, newClaimToken, REFUND_CLAIM_EMAIL_KIND } from './claim.js';
 import { queueEmail, type EmailDispatcher } from '../email/service.js';
-import { recipientAddress, type CreateRefundBody, type GrantRefundAllowanceBody, type Refund, type RefundAllowance, type RefundAuthorizationBody, type RefundListQuery, type RefundRecipient } from './schemas.js';
+import {
+  recipientAddress,
+  type CreateRefundBody,
+  type GrantRefundAllowanceBody,
+  type Refund,
+  type RefundAllowance,
+  type RefundAuthorizationBody,
+  type RefundListQuery,
+  type RefundRecipient,
+} from './schemas.js';
 import { refundWorkflowStart } from './starts.js';
-
 
 export { renderRefund } from './render.js';
 
@@ -46,12 +62,16 @@ const minOf = (a: bigint, b: bigint) => (a < b ? a : b);
 const refuseHash = (message: string) => new InvalidRequestError(message, { param: 'transactionHash' });
 
 /** What the hosted refund-claim page shows of a refund. */
-export type ClaimView = { merchantName: string; amount: string; currency: string; chainId: number; status: repo.RefundStatus; recipient: string | null };
+export type ClaimView = {
+  merchantName: string;
+  amount: string;
+  currency: string;
+  chainId: number;
+  status: repo.RefundStatus;
+  recipient: string | null;
+};
 export type ClaimOutcome =
-  | { kind: 'claimed'; recipient: string }
-  | { kind: 'already_claimed' }
-  | { kind: 'invalid'; message: string }
-  | { kind: 'not_found' };
+  { kind: 'claimed'; recipient: string } | { kind: 'already_claimed' } | { kind: 'invalid'; message: string } | { kind: 'not_found' };
 
 export type RefundServiceDeps = {
   sql: Sql;
@@ -72,20 +92,47 @@ export type RefundServiceDeps = {
  * plain "reverted" error that changes nothing. The state is read as of the transaction's block, since the
  * issuer may lift a blacklist before the merchant records the hash.
  */
-async function refusalOfRefundTransfer(client: PublicClient, refund: repo.RefundRow, receipt: TransactionReceipt): Promise<Refusal | undefined> {
+async function refusalOfRefundTransfer(
+  client: PublicClient,
+  refund: repo.RefundRow,
+  receipt: TransactionReceipt,
+): Promise<Refusal | undefined> {
   const call = renderRefund(refund).instructions?.call;
   if (!call) return undefined;
   const sent = await client.getTransaction({ hash: receipt.transactionHash });
   const isRefundTransfer =
-    isAddressEqual(sent.from, getAddress(refund.fromAddress)) && sent.to !== null && isAddressEqual(sent.to, getAddress(refund.token)) && sent.input.toLowerCase() === call.data.toLowerCase();
+    isAddressEqual(sent.from, getAddress(refund.fromAddress)) &&
+    sent.to !== null &&
+    isAddressEqual(sent.to, getAddress(refund.token)) &&
+    sent.input.toLowerCase() === call.data.toLowerCase();
   if (!isRefundTransfer) return undefined;
-  const refusal = await refusalOfMinedCall(client, { from: sent.from, to: sent.to!, data: sent.input, blockNumber: receipt.blockNumber }, fiatTokenAbi);
+  const refusal = await refusalOfMinedCall(
+    client,
+    { from: sent.from, to: sent.to!, data: sent.input, blockNumber: receipt.blockNumber },
+    fiatTokenAbi,
+  );
   if (!refusal) return undefined;
   // The refunded customer is the payer of the original payment; the sending payout address is the merchant's.
-  return nameBlacklistedSide(client, getAddress(refund.token), getAddress(refund.toAddress!), getAddress(refund.fromAddress), refusal, receipt.blockNumber);
+  return nameBlacklistedSide(
+    client,
+    getAddress(refund.token),
+    getAddress(refund.toAddress!),
+    getAddress(refund.fromAddress),
+    refusal,
+    receipt.blockNumber,
+  );
 }
 
-export function createRefundService({ sql, chain, events, temporal, taskQueue, onStartError, publicBaseUrl = '', emails }: RefundServiceDeps) {
+export function createRefundService({
+  sql,
+  chain,
+  events,
+  temporal,
+  taskQueue,
+  onStartError,
+  publicBaseUrl = '',
+  emails,
+}: RefundServiceDeps) {
   const starter = createWorkflowStarter(temporal, sql, onStartError ?? (() => {}));
   const render = (row: repo.RefundRow) => renderRefund(row, publicBaseUrl);
 
@@ -94,8 +141,21 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
     const invoice = invoiceId ? await invoiceRepo.findInvoice(tx, row, invoiceId) : undefined;
     if (!invoice?.customerEmail || !row.claimToken) return [];
     const merchant = await sessionRepo.findMerchantDisplay(tx, row.merchantId);
-    const email = claimEmail({ merchantName: merchant?.name ?? 'The merchant', amount: row.amount, currency: row.currency, url: refundClaimUrl(publicBaseUrl, row.claimToken) });
-    return [await queueEmail(tx, { merchantId: row.merchantId, livemode: row.livemode, to: invoice.customerEmail, ...email, kind: REFUND_CLAIM_EMAIL_KIND })];
+    const email = claimEmail({
+      merchantName: merchant?.name ?? 'The merchant',
+      amount: row.amount,
+      currency: row.currency,
+      url: refundClaimUrl(publicBaseUrl, row.claimToken),
+    });
+    return [
+      await queueEmail(tx, {
+        merchantId: row.merchantId,
+        livemode: row.livemode,
+        to: invoice.customerEmail,
+        ...email,
+        kind: REFUND_CLAIM_EMAIL_KIND,
+      }),
+    ];
   }
 
   /**
@@ -125,13 +185,17 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
     if (failed) return render(failed);
     const now = (await repo.findRefund(sql, refund, refund.id))!;
     if (now.status === 'failed' && now.transactionHash === transactionHash) return render(now);
-    throw new InvalidStateError(`The refund is ${now.status}; transaction ${transactionHash} reverted and changes nothing.`, { param: 'transactionHash' });
+    throw new InvalidStateError(`The refund is ${now.status}; transaction ${transactionHash} reverted and changes nothing.`, {
+      param: 'transactionHash',
+    });
   }
 
   return {
     async create(scope: MerchantScope, input: CreateRefundBody): Promise<Refund> {
       if (input.customerClaim && (input.destination || input.depositId)) {
-        throw new InvalidRequestError('customerClaim lets the customer name the address: not with destination or depositId.', { param: 'customerClaim' });
+        throw new InvalidRequestError('customerClaim lets the customer name the address: not with destination or depositId.', {
+          param: 'customerClaim',
+        });
       }
       const { row, starts, emailIds } = await commitWithEvents(sql, events, async (tx, record) => {
         let sessionId = input.paymentSessionId;
@@ -147,14 +211,18 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         if (!session) throw new NotFoundError(`No such payment session: ${sessionId}.`, { param: 'paymentSessionId' });
         invoiceId ??= session.invoiceId;
         const lateDeposit = input.depositId ? await repo.findLateDeposit(tx, session.id, input.depositId) : undefined;
-        if (input.depositId && !lateDeposit) throw new NotFoundError(`No late deposit ${input.depositId} on payment session ${session.id}.`, { param: 'depositId' });
+        if (input.depositId && !lateDeposit)
+          throw new NotFoundError(`No late deposit ${input.depositId} on payment session ${session.id}.`, { param: 'depositId' });
         // Paid in total (src/payment-sessions/refundable.ts), read under the lock; the recipient by the rules of recipient.ts.
         const paid = amountPaid(session);
         const found = await recipientOf(tx, session, lateDeposit);
         if (paid === 0n || found.kind === 'none') {
-          throw new InvalidStateError(`Only a completed payment (or a late deposit) can be refunded; the payment session is ${session.status}.`, {
-            param: input.invoiceId ? 'invoiceId' : 'paymentSessionId',
-          });
+          throw new InvalidStateError(
+            `Only a completed payment (or a late deposit) can be refunded; the payment session is ${session.status}.`,
+            {
+              param: input.invoiceId ? 'invoiceId' : 'paymentSessionId',
+            },
+          );
         }
         const settings = chainFor(chain, scope.livemode);
         const choice: RecipientChoice = input.destination
@@ -167,7 +235,8 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         let remaining = amountRefundable(session);
         if (lateDeposit) remaining = minOf(remaining, BigInt(lateDeposit.amount) - BigInt(lateDeposit.reserved));
         const amount = input.amount === undefined ? remaining : BigInt(input.amount);
-        if (remaining <= 0n) throw new InvalidStateError('The payment is already fully refunded (or reserved by pending refunds).', { param: 'amount' });
+        if (remaining <= 0n)
+          throw new InvalidStateError('The payment is already fully refunded (or reserved by pending refunds).', { param: 'amount' });
         if (amount > remaining) {
           const of = lateDeposit ? `deposit ${input.depositId}` : 'this payment';
           throw new InvalidRequestError(`amount ${amount} exceeds what remains refundable of ${of} (${remaining}).`, { param: 'amount' });
@@ -213,15 +282,24 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         );
       }
       if (refund.status === 'requires_action' || !refund.toAddress) {
-        throw new InvalidStateError('The refund waits for the customer to name the address on the refund-claim page: there is no transfer to record yet.', { param: 'id' });
+        throw new InvalidStateError(
+          'The refund waits for the customer to name the address on the refund-claim page: there is no transfer to record yet.',
+          { param: 'id' },
+        );
       }
       const toAddress = refund.toAddress;
       if (refund.method === 'allowance') {
-        throw new InvalidStateError('The operator sends this refund from the refund allowance; there is no transaction of yours to record.', { param: 'id' });
+        throw new InvalidStateError(
+          'The operator sends this refund from the refund allowance; there is no transaction of yours to record.',
+          { param: 'id' },
+        );
       }
       if (refund.status === 'failed') {
         if (refund.transactionHash === hash) return render(refund);
-        throw new InvalidStateError(`The refund failed (${refund.failureCode}): ${refund.failureReason} Create a new refund once the cause is gone.`, { param: 'id' });
+        throw new InvalidStateError(
+          `The refund failed (${refund.failureCode}): ${refund.failureReason} Create a new refund once the cause is gone.`,
+          { param: 'id' },
+        );
       }
       if (refund.status === 'succeeded') {
         if (refund.transactionHash === hash) return render(refund);
@@ -239,12 +317,16 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         if (!refusal) throw refuseHash(`Transaction ${hash} reverted; it transferred nothing.`);
         // Final like a success: a reorg could still bring the transfer back with another outcome.
         if (confirmations < BigInt(settings.confirmations)) {
-          throw refuseHash(`Transaction ${hash} reverted (${refusal.code}) and has ${confirmations} of the ${settings.confirmations} confirmations required; retry shortly.`);
+          throw refuseHash(
+            `Transaction ${hash} reverted (${refusal.code}) and has ${confirmations} of the ${settings.confirmations} confirmations required; retry shortly.`,
+          );
         }
         return failWalletRefund(refund, hash, refusal);
       }
       if (confirmations < BigInt(settings.confirmations)) {
-        throw refuseHash(`Transaction ${hash} has ${confirmations} of the ${settings.confirmations} confirmations required; retry shortly.`);
+        throw refuseHash(
+          `Transaction ${hash} has ${confirmations} of the ${settings.confirmations} confirmations required; retry shortly.`,
+        );
       }
       const matches = receipt.logs.some((log) => {
         if (!isAddressEqual(log.address, getAddress(refund.token))) return false;
@@ -252,7 +334,11 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
           const event = decodeEventLog({ abi: fiatTokenAbi, data: log.data, topics: log.topics });
           if (event.eventName !== 'Transfer') return false;
           const args = event.args as { from: string; to: string; value: bigint };
-          return isAddressEqual(getAddress(args.from), getAddress(refund.fromAddress)) && isAddressEqual(getAddress(args.to), getAddress(toAddress)) && args.value === BigInt(refund.amount);
+          return (
+            isAddressEqual(getAddress(args.from), getAddress(refund.fromAddress)) &&
+            isAddressEqual(getAddress(args.to), getAddress(toAddress)) &&
+            args.value === BigInt(refund.amount)
+          );
         } catch {
           return false;
         }
@@ -270,7 +356,8 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         });
         if (updated) return render(updated);
       } catch (error) {
-        if (isUniqueViolation(error, 'refunds_transaction_hash')) throw refuseHash(`Transaction ${hash} is already recorded for another refund.`);
+        if (isUniqueViolation(error, 'refunds_transaction_hash'))
+          throw refuseHash(`Transaction ${hash} is already recorded for another refund.`);
         throw error;
       }
       return render((await repo.findRefund(sql, scope, id))!);
@@ -285,23 +372,50 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
       const refund = await repo.findRefund(sql, scope, id);
       if (!refund) throw new NotFoundError(`No such refund: ${id}.`, { param: 'id' });
       if (refund.status !== 'pending' || refund.method !== 'wallet') {
-        throw new InvalidStateError(`Only a pending refund of method wallet takes a signed transfer; this refund is ${refund.status} (${refund.method}).`, { param: 'id' });
+        throw new InvalidStateError(
+          `Only a pending refund of method wallet takes a signed transfer; this refund is ${refund.status} (${refund.method}).`,
+          { param: 'id' },
+        );
       }
       const a = body.authorization;
       const mismatch = (field: string, expected: string) =>
         new InvalidRequestError(`authorization.${field} must be ${expected} for this refund.`, { param: `authorization.${field}` });
       if (!isAddressEqual(getAddress(a.from), getAddress(refund.fromAddress))) throw mismatch('from', refund.fromAddress);
-      if (!refund.toAddress || !isAddressEqual(getAddress(a.to), getAddress(refund.toAddress))) throw mismatch('to', refund.toAddress ?? 'the claimed address');
+      if (!refund.toAddress || !isAddressEqual(getAddress(a.to), getAddress(refund.toAddress)))
+        throw mismatch('to', refund.toAddress ?? 'the claimed address');
       if (a.value !== refund.amount) throw mismatch('value', refund.amount);
       const settings = chainFor(chain, scope.livemode);
-      if (!settings.relayerKey) throw new InvalidStateError(`${settings.mode} mode has no relayer on this deployment.`, { param: 'livemode' });
+      if (!settings.relayerKey)
+        throw new InvalidStateError(`${settings.mode} mode has no relayer on this deployment.`, { param: 'livemode' });
       const client = publicClientFor(settings);
-      const [domain, block] = await Promise.all([withSafeChainErrors(() => readDomain(client, getAddress(refund.token))), withSafeChainErrors(() => client.getBlock())]);
-      if (BigInt(a.validBefore) <= block.timestamp) throw new InvalidRequestError('The authorization has expired (validBefore has passed); sign a new one.', { param: 'authorization.validBefore' });
-      const message = { from: getAddress(a.from), to: getAddress(a.to), value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce as Hex };
-      const signer = await recoverTypedDataAddress({ domain, types: EIP3009_TYPES, primaryType: 'TransferWithAuthorization', message, signature: body.signature as Hex }).catch(() => undefined);
+      const [domain, block] = await Promise.all([
+        withSafeChainErrors(() => readDomain(client, getAddress(refund.token))),
+        withSafeChainErrors(() => client.getBlock()),
+      ]);
+      if (BigInt(a.validBefore) <= block.timestamp)
+        throw new InvalidRequestError('The authorization has expired (validBefore has passed); sign a new one.', {
+          param: 'authorization.validBefore',
+        });
+      const message = {
+        from: getAddress(a.from),
+        to: getAddress(a.to),
+        value: BigInt(a.value),
+        validAfter: BigInt(a.validAfter),
+        validBefore: BigInt(a.validBefore),
+        nonce: a.nonce as Hex,
+      };
+      const signer = await recoverTypedDataAddress({
+        domain,
+        types: EIP3009_TYPES,
+        primaryType: 'TransferWithAuthorization',
+        message,
+        signature: body.signature as Hex,
+      }).catch(() => undefined);
       if (!signer || !isAddressEqual(signer, message.from)) {
-        throw new InvalidRequestError(`The signature is not the payout wallet's (${refund.fromAddress}) TransferWithAuthorization of this message.`, { param: 'signature' });
+        throw new InvalidRequestError(
+          `The signature is not the payout wallet's (${refund.fromAddress}) TransferWithAuthorization of this message.`,
+          { param: 'signature' },
+        );
       }
       const { row, starts } = await sql.begin(async (tx) => {
         const row = await repo.attachAuthorization(tx, refund.id, { ...a, from: message.from, to: message.to }, body.signature);
@@ -316,11 +430,14 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
     async cancel(scope: MerchantScope, id: string): Promise<Refund> {
       const refund = await repo.findRefund(sql, scope, id);
       if (!refund) throw new NotFoundError(`No such refund: ${id}.`, { param: 'id' });
-      const cancelled = refund.status === 'pending' || refund.status === 'requires_action' ? await repo.markCancelled(sql, refund.id) : undefined;
+      const cancelled =
+        refund.status === 'pending' || refund.status === 'requires_action' ? await repo.markCancelled(sql, refund.id) : undefined;
       if (cancelled) return render(cancelled);
       // Not pending (anymore: a concurrent /signature, claim or allowance grant may have just moved it on).
       const now = (await repo.findRefund(sql, scope, id))!;
-      throw new InvalidStateError(`Only a pending or requires_action refund can be cancelled; this refund is ${now.status}.`, { param: 'id' });
+      throw new InvalidStateError(`Only a pending or requires_action refund can be cancelled; this refund is ${now.status}.`, {
+        param: 'id',
+      });
     },
 
     /**
@@ -337,7 +454,10 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         await repo.lockRefundAllowance(tx, settings.chainId, scope.livemode, payout);
         const waiting = await repo.refundsAwaitingAllowance(tx, scope, settings.chainId, payout);
         if (waiting.length === 0) return { resumed: [] as string[], starts: [] as QueuedWorkflowStart[] };
-        const [reading, inUse] = await Promise.all([readRefundAllowance(settings, getAddress(payout), operator), repo.allowanceInUse(tx, settings.chainId, scope.livemode, payout)]);
+        const [reading, inUse] = await Promise.all([
+          readRefundAllowance(settings, getAddress(payout), operator),
+          repo.allowanceInUse(tx, settings.chainId, scope.livemode, payout),
+        ]);
         let available = reading.allowance - inUse;
         const resumed: string[] = [];
         const starts: QueuedWorkflowStart[] = [];
@@ -397,7 +517,11 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         const refund = await repo.findRefundByClaimToken(tx, token, true);
         if (!refund) return { kind: 'not_found' };
         if (refund.status !== 'requires_action') return { kind: 'already_claimed' };
-        if (!parsed.success) return { kind: 'invalid', message: 'Enter a wallet address: 0x followed by 40 hexadecimal digits (mixed case must be a valid checksum).' };
+        if (!parsed.success)
+          return {
+            kind: 'invalid',
+            message: 'Enter a wallet address: 0x followed by 40 hexadecimal digits (mixed case must be a valid checksum).',
+          };
         const session = await sessionRepo.lockPaymentSession(tx, refund, refund.paymentSessionId);
         const settings = chainFor(chain, refund.livemode);
         const to = getAddress(parsed.data);
@@ -419,7 +543,13 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
       const settings = chainFor(chain, scope.livemode);
       const operator = refundOperatorOf(settings);
       const owner = (await findMerchant(sql, scope.merchantId))?.payoutAddress ?? null;
-      const base = { object: 'refund_allowance' as const, chainId: settings.chainId, token: settings.token, owner, spender: operator ?? null };
+      const base = {
+        object: 'refund_allowance' as const,
+        chainId: settings.chainId,
+        token: settings.token,
+        owner,
+        spender: operator ?? null,
+      };
       if (!owner || !operator) return { ...base, allowance: '0', inUse: '0', available: '0', balance: '0', permit: null, approve: null };
       const [reading, inUse, domain] = await Promise.all([
         readRefundAllowance(settings, getAddress(owner), operator),
@@ -434,7 +564,12 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         available: available.toString(),
         balance: reading.balance.toString(),
         permit: {
-          domain: { name: domain.name ?? '', version: domain.version ?? '', chainId: Number(domain.chainId), verifyingContract: getAddress(domain.verifyingContract!) },
+          domain: {
+            name: domain.name ?? '',
+            version: domain.version ?? '',
+            chainId: Number(domain.chainId),
+            verifyingContract: getAddress(domain.verifyingContract!),
+          },
           primaryType: 'Permit',
           nonce: reading.permitNonce.toString(),
         },
@@ -449,9 +584,15 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
     async grantAllowance(scope: MerchantScope, body: GrantRefundAllowanceBody): Promise<RefundAllowance> {
       const settings = chainFor(chain, scope.livemode);
       const operator = refundOperatorOf(settings);
-      if (!operator) throw new InvalidStateError(`${settings.mode} mode has no operator on this deployment: refunds cannot be sent from an allowance.`, { param: 'livemode' });
+      if (!operator)
+        throw new InvalidStateError(`${settings.mode} mode has no operator on this deployment: refunds cannot be sent from an allowance.`, {
+          param: 'livemode',
+        });
       const owner = (await findMerchant(sql, scope.merchantId))?.payoutAddress;
-      if (!owner) throw new InvalidStateError('Set a payout address first: the refund allowance is granted by the payout wallet.', { param: 'payoutAddress' });
+      if (!owner)
+        throw new InvalidStateError('Set a payout address first: the refund allowance is granted by the payout wallet.', {
+          param: 'payoutAddress',
+        });
       const client = publicClientFor(settings);
       const [reading, domain, block] = await Promise.all([
         readRefundAllowance(settings, getAddress(owner), operator),
@@ -459,9 +600,16 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         withSafeChainErrors(() => client.getBlock()),
       ]);
       const deadline = BigInt(body.deadline);
-      if (deadline <= block.timestamp) throw new InvalidRequestError('The permit deadline has passed; sign a new permit.', { param: 'deadline' });
+      if (deadline <= block.timestamp)
+        throw new InvalidRequestError('The permit deadline has passed; sign a new permit.', { param: 'deadline' });
       const message = { owner: getAddress(owner), spender: operator, value: BigInt(body.value), nonce: reading.permitNonce, deadline };
-      const signer = await recoverTypedDataAddress({ domain, types: PERMIT_TYPES, primaryType: 'Permit', message, signature: body.signature as Hex }).catch(() => undefined);
+      const signer = await recoverTypedDataAddress({
+        domain,
+        types: PERMIT_TYPES,
+        primaryType: 'Permit',
+        message,
+        signature: body.signature as Hex,
+      }).catch(() => undefined);
       if (!signer || !isAddressEqual(signer, message.owner)) {
         throw new InvalidRequestError(
           `The signature is not the payout wallet's (${message.owner}) permit for the operator ${operator} of this value, deadline and nonce ${reading.permitNonce}.`,
@@ -476,7 +624,8 @@ export function createRefundService({ sql, chain, events, temporal, taskQueue, o
         if (refusal) throw new InvalidRequestError(`The token refused the permit: ${refusal.reason}`, { param: 'signature' });
         throw error;
       }
-      if (settled.outcome !== 'success') throw new InvalidRequestError(`The permit transaction was ${settled.outcome}; sign a new permit.`, { param: 'signature' });
+      if (settled.outcome !== 'success')
+        throw new InvalidRequestError(`The permit transaction was ${settled.outcome}; sign a new permit.`, { param: 'signature' });
       // Refunds created before the allowance was granted carry on now (issue 36, item 13).
       await this.resumeAwaitingAllowance(scope);
       return this.allowance(scope);

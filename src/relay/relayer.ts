@@ -32,9 +32,9 @@ export function failureOf(error: unknown): Failure | undefined {
   if (!(error instanceof BaseError)) return undefined;
   const refusal = refusalOf(error, relayErrorAbi);
   if (refusal) return refusal;
-  const withData = error.walk((e) => typeof (e as { data?: unknown }).data === 'string' && String((e as { data: string }).data).startsWith('0x')) as
-    | { data?: Hex }
-    | null;
+  const withData = error.walk(
+    (e) => typeof (e as { data?: unknown }).data === 'string' && String((e as { data: string }).data).startsWith('0x'),
+  ) as { data?: Hex } | null;
   const data = withData?.data;
   if (data && data.length >= 10) {
     try {
@@ -71,7 +71,12 @@ async function simulate(
   at: { blockNumber: bigint } | { time: bigint },
 ): Promise<Failure | undefined> {
   try {
-    await client.call({ account: from, to: call.to, data: call.data, ...('blockNumber' in at ? at : { blockOverrides: { time: at.time } }) });
+    await client.call({
+      account: from,
+      to: call.to,
+      data: call.data,
+      ...('blockNumber' in at ? at : { blockOverrides: { time: at.time } }),
+    });
     return undefined;
   } catch (error) {
     const failure = failureOf(error);
@@ -85,7 +90,12 @@ async function simulate(
  * (the outbox; docs/events.md): only the call that failed it records the event, so a retried
  * activity does not emit twice. The outbox sweep wakes the dispatcher for it.
  */
-async function recordFailure(sql: Sql, settings: ChainSettings, submission: repo.SubmissionRow, fail: (tx: Db) => Promise<boolean>): Promise<void> {
+async function recordFailure(
+  sql: Sql,
+  settings: ChainSettings,
+  submission: repo.SubmissionRow,
+  fail: (tx: Db) => Promise<boolean>,
+): Promise<void> {
   await sql.begin(async (tx) => {
     if (!(await fail(tx)) || submission.kind !== 'payment') return;
     const failed = await repo.findSubmission(tx, submission.id);
@@ -95,7 +105,11 @@ async function recordFailure(sql: Sql, settings: ChainSettings, submission: repo
       merchantId: failed.merchantId,
       livemode: failed.livemode,
       type: 'payment.failed',
-      data: { object: renderSubmission(failed, settings), paymentSessionId: failed.paymentSessionId, retry: code && isRefusalCode(code) ? retryOf(code) : 'never' },
+      data: {
+        object: renderSubmission(failed, settings),
+        paymentSessionId: failed.paymentSessionId,
+        retry: code && isRefusalCode(code) ? retryOf(code) : 'never',
+      },
     });
   });
 }
@@ -179,7 +193,12 @@ export async function submitSubmission(sql: Sql, settings: ChainSettings, submis
     { purpose: relayPurpose(submissionId), to: call.to, data: call.data, gas },
     { again: false, onRecord: (tx, recorded) => repo.markSubmitted(tx, submissionId, recorded.transactionHash) },
   );
-  return { status: 'submitted', transactionHash: row.transactionHash, submission: { ...submission, status: 'submitted', transactionHash: row.transactionHash }, transaction: row };
+  return {
+    status: 'submitted',
+    transactionHash: row.transactionHash,
+    submission: { ...submission, status: 'submitted', transactionHash: row.transactionHash },
+    transaction: row,
+  };
 }
 
 export type FollowResult = { status: 'confirmed' | 'failed' | 'waiting'; confirmations: number };
@@ -194,7 +213,8 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
   const client = publicClientFor(settings);
   const submission = known?.submission ?? (await repo.findSubmission(sql, submissionId));
   if (!submission) throw new Error(`no relay submission ${submissionId}`);
-  if (submission.status === 'confirmed' || submission.status === 'failed') return { status: submission.status, confirmations: submission.confirmations };
+  if (submission.status === 'confirmed' || submission.status === 'failed')
+    return { status: submission.status, confirmations: submission.confirmations };
   const row = known?.transaction ?? (await recordedTransaction(sql, settings, submissionId));
   if (!row) return { status: 'waiting', confirmations: 0 };
 
@@ -203,11 +223,15 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
     recheckDelayMs: Math.max(1000, settings.pollIntervalMs * 3),
   });
   if (seen.kind === 'waiting') {
-    if (seen.row.transactionHash !== row.transactionHash) await repo.setSubmissionTransactionHash(sql, submissionId, seen.row.transactionHash);
+    if (seen.row.transactionHash !== row.transactionHash)
+      await repo.setSubmissionTransactionHash(sql, submissionId, seen.row.transactionHash);
     return { status: 'waiting', confirmations: 0 };
   }
   if (seen.kind === 'dropped') {
-    const failure = { code: 'NonceConsumed', reason: `Relayer nonce ${row.nonce} was used by another transaction; this submission was not included.` };
+    const failure = {
+      code: 'NonceConsumed',
+      reason: `Relayer nonce ${row.nonce} was used by another transaction; this submission was not included.`,
+    };
     await recordFailure(sql, settings, submission, async (tx) => {
       await ledger.recordOutcome(tx, row.id, 'dropped');
       return repo.markFailed(tx, submissionId, failure);
@@ -220,13 +244,20 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
     const relayer = relayerOf(settings);
     // The reason: replay the call on the state after that block (the revert left no trace in it),
     // else on its parent.
-    const replayAt = (blockNumber: bigint) => simulate(client, relayer.address, encodeRelayCall(submission.call), { blockNumber }).catch(() => undefined);
-    const replayed = (await replayAt(receipt.blockNumber)) ?? (await replayAt(receipt.blockNumber - 1n)) ?? {
-      code: 'Reverted',
-      reason: 'The transaction was included but reverted; the reason could not be recovered.',
-    };
+    const replayAt = (blockNumber: bigint) =>
+      simulate(client, relayer.address, encodeRelayCall(submission.call), { blockNumber }).catch(() => undefined);
+    const replayed = (await replayAt(receipt.blockNumber)) ??
+      (await replayAt(receipt.blockNumber - 1n)) ?? {
+        code: 'Reverted',
+        reason: 'The transaction was included but reverted; the reason could not be recovered.',
+      };
     const failure = await named(client, submission.call, replayed);
-    const inclusion = { transactionHash: receipt.transactionHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, ...failure };
+    const inclusion = {
+      transactionHash: receipt.transactionHash,
+      blockNumber: receipt.blockNumber,
+      blockHash: receipt.blockHash,
+      ...failure,
+    };
     await recordFailure(sql, settings, submission, async (tx) => {
       await ledger.recordOutcome(tx, row.id, 'reverted', receipt.transactionHash);
       return repo.recordFailedInclusion(tx, submissionId, inclusion);
@@ -237,9 +268,20 @@ export async function checkSubmission(sql: Sql, settings: ChainSettings, submiss
   const head = await client.getBlockNumber();
   const confirmations = Number(head - receipt.blockNumber + 1n);
   const confirmed = confirmations >= settings.confirmations;
-  const inclusion = { transactionHash: receipt.transactionHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, confirmations, confirmed };
+  const inclusion = {
+    transactionHash: receipt.transactionHash,
+    blockNumber: receipt.blockNumber,
+    blockHash: receipt.blockHash,
+    confirmations,
+    confirmed,
+  };
   if (confirmed) {
-    await repo.recordConfirmedInclusion(sql, submissionId, inclusion, ledger.outcomeUpdate(sql, row.id, 'success', receipt.transactionHash));
+    await repo.recordConfirmedInclusion(
+      sql,
+      submissionId,
+      inclusion,
+      ledger.outcomeUpdate(sql, row.id, 'success', receipt.transactionHash),
+    );
   } else {
     await repo.recordInclusion(sql, submissionId, inclusion);
   }

@@ -35,7 +35,9 @@ const columns = (db: Db) =>
 
 export async function insertSubmission(
   db: Db,
-  s: Pick<SubmissionRow, 'id' | 'merchantId' | 'livemode' | 'idempotencyKey' | 'kind' | 'authorizationDigest' | 'call'> & { chainId: number },
+  s: Pick<SubmissionRow, 'id' | 'merchantId' | 'livemode' | 'idempotencyKey' | 'kind' | 'authorizationDigest' | 'call'> & {
+    chainId: number;
+  },
 ): Promise<SubmissionRow> {
   const [row] = await db<SubmissionRow[]>`
     insert into relay_submissions (id, merchant_id, livemode, idempotency_key, kind, chain_id, authorization_digest, call, status)
@@ -143,7 +145,9 @@ export async function recordFailedInclusion(
 
 /** The merchant's payout address (null when it has none). */
 export async function findPayoutAddress(db: Db, merchantId: string): Promise<string | null> {
-  const [row] = await db<{ payoutAddress: string | null }[]>`select payout_address as "payoutAddress" from merchants where id = ${merchantId}`;
+  const [row] = await db<
+    { payoutAddress: string | null }[]
+  >`select payout_address as "payoutAddress" from merchants where id = ${merchantId}`;
   return row?.payoutAddress ?? null;
 }
 

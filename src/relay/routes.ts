@@ -17,7 +17,7 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
       tags: ['Relay'],
       summary: 'Relay a payer-signed EIP-3009 authorization',
       description:
-        'Requires `Idempotency-Key`: it names the submission. Before anything is sent the relay checks that the signature recovers `from`, the time window is open, the nonce is unused on-chain, the balance covers the value and the recipient is the merchant\'s payout address; each refusal is `invalid_request` with the offending `param`. The same authorization is never submitted twice, under any key.',
+        "Requires `Idempotency-Key`: it names the submission. Before anything is sent the relay checks that the signature recovers `from`, the time window is open, the nonce is unused on-chain, the balance covers the value and the recipient is the merchant's payout address; each refusal is `invalid_request` with the offending `param`. The same authorization is never submitted twice, under any key.",
       body: relayPaymentBody,
       response: { 200: relaySubmission },
     },
@@ -32,11 +32,12 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
       tags: ['Relay'],
       summary: 'Relay an EIP-2612 permit plus a subscription enrolment',
       description:
-        'Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account after checking both signatures, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant\'s payout address.',
+        "Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account after checking both signatures, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant's payout address.",
       body: relaySubscriptionBody,
       response: { 200: relaySubmission },
     },
-    handler: (request) => withSafeChainErrors(() => relay.submitSubscription(requestScope(request), readIdempotencyKey(request), request.body)),
+    handler: (request) =>
+      withSafeChainErrors(() => relay.submitSubscription(requestScope(request), readIdempotencyKey(request), request.body)),
   });
 
   app.route({

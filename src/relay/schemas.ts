@@ -8,7 +8,10 @@ const uintString = z
   .string()
   .regex(/^(0|[1-9][0-9]{0,77})$/, 'must be a non-negative integer string')
   .describe('A non-negative integer as a decimal string (uint256).');
-const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hex').describe('32 bytes, 0x-prefixed hex.');
+const bytes32 = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hex')
+  .describe('32 bytes, 0x-prefixed hex.');
 const signature = z
   .string()
   .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x-prefixed hex signature (r, s, v)')
@@ -17,7 +20,10 @@ const signature = z
 /** A payment's signature: an EOA's 65 bytes, or an ERC-1271 contract wallet's signature of any length. */
 const paymentSignature = z
   .string()
-  .regex(/^0x([0-9a-fA-F]{2}){1,4096}$/, 'must be 0x-prefixed hex bytes (65 bytes for an EOA; a contract wallet signature up to 4096 bytes)')
+  .regex(
+    /^0x([0-9a-fA-F]{2}){1,4096}$/,
+    'must be 0x-prefixed hex bytes (65 bytes for an EOA; a contract wallet signature up to 4096 bytes)',
+  )
   .describe(
     "The EIP-712 signature as 0x-prefixed hex: 65 bytes (r || s || v) from an EOA, sent through transferWithAuthorization(..., v, r, s); or an ERC-1271 contract wallet's signature (authorization.from is the wallet; any other length is sent through transferWithAuthorization(..., bytes signature)). Checked before sending: it must recover authorization.from, or the wallet's isValidSignature must accept it.",
   );
@@ -28,7 +34,9 @@ export const relayPaymentBody = z
     authorization: z
       .object({
         from: address.describe('The payer: the address that signed the authorization.'),
-        to: address.describe("The recipient: the merchant's payout address, or the payTo of the payment session named by paymentSessionId."),
+        to: address.describe(
+          "The recipient: the merchant's payout address, or the payTo of the payment session named by paymentSessionId.",
+        ),
         value: amountString,
         validAfter: uintString.describe('Unix seconds; the authorization is valid strictly after this time.'),
         validBefore: uintString.describe('Unix seconds; the authorization is valid strictly before this time.'),
@@ -42,7 +50,7 @@ export const relayPaymentBody = z
       .regex(/^ps_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a payment session id (ps_...)')
       .optional()
       .describe(
-        "Pay this payment session: it must be open and unexpired, and the authorization must pay exactly what remains due (its amount, less what transfers to its deposit address already paid: `deposit.amountRemaining`) to its payTo. The session turns `processing` now and `completed` when this submission confirms on-chain (`open` again if it fails).",
+        'Pay this payment session: it must be open and unexpired, and the authorization must pay exactly what remains due (its amount, less what transfers to its deposit address already paid: `deposit.amountRemaining`) to its payTo. The session turns `processing` now and `completed` when this submission confirms on-chain (`open` again if it fails).',
       ),
   })
   .strict();
@@ -56,7 +64,10 @@ export const relaySubscriptionBody = z
         merchant: address.describe("Payee of every charge: must be the merchant's payout address."),
         operator: address.optional().describe("Who may charge; defaults to and must equal the service's operator for this mode."),
         amount: amountString.describe('Maximum charge per period, in base units.'),
-        period: z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer string').describe('Period length in seconds (uint64).'),
+        period: z
+          .string()
+          .regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer string')
+          .describe('Period length in seconds (uint64).'),
         periods: z.number().int().min(0).max(4_294_967_295).describe('Number of chargeable periods; 0 means open-ended (uint32).'),
         trialEnd: uintString.default('0').describe('Unix seconds; period 0 starts at max(enrolment time, trialEnd) (uint64).'),
       })
@@ -69,7 +80,9 @@ export const relaySubscriptionBody = z
         signature,
       })
       .strict()
-      .describe("The subscriber's EIP-2612 permit for the SubscriptionManager, signed at the nonce GET /v1/tokens/{address}/permit-nonce returns."),
+      .describe(
+        "The subscriber's EIP-2612 permit for the SubscriptionManager, signed at the nonce GET /v1/tokens/{address}/permit-nonce returns.",
+      ),
     enrolment: z
       .object({
         nonce: bytes32.describe('Random 32-byte enrolment nonce chosen by the subscriber.'),
@@ -87,20 +100,37 @@ export const relaySubmission = z
   .object({
     object: z.literal('relay_submission'),
     id: z.string(),
-    idempotencyKey: z.string().describe('The Idempotency-Key the submission was made with; GET /v1/relay/submissions/{idempotencyKey} reads it.'),
+    idempotencyKey: z
+      .string()
+      .describe('The Idempotency-Key the submission was made with; GET /v1/relay/submissions/{idempotencyKey} reads it.'),
     kind: z.enum(['payment', 'subscription']),
     livemode: z.boolean(),
     chainId: z.number().int(),
     status: z
       .enum(RELAY_STATUSES)
-      .describe('`pending`: accepted, not yet sent. `submitted`: sent, waiting for inclusion and confirmations. `confirmed`: included with the required confirmations. `failed`: reverted or refused on-chain; see failureReason. Terminal: confirmed, failed.'),
-    authorizationDigest: z.string().describe('EIP-712 digest of the signed authorization (payment) or enrolment (subscription); one submission per digest, ever.'),
-    transactionHash: z.string().nullable().describe('Hash of the relayer transaction (the latest one when a stuck transaction was replaced with a higher fee).'),
+      .describe(
+        '`pending`: accepted, not yet sent. `submitted`: sent, waiting for inclusion and confirmations. `confirmed`: included with the required confirmations. `failed`: reverted or refused on-chain; see failureReason. Terminal: confirmed, failed.',
+      ),
+    authorizationDigest: z
+      .string()
+      .describe('EIP-712 digest of the signed authorization (payment) or enrolment (subscription); one submission per digest, ever.'),
+    transactionHash: z
+      .string()
+      .nullable()
+      .describe('Hash of the relayer transaction (the latest one when a stuck transaction was replaced with a higher fee).'),
     blockNumber: z.string().nullable().describe('Block that included the transaction, as an integer string.'),
     confirmations: z.number().int().describe('Blocks on top of and including the one holding the transaction.'),
     requiredConfirmations: z.number().int(),
-    failureCode: z.string().nullable().describe('When failed: a refusal code (`insufficient_funds`, `insufficient_allowance`, `payer_blacklisted`, `merchant_blacklisted`, `account_blacklisted`, `token_paused`, `authorization_expired`, `authorization_not_yet_valid`, `authorization_used`, `signature_invalid`; docs/events.md "Refusal codes"), else the contract error name, `Reverted` or `NonceConsumed`.'),
-    failureReason: z.string().nullable().describe('What went wrong, readable: the refusal in a sentence, or the decoded revert and its arguments.'),
+    failureCode: z
+      .string()
+      .nullable()
+      .describe(
+        'When failed: a refusal code (`insufficient_funds`, `insufficient_allowance`, `payer_blacklisted`, `merchant_blacklisted`, `account_blacklisted`, `token_paused`, `authorization_expired`, `authorization_not_yet_valid`, `authorization_used`, `signature_invalid`; docs/events.md "Refusal codes"), else the contract error name, `Reverted` or `NonceConsumed`.',
+      ),
+    failureReason: z
+      .string()
+      .nullable()
+      .describe('What went wrong, readable: the refusal in a sentence, or the decoded revert and its arguments.'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

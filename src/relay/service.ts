@@ -2,14 +2,7 @@
 // permit plus an enrolment) before anything is sent, records one submission per
 // authorization, and starts its relaySubmissionWorkflow.
 import type { Client } from '@temporalio/client';
-import {
-  type Address,
-  type Hex,
-  type PublicClient,
-  getAddress,
-  hashTypedData,
-  isAddressEqual,
-} from 'viem';
+import { type Address, type Hex, type PublicClient, getAddress, hashTypedData, isAddressEqual } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../chain/abi.js';
 import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
@@ -33,7 +26,6 @@ import type { PaymentCall, RelayCall, SubscriptionCall } from './calls.js';
 import { startRelayWorkflow } from './starts.js';
 import * as repo from './repo.js';
 import type { RelayPaymentBody, RelaySubmission, RelaySubscriptionBody } from './schemas.js';
-
 
 export function renderSubmission(row: repo.SubmissionRow, settings: ChainSettings | undefined): RelaySubmission {
   return {
@@ -70,7 +62,11 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
   }
 
   function requireKey(key: string | undefined): string {
-    if (!key) throw refuse('Idempotency-Key', 'The relay requires an Idempotency-Key header: it names the submission (GET /v1/relay/submissions/{idempotencyKey}).');
+    if (!key)
+      throw refuse(
+        'Idempotency-Key',
+        'The relay requires an Idempotency-Key header: it names the submission (GET /v1/relay/submissions/{idempotencyKey}).',
+      );
     return key;
   }
 
@@ -90,16 +86,25 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
    * remembered): same authorization -> make sure its workflow runs and return it; another -> 409.
    */
   async function replayOf(existing: repo.SubmissionRow, digest: string, settings: ChainSettings): Promise<RelaySubmission> {
-    if (existing.authorizationDigest !== digest) throw new IdempotencyError('This Idempotency-Key was already used for another relay submission.');
+    if (existing.authorizationDigest !== digest)
+      throw new IdempotencyError('This Idempotency-Key was already used for another relay submission.');
     await startWorkflow(existing);
     return renderSubmission(existing, settings);
   }
 
   const alreadySubmitted = () =>
-    refuse('authorization', 'This authorization was already submitted to the relay (under another Idempotency-Key); it is never submitted twice. Read the first submission instead.');
+    refuse(
+      'authorization',
+      'This authorization was already submitted to the relay (under another Idempotency-Key); it is never submitted twice. Read the first submission instead.',
+    );
 
   /** Before any check: the key's earlier submission (a replay), or a refusal when the authorization was seen under another key. */
-  async function earlierSubmission(scope: MerchantScope, key: string, digest: string, settings: ChainSettings): Promise<RelaySubmission | undefined> {
+  async function earlierSubmission(
+    scope: MerchantScope,
+    key: string,
+    digest: string,
+    settings: ChainSettings,
+  ): Promise<RelaySubmission | undefined> {
     const { byKey, byDigest } = await repo.findSubmissionsByKeyOrDigest(sql, scope, key, digest);
     if (byKey) return replayOf(byKey, digest, settings);
     if (byDigest) throw alreadySubmitted();
@@ -128,25 +133,29 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       };
       const payment = call.kind === 'payment' ? call : undefined;
       const sessionId = payment ? paymentSessionId : undefined;
-      row = !payment || !sessionId
-        ? await repo.insertSubmission(sql, submission)
-        : await sql.begin(async (tx) => {
-            const row = await repo.insertSubmission(tx, submission);
-            // The session turns processing in the submission's transaction: one payment per session.
-            await repo.setSubmissionPaymentSession(tx, row.id, sessionId);
-            const claimed = await sessionRepo.markProcessing(tx, sessionId, {
-              relaySubmissionId: row.id,
-              payer: payment.from,
-              authorizationNonce: payment.nonce,
-              amountDue: payment.value,
-            });
-            if (!claimed) {
-              throw new InvalidStateError('The payment session is no longer open (paid, processing, expired or cancelled), or a transfer to its deposit address changed the amount due.', {
-                param: 'paymentSessionId',
+      row =
+        !payment || !sessionId
+          ? await repo.insertSubmission(sql, submission)
+          : await sql.begin(async (tx) => {
+              const row = await repo.insertSubmission(tx, submission);
+              // The session turns processing in the submission's transaction: one payment per session.
+              await repo.setSubmissionPaymentSession(tx, row.id, sessionId);
+              const claimed = await sessionRepo.markProcessing(tx, sessionId, {
+                relaySubmissionId: row.id,
+                payer: payment.from,
+                authorizationNonce: payment.nonce,
+                amountDue: payment.value,
               });
-            }
-            return row;
-          });
+              if (!claimed) {
+                throw new InvalidStateError(
+                  'The payment session is no longer open (paid, processing, expired or cancelled), or a transfer to its deposit address changed the amount due.',
+                  {
+                    param: 'paymentSessionId',
+                  },
+                );
+              }
+              return row;
+            });
     } catch (error) {
       // A concurrent request with the same key or authorization committed first.
       if (isUniqueViolation(error, 'relay_submissions_key') || isUniqueViolation(error, 'relay_submissions_digest')) {
@@ -168,7 +177,8 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       const settings = settingsFor(scope);
       const client = publicClientFor(settings);
       const token = getAddress(body.token ?? settings.token);
-      if (!isAddressEqual(token, settings.token)) throw refuse('token', `The relay only submits authorizations of ${settings.token} in this mode.`);
+      if (!isAddressEqual(token, settings.token))
+        throw refuse('token', `The relay only submits authorizations of ${settings.token} in this mode.`);
       const info = await tokens.describe(settings, token);
       if (!info.supports.eip3009 || !info.domain) throw refuse('token', 'The token does not support EIP-3009 authorizations.');
       const a = body.authorization;
@@ -190,8 +200,14 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       // Pre-checks: nothing is sent unless all pass.
       // An EOA's signature recovers the payer; a contract wallet's is accepted by the wallet (ERC-1271), as USDC checks it.
       const signer = recoverDigestSigner(digest, body.signature as Hex);
-      if (!(signer && isAddressEqual(signer, message.from)) && !(await withSafeChainErrors(() => isValidContractSignature(client, message.from, digest, body.signature as Hex)))) {
-        throw refuse('signature', 'The signature does not recover authorization.from, and authorization.from is not a contract wallet that accepts it (ERC-1271): it was not signed by the payer over this exact message and token domain.');
+      if (
+        !(signer && isAddressEqual(signer, message.from)) &&
+        !(await withSafeChainErrors(() => isValidContractSignature(client, message.from, digest, body.signature as Hex)))
+      ) {
+        throw refuse(
+          'signature',
+          'The signature does not recover authorization.from, and authorization.from is not a contract wallet that accepts it (ERC-1271): it was not signed by the payer over this exact message and token domain.',
+        );
       }
       const session = body.paymentSessionId ? await sessionRepo.findPaymentSession(sql, scope, body.paymentSessionId) : undefined;
       if (body.paymentSessionId) {
@@ -203,15 +219,22 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         // An invoice is payable once sent (spec: sent -> paid); its session exists from creation.
         const invoice = session.invoiceId ? await invoiceRepo.findInvoice(sql, scope, session.invoiceId) : undefined;
         if (invoice?.status === 'draft') {
-          throw new InvalidStateError(`Invoice ${invoice.id} is a draft: it can be paid once it has been sent.`, { param: 'paymentSessionId' });
+          throw new InvalidStateError(`Invoice ${invoice.id} is a draft: it can be paid once it has been sent.`, {
+            param: 'paymentSessionId',
+          });
         }
         if (!isAddressEqual(getAddress(session.token), token)) throw refuse('token', `The payment session is paid in ${session.token}.`);
-        if (!isAddressEqual(getAddress(session.payTo), message.to)) throw refuse('authorization.to', `The payment session must be paid to its payTo ${session.payTo}.`);
+        if (!isAddressEqual(getAddress(session.payTo), message.to))
+          throw refuse('authorization.to', `The payment session must be paid to its payTo ${session.payTo}.`);
         // What remains due: a partial transfer to the deposit address already paid part of the amount.
         const due = amountDue(session);
         if (due !== message.value) {
-          const byTransfer = session.amountReceived !== '0' ? ` (${session.amountReceived} of ${session.amount} was received by transfer)` : '';
-          throw refuse('authorization.value', `The payment session's amount due is ${due}${byTransfer}; the authorization must pay exactly that.`);
+          const byTransfer =
+            session.amountReceived !== '0' ? ` (${session.amountReceived} of ${session.amount} was received by transfer)` : '';
+          throw refuse(
+            'authorization.value',
+            `The payment session's amount due is ${due}${byTransfer}; the authorization must pay exactly that.`,
+          );
         }
       }
       const [now, used, balance, payout] = await Promise.all([
@@ -220,12 +243,30 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [message.from] }),
         session ? Promise.resolve(getAddress(session.payTo)) : payoutAddress(scope, 'authorization.to'),
       ]);
-      if (message.validAfter >= now) throw refuse('authorization.validAfter', `The authorization is not valid yet: validAfter ${message.validAfter} is not before the chain time ${now}.`);
-      if (message.validBefore <= now) throw refuse('authorization.validBefore', `The authorization has expired: validBefore ${message.validBefore} is not after the chain time ${now}.`);
+      if (message.validAfter >= now)
+        throw refuse(
+          'authorization.validAfter',
+          `The authorization is not valid yet: validAfter ${message.validAfter} is not before the chain time ${now}.`,
+        );
+      if (message.validBefore <= now)
+        throw refuse(
+          'authorization.validBefore',
+          `The authorization has expired: validBefore ${message.validBefore} is not after the chain time ${now}.`,
+        );
       if (used) throw refuse('authorization.nonce', 'This authorization nonce was already used or cancelled on-chain.');
-      if (balance < message.value) throw refuse('authorization.value', `The payer's balance (${balance}) does not cover the authorized value (${message.value}).`);
-      if (!isAddressEqual(payout, message.to)) throw refuse('authorization.to', "The recipient is not an address this merchant may receive at (its payout address, or the payTo of the payment session named).");
-      await refuseTokenStanding(client, token, { address: message.from, param: 'authorization.from' }, { address: message.to, param: 'authorization.to' });
+      if (balance < message.value)
+        throw refuse('authorization.value', `The payer's balance (${balance}) does not cover the authorized value (${message.value}).`);
+      if (!isAddressEqual(payout, message.to))
+        throw refuse(
+          'authorization.to',
+          'The recipient is not an address this merchant may receive at (its payout address, or the payTo of the payment session named).',
+        );
+      await refuseTokenStanding(
+        client,
+        token,
+        { address: message.from, param: 'authorization.from' },
+        { address: message.to, param: 'authorization.to' },
+      );
 
       const call: PaymentCall = {
         kind: 'payment',
@@ -241,7 +282,11 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       return record(scope, key, settings, 'payment', digest, call, session?.id);
     },
 
-    async submitSubscription(scope: MerchantScope, idempotencyKey: string | undefined, body: RelaySubscriptionBody): Promise<RelaySubmission> {
+    async submitSubscription(
+      scope: MerchantScope,
+      idempotencyKey: string | undefined,
+      body: RelaySubscriptionBody,
+    ): Promise<RelaySubmission> {
       const key = requireKey(idempotencyKey);
       const settings = settingsFor(scope);
       const client = publicClientFor(settings);
@@ -250,9 +295,11 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       const token = getAddress(body.terms.token);
       if (!isAddressEqual(token, settings.token)) throw refuse('terms.token', `Subscriptions are paid in ${settings.token} in this mode.`);
       const operator = settings.operator ?? (settings.operatorKey ? privateKeyToAccount(settings.operatorKey).address : undefined);
-      if (!operator) throw new InvalidRequestError(`No subscription operator is configured for ${settings.mode} mode.`, { param: 'livemode' });
+      if (!operator)
+        throw new InvalidRequestError(`No subscription operator is configured for ${settings.mode} mode.`, { param: 'livemode' });
       const termsOperator = getAddress(body.terms.operator ?? operator);
-      if (!isAddressEqual(termsOperator, operator)) throw refuse('terms.operator', `terms.operator must be the service's operator ${operator}.`);
+      if (!isAddressEqual(termsOperator, operator))
+        throw refuse('terms.operator', `terms.operator must be the service's operator ${operator}.`);
       const terms = {
         token,
         merchant: getAddress(body.terms.merchant),
@@ -277,13 +324,21 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
 
       const enrolmentSigner = recoverDigestSigner(digest, body.enrolment.signature as Hex);
       if (!enrolmentSigner || !isAddressEqual(enrolmentSigner, subscriber)) {
-        throw refuse('enrolment.signature', 'The enrolment signature does not recover the subscriber: it was not signed over these exact terms.');
+        throw refuse(
+          'enrolment.signature',
+          'The enrolment signature does not recover the subscriber: it was not signed over these exact terms.',
+        );
       }
       const info = await tokens.describe(settings, token);
       if (!info.supports.eip2612 || !info.domain) throw refuse('terms.token', 'The token does not support EIP-2612 permits.');
       const [permitNonce, enrolmentUsed, now] = await Promise.all([
         client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [subscriber] }),
-        client.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'enrolmentNonceUsed', args: [subscriber, enrolment.nonce] }),
+        client.readContract({
+          address: manager,
+          abi: subscriptionManagerAbi,
+          functionName: 'enrolmentNonceUsed',
+          args: [subscriber, enrolment.nonce],
+        }),
         nextBlockTime(client),
       ]);
       const permit = { value: BigInt(body.permit.value), deadline: BigInt(body.permit.deadline) };
@@ -297,16 +352,26 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         body.permit.signature as Hex,
       );
       if (!permitSigner || !isAddressEqual(permitSigner, subscriber)) {
-        throw refuse('permit.signature', `The permit signature does not recover the subscriber for spender ${manager} at the current permit nonce ${permitNonce}.`);
+        throw refuse(
+          'permit.signature',
+          `The permit signature does not recover the subscriber for spender ${manager} at the current permit nonce ${permitNonce}.`,
+        );
       }
-      if (permit.deadline < now) throw refuse('permit.deadline', `The permit has expired: deadline ${permit.deadline} is before the chain time ${now}.`);
-      if (enrolment.deadline < now) throw refuse('enrolment.deadline', `The enrolment has expired: deadline ${enrolment.deadline} is before the chain time ${now}.`);
+      if (permit.deadline < now)
+        throw refuse('permit.deadline', `The permit has expired: deadline ${permit.deadline} is before the chain time ${now}.`);
+      if (enrolment.deadline < now)
+        throw refuse('enrolment.deadline', `The enrolment has expired: deadline ${enrolment.deadline} is before the chain time ${now}.`);
       if (enrolmentUsed) throw refuse('enrolment.nonce', 'This enrolment nonce was already used or cancelled on-chain.');
       if (permit.value < terms.amount) throw refuse('permit.value', 'The permit allowance does not cover one period of the terms.');
       const payout = await payoutAddress(scope, 'terms.merchant');
       if (!isAddressEqual(payout, terms.merchant)) throw refuse('terms.merchant', "terms.merchant is not this merchant's payout address.");
       // USDC 2.2 checks no blacklist on permit: without this a blacklisted wallet enrols into a subscription never chargeable.
-      await refuseTokenStanding(client, token, { address: subscriber, param: 'subscriber' }, { address: terms.merchant, param: 'terms.merchant' });
+      await refuseTokenStanding(
+        client,
+        token,
+        { address: subscriber, param: 'subscriber' },
+        { address: terms.merchant, param: 'terms.merchant' },
+      );
 
       const call: SubscriptionCall = {
         kind: 'subscription',

@@ -7,7 +7,8 @@ import { InvalidRequestError } from '../errors.js';
 
 type Party = { address: Address; param: string };
 
-const refusal = (param: string, code: RefusalCode) => new InvalidRequestError(describeRefusal(code), { param, details: { refusalCode: code } });
+const refusal = (param: string, code: RefusalCode) =>
+  new InvalidRequestError(describeRefusal(code), { param, details: { refusalCode: code } });
 
 /**
  * A paused token, a blacklisted payer or payee: 400 invalid_request with `param` and
@@ -17,7 +18,11 @@ const refusal = (param: string, code: RefusalCode) => new InvalidRequestError(de
 export async function refuseTokenStanding(client: PublicClient, token: Address, payer: Party, payee?: Party): Promise<void> {
   const standing = payee
     ? await readStanding(client, token, payer.address, payee.address)
-    : await Promise.all([isPaused(client, token), isBlacklisted(client, token, payer.address)]).then(([paused, payerBlacklisted]) => ({ paused, payerBlacklisted, payeeBlacklisted: false }));
+    : await Promise.all([isPaused(client, token), isBlacklisted(client, token, payer.address)]).then(([paused, payerBlacklisted]) => ({
+        paused,
+        payerBlacklisted,
+        payeeBlacklisted: false,
+      }));
   if (standing.payerBlacklisted) throw refusal(payer.param, 'payer_blacklisted');
   if (standing.payeeBlacklisted && payee) throw refusal(payee.param, 'merchant_blacklisted');
   if (standing.paused) throw refusal('token', 'token_paused');

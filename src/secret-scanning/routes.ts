@@ -34,7 +34,8 @@ export function registerSecretScanningRoutes(app: FastifyZodInstance, leaks: Lea
 
     // The signature is checked before the body is validated: an unsigned caller learns nothing.
     scoped.addHook('preValidation', async (request) => {
-      const keyIdentifier = header(request.headers['secret-scanning-key-identifier']) ?? header(request.headers['github-public-key-identifier']);
+      const keyIdentifier =
+        header(request.headers['secret-scanning-key-identifier']) ?? header(request.headers['github-public-key-identifier']);
       const signature = header(request.headers['secret-scanning-signature']) ?? header(request.headers['github-public-key-signature']);
       if (!request.rawBody || !verifySignature(request.rawBody, keyIdentifier, signature)) {
         throw new AuthenticationError('The secret-scanning report signature is missing or invalid.');
@@ -50,7 +51,7 @@ export function registerSecretScanningRoutes(app: FastifyZodInstance, leaks: Lea
         summary: 'Report leaked tokens (secret-scanning partner feed)',
         description:
           'For partners only, authenticated by an ECDSA P-256/SHA-256 signature of the raw body (base64 DER) in ' +
-          '`Secret-Scanning-Signature` with the signing key named in `Secret-Scanning-Key-Identifier` (GitHub\'s ' +
+          "`Secret-Scanning-Signature` with the signing key named in `Secret-Scanning-Key-Identifier` (GitHub's " +
           '`Github-Public-Key-*` headers are accepted too). A missing or bad signature is 401 authentication_error. ' +
           'Each active secret key reported is revoked and replaced at once and its owner emailed.',
         headers: signatureHeaders,

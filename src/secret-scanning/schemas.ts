@@ -6,7 +6,7 @@ export const leakReportBody = z
   .array(
     z.object({
       token: z.string().min(1).max(512).describe('The string found in public.'),
-      type: z.string().max(200).describe('The partner\'s name for the token pattern.'),
+      type: z.string().max(200).describe("The partner's name for the token pattern."),
       url: z.string().max(2048).describe('Where it was found.'),
       source: z.string().max(200).optional().describe('e.g. `content`, `commit`, `npm`.'),
     }),
@@ -28,8 +28,14 @@ export const leakReportResult = z
   .meta({ id: 'LeakReportResult' });
 
 export const signatureHeaders = z.object({
-  'secret-scanning-key-identifier': z.string().optional().describe('Identifier of the partner key that signed the body (or `Github-Public-Key-Identifier`).'),
-  'secret-scanning-signature': z.string().optional().describe('Base64 ECDSA P-256 / SHA-256 signature (DER) of the raw body (or `Github-Public-Key-Signature`).'),
+  'secret-scanning-key-identifier': z
+    .string()
+    .optional()
+    .describe('Identifier of the partner key that signed the body (or `Github-Public-Key-Identifier`).'),
+  'secret-scanning-signature': z
+    .string()
+    .optional()
+    .describe('Base64 ECDSA P-256 / SHA-256 signature (DER) of the raw body (or `Github-Public-Key-Signature`).'),
 });
 
 export type LeakReport = z.infer<typeof leakReportBody>;

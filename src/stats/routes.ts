@@ -10,7 +10,7 @@ import type { StatsService } from './service.js';
 const COMMON = [
   `Query: \`from\` and \`to\` (UTC dates, both included, \`from <= to\`, at most ${MAX_SPAN_DAYS} days and ${MAX_BUCKETS} buckets), \`interval\` (day, week from Monday, month; default month), \`currency\` (default USDC), optional \`planId\`.`,
   `Amounts are integer strings in base units; rates are decimal strings with ${RATE_SCALE} digits, rounded half up, computed exactly.`,
-  'A subscription\'s MRR is its charge per period normalised to a month and truncated per subscription: yearly / 12, quarterly / 3, monthly x 1, weekly x 52 / 12, daily x 365 / 12, each divided by the plan\'s intervalCount; it counts while the subscription is active or at_risk (not trialing, paused or ended).',
+  "A subscription's MRR is its charge per period normalised to a month and truncated per subscription: yearly / 12, quarterly / 3, monthly x 1, weekly x 52 / 12, daily x 365 / 12, each divided by the plan's intervalCount; it counts while the subscription is active or at_risk (not trialing, paused or ended).",
   'Figures come from a change ledger written in the same transaction as each subscription change; see docs/analytics.md for worked examples.',
 ].join('\n\n');
 
@@ -74,7 +74,7 @@ export function registerStatsRoutes(app: FastifyZodInstance, stats: StatsService
       tags: ['Analytics'],
       summary: 'Customer lifetime value',
       description: [
-        'At the end of each bucket: arpa = mrr / customers (truncated); over the trailing window of 3 calendar months ending there, monthlyChurnRate = churnedCustomersInWindow / (customersAtWindowStart x 3); ltv = arpa x customersAtWindowStart x 3 / churnedCustomersInWindow (= arpa / monthlyChurnRate, truncated), null when nobody churned in the window or nobody paid at its start. The summary is the last bucket\'s figures plus cohorts: customers first seen in each month of the range and the succeeded charges they have paid up to `to`.',
+        "At the end of each bucket: arpa = mrr / customers (truncated); over the trailing window of 3 calendar months ending there, monthlyChurnRate = churnedCustomersInWindow / (customersAtWindowStart x 3); ltv = arpa x customersAtWindowStart x 3 / churnedCustomersInWindow (= arpa / monthlyChurnRate, truncated), null when nobody churned in the window or nobody paid at its start. The summary is the last bucket's figures plus cohorts: customers first seen in each month of the range and the succeeded charges they have paid up to `to`.",
         COMMON,
       ].join('\n\n'),
       querystring: statsQuery,

@@ -12,8 +12,13 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
 
 const baseShape = {
   from: day.describe('First day of the range (UTC), included.'),
-  to: day.describe(`Last day of the range (UTC), included. At most ${MAX_SPAN_DAYS} days from \`from\`, and at most ${MAX_BUCKETS} buckets.`),
-  interval: z.enum(STATS_INTERVALS).default('month').describe('Bucket size: UTC calendar day, ISO week (from Monday) or calendar month. First and last buckets are cut to the range.'),
+  to: day.describe(
+    `Last day of the range (UTC), included. At most ${MAX_SPAN_DAYS} days from \`from\`, and at most ${MAX_BUCKETS} buckets.`,
+  ),
+  interval: z
+    .enum(STATS_INTERVALS)
+    .default('month')
+    .describe('Bucket size: UTC calendar day, ISO week (from Monday) or calendar month. First and last buckets are cut to the range.'),
   currency: z.enum(SUPPORTED_CURRENCIES).default('USDC').describe('Only amounts in this currency are counted.'),
   planId: idParam('plan').optional().describe('Only subscriptions of this plan (payment sessions and invoices are not filtered by plan).'),
 };
@@ -34,19 +39,26 @@ export const forecastQuery = z
       .min(1)
       .max(MAX_FORECAST_HORIZON)
       .default(DEFAULT_FORECAST_HORIZON)
-      .describe(`How many buckets of \`interval\` to project after \`to\`, 1 to ${MAX_FORECAST_HORIZON} (default ${DEFAULT_FORECAST_HORIZON}).`),
+      .describe(
+        `How many buckets of \`interval\` to project after \`to\`, 1 to ${MAX_FORECAST_HORIZON} (default ${DEFAULT_FORECAST_HORIZON}).`,
+      ),
   })
   .superRefine(checkRange);
 
 export type StatsQuery = z.infer<typeof statsQuery>;
 export type ForecastQuery = z.infer<typeof forecastQuery>;
 
-const amount = z.string().regex(/^-?\d+$/).describe('Integer amount in base units, as a string.');
+const amount = z
+  .string()
+  .regex(/^-?\d+$/)
+  .describe('Integer amount in base units, as a string.');
 const count = z.string().regex(/^\d+$/).describe('A count, as an integer string.');
 const rateString = z
   .string()
   .regex(/^-?\d+\.\d+$/)
-  .describe(`A ratio as a decimal string with ${RATE_SCALE} digits, rounded half up, computed exactly; "0.0000" when the denominator is 0.`);
+  .describe(
+    `A ratio as a decimal string with ${RATE_SCALE} digits, rounded half up, computed exactly; "0.0000" when the denominator is 0.`,
+  );
 const date = z.string().describe('First day (UTC, YYYY-MM-DD) of the bucket inside the range.');
 
 function envelope<S extends z.ZodType, P extends z.ZodType>(summary: S, point: P) {
@@ -64,8 +76,8 @@ function envelope<S extends z.ZodType, P extends z.ZodType>(summary: S, point: P
 const movementsShape = {
   startingMrr: amount.describe('MRR just before the bucket (sum of every recorded change before it).'),
   newMrr: amount.describe('MRR of subscriptions paying for the first time (created active, or trial converted).'),
-  expansionMrr: amount.describe('Increases of a paying subscription\'s amount.'),
-  contractionMrr: amount.describe('Decreases of a paying subscription\'s amount.'),
+  expansionMrr: amount.describe("Increases of a paying subscription's amount."),
+  contractionMrr: amount.describe("Decreases of a paying subscription's amount."),
   churnedMrr: amount.describe('MRR lost by subscriptions that stopped paying: cancelled, lapsed, paused or completed.'),
   reactivationMrr: amount.describe('MRR of subscriptions paying again after having stopped (resumed from paused).'),
   netNewMrr: amount.describe('new + expansion + reactivation - contraction - churned.'),
@@ -80,7 +92,9 @@ export const mrrResponse = envelope(
 
 const churnShape = {
   customersAtStart: count.describe('Paying customers just before the bucket.'),
-  churnedCustomers: count.describe('Distinct customers whose MRR went to zero through a cancel or a lapse in the bucket, each counted once.'),
+  churnedCustomers: count.describe(
+    'Distinct customers whose MRR went to zero through a cancel or a lapse in the bucket, each counted once.',
+  ),
   voluntaryChurnedCustomers: count.describe('Of those, customers with a cancel (a customer with both a cancel and a lapse counts here).'),
   involuntaryChurnedCustomers: count.describe('Of those, customers with only lapses (grace period exceeded).'),
   customerChurnRate: rateString.describe('churnedCustomers / customersAtStart.'),
@@ -106,7 +120,9 @@ const conversionShape = {
     .describe('Subscriptions created with a trial in the bucket; of them, how many have paid since.'),
 };
 
-export const conversionResponse = envelope(z.object(conversionShape), z.object({ date, ...conversionShape })).meta({ id: 'ConversionStats' });
+export const conversionResponse = envelope(z.object(conversionShape), z.object({ date, ...conversionShape })).meta({
+  id: 'ConversionStats',
+});
 
 const ltvShape = {
   mrr: amount.describe('MRR at the end of the bucket.'),
@@ -118,7 +134,9 @@ const ltvShape = {
   monthlyChurnRate: rateString.describe('churnedCustomersInWindow / (customersAtWindowStart x 3).'),
   ltv: amount
     .nullable()
-    .describe('arpa x customersAtWindowStart x 3 / churnedCustomersInWindow, truncated; null when nobody churned in the window (no finite lifetime observed) or nobody was paying at its start (no base to measure churn against).'),
+    .describe(
+      'arpa x customersAtWindowStart x 3 / churnedCustomersInWindow, truncated; null when nobody churned in the window (no finite lifetime observed) or nobody was paying at its start (no base to measure churn against).',
+    ),
 };
 
 export const ltvResponse = envelope(
@@ -142,7 +160,7 @@ export const ltvResponse = envelope(
 export const forecastResponse = envelope(
   z.object({
     mrrNow: amount.describe('MRR of active and at_risk subscriptions at the end of `to` (from the change ledger).'),
-    projectedCash: amount.describe('Sum of the series\' cash.'),
+    projectedCash: amount.describe("Sum of the series' cash."),
     projectedMrrAtEnd: amount,
     assumptions: z.object({
       horizon: z.number().int(),
@@ -150,7 +168,9 @@ export const forecastResponse = envelope(
       observedTo: z.string(),
       customersAtObservedStart: count,
       churnedCustomersObserved: count,
-      monthlyChurnRate: rateString.describe('churned x 365 / (customersAtObservedStart x observed days x 12): the observed churn per average month.'),
+      monthlyChurnRate: rateString.describe(
+        'churned x 365 / (customersAtObservedStart x observed days x 12): the observed churn per average month.',
+      ),
       notes: z.array(z.string()),
     }),
   }),

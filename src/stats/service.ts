@@ -7,7 +7,15 @@ import type { MerchantScope } from '../http/principal.js';
 import { addMonths, periodStart } from '../subscriptions/periods.js';
 import { addDays, buildBuckets, divOrZero, formatDay, parseDay, rate, survive, wholeMonthsBetween, type Bucket } from './buckets.js';
 import * as repo from './repo.js';
-import type { ChurnResponse, ConversionResponse, ForecastQuery, ForecastResponse, LtvResponse, MrrResponse, StatsQuery } from './schemas.js';
+import type {
+  ChurnResponse,
+  ConversionResponse,
+  ForecastQuery,
+  ForecastResponse,
+  LtvResponse,
+  MrrResponse,
+  StatsQuery,
+} from './schemas.js';
 
 /** Length of the trailing window of the LTV churn rate, in calendar months. */
 export const LTV_WINDOW_MONTHS = 3;
@@ -52,7 +60,10 @@ export function createStatsService({ sql }: { sql: Sql }) {
   return {
     async mrr(scope: MerchantScope, query: StatsQuery): Promise<MrrResponse> {
       const r = range(scope, query);
-      const [opening, moves] = await Promise.all([repo.balanceAt(sql, r.filter, r.from), repo.movements(sql, r.filter, r.buckets, { churnedUnits: false })]);
+      const [opening, moves] = await Promise.all([
+        repo.balanceAt(sql, r.filter, r.from),
+        repo.movements(sql, r.filter, r.buckets, { churnedUnits: false }),
+      ]);
       let mrr = opening.mrr;
       let units = opening.units;
       const totals = { newMrr: 0n, expansion: 0n, contraction: 0n, churned: 0n, reactivation: 0n };
@@ -119,7 +130,14 @@ export function createStatsService({ sql }: { sql: Sql }) {
       });
       return {
         ...head(query),
-        summary: churnFigures(opening.units, wholeRange.churned, wholeRange.voluntary, opening.mrr, voluntaryMrr, churnedMrr - voluntaryMrr),
+        summary: churnFigures(
+          opening.units,
+          wholeRange.churned,
+          wholeRange.voluntary,
+          opening.mrr,
+          voluntaryMrr,
+          churnedMrr - voluntaryMrr,
+        ),
         series,
       };
     },
@@ -255,7 +273,14 @@ const STEP_DAYS: Partial<Record<repo.ScheduleGroup['interval'], number>> = { dai
  * arithmetically per bucket (a daily plan has hundreds of charges in a horizon); calendar-month
  * plans are walked, a few per bucket at most.
  */
-function addScheduledCharges(cash: bigint[], buckets: readonly Bucket[], start: Date, end: Date, g: repo.ScheduleGroup, schedule: Parameters<typeof periodStart>[0]) {
+function addScheduledCharges(
+  cash: bigint[],
+  buckets: readonly Bucket[],
+  start: Date,
+  end: Date,
+  g: repo.ScheduleGroup,
+  schedule: Parameters<typeof periodStart>[0],
+) {
   const remaining = g.remaining;
   if (remaining === 0) return;
   const bucketOf = (due: Date) => buckets.findIndex((b) => b.start <= due && due < b.end);
@@ -299,7 +324,12 @@ function churnFigures(units: bigint, churned: bigint, voluntary: bigint, mrr: bi
 
 function conversionFigures(c: repo.ConversionCounts) {
   return {
-    paymentSessions: { created: s(c.sessionsCreated), paid: s(c.sessionsPaid), expired: s(c.sessionsExpired), rate: rate(c.sessionsPaid, c.sessionsCreated) },
+    paymentSessions: {
+      created: s(c.sessionsCreated),
+      paid: s(c.sessionsPaid),
+      expired: s(c.sessionsExpired),
+      rate: rate(c.sessionsPaid, c.sessionsCreated),
+    },
     storefront: {
       created: s(c.storefrontCreated),
       paid: s(c.storefrontPaid),

@@ -49,10 +49,7 @@ export async function findStorefrontBySlug(db: Db, slug: string): Promise<Storef
 }
 
 /** Inserts the storefront; undefined when (merchant, mode) already has one (a concurrent create won). */
-export async function insertStorefront(
-  db: Db,
-  row: { id: string } & MerchantScope & StorefrontFields,
-): Promise<StorefrontRow | undefined> {
+export async function insertStorefront(db: Db, row: { id: string } & MerchantScope & StorefrontFields): Promise<StorefrontRow | undefined> {
   const [inserted] = await db<StorefrontRow[]>`
     insert into storefronts (id, merchant_id, livemode, slug, name, description, logo_url, accent_color, support_email,
                              success_url, cancel_url)
@@ -114,7 +111,12 @@ export async function insertProduct(
   return inserted!;
 }
 
-export async function findProduct(db: Db, scope: MerchantScope, id: string, options: { lock?: boolean } = {}): Promise<ProductRow | undefined> {
+export async function findProduct(
+  db: Db,
+  scope: MerchantScope,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<ProductRow | undefined> {
   const [row] = await db<ProductRow[]>`
     select ${productColumns(db)} from products p
     where p.id = ${id} and p.merchant_id = ${scope.merchantId} and p.livemode = ${scope.livemode}

@@ -73,7 +73,7 @@ export function registerStorefrontRoutes(app: FastifyZodInstance, storefronts: S
       tags: [TAG],
       summary: 'Add a product',
       description:
-        'A one-shot product has an `amount`; a product with `planId` enrols the buyer in that plan (its price is the plan\'s). Active products appear on the public page `/store/{slug}`. Emits `product.created`.',
+        "A one-shot product has an `amount`; a product with `planId` enrols the buyer in that plan (its price is the plan's). Active products appear on the public page `/store/{slug}`. Emits `product.created`.",
       body: createProductBody,
       response: { 200: product },
     },
@@ -137,7 +137,11 @@ export function registerStorefrontRoutes(app: FastifyZodInstance, storefronts: S
     config: { access: access.public() },
     schema: { hide: true, tags: [TAG], summary: 'The store page script' },
     handler: (_request, reply) =>
-      reply.headers(STORE_SECURITY_HEADERS).header('cache-control', 'public, max-age=300').type('text/javascript; charset=utf-8').send(STORE_SCRIPT),
+      reply
+        .headers(STORE_SECURITY_HEADERS)
+        .header('cache-control', 'public, max-age=300')
+        .type('text/javascript; charset=utf-8')
+        .send(STORE_SCRIPT),
   });
 
   app.route({

@@ -8,11 +8,55 @@ import { SUPPORTED_CURRENCIES, PLAN_INTERVALS } from '../subscription-plans/sche
 
 /** Slugs that name pages of the service or would mislead a customer; refused with invalid_request. */
 export const RESERVED_SLUGS = new Set([
-  'about', 'account', 'accounts', 'admin', 'api', 'app', 'assets', 'auth', 'billing', 'blog', 'cart', 'checkout',
-  'dashboard', 'dev', 'docs', 'help', 'home', 'login', 'logout', 'mail', 'new', 'null', 'official', 'openapi',
-  'pay', 'payment', 'payments', 'privacy', 'products', 'root', 'security', 'settings', 'shop', 'signin', 'signup',
-  'stablepay', 'static', 'status', 'store', 'stores', 'storefront', 'support', 'system', 'terms', 'test', 'undefined',
-  'v1', 'webhooks', 'www',
+  'about',
+  'account',
+  'accounts',
+  'admin',
+  'api',
+  'app',
+  'assets',
+  'auth',
+  'billing',
+  'blog',
+  'cart',
+  'checkout',
+  'dashboard',
+  'dev',
+  'docs',
+  'help',
+  'home',
+  'login',
+  'logout',
+  'mail',
+  'new',
+  'null',
+  'official',
+  'openapi',
+  'pay',
+  'payment',
+  'payments',
+  'privacy',
+  'products',
+  'root',
+  'security',
+  'settings',
+  'shop',
+  'signin',
+  'signup',
+  'stablepay',
+  'static',
+  'status',
+  'store',
+  'stores',
+  'storefront',
+  'support',
+  'system',
+  'terms',
+  'test',
+  'undefined',
+  'v1',
+  'webhooks',
+  'www',
 ]);
 
 /** 3 to 40 characters: lower-case letters, digits and single hyphens, starting and ending with a letter or digit. */
@@ -20,10 +64,7 @@ export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9]|-(?!-)){1,38}[a-z0-9]$/;
 
 export const slug = z
   .string()
-  .regex(
-    SLUG_PATTERN,
-    'must be 3 to 40 lower-case letters, digits or single hyphens, starting and ending with a letter or digit',
-  )
+  .regex(SLUG_PATTERN, 'must be 3 to 40 lower-case letters, digits or single hyphens, starting and ending with a letter or digit')
   .refine((value) => !RESERVED_SLUGS.has(value), { message: 'is a reserved word; choose another slug' })
   .describe(
     'The address of the public page, `/store/{slug}`: 3 to 40 lower-case letters, digits and single hyphens, unique across the service (a slug taken by any storefront, in either mode, is refused). Reserved words (`admin`, `api`, `checkout`, `store`, ...) are refused.',
@@ -60,8 +101,13 @@ export const upsertStorefrontBody = z
     successUrl: redirectUrl
       .nullable()
       .optional()
-      .describe('Where the hosted checkout sends a customer after a confirmed purchase; `{PAYMENT_SESSION_ID}` in it becomes the payment session id. Default: back to the store page, `?purchased=<product id>&session=<payment session id>`.'),
-    cancelUrl: redirectUrl.nullable().optional().describe('Where the hosted checkout sends a customer who cancels. Default: the store page.'),
+      .describe(
+        'Where the hosted checkout sends a customer after a confirmed purchase; `{PAYMENT_SESSION_ID}` in it becomes the payment session id. Default: back to the store page, `?purchased=<product id>&session=<payment session id>`.',
+      ),
+    cancelUrl: redirectUrl
+      .nullable()
+      .optional()
+      .describe('Where the hosted checkout sends a customer who cancels. Default: the store page.'),
   })
   .strict();
 
@@ -97,7 +143,9 @@ export const createProductBody = z
     currency: z.enum(SUPPORTED_CURRENCIES).default('USDC'),
     planId: idParam('plan')
       .optional()
-      .describe("A subscription plan of this merchant and mode: buying the product enrols the customer in the plan through the hosted enrolment page instead of a one-shot payment. Cannot be changed later."),
+      .describe(
+        'A subscription plan of this merchant and mode: buying the product enrols the customer in the plan through the hosted enrolment page instead of a one-shot payment. Cannot be changed later.',
+      ),
     active: z.boolean().default(true).describe('Inactive products are kept but not shown on the public page and cannot be bought.'),
   })
   .strict();
@@ -108,7 +156,11 @@ export const updateProductBody = z
     name: name.optional(),
     description: description.nullable().optional(),
     imageUrl: httpsUrl.nullable().optional(),
-    amount: amountString.optional().describe('New price for future purchases (sessions already created keep theirs). Refused for a plan product: the plan sets its price.'),
+    amount: amountString
+      .optional()
+      .describe(
+        'New price for future purchases (sessions already created keep theirs). Refused for a plan product: the plan sets its price.',
+      ),
     active: z.boolean().optional(),
   })
   .strict();
@@ -134,19 +186,18 @@ export const product = z
 
 export const productParams = z.object({ id: pathId('product') });
 export const productList = listOf(product);
-export const productListQuery = listQueryOf('product')
-  .extend({
-    archived: z
-      .enum(['true', 'false'])
-      .transform((value) => value === 'true')
-      .optional()
-      .describe('`false`: only products not archived; `true`: only archived ones. Absent: all.'),
-    active: z
-      .enum(['true', 'false'])
-      .transform((value) => value === 'true')
-      .optional()
-      .describe('Filter on the active flag.'),
-  });
+export const productListQuery = listQueryOf('product').extend({
+  archived: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .describe('`false`: only products not archived; `true`: only archived ones. Absent: all.'),
+  active: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .describe('Filter on the active flag.'),
+});
 
 /** The public store page's slug parameter: any value; one that names no storefront is 404. */
 export const storePageParams = z.object({ slug: z.string().max(1024) });
@@ -189,7 +240,10 @@ export const storePurchase = z
     object: z.literal('store_purchase'),
     productId: z.string(),
     kind: z.enum(['one_time', 'subscription']),
-    paymentSessionId: z.string().nullable().describe('The payment session created for a one-shot product; null for a subscription product.'),
+    paymentSessionId: z
+      .string()
+      .nullable()
+      .describe('The payment session created for a one-shot product; null for a subscription product.'),
     checkoutUrl: z.string().describe('The hosted checkout (one-shot) or hosted enrolment (subscription) page to send the customer to.'),
     checkoutPath: z.string().describe('The same page as a path on this host.'),
   })

@@ -102,11 +102,7 @@ export function createStorefrontService({ sql, events, sessions, limiter, public
   const perStorefront = purchaseLimits.perStorefrontPerMinute ?? STORE_PURCHASES_PER_STOREFRONT_PER_MINUTE;
 
   /** Writes a product change and its event in one transaction, then dispatches the event. */
-  async function productChange(
-    scope: MerchantScope,
-    type: EventType,
-    change: (tx: Db) => Promise<repo.ProductRow>,
-  ): Promise<Product> {
+  async function productChange(scope: MerchantScope, type: EventType, change: (tx: Db) => Promise<repo.ProductRow>): Promise<Product> {
     return commitWithEvents(sql, events, async (tx, record) => {
       const product = renderProduct(await change(tx));
       await record({ ...scope, type, data: { object: product } });
@@ -118,7 +114,8 @@ export function createStorefrontService({ sql, events, sessions, limiter, public
     const plan = await repo.findPlanTerms(tx, scope, planId);
     // A well-formed id that names no plan of this merchant and mode: not_found on the field, like any unknown object.
     if (!plan) throw new NotFoundError(`No such subscription plan: ${planId}.`, { param: 'planId' });
-    if (plan.archived) throw new InvalidStateError(`Subscription plan ${planId} is archived and takes no new subscribers.`, { param: 'planId' });
+    if (plan.archived)
+      throw new InvalidStateError(`Subscription plan ${planId} is archived and takes no new subscribers.`, { param: 'planId' });
     return plan;
   }
 
@@ -134,10 +131,13 @@ export function createStorefrontService({ sql, events, sessions, limiter, public
           if (!current) {
             const missing = (['slug', 'name'] as const).filter((key) => input[key] === undefined);
             if (missing.length > 0) {
-              throw new InvalidRequestError(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required to create the storefront.`, {
-                param: missing[0],
-                issues: missing.map((path) => ({ path, message: 'Required when the storefront is created' })),
-              });
+              throw new InvalidRequestError(
+                `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required to create the storefront.`,
+                {
+                  param: missing[0],
+                  issues: missing.map((path) => ({ path, message: 'Required when the storefront is created' })),
+                },
+              );
             }
           }
           const fields: repo.StorefrontFields = {
@@ -226,7 +226,9 @@ export function createStorefrontService({ sql, events, sessions, limiter, public
         if (!current) throw new NotFoundError(`No such product: ${id}.`, { param: 'id' });
         if (current.archivedAt) throw new InvalidStateError(`Product ${id} is archived and cannot be changed.`, { param: 'id' });
         if (current.planId && input.amount !== undefined && input.amount !== current.amount) {
-          throw new InvalidRequestError("The price of a subscription product is its plan's amount; it cannot be set here.", { param: 'amount' });
+          throw new InvalidRequestError("The price of a subscription product is its plan's amount; it cannot be set here.", {
+            param: 'amount',
+          });
         }
         return repo.updateProduct(tx, id, {
           name: input.name ?? current.name,

@@ -37,7 +37,16 @@ const columns = (db: Db) =>
  */
 export async function upsertChargeAttempt(
   db: Db,
-  input: { id: string; merchantId: string; livemode: boolean; subscriptionId: string; periodIndex: number; periodStart: Date; amount: string; attempt: number },
+  input: {
+    id: string;
+    merchantId: string;
+    livemode: boolean;
+    subscriptionId: string;
+    periodIndex: number;
+    periodStart: Date;
+    amount: string;
+    attempt: number;
+  },
 ): Promise<ChargeRow> {
   await db`
     insert into subscription_charges (id, merchant_id, livemode, subscription_id, period_index, period_start, amount, status, attempts, attempted_at)
@@ -64,7 +73,11 @@ export async function markChargeSucceeded(db: Db, id: string, input: { txHash: s
 }
 
 /** Marks attempt `attempt` failed; returns false when that attempt's failure was already recorded. */
-export async function markChargeFailed(db: Db, id: string, input: { attempt: number; failureCode: string; failureReason: string }): Promise<boolean> {
+export async function markChargeFailed(
+  db: Db,
+  id: string,
+  input: { attempt: number; failureCode: string; failureReason: string },
+): Promise<boolean> {
   const rows = await db`
     update subscription_charges
     set status = 'failed', failure_code = ${input.failureCode}, failure_reason = ${input.failureReason}, updated_at = now()

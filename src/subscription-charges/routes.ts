@@ -10,7 +10,12 @@ export function registerSubscriptionChargeRoutes(app: FastifyZodInstance, charge
     method: 'GET',
     url: '/v1/subscription-charges/:id',
     config: { access: access.scope('subscriptions_read') },
-    schema: { tags: ['Subscription charges'], summary: 'Retrieve a subscription charge', params: chargeParams, response: { 200: subscriptionCharge } },
+    schema: {
+      tags: ['Subscription charges'],
+      summary: 'Retrieve a subscription charge',
+      params: chargeParams,
+      response: { 200: subscriptionCharge },
+    },
     handler: (request) => charges.get(requestScope(request), request.params.id),
   });
 
@@ -18,7 +23,12 @@ export function registerSubscriptionChargeRoutes(app: FastifyZodInstance, charge
     method: 'GET',
     url: '/v1/subscription-charges',
     config: { access: access.scope('subscriptions_read') },
-    schema: { tags: ['Subscription charges'], summary: 'List subscription charges', querystring: chargeListQuery, response: { 200: chargeList } },
+    schema: {
+      tags: ['Subscription charges'],
+      summary: 'List subscription charges',
+      querystring: chargeListQuery,
+      response: { 200: chargeList },
+    },
     handler: (request) => charges.list(requestScope(request), request.query),
   });
 }

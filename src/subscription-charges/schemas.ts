@@ -12,14 +12,18 @@ export const subscriptionCharge = z
     periodStart: timestamp,
     amount: z.string(),
     currency: z.string(),
-    status: z.enum(['pending', 'succeeded', 'failed']).describe('`failed` is the latest attempt\'s outcome; a later retry may still succeed.'),
+    status: z
+      .enum(['pending', 'succeeded', 'failed'])
+      .describe("`failed` is the latest attempt's outcome; a later retry may still succeed."),
     attempts: z.number().int().describe('How many times this period has been attempted.'),
     transactionHash: z.string().nullable(),
     blockNumber: z.string().nullable(),
     failureCode: z
       .string()
       .nullable()
-      .describe('Why the last attempt failed: insufficient_funds, insufficient_allowance, cancelled_on_chain, period_beyond_term, amount_exceeds_terms, not_operator.'),
+      .describe(
+        'Why the last attempt failed: insufficient_funds, insufficient_allowance, cancelled_on_chain, period_beyond_term, amount_exceeds_terms, not_operator.',
+      ),
     failureReason: z.string().nullable(),
     attemptedAt: timestamp.nullable(),
     settledAt: timestamp.nullable(),

@@ -16,7 +16,11 @@ export function createChargeService({ sql }: { sql: Sql }) {
     },
 
     async list(scope: MerchantScope, query: ChargeListQuery): Promise<Page<SubscriptionCharge>> {
-      const rows = await repo.listCharges(sql, scope, { subscriptionId: query.subscriptionId, before: decodeCursor(query.cursor), limit: query.limit });
+      const rows = await repo.listCharges(sql, scope, {
+        subscriptionId: query.subscriptionId,
+        before: decodeCursor(query.cursor),
+        limit: query.limit,
+      });
       return toPage(rows, query.limit, renderCharge);
     },
   };

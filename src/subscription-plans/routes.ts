@@ -38,7 +38,7 @@ export function registerPlanRoutes(app: FastifyZodInstance, plans: PlanService):
       tags: ['Subscription plans'],
       summary: 'Update a plan',
       description:
-        'Only `name` may change: the amount, interval and trial are the terms each subscriber\'s wallet signed on chain, so a new price is a new plan. An archived plan cannot change (`session_invalid_state`). Emits `subscription_plan.updated` when the name changes.',
+        "Only `name` may change: the amount, interval and trial are the terms each subscriber's wallet signed on chain, so a new price is a new plan. An archived plan cannot change (`session_invalid_state`). Emits `subscription_plan.updated` when the name changes.",
       operationId: 'updatePlan',
       params: planParams,
       body: updatePlanBody,

@@ -14,11 +14,7 @@
 //    may pass the plan id it enrolled for (`planId`), which must be one of those;
 //    otherwise the oldest matching plan is used.
 // An ignored enrolment is logged with its reason (deps.log), as nobody else sees it.
-import {
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowIdReusePolicy,
-  type Client,
-} from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Address, Hex } from 'viem';
 import type { Sql } from '../db/client.js';
 import type { EventDispatcher } from '../events/dispatch.js';
@@ -40,7 +36,6 @@ import { onChainPeriodSeconds } from './periods.js';
 import * as repo from './repo.js';
 import { renderSubscription } from './render.js';
 import { findClockOfWallet } from '../test-clocks/repo.js';
-
 
 /** What this service's side of the contract looks like in one mode. */
 export type SubscriptionContractMode = {
@@ -94,11 +89,15 @@ export type SubscriptionCreatedOutcome =
   | { outcome: 'created' | 'existing'; subscriptionId: string; workflowStarted: boolean }
   | { outcome: 'ignored'; reason: IgnoredEnrolmentReason };
 
-export type IgnoredEnrolmentReason = 'unknown_contract' | 'foreign_operator' | 'unknown_token' | 'unknown_merchant' | 'no_matching_plan' | 'trial_mismatch';
+export type IgnoredEnrolmentReason =
+  'unknown_contract' | 'foreign_operator' | 'unknown_token' | 'unknown_merchant' | 'no_matching_plan' | 'trial_mismatch';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-export async function onSubscriptionCreatedOnChain(deps: SubscriptionChainEventDeps, log: SubscriptionCreatedLog): Promise<SubscriptionCreatedOutcome> {
+export async function onSubscriptionCreatedOnChain(
+  deps: SubscriptionChainEventDeps,
+  log: SubscriptionCreatedLog,
+): Promise<SubscriptionCreatedOutcome> {
   const outcome = await recordEnrolment(deps, log);
   if (outcome.outcome === 'ignored') {
     deps.log?.warn(
@@ -124,15 +123,16 @@ export async function onSubscriptionCreatedOnChain(deps: SubscriptionChainEventD
 
 async function recordEnrolment(deps: SubscriptionChainEventDeps, log: SubscriptionCreatedLog): Promise<SubscriptionCreatedOutcome> {
   const mode = log.livemode ? deps.modes.live : deps.modes.test;
-  if (!mode || mode.chainId !== log.chainId || !same(mode.subscriptionManager, log.address)) return { outcome: 'ignored', reason: 'unknown_contract' };
+  if (!mode || mode.chainId !== log.chainId || !same(mode.subscriptionManager, log.address))
+    return { outcome: 'ignored', reason: 'unknown_contract' };
   if (!same(mode.operator, log.args.operator)) return { outcome: 'ignored', reason: 'foreign_operator' };
   if (!same(mode.token, log.args.token)) return { outcome: 'ignored', reason: 'unknown_token' };
 
   const merchant = await findMerchantByChainAddress(deps.sql, log.livemode, log.args.merchant);
   if (!merchant) return { outcome: 'ignored', reason: 'unknown_merchant' };
-  const candidates = (await repo.findPlansForTerms(deps.sql, { merchantId: merchant.merchantId, livemode: log.livemode, amount: log.args.amount.toString() })).filter(
-    (plan) => BigInt(onChainPeriodSeconds(plan.interval, plan.intervalCount)) === log.args.period,
-  );
+  const candidates = (
+    await repo.findPlansForTerms(deps.sql, { merchantId: merchant.merchantId, livemode: log.livemode, amount: log.args.amount.toString() })
+  ).filter((plan) => BigInt(onChainPeriodSeconds(plan.interval, plan.intervalCount)) === log.args.period);
   const named = log.planId ? candidates.filter((p) => p.id === log.planId) : candidates;
   if (named.length === 0) return { outcome: 'ignored', reason: 'no_matching_plan' };
   // The contract makes firstPeriodStart >= the enrolment's block time.
@@ -224,7 +224,10 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
 export type SubscriptionCancelledLog = { livemode: boolean; chainId: number; address: Address; args: { id: bigint; by: Address } };
 
 /** The customer (or anyone allowed) cancelled on-chain: the workflow records it and stops. */
-export async function onSubscriptionCancelledOnChain(deps: SubscriptionChainEventDeps, log: SubscriptionCancelledLog): Promise<{ subscriptionId: string | null }> {
+export async function onSubscriptionCancelledOnChain(
+  deps: SubscriptionChainEventDeps,
+  log: SubscriptionCancelledLog,
+): Promise<{ subscriptionId: string | null }> {
   const sub = await repo.findSubscriptionByOnChainId(deps.sql, {
     livemode: log.livemode,
     chainId: String(log.chainId),

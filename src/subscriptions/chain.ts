@@ -30,7 +30,14 @@ import { callInNextBlock, estimateGasInNextBlock, nextBlockTime } from '../chain
 import { createReceiptWaiter } from '../chain/receipts.js';
 import { classifyRevert, type RefusalCode } from '../chain/refusals.js';
 import { nameBlacklistedSide } from '../chain/token-standing.js';
-import { CHARGE_MANY_SELECTOR, DEFAULT_CHARGE_BATCH, chargeFailureName, createBatcher, type Batcher, type ChargeBatchOptions } from './charge-batch.js';
+import {
+  CHARGE_MANY_SELECTOR,
+  DEFAULT_CHARGE_BATCH,
+  chargeFailureName,
+  createBatcher,
+  type Batcher,
+  type ChargeBatchOptions,
+} from './charge-batch.js';
 import type { Sql } from '../db/client.js';
 
 /** Why the contract refused a charge. Business outcomes, not retried as errors. */
@@ -60,8 +67,7 @@ export type ChargeFailure = (typeof CHARGE_FAILURES)[number];
 export type ChargeInput = { livemode: boolean; onChainId: string; periodIndex: number; amount: string; periodStart: string };
 
 export type ChargeResult =
-  | { ok: true; txHash: Hex; blockNumber: string; alreadyCharged: boolean }
-  | { ok: false; failure: ChargeFailure; reason: string };
+  { ok: true; txHash: Hex; blockNumber: string; alreadyCharged: boolean } | { ok: false; failure: ChargeFailure; reason: string };
 
 export type CancelResult = { txHash: Hex | null; alreadyCancelled: boolean };
 
@@ -147,14 +153,21 @@ export async function createViemSubscriptionChain(
     batchable?: Promise<boolean>;
   };
   const clients = new Map<boolean, Clients>();
-  for (const [livemode, mode] of [[false, modes.test], [true, modes.live]] as const) {
+  for (const [livemode, mode] of [
+    [false, modes.test],
+    [true, modes.live],
+  ] as const) {
     if (!mode) continue;
     const bootstrap = createPublicClient({ transport: rpcTransport(mode.rpcUrl, mode) });
     const chainId = await bootstrap.getChainId();
     const chain = chainDefinition(chainId, mode.rpcUrl);
     const pollingInterval = mode.pollingIntervalMs ?? 500;
     // Reads of concurrent charges share HTTP round trips (JSON-RPC batches), and so do their receipt polls.
-    const pub = createPublicClient({ chain, transport: rpcTransport(mode.rpcUrl, mode, { batch: { batchSize: 100 } }), pollingInterval }) as PublicClient;
+    const pub = createPublicClient({
+      chain,
+      transport: rpcTransport(mode.rpcUrl, mode, { batch: { batchSize: 100 } }),
+      pollingInterval,
+    }) as PublicClient;
     const sender = createOperatorSender({
       sql: deps.sql,
       client: pub,
@@ -198,7 +211,12 @@ export async function createViemSubscriptionChain(
   }
 
   const isCharged = (c: Clients, id: bigint, periodIndex: number) =>
-    c.pub.readContract({ address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [id, periodIndex] });
+    c.pub.readContract({
+      address: c.mode.subscriptionManager,
+      abi: subscriptionManagerAbi,
+      functionName: 'isCharged',
+      args: [id, periodIndex],
+    });
 
   /**
    * The transaction for `purpose`: an earlier attempt's transaction still open is followed to its
@@ -221,7 +239,11 @@ export async function createViemSubscriptionChain(
     if ('refused' in prepared) return prepared;
     // Against the latest state (the operator's own queued transactions must not skew the estimate),
     // at the next block's time (a period may start between the latest block and now).
-    const estimate = await estimateGasInNextBlock(c.pub, { from: c.sender.address, ...prepared.call }, await nextBlockTime(c.pub, FRESH_CHAIN_TIME));
+    const estimate = await estimateGasInNextBlock(
+      c.pub,
+      { from: c.sender.address, ...prepared.call },
+      await nextBlockTime(c.pub, FRESH_CHAIN_TIME),
+    );
     const sent = await c.sender.send({ purpose, ...prepared.call, gas: (estimate * 13n) / 10n });
     const settled = await c.sender.settle(sent);
     return settled.outcome === 'success' ? { receipt: settled.receipt } : { outcome: settled.outcome };
@@ -231,10 +253,19 @@ export async function createViemSubscriptionChain(
    * A token refusal of a charge as a charge failure, with the blacklisted side read on the chain
    * (the subscription's subscriber and merchant). Undefined for reverts that are not one.
    */
-  async function tokenRefusal(c: Clients, id: bigint, revert: { errorName: string; args: readonly unknown[] }): Promise<{ code: ChargeFailure; reason: string } | undefined> {
+  async function tokenRefusal(
+    c: Clients,
+    id: bigint,
+    revert: { errorName: string; args: readonly unknown[] },
+  ): Promise<{ code: ChargeFailure; reason: string } | undefined> {
     const refusal = classifyRevert(revert);
     if (!refusal) return undefined;
-    const sub = await c.pub.readContract({ address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [id] });
+    const sub = await c.pub.readContract({
+      address: c.mode.subscriptionManager,
+      abi: subscriptionManagerAbi,
+      functionName: 'getSubscription',
+      args: [id],
+    });
     const named = await nameBlacklistedSide(c.pub, sub.token, sub.subscriber, sub.merchant, refusal);
     if (!(CHARGE_FAILURES as readonly string[]).includes(named.code)) return undefined;
     return { code: named.code as ChargeFailure, reason: named.reason };
@@ -243,28 +274,49 @@ export async function createViemSubscriptionChain(
   /** One period, one `charge` transaction (purpose per period): the path of a batch of one, and of refused batch items. */
   async function chargeOne(c: Clients, { id, periodIndex, amount }: BatchItem): Promise<ChargeResult> {
     const args = [id, periodIndex, amount] as const;
-    const result = await sendFor<ChargeResult | 'already_charged'>(c, `charge:${c.mode.subscriptionManager}:${id}:${periodIndex}`, async () => {
-      try {
-        await callInNextBlock(c.pub, (blockOverrides) =>
-          c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'charge', args, ...(blockOverrides ? { blockOverrides } : {}) }),
-          FRESH_CHAIN_TIME,
-        );
-      } catch (error) {
-        const revert = decodeContractRevert(error);
-        if (!revert) throw error; // transport trouble: the activity retries
-        const failure = REVERT_TO_FAILURE[revert.errorName];
-        if (failure === 'already_charged') return { refused: 'already_charged' };
-        if (!failure) {
-          // The token's own refusal, surfaced by `charge` (blacklist, pause): named, never retried as is.
-          const refusal = await tokenRefusal(c, id, revert);
-          if (!refusal) throw error;
-          return { refused: { ok: false, failure: refusal.code, reason: refusal.reason } };
+    const result = await sendFor<ChargeResult | 'already_charged'>(
+      c,
+      `charge:${c.mode.subscriptionManager}:${id}:${periodIndex}`,
+      async () => {
+        try {
+          await callInNextBlock(
+            c.pub,
+            (blockOverrides) =>
+              c.pub.simulateContract({
+                account: c.sender.address,
+                address: c.mode.subscriptionManager,
+                abi: subscriptionManagerAbi,
+                functionName: 'charge',
+                args,
+                ...(blockOverrides ? { blockOverrides } : {}),
+              }),
+            FRESH_CHAIN_TIME,
+          );
+        } catch (error) {
+          const revert = decodeContractRevert(error);
+          if (!revert) throw error; // transport trouble: the activity retries
+          const failure = REVERT_TO_FAILURE[revert.errorName];
+          if (failure === 'already_charged') return { refused: 'already_charged' };
+          if (!failure) {
+            // The token's own refusal, surfaced by `charge` (blacklist, pause): named, never retried as is.
+            const refusal = await tokenRefusal(c, id, revert);
+            if (!refusal) throw error;
+            return { refused: { ok: false, failure: refusal.code, reason: refusal.reason } };
+          }
+          return { refused: { ok: false, failure, reason: describeRevert(revert) } };
         }
-        return { refused: { ok: false, failure, reason: describeRevert(revert) } };
-      }
-      return { call: { to: c.mode.subscriptionManager, data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'charge', args }) } };
-    });
-    if ('receipt' in result) return { ok: true, txHash: result.receipt.transactionHash, blockNumber: result.receipt.blockNumber.toString(), alreadyCharged: false };
+        return {
+          call: { to: c.mode.subscriptionManager, data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'charge', args }) },
+        };
+      },
+    );
+    if ('receipt' in result)
+      return {
+        ok: true,
+        txHash: result.receipt.transactionHash,
+        blockNumber: result.receipt.blockNumber.toString(),
+        alreadyCharged: false,
+      };
     if ('refused' in result) return result.refused === 'already_charged' ? existingCharge(c, id, periodIndex) : result.refused;
     // Reverted or dropped after a clean simulation: most likely another transaction charged the
     // period first, or the state moved. The next attempt simulates again.
@@ -292,23 +344,37 @@ export async function createViemSubscriptionChain(
    * when the state moved). A batch of one is a plain `charge`.
    */
   async function chargeBatch(c: Clients, items: BatchItem[]): Promise<PromiseSettledResult<ChargeResult>[]> {
-    const settle = (work: () => Promise<ChargeResult>) => work().then(
-      (value): PromiseSettledResult<ChargeResult> => ({ status: 'fulfilled', value }),
-      (reason: unknown): PromiseSettledResult<ChargeResult> => ({ status: 'rejected', reason }),
-    );
+    const settle = (work: () => Promise<ChargeResult>) =>
+      work().then(
+        (value): PromiseSettledResult<ChargeResult> => ({ status: 'fulfilled', value }),
+        (reason: unknown): PromiseSettledResult<ChargeResult> => ({ status: 'rejected', reason }),
+      );
     // The same period twice in one batch (an activity retried while its first attempt still waits): one item, shared.
     const keyOf = (i: BatchItem) => `${i.id}:${i.periodIndex}`;
     const firsts = new Map<string, BatchItem>();
     for (const i of items) if (!firsts.has(keyOf(i))) firsts.set(keyOf(i), i);
     const unique = [...firsts.values()];
     const outcomes = new Map<string, Promise<PromiseSettledResult<ChargeResult>>>();
-    const alone = (i: BatchItem) => outcomes.set(keyOf(i), settle(() => chargeOne(c, i)));
+    const alone = (i: BatchItem) =>
+      outcomes.set(
+        keyOf(i),
+        settle(() => chargeOne(c, i)),
+      );
 
     let chargeable = unique;
     if (unique.length > 1) {
       const args = [unique.map((i) => i.id), unique.map((i) => i.periodIndex), unique.map((i) => i.amount)] as const;
-      const { result: reasons } = await callInNextBlock(c.pub, (blockOverrides) =>
-        c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'chargeMany', args, ...(blockOverrides ? { blockOverrides } : {}) }),
+      const { result: reasons } = await callInNextBlock(
+        c.pub,
+        (blockOverrides) =>
+          c.pub.simulateContract({
+            account: c.sender.address,
+            address: c.mode.subscriptionManager,
+            abi: subscriptionManagerAbi,
+            functionName: 'chargeMany',
+            args,
+            ...(blockOverrides ? { blockOverrides } : {}),
+          }),
         FRESH_CHAIN_TIME,
       );
       chargeable = unique.filter((_, n) => reasons[n] === '0x00000000');
@@ -319,33 +385,47 @@ export async function createViemSubscriptionChain(
       const args = [chargeable.map((i) => i.id), chargeable.map((i) => i.periodIndex), chargeable.map((i) => i.amount)] as const;
       const purpose = `chargeMany:${c.mode.subscriptionManager}:${keccak256(encodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint32[]' }, { type: 'uint256[]' }], args))}`;
       const batch = sendFor<never>(c, purpose, async () => ({
-        call: { to: c.mode.subscriptionManager, data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'chargeMany', args }) },
+        call: {
+          to: c.mode.subscriptionManager,
+          data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'chargeMany', args }),
+        },
       })).then(
         (result) => ({ ok: true as const, result }),
         (error: unknown) => ({ ok: false as const, error }),
       );
       for (const item of chargeable) {
-        outcomes.set(keyOf(item), settle(async () => {
-          const sentBatch = await batch;
-          if (!sentBatch.ok) throw sentBatch.error;
-          const result = sentBatch.result;
-          if ('receipt' in result) {
-            const receipt = result.receipt;
-            const mine = (l: { args: { id?: bigint; periodIndex?: number } }) => l.args.id === item.id && l.args.periodIndex === item.periodIndex;
-            const logs = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs }).filter((l) => l.address.toLowerCase() === c.mode.subscriptionManager.toLowerCase());
-            if (logs.some((l) => l.eventName === 'SubscriptionCharged' && mine(l))) {
-              return { ok: true, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber.toString(), alreadyCharged: false };
+        outcomes.set(
+          keyOf(item),
+          settle(async () => {
+            const sentBatch = await batch;
+            if (!sentBatch.ok) throw sentBatch.error;
+            const result = sentBatch.result;
+            if ('receipt' in result) {
+              const receipt = result.receipt;
+              const mine = (l: { args: { id?: bigint; periodIndex?: number } }) =>
+                l.args.id === item.id && l.args.periodIndex === item.periodIndex;
+              const logs = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs }).filter(
+                (l) => l.address.toLowerCase() === c.mode.subscriptionManager.toLowerCase(),
+              );
+              if (logs.some((l) => l.eventName === 'SubscriptionCharged' && mine(l))) {
+                return { ok: true, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber.toString(), alreadyCharged: false };
+              }
+              const failed = logs.find((l) => l.eventName === 'SubscriptionChargeFailed' && mine(l));
+              if (failed?.eventName === 'SubscriptionChargeFailed' && chargeFailureName(failed.args.reason) === 'PeriodAlreadyCharged')
+                return existingCharge(c, item.id, item.periodIndex);
+              // Refused in the block though the simulation passed (the state moved): the one-period path says why.
+              if (failed) return chargeOne(c, item);
+              throw new Error(
+                `the batch ${receipt.transactionHash} has no outcome for period ${item.periodIndex} of subscription ${item.id}`,
+              );
             }
-            const failed = logs.find((l) => l.eventName === 'SubscriptionChargeFailed' && mine(l));
-            if (failed?.eventName === 'SubscriptionChargeFailed' && chargeFailureName(failed.args.reason) === 'PeriodAlreadyCharged') return existingCharge(c, item.id, item.periodIndex);
-            // Refused in the block though the simulation passed (the state moved): the one-period path says why.
-            if (failed) return chargeOne(c, item);
-            throw new Error(`the batch ${receipt.transactionHash} has no outcome for period ${item.periodIndex} of subscription ${item.id}`);
-          }
-          // The batch reverted as a whole or was dropped: what matters is whether this period is charged.
-          if (await isCharged(c, item.id, item.periodIndex)) return existingCharge(c, item.id, item.periodIndex);
-          throw new Error(`the batch charging period ${item.periodIndex} of subscription ${item.id} was ${'outcome' in result ? result.outcome : 'not sent'}; will retry`);
-        }));
+            // The batch reverted as a whole or was dropped: what matters is whether this period is charged.
+            if (await isCharged(c, item.id, item.periodIndex)) return existingCharge(c, item.id, item.periodIndex);
+            throw new Error(
+              `the batch charging period ${item.periodIndex} of subscription ${item.id} was ${'outcome' in result ? result.outcome : 'not sent'}; will retry`,
+            );
+          }),
+        );
       }
     }
     return Promise.all(items.map((i) => outcomes.get(keyOf(i))!));
@@ -368,16 +448,34 @@ export async function createViemSubscriptionChain(
       const c = get(livemode);
       const id = BigInt(onChainId);
       const cancelled = async () =>
-        (await c.pub.readContract({ address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [id] })).cancelled;
+        (
+          await c.pub.readContract({
+            address: c.mode.subscriptionManager,
+            abi: subscriptionManagerAbi,
+            functionName: 'getSubscription',
+            args: [id],
+          })
+        ).cancelled;
       if (await cancelled()) return { txHash: null, alreadyCancelled: true };
       const result = await sendFor<'already_cancelled'>(c, `cancel:${c.mode.subscriptionManager}:${id}`, async () => {
         try {
-          await c.pub.simulateContract({ account: c.sender.address, address: c.mode.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'cancel', args: [id] });
+          await c.pub.simulateContract({
+            account: c.sender.address,
+            address: c.mode.subscriptionManager,
+            abi: subscriptionManagerAbi,
+            functionName: 'cancel',
+            args: [id],
+          });
         } catch (error) {
           if (decodeContractRevert(error)?.errorName === 'SubscriptionIsCancelled') return { refused: 'already_cancelled' };
           throw error;
         }
-        return { call: { to: c.mode.subscriptionManager, data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'cancel', args: [id] }) } };
+        return {
+          call: {
+            to: c.mode.subscriptionManager,
+            data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'cancel', args: [id] }),
+          },
+        };
       });
       if ('receipt' in result) return { txHash: result.receipt.transactionHash, alreadyCancelled: false };
       if ('refused' in result || (await cancelled())) return { txHash: null, alreadyCancelled: true };
@@ -386,7 +484,12 @@ export async function createViemSubscriptionChain(
 
     async allowance({ livemode, token, owner }) {
       const c = get(livemode);
-      return c.pub.readContract({ address: getAddress(token), abi: fiatTokenAbi, functionName: 'allowance', args: [getAddress(owner), c.mode.subscriptionManager] });
+      return c.pub.readContract({
+        address: getAddress(token),
+        abi: fiatTokenAbi,
+        functionName: 'allowance',
+        args: [getAddress(owner), c.mode.subscriptionManager],
+      });
     },
 
     async permit({ livemode, token, owner, value, deadline, signature }) {
@@ -402,7 +505,13 @@ export async function createViemSubscriptionChain(
       const args = [getAddress(owner), c.mode.subscriptionManager, BigInt(value), BigInt(deadline), v, r, s] as const;
       const result = await sendFor<{ reason: string; code?: RefusalCode }>(c, purpose, async () => {
         try {
-          await c.pub.simulateContract({ account: c.sender.address, address: getAddress(token), abi: fiatTokenAbi, functionName: 'permit', args });
+          await c.pub.simulateContract({
+            account: c.sender.address,
+            address: getAddress(token),
+            abi: fiatTokenAbi,
+            functionName: 'permit',
+            args,
+          });
         } catch (error) {
           const revert = decodeContractRevert(error);
           if (!revert) throw error;
@@ -414,7 +523,8 @@ export async function createViemSubscriptionChain(
         }
         return { call: { to: getAddress(token), data: encodeFunctionData({ abi: fiatTokenAbi, functionName: 'permit', args }) } };
       });
-      if ('receipt' in result) return { ok: true, txHash: result.receipt.transactionHash, blockNumber: result.receipt.blockNumber.toString() };
+      if ('receipt' in result)
+        return { ok: true, txHash: result.receipt.transactionHash, blockNumber: result.receipt.blockNumber.toString() };
       if ('refused' in result) return { ok: false, ...result.refused };
       throw new Error(`the permit of ${owner} was ${result.outcome}; will simulate again on retry`);
     },

@@ -34,10 +34,7 @@ export type Batcher<I, R> = {
  * transaction waiting for its block) does not hold back the next. `flush` returns one settled
  * outcome per item, in order; a `flush` that throws rejects every item of its batch.
  */
-export function createBatcher<I, R>(
-  options: ChargeBatchOptions,
-  flush: (items: I[]) => Promise<PromiseSettledResult<R>[]>,
-): Batcher<I, R> {
+export function createBatcher<I, R>(options: ChargeBatchOptions, flush: (items: I[]) => Promise<PromiseSettledResult<R>[]>): Batcher<I, R> {
   let queue: Pending<I, R>[] = [];
   let timer: NodeJS.Timeout | undefined;
 

@@ -53,7 +53,10 @@ export function subscriptionContractModes(config: ChainConfig): Modes<Subscripti
 
 const big = (value: string | number | boolean | undefined) => BigInt(String(value ?? 0));
 
-export function subscriptionIndexerHooks(config: ChainConfig, deps: Omit<SubscriptionChainEventDeps, 'modes' | 'temporal'> & { temporal?: SubscriptionChainEventDeps['temporal'] }): ChainHook[] {
+export function subscriptionIndexerHooks(
+  config: ChainConfig,
+  deps: Omit<SubscriptionChainEventDeps, 'modes' | 'temporal'> & { temporal?: SubscriptionChainEventDeps['temporal'] },
+): ChainHook[] {
   const modes = subscriptionContractModes(config);
   const withTemporal = (context: { temporal?: SubscriptionChainEventDeps['temporal'] }): SubscriptionChainEventDeps => {
     const temporal = context.temporal ?? deps.temporal;

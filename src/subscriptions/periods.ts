@@ -26,9 +26,7 @@ export function addMonths(date: Date, months: number): Date {
   const year = Math.floor(total / 12);
   const month = total - year * 12;
   const day = Math.min(date.getUTCDate(), daysInMonth(year, month));
-  return new Date(
-    Date.UTC(year, month, day, date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()),
-  );
+  return new Date(Date.UTC(year, month, day, date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()));
 }
 
 export type Schedule = { anchor: Date; interval: PlanInterval; intervalCount: number };

@@ -23,4 +23,3 @@ export const hashRenewalToken = (token: string): string => createHash('sha256').
 export function renewalUrl(publicBaseUrl: string, subscriptionId: string, token: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}/checkout/subscriptions/${subscriptionId}/renew?token=${encodeURIComponent(token)}`;
 }
-

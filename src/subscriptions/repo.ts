@@ -115,7 +115,12 @@ export async function findOpenSubscriptionIdsBySubscriber(db: Db, livemode: bool
   return rows.map((r) => r.id);
 }
 
-export async function findSubscription(db: Db, scope: MerchantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<SubscriptionRow | undefined> {
+export async function findSubscription(
+  db: Db,
+  scope: MerchantScope,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<SubscriptionRow | undefined> {
   const [row] = await db<SubscriptionRow[]>`
     select ${columns(db)} from subscriptions s join customers c on c.id = s.customer_id
     where s.id = ${id} and s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode}
@@ -124,7 +129,11 @@ export async function findSubscription(db: Db, scope: MerchantScope, id: string,
 }
 
 /** By id alone (the worker's activities, which act for the workflow of that id). */
-export async function findSubscriptionById(db: Db, id: string, options: { forUpdate?: boolean } = {}): Promise<SubscriptionRow | undefined> {
+export async function findSubscriptionById(
+  db: Db,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<SubscriptionRow | undefined> {
   const [row] = await db<SubscriptionRow[]>`
     select ${columns(db)} from subscriptions s join customers c on c.id = s.customer_id
     where s.id = ${id}
@@ -143,8 +152,12 @@ export async function listSubscriptions(
       ${filter.status ? db`and s.status = ${filter.status}` : db``}
       ${filter.planId ? db`and s.plan_id = ${filter.planId}` : db``}
       ${createdRangeSql(db, 's.created_at', filter)}
-      ${filter.q ? db`and (s.id = ${filter.q} or lower(s.subscriber_address) = ${filter.q.toLowerCase()}
-        or s.created_tx_hash = ${filter.q} or lower(c.email) like ${lowerPrefixPattern(filter.q)})` : db``}
+      ${
+        filter.q
+          ? db`and (s.id = ${filter.q} or lower(s.subscriber_address) = ${filter.q.toLowerCase()}
+        or s.created_tx_hash = ${filter.q} or lower(c.email) like ${lowerPrefixPattern(filter.q)})`
+          : db``
+      }
       ${filter.before ? db`and s.id < ${filter.before}` : db``}
     order by s.id desc limit ${filter.limit + 1}`;
 }
@@ -198,10 +211,7 @@ export async function updateSubscription(
 }
 
 /** Plans of a merchant in a mode whose terms an enrolment could match (oldest first). */
-export async function findPlansForTerms(
-  db: Db,
-  input: { merchantId: string; livemode: boolean; amount: string },
-): Promise<PlanRow[]> {
+export async function findPlansForTerms(db: Db, input: { merchantId: string; livemode: boolean; amount: string }): Promise<PlanRow[]> {
   return db<PlanRow[]>`
     select id, merchant_id as "merchantId", livemode, name, amount::text as amount, currency, interval,
       interval_count as "intervalCount", trial_period_days as "trialPeriodDays", created_at as "createdAt"

@@ -18,7 +18,12 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
     method: 'GET',
     url: '/v1/subscriptions',
     config: { access: access.scope('subscriptions_read') },
-    schema: { tags: ['Subscriptions'], summary: 'List subscriptions', querystring: subscriptionListQuery, response: { 200: subscriptionList } },
+    schema: {
+      tags: ['Subscriptions'],
+      summary: 'List subscriptions',
+      querystring: subscriptionListQuery,
+      response: { 200: subscriptionList },
+    },
     handler: (request) => subscriptions.list(requestScope(request), request.query),
   });
 
@@ -60,7 +65,8 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
     schema: {
       tags: ['Subscriptions'],
       summary: 'Resume a paused subscription',
-      description: 'Makes a `paused` subscription `active` again; the next period that comes due is charged. Anything else is `session_invalid_state`.',
+      description:
+        'Makes a `paused` subscription `active` again; the next period that comes due is charged. Anything else is `session_invalid_state`.',
       params: subscriptionParams,
       response: { 200: subscription },
     },

@@ -18,7 +18,7 @@ export const subscription = z
         email: z.string().nullable(),
       })
       .describe('The customer who enrolled.'),
-    amount: z.string().describe('Maximum charged per period, integer string in the token\'s base units.'),
+    amount: z.string().describe("Maximum charged per period, integer string in the token's base units."),
     currency: z.string(),
     onChain: z
       .object({

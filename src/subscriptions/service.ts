@@ -79,7 +79,14 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
         await repo.updateSubscription(
           tx,
           id,
-          { status: 'cancelled', cancelReason: input.reason ?? null, cancelledBy: 'merchant', cancelledAt: await businessNow(tx, row), nextChargeAt: null, atRiskSince: null },
+          {
+            status: 'cancelled',
+            cancelReason: input.reason ?? null,
+            cancelledBy: 'merchant',
+            cancelledAt: await businessNow(tx, row),
+            nextChargeAt: null,
+            atRiskSince: null,
+          },
           { notIn: repo.FINAL_STATUSES },
         );
         const updated = renderSubscription((await repo.findSubscription(tx, scope, id))!);

@@ -20,7 +20,11 @@ export type StartOnceOptions<W extends Workflow> = {
  * True when this call started the workflow; false when a run with that id is open (or, per policy,
  * retained). A workflow type given by name is for the start outbox only, which stores it as data.
  */
-export async function startWorkflowOnce<W extends Workflow>(client: Client, workflow: W | string, options: StartOnceOptions<W>): Promise<boolean> {
+export async function startWorkflowOnce<W extends Workflow>(
+  client: Client,
+  workflow: W | string,
+  options: StartOnceOptions<W>,
+): Promise<boolean> {
   const base = {
     workflowId: options.workflowId,
     taskQueue: options.taskQueue,
@@ -35,4 +39,3 @@ export async function startWorkflowOnce<W extends Workflow>(client: Client, work
     throw error;
   }
 }
-

@@ -5,7 +5,8 @@ import type { Db } from '../db/client.js';
 import { findClockOfWallet } from './repo.js';
 
 type Loose = Record<string, unknown> | undefined;
-const field = (value: unknown, key: string): unknown => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
+const field = (value: unknown, key: string): unknown =>
+  value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
 
 /** The payer wallet an event's data is about: a subscription's (as object or beside a charge). */
 function payerWallet(data: Record<string, unknown>): string | undefined {
@@ -16,7 +17,10 @@ function payerWallet(data: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-export async function testClockOfEvent(db: Db, event: { merchantId: string; livemode: boolean; data: Record<string, unknown> }): Promise<string | undefined> {
+export async function testClockOfEvent(
+  db: Db,
+  event: { merchantId: string; livemode: boolean; data: Record<string, unknown> },
+): Promise<string | undefined> {
   if (event.livemode) return undefined;
   // A payment session or invoice names its clock itself (created with `testClock`).
   const own = field(event.data.object, 'testClock');

@@ -13,7 +13,8 @@ export type ObjectClock = { testClockId: string | null; nowMs: number };
  */
 export async function objectClock(db: Db, scope: MerchantScope, testClockId: string | undefined): Promise<ObjectClock> {
   if (testClockId === undefined) return { testClockId: null, nowMs: Date.now() };
-  if (scope.livemode) throw new InvalidRequestError('Test clocks exist in test mode only: `testClock` needs a sk_test_ key.', { param: 'testClock' });
+  if (scope.livemode)
+    throw new InvalidRequestError('Test clocks exist in test mode only: `testClock` needs a sk_test_ key.', { param: 'testClock' });
   const clock = await findTestClock(db, scope, testClockId);
   if (!clock || clock.status === 'deleted') throw new NotFoundError(`No such test clock: ${testClockId}.`, { param: 'testClock' });
   return { testClockId: clock.id, nowMs: clock.frozenTime.getTime() };

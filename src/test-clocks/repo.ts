@@ -20,7 +20,10 @@ const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, name, frozen_time as "frozenTime", status, advancing_to as "advancingTo",
      created_at as "createdAt", deleted_at as "deletedAt"`;
 
-export async function insertTestClock(db: Db, clock: Pick<TestClockRow, 'id' | 'merchantId' | 'livemode' | 'name' | 'frozenTime'>): Promise<TestClockRow> {
+export async function insertTestClock(
+  db: Db,
+  clock: Pick<TestClockRow, 'id' | 'merchantId' | 'livemode' | 'name' | 'frozenTime'>,
+): Promise<TestClockRow> {
   const [row] = await db<TestClockRow[]>`
     insert into test_clocks (id, merchant_id, livemode, name, frozen_time, status)
     values (${clock.id}, ${clock.merchantId}, ${clock.livemode}, ${clock.name}, ${clock.frozenTime}, 'ready')
@@ -28,7 +31,12 @@ export async function insertTestClock(db: Db, clock: Pick<TestClockRow, 'id' | '
   return row!;
 }
 
-export async function findTestClock(db: Db, scope: MerchantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<TestClockRow | undefined> {
+export async function findTestClock(
+  db: Db,
+  scope: MerchantScope,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<TestClockRow | undefined> {
   const [row] = await db<TestClockRow[]>`
     select ${columns(db)} from test_clocks
     where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
@@ -60,7 +68,8 @@ export async function countLiveTestClocks(db: Db, scope: MerchantScope): Promise
 
 /** ready -> advancing; false when the clock is not ready (advancing already, or deleted). */
 export async function startAdvance(db: Db, id: string, to: Date): Promise<boolean> {
-  const rows = await db`update test_clocks set status = 'advancing', advancing_to = ${to} where id = ${id} and status = 'ready' returning id`;
+  const rows =
+    await db`update test_clocks set status = 'advancing', advancing_to = ${to} where id = ${id} and status = 'ready' returning id`;
   return rows.length === 1;
 }
 
@@ -72,7 +81,8 @@ export async function finishAdvance(db: Db, id: string, frozenTime: Date): Promi
 }
 
 export async function markDeleted(db: Db, id: string): Promise<boolean> {
-  const rows = await db`update test_clocks set status = 'deleted', deleted_at = now(), advancing_to = null where id = ${id} and status <> 'deleted' returning id`;
+  const rows =
+    await db`update test_clocks set status = 'deleted', deleted_at = now(), advancing_to = null where id = ${id} and status <> 'deleted' returning id`;
   await db`update test_clock_wallets set detached_at = now() where test_clock_id = ${id} and detached_at is null`;
   return rows.length === 1;
 }
@@ -86,7 +96,11 @@ export async function listWallets(db: Db, testClockId: string): Promise<Attached
 }
 
 /** The wallets among `wallets` already on a live clock of this merchant (another one or this one). */
-export async function walletsOnClocks(db: Db, merchantId: string, wallets: string[]): Promise<{ walletAddress: string; testClockId: string }[]> {
+export async function walletsOnClocks(
+  db: Db,
+  merchantId: string,
+  wallets: string[],
+): Promise<{ walletAddress: string; testClockId: string }[]> {
   if (wallets.length === 0) return [];
   return db<{ walletAddress: string; testClockId: string }[]>`
     select wallet_address as "walletAddress", test_clock_id as "testClockId" from test_clock_wallets

@@ -2,7 +2,15 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
-import { advanceTestClockBody, attachWalletsBody, createTestClockBody, testClock, testClockList, testClockListQuery, testClockParams } from './schemas.js';
+import {
+  advanceTestClockBody,
+  attachWalletsBody,
+  createTestClockBody,
+  testClock,
+  testClockList,
+  testClockListQuery,
+  testClockParams,
+} from './schemas.js';
 import type { TestClockService } from './service.js';
 
 const TAGS = ['Test clocks'];
@@ -28,7 +36,13 @@ export function registerTestClockRoutes(app: FastifyZodInstance, clocks: TestClo
     method: 'GET',
     url: '/v1/test-clocks',
     config: { access: access.scope('subscriptions_read') },
-    schema: { tags: TAGS, summary: 'List test clocks', description: TEST_ONLY, querystring: testClockListQuery, response: { 200: testClockList } },
+    schema: {
+      tags: TAGS,
+      summary: 'List test clocks',
+      description: TEST_ONLY,
+      querystring: testClockListQuery,
+      response: { 200: testClockList },
+    },
     handler: (request) => clocks.list(requestScope(request), request.query),
   });
 

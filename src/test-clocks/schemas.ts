@@ -17,7 +17,9 @@ export const TEST_CLOCK_LIMITS = {
 const wallets = z
   .array(address)
   .max(TEST_CLOCK_LIMITS.walletsPerClock)
-  .describe(`Payer wallets whose subscriptions, payment sessions and invoices with this merchant follow the clock (at most ${TEST_CLOCK_LIMITS.walletsPerClock} per clock).`);
+  .describe(
+    `Payer wallets whose subscriptions, payment sessions and invoices with this merchant follow the clock (at most ${TEST_CLOCK_LIMITS.walletsPerClock} per clock).`,
+  );
 
 export const createTestClockBody = z
   .object({
@@ -43,7 +45,9 @@ export const testClock = z
     object: z.literal('test_clock'),
     name: z.string(),
     frozenTime: timestamp.describe("The clock's time. While `advancing` it is the time it moves from."),
-    status: z.enum(['ready', 'advancing', 'deleted']).describe('`advancing` until the chain and every attached workflow reached `advancingTo`.'),
+    status: z
+      .enum(['ready', 'advancing', 'deleted'])
+      .describe('`advancing` until the chain and every attached workflow reached `advancingTo`.'),
     advancingTo: timestamp.nullable(),
     wallets: z.array(z.object({ walletAddress: z.string(), attachedAt: timestamp })),
     livemode: z.literal(false),

@@ -9,11 +9,22 @@ import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { signalIfRunning } from '../temporal/signals.js';
-import { testClockAdvanceSignal, testClockAttachedSignal, testClockDeleteSignal, testClockWorkflowId } from '../../workflows/clock-signals.js';
+import {
+  testClockAdvanceSignal,
+  testClockAttachedSignal,
+  testClockDeleteSignal,
+  testClockWorkflowId,
+} from '../../workflows/clock-signals.js';
 import { testClockWorkflow } from '../../workflows/test-clock.js';
 import type { InvoiceService } from '../invoices/service.js';
 import * as repo from './repo.js';
-import { TEST_CLOCK_LIMITS, type AdvanceTestClockBody, type AttachWalletsBody, type CreateTestClockBody, type TestClock } from './schemas.js';
+import {
+  TEST_CLOCK_LIMITS,
+  type AdvanceTestClockBody,
+  type AttachWalletsBody,
+  type CreateTestClockBody,
+  type TestClock,
+} from './schemas.js';
 
 const DAY_MS = 86_400_000;
 
@@ -78,7 +89,10 @@ export function createTestClockService({ sql, temporal, taskQueue, chain, invoic
     if (taken.length > 0) {
       throw new InvalidRequestError('A wallet can be on one test clock at a time.', {
         param: 'wallets',
-        issues: taken.map((w) => ({ path: `wallets.${wallets.indexOf(w.walletAddress)}`, message: `already on test clock ${w.testClockId}` })),
+        issues: taken.map((w) => ({
+          path: `wallets.${wallets.indexOf(w.walletAddress)}`,
+          message: `already on test clock ${w.testClockId}`,
+        })),
       });
     }
     return wallets;
@@ -166,13 +180,19 @@ export function createTestClockService({ sql, temporal, taskQueue, chain, invoic
       if (row.status !== 'ready') throw new InvalidStateError(`Test clock ${id} is ${row.status}: it can be advanced once it is ready.`);
       const to = new Date(input.frozenTime);
       if (to.getTime() <= row.frozenTime.getTime()) {
-        throw new InvalidRequestError(`frozenTime must be after the clock's time (${row.frozenTime.toISOString()}): clocks only move forward.`, { param: 'frozenTime' });
+        throw new InvalidRequestError(
+          `frozenTime must be after the clock's time (${row.frozenTime.toISOString()}): clocks only move forward.`,
+          { param: 'frozenTime' },
+        );
       }
       if (to.getTime() - row.frozenTime.getTime() > TEST_CLOCK_LIMITS.maxAdvanceDays * DAY_MS) {
-        throw new InvalidRequestError(`One advance may move a clock at most ${TEST_CLOCK_LIMITS.maxAdvanceDays} days.`, { param: 'frozenTime' });
+        throw new InvalidRequestError(`One advance may move a clock at most ${TEST_CLOCK_LIMITS.maxAdvanceDays} days.`, {
+          param: 'frozenTime',
+        });
       }
       await controllableChain();
-      if (!(await repo.startAdvance(sql, id, to))) throw new InvalidStateError(`Test clock ${id} is not ready: it can be advanced once it is ready.`);
+      if (!(await repo.startAdvance(sql, id, to)))
+        throw new InvalidStateError(`Test clock ${id} is not ready: it can be advanced once it is ready.`);
       await client.workflow.getHandle(testClockWorkflowId(id)).signal(testClockAdvanceSignal, { toMs: to.getTime() });
       return render((await repo.findTestClock(sql, scope, id))!);
     },

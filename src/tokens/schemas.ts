@@ -41,14 +41,16 @@ export const token = z
         verifyingContract: z.string(),
       })
       .nullable()
-      .describe('The EIP-712 domain to sign EIP-3009 and EIP-2612 messages with (from eip712Domain(), else name() and version() as on Circle USDC, else a known value for the chain); null when the token has no signing domain.'),
+      .describe(
+        'The EIP-712 domain to sign EIP-3009 and EIP-2612 messages with (from eip712Domain(), else name() and version() as on Circle USDC, else a known value for the chain); null when the token has no signing domain.',
+      ),
     capabilities: z
       .number()
       .int()
-      .describe('Bitmap of supported standards: 1 = EIP-3009 (transfer/receiveWithAuthorization), 2 = EIP-2612 (permit), 4 = ERC-5267 (eip712Domain). Detected by probing the contract.'),
-    supports: z
-      .object({ eip3009: z.boolean(), eip2612: z.boolean(), erc5267: z.boolean() })
-      .describe('The capability bits spelled out.'),
+      .describe(
+        'Bitmap of supported standards: 1 = EIP-3009 (transfer/receiveWithAuthorization), 2 = EIP-2612 (permit), 4 = ERC-5267 (eip712Domain). Detected by probing the contract.',
+      ),
+    supports: z.object({ eip3009: z.boolean(), eip2612: z.boolean(), erc5267: z.boolean() }).describe('The capability bits spelled out.'),
   })
   .meta({ id: 'Token' });
 
@@ -57,7 +59,7 @@ export const permitNonce = z
     object: z.literal('permit_nonce'),
     token: z.string(),
     owner: z.string(),
-    nonce: z.string().describe('The owner\'s current EIP-2612 nonce (nonces(owner)) as an integer string: sign the next permit with it.'),
+    nonce: z.string().describe("The owner's current EIP-2612 nonce (nonces(owner)) as an integer string: sign the next permit with it."),
   })
   .meta({ id: 'PermitNonce' });
 

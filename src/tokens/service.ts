@@ -30,11 +30,20 @@ async function probe(client: PublicClient, chainId: number, tokenAddress: Addres
   try {
     [name, symbol, decimals] = await Promise.all([read<string>('name'), read<string>('symbol'), read<number>('decimals')]);
   } catch {
-    throw new NotFoundError(`The contract at ${tokenAddress} is not an ERC-20 token (name, symbol or decimals missing).`, { param: 'address' });
+    throw new NotFoundError(`The contract at ${tokenAddress} is not an ERC-20 token (name, symbol or decimals missing).`, {
+      param: 'address',
+    });
   }
   const zero = '0x0000000000000000000000000000000000000000' as const;
   const [eip3009, hasNonces, hasSeparator, signing] = await Promise.all([
-    succeeds(() => client.readContract({ address: tokenAddress, abi: fiatTokenAbi, functionName: 'authorizationState', args: [zero, `0x${'00'.repeat(32)}`] })),
+    succeeds(() =>
+      client.readContract({
+        address: tokenAddress,
+        abi: fiatTokenAbi,
+        functionName: 'authorizationState',
+        args: [zero, `0x${'00'.repeat(32)}`],
+      }),
+    ),
     succeeds(() => client.readContract({ address: tokenAddress, abi: fiatTokenAbi, functionName: 'nonces', args: [zero] })),
     succeeds(() => client.readContract({ address: tokenAddress, abi: fiatTokenAbi, functionName: 'DOMAIN_SEPARATOR' })),
     readDomainWithSource(client, tokenAddress).catch((error: unknown) => {
@@ -46,7 +55,12 @@ async function probe(client: PublicClient, chainId: number, tokenAddress: Addres
   // A signing domain matters only to a token that verifies signatures (EIP-3009, EIP-2612 or ERC-5267).
   const domain: TokenInfo['domain'] =
     signing && (erc5267 || eip3009 || hasSeparator)
-      ? { name: signing.domain.name, version: signing.domain.version, chainId: Number(signing.domain.chainId), verifyingContract: getAddress(signing.domain.verifyingContract) }
+      ? {
+          name: signing.domain.name,
+          version: signing.domain.version,
+          chainId: Number(signing.domain.chainId),
+          verifyingContract: getAddress(signing.domain.verifyingContract),
+        }
       : null;
   const eip2612 = hasNonces && hasSeparator;
   const capabilities =

@@ -8,9 +8,7 @@
 // they denote before they are classified.
 import ipaddr from 'ipaddr.js';
 
-export type AddressVerdict =
-  | { allowed: true; address: string; range: 'unicast' }
-  | { allowed: false; address: string; range: string };
+export type AddressVerdict = { allowed: true; address: string; range: 'unicast' } | { allowed: false; address: string; range: string };
 
 /**
  * Reads a host as an IP literal in any spelling a URL parser or a resolver

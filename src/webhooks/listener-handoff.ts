@@ -48,7 +48,13 @@ export function createListenerHandoff(sql: Sql): ListenerHandoff {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       if (!(await repo.hasConnectedListenerSession(sql, input.endpointId, LISTENER_CONNECTED_WITHIN_SECONDS))) {
-        return { status: null, retryAfterSeconds: null, bodyExcerpt: null, error: 'no listener connected (npm run listen)', durationMs: elapsed() };
+        return {
+          status: null,
+          retryAfterSeconds: null,
+          bodyExcerpt: null,
+          error: 'no listener connected (npm run listen)',
+          durationMs: elapsed(),
+        };
       }
       await listen();
       const id = newId('webhookListenerRequest');

@@ -100,7 +100,9 @@ export function createWebhookListenerService({ sql, encryptionKey, onError = () 
       const row = await loadListener(scope, id);
       if (row.status !== 'active' || isExpired(row)) {
         throw new InvalidStateError(
-          isExpired(row) ? 'The listener has expired; start `npm run listen` again for a new one.' : 'The listener is disabled; enable it first.',
+          isExpired(row)
+            ? 'The listener has expired; start `npm run listen` again for a new one.'
+            : 'The listener is disabled; enable it first.',
         );
       }
       await ensureListening();
@@ -167,7 +169,8 @@ export function createWebhookListenerService({ sql, encryptionKey, onError = () 
 
     async answer(scope: MerchantScope, id: string, input: ListenerAnswerBody): Promise<ListenerAnswer> {
       await loadListener(scope, id);
-      const excerpt = input.bodyExcerpt === null ? null : Buffer.from(input.bodyExcerpt, 'utf8').subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+      const excerpt =
+        input.bodyExcerpt === null ? null : Buffer.from(input.bodyExcerpt, 'utf8').subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
       const recorded = await repo.answerListenerRequest(sql, id, input.requestId, {
         responseStatus: input.status,
         responseBodyExcerpt: excerpt && excerpt.length > 0 ? excerpt : null,

@@ -46,7 +46,12 @@ export async function insertEndpoint(
   return inserted!;
 }
 
-export async function findEndpoint(db: Db, scope: MerchantScope, id: string, options: { forUpdate?: boolean } = {}): Promise<EndpointRow | undefined> {
+export async function findEndpoint(
+  db: Db,
+  scope: MerchantScope,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<EndpointRow | undefined> {
   const [row] = await db<EndpointRow[]>`
     select ${endpointColumns(db)} from webhook_endpoints
     where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
@@ -117,7 +122,10 @@ export async function findSubscribedEndpointIds(db: Db, scope: MerchantScope, ty
  * endpoints of each event's merchant and mode subscribed to its kind (or to
  * `*`). One query for the whole batch; an event nobody subscribes to has no pair.
  */
-export async function findSubscribedEndpointsOfEvents(db: Db, eventIds: readonly string[]): Promise<Array<{ eventId: string; endpointId: string }>> {
+export async function findSubscribedEndpointsOfEvents(
+  db: Db,
+  eventIds: readonly string[],
+): Promise<Array<{ eventId: string; endpointId: string }>> {
   if (eventIds.length === 0) return [];
   return db<Array<{ eventId: string; endpointId: string }>>`
     select e.id as "eventId", w.id as "endpointId"
@@ -192,7 +200,8 @@ export async function countRecentPermanentFailures(db: Db, endpointId: string, w
 export type DeliveryStatus = 'sending' | 'interrupted' | 'succeeded' | 'failed' | 'permanently_failed';
 export type DeliveryOutcome = Extract<DeliveryStatus, 'succeeded' | 'failed' | 'permanently_failed'>;
 
-export const INTERRUPTED_SEND_ERROR = 'interrupted: the sender stopped (crash or timeout) before the answer was recorded; the attempt was sent again';
+export const INTERRUPTED_SEND_ERROR =
+  'interrupted: the sender stopped (crash or timeout) before the answer was recorded; the attempt was sent again';
 
 export type DeliveryRow = {
   id: string;
@@ -225,7 +234,10 @@ const deliveryColumns = (db: Db) =>
  */
 export async function recordSendStarted(
   db: Db,
-  row: Pick<DeliveryRow, 'id' | 'merchantId' | 'livemode' | 'runId' | 'endpointId' | 'eventId' | 'eventType' | 'attempt' | 'attemptedAt'> & {
+  row: Pick<
+    DeliveryRow,
+    'id' | 'merchantId' | 'livemode' | 'runId' | 'endpointId' | 'eventId' | 'eventType' | 'attempt' | 'attemptedAt'
+  > & {
     /** The exact body this send signs and sends (GET /v1/events/{id} shows it). */
     requestBody: string;
   },
@@ -248,7 +260,9 @@ export async function recordSendStarted(
 export async function recordSendFinished(
   db: Db,
   id: string,
-  outcome: Pick<DeliveryRow, 'responseStatus' | 'responseBodyExcerpt' | 'error' | 'durationMs' | 'nextRetryAt'> & { status: DeliveryOutcome | 'interrupted' },
+  outcome: Pick<DeliveryRow, 'responseStatus' | 'responseBodyExcerpt' | 'error' | 'durationMs' | 'nextRetryAt'> & {
+    status: DeliveryOutcome | 'interrupted';
+  },
 ): Promise<void> {
   await db`
     update webhook_deliveries set status = ${outcome.status}, response_status = ${outcome.responseStatus},
@@ -282,7 +296,15 @@ export async function listDeliveries(
 
 export async function insertNotice(
   db: Db,
-  notice: { id: string; merchantId: string; livemode: boolean; endpointId: string; kind: 'webhook_endpoint.disabled'; occurredAt: Date; data: Record<string, unknown> },
+  notice: {
+    id: string;
+    merchantId: string;
+    livemode: boolean;
+    endpointId: string;
+    kind: 'webhook_endpoint.disabled';
+    occurredAt: Date;
+    data: Record<string, unknown>;
+  },
 ): Promise<boolean> {
   const rows = await db`
     insert into webhook_endpoint_notices (id, merchant_id, livemode, endpoint_id, kind, occurred_at, data)
@@ -394,7 +416,10 @@ export type ListenerAnswer = {
 };
 
 /** Queues a request for the listener and notifies the api processes (the notification leaves at commit). */
-export async function insertListenerRequest(db: Db, row: Omit<ListenerRequestRow, 'createdAt' | 'answerBy'> & { answerWithinMs: number }): Promise<void> {
+export async function insertListenerRequest(
+  db: Db,
+  row: Omit<ListenerRequestRow, 'createdAt' | 'answerBy'> & { answerWithinMs: number },
+): Promise<void> {
   await db`
     insert into webhook_listener_requests (id, endpoint_id, run_id, attempt, event_id, event_type, headers, body, answer_by)
     values (${row.id}, ${row.endpointId}, ${row.runId}, ${row.attempt}, ${row.eventId}, ${row.eventType},

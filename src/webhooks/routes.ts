@@ -83,7 +83,8 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
     schema: {
       tags: ENDPOINTS,
       summary: 'Enable a webhook endpoint',
-      description: 'Delivery resumes for events recorded from now on; events missed while disabled are not sent (replay them from their delivery records).',
+      description:
+        'Delivery resumes for events recorded from now on; events missed while disabled are not sent (replay them from their delivery records).',
       params: endpointParams,
       response: { 200: endpoint },
     },
@@ -97,7 +98,8 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
     schema: {
       tags: ENDPOINTS,
       summary: 'Rotate the signing secret',
-      description: 'Returns the new secret once. The previous secret keeps signing beside it (two signatures in webhook-signature) for 24 hours.',
+      description:
+        'Returns the new secret once. The previous secret keeps signing beside it (two signatures in webhook-signature) for 24 hours.',
       params: endpointParams,
       response: { 200: endpointWithSecret },
     },
@@ -171,7 +173,7 @@ export function registerWebhookListenerRoutes(app: FastifyZodInstance, listeners
       description:
         'Creates a temporary test-mode endpoint of kind `listener` for `npm run listen` and returns its signing secret once. ' +
         'Deliveries to it go through the usual workflow and are handed to whoever holds its stream; the service never opens a ' +
-        'connection to the developer\'s machine. It expires one hour after its last stream closed. A live-mode key is refused ' +
+        "connection to the developer's machine. It expires one hour after its last stream closed. A live-mode key is refused " +
         'with `permission_denied`.',
       body: createListenerBody,
       response: { 200: listenerWithSecret },

@@ -10,9 +10,7 @@ export const ENDPOINT_STATUSES = ['active', 'disabled'] as const;
 /** `sending` and `interrupted` (issue 29): a send in flight, and one a crash cut short (its attempt was sent again). */
 export const DELIVERY_STATUSES = ['sending', 'interrupted', 'succeeded', 'failed', 'permanently_failed'] as const;
 
-const eventKind = z
-  .enum([ALL_EVENTS, ...EVENT_TYPES])
-  .describe('An event kind, or `*` for every kind (including kinds added later).');
+const eventKind = z.enum([ALL_EVENTS, ...EVENT_TYPES]).describe('An event kind, or `*` for every kind (including kinds added later).');
 
 export const createEndpointBody = z
   .object({
@@ -21,7 +19,11 @@ export const createEndpointBody = z
       .max(2048)
       .regex(/^https:\/\/[^\s]+$/i, 'must be an https:// URL')
       .describe('An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery).'),
-    events: z.array(eventKind).min(1).max(EVENT_TYPES.length + 1).describe('Event kinds to receive; `*` for all.'),
+    events: z
+      .array(eventKind)
+      .min(1)
+      .max(EVENT_TYPES.length + 1)
+      .describe('Event kinds to receive; `*` for all.'),
     mode: z
       .enum(['test', 'live'])
       .optional()
@@ -55,10 +57,14 @@ export const endpoint = z
     createdAt: timestamp,
     kind: z
       .enum(['url', 'listener'])
-      .describe('`url`: deliveries are POSTed to `url`. `listener`: a test-mode `npm run listen` session receives them and forwards them on the developer\'s machine; `url` then reads `listener:<forward target>` and is never called by the service.'),
+      .describe(
+        "`url`: deliveries are POSTed to `url`. `listener`: a test-mode `npm run listen` session receives them and forwards them on the developer's machine; `url` then reads `listener:<forward target>` and is never called by the service.",
+      ),
     expiresAt: timestamp
       .nullable()
-      .describe('Listeners only: nothing is delivered after this time. It moves forward while a session is connected and is one hour after the last session closed.'),
+      .describe(
+        'Listeners only: nothing is delivered after this time. It moves forward while a session is connected and is one hour after the last session closed.',
+      ),
   })
   .meta({ id: 'WebhookEndpoint' });
 
@@ -87,7 +93,10 @@ export const delivery = z
           'unless the endpoint is disabled), `permanently_failed` (no more attempts), `interrupted` (the sender stopped before the ' +
           'answer was recorded, e.g. a crash; the same attempt was sent again and has its own record: the receiver may have got it twice, same webhook-id).',
       ),
-    attempt: z.number().int().describe('1 for the first attempt of a sequence. An attempt sent again after an interruption has a record per send.'),
+    attempt: z
+      .number()
+      .int()
+      .describe('1 for the first attempt of a sequence. An attempt sent again after an interruption has a record per send.'),
     replay: z.number().int().describe('0 for the original attempt sequence, N for the Nth replay.'),
     responseStatus: z.number().int().nullable().describe('The HTTP status returned, or null when no response arrived.'),
     responseBodyExcerpt: z.string().nullable().describe('The first 1024 bytes of the response body.'),
@@ -154,13 +163,20 @@ export const testEvent = z
 
 export const createListenerBody = z
   .object({
-    events: z.array(eventKind).min(1).max(EVENT_TYPES.length + 1).default([ALL_EVENTS]).describe('Event kinds to receive; default `*`.'),
+    events: z
+      .array(eventKind)
+      .min(1)
+      .max(EVENT_TYPES.length + 1)
+      .default([ALL_EVENTS])
+      .describe('Event kinds to receive; default `*`.'),
     forwardTo: z
       .string()
       .trim()
       .max(2048)
       .optional()
-      .describe('Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`.'),
+      .describe(
+        'Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`.',
+      ),
     description: z.string().trim().max(500).default(''),
   })
   .strict();
@@ -186,7 +202,7 @@ export const listenerStream = z
 export const listenerAnswerBody = z
   .object({
     requestId: idParam('webhookListenerRequest'),
-    status: z.number().int().min(100).max(599).nullable().describe('The local receiver\'s HTTP status, or null when it gave no response.'),
+    status: z.number().int().min(100).max(599).nullable().describe("The local receiver's HTTP status, or null when it gave no response."),
     bodyExcerpt: z.string().max(4096).nullable().default(null).describe('The start of the local response body (stored up to 1024 bytes).'),
     error: z.string().max(500).nullable().default(null).describe('Why no response arrived (connection refused, timeout).'),
     durationMs: z.number().int().min(0).max(3_600_000),

@@ -40,7 +40,12 @@ function isIpLiteral(hostname: string): boolean {
   return /^[0-9.]+$/.test(hostname) || hostname.includes(':');
 }
 
-export function sendWebhook(target: CheckedTarget, headers: Record<string, string>, body: Buffer, options: SenderOptions): Promise<SendResult> {
+export function sendWebhook(
+  target: CheckedTarget,
+  headers: Record<string, string>,
+  body: Buffer,
+  options: SenderOptions,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {

@@ -95,7 +95,11 @@ export type WebhookServiceDeps = {
  * kind, so the receiver sees the real shape, and never a live object (a receiver that ignores `data.test`
  * cannot act on real money). `data.test` = true marks it; with no such event yet, `data.object` is null.
  */
-async function testEventDataOfType(db: Db, merchantId: string, type: Exclude<TestEventType, typeof TEST_EVENT_TYPE>): Promise<Record<string, unknown>> {
+async function testEventDataOfType(
+  db: Db,
+  merchantId: string,
+  type: Exclude<TestEventType, typeof TEST_EVENT_TYPE>,
+): Promise<Record<string, unknown>> {
   const sample = await repo.findNewestTestModeEventData(db, merchantId, type);
   if (sample) return { ...sample, test: true };
   return {
@@ -108,7 +112,15 @@ async function testEventDataOfType(db: Db, merchantId: string, type: Exclude<Tes
 /** How long POST /v1/webhook-endpoints/{id}/test waits for the first attempt (the attempt itself times out after 10 s). */
 export const TEST_EVENT_WAIT_MS = 15_000;
 
-export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, targets, onStartError, testEventWaitMs = TEST_EVENT_WAIT_MS }: WebhookServiceDeps) {
+export function createWebhookService({
+  sql,
+  temporal,
+  taskQueue,
+  encryptionKey,
+  targets,
+  onStartError,
+  testEventWaitMs = TEST_EVENT_WAIT_MS,
+}: WebhookServiceDeps) {
   const starter = createWorkflowStarter(temporal, sql, (error, start) => onStartError?.(error, start));
 
   async function loadEndpoint(scope: MerchantScope, id: string, db: Db = sql, forUpdate = false) {
@@ -132,7 +144,15 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
           : await testEventDataOfType(tx, scope.merchantId, type);
       const event = await repo.insertTestEvent(tx, { id: newId('event'), ...scope, type, data });
       const input: WebhookDeliveryInput = { eventId: event.id, endpointId: row.id, sequence: 0 };
-      const queued = await queueWorkflowStart(tx, workflowStart(webhookDeliveryWorkflow, { workflowId: webhookDeliveryWorkflowId(input), taskQueue, args: [input], tags: deliveryRunTags(scope, input) }));
+      const queued = await queueWorkflowStart(
+        tx,
+        workflowStart(webhookDeliveryWorkflow, {
+          workflowId: webhookDeliveryWorkflowId(input),
+          taskQueue,
+          args: [input],
+          tags: deliveryRunTags(scope, input),
+        }),
+      );
       return { eventId: event.id, start: queued };
     });
     await starter.startAfterCommit([start]);
@@ -150,7 +170,10 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
       const keyMode = scope.livemode ? 'live' : 'test';
       if (input.mode !== undefined && input.mode !== keyMode) {
         // A valid mode the key may not act in: a permission, like a live object asked with a test key.
-        throw new PermissionDeniedError(`A ${keyMode}-mode key cannot register a ${input.mode}-mode endpoint; use a ${input.mode}-mode key.`, { param: 'mode' });
+        throw new PermissionDeniedError(
+          `A ${keyMode}-mode key cannot register a ${input.mode}-mode endpoint; use a ${input.mode}-mode key.`,
+          { param: 'mode' },
+        );
       }
       try {
         await checkTarget(input.url, targets, scope.livemode);
@@ -253,7 +276,14 @@ export function createWebhookService({ sql, temporal, taskQueue, encryptionKey, 
       const sequence = await repo.nextRunSequence(sql, delivery.eventId, delivery.endpointId);
       // A concurrent replay that picked the same number hits the same workflow id: one run.
       await startDeliveryRun(temporal, taskQueue, scope, { eventId: delivery.eventId, endpointId: delivery.endpointId, sequence });
-      return { object: 'webhook_replay', deliveryId: delivery.id, endpointId: delivery.endpointId, eventId: delivery.eventId, replay: sequence, status: 'queued' };
+      return {
+        object: 'webhook_replay',
+        deliveryId: delivery.id,
+        endpointId: delivery.endpointId,
+        eventId: delivery.eventId,
+        replay: sequence,
+        status: 'queued',
+      };
     },
   };
 }

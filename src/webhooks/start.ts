@@ -14,7 +14,12 @@ export function deliveryRunTags(scope: MerchantScope, input: WebhookDeliveryInpu
 }
 
 /** Starts a delivery run; false when a run with that id already exists (open or closed). */
-export async function startDeliveryRun(client: Client, taskQueue: string, scope: MerchantScope, input: WebhookDeliveryInput): Promise<boolean> {
+export async function startDeliveryRun(
+  client: Client,
+  taskQueue: string,
+  scope: MerchantScope,
+  input: WebhookDeliveryInput,
+): Promise<boolean> {
   return startWorkflowOnce(client, webhookDeliveryWorkflow, {
     workflowId: webhookDeliveryWorkflowId(input),
     taskQueue,
@@ -23,4 +28,3 @@ export async function startDeliveryRun(client: Client, taskQueue: string, scope:
     tags: deliveryRunTags(scope, input),
   });
 }
-

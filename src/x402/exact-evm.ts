@@ -52,7 +52,12 @@ export type Refusal = { valid: false; reason: X402Reason; message: string; payer
 export type Read = { valid: true; payment: ExactPayment } | Refusal;
 export type Verdict = { valid: true; payment: ExactPayment; recipient: Recipient } | Refusal;
 
-const refuse = (reason: X402Reason, message: string, payer?: string): Refusal => ({ valid: false, reason, message, ...(payer ? { payer } : {}) });
+const refuse = (reason: X402Reason, message: string, payer?: string): Refusal => ({
+  valid: false,
+  reason,
+  message,
+  ...(payer ? { payer } : {}),
+});
 
 const relayerAddresses = new Map<Hex, Address>();
 
@@ -79,23 +84,34 @@ export async function readExactPayment(chain: ChainConfig, scope: MerchantScope,
   if (request.x402Version !== X402_VERSION || payload.x402Version !== X402_VERSION) {
     return refuse(X402_REASONS.invalidVersion, `This facilitator speaks x402 version ${X402_VERSION}.`, payer);
   }
-  if (required.scheme !== EXACT_SCHEME) return refuse(X402_REASONS.unsupportedScheme, `Only the \`${EXACT_SCHEME}\` scheme is settled here.`, payer);
-  if (payload.accepted.scheme !== EXACT_SCHEME) return refuse(X402_REASONS.schemeMismatch, 'The payment was made for another scheme than the requirements name.', payer);
+  if (required.scheme !== EXACT_SCHEME)
+    return refuse(X402_REASONS.unsupportedScheme, `Only the \`${EXACT_SCHEME}\` scheme is settled here.`, payer);
+  if (payload.accepted.scheme !== EXACT_SCHEME)
+    return refuse(X402_REASONS.schemeMismatch, 'The payment was made for another scheme than the requirements name.', payer);
   const settings = settlingChain(chain, scope.livemode);
   const mode = scope.livemode ? 'live' : 'test';
   if (!settings) return refuse(X402_REASONS.invalidNetwork, `This deployment settles no network in ${mode} mode.`, payer);
   const network = caip2(settings.chainId);
   if (required.network !== network) {
-    return refuse(X402_REASONS.invalidNetwork, `In ${mode} mode this facilitator settles on ${network} only (the mode is the API key's).`, payer);
+    return refuse(
+      X402_REASONS.invalidNetwork,
+      `In ${mode} mode this facilitator settles on ${network} only (the mode is the API key's).`,
+      payer,
+    );
   }
-  if (payload.accepted.network !== required.network) return refuse(X402_REASONS.networkMismatch, 'The payment was made on another network than the requirements name.', payer);
+  if (payload.accepted.network !== required.network)
+    return refuse(X402_REASONS.networkMismatch, 'The payment was made on another network than the requirements name.', payer);
   if (!parsed.success || !payer) {
-    return refuse(X402_REASONS.invalidPayload, 'The payload must be { signature, authorization: { from, to, value, validAfter, validBefore, nonce } } (EIP-3009).');
+    return refuse(
+      X402_REASONS.invalidPayload,
+      'The payload must be { signature, authorization: { from, to, value, validAfter, validBefore, nonce } } (EIP-3009).',
+    );
   }
   if (!/^0x[0-9a-fA-F]{40}$/.test(required.asset) || !isAddressEqual(getAddress(required.asset), settings.token)) {
     return refuse(X402_REASONS.invalidRequirements, `The asset must be the ${mode} mode's USDC, ${settings.token}.`, payer);
   }
-  if (!/^[1-9][0-9]{0,77}$/.test(required.amount)) return refuse(X402_REASONS.invalidRequirements, 'The amount must be a positive integer string (base units).', payer);
+  if (!/^[1-9][0-9]{0,77}$/.test(required.amount))
+    return refuse(X402_REASONS.invalidRequirements, 'The amount must be a positive integer string (base units).', payer);
   if (!/^0x[0-9a-fA-F]{40}$/.test(required.payTo)) return refuse(X402_REASONS.invalidRequirements, 'payTo must be an EVM address.', payer);
 
   const client = publicClientFor(settings);
@@ -125,7 +141,14 @@ export async function readExactPayment(chain: ChainConfig, scope: MerchantScope,
     domain,
     types: EIP3009_TYPES,
     primaryType: 'TransferWithAuthorization',
-    message: { from: call.from, to: call.to, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: call.nonce },
+    message: {
+      from: call.from,
+      to: call.to,
+      value: BigInt(a.value),
+      validAfter: BigInt(a.validAfter),
+      validBefore: BigInt(a.validBefore),
+      nonce: call.nonce,
+    },
   });
   const resource = payload.resource;
   return {
@@ -142,7 +165,12 @@ export async function readExactPayment(chain: ChainConfig, scope: MerchantScope,
   };
 }
 
-export type ChainChecks = { sql: Db; scope: MerchantScope; requirements: FacilitatorRequest['paymentRequirements']; settledHere?: () => Promise<boolean> };
+export type ChainChecks = {
+  sql: Db;
+  scope: MerchantScope;
+  requirements: FacilitatorRequest['paymentRequirements'];
+  settledHere?: () => Promise<boolean>;
+};
 
 /** What the chain and our records say, read in one round of parallel reads, judged in the reference facilitator's order. */
 export async function checkExactPayment(payment: ExactPayment, { sql, scope, requirements, settledHere }: ChainChecks): Promise<Verdict> {
@@ -177,7 +205,11 @@ export async function checkExactPayment(payment: ExactPayment, { sql, scope, req
   const value = BigInt(call.value);
 
   if (!signedByPayer && (!code || code === '0x')) {
-    return refuse(X402_REASONS.invalidSignature, 'The signature does not recover authorization.from over this authorization and the token\'s EIP-712 domain.', payer);
+    return refuse(
+      X402_REASONS.invalidSignature,
+      "The signature does not recover authorization.from over this authorization and the token's EIP-712 domain.",
+      payer,
+    );
   }
   if (!isAddressEqual(call.to, getAddress(requirements.payTo))) {
     return refuse(X402_REASONS.recipientMismatch, 'authorization.to is not the payTo of the requirements.', payer);
@@ -186,7 +218,12 @@ export async function checkExactPayment(payment: ExactPayment, { sql, scope, req
   const recipientRead = await recipientOf(sql, scope, settings, call.to, payout);
   if ('refusal' in recipientRead) return refuse(X402_REASONS.recipientMismatch, recipientRead.refusal, payer);
   const { recipient } = recipientRead;
-  if (BigInt(call.validBefore) <= now) return refuse(X402_REASONS.validBefore, `The authorization expired: validBefore ${call.validBefore} is not after the chain time ${now}.`, payer);
+  if (BigInt(call.validBefore) <= now)
+    return refuse(
+      X402_REASONS.validBefore,
+      `The authorization expired: validBefore ${call.validBefore} is not after the chain time ${now}.`,
+      payer,
+    );
   if (BigInt(call.validBefore) < now + SETTLEMENT_SECONDS) {
     return refuse(
       X402_REASONS.validBefore,
@@ -194,9 +231,18 @@ export async function checkExactPayment(payment: ExactPayment, { sql, scope, req
       payer,
     );
   }
-  if (BigInt(call.validAfter) >= now) return refuse(X402_REASONS.validAfter, `The authorization is not valid yet: validAfter ${call.validAfter} is not before the chain time ${now}.`, payer);
+  if (BigInt(call.validAfter) >= now)
+    return refuse(
+      X402_REASONS.validAfter,
+      `The authorization is not valid yet: validAfter ${call.validAfter} is not before the chain time ${now}.`,
+      payer,
+    );
   if (value !== BigInt(requirements.amount)) {
-    return refuse(X402_REASONS.valueMismatch, `authorization.value ${call.value} is not the required amount ${requirements.amount}.`, payer);
+    return refuse(
+      X402_REASONS.valueMismatch,
+      `authorization.value ${call.value} is not the required amount ${requirements.amount}.`,
+      payer,
+    );
   }
   if (used || settled) return refuse(X402_REASONS.nonceUsed, 'This authorization was already used (or is being settled).', payer);
   // After the nonce: a replay of a payment that paid a deposit session is named a replay, not a paid session.

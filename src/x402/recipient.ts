@@ -27,7 +27,9 @@ export async function recipientOf(
   const session = found && found.merchantId === scope.merchantId ? await findPaymentSessionById(db, found.id) : undefined;
   if (!session) {
     // Another merchant's deposit address, or one of another mode (another chain), reads the same: not yours here.
-    return { refusal: `payTo must be the merchant's payout address or the deposit address of one of its payment sessions in ${scope.livemode ? 'live' : 'test'} mode.` };
+    return {
+      refusal: `payTo must be the merchant's payout address or the deposit address of one of its payment sessions in ${scope.livemode ? 'live' : 'test'} mode.`,
+    };
   }
   return { recipient: { kind: 'deposit', session } };
 }
@@ -49,7 +51,9 @@ export function depositSessionRefusal(
     return mismatch(`payTo is the deposit address of payment session ${session.id}, which is ${state}: it takes no payment.`);
   }
   if (session.x402 || BigInt(session.amountReceived) > 0n) {
-    return mismatch(`payTo is the deposit address of payment session ${session.id}, which is already being paid; an x402 payment pays a deposit session in full, once.`);
+    return mismatch(
+      `payTo is the deposit address of payment session ${session.id}, which is already being paid; an x402 payment pays a deposit session in full, once.`,
+    );
   }
   if (!isAddressEqual(getAddress(session.token), token)) return mismatch(`Payment session ${session.id} is paid in ${session.token}.`);
   if (BigInt(session.amount) !== value) {

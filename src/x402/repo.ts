@@ -47,7 +47,18 @@ export async function findX402Payment(db: Db, key: AuthorizationKey): Promise<X4
 export async function insertX402Payment(
   db: Db,
   payment: AuthorizationKey &
-    Pick<X402PaymentRow, 'merchantId' | 'livemode' | 'paymentSessionId' | 'relaySubmissionId' | 'scheme' | 'network' | 'resourceUrl' | 'resourceDescription' | 'resourceMimeType'>,
+    Pick<
+      X402PaymentRow,
+      | 'merchantId'
+      | 'livemode'
+      | 'paymentSessionId'
+      | 'relaySubmissionId'
+      | 'scheme'
+      | 'network'
+      | 'resourceUrl'
+      | 'resourceDescription'
+      | 'resourceMimeType'
+    >,
 ): Promise<void> {
   const k = normalised(payment);
   await db`

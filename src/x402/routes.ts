@@ -9,7 +9,7 @@ import { facilitatorRequest, settleResponse, supportedResponse, verifyResponse }
 import type { X402Service } from './service.js';
 
 const PROTOCOL =
-  'x402 version 2, scheme `exact` on EVM (EIP-3009 transferWithAuthorization of the mode\'s USDC, to the merchant\'s payout address or the deposit address of one of its open payment sessions in the mode). The mode is the key\'s: a test key settles on the test chain, a live key on the live one. A well-formed x402 request is always answered 200 in x402\'s shape; a body that is not one is `invalid_request`.';
+  "x402 version 2, scheme `exact` on EVM (EIP-3009 transferWithAuthorization of the mode's USDC, to the merchant's payout address or the deposit address of one of its open payment sessions in the mode). The mode is the key's: a test key settles on the test chain, a live key on the live one. A well-formed x402 request is always answered 200 in x402's shape; a body that is not one is `invalid_request`.";
 
 export function registerX402Routes(app: FastifyZodInstance, x402: X402Service): void {
   app.route({
@@ -19,7 +19,7 @@ export function registerX402Routes(app: FastifyZodInstance, x402: X402Service): 
     schema: {
       tags: ['x402'],
       operationId: 'getX402Supported',
-      summary: 'x402: what this facilitator settles in the key\'s mode',
+      summary: "x402: what this facilitator settles in the key's mode",
       description: `${PROTOCOL} Lists \`exact\` on \`eip155:<chainId>\` when the mode has a chain and a relayer, nothing otherwise.`,
       response: { 200: supportedResponse },
     },

@@ -24,7 +24,10 @@ export const paymentRequirements = z
         "The recipient: the merchant's payout address, or the deposit address of one of its open, unpaid payment sessions in the key's mode (the payment is then that session's deposit, for exactly its amount).",
       ),
     maxTimeoutSeconds: z.number().positive(),
-    extra: z.record(z.string(), z.unknown()).optional().describe('Scheme data; for `exact` on EVM the token\'s EIP-712 `name` and `version`.'),
+    extra: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("Scheme data; for `exact` on EVM the token's EIP-712 `name` and `version`."),
   })
   .meta({ id: 'X402PaymentRequirements' });
 
@@ -35,7 +38,9 @@ const paymentPayload = z
     accepted: paymentRequirements,
     payload: z
       .record(z.string(), z.unknown())
-      .describe('Scheme data; for `exact` on EVM `{ signature, authorization: { from, to, value, validAfter, validBefore, nonce } }` (EIP-3009).'),
+      .describe(
+        'Scheme data; for `exact` on EVM `{ signature, authorization: { from, to, value, validAfter, validBefore, nonce } }` (EIP-3009).',
+      ),
     extensions: z.record(z.string(), z.unknown()).nullish(),
   })
   .meta({ id: 'X402PaymentPayload' });
@@ -64,7 +69,10 @@ export const exactEvmPayload = z.object({
 export const verifyResponse = z
   .object({
     isValid: z.boolean(),
-    invalidReason: z.string().optional().describe('Why not, as the x402 reference facilitator names it (e.g. `invalid_exact_evm_signature`); absent when valid.'),
+    invalidReason: z
+      .string()
+      .optional()
+      .describe('Why not, as the x402 reference facilitator names it (e.g. `invalid_exact_evm_signature`); absent when valid.'),
     invalidMessage: z.string().optional().describe('The same in words, for a person.'),
     payer: z.string().optional().describe("The payer's wallet (authorization.from)."),
   })
@@ -76,7 +84,9 @@ export const settleResponse = z
     errorReason: z
       .string()
       .optional()
-      .describe('Why not; `settlement_pending` with a `transaction` means it is on its way: settle again with the same payment to read the outcome.'),
+      .describe(
+        'Why not; `settlement_pending` with a `transaction` means it is on its way: settle again with the same payment to read the outcome.',
+      ),
     errorMessage: z.string().optional(),
     payer: z.string().optional(),
     transaction: z.string().describe('The transaction hash; empty when nothing was sent.'),

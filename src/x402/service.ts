@@ -62,7 +62,13 @@ const authorizationKey = (payment: ExactPayment): repo.AuthorizationKey => ({
 });
 
 export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitMs = 30_000 }: X402ServiceDeps) {
-  const failed = (request: FacilitatorRequest, errorReason: string, errorMessage: string, payer?: string, transaction = ''): SettleResponse => ({
+  const failed = (
+    request: FacilitatorRequest,
+    errorReason: string,
+    errorMessage: string,
+    payer?: string,
+    transaction = '',
+  ): SettleResponse => ({
     success: false,
     errorReason,
     errorMessage,
@@ -89,11 +95,23 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
       if (!row) throw new Error(`relay submission ${submissionId} of an x402 settlement is missing`);
       const included = row.status === 'confirmed' || (row.status === 'submitted' && row.blockNumber !== null);
       if (included && row.transactionHash) {
-        return { success: true, payer: payment.payer, transaction: row.transactionHash, network: payment.network, amount: payment.call.value };
+        return {
+          success: true,
+          payer: payment.payer,
+          transaction: row.transactionHash,
+          network: payment.network,
+          amount: payment.call.value,
+        };
       }
       if (row.status === 'failed') {
         const failure = { code: row.failureCode ?? 'Failed', reason: row.failureReason ?? 'The settlement failed.' };
-        return failed(request, refusalReason(failure, X402_REASONS.transactionFailed), failure.reason, payment.payer, row.transactionHash ?? '');
+        return failed(
+          request,
+          refusalReason(failure, X402_REASONS.transactionFailed),
+          failure.reason,
+          payment.payer,
+          row.transactionHash ?? '',
+        );
       }
       if (Date.now() >= deadline) {
         return failed(
@@ -110,12 +128,18 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
   }
 
   /** The settlement this authorization already has, answered as the first settle was (or a refusal if it is not this payment's). */
-  async function earlierSettlement(scope: MerchantScope, request: FacilitatorRequest, payment: ExactPayment): Promise<SettleResponse | undefined> {
+  async function earlierSettlement(
+    scope: MerchantScope,
+    request: FacilitatorRequest,
+    payment: ExactPayment,
+  ): Promise<SettleResponse | undefined> {
     const earlier = await repo.findX402Payment(sql, authorizationKey(payment));
     if (!earlier) return undefined;
     const submission = await relayRepo.findSubmission(sql, earlier.relaySubmissionId);
-    const same = earlier.merchantId === scope.merchantId && earlier.livemode === scope.livemode && submission?.authorizationDigest === payment.digest;
-    if (!same || !submission) return failed(request, X402_REASONS.nonceUsed, 'This authorization nonce was already settled for another payment.', payment.payer);
+    const same =
+      earlier.merchantId === scope.merchantId && earlier.livemode === scope.livemode && submission?.authorizationDigest === payment.digest;
+    if (!same || !submission)
+      return failed(request, X402_REASONS.nonceUsed, 'This authorization nonce was already settled for another payment.', payment.payer);
     if (submission.status === 'pending' || submission.status === 'submitted') await startWorkflow(submission);
     return outcome(request, payment, submission.id);
   }
@@ -161,7 +185,11 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
       });
     } catch (error) {
       // A concurrent settle of the same authorization (or a relay payment of it) committed first.
-      if (isUniqueViolation(error, 'x402_payments_pkey') || isUniqueViolation(error, 'relay_submissions_key') || isUniqueViolation(error, 'relay_submissions_digest')) {
+      if (
+        isUniqueViolation(error, 'x402_payments_pkey') ||
+        isUniqueViolation(error, 'relay_submissions_key') ||
+        isUniqueViolation(error, 'relay_submissions_digest')
+      ) {
         return { concurrent: true };
       }
       // Another authorization to the same deposit address committed first: one x402 payment per session.
@@ -187,7 +215,11 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
       metadata: {},
     });
     await relayRepo.setSubmissionPaymentSession(tx, submissionId, session.id);
-    const claimed = await sessionRepo.markProcessing(tx, session.id, { relaySubmissionId: submissionId, payer: call.from, authorizationNonce: call.nonce });
+    const claimed = await sessionRepo.markProcessing(tx, session.id, {
+      relaySubmissionId: submissionId,
+      payer: call.from,
+      authorizationNonce: call.nonce,
+    });
     if (!claimed) throw new Error(`the new payment session ${session.id} of an x402 settlement could not turn processing`);
     return session.id;
   }
@@ -214,7 +246,13 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
             settledHere: async () => (await repo.findX402Payment(sql, authorizationKey(read.payment))) !== undefined,
           })
         : read;
-      if (!verdict.valid) return { isValid: false, invalidReason: verdict.reason, invalidMessage: verdict.message, ...(verdict.payer ? { payer: verdict.payer } : {}) };
+      if (!verdict.valid)
+        return {
+          isValid: false,
+          invalidReason: verdict.reason,
+          invalidMessage: verdict.message,
+          ...(verdict.payer ? { payer: verdict.payer } : {}),
+        };
       return { isValid: true, payer: verdict.payment.payer };
     },
 
@@ -233,11 +271,18 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
       return outsideRequestTransaction(async () => {
         const recorded = await record(scope, payment, verdict.recipient);
         if ('sessionTaken' in recorded) {
-          return failed(request, X402_REASONS.recipientMismatch, 'payTo is the deposit address of a payment session another x402 payment is already paying.', payment.payer);
+          return failed(
+            request,
+            X402_REASONS.recipientMismatch,
+            'payTo is the deposit address of a payment session another x402 payment is already paying.',
+            payment.payer,
+          );
         }
         if ('concurrent' in recorded) {
           const concurrent = await earlierSettlement(scope, request, payment);
-          return concurrent ?? failed(request, X402_REASONS.nonceUsed, 'This authorization was already submitted to the relay.', payment.payer);
+          return (
+            concurrent ?? failed(request, X402_REASONS.nonceUsed, 'This authorization was already submitted to the relay.', payment.payer)
+          );
         }
         await startWorkflow(recorded.submission);
         return outcome(request, payment, recorded.submission.id);

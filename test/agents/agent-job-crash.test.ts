@@ -10,7 +10,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { createPublicClient, createTestClient, createWalletClient, http, parseEther, parseEventLogs, type Address, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  parseEther,
+  parseEventLogs,
+  type Address,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readEscrowJob } from '../../src/agents/escrow.js';
@@ -39,7 +48,11 @@ const testClient = () => createTestClient({ mode: 'anvil', transport: http(chain
 beforeAll(async () => {
   chain = await startPrivateChain();
   db = await createTestDatabase();
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  pub = createPublicClient({
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+    pollingInterval: 100,
+  });
   client = new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
   merchant = await seedMerchant(db.sql);
 }, 120_000);
@@ -52,22 +65,26 @@ afterAll(async () => {
 
 /** A worker in its own process on this file's task queue, with the chain settings of the private anvil. */
 async function workerProcess(): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../support/subscription-worker-process.ts', import.meta.url))], {
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      RPC_URL: chain.info.rpcUrl,
-      CHAIN_ID: String(chain.info.chainId),
-      TOKEN: chain.info.token,
-      SUBSCRIPTION_MANAGER: chain.info.subscriptionManager,
-      ESCROW: chain.info.escrow,
-      OPERATOR_KEY: DEV_ACCOUNTS.operator.privateKey,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TASK_QUEUE: taskQueue,
-      WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('../support/subscription-worker-process.ts', import.meta.url))],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: db.url,
+        RPC_URL: chain.info.rpcUrl,
+        CHAIN_ID: String(chain.info.chainId),
+        TOKEN: chain.info.token,
+        SUBSCRIPTION_MANAGER: chain.info.subscriptionManager,
+        ESCROW: chain.info.escrow,
+        OPERATOR_KEY: DEV_ACCOUNTS.operator.privateKey,
+        TEMPORAL_ADDRESS: inject('temporalAddress'),
+        TASK_QUEUE: taskQueue,
+        WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   await new Promise<void>((resolve, reject) => {
     let out = '';
@@ -82,8 +99,11 @@ async function workerProcess(): Promise<{ child: ChildProcess; exited: Promise<u
 
 const jobRow = (id: string) =>
   db.sql<{ status: string; onchainJobId: string | null; fundTransactionHash: string | null }[]>`
-    select status, onchain_job_id::text as "onchainJobId", fund_transaction_hash as "fundTransactionHash" from agent_jobs where id = ${id}`.then((r) => r[0]!);
-const balanceOf = (address: Address) => pub.readContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [address] });
+    select status, onchain_job_id::text as "onchainJobId", fund_transaction_hash as "fundTransactionHash" from agent_jobs where id = ${id}`.then(
+    (r) => r[0]!,
+  );
+const balanceOf = (address: Address) =>
+  pub.readContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [address] });
 
 describe('agent job funding across a killed worker', () => {
   // It once hung here: the createJob below needs a second connection while `lock` holds the pool's
@@ -96,8 +116,19 @@ describe('agent job funding across a killed worker', () => {
     const wallet = (await service.getConfig(scope)).agentWallet.address as Address;
     await service.updateConfig(scope, { commerce: { approvedVendors: [vendor.address] } });
     await testClient().setBalance({ address: wallet, value: parseEther('10') });
-    const funder = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
-    await pub.waitForTransactionReceipt({ hash: await funder.writeContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'transfer', args: [wallet, 100_000_000n] }) });
+    const funder = createWalletClient({
+      account: privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey),
+      chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+      transport: http(chain.info.rpcUrl),
+    });
+    await pub.waitForTransactionReceipt({
+      hash: await funder.writeContract({
+        address: chain.info.token,
+        abi: fiatTokenAbi,
+        functionName: 'transfer',
+        args: [wallet, 100_000_000n],
+      }),
+    });
 
     const first = await workerProcess();
     const lock = await db.sql.reserve();
@@ -105,13 +136,23 @@ describe('agent job funding across a killed worker', () => {
     try {
       // From here on blocks are mined only by the test.
       await testClient().setAutomine(false);
-      const job = await service.createJob(scope, { vendorAddress: vendor.address, description: 'Crash test', amount: '40000000', currency: 'USDC', expiresInSeconds: 86_400 });
+      const job = await service.createJob(scope, {
+        vendorAddress: vendor.address,
+        description: 'Crash test',
+        amount: '40000000',
+        currency: 'USDC',
+        expiresInSeconds: 86_400,
+      });
       expect(job.status).toBe('approved');
 
       // createJob is sent; mine it, wait until the worker records the on-chain job, then hold the row.
       // The sent row is written before the broadcast, so a block is mined whenever the pool holds
       // something, not once: under load the transaction reaches the node after a single block.
-      await until(() => db.sql`select 1 from chain_transactions where purpose like ${`escrow:%:${job.id}:create`}`, (r) => r.length === 1, 'createJob sent');
+      await until(
+        () => db.sql`select 1 from chain_transactions where purpose like ${`escrow:%:${job.id}:create`}`,
+        (r) => r.length === 1,
+        'createJob sent',
+      );
       const recorded = await until(
         async () => {
           const row = await jobRow(job.id);
@@ -137,7 +178,12 @@ describe('agent job funding across a killed worker', () => {
       );
       // The worker's record of it waits on the lock.
       await until(
-        () => db.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.then((r) => r[0]!.n),
+        () =>
+          db.sql<
+            { n: number }[]
+          >`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.then(
+            (r) => r[0]!.n,
+          ),
         (n) => n >= 1,
         'the worker blocked on recording the funding',
       );
@@ -159,25 +205,40 @@ describe('agent job funding across a killed worker', () => {
     // A new worker: the activity times out (heartbeat) and is retried there; it sends nothing new.
     const second = await workerProcess();
     try {
-      const funded = await until(() => jobRow(jobId), (r) => r.status === 'funded', 'the job recorded funded by the second worker', { intervalMs: 50 });
+      const funded = await until(
+        () => jobRow(jobId),
+        (r) => r.status === 'funded',
+        'the job recorded funded by the second worker',
+        { intervalMs: 50 },
+      );
       const fundRows = await db.sql<{ transactionHash: string; outcome: string | null }[]>`
         select transaction_hash as "transactionHash", outcome from chain_transactions where purpose like ${`escrow:%:${jobId}:fund`}`;
       expect(fundRows).toEqual([{ transactionHash: funded.fundTransactionHash, outcome: 'success' }]);
-      const sent = await db.sql<{ purpose: string }[]>`select purpose from chain_transactions where purpose like ${`escrow:%:${jobId}:%`} order by nonce`;
+      const sent = await db.sql<
+        { purpose: string }[]
+      >`select purpose from chain_transactions where purpose like ${`escrow:%:${jobId}:%`} order by nonce`;
       expect(sent.map((r) => r.purpose.split(':').at(-1))).toEqual(['create', 'budget', 'fund']);
 
       // On-chain: one JobFunded for the job, the wallet debited once.
       const receipt = await pub.getTransactionReceipt({ hash: funded.fundTransactionHash as `0x${string}` });
       const fundedLogs = parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: receipt.logs, eventName: 'JobFunded' });
       expect(fundedLogs).toHaveLength(1);
-      const allFunded = await pub.getContractEvents({ address: chain.info.escrow, abi: agenticCommerceEscrowAbi, eventName: 'JobFunded', fromBlock: 0n });
+      const allFunded = await pub.getContractEvents({
+        address: chain.info.escrow,
+        abi: agenticCommerceEscrowAbi,
+        eventName: 'JobFunded',
+        fromBlock: 0n,
+      });
       expect(allFunded.filter((l) => l.args.jobId === BigInt(funded.onchainJobId!))).toHaveLength(1);
       expect(await balanceOf(wallet)).toBe(walletAfterFunding);
       expect(walletAfterFunding).toBe(100_000_000n - 40_000_000n);
       const records = await db.sql`select 1 from agent_activity where job_id = ${jobId} and action_type = 'job_funded'`;
       expect(records).toHaveLength(1);
     } finally {
-      await client.workflow.getHandle(jobId).terminate('end of test').catch(() => undefined);
+      await client.workflow
+        .getHandle(jobId)
+        .terminate('end of test')
+        .catch(() => undefined);
       second.child.kill('SIGKILL');
       await second.exited;
     }

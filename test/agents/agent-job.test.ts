@@ -2,7 +2,17 @@
 // the Temporal dev server (a worker on its own task queue), the indexer with the
 // agents' escrow hook, and the ERC-8183 escrow on a private anvil. The vendor and
 // the evaluator are anvil accounts acting on-chain themselves.
-import { type Address, type Hex, type PublicClient, type TestClient, createPublicClient, createTestClient, createWalletClient, http, parseEther } from 'viem';
+import {
+  type Address,
+  type Hex,
+  type PublicClient,
+  type TestClient,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  parseEther,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentActivities } from '../../activities/agents.js';
@@ -44,13 +54,22 @@ const FUNDING = 1_000_000_000n; // 1,000 USDC
 beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info, { pollIntervalMs: 100 });
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  pub = createPublicClient({
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+    pollingInterval: 100,
+  });
   testClient = createTestClient({ mode: 'anvil', transport: http(chain.info.rpcUrl) });
   db = await createTestDatabase();
   temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
   t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
   merchant = await seedMerchant(db.sql);
-  const indexer = createIndexer({ sql: db.sql, settings, hooks: createHookRegistry(agentIndexerHooks({ test: settings }, { sql: db.sql })), temporal: temporal.client });
+  const indexer = createIndexer({
+    sql: db.sql,
+    settings,
+    hooks: createHookRegistry(agentIndexerHooks({ test: settings }, { sql: db.sql })),
+    temporal: temporal.client,
+  });
   indexerRun = indexer.run(indexing.signal);
 
   // The agent wallet exists from the first configuration read; the merchant funds it (USDC and gas).
@@ -71,15 +90,22 @@ afterAll(async () => {
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, key?: string) =>
   t.app.inject({ method, url, headers: { authorization: `Bearer ${key ?? merchant.secretKey}` }, ...(payload ? { payload } : {}) });
 
-const walletOf = (account: typeof vendor) => createWalletClient({ account, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+const walletOf = (account: typeof vendor) =>
+  createWalletClient({ account, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
 
 async function fundWallet(address: Address): Promise<void> {
   await testClient.setBalance({ address, value: parseEther('10') });
-  const hash = await walletOf(funder).writeContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'transfer', args: [address, FUNDING] });
+  const hash = await walletOf(funder).writeContract({
+    address: chain.info.token,
+    abi: fiatTokenAbi,
+    functionName: 'transfer',
+    args: [address, FUNDING],
+  });
   await pub.waitForTransactionReceipt({ hash });
 }
 
-const balanceOf = (address: Address) => pub.readContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [address] });
+const balanceOf = (address: Address) =>
+  pub.readContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [address] });
 
 async function escrowCall(account: typeof vendor, functionName: 'submit' | 'complete' | 'reject', onchainJobId: string): Promise<Hex> {
   const hash = await walletOf(account).writeContract({
@@ -104,16 +130,25 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 }
 
 const jobIn = (id: string, status: string) =>
-  eventually(async () => (await api('GET', `/v1/agents/jobs/${id}`)).json(), (job) => job.status === status, `job ${id} to be ${status}`);
+  eventually(
+    async () => (await api('GET', `/v1/agents/jobs/${id}`)).json(),
+    (job) => job.status === status,
+    `job ${id} to be ${status}`,
+  );
 
-const eventsOf = (type: string, jobId: string) =>
-  db.sql`select id from events where type = ${type} and data->'object'->>'id' = ${jobId}`;
+const eventsOf = (type: string, jobId: string) => db.sql`select id from events where type = ${type} and data->'object'->>'id' = ${jobId}`;
 
 describe('agent jobs on the escrow', () => {
   it('auto-approves and funds a job, the vendor submits, the evaluator completes: escrow released to the vendor', async () => {
     const vendorBefore = await balanceOf(vendor.address);
     const walletBefore = await balanceOf(wallet);
-    const created = await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, evaluatorAddress: evaluator.address, description: 'Summarise Q3', amount: '25000000', currency: 'USDC' });
+    const created = await api('POST', '/v1/agents/jobs', {
+      vendorAddress: vendor.address,
+      evaluatorAddress: evaluator.address,
+      description: 'Summarise Q3',
+      amount: '25000000',
+      currency: 'USDC',
+    });
     expect(created.statusCode).toBe(200);
     expect(created.json().status).toBe('approved');
     const id = created.json().id as string;
@@ -123,8 +158,19 @@ describe('agent jobs on the escrow', () => {
     expect(funded.onchainJobId).toMatch(/^\d+$/);
     expect(funded.transactions.create).toMatch(/^0x[0-9a-f]{64}$/);
     expect(funded.transactions.fund).toMatch(/^0x[0-9a-f]{64}$/);
-    const onchain = await pub.readContract({ address: chain.info.escrow, abi: agenticCommerceEscrowAbi, functionName: 'getJob', args: [BigInt(funded.onchainJobId)] });
-    expect(onchain).toMatchObject({ client: wallet, provider: vendor.address, evaluator: evaluator.address, budget: 25_000_000n, status: 1 });
+    const onchain = await pub.readContract({
+      address: chain.info.escrow,
+      abi: agenticCommerceEscrowAbi,
+      functionName: 'getJob',
+      args: [BigInt(funded.onchainJobId)],
+    });
+    expect(onchain).toMatchObject({
+      client: wallet,
+      provider: vendor.address,
+      evaluator: evaluator.address,
+      budget: 25_000_000n,
+      status: 1,
+    });
     expect(await balanceOf(wallet)).toBe(walletBefore - 25_000_000n);
 
     const submitHash = await escrowCall(vendor, 'submit', funded.onchainJobId);
@@ -140,7 +186,12 @@ describe('agent jobs on the escrow', () => {
     expect(await temporal.client.workflow.getHandle(id).result()).toBe('completed');
 
     const feed = (await api('GET', `/v1/agents/activity?jobId=${id}`)).json();
-    expect(feed.data.map((a: { actionType: string }) => a.actionType)).toEqual(['job_completed', 'job_submitted', 'job_funded', 'job_approved']);
+    expect(feed.data.map((a: { actionType: string }) => a.actionType)).toEqual([
+      'job_completed',
+      'job_submitted',
+      'job_funded',
+      'job_approved',
+    ]);
     const fundedRecord = feed.data.find((a: { actionType: string }) => a.actionType === 'job_funded');
     expect(fundedRecord.transactionId).toBe(funded.transactions.fund);
     const byTx = (await api('GET', `/v1/agents/activity?transactionId=${completeHash}&capability=commerce`)).json();
@@ -174,7 +225,15 @@ describe('agent jobs on the escrow', () => {
 
   it('proposes a job above the threshold, a human approves it; rejected after submission it is disputed and refunded', async () => {
     const walletBefore = await balanceOf(wallet);
-    const created = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, evaluatorAddress: evaluator.address, description: 'Audit', amount: '150000000', currency: 'USDC' })).json();
+    const created = (
+      await api('POST', '/v1/agents/jobs', {
+        vendorAddress: vendor.address,
+        evaluatorAddress: evaluator.address,
+        description: 'Audit',
+        amount: '150000000',
+        currency: 'USDC',
+      })
+    ).json();
     expect(created).toMatchObject({ status: 'proposed', approvalReasons: ['amount_at_or_above_threshold'] });
     expect(await eventsOf('agent.job_proposed', created.id)).toHaveLength(1);
     // Nothing moves on-chain before the approval.
@@ -199,7 +258,14 @@ describe('agent jobs on the escrow', () => {
 
   it('with the agent wallet as evaluator, the API completes a submitted job and rejects a funded one; other states are refused', async () => {
     const vendorBefore = await balanceOf(vendor.address);
-    const job = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, description: 'Translate', amount: '30000000', currency: 'USDC' })).json();
+    const job = (
+      await api('POST', '/v1/agents/jobs', {
+        vendorAddress: vendor.address,
+        description: 'Translate',
+        amount: '30000000',
+        currency: 'USDC',
+      })
+    ).json();
     expect(job.evaluatorAddress).toBe(wallet);
     const funded = await jobIn(job.id, 'funded');
     // Completing before the vendor submitted is refused and changes nothing.
@@ -214,7 +280,12 @@ describe('agent jobs on the escrow', () => {
     const completed = await jobIn(job.id, 'completed');
     expect(completed.transactions.settle).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await balanceOf(vendor.address)).toBe(vendorBefore + 30_000_000n);
-    const onchain = await pub.readContract({ address: chain.info.escrow, abi: agenticCommerceEscrowAbi, functionName: 'getJob', args: [BigInt(funded.onchainJobId)] });
+    const onchain = await pub.readContract({
+      address: chain.info.escrow,
+      abi: agenticCommerceEscrowAbi,
+      functionName: 'getJob',
+      args: [BigInt(funded.onchainJobId)],
+    });
     expect(onchain.status).toBe(3); // Completed
     expect(await eventsOf('agent.job_completed', job.id)).toHaveLength(1);
     expect(await temporal.client.workflow.getHandle(job.id).result()).toBe('completed');
@@ -225,7 +296,14 @@ describe('agent jobs on the escrow', () => {
     expect((await api('POST', `/v1/agents/jobs/${job.id}/reject`, {})).statusCode).toBe(403);
 
     const walletBefore = await balanceOf(wallet);
-    const other = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, description: 'Cancelled work', amount: '20000000', currency: 'USDC' })).json();
+    const other = (
+      await api('POST', '/v1/agents/jobs', {
+        vendorAddress: vendor.address,
+        description: 'Cancelled work',
+        amount: '20000000',
+        currency: 'USDC',
+      })
+    ).json();
     await jobIn(other.id, 'funded');
     expect(await balanceOf(wallet)).toBe(walletBefore - 20_000_000n);
     expect((await api('POST', `/v1/agents/jobs/${other.id}/reject`, { reason: 'Not needed any more' })).statusCode).toBe(200);
@@ -235,7 +313,15 @@ describe('agent jobs on the escrow', () => {
   }, 120_000);
 
   it('refuses evaluator decisions on a job whose evaluator is someone else', async () => {
-    const job = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, evaluatorAddress: evaluator.address, description: 'External review', amount: '1000000', currency: 'USDC' })).json();
+    const job = (
+      await api('POST', '/v1/agents/jobs', {
+        vendorAddress: vendor.address,
+        evaluatorAddress: evaluator.address,
+        description: 'External review',
+        amount: '1000000',
+        currency: 'USDC',
+      })
+    ).json();
     const funded = await jobIn(job.id, 'funded');
     const refused = await api('POST', `/v1/agents/jobs/${job.id}/reject`, {});
     expect(refused.statusCode).toBe(403);
@@ -249,7 +335,14 @@ describe('agent jobs on the escrow', () => {
   it('claims the refund of a funded job once its deadline passed', async () => {
     const walletBefore = await balanceOf(wallet);
     const created = (
-      await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, evaluatorAddress: evaluator.address, description: 'Never delivered', amount: '3000000', currency: 'USDC', expiresInSeconds: 10 })
+      await api('POST', '/v1/agents/jobs', {
+        vendorAddress: vendor.address,
+        evaluatorAddress: evaluator.address,
+        description: 'Never delivered',
+        amount: '3000000',
+        currency: 'USDC',
+        expiresInSeconds: 10,
+      })
     ).json();
     const funded = await jobIn(created.id, 'funded');
     expect(await balanceOf(wallet)).toBe(walletBefore - 3_000_000n);
@@ -266,7 +359,12 @@ describe('agent jobs on the escrow', () => {
     );
     expect(expired.transactions.refund).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await balanceOf(wallet)).toBe(walletBefore);
-    const onchain = await pub.readContract({ address: chain.info.escrow, abi: agenticCommerceEscrowAbi, functionName: 'getJob', args: [BigInt(funded.onchainJobId)] });
+    const onchain = await pub.readContract({
+      address: chain.info.escrow,
+      abi: agenticCommerceEscrowAbi,
+      functionName: 'getJob',
+      args: [BigInt(funded.onchainJobId)],
+    });
     expect(onchain.status).toBe(5); // Expired
     const feed = (await api('GET', `/v1/agents/activity?jobId=${created.id}&actionType=job_refunded`)).json();
     expect(feed.data).toHaveLength(1);
@@ -279,14 +377,27 @@ describe('agent jobs on the escrow', () => {
     const poorWallet = (await api('GET', '/v1/agents/config', undefined, poor.secretKey)).json().agentWallet.address as Address;
     await testClient.setBalance({ address: poorWallet, value: parseEther('1') }); // gas, but no USDC
     await api('PATCH', '/v1/agents/config', { commerce: { approvedVendors: [vendor.address] } }, poor.secretKey);
-    const created = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, description: 'Unpaid', amount: '1000000', currency: 'USDC' }, poor.secretKey)).json();
+    const created = (
+      await api(
+        'POST',
+        '/v1/agents/jobs',
+        { vendorAddress: vendor.address, description: 'Unpaid', amount: '1000000', currency: 'USDC' },
+        poor.secretKey,
+      )
+    ).json();
     expect(created.status).toBe('approved');
-    const failed = await eventually(async () => (await api('GET', `/v1/agents/jobs/${created.id}`, undefined, poor.secretKey)).json(), (j) => j.status === 'failed', 'the job to fail');
+    const failed = await eventually(
+      async () => (await api('GET', `/v1/agents/jobs/${created.id}`, undefined, poor.secretKey)).json(),
+      (j) => j.status === 'failed',
+      'the job to fail',
+    );
     expect(failed.failureReason).toContain('fund');
     // USDC's own refusal, bubbled up through the escrow's transferFrom, is named.
     expect(failed.failureCode).toBe('insufficient_funds');
     expect(failed.transactions.fund).toBeNull();
-    const jobFailed = await db.sql<{ data: { object: { status: string; failureCode: string } } }[]>`select data from events where type = 'agent.job_failed' and data->'object'->>'id' = ${created.id}`;
+    const jobFailed = await db.sql<
+      { data: { object: { status: string; failureCode: string } } }[]
+    >`select data from events where type = 'agent.job_failed' and data->'object'->>'id' = ${created.id}`;
     expect(jobFailed.map((e) => e.data.object)).toMatchObject([{ status: 'failed', failureCode: 'insufficient_funds' }]);
     expect(await temporal.client.workflow.getHandle(created.id).result()).toBe('failed');
     const feed = (await api('GET', `/v1/agents/activity?jobId=${created.id}&outcome=failed`, undefined, poor.secretKey)).json();
@@ -295,9 +406,18 @@ describe('agent jobs on the escrow', () => {
 
   describe('escrow calls the token refuses', () => {
     /** As the issuer would: the blacklister and the pauser dev accounts call the real token. */
-    async function asIssuer(role: 'usdcBlacklister' | 'usdcPauser', functionName: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause', args: readonly [Address] | readonly []) {
+    async function asIssuer(
+      role: 'usdcBlacklister' | 'usdcPauser',
+      functionName: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause',
+      args: readonly [Address] | readonly [],
+    ) {
       const account = privateKeyToAccount(DEV_ACCOUNTS[role].privateKey);
-      const hash = await walletOf(account as typeof vendor).writeContract({ address: chain.info.token, abi: fiatTokenAbi, functionName, args } as never);
+      const hash = await walletOf(account as typeof vendor).writeContract({
+        address: chain.info.token,
+        abi: fiatTokenAbi,
+        functionName,
+        args,
+      } as never);
       expect((await pub.waitForTransactionReceipt({ hash })).status).toBe('success');
     }
 
@@ -305,7 +425,15 @@ describe('agent jobs on the escrow', () => {
       const walletBefore = await balanceOf(wallet);
       await asIssuer('usdcBlacklister', 'blacklist', [wallet]);
       try {
-        const created = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, evaluatorAddress: evaluator.address, description: 'Blocked', amount: '2000000', currency: 'USDC' })).json();
+        const created = (
+          await api('POST', '/v1/agents/jobs', {
+            vendorAddress: vendor.address,
+            evaluatorAddress: evaluator.address,
+            description: 'Blocked',
+            amount: '2000000',
+            currency: 'USDC',
+          })
+        ).json();
         expect(created.status).toBe('approved');
         const failed = await jobIn(created.id, 'failed');
         expect(failed).toMatchObject({ failureCode: 'payer_blacklisted', transactions: { fund: null } });
@@ -323,7 +451,15 @@ describe('agent jobs on the escrow', () => {
       await asIssuer('usdcPauser', 'pause', []);
       let id: string;
       try {
-        const created = (await api('POST', '/v1/agents/jobs', { vendorAddress: vendor.address, evaluatorAddress: evaluator.address, description: 'Paused', amount: '3000000', currency: 'USDC' })).json();
+        const created = (
+          await api('POST', '/v1/agents/jobs', {
+            vendorAddress: vendor.address,
+            evaluatorAddress: evaluator.address,
+            description: 'Paused',
+            amount: '3000000',
+            currency: 'USDC',
+          })
+        ).json();
         id = created.id;
         // Long enough for the funding activity to meet the pause and be retried.
         await new Promise((r) => setTimeout(r, 5_000));
@@ -349,7 +485,14 @@ describe('agent jobs on the escrow', () => {
     const otherWallet = (await service.getConfig(scope)).agentWallet.address as Address;
     await fundWallet(otherWallet);
     await service.updateConfig(scope, { commerce: { approvedVendors: [vendor.address] } });
-    const job = await service.createJob(scope, { vendorAddress: vendor.address, evaluatorAddress: evaluator.address, description: 'Once', amount: '7000000', currency: 'USDC', expiresInSeconds: 3600 });
+    const job = await service.createJob(scope, {
+      vendorAddress: vendor.address,
+      evaluatorAddress: evaluator.address,
+      description: 'Once',
+      amount: '7000000',
+      currency: 'USDC',
+      expiresInSeconds: 3600,
+    });
     expect(job.status).toBe('approved');
 
     const activities = createAgentActivities({ sql: db.sql, events: { dispatch: async () => {} }, chain: { test: settings } });
@@ -367,7 +510,12 @@ describe('agent jobs on the escrow', () => {
     const sent = await db.sql<{ purpose: string }[]>`select purpose from chain_transactions where address = ${otherWallet} order by nonce`;
     const escrow = chain.info.escrow;
     expect(sent.map((r) => r.purpose).sort()).toEqual(
-      [`escrow:${escrow}:${job.id}:create`, `escrow:${escrow}:${job.id}:budget`, `escrow:${escrow}:allowance:${otherWallet}`, `escrow:${escrow}:${job.id}:fund`].sort(),
+      [
+        `escrow:${escrow}:${job.id}:create`,
+        `escrow:${escrow}:${job.id}:budget`,
+        `escrow:${escrow}:allowance:${otherWallet}`,
+        `escrow:${escrow}:${job.id}:fund`,
+      ].sort(),
     );
     expect(await pub.getTransactionCount({ address: otherWallet })).toBe(4);
     expect(await balanceOf(otherWallet)).toBe(FUNDING - 7_000_000n);

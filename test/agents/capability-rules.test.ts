@@ -44,7 +44,9 @@ describe('recovery notice', () => {
   });
 
   it('appends the link when the template has no {topUpUrl}', () => {
-    expect(renderRecoveryNotice('Your payment to {merchantName} failed.', fields)).toBe('Your payment to Acme failed.\n\nhttps://pay.example/renew?token=t');
+    expect(renderRecoveryNotice('Your payment to {merchantName} failed.', fields)).toBe(
+      'Your payment to Acme failed.\n\nhttps://pay.example/renew?token=t',
+    );
   });
 });
 
@@ -53,7 +55,11 @@ describe('revenue anomaly', () => {
   const steady = Array.from({ length: BASELINE_DAYS }, (_, i) => U(i % 2 === 0 ? 90 : 110));
 
   it('thresholds: low 4 sigma and 50 %, medium 3 sigma and 30 %, high 2 sigma and 15 %', () => {
-    expect(ANOMALY_THRESHOLDS).toEqual({ low: { k: 4n, minPercent: 50n }, medium: { k: 3n, minPercent: 30n }, high: { k: 2n, minPercent: 15n } });
+    expect(ANOMALY_THRESHOLDS).toEqual({
+      low: { k: 4n, minPercent: 50n },
+      medium: { k: 3n, minPercent: 30n },
+      high: { k: 2n, minPercent: 15n },
+    });
   });
 
   it('judges by both the deviation in sigmas and the distance in percent of the mean', () => {
@@ -106,7 +112,9 @@ describe('pricing suggestions', () => {
       ['A', 'high_churn', 6000, 2250],
       ['B', 'low_churn', 1000, 2250],
     ]);
-    expect(out[0]!.summary).toBe('Plan A lost 60.0% of its subscribers in 90 days against 22.5% across your plans: review its price (lower it, or offer a longer interval).');
+    expect(out[0]!.summary).toBe(
+      'Plan A lost 60.0% of its subscribers in 90 days against 22.5% across your plans: review its price (lower it, or offer a longer interval).',
+    );
   });
 
   it('exactly twice the average counts; small plans, a single plan and too few churned are not judged', () => {

@@ -93,8 +93,11 @@ const feed = (merchantId: string) =>
     select action_type as "actionType", outcome, summary, details from agent_activity where merchant_id = ${merchantId} and capability = 'cashflow' order by id`;
 
 describe('cashflow: daily digest and revenue anomalies', () => {
-  it('the daily Schedule runs the digest: yesterday\'s drop is recorded as an anomaly and emailed; a second run sends nothing twice', async () => {
-    await configure(merchant.merchantId, { enabledCapabilities: ['cashflow'], cashflow: { digestEnabled: true, anomalySensitivity: 'medium' } });
+  it("the daily Schedule runs the digest: yesterday's drop is recorded as an anomaly and emailed; a second run sends nothing twice", async () => {
+    await configure(merchant.merchantId, {
+      enabledCapabilities: ['cashflow'],
+      cashflow: { digestEnabled: true, anomalySensitivity: 'medium' },
+    });
     // 28 steady days (90 and 110 USDC, mean 100), then yesterday only 10 USDC: a drop of 90 %.
     for (let i = 29; i >= 2; i--) await settled(merchant.merchantId, utcDay(-i), i % 2 === 0 ? 90 : 110);
     await settled(merchant.merchantId, utcDay(-1), 10);
@@ -152,10 +155,16 @@ describe('cashflow: daily digest and revenue anomalies', () => {
       expect(mail.subject).toBe(queued!.subject);
       expect(mail.text).toContain('Settled revenue: 10 USDC from 1 payment.');
 
-      expect(first.pricing).toEqual([{ merchantId: pricing.merchantId, livemode: false, suggested: [`${basic}:high_churn`, `${pro}:low_churn`].sort() }]);
+      expect(first.pricing).toEqual([
+        { merchantId: pricing.merchantId, livemode: false, suggested: [`${basic}:high_churn`, `${pro}:low_churn`].sort() },
+      ]);
 
       const second = await runOnce(2);
-      expect(second.cashflow).toEqual(expect.arrayContaining([{ merchantId: merchant.merchantId, livemode: false, anomaly: 'drop', digest: 'already_sent', yield: { action: 'disabled' } }]));
+      expect(second.cashflow).toEqual(
+        expect.arrayContaining([
+          { merchantId: merchant.merchantId, livemode: false, anomaly: 'drop', digest: 'already_sent', yield: { action: 'disabled' } },
+        ]),
+      );
     } finally {
       await schedule.delete();
     }
@@ -168,7 +177,14 @@ describe('cashflow: daily digest and revenue anomalies', () => {
       ['revenue_anomaly', 'succeeded'],
       ['digest_sent', 'succeeded'],
     ]);
-    expect(records[0]!.details).toMatchObject({ day: utcDay(-1), revenue: '10000000', baselineMean: '100000000', direction: 'drop', deviationPercent: -90, sensitivity: 'medium' });
+    expect(records[0]!.details).toMatchObject({
+      day: utcDay(-1),
+      revenue: '10000000',
+      baselineMean: '100000000',
+      direction: 'drop',
+      deviationPercent: -90,
+      sensitivity: 'medium',
+    });
     expect(records[0]!.summary).toContain('a drop of -90% against the 28-day mean of 100 USDC (medium sensitivity)');
     expect(await feed(quiet.merchantId)).toEqual([]);
     const suggestions = await db.sql<{ outcome: string; summary: string; details: Record<string, unknown> }[]>`
@@ -177,9 +193,13 @@ describe('cashflow: daily digest and revenue anomalies', () => {
       ['suggested', basic, 'high_churn'],
       ['suggested', pro, 'low_churn'],
     ]);
-    expect(suggestions[0]!.summary).toBe('Plan Basic lost 60.0% of its subscribers in 90 days against 22.5% across your plans: review its price (lower it, or offer a longer interval).');
+    expect(suggestions[0]!.summary).toBe(
+      'Plan Basic lost 60.0% of its subscribers in 90 days against 22.5% across your plans: review its price (lower it, or offer a longer interval).',
+    );
     // Read-only: the prices are as they were.
-    expect((await db.sql`select amount::text from subscription_plans where merchant_id = ${pricing.merchantId}`).map((r) => r.amount)).toEqual(['10000000', '10000000']);
+    expect(
+      (await db.sql`select amount::text from subscription_plans where merchant_id = ${pricing.merchantId}`).map((r) => r.amount),
+    ).toEqual(['10000000', '10000000']);
     const executed = await db.sql<{ n: number }[]>`
       select count(*)::int as n from events where type = 'agent.action_executed' and merchant_id = ${merchant.merchantId} and data->'object'->>'capability' = 'cashflow'`;
     expect(executed[0]!.n).toBe(2);

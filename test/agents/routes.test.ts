@@ -27,7 +27,13 @@ const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, k
 
 const VENDOR = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 const OTHER_VENDOR = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
-const job = (over: Record<string, unknown> = {}) => ({ vendorAddress: VENDOR, description: 'Translate the docs', amount: '5000000', currency: 'USDC', ...over });
+const job = (over: Record<string, unknown> = {}) => ({
+  vendorAddress: VENDOR,
+  description: 'Translate the docs',
+  amount: '5000000',
+  currency: 'USDC',
+  ...over,
+});
 
 describe('agent configuration', () => {
   it('creates the documented defaults on first read, once under concurrent first reads', async () => {
@@ -44,7 +50,9 @@ describe('agent configuration', () => {
       livemode: false,
     });
     for (const r of reads) expect(r.json()).toEqual(config);
-    const rows = await db.sql<{ count: number }[]>`select count(*)::int as count from agent_configs where merchant_id = ${fresh.merchantId}`;
+    const rows = await db.sql<
+      { count: number }[]
+    >`select count(*)::int as count from agent_configs where merchant_id = ${fresh.merchantId}`;
     expect(rows[0]!.count).toBe(1);
     const wallets = await db.sql`select address from agent_wallets where merchant_id = ${fresh.merchantId}`;
     expect(wallets).toEqual([{ address: config.agentWallet.address }]);
@@ -62,7 +70,12 @@ describe('agent configuration', () => {
     expect(() => createSecretBox(DEV_SECRETS_KEY).open(row!.sealedKey, agentWalletContext({ ...scope, livemode: true }))).toThrow();
     expect(config.agentWallet.address).toBe(row!.address);
     await call('POST', '/v1/agents/jobs', job());
-    const everything = JSON.stringify([config, (await call('GET', '/v1/agents/jobs?limit=100')).json(), (await call('GET', '/v1/agents/activity?limit=100')).json(), t.logs]);
+    const everything = JSON.stringify([
+      config,
+      (await call('GET', '/v1/agents/jobs?limit=100')).json(),
+      (await call('GET', '/v1/agents/activity?limit=100')).json(),
+      t.logs,
+    ]);
     expect(everything.toLowerCase()).not.toContain(key.slice(2).toLowerCase());
   });
 
@@ -81,7 +94,10 @@ describe('agent configuration', () => {
 
   it('applies only the keys sent, merging nested objects key by key, and records the change', async () => {
     const before = (await call('GET', '/v1/agents/config')).json();
-    const patched = await call('PATCH', '/v1/agents/config', { recovery: { strategy: 'daily' }, commerce: { approvedVendors: [VENDOR.toLowerCase()] } });
+    const patched = await call('PATCH', '/v1/agents/config', {
+      recovery: { strategy: 'daily' },
+      commerce: { approvedVendors: [VENDOR.toLowerCase()] },
+    });
     expect(patched.statusCode).toBe(200);
     const after = patched.json();
     expect(after.recovery).toEqual({ ...before.recovery, strategy: 'daily' });
@@ -94,7 +110,8 @@ describe('agent configuration', () => {
     expect(feed.data[0]).toMatchObject({ capability: 'configuration', actionType: 'config_updated', outcome: 'succeeded', jobId: null });
     expect(feed.data[0].summary).toContain('recovery.strategy');
     expect(feed.data[0].summary).toContain('commerce.approvedVendors');
-    const events = await db.sql`select type from events where merchant_id = ${merchant.merchantId} and type = 'agent.action_executed' and data->'object'->>'id' = ${feed.data[0].id}`;
+    const events =
+      await db.sql`select type from events where merchant_id = ${merchant.merchantId} and type = 'agent.action_executed' and data->'object'->>'id' = ${feed.data[0].id}`;
     expect(events).toHaveLength(1);
   });
 
@@ -137,11 +154,20 @@ describe('agent configuration', () => {
 
 describe('agent jobs', () => {
   it('auto-approves a job below the threshold for an approved vendor, and proposes the others with their reasons', async () => {
-    await call('PATCH', '/v1/agents/config', { commerce: { approvedVendors: [VENDOR], requireHumanApprovalAboveUsdCents: 10000, monthlySpendCapUsdCents: 100000 } });
+    await call('PATCH', '/v1/agents/config', {
+      commerce: { approvedVendors: [VENDOR], requireHumanApprovalAboveUsdCents: 10000, monthlySpendCapUsdCents: 100000 },
+    });
     // 99.99 USD: 9,999 cents < 10,000 cents.
     const below = await call('POST', '/v1/agents/jobs', job({ amount: '99990000' }));
     expect(below.statusCode).toBe(200);
-    expect(below.json()).toMatchObject({ object: 'agent_job', status: 'approved', approvalReasons: [], amountUsdCents: '9999', vendorAddress: VENDOR, onchainJobId: null });
+    expect(below.json()).toMatchObject({
+      object: 'agent_job',
+      status: 'approved',
+      approvalReasons: [],
+      amountUsdCents: '9999',
+      vendorAddress: VENDOR,
+      onchainJobId: null,
+    });
     expect(below.json().id).toMatch(/^job_/);
     expect(below.json().approvedAt).not.toBeNull();
 
@@ -151,7 +177,8 @@ describe('agent jobs', () => {
     const unknownVendor = (await call('POST', '/v1/agents/jobs', job({ vendorAddress: OTHER_VENDOR }))).json();
     expect(unknownVendor).toMatchObject({ status: 'proposed', approvalReasons: ['vendor_not_approved'] });
 
-    const proposedEvents = await db.sql`select type from events where type = 'agent.job_proposed' and data->'object'->>'id' in ${db.sql([at.id, unknownVendor.id])}`;
+    const proposedEvents =
+      await db.sql`select type from events where type = 'agent.job_proposed' and data->'object'->>'id' in ${db.sql([at.id, unknownVendor.id])}`;
     expect(proposedEvents).toHaveLength(2);
     const starts = await db.sql`select workflow_type from workflow_starts where workflow_id = ${below.json().id}`;
     expect(starts).toEqual([{ workflow_type: 'agentJobWorkflow' }]);
@@ -232,13 +259,22 @@ describe('agent activity feed', () => {
     const all = (await call('GET', '/v1/agents/activity?limit=100')).json();
     expect(Object.keys(all).sort()).toEqual(['data', 'hasMore', 'nextCursor']);
     const record = all.data[0];
-    for (const key of ['capability', 'actionType', 'outcome', 'subscriptionId', 'transactionId', 'jobId', 'createdAt', 'summary']) expect(record).toHaveProperty(key);
-    const proposed = (await call('GET', '/v1/agents/activity?capability=commerce&actionType=job_proposed&outcome=pending_approval&limit=100')).json();
+    for (const key of ['capability', 'actionType', 'outcome', 'subscriptionId', 'transactionId', 'jobId', 'createdAt', 'summary'])
+      expect(record).toHaveProperty(key);
+    const proposed = (
+      await call('GET', '/v1/agents/activity?capability=commerce&actionType=job_proposed&outcome=pending_approval&limit=100')
+    ).json();
     expect(proposed.data.length).toBeGreaterThan(0);
-    expect(proposed.data.every((a: { actionType: string; outcome: string }) => a.actionType === 'job_proposed' && a.outcome === 'pending_approval')).toBe(true);
+    expect(
+      proposed.data.every(
+        (a: { actionType: string; outcome: string }) => a.actionType === 'job_proposed' && a.outcome === 'pending_approval',
+      ),
+    ).toBe(true);
     const none = (await call('GET', '/v1/agents/activity?capability=configuration&actionType=job_proposed')).json();
     expect(none).toEqual({ data: [], nextCursor: '', hasMore: false });
-    const withSub = (await call('GET', '/v1/agents/activity?subscriptionId=sub_01JAAAAAAAAAAAAAAAAAAAAAAA&transactionId=0x' + 'ab'.repeat(32))).json();
+    const withSub = (
+      await call('GET', '/v1/agents/activity?subscriptionId=sub_01JAAAAAAAAAAAAAAAAAAAAAAA&transactionId=0x' + 'ab'.repeat(32))
+    ).json();
     expect(withSub.data).toEqual([]);
 
     const p1 = (await call('GET', '/v1/agents/activity?limit=1')).json();

@@ -33,10 +33,16 @@ let wallet: Address;
 beforeAll(async () => {
   db = await createTestDatabase();
   chain = await startTestChain(db.sql);
-  const vault = await ensureDevYieldVault({ rpcUrl: chain.anvil.rpcUrl, token: chain.deployed.token, funderKey: DEV_ACCOUNTS.deployer.privateKey });
+  const vault = await ensureDevYieldVault({
+    rpcUrl: chain.anvil.rpcUrl,
+    token: chain.deployed.token,
+    funderKey: DEV_ACCOUNTS.deployer.privateKey,
+  });
   expect(vault).toBe(DEV_YIELD_VAULT_ADDRESS);
   // A second call finds it and deploys nothing.
-  expect(await ensureDevYieldVault({ rpcUrl: chain.anvil.rpcUrl, token: chain.deployed.token, funderKey: DEV_ACCOUNTS.deployer.privateKey })).toBe(vault);
+  expect(
+    await ensureDevYieldVault({ rpcUrl: chain.anvil.rpcUrl, token: chain.deployed.token, funderKey: DEV_ACCOUNTS.deployer.privateKey }),
+  ).toBe(vault);
   const config: ChainConfig = {
     test: {
       ...devChainSettings({
@@ -51,7 +57,9 @@ beforeAll(async () => {
   };
   temporal = await startDevServerWorker(db.sql, { chain: config });
   merchant = await seedMerchant(db.sql, 'Yield merchant');
-  wallet = getAddress((await ensureAgentWallet(db.sql, createSecretBox(DEV_SECRETS_KEY), { merchantId: merchant.merchantId, livemode: false })).address);
+  wallet = getAddress(
+    (await ensureAgentWallet(db.sql, createSecretBox(DEV_SECRETS_KEY), { merchantId: merchant.merchantId, livemode: false })).address,
+  );
   await chain.testClient.setBalance({ address: wallet, value: parseEther('1') });
   await chain.mint(wallet, USDC(80));
 }, 240_000);
@@ -69,10 +77,17 @@ async function configure(patch: UpdateAgentConfigBody): Promise<void> {
 }
 
 const runDay = async (day: string) =>
-  temporal.client.workflow.execute(agentDailyWorkflow, { workflowId: `agent-daily-${randomBytes(4).toString('hex')}`, taskQueue: temporal.taskQueue, args: [{ day }] });
-const inVault = () => chain.pub.readContract({ address: DEV_YIELD_VAULT_ADDRESS, abi: erc4626Abi, functionName: 'maxWithdraw', args: [wallet] });
+  temporal.client.workflow.execute(agentDailyWorkflow, {
+    workflowId: `agent-daily-${randomBytes(4).toString('hex')}`,
+    taskQueue: temporal.taskQueue,
+    args: [{ day }],
+  });
+const inVault = () =>
+  chain.pub.readContract({ address: DEV_YIELD_VAULT_ADDRESS, abi: erc4626Abi, functionName: 'maxWithdraw', args: [wallet] });
 const yieldTransactions = () =>
-  db.sql<{ purpose: string; outcome: string | null }[]>`select purpose, outcome from chain_transactions where purpose like 'yield:%' order by nonce`;
+  db.sql<
+    { purpose: string; outcome: string | null }[]
+  >`select purpose, outcome from chain_transactions where purpose like 'yield:%' order by nonce`;
 const feed = () =>
   db.sql<{ actionType: string; outcome: string; transactionId: string | null; details: Record<string, unknown> }[]>`
     select action_type as "actionType", outcome, transaction_id as "transactionId", details from agent_activity
@@ -88,24 +103,44 @@ describe('autoConvertToYield', () => {
     // On, reserve $50: the 30 USDC above it go into the vault.
     await configure({ cashflow: { autoConvertToYield: true } });
     const first = (await runDay('2026-01-02')).cashflow[0]!.yield;
-    expect(first).toMatchObject({ action: 'deposit', amount: USDC(30).toString(), liquid: USDC(50).toString(), inVault: USDC(30).toString() });
+    expect(first).toMatchObject({
+      action: 'deposit',
+      amount: USDC(30).toString(),
+      liquid: USDC(50).toString(),
+      inVault: USDC(30).toString(),
+    });
     expect(await chain.balanceOf(wallet)).toBe(USDC(50));
     expect(await inVault()).toBe(USDC(30));
-    expect(await chain.pub.readContract({ address: DEV_YIELD_VAULT_ADDRESS, abi: erc4626Abi, functionName: 'balanceOf', args: [wallet] })).toBe(USDC(30));
+    expect(
+      await chain.pub.readContract({ address: DEV_YIELD_VAULT_ADDRESS, abi: erc4626Abi, functionName: 'balanceOf', args: [wallet] }),
+    ).toBe(USDC(30));
 
     // The same day again (an overlapping or re-run schedule): the recorded deposit is followed, nothing new is sent or recorded.
     const again = (await runDay('2026-01-02')).cashflow[0]!.yield;
-    expect(again).toMatchObject({ action: 'deposit', amount: USDC(30).toString(), transactionId: (first as { transactionId: string }).transactionId });
+    expect(again).toMatchObject({
+      action: 'deposit',
+      amount: USDC(30).toString(),
+      transactionId: (first as { transactionId: string }).transactionId,
+    });
     expect(await inVault()).toBe(USDC(30));
 
     // Reserve raised to $70: 20 USDC come back from the vault.
     await configure({ cashflow: { minimumLiquidReserveCents: 7_000 } });
     const back = (await runDay('2026-01-03')).cashflow[0]!.yield;
-    expect(back).toMatchObject({ action: 'withdraw', amount: USDC(20).toString(), liquid: USDC(70).toString(), inVault: USDC(10).toString() });
+    expect(back).toMatchObject({
+      action: 'withdraw',
+      amount: USDC(20).toString(),
+      liquid: USDC(70).toString(),
+      inVault: USDC(10).toString(),
+    });
     expect(await chain.balanceOf(wallet)).toBe(USDC(70));
 
     // Balanced: nothing to do.
-    expect((await runDay('2026-01-04')).cashflow[0]!.yield).toEqual({ action: 'none', liquid: USDC(70).toString(), inVault: USDC(10).toString() });
+    expect((await runDay('2026-01-04')).cashflow[0]!.yield).toEqual({
+      action: 'none',
+      liquid: USDC(70).toString(),
+      inVault: USDC(10).toString(),
+    });
 
     const vault = DEV_YIELD_VAULT_ADDRESS;
     expect(await yieldTransactions()).toEqual([
@@ -119,6 +154,11 @@ describe('autoConvertToYield', () => {
       ['yield_withdrawn', 'succeeded'],
     ]);
     expect(records[0]!.transactionId).toBe((first as { transactionId: string }).transactionId);
-    expect(records[1]!.details).toMatchObject({ day: '2026-01-03', amount: USDC(20).toString(), liquidAfter: USDC(70).toString(), inVaultAfter: USDC(10).toString() });
+    expect(records[1]!.details).toMatchObject({
+      day: '2026-01-03',
+      amount: USDC(20).toString(),
+      liquidAfter: USDC(70).toString(),
+      inVaultAfter: USDC(10).toString(),
+    });
   }, 180_000);
 });

@@ -64,7 +64,9 @@ beforeAll(async () => {
     traffic.push({
       kind: 'request',
       url: request.url(),
-      text: request.allHeaders().then((headers) => `${request.method()} ${request.url()}\n${JSON.stringify(headers)}\n${request.postData() ?? ''}`),
+      text: request
+        .allHeaders()
+        .then((headers) => `${request.method()} ${request.url()}\n${JSON.stringify(headers)}\n${request.postData() ?? ''}`),
     });
   });
   context.on('response', (response) => {
@@ -102,7 +104,11 @@ async function createSession(amount: string): Promise<{ id: string }> {
 
 /** The session as the merchant's API gives it. */
 async function merchantSession(id: string): Promise<{ status: string; lastPaymentError: { code: string; reason: string } | null }> {
-  const response = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: { authorization: `Bearer ${merchant.secretKey}` } });
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/v1/payment-sessions/${id}`,
+    headers: { authorization: `Bearer ${merchant.secretKey}` },
+  });
   return response.json();
 }
 
@@ -299,7 +305,12 @@ describe('hosted checkout in headless Chromium', () => {
       args: [subscriber.address, nonce],
     });
     expect(used).toBe(true);
-    const allowance = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [subscriber.address, settings.subscriptionManager] });
+    const allowance = await pub.readContract({
+      address: token,
+      abi: fiatTokenAbi,
+      functionName: 'allowance',
+      args: [subscriber.address, settings.subscriptionManager],
+    });
     expect(allowance).toBeGreaterThan(0n);
 
     // Terms other than the plan's are refused before anything reaches the relay.
@@ -338,13 +349,25 @@ describe('hosted checkout in headless Chromium', () => {
 // nothing that USDC would refuse anyway. The real token's blacklist and pause, set by its role accounts.
 describe('hosted pages name the token refusal in one sentence', () => {
   const asRole = (key: `0x${string}`) =>
-    createWalletClient({ account: privateKeyToAccount(key), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+    createWalletClient({
+      account: privateKeyToAccount(key),
+      chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+      transport: http(chain.info.rpcUrl),
+    });
   const blacklister = () => asRole(DEV_ACCOUNTS.usdcBlacklister.privateKey);
   const pauser = () => asRole(DEV_ACCOUNTS.usdcPauser.privateKey);
   const mined = async (hash: `0x${string}`) => expect((await pub.waitForTransactionReceipt({ hash })).status).toBe('success');
   const setBlacklisted = async (who: Address, blocked: boolean) =>
-    mined(await blacklister().writeContract({ address: token, abi: fiatTokenAbi, functionName: blocked ? 'blacklist' : 'unBlacklist', args: [who] }));
-  const setPaused = async (paused: boolean) => mined(await pauser().writeContract({ address: token, abi: fiatTokenAbi, functionName: paused ? 'pause' : 'unpause' }));
+    mined(
+      await blacklister().writeContract({
+        address: token,
+        abi: fiatTokenAbi,
+        functionName: blocked ? 'blacklist' : 'unBlacklist',
+        args: [who],
+      }),
+    );
+  const setPaused = async (paused: boolean) =>
+    mined(await pauser().writeContract({ address: token, abi: fiatTokenAbi, functionName: paused ? 'pause' : 'unpause' }));
   const message = (page: Page) => page.locator('#message').textContent();
 
   it('a blacklisted payer is refused at the door with its sentence, before anything is signed or posted', async () => {
@@ -409,14 +432,22 @@ describe('hosted pages name the token refusal in one sentence', () => {
     try {
       await page.locator('#pay').click();
       await expect
-        .poll(async () => (await db.sql`select status from relay_submissions where payment_session_id = ${session.id}`)[0]?.status, { timeout: 60_000 })
+        .poll(async () => (await db.sql`select status from relay_submissions where payment_session_id = ${session.id}`)[0]?.status, {
+          timeout: 60_000,
+        })
         .toBe('submitted');
       // A second page opened while the payment is processing (as a reload is): it never saw the nonce.
       const reloaded = (await openWalletPage({ account: payer })).page;
       await reloaded.goto(`${baseUrl}/checkout/${session.id}`);
       await expect.poll(() => reloaded.locator('#pay').textContent(), { timeout: 30_000 }).toBe('Processing…');
       // The pause outbids the relay's transfer in the same block, so the transfer runs on a paused token.
-      const hash = await pauser().writeContract({ address: token, abi: fiatTokenAbi, functionName: 'pause', maxPriorityFeePerGas: 50_000_000_000n, maxFeePerGas: 100_000_000_000n });
+      const hash = await pauser().writeContract({
+        address: token,
+        abi: fiatTokenAbi,
+        functionName: 'pause',
+        maxPriorityFeePerGas: 50_000_000_000n,
+        maxFeePerGas: 100_000_000_000n,
+      });
       await testClient.mine({ blocks: 1 });
       await mined(hash);
       await testClient.setAutomine(true);
@@ -427,7 +458,10 @@ describe('hosted pages name the token refusal in one sentence', () => {
       const view = await t.app.inject({ method: 'GET', url: `/v1/checkout/sessions/${session.id}` });
       expect(view.json()).toMatchObject({ status: 'open', lastPaymentError: { code: 'token_paused' } });
       // And the merchant's object, with the readable reason.
-      expect((await merchantSession(session.id)).lastPaymentError).toEqual({ code: 'token_paused', reason: expect.stringMatching(/paused/i) });
+      expect((await merchantSession(session.id)).lastPaymentError).toEqual({
+        code: 'token_paused',
+        reason: expect.stringMatching(/paused/i),
+      });
       const later = (await openWalletPage({ account: payer })).page;
       await openCheckout(later, session.id);
       await expect.poll(() => message(later), { timeout: 30_000 }).toBe(describeRefusalToPayer('token_paused'));
@@ -437,7 +471,9 @@ describe('hosted pages name the token refusal in one sentence', () => {
       expect(await sessionStatus(session.id)).toBe('open');
       expect(await balanceOf(payer.address)).toBe(payerBefore);
       // The status route the page read: the code, and 404 for a nonce never posted for the session.
-      const nonce = (await db.sql`select idempotency_key from relay_submissions where payment_session_id = ${session.id}`)[0]!.idempotency_key.slice(`checkout_${session.id}_`.length);
+      const nonce = (
+        await db.sql`select idempotency_key from relay_submissions where payment_session_id = ${session.id}`
+      )[0]!.idempotency_key.slice(`checkout_${session.id}_`.length);
       const status = await t.app.inject({ method: 'GET', url: `/checkout/${session.id}/payments/${nonce}` });
       expect(status.json()).toMatchObject({ object: 'checkout_payment', submissionStatus: 'failed', failureCode: 'token_paused' });
       const unknown = await t.app.inject({ method: 'GET', url: `/checkout/${session.id}/payments/0x${'ab'.repeat(32)}` });

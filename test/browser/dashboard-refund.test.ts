@@ -45,11 +45,21 @@ const customer = privateKeyToAccount(DEV_ACCOUNTS.payers[2]!.privateKey);
 
 const auth = () => ({ authorization: `Bearer ${merchant.secretKey}` });
 const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: auth() })).json();
-const balanceOf = (who: Address) => pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address) =>
+  pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
 /** A payment session the customer paid through the relay, completed. */
 async function paidSession(amount: bigint): Promise<string> {
-  return payRelayedSession({ app: t.app, secretKey: merchant.secretKey, pub, token: settings.token, payer: customer, payTo: payout, amount, keyPrefix: 'dashboard-refund' });
+  return payRelayedSession({
+    app: t.app,
+    secretKey: merchant.secretKey,
+    pub,
+    token: settings.token,
+    payer: customer,
+    payTo: payout,
+    amount,
+    keyPrefix: 'dashboard-refund',
+  });
 }
 
 /** The payout wallet's EIP-2612 permit for the operator, sent through the API as the dashboard does. */
@@ -76,7 +86,11 @@ beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info);
   operator = refundOperatorOf(settings)!;
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  pub = createPublicClient({
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+    pollingInterval: 100,
+  });
   db = await createTestDatabase();
   temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
   dashboard = await startDashboardStack({ sql: db.sql, temporal, chain: { test: settings }, owner: OWNER, payout });
@@ -94,11 +108,20 @@ describe('one-click refund from the payment page', () => {
   it('prefills and caps at what remains refundable, and the refund succeeds on chain once', async () => {
     const sessionId = await paidSession(2_000_000n);
     // Before any allowance: a refund of 0.50 waits for the merchant wallet and reserves its amount.
-    const pending = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: sessionId, amount: '500000' } });
+    const pending = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(),
+      payload: { paymentSessionId: sessionId, amount: '500000' },
+    });
     expect(pending.json()).toMatchObject({ status: 'pending', method: 'wallet' });
     // Granting the allowance carries it on: the operator sends it (issue 36, item 13).
     await grantRefundAllowance(5_000_000n);
-    const carried = await until(() => get(`/v1/refunds/${pending.json().id}`), (r) => r.status === 'succeeded', 'the waiting refund carried on');
+    const carried = await until(
+      () => get(`/v1/refunds/${pending.json().id}`),
+      (r) => r.status === 'succeeded',
+      'the waiting refund carried on',
+    );
     expect(carried).toMatchObject({ method: 'allowance' });
     expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('1500000');
     const customerBefore = await balanceOf(customer.address);
@@ -115,7 +138,9 @@ describe('one-click refund from the payment page', () => {
     expect(await dialog.textContent()).toContain('Refundable: 1.50 USDC');
     // Who gets it and why, before anything is confirmed.
     await dialog.getByTestId('refund-recipient').filter({ hasText: customer.address }).waitFor();
-    expect(await dialog.getByTestId('refund-recipient').textContent()).toBe(`Goes to ${customer.address}: the wallet that signed the payment.`);
+    expect(await dialog.getByTestId('refund-recipient').textContent()).toBe(
+      `Goes to ${customer.address}: the wallet that signed the payment.`,
+    );
     // More than remains is refused in the page, before anything is created.
     await amount.fill('2');
     await dialog.getByRole('button', { name: 'Refund 2 USDC' }).click();
@@ -129,7 +154,11 @@ describe('one-click refund from the payment page', () => {
     await dialog.getByRole('status').filter({ hasText: 'is being sent from your refund allowance' }).waitFor();
 
     const [created] = await db.sql<{ id: string }[]>`select id from refunds where payment_session_id = ${sessionId} and amount = 1500000`;
-    const done = await until(() => get(`/v1/refunds/${created!.id}`), (r) => r.status !== 'processing', 'refund settled');
+    const done = await until(
+      () => get(`/v1/refunds/${created!.id}`),
+      (r) => r.status !== 'processing',
+      'refund settled',
+    );
     expect(done).toMatchObject({ status: 'succeeded', amount: '1500000', method: 'allowance' });
     expect((await pub.getTransactionReceipt({ hash: done.transactionHash })).status).toBe('success');
     // Once: the customer got exactly the amount, and one transfer was recorded for it.
@@ -155,7 +184,9 @@ describe('one-click refund from the payment page', () => {
   it('a refund the allowance does not cover says what it waits for, and the merchant cancels it from the refunds page', async () => {
     // 3 USDC of the 5 granted remain: a 4 USDC refund waits for the payout wallet.
     const sessionId = await paidSession(4_000_000n);
-    const waiting = (await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: sessionId } })).json();
+    const waiting = (
+      await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: sessionId } })
+    ).json();
     expect(waiting).toMatchObject({ status: 'pending', method: 'wallet', amount: '4000000' });
     expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('0');
 
@@ -168,7 +199,11 @@ describe('one-click refund from the payment page', () => {
     expect(await row.textContent()).toContain(customer.address);
     await cancel.click();
     await row.getByRole('button', { name: 'Cancel refund', exact: true }).click();
-    await until(() => get(`/v1/refunds/${waiting.id}`), (r) => r.status === 'cancelled', 'cancelled');
+    await until(
+      () => get(`/v1/refunds/${waiting.id}`),
+      (r) => r.status === 'cancelled',
+      'cancelled',
+    );
     await page.getByRole('button', { name: `Cancel refund ${waiting.id}`, exact: true }).waitFor({ state: 'detached' });
     expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('4000000');
     expect(await db.sql`select 1 from chain_transactions where purpose = ${`refund:${waiting.id}`}`).toHaveLength(0);

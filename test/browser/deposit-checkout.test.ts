@@ -110,7 +110,12 @@ describe('hosted checkout paid by transfer, no wallet in the browser', () => {
     const viemChain = chainDefinition(chain.info.chainId, chain.info.rpcUrl);
     const wallet = createWalletClient({ account: payer, chain: viemChain, transport: http(chain.info.rpcUrl) });
     const pub = createPublicClient({ chain: viemChain, transport: http(chain.info.rpcUrl), pollingInterval: 50 });
-    const hash = await wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [session.deposit.address, 3_250_000n] });
+    const hash = await wallet.writeContract({
+      address: settings.token,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [session.deposit.address, 3_250_000n],
+    });
     expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
 
     // Paid without a success URL: the server's receipt replaces the page, with no address left on it.
@@ -132,7 +137,12 @@ describe('hosted checkout paid by transfer, no wallet in the browser', () => {
     const viemChain = chainDefinition(chain.info.chainId, chain.info.rpcUrl);
     const pub = createPublicClient({ chain: viemChain, transport: http(chain.info.rpcUrl), pollingInterval: 50 }) as PublicClient;
     const wallet = createWalletClient({ account: payer, chain: viemChain, transport: http(chain.info.rpcUrl) });
-    const hash = await wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [session.deposit.address, 500_000n] });
+    const hash = await wallet.writeContract({
+      address: settings.token,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [session.deposit.address, 500_000n],
+    });
     expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
     await until(read, (s) => s.deposit.amountReceived === '500000', 'the partial transfer credited');
 
@@ -145,7 +155,9 @@ describe('hosted checkout paid by transfer, no wallet in the browser', () => {
     await page.locator('#pay').click();
     const done = await until(read, (s) => s.status === 'completed', 'completed by the wallet payment');
     expect(await balance()).toBe(before - 1_500_000n);
-    const [submission] = await db.sql<{ value: string }[]>`select call->>'value' as value from relay_submissions where payment_session_id = ${session.id}`;
+    const [submission] = await db.sql<
+      { value: string }[]
+    >`select call->>'value' as value from relay_submissions where payment_session_id = ${session.id}`;
     expect(submission?.value).toBe('1500000');
     expect(done.deposit).toMatchObject({ amountReceived: '500000', amountRemaining: '0', amountExcess: '0' });
     expect(done.amountRefundable).toBe('2000000');

@@ -51,11 +51,16 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${merchant.secretKey}` });
 const get = async (url: string) => (await stack.t.app.inject({ method: 'GET', url, headers: auth() })).json();
-const balanceOf = (who: Address) => stack.pub.readContract({ address: stack.settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address) =>
+  stack.pub.readContract({ address: stack.settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
 async function send(from: PrivateKeyAccount, to: Address, functionName: 'transfer' | 'approve', value: bigint): Promise<void> {
   const { chain } = stack;
-  const wallet = createWalletClient({ account: from, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  const wallet = createWalletClient({
+    account: from,
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+  });
   const hash = await wallet.writeContract({ address: stack.settings.token, abi: erc20Abi, functionName, args: [to, value], gas: 200_000n });
   expect((await waitForDevReceipt(stack.pub, hash)).status).toBe('success');
 }
@@ -73,12 +78,25 @@ describe('the hosted refund-claim page', () => {
     const invoice = created.json();
     const session = await get(`/v1/payment-sessions/${invoice.sessionId}`);
     await send(customer, session.deposit.address, 'transfer', 2_000_000n);
-    await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.deposit.amountReceived === '2000000', 'first part credited');
+    await until(
+      () => get(`/v1/payment-sessions/${session.id}`),
+      (s) => s.deposit.amountReceived === '2000000',
+      'first part credited',
+    );
     await send(colleague, session.deposit.address, 'transfer', 1_000_000n);
-    await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.status === 'completed', 'completed');
+    await until(
+      () => get(`/v1/payment-sessions/${session.id}`),
+      (s) => s.status === 'completed',
+      'completed',
+    );
 
     expect(await get(`/v1/refunds/recipient?paymentSessionId=${session.id}`)).toMatchObject({ recipient: null, requiresClaim: true });
-    const res = await stack.t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { invoiceId: invoice.id, amount: '2500000' } });
+    const res = await stack.t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(),
+      payload: { invoiceId: invoice.id, amount: '2500000' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const refund = res.json();
     expect(refund).toMatchObject({ status: 'requires_action', recipient: null });
@@ -102,7 +120,8 @@ describe('the hosted refund-claim page', () => {
     await page.screenshot({ path: `${SCREENSHOT_DIR}/claim-390.png`, fullPage: true });
 
     // Refused, and nothing changes: the zero address, the deposit address, a wrong checksum.
-    const wrongChecksum = customer.address.slice(0, 2) + customer.address.slice(2, 12).toLowerCase() + customer.address.slice(12).toUpperCase();
+    const wrongChecksum =
+      customer.address.slice(0, 2) + customer.address.slice(2, 12).toLowerCase() + customer.address.slice(12).toUpperCase();
     for (const [address, message] of [
       ['0x0000000000000000000000000000000000000000', 'zero address'],
       [session.deposit.address, 'deposit address'],
@@ -122,8 +141,18 @@ describe('the hosted refund-claim page', () => {
     expect(await page.getByTestId('claim-recipient').textContent()).toBe(customer.address);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/claimed-1280.png`, fullPage: true });
 
-    const done = await until(() => get(`/v1/refunds/${refund.id}`), (r) => r.status === 'succeeded' || r.status === 'failed', 'claimed refund settled');
-    expect(done).toMatchObject({ status: 'succeeded', method: 'allowance', recipient: customer.address, recipientSource: 'customer_claimed', claimUrl: null });
+    const done = await until(
+      () => get(`/v1/refunds/${refund.id}`),
+      (r) => r.status === 'succeeded' || r.status === 'failed',
+      'claimed refund settled',
+    );
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      method: 'allowance',
+      recipient: customer.address,
+      recipientSource: 'customer_claimed',
+      claimUrl: null,
+    });
     expect(done.claimedAt).not.toBeNull();
     expect(await balanceOf(customer.address)).toBe(customerBefore + 2_500_000n);
 

@@ -59,9 +59,15 @@ beforeAll(async () => {
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
   await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
   ({ context, userDataDir } = await launchBrowser());
-  context.on('request', (request) => traffic.push(request.allHeaders().then((h) => `${request.url()}\n${JSON.stringify(h)}\n${request.postData() ?? ''}`)));
+  context.on('request', (request) =>
+    traffic.push(request.allHeaders().then((h) => `${request.url()}\n${JSON.stringify(h)}\n${request.postData() ?? ''}`)),
+  );
   context.on('response', (response) =>
-    traffic.push(Promise.all([response.allHeaders(), response.body().catch(() => Buffer.alloc(0))]).then(([h, b]) => `${JSON.stringify(h)}\n${b.toString('utf8')}`)),
+    traffic.push(
+      Promise.all([response.allHeaders(), response.body().catch(() => Buffer.alloc(0))]).then(
+        ([h, b]) => `${JSON.stringify(h)}\n${b.toString('utf8')}`,
+      ),
+    ),
   );
 }, 180_000);
 
@@ -83,7 +89,12 @@ async function openWalletPage(account: PrivateKeyAccount): Promise<{ page: Page;
 }
 
 const allowanceOf = (owner: `0x${string}`) =>
-  chain.pub.readContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: 'allowance', args: [owner, chain.deployed.subscriptionManager] });
+  chain.pub.readContract({
+    address: chain.deployed.token,
+    abi: fiatTokenAbi,
+    functionName: 'allowance',
+    args: [owner, chain.deployed.subscriptionManager],
+  });
 
 describe('subscription renewal in headless Chromium', () => {
   it('enrols with an email on the plan page, is reminded by email when the allowance runs low, and renews on the linked page', async () => {
@@ -106,7 +117,8 @@ describe('subscription renewal in headless Chromium', () => {
     await enrolPage.page.locator('#pay').click();
     await expect.poll(() => enrolPage.page.locator('#message').textContent(), { timeout: 60_000 }).toMatch(/You are subscribed/);
     await enrolPage.page.close();
-    const [customer] = await db.sql`select email from customers where merchant_id = ${merchant.merchantId} and wallet_address = ${subscriber.address.toLowerCase()}`;
+    const [customer] =
+      await db.sql`select email from customers where merchant_id = ${merchant.merchantId} and wallet_address = ${subscriber.address.toLowerCase()}`;
     expect(customer?.email).toBe(email);
     expect(await allowanceOf(subscriber.address)).toBe(USDC(5) * 12n);
 
@@ -119,12 +131,35 @@ describe('subscription renewal in headless Chromium', () => {
     // The customer lowers the allowance from their wallet to two periods before period 0 is charged,
     // so the check after that charge finds one period left: the reminder goes out.
     await chain.testClient.setBalance({ address: subscriber.address, value: 10n ** 18n });
-    const wallet = createWalletClient({ account: subscriber, chain: chainDefinition(chain.anvil.chainId, chain.anvil.rpcUrl), transport: http(chain.anvil.rpcUrl) });
-    const approve = await wallet.writeContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: 'approve', args: [chain.deployed.subscriptionManager, USDC(10)] });
+    const wallet = createWalletClient({
+      account: subscriber,
+      chain: chainDefinition(chain.anvil.chainId, chain.anvil.rpcUrl),
+      transport: http(chain.anvil.rpcUrl),
+    });
+    const approve = await wallet.writeContract({
+      address: chain.deployed.token,
+      abi: fiatTokenAbi,
+      functionName: 'approve',
+      args: [chain.deployed.subscriptionManager, USDC(10)],
+    });
     await waitForDevReceipt(chain.pub, approve);
     const projected = await onSubscriptionCreatedOnChain(
-      { sql: db.sql, temporal: temporal.client, taskQueue: temporal.taskQueue, events: { dispatch: async () => {} }, modes: { test: chain.mode } },
-      { livemode: false, chainId: chain.anvil.chainId, address: log!.address, transactionHash: receipt.transactionHash, blockTimestamp: block.timestamp, args: log!.args, planId: plan.id },
+      {
+        sql: db.sql,
+        temporal: temporal.client,
+        taskQueue: temporal.taskQueue,
+        events: { dispatch: async () => {} },
+        modes: { test: chain.mode },
+      },
+      {
+        livemode: false,
+        chainId: chain.anvil.chainId,
+        address: log!.address,
+        transactionHash: receipt.transactionHash,
+        blockTimestamp: block.timestamp,
+        args: log!.args,
+        planId: plan.id,
+      },
     );
     if (projected.outcome === 'ignored') throw new Error(projected.reason);
 
@@ -159,6 +194,11 @@ describe('subscription renewal in headless Chromium', () => {
     expect(all).not.toContain(merchant.secretKey);
     expect(all).not.toMatch(/sk_(test|live)_/);
 
-    await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${projected.subscriptionId}/cancel`, headers: { authorization: `Bearer ${merchant.secretKey}` }, payload: {} });
+    await t.app.inject({
+      method: 'POST',
+      url: `/v1/subscriptions/${projected.subscriptionId}/cancel`,
+      headers: { authorization: `Bearer ${merchant.secretKey}` },
+      payload: {},
+    });
   }, 120_000);
 });

@@ -155,7 +155,10 @@ afterAll(async () => {
 const balanceOf = (who: Address) => pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
 /** A page with the test wallet backed by `account`, forwarding reads to anvil. */
-async function openWalletPage(account: PrivateKeyAccount, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; methods: string[] }> {
+async function openWalletPage(
+  account: PrivateKeyAccount,
+  viewport = { width: 1280, height: 900 },
+): Promise<{ page: Page; methods: string[] }> {
   const { page, log } = await openTestWalletPage(context, { account, chainId: chain.info.chainId, rpcUrl: chain.info.rpcUrl, viewport });
   return { page, methods: log.methods };
 }
@@ -182,7 +185,9 @@ describe('the store page in headless Chromium', () => {
     expect(await card(page, products.house!.id).locator('button').textContent()).toBe('Buy now');
     expect(await page.getByText('Holiday blend').count()).toBe(0);
     // Images loaded (the https CDN stand-in), the logo included.
-    await expect.poll(() => page.evaluate(() => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0))).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0)))
+      .toBe(true);
     expect(await page.locator('header img').count()).toBe(1);
     // The product named <script> is text on the page; nothing it holds ran.
     expect(await card(page, products.xss!.id).locator('.name').textContent()).toBe('<script>window.__xss = 1</script>');
@@ -190,7 +195,11 @@ describe('the store page in headless Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
     // The accent colour drives the buttons.
-    expect(await card(page, products.house!.id).locator('button').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(15, 118, 110)');
+    expect(
+      await card(page, products.house!.id)
+        .locator('button')
+        .evaluate((b) => getComputedStyle(b).backgroundColor),
+    ).toBe('rgb(15, 118, 110)');
     await page.close();
   });
 
@@ -223,7 +232,11 @@ describe('the store page in headless Chromium', () => {
     expect(await balanceOf(payout)).toBe(payoutBefore + 16_750_000n);
     const [event] = await db.sql<{ data: { object: Record<string, unknown> } }[]>`
       select data from events where type = 'payment.completed' and data->'object'->>'id' = ${sessionId}`;
-    expect(event?.data.object).toMatchObject({ id: sessionId, productId: products.ethiopia!.id, productName: 'Ethiopia Yirgacheffe, 250 g' });
+    expect(event?.data.object).toMatchObject({
+      id: sessionId,
+      productId: products.ethiopia!.id,
+      productName: 'Ethiopia Yirgacheffe, 250 g',
+    });
     await page.close();
   });
 
@@ -254,7 +267,9 @@ describe('the store page in headless Chromium', () => {
       await page.goto(`${baseUrl}/store/north-roastery`);
       // Product images load lazily; a full-page screenshot does not scroll, so load them all first.
       await page.evaluate(() => document.querySelectorAll('img').forEach((img) => (img.loading = 'eager')));
-      await expect.poll(() => page.evaluate(() => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0))).toBe(true);
+      await expect
+        .poll(() => page.evaluate(() => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0)))
+        .toBe(true);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       if (name === 'phone') {
         // One card per row, as wide as the content column.

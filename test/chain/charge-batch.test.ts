@@ -44,15 +44,30 @@ describe('batched charges', () => {
       return items.map((i) => (i === 4 ? { status: 'rejected', reason: new Error('four') } : { status: 'fulfilled', value: `ok ${i}` }));
     });
     const results = await Promise.allSettled([1, 2, 3, 4, 5].map((i) => batcher.add(i)));
-    expect(flushed).toEqual([[1, 2, 3], [4, 5]]);
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(['ok 1', 'ok 2', 'ok 3', 'four', 'ok 5']);
+    expect(flushed).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+      'ok 1',
+      'ok 2',
+      'ok 3',
+      'four',
+      'ok 5',
+    ]);
   });
 
   it('charges due together go out as one chargeMany; a refused one is reported by name, a charged one as already charged, none twice', async () => {
     const [a, b, c, charged] = await enrolled(4);
     const [broke] = await enrolled(1, 0n);
     const now = new Date((await chain.chainNowMs()) - 1000).toISOString();
-    const input = (onChainId: string): ChargeInput => ({ livemode: false, onChainId, periodIndex: 0, amount: USDC(10).toString(), periodStart: now });
+    const input = (onChainId: string): ChargeInput => ({
+      livemode: false,
+      onChainId,
+      periodIndex: 0,
+      amount: USDC(10).toString(),
+      periodStart: now,
+    });
     // A port that batches for a whole second, so every charge below lands in one batch.
     const port: SubscriptionChain = await createViemSubscriptionChain(
       {
@@ -88,7 +103,12 @@ describe('batched charges', () => {
     const receipt = await chain.pub.getTransactionReceipt({ hash: (ra as { txHash: `0x${string}` }).txHash });
     const tx = await chain.pub.getTransaction({ hash: receipt.transactionHash });
     expect(tx.input.slice(0, 10)).toBe(CHARGE_MANY_SELECTOR);
-    const logs = await chain.pub.getContractEvents({ address: chain.deployed.subscriptionManager, abi: subscriptionManagerAbi, eventName: 'SubscriptionCharged', fromBlock: 0n });
+    const logs = await chain.pub.getContractEvents({
+      address: chain.deployed.subscriptionManager,
+      abi: subscriptionManagerAbi,
+      eventName: 'SubscriptionCharged',
+      fromBlock: 0n,
+    });
     for (const id of [a, b, c, charged]) expect(logs.filter((l) => l.args.id === BigInt(id!) && l.args.periodIndex === 0)).toHaveLength(1);
     expect(logs.filter((l) => l.args.id === BigInt(broke!))).toHaveLength(0);
     expect(logs.filter((l) => l.transactionHash === receipt.transactionHash)).toHaveLength(3);
@@ -96,28 +116,54 @@ describe('batched charges', () => {
     // Charged again later (a retried activity): found through the contract's guard, nothing sent.
     expect(await port.charge(input(b!))).toEqual({ ...rb, alreadyCharged: true });
     // The broke subscriber tops up: the same period is charged.
-    await chain.mint((await chain.pub.readContract({ address: chain.deployed.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [BigInt(broke!)] })).subscriber, USDC(50));
+    await chain.mint(
+      (
+        await chain.pub.readContract({
+          address: chain.deployed.subscriptionManager,
+          abi: subscriptionManagerAbi,
+          functionName: 'getSubscription',
+          args: [BigInt(broke!)],
+        })
+      ).subscriber,
+      USDC(50),
+    );
     expect(await port.charge(input(broke!))).toMatchObject({ ok: true, alreadyCharged: false });
   }, 120_000);
 });
 
 describe('charging at the period start', () => {
-  it('a period that started after the latest block is charged at once, single and batched: simulated at the next block\'s time, not the latest block\'s', async () => {
+  it("a period that started after the latest block is charged at once, single and batched: simulated at the next block's time, not the latest block's", async () => {
     // A subscription whose first period starts 3 s after its enrolment block; then the chain stays
     // idle (automine: no block until a transaction comes) until the clock is past that start.
     const payers = [newPayer()];
     for (const payer of payers) await chain.mint(payer.address, USDC(100));
     const start = BigInt(Math.floor((await chain.chainNowMs()) / 1000)) + 3n;
     const ids: string[] = [];
-    for (const payer of payers) ids.push((await chain.enrol({ payer, amount: USDC(10), period: PERIOD, periods: 0, trialEnd: start })).args.id.toString());
+    for (const payer of payers)
+      ids.push((await chain.enrol({ payer, amount: USDC(10), period: PERIOD, periods: 0, trialEnd: start })).args.id.toString());
     while (Date.now() / 1000 < Number(start) + 1) await new Promise((r) => setTimeout(r, 200));
     expect((await chain.pub.getBlock()).timestamp).toBeLessThan(start);
 
     const periodStart = new Date(Number(start) * 1000).toISOString();
-    const input = (onChainId: string): ChargeInput => ({ livemode: false, onChainId, periodIndex: 0, amount: USDC(10).toString(), periodStart });
+    const input = (onChainId: string): ChargeInput => ({
+      livemode: false,
+      onChainId,
+      periodIndex: 0,
+      amount: USDC(10).toString(),
+      periodStart,
+    });
     const portWith = (chargeBatch: false | { windowMs: number; maxItems: number }) =>
       createViemSubscriptionChain(
-        { test: { rpcUrl: chain.anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: chain.deployed.subscriptionManager, fromBlock: 0n, pollingIntervalMs: 50, chargeBatch } },
+        {
+          test: {
+            rpcUrl: chain.anvil.rpcUrl,
+            operatorKey: DEV_ACCOUNTS.operator.privateKey,
+            subscriptionManager: chain.deployed.subscriptionManager,
+            fromBlock: 0n,
+            pollingIntervalMs: 50,
+            chargeBatch,
+          },
+        },
         { sql: db.sql },
       );
     // Alone: one `charge`.
@@ -130,7 +176,8 @@ describe('charging at the period start', () => {
     for (const payer of later) await chain.mint(payer.address, USDC(100));
     const start2 = BigInt(Math.floor((await chain.chainNowMs()) / 1000)) + 3n;
     const batchIds: string[] = [];
-    for (const payer of later) batchIds.push((await chain.enrol({ payer, amount: USDC(10), period: PERIOD, periods: 0, trialEnd: start2 })).args.id.toString());
+    for (const payer of later)
+      batchIds.push((await chain.enrol({ payer, amount: USDC(10), period: PERIOD, periods: 0, trialEnd: start2 })).args.id.toString());
     while (Date.now() / 1000 < Number(start2) + 1) await new Promise((r) => setTimeout(r, 200));
     expect((await chain.pub.getBlock()).timestamp).toBeLessThan(start2);
     const batched = await portWith({ windowMs: 500, maxItems: 10 });

@@ -80,7 +80,9 @@ describe('contracts:deploy on a chain with the CREATE2 factory', () => {
     const unfunded = generatePrivateKey();
     const run = await deploy(['--chain', 'base', '--rpc-url', anvil.rpcUrl, '--confirmations', '1'], { DEPLOYER_PRIVATE_KEY: unfunded });
     expect(run.code).toBe(1);
-    expect(run.err.join('\n')).toMatch(/The deployer 0x[0-9a-fA-F]{40} holds 0 of the chain's gas token; deploying needs about [0-9.]+ \(\d+ gas\)/);
+    expect(run.err.join('\n')).toMatch(
+      /The deployer 0x[0-9a-fA-F]{40} holds 0 of the chain's gas token; deploying needs about [0-9.]+ \(\d+ gas\)/,
+    );
     expect(await client.getBlockNumber()).toBe(0n);
   });
 
@@ -102,7 +104,9 @@ describe('contracts:deploy on a chain with the CREATE2 factory', () => {
     expect(expected.depositFactoryV2).toBe(DEPOSIT_FACTORY_V2_ADDRESS);
     expect(run.out.filter((l) => l.includes(' deployed in block '))).toHaveLength(5);
     // SubscriptionManagerV2 beside v1, at an address of its own (issue 37).
-    expect(run.out).toContainEqual(expect.stringMatching(new RegExp(`^# SubscriptionManagerV2 ${expected.subscriptionManagerV2} deployed in block `)));
+    expect(run.out).toContainEqual(
+      expect.stringMatching(new RegExp(`^# SubscriptionManagerV2 ${expected.subscriptionManagerV2} deployed in block `)),
+    );
     expect(expected.subscriptionManagerV2).not.toBe(expected.subscriptionManager);
     for (const address of Object.values(expected)) expect((await client.getCode({ address }))?.length).toBeGreaterThan(1000);
     // The key is never echoed, and the RPC URL (which may carry a provider's API key) neither.
@@ -212,7 +216,10 @@ describe('contracts:deploy on a chain without the CREATE2 factory', () => {
 });
 
 /** An RPC endpoint in front of anvil that refuses, or silently drops, eth_call state overrides. */
-async function endpointWithoutOverrides(upstream: string, behaviour: 'refuse' | 'ignore'): Promise<{ url: string; close: () => Promise<void> }> {
+async function endpointWithoutOverrides(
+  upstream: string,
+  behaviour: 'refuse' | 'ignore',
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer(async (request, response) => {
     let body = '';
     for await (const chunk of request) body += chunk;
@@ -261,14 +268,22 @@ describe('contracts:deploy through an endpoint without state overrides', () => {
 
 describe('contracts:deploy arguments', () => {
   it('answers bad arguments with the usage and exit code 2, before touching any chain', async () => {
-    for (const args of [[], ['--chain', 'solana', '--rpc-url', 'http://127.0.0.1:1'], ['--chain', 'base'], ['--chain', 'base', '--rpc-url', 'http://127.0.0.1:1', '--confirmations', '0'], ['--chain', 'base', '--rpc-url', 'http://127.0.0.1:1', '--verbose']]) {
+    for (const args of [
+      [],
+      ['--chain', 'solana', '--rpc-url', 'http://127.0.0.1:1'],
+      ['--chain', 'base'],
+      ['--chain', 'base', '--rpc-url', 'http://127.0.0.1:1', '--confirmations', '0'],
+      ['--chain', 'base', '--rpc-url', 'http://127.0.0.1:1', '--verbose'],
+    ]) {
       const run = await deploy(args, {});
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.err.join('\n')).toContain('Usage: npm run contracts:deploy');
     }
     const unknown = await deploy(['--chain', 'solana', '--rpc-url', 'http://127.0.0.1:1'], {});
     expect(unknown.err[0]).toBe('Error: --chain solana is not a known chain');
-    expect(unknown.err.join('\n')).toContain('base (8453), base-sepolia (84532), ethereum (1), arbitrum (42161), optimism (10), polygon (137)');
+    expect(unknown.err.join('\n')).toContain(
+      'base (8453), base-sepolia (84532), ethereum (1), arbitrum (42161), optimism (10), polygon (137)',
+    );
   });
 
   it('never takes a key as an argument, and never echoes one', async () => {
@@ -278,7 +293,9 @@ describe('contracts:deploy arguments', () => {
       expect(run.err[0]).toMatch(/Keys are never taken as arguments.*DEPLOYER_PRIVATE_KEY/);
       expect(run.err.join('\n')).not.toContain(deployer.privateKey.slice(2));
     }
-    const malformed = await deploy(['--chain', 'base', '--rpc-url', 'http://127.0.0.1:1'], { DEPLOYER_PRIVATE_KEY: 'not-a-key-but-secret' });
+    const malformed = await deploy(['--chain', 'base', '--rpc-url', 'http://127.0.0.1:1'], {
+      DEPLOYER_PRIVATE_KEY: 'not-a-key-but-secret',
+    });
     expect(malformed.code).toBe(2);
     expect(malformed.err.join('\n')).not.toContain('not-a-key-but-secret');
   });

@@ -27,11 +27,7 @@ import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../src/chai
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
 import { type AnvilInstance, startAnvil } from '../../src/dev/chain/anvil.js';
 import { findProjectRoot, loadArtifacts, renderAbiModule } from '../../src/dev/chain/artifacts.js';
-import {
-  type DeployedContracts,
-  DEFAULT_PAYER_BALANCE,
-  deployContracts,
-} from '../../src/dev/chain/deploy.js';
+import { type DeployedContracts, DEFAULT_PAYER_BALANCE, deployContracts } from '../../src/dev/chain/deploy.js';
 import { ANVIL_ACCOUNTS, ANVIL_MNEMONIC, DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { renderFiatTokenAbiModule } from '../../src/dev/chain/circle-usdc.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
@@ -208,12 +204,19 @@ describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
     const domain = await readDomain(pub, token);
     expect(domain).toEqual({ name: 'USD Coin', version: '2', chainId: 31337n, verifyingContract: token });
     const separator = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'DOMAIN_SEPARATOR' });
-    expect(separator).toBe(hashDomain({ domain, types: { EIP712Domain: [
-      { name: 'name', type: 'string' },
-      { name: 'version', type: 'string' },
-      { name: 'chainId', type: 'uint256' },
-      { name: 'verifyingContract', type: 'address' },
-    ] } }));
+    expect(separator).toBe(
+      hashDomain({
+        domain,
+        types: {
+          EIP712Domain: [
+            { name: 'name', type: 'string' },
+            { name: 'version', type: 'string' },
+            { name: 'chainId', type: 'uint256' },
+            { name: 'verifyingContract', type: 'address' },
+          ],
+        },
+      }),
+    );
   });
 
   it('uses the EIP-3009 / EIP-2612 typehashes exactly', async () => {
@@ -224,15 +227,9 @@ describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
         | 'CANCEL_AUTHORIZATION_TYPEHASH'
         | 'PERMIT_TYPEHASH',
     ) => pub.readContract({ address: token, abi: fiatTokenAbi, functionName });
-    expect(await read('TRANSFER_WITH_AUTHORIZATION_TYPEHASH')).toBe(
-      '0x7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a2267',
-    );
-    expect(await read('RECEIVE_WITH_AUTHORIZATION_TYPEHASH')).toBe(
-      '0xd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de8',
-    );
-    expect(await read('CANCEL_AUTHORIZATION_TYPEHASH')).toBe(
-      '0x158b0a9edf7a828aad02f63cd515c68ef2f50ba807396f6d12842833a1597429',
-    );
+    expect(await read('TRANSFER_WITH_AUTHORIZATION_TYPEHASH')).toBe('0x7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a2267');
+    expect(await read('RECEIVE_WITH_AUTHORIZATION_TYPEHASH')).toBe('0xd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de8');
+    expect(await read('CANCEL_AUTHORIZATION_TYPEHASH')).toBe('0x158b0a9edf7a828aad02f63cd515c68ef2f50ba807396f6d12842833a1597429');
     expect(await read('PERMIT_TYPEHASH')).toBe('0x6e71edae12b1b97f4d1f60370fef10105fa2faae0126114a169c64845d6126c9');
   });
 
@@ -301,10 +298,7 @@ describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
     // a signature over another chain's domain (the USDC-name pitfall) is rejected too
     const otherDomain = await authFor();
     await expectRevertReason(
-      simulateTransfer(
-        otherDomain,
-        await signAuthorization(payerA, { ...domain, name: 'USDC' }, 'TransferWithAuthorization', otherDomain),
-      ),
+      simulateTransfer(otherDomain, await signAuthorization(payerA, { ...domain, name: 'USDC' }, 'TransferWithAuthorization', otherDomain)),
       'FiatTokenV2: invalid signature',
     );
   });
@@ -460,9 +454,16 @@ describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
     const permit = await signPermit(pub, payerB, token, { spender: relayer.address, value: USDC(3), deadline });
     const packed = `${permit.r}${permit.s.slice(2)}${permit.v.toString(16).padStart(2, '0')}` as Hex;
     await mined(
-      await wallet(relayer).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'permit', args: [payerB.address, relayer.address, permit.value, deadline, packed] }),
+      await wallet(relayer).writeContract({
+        address: token,
+        abi: fiatTokenAbi,
+        functionName: 'permit',
+        args: [payerB.address, relayer.address, permit.value, deadline, packed],
+      }),
     );
-    expect(await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [payerB.address, relayer.address] })).toBe(USDC(3));
+    expect(
+      await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [payerB.address, relayer.address] }),
+    ).toBe(USDC(3));
   });
 
   it('a blacklisted payer cannot pay, and a paused token moves nothing (string reverts)', async () => {
@@ -472,9 +473,13 @@ describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
     const auth = await authFor({ value: USDC(0.1) });
     const signature = await signAuthorization(payerA, domain, 'TransferWithAuthorization', auth);
 
-    await mined(await wallet(blacklister).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'blacklist', args: [payerA.address] }));
+    await mined(
+      await wallet(blacklister).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'blacklist', args: [payerA.address] }),
+    );
     await expectRevertReason(simulateTransfer(auth, signature), 'Blacklistable: account is blacklisted');
-    await mined(await wallet(blacklister).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'unBlacklist', args: [payerA.address] }));
+    await mined(
+      await wallet(blacklister).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'unBlacklist', args: [payerA.address] }),
+    );
 
     await mined(await wallet(pauser).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'pause' }));
     try {
@@ -517,7 +522,15 @@ describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
     // The relay's own encoding (src/relay/calls.ts): 65 bytes go through (v, r, s), other lengths through bytes.
     const relayed = (bytesOverload: boolean) => async (from: PrivateKeyAccount) => {
       const { auth, signature } = await signed(from, 'TransferWithAuthorization');
-      const call = { kind: 'payment' as const, token, ...auth, value: String(auth.value), validAfter: String(auth.validAfter), validBefore: String(auth.validBefore), signature };
+      const call = {
+        kind: 'payment' as const,
+        token,
+        ...auth,
+        value: String(auth.value),
+        validAfter: String(auth.validAfter),
+        validBefore: String(auth.validBefore),
+        signature,
+      };
       const { to, data } = bytesOverload
         ? {
             to: token,
@@ -535,8 +548,18 @@ describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
       const head = [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce] as const;
       const { v, r, s } = splitSig(signature);
       return bytesOverload
-        ? wallet(merchant).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'receiveWithAuthorization', args: [...head, signature] })
-        : wallet(merchant).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'receiveWithAuthorization', args: [...head, v, r, s] });
+        ? wallet(merchant).writeContract({
+            address: token,
+            abi: fiatTokenAbi,
+            functionName: 'receiveWithAuthorization',
+            args: [...head, signature],
+          })
+        : wallet(merchant).writeContract({
+            address: token,
+            abi: fiatTokenAbi,
+            functionName: 'receiveWithAuthorization',
+            args: [...head, v, r, s],
+          });
     };
     // Warm-up: the first transfer of the run pays for slots no later payment touches cold again in this order.
     await mean(relayed(false));
@@ -546,8 +569,12 @@ describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
       'receiveWithAuthorization (v,r,s)': await mean(received(false)),
       'receiveWithAuthorization (bytes)': await mean(received(true)),
     };
-    console.log(`[gas] relayed payment on ${await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'name' })} v${domain.version}, mean of ${K}: ` +
-      Object.entries(gas).map(([path, g]) => `${path}: ${g.toFixed(0)}`).join('; '));
+    console.log(
+      `[gas] relayed payment on ${await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'name' })} v${domain.version}, mean of ${K}: ` +
+        Object.entries(gas)
+          .map(([path, g]) => `${path}: ${g.toFixed(0)}`)
+          .join('; '),
+    );
     // Measured 2026-11-25 on FiatTokenV2_2: about 85,800 (v, r, s) and 86,200 (bytes); docs/benchmarks.md, "Gas on
     // Circle's USDC". A payment is 21,000 intrinsic gas, the proxy, one ecrecover, two balance writes, a nonce write, two logs.
     for (const g of Object.values(gas)) {
@@ -684,7 +711,12 @@ describe('SubscriptionManager', () => {
     expect(cancelled?.args).toEqual({ id, by: payerB.address });
 
     await advance(MONTH);
-    const allowance = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [payerB.address, manager] });
+    const allowance = await pub.readContract({
+      address: token,
+      abi: fiatTokenAbi,
+      functionName: 'allowance',
+      args: [payerB.address, manager],
+    });
     expect(allowance).toBeGreaterThanOrEqual(t.amount);
     expect(await balanceOf(payerB.address)).toBeGreaterThanOrEqual(t.amount);
     await expectRevert(simulateCharge(id, 1, t.amount), 'SubscriptionIsCancelled');
@@ -724,7 +756,9 @@ describe('SubscriptionManager', () => {
       expect(cancelReceipt.blockNumber).toBe(chargeReceipt.blockNumber);
       expect(cancelReceipt.status).toBe('success');
       expect(chargeReceipt.status).toBe('reverted');
-      expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [id, 0] })).toBe(false);
+      expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [id, 0] })).toBe(
+        false,
+      );
     } finally {
       await testClient.setAutomine(true);
     }
@@ -763,7 +797,12 @@ describe('SubscriptionManager', () => {
     );
     const balance = await balanceOf(payerC.address);
     await mined(
-      await wallet(payerC).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'transfer', args: [relayer.address, balance - USDC(3)] }),
+      await wallet(payerC).writeContract({
+        address: token,
+        abi: fiatTokenAbi,
+        functionName: 'transfer',
+        args: [relayer.address, balance - USDC(3)],
+      }),
     );
     const failed = await expectRevert(simulateCharge(id, 0, USDC(10)), 'InsufficientBalance');
     expect(failed.args).toEqual([id, USDC(3), USDC(10)]);
@@ -800,7 +839,12 @@ describe('SubscriptionManager', () => {
     const [created] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCreated' });
     expect(created?.args).toMatchObject({ id, subscriber: payerA.address, amount: USDC(20), periods: 12 });
     expect(
-      await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'enrolmentNonceUsed', args: [payerA.address, enrolment.nonce] }),
+      await pub.readContract({
+        address: manager,
+        abi: subscriptionManagerAbi,
+        functionName: 'enrolmentNonceUsed',
+        args: [payerA.address, enrolment.nonce],
+      }),
     ).toBe(true);
 
     await expectRevert(simulate(payerA.address, t), 'EnrolmentNonceUsed');
@@ -854,12 +898,23 @@ describe('SubscriptionManager', () => {
     const deadline = (await now()) + 3600n;
     const forged = await signCancellation(pub, payerA, manager, { subscriptionId: id, deadline });
     await expectRevert(
-      pub.simulateContract({ account: relayer, address: manager, abi: subscriptionManagerAbi, functionName: 'cancelFor', args: [id, deadline, forged] }),
+      pub.simulateContract({
+        account: relayer,
+        address: manager,
+        abi: subscriptionManagerAbi,
+        functionName: 'cancelFor',
+        args: [id, deadline, forged],
+      }),
       'InvalidCancellationSignature',
     );
     const signature = await signCancellation(pub, payerB, manager, { subscriptionId: id, deadline });
     const receipt = await mined(
-      await wallet(relayer).writeContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'cancelFor', args: [id, deadline, signature] }),
+      await wallet(relayer).writeContract({
+        address: manager,
+        abi: subscriptionManagerAbi,
+        functionName: 'cancelFor',
+        args: [id, deadline, signature],
+      }),
     );
     const [cancelled] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCancelled' });
     expect(cancelled?.args).toEqual({ id, by: payerB.address });
@@ -883,7 +938,9 @@ describe('SubscriptionManager', () => {
     const subscribers: PrivateKeyAccount[] = [];
     for (let i = 0; i < count; i++) {
       const payer = privateKeyToAccount(keccak256(toHex(`${label}-${i}-${Date.now()}`)));
-      await mined(await wallet(minter).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'mint', args: [payer.address, USDC(1000)] }));
+      await mined(
+        await wallet(minter).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'mint', args: [payer.address, USDC(1000)] }),
+      );
       const deadline = (await now()) + 3600n;
       const permit = await signPermit(pub, payer, token, { spender: manager, value: USDC(1000), deadline });
       const auth = await signEnrolment(pub, payer, manager, t, { nonce: randomNonce(), deadline });
@@ -902,7 +959,13 @@ describe('SubscriptionManager', () => {
   }
 
   const chargeMany = (ids: bigint[], periods: number[], amounts: bigint[], caller = operator) =>
-    pub.simulateContract({ account: caller, address: manager, abi: subscriptionManagerAbi, functionName: 'chargeMany', args: [ids, periods, amounts] });
+    pub.simulateContract({
+      account: caller,
+      address: manager,
+      abi: subscriptionManagerAbi,
+      functionName: 'chargeMany',
+      args: [ids, periods, amounts],
+    });
 
   it('chargeMany charges each item once under the rules of charge, and reports each refused item by its error without reverting the batch', async () => {
     const t = terms({ periods: 2 });
@@ -913,9 +976,16 @@ describe('SubscriptionManager', () => {
     // Empty the broke subscriber's wallet: it needs gas for its own transfer.
     await mined(await wallet(deployer).sendTransaction({ to: brokeSubscriber.address, value: 10n ** 16n }));
     await mined(
-      await wallet(brokeSubscriber).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'transfer', args: [relayer.address, await balanceOf(brokeSubscriber.address)] }),
+      await wallet(brokeSubscriber).writeContract({
+        address: token,
+        abi: fiatTokenAbi,
+        functionName: 'transfer',
+        args: [relayer.address, await balanceOf(brokeSubscriber.address)],
+      }),
     );
-    await mined(await wallet(operator).writeContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'cancel', args: [cancelled] }));
+    await mined(
+      await wallet(operator).writeContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'cancel', args: [cancelled] }),
+    );
 
     const items = [
       [ok, 0, t.amount],
@@ -957,11 +1027,20 @@ describe('SubscriptionManager', () => {
     );
     expect(await balanceOf(merchant.address)).toBe(merchantBefore + t.amount);
     // A refused item leaves its period chargeable: the broke subscriber tops up and is charged.
-    await mined(await wallet(minter).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'mint', args: [brokeSubscriber.address, USDC(50)] }));
+    await mined(
+      await wallet(minter).writeContract({
+        address: token,
+        abi: fiatTokenAbi,
+        functionName: 'mint',
+        args: [brokeSubscriber.address, USDC(50)],
+      }),
+    );
     const retry = await chargeMany([broke], [0], [t.amount]);
     expect(retry.result).toEqual(['0x00000000']);
     await mined(await wallet(operator).writeContract(retry.request));
-    expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [broke, 0] })).toBe(true);
+    expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [broke, 0] })).toBe(
+      true,
+    );
     await expectRevert(chargeMany([ok], [0, 1], [t.amount]), 'BatchLengthMismatch');
   }, 120_000);
 
@@ -975,14 +1054,20 @@ describe('SubscriptionManager', () => {
     const perBatched: Record<number, number> = {};
     for (const size of [1, 10, 50]) {
       const batched = await enrolFresh(size, t, `gas-batch-${size}`);
-      const { request, result } = await chargeMany(batched.ids, batched.ids.map(() => 0), batched.ids.map(() => t.amount));
+      const { request, result } = await chargeMany(
+        batched.ids,
+        batched.ids.map(() => 0),
+        batched.ids.map(() => t.amount),
+      );
       expect(result.every((r) => r === '0x00000000')).toBe(true);
       const receipt = await mined(await wallet(operator).writeContract(request));
       perBatched[size] = Number(receipt.gasUsed) / size;
     }
     console.log(
       `[gas] charge: ${perSingle.toFixed(0)} gas per charge; ` +
-        Object.entries(perBatched).map(([size, gas]) => `chargeMany(${size}): ${gas.toFixed(0)} (${(gas / perSingle).toFixed(2)} x)`).join('; '),
+        Object.entries(perBatched)
+          .map(([size, gas]) => `chargeMany(${size}): ${gas.toFixed(0)} (${(gas / perSingle).toFixed(2)} x)`)
+          .join('; '),
     );
     // On Circle's FiatTokenV2_2: 75,916 single, 29,354 per item in a batch of 50 (0.39 x); on the old TestUSDC it was
     // 63,128 and 26,856 (0.43 x). docs/benchmarks.md, "Gas on Circle's USDC".
@@ -999,12 +1084,20 @@ describe('SubscriptionManager', () => {
     for (const period of [55, 56, 57, 255, 256]) await charge(id, period, t.amount);
     for (const period of [55, 56, 57, 255, 256]) {
       await expectRevert(simulateCharge(id, period, t.amount), 'PeriodAlreadyCharged');
-      expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [id, period] })).toBe(true);
+      expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [id, period] })).toBe(
+        true,
+      );
     }
     for (const period of [0, 54, 58, 254, 257]) {
-      expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [id, period] })).toBe(false);
+      expect(await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [id, period] })).toBe(
+        false,
+      );
     }
-    const { request, result } = await chargeMany([id, id, id, id, id], [54, 58, 58, 56, 0], [t.amount, t.amount, t.amount, t.amount, t.amount]);
+    const { request, result } = await chargeMany(
+      [id, id, id, id, id],
+      [54, 58, 58, 56, 0],
+      [t.amount, t.amount, t.amount, t.amount, t.amount],
+    );
     expect(result).toEqual([
       '0x00000000',
       '0x00000000',
@@ -1016,28 +1109,57 @@ describe('SubscriptionManager', () => {
     for (const period of [0, 54, 58]) await expectRevert(simulateCharge(id, period, t.amount), 'PeriodAlreadyCharged');
   }, 120_000);
 
-  it('a batch mixing merchants and operators pays each merchant its own items and refuses another operator\'s', async () => {
+  it("a batch mixing merchants and operators pays each merchant its own items and refuses another operator's", async () => {
     const other = privateKeyToAccount(keccak256(toHex('second-merchant')));
     const toMain = await enrolFresh(2, terms({ periods: 0 }), 'route-main');
     const toOther = await enrolFresh(2, terms({ periods: 0, merchant: other.address }), 'route-other');
     const foreign = await enrolFresh(1, terms({ periods: 0, operator: relayer.address }), 'route-foreign');
-    const sub = await pub.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [toOther.ids[0]!] });
-    expect(sub).toMatchObject({ merchant: other.address, operator: operator.address, token, amount: USDC(10), period: MONTH, periods: 0, cancelled: false });
+    const sub = await pub.readContract({
+      address: manager,
+      abi: subscriptionManagerAbi,
+      functionName: 'getSubscription',
+      args: [toOther.ids[0]!],
+    });
+    expect(sub).toMatchObject({
+      merchant: other.address,
+      operator: operator.address,
+      token,
+      amount: USDC(10),
+      period: MONTH,
+      periods: 0,
+      cancelled: false,
+    });
     const ids = [toMain.ids[0]!, toOther.ids[0]!, foreign.ids[0]!, toMain.ids[1]!, toOther.ids[1]!];
     const [mainBefore, otherBefore] = [await balanceOf(merchant.address), await balanceOf(other.address)];
-    const { request, result } = await chargeMany(ids, ids.map(() => 0), ids.map(() => USDC(10)));
+    const { request, result } = await chargeMany(
+      ids,
+      ids.map(() => 0),
+      ids.map(() => USDC(10)),
+    );
     expect(result).toEqual(['0x00000000', '0x00000000', chargeFailureSelector('NotOperator'), '0x00000000', '0x00000000']);
     await mined(await wallet(operator).writeContract(request));
     expect(await balanceOf(merchant.address)).toBe(mainBefore + USDC(20));
     expect(await balanceOf(other.address)).toBe(otherBefore + USDC(20));
     // The foreign operator's own subscription is still chargeable by it.
-    const own = await pub.simulateContract({ account: relayer, address: manager, abi: subscriptionManagerAbi, functionName: 'chargeMany', args: [[foreign.ids[0]!], [0], [USDC(10)]] });
+    const own = await pub.simulateContract({
+      account: relayer,
+      address: manager,
+      abi: subscriptionManagerAbi,
+      functionName: 'chargeMany',
+      args: [[foreign.ids[0]!], [0], [USDC(10)]],
+    });
     expect(own.result).toEqual(['0x00000000']);
   }, 120_000);
 
   it('refuses an amount that does not fit the stored uint96 at enrolment', async () => {
     const sim = (amount: bigint) =>
-      pub.simulateContract({ account: payerB, address: manager, abi: subscriptionManagerAbi, functionName: 'subscribe', args: [terms({ amount })] });
+      pub.simulateContract({
+        account: payerB,
+        address: manager,
+        abi: subscriptionManagerAbi,
+        functionName: 'subscribe',
+        args: [terms({ amount })],
+      });
     const failed = await expectRevert(sim(2n ** 96n), 'AmountTooLarge');
     expect(failed.args).toEqual([2n ** 96n]);
     await sim(2n ** 96n - 1n); // the largest that fits
@@ -1107,7 +1229,9 @@ describe('AgenticCommerceEscrow (ERC-8183)', () => {
       evaluator: evaluator.address,
       reason,
     });
-    expect(parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: completed.logs, eventName: 'PaymentReleased' })[0]?.args.amount).toBe(BUDGET);
+    expect(parseEventLogs({ abi: agenticCommerceEscrowAbi, logs: completed.logs, eventName: 'PaymentReleased' })[0]?.args.amount).toBe(
+      BUDGET,
+    );
     expect(await balanceOf(provider.address)).toBe(providerBefore + BUDGET);
     expect(await status(jobId)).toBe(3);
 

@@ -36,7 +36,11 @@ const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
 const operator = privateKeyToAccount(DEV_ACCOUNTS.operator.privateKey);
 const blacklister = privateKeyToAccount(DEV_ACCOUNTS.usdcBlacklister.privateKey);
 /** Three merchants' payout addresses (fresh accounts: nothing else pays them). */
-const payouts = ['payout-a', 'payout-b', 'payout-c'].map((n) => privateKeyToAccount(keccak256(toHex(n))).address) as [Address, Address, Address];
+const payouts = ['payout-a', 'payout-b', 'payout-c'].map((n) => privateKeyToAccount(keccak256(toHex(n))).address) as [
+  Address,
+  Address,
+  Address,
+];
 
 let anvil: AnvilInstance;
 let pub: PublicClient;
@@ -56,7 +60,8 @@ const balanceOf = (who: Address) => pub.readContract({ address: token, abi: erc2
 async function paidDeposit(payout: Address, amount: bigint): Promise<{ sessionId: string; address: Address }> {
   const sessionId = `ps_forwarder_${++sessionCount}`;
   const address = depositAddressOf(factory, sessionId, payout, 2);
-  if (amount > 0n) await mined(await wallet(payer).writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [address, amount] }));
+  if (amount > 0n)
+    await mined(await wallet(payer).writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [address, amount] }));
   return { sessionId, address };
 }
 
@@ -72,13 +77,25 @@ async function sweepMany(items: { sessionId: string; payout: Address }[]) {
 }
 
 const setBlacklisted = async (who: Address, on: boolean) =>
-  mined(await wallet(blacklister).writeContract({ address: token, abi: fiatTokenAbi, functionName: on ? 'blacklist' : 'unBlacklist', args: [who] }));
+  mined(
+    await wallet(blacklister).writeContract({
+      address: token,
+      abi: fiatTokenAbi,
+      functionName: on ? 'blacklist' : 'unBlacklist',
+      args: [who],
+    }),
+  );
 
 beforeAll(async () => {
   const artifacts = await loadArtifacts();
   anvil = await startAnvil();
   pub = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
-  ({ token } = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey, payers: [payer.address], artifacts }));
+  ({ token } = await deployContracts({
+    rpcUrl: anvil.rpcUrl,
+    deployerKey: DEV_ACCOUNTS.deployer.privateKey,
+    payers: [payer.address],
+    artifacts,
+  }));
   await ensureDepositFactoryV2(anvil.rpcUrl);
 }, 180_000);
 afterAll(async () => anvil?.stop());
@@ -86,7 +103,12 @@ afterAll(async () => anvil?.stop());
 describe('deposit forwarders v2', () => {
   it('the factory computes the addresses computed off-chain', async () => {
     const payout = payouts[0];
-    const onChain = await pub.readContract({ address: factory, abi: depositForwarderFactoryV2Abi, functionName: 'forwarderAddress', args: [depositIdOf('ps_x'), payout] });
+    const onChain = await pub.readContract({
+      address: factory,
+      abi: depositForwarderFactoryV2Abi,
+      functionName: 'forwarderAddress',
+      args: [depositIdOf('ps_x'), payout],
+    });
     expect(onChain).toBe(depositAddressOf(factory, 'ps_x', payout, 2));
   });
 
@@ -120,7 +142,10 @@ describe('deposit forwarders v2', () => {
     const zero = '0x0000000000000000000000000000000000000000' as Address;
     const good = await paidDeposit(payouts[0], 10n);
     const bad = await paidDeposit(zero, 10n);
-    const { logs } = await sweepMany([{ sessionId: bad.sessionId, payout: zero }, { sessionId: good.sessionId, payout: payouts[0] }]);
+    const { logs } = await sweepMany([
+      { sessionId: bad.sessionId, payout: zero },
+      { sessionId: good.sessionId, payout: payouts[0] },
+    ]);
     expect(logs.map((l) => l.eventName)).toEqual(['SweepFailed', 'Swept']);
     expect(await balanceOf(bad.address)).toBe(10n);
   });
@@ -145,7 +170,13 @@ describe('deposit forwarders v2', () => {
     await sweepMany([{ sessionId: deposit.sessionId, payout: payouts[0] }]);
     const forwarderAbi = (await loadArtifacts()).contracts.DepositForwarderV2!.abi;
     await expectRevert(
-      pub.simulateContract({ account: payer, address: deposit.address, abi: forwarderAbi, functionName: 'sweep', args: [token, payer.address] }),
+      pub.simulateContract({
+        account: payer,
+        address: deposit.address,
+        abi: forwarderAbi,
+        functionName: 'sweep',
+        args: [token, payer.address],
+      }),
       'OnlyFactory',
     );
   });
@@ -158,7 +189,9 @@ describe('deposit forwarders v2', () => {
     const alone = await paidDeposit(payout, 1_000_000n);
     const one = await sweepMany([{ ...alone, payout }]);
     const perDepositOfTen = ten.receipt.gasUsed / 10n;
-    console.log(`gas per swept deposit: ${perDepositOfTen} in a batch of 10 (${ten.receipt.gasUsed} per sweep), ${one.receipt.gasUsed} alone`);
+    console.log(
+      `gas per swept deposit: ${perDepositOfTen} in a batch of 10 (${ten.receipt.gasUsed} per sweep), ${one.receipt.gasUsed} alone`,
+    );
     expect(ten.logs.filter((l) => l.eventName === 'Swept')).toHaveLength(10);
     expect(perDepositOfTen).toBeLessThanOrEqual(65_000n);
     expect(one.receipt.gasUsed).toBeLessThanOrEqual(100_000n);

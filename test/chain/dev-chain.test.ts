@@ -25,7 +25,12 @@ describe('startDevChain', () => {
     let pub = createPublicClient({ chain, transport: http(info.rpcUrl), pollingInterval: 50 });
     const funded = await pub.readContract({ address: info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [payer.address] });
     expect(funded).toBeGreaterThan(0n);
-    const hash = await wallet.writeContract({ address: info.token, abi: fiatTokenAbi, functionName: 'transfer', args: [DEV_ACCOUNTS.merchant.address, 7n] });
+    const hash = await wallet.writeContract({
+      address: info.token,
+      abi: fiatTokenAbi,
+      functionName: 'transfer',
+      args: [DEV_ACCOUNTS.merchant.address, 7n],
+    });
     await pub.waitForTransactionReceipt({ hash });
     await first.stop();
 
@@ -34,8 +39,17 @@ describe('startDevChain', () => {
       expect(second.info.token).toBe(info.token);
       pub = createPublicClient({ chain: chainDefinition(info.chainId, second.info.rpcUrl), transport: http(second.info.rpcUrl) });
       // The merchant's 7 survived the restart; the payer was topped back up to the target balance.
-      expect(await pub.readContract({ address: info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [DEV_ACCOUNTS.merchant.address] })).toBe(7n);
-      expect(await pub.readContract({ address: info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [payer.address] })).toBe(funded);
+      expect(
+        await pub.readContract({
+          address: info.token,
+          abi: fiatTokenAbi,
+          functionName: 'balanceOf',
+          args: [DEV_ACCOUNTS.merchant.address],
+        }),
+      ).toBe(7n);
+      expect(await pub.readContract({ address: info.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [payer.address] })).toBe(
+        funded,
+      );
     } finally {
       await second.stop();
     }

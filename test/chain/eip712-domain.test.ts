@@ -32,8 +32,16 @@ beforeAll(async () => {
   deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey });
   const artifacts = await loadArtifacts();
   const someone = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
-  const wallet = createWalletClient({ account: someone, chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
-  const hash = await wallet.deployContract({ abi: artifacts.contracts.TestUSDC.abi, bytecode: artifacts.contracts.TestUSDC.bytecode, args: [someone.address] });
+  const wallet = createWalletClient({
+    account: someone,
+    chain: chainDefinition(anvil.chainId, anvil.rpcUrl),
+    transport: http(anvil.rpcUrl),
+  });
+  const hash = await wallet.deployContract({
+    abi: artifacts.contracts.TestUSDC.abi,
+    bytecode: artifacts.contracts.TestUSDC.bytecode,
+    args: [someone.address],
+  });
   erc5267Token = getAddress((await countingClient().waitForTransactionReceipt({ hash })).contractAddress!);
 }, 120_000);
 
@@ -56,7 +64,12 @@ describe('readDomain', () => {
       domain: { name: 'USD Coin', version: '2', chainId: 31337n, verifyingContract: deployed.token },
     });
     const before = requests;
-    expect(await readDomain(client, deployed.token)).toEqual({ name: 'USD Coin', version: '2', chainId: 31337n, verifyingContract: deployed.token });
+    expect(await readDomain(client, deployed.token)).toEqual({
+      name: 'USD Coin',
+      version: '2',
+      chainId: 31337n,
+      verifyingContract: deployed.token,
+    });
     expect(requests).toBe(before);
   });
 

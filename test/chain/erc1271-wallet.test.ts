@@ -48,16 +48,29 @@ const walletClientOf = (account: PrivateKeyAccount) =>
 const balanceOf = (who: Address) => pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 const auth = () => ({ authorization: `Bearer ${merchant.secretKey}` });
 
-const deployWallet = (walletOwners: PrivateKeyAccount[], threshold: number) => deployErc1271Wallet(pub, walletClientOf(funder), walletOwners, threshold, token, 10n * AMOUNT);
+const deployWallet = (walletOwners: PrivateKeyAccount[], threshold: number) =>
+  deployErc1271Wallet(pub, walletClientOf(funder), walletOwners, threshold, token, 10n * AMOUNT);
 
 /** The wallet's signature of a TransferWithAuthorization: each signer's raw ECDSA signature of the EIP-712 digest, concatenated. */
 async function walletAuthorization(wallet: Address, signers: PrivateKeyAccount[], to: Address) {
   const now = (await pub.getBlock()).timestamp;
   const message: Authorization = { from: wallet, to, value: AMOUNT, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
-  const digest = hashTypedData({ domain: await readDomain(pub, token), types: EIP3009_TYPES, primaryType: 'TransferWithAuthorization', message });
+  const digest = hashTypedData({
+    domain: await readDomain(pub, token),
+    types: EIP3009_TYPES,
+    primaryType: 'TransferWithAuthorization',
+    message,
+  });
   const signature = await walletSignature(signers, digest);
   return {
-    authorization: { from: message.from, to: message.to, value: message.value.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString(), nonce: message.nonce },
+    authorization: {
+      from: message.from,
+      to: message.to,
+      value: message.value.toString(),
+      validAfter: message.validAfter.toString(),
+      validBefore: message.validBefore.toString(),
+      nonce: message.nonce,
+    },
     signature,
   };
 }
@@ -72,7 +85,9 @@ const relayPayment = (payload: object, key: string) =>
   t.app.inject({ method: 'POST', url: '/v1/relay/payments', headers: { ...auth(), 'idempotency-key': key }, payload });
 
 async function settled(key: string) {
-  await temporal.client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: key })).result();
+  await temporal.client.workflow
+    .getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: key }))
+    .result();
   return (await t.app.inject({ method: 'GET', url: `/v1/relay/submissions/${key}`, headers: auth() })).json();
 }
 
@@ -80,41 +95,45 @@ describe('an ERC-1271 contract wallet pays a payment session through the relay',
   it.each([
     ['a one-owner wallet, 65-byte signature: the (v, r, s) overload', 1, 65, 's'],
     ['a two-owner wallet, 130-byte signature: the bytes overload', 2, 130, 'signature'],
-  ] as const)('%s', async (_label, threshold, signatureBytes, lastInput) => {
-    const walletOwners = owners.slice(0, threshold);
-    const wallet = await deployWallet(walletOwners, threshold);
-    const session = await openSession();
-    const body = await walletAuthorization(wallet, walletOwners, session.payTo);
-    expect((body.signature.length - 2) / 2).toBe(signatureBytes);
-    const [walletBefore, payToBefore] = [await balanceOf(wallet), await balanceOf(session.payTo)];
+  ] as const)(
+    '%s',
+    async (_label, threshold, signatureBytes, lastInput) => {
+      const walletOwners = owners.slice(0, threshold);
+      const wallet = await deployWallet(walletOwners, threshold);
+      const session = await openSession();
+      const body = await walletAuthorization(wallet, walletOwners, session.payTo);
+      expect((body.signature.length - 2) / 2).toBe(signatureBytes);
+      const [walletBefore, payToBefore] = [await balanceOf(wallet), await balanceOf(session.payTo)];
 
-    const key = newKey();
-    const res = await relayPayment({ ...body, paymentSessionId: session.id }, key);
-    expect(res.statusCode, res.body).toBe(200);
-    const submission = await settled(key);
-    expect(submission.status, JSON.stringify(submission)).toBe('confirmed');
-    expect(await balanceOf(wallet)).toBe(walletBefore - AMOUNT);
-    expect(await balanceOf(session.payTo)).toBe(payToBefore + AMOUNT);
+      const key = newKey();
+      const res = await relayPayment({ ...body, paymentSessionId: session.id }, key);
+      expect(res.statusCode, res.body).toBe(200);
+      const submission = await settled(key);
+      expect(submission.status, JSON.stringify(submission)).toBe('confirmed');
+      expect(await balanceOf(wallet)).toBe(walletBefore - AMOUNT);
+      expect(await balanceOf(session.payTo)).toBe(payToBefore + AMOUNT);
 
-    // The token was called through the overload the signature's length picks (its last parameter: `s` of (v, r, s), or `signature`).
-    const sent = await pub.getTransaction({ hash: submission.transactionHash });
-    const call = decodeFunctionData({ abi: fiatTokenAbi, data: sent.input });
-    expect(call.functionName).toBe('transferWithAuthorization');
-    const inputs = (fiatTokenAbi as readonly { type: string; name?: string; inputs?: readonly { name: string }[] }[]).find(
-      (item) => item.type === 'function' && item.name === 'transferWithAuthorization' && item.inputs?.length === call.args!.length,
-    )!.inputs!;
-    expect(inputs[inputs.length - 1]!.name).toBe(lastInput);
+      // The token was called through the overload the signature's length picks (its last parameter: `s` of (v, r, s), or `signature`).
+      const sent = await pub.getTransaction({ hash: submission.transactionHash });
+      const call = decodeFunctionData({ abi: fiatTokenAbi, data: sent.input });
+      expect(call.functionName).toBe('transferWithAuthorization');
+      const inputs = (fiatTokenAbi as readonly { type: string; name?: string; inputs?: readonly { name: string }[] }[]).find(
+        (item) => item.type === 'function' && item.name === 'transferWithAuthorization' && item.inputs?.length === call.args!.length,
+      )!.inputs!;
+      expect(inputs[inputs.length - 1]!.name).toBe(lastInput);
 
-    const paid = await (async () => {
-      for (let i = 0; i < 300; i++) {
-        const s = (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${session.id}`, headers: auth() })).json();
-        if (s.status === 'completed') return s;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error('the payment session was not completed');
-    })();
-    expect(paid.payer.toLowerCase()).toBe(wallet.toLowerCase());
-  }, 120_000);
+      const paid = await (async () => {
+        for (let i = 0; i < 300; i++) {
+          const s = (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${session.id}`, headers: auth() })).json();
+          if (s.status === 'completed') return s;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error('the payment session was not completed');
+      })();
+      expect(paid.payer.toLowerCase()).toBe(wallet.toLowerCase());
+    },
+    120_000,
+  );
 
   it('refuses before sending a signature the wallet does not accept (one owner of a two-owner wallet)', async () => {
     const wallet = await deployWallet(owners.slice(0, 2), 2);

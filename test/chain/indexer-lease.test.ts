@@ -205,7 +205,9 @@ describe('indexer lease', () => {
     // a's hook and its dispatched mark landed in a's term; b's term began only after a's transaction committed.
     expect(order).toContain('a marks it dispatched');
     expect(order.indexOf('a applies the hook')).toBeLessThan(order.indexOf('b acquires'));
-    const [event] = await db.sql<{ dispatched: boolean }[]>`select dispatched_at is not null as dispatched from chain_events where chain_id = ${ref.chainId}`;
+    const [event] = await db.sql<
+      { dispatched: boolean }[]
+    >`select dispatched_at is not null as dispatched from chain_events where chain_id = ${ref.chainId}`;
     expect(event!.dispatched).toBe(true);
   }, 60_000);
 });

@@ -55,7 +55,11 @@ describe('indexer process', () => {
     // More blocks than a few 2-block steps, so the kill lands mid-stream.
     await createTestClient({ mode: 'anvil', transport: http(chain.rpcUrl) }).mine({ blocks: 40 });
     const head = await pub.getBlockNumber();
-    const logs = (await pub.getLogs({ address: [chain.token, chain.subscriptionManager, chain.escrow], fromBlock: BigInt(chain.deployBlock), toBlock: head })) as Log[];
+    const logs = (await pub.getLogs({
+      address: [chain.token, chain.subscriptionManager, chain.escrow],
+      fromBlock: BigInt(chain.deployBlock),
+      toBlock: head,
+    })) as Log[];
     expect(logs.length).toBeGreaterThan(0);
     const { child: first } = startIndexer();
     const firstExit = exited(first);

@@ -1,7 +1,16 @@
 // The indexer on a private anvil (it snapshots, reverts and mines): confirmed
 // ranges, reorg rewind, and a process stopped mid-stream that resumes without
 // loss or duplicate, with one leader at a time.
-import { type Address, type Hash, type PublicClient, type TestClient, createPublicClient, createTestClient, createWalletClient, http } from 'viem';
+import {
+  type Address,
+  type Hash,
+  type PublicClient,
+  type TestClient,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agenticCommerceEscrowAbi } from '../../src/chain/abi.js';
@@ -25,14 +34,19 @@ const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
 beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info);
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 50 });
+  pub = createPublicClient({
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+    pollingInterval: 50,
+  });
   testClient = createTestClient({ mode: 'anvil', transport: http(chain.info.rpcUrl) });
 });
 afterAll(async () => {
   await chain?.stop();
 });
 
-const wallet = () => createWalletClient({ account: payer, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+const wallet = () =>
+  createWalletClient({ account: payer, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
 
 async function transfer(to: Address, value: bigint): Promise<Hash> {
   const hash = await wallet().writeContract({ address: chain.info.token, abi: fiatTokenAbi, functionName: 'transfer', args: [to, value] });
@@ -75,7 +89,11 @@ describe('indexer', () => {
 
   it('raises escrow job events through the escrowJob hook point', async () => {
     const jobs: ChainEvent[] = [];
-    const indexer = createIndexer({ sql: db.sql, settings, hooks: createHookRegistry([hookPoints.escrowJob('jobs', async (e) => void jobs.push(e))]) });
+    const indexer = createIndexer({
+      sql: db.sql,
+      settings,
+      hooks: createHookRegistry([hookPoints.escrowJob('jobs', async (e) => void jobs.push(e))]),
+    });
     await catchUp(indexer);
     const expiredAt = (await pub.getBlock()).timestamp + 86_400n;
     const hash = await wallet().writeContract({
@@ -89,7 +107,11 @@ describe('indexer', () => {
     const created = jobs.filter((e) => e.transactionHash === hash);
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ contract: 'escrow', eventName: 'JobCreated' });
-    expect(created[0]!.args).toMatchObject({ client: payer.address, provider: DEV_ACCOUNTS.merchant.address, expiredAt: expiredAt.toString() });
+    expect(created[0]!.args).toMatchObject({
+      client: payer.address,
+      provider: DEV_ACCOUNTS.merchant.address,
+      expiredAt: expiredAt.toString(),
+    });
   });
 
   it('follows a reorg: rewinds to the fork point, marks the orphaned event removed, takes the new one', async () => {

@@ -27,7 +27,10 @@ const REVERTER: Address = '0x00000000000000000000000000000000000bad00';
 
 beforeAll(async () => {
   [anvil, db] = await Promise.all([startAnvil(), createTestDatabase()]);
-  pub = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
+  pub = createPublicClient({
+    chain: chainDefinition(anvil.chainId, anvil.rpcUrl),
+    transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }),
+  }) as PublicClient;
   await rpc('anvil_setCode', [REVERTER, '0x60006000fd']);
 });
 afterAll(async () => {
@@ -41,8 +44,18 @@ function rpc(method: string, params: unknown[]) {
 
 /** A sender as one worker process has it: its own clients and receipt waiter, the shared database. */
 function newSender(stuckAfterMs = 60_000): OperatorSender {
-  const client = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
-  return createOperatorSender({ sql: db.sql, client, account: operator, chainId: anvil.chainId, receipts: createReceiptWaiter(client, 50), stuckAfterMs });
+  const client = createPublicClient({
+    chain: chainDefinition(anvil.chainId, anvil.rpcUrl),
+    transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }),
+  }) as PublicClient;
+  return createOperatorSender({
+    sql: db.sql,
+    client,
+    account: operator,
+    chainId: anvil.chainId,
+    receipts: createReceiptWaiter(client, 50),
+    stuckAfterMs,
+  });
 }
 
 const call = (purpose: string, target: Address = to) => ({ purpose, to: target, data: '0x' as Hex, gas: 50_000n });
@@ -53,8 +66,25 @@ async function recordUnsent(purpose: string): Promise<TransactionRow> {
   const row = await db.sql.begin(async (tx) => {
     const nonce = await allocateNonces(tx, { chainId: anvil.chainId, address: operator.address }, chainNonce, 1);
     const fees = await pub.estimateFeesPerGas();
-    const raw = await operator.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to, data: '0x', nonce: Number(nonce), gas: 50_000n, ...fees });
-    return insertTransaction(tx, { purpose, chainId: anvil.chainId, address: operator.address, nonce, rawTransaction: raw, transactionHash: keccak256(raw), gas: 50_000n, ...fees });
+    const raw = await operator.signTransaction({
+      type: 'eip1559',
+      chainId: anvil.chainId,
+      to,
+      data: '0x',
+      nonce: Number(nonce),
+      gas: 50_000n,
+      ...fees,
+    });
+    return insertTransaction(tx, {
+      purpose,
+      chainId: anvil.chainId,
+      address: operator.address,
+      nonce,
+      rawTransaction: raw,
+      transactionHash: keccak256(raw),
+      gas: 50_000n,
+      ...fees,
+    });
   });
   return row!;
 }
@@ -83,7 +113,10 @@ describe('operator sender', () => {
 
   it('records concurrent sends of one account in one database transaction per batch (group commit), relay and operator purposes alike', async () => {
     // The relayer's sender and the operator's are the same module: any key gets the group commit.
-    const client = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
+    const client = createPublicClient({
+      chain: chainDefinition(anvil.chainId, anvil.rpcUrl),
+      transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }),
+    }) as PublicClient;
     const sender = createTransactionSender({ sql: db.sql, client, account: operator, chainId: anvil.chainId });
     const marked: string[] = [];
     const rows = await Promise.all(
@@ -166,12 +199,17 @@ describe('operator sender', () => {
     const lagging = createPublicClient({
       chain: chainDefinition(anvil.chainId, anvil.rpcUrl),
       transport: custom({
-        request: async ({ method, params }) => (method === 'eth_getTransactionReceipt' && !receiptsServed ? null : pub.request({ method, params })),
+        request: async ({ method, params }) =>
+          method === 'eth_getTransactionReceipt' && !receiptsServed ? null : pub.request({ method, params }),
       }),
     }) as PublicClient;
     const sender = createTransactionSender({ sql: db.sql, client: lagging, account: operator, chainId: anvil.chainId });
     const sent = await sender.send(call('lag:1'));
-    await until(() => pub.getTransactionCount({ address: operator.address }), (used) => BigInt(used) > BigInt(sent.nonce), 'the nonce used');
+    await until(
+      () => pub.getTransactionCount({ address: operator.address }),
+      (used) => BigInt(used) > BigInt(sent.nonce),
+      'the nonce used',
+    );
     expect((await sender.look(sent, { stuckAfterMs: 60_000, recheckDelayMs: 50 })).kind).toBe('waiting');
     receiptsServed = true;
     const seen = await sender.look(sent, { stuckAfterMs: 60_000, recheckDelayMs: 50 });
@@ -182,7 +220,15 @@ describe('operator sender', () => {
     const recorded = await recordUnsent('taken:1');
     // The same key sends another transaction with that nonce (a key also used elsewhere).
     const fees = await pub.estimateFeesPerGas();
-    const other = await operator.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to: operator.address, data: '0x', nonce: Number(recorded.nonce), gas: 50_000n, ...fees });
+    const other = await operator.signTransaction({
+      type: 'eip1559',
+      chainId: anvil.chainId,
+      to: operator.address,
+      data: '0x',
+      nonce: Number(recorded.nonce),
+      gas: 50_000n,
+      ...fees,
+    });
     await pub.waitForTransactionReceipt({ hash: await pub.sendRawTransaction({ serializedTransaction: other }) });
     const sender = createTransactionSender({ sql: db.sql, client: pub, account: operator, chainId: anvil.chainId });
     expect((await sender.look(recorded, { stuckAfterMs: 60_000, recheckDelayMs: 50 })).kind).toBe('dropped');

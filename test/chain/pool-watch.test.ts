@@ -69,7 +69,8 @@ describe('anvil pool watch', () => {
         const raws = await Promise.all(Array.from({ length: 64 }, (_, i) => signTransfer(nonce + i)));
         await Promise.all(raws.map((_, i) => pub.sendRawTransaction({ serializedTransaction: raws[i ^ 1]! }).catch(() => undefined)));
         const allMined = async () => (await pub.getTransactionCount({ address: sender.address, blockTag: 'latest' })) === nonce + 64;
-        if (!(await eventually(allMined, 10_000))) throw new Error(`round ${rounds} was not mined: ${await poolSize()} transactions left in the pool`);
+        if (!(await eventually(allMined, 10_000)))
+          throw new Error(`round ${rounds} was not mined: ${await poolSize()} transactions left in the pool`);
         // Under their own hashes: the re-sent bytes are the signed ones. Waited for: anvil can count a
         // nonce as used a moment before it serves the receipt (a full-suite CI run met it).
         const receipt = await pub.waitForTransactionReceipt({ hash: keccak256(raws[63]!), timeout: 5_000, pollingInterval: 50 });
@@ -102,7 +103,9 @@ describe('anvil pool watch', () => {
       expect(await poolSize()).toBe(2);
 
       await setAutomine(true);
-      const receipts = await Promise.all([firstHash, laterHash].map((hash) => pub.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 5_000 })));
+      const receipts = await Promise.all(
+        [firstHash, laterHash].map((hash) => pub.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 5_000 })),
+      );
       expect(receipts.map((r) => r.status)).toEqual(['success', 'success']);
     } finally {
       await setAutomine(true);

@@ -1,6 +1,14 @@
 // The shared receipt waiter against a real anvil that mines only when told to
 // (--no-mining), so "not mined yet" and "mined" are states the test controls.
-import { type Hash, type PublicClient, WaitForTransactionReceiptTimeoutError, createPublicClient, createWalletClient, http, parseEther } from 'viem';
+import {
+  type Hash,
+  type PublicClient,
+  WaitForTransactionReceiptTimeoutError,
+  createPublicClient,
+  createWalletClient,
+  http,
+  parseEther,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
@@ -31,7 +39,9 @@ async function sendTransfers(count: number): Promise<Hash[]> {
   let nonce = await pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
   const hashes: Hash[] = [];
   for (let i = 0; i < count; i++) {
-    hashes.push(await wallet.sendTransaction({ to: DEV_ACCOUNTS.merchant.address, value: parseEther('0.001'), nonce: nonce++, gas: 21_000n }));
+    hashes.push(
+      await wallet.sendTransaction({ to: DEV_ACCOUNTS.merchant.address, value: parseEther('0.001'), nonce: nonce++, gas: 21_000n }),
+    );
   }
   return hashes;
 }

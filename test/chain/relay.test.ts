@@ -32,7 +32,13 @@ let token: Address;
 const payout = DEV_ACCOUNTS.merchant.address;
 const relayer = DEV_ACCOUNTS.relayer.address;
 const payers = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey));
-const [payerA, payerB, payerC, payerD, payerE] = payers as [PrivateKeyAccount, PrivateKeyAccount, PrivateKeyAccount, PrivateKeyAccount, PrivateKeyAccount];
+const [payerA, payerB, payerC, payerD, payerE] = payers as [
+  PrivateKeyAccount,
+  PrivateKeyAccount,
+  PrivateKeyAccount,
+  PrivateKeyAccount,
+  PrivateKeyAccount,
+];
 let keyCounter = 0;
 let firstPaymentTx: string | undefined;
 const newKey = () => `relay-test-${Date.now()}-${keyCounter++}`;
@@ -41,7 +47,11 @@ beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info);
   token = chain.info.token;
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  pub = createPublicClient({
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+    pollingInterval: 100,
+  });
   testClient = createTestClient({ mode: 'anvil', transport: http(chain.info.rpcUrl) });
   db = await createTestDatabase();
   temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
@@ -106,7 +116,11 @@ async function settled(key: string, recordAs?: string) {
   const handle = relayHandle(key);
   await handle.result();
   if (recordAs) await recordHistory(handle, recordAs, HISTORY_SHAPE);
-  const res = await t.app.inject({ method: 'GET', url: `/v1/relay/submissions/${key}`, headers: { authorization: `Bearer ${merchant.secretKey}` } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/v1/relay/submissions/${key}`,
+    headers: { authorization: `Bearer ${merchant.secretKey}` },
+  });
   expect(res.statusCode).toBe(200);
   return res.json();
 }
@@ -121,7 +135,13 @@ describe('POST /v1/relay/payments', () => {
     const res = await relay('/v1/relay/payments', body, key);
     expect(res.statusCode).toBe(200);
     const accepted = res.json();
-    expect(accepted).toMatchObject({ object: 'relay_submission', idempotencyKey: key, kind: 'payment', livemode: false, chainId: chain.info.chainId });
+    expect(accepted).toMatchObject({
+      object: 'relay_submission',
+      idempotencyKey: key,
+      kind: 'payment',
+      livemode: false,
+      chainId: chain.info.chainId,
+    });
     expect(['pending', 'submitted', 'confirmed']).toContain(accepted.status);
 
     const done = await settled(key, 'relay-confirmed');
@@ -153,12 +173,20 @@ describe('POST /v1/relay/payments', () => {
     expect(await submissionCount()).toBe(before);
   });
 
-  it('answers not_found for an unknown submission, and for another mode\'s', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/relay/submissions/never-used', headers: { authorization: `Bearer ${merchant.secretKey}` } });
+  it("answers not_found for an unknown submission, and for another mode's", async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/v1/relay/submissions/never-used',
+      headers: { authorization: `Bearer ${merchant.secretKey}` },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toMatchObject({ code: 'not_found', param: 'idempotencyKey' });
     const [{ key } = { key: '' }] = await db.sql<{ key: string }[]>`select idempotency_key as key from relay_submissions limit 1`;
-    const live = await t.app.inject({ method: 'GET', url: `/v1/relay/submissions/${key}`, headers: { authorization: `Bearer ${merchant.liveSecretKey}` } });
+    const live = await t.app.inject({
+      method: 'GET',
+      url: `/v1/relay/submissions/${key}`,
+      headers: { authorization: `Bearer ${merchant.liveSecretKey}` },
+    });
     expect(live.statusCode).toBe(404);
   });
 
@@ -176,7 +204,11 @@ describe('POST /v1/relay/payments', () => {
     expect(readOnly.statusCode).toBe(403);
     expect(readOnly.json().error.code).toBe('permission_denied');
     // Reads too: the whole /v1/relay namespace needs a secret key.
-    const publishableRead = await t.app.inject({ method: 'GET', url: '/v1/relay/submissions/some-key', headers: { authorization: `Bearer ${merchant.publishableKey}` } });
+    const publishableRead = await t.app.inject({
+      method: 'GET',
+      url: '/v1/relay/submissions/some-key',
+      headers: { authorization: `Bearer ${merchant.publishableKey}` },
+    });
     expect(publishableRead.statusCode).toBe(403);
     expect(publishableRead.json().error).toMatchObject({ code: 'permission_denied' });
     expect(publishableRead.json().error.message).toMatch(/secret API key/);
@@ -190,7 +222,11 @@ describe('POST /v1/relay/payments', () => {
 
   it.each([
     ['expired', async () => authorization(payerA, { validAfter: 0n, validBefore: (await chainTime()) - 10n }), 'authorization.validBefore'],
-    ['not yet valid', async () => authorization(payerA, { validAfter: (await chainTime()) + 3600n, validBefore: (await chainTime()) + 7200n }), 'authorization.validAfter'],
+    [
+      'not yet valid',
+      async () => authorization(payerA, { validAfter: (await chainTime()) + 3600n, validBefore: (await chainTime()) + 7200n }),
+      'authorization.validAfter',
+    ],
     ['signed by someone else', async () => authorization(payerA, {}, payerB), 'signature'],
     ['above the balance', async () => authorization(payerA, { value: 10n ** 15n }), 'authorization.value'],
     ['to another recipient', async () => authorization(payerA, { to: DEV_ACCOUNTS.operator.address }), 'authorization.to'],
@@ -239,18 +275,44 @@ describe('POST /v1/relay/payments', () => {
 
   describe('refuses at the door what USDC would refuse whatever is signed', () => {
     // As the issuer would: the blacklister and the pauser dev accounts call the real token.
-    async function asUsdcRole(role: 'usdcBlacklister' | 'usdcPauser', functionName: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause', args: readonly [Address] | readonly []) {
+    async function asUsdcRole(
+      role: 'usdcBlacklister' | 'usdcPauser',
+      functionName: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause',
+      args: readonly [Address] | readonly [],
+    ) {
       const account = privateKeyToAccount(DEV_ACCOUNTS[role].privateKey);
-      const wallet = createWalletClient({ account, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+      const wallet = createWalletClient({
+        account,
+        chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+        transport: http(chain.info.rpcUrl),
+      });
       const hash = await wallet.writeContract({ address: token, abi: fiatTokenAbi, functionName, args } as never);
       await pub.waitForTransactionReceipt({ hash });
     }
     const payerF = payers[5]!;
 
     it.each([
-      ['a blacklisted payer', 'payer_blacklisted', 'authorization.from', () => asUsdcRole('usdcBlacklister', 'blacklist', [payerF.address]), () => asUsdcRole('usdcBlacklister', 'unBlacklist', [payerF.address])],
-      ['a blacklisted payout address', 'merchant_blacklisted', 'authorization.to', () => asUsdcRole('usdcBlacklister', 'blacklist', [payout]), () => asUsdcRole('usdcBlacklister', 'unBlacklist', [payout])],
-      ['a paused token', 'token_paused', 'token', () => asUsdcRole('usdcPauser', 'pause', []), () => asUsdcRole('usdcPauser', 'unpause', [])],
+      [
+        'a blacklisted payer',
+        'payer_blacklisted',
+        'authorization.from',
+        () => asUsdcRole('usdcBlacklister', 'blacklist', [payerF.address]),
+        () => asUsdcRole('usdcBlacklister', 'unBlacklist', [payerF.address]),
+      ],
+      [
+        'a blacklisted payout address',
+        'merchant_blacklisted',
+        'authorization.to',
+        () => asUsdcRole('usdcBlacklister', 'blacklist', [payout]),
+        () => asUsdcRole('usdcBlacklister', 'unBlacklist', [payout]),
+      ],
+      [
+        'a paused token',
+        'token_paused',
+        'token',
+        () => asUsdcRole('usdcPauser', 'pause', []),
+        () => asUsdcRole('usdcPauser', 'unpause', []),
+      ],
     ] as const)('%s: 400 with the refusal code, nothing recorded or sent', async (_label, refusalCode, param, apply, undo) => {
       const body = await authorization(payerF, { value: 1000n });
       await apply();
@@ -279,7 +341,11 @@ describe('POST /v1/relay/payments', () => {
     const done = await Promise.all(keys.map((key) => settled(key)));
     expect(done.every((d) => d.status === 'confirmed')).toBe(true);
     const ids = done.map((d) => d.id);
-    const nonces = (await db.sql<{ nonce: string }[]>`select nonce::text from chain_transactions where purpose in ${db.sql(ids.map((id) => `relay:${id}`))}`)
+    const nonces = (
+      await db.sql<
+        { nonce: string }[]
+      >`select nonce::text from chain_transactions where purpose in ${db.sql(ids.map((id) => `relay:${id}`))}`
+    )
       .map((r) => BigInt(r.nonce))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     expect(nonces).toHaveLength(12);
@@ -292,7 +358,15 @@ describe('POST /v1/relay/subscriptions', () => {
     const subscriber = payerB;
     const manager = chain.info.subscriptionManager;
     const now = await chainTime();
-    const terms = { token, merchant: payout, operator: DEV_ACCOUNTS.operator.address, amount: 10_000_000n, period: 30n * 86_400n, periods: 12, trialEnd: 0n };
+    const terms = {
+      token,
+      merchant: payout,
+      operator: DEV_ACCOUNTS.operator.address,
+      amount: 10_000_000n,
+      period: 30n * 86_400n,
+      periods: 12,
+      trialEnd: 0n,
+    };
     const permit = { value: 120_000_000n, deadline: now + 3600n };
     const permitNonce = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [subscriber.address] });
     const permitSignature = await subscriber.signTypedData({
@@ -310,7 +384,11 @@ describe('POST /v1/relay/subscriptions', () => {
     };
 
     // Wrong merchant and a tampered amount are refused before anything is sent.
-    const wrongMerchant = await relay('/v1/relay/subscriptions', { ...body, terms: { ...body.terms, merchant: DEV_ACCOUNTS.operator.address } }, newKey());
+    const wrongMerchant = await relay(
+      '/v1/relay/subscriptions',
+      { ...body, terms: { ...body.terms, merchant: DEV_ACCOUNTS.operator.address } },
+      newKey(),
+    );
     expect(wrongMerchant.json().error).toMatchObject({ code: 'invalid_request', param: 'enrolment.signature' });
     const tampered = await relay('/v1/relay/subscriptions', { ...body, terms: { ...body.terms, amount: '20000000' } }, newKey());
     expect(tampered.json().error).toMatchObject({ code: 'invalid_request', param: 'enrolment.signature' });
@@ -321,7 +399,9 @@ describe('POST /v1/relay/subscriptions', () => {
     expect(res.json()).toMatchObject({ kind: 'subscription' });
     const done = await settled(key);
     expect(done.status).toBe('confirmed');
-    expect(await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [subscriber.address, manager] })).toBe(120_000_000n);
+    expect(
+      await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [subscriber.address, manager] }),
+    ).toBe(120_000_000n);
 
     const seen: ChainEvent[] = [];
     const authorizations: ChainEvent[] = [];
@@ -339,7 +419,8 @@ describe('POST /v1/relay/subscriptions', () => {
     expect(created[0]!.args).toMatchObject({ subscriber: subscriber.address, merchant: payout, amount: '10000000', periods: 12 });
     // The relayed payment of the first test is seen once as AuthorizationUsed.
     expect(authorizations.filter((e) => e.transactionHash === firstPaymentTx)).toHaveLength(1);
-    const rows = await db.sql`select count(*)::int as n from chain_events where event_name = 'SubscriptionCreated' and transaction_hash = ${done.transactionHash}`;
+    const rows =
+      await db.sql`select count(*)::int as n from chain_events where event_name = 'SubscriptionCreated' and transaction_hash = ${done.transactionHash}`;
     expect(rows[0]!.n).toBe(1);
   });
 });
@@ -400,7 +481,10 @@ describe('reverted on-chain', () => {
     const failed = results.find((r) => r.status === 'failed')!;
     expect(failed.blockNumber).not.toBeNull();
     expect((await pub.getTransactionReceipt({ hash: failed.transactionHash })).status).toBe('reverted');
-    expect(failed).toMatchObject({ failureCode: 'insufficient_funds', failureReason: expect.stringMatching(/balance is lower than the amount/) });
+    expect(failed).toMatchObject({
+      failureCode: 'insufficient_funds',
+      failureReason: expect.stringMatching(/balance is lower than the amount/),
+    });
     const [tx] = await db.sql<{ replacements: number; allHashes: string[] }[]>`
       select replacements, all_hashes as "allHashes" from chain_transactions where purpose = ${`relay:${failed.id}`}`;
     expect(tx).toEqual({ replacements: 0, allHashes: [failed.transactionHash] });
@@ -428,7 +512,13 @@ describe('stuck transactions', () => {
       // The replacement is recorded before it is sent: wait until the node holds it, then mine.
       const replacement = row!.allHashes[row!.allHashes.length - 1] as `0x${string}`;
       for (let i = 0; i < 200; i++) {
-        if (await pub.getTransaction({ hash: replacement }).then(() => true, () => false)) break;
+        if (
+          await pub.getTransaction({ hash: replacement }).then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
         await new Promise((r) => setTimeout(r, 50));
       }
       await testClient.setAutomine(true);

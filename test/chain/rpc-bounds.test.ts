@@ -53,9 +53,15 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; error: un
 describe('chain calls against a node that never answers', () => {
   it('the settings carry the bounds from the environment, with short defaults', () => {
     const base = { CHAIN_RPC_URL: silentUrl };
-    expect(loadChainConfig(base).test).toMatchObject({ rpcTimeoutMs: DEFAULT_RPC_BOUNDS.timeoutMs, rpcRetryCount: DEFAULT_RPC_BOUNDS.retryCount });
+    expect(loadChainConfig(base).test).toMatchObject({
+      rpcTimeoutMs: DEFAULT_RPC_BOUNDS.timeoutMs,
+      rpcRetryCount: DEFAULT_RPC_BOUNDS.retryCount,
+    });
     expect(DEFAULT_RPC_BOUNDS.timeoutMs * (DEFAULT_RPC_BOUNDS.retryCount + 1)).toBeLessThanOrEqual(10_000);
-    expect(loadChainConfig({ ...base, CHAIN_TEST_RPC_TIMEOUT_MS: '250', CHAIN_TEST_RPC_RETRY_COUNT: '0' }).test).toMatchObject({ rpcTimeoutMs: 250, rpcRetryCount: 0 });
+    expect(loadChainConfig({ ...base, CHAIN_TEST_RPC_TIMEOUT_MS: '250', CHAIN_TEST_RPC_RETRY_COUNT: '0' }).test).toMatchObject({
+      rpcTimeoutMs: 250,
+      rpcRetryCount: 0,
+    });
     expect(() => loadChainConfig({ ...base, CHAIN_TEST_RPC_RETRY_COUNT: 'many' })).toThrow(/CHAIN_TEST_RPC_RETRY_COUNT/);
   });
 
@@ -74,7 +80,15 @@ describe('chain calls against a node that never answers', () => {
   it('the charge path (its own clients) is bounded too: creating it against a silent node fails fast', async () => {
     const { ms, error } = await timed(() =>
       createViemSubscriptionChain(
-        { test: { rpcUrl: silentUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: sharedChain().subscriptionManager, rpcTimeoutMs: 300, rpcRetryCount: 0 } },
+        {
+          test: {
+            rpcUrl: silentUrl,
+            operatorKey: DEV_ACCOUNTS.operator.privateKey,
+            subscriptionManager: sharedChain().subscriptionManager,
+            rpcTimeoutMs: 300,
+            rpcRetryCount: 0,
+          },
+        },
         { sql: db.sql },
       ),
     );
@@ -83,7 +97,9 @@ describe('chain calls against a node that never answers', () => {
   });
 
   it('the api answers a chain read with 503 service_unavailable in about a second', async () => {
-    const testApp = await createTestApp(db.sql, { chain: { test: settingsOf(sharedChain(), { rpcUrl: silentUrl, rpcTimeoutMs: 300, rpcRetryCount: 1 }) } });
+    const testApp = await createTestApp(db.sql, {
+      chain: { test: settingsOf(sharedChain(), { rpcUrl: silentUrl, rpcTimeoutMs: 300, rpcRetryCount: 1 }) },
+    });
     try {
       const started = performance.now();
       const response = await testApp.app.inject({ method: 'GET', url: `/v1/tokens/${sharedChain().token}` });

@@ -70,7 +70,8 @@ async function deploy(name: string, args: readonly unknown[] = []): Promise<Addr
   return (await mined(hash)).contractAddress!;
 }
 
-const balanceOf = (who: Address): Promise<bigint> => pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address): Promise<bigint> =>
+  pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
 const terms = (overrides: Partial<TermsV2> = {}): TermsV2 => ({
   token,
@@ -88,9 +89,24 @@ const terms = (overrides: Partial<TermsV2> = {}): TermsV2 => ({
 async function enrol(manager: Manager, t: TermsV2, label: string): Promise<{ id: bigint; subscriber: PrivateKeyAccount }> {
   const subscriber = privateKeyToAccount(keccak256(toHex(`${label}-${manager.version}-${Date.now()}-${Math.random()}`)));
   await mined(await wallet(deployer).sendTransaction({ to: subscriber.address, value: 10n ** 17n }));
-  await mined(await wallet(minter).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'mint', args: [subscriber.address, USDC(1000)] }));
-  await mined(await wallet(subscriber).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'approve', args: [manager.address, USDC(1000)] }));
-  const { request, result } = await pub.simulateContract({ account: subscriber, address: manager.address, abi: manager.abi, functionName: 'subscribe', args: [t] });
+  await mined(
+    await wallet(minter).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'mint', args: [subscriber.address, USDC(1000)] }),
+  );
+  await mined(
+    await wallet(subscriber).writeContract({
+      address: token,
+      abi: fiatTokenAbi,
+      functionName: 'approve',
+      args: [manager.address, USDC(1000)],
+    }),
+  );
+  const { request, result } = await pub.simulateContract({
+    account: subscriber,
+    address: manager.address,
+    abi: manager.abi,
+    functionName: 'subscribe',
+    args: [t],
+  });
   await mined(await wallet(subscriber).writeContract(request));
   return { id: result as bigint, subscriber };
 }
@@ -152,7 +168,8 @@ async function chargeBatchWithHostileTokens(manager: Manager) {
     gas: 1_500_000n,
   });
   const receipt = await pub.waitForTransactionReceipt({ hash });
-  const isCharged = (id: bigint) => pub.readContract({ address: manager.address, abi: manager.abi, functionName: 'isCharged', args: [id, 0] }) as Promise<boolean>;
+  const isCharged = (id: bigint) =>
+    pub.readContract({ address: manager.address, abi: manager.abi, functionName: 'isCharged', args: [id, 0] }) as Promise<boolean>;
   return { receipt, ids, charged: await Promise.all(ids.map(isCharged)) };
 }
 
@@ -163,9 +180,20 @@ describe('SubscriptionManagerV2: the charge window', () => {
     expect(reasons.slice(0, 11)).toEqual(Array(11).fill(chargeFailureSelector('ChargeWindowClosed')));
     expect(reasons[11]).toBe('0x00000000');
     // A single charge of a missed period is refused with the moment its window closed.
-    const start = (await pub.readContract({ address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'periodStart', args: [id, 3] })) as bigint;
+    const start = (await pub.readContract({
+      address: v2.address,
+      abi: subscriptionManagerV2Abi,
+      functionName: 'periodStart',
+      args: [id, 3],
+    })) as bigint;
     const refused = await expectRevert(
-      pub.simulateContract({ account: operator, address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'charge', args: [id, 3, USDC(10)] }),
+      pub.simulateContract({
+        account: operator,
+        address: v2.address,
+        abi: subscriptionManagerV2Abi,
+        functionName: 'charge',
+        args: [id, 3, USDC(10)],
+      }),
       'ChargeWindowClosed',
     );
     expect(refused.args).toEqual([id, 3, start + MONTH]);
@@ -178,10 +206,24 @@ describe('SubscriptionManagerV2: the charge window', () => {
 
   it('a period is chargeable from its start until start + chargeWindow, not a second later', async () => {
     const { id } = await enrol(v2, terms({ chargeWindow: 3n * DAY }), 'window-edge');
-    expect(await pub.readContract({ address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'chargeWindow', args: [id] })).toBe(3n * DAY);
-    const start = (await pub.readContract({ address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'periodStart', args: [id, 1] })) as bigint;
+    expect(await pub.readContract({ address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'chargeWindow', args: [id] })).toBe(
+      3n * DAY,
+    );
+    const start = (await pub.readContract({
+      address: v2.address,
+      abi: subscriptionManagerV2Abi,
+      functionName: 'periodStart',
+      args: [id, 1],
+    })) as bigint;
     const chargeAt = (timestamp: bigint) =>
-      pub.simulateContract({ account: operator, address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'charge', args: [id, 1, USDC(10)], blockOverrides: { time: timestamp } });
+      pub.simulateContract({
+        account: operator,
+        address: v2.address,
+        abi: subscriptionManagerV2Abi,
+        functionName: 'charge',
+        args: [id, 1, USDC(10)],
+        blockOverrides: { time: timestamp },
+      });
     await expectRevert(chargeAt(start - 1n), 'PeriodNotStarted');
     await chargeAt(start + 3n * DAY - 1n); // the last second of the window
     await expectRevert(chargeAt(start + 3n * DAY), 'ChargeWindowClosed');
@@ -189,20 +231,45 @@ describe('SubscriptionManagerV2: the charge window', () => {
 
   it('the window is part of the signed terms: a relayed enrolment carries it, and a zero window is refused', async () => {
     const payer = privateKeyToAccount(keccak256(toHex(`signed-${Date.now()}`)));
-    await mined(await wallet(minter).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'mint', args: [payer.address, USDC(100)] }));
+    await mined(
+      await wallet(minter).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'mint', args: [payer.address, USDC(100)] }),
+    );
     const deadline = (await pub.getBlock()).timestamp + 3600n;
     const t = terms({ chargeWindow: 5n * DAY });
     const permit = await signPermit(pub, payer, token, { spender: v2.address, value: USDC(100), deadline });
     const auth = await signEnrolmentV2(pub, payer, v2.address, t, { nonce: randomNonce(), deadline });
     // A relayer that widens the window breaks the signature.
     await expectRevert(
-      pub.simulateContract({ account: relayer, address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'subscribeWithPermitFor', args: [payer.address, { ...t, chargeWindow: 50n * DAY }, permit, auth] }),
+      pub.simulateContract({
+        account: relayer,
+        address: v2.address,
+        abi: subscriptionManagerV2Abi,
+        functionName: 'subscribeWithPermitFor',
+        args: [payer.address, { ...t, chargeWindow: 50n * DAY }, permit, auth],
+      }),
       'InvalidEnrolmentSignature',
     );
-    const { request, result: id } = await pub.simulateContract({ account: relayer, address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'subscribeWithPermitFor', args: [payer.address, t, permit, auth] });
+    const { request, result: id } = await pub.simulateContract({
+      account: relayer,
+      address: v2.address,
+      abi: subscriptionManagerV2Abi,
+      functionName: 'subscribeWithPermitFor',
+      args: [payer.address, t, permit, auth],
+    });
     await mined(await wallet(relayer).writeContract(request));
-    expect(await pub.readContract({ address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'chargeWindow', args: [id] })).toBe(5n * DAY);
-    await expectRevert(pub.simulateContract({ account: payer, address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'subscribe', args: [terms({ chargeWindow: 0n })] }), 'ZeroChargeWindow');
+    expect(await pub.readContract({ address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'chargeWindow', args: [id] })).toBe(
+      5n * DAY,
+    );
+    await expectRevert(
+      pub.simulateContract({
+        account: payer,
+        address: v2.address,
+        abi: subscriptionManagerV2Abi,
+        functionName: 'subscribe',
+        args: [terms({ chargeWindow: 0n })],
+      }),
+      'ZeroChargeWindow',
+    );
   }, 120_000);
 });
 
@@ -228,7 +295,14 @@ describe('SubscriptionManagerV2: a hostile token in chargeMany', () => {
   it('refuses to start an item it cannot give the token call its cap, rather than fail it', async () => {
     const { id } = await enrol(v2, terms(), 'low-gas');
     await expectRevert(
-      pub.simulateContract({ account: operator, address: v2.address, abi: subscriptionManagerV2Abi, functionName: 'chargeMany', args: [[id], [0], [USDC(10)]], gas: 150_000n }),
+      pub.simulateContract({
+        account: operator,
+        address: v2.address,
+        abi: subscriptionManagerV2Abi,
+        functionName: 'chargeMany',
+        args: [[id], [0], [USDC(10)]],
+        gas: 150_000n,
+      }),
       'BatchGasTooLow',
     );
   }, 120_000);

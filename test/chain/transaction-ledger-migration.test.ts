@@ -32,15 +32,28 @@ const to = DEV_ACCOUNTS.merchant.address;
 
 /** Applies the migration files before (or exactly) the ledger migration, in one transaction as postgres-shift does. */
 async function applyMigrations(which: (file: string) => boolean): Promise<void> {
-  const files = readdirSync(MIGRATIONS).filter((f) => /^\d{5}_.*\.sql$/.test(f) && which(f)).sort();
+  const files = readdirSync(MIGRATIONS)
+    .filter((f) => /^\d{5}_.*\.sql$/.test(f) && which(f))
+    .sort();
   await sql.begin(async (tx) => {
     for (const file of files) await tx.file(`${MIGRATIONS}${file}`);
   });
 }
 
-async function signed(account: LocalAccount, nonce: bigint): Promise<{ raw: Hex; hash: Hex; fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } }> {
+async function signed(
+  account: LocalAccount,
+  nonce: bigint,
+): Promise<{ raw: Hex; hash: Hex; fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } }> {
   const fees = await pub.estimateFeesPerGas();
-  const raw = await account.signTransaction({ type: 'eip1559', chainId: anvil.chainId, to, data: '0x', nonce: Number(nonce), gas: 50_000n, ...fees });
+  const raw = await account.signTransaction({
+    type: 'eip1559',
+    chainId: anvil.chainId,
+    to,
+    data: '0x',
+    nonce: Number(nonce),
+    gas: 50_000n,
+    ...fees,
+  });
   return { raw, hash: keccak256(raw), fees };
 }
 
@@ -63,13 +76,17 @@ async function recordOld(
     max_priority_fee_per_gas: tx.fees.maxPriorityFeePerGas.toString(),
     gas: '50000',
   };
-  const row = 'submissionId' in key ? { submission_id: key.submissionId, ...common } : { purpose: key.purpose, outcome: key.outcome, ...common };
+  const row =
+    'submissionId' in key ? { submission_id: key.submissionId, ...common } : { purpose: key.purpose, outcome: key.outcome, ...common };
   await sql`insert into ${sql(table)} ${sql(row as Record<string, unknown>)}`;
 }
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  pub = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }) }) as PublicClient;
+  pub = createPublicClient({
+    chain: chainDefinition(anvil.chainId, anvil.rpcUrl),
+    transport: http(anvil.rpcUrl, { batch: { batchSize: 100 } }),
+  }) as PublicClient;
   const adminUrl = inject('postgresAdminUrl');
   const name = `ledger_${randomBytes(4).toString('hex')}`;
   await ensureDatabase(adminUrl, name);
@@ -150,7 +167,11 @@ describe('migration 00012: one transaction ledger', () => {
     ]);
 
     // The relay picks its open submission up where the old code left it: the recorded bytes, no new nonce.
-    expect(await submitSubmission(sql, settings, 'rs_open')).toMatchObject({ status: 'submitted', transactionHash: relayedOpen.hash, transaction: { transactionHash: relayedOpen.hash } });
+    expect(await submitSubmission(sql, settings, 'rs_open')).toMatchObject({
+      status: 'submitted',
+      transactionHash: relayedOpen.hash,
+      transaction: { transactionHash: relayedOpen.hash },
+    });
     let followed = await checkSubmission(sql, settings, 'rs_open');
     for (let i = 0; i < 50 && followed.status === 'waiting'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -161,14 +182,26 @@ describe('migration 00012: one transaction ledger', () => {
     expect(done).toEqual({ status: 'confirmed', transaction_hash: relayedOpen.hash });
 
     // The operator's retried cancel follows its recorded transaction; its charge is found as done.
-    const client = createPublicClient({ chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) }) as PublicClient;
-    const sender = createOperatorSender({ sql, client, account: operator, chainId: anvil.chainId, receipts: createReceiptWaiter(client, 50), stuckAfterMs: 60_000 });
+    const client = createPublicClient({
+      chain: chainDefinition(anvil.chainId, anvil.rpcUrl),
+      transport: http(anvil.rpcUrl),
+    }) as PublicClient;
+    const sender = createOperatorSender({
+      sql,
+      client,
+      account: operator,
+      chainId: anvil.chainId,
+      receipts: createReceiptWaiter(client, 50),
+      stuckAfterMs: 60_000,
+    });
     expect((await sender.find('charge:m:1:0'))?.outcome).toBe('success');
     const resent = await sender.send({ purpose: 'cancel:m:1', to, data: '0x', gas: 50_000n });
     expect(resent.transactionHash).toBe(cancel.hash);
     expect((await sender.settle(resent)).outcome).toBe('success');
 
-    const after = await sql<{ purpose: string; outcome: string | null }[]>`select purpose, outcome from chain_transactions order by purpose`;
+    const after = await sql<
+      { purpose: string; outcome: string | null }[]
+    >`select purpose, outcome from chain_transactions order by purpose`;
     expect(after.map((r) => r.outcome)).toEqual(['success', 'success', 'success', 'success']);
     expect(BigInt(await pub.getTransactionCount({ address: relayer.address }))).toBe(r0 + 2n);
     expect(BigInt(await pub.getTransactionCount({ address: operator.address }))).toBe(o0 + 2n);

@@ -30,7 +30,10 @@ function createInvoice(i: number): Promise<Outcome> {
   return fetch(`${stack.apiUrl}/v1/invoices`, {
     method: 'POST',
     headers: { authorization: `Bearer ${merchant.secretKey}`, 'idempotency-key': `chaos-invoice-${i}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ customerEmail: `c${i}@example.com`, lineItems: [{ description: `Order ${i}`, quantity: 1, unitAmount: String(1000 + i) }] }),
+    body: JSON.stringify({
+      customerEmail: `c${i}@example.com`,
+      lineItems: [{ description: `Order ${i}`, quantity: 1, unitAmount: String(1000 + i) }],
+    }),
     signal: AbortSignal.timeout(30_000),
   }).then(
     async (response) => {
@@ -71,21 +74,28 @@ describe('api SIGKILLed with idempotent requests in flight', () => {
     const settledAt: number[] = [];
     const finalIds = await Promise.all(
       Array.from({ length: REQUESTS }, (_, i) =>
-        waitUntil(`key ${i} answered`, (LEASE_SECONDS + 30) * 1000, async () => {
-          const outcome = await createInvoice(i);
-          if ('error' in outcome) return undefined;
-          if (outcome.status === 409) return undefined; // held by a dead request until its lease ends
-          if (outcome.status !== 200) throw new Error(`key ${i}: ${outcome.status} ${JSON.stringify(outcome.body)}`);
-          settledAt.push(Date.now());
-          return outcome.invoiceId!;
-        }, 250),
+        waitUntil(
+          `key ${i} answered`,
+          (LEASE_SECONDS + 30) * 1000,
+          async () => {
+            const outcome = await createInvoice(i);
+            if ('error' in outcome) return undefined;
+            if (outcome.status === 409) return undefined; // held by a dead request until its lease ends
+            if (outcome.status !== 200) throw new Error(`key ${i}: ${outcome.status} ${JSON.stringify(outcome.body)}`);
+            settledAt.push(Date.now());
+            return outcome.invoiceId!;
+          },
+          250,
+        ),
       ),
     );
     // No key stayed blocked much past its lease.
     expect(Math.max(...settledAt) - restartedAt).toBeLessThan((LEASE_SECONDS + 15) * 1000);
     // Exactly one invoice per key, and every answer for a key names that invoice.
     expect(new Set(finalIds).size).toBe(REQUESTS);
-    const [row] = await stack.sql<{ count: number }[]>`select count(*)::int as count from invoices where merchant_id = ${merchant.merchantId}`;
+    const [row] = await stack.sql<
+      { count: number }[]
+    >`select count(*)::int as count from invoices where merchant_id = ${merchant.merchantId}`;
     expect(row!.count).toBe(REQUESTS);
     for (const outcome of [...first, ...second]) {
       if ('status' in outcome && outcome.status === 200) expect(finalIds).toContain(outcome.invoiceId);

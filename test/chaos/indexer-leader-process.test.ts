@@ -103,7 +103,9 @@ const leads = (indexer: Indexer) => terms(indexer).at(-1)?.end === Infinity;
 
 function overlaps(a: Indexer, b: Indexer): string[] {
   const found: string[] = [];
-  for (const x of terms(a)) for (const y of terms(b)) if (x.start < y.end && y.start < x.end) found.push(`${a.name} ${x.start}-${x.end} / ${b.name} ${y.start}-${y.end}`);
+  for (const x of terms(a))
+    for (const y of terms(b))
+      if (x.start < y.end && y.start < x.end) found.push(`${a.name} ${x.start}-${x.end} / ${b.name} ${y.start}-${y.end}`);
   return found;
 }
 
@@ -122,7 +124,9 @@ async function checkpoint(): Promise<bigint> {
 }
 
 async function leaseHolder(): Promise<string | undefined> {
-  const [row] = await sql<{ holder: string }[]>`select holder from indexer_leases where livemode = false and expires_at > clock_timestamp()`;
+  const [row] = await sql<
+    { holder: string }[]
+  >`select holder from indexer_leases where livemode = false and expires_at > clock_timestamp()`;
   return row?.holder;
 }
 

@@ -42,13 +42,22 @@ async function call(method: 'GET' | 'POST', path: string, key?: string, body?: u
       signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
     });
     const json = (await response.json().catch(() => ({}))) as { id?: string; error?: { code?: string } };
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), code: json.error?.code, id: json.id, ms: Date.now() - started };
+    return {
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      code: json.error?.code,
+      id: json.id,
+      ms: Date.now() - started,
+    };
   } catch (error) {
     return { error: String(error), ms: Date.now() - started };
   }
 }
 
-const invoiceBody = (i: number) => ({ customerEmail: `pg${i}@example.com`, lineItems: [{ description: `Order ${i}`, quantity: 1, unitAmount: String(2000 + i) }] });
+const invoiceBody = (i: number) => ({
+  customerEmail: `pg${i}@example.com`,
+  lineItems: [{ description: `Order ${i}`, quantity: 1, unitAmount: String(2000 + i) }],
+});
 
 describe('Postgres killed and restarted under load', () => {
   it('answers 503 with Retry-After while it is down, recovers by itself, and loses or doubles nothing', async () => {
@@ -68,7 +77,9 @@ describe('Postgres killed and restarted under load', () => {
       }
     })();
 
-    await waitUntil('some invoices created', 60_000, async () => (answers.filter((a) => 'status' in a.answer && a.answer.status === 200).length >= 10 ? true : undefined));
+    await waitUntil('some invoices created', 60_000, async () =>
+      answers.filter((a) => 'status' in a.answer && a.answer.status === 200).length >= 10 ? true : undefined,
+    );
     await stack.killPostgres();
     phase = 'down';
     await sleep(6_000);
@@ -100,14 +111,21 @@ describe('Postgres killed and restarted under load', () => {
     const keys = next;
     const ids = await Promise.all(
       Array.from({ length: keys }, (_, i) =>
-        waitUntil(`key pg-${i}`, 60_000, async () => {
-          const answer = await call('POST', '/v1/invoices', `pg-${i}`, invoiceBody(i));
-          return 'status' in answer && answer.status === 200 ? answer.id : undefined;
-        }, 250),
+        waitUntil(
+          `key pg-${i}`,
+          60_000,
+          async () => {
+            const answer = await call('POST', '/v1/invoices', `pg-${i}`, invoiceBody(i));
+            return 'status' in answer && answer.status === 200 ? answer.id : undefined;
+          },
+          250,
+        ),
       ),
     );
     expect(new Set(ids).size).toBe(keys);
-    const [row] = await stack.sql<{ count: number }[]>`select count(*)::int as count from invoices where merchant_id = ${merchant.merchantId}`;
+    const [row] = await stack.sql<
+      { count: number }[]
+    >`select count(*)::int as count from invoices where merchant_id = ${merchant.merchantId}`;
     expect(row!.count).toBe(keys);
   }, 300_000);
 });

@@ -59,7 +59,9 @@ describe('worker SIGKILLed mid sweep', () => {
       'a sweep sent and not yet mined',
       120_000,
       async () => {
-        const [row] = await stack.sql<{ n: number }[]>`select count(*)::int as n from chain_transactions where purpose like 'deposit-sweep:%' and outcome is null`;
+        const [row] = await stack.sql<
+          { n: number }[]
+        >`select count(*)::int as n from chain_transactions where purpose like 'deposit-sweep:%' and outcome is null`;
         return row!.n > 0 ? true : undefined;
       },
       50,
@@ -87,8 +89,12 @@ describe('worker SIGKILLed mid sweep', () => {
       throw new Error(`${error.message}; ${JSON.stringify(state)}; deposit addresses hold ${held.join(', ')}; logs in ${logs}`);
     };
     await waitUntil('every deposit swept and every session completed', 180_000, async () => {
-      const [swept] = await stack.sql<{ n: number }[]>`select count(*)::int as n from deposits where payment_session_id in ${stack.sql(ids)} and swept_at is not null`;
-      const [completed] = await stack.sql<{ n: number }[]>`select count(*)::int as n from payment_sessions where id in ${stack.sql(ids)} and status = 'completed'`;
+      const [swept] = await stack.sql<
+        { n: number }[]
+      >`select count(*)::int as n from deposits where payment_session_id in ${stack.sql(ids)} and swept_at is not null`;
+      const [completed] = await stack.sql<
+        { n: number }[]
+      >`select count(*)::int as n from payment_sessions where id in ${stack.sql(ids)} and status = 'completed'`;
       return swept!.n === DEPOSITS && completed!.n === DEPOSITS ? true : undefined;
     }).catch(explain);
 
@@ -116,7 +122,9 @@ describe('worker SIGKILLed mid sweep', () => {
 
     // Nothing sent twice: one ledger transaction per sweep, and the operator's nonce moved once for each.
     const purposes = [...new Set(rows.map((r) => r.sweepPurpose))];
-    const sent = await stack.sql<{ purpose: string; outcome: string }[]>`select purpose, outcome from chain_transactions where purpose like 'deposit-sweep:%'`;
+    const sent = await stack.sql<
+      { purpose: string; outcome: string }[]
+    >`select purpose, outcome from chain_transactions where purpose like 'deposit-sweep:%'`;
     expect(sent.map((s) => s.purpose).sort()).toEqual(purposes.sort());
     expect(sent.every((s) => s.outcome === 'success')).toBe(true);
     expect((await pub.getTransactionCount({ address: info.operator })) - operatorNonceBefore).toBe(purposes.length);

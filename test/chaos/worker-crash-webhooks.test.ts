@@ -51,18 +51,30 @@ describe('worker SIGKILLed mid webhook fan-out', () => {
   it('delivers every event and records every send, the interrupted ones included', async () => {
     await stack.start('api');
     let worker = await stack.start('worker');
-    const endpoint = await api('/v1/webhook-endpoints', { url: `https://localhost:${receiver.port}/hooks`, events: ['subscription_plan.created'] }, 'chaos-endpoint');
+    const endpoint = await api(
+      '/v1/webhook-endpoints',
+      { url: `https://localhost:${receiver.port}/hooks`, events: ['subscription_plan.created'] },
+      'chaos-endpoint',
+    );
     expect(endpoint.status).toBe(200);
     for (let i = 0; i < EVENTS; i++) {
-      const plan = await api('/v1/subscription-plans', { name: `Plan ${i}`, amount: String(1_000_000 + i), interval: 'monthly' }, `chaos-plan-${i}`);
+      const plan = await api(
+        '/v1/subscription-plans',
+        { name: `Plan ${i}`, amount: String(1_000_000 + i), interval: 'monthly' },
+        `chaos-plan-${i}`,
+      );
       expect(plan.status).toBe(200);
     }
-    const events = await stack.sql<{ id: string }[]>`select id from events where merchant_id = ${merchant.merchantId} and type = 'subscription_plan.created'`;
+    const events = await stack.sql<
+      { id: string }[]
+    >`select id from events where merchant_id = ${merchant.merchantId} and type = 'subscription_plan.created'`;
     expect(events).toHaveLength(EVENTS);
 
     // Kill while sends are in flight (recorded as sending) and the fan-out is not done.
     await waitUntil('sends in flight', 120_000, async () => {
-      const [row] = await stack.sql<{ sending: number }[]>`select count(*)::int as sending from webhook_deliveries where merchant_id = ${merchant.merchantId} and status = 'sending'`;
+      const [row] = await stack.sql<
+        { sending: number }[]
+      >`select count(*)::int as sending from webhook_deliveries where merchant_id = ${merchant.merchantId} and status = 'sending'`;
       return row!.sending > 0 ? true : undefined;
     });
     const receivedAtKill = new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size;
@@ -70,11 +82,16 @@ describe('worker SIGKILLed mid webhook fan-out', () => {
     expect(receivedAtKill).toBeLessThan(EVENTS);
     worker = await stack.start('worker');
 
-    const delivered = await waitUntil('every run succeeded', 240_000, async () => {
-      const [row] = await stack.sql<{ done: number }[]>`
+    const delivered = await waitUntil(
+      'every run succeeded',
+      240_000,
+      async () => {
+        const [row] = await stack.sql<{ done: number }[]>`
         select count(*)::int as done from webhook_delivery_runs where merchant_id = ${merchant.merchantId} and status = 'succeeded'`;
-      return row!.done === EVENTS ? row!.done : undefined;
-    }, 500);
+        return row!.done === EVENTS ? row!.done : undefined;
+      },
+      500,
+    );
     expect(delivered).toBe(EVENTS);
 
     // 0 lost: every event reached the receiver.

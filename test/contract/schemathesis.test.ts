@@ -24,15 +24,23 @@ const CONFIG_FILE = fileURLToPath(new URL('./schemathesis.toml', import.meta.url
  * The bounded run of the suite: fuzzing and stateful phases (about a minute). The coverage phase walks
  * every schema keyword and takes several minutes on a shared machine: SCHEMATHESIS_PHASES=all runs it too.
  */
-const PHASES = process.env.SCHEMATHESIS_PHASES === 'all' ? 'examples,coverage,fuzzing,stateful' : (process.env.SCHEMATHESIS_PHASES ?? 'fuzzing,stateful');
+const PHASES =
+  process.env.SCHEMATHESIS_PHASES === 'all'
+    ? 'examples,coverage,fuzzing,stateful'
+    : (process.env.SCHEMATHESIS_PHASES ?? 'fuzzing,stateful');
 
 /** The pinned version (.ci/run installs the same one up front); a newcomer's `npm test` installs it here. */
 const SCHEMATHESIS_VERSION = '4.32.5';
 
 function installSchemathesisOnce(): void {
   if (existsSync(ST)) return;
-  const result = spawnSync('python3', ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', TOOL_DIR, `schemathesis==${SCHEMATHESIS_VERSION}`], { stdio: 'inherit' });
-  if (result.status !== 0 || !existsSync(ST)) throw new Error(`installing schemathesis ${SCHEMATHESIS_VERSION} into .tools/schemathesis with pip failed`);
+  const result = spawnSync(
+    'python3',
+    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', TOOL_DIR, `schemathesis==${SCHEMATHESIS_VERSION}`],
+    { stdio: 'inherit' },
+  );
+  if (result.status !== 0 || !existsSync(ST))
+    throw new Error(`installing schemathesis ${SCHEMATHESIS_VERSION} into .tools/schemathesis with pip failed`);
 }
 
 let db: TestDatabase;
@@ -78,17 +86,27 @@ function runSchemathesis(args: string[]): Promise<{ code: number | null; output:
 
 it('finds no failure of any check on any operation', async () => {
   const { code, output } = await runSchemathesis([
-    '--config-file', CONFIG_FILE,
-    'run', `${baseUrl}/openapi.json`,
-    '--phases', PHASES,
-    '--url', baseUrl,
+    '--config-file',
+    CONFIG_FILE,
+    'run',
+    `${baseUrl}/openapi.json`,
+    '--phases',
+    PHASES,
+    '--url',
+    baseUrl,
     // Every check (schemathesis 4 runs all by default); not named here, so the per-operation settings of the config file apply.
-    '--max-examples', MAX_EXAMPLES,
-    '--header', `Authorization: Bearer ${merchant.secretKey}`,
-    '--workers', '2',
-    '--request-timeout', '30',
-    '--seed', process.env.SCHEMATHESIS_SEED ?? '28',
-    '--output-truncate', 'false',
+    '--max-examples',
+    MAX_EXAMPLES,
+    '--header',
+    `Authorization: Bearer ${merchant.secretKey}`,
+    '--workers',
+    '2',
+    '--request-timeout',
+    '30',
+    '--seed',
+    process.env.SCHEMATHESIS_SEED ?? '28',
+    '--output-truncate',
+    'false',
   ]);
   // The report: in full on failure, its summary otherwise (what ran, and that it passed).
   console.log(code === 0 ? output.slice(output.indexOf('Operations:')) : output);

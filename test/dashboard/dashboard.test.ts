@@ -92,7 +92,10 @@ async function apiCall(method: string, path: string, key: string, body?: object)
 
 /** The KPI cards form full rows: no card sits alone on a row (the sixth wrapped alone at 1280 px). */
 async function expectEvenMetricRows(): Promise<void> {
-  const tops = await page.getByTestId('metrics').locator('.metric').evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().top)));
+  const tops = await page
+    .getByTestId('metrics')
+    .locator('.metric')
+    .evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().top)));
   const perRow = [...tops.reduce((rows, top) => rows.set(top, (rows.get(top) ?? 0) + 1), new Map<number, number>()).values()];
   expect(tops.length).toBe(6);
   expect(new Set(perRow).size).toBe(1);
@@ -121,7 +124,8 @@ async function horizontalOverflow(target: Page): Promise<string[]> {
       const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ').join('.')}` : ''}`;
       offenders.push(`${name} right=${Math.round(rect.right)} (viewport ${width}): ${(element.textContent ?? '').trim().slice(0, 40)}`);
     }
-    if (document.documentElement.scrollWidth > width + 1) offenders.push(`document scrollWidth ${document.documentElement.scrollWidth} > ${width}`);
+    if (document.documentElement.scrollWidth > width + 1)
+      offenders.push(`document scrollWidth ${document.documentElement.scrollWidth} > ${width}`);
     return offenders;
   });
 }
@@ -138,7 +142,9 @@ async function downloaded(button: Locator): Promise<{ name: string; text: string
  * search, invoice PDFs) is built on another branch, and the browser tests of those parts wait for it.
  */
 async function apiHas(path: string, param?: string): Promise<boolean> {
-  const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { paths: Record<string, { get?: { parameters?: { name: string }[] } }> };
+  const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as {
+    paths: Record<string, { get?: { parameters?: { name: string }[] } }>;
+  };
   const get = doc.paths[path]?.get;
   return Boolean(get) && (!param || Boolean(get!.parameters?.some((p) => p.name === param)));
 }
@@ -211,7 +217,11 @@ describe('serving', () => {
     const root = await fetch(`${baseUrl}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);
     expect(root.headers.get('location')).toBe('/dashboard');
-    expect(await (await fetch(`${baseUrl}/dashboard/config.json`)).json()).toEqual({ issuer: idp.issuer, clientId: DASHBOARD_CLIENT_ID, audience: idp.audience });
+    expect(await (await fetch(`${baseUrl}/dashboard/config.json`)).json()).toEqual({
+      issuer: idp.issuer,
+      clientId: DASHBOARD_CLIENT_ID,
+      audience: idp.audience,
+    });
   });
 });
 
@@ -240,7 +250,8 @@ describe('journeys', () => {
     const metrics = await page.getByTestId('metrics').textContent();
     expect(metrics).toMatch(/MRR\s*[1-9][\d,]*\.\d{2} USDC/);
     await page.getByRole('table', { name: 'Recent payment sessions' }).getByText('USDC').first().waitFor();
-    for (const chart of ['chart-mrr', 'chart-churn', 'chart-conversion', 'chart-forecast']) expect(await page.getByTestId(`${chart}-empty`).count()).toBe(0);
+    for (const chart of ['chart-mrr', 'chart-churn', 'chart-conversion', 'chart-forecast'])
+      expect(await page.getByTestId(`${chart}-empty`).count()).toBe(0);
     await expectEvenMetricRows();
     await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-home.png`, fullPage: true });
   });
@@ -306,7 +317,10 @@ describe('journeys', () => {
     const id = (await row.locator('td[data-label="Id"] code').textContent())!;
     expect(id).toMatch(/^plan_/);
     await row.getByRole('button', { name: `Copy ${id}` }).click();
-    await row.getByRole('button', { name: `Copy ${id}` }).getByText('Copied').waitFor();
+    await row
+      .getByRole('button', { name: `Copy ${id}` })
+      .getByText('Copied')
+      .waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(id);
   });
 
@@ -327,7 +341,10 @@ describe('journeys', () => {
 
     // Archive asks first; Keep changes nothing.
     await renamed.getByRole('button', { name: 'Archive Beans twice a year' }).click();
-    await renamed.getByRole('group', { name: /Archive “Beans twice a year”\? It takes no new subscribers/ }).getByRole('button', { name: 'Keep' }).click();
+    await renamed
+      .getByRole('group', { name: /Archive “Beans twice a year”\? It takes no new subscribers/ })
+      .getByRole('button', { name: 'Keep' })
+      .click();
     expect((await apiCall('GET', `/v1/subscription-plans/${id}`, merchant.secretKey)).body.archived).toBe(false);
     await renamed.getByRole('button', { name: 'Archive Beans twice a year' }).click();
     await renamed.getByRole('button', { name: 'Archive', exact: true }).click();
@@ -386,7 +403,10 @@ describe('journeys', () => {
       .toBeGreaterThan(0);
     expect(await deliveries.textContent()).toMatch(/subscription_plan\.created|invoice\.created/);
     await deliveries.getByRole('button', { name: 'Replay' }).first().click();
-    await page.getByRole('status').filter({ hasText: /Replay 1 of evt_/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Replay 1 of evt_/ })
+      .waitFor();
     await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-webhook-deliveries.png`, fullPage: true });
   });
 
@@ -403,7 +423,10 @@ describe('journeys', () => {
 
   it('lists customers', async () => {
     await open('Customers');
-    await page.getByRole('table', { name: 'Customers' }).getByText(`0x${(0xd00).toString(16).padStart(40, '0')}`).waitFor();
+    await page
+      .getByRole('table', { name: 'Customers' })
+      .getByText(`0x${(0xd00).toString(16).padStart(40, '0')}`)
+      .waitFor();
     await page.getByLabel('Wallet address or email').fill(`0x${(0xd01).toString(16).padStart(40, '0')}`);
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => page.getByRole('table', { name: 'Customers' }).locator('tbody tr').count()).toBe(1);
@@ -502,7 +525,10 @@ describe('journeys', () => {
   it('shows "Payment sessions" once and names invoices by number, not id', async () => {
     await open('Payments');
     const table = page.getByRole('table', { name: 'Payment sessions' });
-    await table.getByText(/^Invoice \d{4}-\d{4}$/).first().waitFor();
+    await table
+      .getByText(/^Invoice \d{4}-\d{4}$/)
+      .first()
+      .waitFor();
     expect(await table.textContent()).not.toContain('inv_');
     const shown = await page
       .getByText('Payment sessions', { exact: true })
@@ -510,7 +536,10 @@ describe('journeys', () => {
     expect(shown).toBe(1);
     await open('Home');
     const recent = page.getByRole('table', { name: 'Recent payment sessions' });
-    await recent.getByText(/^Invoice \d{4}-\d{4}$/).first().waitFor();
+    await recent
+      .getByText(/^Invoice \d{4}-\d{4}$/)
+      .first()
+      .waitFor();
     expect(await recent.textContent()).not.toContain('inv_');
   });
 
@@ -564,7 +593,10 @@ describe('journeys', () => {
     await open('Plans');
     // Live mode shows live objects only: the test plans are not here.
     await page.getByRole('table', { name: 'Plans' }).getByText('No plans yet.').waitFor();
-    await page.locator('label').filter({ has: page.getByRole('radio', { name: 'Test mode' }) }).click();
+    await page
+      .locator('label')
+      .filter({ has: page.getByRole('radio', { name: 'Test mode' }) })
+      .click();
     await page.getByRole('table', { name: 'Plans' }).getByText('Espresso monthly').waitFor();
   });
 
@@ -610,7 +642,9 @@ describe('daily operations: detail pages, lists, events', () => {
     expect(new URL(page.url()).pathname).toBe(`/dashboard/payments/${sessionId}`);
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await timeline.getByText('Transaction confirmed on chain').waitFor();
-    expect(await timeline.getByRole('link', { name: 'View on explorer' }).getAttribute('href')).toBe(`https://sepolia.basescan.org/tx/${hash}`);
+    expect(await timeline.getByRole('link', { name: 'View on explorer' }).getAttribute('href')).toBe(
+      `https://sepolia.basescan.org/tx/${hash}`,
+    );
     await timeline.getByText('Completed', { exact: true }).waitFor();
     expect(await timeline.textContent()).toContain(payer);
     const facts = await page.getByRole('region', { name: 'Payment' }).textContent();
@@ -634,7 +668,17 @@ describe('daily operations: detail pages, lists, events', () => {
                    payer, transaction_hash, completed_at, created_at)
                  values (${devSession}, ${merchant.merchantId}, false, 7000000, 'USDC', 'completed', ${payTo}, ${token}, 31337,
                    now() + interval '1 day', ${payer}, ${paidHash}, now() - interval '8 minutes', now() - interval '20 minutes')`;
-    const call = { kind: 'payment', token, from: payer, to: payTo, value: '7000000', validAfter: '0', validBefore: '9999999999', nonce: hash, signature: '0x' };
+    const call = {
+      kind: 'payment',
+      token,
+      from: payer,
+      to: payTo,
+      value: '7000000',
+      validAfter: '0',
+      validBefore: '9999999999',
+      nonce: hash,
+      signature: '0x',
+    };
     for (const [minutesAgo, status, txHash, block, failureCode] of [
       [15, 'failed', null, null, 'insufficient_funds'],
       [10, 'confirmed', paidHash, 50, null],
@@ -693,7 +737,17 @@ describe('daily operations: detail pages, lists, events', () => {
                  values (${openSession}, ${merchant.merchantId}, false, 3000000, 'USDC', 'open', ${DEV_ACCOUNTS.merchant.address}, ${token}, 31337,
                    now() + interval '1 day')`;
     const id = newId('relaySubmission');
-    const call = { kind: 'payment', token, from: payer, to: DEV_ACCOUNTS.merchant.address, value: '3000000', validAfter: '0', validBefore: '9999999999', nonce: hash, signature: '0x' };
+    const call = {
+      kind: 'payment',
+      token,
+      from: payer,
+      to: DEV_ACCOUNTS.merchant.address,
+      value: '3000000',
+      validAfter: '0',
+      validBefore: '9999999999',
+      nonce: hash,
+      signature: '0x',
+    };
     await db.sql`insert into relay_submissions (id, merchant_id, livemode, idempotency_key, kind, chain_id, authorization_digest, call, status,
                    failure_code, failure_reason, payment_session_id)
                  values (${id}, ${merchant.merchantId}, false, ${id}, 'payment', 31337, ${id}, ${db.sql.json(call)}, 'failed',
@@ -725,7 +779,10 @@ describe('daily operations: detail pages, lists, events', () => {
     await failed.waitFor();
     expect(await failed.textContent()).toContain(`payer_blacklisted: ${describeRefusal('payer_blacklisted')}`);
     await open('Refunds');
-    const row = page.getByRole('table', { name: /Refunds/ }).getByRole('row').filter({ has: page.locator('[data-failure-code="payer_blacklisted"]') });
+    const row = page
+      .getByRole('table', { name: /Refunds/ })
+      .getByRole('row')
+      .filter({ has: page.locator('[data-failure-code="payer_blacklisted"]') });
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain(describeRefusal('payer_blacklisted'));
   });
@@ -736,13 +793,18 @@ describe('daily operations: detail pages, lists, events', () => {
     expect(csv.name).toMatch(/^payment-sessions-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe('id,amount,currency,status,payer,transaction_hash,invoice_id,product,created_at,completed_at');
-    const counted = await db.sql<{ n: number }[]>`select count(*)::int as n from payment_sessions where merchant_id = ${merchant.merchantId} and not livemode`;
+    const counted = await db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from payment_sessions where merchant_id = ${merchant.merchantId} and not livemode`;
     const n = counted[0]!.n;
     expect(lines.length - 1).toBe(n);
     expect(lines.find((line) => line.startsWith(sessionId))).toBe(
-      `${sessionId},42,USDC,completed,${payer},${hash},,,${(await rowTime(sessionId, 'created_at'))},${await rowTime(sessionId, 'completed_at')}`,
+      `${sessionId},42,USDC,completed,${payer},${hash},,,${await rowTime(sessionId, 'created_at')},${await rowTime(sessionId, 'completed_at')}`,
     );
-    await page.getByRole('status').filter({ hasText: `${n} rows exported.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${n} rows exported.` })
+      .waitFor();
   });
 
   it('opens an invoice: the customer view with lines and total, and its timeline', async () => {
@@ -750,7 +812,11 @@ describe('daily operations: detail pages, lists, events', () => {
     await page.getByLabel('Status').selectOption('void');
     const table = page.getByRole('table', { name: 'Invoices' });
     await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
-    await table.locator('tbody tr').first().getByRole('link', { name: /^\d{4}-\d{4}$/ }).click();
+    await table
+      .locator('tbody tr')
+      .first()
+      .getByRole('link', { name: /^\d{4}-\d{4}$/ })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Invoice' }).waitFor();
     const preview = page.getByRole('region', { name: 'Invoice as the customer sees it' });
     expect(await preview.getByTestId('invoice-detail-total').textContent()).toBe('300.750001 USDC');
@@ -816,7 +882,10 @@ describe('daily operations: detail pages, lists, events', () => {
     await open('Webhooks');
     await page.getByLabel('Test event type').selectOption('invoice.paid');
     await page.getByRole('table', { name: 'Endpoints' }).getByRole('button', { name: 'Send test event' }).click();
-    await page.getByRole('status').filter({ hasText: /Test event evt_\w+ sent to/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Test event evt_\w+ sent to/ })
+      .waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.getByRole('table', { name: 'Delivery attempts' }).getByText('invoice.paid').first().waitFor();
   });
@@ -836,7 +905,9 @@ describe('hosted invoice page', () => {
     expect(created.status).toBe(200);
     const invoice = created.body as { id: string; number: string; dueAt: string; hostedInvoiceUrl: string; sessionId: string };
     expect((await apiCall('POST', `/v1/invoices/${invoice.id}/send`, merchant.secretKey)).status).toBe(200);
-    await expect.poll(async () => (await apiCall('GET', `/v1/invoices/${invoice.id}`, merchant.secretKey)).body.status, { timeout: 30_000 }).toBe('sent');
+    await expect
+      .poll(async () => (await apiCall('GET', `/v1/invoices/${invoice.id}`, merchant.secretKey)).body.status, { timeout: 30_000 })
+      .toBe('sent');
 
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
@@ -845,7 +916,9 @@ describe('hosted invoice page', () => {
       await page.getByRole('heading', { level: 1, name: `Invoice ${invoice.number}` }).waitFor();
       expect(await page.locator('[data-status]').textContent()).toBe('Open');
       expect(await page.locator('dl').textContent()).toContain(`Due${invoice.dueAt.slice(0, 10)}`);
-      const rows = await page.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+      const rows = await page
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
       expect(rows).toEqual([
         ['Roasting workshop for a team of twelve, with tasting notes and materials', '2', '15.00 USDC', '30.00 USDC'],
         ['Green beans', '3', '2.00 USDC', '6.00 USDC'],
@@ -868,7 +941,22 @@ describe('hosted invoice page', () => {
 });
 
 describe('screenshots', () => {
-  const PAGES = ['Home', 'Payments', 'Subscriptions', 'Plans', 'Invoices', 'Refunds', 'Customers', 'Webhooks', 'Events', 'API keys', 'Agents', 'Storefront', 'Settings', 'Go live'];
+  const PAGES = [
+    'Home',
+    'Payments',
+    'Subscriptions',
+    'Plans',
+    'Invoices',
+    'Refunds',
+    'Customers',
+    'Webhooks',
+    'Events',
+    'API keys',
+    'Agents',
+    'Storefront',
+    'Settings',
+    'Go live',
+  ];
 
   it('captures every page at 1280 px and 390 px, none wider than the viewport', async () => {
     const overflowing: string[] = [];

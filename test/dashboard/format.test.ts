@@ -27,7 +27,9 @@ describe('dashboard amounts', () => {
     expect(parseAmount('0.1234567')).toBeUndefined();
     expect(parseAmount('-1')).toBeUndefined();
     expect(parseAmount('abc')).toBeUndefined();
-    expect(parseAmount('0.1') && parseAmount('0.2') && (BigInt(parseAmount('0.1')!) + BigInt(parseAmount('0.2')!)).toString()).toBe('300000');
+    expect(parseAmount('0.1') && parseAmount('0.2') && (BigInt(parseAmount('0.1')!) + BigInt(parseAmount('0.2')!)).toString()).toBe(
+      '300000',
+    );
   });
 
   it('formats 4-decimal rate strings as percentages', () => {

@@ -71,7 +71,12 @@ describe('dev identity provider: authorization code + PKCE', () => {
     const html = await page.text();
     expect(html).toContain('value="owner@shop.example"');
     expect(html).toMatch(/<label for="email">Email<\/label>/);
-    const bads: Record<string, string>[] = [{ redirect_uri: 'https://evil.example/cb' }, { client_id: 'other' }, { code_challenge_method: 'plain' }, { code_challenge: 'short' }];
+    const bads: Record<string, string>[] = [
+      { redirect_uri: 'https://evil.example/cb' },
+      { client_id: 'other' },
+      { code_challenge_method: 'plain' },
+      { code_challenge: 'short' },
+    ];
     for (const bad of bads) {
       const refused = await fetch(`${idp.issuer}/authorize?${authorizeParams(challenge, bad)}`, { redirect: 'manual' });
       expect(refused.status).toBe(400);

@@ -70,7 +70,10 @@ describe('the Test clocks page', () => {
     await page.getByRole('heading', { level: 1, name: 'Test clocks' }).waitFor();
 
     // Create at a whole minute well after the chain's time (the form speaks the browser's local time).
-    const chainNow = Math.max(Date.now(), Number((await createPublicClient({ transport: http(chain.info.rpcUrl) }).getBlock()).timestamp) * 1000);
+    const chainNow = Math.max(
+      Date.now(),
+      Number((await createPublicClient({ transport: http(chain.info.rpcUrl) }).getBlock()).timestamp) * 1000,
+    );
     const start = new Date(Math.ceil((chainNow + 2 * 3_600_000) / 60_000) * 60_000);
     const local = await page.evaluate((iso) => {
       const d = new Date(iso);
@@ -96,7 +99,9 @@ describe('the Test clocks page', () => {
     await attach.getByLabel('Wallet addresses').fill(wallet);
     await attach.getByRole('button', { name: 'Attach' }).click();
     await detail.getByRole('list', { name: 'Attached wallets' }).getByText(wallet).waitFor();
-    expect((await api('GET', `/v1/test-clocks/${clock.id}`)).wallets.map((w: { walletAddress: string }) => w.walletAddress)).toEqual([wallet]);
+    expect((await api('GET', `/v1/test-clocks/${clock.id}`)).wallets.map((w: { walletAddress: string }) => w.walletAddress)).toEqual([
+      wallet,
+    ]);
 
     // An invoice on the clock, due in 20 days on the clock's time.
     const invoice = await api('POST', '/v1/invoices', {
@@ -126,7 +131,10 @@ describe('the Test clocks page', () => {
 
     // Delete: the clock leaves the list and is gone from the API; its invoice is void.
     await detail.getByRole('button', { name: 'Delete clock' }).click();
-    await detail.getByRole('group', { name: /Delete this clock/ }).getByRole('button', { name: 'Delete clock' }).click();
+    await detail
+      .getByRole('group', { name: /Delete this clock/ })
+      .getByRole('button', { name: 'Delete clock' })
+      .click();
     await detail.waitFor({ state: 'detached' });
     await expect.poll(async () => page.getByRole('table', { name: 'Test clocks' }).getByText('Renewal rehearsal').count()).toBe(0);
     expect((await api('GET', `/v1/test-clocks/${clock.id}`)).error.code).toBe('not_found');
@@ -134,7 +142,9 @@ describe('the Test clocks page', () => {
 
     // Live mode has no test clocks: the navigation does not offer the page. (Only the browser is told
     // live mode is unlocked: the onboarding that unlocks it is dashboard.test.ts's subject.)
-    await page.route('**/v1/merchants/me/live-mode-eligibility', (route) => route.fulfill({ json: { eligible: true, checks: {}, reasons: [] } }));
+    await page.route('**/v1/merchants/me/live-mode-eligibility', (route) =>
+      route.fulfill({ json: { eligible: true, checks: {}, reasons: [] } }),
+    );
     await page.reload();
     await nav.getByRole('link', { name: 'Test clocks', exact: true }).waitFor();
     const live = page.getByRole('radio', { name: /Live mode/ });
@@ -142,7 +152,10 @@ describe('the Test clocks page', () => {
     await page.locator('label').filter({ has: live }).click();
     await page.getByText('Live mode: real funds.').waitFor();
     expect(await nav.getByRole('link', { name: 'Test clocks', exact: true }).count()).toBe(0);
-    await page.locator('label').filter({ has: page.getByRole('radio', { name: /Test mode/ }) }).click();
+    await page
+      .locator('label')
+      .filter({ has: page.getByRole('radio', { name: /Test mode/ }) })
+      .click();
     await nav.getByRole('link', { name: 'Test clocks', exact: true }).waitFor();
   }, 180_000);
 });

@@ -36,7 +36,9 @@ it('runs every sample of the quickstart, in order, against the API', async () =>
   expect(QUICKSTART.map((step) => step.id)).toEqual(['keys', 'payment-session', 'webhook', 'subscription']);
   const printed: string[] = [];
   const env = { STABLEPAY_API_URL: baseUrl, STABLEPAY_SECRET_KEY: merchant.secretKey };
-  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+    ...args: string[]
+  ) => (...values: unknown[]) => Promise<void>;
   const run = new AsyncFunction('process', 'console', 'fetch', 'crypto', quickstartScript());
   await run({ env }, { log: (...parts: unknown[]) => printed.push(parts.join(' ')) }, fetch, crypto);
 

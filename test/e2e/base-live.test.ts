@@ -65,7 +65,13 @@ beforeAll(async () => {
   temporal = await startDevServerWorker(db.sql, { chain: config.chain, subscriptionChain, mailer });
   const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
   const hooks = createHookRegistry(
-    subscriptionIndexerHooks(config.chain, { sql: db.sql, temporal: temporal.client, taskQueue: temporal.taskQueue, events, useSearchAttributes: true }),
+    subscriptionIndexerHooks(config.chain, {
+      sql: db.sql,
+      temporal: temporal.client,
+      taskQueue: temporal.taskQueue,
+      events,
+      useSearchAttributes: true,
+    }),
   );
   indexerRun = createIndexer({ sql: db.sql, settings: live, hooks, temporal: temporal.client }).run(indexing.signal);
   const oidc = { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl };
@@ -84,9 +90,15 @@ afterAll(async () => {
 });
 
 const rpc = (method: string, params: unknown[] = []) => base.client.request({ method: method as never, params: params as never });
-const balanceOf = (who: Address) => base.client.readContract({ address: BASE.usdc, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address) =>
+  base.client.readContract({ address: BASE.usdc, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 const liveApi = async (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) =>
-  t.app.inject({ method, url, headers: { authorization: `Bearer ${merchant.liveSecretKey}`, ...headers }, ...(payload ? { payload } : {}) });
+  t.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${merchant.liveSecretKey}`, ...headers },
+    ...(payload ? { payload } : {}),
+  });
 
 /** How long each wait of the flow may take: 12 confirmations on 2-second blocks, with the reorg's replay. */
 const FLOW_WAIT = { timeoutMs: 90_000 };
@@ -96,7 +108,12 @@ async function mine(blocks: number): Promise<void> {
   if (blocks <= 0) return;
   const target = (await base.client.getBlockNumber()) + BigInt(blocks);
   await rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
-  await until(() => base.client.getBlockNumber(), (head) => head >= target, `block ${target}`, FLOW_WAIT);
+  await until(
+    () => base.client.getBlockNumber(),
+    (head) => head >= target,
+    `block ${target}`,
+    FLOW_WAIT,
+  );
 }
 
 /** Polls as `until` does, mining two blocks between looks: each step of a flow waits for 12 confirmations. */
@@ -117,11 +134,22 @@ async function signedPayment(to: Address, value: bigint) {
   const now = (await base.client.getBlock()).timestamp;
   const message: Authorization = { from: payer.address, to, value, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
   const signature = await signAuthorization(payer, await readDomain(base.client, BASE.usdc), 'TransferWithAuthorization', message);
-  const authorization = { ...message, value: value.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() };
+  const authorization = {
+    ...message,
+    value: value.toString(),
+    validAfter: message.validAfter.toString(),
+    validBefore: message.validBefore.toString(),
+  };
   return { authorization, signature };
 }
 
-type SubmissionRow = { status: string; blockNumber: string | null; blockHash: string | null; confirmations: number; transactionHash: string | null };
+type SubmissionRow = {
+  status: string;
+  blockNumber: string | null;
+  blockHash: string | null;
+  confirmations: number;
+  transactionHash: string | null;
+};
 const submissionRow = async (key: string): Promise<SubmissionRow> =>
   (
     await db.sql<SubmissionRow[]>`
@@ -144,7 +172,8 @@ describe('live mode on a Base-shaped chain', () => {
       subscriptionManager: getAddress(base.liveEnv.CHAIN_LIVE_SUBSCRIPTION_MANAGER_ADDRESS!),
       escrow: getAddress(base.liveEnv.CHAIN_LIVE_ESCROW_ADDRESS!),
     });
-    for (const address of [live.subscriptionManager, live.escrow]) expect((await base.client.getCode({ address }))?.length).toBeGreaterThan(1000);
+    for (const address of [live.subscriptionManager, live.escrow])
+      expect((await base.client.getCode({ address }))?.length).toBeGreaterThan(1000);
   });
 
   it('a merchant passes the go-live checks and issues a live key', async () => {
@@ -160,11 +189,21 @@ describe('live mode on a Base-shaped chain', () => {
     const [payerBefore, payoutBefore] = await Promise.all([balanceOf(payer.address), balanceOf(payout)]);
 
     const key = 'base-live-payment';
-    const relayed = await liveApi('POST', '/v1/relay/payments', { ...(await signedPayment(payout, amount)), paymentSessionId: session.id }, { 'idempotency-key': key });
+    const relayed = await liveApi(
+      'POST',
+      '/v1/relay/payments',
+      { ...(await signedPayment(payout, amount)), paymentSessionId: session.id },
+      { 'idempotency-key': key },
+    );
     expect(relayed.statusCode, relayed.body).toBe(200);
 
     // Included, a few of its 12 confirmations in (2-second blocks), not paid.
-    const included = await until(() => submissionRow(key), (s) => s.blockNumber !== null && s.confirmations >= 3, 'the payment to be included', FLOW_WAIT);
+    const included = await until(
+      () => submissionRow(key),
+      (s) => s.blockNumber !== null && s.confirmations >= 3,
+      'the payment to be included',
+      FLOW_WAIT,
+    );
     expect(included.status).toBe('submitted');
     expect((await liveApi('GET', `/v1/payment-sessions/${session.id}`)).json().status).toBe('processing');
     const first = BigInt(included.blockNumber!);
@@ -178,7 +217,12 @@ describe('live mode on a Base-shaped chain', () => {
     expect(await base.client.getTransactionReceipt({ hash: included.transactionHash as Hex }).catch(() => null)).toBeNull();
 
     // The relayer finds its transaction gone and sends the same bytes again; the next block holds it.
-    await until(() => base.client.getTransaction({ hash: included.transactionHash as Hex }).catch(() => null), (tx) => tx !== null, 'the payment back in the pool', FLOW_WAIT);
+    await until(
+      () => base.client.getTransaction({ hash: included.transactionHash as Hex }).catch(() => null),
+      (tx) => tx !== null,
+      'the payment back in the pool',
+      FLOW_WAIT,
+    );
     await mine(1);
     const receipt = await base.client.getTransactionReceipt({ hash: included.transactionHash as Hex });
     expect(receipt.blockNumber).toBeGreaterThan(head);
@@ -200,14 +244,24 @@ describe('live mode on a Base-shaped chain', () => {
     // Blocks come every 2 seconds again; the rest of the 12 are mined at once.
     await rpc('evm_setIntervalMining', [2]);
     await mine(12 - counted);
-    const paid = await until(async () => (await liveApi('GET', `/v1/payment-sessions/${session.id}`)).json(), (s) => s.status === 'completed', 'the session to complete', FLOW_WAIT);
+    const paid = await until(
+      async () => (await liveApi('GET', `/v1/payment-sessions/${session.id}`)).json(),
+      (s) => s.status === 'completed',
+      'the session to complete',
+      FLOW_WAIT,
+    );
     expect(paid).toMatchObject({ payer: payer.address, transactionHash: receipt.transactionHash });
     const confirmed = await submissionRow(key);
     expect(confirmed).toMatchObject({ status: 'confirmed', blockNumber: receipt.blockNumber.toString(), blockHash: receipt.blockHash });
     expect(confirmed.confirmations).toBeGreaterThanOrEqual(12);
 
     // Exactly once: one completion event, the balances moved by one payment.
-    await until(() => completedEvents(session.id), (rows) => rows.length >= 1, 'payment.completed', FLOW_WAIT);
+    await until(
+      () => completedEvents(session.id),
+      (rows) => rows.length >= 1,
+      'payment.completed',
+      FLOW_WAIT,
+    );
     expect(await completedEvents(session.id)).toHaveLength(1);
     expect(await balanceOf(payer.address)).toBe(payerBefore - amount);
     expect(await balanceOf(payout)).toBe(payoutBefore + amount);
@@ -223,7 +277,12 @@ describe('live mode on a Base-shaped chain', () => {
     const period = BigInt(onChainPeriodSeconds('monthly', 1));
     const terms = { token: BASE.usdc, merchant: payout, operator: live.operator!, amount, period, periods: 12, trialEnd: 0n };
     const permit = { value: 12n * amount, deadline: now + 3600n };
-    const permitNonce = await base.client.readContract({ address: BASE.usdc, abi: fiatTokenAbi, functionName: 'nonces', args: [subscriber.address] });
+    const permitNonce = await base.client.readContract({
+      address: BASE.usdc,
+      abi: fiatTokenAbi,
+      functionName: 'nonces',
+      args: [subscriber.address],
+    });
     const permitSignature = await subscriber.signTypedData({
       domain: await readDomain(base.client, BASE.usdc),
       types: PERMIT_TYPES,
@@ -247,7 +306,9 @@ describe('live mode on a Base-shaped chain', () => {
     );
     expect(relayed.statusCode, relayed.body).toBe(200);
     // The enrolment, then SubscriptionCreated (indexer), then the charge: each waits for 12 blocks, mined a few at a time.
-    const relayRun = temporal.client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: true, idempotencyKey: key }));
+    const relayRun = temporal.client.workflow.getHandle(
+      relayWorkflowId({ merchantId: merchant.merchantId, livemode: true, idempotencyKey: key }),
+    );
     const listed = await untilMining(
       async () => (await liveApi('GET', `/v1/subscriptions?planId=${plan.json().id}`)).json(),
       (page) => page.data?.length === 1 && page.data[0].status === 'active',
@@ -264,9 +325,13 @@ describe('live mode on a Base-shaped chain', () => {
     );
     expect(charges.data).toHaveLength(1);
     expect(charges.data[0]).toMatchObject({ status: 'succeeded', livemode: true });
-    const [row] = await db.sql<{ onChainId: string }[]>`select on_chain_id::text as "onChainId" from subscriptions where id = ${subscription.id}`;
+    const [row] = await db.sql<
+      { onChainId: string }[]
+    >`select on_chain_id::text as "onChainId" from subscriptions where id = ${subscription.id}`;
     const onChainId = BigInt(row!.onChainId);
-    expect(await base.client.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [onChainId, 0] })).toBe(true);
+    expect(
+      await base.client.readContract({ address: manager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [onChainId, 0] }),
+    ).toBe(true);
     // Exactly once: one period's amount moved.
     expect(await balanceOf(subscriber.address)).toBe(subscriberBefore - amount);
     expect(await balanceOf(payout)).toBe(payoutBefore + amount);
@@ -278,7 +343,13 @@ describe('live mode on a Base-shaped chain', () => {
     expect(created.statusCode, created.body).toBe(200);
     const refund = created.json();
     expect(refund).toMatchObject({ status: 'pending', amount: amount.toString(), paymentSessionId: sessionId });
-    expect(refund.instructions).toMatchObject({ chainId: 8453, token: BASE.usdc, from: payout, to: payer.address, amount: amount.toString() });
+    expect(refund.instructions).toMatchObject({
+      chainId: 8453,
+      token: BASE.usdc,
+      from: payout,
+      to: payer.address,
+      amount: amount.toString(),
+    });
     const [payerBefore, payoutBefore] = await Promise.all([balanceOf(payer.address), balanceOf(payout)]);
 
     // The merchant sends the transfer the instructions describe from its payout wallet.

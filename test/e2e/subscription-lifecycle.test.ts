@@ -40,7 +40,11 @@ const subscriber = privateKeyToAccount(DEV_ACCOUNTS.payers[3]!.privateKey);
 beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info, { pollIntervalMs: 100 });
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  pub = createPublicClient({
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+    pollingInterval: 100,
+  });
   db = await createTestDatabase();
   const subscriptionChain = await createViemSubscriptionChain(subscriptionChainModes({ test: settings }), { sql: db.sql });
   temporal = await startDevServerWorker(db.sql, { chain: { test: settings }, subscriptionChain });
@@ -75,7 +79,15 @@ describe('subscription end to end', () => {
     const token = chain.info.token;
     const now = (await pub.getBlock()).timestamp;
     const period = BigInt(onChainPeriodSeconds('monthly', 1));
-    const terms = { token, merchant: payout, operator: DEV_ACCOUNTS.operator.address, amount: 10_000_000n, period, periods: 12, trialEnd: 0n };
+    const terms = {
+      token,
+      merchant: payout,
+      operator: DEV_ACCOUNTS.operator.address,
+      amount: 10_000_000n,
+      period,
+      periods: 12,
+      trialEnd: 0n,
+    };
     const permit = { value: 120_000_000n, deadline: now + 3600n };
     const permitNonce = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [subscriber.address] });
     const permitSignature = await subscriber.signTypedData({
@@ -98,12 +110,17 @@ describe('subscription end to end', () => {
       { 'idempotency-key': key },
     );
     expect(relayed.statusCode).toBe(200);
-    await temporal.client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: key })).result();
+    await temporal.client.workflow
+      .getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: key }))
+      .result();
 
     // The indexer sees SubscriptionCreated and its hook starts the subscription workflow.
     const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
     const hooks = createHookRegistry(
-      subscriptionIndexerHooks({ test: settings }, { sql: db.sql, temporal: temporal.client, taskQueue: temporal.taskQueue, events, useSearchAttributes: true }),
+      subscriptionIndexerHooks(
+        { test: settings },
+        { sql: db.sql, temporal: temporal.client, taskQueue: temporal.taskQueue, events, useSearchAttributes: true },
+      ),
     );
     const indexer = createIndexer({ sql: db.sql, settings, hooks, temporal: temporal.client });
     for (let i = 0; i < 100; i++) if ((await indexer.step()).kind === 'idle') break;
@@ -123,22 +140,37 @@ describe('subscription end to end', () => {
       'the first charge',
     );
     expect(charges.data[0].transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
-    const [row] = await db.sql<{ onChainId: string }[]>`select on_chain_id::text as "onChainId" from subscriptions where id = ${subscription.id}`;
+    const [row] = await db.sql<
+      { onChainId: string }[]
+    >`select on_chain_id::text as "onChainId" from subscriptions where id = ${subscription.id}`;
     const onChainId = BigInt(row!.onChainId);
-    expect(await pub.readContract({ address: manager as Address, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [onChainId, 0] })).toBe(true);
+    expect(
+      await pub.readContract({ address: manager as Address, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [onChainId, 0] }),
+    ).toBe(true);
 
     // The subscriber re-approves the SubscriptionManager on-chain: the indexer's allowance hook
     // signals the workflow of every at_risk subscription of that wallet, so its charge retries now.
     // (Reaching at_risk for real needs the next period; the read model is set to it here, and the
     // workflow's retry on walletFunded is covered on the time-skipping server.)
     await db.sql`update subscriptions set status = 'at_risk' where id = ${subscription.id}`;
-    const wallet = createWalletClient({ account: subscriber, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
-    const approval = await wallet.writeContract({ address: token, abi: fiatTokenAbi, functionName: 'approve', args: [manager, 500_000_000n] });
+    const wallet = createWalletClient({
+      account: subscriber,
+      chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+      transport: http(chain.info.rpcUrl),
+    });
+    const approval = await wallet.writeContract({
+      address: token,
+      abi: fiatTokenAbi,
+      functionName: 'approve',
+      args: [manager, 500_000_000n],
+    });
     await waitForDevReceipt(pub, approval);
     for (let i = 0; i < 100; i++) if ((await indexer.step()).kind === 'idle') break;
     const workflow = temporal.client.workflow.getHandle(subscription.id);
     const signalled = async () =>
-      ((await workflow.fetchHistory()).events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'walletFunded').length;
+      ((await workflow.fetchHistory()).events ?? []).filter(
+        (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'walletFunded',
+      ).length;
     expect(await eventually(signalled, (n) => n === 1, 'the walletFunded signal')).toBe(1);
     await db.sql`update subscriptions set status = 'active' where id = ${subscription.id}`;
 
@@ -147,7 +179,15 @@ describe('subscription end to end', () => {
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json().status).toBe('cancelled');
     await eventually(
-      async () => (await pub.readContract({ address: manager as Address, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [onChainId] })).cancelled,
+      async () =>
+        (
+          await pub.readContract({
+            address: manager as Address,
+            abi: subscriptionManagerAbi,
+            functionName: 'getSubscription',
+            args: [onChainId],
+          })
+        ).cancelled,
       (value) => value === true,
       'the on-chain cancel',
     );

@@ -14,7 +14,11 @@ import { devChainSettings } from '../../src/dev/chain/settings.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
 import { addMerchantChainAddress, setPayoutAddress, setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
 import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
-import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
+import {
+  onSubscriptionCreatedOnChain,
+  onTransferToSubscriber,
+  type SubscriptionChainEventDeps,
+} from '../../src/subscriptions/chain-events.js';
 import { subscriptionChainModes } from '../../src/subscriptions/indexer-hooks.js';
 import { onChainPeriodSeconds, periodStart as calendarStart } from '../../src/subscriptions/periods.js';
 import { serializeSignature } from 'viem';
@@ -55,12 +59,25 @@ beforeAll(async () => {
     webhooks: { allowPrivateTargets: true, resolver, ca: receiver.certificate, attemptTimeoutMs: 5_000 },
   });
   ({ client, taskQueue } = temporal);
-  t = await createTestApp(db.sql, { temporal: client, taskQueue, chain: chainConfig, webhookResolver: resolver, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  t = await createTestApp(db.sql, {
+    temporal: client,
+    taskQueue,
+    chain: chainConfig,
+    webhookResolver: resolver,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
   merchant = await seedMerchant(db.sql);
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
   await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
   await setSubscriptionGracePeriodHours(db.sql, merchant.merchantId, 72);
-  deps = { sql: db.sql, temporal: client, taskQueue, events: { dispatch: async () => {} }, modes: { test: chain.mode }, useSearchAttributes: false };
+  deps = {
+    sql: db.sql,
+    temporal: client,
+    taskQueue,
+    events: { dispatch: async () => {} },
+    modes: { test: chain.mode },
+    useSearchAttributes: false,
+  };
 }, 180_000);
 
 afterAll(async () => {
@@ -82,7 +99,9 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
     if (Date.now() > deadline) {
       const events = await db.sql`select type, data->>'testClock' as clock, dispatched_at from events order by created_at`;
       const charges = await db.sql`select period_index, status, attempts, period_start from subscription_charges order by period_index`;
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}; events ${JSON.stringify(events)}; charges ${JSON.stringify(charges)}`);
+      throw new Error(
+        `timed out waiting for ${what}: ${JSON.stringify(value)}; events ${JSON.stringify(events)}; charges ${JSON.stringify(charges)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -91,18 +110,35 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 describe('a test clock', () => {
   it('takes a subscription through a trial, 14 monthly charges, a recovery, an allowance renewal and a lapse in seconds', async () => {
     const began = Date.now();
-    const hook = await api('POST', '/v1/webhook-endpoints', { url: `https://receiver.test:${receiver.port}/clock`, events: ['subscription.created', 'subscription.charged', 'subscription.charge_failed', 'subscription.lapsed'] });
+    const hook = await api('POST', '/v1/webhook-endpoints', {
+      url: `https://receiver.test:${receiver.port}/clock`,
+      events: ['subscription.created', 'subscription.charged', 'subscription.charge_failed', 'subscription.lapsed'],
+    });
     expect(hook.statusCode, hook.body).toBe(200);
     const secret = hook.json().signingSecret as string;
-    const plan = await api('POST', '/v1/subscription-plans', { name: 'Monthly', amount: USDC(10).toString(), interval: 'monthly', trialPeriodDays: 7 });
+    const plan = await api('POST', '/v1/subscription-plans', {
+      name: 'Monthly',
+      amount: USDC(10).toString(),
+      interval: 'monthly',
+      trialPeriodDays: 7,
+    });
     expect(plan.statusCode).toBe(200);
 
     const payer = newPayer();
     const start = Math.ceil(((await chain.chainNowMs()) + 60_000) / 1000) * 1000;
-    const created = await api('POST', '/v1/test-clocks', { name: 'A year of coffee', frozenTime: new Date(start).toISOString(), wallets: [payer.address] });
+    const created = await api('POST', '/v1/test-clocks', {
+      name: 'A year of coffee',
+      frozenTime: new Date(start).toISOString(),
+      wallets: [payer.address],
+    });
     expect(created.statusCode).toBe(200);
     const clock = created.json();
-    expect(clock).toMatchObject({ object: 'test_clock', status: 'ready', frozenTime: new Date(start).toISOString(), wallets: [{ walletAddress: payer.address.toLowerCase() }] });
+    expect(clock).toMatchObject({
+      object: 'test_clock',
+      status: 'ready',
+      frozenTime: new Date(start).toISOString(),
+      wallets: [{ walletAddress: payer.address.toLowerCase() }],
+    });
     // The chain starts at the clock's time.
     expect(await chain.chainNowMs()).toBeGreaterThanOrEqual(start);
 
@@ -110,15 +146,31 @@ describe('a test clock', () => {
       const response = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: new Date(toMs).toISOString() });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json().status).toBe('advancing');
-      await eventually(async () => (await api('GET', `/v1/test-clocks/${clock.id}`)).json(), (c) => c.status === 'ready', `the clock at ${new Date(toMs).toISOString()}`);
+      await eventually(
+        async () => (await api('GET', `/v1/test-clocks/${clock.id}`)).json(),
+        (c) => c.status === 'ready',
+        `the clock at ${new Date(toMs).toISOString()}`,
+      );
       expect(await chain.chainNowMs()).toBeGreaterThanOrEqual(toMs);
     };
     const received = () =>
-      receiver.requests.filter((r) => r.path === '/clock').map((r) => new Webhook(secret).verify(r.body.toString('utf8'), r.headers) as { id: string; type: string; data: Record<string, any> });
+      receiver.requests
+        .filter((r) => r.path === '/clock')
+        .map(
+          (r) => new Webhook(secret).verify(r.body.toString('utf8'), r.headers) as { id: string; type: string; data: Record<string, any> },
+        );
     // Ids of the delivered events (the same on a retried delivery), subscription.created aside.
-    const deliveredIds = () => received().filter((e) => e.type !== 'subscription.created').map((e) => e.id);
+    const deliveredIds = () =>
+      received()
+        .filter((e) => e.type !== 'subscription.created')
+        .map((e) => e.id);
     const webhooksOf = (type: string) => received().filter((e) => e.type === type);
-    const waitWebhooks = (type: string, count: number) => eventually(async () => webhooksOf(type), (list) => list.length >= count, `${count} ${type} webhooks`);
+    const waitWebhooks = (type: string, count: number) =>
+      eventually(
+        async () => webhooksOf(type),
+        (list) => list.length >= count,
+        `${count} ${type} webhooks`,
+      );
 
     // Enough for periods 0..4; an allowance of 12 periods; a 7-day trial on-chain.
     await chain.mint(payer.address, USDC(50));
@@ -133,7 +185,8 @@ describe('a test clock', () => {
     const anchor = new Date(Number(log.args.firstPeriodStart) * 1000);
     expect(anchor.getTime()).toBe(Number(trialEnd) * 1000);
     const periodStart = (index: number) => calendarStart({ anchor, interval: 'monthly', intervalCount: 1 }, index).getTime();
-    const charges = async () => (await api('GET', `/v1/subscription-charges?subscriptionId=${subscriptionId}&limit=100`)).json().data as any[];
+    const charges = async () =>
+      (await api('GET', `/v1/subscription-charges?subscriptionId=${subscriptionId}&limit=100`)).json().data as any[];
     const succeeded = async () => (await charges()).filter((c) => c.status === 'succeeded');
 
     // Nothing happens while the clock stands still in the trial.
@@ -161,11 +214,22 @@ describe('a test clock', () => {
     }
     // The permit's 12 periods are used up: the subscriber renews the allowance (the hosted page's permit).
     const deadline = BigInt(Math.floor(periodStart(11) / 1000)) + 86_400n * 365n;
-    const permit = await signPermit(chain.pub, payer, chain.deployed.token, { spender: chain.deployed.subscriptionManager, value: USDC(120), deadline });
+    const permit = await signPermit(chain.pub, payer, chain.deployed.token, {
+      spender: chain.deployed.subscriptionManager,
+      value: USDC(120),
+      deadline,
+    });
     await client.workflow.execute(subscriptionAllowanceRenewalWorkflow, {
       workflowId: `${subscriptionId}_renew_test`,
       taskQueue,
-      args: [{ subscriptionId, value: USDC(120).toString(), deadline: deadline.toString(), signature: serializeSignature({ r: permit.r, s: permit.s, v: BigInt(permit.v) }) }],
+      args: [
+        {
+          subscriptionId,
+          value: USDC(120).toString(),
+          deadline: deadline.toString(),
+          signature: serializeSignature({ r: permit.r, s: permit.s, v: BigInt(permit.v) }),
+        },
+      ],
     });
     for (let index = 12; index <= 13; index++) {
       await advance(periodStart(index));
@@ -203,8 +267,15 @@ describe('a test clock', () => {
       'subscription.lapsed',
     ]);
     const subscribed = new Set(['subscription.charged', 'subscription.charge_failed', 'subscription.lapsed']);
-    const expectedIds = steps.filter((e) => subscribed.has(e.type)).map((e) => e.id).sort();
-    await eventually(async () => [...new Set(deliveredIds())].sort(), (ids) => ids.length >= expectedIds.length, `${expectedIds.length} delivered events`);
+    const expectedIds = steps
+      .filter((e) => subscribed.has(e.type))
+      .map((e) => e.id)
+      .sort();
+    await eventually(
+      async () => [...new Set(deliveredIds())].sort(),
+      (ids) => ids.length >= expectedIds.length,
+      `${expectedIds.length} delivered events`,
+    );
     expect([...new Set(deliveredIds())].sort()).toEqual(expectedIds);
     for (const event of received()) expect(event.data.testClock).toBe(clock.id);
     expect(elapsed).toBeLessThan(60_000);

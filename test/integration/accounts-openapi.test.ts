@@ -25,7 +25,11 @@ it('documents the account, key and secret-scanning endpoints with their security
 });
 
 it('refuses dashboard tokens when no identity provider is configured', async () => {
-  const response = await t.app.inject({ method: 'GET', url: '/v1/merchants/me', headers: { authorization: 'Bearer eyJhbGciOiJFUzI1NiJ9.e30.c2ln' } });
+  const response = await t.app.inject({
+    method: 'GET',
+    url: '/v1/merchants/me',
+    headers: { authorization: 'Bearer eyJhbGciOiJFUzI1NiJ9.e30.c2ln' },
+  });
   expect(response.statusCode).toBe(401);
   expect(response.json().error.code).toBe('authentication_error');
 });

@@ -60,7 +60,16 @@ afterAll(async () => {
 
 /** Runs a worker (with the real mailer) until a mail matching `predicate` reached the sink. */
 async function deliveredMail(predicate: (mail: ReceivedMail) => boolean): Promise<ReceivedMail> {
-  const worker = await createWorker({ connection: nativeConnection, namespace: 'default', sql: db.sql, temporal: client, mailer, workflowBundle: bundle, taskQueue, webhooks: testWebhookSettings() });
+  const worker = await createWorker({
+    connection: nativeConnection,
+    namespace: 'default',
+    sql: db.sql,
+    temporal: client,
+    mailer,
+    workflowBundle: bundle,
+    taskQueue,
+    webhooks: testWebhookSettings(),
+  });
   return worker.runUntil(sink.waitFor(predicate, 45_000));
 }
 
@@ -99,7 +108,12 @@ async function enableTwoFactor(user: User) {
   return secret as string;
 }
 
-const businessProfile = { businessName: 'Acme GmbH', sector: 'saas', country: 'de', payoutAddress: '0x52908400098527886e0f7030069857d2e4169ee7' };
+const businessProfile = {
+  businessName: 'Acme GmbH',
+  sector: 'saas',
+  country: 'de',
+  payoutAddress: '0x52908400098527886e0f7030069857d2e4169ee7',
+};
 
 describe('live-mode eligibility', () => {
   it('lists a reason per unmet check, and a live key can be issued the moment all three pass', async () => {
@@ -107,7 +121,11 @@ describe('live-mode eligibility', () => {
     const initial = await user.call('GET', '/v1/merchants/me/live-mode-eligibility');
     expect(initial.statusCode).toBe(200);
     expect(initial.json().eligible).toBe(false);
-    expect(initial.json().reasons.map((r: { code: string }) => r.code)).toEqual(['email_not_verified', 'two_factor_not_enabled', 'business_profile_missing']);
+    expect(initial.json().reasons.map((r: { code: string }) => r.code)).toEqual([
+      'email_not_verified',
+      'two_factor_not_enabled',
+      'business_profile_missing',
+    ]);
 
     const refusedLive = await user.call('POST', '/v1/api-keys', { mode: 'live', preset: 'full' });
     expect(refusedLive.statusCode).toBe(403);
@@ -141,7 +159,12 @@ describe('live-mode eligibility', () => {
     // 3. Business onboarding.
     const onboarded = await user.call('PUT', '/v1/merchants/me/business-profile', businessProfile);
     expect(onboarded.statusCode).toBe(200);
-    expect(onboarded.json().business).toEqual({ name: 'Acme GmbH', sector: 'saas', country: 'DE', payoutAddress: '0x52908400098527886E0F7030069857D2E4169EE7' });
+    expect(onboarded.json().business).toEqual({
+      name: 'Acme GmbH',
+      sector: 'saas',
+      country: 'DE',
+      payoutAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+    });
     expect(onboarded.json().liveModeEligible).toBe(true);
 
     const eligible = (await user.call('GET', '/v1/merchants/me/live-mode-eligibility')).json();
@@ -151,7 +174,11 @@ describe('live-mode eligibility', () => {
     expect(live.json().secret).toMatch(/^sk_live_/);
     expect(live.json().key).toMatchObject({ mode: 'live', livemode: true, name: 'prod reader' });
 
-    const liveSession = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: { ...bearer(user.token), 'service-mode': 'live' } });
+    const liveSession = await t.app.inject({
+      method: 'GET',
+      url: '/v1/subscription-plans',
+      headers: { ...bearer(user.token), 'service-mode': 'live' },
+    });
     expect(liveSession.statusCode).toBe(200);
   });
 
@@ -179,7 +206,14 @@ describe('key management', () => {
     expect(issued.statusCode).toBe(200);
     const { key, secret } = issued.json();
     expect(secret).toMatch(/^sk_test_/);
-    expect(key).toMatchObject({ kind: 'secret', mode: 'test', prefix: 'sk_test_', last4: secret.slice(-4), revoked: false, pendingReveal: false });
+    expect(key).toMatchObject({
+      kind: 'secret',
+      mode: 'test',
+      prefix: 'sk_test_',
+      last4: secret.slice(-4),
+      revoked: false,
+      pendingReveal: false,
+    });
     expect(key.scopes.every((s: string) => s.endsWith('_read'))).toBe(true);
 
     const publishable = await user.call('POST', '/v1/api-keys', { mode: 'test', kind: 'publishable' });
@@ -193,7 +227,12 @@ describe('key management', () => {
     // The key works, is refused on a write route without the scope, then is revoked.
     const read = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: bearer(secret) });
     expect(read.statusCode).toBe(200);
-    const write = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: bearer(secret), payload: { name: 'x', amount: '1', interval: 'daily' } });
+    const write = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: bearer(secret),
+      payload: { name: 'x', amount: '1', interval: 'daily' },
+    });
     expect(write.statusCode).toBe(403);
     expect(write.json().error).toMatchObject({ code: 'permission_denied', details: { requiredScope: 'plans_write' } });
 
@@ -209,7 +248,7 @@ describe('key management', () => {
     expect(audit.data[0]).toMatchObject({ actor: `dashboard:${user.subject}`, reason: 'rotating' });
   });
 
-  it('validates issue requests and hides other merchants\' keys', async () => {
+  it("validates issue requests and hides other merchants' keys", async () => {
     const user = await newDashboardUser();
     const other = await newDashboardUser();
     expect((await user.call('POST', '/v1/api-keys', { mode: 'test' })).statusCode).toBe(400);
@@ -262,12 +301,22 @@ describe('leaked secret keys', () => {
     const report = await t.app.inject(
       signedReport([
         { token: leaked.secret, type: 'stablepay_secret_key', url: 'https://github.com/acme/app/blob/main/.env', source: 'content' },
-        { token: 'sk_test_notarealkeynotarealkeynotarealkeynotarealkey1', type: 'stablepay_secret_key', url: 'https://x', source: 'content' },
+        {
+          token: 'sk_test_notarealkeynotarealkeynotarealkeynotarealkey1',
+          type: 'stablepay_secret_key',
+          url: 'https://x',
+          source: 'content',
+        },
       ]),
     );
     expect(report.statusCode).toBe(200);
     expect(report.json()).toEqual([
-      { token_hash: createHash('sha256').update(leaked.secret).digest('hex'), token_type: 'stablepay_secret_key', label: 'true_positive', action: 'revoked_and_replaced' },
+      {
+        token_hash: createHash('sha256').update(leaked.secret).digest('hex'),
+        token_type: 'stablepay_secret_key',
+        label: 'true_positive',
+        action: 'revoked_and_replaced',
+      },
       expect.objectContaining({ label: 'false_positive', action: 'none' }),
     ]);
     expect(report.body).not.toContain(leaked.secret);
@@ -277,7 +326,13 @@ describe('leaked secret keys', () => {
 
     const keys = (await user.call('GET', '/v1/api-keys')).json().data;
     const replacement = keys.find((k: { id: string }) => k.id !== leaked.key.id);
-    expect(replacement).toMatchObject({ name: 'ci', mode: 'test', scopes: ['plans_read', 'plans_write'], pendingReveal: true, revoked: false });
+    expect(replacement).toMatchObject({
+      name: 'ci',
+      mode: 'test',
+      scopes: ['plans_read', 'plans_write'],
+      pendingReveal: true,
+      revoked: false,
+    });
     expect(keys.find((k: { id: string }) => k.id === leaked.key.id)).toMatchObject({ revoked: true, revokedReason: 'leaked' });
 
     const mail = await deliveredMail((m) => m.to.includes(user.email) && /found in public/.test(m.subject));
@@ -302,7 +357,9 @@ describe('leaked secret keys', () => {
       ['issued', `dashboard:${user.subject}`, leaked.key.id],
     ]);
 
-    const repeat = await t.app.inject(signedReport([{ token: leaked.secret, type: 'stablepay_secret_key', url: 'https://x', source: 'content' }]));
+    const repeat = await t.app.inject(
+      signedReport([{ token: leaked.secret, type: 'stablepay_secret_key', url: 'https://x', source: 'content' }]),
+    );
     expect(repeat.json()[0]).toMatchObject({ label: 'true_positive', action: 'already_revoked' });
   });
 });

@@ -104,7 +104,11 @@ describe('error envelope and request ids', () => {
   });
 
   it('answers a well-formed id that does not exist with not_found', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans/plan_01HZZZZZZZZZZZZZZZZZZZZZZZ', headers: auth(merchant.secretKey) });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/v1/subscription-plans/plan_01HZZZZZZZZZZZZZZZZZZZZZZZ',
+      headers: auth(merchant.secretKey),
+    });
     expectEnvelope(response, 404, 'not_found');
   });
 
@@ -131,13 +135,23 @@ describe('error envelope and request ids', () => {
       { url: '/v1/payment-sessions', payload: '{"amount":"1000","metadata":{"order":"\\udc00"}}', param: 'metadata.order' },
     ];
     for (const c of cases) {
-      const response = await t.app.inject({ method: 'POST', url: c.url, headers: { ...auth(merchant.secretKey), 'content-type': 'application/json' }, payload: c.payload });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: c.url,
+        headers: { ...auth(merchant.secretKey), 'content-type': 'application/json' },
+        payload: c.payload,
+      });
       const error = expectEnvelope(response, 400, 'invalid_request');
       expect(error.param, c.payload).toBe(c.param);
       expect(error.details.issues[0].path).toBe(c.param);
     }
     // A surrogate pair (an emoji) is fine.
-    const emoji = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: { ...plan, name: 'Gold \u{1F947}' } });
+    const emoji = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(merchant.secretKey),
+      payload: { ...plan, name: 'Gold \u{1F947}' },
+    });
     expect(emoji.statusCode, emoji.body).toBe(200);
     expect(emoji.json().name).toBe('Gold \u{1F947}');
     const query = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans?cursor=ab%00cd', headers: auth(merchant.secretKey) });
@@ -146,7 +160,12 @@ describe('error envelope and request ids', () => {
   });
 
   it('refuses unknown body fields', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: { ...plan, colour: 'red' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(merchant.secretKey),
+      payload: { ...plan, colour: 'red' },
+    });
     expectEnvelope(response, 400, 'invalid_request');
   });
 });
@@ -171,7 +190,9 @@ describe('authentication', () => {
     const key = await merchant.keyWithScopes(['plans_read']);
     const ok = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: auth(key) });
     expect(ok.statusCode).toBe(200);
-    const [row] = await db.sql<{ id: string }[]>`select id from api_keys where last4 = ${key.slice(-4)} and merchant_id = ${merchant.merchantId} order by id desc limit 1`;
+    const [row] = await db.sql<
+      { id: string }[]
+    >`select id from api_keys where last4 = ${key.slice(-4)} and merchant_id = ${merchant.merchantId} order by id desc limit 1`;
     await revokeKey(db.sql, { merchantId: merchant.merchantId, keyId: row!.id, actor: 'test', reason: 'rotated' });
     // The revocation reaches every instance's key cache through NOTIFY.
     let refused = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: auth(key) });
@@ -195,7 +216,8 @@ describe('authentication', () => {
 describe('scopes and publishable keys', () => {
   it('refuses a key outside its scopes with permission_denied', async () => {
     const readOnly = await merchant.keyWithScopes(['plans_read']);
-    const count = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from subscription_plans where merchant_id = ${merchant.merchantId}`)[0]!.n;
+    const count = async () =>
+      (await db.sql<{ n: number }[]>`select count(*)::int as n from subscription_plans where merchant_id = ${merchant.merchantId}`)[0]!.n;
     const before = await count();
     const response = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(readOnly), payload: plan });
     expect(expectEnvelope(response, 403, 'permission_denied').details.requiredScope).toBe('plans_write');
@@ -204,11 +226,20 @@ describe('scopes and publishable keys', () => {
 
   it('allows a publishable key to read a single plan but not to list or write, whatever its scopes', async () => {
     const created = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: plan });
-    const read = await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${created.json().id}`, headers: auth(merchant.publishableKey) });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/v1/subscription-plans/${created.json().id}`,
+      headers: auth(merchant.publishableKey),
+    });
     expect(read.statusCode).toBe(200);
     const list = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: auth(merchant.publishableKey) });
     expect(expectEnvelope(list, 403, 'permission_denied').message).toMatch(/Publishable/);
-    const write = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.publishableKey), payload: plan });
+    const write = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(merchant.publishableKey),
+      payload: plan,
+    });
     expect(expectEnvelope(write, 403, 'permission_denied').message).toMatch(/Publishable/);
   });
 });
@@ -218,7 +249,12 @@ describe('pagination', () => {
     const other = await seedMerchant(db.sql, 'Paging');
     const created: string[] = [];
     for (let i = 0; i < 30; i++) {
-      const response = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(other.secretKey), payload: { ...plan, name: `p${i}` } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/subscription-plans',
+        headers: auth(other.secretKey),
+        payload: { ...plan, name: `p${i}` },
+      });
       created.push(response.json().id);
     }
     const first = (await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: auth(other.secretKey) })).json();
@@ -227,8 +263,15 @@ describe('pagination', () => {
     expect(first.data.map((p: { id: string }) => p.id)).toEqual([...created].reverse().slice(0, 25));
 
     // A plan created between pages must not shift the second page.
-    await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(other.secretKey), payload: { ...plan, name: 'late' } });
-    const second = (await t.app.inject({ method: 'GET', url: `/v1/subscription-plans?cursor=${first.nextCursor}`, headers: auth(other.secretKey) })).json();
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(other.secretKey),
+      payload: { ...plan, name: 'late' },
+    });
+    const second = (
+      await t.app.inject({ method: 'GET', url: `/v1/subscription-plans?cursor=${first.nextCursor}`, headers: auth(other.secretKey) })
+    ).json();
     expect(second.data.map((p: { id: string }) => p.id)).toEqual([...created].reverse().slice(25));
     expect(second.hasMore).toBe(false);
     expect(second.nextCursor).toBe('');
@@ -245,7 +288,11 @@ describe('pagination', () => {
   });
 
   it('refuses a forged cursor with invalid_request on cursor', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans?cursor=%%%garbage', headers: auth(merchant.secretKey) });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/v1/subscription-plans?cursor=%%%garbage',
+      headers: auth(merchant.secretKey),
+    });
     expect(expectEnvelope(response, 400, 'invalid_request').param).toBe('cursor');
   });
 });
@@ -257,13 +304,21 @@ describe('versions', () => {
   });
 
   it('honours the Service-Version header', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: { ...auth(merchant.secretKey), 'service-version': OLD_VERSION } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/v1/subscription-plans',
+      headers: { ...auth(merchant.secretKey), 'service-version': OLD_VERSION },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['service-version']).toBe(OLD_VERSION);
   });
 
   it('refuses an unknown version with invalid_request on Service-Version', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: { ...auth(merchant.secretKey), 'service-version': '1999-01-01' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/v1/subscription-plans',
+      headers: { ...auth(merchant.secretKey), 'service-version': '1999-01-01' },
+    });
     expect(expectEnvelope(response, 400, 'invalid_request').param).toBe('Service-Version');
   });
 
@@ -311,12 +366,15 @@ describe('OpenAPI document', () => {
       if (!path.startsWith('/v1/')) continue;
       for (const [method, operation] of Object.entries<any>(operations)) {
         const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
-        expect(isPublic || typeof operation['x-required-scope'] === 'string' || operation.security?.[0]?.dashboardSession, `${method} ${path}`).toBeTruthy();
+        expect(
+          isPublic || typeof operation['x-required-scope'] === 'string' || operation.security?.[0]?.dashboardSession,
+          `${method} ${path}`,
+        ).toBeTruthy();
       }
     }
   });
 
-  it('resolves every $ref inside the document, and documents the error envelope as every operation\'s default response', async () => {
+  it("resolves every $ref inside the document, and documents the error envelope as every operation's default response", async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const refs = new Set<string>();
     const walk = (node: unknown): void => {
@@ -329,13 +387,19 @@ describe('OpenAPI document', () => {
     };
     walk(doc);
     expect(refs.size).toBeGreaterThan(0);
-    const resolve = (ref: string) => ref.replace(/^#\//, '').split('/').reduce<any>((at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    const resolve = (ref: string) =>
+      ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce<any>((at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
     expect([...refs].filter((ref) => !ref.startsWith('#/') || resolve(ref) === undefined)).toEqual([]);
 
     for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
       if (!path.startsWith('/v1/')) continue;
       for (const [method, operation] of Object.entries<any>(operations)) {
-        expect(operation.responses.default?.content?.['application/json']?.schema, `${method} ${path}`).toEqual({ $ref: '#/components/schemas/Error' });
+        expect(operation.responses.default?.content?.['application/json']?.schema, `${method} ${path}`).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
       }
     }
     expect(doc.components.schemas.Error.properties.error.properties).toHaveProperty('code');

@@ -45,7 +45,14 @@ async function openapi(): Promise<{ paths: Record<string, Record<string, any>>; 
 const VALID_BODIES: Record<string, object> = {
   'post /v1/refunds/{id}/signature': { transactionHash: `0x${'1'.repeat(64)}` },
   'post /v1/refunds/{id}/authorization': {
-    authorization: { from: `0x${'1'.repeat(40)}`, to: `0x${'2'.repeat(40)}`, value: '1', validAfter: '0', validBefore: '9999999999', nonce: `0x${'1'.repeat(64)}` },
+    authorization: {
+      from: `0x${'1'.repeat(40)}`,
+      to: `0x${'2'.repeat(40)}`,
+      value: '1',
+      validAfter: '0',
+      validBefore: '9999999999',
+      nonce: `0x${'1'.repeat(64)}`,
+    },
     signature: `0x${'1'.repeat(130)}`,
   },
   'post /v1/webhook-listeners/{id}/answers': { requestId: `wlr_${'0'.repeat(26)}`, status: 200, durationMs: 1 },
@@ -71,7 +78,9 @@ describe('path ids are opaque', () => {
   it('answers 404 not_found on every documented {id} route, whatever the shape of the id', async () => {
     const doc = await openapi();
     const routes = Object.entries(doc.paths).flatMap(([path, operations]) =>
-      path.startsWith('/v1/') && path.includes('{id}') ? Object.entries(operations).map(([method, operation]) => ({ path, method, operation })) : [],
+      path.startsWith('/v1/') && path.includes('{id}')
+        ? Object.entries(operations).map(([method, operation]) => ({ path, method, operation }))
+        : [],
     );
     expect(routes.length).toBeGreaterThanOrEqual(20);
     for (const { path, method, operation } of routes) {
@@ -100,7 +109,11 @@ describe('path ids are opaque', () => {
     const long = await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${'p'.repeat(255)}`, headers: auth(merchant.secretKey) });
     expect(long.statusCode).toBe(404);
     // Beyond what the router takes, the answer is still the error envelope.
-    const huge = await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${'p'.repeat(1025)}`, headers: auth(merchant.secretKey) });
+    const huge = await t.app.inject({
+      method: 'GET',
+      url: `/v1/subscription-plans/${'p'.repeat(1025)}`,
+      headers: auth(merchant.secretKey),
+    });
     expect(huge.statusCode).toBeGreaterThanOrEqual(400);
     expect(huge.statusCode).toBeLessThan(500);
     expect(huge.json().error.code).toMatch(/invalid_request|not_found/);
@@ -149,7 +162,12 @@ describe('the merchant account with a secret key', () => {
     const me = await t.app.inject({ method: 'GET', url: '/v1/merchants/me', headers: auth(merchant.publishableKey) });
     expect(me.statusCode).toBe(403);
     expect(me.json().error.code).toBe('permission_denied');
-    const pin = await t.app.inject({ method: 'PUT', url: '/v1/merchants/me/api-version', headers: auth(merchant.secretKey), payload: { apiVersion: CURRENT_API_VERSION } });
+    const pin = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/merchants/me/api-version',
+      headers: auth(merchant.secretKey),
+      payload: { apiVersion: CURRENT_API_VERSION },
+    });
     expect(pin.statusCode).toBe(403);
   });
 
@@ -164,13 +182,24 @@ describe('list cursors', () => {
   it('are always strings: the next page cursor, or "" on the last page', async () => {
     const owner = await seedMerchant(db.sql, 'Cursor');
     for (const name of ['a', 'b', 'c']) {
-      await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(owner.secretKey), payload: { name, amount: '1', interval: 'daily' } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/subscription-plans',
+        headers: auth(owner.secretKey),
+        payload: { name, amount: '1', interval: 'daily' },
+      });
     }
     const first = (await t.app.inject({ method: 'GET', url: '/v1/subscription-plans?limit=2', headers: auth(owner.secretKey) })).json();
     expect(first.hasMore).toBe(true);
     expect(typeof first.nextCursor).toBe('string');
     expect(first.nextCursor).not.toBe('');
-    const last = (await t.app.inject({ method: 'GET', url: `/v1/subscription-plans?limit=2&cursor=${first.nextCursor}`, headers: auth(owner.secretKey) })).json();
+    const last = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/v1/subscription-plans?limit=2&cursor=${first.nextCursor}`,
+        headers: auth(owner.secretKey),
+      })
+    ).json();
     expect(last).toMatchObject({ hasMore: false, nextCursor: '' });
     const empty = (await t.app.inject({ method: 'GET', url: '/v1/webhook-endpoints', headers: auth(owner.secretKey) })).json();
     expect(empty).toEqual({ data: [], nextCursor: '', hasMore: false });
@@ -229,7 +258,8 @@ describe('operationIds', () => {
       ['/v1/merchants/me', 'get', 'getMerchant'],
       ['/v1/merchants/me/allowed-origins', 'put', 'setAllowedOrigins'],
     ];
-    for (const [path, method, operationId] of expected) expect(doc.paths[path]?.[method]?.operationId, `${method} ${path}`).toBe(operationId);
+    for (const [path, method, operationId] of expected)
+      expect(doc.paths[path]?.[method]?.operationId, `${method} ${path}`).toBe(operationId);
   });
 });
 
@@ -238,12 +268,21 @@ describe('the version header on refusals', () => {
     const missing = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans' });
     expect(missing.statusCode).toBe(401);
     expect(missing.headers['service-version']).toBe(CURRENT_API_VERSION);
-    const revoked = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: { ...auth(`sk_test_${'A'.repeat(48)}`), 'service-version': OLD_VERSION } });
+    const revoked = await t.app.inject({
+      method: 'GET',
+      url: '/v1/subscription-plans',
+      headers: { ...auth(`sk_test_${'A'.repeat(48)}`), 'service-version': OLD_VERSION },
+    });
     expect(revoked.statusCode).toBe(401);
     expect(revoked.headers['service-version']).toBe(OLD_VERSION);
 
     const readOnly = await merchant.keyWithScopes(['plans_read']);
-    const denied = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(readOnly), payload: { name: 'x', amount: '1', interval: 'daily' } });
+    const denied = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(readOnly),
+      payload: { name: 'x', amount: '1', interval: 'daily' },
+    });
     expect(denied.statusCode).toBe(403);
     expect(denied.headers['service-version']).toBe(CURRENT_API_VERSION);
     const deniedOld = await t.app.inject({
@@ -256,7 +295,11 @@ describe('the version header on refusals', () => {
   });
 
   it('names the current version when the requested one is unknown, and the pinned one once the caller is known', async () => {
-    const unknown = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: { ...auth(merchant.secretKey), 'service-version': '1999-01-01' } });
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/v1/subscription-plans',
+      headers: { ...auth(merchant.secretKey), 'service-version': '1999-01-01' },
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.headers['service-version']).toBe(CURRENT_API_VERSION);
     const pinned = await seedMerchant(db.sql, 'Pinned shape');
@@ -285,7 +328,9 @@ describe('event payloads in the OpenAPI document', () => {
       expect(doc.components.schemas[component], component).toBeDefined();
       expect(doc.webhooks![type].post.description).toContain('`token_paused`');
     }
-    expect(doc.webhooks!['payment.failed'].post.requestBody.content['application/json'].schema.properties.data.properties.retry.enum).toEqual(['never', 'later', 'dunning']);
+    expect(
+      doc.webhooks!['payment.failed'].post.requestBody.content['application/json'].schema.properties.data.properties.retry.enum,
+    ).toEqual(['never', 'later', 'dunning']);
     // The objects carry the named refusal.
     for (const component of ['RelaySubmission', 'Refund', 'AgentJob', 'SubscriptionCharge']) {
       expect(Object.keys(doc.components.schemas[component].properties), component).toContain('failureCode');

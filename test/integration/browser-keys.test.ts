@@ -39,7 +39,10 @@ async function withPayout(merchantId: string): Promise<void> {
   await db.sql`update merchants set payout_address = ${DEV_ACCOUNTS.merchant.address} where id = ${merchantId}`;
 }
 
-async function publishableKey(merchantId: string, scopes: readonly string[] = ['payment_sessions_read', 'payment_sessions_write', 'plans_read']) {
+async function publishableKey(
+  merchantId: string,
+  scopes: readonly string[] = ['payment_sessions_read', 'payment_sessions_write', 'plans_read'],
+) {
   return (await issueKey(db.sql, { merchantId, livemode: false, kind: 'publishable', scopes, actor: 'test' })).secret;
 }
 
@@ -70,12 +73,16 @@ describe('what a publishable key may read', () => {
   it('creates a session and reads it back, with everything it sent', async () => {
     const created = await createSession(merchant.publishableKey);
     expect(created.statusCode, created.body).toBe(200);
-    const read = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${created.json().id}`, headers: auth(merchant.publishableKey) });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/v1/payment-sessions/${created.json().id}`,
+      headers: auth(merchant.publishableKey),
+    });
     expect(read.statusCode, read.body).toBe(200);
     expect(read.json()).toMatchObject({ id: created.json().id, metadata: { order: '7' }, successUrl: 'https://shop.example/ok' });
   });
 
-  it('reads no session it did not create: not the secret key\'s, not another publishable key\'s', async () => {
+  it("reads no session it did not create: not the secret key's, not another publishable key's", async () => {
     const bySecret = (await createSession(merchant.secretKey)).json();
     const otherKey = await publishableKey(merchant.merchantId);
     const byOther = (await createSession(otherKey)).json();
@@ -84,13 +91,24 @@ describe('what a publishable key may read', () => {
       expect(read.statusCode, read.body).toBe(404);
       expect(read.json().error.code).toBe('not_found');
       // The secret key still reads every session of the merchant.
-      expect((await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: auth(merchant.secretKey) })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: auth(merchant.secretKey) })).statusCode).toBe(
+        200,
+      );
     }
   });
 
   it('reads a single plan', async () => {
-    const plan = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: { name: 'Pro', amount: '5', interval: 'monthly' } });
-    const read = await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.json().id}`, headers: auth(merchant.publishableKey) });
+    const plan = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(merchant.secretKey),
+      payload: { name: 'Pro', amount: '5', interval: 'monthly' },
+    });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/v1/subscription-plans/${plan.json().id}`,
+      headers: auth(merchant.publishableKey),
+    });
     expect(read.statusCode).toBe(200);
     expect(read.json().name).toBe('Pro');
   });
@@ -118,7 +136,12 @@ describe('what a publishable key may read', () => {
 
   it('writes nothing but payment sessions', async () => {
     const everything = await publishableKey(merchant.merchantId, SCOPES);
-    const plan = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(everything), payload: { name: 'x', amount: '1', interval: 'daily' } });
+    const plan = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(everything),
+      payload: { name: 'x', amount: '1', interval: 'daily' },
+    });
     expect(plan.statusCode).toBe(403);
   });
 
@@ -153,7 +176,14 @@ describe('CORS preflights', () => {
   });
 
   it('answers no preflight of a secret-key or dashboard route', async () => {
-    for (const url of ['/v1/invoices', '/v1/subscription-plans', '/v1/merchants/me', '/v1/api-keys', '/v1/relay/payments', '/v1/merchants/me/allowed-origins']) {
+    for (const url of [
+      '/v1/invoices',
+      '/v1/subscription-plans',
+      '/v1/merchants/me',
+      '/v1/api-keys',
+      '/v1/relay/payments',
+      '/v1/merchants/me/allowed-origins',
+    ]) {
       const response = await t.app.inject({ method: 'OPTIONS', url, headers: { origin: SHOP, 'access-control-request-method': 'POST' } });
       expect(response.statusCode, url).toBe(404);
       expect(response.headers['access-control-allow-origin'], url).toBeUndefined();
@@ -186,7 +216,11 @@ describe('origins of publishable-key requests', () => {
     expect(created.headers['access-control-allow-origin']).toBe(SHOP);
     expect(String(created.headers['access-control-expose-headers'])).toMatch(/Request-Id/);
     expect(created.headers.vary).toMatch(/Origin/);
-    const read = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${created.json().id}`, headers: { ...auth(key), origin: 'http://localhost:3000' } });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/v1/payment-sessions/${created.json().id}`,
+      headers: { ...auth(key), origin: 'http://localhost:3000' },
+    });
     expect(read.statusCode).toBe(200);
     expect(read.headers['access-control-allow-origin']).toBe('http://localhost:3000');
 
@@ -208,11 +242,16 @@ describe('origins of publishable-key requests', () => {
   it('never sets CORS headers for secret keys or dashboard sessions', async () => {
     const shop = await dashboardMerchant();
     await shop.setOrigins(['*']);
-    const secret = (await issueKey(db.sql, { merchantId: shop.merchantId, livemode: false, kind: 'secret', scopes: SCOPES, actor: 'test' })).secret;
+    const secret = (await issueKey(db.sql, { merchantId: shop.merchantId, livemode: false, kind: 'secret', scopes: SCOPES, actor: 'test' }))
+      .secret;
     const bySecret = await createSession(secret, { origin: SHOP });
     expect(bySecret.statusCode).toBe(200);
     expect(bySecret.headers['access-control-allow-origin']).toBeUndefined();
-    const byDashboard = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${bySecret.json().id}`, headers: { ...auth(shop.token), origin: SHOP } });
+    const byDashboard = await t.app.inject({
+      method: 'GET',
+      url: `/v1/payment-sessions/${bySecret.json().id}`,
+      headers: { ...auth(shop.token), origin: SHOP },
+    });
     expect(byDashboard.statusCode).toBe(200);
     expect(byDashboard.headers['access-control-allow-origin']).toBeUndefined();
     const me = await t.app.inject({ method: 'GET', url: '/v1/merchants/me', headers: { ...auth(secret), origin: SHOP } });
@@ -247,7 +286,12 @@ describe('setting allowed origins', () => {
   });
 
   it('is for the dashboard only', async () => {
-    const response = await t.app.inject({ method: 'PUT', url: '/v1/merchants/me/allowed-origins', headers: auth(merchant.secretKey), payload: { allowedOrigins: ['*'] } });
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/merchants/me/allowed-origins',
+      headers: auth(merchant.secretKey),
+      payload: { allowedOrigins: ['*'] },
+    });
     expect(response.statusCode).toBe(403);
     expect(response.json().error.code).toBe('permission_denied');
   });

@@ -19,16 +19,40 @@ const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 async function seedCustomer(owner: SeededMerchant, options: { livemode?: boolean; email?: string | null } = {}) {
   const wallet = `0x${(++seq).toString(16).padStart(40, 'a')}`;
-  return upsertCustomer(db.sql, { id: newId('customer'), merchantId: owner.merchantId, livemode: options.livemode ?? false, walletAddress: wallet, email: options.email ?? null });
+  return upsertCustomer(db.sql, {
+    id: newId('customer'),
+    merchantId: owner.merchantId,
+    livemode: options.livemode ?? false,
+    walletAddress: wallet,
+    email: options.email ?? null,
+  });
 }
 
-async function seedSubscription(owner: SeededMerchant, customer: { id: string; walletAddress: string }, planId: string, status: SubscriptionStatus) {
+async function seedSubscription(
+  owner: SeededMerchant,
+  customer: { id: string; walletAddress: string },
+  planId: string,
+  status: SubscriptionStatus,
+) {
   const { id } = await insertSubscriptionIfAbsent(db.sql, {
-    id: newId('subscription'), merchantId: owner.merchantId, livemode: false, planId, customerId: customer.id, status: 'active',
-    chainId: '31337', contractAddress: '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512', onChainId: String(++seq),
-    subscriberAddress: customer.walletAddress, tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3', amount: '5000000',
-    periodSeconds: String(28 * 86_400), periods: 12, firstPeriodStart: new Date('2027-01-31T00:00:00Z'), trialEnd: null,
-    nextChargeAt: new Date('2027-01-31T00:00:00Z'), createdTxHash: `0x${'ab'.repeat(32)}`,
+    id: newId('subscription'),
+    merchantId: owner.merchantId,
+    livemode: false,
+    planId,
+    customerId: customer.id,
+    status: 'active',
+    chainId: '31337',
+    contractAddress: '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512',
+    onChainId: String(++seq),
+    subscriberAddress: customer.walletAddress,
+    tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+    amount: '5000000',
+    periodSeconds: String(28 * 86_400),
+    periods: 12,
+    firstPeriodStart: new Date('2027-01-31T00:00:00Z'),
+    trialEnd: null,
+    nextChargeAt: new Date('2027-01-31T00:00:00Z'),
+    createdTxHash: `0x${'ab'.repeat(32)}`,
   });
   if (status !== 'active') await updateSubscription(db.sql, id, { status }, { notIn: [] });
   return id;
@@ -46,35 +70,72 @@ afterAll(async () => {
 });
 
 describe('customers', () => {
-  it('lists the merchant\'s customers of the key\'s mode, newest first, with cursor pagination and counts', async () => {
+  it("lists the merchant's customers of the key's mode, newest first, with cursor pagination and counts", async () => {
     const first = await seedCustomer(merchant, { email: 'first@example.com' });
     const second = await seedCustomer(merchant);
     const third = await seedCustomer(merchant, { email: 'Third@Example.com' });
     await seedCustomer(other);
     const live = await seedCustomer(merchant, { livemode: true });
-    const plan = (await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: { name: 'P', amount: '5000000', interval: 'monthly' } })).json().id;
+    const plan = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/subscription-plans',
+        headers: auth(merchant.secretKey),
+        payload: { name: 'P', amount: '5000000', interval: 'monthly' },
+      })
+    ).json().id;
     const active = await seedSubscription(merchant, first, plan, 'active');
     await seedSubscription(merchant, first, plan, 'cancelled');
-    const charge = await upsertChargeAttempt(db.sql, { id: newId('subscriptionCharge'), merchantId: merchant.merchantId, livemode: false, subscriptionId: active, periodIndex: 0, periodStart: new Date('2027-01-31T00:00:00Z'), amount: '5000000', attempt: 1 });
+    const charge = await upsertChargeAttempt(db.sql, {
+      id: newId('subscriptionCharge'),
+      merchantId: merchant.merchantId,
+      livemode: false,
+      subscriptionId: active,
+      periodIndex: 0,
+      periodStart: new Date('2027-01-31T00:00:00Z'),
+      amount: '5000000',
+      attempt: 1,
+    });
     await markChargeSucceeded(db.sql, charge.id, { txHash: `0x${'cd'.repeat(32)}`, blockNumber: '42' });
 
     const page1 = await t.app.inject({ method: 'GET', url: '/v1/customers?limit=2', headers: auth(merchant.secretKey) });
     expect(page1.statusCode, page1.body).toBe(200);
     expect(page1.json().data.map((c: { id: string }) => c.id)).toEqual([third.id, second.id]);
     expect(page1.json().hasMore).toBe(true);
-    const page2 = await t.app.inject({ method: 'GET', url: `/v1/customers?limit=2&cursor=${page1.json().nextCursor}`, headers: auth(merchant.secretKey) });
+    const page2 = await t.app.inject({
+      method: 'GET',
+      url: `/v1/customers?limit=2&cursor=${page1.json().nextCursor}`,
+      headers: auth(merchant.secretKey),
+    });
     expect(page2.json()).toMatchObject({ hasMore: false, nextCursor: '' });
     expect(page2.json().data).toEqual([
       {
-        id: first.id, object: 'customer', walletAddress: first.walletAddress, email: 'first@example.com',
-        firstSeenAt: first.createdAt.toISOString(), subscriptionCount: 2, activeSubscriptionCount: 1,
-        lastSubscribedAt: expect.any(String), succeededChargeCount: 1, livemode: false,
+        id: first.id,
+        object: 'customer',
+        walletAddress: first.walletAddress,
+        email: 'first@example.com',
+        firstSeenAt: first.createdAt.toISOString(),
+        subscriptionCount: 2,
+        activeSubscriptionCount: 1,
+        lastSubscribedAt: expect.any(String),
+        succeededChargeCount: 1,
+        livemode: false,
       },
     ]);
-    expect(page1.json().data[1]).toMatchObject({ subscriptionCount: 0, activeSubscriptionCount: 0, lastSubscribedAt: null, succeededChargeCount: 0, email: null });
+    expect(page1.json().data[1]).toMatchObject({
+      subscriptionCount: 0,
+      activeSubscriptionCount: 0,
+      lastSubscribedAt: null,
+      succeededChargeCount: 0,
+      email: null,
+    });
 
     // Filters.
-    const byWallet = await t.app.inject({ method: 'GET', url: `/v1/customers?walletAddress=${second.walletAddress.toUpperCase().replace('0X', '0x')}`, headers: auth(merchant.secretKey) });
+    const byWallet = await t.app.inject({
+      method: 'GET',
+      url: `/v1/customers?walletAddress=${second.walletAddress.toUpperCase().replace('0X', '0x')}`,
+      headers: auth(merchant.secretKey),
+    });
     expect(byWallet.json().data.map((c: { id: string }) => c.id)).toEqual([second.id]);
     const byEmail = await t.app.inject({ method: 'GET', url: '/v1/customers?email=third@example.com', headers: auth(merchant.secretKey) });
     expect(byEmail.json().data.map((c: { id: string }) => c.id)).toEqual([third.id]);
@@ -87,7 +148,7 @@ describe('customers', () => {
     expect(liveList.json().data.map((c: { id: string }) => c.id)).toEqual([live.id]);
   });
 
-  it('retrieves one customer; another merchant\'s or mode\'s is not_found', async () => {
+  it("retrieves one customer; another merchant's or mode's is not_found", async () => {
     const customer = await seedCustomer(merchant, { email: 'one@example.com' });
     const one = await t.app.inject({ method: 'GET', url: `/v1/customers/${customer.id}`, headers: auth(merchant.secretKey) });
     expect(one.statusCode).toBe(200);

@@ -13,7 +13,15 @@ let merchant: SeededMerchant;
 beforeAll(async () => {
   db = await createTestDatabase();
   idp = await startDevIdentityProvider();
-  t = await createTestApp(db.sql, { env: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl, OIDC_JWKS_COOLDOWN_MS: '0', RATE_LIMIT_PER_KEY_PER_MINUTE: '10000' } });
+  t = await createTestApp(db.sql, {
+    env: {
+      OIDC_ISSUER: idp.issuer,
+      OIDC_AUDIENCE: idp.audience,
+      OIDC_JWKS_URL: idp.jwksUrl,
+      OIDC_JWKS_COOLDOWN_MS: '0',
+      RATE_LIMIT_PER_KEY_PER_MINUTE: '10000',
+    },
+  });
   merchant = await seedMerchant(db.sql);
 });
 afterAll(async () => {
@@ -47,7 +55,13 @@ describe('first login', () => {
 
     const sync = await t.app.inject({ method: 'POST', url: '/v1/auth/sync', headers: bearer(token) });
     expect(sync.statusCode).toBe(200);
-    expect(sync.json()).toMatchObject({ object: 'merchant', name: 'First Shop', email: 'first@example.com', emailVerified: false, liveModeEligible: false });
+    expect(sync.json()).toMatchObject({
+      object: 'merchant',
+      name: 'First Shop',
+      email: 'first@example.com',
+      emailVerified: false,
+      liveModeEligible: false,
+    });
 
     const again = await t.app.inject({ method: 'POST', url: '/v1/auth/sync', headers: bearer(token) });
     expect(again.json().id).toBe(sync.json().id);
@@ -113,7 +127,13 @@ describe('dashboard token verification', () => {
 
   it('refuses alg:none', async () => {
     const { subject } = await syncedToken();
-    const unsigned = new UnsecuredJWT({}).setSubject(subject).setIssuer(idp.issuer).setAudience(idp.audience).setIssuedAt().setExpirationTime('1h').encode();
+    const unsigned = new UnsecuredJWT({})
+      .setSubject(subject)
+      .setIssuer(idp.issuer)
+      .setAudience(idp.audience)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .encode();
     await expectRefused(unsigned);
   });
 
@@ -134,13 +154,28 @@ describe('dashboard token verification', () => {
 describe('pinning the API version', () => {
   it('pins a served version from the dashboard; an unknown version and an API key are refused', async () => {
     const { token } = await syncedToken();
-    const pinned = await t.app.inject({ method: 'PUT', url: '/v1/merchants/me/api-version', headers: bearer(token), payload: { apiVersion: CURRENT_API_VERSION } });
+    const pinned = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/merchants/me/api-version',
+      headers: bearer(token),
+      payload: { apiVersion: CURRENT_API_VERSION },
+    });
     expect(pinned.statusCode, pinned.body).toBe(200);
     expect(pinned.json().apiVersion).toBe(CURRENT_API_VERSION);
-    const unknown = await t.app.inject({ method: 'PUT', url: '/v1/merchants/me/api-version', headers: bearer(token), payload: { apiVersion: '2020-01-01' } });
+    const unknown = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/merchants/me/api-version',
+      headers: bearer(token),
+      payload: { apiVersion: '2020-01-01' },
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().error).toMatchObject({ code: 'invalid_request', param: 'apiVersion' });
-    const withKey = await t.app.inject({ method: 'PUT', url: '/v1/merchants/me/api-version', headers: bearer(merchant.secretKey), payload: { apiVersion: CURRENT_API_VERSION } });
+    const withKey = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/merchants/me/api-version',
+      headers: bearer(merchant.secretKey),
+      payload: { apiVersion: CURRENT_API_VERSION },
+    });
     expect(withKey.statusCode).toBe(403);
     expect(withKey.json().error.code).toBe('permission_denied');
     // A request without the header is answered in the pinned version.
@@ -153,7 +188,12 @@ describe('keys and sessions never mix', () => {
   it('refuses a dashboard session on the relay, which needs a secret API key', async () => {
     const { token } = await syncedToken();
     const read = await t.app.inject({ method: 'GET', url: '/v1/relay/submissions/any-key', headers: bearer(token) });
-    const write = await t.app.inject({ method: 'POST', url: '/v1/relay/payments', headers: { ...bearer(token), 'idempotency-key': 'k1' }, payload: {} });
+    const write = await t.app.inject({
+      method: 'POST',
+      url: '/v1/relay/payments',
+      headers: { ...bearer(token), 'idempotency-key': 'k1' },
+      payload: {},
+    });
     for (const response of [read, write]) {
       expect(response.statusCode).toBe(403);
       expect(response.json().error.code).toBe('permission_denied');
@@ -191,7 +231,11 @@ describe('keys and sessions never mix', () => {
     const rows = await db.sql`select merchant_id from subscription_plans where id = ${created.json().id}`;
     expect(rows[0]!.merchant_id).toBe(m.id);
 
-    const live = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: { ...bearer(token), 'service-mode': 'live' } });
+    const live = await t.app.inject({
+      method: 'GET',
+      url: '/v1/subscription-plans',
+      headers: { ...bearer(token), 'service-mode': 'live' },
+    });
     expect(live.statusCode).toBe(403);
     expect(live.json().error.code).toBe('permission_denied');
     const bad = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: { ...bearer(token), 'service-mode': 'prod' } });

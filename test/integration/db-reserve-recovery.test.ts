@@ -26,7 +26,13 @@ const pool = (max: number) => {
 
 /** 'resolved', 'rejected' or 'pending' after `ms`. */
 async function outcomeWithin(promise: Promise<unknown>, ms: number): Promise<string> {
-  return Promise.race([promise.then(() => 'resolved', () => 'rejected'), sleep(ms).then(() => 'pending')]);
+  return Promise.race([
+    promise.then(
+      () => 'resolved',
+      () => 'rejected',
+    ),
+    sleep(ms).then(() => 'pending'),
+  ]);
 }
 
 beforeAll(async () => {
@@ -43,7 +49,9 @@ afterAll(async () => {
 describe('reserved connections across dropped connections', () => {
   it('the installed client carries the fix', () => {
     for (const build of ['src/index.js', 'cjs/src/index.js']) {
-      expect(readFileSync(join(PROJECT_ROOT, 'node_modules', 'postgres', build), 'utf8')).toContain('stablepay patch: reserve always settles');
+      expect(readFileSync(join(PROJECT_ROOT, 'node_modules', 'postgres', build), 'utf8')).toContain(
+        'stablepay patch: reserve always settles',
+      );
     }
   });
 
@@ -90,7 +98,14 @@ describe('reserved connections across dropped connections', () => {
     expect(count('resolved')).toBeGreaterThan(0);
 
     // As many transactions at once as the pool has connections, and more: none is lost to it.
-    const after = await Promise.all(Array.from({ length: 12 }, () => outcomeWithin(sql.begin((tx) => tx`select 1`), 10_000)));
+    const after = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        outcomeWithin(
+          sql.begin((tx) => tx`select 1`),
+          10_000,
+        ),
+      ),
+    );
     expect(after).toEqual(Array(12).fill('resolved'));
   }, 90_000);
 });

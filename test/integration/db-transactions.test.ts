@@ -36,11 +36,16 @@ describe('transactions on a reserved connection', () => {
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
-    await expect(db.sql.begin(async (tx) => [await tx`insert into tx_probe (label) values ('bad-a')`, await tx`select 1/0`])).rejects.toThrow(/division by zero/);
+    await expect(
+      db.sql.begin(async (tx) => [await tx`insert into tx_probe (label) values ('bad-a')`, await tx`select 1/0`]),
+    ).rejects.toThrow(/division by zero/);
     expect(await labels('rollback-')).toEqual([]);
     expect(await labels('bad-')).toEqual([]);
 
-    const isolation = await db.sql.begin('isolation level serializable', async (tx) => (await tx`select current_setting('transaction_isolation') as level`)[0]!.level);
+    const isolation = await db.sql.begin(
+      'isolation level serializable',
+      async (tx) => (await tx`select current_setting('transaction_isolation') as level`)[0]!.level,
+    );
     expect(isolation).toBe('serializable');
     // An array of queries is awaited as the library does.
     const rows = await db.sql.begin((tx) => [tx`select 1 as one`, tx`select 2 as two`]);
@@ -81,7 +86,8 @@ describe('transactions on a reserved connection', () => {
         expect(new Set(await Promise.all(transactions)).size).toBe(5);
       }
       expect((await labels('race-')).length).toBe(10 * 5 * 2);
-      const open = await db.sql`select count(*)::int as n from pg_stat_activity where application_name = 'tx-probe' and state like 'idle in transaction%'`;
+      const open =
+        await db.sql`select count(*)::int as n from pg_stat_activity where application_name = 'tx-probe' and state like 'idle in transaction%'`;
       expect(open[0]!.n).toBe(0);
     } finally {
       await sql.end({ timeout: 5 });
@@ -101,7 +107,9 @@ describe('transactions on a reserved connection', () => {
         await held`select 1`;
         const bounded = <T>(work: Promise<T>) =>
           Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no connection within 10 s')), 10_000))]);
-        const label = await bounded(sql.begin(async (tx) => (await tx`insert into tx_probe (label) values ('cold-a') returning label`)[0]!.label as string));
+        const label = await bounded(
+          sql.begin(async (tx) => (await tx`insert into tx_probe (label) values ('cold-a') returning label`)[0]!.label as string),
+        );
         expect(label).toBe('cold-a');
         // A second fresh connection, and array values both ways (their types come from the fetch).
         const second = await bounded(sql.reserve());
@@ -118,10 +126,14 @@ describe('transactions on a reserved connection', () => {
   });
 
   it('a failed array-type read of a new connection (a promise the library drops) does not end the process', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../support/type-read-failure-process.ts', import.meta.url))], {
-      env: { ...process.env, DATABASE_URL: db.url },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('../support/type-read-failure-process.ts', import.meta.url))],
+      {
+        env: { ...process.env, DATABASE_URL: db.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -46,17 +46,26 @@ describe('event dispatch through Temporal', () => {
       payload: { name: 'Wired', amount: '1000000', interval: 'daily' },
     });
     expect(response.statusCode).toBe(200);
-    const [event] = await db.sql<{ id: string; createdAt: Date }[]>`select id, created_at as "createdAt" from events where data->'object'->>'id' = ${response.json().id}`;
+    const [event] = await db.sql<
+      { id: string; createdAt: Date }[]
+    >`select id, created_at as "createdAt" from events where data->'object'->>'id' = ${response.json().id}`;
     const at = await dispatched(event!.id);
     expect(at.getTime()).toBeGreaterThanOrEqual(event!.createdAt.getTime());
     // One dispatcher per task queue, not a workflow per event.
-    expect((await temporal.client.workflow.getHandle(eventDispatcherWorkflowId(temporal.taskQueue)).describe()).status.name).toBe('RUNNING');
+    expect((await temporal.client.workflow.getHandle(eventDispatcherWorkflowId(temporal.taskQueue)).describe()).status.name).toBe(
+      'RUNNING',
+    );
     await expect(temporal.client.workflow.getHandle(event!.id).describe()).rejects.toThrow();
   });
 
   it('the outbox sweep wakes the dispatcher for events whose wake-up was missed', async () => {
     const missed = await db.sql.begin((tx) =>
-      recordEvent(tx, { merchantId: merchant.merchantId, livemode: false, type: 'subscription_plan.created', data: { object: { id: 'plan_missed' } } }),
+      recordEvent(tx, {
+        merchantId: merchant.merchantId,
+        livemode: false,
+        type: 'subscription_plan.created',
+        data: { object: { id: 'plan_missed' } },
+      }),
     );
     const started = await temporal.client.workflow.execute('outboxSweepWorkflow', {
       workflowId: `sweep-${missed.id}`,

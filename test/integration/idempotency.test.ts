@@ -197,12 +197,14 @@ describe('Idempotency-Key after crashes', () => {
       payload,
     });
     expect(twin.statusCode).toBe(200);
-    return ((await db.sql`select request_hash from idempotency_keys where key = ${key} and livemode`)[0] as { request_hash: string }).request_hash;
+    return ((await db.sql`select request_hash from idempotency_keys where key = ${key} and livemode`)[0] as { request_hash: string })
+      .request_hash;
   };
   const countTestPlans = async (name: string) =>
     (await db.sql`select count(*)::int as n from subscription_plans where name = ${name} and not livemode`)[0]!.n as number;
   const keyRow = async (key: string) =>
-    (await db.sql`select state, response_status from idempotency_keys where key = ${key}`)[0] as { state: string; response_status: number | null } | undefined;
+    (await db.sql`select state, response_status from idempotency_keys where key = ${key}`)[0] as
+      { state: string; response_status: number | null } | undefined;
 
   it('takes over the key of a request that died (its lease ran out, microsecond timestamps) and runs the retry', async () => {
     const payload = { ...plan, name: 'dead-holder' };
@@ -284,7 +286,9 @@ describe('Idempotency-Key after crashes', () => {
       await sleep(LEASE_SECONDS * 1000 + 200);
       // Past the lease the retry takes the key over (and waits on the same lock).
       retry = postTo('key-outlived', payload);
-      await waitFor(async () => (await db.sql`select 1 from pg_locks where relation = 'subscription_plans'::regclass and not granted`).length >= 2);
+      await waitFor(
+        async () => (await db.sql`select 1 from pg_locks where relation = 'subscription_plans'::regclass and not granted`).length >= 2,
+      );
     } finally {
       await blocker`commit`;
       blocker.release();

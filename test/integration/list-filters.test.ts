@@ -24,7 +24,13 @@ const TOKEN = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const alice = { wallet: '0xAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAa', email: 'Alice@Example.com' };
 const bob = { wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB', email: 'bob@example.org' };
 
-const ids = { sessions: [] as string[], customers: [] as string[], subscriptions: [] as string[], invoices: [] as string[], refunds: [] as string[] };
+const ids = {
+  sessions: [] as string[],
+  customers: [] as string[],
+  subscriptions: [] as string[],
+  invoices: [] as string[],
+  refunds: [] as string[],
+};
 
 async function session(status: string, createdAt: Date, payer: string | null, txHash: string | null) {
   const id = newId('paymentSession');
@@ -51,28 +57,69 @@ beforeAll(async () => {
   await session('open', DAY2, null, null);
   await session('completed', DAY3, bob.wallet.toLowerCase(), hex('22', 32));
 
-  for (const [person, createdAt] of [[alice, DAY1], [bob, DAY3]] as const) {
-    const c = await upsertCustomer(db.sql, { id: newId('customer'), merchantId: m.merchantId, livemode: false, walletAddress: person.wallet.toLowerCase(), email: person.email });
+  for (const [person, createdAt] of [
+    [alice, DAY1],
+    [bob, DAY3],
+  ] as const) {
+    const c = await upsertCustomer(db.sql, {
+      id: newId('customer'),
+      merchantId: m.merchantId,
+      livemode: false,
+      walletAddress: person.wallet.toLowerCase(),
+      email: person.email,
+    });
     await db.sql`update customers set created_at = ${createdAt} where id = ${c.id}`;
     ids.customers.push(c.id);
   }
   // Another merchant's customer with the same email: never listed.
-  await upsertCustomer(db.sql, { id: newId('customer'), merchantId: other.merchantId, livemode: false, walletAddress: alice.wallet.toLowerCase(), email: alice.email });
+  await upsertCustomer(db.sql, {
+    id: newId('customer'),
+    merchantId: other.merchantId,
+    livemode: false,
+    walletAddress: alice.wallet.toLowerCase(),
+    email: alice.email,
+  });
 
-  const plan = (await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(m.secretKey), payload: { name: 'P', amount: '5000000', interval: 'monthly' } })).json().id;
-  for (const [i, status, createdAt] of [[0, 'active', DAY1], [1, 'cancelled', DAY3]] as const) {
+  const plan = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(m.secretKey),
+      payload: { name: 'P', amount: '5000000', interval: 'monthly' },
+    })
+  ).json().id;
+  for (const [i, status, createdAt] of [
+    [0, 'active', DAY1],
+    [1, 'cancelled', DAY3],
+  ] as const) {
     const { id } = await insertSubscriptionIfAbsent(db.sql, {
-      id: newId('subscription'), merchantId: m.merchantId, livemode: false, planId: plan, customerId: ids.customers[i]!, status: 'active',
-      chainId: '31337', contractAddress: '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512', onChainId: String(i + 1),
-      subscriberAddress: (i === 0 ? alice : bob).wallet.toLowerCase(), tokenAddress: TOKEN, amount: '5000000',
-      periodSeconds: String(28 * 86_400), periods: 12, firstPeriodStart: createdAt, trialEnd: null, nextChargeAt: createdAt,
+      id: newId('subscription'),
+      merchantId: m.merchantId,
+      livemode: false,
+      planId: plan,
+      customerId: ids.customers[i]!,
+      status: 'active',
+      chainId: '31337',
+      contractAddress: '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512',
+      onChainId: String(i + 1),
+      subscriberAddress: (i === 0 ? alice : bob).wallet.toLowerCase(),
+      tokenAddress: TOKEN,
+      amount: '5000000',
+      periodSeconds: String(28 * 86_400),
+      periods: 12,
+      firstPeriodStart: createdAt,
+      trialEnd: null,
+      nextChargeAt: createdAt,
       createdTxHash: hex(i === 0 ? '33' : '44', 32),
     });
     await db.sql`update subscriptions set status = ${status}, created_at = ${createdAt} where id = ${id}`;
     ids.subscriptions.push(id);
   }
 
-  for (const [i, status, email, number, createdAt] of [[0, 'paid', alice.email, 'INV-2026-0001', DAY1], [2, 'sent', bob.email, 'INV-2026-0002', DAY3]] as const) {
+  for (const [i, status, email, number, createdAt] of [
+    [0, 'paid', alice.email, 'INV-2026-0001', DAY1],
+    [2, 'sent', bob.email, 'INV-2026-0002', DAY3],
+  ] as const) {
     const id = newId('invoice');
     await db.sql`
       insert into invoices (id, merchant_id, livemode, number, customer_email, currency, line_items, subtotal, total, status, session_id, due_at, due_in_days, created_at)
@@ -80,7 +127,10 @@ beforeAll(async () => {
     ids.invoices.push(id);
   }
 
-  for (const [i, status, to, txHash, createdAt] of [[0, 'succeeded', alice.wallet, hex('55', 32), DAY1], [2, 'pending', bob.wallet, null, DAY3]] as const) {
+  for (const [i, status, to, txHash, createdAt] of [
+    [0, 'succeeded', alice.wallet, hex('55', 32), DAY1],
+    [2, 'pending', bob.wallet, null, DAY3],
+  ] as const) {
     const id = newId('refund');
     await db.sql`
       insert into refunds (id, merchant_id, livemode, payment_session_id, amount, currency, status, chain_id, token, from_address, to_address, transaction_hash, created_at)
@@ -144,7 +194,9 @@ describe('list filters', () => {
   it('refunds: status, created window, and q by id, session id, wallet refunded to and transaction hash', async () => {
     const [a, b] = ids.refunds;
     expect(await get('/v1/refunds?status=pending')).toEqual([b]);
-    expect(await get(`/v1/refunds?createdFrom=${encodeURIComponent(DAY1.toISOString())}&createdTo=${encodeURIComponent(DAY2.toISOString())}`)).toEqual([a]);
+    expect(
+      await get(`/v1/refunds?createdFrom=${encodeURIComponent(DAY1.toISOString())}&createdTo=${encodeURIComponent(DAY2.toISOString())}`),
+    ).toEqual([a]);
     expect(await get(`/v1/refunds?q=${a}`)).toEqual([a]);
     expect(await get(`/v1/refunds?q=${ids.sessions[2]}`)).toEqual([b]);
     expect(await get(`/v1/refunds?q=${alice.wallet.toLowerCase()}`)).toEqual([a]);

@@ -48,7 +48,12 @@ afterAll(async () => {
 });
 
 /** A request through the app, failing the test if it takes as long as a client's timeout. */
-async function request(app: TestApp['app'], method: 'GET' | 'POST', url: string, options: { key?: string; body?: object; idempotencyKey?: string } = {}) {
+async function request(
+  app: TestApp['app'],
+  method: 'GET' | 'POST',
+  url: string,
+  options: { key?: string; body?: object; idempotencyKey?: string } = {},
+) {
   const answer = app.inject({
     method,
     url,

@@ -21,10 +21,24 @@ const validPlan = { name: 'Pro', amount: '10000000', interval: 'monthly' };
 
 describe('subscription plans', () => {
   it('creates a plan with defaults and reads it back', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: validPlan });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(merchant.secretKey),
+      payload: validPlan,
+    });
     expect(created.statusCode).toBe(200);
     const plan = created.json();
-    expect(plan).toMatchObject({ object: 'subscription_plan', name: 'Pro', amount: '10000000', currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0, livemode: false });
+    expect(plan).toMatchObject({
+      object: 'subscription_plan',
+      name: 'Pro',
+      amount: '10000000',
+      currency: 'USDC',
+      interval: 'monthly',
+      intervalCount: 1,
+      trialPeriodDays: 0,
+      livemode: false,
+    });
     expect(plan.id).toMatch(/^plan_/);
 
     const read = await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(merchant.secretKey) });
@@ -32,11 +46,27 @@ describe('subscription plans', () => {
 
     const publicRead = await t.app.inject({ method: 'GET', url: `/v1/checkout/plans/${plan.id}` });
     expect(publicRead.statusCode).toBe(200);
-    expect(publicRead.json()).toEqual({ id: plan.id, name: 'Pro', amount: '10000000', currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0, livemode: false });
+    expect(publicRead.json()).toEqual({
+      id: plan.id,
+      name: 'Pro',
+      amount: '10000000',
+      currency: 'USDC',
+      interval: 'monthly',
+      intervalCount: 1,
+      trialPeriodDays: 0,
+      livemode: false,
+    });
   });
 
   it('records subscription_plan.created in the outbox in the same transaction', async () => {
-    const created = (await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: { ...validPlan, name: 'Outboxed' } })).json();
+    const created = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/subscription-plans',
+        headers: auth(merchant.secretKey),
+        payload: { ...validPlan, name: 'Outboxed' },
+      })
+    ).json();
     const events = await db.sql`select type, merchant_id, livemode, data from events where data->'object'->>'id' = ${created.id}`;
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'subscription_plan.created', merchant_id: merchant.merchantId, livemode: false });
@@ -65,7 +95,9 @@ describe('subscription plans', () => {
   });
 
   it('is scoped to one merchant and one mode', async () => {
-    const plan = (await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: validPlan })).json();
+    const plan = (
+      await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(merchant.secretKey), payload: validPlan })
+    ).json();
     const live = await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(merchant.liveSecretKey) });
     expect(live.statusCode).toBe(404);
     expect(live.json().error.code).toBe('not_found');
@@ -80,7 +112,9 @@ describe('subscription plans', () => {
     const post = (url: string, payload?: object, key = merchant.secretKey) =>
       t.app.inject({ method: 'POST', url, headers: auth(key), ...(payload ? { payload } : {}) });
     const planEvents = async (id: string) =>
-      (await db.sql<{ type: string }[]>`select type from events where data->'object'->>'id' = ${id} order by created_at, id`).map((e) => e.type);
+      (await db.sql<{ type: string }[]>`select type from events where data->'object'->>'id' = ${id} order by created_at, id`).map(
+        (e) => e.type,
+      );
 
     it('renames a plan, records subscription_plan.updated, and refuses any change of its terms', async () => {
       const plan = (await post('/v1/subscription-plans', { ...validPlan, name: 'Starter' })).json();
@@ -95,7 +129,9 @@ describe('subscription plans', () => {
       const terms = await post(`/v1/subscription-plans/${plan.id}`, { amount: '1' });
       expect(terms.statusCode).toBe(400);
       expect(terms.json().error).toMatchObject({ code: 'invalid_request' });
-      expect((await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(merchant.secretKey) })).json().amount).toBe(plan.amount);
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(merchant.secretKey) })).json().amount,
+      ).toBe(plan.amount);
     });
 
     it('archives a plan once: no more changes, no new enrolments, filtered in lists', async () => {
@@ -118,7 +154,9 @@ describe('subscription plans', () => {
       expect(product.json().error).toMatchObject({ code: 'session_invalid_state', param: 'planId' });
 
       const list = (query: string) =>
-        t.app.inject({ method: 'GET', url: `/v1/subscription-plans?${query}`, headers: auth(merchant.secretKey) }).then((r) => r.json().data.map((p: { id: string }) => p.id));
+        t.app
+          .inject({ method: 'GET', url: `/v1/subscription-plans?${query}`, headers: auth(merchant.secretKey) })
+          .then((r) => r.json().data.map((p: { id: string }) => p.id));
       expect(await list('archived=true&limit=100')).toContain(plan.id);
       expect(await list('archived=false&limit=100')).not.toContain(plan.id);
     });
@@ -129,7 +167,9 @@ describe('subscription plans', () => {
       expect(live.statusCode).toBe(404);
       const publishable = await post(`/v1/subscription-plans/${plan.id}`, { name: 'x' }, merchant.publishableKey);
       expect([401, 403]).toContain(publishable.statusCode);
-      expect((await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(merchant.secretKey) })).json()).toMatchObject({ name: validPlan.name, archived: false });
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(merchant.secretKey) })).json(),
+      ).toMatchObject({ name: validPlan.name, archived: false });
     });
   });
 });

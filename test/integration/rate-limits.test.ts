@@ -84,7 +84,11 @@ describe('per-IP limit across two instances', () => {
     const ip = '192.0.2.77';
     const half = PER_IP / 2;
     for (let i = 0; i < half; i++) {
-      const response = await a.app.inject({ method: 'GET', url: '/v1/checkout/plans/plan_01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: { 'x-forwarded-for': ip } });
+      const response = await a.app.inject({
+        method: 'GET',
+        url: '/v1/checkout/plans/plan_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+        headers: { 'x-forwarded-for': ip },
+      });
       expect(response.statusCode).toBe(404);
     }
     await limiterA.flush();
@@ -94,7 +98,11 @@ describe('per-IP limit across two instances', () => {
       const response = await b.app.inject({ method: 'GET', url: '/v1/nowhere', headers: { 'x-forwarded-for': ip } });
       expect(response.statusCode).toBe(404);
     }
-    const refused = await b.app.inject({ method: 'GET', url: '/v1/subscription-plans', headers: { 'x-forwarded-for': ip, authorization: 'Bearer nope' } });
+    const refused = await b.app.inject({
+      method: 'GET',
+      url: '/v1/subscription-plans',
+      headers: { 'x-forwarded-for': ip, authorization: 'Bearer nope' },
+    });
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBeDefined();
     // Another IP is unaffected.

@@ -18,7 +18,9 @@ let sql: Sql;
 let seq = 0;
 
 async function applyMigrations(which: (file: string) => boolean): Promise<void> {
-  const files = readdirSync(MIGRATIONS).filter((f) => /^\d{5}_.*\.sql$/.test(f) && which(f)).sort();
+  const files = readdirSync(MIGRATIONS)
+    .filter((f) => /^\d{5}_.*\.sql$/.test(f) && which(f))
+    .sort();
   await sql.begin(async (tx) => {
     for (const file of files) await tx.file(`${MIGRATIONS}${file}`);
   });

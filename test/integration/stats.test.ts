@@ -49,7 +49,14 @@ async function get(url: string, key = merchant.secretKey) {
   return { status: response.statusCode, body: response.json() };
 }
 
-async function insertPlan(sql: Sql, merchantId: string, livemode: boolean, amount: string, interval: string, trialDays = 0): Promise<string> {
+async function insertPlan(
+  sql: Sql,
+  merchantId: string,
+  livemode: boolean,
+  amount: string,
+  interval: string,
+  trialDays = 0,
+): Promise<string> {
   const id = newId('plan');
   await sql`insert into subscription_plans (id, merchant_id, livemode, name, amount, currency, interval, interval_count, trial_period_days)
             values (${id}, ${merchantId}, ${livemode}, ${id}, ${amount}, 'USDC', ${interval}, 1, ${trialDays})`;
@@ -105,7 +112,15 @@ async function change(sql: Sql, id: string, at: string, update: { status?: strin
     where id = ${id}`;
 }
 
-async function charge(sql: Sql, sub: string, index: number, amount: string, status: string, settledAt: string, merchantId = merchant.merchantId) {
+async function charge(
+  sql: Sql,
+  sub: string,
+  index: number,
+  amount: string,
+  status: string,
+  settledAt: string,
+  merchantId = merchant.merchantId,
+) {
   const id = newId('subscriptionCharge');
   await sql`insert into subscription_charges (id, merchant_id, livemode, subscription_id, period_index, period_start, amount, status, attempts, settled_at)
             values (${id}, ${merchantId}, false, ${sub}, ${index}, ${settledAt}, ${amount}, ${status}, 1,
@@ -113,7 +128,13 @@ async function charge(sql: Sql, sub: string, index: number, amount: string, stat
   return id;
 }
 
-async function session(sql: Sql, createdAt: string, status: string, productId: string | null = null, merchantId = merchant.merchantId): Promise<string> {
+async function session(
+  sql: Sql,
+  createdAt: string,
+  status: string,
+  productId: string | null = null,
+  merchantId = merchant.merchantId,
+): Promise<string> {
   const id = newId('paymentSession');
   await sql`insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at, created_at, product_id)
             values (${id}, ${merchantId}, false, 1000000, 'USDC', ${status}, '0x0000000000000000000000000000000000000001',
@@ -156,20 +177,62 @@ beforeAll(async () => {
   }
 
   // Chronological, as the service would write them.
-  subs.a1 = await insertSub(sql, { merchantId: m, planId: plans.P1, customerId: customers.A!, status: 'active', amount: '10000000', createdAt: '2023-12-15T10:00:00Z' });
-  subs.b1 = await insertSub(sql, { merchantId: m, planId: plans.P2, customerId: customers.B!, status: 'active', amount: '100000001', createdAt: '2023-12-20T10:00:00Z' });
-  subs.d1 = await insertSub(sql, {
-    merchantId: m, planId: plans.PT, customerId: customers.D!, status: 'trialing', amount: '20000000', createdAt: '2024-01-05T10:00:00Z',
-    firstPeriodStart: '2024-02-05T10:00:00Z', trialEnd: '2024-02-05T10:00:00Z', nextChargeAt: '2024-02-05T10:00:00Z',
+  subs.a1 = await insertSub(sql, {
+    merchantId: m,
+    planId: plans.P1,
+    customerId: customers.A!,
+    status: 'active',
+    amount: '10000000',
+    createdAt: '2023-12-15T10:00:00Z',
   });
-  subs.c1 = await insertSub(sql, { merchantId: m, planId: plans.P3, customerId: customers.C!, status: 'active', amount: '1000000', createdAt: '2024-01-10T10:00:00Z' });
+  subs.b1 = await insertSub(sql, {
+    merchantId: m,
+    planId: plans.P2,
+    customerId: customers.B!,
+    status: 'active',
+    amount: '100000001',
+    createdAt: '2023-12-20T10:00:00Z',
+  });
+  subs.d1 = await insertSub(sql, {
+    merchantId: m,
+    planId: plans.PT,
+    customerId: customers.D!,
+    status: 'trialing',
+    amount: '20000000',
+    createdAt: '2024-01-05T10:00:00Z',
+    firstPeriodStart: '2024-02-05T10:00:00Z',
+    trialEnd: '2024-02-05T10:00:00Z',
+    nextChargeAt: '2024-02-05T10:00:00Z',
+  });
+  subs.c1 = await insertSub(sql, {
+    merchantId: m,
+    planId: plans.P3,
+    customerId: customers.C!,
+    status: 'active',
+    amount: '1000000',
+    createdAt: '2024-01-10T10:00:00Z',
+  });
   await change(sql, subs.a1, '2024-01-20T10:00:00Z', { amount: '15000000' });
   subs.e1 = await insertSub(sql, {
-    merchantId: m, planId: plans.PT, customerId: customers.E!, status: 'trialing', amount: '20000000', createdAt: '2024-01-25T10:00:00Z', trialEnd: '2024-02-25T10:00:00Z',
+    merchantId: m,
+    planId: plans.PT,
+    customerId: customers.E!,
+    status: 'trialing',
+    amount: '20000000',
+    createdAt: '2024-01-25T10:00:00Z',
+    trialEnd: '2024-02-25T10:00:00Z',
   });
   subs.f1 = await insertSub(sql, {
-    merchantId: m, planId: plans.P1, customerId: customers.F!, status: 'active', amount: '10000000', createdAt: '2024-02-01T10:00:00Z',
-    firstPeriodStart: '2024-01-31T10:00:00Z', currentPeriodIndex: 2, nextChargeAt: '2024-04-30T10:00:00Z', periods: 5,
+    merchantId: m,
+    planId: plans.P1,
+    customerId: customers.F!,
+    status: 'active',
+    amount: '10000000',
+    createdAt: '2024-02-01T10:00:00Z',
+    firstPeriodStart: '2024-01-31T10:00:00Z',
+    currentPeriodIndex: 2,
+    nextChargeAt: '2024-04-30T10:00:00Z',
+    periods: 5,
   });
   await change(sql, subs.e1, '2024-02-03T10:00:00Z', { status: 'cancelled' });
   await sql`update subscriptions set status = 'active', current_period_index = 1, next_charge_at = '2024-04-05T10:00:00Z', updated_at = '2024-02-05T10:00:00Z' where id = ${subs.d1}`;
@@ -177,17 +240,37 @@ beforeAll(async () => {
   await change(sql, subs.a1, '2024-02-15T10:00:00Z', { amount: '12000000' });
   await change(sql, subs.f1, '2024-02-20T10:00:00Z', { status: 'paused' });
   await change(sql, subs.c1, '2024-02-29T23:00:00Z', { status: 'lapsed' });
-  subs.g1 = await insertSub(sql, { merchantId: m, planId: plans.P1, customerId: customers.G!, status: 'active', amount: '10000000', createdAt: '2024-03-01T10:00:00Z' });
+  subs.g1 = await insertSub(sql, {
+    merchantId: m,
+    planId: plans.P1,
+    customerId: customers.G!,
+    status: 'active',
+    amount: '10000000',
+    createdAt: '2024-03-01T10:00:00Z',
+  });
   subs.g2 = await insertSub(sql, {
-    merchantId: m, planId: plans.P3, customerId: customers.G!, status: 'active', amount: '1000000', createdAt: '2024-03-02T10:00:00Z',
-    currentPeriodIndex: 4, nextChargeAt: '2024-04-06T10:00:00Z',
+    merchantId: m,
+    planId: plans.P3,
+    customerId: customers.G!,
+    status: 'active',
+    amount: '1000000',
+    createdAt: '2024-03-02T10:00:00Z',
+    currentPeriodIndex: 4,
+    nextChargeAt: '2024-04-06T10:00:00Z',
   });
   await change(sql, subs.f1, '2024-03-05T10:00:00Z', { status: 'active' });
   await change(sql, subs.b1, '2024-03-10T10:00:00Z', { status: 'cancelled' });
   await change(sql, subs.g1, '2024-03-20T10:00:00Z', { status: 'cancelled' });
   subs.h1 = await insertSub(sql, {
-    merchantId: m, planId: plans.PT, customerId: customers.H!, status: 'trialing', amount: '20000000', createdAt: '2024-03-25T10:00:00Z',
-    firstPeriodStart: '2024-05-10T10:00:00Z', trialEnd: '2024-05-10T10:00:00Z', nextChargeAt: '2024-05-10T10:00:00Z',
+    merchantId: m,
+    planId: plans.PT,
+    customerId: customers.H!,
+    status: 'trialing',
+    amount: '20000000',
+    createdAt: '2024-03-25T10:00:00Z',
+    firstPeriodStart: '2024-05-10T10:00:00Z',
+    trialEnd: '2024-05-10T10:00:00Z',
+    nextChargeAt: '2024-05-10T10:00:00Z',
   });
   await change(sql, subs.a1, '2024-03-31T23:59:59Z', { status: 'cancelled' });
 
@@ -230,13 +313,30 @@ beforeAll(async () => {
   const o = other.merchantId;
   const oPlan = await insertPlan(sql, o, false, '50000000', 'monthly');
   const oCustomer = await insertCustomer(sql, o, false, '2024-01-15T10:00:00Z');
-  const oSub = await insertSub(sql, { merchantId: o, planId: oPlan, customerId: oCustomer, status: 'active', amount: '50000000', createdAt: '2024-01-15T10:00:00Z', nextChargeAt: '2024-04-15T10:00:00Z' });
+  const oSub = await insertSub(sql, {
+    merchantId: o,
+    planId: oPlan,
+    customerId: oCustomer,
+    status: 'active',
+    amount: '50000000',
+    createdAt: '2024-01-15T10:00:00Z',
+    nextChargeAt: '2024-04-15T10:00:00Z',
+  });
   await change(sql, oSub, '2024-02-15T10:00:00Z', { status: 'cancelled' });
   await charge(sql, oSub, 0, '50000000', 'succeeded', '2024-01-15T10:00:00Z', o);
   await session(sql, '2024-01-10T10:00:00Z', 'completed', null, o);
   const livePlan = await insertPlan(sql, m, true, '70000000', 'monthly');
   const liveCustomer = await insertCustomer(sql, m, true, '2024-01-15T10:00:00Z');
-  await insertSub(sql, { merchantId: m, livemode: true, planId: livePlan, customerId: liveCustomer, status: 'active', amount: '70000000', createdAt: '2024-01-15T10:00:00Z', nextChargeAt: '2024-04-15T10:00:00Z' });
+  await insertSub(sql, {
+    merchantId: m,
+    livemode: true,
+    planId: livePlan,
+    customerId: liveCustomer,
+    status: 'active',
+    amount: '70000000',
+    createdAt: '2024-01-15T10:00:00Z',
+    nextChargeAt: '2024-04-15T10:00:00Z',
+  });
 });
 
 afterAll(async () => {
@@ -256,9 +356,42 @@ describe('GET /v1/stats/mrr', () => {
     // Feb: + new f1 10M + d1 20M - contraction 3M - churned (f1 paused 10M + c1 lapsed 4_333_333) = 40_333_333.
     // Mar: + new g1 10M + g2 4_333_333 + reactivation f1 10M - churned (b1 8_333_333 + g1 10M + a1 12M) = 34_333_333.
     expect(body.series).toEqual([
-      { date: '2024-01-01', startingMrr: '18333333', newMrr: '4333333', expansionMrr: '5000000', contractionMrr: '0', churnedMrr: '0', reactivationMrr: '0', netNewMrr: '9333333', endingMrr: '27666666', customers: '3' },
-      { date: '2024-02-01', startingMrr: '27666666', newMrr: '30000000', expansionMrr: '0', contractionMrr: '3000000', churnedMrr: '14333333', reactivationMrr: '0', netNewMrr: '12666667', endingMrr: '40333333', customers: '3' },
-      { date: '2024-03-01', startingMrr: '40333333', newMrr: '14333333', expansionMrr: '0', contractionMrr: '0', churnedMrr: '30333333', reactivationMrr: '10000000', netNewMrr: '-6000000', endingMrr: '34333333', customers: '3' },
+      {
+        date: '2024-01-01',
+        startingMrr: '18333333',
+        newMrr: '4333333',
+        expansionMrr: '5000000',
+        contractionMrr: '0',
+        churnedMrr: '0',
+        reactivationMrr: '0',
+        netNewMrr: '9333333',
+        endingMrr: '27666666',
+        customers: '3',
+      },
+      {
+        date: '2024-02-01',
+        startingMrr: '27666666',
+        newMrr: '30000000',
+        expansionMrr: '0',
+        contractionMrr: '3000000',
+        churnedMrr: '14333333',
+        reactivationMrr: '0',
+        netNewMrr: '12666667',
+        endingMrr: '40333333',
+        customers: '3',
+      },
+      {
+        date: '2024-03-01',
+        startingMrr: '40333333',
+        newMrr: '14333333',
+        expansionMrr: '0',
+        contractionMrr: '0',
+        churnedMrr: '30333333',
+        reactivationMrr: '10000000',
+        netNewMrr: '-6000000',
+        endingMrr: '34333333',
+        customers: '3',
+      },
     ]);
     expect(body.summary).toEqual({
       startingMrr: '18333333',
@@ -277,7 +410,16 @@ describe('GET /v1/stats/mrr', () => {
   it('filters by plan: P1 only (a1 with its two amount changes, f1 paused and resumed, g1)', async () => {
     const { body } = await get(`/v1/stats/mrr?${Q1}&planId=${plans.P1}`);
     // 10M + 5M (a1 up) + 10M (f1) - 3M (a1 down) - 10M (f1 paused) + 10M (g1) + 10M (f1 back) - 10M (g1) - 12M (a1) = 10M.
-    expect(body.summary).toMatchObject({ startingMrr: '10000000', newMrr: '20000000', expansionMrr: '5000000', contractionMrr: '3000000', churnedMrr: '32000000', reactivationMrr: '10000000', endingMrr: '10000000', customers: '1' });
+    expect(body.summary).toMatchObject({
+      startingMrr: '10000000',
+      newMrr: '20000000',
+      expansionMrr: '5000000',
+      contractionMrr: '3000000',
+      churnedMrr: '32000000',
+      reactivationMrr: '10000000',
+      endingMrr: '10000000',
+      customers: '1',
+    });
     expect(body.planId).toBe(plans.P1);
   });
 
@@ -295,7 +437,13 @@ describe('GET /v1/stats/mrr', () => {
   it('keeps the balance through a range with no changes, and is zero before any data', async () => {
     const later = await get('/v1/stats/mrr?from=2030-01-01&to=2030-01-31&interval=week');
     expect(later.status).toBe(200);
-    expect(later.body.summary).toMatchObject({ startingMrr: '34333333', endingMrr: '34333333', newMrr: '0', churnedMrr: '0', customers: '3' });
+    expect(later.body.summary).toMatchObject({
+      startingMrr: '34333333',
+      endingMrr: '34333333',
+      newMrr: '0',
+      churnedMrr: '0',
+      customers: '3',
+    });
     expect(later.body.series).toHaveLength(5); // weeks from Tue 1, 7, 14, 21, 28 (from Monday)
     const before = await get('/v1/stats/mrr?from=2020-01-01&to=2020-12-31');
     expect(before.body.summary).toMatchObject({ startingMrr: '0', endingMrr: '0', arr: '0', customers: '0' });
@@ -309,16 +457,60 @@ describe('GET /v1/stats/churn', () => {
     expect(status).toBe(200);
     expect(body.series).toEqual([
       // January: nobody churned (e1 was only trialing).
-      { date: '2024-01-01', customersAtStart: '2', churnedCustomers: '0', voluntaryChurnedCustomers: '0', involuntaryChurnedCustomers: '0', customerChurnRate: '0.0000', mrrAtStart: '18333333', churnedMrr: '0', voluntaryChurnedMrr: '0', involuntaryChurnedMrr: '0', mrrChurnRate: '0.0000' },
+      {
+        date: '2024-01-01',
+        customersAtStart: '2',
+        churnedCustomers: '0',
+        voluntaryChurnedCustomers: '0',
+        involuntaryChurnedCustomers: '0',
+        customerChurnRate: '0.0000',
+        mrrAtStart: '18333333',
+        churnedMrr: '0',
+        voluntaryChurnedMrr: '0',
+        involuntaryChurnedMrr: '0',
+        mrrChurnRate: '0.0000',
+      },
       // February: C lapsed (1/3); F paused is not churn. MRR: 4_333_333 / 27_666_666 = 0.15662... -> 0.1566.
-      { date: '2024-02-01', customersAtStart: '3', churnedCustomers: '1', voluntaryChurnedCustomers: '0', involuntaryChurnedCustomers: '1', customerChurnRate: '0.3333', mrrAtStart: '27666666', churnedMrr: '4333333', voluntaryChurnedMrr: '0', involuntaryChurnedMrr: '4333333', mrrChurnRate: '0.1566' },
+      {
+        date: '2024-02-01',
+        customersAtStart: '3',
+        churnedCustomers: '1',
+        voluntaryChurnedCustomers: '0',
+        involuntaryChurnedCustomers: '1',
+        customerChurnRate: '0.3333',
+        mrrAtStart: '27666666',
+        churnedMrr: '4333333',
+        voluntaryChurnedMrr: '0',
+        involuntaryChurnedMrr: '4333333',
+        mrrChurnRate: '0.1566',
+      },
       // March: B and A cancelled (2/3); G cancelled g1 but still pays. MRR: (8_333_333 + 10M + 12M) / 40_333_333 = 0.75206... -> 0.7521.
-      { date: '2024-03-01', customersAtStart: '3', churnedCustomers: '2', voluntaryChurnedCustomers: '2', involuntaryChurnedCustomers: '0', customerChurnRate: '0.6667', mrrAtStart: '40333333', churnedMrr: '30333333', voluntaryChurnedMrr: '30333333', involuntaryChurnedMrr: '0', mrrChurnRate: '0.7521' },
+      {
+        date: '2024-03-01',
+        customersAtStart: '3',
+        churnedCustomers: '2',
+        voluntaryChurnedCustomers: '2',
+        involuntaryChurnedCustomers: '0',
+        customerChurnRate: '0.6667',
+        mrrAtStart: '40333333',
+        churnedMrr: '30333333',
+        voluntaryChurnedMrr: '30333333',
+        involuntaryChurnedMrr: '0',
+        mrrChurnRate: '0.7521',
+      },
     ]);
     // Whole range: 3 churned (C, B, A) of 2 at the start = 1.5; 34_666_666 / 18_333_333 = 1.89090... -> 1.8909.
     expect(body.summary).toEqual({
-      customersAtStart: '2', churnedCustomers: '3', voluntaryChurnedCustomers: '2', involuntaryChurnedCustomers: '1', customerChurnRate: '1.5000',
-      mrrAtStart: '18333333', churnedMrr: '34666666', voluntaryChurnedMrr: '30333333', involuntaryChurnedMrr: '4333333', mrrChurnRate: '1.8909',
+      customersAtStart: '2',
+      churnedCustomers: '3',
+      voluntaryChurnedCustomers: '2',
+      involuntaryChurnedCustomers: '1',
+      customerChurnRate: '1.5000',
+      mrrAtStart: '18333333',
+      churnedMrr: '34666666',
+      voluntaryChurnedMrr: '30333333',
+      involuntaryChurnedMrr: '4333333',
+      mrrChurnRate: '1.8909',
     });
   });
 });
@@ -330,9 +522,27 @@ describe('GET /v1/stats/conversion', () => {
     // January sessions: 4 direct (2 paid, 1 expired) + 2 invoice sessions (1 paid) + the draft's (open) = 7 created, 3 paid.
     // February: 3 direct (2 paid, 1 expired, 2 of them storefront) + 1 invoice session (paid) = 4 created, 3 paid.
     expect(body.series).toEqual([
-      { date: '2024-01-01', paymentSessions: { created: '7', paid: '3', expired: '1', rate: '0.4286' }, storefront: { created: '0', paid: '0', expired: '0', rate: '0.0000' }, invoices: { sent: '2', paid: '1', rate: '0.5000' }, trials: { started: '2', converted: '1', rate: '0.5000' } },
-      { date: '2024-02-01', paymentSessions: { created: '4', paid: '3', expired: '1', rate: '0.7500' }, storefront: { created: '2', paid: '1', expired: '1', rate: '0.5000' }, invoices: { sent: '1', paid: '1', rate: '1.0000' }, trials: { started: '0', converted: '0', rate: '0.0000' } },
-      { date: '2024-03-01', paymentSessions: { created: '0', paid: '0', expired: '0', rate: '0.0000' }, storefront: { created: '0', paid: '0', expired: '0', rate: '0.0000' }, invoices: { sent: '0', paid: '0', rate: '0.0000' }, trials: { started: '1', converted: '0', rate: '0.0000' } },
+      {
+        date: '2024-01-01',
+        paymentSessions: { created: '7', paid: '3', expired: '1', rate: '0.4286' },
+        storefront: { created: '0', paid: '0', expired: '0', rate: '0.0000' },
+        invoices: { sent: '2', paid: '1', rate: '0.5000' },
+        trials: { started: '2', converted: '1', rate: '0.5000' },
+      },
+      {
+        date: '2024-02-01',
+        paymentSessions: { created: '4', paid: '3', expired: '1', rate: '0.7500' },
+        storefront: { created: '2', paid: '1', expired: '1', rate: '0.5000' },
+        invoices: { sent: '1', paid: '1', rate: '1.0000' },
+        trials: { started: '0', converted: '0', rate: '0.0000' },
+      },
+      {
+        date: '2024-03-01',
+        paymentSessions: { created: '0', paid: '0', expired: '0', rate: '0.0000' },
+        storefront: { created: '0', paid: '0', expired: '0', rate: '0.0000' },
+        invoices: { sent: '0', paid: '0', rate: '0.0000' },
+        trials: { started: '1', converted: '0', rate: '0.0000' },
+      },
     ]);
     // 6 / 11 = 0.54545 -> 0.5455; 2 / 3 invoices; 1 / 3 trials.
     expect(body.summary).toEqual({
@@ -352,13 +562,26 @@ describe('GET /v1/stats/ltv', () => {
     // Window 2024-01-01..2024-03-31: 2 customers at its start, 3 churned: 3 / (2 x 3) = 0.5.
     // LTV = 11_444_444 x 2 x 3 / 3 = 22_888_888.
     expect(body.summary).toMatchObject({
-      mrr: '34333333', customers: '3', arpa: '11444444', windowStart: '2024-01-01',
-      customersAtWindowStart: '2', churnedCustomersInWindow: '3', monthlyChurnRate: '0.5000', ltv: '22888888',
+      mrr: '34333333',
+      customers: '3',
+      arpa: '11444444',
+      windowStart: '2024-01-01',
+      customersAtWindowStart: '2',
+      churnedCustomersInWindow: '3',
+      monthlyChurnRate: '0.5000',
+      ltv: '22888888',
     });
     // End of January: window from 2023-11-01, nobody paying then and nobody churned: LTV null.
     expect(body.series[0]).toEqual({
-      date: '2024-01-01', mrr: '27666666', customers: '3', arpa: '9222222', windowStart: '2023-11-01',
-      customersAtWindowStart: '0', churnedCustomersInWindow: '0', monthlyChurnRate: '0.0000', ltv: null,
+      date: '2024-01-01',
+      mrr: '27666666',
+      customers: '3',
+      arpa: '9222222',
+      windowStart: '2023-11-01',
+      customersAtWindowStart: '0',
+      churnedCustomersInWindow: '0',
+      monthlyChurnRate: '0.0000',
+      ltv: null,
     });
     // Cohorts: January C, D, E: c1 5 x 1M + d1 2 x 20M (the April charge is after `to`) = 45M over 7 charges.
     // February F: 2 x 10M. March G, H: g1 10M + g2 2 x 1M = 12M over 3 charges.
@@ -376,15 +599,46 @@ describe('GET /v1/stats/forecast', () => {
     expect(status).toBe(200);
     // Observed: 3 churned of 2 customers over 91 days (31 + 29 + 31):
     // c = 3 x 365 / (2 x 91 x 12) = 1095 / 2184 = 0.50137 -> 0.5014; survival per month 1089 / 2184.
-    expect(body.summary.assumptions).toMatchObject({ horizon: 3, observedFrom: '2024-01-01', observedTo: '2024-03-31', customersAtObservedStart: '2', churnedCustomersObserved: '3', monthlyChurnRate: '0.5014' });
+    expect(body.summary.assumptions).toMatchObject({
+      horizon: 3,
+      observedFrom: '2024-01-01',
+      observedTo: '2024-03-31',
+      customersAtObservedStart: '2',
+      churnedCustomersObserved: '3',
+      monthlyChurnRate: '0.5014',
+    });
     // Charges: d1 on the 5th (20M); f1 (anchor Jan 31, 2 charges left) on Apr 30 and May 31 (10M);
     // g2 weekly from Apr 6 (1M: 4 in April, 4 in May, 5 in June); h1 from May 10 (20M).
     // April 34M; May 20 + 10 + 4 + 20 = 54M -> x 1089/2184 = 26_925_824; June 20 + 5 + 20 = 45M -> x (1089/2184)^2 = 11_188_271.
     // MRR: April and May d1 + f1 + g2 = 34_333_333; June + h1 = 54_333_333.
     expect(body.series).toEqual([
-      { date: '2024-04-01', monthsAhead: 0, survival: '1.0000', scheduledCash: '34000000', cash: '34000000', scheduledMrr: '34333333', mrr: '34333333' },
-      { date: '2024-05-01', monthsAhead: 1, survival: '0.4986', scheduledCash: '54000000', cash: '26925824', scheduledMrr: '34333333', mrr: '17119505' },
-      { date: '2024-06-01', monthsAhead: 2, survival: '0.2486', scheduledCash: '45000000', cash: '11188271', scheduledMrr: '54333333', mrr: '13508802' },
+      {
+        date: '2024-04-01',
+        monthsAhead: 0,
+        survival: '1.0000',
+        scheduledCash: '34000000',
+        cash: '34000000',
+        scheduledMrr: '34333333',
+        mrr: '34333333',
+      },
+      {
+        date: '2024-05-01',
+        monthsAhead: 1,
+        survival: '0.4986',
+        scheduledCash: '54000000',
+        cash: '26925824',
+        scheduledMrr: '34333333',
+        mrr: '17119505',
+      },
+      {
+        date: '2024-06-01',
+        monthsAhead: 2,
+        survival: '0.2486',
+        scheduledCash: '45000000',
+        cash: '11188271',
+        scheduledMrr: '54333333',
+        mrr: '13508802',
+      },
     ]);
     expect(body.summary).toMatchObject({ mrrNow: '34333333', projectedCash: '72114095', projectedMrrAtEnd: '13508802' });
   });
@@ -397,8 +651,16 @@ describe('edge cases and access', () => {
       expect(status, metric).toBe(200);
       expect(body.series.length, metric).toBe(metric === 'forecast' ? 12 : 3); // forecast: default horizon 12
     }
-    expect((await get(`/v1/stats/mrr?${Q1}`, empty.secretKey)).body.summary).toMatchObject({ startingMrr: '0', endingMrr: '0', arr: '0', customers: '0' });
-    expect((await get(`/v1/stats/churn?${Q1}`, empty.secretKey)).body.summary).toMatchObject({ customerChurnRate: '0.0000', mrrChurnRate: '0.0000' });
+    expect((await get(`/v1/stats/mrr?${Q1}`, empty.secretKey)).body.summary).toMatchObject({
+      startingMrr: '0',
+      endingMrr: '0',
+      arr: '0',
+      customers: '0',
+    });
+    expect((await get(`/v1/stats/churn?${Q1}`, empty.secretKey)).body.summary).toMatchObject({
+      customerChurnRate: '0.0000',
+      mrrChurnRate: '0.0000',
+    });
     expect((await get(`/v1/stats/ltv?${Q1}`, empty.secretKey)).body.summary).toMatchObject({ arpa: '0', ltv: null, cohorts: [] });
     const forecast = await get(`/v1/stats/forecast?${Q1}`, empty.secretKey);
     expect(forecast.body.series).toHaveLength(12);

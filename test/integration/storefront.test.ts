@@ -92,9 +92,17 @@ describe('storefront: POST/GET /v1/storefront', () => {
 
     const updated = await post('/v1/storefront', merchant.secretKey, { name: 'Corner Coffee', logoUrl: null });
     expect(updated.statusCode, updated.body).toBe(200);
-    expect(updated.json()).toMatchObject({ id: sf.id, slug: 'corner-shop', name: 'Corner Coffee', logoUrl: null, accentColor: '#0a7a3a', supportEmail: 'help@corner.example' });
+    expect(updated.json()).toMatchObject({
+      id: sf.id,
+      slug: 'corner-shop',
+      name: 'Corner Coffee',
+      logoUrl: null,
+      accentColor: '#0a7a3a',
+      supportEmail: 'help@corner.example',
+    });
 
-    const events = await db.sql`select type, data from events where type = 'storefront.updated' and merchant_id = ${merchant.merchantId} order by id`;
+    const events =
+      await db.sql`select type, data from events where type = 'storefront.updated' and merchant_id = ${merchant.merchantId} order by id`;
     expect(events.map((e) => (e.data as { object: { name: string } }).object.name)).toEqual(['Corner Shop', 'Corner Coffee']);
     // A call that changes nothing records nothing.
     expect((await post('/v1/storefront', merchant.secretKey, { name: 'Corner Coffee' })).statusCode).toBe(200);
@@ -106,7 +114,20 @@ describe('storefront: POST/GET /v1/storefront', () => {
     const before = await count('storefronts');
     expectInvalid(await post('/v1/storefront', fresh.secretKey, { name: 'No slug' }), 'slug');
     expectInvalid(await post('/v1/storefront', fresh.secretKey, { slug: 'no-name' }), 'name');
-    for (const slug of ['Upper', 'ab', 'a'.repeat(41), '-lead', 'trail-', 'dou--ble', 'sp ace', 'ünï', 'admin', 'checkout', 'store', 'api']) {
+    for (const slug of [
+      'Upper',
+      'ab',
+      'a'.repeat(41),
+      '-lead',
+      'trail-',
+      'dou--ble',
+      'sp ace',
+      'ünï',
+      'admin',
+      'checkout',
+      'store',
+      'api',
+    ]) {
       expectInvalid(await post('/v1/storefront', fresh.secretKey, { slug, name: 'X' }), 'slug');
     }
     for (const [field, value] of [
@@ -177,13 +198,29 @@ describe('storefront products', () => {
       imageUrl: 'https://cdn.example.com/house.jpg',
       amount: '12500000',
     });
-    expect(product).toMatchObject({ object: 'product', name: 'House blend 250 g', amount: '12500000', currency: 'USDC', planId: null, active: true, archived: false, archivedAt: null, livemode: false });
+    expect(product).toMatchObject({
+      object: 'product',
+      name: 'House blend 250 g',
+      amount: '12500000',
+      currency: 'USDC',
+      planId: null,
+      active: true,
+      archived: false,
+      archivedAt: null,
+      livemode: false,
+    });
     expect(product.id).toMatch(/^prod_/);
     expect((await get(`/v1/storefront/products/${product.id}`, merchant.secretKey)).json()).toEqual(product);
 
     const updated = await post(`/v1/storefront/products/${product.id}`, merchant.secretKey, { amount: '13000000', description: null });
     expect(updated.statusCode, updated.body).toBe(200);
-    expect(updated.json()).toMatchObject({ id: product.id, name: 'House blend 250 g', amount: '13000000', description: null, imageUrl: 'https://cdn.example.com/house.jpg' });
+    expect(updated.json()).toMatchObject({
+      id: product.id,
+      name: 'House blend 250 g',
+      amount: '13000000',
+      description: null,
+      imageUrl: 'https://cdn.example.com/house.jpg',
+    });
 
     const archived = await post(`/v1/storefront/products/${product.id}/archive`, merchant.secretKey);
     expect(archived.statusCode, archived.body).toBe(200);
@@ -242,18 +279,28 @@ describe('storefront products', () => {
   it('refuses bad updates with details.issues and changes nothing', async () => {
     const product = await createProduct(merchant.secretKey, { name: 'Mug', amount: '9000000' });
     expectInvalid(await post(`/v1/storefront/products/${product.id}`, merchant.secretKey, { amount: '0' }), 'amount');
-    expectInvalid(await post(`/v1/storefront/products/${product.id}`, merchant.secretKey, { imageUrl: 'http://x.example/a.png' }), 'imageUrl');
-    expectInvalid(await post(`/v1/storefront/products/${product.id}`, merchant.secretKey, { planId: 'plan_00000000000000000000000000' }), '');
+    expectInvalid(
+      await post(`/v1/storefront/products/${product.id}`, merchant.secretKey, { imageUrl: 'http://x.example/a.png' }),
+      'imageUrl',
+    );
+    expectInvalid(
+      await post(`/v1/storefront/products/${product.id}`, merchant.secretKey, { planId: 'plan_00000000000000000000000000' }),
+      '',
+    );
     expect((await get(`/v1/storefront/products/${product.id}`, merchant.secretKey)).json()).toEqual(product);
   });
 
   it('a plan product takes its price from the plan; a different amount is refused', async () => {
-    const plan = (await post('/v1/subscription-plans', merchant.secretKey, { name: 'Coffee club', amount: '20000000', interval: 'monthly' })).json();
+    const plan = (
+      await post('/v1/subscription-plans', merchant.secretKey, { name: 'Coffee club', amount: '20000000', interval: 'monthly' })
+    ).json();
     const product = await createProduct(merchant.secretKey, { name: 'Coffee club', planId: plan.id });
     expect(product).toMatchObject({ planId: plan.id, amount: '20000000' });
     expectInvalid(await post('/v1/storefront/products', merchant.secretKey, { name: 'x', planId: plan.id, amount: '1' }), 'amount');
     expectInvalid(await post(`/v1/storefront/products/${product.id}`, merchant.secretKey, { amount: '1' }), 'amount');
-    const foreignPlan = (await post('/v1/subscription-plans', other.secretKey, { name: 'Theirs', amount: '1000000', interval: 'weekly' })).json();
+    const foreignPlan = (
+      await post('/v1/subscription-plans', other.secretKey, { name: 'Theirs', amount: '1000000', interval: 'weekly' })
+    ).json();
     // Another merchant's plan, or a well-formed id of no plan: not_found on planId, and nothing created.
     const before = await count('products');
     for (const planId of [foreignPlan.id, 'plan_00000000000000000000000000']) {
@@ -298,12 +345,27 @@ describe('the public store page GET /store/{slug}', () => {
     shop = await seedMerchant(db.sql, 'Page shop');
     await setPayoutAddress(db.sql, shop.merchantId, DEV_ACCOUNTS.merchant.address);
     expect(
-      (await post('/v1/storefront', shop.secretKey, { slug: 'page-shop', name: 'Page <Shop> & "Co"', description: '<img src=x onerror=alert(1)>', accentColor: '#ffcc00', supportEmail: 'care@page.example' }))
-        .statusCode,
+      (
+        await post('/v1/storefront', shop.secretKey, {
+          slug: 'page-shop',
+          name: 'Page <Shop> & "Co"',
+          description: '<img src=x onerror=alert(1)>',
+          accentColor: '#ffcc00',
+          supportEmail: 'care@page.example',
+        })
+      ).statusCode,
     ).toBe(200);
     products = {
-      script: await createProduct(shop.secretKey, { name: '<script>alert("x")</script>', description: '</p><b>bold</b>', amount: '2500000' }),
-      big: await createProduct(shop.secretKey, { name: 'Big one', amount: '1234567000000', imageUrl: 'https://cdn.example.com/big.png?a=1&b="2"' }),
+      script: await createProduct(shop.secretKey, {
+        name: '<script>alert("x")</script>',
+        description: '</p><b>bold</b>',
+        amount: '2500000',
+      }),
+      big: await createProduct(shop.secretKey, {
+        name: 'Big one',
+        amount: '1234567000000',
+        imageUrl: 'https://cdn.example.com/big.png?a=1&b="2"',
+      }),
       hidden: await createProduct(shop.secretKey, { name: 'Hidden draft', amount: '1000000', active: false }),
       archived: await createProduct(shop.secretKey, { name: 'Old archived', amount: '1000000' }),
     };
@@ -311,7 +373,11 @@ describe('the public store page GET /store/{slug}', () => {
   });
 
   it('serves an HTML page with the active products, formatted prices and buy buttons, everything escaped and no key', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/store/page-shop', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/store/page-shop',
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.headers['content-security-policy']).toContain("script-src 'self'");
@@ -345,7 +411,14 @@ describe('the public store page GET /store/{slug}', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     const body = response.json();
-    expect(body).toMatchObject({ object: 'store', slug: 'page-shop', name: 'Page <Shop> & "Co"', accentColor: '#ffcc00', livemode: false, supportEmail: 'care@page.example' });
+    expect(body).toMatchObject({
+      object: 'store',
+      slug: 'page-shop',
+      name: 'Page <Shop> & "Co"',
+      accentColor: '#ffcc00',
+      livemode: false,
+      supportEmail: 'care@page.example',
+    });
     expect(body.products.map((p: Json) => p.id)).toEqual([products.script!.id, products.big!.id]);
     expect(body.products[0]).toEqual({
       id: products.script!.id,
@@ -453,7 +526,10 @@ describe('buying from the store: POST /store/{slug}/products/{id}/purchase', () 
     expect(checkout.cancelUrl).toBe(storefront.url);
 
     // A payment session of the API, the placeholder written as is and percent-encoded.
-    const created = await post('/v1/payment-sessions', shop.secretKey, { amount: '1000000', successUrl: 'https://shop.example/done/{PAYMENT_SESSION_ID}?again=%7BPAYMENT_SESSION_ID%7D' });
+    const created = await post('/v1/payment-sessions', shop.secretKey, {
+      amount: '1000000',
+      successUrl: 'https://shop.example/done/{PAYMENT_SESSION_ID}?again=%7BPAYMENT_SESSION_ID%7D',
+    });
     expect(created.statusCode, created.body).toBe(200);
     const id = created.json().id;
     expect(created.json().successUrl).toBe('https://shop.example/done/{PAYMENT_SESSION_ID}?again=%7BPAYMENT_SESSION_ID%7D');
@@ -472,7 +548,10 @@ describe('buying from the store: POST /store/{slug}/products/{id}/purchase', () 
     expect(refused.statusCode).toBe(404);
     expect(refused.json().error).toMatchObject({ code: 'not_found', param: 'id' });
     expect(await count('payment_sessions')).toBe(before);
-    expect((await get(`/v1/payment-sessions/${bought.paymentSessionId}`, merchant.secretKey)).json()).toMatchObject({ productId: product.id, productName: 'Seasonal' });
+    expect((await get(`/v1/payment-sessions/${bought.paymentSessionId}`, merchant.secretKey)).json()).toMatchObject({
+      productId: product.id,
+      productName: 'Seasonal',
+    });
   });
 
   it('refuses products of another store, inactive products and unknown stores with not_found, creating nothing', async () => {
@@ -496,10 +575,17 @@ describe('buying from the store: POST /store/{slug}/products/{id}/purchase', () 
   });
 
   it('a plan product sends the buyer to the hosted enrolment of its plan', async () => {
-    const plan = (await post('/v1/subscription-plans', merchant.secretKey, { name: 'Beans monthly', amount: '15000000', interval: 'monthly' })).json();
+    const plan = (
+      await post('/v1/subscription-plans', merchant.secretKey, { name: 'Beans monthly', amount: '15000000', interval: 'monthly' })
+    ).json();
     const product = await createProduct(merchant.secretKey, { name: 'Beans monthly', planId: plan.id });
     const page = (await t.app.inject({ method: 'GET', url: '/store/corner-shop', headers: { accept: 'application/json' } })).json();
-    expect(page.products.find((p: Json) => p.id === product.id)).toMatchObject({ kind: 'subscription', interval: 'monthly', intervalCount: 1, displayPrice: '15.00 USDC' });
+    expect(page.products.find((p: Json) => p.id === product.id)).toMatchObject({
+      kind: 'subscription',
+      interval: 'monthly',
+      intervalCount: 1,
+      displayPrice: '15.00 USDC',
+    });
     const html = (await t.app.inject({ method: 'GET', url: '/store/corner-shop' })).body;
     expect(html).toContain('/ month');
     const before = await count('payment_sessions');

@@ -20,13 +20,29 @@ let onChainSeq = 0;
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 async function createPlan(key: string, name: string): Promise<string> {
-  const response = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(key), payload: { name, amount: '5000000', interval: 'monthly' } });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/v1/subscription-plans',
+    headers: auth(key),
+    payload: { name, amount: '5000000', interval: 'monthly' },
+  });
   return response.json().id;
 }
 
-async function seedSubscription(owner: SeededMerchant, planId: string, status: SubscriptionStatus = 'active', livemode = false): Promise<string> {
+async function seedSubscription(
+  owner: SeededMerchant,
+  planId: string,
+  status: SubscriptionStatus = 'active',
+  livemode = false,
+): Promise<string> {
   const wallet = `0x${(++onChainSeq).toString(16).padStart(40, '0')}`;
-  const customer = await upsertCustomer(db.sql, { id: newId('customer'), merchantId: owner.merchantId, livemode, walletAddress: wallet, email: 'c@example.com' });
+  const customer = await upsertCustomer(db.sql, {
+    id: newId('customer'),
+    merchantId: owner.merchantId,
+    livemode,
+    walletAddress: wallet,
+    email: 'c@example.com',
+  });
   const { id } = await insertSubscriptionIfAbsent(db.sql, {
     id: newId('subscription'),
     merchantId: owner.merchantId,
@@ -102,14 +118,26 @@ describe('subscriptions', () => {
   it('lists by status and plan, newest first, with cursor pages', async () => {
     const atRisk = await seedSubscription(merchant, planB, 'at_risk');
     const activeB = await seedSubscription(merchant, planB, 'active');
-    const byStatus = (await t.app.inject({ method: 'GET', url: '/v1/subscriptions?status=at_risk', headers: auth(merchant.secretKey) })).json();
+    const byStatus = (
+      await t.app.inject({ method: 'GET', url: '/v1/subscriptions?status=at_risk', headers: auth(merchant.secretKey) })
+    ).json();
     expect(byStatus.data.map((s: { id: string }) => s.id)).toEqual([atRisk]);
-    const byPlan = (await t.app.inject({ method: 'GET', url: `/v1/subscriptions?planId=${planB}`, headers: auth(merchant.secretKey) })).json();
+    const byPlan = (
+      await t.app.inject({ method: 'GET', url: `/v1/subscriptions?planId=${planB}`, headers: auth(merchant.secretKey) })
+    ).json();
     expect(byPlan.data.map((s: { id: string }) => s.id)).toEqual([activeB, atRisk]);
 
-    const first = (await t.app.inject({ method: 'GET', url: `/v1/subscriptions?planId=${planB}&limit=1`, headers: auth(merchant.secretKey) })).json();
+    const first = (
+      await t.app.inject({ method: 'GET', url: `/v1/subscriptions?planId=${planB}&limit=1`, headers: auth(merchant.secretKey) })
+    ).json();
     expect(first).toMatchObject({ hasMore: true, data: [{ id: activeB }] });
-    const second = (await t.app.inject({ method: 'GET', url: `/v1/subscriptions?planId=${planB}&limit=1&cursor=${first.nextCursor}`, headers: auth(merchant.secretKey) })).json();
+    const second = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/v1/subscriptions?planId=${planB}&limit=1&cursor=${first.nextCursor}`,
+        headers: auth(merchant.secretKey),
+      })
+    ).json();
     expect(second).toMatchObject({ hasMore: false, nextCursor: '', data: [{ id: atRisk }] });
 
     const bad = await t.app.inject({ method: 'GET', url: '/v1/subscriptions?status=sleeping', headers: auth(merchant.secretKey) });
@@ -122,7 +150,12 @@ describe('subscriptions', () => {
   it('cancel needs subscriptions_write: a subscriptions_read key gets permission_denied and changes nothing', async () => {
     const id = await seedSubscription(merchant, planA);
     const readOnly = await merchant.keyWithScopes(['subscriptions_read']);
-    const response = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(readOnly), payload: { reason: 'x' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/v1/subscriptions/${id}/cancel`,
+      headers: auth(readOnly),
+      payload: { reason: 'x' },
+    });
     expect(response.statusCode).toBe(403);
     expect(response.json().error.code).toBe('permission_denied');
     const read = await t.app.inject({ method: 'GET', url: `/v1/subscriptions/${id}`, headers: auth(readOnly) });
@@ -132,12 +165,28 @@ describe('subscriptions', () => {
   it('cancels once, records subscription.cancelled, and refuses a second cancel with session_invalid_state', async () => {
     const id = await seedSubscription(merchant, planA);
     const writer = await merchant.keyWithScopes(['subscriptions_write']);
-    const first = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(writer), payload: { reason: 'too expensive' } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: `/v1/subscriptions/${id}/cancel`,
+      headers: auth(writer),
+      payload: { reason: 'too expensive' },
+    });
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toMatchObject({ id, status: 'cancelled', cancelReason: 'too expensive', cancelledBy: 'merchant', nextChargeAt: null });
+    expect(first.json()).toMatchObject({
+      id,
+      status: 'cancelled',
+      cancelReason: 'too expensive',
+      cancelledBy: 'merchant',
+      nextChargeAt: null,
+    });
     expect(first.json().cancelledAt).toBeTruthy();
 
-    const second = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(writer), payload: { reason: 'again' } });
+    const second = await t.app.inject({
+      method: 'POST',
+      url: `/v1/subscriptions/${id}/cancel`,
+      headers: auth(writer),
+      payload: { reason: 'again' },
+    });
     expect(second.statusCode).toBe(403);
     expect(second.json().error.code).toBe('session_invalid_state');
 
@@ -156,7 +205,12 @@ describe('subscriptions', () => {
 
   it('cancels a completed subscription: the spec calls only cancelled and lapsed terminal', async () => {
     const id = await seedSubscription(merchant, planA, 'completed');
-    const response = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(merchant.secretKey), payload: { reason: 'closing the account' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/v1/subscriptions/${id}/cancel`,
+      headers: auth(merchant.secretKey),
+      payload: { reason: 'closing the account' },
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ id, status: 'cancelled', cancelReason: 'closing the account', cancelledBy: 'merchant' });
     const events = await db.sql`select type from events where type = 'subscription.cancelled' and data->'object'->>'id' = ${id}`;
@@ -165,7 +219,12 @@ describe('subscriptions', () => {
 
   it.each(['lapsed', 'cancelled'] as const)('refuses to cancel a %s subscription', async (status) => {
     const id = await seedSubscription(merchant, planA, status);
-    const response = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(merchant.secretKey), payload: {} });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/v1/subscriptions/${id}/cancel`,
+      headers: auth(merchant.secretKey),
+      payload: {},
+    });
     expect(response.statusCode).toBe(403);
     expect(response.json().error.code).toBe('session_invalid_state');
     const [row] = await db.sql`select status from subscriptions where id = ${id}`;
@@ -196,12 +255,22 @@ describe('subscriptions', () => {
     expect(refused.json().error.code).toBe('session_invalid_state');
   });
 
-  it('refuses an invalid cancel body and another merchant\'s subscription', async () => {
+  it("refuses an invalid cancel body and another merchant's subscription", async () => {
     const id = await seedSubscription(merchant, planA);
-    const bad = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(merchant.secretKey), payload: { reason: 'x'.repeat(501) } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `/v1/subscriptions/${id}/cancel`,
+      headers: auth(merchant.secretKey),
+      payload: { reason: 'x'.repeat(501) },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.param).toBe('reason');
-    const foreign = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${id}/cancel`, headers: auth(other.secretKey), payload: {} });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/v1/subscriptions/${id}/cancel`,
+      headers: auth(other.secretKey),
+      payload: {},
+    });
     expect(foreign.statusCode).toBe(404);
     const [row] = await db.sql`select status from subscriptions where id = ${id}`;
     expect(row!.status).toBe('active');
@@ -251,14 +320,20 @@ describe('subscription charges', () => {
       failureCode: null,
     });
 
-    const list = (await t.app.inject({ method: 'GET', url: `/v1/subscription-charges?subscriptionId=${subA}`, headers: auth(reader) })).json();
+    const list = (
+      await t.app.inject({ method: 'GET', url: `/v1/subscription-charges?subscriptionId=${subA}`, headers: auth(reader) })
+    ).json();
     expect(list.data.map((c: { id: string }) => c.id)).toEqual([charge.id]);
     const all = (await t.app.inject({ method: 'GET', url: '/v1/subscription-charges', headers: auth(reader) })).json();
     expect(all.data.length).toBeGreaterThanOrEqual(2);
 
     const noScope = await merchant.keyWithScopes(['plans_read']);
-    expect((await t.app.inject({ method: 'GET', url: `/v1/subscription-charges/${charge.id}`, headers: auth(noScope) })).json().error.code).toBe('permission_denied');
-    expect((await t.app.inject({ method: 'GET', url: `/v1/subscription-charges/${charge.id}`, headers: auth(other.secretKey) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v1/subscription-charges/${charge.id}`, headers: auth(noScope) })).json().error.code,
+    ).toBe('permission_denied');
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v1/subscription-charges/${charge.id}`, headers: auth(other.secretKey) })).statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/v1/subscription-charges/sub_1', headers: auth(reader) })).statusCode).toBe(404);
   });
 });

@@ -52,7 +52,14 @@ beforeAll(async () => {
   other = await seedMerchant(db.sql, 'Other merchant');
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
   await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
-  deps = { sql: db.sql, temporal: client, taskQueue, events: { dispatch: async () => {} }, modes: { test: chain.mode }, useSearchAttributes: false };
+  deps = {
+    sql: db.sql,
+    temporal: client,
+    taskQueue,
+    events: { dispatch: async () => {} },
+    modes: { test: chain.mode },
+    useSearchAttributes: false,
+  };
 }, 180_000);
 
 afterAll(async () => {
@@ -105,20 +112,32 @@ describe('objects on a test clock', () => {
   it('invoices go overdue and sessions expire on the clock; a cancel is at clock time; deleting the clock ends them all', async () => {
     const start = Math.ceil(((await chain.chainNowMs()) + HOUR) / 1000) * 1000;
     const [payerA, payerB] = [newPayer(), newPayer()];
-    const created = await api('POST', '/v1/test-clocks', { name: 'Objects', frozenTime: iso(start), wallets: [payerA.address, payerB.address] });
+    const created = await api('POST', '/v1/test-clocks', {
+      name: 'Objects',
+      frozenTime: iso(start),
+      wallets: [payerA.address, payerB.address],
+    });
     expect(created.statusCode, created.body).toBe(200);
     const clock = created.json();
     const advance = async (toMs: number) => {
       const response = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: iso(toMs) });
       expect(response.statusCode, response.body).toBe(200);
-      await eventually(() => read(`/v1/test-clocks/${clock.id}`), (c) => c.status === 'ready', `the clock at ${iso(toMs)}`);
+      await eventually(
+        () => read(`/v1/test-clocks/${clock.id}`),
+        (c) => c.status === 'ready',
+        `the clock at ${iso(toMs)}`,
+      );
     };
 
     // Created on the clock: due date and expiry count from the clock's time, not the wall's.
     const invoice = await createInvoice({ dueInDays: 10, testClock: clock.id });
     expect(invoice).toMatchObject({ testClock: clock.id, dueAt: iso(start + 10 * DAY) });
     expect((await api('POST', `/v1/invoices/${invoice.id}/send`)).statusCode).toBe(200);
-    await eventually(() => read(`/v1/invoices/${invoice.id}`), (i) => i.sentAt !== null, 'the invoice email accepted');
+    await eventually(
+      () => read(`/v1/invoices/${invoice.id}`),
+      (i) => i.sentAt !== null,
+      'the invoice email accepted',
+    );
     const session = await createSession({ expiresInSeconds: 3600, testClock: clock.id });
     expect(session).toMatchObject({ testClock: clock.id, expiresAt: iso(start + HOUR), status: 'open' });
     // Off the clock: wall time, untouched by the clock.
@@ -130,10 +149,19 @@ describe('objects on a test clock', () => {
     expect((await api('POST', `/v1/invoices/${wallInvoice.id}/send`)).statusCode).toBe(200);
 
     // Two subscriptions of wallets on the clock, in a long trial (nothing is charged here).
-    const plan = (await api('POST', '/v1/subscription-plans', { name: 'Monthly', amount: '10000000', interval: 'monthly', trialPeriodDays: 60 })).json();
+    const plan = (
+      await api('POST', '/v1/subscription-plans', { name: 'Monthly', amount: '10000000', interval: 'monthly', trialPeriodDays: 60 })
+    ).json();
     const trialEnd = BigInt(start / 1000) + 60n * 86_400n;
     const subscriptionOf = async (payer: ReturnType<typeof newPayer>) => {
-      const log = await chain.enrol({ payer, amount: 10_000_000n, period: BigInt(onChainPeriodSeconds('monthly', 1)), periods: 0, trialEnd, permitValue: 120_000_000n });
+      const log = await chain.enrol({
+        payer,
+        amount: 10_000_000n,
+        period: BigInt(onChainPeriodSeconds('monthly', 1)),
+        periods: 0,
+        trialEnd,
+        permitValue: 120_000_000n,
+      });
       const enrolled = await onSubscriptionCreatedOnChain(deps, { ...log, planId: plan.id });
       if (enrolled.outcome === 'ignored') throw new Error(`enrolment ignored: ${enrolled.reason}`);
       return enrolled.subscriptionId;
@@ -157,7 +185,11 @@ describe('objects on a test clock', () => {
     expect(await eventsAbout('invoice.overdue', invoice.id)).toEqual([{ testClock: clock.id }]);
     expect((await read(`/v1/invoices/${wallInvoice.id}`)).status).toBe('sent');
     // The clock's events, as the dashboard's timeline lists them: only what the clock produced.
-    const fired = (await read(`/v1/events?testClock=${clock.id}&limit=100`)).data as { type: string; objectId: string; data: { testClock: string } }[];
+    const fired = (await read(`/v1/events?testClock=${clock.id}&limit=100`)).data as {
+      type: string;
+      objectId: string;
+      data: { testClock: string };
+    }[];
     expect(fired.map((e) => `${e.type} ${e.objectId}`)).toContain(`invoice.overdue ${invoice.id}`);
     expect(fired.every((e) => e.data.testClock === clock.id)).toBe(true);
     expect(fired.map((e) => e.objectId)).not.toContain(wallInvoice.id);
@@ -179,8 +211,16 @@ describe('objects on a test clock', () => {
     expect(deleted.json()).toMatchObject({ id: clock.id, status: 'deleted' });
     expect((await read(`/v1/invoices/${invoice.id}`)).status).toBe('void');
     expect((await read(`/v1/payment-sessions/${invoice.sessionId}`)).status).toBe('cancelled');
-    await eventually(() => read(`/v1/payment-sessions/${openSession.id}`), (s) => s.status === 'expired', 'the open session expired');
-    const ended = await eventually(() => read(`/v1/subscriptions/${subscriptionB}`), (s) => s.status === 'cancelled', 'subscription B cancelled');
+    await eventually(
+      () => read(`/v1/payment-sessions/${openSession.id}`),
+      (s) => s.status === 'expired',
+      'the open session expired',
+    );
+    const ended = await eventually(
+      () => read(`/v1/subscriptions/${subscriptionB}`),
+      (s) => s.status === 'cancelled',
+      'subscription B cancelled',
+    );
     expect(ended.cancelledBy).toBe('system');
     // The clock is gone; what was never on it is as it was.
     const gone = await api('GET', `/v1/test-clocks/${clock.id}`);
@@ -192,7 +232,11 @@ describe('objects on a test clock', () => {
 
     // Each clock-aware run ended (nothing left waiting on a deleted clock).
     for (const id of [invoice.id, session.id, openSession.id, subscriptionB]) {
-      await eventually(async () => (await client.workflow.getHandle(id).describe()).status.name, (s) => s === 'COMPLETED', `workflow ${id} completed`);
+      await eventually(
+        async () => (await client.workflow.getHandle(id).describe()).status.name,
+        (s) => s === 'COMPLETED',
+        `workflow ${id} completed`,
+      );
     }
     // Histories of the clock-aware shapes, for the replay test (RECORD_HISTORIES=1).
     await recordHistory(client.workflow.getHandle(invoice.id), 'invoice-test-clock-overdue-void', 'first');
@@ -200,8 +244,10 @@ describe('objects on a test clock', () => {
     await recordHistory(client.workflow.getHandle(openSession.id), 'payment-session-test-clock-deleted', 'first');
   }, 150_000);
 
-  it('refuses a testClock that is not the caller\'s, or in live mode, with the envelope and creates nothing', async () => {
-    const foreign = (await call(other.secretKey, 'POST', '/v1/test-clocks', { name: 'Theirs', frozenTime: iso((await chain.chainNowMs()) + HOUR) })).json();
+  it("refuses a testClock that is not the caller's, or in live mode, with the envelope and creates nothing", async () => {
+    const foreign = (
+      await call(other.secretKey, 'POST', '/v1/test-clocks', { name: 'Theirs', frozenTime: iso((await chain.chainNowMs()) + HOUR) })
+    ).json();
     const before = (await db.sql`select (select count(*) from payment_sessions)::int as s, (select count(*) from invoices)::int as i`)[0]!;
     const cases: [string, number, string, object][] = [
       ['/v1/payment-sessions', 404, 'not_found', { amount: '1000000', testClock: foreign.id }],

@@ -111,14 +111,18 @@ describe('payment sessions on a test clock', () => {
     expect(Date.parse((await session(id)).expiresAt)).toBeLessThan(Date.now());
 
     const hash = await transfer(deposit.address, 2_000_000n);
-    const paid = await eventually(() => session(id), (s) => s.status !== 'open', 'the session to be paid');
+    const paid = await eventually(
+      () => session(id),
+      (s) => s.status !== 'open',
+      'the session to be paid',
+    );
     expect(paid.status).toBe('completed');
     expect(paid.transactionHash).toBe(hash);
     const [row] = await db.sql<{ status: string }[]>`select status from deposits where payment_session_id = ${id}`;
     expect(row?.status).toBe('credited');
   });
 
-  it("refuses a transfer as late once the clock passed expiresAt, though the wall clock has not", async () => {
+  it('refuses a transfer as late once the clock passed expiresAt, though the wall clock has not', async () => {
     const clock = await newClock('Moving to after the expiry');
     const created = await api('POST', '/v1/payment-sessions', { amount: '1000000', testClock: clock.id, expiresInSeconds: 1800 });
     const { id, deposit, expiresAt } = created.json() as { id: string; deposit: { address: Address }; expiresAt: string };
@@ -148,7 +152,12 @@ describe('payment sessions on a test clock', () => {
     await db.sql`update test_clocks set status = 'deleted', deleted_at = now() where id = ${clock.id}`;
     expect(created.statusCode, created.body).toBe(200);
     const { id } = created.json() as { id: string };
-    const ended = await eventually(() => session(id), (s) => s.status !== 'open', 'the session to end', 30_000);
+    const ended = await eventually(
+      () => session(id),
+      (s) => s.status !== 'open',
+      'the session to end',
+      30_000,
+    );
     expect(ended.status).toBe('expired');
   });
 });

@@ -37,8 +37,7 @@ afterAll(async () => {
 const call = (key: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
 const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => call(merchant.secretKey, method, url, payload);
-const chainNowMs = async () =>
-  Number((await createPublicClient({ transport: http(chain.info.rpcUrl) }).getBlock()).timestamp) * 1000;
+const chainNowMs = async () => Number((await createPublicClient({ transport: http(chain.info.rpcUrl) }).getBlock()).timestamp) * 1000;
 const wallet = () => privateKeyToAccount(generatePrivateKey()).address;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -96,7 +95,7 @@ describe('test clocks API', () => {
     }
     expect((await api('GET', '/v1/test-clocks')).json().data.map((c: { id: string }) => c.id)).not.toContain(clock.id);
     // Its wallets are free for another clock.
-    const again = await api('POST', '/v1/test-clocks', { name: 'Next', frozenTime: iso(await chainNowMs() + DAY), wallets: [payer] });
+    const again = await api('POST', '/v1/test-clocks', { name: 'Next', frozenTime: iso((await chainNowMs()) + DAY), wallets: [payer] });
     expect(again.statusCode, again.body).toBe(200);
   });
 
@@ -113,8 +112,14 @@ describe('test clocks API', () => {
     const foreign = await call(other.secretKey, 'GET', `/v1/test-clocks/${clock.id}`);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().error.code).toBe('not_found');
-    expect((await call(other.secretKey, 'POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: iso(Date.parse(frozenTime) + DAY) })).statusCode).toBe(404);
-    for (const [method, url] of [['POST', `/v1/test-clocks/${clock.id}/delete`], ['DELETE', `/v1/test-clocks/${clock.id}`]] as const) {
+    expect(
+      (await call(other.secretKey, 'POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: iso(Date.parse(frozenTime) + DAY) }))
+        .statusCode,
+    ).toBe(404);
+    for (const [method, url] of [
+      ['POST', `/v1/test-clocks/${clock.id}/delete`],
+      ['DELETE', `/v1/test-clocks/${clock.id}`],
+    ] as const) {
       const notMine = await call(other.secretKey, method, url);
       expect(notMine.statusCode).toBe(404);
       expect(notMine.json().error.code).toBe('not_found');

@@ -87,7 +87,13 @@ describe('GET /v1/tokens/{address}', () => {
 describe('OpenAPI', () => {
   it('documents the token and relay bodies and fields', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    for (const path of ['/v1/tokens/{address}', '/v1/tokens/{address}/permit-nonce', '/v1/relay/payments', '/v1/relay/subscriptions', '/v1/relay/submissions/{idempotencyKey}']) {
+    for (const path of [
+      '/v1/tokens/{address}',
+      '/v1/tokens/{address}/permit-nonce',
+      '/v1/relay/payments',
+      '/v1/relay/subscriptions',
+      '/v1/relay/submissions/{idempotencyKey}',
+    ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
     const text = JSON.stringify(doc);

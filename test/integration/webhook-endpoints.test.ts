@@ -39,8 +39,15 @@ describe('webhook endpoints', () => {
     expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(signingSecret.slice(6), 'base64')).toHaveLength(32);
     expect(endpoint).toMatchObject({
-      object: 'webhook_endpoint', url: valid.url, events: valid.events, mode: 'test', status: 'active',
-      description: 'Main', livemode: false, disabledReason: null, previousSecretExpiresAt: null,
+      object: 'webhook_endpoint',
+      url: valid.url,
+      events: valid.events,
+      mode: 'test',
+      status: 'active',
+      description: 'Main',
+      livemode: false,
+      disabledReason: null,
+      previousSecretExpiresAt: null,
     });
     expect(endpoint.id).toMatch(/^we_/);
     expect(endpoint.signingSecretPrefix).toBe(signingSecret.slice(0, 12));
@@ -93,18 +100,34 @@ describe('webhook endpoints', () => {
 
   it('disables, refuses a second disable, enables', async () => {
     const { endpoint } = (await create(valid)).json();
-    const disabled = await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/disable`, headers: auth(merchant.secretKey) });
+    const disabled = await t.app.inject({
+      method: 'POST',
+      url: `/v1/webhook-endpoints/${endpoint.id}/disable`,
+      headers: auth(merchant.secretKey),
+    });
     expect(disabled.json()).toMatchObject({ status: 'disabled', disabledReason: 'manual' });
-    const again = await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/disable`, headers: auth(merchant.secretKey) });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/v1/webhook-endpoints/${endpoint.id}/disable`,
+      headers: auth(merchant.secretKey),
+    });
     expect(again.statusCode).toBe(403);
     expect(again.json().error.code).toBe('session_invalid_state');
-    const enabled = await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/enable`, headers: auth(merchant.secretKey) });
+    const enabled = await t.app.inject({
+      method: 'POST',
+      url: `/v1/webhook-endpoints/${endpoint.id}/enable`,
+      headers: auth(merchant.secretKey),
+    });
     expect(enabled.json()).toMatchObject({ status: 'active', disabledReason: null, disabledAt: null });
   });
 
   it('rotates the secret with a 24 hour overlap', async () => {
     const { endpoint, signingSecret } = (await create(valid)).json();
-    const rotated = await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, headers: auth(merchant.secretKey) });
+    const rotated = await t.app.inject({
+      method: 'POST',
+      url: `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`,
+      headers: auth(merchant.secretKey),
+    });
     expect(rotated.statusCode).toBe(200);
     const body = rotated.json();
     expect(body.signingSecret).toMatch(/^whsec_/);
@@ -119,20 +142,45 @@ describe('webhook endpoints', () => {
     const readOnly = await merchant.keyWithScopes(['webhooks_read']);
     expect((await create(valid, readOnly)).json().error.code).toBe('permission_denied');
     const { endpoint } = (await create(valid)).json();
-    expect((await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${endpoint.id}`, headers: auth(readOnly) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${endpoint.id}`, headers: auth(readOnly) })).statusCode).toBe(
+      200,
+    );
     const noScope = await merchant.keyWithScopes(['plans_read']);
-    expect((await t.app.inject({ method: 'GET', url: '/v1/webhook-endpoints', headers: auth(noScope) })).json().error.code).toBe('permission_denied');
-    expect((await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${endpoint.id}`, headers: auth(merchant.liveSecretKey) })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/webhook-endpoints', headers: auth(noScope) })).json().error.code).toBe(
+      'permission_denied',
+    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${endpoint.id}`, headers: auth(merchant.liveSecretKey) }))
+        .statusCode,
+    ).toBe(404);
     const other = await seedMerchant(db.sql, 'Other');
-    expect((await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/disable`, headers: auth(other.secretKey) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/disable`, headers: auth(other.secretKey) }))
+        .statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/v1/webhook-endpoints', headers: auth(other.secretKey) })).json().data).toEqual([]);
-    expect((await t.app.inject({ method: 'GET', url: '/v1/webhook-endpoints/not-an-id', headers: auth(merchant.secretKey) })).json().error.code).toBe('not_found');
-    expect((await t.app.inject({ method: 'GET', url: '/v1/webhook-deliveries/wdl_01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: auth(merchant.secretKey) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/v1/webhook-endpoints/not-an-id', headers: auth(merchant.secretKey) })).json().error.code,
+    ).toBe('not_found');
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/v1/webhook-deliveries/wdl_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+          headers: auth(merchant.secretKey),
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('documents the webhook routes in /openapi.json', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    for (const path of ['/v1/webhook-endpoints', '/v1/webhook-endpoints/{id}/rotate-secret', '/v1/webhook-deliveries', '/v1/webhook-deliveries/{id}/replay']) {
+    for (const path of [
+      '/v1/webhook-endpoints',
+      '/v1/webhook-endpoints/{id}/rotate-secret',
+      '/v1/webhook-deliveries',
+      '/v1/webhook-deliveries/{id}/replay',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
   });
@@ -140,9 +188,19 @@ describe('webhook endpoints', () => {
   it('refuses private targets in live mode even when local receivers are allowed', async () => {
     const local = await createTestApp(db.sql, { webhookResolver: resolver, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     try {
-      const testMode = await local.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: auth(merchant.secretKey), payload: { ...valid, url: 'https://internal.example/x' } });
+      const testMode = await local.app.inject({
+        method: 'POST',
+        url: '/v1/webhook-endpoints',
+        headers: auth(merchant.secretKey),
+        payload: { ...valid, url: 'https://internal.example/x' },
+      });
       expect(testMode.statusCode).toBe(200);
-      const liveMode = await local.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: auth(merchant.liveSecretKey), payload: { ...valid, url: 'https://internal.example/x' } });
+      const liveMode = await local.app.inject({
+        method: 'POST',
+        url: '/v1/webhook-endpoints',
+        headers: auth(merchant.liveSecretKey),
+        payload: { ...valid, url: 'https://internal.example/x' },
+      });
       expect(liveMode.statusCode).toBe(400);
       expect(liveMode.json().error.param).toBe('url');
     } finally {

@@ -71,15 +71,37 @@ beforeAll(async () => {
   payer = newPayer();
   const email = `renew-${randomBytes(4).toString('hex')}@example.com`;
   await chain.mint(payer.address, USDC(1000));
-  await recordEnrolmentEmail(db.sql, { id: newId('customer'), merchantId: merchant.merchantId, livemode: false, walletAddress: payer.address, email });
-  const log = await chain.enrol({ payer, amount: USDC(10), period: BigInt(onChainPeriodSeconds('monthly', 1)), periods: 0, permitValue: USDC(20) });
+  await recordEnrolmentEmail(db.sql, {
+    id: newId('customer'),
+    merchantId: merchant.merchantId,
+    livemode: false,
+    walletAddress: payer.address,
+    email,
+  });
+  const log = await chain.enrol({
+    payer,
+    amount: USDC(10),
+    period: BigInt(onChainPeriodSeconds('monthly', 1)),
+    periods: 0,
+    permitValue: USDC(20),
+  });
   const created = await onSubscriptionCreatedOnChain(
-    { sql: db.sql, temporal: temporal.client, taskQueue: temporal.taskQueue, events: { dispatch: async () => {} }, modes: { test: chain.mode } },
+    {
+      sql: db.sql,
+      temporal: temporal.client,
+      taskQueue: temporal.taskQueue,
+      events: { dispatch: async () => {} },
+      modes: { test: chain.mode },
+    },
     { ...log, planId },
   );
   if (created.outcome === 'ignored') throw new Error(created.reason);
   subscriptionId = created.subscriptionId;
-  const [mail] = await until(() => sink.messages({ to: email }), (m) => m.length === 1, 'the renewal email');
+  const [mail] = await until(
+    () => sink.messages({ to: email }),
+    (m) => m.length === 1,
+    'the renewal email',
+  );
   const link = /\/checkout\/subscriptions\/(sub_\w+)\/renew\?token=([\w-]+)/.exec(mail!.text);
   expect(link?.[1]).toBe(subscriptionId);
   token = link![2]!;
@@ -108,7 +130,12 @@ function expectEnvelope(response: { statusCode: number; json: () => any }, statu
 }
 
 const allowance = () =>
-  chain.pub.readContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: 'allowance', args: [payer.address, chain.deployed.subscriptionManager] });
+  chain.pub.readContract({
+    address: chain.deployed.token,
+    abi: fiatTokenAbi,
+    functionName: 'allowance',
+    args: [payer.address, chain.deployed.subscriptionManager],
+  });
 
 async function offer() {
   const response = await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewal?token=${token}` });
@@ -128,7 +155,8 @@ async function signPermit(signer: PrivateKeyAccount, o: any, overrides: { value?
   return { value: value.toString(), deadline: deadline.toString(), signature };
 }
 
-const renew = (body: unknown, id = subscriptionId) => t.app.inject({ method: 'POST', url: `/checkout/subscriptions/${id}/renew`, payload: body as object });
+const renew = (body: unknown, id = subscriptionId) =>
+  t.app.inject({ method: 'POST', url: `/checkout/subscriptions/${id}/renew`, payload: body as object });
 
 describe('hosted allowance renewal', () => {
   it('serves the renewal page only with the emailed token', async () => {
@@ -166,16 +194,38 @@ describe('hosted allowance renewal', () => {
       periodsLeft: 1,
       permitValue: USDC(130).toString(),
     });
-    expectEnvelope(await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewal?token=wrong-token-wrong-token` }), 404, 'not_found', 'token');
-    expectEnvelope(await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewal` }), 400, 'invalid_request', 'token');
-    expectEnvelope(await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/nope/renewal?token=${token}` }), 400, 'invalid_request', 'id');
+    expectEnvelope(
+      await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewal?token=wrong-token-wrong-token` }),
+      404,
+      'not_found',
+      'token',
+    );
+    expectEnvelope(
+      await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewal` }),
+      400,
+      'invalid_request',
+      'token',
+    );
+    expectEnvelope(
+      await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/nope/renewal?token=${token}` }),
+      400,
+      'invalid_request',
+      'id',
+    );
   });
 
   it("works on Circle's USDC, which has no eip712Domain(): the offer's token domain is read from name() and version()", async () => {
-    const token5267 = [{ type: 'function', name: 'eip712Domain', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'bytes1' }] }] as const;
+    const token5267 = [
+      { type: 'function', name: 'eip712Domain', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'bytes1' }] },
+    ] as const;
     await expect(chain.pub.readContract({ address: chain.deployed.token, abi: token5267, functionName: 'eip712Domain' })).rejects.toThrow();
     const o = await offer();
-    expect(o.tokenDomain).toEqual({ name: 'USD Coin', version: '2', chainId: chain.anvil.chainId, verifyingContract: chain.deployed.token });
+    expect(o.tokenDomain).toEqual({
+      name: 'USD Coin',
+      version: '2',
+      chainId: chain.anvil.chainId,
+      verifyingContract: chain.deployed.token,
+    });
     const onChain = await chain.pub.readContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: 'DOMAIN_SEPARATOR' });
     expect(domainSeparator({ domain: { ...o.tokenDomain, verifyingContract: o.tokenDomain.verifyingContract as Address } })).toBe(onChain);
     // the POST side (.../renew) is the relay test below, on the same token
@@ -194,18 +244,32 @@ describe('hosted allowance renewal', () => {
     const stranger = newPayer();
     expectEnvelope(await renew({ token, permit: await signPermit(stranger, o) }), 400, 'invalid_request', 'permit.signature');
     // A signature over other values than those posted.
-    expectEnvelope(await renew({ token, permit: { ...good, value: (BigInt(good.value) + 1n).toString() } }), 400, 'invalid_request', 'permit.signature');
+    expectEnvelope(
+      await renew({ token, permit: { ...good, value: (BigInt(good.value) + 1n).toString() } }),
+      400,
+      'invalid_request',
+      'permit.signature',
+    );
     // Expired, and not raising the allowance (a permit replaces it).
     const now = BigInt(Math.floor((await chain.chainNowMs()) / 1000));
-    expectEnvelope(await renew({ token, permit: await signPermit(payer, o, { deadline: now - 1n }) }), 400, 'invalid_request', 'permit.deadline');
+    expectEnvelope(
+      await renew({ token, permit: await signPermit(payer, o, { deadline: now - 1n }) }),
+      400,
+      'invalid_request',
+      'permit.deadline',
+    );
     expectEnvelope(await renew({ token, permit: await signPermit(payer, o, { value: USDC(10) }) }), 400, 'invalid_request', 'permit.value');
     expect(await allowance()).toBe(USDC(10));
     expect((await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length).toBe(0);
   });
 
-  it("refuses at the door a blacklisted subscriber (USDC 2.2 would take its permit) and a paused token, with the refusal code, and sends nothing", async () => {
+  it('refuses at the door a blacklisted subscriber (USDC 2.2 would take its permit) and a paused token, with the refusal code, and sends nothing', async () => {
     const role = (key: `0x${string}`) =>
-      createWalletClient({ account: privateKeyToAccount(key), chain: chainDefinition(chain.anvil.chainId, chain.anvil.rpcUrl), transport: http(chain.anvil.rpcUrl) });
+      createWalletClient({
+        account: privateKeyToAccount(key),
+        chain: chainDefinition(chain.anvil.chainId, chain.anvil.rpcUrl),
+        transport: http(chain.anvil.rpcUrl),
+      });
     const asRole = async (key: `0x${string}`, functionName: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause') => {
       const hash = await role(key).writeContract({
         address: chain.deployed.token,
@@ -239,9 +303,23 @@ describe('hosted allowance renewal', () => {
   it('a permit the token refuses after the door (paused by the time it is submitted) fails with its refusal code and sends nothing; posted again once unpaused, it lands', async () => {
     const o = await offer();
     const permit = await signPermit(payer, o);
-    const pauser = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.usdcPauser.privateKey), chain: chainDefinition(chain.anvil.chainId, chain.anvil.rpcUrl), transport: http(chain.anvil.rpcUrl) });
+    const pauser = createWalletClient({
+      account: privateKeyToAccount(DEV_ACCOUNTS.usdcPauser.privateKey),
+      chain: chainDefinition(chain.anvil.chainId, chain.anvil.rpcUrl),
+      transport: http(chain.anvil.rpcUrl),
+    });
     const setPaused = async (paused: boolean) =>
-      expect((await chain.pub.waitForTransactionReceipt({ hash: await pauser.writeContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: paused ? 'pause' : 'unpause' }) })).status).toBe('success');
+      expect(
+        (
+          await chain.pub.waitForTransactionReceipt({
+            hash: await pauser.writeContract({
+              address: chain.deployed.token,
+              abi: fiatTokenAbi,
+              functionName: paused ? 'pause' : 'unpause',
+            }),
+          })
+        ).status,
+      ).toBe('success');
     await setPaused(true);
     try {
       // What the renew route starts once its door check passed: the pause lands in between.
@@ -251,8 +329,16 @@ describe('hosted allowance renewal', () => {
         args: [{ subscriptionId, ...permit }],
       });
       expect(await handle.result()).toMatchObject({ ok: false, code: 'token_paused' });
-      const status = await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewals/${o.permitNonce}?token=${token}` });
-      expect(status.json()).toMatchObject({ object: 'checkout_renewal', status: 'failed', failureCode: 'token_paused', failureReason: describeRefusal('token_paused') });
+      const status = await t.app.inject({
+        method: 'GET',
+        url: `/checkout/subscriptions/${subscriptionId}/renewals/${o.permitNonce}?token=${token}`,
+      });
+      expect(status.json()).toMatchObject({
+        object: 'checkout_renewal',
+        status: 'failed',
+        failureCode: 'token_paused',
+        failureReason: describeRefusal('token_paused'),
+      });
       expect((await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length).toBe(0);
       expect(await allowance()).toBe(USDC(10));
     } finally {
@@ -262,7 +348,10 @@ describe('hosted allowance renewal', () => {
     const again = await renew({ token, permit });
     expect(again.statusCode, again.body).toBe(200);
     const renewed = await until(
-      async () => (await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewals/${o.permitNonce}?token=${token}` })).json(),
+      async () =>
+        (
+          await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewals/${o.permitNonce}?token=${token}` })
+        ).json(),
       (s) => s.status !== 'pending',
       'the renewal posted again',
     );
@@ -270,7 +359,7 @@ describe('hosted allowance renewal', () => {
     expect(await allowance()).toBe(BigInt(permit.value));
   });
 
-  it('relays the subscriber\'s permit through the operator once; a re-post answers from the same renewal', async () => {
+  it("relays the subscriber's permit through the operator once; a re-post answers from the same renewal", async () => {
     const o = await offer();
     const permit = await signPermit(payer, o);
     const permitsBefore = (await db.sql`select 1 from chain_transactions where purpose like 'permit:%'`).length;
@@ -278,7 +367,10 @@ describe('hosted allowance renewal', () => {
     expect(posted.statusCode, posted.body).toBe(200);
     expect(posted.json()).toMatchObject({ object: 'checkout_renewal', subscriptionId, permitNonce: o.permitNonce });
     const status = await until(
-      async () => (await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewals/${o.permitNonce}?token=${token}` })).json(),
+      async () =>
+        (
+          await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${subscriptionId}/renewals/${o.permitNonce}?token=${token}` })
+        ).json(),
       (s) => s.status !== 'pending',
       'the renewal on-chain',
     );
@@ -315,11 +407,23 @@ describe('hosted allowance renewal', () => {
   it('takes an optional customer email on the enrol route, validated like any field', async () => {
     const body = {
       subscriber: payer.address,
-      terms: { token: chain.deployed.token, merchant: DEV_ACCOUNTS.merchant.address, amount: '10000000', period: '2419200', periods: 0, trialEnd: '0' },
+      terms: {
+        token: chain.deployed.token,
+        merchant: DEV_ACCOUNTS.merchant.address,
+        amount: '10000000',
+        period: '2419200',
+        periods: 0,
+        trialEnd: '0',
+      },
       permit: { value: '1', deadline: '1', signature: `0x${'11'.repeat(65)}` },
       enrolment: { nonce: `0x${'22'.repeat(32)}`, deadline: '1', signature: `0x${'33'.repeat(65)}` },
       customerEmail: 'not-an-email',
     };
-    expectEnvelope(await t.app.inject({ method: 'POST', url: `/checkout/plans/${planId}/enrol`, payload: body }), 400, 'invalid_request', 'customerEmail');
+    expectEnvelope(
+      await t.app.inject({ method: 'POST', url: `/checkout/plans/${planId}/enrol`, payload: body }),
+      400,
+      'invalid_request',
+      'customerEmail',
+    );
   });
 });

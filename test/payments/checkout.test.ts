@@ -37,7 +37,11 @@ let mailer: Mailer;
 const payout = DEV_ACCOUNTS.merchant.address;
 const [payerA, payerB] = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey)) as [PrivateKeyAccount, PrivateKeyAccount];
 const merchantWallet = () =>
-  createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  createWalletClient({
+    account: privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey),
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+  });
 let keyCounter = 0;
 /** The relay workflow's shape (as in test/chain/relay.test.ts), carried in the name of the history recorded here. */
 const RELAY_HISTORY_SHAPE = 'report-only-sessions';
@@ -48,7 +52,11 @@ beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info);
   token = chain.info.token;
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  pub = createPublicClient({
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+    pollingInterval: 100,
+  });
   db = await createTestDatabase();
   sink = await startSmtpSink();
   mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
@@ -106,18 +114,39 @@ describe('payment sessions and invoices paid through the relay', () => {
       method: 'POST',
       url: '/v1/payment-sessions',
       headers: auth(merchant.publishableKey),
-      payload: { amount: '2500000', successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/cancel', metadata: { order: '42' } },
+      payload: {
+        amount: '2500000',
+        successUrl: 'https://shop.example/ok',
+        cancelUrl: 'https://shop.example/cancel',
+        metadata: { order: '42' },
+      },
     });
     expect(created.statusCode, created.body).toBe(200);
     const session = created.json();
-    expect(session).toMatchObject({ object: 'payment_session', status: 'open', amount: '2500000', currency: 'USDC', payTo: payout, token, chainId: chain.info.chainId, metadata: { order: '42' } });
+    expect(session).toMatchObject({
+      object: 'payment_session',
+      status: 'open',
+      amount: '2500000',
+      currency: 'USDC',
+      payTo: payout,
+      token,
+      chainId: chain.info.chainId,
+      metadata: { order: '42' },
+    });
     expect(session.checkoutUrl).toMatch(new RegExp(`/checkout/${session.id}$`));
     expect(Date.parse(session.expiresAt) - Date.parse(session.createdAt)).toBeGreaterThan(29 * 60_000);
 
     const publicRead = await t.app.inject({ method: 'GET', url: `/v1/checkout/sessions/${session.id}` });
     expect(publicRead.statusCode).toBe(200);
     const checkout = publicRead.json();
-    expect(checkout).toMatchObject({ id: session.id, amount: '2500000', payTo: payout, status: 'open', merchantName: 'Checkout merchant', successUrl: 'https://shop.example/ok' });
+    expect(checkout).toMatchObject({
+      id: session.id,
+      amount: '2500000',
+      payTo: payout,
+      status: 'open',
+      merchantName: 'Checkout merchant',
+      successUrl: 'https://shop.example/ok',
+    });
     expect(checkout).not.toHaveProperty('metadata');
     expect(checkout).not.toHaveProperty('payer');
 
@@ -133,7 +162,11 @@ describe('payment sessions and invoices paid through the relay', () => {
       method: 'POST',
       url: '/v1/invoices',
       headers: auth(),
-      payload: { customerEmail: 'payer@example.com', lineItems: [{ description: 'Widget', quantity: 2, unitAmount: '1750000' }], dueInDays: 14 },
+      payload: {
+        customerEmail: 'payer@example.com',
+        lineItems: [{ description: 'Widget', quantity: 2, unitAmount: '1750000' }],
+        dueInDays: 14,
+      },
     });
     expect(created.statusCode, created.body).toBe(200);
     const invoice = created.json();
@@ -147,7 +180,11 @@ describe('payment sessions and invoices paid through the relay', () => {
     const sent = await t.app.inject({ method: 'POST', url: `/v1/invoices/${invoice.id}/send`, headers: auth() });
     expect(sent.json().status).toBe('sent');
     await sink.waitFor((m) => m.to.includes('payer@example.com'), 30_000);
-    await until(() => get(`/v1/invoices/${invoice.id}`), (i) => i.sentAt !== null, 'invoice.sent');
+    await until(
+      () => get(`/v1/invoices/${invoice.id}`),
+      (i) => i.sentAt !== null,
+      'invoice.sent',
+    );
 
     // A payment of the wrong amount for the session is refused before anything is sent.
     const wrong = await relayPayment({ ...(await signedPayment(payerA, payout, 1n)), paymentSessionId: invoice.sessionId });
@@ -160,9 +197,15 @@ describe('payment sessions and invoices paid through the relay', () => {
     expect(paid.statusCode, paid.body).toBe(200);
     expect(['processing', 'completed']).toContain((await get(`/v1/payment-sessions/${invoice.sessionId}`)).status);
 
-    const done = await until(() => get(`/v1/invoices/${invoice.id}`), (i) => i.status === 'paid', 'invoice paid');
+    const done = await until(
+      () => get(`/v1/invoices/${invoice.id}`),
+      (i) => i.status === 'paid',
+      'invoice paid',
+    );
     // A submission that pays a session reports its outcome to it (the report other submissions skip).
-    const relayRun = temporal.client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: paidKey }));
+    const relayRun = temporal.client.workflow.getHandle(
+      relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: paidKey }),
+    );
     await relayRun.result();
     await recordHistory(relayRun, 'relay-session-confirmed', RELAY_HISTORY_SHAPE);
     expect(done.paidAt).not.toBeNull();
@@ -171,7 +214,8 @@ describe('payment sessions and invoices paid through the relay', () => {
     expect(session.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await balanceOf(payerA.address)).toBe(payerBefore - 3_500_000n);
     expect(await balanceOf(payout)).toBe(payoutBefore + 3_500_000n);
-    const events = await db.sql`select type from events where merchant_id = ${merchant.merchantId} and type in ('payment.completed', 'invoice.paid')`;
+    const events =
+      await db.sql`select type from events where merchant_id = ${merchant.merchantId} and type in ('payment.completed', 'invoice.paid')`;
     expect(events.map((e) => e.type).sort()).toEqual(['invoice.paid', 'payment.completed']);
 
     // A completed session cannot be paid again.
@@ -188,71 +232,146 @@ describe('payment sessions and invoices paid through the relay', () => {
 
 describe('refunds', () => {
   it('refuses a refund of a payment that is not completed', async () => {
-    const session = (await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: '10' } })).json();
+    const session = (
+      await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: '10' } })
+    ).json();
     const response = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: session.id } });
     expect(response.statusCode).toBe(403);
     expect(response.json().error.code).toBe('session_invalid_state');
   });
 
   it('partial, over-refund refused, wrong hash refused, then full: never above the payment', async () => {
-    const partial = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { invoiceId: paidInvoice.id, amount: '1000000', reason: 'one widget broken' } });
+    const partial = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(),
+      payload: { invoiceId: paidInvoice.id, amount: '1000000', reason: 'one widget broken' },
+    });
     expect(partial.statusCode, partial.body).toBe(200);
     const refund = partial.json();
-    expect(refund).toMatchObject({ status: 'pending', amount: '1000000', paymentSessionId: paidInvoice.sessionId, invoiceId: paidInvoice.id });
+    expect(refund).toMatchObject({
+      status: 'pending',
+      amount: '1000000',
+      paymentSessionId: paidInvoice.sessionId,
+      invoiceId: paidInvoice.id,
+    });
     expect(refund.instructions).toMatchObject({ chainId: chain.info.chainId, token, from: payout, to: payerA.address, amount: '1000000' });
     expect(refund.instructions.call).toMatchObject({ to: token, value: '0', functionName: 'transfer', args: [payerA.address, '1000000'] });
 
     // More than remains (3.5 - 1.0 reserved) is refused.
-    const over = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: paidInvoice.sessionId, amount: '2500001' } });
+    const over = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(),
+      payload: { paymentSessionId: paidInvoice.sessionId, amount: '2500001' },
+    });
     expect(over.statusCode).toBe(400);
     expect(over.json().error).toMatchObject({ code: 'invalid_request', param: 'amount' });
 
     // The original payment's hash is not this refund's transfer.
-    const wrong = await t.app.inject({ method: 'POST', url: `/v1/refunds/${refund.id}/signature`, headers: auth(), payload: { transactionHash: paymentTx } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: `/v1/refunds/${refund.id}/signature`,
+      headers: auth(),
+      payload: { transactionHash: paymentTx },
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toMatchObject({ code: 'invalid_request', param: 'transactionHash' });
     expect(wrong.json().error.message).toMatch(/does not transfer exactly 1000000/);
     // A transfer of another amount is refused too.
     const payerBefore = await balanceOf(payerA.address);
-    const short = await transferFromMerchant(token, encodeFunctionData({ abi: fiatTokenAbi, functionName: 'transfer', args: [payerA.address, 999_999n] }));
-    const shortRes = await t.app.inject({ method: 'POST', url: `/v1/refunds/${refund.id}/signature`, headers: auth(), payload: { transactionHash: short } });
+    const short = await transferFromMerchant(
+      token,
+      encodeFunctionData({ abi: fiatTokenAbi, functionName: 'transfer', args: [payerA.address, 999_999n] }),
+    );
+    const shortRes = await t.app.inject({
+      method: 'POST',
+      url: `/v1/refunds/${refund.id}/signature`,
+      headers: auth(),
+      payload: { transactionHash: short },
+    });
     expect(shortRes.statusCode).toBe(400);
     expect((await get(`/v1/refunds/${refund.id}`)).status).toBe('pending');
 
     const hash = await transferFromMerchant(refund.instructions.call.to, refund.instructions.call.data);
-    const ok = await t.app.inject({ method: 'POST', url: `/v1/refunds/${refund.id}/signature`, headers: auth(), payload: { transactionHash: hash } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: `/v1/refunds/${refund.id}/signature`,
+      headers: auth(),
+      payload: { transactionHash: hash },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ status: 'succeeded', transactionHash: hash });
     expect(await balanceOf(payerA.address)).toBe(payerBefore + 999_999n + 1_000_000n);
 
     // The same transfer cannot pay a second refund.
-    const second = (await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: paidInvoice.sessionId, amount: '1000000' } })).json();
-    const reused = await t.app.inject({ method: 'POST', url: `/v1/refunds/${second.id}/signature`, headers: auth(), payload: { transactionHash: hash } });
+    const second = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/refunds',
+        headers: auth(),
+        payload: { paymentSessionId: paidInvoice.sessionId, amount: '1000000' },
+      })
+    ).json();
+    const reused = await t.app.inject({
+      method: 'POST',
+      url: `/v1/refunds/${second.id}/signature`,
+      headers: auth(),
+      payload: { transactionHash: hash },
+    });
     expect(reused.statusCode).toBe(400);
 
     // Full: the rest (3.5 - 1.0 - 1.0 reserved = 1.5).
-    const rest = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: paidInvoice.sessionId } });
+    const rest = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(),
+      payload: { paymentSessionId: paidInvoice.sessionId },
+    });
     expect(rest.statusCode, rest.body).toBe(200);
     expect(rest.json().amount).toBe('1500000');
     const restHash = await transferFromMerchant(token, rest.json().instructions.call.data);
-    const restOk = await t.app.inject({ method: 'POST', url: `/v1/refunds/${rest.json().id}/signature`, headers: auth(), payload: { transactionHash: restHash } });
+    const restOk = await t.app.inject({
+      method: 'POST',
+      url: `/v1/refunds/${rest.json().id}/signature`,
+      headers: auth(),
+      payload: { transactionHash: restHash },
+    });
     expect(restOk.json().status).toBe('succeeded');
 
-    const none = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: paidInvoice.sessionId, amount: '1' } });
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(),
+      payload: { paymentSessionId: paidInvoice.sessionId, amount: '1' },
+    });
     expect(none.statusCode).toBe(403);
     const listed = await get('/v1/refunds');
     expect(listed.data).toHaveLength(3);
   });
 
   it('a full refund in one go', async () => {
-    const session = (await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: '700000' } })).json();
+    const session = (
+      await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: '700000' } })
+    ).json();
     const paid = await relayPayment({ ...(await signedPayment(payerB, payout, 700_000n)), paymentSessionId: session.id });
     expect(paid.statusCode, paid.body).toBe(200);
-    await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.status === 'completed', 'session completed');
-    const full = (await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: session.id } })).json();
+    await until(
+      () => get(`/v1/payment-sessions/${session.id}`),
+      (s) => s.status === 'completed',
+      'session completed',
+    );
+    const full = (
+      await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: session.id } })
+    ).json();
     expect(full).toMatchObject({ amount: '700000', status: 'pending', instructions: { to: payerB.address } });
     const hash = await transferFromMerchant(token, full.instructions.call.data);
-    const ok = await t.app.inject({ method: 'POST', url: `/v1/refunds/${full.id}/signature`, headers: auth(), payload: { transactionHash: hash } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: `/v1/refunds/${full.id}/signature`,
+      headers: auth(),
+      payload: { transactionHash: hash },
+    });
     expect(ok.json().status).toBe('succeeded');
     expect((await get(`/v1/refunds/${full.id}`)).status).toBe('succeeded');
 
@@ -263,14 +382,27 @@ describe('refunds', () => {
   });
 
   it('cancelling a pending refund releases its amount; a cancelled refund takes no transaction', async () => {
-    const session = (await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: '400000' } })).json();
+    const session = (
+      await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: '400000' } })
+    ).json();
     const paid = await relayPayment({ ...(await signedPayment(payerB, payout, 400_000n)), paymentSessionId: session.id });
     expect(paid.statusCode, paid.body).toBe(200);
-    await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.status === 'completed', 'session completed');
-    const first = (await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: session.id } })).json();
+    await until(
+      () => get(`/v1/payment-sessions/${session.id}`),
+      (s) => s.status === 'completed',
+      'session completed',
+    );
+    const first = (
+      await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: session.id } })
+    ).json();
     expect(first).toMatchObject({ amount: '400000', status: 'pending', cancelledAt: null });
     // Everything is reserved by the pending refund.
-    const blocked = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: session.id, amount: '1' } });
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(),
+      payload: { paymentSessionId: session.id, amount: '1' },
+    });
     expect(blocked.statusCode).toBe(403);
 
     const cancelled = await t.app.inject({ method: 'POST', url: `/v1/refunds/${first.id}/cancel`, headers: auth() });
@@ -285,13 +417,25 @@ describe('refunds', () => {
 
     // The transfer sent anyway is refused on the cancelled refund, and accepted on a new one.
     const hash = await transferFromMerchant(token, first.instructions.call.data);
-    const refused = await t.app.inject({ method: 'POST', url: `/v1/refunds/${first.id}/signature`, headers: auth(), payload: { transactionHash: hash } });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/v1/refunds/${first.id}/signature`,
+      headers: auth(),
+      payload: { transactionHash: hash },
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.code).toBe('session_invalid_state');
     expect((await get(`/v1/refunds/${first.id}`)).status).toBe('cancelled');
-    const second = (await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: session.id } })).json();
+    const second = (
+      await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: session.id } })
+    ).json();
     expect(second).toMatchObject({ amount: '400000', status: 'pending' });
-    const ok = await t.app.inject({ method: 'POST', url: `/v1/refunds/${second.id}/signature`, headers: auth(), payload: { transactionHash: hash } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: `/v1/refunds/${second.id}/signature`,
+      headers: auth(),
+      payload: { transactionHash: hash },
+    });
     expect(ok.json()).toMatchObject({ status: 'succeeded', transactionHash: hash });
   });
 

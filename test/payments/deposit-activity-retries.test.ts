@@ -32,11 +32,17 @@ beforeAll(async () => {
   merchant = await seedMerchant(stack.db.sql, 'Sweep claims merchant');
   await setPayoutAddress(stack.db.sql, merchant.merchantId, payout);
   const events = createEventDispatcher(stack.temporal.client, stack.temporal.taskQueue, () => {});
-  activities = createDepositActivities({ sql: stack.db.sql, events, chain: { test: stack.settings }, publicBaseUrl: 'http://localhost:3000' });
+  activities = createDepositActivities({
+    sql: stack.db.sql,
+    events,
+    chain: { test: stack.settings },
+    publicBaseUrl: 'http://localhost:3000',
+  });
 }, 120_000);
 afterAll(async () => stack?.stop());
 
-const balanceOf = (who: Address) => stack.pub.readContract({ address: stack.settings.token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address) =>
+  stack.pub.readContract({ address: stack.settings.token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
 
 /** A session paid by a plain transfer to its deposit address, and the deposit the indexer would record for it. */
 async function paidDeposit(): Promise<deposits.DepositRow> {
@@ -50,7 +56,13 @@ async function paidDeposit(): Promise<deposits.DepositRow> {
   const session = res.json<{ id: string; deposit: { address: Address } }>();
   const { chainId, rpcUrl } = stack.chain.info;
   const wallet = createWalletClient({ account: payer, chain: chainDefinition(chainId, rpcUrl), transport: http(rpcUrl) });
-  const hash = await wallet.writeContract({ address: stack.settings.token, abi: erc20Abi, functionName: 'transfer', args: [session.deposit.address, AMOUNT], gas: 200_000n });
+  const hash = await wallet.writeContract({
+    address: stack.settings.token,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [session.deposit.address, AMOUNT],
+    gas: 200_000n,
+  });
   const receipt = await waitForDevReceipt(stack.pub, hash);
   const [log] = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs });
   return deposits.upsertDeposit(stack.db.sql, {
@@ -128,7 +140,10 @@ describe('claiming deposits for a sweep', () => {
     await sweep(other.id);
     await sweep(held.id);
 
-    const [heldAfter, otherAfter] = await Promise.all([deposits.findDeposit(stack.db.sql, held.id), deposits.findDeposit(stack.db.sql, other.id)]);
+    const [heldAfter, otherAfter] = await Promise.all([
+      deposits.findDeposit(stack.db.sql, held.id),
+      deposits.findDeposit(stack.db.sql, other.id),
+    ]);
     expect(heldAfter!.sweepPurpose).not.toBe(otherAfter!.sweepPurpose);
     for (const deposit of [heldAfter!, otherAfter!]) {
       expect(deposit.sweptAt).not.toBeNull();

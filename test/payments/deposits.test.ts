@@ -2,7 +2,18 @@
 // ERC-20 transfer from an EOA on a private anvil, the real indexer (confirmed logs, reorgs), the real
 // worker on the Temporal dev server (paymentSessionWorkflow, depositSweepWorkflow) and the API.
 // One test per money rule of docs/decisions.md (Deposit addresses).
-import { type Address, type Hash, type PublicClient, type TestClient, createTestClient, createWalletClient, erc20Abi, http, keccak256, toHex } from 'viem';
+import {
+  type Address,
+  type Hash,
+  type PublicClient,
+  type TestClient,
+  createTestClient,
+  createWalletClient,
+  erc20Abi,
+  http,
+  keccak256,
+  toHex,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
@@ -59,24 +70,41 @@ async function createSession(amount: string): Promise<Session> {
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
-const getSession = async (id: string): Promise<Session> => (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: headers() })).json();
+const getSession = async (id: string): Promise<Session> =>
+  (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: headers() })).json();
 
 /** A plain ERC-20 transfer from an EOA: what a wallet or an exchange withdrawal sends. */
 async function transfer(to: Address, value: bigint): Promise<Hash> {
-  const wallet = createWalletClient({ account: payer, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
-  const hash = await wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [to, value], gas: 200_000n });
+  const wallet = createWalletClient({
+    account: payer,
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+  });
+  const hash = await wallet.writeContract({
+    address: settings.token,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [to, value],
+    gas: 200_000n,
+  });
   expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
   return hash;
 }
 const balanceOf = (who: Address) => pub.readContract({ address: settings.token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
 const eventTypes = async (sessionId: string) =>
-  (await db.sql<{ type: string }[]>`select type from events where data->'object'->>'id' = ${sessionId} order by created_at, id`).map((e) => e.type);
+  (await db.sql<{ type: string }[]>`select type from events where data->'object'->>'id' = ${sessionId} order by created_at, id`).map(
+    (e) => e.type,
+  );
 const depositRows = (sessionId: string) =>
   db.sql<{ status: string; amount: string; sweptAt: Date | null; sweepTransactionHash: string | null }[]>`
     select status, amount::text as amount, swept_at as "sweptAt", sweep_transaction_hash as "sweepTransactionHash"
     from deposits where payment_session_id = ${sessionId} order by block_number, log_index`;
 const allSwept = (sessionId: string, count: number) =>
-  until(() => depositRows(sessionId), (rows) => rows.length === count && rows.every((r) => r.sweptAt !== null), `${count} swept deposit(s)`);
+  until(
+    () => depositRows(sessionId),
+    (rows) => rows.length === count && rows.every((r) => r.sweptAt !== null),
+    `${count} swept deposit(s)`,
+  );
 
 let paidSession: Session;
 let overpaidSession: Session;
@@ -89,7 +117,9 @@ describe('pay by transfer to a deposit address', () => {
     expect(a.deposit.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(a.deposit.address).not.toBe(b.deposit.address);
     expect(a.deposit).toMatchObject({ amountReceived: '0', amountRemaining: '1000000', amountExcess: '0' });
-    expect(a.deposit.paymentUri).toBe(`ethereum:${settings.token}@${settings.chainId}/transfer?address=${a.deposit.address}&uint256=1000000`);
+    expect(a.deposit.paymentUri).toBe(
+      `ethereum:${settings.token}@${settings.chainId}/transfer?address=${a.deposit.address}&uint256=1000000`,
+    );
     // Counterfactual: nothing is deployed before funds arrive.
     expect(await pub.getCode({ address: a.deposit.address })).toBeUndefined();
     const checkout = (await t.app.inject({ method: 'GET', url: `/v1/checkout/sessions/${a.id}` })).json();
@@ -101,7 +131,11 @@ describe('pay by transfer to a deposit address', () => {
     const session = await createSession('1000000');
     const before = await balanceOf(payout);
     const hash = await transfer(session.deposit.address, 1_000_000n);
-    const done = await until(() => getSession(session.id), (s) => s.status === 'completed', 'completed');
+    const done = await until(
+      () => getSession(session.id),
+      (s) => s.status === 'completed',
+      'completed',
+    );
     expect(done.transactionHash).toBe(hash);
     expect(done.deposit).toMatchObject({ amountReceived: '1000000', amountRemaining: '0', amountExcess: '0' });
     expect(await eventTypes(session.id)).toContain('payment.completed');
@@ -116,15 +150,27 @@ describe('pay by transfer to a deposit address', () => {
   it('underpayment: shows received and remaining, stays open; a top-up completes it (transfers summed)', async () => {
     const session = await createSession('1000000');
     await transfer(session.deposit.address, 400_000n);
-    const partial = await until(() => getSession(session.id), (s) => s.deposit.amountReceived === '400000', 'partial credit');
+    const partial = await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '400000',
+      'partial credit',
+    );
     expect(partial.status).toBe('open');
     expect(partial.deposit.amountRemaining).toBe('600000');
     expect(partial.deposit.paymentUri).toContain('uint256=600000');
     expect(await eventTypes(session.id)).toEqual(['payment.partially_paid']);
     await transfer(session.deposit.address, 250_000n);
-    await until(() => getSession(session.id), (s) => s.deposit.amountReceived === '650000', 'second partial credit');
+    await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '650000',
+      'second partial credit',
+    );
     const topUp = await transfer(session.deposit.address, 350_000n);
-    const done = await until(() => getSession(session.id), (s) => s.status === 'completed', 'completed');
+    const done = await until(
+      () => getSession(session.id),
+      (s) => s.status === 'completed',
+      'completed',
+    );
     expect(done.transactionHash).toBe(topUp);
     expect(done.deposit).toMatchObject({ amountReceived: '1000000', amountRemaining: '0', amountExcess: '0' });
     expect((await eventTypes(session.id)).filter((e) => e === 'payment.completed')).toHaveLength(1);
@@ -135,7 +181,11 @@ describe('pay by transfer to a deposit address', () => {
   it('overpayment: completes with the excess recorded (refundable)', async () => {
     const session = await createSession('1000000');
     await transfer(session.deposit.address, 1_500_000n);
-    const done = await until(() => getSession(session.id), (s) => s.status === 'completed', 'completed');
+    const done = await until(
+      () => getSession(session.id),
+      (s) => s.status === 'completed',
+      'completed',
+    );
     expect(done.deposit).toMatchObject({ amountReceived: '1500000', amountExcess: '500000', amountRemaining: '0' });
     const types = await eventTypes(session.id);
     expect(types).toContain('payment.overpaid');
@@ -147,7 +197,11 @@ describe('pay by transfer to a deposit address', () => {
   it('payment after completion: a late deposit, swept, announced; the session is unchanged', async () => {
     const before = await balanceOf(payout);
     await transfer(paidSession.deposit.address, 70_000n);
-    const rows = await until(() => depositRows(paidSession.id), (r) => r.length === 2 && r[1]!.status === 'late', 'a late deposit');
+    const rows = await until(
+      () => depositRows(paidSession.id),
+      (r) => r.length === 2 && r[1]!.status === 'late',
+      'a late deposit',
+    );
     expect(rows[1]!.amount).toBe('70000');
     expect(await eventTypes(paidSession.id)).toContain('payment.late_deposit');
     const after = await getSession(paidSession.id);
@@ -160,7 +214,11 @@ describe('pay by transfer to a deposit address', () => {
     const session = await createSession('1000000');
     await db.sql`update payment_sessions set expires_at = now() - interval '1 second' where id = ${session.id}`;
     await transfer(session.deposit.address, 1_000_000n);
-    const rows = await until(() => depositRows(session.id), (r) => r.length === 1 && r[0]!.status === 'late', 'a late deposit');
+    const rows = await until(
+      () => depositRows(session.id),
+      (r) => r.length === 1 && r[0]!.status === 'late',
+      'a late deposit',
+    );
     expect(rows[0]!.amount).toBe('1000000');
     const after = await getSession(session.id);
     expect(after.status).not.toBe('completed');
@@ -175,10 +233,18 @@ describe('pay by transfer to a deposit address', () => {
     // Mined but not swept yet: the sweep of this test's deposit would be reorged out too.
     const snapshot = await testClient.snapshot();
     await transfer(session.deposit.address, 300_000n);
-    await until(() => getSession(session.id), (s) => s.deposit.amountReceived === '300000', 'partial credit');
+    await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '300000',
+      'partial credit',
+    );
     await testClient.revert({ id: snapshot });
     await testClient.mine({ blocks: 3 });
-    const after = await until(() => getSession(session.id), (s) => s.deposit.amountReceived === '0', 'the deposit taken back out');
+    const after = await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '0',
+      'the deposit taken back out',
+    );
     expect(after.status).toBe('open');
     expect(after.deposit.amountRemaining).toBe('1000000');
     const rows = await depositRows(session.id);
@@ -205,11 +271,20 @@ describe('pay by transfer to a deposit address', () => {
     const v1Address = depositAddressOf(DEPOSIT_FACTORY_ADDRESS, session.id, payout);
     await db.sql`update payment_sessions set deposit_factory_version = 1, deposit_address = ${v1Address} where id = ${session.id}`;
     expect((await getSession(session.id)).deposit.address).toBe(v1Address);
-    const onChain = await pub.readContract({ address: DEPOSIT_FACTORY_ADDRESS, abi: depositForwarderFactoryAbi, functionName: 'forwarderAddress', args: [depositIdOf(session.id), payout] });
+    const onChain = await pub.readContract({
+      address: DEPOSIT_FACTORY_ADDRESS,
+      abi: depositForwarderFactoryAbi,
+      functionName: 'forwarderAddress',
+      args: [depositIdOf(session.id), payout],
+    });
     expect(onChain).toBe(v1Address);
     const before = await balanceOf(payout);
     await transfer(v1Address, 1_000_000n);
-    await until(() => getSession(session.id), (s) => s.status === 'completed', 'completed');
+    await until(
+      () => getSession(session.id),
+      (s) => s.status === 'completed',
+      'completed',
+    );
     const [row] = await allSwept(session.id, 1);
     const receipt = await pub.getTransactionReceipt({ hash: row!.sweepTransactionHash as Hash });
     expect(receipt.to?.toLowerCase()).toBe(DEPOSIT_FACTORY_ADDRESS.toLowerCase());
@@ -220,8 +295,17 @@ describe('pay by transfer to a deposit address', () => {
 describe('a payout the token refuses (deposit forwarders v2)', () => {
   const blacklister = privateKeyToAccount(DEV_ACCOUNTS.usdcBlacklister.privateKey);
   const setBlacklisted = async (who: Address, on: boolean) => {
-    const wallet = createWalletClient({ account: blacklister, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
-    const hash = await wallet.writeContract({ address: settings.token, abi: fiatTokenAbi, functionName: on ? 'blacklist' : 'unBlacklist', args: [who] });
+    const wallet = createWalletClient({
+      account: blacklister,
+      chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+      transport: http(chain.info.rpcUrl),
+    });
+    const hash = await wallet.writeContract({
+      address: settings.token,
+      abi: fiatTokenAbi,
+      functionName: on ? 'blacklist' : 'unBlacklist',
+      args: [who],
+    });
     expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
   };
 
@@ -233,19 +317,37 @@ describe('a payout the token refuses (deposit forwarders v2)', () => {
       const m = await seedMerchant(db.sql, `Payout merchant ${i}`);
       await setPayoutAddress(db.sql, m.merchantId, address);
       merchants.push(m);
-      const res = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: { authorization: `Bearer ${m.secretKey}` }, payload: { amount: '1000000' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/payment-sessions',
+        headers: { authorization: `Bearer ${m.secretKey}` },
+        payload: { amount: '1000000' },
+      });
       expect(res.statusCode, res.body).toBe(200);
       sessions.push(res.json());
     }
     await setBlacklisted(payouts[1]!, true);
     // One block with the three transfers, so one sweep claims all three deposits.
-    const wallet = createWalletClient({ account: payer, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+    const wallet = createWalletClient({
+      account: payer,
+      chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+      transport: http(chain.info.rpcUrl),
+    });
     const nonce = await pub.getTransactionCount({ address: payer.address, blockTag: 'pending' });
     await testClient.setAutomine(false);
     let hashes: Hash[];
     try {
       hashes = await Promise.all(
-        sessions.map((s, i) => wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [s.deposit.address, 1_000_000n], gas: 200_000n, nonce: nonce + i })),
+        sessions.map((s, i) =>
+          wallet.writeContract({
+            address: settings.token,
+            abi: erc20Abi,
+            functionName: 'transfer',
+            args: [s.deposit.address, 1_000_000n],
+            gas: 200_000n,
+            nonce: nonce + i,
+          }),
+        ),
       );
       await testClient.mine({ blocks: 1 });
     } finally {
@@ -261,10 +363,15 @@ describe('a payout the token refuses (deposit forwarders v2)', () => {
       select sweep_blocked_code as "sweepBlockedCode", swept_at as "sweptAt" from deposits where payment_session_id = ${sessions[1]!.id}`;
     const [blocked] = await until(blockedRows, (rows) => rows[0]?.sweepBlockedCode != null, 'the refused deposit blocked');
     expect(blocked).toMatchObject({ sweepBlockedCode: 'merchant_blacklisted', sweptAt: null });
-    const announced = await db.sql<{ merchantId: string; data: { failureCode: string; deposit: { paymentSessionId: string }; retry: string } }[]>`
+    const announced = await db.sql<
+      { merchantId: string; data: { failureCode: string; deposit: { paymentSessionId: string }; retry: string } }[]
+    >`
       select merchant_id as "merchantId", data from events where type = 'payment.deposit_sweep_blocked'`;
     expect(announced).toHaveLength(1);
-    expect(announced[0]).toMatchObject({ merchantId: merchants[1]!.merchantId, data: { failureCode: 'merchant_blacklisted', deposit: { paymentSessionId: sessions[1]!.id }, retry: 'later' } });
+    expect(announced[0]).toMatchObject({
+      merchantId: merchants[1]!.merchantId,
+      data: { failureCode: 'merchant_blacklisted', deposit: { paymentSessionId: sessions[1]!.id }, retry: 'later' },
+    });
     expect(await balanceOf(sessions[1]!.deposit.address)).toBe(1_000_000n);
 
     // The cause goes away: the periodic re-check sweeps it.
@@ -279,7 +386,10 @@ describe('a payout the token refuses (deposit forwarders v2)', () => {
 describe('payout addresses are checked when set', () => {
   const check = (address: string) => checkPayoutAddress({ db: db.sql, chain: { test: settings } }, address);
   const refusal = async (address: string) => {
-    const error = await check(address).then(() => undefined, (e: unknown) => e);
+    const error = await check(address).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(InvalidRequestError);
     return (error as InvalidRequestError).details as { issues: { path: string }[]; refusalCode?: string };
   };
@@ -291,8 +401,19 @@ describe('payout addresses are checked when set', () => {
     await refusal((await createSession('5')).deposit.address);
     const wallet = privateKeyToAccount(keccak256(toHex('payout-check'))).address;
     await check(wallet);
-    const blacklister = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.usdcBlacklister.privateKey), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
-    expect((await waitForDevReceipt(pub, await blacklister.writeContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'blacklist', args: [wallet] }))).status).toBe('success');
+    const blacklister = createWalletClient({
+      account: privateKeyToAccount(DEV_ACCOUNTS.usdcBlacklister.privateKey),
+      chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+      transport: http(chain.info.rpcUrl),
+    });
+    expect(
+      (
+        await waitForDevReceipt(
+          pub,
+          await blacklister.writeContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'blacklist', args: [wallet] }),
+        )
+      ).status,
+    ).toBe('success');
     expect(await refusal(wallet)).toMatchObject({ refusalCode: 'merchant_blacklisted', issues: [{ path: 'payoutAddress' }] });
   });
 });
@@ -317,7 +438,12 @@ describe('the hosted checkout page of paying by transfer', () => {
       method: 'POST',
       url: '/v1/invoices',
       headers: { ...headers(), 'idempotency-key': `invoice-${Date.now()}` },
-      payload: { lineItems: [{ description: 'Sourdough loaf', quantity: 2, unitAmount: '4500000' }, { description: 'Delivery', quantity: 1, unitAmount: '1000000' }] },
+      payload: {
+        lineItems: [
+          { description: 'Sourdough loaf', quantity: 2, unitAmount: '4500000' },
+          { description: 'Delivery', quantity: 1, unitAmount: '1000000' },
+        ],
+      },
     });
     expect(created.statusCode, created.body).toBe(200);
     const invoice = created.json();
@@ -328,7 +454,8 @@ describe('the hosted checkout page of paying by transfer', () => {
 });
 
 describe('refunds of payments by transfer', () => {
-  const refund = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/refunds', headers: { ...headers(), 'idempotency-key': `refund-${Math.random()}` }, payload });
+  const refund = (payload: object) =>
+    t.app.inject({ method: 'POST', url: '/v1/refunds', headers: { ...headers(), 'idempotency-key': `refund-${Math.random()}` }, payload });
 
   it('an overpaid session refunds up to what was paid in total, to the sender, never more under concurrency', async () => {
     // What the session says remains refundable is what the refunds below may take, no more.

@@ -126,13 +126,21 @@ describe('invoices', () => {
       expect(mail.text).toContain(invoice.hostedInvoiceUrl);
       // Money as money: 4500250 base units read "4.50025 USDC", never "4.500250 USDC".
       expect(mail.text).toContain('for 4.50025 USDC,');
-      const delivered = await until(() => getInvoice(invoice.id), (i) => i.sentAt !== null, 'invoice.sent');
+      const delivered = await until(
+        () => getInvoice(invoice.id),
+        (i) => i.sentAt !== null,
+        'invoice.sent',
+      );
       expect(delivered.status).toBe('sent');
       expect(await eventsOf('invoice.sent', invoice.id)).toHaveLength(1);
       expect(await eventsOf('invoice.overdue', invoice.id)).toHaveLength(0);
 
       await env.sleep('3 days');
-      const overdue = await until(() => getInvoice(invoice.id), (i) => i.status === 'overdue', 'overdue');
+      const overdue = await until(
+        () => getInvoice(invoice.id),
+        (i) => i.status === 'overdue',
+        'overdue',
+      );
       expect(overdue.status).toBe('overdue');
       expect(await eventsOf('invoice.overdue', invoice.id)).toHaveLength(1);
 
@@ -217,7 +225,12 @@ describe('invoices', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.message).toMatch(/payout address/);
-    const session = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(merchant.publishableKey), payload: { amount: '5' } });
+    const session = await t.app.inject({
+      method: 'POST',
+      url: '/v1/payment-sessions',
+      headers: auth(merchant.publishableKey),
+      payload: { amount: '5' },
+    });
     expect(session.statusCode).toBe(400);
     expect((await db.sql`select count(*)::int as n from invoices where merchant_id = ${merchant.merchantId}`)[0]!.n).toBe(0);
   });
@@ -225,7 +238,12 @@ describe('invoices', () => {
 
 describe('payment session expiry', () => {
   it('expires an unpaid session at expiresAt (timer on the time-skipping server)', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(merchant.publishableKey), payload: { amount: '100', expiresInSeconds: 600 } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/payment-sessions',
+      headers: auth(merchant.publishableKey),
+      payload: { amount: '100', expiresInSeconds: 600 },
+    });
     expect(created.statusCode, created.body).toBe(200);
     const session = created.json();
     expect(session.status).toBe('open');
@@ -235,7 +253,12 @@ describe('payment session expiry', () => {
       await recordHistory(env.client.workflow.getHandle(session.id), 'payment-session-expired', SESSION_SHAPE);
     });
     expect((await getSession(session.id)).status).toBe('expired');
-    const tooShort = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: '100', expiresInSeconds: 10 } });
+    const tooShort = await t.app.inject({
+      method: 'POST',
+      url: '/v1/payment-sessions',
+      headers: auth(),
+      payload: { amount: '100', expiresInSeconds: 10 },
+    });
     expect(tooShort.statusCode).toBe(400);
   });
 });

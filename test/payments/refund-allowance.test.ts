@@ -42,7 +42,11 @@ beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info);
   operator = refundOperatorOf(settings)!;
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  pub = createPublicClient({
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+    pollingInterval: 100,
+  });
   db = await createTestDatabase();
   temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
   t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
@@ -58,30 +62,54 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${merchant.secretKey}` });
 const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: auth() })).json();
-const balanceOf = (who: Address) => pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address) =>
+  pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 const refund = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload });
 const wallet = (account: PrivateKeyAccount) =>
   createWalletClient({ account, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
 
 /** The payout wallet's approve of the operator: the refund allowance granted without a permit. */
 async function approveOperator(value: bigint): Promise<void> {
-  const hash = await wallet(merchantAccount).writeContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'approve', args: [operator, value] });
+  const hash = await wallet(merchantAccount).writeContract({
+    address: settings.token,
+    abi: fiatTokenAbi,
+    functionName: 'approve',
+    args: [operator, value],
+  });
   expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
 }
 
 async function transferToken(from: PrivateKeyAccount, to: Address, value: bigint): Promise<void> {
-  const hash = await wallet(from).writeContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'transfer', args: [to, value], gas: 200_000n });
+  const hash = await wallet(from).writeContract({
+    address: settings.token,
+    abi: fiatTokenAbi,
+    functionName: 'transfer',
+    args: [to, value],
+    gas: 200_000n,
+  });
   expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
 }
 
 /** A completed payment session paid by `payer` through the relay. */
 async function paidSession(amount: bigint): Promise<string> {
-  return payRelayedSession({ app: t.app, secretKey: merchant.secretKey, pub, token: settings.token, payer: payer, payTo: payout, amount, keyPrefix: 'refund-test' });
+  return payRelayedSession({
+    app: t.app,
+    secretKey: merchant.secretKey,
+    pub,
+    token: settings.token,
+    payer: payer,
+    payTo: payout,
+    amount,
+    keyPrefix: 'refund-test',
+  });
 }
 
 const refundEvents = async (refundId: string) =>
-  (await db.sql<{ type: string }[]>`select type from events where data->'object'->>'id' = ${refundId} order by created_at, id`).map((e) => e.type);
-const transactionsOf = (refundId: string) => db.sql<{ outcome: string | null }[]>`select outcome from chain_transactions where purpose = ${`refund:${refundId}`}`;
+  (await db.sql<{ type: string }[]>`select type from events where data->'object'->>'id' = ${refundId} order by created_at, id`).map(
+    (e) => e.type,
+  );
+const transactionsOf = (refundId: string) =>
+  db.sql<{ outcome: string | null }[]>`select outcome from chain_transactions where purpose = ${`refund:${refundId}`}`;
 
 describe('refunds from the refund allowance', () => {
   /** The refund created before any allowance: the permit grant below carries it on (issue 36, item 13). */
@@ -92,7 +120,12 @@ describe('refunds from the refund allowance', () => {
     const res = await refund({ paymentSessionId: sessionId, amount: '400000' });
     expect(res.statusCode, res.body).toBe(200);
     const created = res.json();
-    expect(created).toMatchObject({ status: 'pending', method: 'wallet', failureCode: null, instructions: { from: payout, to: payer.address, amount: '400000' } });
+    expect(created).toMatchObject({
+      status: 'pending',
+      method: 'wallet',
+      failureCode: null,
+      instructions: { from: payout, to: payer.address, amount: '400000' },
+    });
     expect(await refundEvents(created.id)).toEqual(['refund.created']);
     // Nothing is sent for it.
     await new Promise((r) => setTimeout(r, 1000));
@@ -104,7 +137,14 @@ describe('refunds from the refund allowance', () => {
   it('the payout wallet grants the allowance once by EIP-2612 permit, sent by the operator; a wrong signature sends nothing; the refund that waited carries on', async () => {
     const payerBefore = await balanceOf(payer.address);
     const before = (await t.app.inject({ method: 'GET', url: '/v1/refunds/allowance', headers: auth() })).json();
-    expect(before).toMatchObject({ object: 'refund_allowance', owner: payout, spender: operator, allowance: '0', available: '0', token: settings.token });
+    expect(before).toMatchObject({
+      object: 'refund_allowance',
+      owner: payout,
+      spender: operator,
+      allowance: '0',
+      available: '0',
+      token: settings.token,
+    });
     expect(before.approve).toEqual({ to: settings.token, functionName: 'approve', args: [operator, before.balance] });
     const deadline = (await pub.getBlock()).timestamp + 3600n;
     const { domain, nonce } = before.permit;
@@ -116,7 +156,12 @@ describe('refunds from the refund allowance', () => {
         message: { owner: payout, spender: operator, value, nonce: BigInt(nonce), deadline },
       });
     const grant = (signature: string, value = '7000000') =>
-      t.app.inject({ method: 'POST', url: '/v1/refunds/allowance/permit', headers: auth(), payload: { value, deadline: deadline.toString(), signature } });
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/refunds/allowance/permit',
+        headers: auth(),
+        payload: { value, deadline: deadline.toString(), signature },
+      });
     const forged = await grant(await sign(payer, 7_000_000n));
     expect(forged.statusCode).toBe(400);
     expect(forged.json().error).toMatchObject({ code: 'invalid_request', param: 'signature' });
@@ -133,12 +178,18 @@ describe('refunds from the refund allowance', () => {
     expect((await grant(await sign(merchantAccount, 7_000_000n))).statusCode).toBe(400);
 
     // The refund created before the allowance is the operator's now, and completes by itself, once.
-    const carried = await until(() => get(`/v1/refunds/${waiting.id}`), (r) => r.status !== 'pending' && r.status !== 'processing', 'the waiting refund settled');
+    const carried = await until(
+      () => get(`/v1/refunds/${waiting.id}`),
+      (r) => r.status !== 'pending' && r.status !== 'processing',
+      'the waiting refund settled',
+    );
     expect(carried).toMatchObject({ status: 'succeeded', method: 'allowance', instructions: null });
     expect(await balanceOf(payer.address)).toBe(payerBefore + 400_000n);
     expect(await refundEvents(waiting.id)).toEqual(['refund.created', 'refund.succeeded']);
     expect(await transactionsOf(waiting.id)).toEqual([{ outcome: 'success' }]);
-    expect(await pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [payout, operator] })).toBe(6_600_000n);
+    expect(
+      await pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [payout, operator] }),
+    ).toBe(6_600_000n);
   });
 
   it('with the allowance granted, a refund completes by itself: one transferFrom, confirmations, refund.succeeded', async () => {
@@ -153,7 +204,11 @@ describe('refunds from the refund allowance', () => {
     const cancel = await t.app.inject({ method: 'POST', url: `/v1/refunds/${created.id}/cancel`, headers: auth() });
     expect(cancel.statusCode).toBe(403);
 
-    const done = await until(() => get(`/v1/refunds/${created.id}`), (r) => r.status !== 'processing', 'refund settled');
+    const done = await until(
+      () => get(`/v1/refunds/${created.id}`),
+      (r) => r.status !== 'processing',
+      'refund settled',
+    );
     expect(done).toMatchObject({ status: 'succeeded', failureCode: null });
     expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     const receipt = await pub.getTransactionReceipt({ hash: done.transactionHash });
@@ -167,11 +222,15 @@ describe('refunds from the refund allowance', () => {
     const run = temporal.client.workflow.getHandle(refundWorkflowId(created.id));
     expect(await run.result()).toBe('succeeded');
     await recordHistory(run, 'refund-succeeded', 'first');
-    const event = (await db.sql<{ data: { object: { status: string; transactionHash: string } } }[]>`
-      select data from events where type = 'refund.succeeded' and data->'object'->>'id' = ${created.id}`)[0]!;
+    const event = (
+      await db.sql<{ data: { object: { status: string; transactionHash: string } } }[]>`
+      select data from events where type = 'refund.succeeded' and data->'object'->>'id' = ${created.id}`
+    )[0]!;
     expect(event.data.object).toMatchObject({ status: 'succeeded', transactionHash: done.transactionHash });
     // What the operator spent of the allowance is gone from it.
-    expect(await pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [payout, operator] })).toBe(3_500_000n);
+    expect(
+      await pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'allowance', args: [payout, operator] }),
+    ).toBe(3_500_000n);
   });
 
   it('concurrent partial refunds never exceed what was paid, and each is sent once', async () => {
@@ -185,12 +244,21 @@ describe('refunds from the refund allowance', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toMatchObject({ code: 'invalid_request', param: 'amount' });
     expect(accepted.every((r) => r.method === 'allowance')).toBe(true);
-    for (const r of accepted) await until(() => get(`/v1/refunds/${r.id}`), (x) => x.status === 'succeeded', `refund ${r.id} succeeded`);
+    for (const r of accepted)
+      await until(
+        () => get(`/v1/refunds/${r.id}`),
+        (x) => x.status === 'succeeded',
+        `refund ${r.id} succeeded`,
+      );
     // The session says what remains, and that is exactly what a refund without an amount takes.
     expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('500000');
     const rest = await refund({ paymentSessionId: sessionId });
     expect(rest.json()).toMatchObject({ amount: '500000', method: 'allowance' });
-    await until(() => get(`/v1/refunds/${rest.json().id}`), (x) => x.status === 'succeeded', 'rest succeeded');
+    await until(
+      () => get(`/v1/refunds/${rest.json().id}`),
+      (x) => x.status === 'succeeded',
+      'rest succeeded',
+    );
     expect(await balanceOf(payer.address)).toBe(payerBefore + 2_500_000n);
     expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('0');
     for (const r of [...accepted, rest.json()]) expect(await transactionsOf(r.id)).toEqual([{ outcome: 'success' }]);
@@ -207,20 +275,37 @@ describe('refunds from the refund allowance', () => {
     // What it does cover is sent by the operator.
     const covered = (await refund({ paymentSessionId: sessionId, amount: '300000' })).json();
     expect(covered).toMatchObject({ status: 'processing', method: 'allowance' });
-    await until(() => get(`/v1/refunds/${covered.id}`), (x) => x.status === 'succeeded', 'covered refund succeeded');
+    await until(
+      () => get(`/v1/refunds/${covered.id}`),
+      (x) => x.status === 'succeeded',
+      'covered refund succeeded',
+    );
 
     // The uncovered one: the payout wallet signs the EIP-3009 transfer, the relayer submits it.
     const payerBefore = await balanceOf(payer.address);
     const now = (await pub.getBlock()).timestamp;
     const signTransfer = async (value: bigint, signer = merchantAccount) => {
-      const message: Authorization = { from: payout, to: payer.address, value, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
+      const message: Authorization = {
+        from: payout,
+        to: payer.address,
+        value,
+        validAfter: now - 60n,
+        validBefore: now + 3600n,
+        nonce: randomNonce(),
+      };
       const signature = await signAuthorization(signer, await readDomain(pub, settings.token), 'TransferWithAuthorization', message);
       return {
-        authorization: { ...message, value: value.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() },
+        authorization: {
+          ...message,
+          value: value.toString(),
+          validAfter: message.validAfter.toString(),
+          validBefore: message.validBefore.toString(),
+        },
         signature,
       };
     };
-    const authorize = (payload: object) => t.app.inject({ method: 'POST', url: `/v1/refunds/${short.id}/authorization`, headers: auth(), payload });
+    const authorize = (payload: object) =>
+      t.app.inject({ method: 'POST', url: `/v1/refunds/${short.id}/authorization`, headers: auth(), payload });
     const wrongAmount = await authorize(await signTransfer(300_000n));
     expect(wrongAmount.statusCode).toBe(400);
     expect(wrongAmount.json().error).toMatchObject({ code: 'invalid_request', param: 'authorization.value' });
@@ -231,7 +316,11 @@ describe('refunds from the refund allowance', () => {
     const signed = await authorize(await signTransfer(300_001n));
     expect(signed.statusCode, signed.body).toBe(200);
     expect(signed.json()).toMatchObject({ status: 'processing', method: 'wallet' });
-    const done = await until(() => get(`/v1/refunds/${short.id}`), (x) => x.status !== 'processing', 'signed refund settled');
+    const done = await until(
+      () => get(`/v1/refunds/${short.id}`),
+      (x) => x.status !== 'processing',
+      'signed refund settled',
+    );
     expect(done).toMatchObject({ status: 'succeeded' });
     expect(await balanceOf(payer.address)).toBe(payerBefore + 300_001n);
     expect(await refundEvents(short.id)).toEqual(['refund.created', 'refund.succeeded']);
@@ -250,7 +339,11 @@ describe('refunds from the refund allowance', () => {
     try {
       const created = (await refund({ paymentSessionId: sessionId })).json();
       expect(created).toMatchObject({ status: 'processing', method: 'allowance', amount: '1000000' });
-      const failed = await until(() => get(`/v1/refunds/${created.id}`), (r) => r.status !== 'processing', 'refund settled');
+      const failed = await until(
+        () => get(`/v1/refunds/${created.id}`),
+        (r) => r.status !== 'processing',
+        'refund settled',
+      );
       expect(failed).toMatchObject({ status: 'failed', failureCode: 'insufficient_funds' });
       expect(failed.failedAt).not.toBeNull();
       expect(await refundEvents(created.id)).toEqual(['refund.created', 'refund.failed']);
@@ -263,7 +356,11 @@ describe('refunds from the refund allowance', () => {
       returned = true;
       const again = (await refund({ paymentSessionId: sessionId })).json();
       expect(again).toMatchObject({ amount: '1000000', method: 'allowance' });
-      await until(() => get(`/v1/refunds/${again.id}`), (x) => x.status === 'succeeded', 'second refund succeeded');
+      await until(
+        () => get(`/v1/refunds/${again.id}`),
+        (x) => x.status === 'succeeded',
+        'second refund succeeded',
+      );
     } finally {
       if (!returned) await transferToken(elsewhere, payout, kept);
     }
@@ -294,12 +391,23 @@ describe('refunds from the refund allowance', () => {
       });
       // The ledger row is committed (another connection sees it) while the transaction waits in the pool.
       const purpose = `refund-permit:${payout.toLowerCase()}:${nonce}`;
-      await until(() => db.sql`select 1 from chain_transactions where purpose = ${purpose}`, (rows) => rows.length === 1, 'the permit recorded and committed', { timeoutMs: 20_000 });
-      await until(() => anvil.getTxpoolStatus(), (pool) => pool.pending > 0, 'the permit in the pool', { timeoutMs: 20_000 });
+      await until(
+        () => db.sql`select 1 from chain_transactions where purpose = ${purpose}`,
+        (rows) => rows.length === 1,
+        'the permit recorded and committed',
+        { timeoutMs: 20_000 },
+      );
+      await until(
+        () => anvil.getTxpoolStatus(),
+        (pool) => pool.pending > 0,
+        'the permit in the pool',
+        { timeoutMs: 20_000 },
+      );
       // Another send of the operator can take the account's row now: no request transaction holds it.
       await db.sql.begin(async (tx) => {
         await tx`set local lock_timeout = '3s'`;
-        const rows = await tx`select next_nonce from relayer_accounts where chain_id = ${settings.chainId} and lower(address) = ${operator.toLowerCase()} for update`;
+        const rows =
+          await tx`select next_nonce from relayer_accounts where chain_id = ${settings.chainId} and lower(address) = ${operator.toLowerCase()} for update`;
         expect(rows).toHaveLength(1);
       });
       await anvil.mine({ blocks: 1 });

@@ -43,7 +43,8 @@ afterAll(async () => stack?.stop());
 
 const headers = () => ({ authorization: `Bearer ${merchant.secretKey}` });
 const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: headers() })).json();
-const refund = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/refunds', headers: { ...headers(), 'idempotency-key': `refund-${Math.random()}` }, payload });
+const refund = (payload: object) =>
+  t.app.inject({ method: 'POST', url: '/v1/refunds', headers: { ...headers(), 'idempotency-key': `refund-${Math.random()}` }, payload });
 
 async function createSession(amount: string): Promise<{ id: string; deposit: { address: Address } }> {
   const res = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: headers(), payload: { amount } });
@@ -52,7 +53,11 @@ async function createSession(amount: string): Promise<{ id: string; deposit: { a
 }
 
 async function sendToken(from: PrivateKeyAccount, functionName: 'transfer' | 'approve', to: Address, value: bigint): Promise<Hash> {
-  const wallet = createWalletClient({ account: from, chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  const wallet = createWalletClient({
+    account: from,
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+  });
   const hash = await wallet.writeContract({ address: settings.token, abi: erc20Abi, functionName, args: [to, value], gas: 200_000n });
   expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
   return hash;
@@ -68,9 +73,17 @@ const depositsOf = (sessionId: string) =>
 async function paidThenDusted(): Promise<{ sessionId: string; dustDepositId: string }> {
   const session = await createSession('1000000');
   await transfer(customer, session.deposit.address, 1_000_000n);
-  await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.status === 'completed', 'completed');
+  await until(
+    () => get(`/v1/payment-sessions/${session.id}`),
+    (s) => s.status === 'completed',
+    'completed',
+  );
   await transfer(stranger, session.deposit.address, 1n);
-  const rows = await until(() => depositsOf(session.id), (r) => r.length === 2 && r[1]!.status === 'late', "the stranger's late deposit");
+  const rows = await until(
+    () => depositsOf(session.id),
+    (r) => r.length === 2 && r[1]!.status === 'late',
+    "the stranger's late deposit",
+  );
   return { sessionId: session.id, dustDepositId: rows[1]!.id };
 }
 
@@ -84,8 +97,17 @@ describe('refund recipients', () => {
     const [customerBefore, strangerBefore] = await Promise.all([balanceOf(customer.address), balanceOf(stranger.address)]);
     const res = await refund({ paymentSessionId: dusted.sessionId, amount: '1000000' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'processing', method: 'allowance', recipient: customer.address, recipientSource: 'deposit_sender' });
-    const done = await until(() => get(`/v1/refunds/${res.json().id}`), (r) => r.status !== 'processing', 'refund settled');
+    expect(res.json()).toMatchObject({
+      status: 'processing',
+      method: 'allowance',
+      recipient: customer.address,
+      recipientSource: 'deposit_sender',
+    });
+    const done = await until(
+      () => get(`/v1/refunds/${res.json().id}`),
+      (r) => r.status !== 'processing',
+      'refund settled',
+    );
     expect(done).toMatchObject({ status: 'succeeded', recipient: customer.address });
     expect(await balanceOf(customer.address)).toBe(customerBefore + 1_000_000n);
     expect(await balanceOf(stranger.address)).toBe(strangerBefore);
@@ -97,7 +119,12 @@ describe('refund recipients', () => {
     expect(over.json().error).toMatchObject({ code: 'invalid_request', param: 'amount' });
     const own = await refund({ paymentSessionId: dusted.sessionId, depositId: dusted.dustDepositId });
     expect(own.statusCode, own.body).toBe(200);
-    expect(own.json()).toMatchObject({ amount: '1', recipient: stranger.address, recipientSource: 'deposit_sender', depositId: dusted.dustDepositId });
+    expect(own.json()).toMatchObject({
+      amount: '1',
+      recipient: stranger.address,
+      recipientSource: 'deposit_sender',
+      depositId: dusted.dustDepositId,
+    });
     const again = await refund({ paymentSessionId: dusted.sessionId, depositId: dusted.dustDepositId });
     expect(again.statusCode).toBe(403);
     const unknown = await refund({ paymentSessionId: dusted.sessionId, depositId: 'dep_01JZZZZZZZZZZZZZZZZZZZZZZZ' });
@@ -106,7 +133,16 @@ describe('refund recipients', () => {
   });
 
   it('a relayed payment refunds the wallet that signed it', async () => {
-    const sessionId = await payRelayedSession({ app: t.app, secretKey: merchant.secretKey, pub, token: settings.token, payer: friend, payTo: payout, amount: 500_000n, keyPrefix: 'recipients' });
+    const sessionId = await payRelayedSession({
+      app: t.app,
+      secretKey: merchant.secretKey,
+      pub,
+      token: settings.token,
+      payer: friend,
+      payTo: payout,
+      amount: 500_000n,
+      keyPrefix: 'recipients',
+    });
     const res = await refund({ paymentSessionId: sessionId });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ amount: '500000', recipient: friend.address, recipientSource: 'payer_signer' });
@@ -115,7 +151,11 @@ describe('refund recipients', () => {
   it('the merchant may name the destination; a destination that cannot be a customer wallet is refused and changes nothing', async () => {
     const session = await createSession('300000');
     await transfer(customer, session.deposit.address, 300_000n);
-    await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.status === 'completed', 'completed');
+    await until(
+      () => get(`/v1/payment-sessions/${session.id}`),
+      (s) => s.status === 'completed',
+      'completed',
+    );
     const refused = async (destination: string, message?: RegExp) => {
       const res = await refund({ paymentSessionId: session.id, destination });
       expect(res.statusCode, res.body).toBe(400);
@@ -135,15 +175,27 @@ describe('refund recipients', () => {
 
     const res = await refund({ paymentSessionId: session.id, destination: friend.address.toLowerCase(), amount: '100000' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ recipient: friend.address, recipientSource: 'merchant_specified', instructions: { to: friend.address } });
+    expect(res.json()).toMatchObject({
+      recipient: friend.address,
+      recipientSource: 'merchant_specified',
+      instructions: { to: friend.address },
+    });
   });
 
   it('several senders paid: the refund waits for the customer (requires_action, a claim link), holds its amount and can be cancelled', async () => {
     const session = await createSession('1000000');
     await transfer(customer, session.deposit.address, 600_000n);
-    await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.deposit.amountReceived === '600000', 'first part credited');
+    await until(
+      () => get(`/v1/payment-sessions/${session.id}`),
+      (s) => s.deposit.amountReceived === '600000',
+      'first part credited',
+    );
     await transfer(friend, session.deposit.address, 400_000n);
-    await until(() => get(`/v1/payment-sessions/${session.id}`), (s) => s.status === 'completed', 'completed');
+    await until(
+      () => get(`/v1/payment-sessions/${session.id}`),
+      (s) => s.status === 'completed',
+      'completed',
+    );
     const res = await refund({ paymentSessionId: session.id, amount: '700000' });
     expect(res.statusCode, res.body).toBe(200);
     const created = res.json();
@@ -164,7 +216,12 @@ describe('refund recipients', () => {
     expect((await get(`/v1/payment-sessions/${session.id}`)).amountRefundable).toBe('1000000');
     // The link of a cancelled refund takes no address.
     const path = new URL(created.claimUrl, 'http://localhost').pathname;
-    const late = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `address=${customer.address}` });
+    const late = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `address=${customer.address}`,
+    });
     expect(late.statusCode).toBe(409);
     expect((await get(`/v1/refunds/${created.id}`)).recipient).toBeNull();
   });

@@ -33,7 +33,11 @@ beforeAll(async () => {
   chain = await startPrivateChain();
   settings = settingsOf(chain.info);
   token = chain.info.token;
-  pub = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl), pollingInterval: 100 });
+  pub = createPublicClient({
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+    pollingInterval: 100,
+  });
   db = await createTestDatabase();
   t = await createTestApp(db.sql, { chain: { test: settings } });
   merchant = await seedMerchant(db.sql, 'Refunding merchant');
@@ -47,18 +51,36 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${merchant.secretKey}` });
 const walletOf = (privateKey: Hex) =>
-  createWalletClient({ account: privateKeyToAccount(privateKey), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+  createWalletClient({
+    account: privateKeyToAccount(privateKey),
+    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+    transport: http(chain.info.rpcUrl),
+  });
 const balanceOf = (who: Address) => pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 
 /** As the issuer would: the blacklister and the pauser dev accounts call the real token. */
-async function asIssuer(role: 'usdcBlacklister' | 'usdcPauser', functionName: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause', args: readonly [Address] | readonly []) {
-  const hash = await walletOf(DEV_ACCOUNTS[role].privateKey).writeContract({ address: token, abi: fiatTokenAbi, functionName, args } as never);
+async function asIssuer(
+  role: 'usdcBlacklister' | 'usdcPauser',
+  functionName: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause',
+  args: readonly [Address] | readonly [],
+) {
+  const hash = await walletOf(DEV_ACCOUNTS[role].privateKey).writeContract({
+    address: token,
+    abi: fiatTokenAbi,
+    functionName,
+    args,
+  } as never);
   expect((await pub.waitForTransactionReceipt({ hash })).status).toBe('success');
 }
 
 /** A completed payment of PAID by `customer` to the payout address: a real transfer, recorded as the relay would. */
 async function paidSession(): Promise<string> {
-  const hash = await walletOf(DEV_ACCOUNTS.payers[3]!.privateKey).writeContract({ address: token, abi: fiatTokenAbi, functionName: 'transfer', args: [payout, PAID] });
+  const hash = await walletOf(DEV_ACCOUNTS.payers[3]!.privateKey).writeContract({
+    address: token,
+    abi: fiatTokenAbi,
+    functionName: 'transfer',
+    args: [payout, PAID],
+  });
   expect((await pub.waitForTransactionReceipt({ hash })).status).toBe('success');
   const id = newId('paymentSession');
   await insertPaymentSession(db.sql, {
@@ -80,7 +102,12 @@ async function paidSession(): Promise<string> {
 }
 
 const createRefund = async (paymentSessionId: string, amount?: string) => {
-  const res = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId, ...(amount ? { amount } : {}) } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/v1/refunds',
+    headers: auth(),
+    payload: { paymentSessionId, ...(amount ? { amount } : {}) },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 };
@@ -96,54 +123,80 @@ const record = (refundId: string, transactionHash: Hex) =>
   t.app.inject({ method: 'POST', url: `/v1/refunds/${refundId}/signature`, headers: auth(), payload: { transactionHash } });
 
 const failedEvents = (refundId: string) =>
-  db.sql<{ data: { object: Record<string, unknown>; retry: string } }[]>`select data from events where type = 'refund.failed' and data->'object'->>'id' = ${refundId}`;
+  db.sql<
+    { data: { object: Record<string, unknown>; retry: string } }[]
+  >`select data from events where type = 'refund.failed' and data->'object'->>'id' = ${refundId}`;
 
 describe('a refund transfer refused by USDC', () => {
   it.each([
-    ['the refunded customer is blacklisted', 'payer_blacklisted', 'never', () => asIssuer('usdcBlacklister', 'blacklist', [customer.address]), () => asIssuer('usdcBlacklister', 'unBlacklist', [customer.address])],
-    ['the payout address is blacklisted', 'merchant_blacklisted', 'never', () => asIssuer('usdcBlacklister', 'blacklist', [payout]), () => asIssuer('usdcBlacklister', 'unBlacklist', [payout])],
-    ['the token is paused', 'token_paused', 'later', () => asIssuer('usdcPauser', 'pause', []), () => asIssuer('usdcPauser', 'unpause', [])],
-  ] as const)('%s: failed with %s and refund.failed, nothing moved, the amount refundable again', async (_label, code, retry, apply, undo) => {
-    const sessionId = await paidSession();
-    const refund = await createRefund(sessionId, '2000000');
-    const before = [await balanceOf(payout), await balanceOf(customer.address)];
-    await apply();
-    let sent: { hash: Hex; status: string };
-    try {
-      sent = await sendInstructed(refund.instructions.call);
-    } finally {
-      await undo();
-    }
-    expect(sent.status).toBe('reverted');
-    expect([await balanceOf(payout), await balanceOf(customer.address)]).toEqual(before);
+    [
+      'the refunded customer is blacklisted',
+      'payer_blacklisted',
+      'never',
+      () => asIssuer('usdcBlacklister', 'blacklist', [customer.address]),
+      () => asIssuer('usdcBlacklister', 'unBlacklist', [customer.address]),
+    ],
+    [
+      'the payout address is blacklisted',
+      'merchant_blacklisted',
+      'never',
+      () => asIssuer('usdcBlacklister', 'blacklist', [payout]),
+      () => asIssuer('usdcBlacklister', 'unBlacklist', [payout]),
+    ],
+    [
+      'the token is paused',
+      'token_paused',
+      'later',
+      () => asIssuer('usdcPauser', 'pause', []),
+      () => asIssuer('usdcPauser', 'unpause', []),
+    ],
+  ] as const)(
+    '%s: failed with %s and refund.failed, nothing moved, the amount refundable again',
+    async (_label, code, retry, apply, undo) => {
+      const sessionId = await paidSession();
+      const refund = await createRefund(sessionId, '2000000');
+      const before = [await balanceOf(payout), await balanceOf(customer.address)];
+      await apply();
+      let sent: { hash: Hex; status: string };
+      try {
+        sent = await sendInstructed(refund.instructions.call);
+      } finally {
+        await undo();
+      }
+      expect(sent.status).toBe('reverted');
+      expect([await balanceOf(payout), await balanceOf(customer.address)]).toEqual(before);
 
-    const res = await record(refund.id, sent.hash);
-    expect(res.statusCode, res.body).toBe(200);
-    const failed = res.json();
-    expect(failed).toMatchObject({ id: refund.id, status: 'failed', failureCode: code, transactionHash: sent.hash, succeededAt: null });
-    expect(failed.failureReason).toMatch(/USDC/);
-    expect(Date.parse(failed.failedAt)).not.toBeNaN();
-    expect((await t.app.inject({ method: 'GET', url: `/v1/refunds/${refund.id}`, headers: auth() })).json()).toMatchObject({ status: 'failed', failureCode: code });
+      const res = await record(refund.id, sent.hash);
+      expect(res.statusCode, res.body).toBe(200);
+      const failed = res.json();
+      expect(failed).toMatchObject({ id: refund.id, status: 'failed', failureCode: code, transactionHash: sent.hash, succeededAt: null });
+      expect(failed.failureReason).toMatch(/USDC/);
+      expect(Date.parse(failed.failedAt)).not.toBeNaN();
+      expect((await t.app.inject({ method: 'GET', url: `/v1/refunds/${refund.id}`, headers: auth() })).json()).toMatchObject({
+        status: 'failed',
+        failureCode: code,
+      });
 
-    const events = await failedEvents(refund.id);
-    expect(events).toHaveLength(1);
-    expect(events[0]!.data).toMatchObject({ object: { id: refund.id, status: 'failed', failureCode: code }, retry });
+      const events = await failedEvents(refund.id);
+      expect(events).toHaveLength(1);
+      expect(events[0]!.data).toMatchObject({ object: { id: refund.id, status: 'failed', failureCode: code }, retry });
 
-    // Recording the same hash again answers the refund as it is; no second event.
-    const again = await record(refund.id, sent.hash);
-    expect(again.statusCode).toBe(200);
-    expect(again.json().status).toBe('failed');
-    expect(await failedEvents(refund.id)).toHaveLength(1);
+      // Recording the same hash again answers the refund as it is; no second event.
+      const again = await record(refund.id, sent.hash);
+      expect(again.statusCode).toBe(200);
+      expect(again.json().status).toBe('failed');
+      expect(await failedEvents(refund.id)).toHaveLength(1);
 
-    // The failed refund reserves nothing: all that was paid is refundable, and (the cause lifted) a new refund succeeds.
-    const retried = await createRefund(sessionId);
-    expect(retried.amount).toBe(PAID.toString());
-    const ok = await sendInstructed(retried.instructions.call);
-    expect(ok.status).toBe('success');
-    const succeeded = await record(retried.id, ok.hash);
-    expect(succeeded.statusCode, succeeded.body).toBe(200);
-    expect(succeeded.json()).toMatchObject({ status: 'succeeded', failureCode: null, failureReason: null });
-  });
+      // The failed refund reserves nothing: all that was paid is refundable, and (the cause lifted) a new refund succeeds.
+      const retried = await createRefund(sessionId);
+      expect(retried.amount).toBe(PAID.toString());
+      const ok = await sendInstructed(retried.instructions.call);
+      expect(ok.status).toBe('success');
+      const succeeded = await record(retried.id, ok.hash);
+      expect(succeeded.statusCode, succeeded.body).toBe(200);
+      expect(succeeded.json()).toMatchObject({ status: 'succeeded', failureCode: null, failureReason: null });
+    },
+  );
 
   it('a reverted transaction that is not the refund transfer changes nothing', async () => {
     const sessionId = await paidSession();
@@ -152,7 +205,10 @@ describe('a refund transfer refused by USDC', () => {
     let other: { hash: Hex; status: string };
     try {
       // The payout wallet's transfer of another amount: refused by the token too, but not this refund's call.
-      other = await sendInstructed({ to: token, data: encodeFunctionData({ abi: fiatTokenAbi, functionName: 'transfer', args: [customer.address, 999n] }) });
+      other = await sendInstructed({
+        to: token,
+        data: encodeFunctionData({ abi: fiatTokenAbi, functionName: 'transfer', args: [customer.address, 999n] }),
+      });
     } finally {
       await asIssuer('usdcPauser', 'unpause', []);
     }
@@ -161,7 +217,10 @@ describe('a refund transfer refused by USDC', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatchObject({ code: 'invalid_request', param: 'transactionHash' });
     expect(res.json().error.message).toMatch(/reverted/);
-    expect((await t.app.inject({ method: 'GET', url: `/v1/refunds/${refund.id}`, headers: auth() })).json()).toMatchObject({ status: 'pending', failureCode: null });
+    expect((await t.app.inject({ method: 'GET', url: `/v1/refunds/${refund.id}`, headers: auth() })).json()).toMatchObject({
+      status: 'pending',
+      failureCode: null,
+    });
     expect(await failedEvents(refund.id)).toHaveLength(0);
   });
 
@@ -184,4 +243,3 @@ describe('a refund transfer refused by USDC', () => {
     expect(res.json().error.message).toMatch(/payer_blacklisted/);
   });
 });
-

@@ -67,7 +67,8 @@ type Session = {
 };
 
 const headers = () => ({ authorization: `Bearer ${merchant.secretKey}` });
-const api = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => t.app.inject({ method, url, headers: headers(), ...(payload ? { payload } : {}) });
+const api = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
+  t.app.inject({ method, url, headers: headers(), ...(payload ? { payload } : {}) });
 
 async function createSession(body: Record<string, unknown> = {}): Promise<Session> {
   const res = await api('POST', '/v1/payment-sessions', { amount: AMOUNT.toString(), ...body });
@@ -81,7 +82,13 @@ const walletOf = (account: PrivateKeyAccount) =>
 
 /** A plain ERC-20 transfer from an EOA, mined (not yet confirmed: that takes CONFIRMATIONS - 1 more blocks). */
 async function transfer(to: Address, value: bigint, from = transferer): Promise<Hash> {
-  const hash = await walletOf(from).writeContract({ address: settings.token, abi: erc20Abi, functionName: 'transfer', args: [to, value], gas: 200_000n });
+  const hash = await walletOf(from).writeContract({
+    address: settings.token,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [to, value],
+    gas: 200_000n,
+  });
   expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
   return hash;
 }
@@ -103,9 +110,21 @@ const untilMining = <T>(read: () => Promise<T>, done: (value: T) => boolean, wha
 /** The payer signs an EIP-3009 authorization of `value` to the session's payTo; the merchant posts it to the relay. */
 async function relayPayment(sessionId: string, value: bigint) {
   const now = (await pub.getBlock()).timestamp;
-  const message: Authorization = { from: signer.address, to: payout, value, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
+  const message: Authorization = {
+    from: signer.address,
+    to: payout,
+    value,
+    validAfter: now - 60n,
+    validBefore: now + 3600n,
+    nonce: randomNonce(),
+  };
   const signature = await signAuthorization(signer, await readDomain(pub, settings.token), 'TransferWithAuthorization', message);
-  const authorization = { ...message, value: value.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() };
+  const authorization = {
+    ...message,
+    value: value.toString(),
+    validAfter: message.validAfter.toString(),
+    validBefore: message.validBefore.toString(),
+  };
   return t.app.inject({
     method: 'POST',
     url: '/v1/relay/payments',
@@ -115,12 +134,17 @@ async function relayPayment(sessionId: string, value: bigint) {
 }
 
 const depositStatuses = async (sessionId: string) =>
-  (await db.sql<{ status: string }[]>`select status from deposits where payment_session_id = ${sessionId} order by created_at, id`).map((r) => r.status);
+  (await db.sql<{ status: string }[]>`select status from deposits where payment_session_id = ${sessionId} order by created_at, id`).map(
+    (r) => r.status,
+  );
 const eventTypes = async (sessionId: string) =>
-  (await db.sql<{ type: string }[]>`select type from events where data->'object'->>'id' = ${sessionId} order by created_at, id`).map((e) => e.type);
+  (await db.sql<{ type: string }[]>`select type from events where data->'object'->>'id' = ${sessionId} order by created_at, id`).map(
+    (e) => e.type,
+  );
 
 /** POST /v1/refunds for the session: the whole refundable amount when `amount` is left out. */
-const refund = (paymentSessionId: string, amount?: bigint) => api('POST', '/v1/refunds', { paymentSessionId, ...(amount === undefined ? {} : { amount: amount.toString() }) });
+const refund = (paymentSessionId: string, amount?: bigint) =>
+  api('POST', '/v1/refunds', { paymentSessionId, ...(amount === undefined ? {} : { amount: amount.toString() }) });
 
 describe('a relayed payment and a transfer on the same session (issue 36, item 4)', () => {
   it('a transfer confirmed while the relayed payment is in flight: both count, the second is a refundable overpayment', async () => {
@@ -131,7 +155,8 @@ describe('a relayed payment and a transfer on the same session (issue 36, item 4
     expect(relayed.statusCode, relayed.body).toBe(200);
     const submissionId = relayed.json().id as string;
     const sent = await until(
-      async () => (await db.sql<{ hash: Hex | null }[]>`select transaction_hash as hash from relay_submissions where id = ${submissionId}`)[0]!.hash,
+      async () =>
+        (await db.sql<{ hash: Hex | null }[]>`select transaction_hash as hash from relay_submissions where id = ${submissionId}`)[0]!.hash,
       (hash) => hash !== null,
       'the relayed payment sent',
     );
@@ -139,11 +164,19 @@ describe('a relayed payment and a transfer on the same session (issue 36, item 4
     expect((await getSession(session.id)).status).toBe('processing');
     // One block more: the transfer has its confirmations, the relayed payment not yet. The transfer pays the session.
     await testClient.mine({ blocks: 1 });
-    const paid = await until(() => getSession(session.id), (s) => s.status === 'completed', 'completed by the transfer');
+    const paid = await until(
+      () => getSession(session.id),
+      (s) => s.status === 'completed',
+      'completed by the transfer',
+    );
     expect(paid.transactionHash).toBe(transferHash);
     expect(await depositStatuses(session.id)).toEqual(['credited']);
     // Then the relayed payment confirms: the customer paid twice, and the second payment is an overpayment.
-    const both = await untilMining(() => getSession(session.id), (s) => s.amountRefundable !== AMOUNT.toString(), 'the relayed payment counted');
+    const both = await untilMining(
+      () => getSession(session.id),
+      (s) => s.amountRefundable !== AMOUNT.toString(),
+      'the relayed payment counted',
+    );
     expect(both.amountRefundable).toBe((2n * AMOUNT).toString());
     expect(both.deposit).toMatchObject({ amountReceived: AMOUNT.toString(), amountRemaining: '0', amountExcess: AMOUNT.toString() });
     const refunded = await refund(session.id);
@@ -156,7 +189,11 @@ describe('a relayed payment and a transfer on the same session (issue 36, item 4
     const session = await createSession();
     await transfer(session.deposit.address, 400_000n);
     await confirm();
-    const partial = await until(() => getSession(session.id), (s) => s.deposit.amountReceived === '400000', 'the partial transfer credited');
+    const partial = await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '400000',
+      'the partial transfer credited',
+    );
     expect(partial.deposit.amountRemaining).toBe('600000');
     // The full amount would make the customer pay the transfer twice: refused, and nothing changes.
     const full = await relayPayment(session.id, AMOUNT);
@@ -166,7 +203,11 @@ describe('a relayed payment and a transfer on the same session (issue 36, item 4
     expect((await getSession(session.id)).status).toBe('open');
     const rest = await relayPayment(session.id, 600_000n);
     expect(rest.statusCode, rest.body).toBe(200);
-    const done = await untilMining(() => getSession(session.id), (s) => s.status === 'completed', 'completed by the relayed rest');
+    const done = await untilMining(
+      () => getSession(session.id),
+      (s) => s.status === 'completed',
+      'completed by the relayed rest',
+    );
     expect(done.deposit).toMatchObject({ amountReceived: '400000', amountRemaining: '0', amountExcess: '0' });
     expect(done.amountRefundable).toBe(AMOUNT.toString());
     const tooMuch = await refund(session.id, AMOUNT + 1n);
@@ -185,10 +226,18 @@ describe('a partial payment of a session that does not complete is refundable (i
     const session = await createSession({ testClock: clockId });
     await transfer(session.deposit.address, 250_000n);
     await confirm();
-    await until(() => getSession(session.id), (s) => s.deposit.amountReceived === '250000', 'the partial transfer credited');
+    await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '250000',
+      'the partial transfer credited',
+    );
     const advanced = await api('POST', `/v1/test-clocks/${clockId}/advance`, { frozenTime: new Date(start + 31 * 60_000).toISOString() });
     expect(advanced.statusCode, advanced.body).toBe(200);
-    const expired = await until(() => getSession(session.id), (s) => s.status === 'expired', 'expired');
+    const expired = await until(
+      () => getSession(session.id),
+      (s) => s.status === 'expired',
+      'expired',
+    );
     expect(expired.amountRefundable).toBe('250000');
     expect(expired.deposit.amountReceived).toBe('250000');
     const refunded = await refund(session.id);
@@ -211,7 +260,11 @@ describe('a partial payment of a session that does not complete is refundable (i
     const session = await getSession(invoice.sessionId);
     await transfer(session.deposit.address, 300_000n);
     await confirm();
-    await until(() => getSession(session.id), (s) => s.deposit.amountReceived === '300000', 'the partial transfer credited');
+    await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '300000',
+      'the partial transfer credited',
+    );
     const voided = await api('POST', `/v1/invoices/${invoice.id}/void`);
     expect(voided.statusCode, voided.body).toBe(200);
     const cancelled = await getSession(session.id);
@@ -240,19 +293,31 @@ describe('a reorg that takes out the deposit which completed a session, then bri
     const hash = await wallet.sendRawTransaction({ serializedTransaction: raw });
     expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
     await confirm();
-    const paid = await until(() => getSession(session.id), (s) => s.status === 'completed', 'completed by the transfer');
+    const paid = await until(
+      () => getSession(session.id),
+      (s) => s.status === 'completed',
+      'completed by the transfer',
+    );
     expect(paid.transactionHash).toBe(hash);
     expect(paid.amountRefundable).toBe(AMOUNT.toString());
 
     await testClient.revert({ id: snapshot });
     await testClient.mine({ blocks: 8 });
-    await until(() => depositStatuses(session.id), (s) => s[0] === 'removed', 'the deposit removed by the reorg');
+    await until(
+      () => depositStatuses(session.id),
+      (s) => s[0] === 'removed',
+      'the deposit removed by the reorg',
+    );
     expect(await eventTypes(session.id)).toContain('payment.deposit_reversed');
 
     expect(await wallet.sendRawTransaction({ serializedTransaction: raw })).toBe(hash);
     expect((await waitForDevReceipt(pub, hash)).status).toBe('success');
     await confirm();
-    const statuses = await until(() => depositStatuses(session.id), (s) => s[0] === 'credited' || s[0] === 'late', 'the deposit back');
+    const statuses = await until(
+      () => depositStatuses(session.id),
+      (s) => s[0] === 'credited' || s[0] === 'late',
+      'the deposit back',
+    );
     expect(statuses).toEqual(['credited']);
     const after = await getSession(session.id);
     expect(after).toMatchObject({ status: 'completed', amountRefundable: AMOUNT.toString() });

@@ -30,9 +30,26 @@ async function seedSession(merchantId: string, deposit: string | null = null): P
   return id;
 }
 
-async function seedRelay(input: { status: string; hash: string | null; block: number | null; confirmations: number; failureCode?: string; minutesAgo: number }) {
+async function seedRelay(input: {
+  status: string;
+  hash: string | null;
+  block: number | null;
+  confirmations: number;
+  failureCode?: string;
+  minutesAgo: number;
+}) {
   const id = newId('relaySubmission');
-  const call = { kind: 'payment', token: TOKEN, from: payer, to: payTo, value: '5000000', validAfter: '0', validBefore: '9999999999', nonce: hashOf('ee'), signature: '0x' };
+  const call = {
+    kind: 'payment',
+    token: TOKEN,
+    from: payer,
+    to: payTo,
+    value: '5000000',
+    validAfter: '0',
+    validBefore: '9999999999',
+    nonce: hashOf('ee'),
+    signature: '0x',
+  };
   await db.sql`insert into relay_submissions (id, merchant_id, livemode, idempotency_key, kind, chain_id, authorization_digest, call, status,
                  transaction_hash, block_number, confirmations, failure_code, failure_reason, payment_session_id, created_at, updated_at)
                values (${id}, ${merchant.merchantId}, false, ${id}, 'payment', ${CHAIN_ID}, ${id}, ${db.sql.json(call)}, ${input.status},
@@ -57,13 +74,24 @@ afterAll(async () => {
 describe('GET /v1/payment-sessions/{id}/transactions', () => {
   it('is empty for a session nothing happened to yet', async () => {
     const fresh = await seedSession(merchant.merchantId);
-    const response = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${fresh}/transactions`, headers: auth(merchant.secretKey) });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/v1/payment-sessions/${fresh}/transactions`,
+      headers: auth(merchant.secretKey),
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ data: [] });
   });
 
   it('lists every transaction oldest first with its finality', async () => {
-    const refused = await seedRelay({ status: 'failed', hash: null, block: null, confirmations: 0, failureCode: 'insufficient_funds', minutesAgo: 55 });
+    const refused = await seedRelay({
+      status: 'failed',
+      hash: null,
+      block: null,
+      confirmations: 0,
+      failureCode: 'insufficient_funds',
+      minutesAgo: 55,
+    });
     const paid = await seedRelay({ status: 'confirmed', hash: hashOf('02'), block: 100, confirmations: 3, minutesAgo: 50 });
     const deposit = newId('deposit');
     const lateDeposit = newId('deposit');
@@ -86,7 +114,11 @@ describe('GET /v1/payment-sessions/{id}/transactions', () => {
     await db.sql`insert into indexer_checkpoints (chain_id, livemode, block_number, block_hash) values (${CHAIN_ID}, false, 112, ${hashOf('99')})
                  on conflict (chain_id, livemode) do update set block_number = excluded.block_number`;
 
-    const response = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${sessionId}/transactions`, headers: auth(merchant.secretKey) });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/v1/payment-sessions/${sessionId}/transactions`,
+      headers: auth(merchant.secretKey),
+    });
     expect(response.statusCode).toBe(200);
     const { data } = response.json() as { data: Record<string, unknown>[] };
     expect(data.map((tx) => [tx.kind, tx.sourceId, tx.status])).toEqual([
@@ -97,7 +129,13 @@ describe('GET /v1/payment-sessions/{id}/transactions', () => {
       ['deposit', lateDeposit, 'confirmed'],
       ['refund', refund, 'confirmed'],
     ]);
-    expect(data[0]).toMatchObject({ transactionHash: null, blockNumber: null, confirmations: null, failureCode: 'insufficient_funds', confirmedAt: null });
+    expect(data[0]).toMatchObject({
+      transactionHash: null,
+      blockNumber: null,
+      confirmations: null,
+      failureCode: 'insufficient_funds',
+      confirmedAt: null,
+    });
     expect(data[1]).toMatchObject({
       object: 'payment_session_transaction',
       transactionHash: hashOf('02'),
@@ -111,10 +149,30 @@ describe('GET /v1/payment-sessions/{id}/transactions', () => {
       failureCode: null,
     });
     expect(data[1]!.confirmedAt).toEqual(expect.any(String));
-    expect(data[2]).toMatchObject({ transactionHash: hashOf('03'), confirmations: 11, from: payer, to: depositAddress, amount: '1000000', late: false });
-    expect(data[3]).toMatchObject({ transactionHash: hashOf('04'), confirmations: null, from: depositAddress, to: payTo, amount: '1000000' });
+    expect(data[2]).toMatchObject({
+      transactionHash: hashOf('03'),
+      confirmations: 11,
+      from: payer,
+      to: depositAddress,
+      amount: '1000000',
+      late: false,
+    });
+    expect(data[3]).toMatchObject({
+      transactionHash: hashOf('04'),
+      confirmations: null,
+      from: depositAddress,
+      to: payTo,
+      amount: '1000000',
+    });
     expect(data[4]).toMatchObject({ transactionHash: hashOf('05'), late: true, amount: '250000', confirmations: 5 });
-    expect(data[5]).toMatchObject({ transactionHash: hashOf('06'), blockNumber: '112', confirmations: 3, from: payTo, to: payer, amount: '2000000' });
+    expect(data[5]).toMatchObject({
+      transactionHash: hashOf('06'),
+      blockNumber: '112',
+      confirmations: 3,
+      from: payTo,
+      to: payer,
+      amount: '2000000',
+    });
   });
 
   it('counts a transaction newer than the checkpoint only as far as the relay tracked it', async () => {
@@ -123,7 +181,11 @@ describe('GET /v1/payment-sessions/{id}/transactions', () => {
     sessionId = session;
     await seedRelay({ status: 'submitted', hash: hashOf('07'), block: 120, confirmations: 1, minutesAgo: 3 });
     sessionId = previous;
-    const response = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${session}/transactions`, headers: auth(merchant.secretKey) });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/v1/payment-sessions/${session}/transactions`,
+      headers: auth(merchant.secretKey),
+    });
     expect(response.json().data).toEqual([expect.objectContaining({ status: 'submitted', confirmations: 1, confirmedAt: null })]);
   });
 
@@ -144,7 +206,11 @@ describe('GET /v1/payment-sessions/{id}/transactions', () => {
     const denied = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${sessionId}/transactions`, headers: auth(key) });
     expect(denied.statusCode).toBe(403);
     expect(denied.json().error.code).toBe('permission_denied');
-    const publishable = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${sessionId}/transactions`, headers: auth(merchant.publishableKey) });
+    const publishable = await t.app.inject({
+      method: 'GET',
+      url: `/v1/payment-sessions/${sessionId}/transactions`,
+      headers: auth(merchant.publishableKey),
+    });
     expect(publishable.statusCode).toBe(403);
   });
 });

@@ -74,9 +74,11 @@ const invoiceBody = () => ({
 });
 
 const pendingStarts = async (workflowId: string) =>
-  (await db.sql<{ action: string }[]>`select action from workflow_starts where workflow_id = ${workflowId} and done_at is null order by created_at`).map(
-    (r) => r.action,
-  );
+  (
+    await db.sql<
+      { action: string }[]
+    >`select action from workflow_starts where workflow_id = ${workflowId} and done_at is null order by created_at`
+  ).map((r) => r.action);
 
 async function runOutboxSweep(): Promise<number> {
   return temporal.client.workflow.execute('outboxSweepWorkflow', {
@@ -133,8 +135,16 @@ describe('creates while Temporal is unreachable', () => {
     // The running workflows do their work: voiding the invoice ends both of its workflows.
     const voided = await post(up, `/v1/invoices/${invoice.id}/void`, {});
     expect(voided.statusCode, voided.body).toBe(200);
-    await until(() => status(invoice.id), (s) => s === 'COMPLETED', 'the invoice workflow to end');
-    await until(() => status(invoice.sessionId), (s) => s === 'COMPLETED', 'the session workflow to end');
+    await until(
+      () => status(invoice.id),
+      (s) => s === 'COMPLETED',
+      'the invoice workflow to end',
+    );
+    await until(
+      () => status(invoice.sessionId),
+      (s) => s === 'COMPLETED',
+      'the session workflow to end',
+    );
     await temporal.client.workflow.getHandle(session.id).terminate('test over');
   });
 
@@ -193,7 +203,11 @@ describe('the daily invoice Schedule', () => {
     const handle = temporal.client.schedule.getHandle(id);
     try {
       const described = await handle.describe();
-      expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'invoiceSweepWorkflow', taskQueue: temporal.taskQueue });
+      expect(described.action).toMatchObject({
+        type: 'startWorkflow',
+        workflowType: 'invoiceSweepWorkflow',
+        taskQueue: temporal.taskQueue,
+      });
       expect(described.spec.intervals?.[0]?.every).toBe(86_400_000);
 
       await handle.trigger();

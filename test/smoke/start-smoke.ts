@@ -128,7 +128,8 @@ async function expectPlan(dev: Dev, planId: string): Promise<void> {
 const fresh = !existsSync(join(ROOT, '.data')) && !existsSync(join(ROOT, 'dashboard', 'dist'));
 console.log(`[smoke] starting from ${fresh ? 'a fresh clone: no .data, no dashboard build' : 'an existing .data or dashboard build'}`);
 // CI runs this first on its fresh clone, so the newcomer's path (a dashboard build inside npm start) is what it checks.
-if (process.env.CI_FRESH_CLONE === '1' && !fresh) fail('expected a fresh clone (no .data, no dashboard/dist): run this before anything that builds or starts services');
+if (process.env.CI_FRESH_CLONE === '1' && !fresh)
+  fail('expected a fresh clone (no .data, no dashboard/dist): run this before anything that builds or starts services');
 
 // 1. First start, the README's curl.
 let t = Date.now();

@@ -26,9 +26,20 @@ export type BaseChain = {
 export async function startBaseChain(input: { payers: readonly `0x${string}`[]; payerBalance: bigint }): Promise<BaseChain> {
   const anvil = await startAnvil({ chainId: BASE.chainId, blockTime: 2 });
   try {
-    const client = createPublicClient({ chain: chainDefinition(BASE.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl), pollingInterval: 200, cacheTime: 0 });
+    const client = createPublicClient({
+      chain: chainDefinition(BASE.chainId, anvil.rpcUrl),
+      transport: http(anvil.rpcUrl),
+      pollingInterval: 200,
+      cacheTime: 0,
+    });
     await installUsdcAt(client, BASE.usdc);
-    await fundPayers({ rpcUrl: anvil.rpcUrl, minterKey: DEV_ACCOUNTS.usdcMasterMinter.privateKey, token: BASE.usdc, payers: input.payers, balance: input.payerBalance });
+    await fundPayers({
+      rpcUrl: anvil.rpcUrl,
+      minterKey: DEV_ACCOUNTS.usdcMasterMinter.privateKey,
+      token: BASE.usdc,
+      payers: input.payers,
+      balance: input.payerBalance,
+    });
 
     const out: string[] = [];
     const err: string[] = [];
@@ -40,7 +51,9 @@ export async function startBaseChain(input: { payers: readonly `0x${string}`[]; 
       loadBuild: loadContractBuild,
     });
     if (code !== 0) throw new Error(`contracts:deploy exited ${code}:\n${err.join('\n')}`);
-    const pasted = Object.fromEntries(out.filter((line) => /^CHAIN_LIVE_[A-Z_]+=/.test(line)).map((line) => line.split('=') as [string, string]));
+    const pasted = Object.fromEntries(
+      out.filter((line) => /^CHAIN_LIVE_[A-Z_]+=/.test(line)).map((line) => line.split('=') as [string, string]),
+    );
     const liveEnv = {
       ...pasted,
       CHAIN_LIVE_RPC_URL: anvil.rpcUrl,

@@ -45,7 +45,12 @@ export async function startDashboardStack(options: {
     taskQueue: temporal.taskQueue,
     chain,
     ...(options.webhookResolver ? { webhookResolver: options.webhookResolver } : {}),
-    env: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl, DASHBOARD_OIDC_CLIENT_ID: DASHBOARD_CLIENT_ID },
+    env: {
+      OIDC_ISSUER: idp.issuer,
+      OIDC_AUDIENCE: idp.audience,
+      OIDC_JWKS_URL: idp.jwksUrl,
+      DASHBOARD_OIDC_CLIENT_ID: DASHBOARD_CLIENT_ID,
+    },
   });
   const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   idp.registerClient(DASHBOARD_CLIENT_ID, [`${baseUrl}/dashboard/callback`]);

@@ -24,13 +24,21 @@ export async function deployErc1271Wallet(
     chain: funder.chain,
   });
   const wallet = (await pub.waitForTransactionReceipt({ hash: deployed })).contractAddress!;
-  const funded = await funder.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [wallet, funding], account: funder.account, chain: funder.chain });
+  const funded = await funder.writeContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [wallet, funding],
+    account: funder.account,
+    chain: funder.chain,
+  });
   if ((await pub.waitForTransactionReceipt({ hash: funded })).status !== 'success') throw new Error('funding the wallet failed');
   return wallet;
 }
 
 /** Owners sorted as the wallet wants their signatures (ascending address). */
-export const inWalletOrder = (owners: PrivateKeyAccount[]): PrivateKeyAccount[] => [...owners].sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1));
+export const inWalletOrder = (owners: PrivateKeyAccount[]): PrivateKeyAccount[] =>
+  [...owners].sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1));
 
 /** The wallet's signature of `digest` by `signers` (in wallet order). */
 export async function walletSignature(signers: PrivateKeyAccount[], digest: Hex): Promise<Hex> {

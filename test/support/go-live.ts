@@ -9,7 +9,13 @@ import type { TestApp } from './app.js';
 
 export type LiveMerchant = { merchantId: string; email: string; liveSecretKey: string };
 
-export async function goLive(input: { t: TestApp; idp: DevIdentityProvider; sink: SmtpSink; businessName: string; payoutAddress: string }): Promise<LiveMerchant> {
+export async function goLive(input: {
+  t: TestApp;
+  idp: DevIdentityProvider;
+  sink: SmtpSink;
+  businessName: string;
+  payoutAddress: string;
+}): Promise<LiveMerchant> {
   const { t, idp, sink } = input;
   const subject = `golive_${Date.now()}`;
   const email = `${subject}@example.com`;
@@ -21,7 +27,12 @@ export async function goLive(input: { t: TestApp; idp: DevIdentityProvider; sink
   };
   const merchantId = (await call('POST', '/v1/auth/sync')).id as string;
   expect((await call('GET', '/v1/merchants/me/live-mode-eligibility')).eligible).toBe(false);
-  const refused = await t.app.inject({ method: 'POST', url: '/v1/api-keys', headers: { authorization: `Bearer ${token}` }, payload: { mode: 'live', preset: 'full' } });
+  const refused = await t.app.inject({
+    method: 'POST',
+    url: '/v1/api-keys',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { mode: 'live', preset: 'full' },
+  });
   expect(refused.statusCode).toBe(403);
 
   await call('POST', '/v1/merchants/me/email-verification');

@@ -13,6 +13,8 @@ export async function recordHistory(handle: { fetchHistory: () => Promise<unknow
   if (!process.env.RECORD_HISTORIES) return;
   mkdirSync(HISTORIES_DIR, { recursive: true });
   // Failure stack traces carry the checkout's absolute path: keep fixtures free of machine paths.
-  const json = JSON.stringify(await handle.fetchHistory(), null, 1).split(PROJECT_ROOT_PATH).join('');
+  const json = JSON.stringify(await handle.fetchHistory(), null, 1)
+    .split(PROJECT_ROOT_PATH)
+    .join('');
   writeFileSync(`${HISTORIES_DIR}${name}.${shape}.json`, json);
 }

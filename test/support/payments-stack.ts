@@ -51,7 +51,13 @@ export async function startPaymentsStack(
   if (options.depositIndexer) {
     const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
     const hooks = createHookRegistry(
-      depositIndexerHooks({ sql: db.sql, events, temporal: temporal.client, taskQueue: temporal.taskQueue, publicBaseUrl: 'http://localhost:3000' }),
+      depositIndexerHooks({
+        sql: db.sql,
+        events,
+        temporal: temporal.client,
+        taskQueue: temporal.taskQueue,
+        publicBaseUrl: 'http://localhost:3000',
+      }),
     );
     indexerRun = createIndexer({ sql: db.sql, settings, hooks, temporal: temporal.client }).run(indexerStop.signal);
   }

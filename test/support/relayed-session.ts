@@ -20,11 +20,25 @@ export async function payRelayedSession(opts: {
 }): Promise<string> {
   const { app, pub, payer, amount } = opts;
   const headers = { authorization: `Bearer ${opts.secretKey}` };
-  const session = (await app.inject({ method: 'POST', url: '/v1/payment-sessions', headers, payload: { amount: amount.toString() } })).json();
+  const session = (
+    await app.inject({ method: 'POST', url: '/v1/payment-sessions', headers, payload: { amount: amount.toString() } })
+  ).json();
   const now = (await pub.getBlock()).timestamp;
-  const message: Authorization = { from: payer.address, to: opts.payTo, value: amount, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
+  const message: Authorization = {
+    from: payer.address,
+    to: opts.payTo,
+    value: amount,
+    validAfter: now - 60n,
+    validBefore: now + 3600n,
+    nonce: randomNonce(),
+  };
   const signature = await signAuthorization(payer, await readDomain(pub, opts.token), 'TransferWithAuthorization', message);
-  const authorization = { ...message, value: amount.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() };
+  const authorization = {
+    ...message,
+    value: amount.toString(),
+    validAfter: message.validAfter.toString(),
+    validBefore: message.validBefore.toString(),
+  };
   const paid = await app.inject({
     method: 'POST',
     url: '/v1/relay/payments',

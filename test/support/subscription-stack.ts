@@ -42,10 +42,15 @@ export type SubscriptionStack = {
   stop: () => Promise<void>;
 };
 
-export async function startSubscriptionStack(input: { merchantName: string; plan: { name: string; amount: bigint } }): Promise<SubscriptionStack> {
+export async function startSubscriptionStack(input: {
+  merchantName: string;
+  plan: { name: string; amount: bigint };
+}): Promise<SubscriptionStack> {
   const db = await createTestDatabase();
   const [env, chain, bundle, sink] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } } }),
+    TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } },
+    }),
     startTestChain(db.sql),
     workflowBundle(),
     startSmtpSink(),
@@ -55,7 +60,14 @@ export async function startSubscriptionStack(input: { merchantName: string; plan
   await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
   await createPlanService({ sql: db.sql, events: outboxOnly }).create(
     { merchantId: merchant.merchantId, livemode: false },
-    { name: input.plan.name, amount: input.plan.amount.toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0 },
+    {
+      name: input.plan.name,
+      amount: input.plan.amount.toString(),
+      currency: 'USDC',
+      interval: 'monthly',
+      intervalCount: 1,
+      trialPeriodDays: 0,
+    },
   );
 
   const sendingEmails = (taskQueue: string): EmailDispatcher => {
@@ -74,7 +86,14 @@ export async function startSubscriptionStack(input: { merchantName: string; plan
     sink,
     mailer,
     merchant,
-    chainEventDeps: (taskQueue) => ({ sql: db.sql, temporal: env.client, taskQueue, events: outboxOnly, modes: { test: chain.mode }, useSearchAttributes: false }),
+    chainEventDeps: (taskQueue) => ({
+      sql: db.sql,
+      temporal: env.client,
+      taskQueue,
+      events: outboxOnly,
+      modes: { test: chain.mode },
+      useSearchAttributes: false,
+    }),
     sendingEmails,
     newWorker: (taskQueue) =>
       Worker.create({

@@ -23,9 +23,17 @@ const env = (name: string): string => {
 };
 
 const sql = createSql(env('DATABASE_URL'), { max: 4 });
-const real = await createViemSubscriptionChain({
-  test: { rpcUrl: env('RPC_URL'), operatorKey: env('OPERATOR_KEY') as Hex, subscriptionManager: env('SUBSCRIPTION_MANAGER') as Address, pollingIntervalMs: 50 },
-}, { sql });
+const real = await createViemSubscriptionChain(
+  {
+    test: {
+      rpcUrl: env('RPC_URL'),
+      operatorKey: env('OPERATOR_KEY') as Hex,
+      subscriptionManager: env('SUBSCRIPTION_MANAGER') as Address,
+      pollingIntervalMs: 50,
+    },
+  },
+  { sql },
+);
 const subscriptionChain: SubscriptionChain = process.env.HANG_AFTER_CHARGE
   ? {
       ...real,

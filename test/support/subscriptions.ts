@@ -44,7 +44,14 @@ export type TestChain = {
   isCharged: (onChainId: string, periodIndex: number) => Promise<boolean>;
   isCancelledOnChain: (onChainId: string) => Promise<boolean>;
   /** `permitValue`: the allowance permitted at enrolment (default: the term, or 1000 periods when open-ended). */
-  enrol: (input: { payer: PrivateKeyAccount; amount: bigint; period: bigint; periods: number; trialEnd?: bigint; permitValue?: bigint }) => Promise<SubscriptionCreatedLog>;
+  enrol: (input: {
+    payer: PrivateKeyAccount;
+    amount: bigint;
+    period: bigint;
+    periods: number;
+    trialEnd?: bigint;
+    permitValue?: bigint;
+  }) => Promise<SubscriptionCreatedLog>;
   stop: () => Promise<void>;
 };
 
@@ -57,10 +64,26 @@ export async function startTestChain(sql: Sql): Promise<TestChain> {
   const chain = chainDefinition(anvil.chainId, anvil.rpcUrl);
   const pub = createPublicClient({ chain, transport: http(anvil.rpcUrl), pollingInterval: 50 });
   const testClient = createTestClient({ mode: 'anvil', chain, transport: http(anvil.rpcUrl) });
-  const relayer = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey), chain, transport: http(anvil.rpcUrl) });
-  const minter = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.usdcMasterMinter.privateKey), chain, transport: http(anvil.rpcUrl) });
-  const blacklister = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.usdcBlacklister.privateKey), chain, transport: http(anvil.rpcUrl) });
-  const pauser = createWalletClient({ account: privateKeyToAccount(DEV_ACCOUNTS.usdcPauser.privateKey), chain, transport: http(anvil.rpcUrl) });
+  const relayer = createWalletClient({
+    account: privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey),
+    chain,
+    transport: http(anvil.rpcUrl),
+  });
+  const minter = createWalletClient({
+    account: privateKeyToAccount(DEV_ACCOUNTS.usdcMasterMinter.privateKey),
+    chain,
+    transport: http(anvil.rpcUrl),
+  });
+  const blacklister = createWalletClient({
+    account: privateKeyToAccount(DEV_ACCOUNTS.usdcBlacklister.privateKey),
+    chain,
+    transport: http(anvil.rpcUrl),
+  });
+  const pauser = createWalletClient({
+    account: privateKeyToAccount(DEV_ACCOUNTS.usdcPauser.privateKey),
+    chain,
+    transport: http(anvil.rpcUrl),
+  });
 
   const chainNowMs = async () => Number((await pub.getBlock()).timestamp) * 1000;
   // Serialised: concurrent warps would race on the next block's timestamp.
@@ -76,9 +99,18 @@ export async function startTestChain(sql: Sql): Promise<TestChain> {
     return warping;
   };
 
-  const real = await createViemSubscriptionChain({
-    test: { rpcUrl: anvil.rpcUrl, operatorKey: DEV_ACCOUNTS.operator.privateKey, subscriptionManager: deployed.subscriptionManager, fromBlock: 0n, pollingIntervalMs: 50 },
-  }, { sql });
+  const real = await createViemSubscriptionChain(
+    {
+      test: {
+        rpcUrl: anvil.rpcUrl,
+        operatorKey: DEV_ACCOUNTS.operator.privateKey,
+        subscriptionManager: deployed.subscriptionManager,
+        fromBlock: 0n,
+        pollingIntervalMs: 50,
+      },
+    },
+    { sql },
+  );
   const subscriptionChain: SubscriptionChain = {
     ...real,
     charge: async (input) => {
@@ -119,9 +151,21 @@ export async function startTestChain(sql: Sql): Promise<TestChain> {
     },
     balanceOf: (who) => pub.readContract({ address: deployed.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] }),
     isCharged: (onChainId, periodIndex) =>
-      pub.readContract({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'isCharged', args: [BigInt(onChainId), periodIndex] }),
+      pub.readContract({
+        address: deployed.subscriptionManager,
+        abi: subscriptionManagerAbi,
+        functionName: 'isCharged',
+        args: [BigInt(onChainId), periodIndex],
+      }),
     isCancelledOnChain: async (onChainId) =>
-      (await pub.readContract({ address: deployed.subscriptionManager, abi: subscriptionManagerAbi, functionName: 'getSubscription', args: [BigInt(onChainId)] })).cancelled,
+      (
+        await pub.readContract({
+          address: deployed.subscriptionManager,
+          abi: subscriptionManagerAbi,
+          functionName: 'getSubscription',
+          args: [BigInt(onChainId)],
+        })
+      ).cancelled,
     enrol: async ({ payer, amount, period, periods, trialEnd = 0n, permitValue: permitted }) => {
       const now = (await pub.getBlock()).timestamp;
       const deadline = now + 3600n * 24n * 365n * 10n;

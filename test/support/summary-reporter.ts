@@ -24,7 +24,8 @@ export function tallyRun(testModules: ReadonlyArray<TestModule>, unhandledErrors
       if (state === 'passed') tally.passed++;
       else if (state === 'failed' || blockedBySuite(test)) {
         tally.failed++;
-        if (state !== 'failed') tally.reasons.push(`did not run (a hook or the file failed): ${module.relativeModuleId} > ${test.fullName}`);
+        if (state !== 'failed')
+          tally.reasons.push(`did not run (a hook or the file failed): ${module.relativeModuleId} > ${test.fullName}`);
       } else tally.skipped++;
     }
     const moduleErrors = [module, ...module.children.allSuites()].flatMap((entity) => entity.errors());

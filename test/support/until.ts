@@ -8,7 +8,12 @@ export type UntilOptions = {
 };
 
 /** Reads until `done` holds and returns that value; throws with the last value once `timeoutMs` has passed. */
-export async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, options: UntilOptions = {}): Promise<T> {
+export async function until<T>(
+  read: () => Promise<T> | T,
+  done: (value: T) => boolean,
+  what: string,
+  options: UntilOptions = {},
+): Promise<T> {
   const { timeoutMs = 60_000, intervalMs = 100 } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -21,7 +21,13 @@ export function facilitatorFor(t: TestApp, key: string): HTTPFacilitatorClient {
 }
 
 /** What a seller asks for: `amount` of `token` to `payTo` with the exact scheme. */
-export function exactRequirements(network: string, token: Address, domain: ContractDomain, payTo: Address, amount: bigint): PaymentRequirements {
+export function exactRequirements(
+  network: string,
+  token: Address,
+  domain: ContractDomain,
+  payTo: Address,
+  amount: bigint,
+): PaymentRequirements {
   return {
     scheme: 'exact',
     network: network as PaymentRequirements['network'],
@@ -34,8 +40,21 @@ export function exactRequirements(network: string, token: Address, domain: Contr
 }
 
 /** The authorization a buyer signs for `requirements`, valid from a minute before the chain's `now` for five minutes. */
-export function authorizationFor(requirements: PaymentRequirements, from: Address, now: bigint, overrides: Partial<Authorization> = {}): Authorization {
-  return { from, to: requirements.payTo as Address, value: BigInt(requirements.amount), validAfter: now - 60n, validBefore: now + 300n, nonce: randomNonce(), ...overrides };
+export function authorizationFor(
+  requirements: PaymentRequirements,
+  from: Address,
+  now: bigint,
+  overrides: Partial<Authorization> = {},
+): Authorization {
+  return {
+    from,
+    to: requirements.payTo as Address,
+    value: BigInt(requirements.amount),
+    validAfter: now - 60n,
+    validBefore: now + 300n,
+    nonce: randomNonce(),
+    ...overrides,
+  };
 }
 
 /** The EIP-712 digest of an authorization (what a contract wallet's owners sign). */
@@ -43,7 +62,12 @@ export const authorizationDigest = (domain: ContractDomain, message: Authorizati
   hashTypedData({ domain, types: EIP3009_TYPES, primaryType: 'TransferWithAuthorization', message });
 
 /** The x402 v2 payment payload of `message` with `signature`. */
-export function paymentPayload(requirements: PaymentRequirements, message: Authorization, signature: Hex, resourceUrl = 'https://seller.example/report'): PaymentPayload {
+export function paymentPayload(
+  requirements: PaymentRequirements,
+  message: Authorization,
+  signature: Hex,
+  resourceUrl = 'https://seller.example/report',
+): PaymentPayload {
   return {
     x402Version: 2,
     resource: { url: resourceUrl, description: 'A paid report', mimeType: 'application/json' },

@@ -62,7 +62,9 @@ describe('small parsers', () => {
     expect(() => parseMode('prod')).toThrow();
   });
   it('decodes quoted-printable mail bodies', () => {
-    const mail = parseMail('Subject: =?UTF-8?Q?Caf=C3=A9?=\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nYour code is 123=\r\n456 =E2=9C=93\r\n');
+    const mail = parseMail(
+      'Subject: =?UTF-8?Q?Caf=C3=A9?=\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nYour code is 123=\r\n456 =E2=9C=93\r\n',
+    );
     expect(mail.subject).toBe('Café');
     expect(mail.text).toBe('Your code is 123456 ✓');
   });

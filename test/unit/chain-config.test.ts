@@ -54,10 +54,22 @@ describe('chain settings per mode', () => {
     expect(() => loadChainConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545', ...live, CHAIN_LIVE_CHAIN_ID: '31337' })).toThrow(
       /test and live mode are both on chain id 31337 .*Each mode needs a chain of its own/,
     );
-    expect(() => loadChainConfig({ CHAIN_TEST_RPC_URL: 'https://sepolia.example', CHAIN_TEST_PRESET: 'base', ...contracts('TEST'), ...live, CHAIN_LIVE_PRESET: 'base' })).toThrow(
-      /both on chain id 8453/,
-    );
-    const apart = loadChainConfig({ CHAIN_TEST_RPC_URL: 'https://sepolia.example', CHAIN_TEST_PRESET: 'base-sepolia', ...contracts('TEST'), ...live, CHAIN_LIVE_PRESET: 'base' });
+    expect(() =>
+      loadChainConfig({
+        CHAIN_TEST_RPC_URL: 'https://sepolia.example',
+        CHAIN_TEST_PRESET: 'base',
+        ...contracts('TEST'),
+        ...live,
+        CHAIN_LIVE_PRESET: 'base',
+      }),
+    ).toThrow(/both on chain id 8453/);
+    const apart = loadChainConfig({
+      CHAIN_TEST_RPC_URL: 'https://sepolia.example',
+      CHAIN_TEST_PRESET: 'base-sepolia',
+      ...contracts('TEST'),
+      ...live,
+      CHAIN_LIVE_PRESET: 'base',
+    });
     expect([apart.test?.chainId, apart.live?.chainId]).toEqual([84532, 8453]);
   });
 

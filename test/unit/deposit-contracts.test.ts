@@ -4,7 +4,11 @@ import { keccak256 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { create2Address } from '../../src/chain/deployment/create2-factory.js';
 import { PROJECT_CREATE2_SALT } from '../../src/chain/deployment/project-contracts.js';
-import { DEPOSIT_FACTORY_ADDRESS, FORWARDER_INIT_CODE_HASH, depositForwarderFactoryAbi } from '../../src/chain/deposits/deposit-contracts.js';
+import {
+  DEPOSIT_FACTORY_ADDRESS,
+  FORWARDER_INIT_CODE_HASH,
+  depositForwarderFactoryAbi,
+} from '../../src/chain/deposits/deposit-contracts.js';
 import { DEPOSIT_FACTORY_V2_ADDRESS, depositForwarderFactoryV2Abi } from '../../src/chain/deposits/deposit-contracts-v2.js';
 import { depositAddressOf, depositIdOf, forwarderSalt } from '../../src/chain/deposits/deposit-address.js';
 import { loadArtifacts } from '../../src/dev/chain/artifacts.js';

@@ -39,26 +39,29 @@ const commandsOfApps = () => appServices.map(([, s]) => commandOf(s));
 
 /** Compose's interpolation: $$, $VAR, ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error}, ${VAR:+alt}, ${VAR+alt}. */
 function interpolate(value: string, env: Env): string {
-  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (match, name?: string, op?: string, arg = '', bare?: string) => {
-    if (match === '$$') return '$';
-    if (bare) return env[bare] ?? '';
-    const value = env[name!];
-    switch (op) {
-      case undefined:
-        return value ?? '';
-      case ':-':
-        return value ? value : arg;
-      case '-':
-        return value ?? arg;
-      case ':+':
-        return value ? arg : '';
-      case '+':
-        return value !== undefined ? arg : '';
-      default: // ':?' and '?'
-        if (op === ':?' ? !value : value === undefined) throw new Error(`compose refuses to start: ${name}: ${arg}`);
-        return value!;
-    }
-  });
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (match, name?: string, op?: string, arg = '', bare?: string) => {
+      if (match === '$$') return '$';
+      if (bare) return env[bare] ?? '';
+      const value = env[name!];
+      switch (op) {
+        case undefined:
+          return value ?? '';
+        case ':-':
+          return value ? value : arg;
+        case '-':
+          return value ?? arg;
+        case ':+':
+          return value ? arg : '';
+        case '+':
+          return value !== undefined ? arg : '';
+        default: // ':?' and '?'
+          if (op === ':?' ? !value : value === undefined) throw new Error(`compose refuses to start: ${name}: ${arg}`);
+          return value!;
+      }
+    },
+  );
 }
 
 function rawEnvironment(s: Service): Record<string, string> {
@@ -103,12 +106,18 @@ function requiredVariables(service: string, full: Env): string[] {
 
 function dependsOn(s: Service): Record<string, string | undefined> {
   const deps = s.depends_on ?? {};
-  return Array.isArray(deps) ? Object.fromEntries(deps.map((d) => [d, 'service_started'])) : Object.fromEntries(Object.entries(deps).map(([k, v]) => [k, v.condition]));
+  return Array.isArray(deps)
+    ? Object.fromEntries(deps.map((d) => [d, 'service_started']))
+    : Object.fromEntries(Object.entries(deps).map(([k, v]) => [k, v.condition]));
 }
 
 describe('docker-compose.yml: app services', () => {
   it('runs each process (api, worker, indexer) as a service', () => {
-    for (const entry of ENTRY_POINTS) expect(appServices.some(([, s]) => commandOf(s).includes(entry)), entry).toBe(true);
+    for (const entry of ENTRY_POINTS)
+      expect(
+        appServices.some(([, s]) => commandOf(s).includes(entry)),
+        entry,
+      ).toBe(true);
   });
 
   it('each app service starts under NODE_ENV=production with the environment compose gives it', () => {
@@ -132,7 +141,9 @@ describe('docker-compose.yml: app services', () => {
       // Keys are secrets: the operator supplies them; compose refuses to start without (never a committed value).
       for (const variable of required.filter((v) => /_KEY$/.test(v))) {
         expect(rawEnvironment(s)[variable], `${name}: ${variable}`).toMatch(new RegExp(`^\\$\\{${variable}:\\?`));
-        expect(() => environmentOf(s, { ...operatorEnv, [variable]: undefined }), `${name} without ${variable} in .env`).toThrow(/compose refuses/);
+        expect(() => environmentOf(s, { ...operatorEnv, [variable]: undefined }), `${name} without ${variable} in .env`).toThrow(
+          /compose refuses/,
+        );
       }
     }
   });
@@ -165,7 +176,11 @@ describe('docker-compose.yml: app services', () => {
         .filter((d) => commandOf(d).includes('scripts/deploy-dev-contracts.ts') && environmentOf(d).CHAIN_TEST_RPC_URL === rpcUrl);
       expect(configured || deployers.length === 1, `${name}: contracts at ${rpcUrl}`).toBe(true);
       const host = new URL(rpcUrl).hostname;
-      if (compose.services[host]) expect(Object.keys(deps).some((d) => d === host || deployers.length > 0), name).toBe(true);
+      if (compose.services[host])
+        expect(
+          Object.keys(deps).some((d) => d === host || deployers.length > 0),
+          name,
+        ).toBe(true);
     }
     expect(existsSync(join(ROOT, 'scripts/deploy-dev-contracts.ts'))).toBe(true);
   });
@@ -217,12 +232,17 @@ function searchAttributesInCode(): Map<string, string | undefined> {
 describe('Temporal search attributes', () => {
   const inCode = searchAttributesInCode();
   const setupCommand = services.map(([, s]) => commandOf(s)).find((c) => c.includes('search-attribute create')) ?? '';
-  const inCompose = new Map([...setupCommand.matchAll(/search-attribute create\b[^\n]*?--name\s+(\w+)\s+--type\s+(\w+)/g)].map((m) => [m[1]!, m[2]!]));
-  const inDevServer = new Map([...read('src/dev/temporal.ts').matchAll(/'--search-attribute',\s*'(\w+)=(\w+)'/g)].map((m) => [m[1]!, m[2]!]));
+  const inCompose = new Map(
+    [...setupCommand.matchAll(/search-attribute create\b[^\n]*?--name\s+(\w+)\s+--type\s+(\w+)/g)].map((m) => [m[1]!, m[2]!]),
+  );
+  const inDevServer = new Map(
+    [...read('src/dev/temporal.ts').matchAll(/'--search-attribute',\s*'(\w+)=(\w+)'/g)].map((m) => [m[1]!, m[2]!]),
+  );
 
   it('the code sets some (the scan finds them)', () => {
     expect(inCode.size).toBeGreaterThan(0);
-    for (const [name, type] of inCode) expect(type, `${name} is set but never defined with defineSearchAttributeKey (its type)`).toBeDefined();
+    for (const [name, type] of inCode)
+      expect(type, `${name} is set but never defined with defineSearchAttributeKey (its type)`).toBeDefined();
   });
 
   it('compose registers every one the code sets, with its type', () => {
@@ -263,9 +283,16 @@ function runtimePackages(entries: string[]): Map<string, string> {
     const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.Latest, true);
     const specifiers: string[] = [];
     const visit = (node: ts.Node): void => {
-      if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier)) specifiers.push(node.moduleSpecifier.text);
-      if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) specifiers.push(node.moduleSpecifier.text);
-      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier))
+        specifiers.push(node.moduleSpecifier.text);
+      if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+        specifiers.push(node.moduleSpecifier.text);
+      if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] &&
+        ts.isStringLiteral(node.arguments[0])
+      ) {
         specifiers.push(node.arguments[0].text);
       }
       ts.forEachChild(node, visit);

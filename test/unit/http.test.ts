@@ -8,20 +8,24 @@ import { responseSerializerCompiler } from '../../src/http/serializer.js';
 describe('cursors', () => {
   const planList = listQueryOf('plan');
 
-  it('are the id of the last object of a page, typed with the pattern of that list\'s ids', () => {
+  it("are the id of the last object of a page, typed with the pattern of that list's ids", () => {
     expect(decodeCursor(encodeCursor('plan_01ARZ3NDEKTSV4RRFFQ69G5FAV'))).toBe('plan_01ARZ3NDEKTSV4RRFFQ69G5FAV');
     expect(decodeCursor(undefined)).toBeUndefined();
     expect(planList.safeParse({ cursor: 'plan_01ARZ3NDEKTSV4RRFFQ69G5FAV' }).success).toBe(true);
   });
 
-  it.each(['', 'not an id !!', 'inv_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'plan_01ARZ3NDEKTSV4RRFFQ69G5FA', 'plan_01ARZ3NDEKTSV4RRFFQ69G5FAU', Buffer.from('{"before":"plan_01ARZ3NDEKTSV4RRFFQ69G5FAV"}').toString('base64url')])(
-    'refuses %j',
-    (cursor) => {
-      const parsed = planList.safeParse({ cursor });
-      expect(parsed.success).toBe(false);
-      expect(parsed.error!.issues[0]!.path).toEqual(['cursor']);
-    },
-  );
+  it.each([
+    '',
+    'not an id !!',
+    'inv_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+    'plan_01ARZ3NDEKTSV4RRFFQ69G5FA',
+    'plan_01ARZ3NDEKTSV4RRFFQ69G5FAU',
+    Buffer.from('{"before":"plan_01ARZ3NDEKTSV4RRFFQ69G5FAV"}').toString('base64url'),
+  ])('refuses %j', (cursor) => {
+    const parsed = planList.safeParse({ cursor });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues[0]!.path).toEqual(['cursor']);
+  });
 
   it('builds pages from limit + 1 rows', () => {
     const rows = [{ id: 'c' }, { id: 'b' }, { id: 'a' }];

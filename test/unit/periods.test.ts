@@ -125,7 +125,12 @@ describe('onChainPeriodSeconds', () => {
   });
 
   it('never lets a calendar period start before the contract allows it (every anchor day over 8 years, 40 periods)', () => {
-    const cases: [PlanInterval, number][] = [['monthly', 1], ['monthly', 2], ['quarterly', 1], ['yearly', 1]];
+    const cases: [PlanInterval, number][] = [
+      ['monthly', 1],
+      ['monthly', 2],
+      ['quarterly', 1],
+      ['yearly', 1],
+    ];
     for (const [interval, intervalCount] of cases) {
       const periodMs = onChainPeriodSeconds(interval, intervalCount) * 1000;
       for (let t = Date.UTC(2024, 0, 1); t < Date.UTC(2032, 0, 1); t += 86_400_000 * 3) {

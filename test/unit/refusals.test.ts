@@ -73,7 +73,11 @@ describe('refusalOf: from viem errors', () => {
   });
 
   it('decodes the token string re-thrown by SubscriptionManager.charge (safeTransferFrom bubbles it)', () => {
-    const data = encodeErrorResult({ abi: parseAbi(['error Error(string)']), errorName: 'Error', args: ['Blacklistable: account is blacklisted'] });
+    const data = encodeErrorResult({
+      abi: parseAbi(['error Error(string)']),
+      errorName: 'Error',
+      args: ['Blacklistable: account is blacklisted'],
+    });
     const reverted = new ContractFunctionRevertedError({ abi: subscriptionManagerAbi, data, functionName: 'charge' });
     const error = new ContractFunctionExecutionError(reverted, { abi: subscriptionManagerAbi, functionName: 'charge', args: [] });
     expect(refusalOf(error)?.code).toBe('account_blacklisted');
@@ -107,7 +111,14 @@ describe('blacklistedSide and retryOf', () => {
     expect(retryOf('token_paused')).toBe('later');
     expect(retryOf('insufficient_funds')).toBe('dunning');
     expect(retryOf('insufficient_allowance')).toBe('dunning');
-    for (const code of ['payer_blacklisted', 'merchant_blacklisted', 'account_blacklisted', 'signature_invalid', 'authorization_used', 'authorization_expired'] as const) {
+    for (const code of [
+      'payer_blacklisted',
+      'merchant_blacklisted',
+      'account_blacklisted',
+      'signature_invalid',
+      'authorization_used',
+      'authorization_expired',
+    ] as const) {
       expect(retryOf(code)).toBe('never');
     }
     for (const code of REFUSAL_CODES) expect(describeRefusal(code)).toMatch(/\.$/);

@@ -18,8 +18,13 @@ const typed = (value: bigint) => ({
 
 /** viem's answer for typed(1n): the signer, or undefined where it throws. */
 const viemSigner = (signature: Hex) => recoverTypedDataAddress({ ...typed(1n), signature }).catch(() => undefined);
-const split = (signature: Hex) => ({ r: BigInt(signature.slice(0, 66)), s: BigInt(`0x${signature.slice(66, 130)}`), v: Number(`0x${signature.slice(130)}`) });
-const join = (r: bigint, s: bigint, v: number) => `${numberToHex(r, { size: 32 })}${numberToHex(s, { size: 32 }).slice(2)}${v.toString(16).padStart(2, '0')}` as Hex;
+const split = (signature: Hex) => ({
+  r: BigInt(signature.slice(0, 66)),
+  s: BigInt(`0x${signature.slice(66, 130)}`),
+  v: Number(`0x${signature.slice(130)}`),
+});
+const join = (r: bigint, s: bigint, v: number) =>
+  `${numberToHex(r, { size: 32 })}${numberToHex(s, { size: 32 }).slice(2)}${v.toString(16).padStart(2, '0')}` as Hex;
 
 describe('signer recovery', () => {
   it('recovers the signer of a typed message, and another address for another message', async () => {
@@ -52,7 +57,8 @@ describe('signer recovery', () => {
       'not hex': `0x${'zz'.repeat(65)}` as Hex,
       empty: '0x',
     };
-    for (let i = 0; i < 20; i++) shapes[`random ${i}`] = join(BigInt(keccak256(toHex(`r${i}`))), BigInt(keccak256(toHex(`s${i}`))), 27 + (i % 2));
+    for (let i = 0; i < 20; i++)
+      shapes[`random ${i}`] = join(BigInt(keccak256(toHex(`r${i}`))), BigInt(keccak256(toHex(`s${i}`))), 27 + (i % 2));
     let recovered = 0;
     for (const [shape, candidate] of Object.entries(shapes)) {
       const ours = recoverDigestSigner(digest, candidate);

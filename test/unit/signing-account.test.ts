@@ -14,7 +14,16 @@ describe('signing account', () => {
       const to = privateKeyToAccount(generatePrivateKey()).address;
       const data = keccak256(toHex(`call ${i}`));
       const transactions = [
-        { type: 'eip1559', chainId: 31337, to, data, nonce: i, gas: 100_000n + BigInt(i), maxFeePerGas: 2_000_000_000n + BigInt(i), maxPriorityFeePerGas: 1_000_000n },
+        {
+          type: 'eip1559',
+          chainId: 31337,
+          to,
+          data,
+          nonce: i,
+          gas: 100_000n + BigInt(i),
+          maxFeePerGas: 2_000_000_000n + BigInt(i),
+          maxPriorityFeePerGas: 1_000_000n,
+        },
         { type: 'legacy', chainId: 8453, to, data, nonce: i * 7, gas: 21_000n, gasPrice: 1_000_000_000n, value: BigInt(i) },
       ] as const;
       for (const transaction of transactions) {

@@ -54,7 +54,11 @@ describe('buildBuckets', () => {
     expect(dates('2024-12-31', '2024-12-31', 'month')).toEqual([['2024-12-31', '2025-01-01']]);
   });
   it('counts buckets like buildBuckets does', () => {
-    for (const [from, to] of [['2024-02-10', '2024-04-05'], ['2023-01-02', '2025-12-31'], ['2024-02-28', '2024-03-12']] as const) {
+    for (const [from, to] of [
+      ['2024-02-10', '2024-04-05'],
+      ['2023-01-02', '2025-12-31'],
+      ['2024-02-28', '2024-03-12'],
+    ] as const) {
       for (const interval of ['day', 'week', 'month'] as const) {
         expect(countBuckets(d(from), d(to), interval)).toBe(buildBuckets(d(from), d(to), interval).length);
       }

@@ -54,7 +54,9 @@ describe('webhook configuration', () => {
     const key = randomBytes(32);
     expect(loadConfig({ ...production, WEBHOOK_SECRET_ENCRYPTION_KEY: key.toString('hex') }).webhooks.secretEncryptionKey).toEqual(key);
     expect(loadConfig({ ...production, WEBHOOK_SECRET_ENCRYPTION_KEY: key.toString('base64') }).webhooks.secretEncryptionKey).toEqual(key);
-    expect(() => loadConfig({ ...production, WEBHOOK_SECRET_ENCRYPTION_KEY: key.toString('hex'), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).toThrow(/PRIVATE_TARGETS/);
+    expect(() =>
+      loadConfig({ ...production, WEBHOOK_SECRET_ENCRYPTION_KEY: key.toString('hex'), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
+    ).toThrow(/PRIVATE_TARGETS/);
     expect(() => loadConfig({ ...base, WEBHOOK_SECRET_ENCRYPTION_KEY: 'short' })).toThrow(/32 bytes/);
   });
 

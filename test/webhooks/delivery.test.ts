@@ -109,7 +109,14 @@ async function createEndpoint(events: string[] = ['subscription_plan.created'], 
 
 /** Creates a plan through the API (which records and dispatches its event); returns the event id. */
 async function createPlanEvent(key = merchant.secretKey): Promise<string> {
-  const plan = (await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(key), payload: { name: 'Pro', amount: '1000000', interval: 'monthly' } })).json();
+  const plan = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(key),
+      payload: { name: 'Pro', amount: '1000000', interval: 'monthly' },
+    })
+  ).json();
   const [event] = await db.sql<{ id: string }[]>`select id from events where data->'object'->>'id' = ${plan.id}`;
   return event!.id;
 }
@@ -129,7 +136,11 @@ async function runResult(eventId: string, endpointId: string, sequence = 0): Pro
 }
 
 async function deliveries(endpointId: string) {
-  const response = await t.app.inject({ method: 'GET', url: `/v1/webhook-deliveries?endpointId=${endpointId}&limit=100`, headers: auth(merchant.secretKey) });
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/v1/webhook-deliveries?endpointId=${endpointId}&limit=100`,
+    headers: auth(merchant.secretKey),
+  });
   expect(response.statusCode).toBe(200);
   return (response.json().data as Array<Record<string, any>>).reverse();
 }
@@ -142,7 +153,12 @@ describe('webhook delivery', () => {
     const subscribed = await createEndpoint(['subscription_plan.created']);
     const wildcard = await createEndpoint(['*']);
     const other = await createEndpoint(['invoice.paid']);
-    const live = await t.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: auth(merchant.liveSecretKey), payload: { url: `https://receiver.test:${receiver.port}/live`, events: ['*'] } });
+    const live = await t.app.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: auth(merchant.liveSecretKey),
+      payload: { url: `https://receiver.test:${receiver.port}/live`, events: ['*'] },
+    });
     expect(live.statusCode).toBe(400); // live mode never reaches a private target, whatever the setting
     const w = await worker();
     await w.runUntil(async () => {
@@ -161,11 +177,26 @@ describe('webhook delivery', () => {
       expect(payload).toMatchObject({ id: eventId, object: 'event', type: 'subscription_plan.created', livemode: false });
       expect(payload.data.object).toMatchObject({ object: 'subscription_plan', name: 'Pro' });
       expect(() => verify(wildcard.secret, request)).toThrow();
-      verify(wildcard.secret, receiver.requests.find((r) => r.path === wildcard.path)!);
+      verify(
+        wildcard.secret,
+        receiver.requests.find((r) => r.path === wildcard.path)!,
+      );
 
       const records = await deliveries(subscribed.id);
       expect(records).toHaveLength(1);
-      expect(records[0]).toMatchObject({ object: 'webhook_delivery', eventId, endpointId: subscribed.id, eventType: 'subscription_plan.created', status: 'succeeded', attempt: 1, replay: 0, responseStatus: 200, responseBodyExcerpt: 'ok', error: null, nextRetryAt: null });
+      expect(records[0]).toMatchObject({
+        object: 'webhook_delivery',
+        eventId,
+        endpointId: subscribed.id,
+        eventType: 'subscription_plan.created',
+        status: 'succeeded',
+        attempt: 1,
+        replay: 0,
+        responseStatus: 200,
+        responseBodyExcerpt: 'ok',
+        error: null,
+        nextRetryAt: null,
+      });
       const one = await t.app.inject({ method: 'GET', url: `/v1/webhook-deliveries/${records[0]!.id}`, headers: auth(merchant.secretKey) });
       expect(one.json()).toEqual(records[0]);
       // One dispatcher for the task queue, woken by the request's commit.
@@ -176,7 +207,9 @@ describe('webhook delivery', () => {
 
   it('signs with both secrets during a rotation overlap, each verifiable on its own', async () => {
     const endpoint = await createEndpoint();
-    const rotated = (await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, headers: auth(merchant.secretKey) })).json();
+    const rotated = (
+      await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, headers: auth(merchant.secretKey) })
+    ).json();
     const w = await worker();
     await w.runUntil(async () => {
       const eventId = await createPlanEvent();
@@ -204,10 +237,18 @@ describe('webhook delivery', () => {
       const eventId = await createPlanEvent();
       await dispatched(eventId);
       expect(await runResult(eventId, endpoint.id)).toBe('succeeded');
-      await recordHistory(env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })), 'webhook-delivery-retried', 'local-attempts');
+      await recordHistory(
+        env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })),
+        'webhook-delivery-retried',
+        'local-attempts',
+      );
     });
     const records = await deliveries(endpoint.id);
-    expect(records.map((r) => [r.attempt, r.status, r.responseStatus])).toEqual([[1, 'failed', 500], [2, 'failed', 503], [3, 'succeeded', 204]]);
+    expect(records.map((r) => [r.attempt, r.status, r.responseStatus])).toEqual([
+      [1, 'failed', 500],
+      [2, 'failed', 503],
+      [3, 'succeeded', 204],
+    ]);
     expect(records[0]!.responseBodyExcerpt).toBe('boom');
     const gap = (r: Record<string, any>) => Date.parse(r.nextRetryAt) - Date.parse(r.attemptedAt);
     // first retry: 5 s +-10% jitter; second: the scheduled 5 min raised to Retry-After's 2 h
@@ -227,7 +268,11 @@ describe('webhook delivery', () => {
       const eventId = await createPlanEvent();
       await dispatched(eventId);
       expect(await runResult(eventId, endpoint.id)).toBe('permanently_failed');
-      await recordHistory(env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })), 'webhook-delivery-gone', 'local-attempts');
+      await recordHistory(
+        env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })),
+        'webhook-delivery-gone',
+        'local-attempts',
+      );
     });
     expect((await deliveries(endpoint.id)).map((r) => r.status)).toEqual(['permanently_failed']);
     await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/disable`, headers: auth(merchant.secretKey) });
@@ -242,7 +287,9 @@ describe('webhook delivery', () => {
       for (let i = 0; i < 4; i++) eventIds.push(await createPlanEvent());
       for (const id of eventIds) await dispatched(id);
       for (const id of eventIds) expect(await runResult(id, endpoint.id)).toBe('permanently_failed');
-      let read = (await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${endpoint.id}`, headers: auth(merchant.secretKey) })).json();
+      let read = (
+        await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${endpoint.id}`, headers: auth(merchant.secretKey) })
+      ).json();
       expect(read.status).toBe('active'); // four is not enough
 
       const fifth = await createPlanEvent();
@@ -258,7 +305,8 @@ describe('webhook delivery', () => {
       expect(notices).toHaveLength(1);
       expect(notices[0]).toMatchObject({ kind: 'webhook_endpoint.disabled', data: { reason: 'too_many_failures', permanentFailures: 5 } });
       // The merchant is told by email, queued in the same transaction as the notice.
-      const emails = await db.sql`select to_address, subject, text_body from outbound_emails where kind = 'webhook_endpoint_disabled' and text_body like ${'%' + endpoint.id + '%'}`;
+      const emails =
+        await db.sql`select to_address, subject, text_body from outbound_emails where kind = 'webhook_endpoint_disabled' and text_body like ${'%' + endpoint.id + '%'}`;
       expect(emails).toHaveLength(1);
       expect(emails[0]!.to_address).toBe('owner@example.com');
       const mail = await sink.waitFor((m) => m.subject === 'A webhook endpoint was disabled' && m.text.includes(endpoint.id));
@@ -268,11 +316,17 @@ describe('webhook delivery', () => {
       const before = receiver.requests.length;
       const missed = await createPlanEvent();
       await dispatched(missed);
-      await expect(env.client.workflow.getHandle(deliveryRunId({ eventId: missed, endpointId: endpoint.id, sequence: 0 })).describe()).rejects.toThrow();
+      await expect(
+        env.client.workflow.getHandle(deliveryRunId({ eventId: missed, endpointId: endpoint.id, sequence: 0 })).describe(),
+      ).rejects.toThrow();
       expect(receiver.requests.length).toBe(before);
 
       receiver.respond(endpoint.path, () => ({ status: 200 }));
-      const enabled = await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/enable`, headers: auth(merchant.secretKey) });
+      const enabled = await t.app.inject({
+        method: 'POST',
+        url: `/v1/webhook-endpoints/${endpoint.id}/enable`,
+        headers: auth(merchant.secretKey),
+      });
       expect(enabled.json().status).toBe('active');
       const after = await createPlanEvent();
       await dispatched(after);
@@ -306,22 +360,43 @@ describe('webhook delivery', () => {
       await dispatched(eventId);
       expect(await runResult(eventId, endpoint.id)).toBe('succeeded');
       const [first] = await deliveries(endpoint.id);
-      const replay = await t.app.inject({ method: 'POST', url: `/v1/webhook-deliveries/${first!.id}/replay`, headers: auth(merchant.secretKey) });
+      const replay = await t.app.inject({
+        method: 'POST',
+        url: `/v1/webhook-deliveries/${first!.id}/replay`,
+        headers: auth(merchant.secretKey),
+      });
       expect(replay.statusCode).toBe(200);
-      expect(replay.json()).toMatchObject({ object: 'webhook_replay', deliveryId: first!.id, eventId, endpointId: endpoint.id, replay: 1, status: 'queued' });
+      expect(replay.json()).toMatchObject({
+        object: 'webhook_replay',
+        deliveryId: first!.id,
+        eventId,
+        endpointId: endpoint.id,
+        replay: 1,
+        status: 'queued',
+      });
       expect(await runResult(eventId, endpoint.id, 1)).toBe('succeeded');
       const received = receiver.requests.filter((r) => r.path === endpoint.path);
       expect(received).toHaveLength(2);
       expect(received.map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId]);
       expect(verify(endpoint.secret, received[1]!)).toMatchObject({ id: eventId });
-      expect((await deliveries(endpoint.id)).map((r) => [r.replay, r.attempt, r.status])).toEqual([[0, 1, 'succeeded'], [1, 1, 'succeeded']]);
+      expect((await deliveries(endpoint.id)).map((r) => [r.replay, r.attempt, r.status])).toEqual([
+        [0, 1, 'succeeded'],
+        [1, 1, 'succeeded'],
+      ]);
 
       await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/disable`, headers: auth(merchant.secretKey) });
-      const refused = await t.app.inject({ method: 'POST', url: `/v1/webhook-deliveries/${first!.id}/replay`, headers: auth(merchant.secretKey) });
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: `/v1/webhook-deliveries/${first!.id}/replay`,
+        headers: auth(merchant.secretKey),
+      });
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error.code).toBe('session_invalid_state');
       const foreign = await seedMerchant(db.sql, 'Foreign');
-      expect((await t.app.inject({ method: 'POST', url: `/v1/webhook-deliveries/${first!.id}/replay`, headers: auth(foreign.secretKey) })).statusCode).toBe(404);
+      expect(
+        (await t.app.inject({ method: 'POST', url: `/v1/webhook-deliveries/${first!.id}/replay`, headers: auth(foreign.secretKey) }))
+          .statusCode,
+      ).toBe(404);
     });
   });
 
@@ -346,7 +421,11 @@ describe('webhook delivery', () => {
       expect(await runResult(eventId, endpoint.id)).toBe('succeeded');
     });
     expect(inFlight.map((r) => [r.attempt, r.status, r.responseStatus])).toEqual([[1, 'sending', null]]);
-    const completed = await t.app.inject({ method: 'GET', url: `/v1/webhook-deliveries/${inFlight[0]!.id}`, headers: auth(merchant.secretKey) });
+    const completed = await t.app.inject({
+      method: 'GET',
+      url: `/v1/webhook-deliveries/${inFlight[0]!.id}`,
+      headers: auth(merchant.secretKey),
+    });
     expect(completed.json()).toMatchObject({ id: inFlight[0]!.id, status: 'succeeded', responseStatus: 204, attempt: 1 });
     expect((await deliveries(endpoint.id)).map((r) => [r.id, r.status])).toEqual([[inFlight[0]!.id, 'succeeded']]);
   });
@@ -374,7 +453,11 @@ describe('webhook delivery', () => {
       [false, 1, 'succeeded', 200],
     ]);
     expect(records[0]!.error).toMatch(/^interrupted/);
-    const interrupted = await t.app.inject({ method: 'GET', url: `/v1/webhook-deliveries?endpointId=${endpoint.id}&status=interrupted`, headers: auth(merchant.secretKey) });
+    const interrupted = await t.app.inject({
+      method: 'GET',
+      url: `/v1/webhook-deliveries?endpointId=${endpoint.id}&status=interrupted`,
+      headers: auth(merchant.secretKey),
+    });
     expect(interrupted.json().data.map((r: { id: string }) => r.id)).toEqual([cutShort]);
   });
 
@@ -383,9 +466,23 @@ describe('webhook delivery', () => {
     const b = await createEndpoint(['*']);
     const w = await worker();
     await w.runUntil(async () => {
-      const event = await db.sql.begin((tx) => recordEvent(tx, { merchantId: merchant.merchantId, livemode: false, type: 'subscription_plan.created', data: { object: { id: 'plan_x' } } }));
+      const event = await db.sql.begin((tx) =>
+        recordEvent(tx, {
+          merchantId: merchant.merchantId,
+          livemode: false,
+          type: 'subscription_plan.created',
+          data: { object: { id: 'plan_x' } },
+        }),
+      );
       // A batch that died before its commit had started the run to `a`: the event is still undispatched.
-      expect(await startDeliveryRun(env.client, TASK_QUEUES.main, { merchantId: merchant.merchantId, livemode: false }, { eventId: event.id, endpointId: a.id, sequence: 0 })).toBe(true);
+      expect(
+        await startDeliveryRun(
+          env.client,
+          TASK_QUEUES.main,
+          { merchantId: merchant.merchantId, livemode: false },
+          { eventId: event.id, endpointId: a.id, sequence: 0 },
+        ),
+      ).toBe(true);
       await wakeEventDispatcher(env.client, TASK_QUEUES.main);
       await dispatched(event.id);
       expect(await runResult(event.id, a.id)).toBe('succeeded');
@@ -395,20 +492,28 @@ describe('webhook delivery', () => {
       const runs = await db.sql`select endpoint_id from webhook_delivery_runs where event_id = ${event.id}`;
       expect(runs.map((r) => r.endpoint_id).sort()).toEqual([a.id, b.id].sort());
     });
-    for (const id of [a.id, b.id]) await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${id}/disable`, headers: auth(merchant.secretKey) });
+    for (const id of [a.id, b.id])
+      await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${id}/disable`, headers: auth(merchant.secretKey) });
   });
 
   it('blocks a rebinding host at send time (public at registration, private at send)', async () => {
     const strict = await createTestApp(db.sql, { temporal: env.client, webhookResolver: resolver });
     try {
       dns['rebind.test'] = ['93.184.216.34'];
-      const created = await strict.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: auth(merchant.secretKey), payload: { url: `https://rebind.test:${receiver.port}/rebind`, events: ['*'] } });
+      const created = await strict.app.inject({
+        method: 'POST',
+        url: '/v1/webhook-endpoints',
+        headers: auth(merchant.secretKey),
+        payload: { url: `https://rebind.test:${receiver.port}/rebind`, events: ['*'] },
+      });
       expect(created.statusCode).toBe(200);
       const endpointId = created.json().endpoint.id;
       dns['rebind.test'] = ['127.0.0.1'];
       const w = await worker({ allowPrivateTargets: false });
       await w.runUntil(async () => {
-        const event = await db.sql.begin((tx) => recordEvent(tx, { merchantId: merchant.merchantId, livemode: false, type: 'invoice.paid', data: { object: { id: 'inv_x' } } }));
+        const event = await db.sql.begin((tx) =>
+          recordEvent(tx, { merchantId: merchant.merchantId, livemode: false, type: 'invoice.paid', data: { object: { id: 'inv_x' } } }),
+        );
         await wakeEventDispatcher(env.client, TASK_QUEUES.main);
         await dispatched(event.id);
         expect(await runResult(event.id, endpointId)).toBe('permanently_failed');

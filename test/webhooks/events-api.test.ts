@@ -26,7 +26,12 @@ beforeAll(async () => {
   w = await startDevServerWorker(db.sql, {
     webhooks: { ...testWebhookSettings(), allowPrivateTargets: true, resolver, ca: receiver.certificate, attemptTimeoutMs: 5_000 },
   });
-  t = await createTestApp(db.sql, { temporal: w.client, taskQueue: w.taskQueue, webhookResolver: resolver, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  t = await createTestApp(db.sql, {
+    temporal: w.client,
+    taskQueue: w.taskQueue,
+    webhookResolver: resolver,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
   merchant = await seedMerchant(db.sql);
 });
 afterAll(async () => {
@@ -54,7 +59,9 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 
 async function createEndpoint(path: string, key = merchant.secretKey) {
   const response = await t.app.inject({
-    method: 'POST', url: '/v1/webhook-endpoints', headers: auth(key),
+    method: 'POST',
+    url: '/v1/webhook-endpoints',
+    headers: auth(key),
     payload: { url: `https://receiver.test:${receiver.port}${path}`, events: ['*'] },
   });
   expect(response.statusCode, response.body).toBe(200);
@@ -70,7 +77,12 @@ describe('GET /v1/events/{id}', () => {
     const own = await seedMerchant(db.sql, 'Event detail');
     receiver.respond('/detail', () => ({ status: 200, body: '{"received":true}' }));
     const { endpoint, signingSecret } = await createEndpoint('/detail', own.secretKey);
-    const plan = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(own.secretKey), payload: { name: 'Pro', amount: '1000000', interval: 'monthly' } });
+    const plan = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(own.secretKey),
+      payload: { name: 'Pro', amount: '1000000', interval: 'monthly' },
+    });
     expect(plan.statusCode, plan.body).toBe(200);
     const planId = plan.json().id as string;
 
@@ -78,7 +90,13 @@ describe('GET /v1/events/{id}', () => {
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json()).toMatchObject({ hasMore: false, nextCursor: '' });
     const [listed] = list.json().data;
-    expect(listed).toMatchObject({ object: 'event', type: 'subscription_plan.created', livemode: false, objectId: planId, data: { object: { id: planId, name: 'Pro' } } });
+    expect(listed).toMatchObject({
+      object: 'event',
+      type: 'subscription_plan.created',
+      livemode: false,
+      objectId: planId,
+      data: { object: { id: planId, name: 'Pro' } },
+    });
 
     const received = await until('the delivery', async () => receiver.requests.find((r) => r.path === '/detail'));
     const sent = new Webhook(signingSecret).verify(received.body.toString('utf8'), received.headers) as Record<string, unknown>;
@@ -96,8 +114,16 @@ describe('GET /v1/events/{id}', () => {
     expect(detail).toMatchObject({ id: listed.id, type: 'subscription_plan.created', objectId: planId });
     expect(detail.deliveries).toHaveLength(1);
     expect(detail.deliveries[0]).toMatchObject({
-      object: 'webhook_delivery', endpointId: endpoint.id, endpointUrl: endpoint.url, status: 'succeeded', attempt: 1, replay: 0,
-      responseStatus: 200, responseBodyExcerpt: '{"received":true}', error: null, nextRetryAt: null,
+      object: 'webhook_delivery',
+      endpointId: endpoint.id,
+      endpointUrl: endpoint.url,
+      status: 'succeeded',
+      attempt: 1,
+      replay: 0,
+      responseStatus: 200,
+      responseBodyExcerpt: '{"received":true}',
+      error: null,
+      nextRetryAt: null,
     });
     expect(detail.deliveries[0].requestBody).toBe(received.body.toString('utf8'));
     expect(Date.parse(detail.deliveries[0].attemptedAt)).not.toBeNaN();
@@ -120,7 +146,11 @@ describe('GET /v1/events', () => {
     const subscriptionId = newId('subscription');
     const chargeId = newId('subscriptionCharge');
     const before = await record('subscription.created', { object: { id: subscriptionId, object: 'subscription' } }, own);
-    const charged = await record('subscription.charged', { object: { id: chargeId, object: 'subscription_charge', subscriptionId }, subscription: { id: subscriptionId } }, own);
+    const charged = await record(
+      'subscription.charged',
+      { object: { id: chargeId, object: 'subscription_charge', subscriptionId }, subscription: { id: subscriptionId } },
+      own,
+    );
     const other = await record('invoice.created', { object: { id: newId('invoice'), object: 'invoice' } }, own);
     await record('invoice.created', { object: { id: newId('invoice'), object: 'invoice' } }, own, true);
 
@@ -130,7 +160,9 @@ describe('GET /v1/events', () => {
     const bySubscription = (await get(`/v1/events?objectId=${subscriptionId}`, own.secretKey)).json();
     expect(bySubscription.data.map((e: { id: string }) => e.id)).toEqual([charged.id, before.id]);
     expect(bySubscription.data[0].objectId).toBe(chargeId);
-    expect((await get(`/v1/events?objectId=${chargeId}`, own.secretKey)).json().data.map((e: { id: string }) => e.id)).toEqual([charged.id]);
+    expect((await get(`/v1/events?objectId=${chargeId}`, own.secretKey)).json().data.map((e: { id: string }) => e.id)).toEqual([
+      charged.id,
+    ]);
 
     const byType = (await get('/v1/events?type=subscription.charged', own.secretKey)).json();
     expect(byType.data.map((e: { id: string }) => e.id)).toEqual([charged.id]);
@@ -183,7 +215,11 @@ describe('POST /v1/webhook-endpoints/{id}/test with a type', () => {
     // No invoice.paid yet: the kind, with no object.
     const empty = await send({ type: 'invoice.paid' });
     expect(empty.statusCode, empty.body).toBe(200);
-    expect(empty.json()).toMatchObject({ object: 'webhook_test_event', eventType: 'invoice.paid', delivery: { status: 'succeeded', responseStatus: 200 } });
+    expect(empty.json()).toMatchObject({
+      object: 'webhook_test_event',
+      eventType: 'invoice.paid',
+      delivery: { status: 'succeeded', responseStatus: 200 },
+    });
     const firstBody = receiver.requests.filter((r) => r.path === '/typed').at(-1)!;
     const firstPayload = new Webhook(signingSecret).verify(firstBody.body.toString('utf8'), firstBody.headers) as Record<string, any>;
     expect(firstPayload).toMatchObject({ id: empty.json().eventId, type: 'invoice.paid', data: { object: null, test: true } });
@@ -194,7 +230,11 @@ describe('POST /v1/webhook-endpoints/{id}/test with a type', () => {
     const copied = await send({ type: 'invoice.paid' });
     expect(copied.statusCode, copied.body).toBe(200);
     const event = (await get(`/v1/events/${copied.json().eventId}`, own.secretKey)).json();
-    expect(event).toMatchObject({ type: 'invoice.paid', objectId: null, data: { test: true, object: { id: invoiceId, total: '28000000' } } });
+    expect(event).toMatchObject({
+      type: 'invoice.paid',
+      objectId: null,
+      data: { test: true, object: { id: invoiceId, total: '28000000' } },
+    });
     expect(event.deliveries[0]).toMatchObject({ endpointId: endpoint.id, responseStatus: 200 });
     const history = (await get(`/v1/events?objectId=${invoiceId}`, own.secretKey)).json();
     expect(history.data.map((e: { id: string }) => e.id)).toEqual([real.id]);

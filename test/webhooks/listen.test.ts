@@ -23,7 +23,12 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, testWebhookSettings, type DevServerWorker } from '../support/temporal.js';
 
 type LocalRequest = { path: string; headers: Record<string, string>; body: Buffer };
-type LocalReceiver = { url: string; requests: LocalRequest[]; answer: (request: LocalRequest) => { status: number; body?: string }; close: () => Promise<void> };
+type LocalReceiver = {
+  url: string;
+  requests: LocalRequest[];
+  answer: (request: LocalRequest) => { status: number; body?: string };
+  close: () => Promise<void>;
+};
 
 /** The developer's local app: plain HTTP on 127.0.0.1, where only the CLI can reach it. */
 async function startLocalReceiver(): Promise<LocalReceiver> {
@@ -43,10 +48,11 @@ async function startLocalReceiver(): Promise<LocalReceiver> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   local.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  local.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  local.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return local;
 }
 
@@ -69,7 +75,12 @@ beforeAll(async () => {
     // Private targets allowed (the HTTPS receiver is on 127.0.0.1): test mode only, whatever the setting.
     webhooks: { ...testWebhookSettings(), allowPrivateTargets: true, resolver, ca: receiver.certificate, attemptTimeoutMs: 5_000 },
   });
-  t = await createTestApp(db.sql, { temporal: w.client, taskQueue: w.taskQueue, webhookResolver: resolver, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  t = await createTestApp(db.sql, {
+    temporal: w.client,
+    taskQueue: w.taskQueue,
+    webhookResolver: resolver,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   apiUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   merchant = await seedMerchant(db.sql);
@@ -95,13 +106,22 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 }
 
 async function deliveries(endpointId: string, key = merchant.secretKey) {
-  const response = await t.app.inject({ method: 'GET', url: `/v1/webhook-deliveries?endpointId=${endpointId}&limit=100`, headers: auth(key) });
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/v1/webhook-deliveries?endpointId=${endpointId}&limit=100`,
+    headers: auth(key),
+  });
   expect(response.statusCode).toBe(200);
   return (response.json().data as Array<Record<string, any>>).reverse();
 }
 
 async function createPlan(key = merchant.secretKey): Promise<string> {
-  const plan = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: auth(key), payload: { name: 'Pro', amount: '1000000', interval: 'monthly' } });
+  const plan = await t.app.inject({
+    method: 'POST',
+    url: '/v1/subscription-plans',
+    headers: auth(key),
+    payload: { name: 'Pro', amount: '1000000', interval: 'monthly' },
+  });
   expect(plan.statusCode).toBe(200);
   const [event] = await db.sql<{ id: string }[]>`select id from events where data->'object'->>'id' = ${plan.json().id}`;
   return event!.id;
@@ -120,8 +140,16 @@ describe('npm run listen', () => {
     try {
       await session.ready;
       expect(session.signingSecret).toMatch(/^whsec_/);
-      const listener = (await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${session.listenerId}`, headers: auth(merchant.secretKey) })).json();
-      expect(listener).toMatchObject({ kind: 'listener', mode: 'test', status: 'active', url: `listener:${local.url}/hooks`, events: ['subscription_plan.created'] });
+      const listener = (
+        await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${session.listenerId}`, headers: auth(merchant.secretKey) })
+      ).json();
+      expect(listener).toMatchObject({
+        kind: 'listener',
+        mode: 'test',
+        status: 'active',
+        url: `listener:${local.url}/hooks`,
+        events: ['subscription_plan.created'],
+      });
 
       // First delivery: the local app answers 202.
       local.answer = () => ({ status: 202, body: 'accepted locally' });
@@ -135,7 +163,15 @@ describe('npm run listen', () => {
         const records = await deliveries(session.listenerId);
         return records.length > 0 && records[0]!.status !== 'sending' ? records : undefined;
       });
-      expect(first).toMatchObject({ eventId, endpointId: session.listenerId, status: 'succeeded', attempt: 1, responseStatus: 202, responseBodyExcerpt: 'accepted locally', error: null });
+      expect(first).toMatchObject({
+        eventId,
+        endpointId: session.listenerId,
+        status: 'succeeded',
+        attempt: 1,
+        responseStatus: 202,
+        responseBodyExcerpt: 'accepted locally',
+        error: null,
+      });
 
       // Second event: the local app fails once (500), and the workflow's retry 5 s later gets 200.
       let calls = 0;
@@ -159,15 +195,20 @@ describe('npm run listen', () => {
       const [row] = await db.sql`select closed_at from webhook_listener_sessions where endpoint_id = ${session.listenerId}`;
       return row?.closed_at ? true : undefined;
     });
-    const [row] = await db.sql`select expires_at > now() + interval '55 minutes' as later from webhook_endpoints where id = ${session.listenerId}`;
+    const [row] =
+      await db.sql`select expires_at > now() + interval '55 minutes' as later from webhook_endpoints where id = ${session.listenerId}`;
     expect(row!.later).toBe(true);
     const missed = await createPlan();
-    const failed = await until('an attempt without a listener', async () => (await deliveries(session.listenerId)).find((r) => r.eventId === missed && r.status !== 'sending'));
+    const failed = await until('an attempt without a listener', async () =>
+      (await deliveries(session.listenerId)).find((r) => r.eventId === missed && r.status !== 'sending'),
+    );
     expect(failed).toMatchObject({ status: 'failed', responseStatus: null, error: 'no listener connected (npm run listen)' });
     expect(failed.nextRetryAt).not.toBeNull();
     // Expired: nothing more is attempted, and it reads as disabled.
     await db.sql`update webhook_endpoints set expires_at = now() - interval '1 second' where id = ${session.listenerId}`;
-    const read = (await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${session.listenerId}`, headers: auth(merchant.secretKey) })).json();
+    const read = (
+      await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${session.listenerId}`, headers: auth(merchant.secretKey) })
+    ).json();
     expect(read).toMatchObject({ status: 'disabled', disabledReason: 'expired' });
     const afterExpiry = await createPlan();
     await until('the dispatch', async () => {
@@ -175,8 +216,14 @@ describe('npm run listen', () => {
       return event?.dispatched_at ? true : undefined;
     });
     // The fan-out skipped it: no delivery run was started.
-    await expect(w.client.workflow.getHandle(deliveryRunId({ eventId: afterExpiry, endpointId: session.listenerId, sequence: 0 })).describe()).rejects.toThrow();
-    const test = await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${session.listenerId}/test`, headers: auth(merchant.secretKey) });
+    await expect(
+      w.client.workflow.getHandle(deliveryRunId({ eventId: afterExpiry, endpointId: session.listenerId, sequence: 0 })).describe(),
+    ).rejects.toThrow();
+    const test = await t.app.inject({
+      method: 'POST',
+      url: `/v1/webhook-endpoints/${session.listenerId}/test`,
+      headers: auth(merchant.secretKey),
+    });
     expect(test.statusCode).toBe(403);
     expect(test.json().error.code).toBe('session_invalid_state');
   });
@@ -184,18 +231,26 @@ describe('npm run listen', () => {
   it('reconnects by itself when the stream drops, and keeps forwarding', async () => {
     const own = await seedMerchant(db.sql, 'Reconnect');
     const lines: string[] = [];
-    const session = await startListening({ forwardTo: `${local.url}/again`, apiKey: own.secretKey, apiUrl, log: (line) => lines.push(line) });
+    const session = await startListening({
+      forwardTo: `${local.url}/again`,
+      apiKey: own.secretKey,
+      apiUrl,
+      log: (line) => lines.push(line),
+    });
     try {
       await session.ready;
       t.app.server.closeAllConnections(); // the api drops every socket, the event stream included
       await until('a second session', async () => {
-        const rows = await db.sql`select closed_at from webhook_listener_sessions where endpoint_id = ${session.listenerId} order by opened_at`;
+        const rows =
+          await db.sql`select closed_at from webhook_listener_sessions where endpoint_id = ${session.listenerId} order by opened_at`;
         return rows.length === 2 && rows[0]!.closed_at && !rows[1]!.closed_at ? true : undefined;
       });
       expect(lines.some((line) => /reconnecting/.test(line))).toBe(true);
       local.answer = () => ({ status: 200, body: 'back' });
       const eventId = await createPlan(own.secretKey);
-      await until('the forwarded request', async () => local.requests.find((r) => r.path === '/again' && r.headers['webhook-id'] === eventId));
+      await until('the forwarded request', async () =>
+        local.requests.find((r) => r.path === '/again' && r.headers['webhook-id'] === eventId),
+      );
       const [record] = await until('the recorded attempt', async () => {
         const records = await deliveries(session.listenerId, own.secretKey);
         return records.length > 0 && records[0]!.status !== 'sending' ? records : undefined;
@@ -209,7 +264,9 @@ describe('npm run listen', () => {
   it('refuses a live key, in the CLI before any request and in the api', async () => {
     expect(() => checkTestKey(merchant.liveSecretKey)).toThrow(/test mode only: a live key is refused/);
     expect(() => checkTestKey('pk_live_abc')).toThrow(ListenError);
-    await expect(startListening({ forwardTo: `${local.url}/hooks`, apiKey: merchant.liveSecretKey, apiUrl })).rejects.toThrow(/live key is refused/);
+    await expect(startListening({ forwardTo: `${local.url}/hooks`, apiKey: merchant.liveSecretKey, apiUrl })).rejects.toThrow(
+      /live key is refused/,
+    );
     expect(await main(['--forward-to', `${local.url}/hooks`, '--api-key', merchant.liveSecretKey, '--api-url', apiUrl])).toBe(1);
     const [count] = await db.sql`select count(*)::int as n from webhook_endpoints where kind = 'listener' and livemode`;
     expect(count!.n).toBe(0);
@@ -226,22 +283,44 @@ describe('npm run listen', () => {
   });
 
   it('keeps every address rule in live mode: a live endpoint never reaches loopback, even where test mode may', async () => {
-    const registered = await t.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: auth(merchant.liveSecretKey), payload: { url: `https://127.0.0.1:${receiver.port}/live`, events: ['*'] } });
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: auth(merchant.liveSecretKey),
+      payload: { url: `https://127.0.0.1:${receiver.port}/live`, events: ['*'] },
+    });
     expect(registered.statusCode).toBe(400);
     expect(registered.json().error).toMatchObject({ code: 'invalid_request', param: 'url' });
     // The same URL is accepted in test mode on this deployment (WEBHOOK_ALLOW_PRIVATE_TARGETS).
-    const testMode = await t.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: auth(merchant.secretKey), payload: { url: `https://127.0.0.1:${receiver.port}/test-mode`, events: ['invoice.overdue'] } });
+    const testMode = await t.app.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: auth(merchant.secretKey),
+      payload: { url: `https://127.0.0.1:${receiver.port}/test-mode`, events: ['invoice.overdue'] },
+    });
     expect(testMode.statusCode).toBe(200);
-    await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${testMode.json().endpoint.id}/disable`, headers: auth(merchant.secretKey) });
+    await t.app.inject({
+      method: 'POST',
+      url: `/v1/webhook-endpoints/${testMode.json().endpoint.id}/disable`,
+      headers: auth(merchant.secretKey),
+    });
 
     // A live endpoint whose host came to resolve to loopback (stored as if it had been public): blocked at send time.
     const id = newId('webhookEndpoint');
     const secret = generateSigningSecret();
     await insertEndpoint(db.sql, {
-      id, merchantId: merchant.merchantId, livemode: true, url: `https://receiver.test:${receiver.port}/live-rebound`, events: ['invoice.paid'],
-      description: '', secretCiphertext: encryptSecret(testWebhookSettings()!.encryptionKey, id, secret), secretPrefix: secretPrefix(secret),
+      id,
+      merchantId: merchant.merchantId,
+      livemode: true,
+      url: `https://receiver.test:${receiver.port}/live-rebound`,
+      events: ['invoice.paid'],
+      description: '',
+      secretCiphertext: encryptSecret(testWebhookSettings()!.encryptionKey, id, secret),
+      secretPrefix: secretPrefix(secret),
     });
-    const event = await db.sql.begin((tx) => recordEvent(tx, { merchantId: merchant.merchantId, livemode: true, type: 'invoice.paid', data: {} }));
+    const event = await db.sql.begin((tx) =>
+      recordEvent(tx, { merchantId: merchant.merchantId, livemode: true, type: 'invoice.paid', data: {} }),
+    );
     const input = { eventId: event.id, endpointId: id, sequence: 0 };
     await w.client.workflow.start(webhookDeliveryWorkflow, { workflowId: deliveryRunId(input), taskQueue: w.taskQueue, args: [input] });
     const [attempt] = await until('the blocked attempt', async () => {
@@ -258,7 +337,9 @@ describe('npm run listen', () => {
 describe('POST /v1/webhook-endpoints/{id}/test', () => {
   async function createEndpoint(path: string, key = merchant.secretKey) {
     const response = await t.app.inject({
-      method: 'POST', url: '/v1/webhook-endpoints', headers: auth(key),
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: auth(key),
       payload: { url: `https://receiver.test:${receiver.port}${path}`, events: ['*'] },
     });
     expect(response.statusCode).toBe(200);
@@ -274,12 +355,25 @@ describe('POST /v1/webhook-endpoints/{id}/test', () => {
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();
     expect(body).toMatchObject({ object: 'webhook_test_event', endpointId: a.endpoint.id, eventType: 'webhook_endpoint.test' });
-    expect(body.delivery).toMatchObject({ object: 'webhook_delivery', endpointId: a.endpoint.id, eventId: body.eventId, eventType: 'webhook_endpoint.test', status: 'succeeded', attempt: 1, responseStatus: 200 });
+    expect(body.delivery).toMatchObject({
+      object: 'webhook_delivery',
+      endpointId: a.endpoint.id,
+      eventId: body.eventId,
+      eventType: 'webhook_endpoint.test',
+      status: 'succeeded',
+      attempt: 1,
+      responseStatus: 200,
+    });
 
     const toA = receiver.requests.filter((r) => r.path === '/test-a');
     expect(toA).toHaveLength(1);
     const payload = new Webhook(a.signingSecret).verify(toA[0]!.body.toString('utf8'), toA[0]!.headers) as Record<string, any>;
-    expect(payload).toMatchObject({ id: body.eventId, type: 'webhook_endpoint.test', livemode: false, data: { object: { id: a.endpoint.id } } });
+    expect(payload).toMatchObject({
+      id: body.eventId,
+      type: 'webhook_endpoint.test',
+      livemode: false,
+      data: { object: { id: a.endpoint.id } },
+    });
     // Recorded as an event, already dispatched: the dispatcher never fans it out to B (subscribed to *).
     const [event] = await db.sql`select type, dispatched_at from events where id = ${body.eventId}`;
     expect(event).toMatchObject({ type: 'webhook_endpoint.test' });
@@ -297,13 +391,23 @@ describe('POST /v1/webhook-endpoints/{id}/test', () => {
     expect(receiver.requests.filter((r) => r.path === '/test-a')).toHaveLength(1);
 
     // Another merchant's endpoint, or the other mode's key: not found. Read-only key: refused. Disabled: invalid state.
-    expect((await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${a.endpoint.id}/test`, headers: auth(merchant.secretKey) })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${a.endpoint.id}/test`, headers: auth(own.liveSecretKey) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${a.endpoint.id}/test`, headers: auth(merchant.secretKey) }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${a.endpoint.id}/test`, headers: auth(own.liveSecretKey) }))
+        .statusCode,
+    ).toBe(404);
     const readOnly = await own.keyWithScopes(['webhooks_read']);
     const refused = await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${a.endpoint.id}/test`, headers: auth(readOnly) });
     expect(refused.json().error.code).toBe('permission_denied');
     await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${b.endpoint.id}/disable`, headers: auth(own.secretKey) });
-    const disabled = await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${b.endpoint.id}/test`, headers: auth(own.secretKey) });
+    const disabled = await t.app.inject({
+      method: 'POST',
+      url: `/v1/webhook-endpoints/${b.endpoint.id}/test`,
+      headers: auth(own.secretKey),
+    });
     expect(disabled.statusCode).toBe(403);
     expect(disabled.json().error.code).toBe('session_invalid_state');
     await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${a.endpoint.id}/disable`, headers: auth(own.secretKey) });
@@ -315,12 +419,18 @@ describe('POST /v1/webhook-endpoints/{id}/test', () => {
     try {
       await session.ready;
       local.answer = () => ({ status: 204 });
-      const response = await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${session.listenerId}/test`, headers: auth(own.secretKey) });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/v1/webhook-endpoints/${session.listenerId}/test`,
+        headers: auth(own.secretKey),
+      });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json().delivery).toMatchObject({ status: 'succeeded', responseStatus: 204, endpointId: session.listenerId });
       const received = local.requests.filter((r) => r.path === '/tested');
       expect(received).toHaveLength(1);
-      expect(new Webhook(session.signingSecret).verify(received[0]!.body.toString('utf8'), received[0]!.headers)).toMatchObject({ type: 'webhook_endpoint.test' });
+      expect(new Webhook(session.signingSecret).verify(received[0]!.body.toString('utf8'), received[0]!.headers)).toMatchObject({
+        type: 'webhook_endpoint.test',
+      });
     } finally {
       await session.stop();
     }

@@ -28,7 +28,9 @@ let merchant: SeededMerchant;
 beforeAll(async () => {
   db = await createTestDatabase();
   [env, bundle] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } } }),
+    TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } },
+    }),
     workflowBundle(),
   ]);
   merchant = await seedMerchant(db.sql);
@@ -51,14 +53,21 @@ function setup() {
   });
   const service = createAgentService({ sql: db.sql, secretBox: createSecretBox(DEV_SECRETS_KEY), events: outboxOnly, taskQueue });
   const scope = { merchantId: merchant.merchantId, livemode: false };
-  const start = (jobId: string) => env.client.workflow.start(agentJobWorkflow, { workflowId: agentJobWorkflowId(jobId), taskQueue, args: [{ jobId }] });
+  const start = (jobId: string) =>
+    env.client.workflow.start(agentJobWorkflow, { workflowId: agentJobWorkflowId(jobId), taskQueue, args: [{ jobId }] });
   return { worker, service, scope, start };
 }
 
 describe('agentJobWorkflow (time-skipping)', () => {
   it('expires a proposed job nobody approves after the approval window', async () => {
     const { worker, service, scope, start } = setup();
-    const job = await service.createJob(scope, { vendorAddress: VENDOR, description: 'Unapproved', amount: '500000000', currency: 'USDC', expiresInSeconds: 3600 });
+    const job = await service.createJob(scope, {
+      vendorAddress: VENDOR,
+      description: 'Unapproved',
+      amount: '500000000',
+      currency: 'USDC',
+      expiresInSeconds: 3600,
+    });
     expect(job.status).toBe('proposed');
     const began = await env.currentTimeMs();
     const handle = await start(job.id);
@@ -76,7 +85,13 @@ describe('agentJobWorkflow (time-skipping)', () => {
 
   it('a job approved a day later, whose funding fails for good, ends failed with the reason', async () => {
     const { worker, service, scope, start } = setup();
-    const job = await service.createJob(scope, { vendorAddress: VENDOR, description: 'Approved late', amount: '500000000', currency: 'USDC', expiresInSeconds: 3600 });
+    const job = await service.createJob(scope, {
+      vendorAddress: VENDOR,
+      description: 'Approved late',
+      amount: '500000000',
+      currency: 'USDC',
+      expiresInSeconds: 3600,
+    });
     // Skipped time is global to the environment (the test before skipped 72 hours): the window starts at its clock.
     const deadline = new Date((await env.currentTimeMs()) + PROPOSAL_TTL_SECONDS * 1000);
     await db.sql`update agent_jobs set approval_deadline = ${deadline} where id = ${job.id}`;

@@ -37,7 +37,12 @@ beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startHttpsReceiver();
   client = new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
-  t = await createTestApp(db.sql, { temporal: client, taskQueue, webhookResolver: resolver, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  t = await createTestApp(db.sql, {
+    temporal: client,
+    taskQueue,
+    webhookResolver: resolver,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
   merchant = await seedMerchant(db.sql);
 });
 afterAll(async () => {
@@ -56,7 +61,13 @@ async function worker(): Promise<{ worker: Worker; close: () => Promise<void> }>
     temporal: client,
     taskQueue,
     workflowBundle: await workflowBundle(),
-    webhooks: { encryptionKey: config.webhooks.secretEncryptionKey, allowPrivateTargets: true, resolver, ca: receiver.certificate, attemptTimeoutMs: 5_000 },
+    webhooks: {
+      encryptionKey: config.webhooks.secretEncryptionKey,
+      allowPrivateTargets: true,
+      resolver,
+      ca: receiver.certificate,
+      attemptTimeoutMs: 5_000,
+    },
   });
   return { worker: w, close: () => connection.close() };
 }
@@ -77,14 +88,18 @@ async function createEndpoint(events: string[]): Promise<{ id: string; path: str
 async function recordEvents(count: number, type: 'invoice.paid' | 'subscription_plan.created' = 'invoice.paid'): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const event = await db.sql.begin((tx) => recordEvent(tx, { merchantId: merchant.merchantId, livemode: false, type, data: { object: { id: `inv_${i}` } } }));
+    const event = await db.sql.begin((tx) =>
+      recordEvent(tx, { merchantId: merchant.merchantId, livemode: false, type, data: { object: { id: `inv_${i}` } } }),
+    );
     ids.push(event.id);
   }
   return ids;
 }
 
 async function undispatched(ids: string[]): Promise<number> {
-  const [row] = await db.sql<{ count: number }[]>`select count(*)::int as count from events where id in ${db.sql(ids)} and dispatched_at is null`;
+  const [row] = await db.sql<
+    { count: number }[]
+  >`select count(*)::int as count from events where id in ${db.sql(ids)} and dispatched_at is null`;
   return row!.count;
 }
 
@@ -141,17 +156,21 @@ describe('event dispatcher', () => {
   it('crash mid-batch: the worker running a batch is killed after starting part of it; a fresh worker delivers every event exactly once', async () => {
     const endpoint = await createEndpoint(['invoice.paid']);
     const ids = await recordEvents(60);
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../support/event-dispatcher-worker-process.ts', import.meta.url))], {
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        TEMPORAL_ADDRESS: inject('temporalAddress'),
-        TASK_QUEUE: taskQueue,
-        WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
-        HANG_AFTER_STARTS: '20',
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('../support/event-dispatcher-worker-process.ts', import.meta.url))],
+      {
+        env: {
+          ...process.env,
+          DATABASE_URL: db.url,
+          TEMPORAL_ADDRESS: inject('temporalAddress'),
+          TASK_QUEUE: taskQueue,
+          WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
+          HANG_AFTER_STARTS: '20',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
       let out = '';
@@ -195,7 +214,9 @@ describe('event dispatcher', () => {
     const received = receiver.requests.filter((r) => r.path === endpoint.path).map((r) => r.headers['webhook-id']!);
     expect(received).toHaveLength(ids.length);
     expect(new Set(received)).toEqual(new Set(ids));
-    const runs = await db.sql<{ eventId: string }[]>`select event_id as "eventId" from webhook_delivery_runs where endpoint_id = ${endpoint.id}`;
+    const runs = await db.sql<
+      { eventId: string }[]
+    >`select event_id as "eventId" from webhook_delivery_runs where endpoint_id = ${endpoint.id}`;
     expect(runs.map((r) => r.eventId).sort()).toEqual([...ids].sort());
   }, 240_000);
 });

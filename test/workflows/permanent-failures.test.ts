@@ -106,11 +106,24 @@ describe('permanent failures', () => {
       [PERMANENT_FAILURES.paymentSessionNotFound, () => activities.expirePaymentSession('ps_missing')],
       [PERMANENT_FAILURES.subscriptionNotFound, () => activities.readSubscriptionStatus({ subscriptionId: 'sub_missing' })],
       [PERMANENT_FAILURES.subscriptionNotFound, () => activities.cancelSubscriptionOnChain({ subscriptionId: 'sub_missing' })],
-      [PERMANENT_FAILURES.relaySubmissionNotFound, () => activities.submitRelaySubmission({ submissionId: 'rls_missing', livemode: false })],
-      [PERMANENT_FAILURES.relaySubmissionNotFound, () => activities.awaitRelayConfirmation({ submissionId: 'rls_missing', livemode: false })],
+      [
+        PERMANENT_FAILURES.relaySubmissionNotFound,
+        () => activities.submitRelaySubmission({ submissionId: 'rls_missing', livemode: false }),
+      ],
+      [
+        PERMANENT_FAILURES.relaySubmissionNotFound,
+        () => activities.awaitRelayConfirmation({ submissionId: 'rls_missing', livemode: false }),
+      ],
       [
         PERMANENT_FAILURES.invalidAddress,
-        () => activities.chargeOnChain({ livemode: false, onChainId: 'not-an-id', periodIndex: 0, amount: '1', periodStart: new Date().toISOString() }),
+        () =>
+          activities.chargeOnChain({
+            livemode: false,
+            onChainId: 'not-an-id',
+            periodIndex: 0,
+            amount: '1',
+            periodStart: new Date().toISOString(),
+          }),
       ],
     ];
     for (const [type, call] of cases) {
@@ -121,7 +134,9 @@ describe('permanent failures', () => {
   });
 
   it('a payment session workflow whose session is gone ends (not_found) instead of waiting forever', async () => {
-    const outcome = await run<string>('paymentSessionWorkflow', 'ps_gone', [{ sessionId: 'ps_gone', expiresAt: new Date(Date.now() - 1000).toISOString() }]);
+    const outcome = await run<string>('paymentSessionWorkflow', 'ps_gone', [
+      { sessionId: 'ps_gone', expiresAt: new Date(Date.now() - 1000).toISOString() },
+    ]);
     expect(outcome).toBe('not_found');
   });
 
@@ -141,7 +156,9 @@ describe('permanent failures', () => {
       insert into webhook_endpoints (id, merchant_id, livemode, url, events, status, secret_ciphertext, secret_prefix)
       values ('we_gone_event', ${merchant.id}, false, 'https://hooks.example.com/in', ${['*']}, 'active', ${Buffer.alloc(1)}, 'whsec_000000')
       returning id`;
-    const outcome = await run<string>('webhookDeliveryWorkflow', 'whd_evt_gone_we_gone_event', [{ eventId: 'evt_gone', endpointId: endpoint!.id, sequence: 0 }]);
+    const outcome = await run<string>('webhookDeliveryWorkflow', 'whd_evt_gone_we_gone_event', [
+      { eventId: 'evt_gone', endpointId: endpoint!.id, sequence: 0 },
+    ]);
     expect(outcome).toBe('cancelled');
   });
 

@@ -14,7 +14,11 @@ import type { UpdateAgentConfigBody } from '../../src/agents/schemas.js';
 import type { SmtpSink } from '../../src/dev/smtp-sink.js';
 import { newId } from '../../src/ids.js';
 import { setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
-import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
+import {
+  onSubscriptionCreatedOnChain,
+  onTransferToSubscriber,
+  type SubscriptionChainEventDeps,
+} from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
 import { isRenewalToken, recordEnrolmentEmail } from '../../src/subscriptions/renewal-repo.js';
 import { getStatusQuery } from '../../workflows/subscription.js';
@@ -65,7 +69,13 @@ async function enrolBroke(periods: number) {
   await chain.warpTo(await env.currentTimeMs());
   const payer = newPayer();
   const email = `customer-${randomBytes(4).toString('hex')}@example.com`;
-  await recordEnrolmentEmail(db.sql, { id: newId('customer'), merchantId: merchant.merchantId, livemode: false, walletAddress: payer.address, email });
+  await recordEnrolmentEmail(db.sql, {
+    id: newId('customer'),
+    merchantId: merchant.merchantId,
+    livemode: false,
+    walletAddress: payer.address,
+    email,
+  });
   const log = await chain.enrol({ payer, amount: USDC(40), period: MONTH_PERIOD, periods });
   const created = await onSubscriptionCreatedOnChain(deps, log);
   if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
@@ -77,14 +87,19 @@ const feed = (subscriptionId: string) =>
     select action_type as "actionType", outcome, transaction_id as "transactionId", details from agent_activity
     where subscription_id = ${subscriptionId} order by id`;
 const charge0 = async (subscriptionId: string) =>
-  (await db.sql<{ status: string; attempts: number; txHash: string | null }[]>`
-    select status, attempts, tx_hash as "txHash" from subscription_charges where subscription_id = ${subscriptionId} and period_index = 0`)[0];
-const statusOf = async (subscriptionId: string) => (await db.sql<{ status: string }[]>`select status from subscriptions where id = ${subscriptionId}`)[0]!.status;
+  (
+    await db.sql<{ status: string; attempts: number; txHash: string | null }[]>`
+    select status, attempts, tx_hash as "txHash" from subscription_charges where subscription_id = ${subscriptionId} and period_index = 0`
+  )[0];
+const statusOf = async (subscriptionId: string) =>
+  (await db.sql<{ status: string }[]>`select status from subscriptions where id = ${subscriptionId}`)[0]!.status;
 const eventCount = async (subscriptionId: string, type: string) =>
-  (await db.sql<{ n: number }[]>`
+  (
+    await db.sql<{ n: number }[]>`
     select count(*)::int as n from events
     where type = ${type} and (data->'object'->>'id' = ${subscriptionId} or data->'subscription'->>'id' = ${subscriptionId}
-      or data->'object'->>'subscriptionId' = ${subscriptionId})`)[0]!.n;
+      or data->'object'->>'subscriptionId' = ${subscriptionId})`
+  )[0]!.n;
 
 /**
  * Workflow time from the first refused charge (the first activity task completed after the
@@ -93,17 +108,25 @@ const eventCount = async (subscriptionId: string, type: string) =>
  */
 async function atRiskToEndMs(handle: WorkflowHandle): Promise<number> {
   const history = await handle.fetchHistory();
-  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
+  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+    Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
   const events = history.events ?? [];
   // The first chargeOnChain to finish: an activity task, or (patch local-chain-charge) a local activity's marker.
   const isChargeMarker = (e: (typeof events)[number]) =>
     e.markerRecordedEventAttributes?.markerName === 'core_local_activity' &&
-    Object.values(e.markerRecordedEventAttributes.details ?? {}).some((p) => (p.payloads ?? []).some((x) => Buffer.from(x.data ?? []).toString('utf8').includes('chargeOnChain')));
+    Object.values(e.markerRecordedEventAttributes.details ?? {}).some((p) =>
+      (p.payloads ?? []).some((x) =>
+        Buffer.from(x.data ?? [])
+          .toString('utf8')
+          .includes('chargeOnChain'),
+      ),
+    );
   const chargeRefused = events.find(
     (e) =>
       isChargeMarker(e) ||
       (e.activityTaskCompletedEventAttributes &&
-        events.find((s) => Number(s.eventId) === Number(e.activityTaskCompletedEventAttributes!.scheduledEventId))?.activityTaskScheduledEventAttributes?.activityType?.name === 'chargeOnChain'),
+        events.find((s) => Number(s.eventId) === Number(e.activityTaskCompletedEventAttributes!.scheduledEventId))
+          ?.activityTaskScheduledEventAttributes?.activityType?.name === 'chargeOnChain'),
   );
   const end = events.find((e) => e.workflowExecutionCompletedEventAttributes);
   return ms(end?.eventTime) - ms(chargeRefused?.eventTime);
@@ -113,18 +136,28 @@ describe('agent recovery of at_risk subscriptions', () => {
   it('recovery on (twice, 48 h): the customer is emailed the template with a top-up link, the first retry at 24 h fails, the second at 48 h pays: active again', async () => {
     await configure({
       enabledCapabilities: ['recovery'],
-      recovery: { gracePeriodHours: 48, strategy: 'twice', notificationTemplate: 'Hi {customerEmail}: {amount} for {planName} at {merchantName} failed. Pay by {graceDeadline}: {topUpUrl}' },
+      recovery: {
+        gracePeriodHours: 48,
+        strategy: 'twice',
+        notificationTemplate: 'Hi {customerEmail}: {amount} for {planName} at {merchantName} failed. Pay by {graceDeadline}: {topUpUrl}',
+      },
     });
     const { subscriptionId, handle, payer, email } = await enrolBroke(2);
     const worker = await newWorker();
     await worker.runUntil(async () => {
-      const atRisk = await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'at_risk', 'at_risk');
+      const atRisk = await waitFor(
+        () => handle.query(getStatusQuery),
+        (s) => s.status === 'at_risk',
+        'at_risk',
+      );
       const startedAt = await env.currentTimeMs();
       expect(Date.parse(atRisk.graceDeadline!) - startedAt).toBeGreaterThan(47 * HOUR);
       expect(Date.parse(atRisk.graceDeadline!) - startedAt).toBeLessThanOrEqual(48 * HOUR);
       const mail = await sink.waitFor((m) => m.to.includes(email));
       expect(mail.subject).toBe('Your payment for Coffee club failed (Recovery merchant)');
-      expect(mail.text).toContain(`Hi ${email}: 40 USDC for Coffee club at Recovery merchant failed. Pay by ${atRisk.graceDeadline}: https://pay.example.test/checkout/subscriptions/${subscriptionId}/renew?token=`);
+      expect(mail.text).toContain(
+        `Hi ${email}: 40 USDC for Coffee club at Recovery merchant failed. Pay by ${atRisk.graceDeadline}: https://pay.example.test/checkout/subscriptions/${subscriptionId}/renew?token=`,
+      );
       const token = /renew\?token=([\w-]+)/.exec(mail.text)![1]!;
       // The link opens the hosted renewal page like a renewal notice's.
       expect(await isRenewalToken(db.sql, subscriptionId, token)).toBe(true);
@@ -143,14 +176,22 @@ describe('agent recovery of at_risk subscriptions', () => {
 
       // First retry (24 h): still no funds.
       await env.sleep(25 * HOUR);
-      await waitFor(() => feed(subscriptionId), (rows) => rows.length === 3, 'first retry recorded');
+      await waitFor(
+        () => feed(subscriptionId),
+        (rows) => rows.length === 3,
+        'first retry recorded',
+      );
       expect(await charge0(subscriptionId)).toMatchObject({ status: 'failed', attempts: 2 });
       expect((await handle.query(getStatusQuery)).status).toBe('at_risk');
 
       // Funds arrive without any signal: the second scheduled retry (48 h) pays.
       await chain.mint(payer.address, USDC(100));
       await env.sleep(24 * HOUR);
-      await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'active' && s.nextPeriodIndex === 1, 'active after the second retry');
+      await waitFor(
+        () => handle.query(getStatusQuery),
+        (s) => s.status === 'active' && s.nextPeriodIndex === 1,
+        'active after the second retry',
+      );
     });
     const charge = await charge0(subscriptionId);
     expect(charge).toMatchObject({ status: 'succeeded', attempts: 3 });
@@ -168,12 +209,19 @@ describe('agent recovery of at_risk subscriptions', () => {
     expect(await eventCount(subscriptionId, 'agent.action_executed')).toBe(5);
     expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(0);
     await recordHistory(handle, 'subscription-agent-recovered', 'local-chain-charge');
-    await recordHistory(env.client.workflow.getHandle(subscriptionRecoveryWorkflowId(subscriptionId, 0)), 'subscription-recovery.recovered', 'first');
+    await recordHistory(
+      env.client.workflow.getHandle(subscriptionRecoveryWorkflowId(subscriptionId, 0)),
+      'subscription-recovery.recovered',
+      'first',
+    );
     await env.client.workflow.getHandle(subscriptionId).terminate('end of test');
   }, 180_000);
 
-  it('recovery on (twice, 10 h): both retries refused, the subscription lapses at the end of the agent\'s grace window, not the merchant\'s 72 h', async () => {
-    await configure({ enabledCapabilities: ['recovery'], recovery: { gracePeriodHours: 10, strategy: 'twice', notificationTemplate: 'Payment failed at {merchantName}.' } });
+  it("recovery on (twice, 10 h): both retries refused, the subscription lapses at the end of the agent's grace window, not the merchant's 72 h", async () => {
+    await configure({
+      enabledCapabilities: ['recovery'],
+      recovery: { gracePeriodHours: 10, strategy: 'twice', notificationTemplate: 'Payment failed at {merchantName}.' },
+    });
     const { subscriptionId, handle, email } = await enrolBroke(0);
     const worker = await newWorker();
     expect(await worker.runUntil(handle.result())).toBe('lapsed');
@@ -193,9 +241,15 @@ describe('agent recovery of at_risk subscriptions', () => {
     ]);
     // The template had no {topUpUrl}: the link is appended.
     const mail = sink.messages({ to: email })[0]!;
-    expect(mail.text).toMatch(/^Payment failed at Recovery merchant\.\n\nhttps:\/\/pay\.example\.test\/checkout\/subscriptions\/sub_\w+\/renew\?token=[\w-]+/);
+    expect(mail.text).toMatch(
+      /^Payment failed at Recovery merchant\.\n\nhttps:\/\/pay\.example\.test\/checkout\/subscriptions\/sub_\w+\/renew\?token=[\w-]+/,
+    );
     await recordHistory(handle, 'subscription-agent-lapsed', 'local-chain-charge');
-    await recordHistory(env.client.workflow.getHandle(subscriptionRecoveryWorkflowId(subscriptionId, 0)), 'subscription-recovery.lapsed', 'first');
+    await recordHistory(
+      env.client.workflow.getHandle(subscriptionRecoveryWorkflowId(subscriptionId, 0)),
+      'subscription-recovery.lapsed',
+      'first',
+    );
   }, 180_000);
 
   it('a top-up seen by the indexer is forwarded to the recovery and retried at once', async () => {
@@ -203,17 +257,26 @@ describe('agent recovery of at_risk subscriptions', () => {
     const { subscriptionId, handle, payer } = await enrolBroke(1);
     const worker = await newWorker();
     await worker.runUntil(async () => {
-      await waitFor(() => feed(subscriptionId), (rows) => rows.length === 2, 'recovery started');
+      await waitFor(
+        () => feed(subscriptionId),
+        (rows) => rows.length === 2,
+        'recovery started',
+      );
       await chain.mint(payer.address, USDC(100));
       expect(await onTransferToSubscriber(deps, { livemode: false, to: payer.address })).toEqual({ signalled: [subscriptionId] });
       expect(await handle.result()).toBe('completed');
     });
     expect(await charge0(subscriptionId)).toMatchObject({ status: 'succeeded', attempts: 2 });
-    expect((await feed(subscriptionId)).map((r) => r.actionType)).toEqual(['recovery_started', 'customer_notified', 'charge_retried', 'subscription_recovered']);
+    expect((await feed(subscriptionId)).map((r) => r.actionType)).toEqual([
+      'recovery_started',
+      'customer_notified',
+      'charge_retried',
+      'subscription_recovered',
+    ]);
     expect((await feed(subscriptionId))[2]!.details).toMatchObject({ trigger: 'top_up' });
   }, 180_000);
 
-  it('recovery configured but not enabled: today\'s behaviour (merchant grace 72 h, retries every 24 h), no agent action, no email', async () => {
+  it("recovery configured but not enabled: today's behaviour (merchant grace 72 h, retries every 24 h), no agent action, no email", async () => {
     await configure({ enabledCapabilities: ['cashflow'], recovery: { gracePeriodHours: 10, strategy: 'once' } });
     const { subscriptionId, handle, email } = await enrolBroke(0);
     const worker = await newWorker();

@@ -20,7 +20,11 @@ import type { SmtpSink } from '../../src/dev/smtp-sink.js';
 import type { Mailer } from '../../src/email/mailer.js';
 import { newId } from '../../src/ids.js';
 import { setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
-import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
+import {
+  onSubscriptionCreatedOnChain,
+  onTransferToSubscriber,
+  type SubscriptionChainEventDeps,
+} from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSeconds, periodStart } from '../../src/subscriptions/periods.js';
 import { findNotices, recordEnrolmentEmail } from '../../src/subscriptions/renewal-repo.js';
 import { allowanceRenewalWorkflowId } from '../../workflows/subscription-renewal.js';
@@ -77,7 +81,13 @@ async function enrol(input: { periods: number; permitPeriods: bigint; email: str
   const payer = newPayer();
   await chain.mint(payer.address, USDC(100_000));
   const amount = USDC(10);
-  await recordEnrolmentEmail(db.sql, { id: newId('customer'), merchantId: merchant.merchantId, livemode: false, walletAddress: payer.address, email: input.email });
+  await recordEnrolmentEmail(db.sql, {
+    id: newId('customer'),
+    merchantId: merchant.merchantId,
+    livemode: false,
+    walletAddress: payer.address,
+    email: input.email,
+  });
   const log = await chain.enrol({ payer, amount, period: MONTH_PERIOD, periods: input.periods, permitValue: amount * input.permitPeriods });
   const created = await onSubscriptionCreatedOnChain(deps, log);
   if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
@@ -90,14 +100,21 @@ const charges = (subscriptionId: string) =>
     select period_index as "periodIndex", status, attempts, failure_code as "failureCode"
     from subscription_charges where subscription_id = ${subscriptionId} order by period_index`;
 const eventCount = async (subscriptionId: string, type: string) =>
-  (await db.sql<{ n: number }[]>`
+  (
+    await db.sql<{ n: number }[]>`
     select count(*)::int as n from events
-    where type = ${type} and (data->'object'->>'id' = ${subscriptionId} or data->'subscription'->>'id' = ${subscriptionId})`)[0]!.n;
+    where type = ${type} and (data->'object'->>'id' = ${subscriptionId} or data->'subscription'->>'id' = ${subscriptionId})`
+  )[0]!.n;
 const renewalEmails = (to: string) =>
   db.sql<{ id: string; sentAt: Date | null; textBody: string }[]>`
     select id, sent_at as "sentAt", text_body as "textBody" from outbound_emails where kind = 'subscription_renewal' and to_address = ${to}`;
 const allowanceOf = (owner: Address) =>
-  chain.pub.readContract({ address: chain.deployed.token, abi: fiatTokenAbi, functionName: 'allowance', args: [owner, chain.deployed.subscriptionManager] });
+  chain.pub.readContract({
+    address: chain.deployed.token,
+    abi: fiatTokenAbi,
+    functionName: 'allowance',
+    args: [owner, chain.deployed.subscriptionManager],
+  });
 const newEmail = () => `customer-${randomBytes(4).toString('hex')}@example.com`;
 
 /** The renewal link of the email the sink received: subscription id and token. */
@@ -108,13 +125,22 @@ function linkIn(text: string): { subscriptionId: string; token: string } {
 }
 
 /** What the customer's wallet does on the renewal page: sign the offered permit. */
-async function signOfferedPermit(payer: PrivateKeyAccount, offer: Awaited<ReturnType<ReturnType<typeof createRenewalService>['renewalOffer']>>) {
+async function signOfferedPermit(
+  payer: PrivateKeyAccount,
+  offer: Awaited<ReturnType<ReturnType<typeof createRenewalService>['renewalOffer']>>,
+) {
   const deadline = BigInt(Math.floor((await chain.chainNowMs()) / 1000)) + 3600n;
   const signature = await payer.signTypedData({
     domain: { ...offer.tokenDomain, verifyingContract: offer.tokenDomain.verifyingContract as Address },
     types: PERMIT_TYPES,
     primaryType: 'Permit',
-    message: { owner: payer.address, spender: offer.spender as Address, value: BigInt(offer.permitValue), nonce: BigInt(offer.permitNonce), deadline },
+    message: {
+      owner: payer.address,
+      spender: offer.spender as Address,
+      value: BigInt(offer.permitValue),
+      nonce: BigInt(offer.permitNonce),
+      deadline,
+    },
   });
   return { value: offer.permitValue, deadline: deadline.toString(), signature };
 }
@@ -129,7 +155,11 @@ describe('subscriptions past the permitted periods', () => {
     await worker.runUntil(async () => {
       // Period 12 is the first the enrolment's allowance cannot pay: skip to just after it is due.
       await env.sleep(periodStart(schedule, 12).getTime() - (await env.currentTimeMs()) + 3_600_000);
-      const atRisk = await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'at_risk' && s.nextPeriodIndex === 12, 'at_risk at period 12');
+      const atRisk = await waitFor(
+        () => handle.query(getStatusQuery),
+        (s) => s.status === 'at_risk' && s.nextPeriodIndex === 12,
+        'at_risk at period 12',
+      );
       expect(atRisk.lastFailure).toBe('insufficient_allowance');
       expect(await allowanceOf(payer.address)).toBe(0n);
 
@@ -145,11 +175,21 @@ describe('subscriptions past the permitted periods', () => {
       // The customer follows the link: the page's offer, the wallet's permit, the post.
       await expect(renewals.renewalOffer(subscriptionId, 'not-the-token-from-the-email')).rejects.toMatchObject({ code: 'not_found' });
       const offer = await renewals.renewalOffer(subscriptionId, link.token);
-      expect(offer).toMatchObject({ status: 'at_risk', subscriber: payer.address, spender: chain.deployed.subscriptionManager, allowance: '0', periodsLeft: 0 });
+      expect(offer).toMatchObject({
+        status: 'at_risk',
+        subscriber: payer.address,
+        spender: chain.deployed.subscriptionManager,
+        allowance: '0',
+        periodsLeft: 0,
+      });
       expect(offer.permitValue).toBe((USDC(10) * ENROLMENT_PERIODS).toString());
       const posted = await renewals.renew(subscriptionId, { token: link.token, permit: await signOfferedPermit(payer, offer) });
       expect(posted).toMatchObject({ object: 'checkout_renewal', permitNonce: offer.permitNonce });
-      const confirmed = await waitFor(() => renewals.renewalStatus(subscriptionId, offer.permitNonce, link.token), (r) => r.status !== 'pending', 'renewal confirmed');
+      const confirmed = await waitFor(
+        () => renewals.renewalStatus(subscriptionId, offer.permitNonce, link.token),
+        (r) => r.status !== 'pending',
+        'renewal confirmed',
+      );
       expect(confirmed).toMatchObject({ status: 'confirmed', failureReason: null });
       expect(await allowanceOf(payer.address)).toBe(USDC(120));
 
@@ -158,9 +198,17 @@ describe('subscriptions past the permitted periods', () => {
       const [approval] = parseEventLogs({ abi: fiatTokenAbi, logs: receipt.logs, eventName: 'Approval' });
       expect(approval!.args).toMatchObject({ owner: payer.address, spender: chain.deployed.subscriptionManager, value: USDC(120) });
       expect(await onTransferToSubscriber(deps, { livemode: false, to: approval!.args.owner })).toEqual({ signalled: [subscriptionId] });
-      await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'active' && s.nextPeriodIndex === 13, 'active again after the renewal');
+      await waitFor(
+        () => handle.query(getStatusQuery),
+        (s) => s.status === 'active' && s.nextPeriodIndex === 13,
+        'active again after the renewal',
+      );
       await recordHistory(handle, 'subscription-renewal-recovered', 'local-chain-charge');
-      await recordHistory(env.client.workflow.getHandle(allowanceRenewalWorkflowId(subscriptionId, offer.permitNonce)), 'subscription-allowance-renewal', 'first');
+      await recordHistory(
+        env.client.workflow.getHandle(allowanceRenewalWorkflowId(subscriptionId, offer.permitNonce)),
+        'subscription-allowance-renewal',
+        'first',
+      );
 
       expect(await handle.result()).toBe('completed');
     });
@@ -208,7 +256,11 @@ describe('subscriptions past the permitted periods', () => {
     const { subscriptionId, handle } = await enrol({ periods: 0, permitPeriods: 3n, email });
     const worker = await newWorker();
     await worker.runUntil(async () => {
-      await waitFor(() => renewalEmails(email), (rows) => rows.length === 1 && rows[0]!.sentAt !== null, 'the reminder');
+      await waitFor(
+        () => renewalEmails(email),
+        (rows) => rows.length === 1 && rows[0]!.sentAt !== null,
+        'the reminder',
+      );
       // A retried activity, and the check of the next periods in the same window: nothing new.
       const activities = createSubscriptionRenewalActivities({
         sql: db.sql,
@@ -216,8 +268,14 @@ describe('subscriptions past the permitted periods', () => {
         emails: sendingEmails(),
         publicBaseUrl: PUBLIC_BASE_URL,
       });
-      expect(await activities.noteAllowanceAfterCharge({ subscriptionId, periodIndex: 0 })).toEqual({ periodsLeft: 2, notice: 'already_noticed' });
-      expect(await activities.noteAllowanceAfterCharge({ subscriptionId, periodIndex: 0 })).toEqual({ periodsLeft: 2, notice: 'already_noticed' });
+      expect(await activities.noteAllowanceAfterCharge({ subscriptionId, periodIndex: 0 })).toEqual({
+        periodsLeft: 2,
+        notice: 'already_noticed',
+      });
+      expect(await activities.noteAllowanceAfterCharge({ subscriptionId, periodIndex: 0 })).toEqual({
+        periodsLeft: 2,
+        notice: 'already_noticed',
+      });
       // Delivering the queued email again sends nothing either (idempotent by email id).
       const [queued] = await renewalEmails(email);
       expect(await createEmailActivities({ sql: db.sql, temporal: env.client, taskQueue, mailer }).sendQueuedEmail(queued!.id)).toBe(false);

@@ -14,7 +14,11 @@ import type { EventDispatcher } from '../../src/events/dispatch.js';
 import { addMerchantChainAddress, setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { createPlanService } from '../../src/subscription-plans/service.js';
-import { onSubscriptionCreatedOnChain, onTransferToSubscriber, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
+import {
+  onSubscriptionCreatedOnChain,
+  onTransferToSubscriber,
+  type SubscriptionChainEventDeps,
+} from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
 import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
 import { CHARGE_MANY_SELECTOR } from '../../src/subscriptions/charge-batch.js';
@@ -47,7 +51,9 @@ let plans: { monthly: string; trial: string; calendar: string; risky: string };
 beforeAll(async () => {
   db = await createTestDatabase();
   [env, chain, bundle] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } } }),
+    TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } },
+    }),
     startTestChain(db.sql),
     workflowBundle(),
   ]);
@@ -56,8 +62,15 @@ beforeAll(async () => {
   const planService = createPlanService({ sql: db.sql, events: { dispatch: async () => {} } });
   const scope = { merchantId: merchant.merchantId, livemode: false };
   const plan = (name: string, amount: bigint, trialPeriodDays = 0) =>
-    planService.create(scope, { name, amount: amount.toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays }).then((p) => p.id);
-  plans = { monthly: await plan('Monthly', USDC(10)), trial: await plan('Trial', USDC(20), 14), calendar: await plan('Calendar', USDC(30)), risky: await plan('Risky', USDC(40)) };
+    planService
+      .create(scope, { name, amount: amount.toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays })
+      .then((p) => p.id);
+  plans = {
+    monthly: await plan('Monthly', USDC(10)),
+    trial: await plan('Trial', USDC(20), 14),
+    calendar: await plan('Calendar', USDC(30)),
+    risky: await plan('Risky', USDC(40)),
+  };
   deps = {
     sql: db.sql,
     temporal: env.client,
@@ -107,12 +120,16 @@ const charges = (subscriptionId: string) =>
     select period_index as "periodIndex", period_start as "periodStart", status, attempts, tx_hash as "txHash", failure_code as "failureCode"
     from subscription_charges where subscription_id = ${subscriptionId} order by period_index`;
 const eventCount = async (subscriptionId: string, type: string) =>
-  (await db.sql<{ n: number }[]>`
+  (
+    await db.sql<{ n: number }[]>`
     select count(*)::int as n from events
-    where type = ${type} and (data->'object'->>'id' = ${subscriptionId} or data->'subscription'->>'id' = ${subscriptionId})`)[0]!.n;
+    where type = ${type} and (data->'object'->>'id' = ${subscriptionId} or data->'subscription'->>'id' = ${subscriptionId})`
+  )[0]!.n;
 const subscriptionRow = async (id: string) =>
-  (await db.sql<{ status: string; onChainCancelledAt: Date | null; currentPeriodIndex: number | null }[]>`
-    select status, on_chain_cancelled_at as "onChainCancelledAt", current_period_index as "currentPeriodIndex" from subscriptions where id = ${id}`)[0]!;
+  (
+    await db.sql<{ status: string; onChainCancelledAt: Date | null; currentPeriodIndex: number | null }[]>`
+    select status, on_chain_cancelled_at as "onChainCancelledAt", current_period_index as "currentPeriodIndex" from subscriptions where id = ${id}`
+  )[0]!;
 
 /** The workflow's current shape, carried in the names of the histories recorded here. */
 const HISTORY_SHAPE = 'local-chain-charge';
@@ -152,28 +169,57 @@ describe('subscription workflow', () => {
     expect(await worker.runUntil(env.client.workflow.getHandle(subscriptionId).result())).toBe('completed');
   });
 
-  it('ignores enrolments it cannot charge or attribute, and honours the relay\'s plan hint', async () => {
+  it("ignores enrolments it cannot charge or attribute, and honours the relay's plan hint", async () => {
     const payer = newPayer();
     await chain.mint(payer.address, USDC(100));
     const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 1 });
     const count = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from subscriptions`)[0]!.n;
     const before = await count();
     const outsider = '0x000000000000000000000000000000000000dEaD' as const;
-    expect(await onSubscriptionCreatedOnChain(deps, { ...log, address: outsider })).toEqual({ outcome: 'ignored', reason: 'unknown_contract' });
-    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, operator: outsider } })).toEqual({ outcome: 'ignored', reason: 'foreign_operator' });
-    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, token: outsider } })).toEqual({ outcome: 'ignored', reason: 'unknown_token' });
-    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, merchant: outsider } })).toEqual({ outcome: 'ignored', reason: 'unknown_merchant' });
-    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, amount: USDC(7) } })).toEqual({ outcome: 'ignored', reason: 'no_matching_plan' });
-    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, period: 30n * 86_400n } })).toEqual({ outcome: 'ignored', reason: 'no_matching_plan' });
-    expect(await onSubscriptionCreatedOnChain(deps, { ...log, planId: plans.trial })).toEqual({ outcome: 'ignored', reason: 'no_matching_plan' });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, address: outsider })).toEqual({
+      outcome: 'ignored',
+      reason: 'unknown_contract',
+    });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, operator: outsider } })).toEqual({
+      outcome: 'ignored',
+      reason: 'foreign_operator',
+    });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, token: outsider } })).toEqual({
+      outcome: 'ignored',
+      reason: 'unknown_token',
+    });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, merchant: outsider } })).toEqual({
+      outcome: 'ignored',
+      reason: 'unknown_merchant',
+    });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, amount: USDC(7) } })).toEqual({
+      outcome: 'ignored',
+      reason: 'no_matching_plan',
+    });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, args: { ...log.args, period: 30n * 86_400n } })).toEqual({
+      outcome: 'ignored',
+      reason: 'no_matching_plan',
+    });
+    expect(await onSubscriptionCreatedOnChain(deps, { ...log, planId: plans.trial })).toEqual({
+      outcome: 'ignored',
+      reason: 'no_matching_plan',
+    });
     expect(await count()).toBe(before);
 
     const created = await onSubscriptionCreatedOnChain(deps, { ...log, planId: plans.monthly, customerEmail: 'payer@example.com' });
     expect(created).toMatchObject({ outcome: 'created', workflowStarted: true });
-    const [row] = await db.sql`select s.plan_id, s.status, c.email, c.wallet_address from subscriptions s join customers c on c.id = s.customer_id where s.id = ${(created as { subscriptionId: string }).subscriptionId}`;
-    expect(row).toMatchObject({ plan_id: plans.monthly, status: 'active', email: 'payer@example.com', wallet_address: payer.address.toLowerCase() });
+    const [row] =
+      await db.sql`select s.plan_id, s.status, c.email, c.wallet_address from subscriptions s join customers c on c.id = s.customer_id where s.id = ${(created as { subscriptionId: string }).subscriptionId}`;
+    expect(row).toMatchObject({
+      plan_id: plans.monthly,
+      status: 'active',
+      email: 'payer@example.com',
+      wallet_address: payer.address.toLowerCase(),
+    });
     const worker = await newWorker();
-    expect(await worker.runUntil(env.client.workflow.getHandle((created as { subscriptionId: string }).subscriptionId).result())).toBe('completed');
+    expect(await worker.runUntil(env.client.workflow.getHandle((created as { subscriptionId: string }).subscriptionId).result())).toBe(
+      'completed',
+    );
   });
 
   it('ignores, and logs with its reason, an enrolment whose trial is not its plan\'s ("trial forever" naming our operator)', async () => {
@@ -191,7 +237,11 @@ describe('subscription workflow', () => {
     expect(warnings).toEqual([
       {
         message: 'enrolment ignored: trial_mismatch',
-        details: expect.objectContaining({ reason: 'trial_mismatch', onChainId: trialForever.args.id.toString(), firstPeriodStart: year2100.toString() }),
+        details: expect.objectContaining({
+          reason: 'trial_mismatch',
+          onChainId: trialForever.args.id.toString(),
+          firstPeriodStart: year2100.toString(),
+        }),
       },
     ]);
     // The trial plan (20 USDC, 14 days): 60 days is not its trial, and neither is none.
@@ -210,13 +260,21 @@ describe('subscription workflow', () => {
     expect((await subscriptionRow(subscriptionId)).status).toBe('trialing');
     const worker = await newWorker();
     await worker.runUntil(async () => {
-      const trialing = await waitFor(() => handle.query(getStatusQuery), (s) => s.nextChargeAt !== null, 'first query');
+      const trialing = await waitFor(
+        () => handle.query(getStatusQuery),
+        (s) => s.nextChargeAt !== null,
+        'first query',
+      );
       expect(trialing.status).toBe('trialing');
       expect(trialing.nextChargeAt).toBe(new Date(Number(trialEnd) * 1000).toISOString());
       expect(await charges(subscriptionId)).toHaveLength(0);
 
       await env.sleep('15 days');
-      const active = await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'active', 'active');
+      const active = await waitFor(
+        () => handle.query(getStatusQuery),
+        (s) => s.status === 'active',
+        'active',
+      );
       expect(active.nextPeriodIndex).toBe(1);
       const [charge] = await charges(subscriptionId);
       expect(charge).toMatchObject({ periodIndex: 0, status: 'succeeded' });
@@ -232,15 +290,25 @@ describe('subscription workflow', () => {
     const { subscriptionId, handle, payer } = await enrol({ amount: USDC(40), periods: 2, balance: 0n });
     const worker = await newWorker();
     await worker.runUntil(async () => {
-      const atRisk = await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'at_risk', 'at_risk');
+      const atRisk = await waitFor(
+        () => handle.query(getStatusQuery),
+        (s) => s.status === 'at_risk',
+        'at_risk',
+      );
       expect(atRisk.lastFailure).toBe('insufficient_funds');
-      expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'failed', failureCode: 'insufficient_funds', attempts: 1 }]);
+      expect(await charges(subscriptionId)).toMatchObject([
+        { periodIndex: 0, status: 'failed', failureCode: 'insufficient_funds', attempts: 1 },
+      ]);
       expect((await subscriptionRow(subscriptionId)).status).toBe('at_risk');
       expect(await eventCount(subscriptionId, 'subscription.charge_failed')).toBe(1);
 
       await chain.mint(payer.address, USDC(100));
       expect(await onTransferToSubscriber(deps, { livemode: false, to: payer.address })).toEqual({ signalled: [subscriptionId] });
-      await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'active', 'active after top-up');
+      await waitFor(
+        () => handle.query(getStatusQuery),
+        (s) => s.status === 'active',
+        'active after top-up',
+      );
       expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'succeeded', attempts: 2 }]);
       expect((await subscriptionRow(subscriptionId)).status).toBe('active');
 
@@ -257,7 +325,9 @@ describe('subscription workflow', () => {
     const worker = await newWorker();
     expect(await worker.runUntil(handle.result())).toBe('lapsed');
     // Attempts at 0 h, 24 h, 48 h and the last one at the 72 h deadline.
-    expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'failed', attempts: 4, failureCode: 'insufficient_funds' }]);
+    expect(await charges(subscriptionId)).toMatchObject([
+      { periodIndex: 0, status: 'failed', attempts: 4, failureCode: 'insufficient_funds' },
+    ]);
     expect(await eventCount(subscriptionId, 'subscription.charge_failed')).toBe(4);
     expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(1);
     await recordHistory(handle, 'subscription-lapsed');
@@ -277,7 +347,9 @@ describe('subscription workflow', () => {
       await chain.issuer('unBlacklist', payer.address);
     }
     // One attempt: no dunning for an account the issuer blocked.
-    expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'failed', attempts: 1, failureCode: 'payer_blacklisted', txHash: null }]);
+    expect(await charges(subscriptionId)).toMatchObject([
+      { periodIndex: 0, status: 'failed', attempts: 1, failureCode: 'payer_blacklisted', txHash: null },
+    ]);
     expect(await eventCount(subscriptionId, 'subscription.charge_failed')).toBe(1);
     expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(1);
     expect(await eventCount(subscriptionId, 'subscription.charged')).toBe(0);
@@ -299,9 +371,15 @@ describe('subscription workflow', () => {
     await worker.runUntil(async () => {
       try {
         // Time does not skip while the test only queries: the retry waits for the unpause below.
-        const atRisk = await waitFor(() => handle.query(getStatusQuery), (s) => s.status === 'at_risk', 'at_risk');
+        const atRisk = await waitFor(
+          () => handle.query(getStatusQuery),
+          (s) => s.status === 'at_risk',
+          'at_risk',
+        );
         expect(atRisk.lastFailure).toBe('token_paused');
-        expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'failed', failureCode: 'token_paused', attempts: 1 }]);
+        expect(await charges(subscriptionId)).toMatchObject([
+          { periodIndex: 0, status: 'failed', failureCode: 'token_paused', attempts: 1 },
+        ]);
         expect((await subscriptionRow(subscriptionId)).status).toBe('at_risk');
         expect(await eventCount(subscriptionId, 'subscription.charge_failed')).toBe(1);
         expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(0);
@@ -338,7 +416,11 @@ describe('subscription workflow', () => {
     const scope = { merchantId: merchant.merchantId, livemode: false };
     const worker = await newWorker();
     await worker.runUntil(async () => {
-      await waitFor(() => handle.query(getStatusQuery), (s: SubscriptionWorkflowState) => s.status === 'trialing' && s.nextChargeAt !== null, 'trialing');
+      await waitFor(
+        () => handle.query(getStatusQuery),
+        (s: SubscriptionWorkflowState) => s.status === 'trialing' && s.nextChargeAt !== null,
+        'trialing',
+      );
       const cancelled = await service.cancel(scope, subscriptionId, { reason: 'customer asked' });
       expect(cancelled).toMatchObject({ status: 'cancelled', cancelReason: 'customer asked', cancelledBy: 'merchant' });
       await expect(service.cancel(scope, subscriptionId, {})).rejects.toBeInstanceOf(InvalidStateError);
@@ -380,7 +462,11 @@ describe('subscription workflow', () => {
     await worker.runUntil(async () => {
       expect(await handle.result()).toBe('completed');
       // As if the api started it and then died before its transaction committed.
-      const run = await env.client.workflow.start('subscriptionOnChainCancelWorkflow', { workflowId: onChainCancelWorkflowId(subscriptionId), taskQueue, args: [{ subscriptionId }] });
+      const run = await env.client.workflow.start('subscriptionOnChainCancelWorkflow', {
+        workflowId: onChainCancelWorkflowId(subscriptionId),
+        taskQueue,
+        args: [{ subscriptionId }],
+      });
       expect(await run.result()).toBe('not_cancelled');
       await recordShape(run, 'subscription-onchain-cancel-gave-up', ON_CHAIN_CANCEL_SHAPE);
     });
@@ -394,14 +480,26 @@ describe('subscription workflow', () => {
     const scope = { merchantId: merchant.merchantId, livemode: false };
     const worker = await newWorker();
     await worker.runUntil(async () => {
-      await waitFor(() => charges(subscriptionId), (rows) => rows.length === 1 && rows[0]!.status === 'succeeded', 'the first charge');
-      await waitFor(() => subscriptionRow(subscriptionId), (row) => row.status === 'active', 'active');
+      await waitFor(
+        () => charges(subscriptionId),
+        (rows) => rows.length === 1 && rows[0]!.status === 'succeeded',
+        'the first charge',
+      );
+      await waitFor(
+        () => subscriptionRow(subscriptionId),
+        (row) => row.status === 'active',
+        'active',
+      );
       expect(await service.pause(scope, subscriptionId)).toMatchObject({ status: 'paused', nextChargeAt: null });
       await expect(service.pause(scope, subscriptionId)).rejects.toBeInstanceOf(InvalidStateError);
 
       // Period 1 comes due while paused: skipped, nothing charged.
       await env.sleep('32 days');
-      await waitFor(() => handle.query(getStatusQuery), (s: SubscriptionWorkflowState) => s.status === 'paused' && s.nextPeriodIndex === 2, 'period 1 skipped');
+      await waitFor(
+        () => handle.query(getStatusQuery),
+        (s: SubscriptionWorkflowState) => s.status === 'paused' && s.nextPeriodIndex === 2,
+        'period 1 skipped',
+      );
       expect((await charges(subscriptionId)).map((c) => c.periodIndex)).toEqual([0]);
 
       const resumed = await service.resume(scope, subscriptionId);
@@ -425,7 +523,14 @@ describe('subscription workflow', () => {
     const trialPeriodDays = Math.ceil((jan31 - now.getTime()) / 86_400_000);
     await createPlanService({ sql: db.sql, events: outboxOnly }).create(
       { merchantId: merchant.merchantId, livemode: false },
-      { name: 'Calendar from Jan 31', amount: USDC(30).toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays },
+      {
+        name: 'Calendar from Jan 31',
+        amount: USDC(30).toString(),
+        currency: 'USDC',
+        interval: 'monthly',
+        intervalCount: 1,
+        trialPeriodDays,
+      },
     );
     const { subscriptionId, handle } = await enrol({ amount: USDC(30), periods: 3, trialEnd: BigInt(jan31 / 1000) });
     const worker = await newWorker();
@@ -445,15 +550,23 @@ describe('subscription workflow', () => {
     const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 0 });
     const now = new Date((await chain.chainNowMs()) - 1000).toISOString();
     const input = { livemode: false, onChainId: log.args.id.toString(), periodIndex: 0, amount: USDC(10).toString(), periodStart: now };
-    expect(await chain.subscriptionChain.charge({ ...input, amount: USDC(11).toString() })).toMatchObject({ ok: false, failure: 'amount_exceeds_terms' });
+    expect(await chain.subscriptionChain.charge({ ...input, amount: USDC(11).toString() })).toMatchObject({
+      ok: false,
+      failure: 'amount_exceeds_terms',
+    });
     const first = await chain.subscriptionChain.charge(input);
     const second = await chain.subscriptionChain.charge(input);
     expect(first).toMatchObject({ ok: true, alreadyCharged: false });
     expect(second).toEqual({ ...first, alreadyCharged: true });
     expect(await chain.subscriptionChain.isCharged(input)).toBe(true);
     expect(await chain.subscriptionChain.charge({ ...input, periodIndex: 1 })).toMatchObject({ ok: false, failure: 'period_not_started' });
-    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toMatchObject({ alreadyCancelled: false });
-    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toEqual({ txHash: null, alreadyCancelled: true });
+    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toMatchObject({
+      alreadyCancelled: false,
+    });
+    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toEqual({
+      txHash: null,
+      alreadyCancelled: true,
+    });
     expect(await chain.subscriptionChain.charge({ ...input, periodIndex: 1 })).toMatchObject({ ok: false, failure: 'cancelled_on_chain' });
   });
 
@@ -472,7 +585,10 @@ describe('subscription workflow', () => {
       },
       { sql: db.sql },
     );
-    const port: SubscriptionChain = { ...batched, charge: async (input) => (await chain.warpTo(Date.parse(input.periodStart)), batched.charge(input)) };
+    const port: SubscriptionChain = {
+      ...batched,
+      charge: async (input) => (await chain.warpTo(Date.parse(input.periodStart)), batched.charge(input)),
+    };
     const a = await enrol({ amount: USDC(10), periods: 1 });
     const b = await enrol({ amount: USDC(10), periods: 1 });
     const broke = await enrol({ amount: USDC(40), periods: 1, balance: 0n });
@@ -507,20 +623,24 @@ describe('subscription workflow', () => {
     const { subscriptionId, handle, log } = await enrol({ amount: USDC(10), periods: 1 });
     // The first worker is a separate process: its charge lands on-chain, then it is SIGKILLed
     // before the activity completes.
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../support/subscription-worker-process.ts', import.meta.url))], {
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        RPC_URL: chain.anvil.rpcUrl,
-        OPERATOR_KEY: DEV_ACCOUNTS.operator.privateKey,
-        SUBSCRIPTION_MANAGER: chain.deployed.subscriptionManager,
-        TEMPORAL_ADDRESS: env.address,
-        TASK_QUEUE: taskQueue,
-        WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
-        HANG_AFTER_CHARGE: '1',
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('../support/subscription-worker-process.ts', import.meta.url))],
+      {
+        env: {
+          ...process.env,
+          DATABASE_URL: db.url,
+          RPC_URL: chain.anvil.rpcUrl,
+          OPERATOR_KEY: DEV_ACCOUNTS.operator.privateKey,
+          SUBSCRIPTION_MANAGER: chain.deployed.subscriptionManager,
+          TEMPORAL_ADDRESS: env.address,
+          TASK_QUEUE: taskQueue,
+          WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
+          HANG_AFTER_CHARGE: '1',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
       await new Promise<void>((resolve, reject) => {
@@ -549,7 +669,9 @@ describe('subscription workflow', () => {
       fromBlock: 0n,
     });
     expect(logs).toHaveLength(1);
-    expect(await charges(subscriptionId)).toMatchObject([{ periodIndex: 0, status: 'succeeded', attempts: 1, txHash: logs[0]!.transactionHash }]);
+    expect(await charges(subscriptionId)).toMatchObject([
+      { periodIndex: 0, status: 'succeeded', attempts: 1, txHash: logs[0]!.transactionHash },
+    ]);
     expect(await eventCount(subscriptionId, 'subscription.charged')).toBe(1);
   }, 120_000);
 });

@@ -26,7 +26,11 @@ beforeAll(async () => {
   client = new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
 });
 afterAll(async () => {
-  for (const id of started) await client.workflow.getHandle(id).terminate('test done').catch(() => undefined);
+  for (const id of started)
+    await client.workflow
+      .getHandle(id)
+      .terminate('test done')
+      .catch(() => undefined);
   await client?.connection.close();
 });
 
@@ -52,8 +56,25 @@ describe('workflow memo and search attributes', () => {
     const second = `inv_tags${randomBytes(4).toString('hex')}`;
     started.push(first, second);
     const args: Parameters<typeof invoiceWorkflow> = [{ invoiceId: first, dueAt: new Date(Date.now() + 86_400_000).toISOString() }];
-    expect(await startWorkflowOnce(client, invoiceWorkflow, { workflowId: first, taskQueue, args, tags: { merchantId, livemode: false, invoiceNumber: 'INV-TAGS-1' } })).toBe(true);
-    await signalWithStart(client, invoiceWorkflow, { workflowId: second, taskQueue, args, tags: { merchantId, livemode: true, invoiceNumber: 'INV-TAGS-2', customerWallet: '0xAbC0000000000000000000000000000000000001' } }, sendInvoiceSignal);
+    expect(
+      await startWorkflowOnce(client, invoiceWorkflow, {
+        workflowId: first,
+        taskQueue,
+        args,
+        tags: { merchantId, livemode: false, invoiceNumber: 'INV-TAGS-1' },
+      }),
+    ).toBe(true);
+    await signalWithStart(
+      client,
+      invoiceWorkflow,
+      {
+        workflowId: second,
+        taskQueue,
+        args,
+        tags: { merchantId, livemode: true, invoiceNumber: 'INV-TAGS-2', customerWallet: '0xAbC0000000000000000000000000000000000001' },
+      },
+      sendInvoiceSignal,
+    );
 
     const described = await client.workflow.getHandle(first).describe();
     expect(await described.memo).toMatchObject({ merchantId, livemode: false, invoiceNumber: 'INV-TAGS-1' });
@@ -68,8 +89,23 @@ describe('workflow memo and search attributes', () => {
       for await (const run of client.workflow.list({ query })) ids.push(run.workflowId);
       return ids.sort();
     };
-    expect(await eventually(() => list(`MerchantId = '${merchantId}'`), (ids) => ids.length === 2)).toEqual([first, second].sort());
-    expect(await eventually(() => list(`MerchantId = '${merchantId}' AND Livemode = true`), (ids) => ids.length === 1)).toEqual([second]);
-    expect(await eventually(() => list(`InvoiceNumber = 'INV-TAGS-1'`), (ids) => ids.length === 1)).toEqual([first]);
+    expect(
+      await eventually(
+        () => list(`MerchantId = '${merchantId}'`),
+        (ids) => ids.length === 2,
+      ),
+    ).toEqual([first, second].sort());
+    expect(
+      await eventually(
+        () => list(`MerchantId = '${merchantId}' AND Livemode = true`),
+        (ids) => ids.length === 1,
+      ),
+    ).toEqual([second]);
+    expect(
+      await eventually(
+        () => list(`InvoiceNumber = 'INV-TAGS-1'`),
+        (ids) => ids.length === 1,
+      ),
+    ).toEqual([first]);
   });
 });

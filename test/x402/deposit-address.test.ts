@@ -61,16 +61,25 @@ type Session = {
 };
 
 async function createSession(key: string, amount: bigint): Promise<Session> {
-  const res = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: { authorization: `Bearer ${key}` }, payload: { amount: amount.toString() } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/v1/payment-sessions',
+    headers: { authorization: `Bearer ${key}` },
+    payload: { amount: amount.toString() },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
 const getSession = async (id: string): Promise<Session> =>
-  (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: { authorization: `Bearer ${merchant.secretKey}` } })).json();
+  (
+    await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: { authorization: `Bearer ${merchant.secretKey}` } })
+  ).json();
 
-const balanceOf = (who: Address) => pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address) =>
+  pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 const chainNow = async () => (await pub.getBlock()).timestamp;
-const requirementsTo = (payTo: Address, amount = AMOUNT): PaymentRequirements => exactRequirements(network, settings.token, domain, payTo, amount);
+const requirementsTo = (payTo: Address, amount = AMOUNT): PaymentRequirements =>
+  exactRequirements(network, settings.token, domain, payTo, amount);
 const facilitator = () => facilitatorFor(t, merchant.secretKey);
 
 describe('x402 to a deposit address', () => {
@@ -88,7 +97,11 @@ describe('x402 to a deposit address', () => {
     expect(await balanceOf(buyer!.address)).toBe(buyerBefore - AMOUNT);
 
     // The deposit rules complete the session with the x402 transaction; the session carries the x402 fields.
-    const done = await until(() => getSession(session.id), (s) => s.status === 'completed', 'the deposit session completed');
+    const done = await until(
+      () => getSession(session.id),
+      (s) => s.status === 'completed',
+      'the deposit session completed',
+    );
     expect(done).toMatchObject({
       transactionHash: settled.transaction,
       x402: { transaction: settled.transaction, payer: buyer!.address, resource: { url: 'https://seller.example/report' } },
@@ -116,10 +129,16 @@ describe('x402 to a deposit address', () => {
 
     // The same payment again: the same transaction; verifying it again names the replay.
     expect(await facilitator().settle(payment, requirements)).toMatchObject({ success: true, transaction: settled.transaction });
-    expect(await facilitator().verify(payment, requirements)).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_nonce_already_used' });
+    expect(await facilitator().verify(payment, requirements)).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_nonce_already_used',
+    });
     // Another payment to the paid session's address is refused: it takes no more payment.
     const another = await signedPayment(requirements, domain, secondBuyer!, await chainNow());
-    expect(await facilitator().verify(another, requirements)).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_recipient_mismatch' });
+    expect(await facilitator().verify(another, requirements)).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_recipient_mismatch',
+    });
     expect(await balanceOf(buyer!.address)).toBe(buyerBefore - AMOUNT);
   });
 
@@ -131,7 +150,11 @@ describe('x402 to a deposit address', () => {
     const verdict = await facilitator().verify(payment, requirements);
     expect(verdict).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_payload_authorization_value_mismatch' });
     expect(verdict.invalidMessage).toContain(session.id);
-    expect(await facilitator().settle(payment, requirements)).toMatchObject({ success: false, errorReason: 'invalid_exact_evm_payload_authorization_value_mismatch', transaction: '' });
+    expect(await facilitator().settle(payment, requirements)).toMatchObject({
+      success: false,
+      errorReason: 'invalid_exact_evm_payload_authorization_value_mismatch',
+      transaction: '',
+    });
     expect(await balanceOf(secondBuyer!.address)).toBe(before);
     expect((await getSession(session.id)).status).toBe('open');
   });
@@ -159,7 +182,11 @@ describe('x402 to a deposit address', () => {
     for (const address of [theirs.deposit.address, live.depositAddress as Address]) {
       const requirements = requirementsTo(address);
       const payment = await signedPayment(requirements, domain, secondBuyer!, await chainNow());
-      expect({ address, ...(await facilitator().verify(payment, requirements)) }).toMatchObject({ address, isValid: false, invalidReason: 'invalid_exact_evm_recipient_mismatch' });
+      expect({ address, ...(await facilitator().verify(payment, requirements)) }).toMatchObject({
+        address,
+        isValid: false,
+        invalidReason: 'invalid_exact_evm_recipient_mismatch',
+      });
       expect({ address, ...(await facilitator().settle(payment, requirements)) }).toMatchObject({
         address,
         success: false,
@@ -169,7 +196,12 @@ describe('x402 to a deposit address', () => {
     }
     // The other merchant can take the same payment to its own deposit address.
     const requirements = requirementsTo(theirs.deposit.address);
-    expect(await facilitatorFor(t, other.secretKey).verify(await signedPayment(requirements, domain, secondBuyer!, await chainNow()), requirements)).toMatchObject({
+    expect(
+      await facilitatorFor(t, other.secretKey).verify(
+        await signedPayment(requirements, domain, secondBuyer!, await chainNow()),
+        requirements,
+      ),
+    ).toMatchObject({
       isValid: true,
     });
     expect(await balanceOf(secondBuyer!.address)).toBe(before);

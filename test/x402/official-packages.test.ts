@@ -31,7 +31,11 @@ import { startDevServerWorker, type DevServerWorker } from '../support/temporal.
 
 const PRICE = '10000'; // 0.01 USDC
 const payout = DEV_ACCOUNTS.merchant.address;
-const [buyer, secondBuyer, thirdBuyer] = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey)) as [PrivateKeyAccount, PrivateKeyAccount, PrivateKeyAccount];
+const [buyer, secondBuyer, thirdBuyer] = DEV_ACCOUNTS.payers.map((p) => privateKeyToAccount(p.privateKey)) as [
+  PrivateKeyAccount,
+  PrivateKeyAccount,
+  PrivateKeyAccount,
+];
 
 let chain: DevChain;
 let settings: ChainSettings;
@@ -169,7 +173,10 @@ async function handSigned(
 }
 
 /** The seller's answer to a request paid with `payment`: its status, and the reason it names when it refuses. */
-async function payWith(url: string, payment: PaymentPayload): Promise<{ status: number; reason?: string; settled?: ReturnType<typeof decodePaymentResponseHeader> }> {
+async function payWith(
+  url: string,
+  payment: PaymentPayload,
+): Promise<{ status: number; reason?: string; settled?: ReturnType<typeof decodePaymentResponseHeader> }> {
   const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment) } });
   const required = res.headers.get('PAYMENT-REQUIRED');
   const response = res.headers.get('PAYMENT-RESPONSE');
@@ -226,7 +233,11 @@ describe('x402 through the official packages', () => {
   it('records the payment as a completed payment session with its x402 fields, and payment.completed names the resource', async () => {
     const sessionId = (await sessionOfTransaction(paidTransaction))!;
     const session = await eventually(async () => {
-      const res = await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${sessionId}`, headers: { authorization: `Bearer ${merchant.secretKey}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/v1/payment-sessions/${sessionId}`,
+        headers: { authorization: `Bearer ${merchant.secretKey}` },
+      });
       const body = res.json();
       return body.status === 'completed' ? body : undefined;
     });
@@ -236,9 +247,19 @@ describe('x402 through the official packages', () => {
       payTo: payout,
       payer: buyer.address,
       transactionHash: paidTransaction,
-      x402: { scheme: 'exact', network, payer: buyer.address, transaction: paidTransaction, resource: { url: paidUrl, description: 'The quarterly report', mimeType: 'application/json' } },
+      x402: {
+        scheme: 'exact',
+        network,
+        payer: buyer.address,
+        transaction: paidTransaction,
+        resource: { url: paidUrl, description: 'The quarterly report', mimeType: 'application/json' },
+      },
     });
-    const list = await t.app.inject({ method: 'GET', url: '/v1/payment-sessions', headers: { authorization: `Bearer ${merchant.secretKey}` } });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/v1/payment-sessions',
+      headers: { authorization: `Bearer ${merchant.secretKey}` },
+    });
     expect(list.json().data.map((s: { id: string }) => s.id)).toContain(sessionId);
     const [event] = await db.sql<{ data: { object: { id: string; x402: { resource: { url: string; description: string } } } } }[]>`
       select data from events where type = 'payment.completed' and data->'object'->>'id' = ${sessionId}`;
@@ -248,10 +269,17 @@ describe('x402 through the official packages', () => {
   it('refuses the same payment replayed: 402, and nothing moves', async () => {
     const { requirements, resource } = await requirementsOf(paidUrl);
     // The replay: the very header the buyer paid with, read back from our records.
-    const [row] = await db.sql<{ call: { signature: string; from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string } }[]>`
+    const [row] = await db.sql<
+      { call: { signature: string; from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string } }[]
+    >`
       select call from relay_submissions where transaction_hash = ${paidTransaction}`;
     const { signature, from, to, value, validAfter, validBefore, nonce } = row!.call;
-    const replay: PaymentPayload = { x402Version: 2, resource, accepted: requirements, payload: { signature, authorization: { from, to, value, validAfter, validBefore, nonce } } };
+    const replay: PaymentPayload = {
+      x402Version: 2,
+      resource,
+      accepted: requirements,
+      payload: { signature, authorization: { from, to, value, validAfter, validBefore, nonce } },
+    };
     const before = await balanceOf(buyer.address);
     const answer = await payWith(paidUrl, replay);
     expect(answer.status).toBe(402);
@@ -259,14 +287,26 @@ describe('x402 through the official packages', () => {
     expect(await balanceOf(buyer.address)).toBe(before);
   });
 
-  it('names each refusal with the reference facilitator\'s invalidReason', async () => {
+  it("names each refusal with the reference facilitator's invalidReason", async () => {
     const { requirements, resource } = await requirementsOf(paidUrl);
     const chainNow = (await pub.getBlock()).timestamp;
     const broke = privateKeyToAccount(generatePrivateKey());
     const cases: [string, Promise<PaymentPayload>, string][] = [
-      ['too little', handSigned(requirements, resource, secondBuyer, { value: BigInt(PRICE) - 1n }), 'invalid_exact_evm_payload_authorization_value_mismatch'],
-      ['expired', handSigned(requirements, resource, secondBuyer, { validBefore: chainNow - 1n }), 'invalid_exact_evm_payload_authorization_valid_before'],
-      ['wrong recipient', handSigned(requirements, resource, secondBuyer, { to: DEV_ACCOUNTS.operator.address }), 'invalid_exact_evm_recipient_mismatch'],
+      [
+        'too little',
+        handSigned(requirements, resource, secondBuyer, { value: BigInt(PRICE) - 1n }),
+        'invalid_exact_evm_payload_authorization_value_mismatch',
+      ],
+      [
+        'expired',
+        handSigned(requirements, resource, secondBuyer, { validBefore: chainNow - 1n }),
+        'invalid_exact_evm_payload_authorization_valid_before',
+      ],
+      [
+        'wrong recipient',
+        handSigned(requirements, resource, secondBuyer, { to: DEV_ACCOUNTS.operator.address }),
+        'invalid_exact_evm_recipient_mismatch',
+      ],
       ['insufficient balance', handSigned(requirements, resource, broke), 'invalid_exact_evm_insufficient_balance'],
       ['bad signature', handSigned(requirements, resource, secondBuyer, {}, thirdBuyer), 'invalid_exact_evm_signature'],
     ];
@@ -286,7 +326,9 @@ describe('x402 through the official packages', () => {
     const { requirements, resource } = await requirementsOf(paidUrl);
     const before = await balanceOf(secondBuyer.address);
     // Still valid for a few seconds (the old check, validBefore > now, let it through), but not for 6.
-    const payment = await handSigned(requirements, resource, secondBuyer, { validBefore: (await nextBlockTime(pub, { maxAgeMs: 0 })) + 4n });
+    const payment = await handSigned(requirements, resource, secondBuyer, {
+      validBefore: (await nextBlockTime(pub, { maxAgeMs: 0 })) + 4n,
+    });
     const verdict = await facilitator().verify(payment, requirements);
     expect(verdict).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_payload_authorization_valid_before' });
     expect(verdict.invalidMessage).toContain('at least 6 s after the chain time');
@@ -320,7 +362,7 @@ describe('x402 through the official packages', () => {
     expect(again.json().transaction).toBe(first.json().transaction);
   }, 120_000);
 
-  it('refuses a seller whose payTo is not the merchant\'s payout address', async () => {
+  it("refuses a seller whose payTo is not the merchant's payout address", async () => {
     const url = await startSeller(DEV_ACCOUNTS.operator.address);
     const res = await buyerFetch(thirdBuyer)(url);
     expect(res.status).toBe(402);
@@ -344,22 +386,30 @@ describe('x402 through the official packages', () => {
     expect(count!.n).toBe(1);
   });
 
-  it('refuses a blacklisted payer and a paused token (the simulation), with the token\'s revert in the message', async () => {
+  it("refuses a blacklisted payer and a paused token (the simulation), with the token's revert in the message", async () => {
     const { requirements, resource } = await requirementsOf(paidUrl);
     const as = (key: `0x${string}`) =>
-      createWalletClient({ account: privateKeyToAccount(key), chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+      createWalletClient({
+        account: privateKeyToAccount(key),
+        chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
+        transport: http(chain.info.rpcUrl),
+      });
     const mined = async (hash: `0x${string}`) => expect((await pub.waitForTransactionReceipt({ hash })).status).toBe('success');
     const blacklister = as(DEV_ACCOUNTS.usdcBlacklister.privateKey);
     const pauser = as(DEV_ACCOUNTS.usdcPauser.privateKey);
 
-    await mined(await blacklister.writeContract({ address: token, abi: fiatTokenAbi, functionName: 'blacklist', args: [secondBuyer.address] }));
+    await mined(
+      await blacklister.writeContract({ address: token, abi: fiatTokenAbi, functionName: 'blacklist', args: [secondBuyer.address] }),
+    );
     try {
       const verdict = await facilitator().verify(await handSigned(requirements, resource, secondBuyer), requirements);
       expect(verdict).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_transaction_simulation_failed' });
       // The token's revert, named (src/chain/refusals.ts): blacklisted side unknown at verify time.
       expect(verdict.invalidMessage).toContain(describeRefusal('account_blacklisted'));
     } finally {
-      await mined(await blacklister.writeContract({ address: token, abi: fiatTokenAbi, functionName: 'unBlacklist', args: [secondBuyer.address] }));
+      await mined(
+        await blacklister.writeContract({ address: token, abi: fiatTokenAbi, functionName: 'unBlacklist', args: [secondBuyer.address] }),
+      );
     }
 
     await mined(await pauser.writeContract({ address: token, abi: fiatTokenAbi, functionName: 'pause' }));
@@ -375,11 +425,21 @@ describe('x402 through the official packages', () => {
   });
 
   it('answers a body that is not an x402 request with the error envelope, and a key without the scope with permission_denied', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/v1/x402/verify', headers: { authorization: `Bearer ${merchant.secretKey}` }, payload: { x402Version: 2 } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/v1/x402/verify',
+      headers: { authorization: `Bearer ${merchant.secretKey}` },
+      payload: { x402Version: 2 },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatchObject({ code: 'invalid_request' });
     const readOnly = await merchant.keyWithScopes(['relay_read']);
-    const denied = await t.app.inject({ method: 'POST', url: '/v1/x402/settle', headers: { authorization: `Bearer ${readOnly}` }, payload: {} });
+    const denied = await t.app.inject({
+      method: 'POST',
+      url: '/v1/x402/settle',
+      headers: { authorization: `Bearer ${readOnly}` },
+      payload: {},
+    });
     expect(denied.statusCode).toBe(403);
     expect(denied.json().error.code).toBe('permission_denied');
     const anonymous = await t.app.inject({ method: 'GET', url: '/v1/x402/supported' });

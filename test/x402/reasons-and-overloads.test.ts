@@ -26,7 +26,7 @@ describe('transferWithAuthorization overload', () => {
     expect(args!.slice(6)).toEqual([27, `0x${'11'.repeat(32)}`, `0x${'22'.repeat(32)}`]);
   });
 
-  it('sends any other signature (an ERC-1271 wallet\'s) as bytes', () => {
+  it("sends any other signature (an ERC-1271 wallet's) as bytes", () => {
     const signature = `0x${'33'.repeat(96)}` as Hex;
     const { functionName, args } = decodeFunctionData({ abi: fiatTokenAbi, data: encodeRelayCall(payment(signature)).data });
     expect(functionName).toBe('transferWithAuthorization');

@@ -20,7 +20,14 @@ import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.
 import type { TestDatabase } from '../support/db.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { deployErc1271Wallet, inWalletOrder, walletSignature } from '../support/erc1271-wallet.js';
-import { authorizationDigest, authorizationFor, exactRequirements, facilitatorFor, paymentPayload, signedPayment } from '../support/x402.js';
+import {
+  authorizationDigest,
+  authorizationFor,
+  exactRequirements,
+  facilitatorFor,
+  paymentPayload,
+  signedPayment,
+} from '../support/x402.js';
 import { until } from '../support/until.js';
 
 const AMOUNT = 2_000_000n;
@@ -53,7 +60,8 @@ afterAll(async () => stack?.stop());
 
 const auth = () => ({ authorization: `Bearer ${merchant.secretKey}` });
 const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: auth() })).json();
-const balanceOf = (who: Address) => pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
+const balanceOf = (who: Address) =>
+  pub.readContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [who] });
 const chainNow = async () => (await pub.getBlock()).timestamp;
 const facilitator = () => facilitatorFor(t, merchant.secretKey);
 const walletOf = (account: typeof buyer) =>
@@ -65,7 +73,11 @@ async function completedSessionOf(transaction: string) {
     select x.payment_session_id as id from x402_payments x join relay_submissions r on r.id = x.relay_submission_id
     where r.transaction_hash = ${transaction}`;
   expect(row, `an x402 payment with transaction ${transaction}`).toBeDefined();
-  return until(() => get(`/v1/payment-sessions/${row!.id}`), (s) => s.status === 'completed', 'the x402 payment session completed');
+  return until(
+    () => get(`/v1/payment-sessions/${row!.id}`),
+    (s) => s.status === 'completed',
+    'the x402 payment session completed',
+  );
 }
 
 describe('a settled x402 payment in analytics and refunds', () => {
@@ -81,29 +93,56 @@ describe('a settled x402 payment in analytics and refunds', () => {
     const after = await conversion();
     expect(after.series).toHaveLength(1);
     expect(after.series[0].date).toBe(today);
-    expect(after.summary.paymentSessions).toMatchObject({ created: String(Number(before.created) + 1), paid: String(Number(before.paid) + 1) });
+    expect(after.summary.paymentSessions).toMatchObject({
+      created: String(Number(before.created) + 1),
+      paid: String(Number(before.paid) + 1),
+    });
   });
 
   it('is refunded through POST /v1/refunds: limited to its amount, sent to the payer from the refund allowance', async () => {
-    const over = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: sessionId, amount: (AMOUNT + 1n).toString() } });
+    const over = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(),
+      payload: { paymentSessionId: sessionId, amount: (AMOUNT + 1n).toString() },
+    });
     expect(over.statusCode).toBe(400);
     expect(over.json().error).toMatchObject({ code: 'invalid_request', param: 'amount' });
 
     const operator = refundOperatorOf(settings)!;
-    const approved = await walletOf(merchantAccount).writeContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'approve', args: [operator, AMOUNT] });
+    const approved = await walletOf(merchantAccount).writeContract({
+      address: settings.token,
+      abi: fiatTokenAbi,
+      functionName: 'approve',
+      args: [operator, AMOUNT],
+    });
     expect((await waitForDevReceipt(pub, approved)).status).toBe('success');
     const [buyerBefore, payoutBefore] = await Promise.all([balanceOf(buyer.address), balanceOf(payout)]);
-    const res = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: sessionId, amount: '1500000', reason: 'requested_by_customer' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(),
+      payload: { paymentSessionId: sessionId, amount: '1500000', reason: 'requested_by_customer' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const created = res.json();
     expect(created).toMatchObject({ status: 'processing', method: 'allowance', amount: '1500000', paymentSessionId: sessionId });
-    const done = await until(() => get(`/v1/refunds/${created.id}`), (r) => r.status !== 'processing', 'the refund settled');
+    const done = await until(
+      () => get(`/v1/refunds/${created.id}`),
+      (r) => r.status !== 'processing',
+      'the refund settled',
+    );
     expect(done).toMatchObject({ status: 'succeeded', failureCode: null });
     expect(await balanceOf(buyer.address)).toBe(buyerBefore + 1_500_000n);
     expect(await balanceOf(payout)).toBe(payoutBefore - 1_500_000n);
 
     // What remains refundable is the rest of the payment, no more.
-    const rest = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: sessionId, amount: '500001' } });
+    const rest = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(),
+      payload: { paymentSessionId: sessionId, amount: '500001' },
+    });
     expect(rest.statusCode).toBe(400);
     expect(rest.json().error).toMatchObject({ code: 'invalid_request', param: 'amount' });
   });
@@ -113,37 +152,52 @@ describe('an ERC-1271 contract wallet pays through /verify and /settle', () => {
   it.each([
     ['a one-owner wallet: 65-byte signature, the (v, r, s) overload', 1, 9],
     ['a two-owner wallet: 130-byte signature, the bytes overload', 2, 7],
-  ] as const)('%s', async (_label, threshold, argumentCount) => {
-    const signers = owners.slice(0, threshold);
-    const wallet = getAddress(await deployErc1271Wallet(pub, walletOf(buyer), signers, threshold, settings.token, 10n * AMOUNT));
-    const message = authorizationFor(requirements, wallet, await chainNow());
-    const payment = paymentPayload(requirements, message, await walletSignature(signers, authorizationDigest(domain, message)));
-    const [walletBefore, payoutBefore] = await Promise.all([balanceOf(wallet), balanceOf(payout)]);
+  ] as const)(
+    '%s',
+    async (_label, threshold, argumentCount) => {
+      const signers = owners.slice(0, threshold);
+      const wallet = getAddress(await deployErc1271Wallet(pub, walletOf(buyer), signers, threshold, settings.token, 10n * AMOUNT));
+      const message = authorizationFor(requirements, wallet, await chainNow());
+      const payment = paymentPayload(requirements, message, await walletSignature(signers, authorizationDigest(domain, message)));
+      const [walletBefore, payoutBefore] = await Promise.all([balanceOf(wallet), balanceOf(payout)]);
 
-    expect(await facilitator().verify(payment, requirements)).toEqual({ isValid: true, payer: wallet });
-    const settled = await facilitator().settle(payment, requirements);
-    expect(settled).toMatchObject({ success: true, network, payer: wallet, amount: AMOUNT.toString() });
-    const sent = await pub.getTransaction({ hash: settled.transaction as `0x${string}` });
-    const call = decodeFunctionData({ abi: fiatTokenAbi, data: sent.input });
-    expect(call.functionName).toBe('transferWithAuthorization');
-    expect(call.args).toHaveLength(argumentCount);
+      expect(await facilitator().verify(payment, requirements)).toEqual({ isValid: true, payer: wallet });
+      const settled = await facilitator().settle(payment, requirements);
+      expect(settled).toMatchObject({ success: true, network, payer: wallet, amount: AMOUNT.toString() });
+      const sent = await pub.getTransaction({ hash: settled.transaction as `0x${string}` });
+      const call = decodeFunctionData({ abi: fiatTokenAbi, data: sent.input });
+      expect(call.functionName).toBe('transferWithAuthorization');
+      expect(call.args).toHaveLength(argumentCount);
 
-    // Again: the same transaction, and funds moved once.
-    expect(await facilitator().settle(payment, requirements)).toMatchObject({ success: true, transaction: settled.transaction });
-    expect(await balanceOf(wallet)).toBe(walletBefore - AMOUNT);
-    expect(await balanceOf(payout)).toBe(payoutBefore + AMOUNT);
-    const session = await completedSessionOf(settled.transaction);
-    expect(session).toMatchObject({ payer: wallet, x402: { payer: wallet, transaction: settled.transaction } });
-  }, 120_000);
+      // Again: the same transaction, and funds moved once.
+      expect(await facilitator().settle(payment, requirements)).toMatchObject({ success: true, transaction: settled.transaction });
+      expect(await balanceOf(wallet)).toBe(walletBefore - AMOUNT);
+      expect(await balanceOf(payout)).toBe(payoutBefore + AMOUNT);
+      const session = await completedSessionOf(settled.transaction);
+      expect(session).toMatchObject({ payer: wallet, x402: { payer: wallet, transaction: settled.transaction } });
+    },
+    120_000,
+  );
 
   it('refuses a signature the wallet does not accept (one owner of a two-owner wallet): invalid signature, nothing sent', async () => {
     const wallet = getAddress(await deployErc1271Wallet(pub, walletOf(buyer), owners.slice(0, 2), 2, settings.token, 10n * AMOUNT));
     const message = authorizationFor(requirements, wallet, await chainNow());
     const payment = paymentPayload(requirements, message, await walletSignature(owners.slice(0, 1), authorizationDigest(domain, message)));
-    const [walletBefore, relayerNonce] = await Promise.all([balanceOf(wallet), pub.getTransactionCount({ address: DEV_ACCOUNTS.relayer.address })]);
+    const [walletBefore, relayerNonce] = await Promise.all([
+      balanceOf(wallet),
+      pub.getTransactionCount({ address: DEV_ACCOUNTS.relayer.address }),
+    ]);
 
-    expect(await facilitator().verify(payment, requirements)).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_signature', payer: wallet });
-    expect(await facilitator().settle(payment, requirements)).toMatchObject({ success: false, errorReason: 'invalid_exact_evm_signature', transaction: '' });
+    expect(await facilitator().verify(payment, requirements)).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_signature',
+      payer: wallet,
+    });
+    expect(await facilitator().settle(payment, requirements)).toMatchObject({
+      success: false,
+      errorReason: 'invalid_exact_evm_signature',
+      transaction: '',
+    });
     expect(await balanceOf(wallet)).toBe(walletBefore);
     expect(await pub.getTransactionCount({ address: DEV_ACCOUNTS.relayer.address })).toBe(relayerNonce);
     expect(await db.sql`select 1 from x402_payments where payer = ${wallet.toLowerCase()}`).toHaveLength(0);

@@ -50,7 +50,12 @@ describe('x402 settle with the worker SIGKILLed', () => {
     /** The seller's side: settle, and settle again while the answer is settlement_pending. */
     const settleUntilAnswered = async (payment: PaymentPayload): Promise<SettleResponse> => {
       for (let attempt = 0; ; attempt++) {
-        const answer = await facilitator.settle(payment, requirements).catch((error: unknown) => ({ success: false, errorReason: String(error), transaction: '', network: requirements.network }) as SettleResponse);
+        const answer = await facilitator
+          .settle(payment, requirements)
+          .catch(
+            (error: unknown) =>
+              ({ success: false, errorReason: String(error), transaction: '', network: requirements.network }) as SettleResponse,
+          );
         if (answer.success || attempt >= 10) return answer;
       }
     };
@@ -58,8 +63,10 @@ describe('x402 settle with the worker SIGKILLed', () => {
 
     // Kill once some settlements are sent and not yet mined.
     const sentNotMined = async () =>
-      (await stack.sql<{ n: number }[]>`
-        select count(*)::int as n from relay_submissions where merchant_id = ${merchant.merchantId} and status = 'submitted' and block_number is null`)[0]!.n;
+      (
+        await stack.sql<{ n: number }[]>`
+        select count(*)::int as n from relay_submissions where merchant_id = ${merchant.merchantId} and status = 'submitted' and block_number is null`
+      )[0]!.n;
     await waitUntil('a settlement sent and not yet mined', 120_000, async () => ((await sentNotMined()) > 0 ? true : undefined), 50);
     await worker.kill();
     worker = await stack.start('worker');

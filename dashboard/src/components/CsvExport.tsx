@@ -7,7 +7,12 @@ import { ErrorMessage } from './ErrorMessage.tsx';
 /** The most rows one export reads (100 pages of the API). */
 const MAX_ROWS = 10_000;
 
-export function CsvExport<T>(props: { path: string; query: Record<string, string | undefined>; columns: CsvColumn<T>[]; filename: string }) {
+export function CsvExport<T>(props: {
+  path: string;
+  query: Record<string, string | undefined>;
+  columns: CsvColumn<T>[];
+  filename: string;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [note, setNote] = useState('');
@@ -29,7 +34,9 @@ export function CsvExport<T>(props: { path: string; query: Record<string, string
             link.download = `${props.filename}-${new Date().toISOString().slice(0, 10)}.csv`;
             link.click();
             setTimeout(() => URL.revokeObjectURL(url), 10_000);
-            setNote(`${rows.length} rows exported${rows.length >= MAX_ROWS ? ` (the first ${MAX_ROWS}: narrow the filters for the rest)` : ''}.`);
+            setNote(
+              `${rows.length} rows exported${rows.length >= MAX_ROWS ? ` (the first ${MAX_ROWS}: narrow the filters for the rest)` : ''}.`,
+            );
           } catch (e) {
             setError(e);
           } finally {

@@ -18,7 +18,9 @@ export function Field(props: { label: string; hint?: string; wide?: boolean } & 
   );
 }
 
-export function Select(props: { label: string; options: readonly (string | { value: string; label: string })[] } & SelectHTMLAttributes<HTMLSelectElement>) {
+export function Select(
+  props: { label: string; options: readonly (string | { value: string; label: string })[] } & SelectHTMLAttributes<HTMLSelectElement>,
+) {
   const id = useId();
   const { label, options, ...select } = props;
   return (
@@ -39,7 +41,13 @@ export function Select(props: { label: string; options: readonly (string | { val
 }
 
 /** A form whose submit runs `action`; the API's error shows above the button, `done` after success. */
-export function ActionForm(props: { title?: string; submitLabel: string; action: (form: FormData) => Promise<unknown>; children: ReactNode; className?: string }) {
+export function ActionForm(props: {
+  title?: string;
+  submitLabel: string;
+  action: (form: FormData) => Promise<unknown>;
+  children: ReactNode;
+  className?: string;
+}) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const headingId = useId();

@@ -6,7 +6,10 @@ import { Field, Select } from './Form.tsx';
 
 export type ListQuery = { status?: string; createdFrom?: string; createdTo?: string; q?: string };
 
-export function useListFilters(statuses: readonly string[], searchHint = 'Id, wallet, email or transaction hash'): { query: ListQuery; key: string; element: ReactNode } {
+export function useListFilters(
+  statuses: readonly string[],
+  searchHint = 'Id, wallet, email or transaction hash',
+): { query: ListQuery; key: string; element: ReactNode } {
   const [status, setStatus] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -23,7 +26,9 @@ export function useListFilters(statuses: readonly string[], searchHint = 'Id, wa
         setQ(search.trim());
       }}
     >
-      {statuses.length > 0 && <Select label="Status" options={['', ...statuses]} value={status} onChange={(e) => setStatus(e.target.value)} />}
+      {statuses.length > 0 && (
+        <Select label="Status" options={['', ...statuses]} value={status} onChange={(e) => setStatus(e.target.value)} />
+      )}
       <Field label="Created from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
       <Field label="Created to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
       <Field label="Search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={searchHint} />

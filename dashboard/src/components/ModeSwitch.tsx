@@ -34,7 +34,9 @@ export function ModeSwitch() {
       </fieldset>
       {locked && eligibility && (
         <details className="locked-reasons" id="live-locked">
-          <summary>Live mode locked: {eligibility.reasons.length} check{eligibility.reasons.length === 1 ? '' : 's'} left</summary>
+          <summary>
+            Live mode locked: {eligibility.reasons.length} check{eligibility.reasons.length === 1 ? '' : 's'} left
+          </summary>
           <ul>
             {eligibility.reasons.map((reason) => (
               <li key={reason.code}>{reason.message}</li>

@@ -9,7 +9,12 @@ export function AmountPreview({ text, id }: { text: string; id?: string }) {
   if (text.trim() === '') return null;
   const preview = describeMoneyInput(text);
   return (
-    <small id={id} className={preview.ok ? 'hint amount-preview' : 'hint amount-preview invalid'} role={preview.ok ? undefined : 'alert'} data-valid={preview.ok}>
+    <small
+      id={id}
+      className={preview.ok ? 'hint amount-preview' : 'hint amount-preview invalid'}
+      role={preview.ok ? undefined : 'alert'}
+      data-valid={preview.ok}
+    >
       {preview.text}
     </small>
   );

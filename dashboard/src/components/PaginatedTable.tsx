@@ -82,7 +82,12 @@ export function PaginatedTable<T extends { id: string }>(props: {
                 {props.columns.map((column, i) => (
                   <td key={column.header} className={column.className} data-label={column.header}>
                     {i === 0 && props.onSelect ? (
-                      <button type="button" className="link" onClick={() => props.onSelect!(row)} aria-pressed={row.id === props.selectedId}>
+                      <button
+                        type="button"
+                        className="link"
+                        onClick={() => props.onSelect!(row)}
+                        aria-pressed={row.id === props.selectedId}
+                      >
                         {column.cell(row)}
                       </button>
                     ) : (

@@ -15,7 +15,11 @@ export type RefundAllowanceInfo = {
   inUse: string;
   available: string;
   balance: string;
-  permit: { domain: { name: string; version: string; chainId: number; verifyingContract: string }; primaryType: 'Permit'; nonce: string } | null;
+  permit: {
+    domain: { name: string; version: string; chainId: number; verifyingContract: string };
+    primaryType: 'Permit';
+    nonce: string;
+  } | null;
   approve: { to: string; functionName: 'approve'; args: [string, string] } | null;
 };
 
@@ -56,10 +60,14 @@ export function RefundAllowance() {
     <section className="card" aria-label="Refund allowance">
       <h2>Refund allowance</h2>
       <p>
-        While this allowance covers a refund, the platform's operator sends it from your payout wallet to the customer
-        (<code>transferFrom</code>) and it completes by itself. It can move your USDC only for refunds, up to the cap.
+        While this allowance covers a refund, the platform's operator sends it from your payout wallet to the customer (
+        <code>transferFrom</code>) and it completes by itself. It can move your USDC only for refunds, up to the cap.
       </p>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {info && !info.owner && <p>Set a payout address first: the allowance is granted by the payout wallet.</p>}
       {info && info.owner && !info.spender && <p>This mode has no operator on this deployment: refunds are sent from your wallet.</p>}
       {info?.owner && info.spender && (
@@ -74,7 +82,9 @@ export function RefundAllowance() {
             <dt>Payout wallet balance</dt>
             <dd>{formatAmount(info.balance)}</dd>
             <dt>Operator</dt>
-            <dd><code>{info.spender}</code></dd>
+            <dd>
+              <code>{info.spender}</code>
+            </dd>
           </dl>
           <label>
             Cap (USDC)
@@ -87,8 +97,8 @@ export function RefundAllowance() {
           <details>
             <summary>Without a signature: approve</summary>
             <p>
-              From the payout wallet <code>{info.owner}</code>, call <code>approve({info.spender}, cap in base units)</code> on the
-              USDC contract <code>{info.token}</code> (chain {info.chainId}). Your wallet pays the gas. To revoke, approve 0.
+              From the payout wallet <code>{info.owner}</code>, call <code>approve({info.spender}, cap in base units)</code> on the USDC
+              contract <code>{info.token}</code> (chain {info.chainId}). Your wallet pays the gas. To revoke, approve 0.
             </p>
           </details>
         </>

@@ -32,7 +32,6 @@ function recipientSentence(preview: RecipientPreview | null): string {
 
 const TRANSFER_TYPES = { EIP712Domain: EIP712_DOMAIN_TYPE, TransferWithAuthorization: EIP3009_TYPES.TransferWithAuthorization };
 
-
 export function RefundDialog(props: { paymentSessionId: string; refundable: string; onDone?: () => void }) {
   const [open, setOpen] = useState(false);
   const [amount, setAmount] = useState(decimalAmount(props.refundable));
@@ -69,7 +68,8 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
   function validAmount(): string | undefined {
     const base = parseAmount(amount);
     if (!base || base === '0') return void setError(amountError(amount) ?? 'Enter an amount above zero.');
-    if (BigInt(base) > BigInt(props.refundable)) return void setError(`At most ${formatAmount(props.refundable, 'USDC')} remains refundable.`);
+    if (BigInt(base) > BigInt(props.refundable))
+      return void setError(`At most ${formatAmount(props.refundable, 'USDC')} remains refundable.`);
     setError(null);
     return base;
   }
@@ -80,7 +80,11 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
     setBusy(true);
     setError(null);
     try {
-      const created = await api.post<CreatedRefund>('/v1/refunds', { paymentSessionId: props.paymentSessionId, amount: base, reason: reason.trim() || undefined });
+      const created = await api.post<CreatedRefund>('/v1/refunds', {
+        paymentSessionId: props.paymentSessionId,
+        amount: base,
+        reason: reason.trim() || undefined,
+      });
       if (created.status === 'requires_action') {
         setOutcome(`Refund ${created.id} waits for the customer to give the address on the refund-claim page: ${created.claimUrl}`);
       } else if (created.method === 'allowance') {
@@ -107,7 +111,9 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
     setConfirming(false);
     setPreview(null);
     setOpen(true);
-    api.get<RecipientPreview>(`/v1/refunds/recipient?paymentSessionId=${encodeURIComponent(props.paymentSessionId)}`).then(setPreview, (e) => setError(errorMessage(e)));
+    api
+      .get<RecipientPreview>(`/v1/refunds/recipient?paymentSessionId=${encodeURIComponent(props.paymentSessionId)}`)
+      .then(setPreview, (e) => setError(errorMessage(e)));
   }
 
   // Nothing left to refund: no button. An open dialog stays, so its outcome is still shown after
@@ -133,7 +139,11 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
         Reason
         <input name="refundReason" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
       </label>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {outcome && <p role="status">{outcome}</p>}
       {!outcome &&
         (confirming ? (

@@ -9,16 +9,18 @@ import { RECIPIENT_REASONS, type Refund } from '../types.ts';
 export function RefundNextStep(props: { refund: Refund; onChange: () => void }) {
   const { refund } = props;
   const [error, setError] = useState<string | null>(null);
-  const recipient = refund.recipient && refund.recipientSource ? (
-    <span className="hint">
-      To <code>{refund.recipient}</code> ({RECIPIENT_REASONS[refund.recipientSource]}).
-    </span>
-  ) : null;
+  const recipient =
+    refund.recipient && refund.recipientSource ? (
+      <span className="hint">
+        To <code>{refund.recipient}</code> ({RECIPIENT_REASONS[refund.recipientSource]}).
+      </span>
+    ) : null;
   if (refund.status !== 'pending' && refund.status !== 'requires_action') return recipient ?? <>—</>;
   const waiting =
     refund.status === 'requires_action' ? (
       <span data-testid="refund-waiting">
-        Waiting for the customer to give the address on the <a href={refund.claimUrl ?? '#'}>refund-claim page</a> (emailed when the invoice has their email).
+        Waiting for the customer to give the address on the <a href={refund.claimUrl ?? '#'}>refund-claim page</a> (emailed when the invoice
+        has their email).
       </span>
     ) : (
       <span data-testid="refund-waiting">
@@ -43,7 +45,11 @@ export function RefundNextStep(props: { refund: Refund; onChange: () => void }) 
           }
         }}
       />
-      {error && <span role="alert" className="error">{error}</span>}
+      {error && (
+        <span role="alert" className="error">
+          {error}
+        </span>
+      )}
     </span>
   );
 }

@@ -13,7 +13,12 @@ export function SecretOnce({ label, secret, onDone }: { label: string; secret: s
       <div className="actions">
         <button
           type="button"
-          onClick={() => void navigator.clipboard?.writeText(secret).then(() => setCopied(true), () => setCopied(false))}
+          onClick={() =>
+            void navigator.clipboard?.writeText(secret).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
         >
           {copied ? 'Copied' : 'Copy'}
         </button>

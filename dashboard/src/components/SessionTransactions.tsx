@@ -10,8 +10,15 @@ import { TxHash } from './TxHash.tsx';
 import { FailureNote } from './FailureNote.tsx';
 
 /** The session's transactions; `version` reloads them (after a refund, say). */
-export function useSessionTransactions(sessionId: string, version: unknown): { transactions: SessionTransaction[]; loaded: boolean; error: unknown } {
-  const [state, setState] = useState<{ transactions: SessionTransaction[]; loaded: boolean; error: unknown }>({ transactions: [], loaded: false, error: null });
+export function useSessionTransactions(
+  sessionId: string,
+  version: unknown,
+): { transactions: SessionTransaction[]; loaded: boolean; error: unknown } {
+  const [state, setState] = useState<{ transactions: SessionTransaction[]; loaded: boolean; error: unknown }>({
+    transactions: [],
+    loaded: false,
+    error: null,
+  });
   useEffect(() => {
     api.get<{ data: SessionTransaction[] }>(`/v1/payment-sessions/${encodeURIComponent(sessionId)}/transactions`).then(
       (list) => setState({ transactions: list.data, loaded: true, error: null }),
@@ -56,7 +63,11 @@ export function transactionEntries(transactions: SessionTransaction[], chainId: 
     title: transactionTitle(tx),
     detail: (
       <div data-testid={`transaction-${tx.kind}`}>
-        {tx.transactionHash ? <TxHash hash={tx.transactionHash} chainId={chainId} /> : <small className="hint">Not sent to the chain.</small>}
+        {tx.transactionHash ? (
+          <TxHash hash={tx.transactionHash} chainId={chainId} />
+        ) : (
+          <small className="hint">Not sent to the chain.</small>
+        )}
         {tx.amount && (
           <div>
             {formatAmount(tx.amount, currency)}

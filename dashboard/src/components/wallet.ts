@@ -3,12 +3,18 @@ type Eip1193 = { request(args: { method: string; params?: unknown[] }): Promise<
 
 function injected(): Eip1193 {
   const provider = (window as unknown as { ethereum?: Eip1193 }).ethereum;
-  if (!provider) throw new Error('No wallet found in this browser. Open the dashboard where your payout wallet is installed, or use the approve alternative.');
+  if (!provider)
+    throw new Error(
+      'No wallet found in this browser. Open the dashboard where your payout wallet is installed, or use the approve alternative.',
+    );
   return provider;
 }
 
 /** Signs EIP-712 typed data with the payout wallet; refuses when the connected account is another. */
-export async function signTypedDataAs(owner: string, typed: { domain: object; types: object; primaryType: string; message: object }): Promise<string> {
+export async function signTypedDataAs(
+  owner: string,
+  typed: { domain: object; types: object; primaryType: string; message: object },
+): Promise<string> {
   const provider = injected();
   const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as string[];
   if (!accounts.some((a) => a.toLowerCase() === owner.toLowerCase())) {

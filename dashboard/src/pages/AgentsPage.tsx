@@ -20,7 +20,13 @@ const KNOWN_CAPABILITIES = ['recovery', 'cashflow', 'pricing_intelligence'];
 const CHOICES: Record<string, readonly string[]> = { strategy: ['once', 'twice', 'daily'], anomalySensitivity: ['low', 'medium', 'high'] };
 const NOT_SETTINGS = new Set(['object', 'enabledCapabilities', 'agentWallet', 'livemode', 'createdAt', 'updatedAt']);
 
-const humanise = (name: string) => name.replace(/([A-Z])/g, ' $1').replace(/_/g, ' ').toLowerCase().replace(/^./, (c) => c.toUpperCase()).replace(/\busd\b/gi, 'USD');
+const humanise = (name: string) =>
+  name
+    .replace(/([A-Z])/g, ' $1')
+    .replace(/_/g, ' ')
+    .toLowerCase()
+    .replace(/^./, (c) => c.toUpperCase())
+    .replace(/\busd\b/gi, 'USD');
 
 /** Labels people read, for the settings and values the API names in code; anything new falls back to `humanise`. */
 const LABELS: Record<string, string> = {
@@ -92,7 +98,11 @@ function readConfigForm(form: FormData, config: AgentConfig): Record<string, unk
       const raw = form.get(`${section}.${name}`);
       if (typeof current === 'boolean') values[name] = raw === 'on';
       else if (typeof current === 'number') values[name] = Number(raw);
-      else if (Array.isArray(current)) values[name] = String(raw ?? '').split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+      else if (Array.isArray(current))
+        values[name] = String(raw ?? '')
+          .split(/[\n,]/)
+          .map((s) => s.trim())
+          .filter(Boolean);
       else values[name] = String(raw ?? '');
     }
     body[section] = values;
@@ -109,7 +119,9 @@ function ConfigForm() {
   }, []);
   if (!config) return <ErrorMessage error={error} />;
   const capabilities = [...new Set([...KNOWN_CAPABILITIES, ...config.enabledCapabilities])];
-  const sections = Object.entries(config).filter(([name, v]) => !NOT_SETTINGS.has(name) && v && typeof v === 'object' && !Array.isArray(v)) as [string, Section][];
+  const sections = Object.entries(config).filter(
+    ([name, v]) => !NOT_SETTINGS.has(name) && v && typeof v === 'object' && !Array.isArray(v),
+  ) as [string, Section][];
   return (
     <ActionForm
       key={JSON.stringify(config)}
@@ -128,7 +140,12 @@ function ConfigForm() {
         <legend>Enabled capabilities</legend>
         {capabilities.map((capability) => (
           <label key={capability}>
-            <input type="checkbox" name="enabledCapabilities" value={capability} defaultChecked={config.enabledCapabilities.includes(capability)} />{' '}
+            <input
+              type="checkbox"
+              name="enabledCapabilities"
+              value={capability}
+              defaultChecked={config.enabledCapabilities.includes(capability)}
+            />{' '}
             {label(capability)}
           </label>
         ))}
@@ -186,7 +203,10 @@ export function AgentsPage() {
   const reload = () => setVersion((v) => v + 1);
   const [agentWallet, setAgentWallet] = useState<string | null>(null);
   useEffect(() => {
-    api.get<AgentConfig>('/v1/agents/config').then((c) => setAgentWallet(c.agentWallet?.address ?? null), () => setAgentWallet(null));
+    api.get<AgentConfig>('/v1/agents/config').then(
+      (c) => setAgentWallet(c.agentWallet?.address ?? null),
+      () => setAgentWallet(null),
+    );
   }, []);
   return (
     <>
@@ -198,7 +218,12 @@ export function AgentsPage() {
         action={async (form) => {
           const amount = parseAmount(text(form, 'amount'));
           if (!amount) throw new Error(`Amount: ${amountError(text(form, 'amount'))}`);
-          await api.post('/v1/agents/jobs', { vendorAddress: text(form, 'vendorAddress'), description: text(form, 'description'), amount, currency: 'USDC' });
+          await api.post('/v1/agents/jobs', {
+            vendorAddress: text(form, 'vendorAddress'),
+            description: text(form, 'description'),
+            amount,
+            currency: 'USDC',
+          });
           reload();
         }}
       >

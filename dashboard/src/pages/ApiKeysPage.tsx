@@ -41,10 +41,7 @@ function IssueForm({ onIssued }: { onIssued: (secret: string) => void }) {
           label="Key mode"
           name="keyMode"
           defaultValue={mode}
-          options={[
-            { value: 'test', label: 'Test' },
-            ...(eligibility?.eligible ? [{ value: 'live', label: 'Live' }] : []),
-          ]}
+          options={[{ value: 'test', label: 'Test' }, ...(eligibility?.eligible ? [{ value: 'live', label: 'Live' }] : [])]}
         />
         <Select
           label="Kind"
@@ -104,7 +101,10 @@ export function ApiKeysPage() {
           { header: 'Name', cell: (k) => k.name || '(unnamed)' },
           { header: 'Key', cell: (k) => <code>{`${k.prefix}…${k.last4}`}</code> },
           { header: 'Status', cell: (k) => <StatusBadge status={k.revoked ? 'revoked' : 'active'} /> },
-          { header: 'Scopes', cell: (k) => <span className="scopes">{k.scopes.length === SCOPES.length ? 'all' : k.scopes.join(', ')}</span> },
+          {
+            header: 'Scopes',
+            cell: (k) => <span className="scopes">{k.scopes.length === SCOPES.length ? 'all' : k.scopes.join(', ')}</span>,
+          },
           { header: 'Last used', cell: (k) => formatDate(k.lastUsedAt) },
           { header: 'Created', cell: (k) => formatDate(k.createdAt) },
           {

@@ -20,7 +20,12 @@ export function EventsPage() {
   return (
     <>
       <div className="filters">
-        <Select label="Event type" options={[{ value: '', label: 'Any' }, ...[...EVENT_TYPES, 'webhook_endpoint.test'].map((t) => ({ value: t, label: t }))]} value={type} onChange={(e) => setType(e.target.value)} />
+        <Select
+          label="Event type"
+          options={[{ value: '', label: 'Any' }, ...[...EVENT_TYPES, 'webhook_endpoint.test'].map((t) => ({ value: t, label: t }))]}
+          value={type}
+          onChange={(e) => setType(e.target.value)}
+        />
         <Field label="Object id" value={objectId} onChange={(e) => setObjectId(e.target.value)} placeholder="ps_…, sub_…, inv_…" />
         <Field label="From" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
         <Field label="To" type="date" value={to} onChange={(e) => setTo(e.target.value)} />

@@ -7,7 +7,20 @@ import { ActionForm, Field, Select, text } from '../components/Form.tsx';
 import { useSession } from '../session.tsx';
 import { formatDate } from '../format.ts';
 
-const SECTORS = ['saas', 'ecommerce', 'marketplace', 'digital_goods', 'gaming', 'financial_services', 'education', 'nonprofit', 'professional_services', 'media', 'travel', 'other'];
+const SECTORS = [
+  'saas',
+  'ecommerce',
+  'marketplace',
+  'digital_goods',
+  'gaming',
+  'financial_services',
+  'education',
+  'nonprofit',
+  'professional_services',
+  'media',
+  'travel',
+  'other',
+];
 
 function Check({ passed, title, at }: { passed: boolean; title: string; at: string | null | undefined }) {
   return (
@@ -25,7 +38,11 @@ function TwoFactor({ onDone }: { onDone: () => Promise<void> }) {
   }, [enrolment]);
   if (!enrolment) {
     return (
-      <ActionForm title="Two-factor authentication" submitLabel="Set up two-factor authentication" action={async () => setEnrolment(await api.post('/v1/merchants/me/two-factor'))}>
+      <ActionForm
+        title="Two-factor authentication"
+        submitLabel="Set up two-factor authentication"
+        action={async () => setEnrolment(await api.post('/v1/merchants/me/two-factor'))}
+      >
         <p>Use an authenticator app (TOTP).</p>
       </ActionForm>
     );
@@ -71,7 +88,9 @@ function EmailVerification({ email, onDone }: { email: string | null; onDone: ()
         title="Email verification"
         submitLabel={sentTo ? 'Send a new code' : 'Send code'}
         action={async (form) => {
-          const started = await api.post<{ email: string }>('/v1/merchants/me/email-verification', { email: text(form, 'email') || undefined });
+          const started = await api.post<{ email: string }>('/v1/merchants/me/email-verification', {
+            email: text(form, 'email') || undefined,
+          });
           setSentTo(started.email);
         }}
       >
@@ -103,9 +122,21 @@ export function GoLivePage() {
       <section className="card" aria-label="Live-mode checks">
         <h2>{eligibility.eligible ? 'Live mode is available' : 'Live mode is locked'}</h2>
         <ul className="checks">
-          <Check passed={eligibility.checks.businessOnboarding.passed} title="Business onboarding" at={eligibility.checks.businessOnboarding.completedAt} />
-          <Check passed={eligibility.checks.emailVerification.passed} title="Email verification" at={eligibility.checks.emailVerification.completedAt} />
-          <Check passed={eligibility.checks.twoFactor.passed} title="Two-factor authentication" at={eligibility.checks.twoFactor.completedAt} />
+          <Check
+            passed={eligibility.checks.businessOnboarding.passed}
+            title="Business onboarding"
+            at={eligibility.checks.businessOnboarding.completedAt}
+          />
+          <Check
+            passed={eligibility.checks.emailVerification.passed}
+            title="Email verification"
+            at={eligibility.checks.emailVerification.completedAt}
+          />
+          <Check
+            passed={eligibility.checks.twoFactor.passed}
+            title="Two-factor authentication"
+            at={eligibility.checks.twoFactor.completedAt}
+          />
         </ul>
         {eligibility.reasons.length > 0 && (
           <ul className="reasons">
@@ -130,7 +161,12 @@ export function GoLivePage() {
       >
         <div className="grid">
           <Field label="Business name" name="businessName" required defaultValue={business?.name} maxLength={200} />
-          <Select label="Sector" name="sector" defaultValue={business?.sector ?? 'saas'} options={SECTORS.map((s) => ({ value: s, label: s.replace(/_/g, ' ') }))} />
+          <Select
+            label="Sector"
+            name="sector"
+            defaultValue={business?.sector ?? 'saas'}
+            options={SECTORS.map((s) => ({ value: s, label: s.replace(/_/g, ' ') }))}
+          />
           <Field label="Country (ISO code)" name="country" required defaultValue={business?.country} maxLength={2} placeholder="DE" />
           <Field label="Payout address" name="payoutAddress" required wide defaultValue={business?.payoutAddress} placeholder="0x…" />
         </div>

@@ -13,13 +13,22 @@ import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../invoice
 import type { PaymentSession } from '../types.ts';
 
 type Funnel = { rate: string };
-type MrrStats = { summary: { endingMrr: string; arr: string; customers: string }; series: { date: string; endingMrr: string; newMrr: string; churnedMrr: string }[] };
-type ChurnStats = { summary: { customerChurnRate: string; churnedCustomers: string }; series: { date: string; customerChurnRate: string; mrrChurnRate: string }[] };
+type MrrStats = {
+  summary: { endingMrr: string; arr: string; customers: string };
+  series: { date: string; endingMrr: string; newMrr: string; churnedMrr: string }[];
+};
+type ChurnStats = {
+  summary: { customerChurnRate: string; churnedCustomers: string };
+  series: { date: string; customerChurnRate: string; mrrChurnRate: string }[];
+};
 type ConversionStats = {
   summary: { paymentSessions: Funnel & { created: string; paid: string }; invoices: Funnel; trials: Funnel };
   series: { date: string; paymentSessions: Funnel; invoices: Funnel; trials: Funnel }[];
 };
-type ForecastStats = { summary: { mrrNow: string; projectedCash: string; projectedMrrAtEnd: string }; series: { date: string; cash: string; mrr: string }[] };
+type ForecastStats = {
+  summary: { mrrNow: string; projectedCash: string; projectedMrrAtEnd: string };
+  series: { date: string; cash: string; mrr: string }[];
+};
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -47,7 +56,17 @@ function noData(rows: Record<string, string | number>[] | undefined): boolean {
   return !rows?.some((row) => Object.values(row).some((value) => typeof value === 'number' && value !== 0));
 }
 
-function ChartCard({ title, children, testId, empty }: { title: string; children: React.ReactElement; testId: string; empty: string | null }) {
+function ChartCard({
+  title,
+  children,
+  testId,
+  empty,
+}: {
+  title: string;
+  children: React.ReactElement;
+  testId: string;
+  empty: string | null;
+}) {
   return (
     <section className="card chart" aria-label={title} data-testid={testId}>
       <h2>{title}</h2>
@@ -67,7 +86,9 @@ function ChartCard({ title, children, testId, empty }: { title: string; children
 }
 
 export function HomePage() {
-  const [stats, setStats] = useState<{ mrr: MrrStats; churn: ChurnStats; conversion: ConversionStats; forecast: ForecastStats } | null>(null);
+  const [stats, setStats] = useState<{ mrr: MrrStats; churn: ChurnStats; conversion: ConversionStats; forecast: ForecastStats } | null>(
+    null,
+  );
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
@@ -82,15 +103,28 @@ export function HomePage() {
 
   // The current month is still running: churn is shown for the last complete one.
   const lastFullMonth = stats?.churn.series.at(-2);
-  const mrrData = stats?.mrr.series.map((p) => ({ month: monthLabel(p.date), MRR: chartUnits(p.endingMrr), New: chartUnits(p.newMrr), Churned: chartUnits(p.churnedMrr) }));
-  const churnData = stats?.churn.series.map((p) => ({ month: monthLabel(p.date), 'Customer churn': percent(p.customerChurnRate), 'MRR churn': percent(p.mrrChurnRate) }));
+  const mrrData = stats?.mrr.series.map((p) => ({
+    month: monthLabel(p.date),
+    MRR: chartUnits(p.endingMrr),
+    New: chartUnits(p.newMrr),
+    Churned: chartUnits(p.churnedMrr),
+  }));
+  const churnData = stats?.churn.series.map((p) => ({
+    month: monthLabel(p.date),
+    'Customer churn': percent(p.customerChurnRate),
+    'MRR churn': percent(p.mrrChurnRate),
+  }));
   const conversionData = stats?.conversion.series.map((p) => ({
     month: monthLabel(p.date),
     Checkout: percent(p.paymentSessions.rate),
     Invoices: percent(p.invoices.rate),
     Trials: percent(p.trials.rate),
   }));
-  const forecastData = stats?.forecast.series.map((p) => ({ month: monthLabel(p.date), 'Projected cash': chartUnits(p.cash), 'Projected MRR': chartUnits(p.mrr) }));
+  const forecastData = stats?.forecast.series.map((p) => ({
+    month: monthLabel(p.date),
+    'Projected cash': chartUnits(p.cash),
+    'Projected MRR': chartUnits(p.mrr),
+  }));
   const amountTip = (value: unknown) => `${Number(value).toLocaleString(undefined, { minimumFractionDigits: 2 })} USDC`;
   const rateTip = (value: unknown) => `${Number(value).toFixed(2)} %`;
 
@@ -112,7 +146,11 @@ export function HomePage() {
       )}
       {stats && (
         <div className="charts">
-          <ChartCard title="Monthly recurring revenue" testId="chart-mrr" empty={noData(mrrData) ? 'Revenue appears here once subscriptions are charged.' : null}>
+          <ChartCard
+            title="Monthly recurring revenue"
+            testId="chart-mrr"
+            empty={noData(mrrData) ? 'Revenue appears here once subscriptions are charged.' : null}
+          >
             <LineChart data={mrrData} margin={{ left: 8, right: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="month" fontSize={12} />
@@ -135,7 +173,11 @@ export function HomePage() {
               <Bar dataKey="MRR churn" fill="#f59e0b" isAnimationActive={false} />
             </BarChart>
           </ChartCard>
-          <ChartCard title="Conversion" testId="chart-conversion" empty={noData(conversionData) ? 'Conversion appears here once checkouts, invoices or trials are paid.' : null}>
+          <ChartCard
+            title="Conversion"
+            testId="chart-conversion"
+            empty={noData(conversionData) ? 'Conversion appears here once checkouts, invoices or trials are paid.' : null}
+          >
             <LineChart data={conversionData} margin={{ left: 8, right: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="month" fontSize={12} />
@@ -147,7 +189,11 @@ export function HomePage() {
               <Line type="linear" dataKey="Trials" stroke="#12805c" isAnimationActive={false} />
             </LineChart>
           </ChartCard>
-          <ChartCard title="Forecast (next 6 months)" testId="chart-forecast" empty={noData(forecastData) ? 'The forecast appears here once subscriptions are active.' : null}>
+          <ChartCard
+            title="Forecast (next 6 months)"
+            testId="chart-forecast"
+            empty={noData(forecastData) ? 'The forecast appears here once subscriptions are active.' : null}
+          >
             <BarChart data={forecastData} margin={{ left: 8, right: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="month" fontSize={12} />
@@ -166,7 +212,11 @@ export function HomePage() {
         hideCaption
         load={async (cursor) => withInvoiceNumbers(await api.list<PaymentSession>('/v1/payment-sessions', cursor, { limit: 5 }))}
         columns={[
-          { header: 'Amount', cell: (s) => <Link to={detailPath('payments', s.id)}>{formatAmount(s.amount, s.currency)}</Link>, className: 'num' },
+          {
+            header: 'Amount',
+            cell: (s) => <Link to={detailPath('payments', s.id)}>{formatAmount(s.amount, s.currency)}</Link>,
+            className: 'num',
+          },
           { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
           { header: 'For', cell: paidFor },
           { header: 'Created', cell: (s) => formatDate(s.createdAt) },

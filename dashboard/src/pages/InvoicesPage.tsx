@@ -84,7 +84,13 @@ function InvoiceForm({ onCreated }: { onCreated: (invoice: Invoice) => void }) {
             </label>
             <label>
               Unit price {i + 1} (USDC)
-              <input required inputMode="decimal" value={row.unitPrice} placeholder="0.00" onChange={(e) => update(row.key, { unitPrice: e.target.value })} />
+              <input
+                required
+                inputMode="decimal"
+                value={row.unitPrice}
+                placeholder="0.00"
+                onChange={(e) => update(row.key, { unitPrice: e.target.value })}
+              />
               <AmountPreview text={row.unitPrice} />
             </label>
             <span className="line-total" aria-label={`Line ${i + 1} total`}>
@@ -94,13 +100,22 @@ function InvoiceForm({ onCreated }: { onCreated: (invoice: Invoice) => void }) {
               })()}
             </span>
             {rows.length > 1 && (
-              <button type="button" className="secondary" onClick={() => setRows(rows.filter((r) => r.key !== row.key))} aria-label={`Remove line ${i + 1}`}>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => setRows(rows.filter((r) => r.key !== row.key))}
+                aria-label={`Remove line ${i + 1}`}
+              >
                 Remove
               </button>
             )}
           </div>
         ))}
-        <button type="button" className="secondary" onClick={() => setRows([...rows, { key: Date.now(), description: '', quantity: '1', unitPrice: '' }])}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => setRows([...rows, { key: Date.now(), description: '', quantity: '1', unitPrice: '' }])}
+        >
           Add line item
         </button>
         <p className="total">

@@ -13,7 +13,6 @@ import { formatAmount, formatDate, shortId } from '../format.ts';
 import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../invoiceNumbers.ts';
 import type { Charge, PaymentSession } from '../types.ts';
 
-
 const STATUSES = ['open', 'processing', 'completed', 'expired', 'cancelled'];
 
 export function PaymentsPage() {
@@ -67,7 +66,10 @@ export function PaymentsPage() {
                 </a>
               ),
             },
-            { header: 'Refund', cell: (s) => (s.amountRefundable !== '0' ? <RefundDialog paymentSessionId={s.id} refundable={s.amountRefundable} /> : null) },
+            {
+              header: 'Refund',
+              cell: (s) => (s.amountRefundable !== '0' ? <RefundDialog paymentSessionId={s.id} refundable={s.amountRefundable} /> : null),
+            },
           ]}
           empty="No payment sessions match. Payments appear here when a checkout, invoice or store purchase starts."
         />

@@ -76,7 +76,8 @@ export function PlansPage() {
       </ActionForm>
       {created && (
         <p className="notice" role="status">
-          Plan “{created.name}” created: {formatAmount(created.amount, created.currency)} {describeInterval(created)}. Id: <CopyId id={created.id} />
+          Plan “{created.name}” created: {formatAmount(created.amount, created.currency)} {describeInterval(created)}. Id:{' '}
+          <CopyId id={created.id} />
         </p>
       )}
       {changed && (

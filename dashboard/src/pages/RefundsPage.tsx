@@ -17,7 +17,14 @@ import { RefundNextStep } from '../components/RefundNextStep.tsx';
 import { amountError, formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
 import type { Refund } from '../types.ts';
 
-type RefundInstructions = { refund?: Refund; id?: string; from?: string; to?: string; amount?: string; transaction?: { to: string; data: string } };
+type RefundInstructions = {
+  refund?: Refund;
+  id?: string;
+  from?: string;
+  to?: string;
+  amount?: string;
+  transaction?: { to: string; data: string };
+};
 
 export function RefundsPage() {
   const [started, setStarted] = useState<RefundInstructions | null>(null);
@@ -89,7 +96,11 @@ export function RefundsPage() {
           { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
           { header: 'Reason', cell: (r) => r.reason ?? '—' },
           { header: 'Failure', cell: (r) => <FailureNote code={r.failureCode} reason={r.failureReason} />, className: 'wrap' },
-          { header: 'Recipient and next step', cell: (r) => <RefundNextStep refund={r} onChange={() => setChanges((n) => n + 1)} />, className: 'wrap' },
+          {
+            header: 'Recipient and next step',
+            cell: (r) => <RefundNextStep refund={r} onChange={() => setChanges((n) => n + 1)} />,
+            className: 'wrap',
+          },
           { header: 'Created', cell: (r) => formatDate(r.createdAt) },
         ]}
         empty="No refunds match."

@@ -31,8 +31,14 @@ export function SettingsPage() {
           <dd>{merchant.rateLimitPerMinute.toLocaleString()} requests per minute</dd>
           <dt>Payout address</dt>
           <dd>
-            {merchant.payoutAddress ? <code data-testid="payout-address">{merchant.payoutAddress}</code> : 'Not set: complete the business profile.'}{' '}
-            {merchant.payoutAddress && !merchant.business && <small className="hint">(checkouts pay here; the business profile is not complete yet)</small>}{' '}
+            {merchant.payoutAddress ? (
+              <code data-testid="payout-address">{merchant.payoutAddress}</code>
+            ) : (
+              'Not set: complete the business profile.'
+            )}{' '}
+            {merchant.payoutAddress && !merchant.business && (
+              <small className="hint">(checkouts pay here; the business profile is not complete yet)</small>
+            )}{' '}
             <button type="button" className="link" onClick={() => navigate('go-live')}>
               Edit in the business profile
             </button>
@@ -67,7 +73,13 @@ export function SettingsPage() {
         <p>Web pages of these origins may call the API with publishable keys. One per line; * allows any origin.</p>
         <div className="field wide">
           <label htmlFor="origins">Origins</label>
-          <textarea id="origins" name="origins" rows={4} defaultValue={merchant.allowedOrigins.join('\n')} placeholder="https://shop.example" />
+          <textarea
+            id="origins"
+            name="origins"
+            rows={4}
+            defaultValue={merchant.allowedOrigins.join('\n')}
+            placeholder="https://shop.example"
+          />
         </div>
       </ActionForm>
     </>

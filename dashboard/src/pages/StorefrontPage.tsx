@@ -75,7 +75,14 @@ export function StorefrontPage() {
         }}
       >
         <div className="grid">
-          <Field label="Slug" name="slug" required defaultValue={store?.slug} hint="The address: /store/{slug}" pattern="[a-z0-9\-]{3,40}" />
+          <Field
+            label="Slug"
+            name="slug"
+            required
+            defaultValue={store?.slug}
+            hint="The address: /store/{slug}"
+            pattern="[a-z0-9\-]{3,40}"
+          />
           <Field label="Shop name" name="name" required defaultValue={store?.name} maxLength={120} />
           <Field label="Description" name="description" defaultValue={store?.description ?? ''} maxLength={2000} />
           <Field label="Logo URL (https)" name="logoUrl" type="url" defaultValue={store?.logoUrl ?? ''} />
@@ -93,7 +100,12 @@ export function StorefrontPage() {
             action={async (form) => {
               const planId = text(form, 'planId');
               const amount = planId ? undefined : parseAmount(text(form, 'amount'));
-              if (!planId && !amount) throw new Error(text(form, 'amount') ? `Price: ${amountError(text(form, 'amount'))}` : 'Enter a price in USDC, or choose a plan for a subscription product.');
+              if (!planId && !amount)
+                throw new Error(
+                  text(form, 'amount')
+                    ? `Price: ${amountError(text(form, 'amount'))}`
+                    : 'Enter a price in USDC, or choose a plan for a subscription product.',
+                );
               await api.post('/v1/storefront/products', {
                 name: text(form, 'name'),
                 description: text(form, 'description') || undefined,
@@ -114,7 +126,10 @@ export function StorefrontPage() {
                 defaultValue=""
                 options={[
                   { value: '', label: sellable.length ? 'No plan (one-time product)' : 'No plans on sale: create one under Plans' },
-                  ...sellable.map((p) => ({ value: p.id, label: `${p.name} (${formatAmount(p.amount, p.currency)} ${describeInterval(p)})` })),
+                  ...sellable.map((p) => ({
+                    value: p.id,
+                    label: `${p.name} (${formatAmount(p.amount, p.currency)} ${describeInterval(p)})`,
+                  })),
                 ]}
               />
             </div>
@@ -136,7 +151,10 @@ export function StorefrontPage() {
                 ),
               },
               { header: 'Price', cell: (p) => (p.amount ? formatAmount(p.amount, p.currency) : '—'), className: 'num' },
-              { header: 'Kind', cell: (p) => (p.planId ? `Subscription: ${plans.find((plan) => plan.id === p.planId)?.name ?? p.planId}` : 'One-time') },
+              {
+                header: 'Kind',
+                cell: (p) => (p.planId ? `Subscription: ${plans.find((plan) => plan.id === p.planId)?.name ?? p.planId}` : 'One-time'),
+              },
               { header: 'Status', cell: (p) => <StatusBadge status={p.archived ? 'archived' : 'active'} /> },
               { header: 'Created', cell: (p) => formatDate(p.createdAt) },
               {

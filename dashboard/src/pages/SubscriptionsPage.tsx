@@ -122,7 +122,9 @@ export function SubscriptionsPage() {
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
-    api.list<Plan>('/v1/subscription-plans', undefined, { limit: 100 }).then((page) => setPlans(new Map(page.data.map((p) => [p.id, p]))), setError);
+    api
+      .list<Plan>('/v1/subscription-plans', undefined, { limit: 100 })
+      .then((page) => setPlans(new Map(page.data.map((p) => [p.id, p]))), setError);
   }, []);
 
   return (
@@ -132,7 +134,10 @@ export function SubscriptionsPage() {
       <div className="filters">
         <Select
           label="Plan"
-          options={[{ value: '', label: 'Any' }, ...[...plans.values()].map((p) => ({ value: p.id, label: p.archived ? `${p.name} (archived)` : p.name }))]}
+          options={[
+            { value: '', label: 'Any' },
+            ...[...plans.values()].map((p) => ({ value: p.id, label: p.archived ? `${p.name} (archived)` : p.name })),
+          ]}
           value={planId}
           onChange={(e) => setPlanId(e.target.value)}
         />

@@ -73,7 +73,9 @@ function ClockDetail({ initial, onChanged, onDeleted }: { initial: TestClock; on
     (async () => {
       try {
         const fired = await listAll<ApiEvent>('/v1/events', { testClock: clock.id }, 500);
-        const subs = (await Promise.all(clock.wallets.map((w) => listAll<Subscription>('/v1/subscriptions', { q: w.walletAddress }, 100)))).flat();
+        const subs = (
+          await Promise.all(clock.wallets.map((w) => listAll<Subscription>('/v1/subscriptions', { q: w.walletAddress }, 100)))
+        ).flat();
         if (live) {
           setEvents(fired);
           setSubscriptions(subs);
@@ -125,20 +127,36 @@ function ClockDetail({ initial, onChanged, onDeleted }: { initial: TestClock; on
         }}
       >
         <div className="grid">
-          <Field label="New clock time" name="frozenTime" type="datetime-local" required defaultValue={toLocalInput(clock.frozenTime)} hint="Forward only, at most 400 days per advance." />
+          <Field
+            label="New clock time"
+            name="frozenTime"
+            type="datetime-local"
+            required
+            defaultValue={toLocalInput(clock.frozenTime)}
+            hint="Forward only, at most 400 days per advance."
+          />
         </div>
       </ActionForm>
       <ActionForm
         title="Attach payer wallets"
         submitLabel="Attach"
         action={async (form) => {
-          const wallets = text(form, 'wallets').split(/[\s,]+/).filter(Boolean);
+          const wallets = text(form, 'wallets')
+            .split(/[\s,]+/)
+            .filter(Boolean);
           setClock(await api.post<TestClock>(`/v1/test-clocks/${clock.id}/wallets`, { wallets }));
           refresh();
         }}
       >
         <div className="grid">
-          <Field label="Wallet addresses" name="wallets" required wide placeholder="0x…, 0x…" hint="Their subscriptions with you follow this clock from now on (10 wallets per clock)." />
+          <Field
+            label="Wallet addresses"
+            name="wallets"
+            required
+            wide
+            placeholder="0x…, 0x…"
+            hint="Their subscriptions with you follow this clock from now on (10 wallets per clock)."
+          />
         </div>
       </ActionForm>
       <h3>Attached objects</h3>
@@ -166,7 +184,13 @@ function ClockDetail({ initial, onChanged, onDeleted }: { initial: TestClock; on
           {objects.map(([id, kind], i) => (
             <span key={id}>
               {i > 0 && ', '}
-              {kind === 'subscription' ? <Link to={detailPath('subscriptions', id)}>{shortId(id)}</Link> : kind === 'invoice' ? <Link to={detailPath('invoices', id)}>{shortId(id)}</Link> : <code>{shortId(id)}</code>}
+              {kind === 'subscription' ? (
+                <Link to={detailPath('subscriptions', id)}>{shortId(id)}</Link>
+              ) : kind === 'invoice' ? (
+                <Link to={detailPath('invoices', id)}>{shortId(id)}</Link>
+              ) : (
+                <code>{shortId(id)}</code>
+              )}
             </span>
           ))}
         </p>
@@ -211,15 +235,28 @@ export function TestClocksPage() {
         title="Create a test clock"
         submitLabel="Create clock"
         action={async (form) => {
-          const wallets = text(form, 'wallets').split(/[\s,]+/).filter(Boolean);
-          const created = await api.post<TestClock>('/v1/test-clocks', { name: text(form, 'name'), frozenTime: fromLocalInput(text(form, 'frozenTime')), wallets });
+          const wallets = text(form, 'wallets')
+            .split(/[\s,]+/)
+            .filter(Boolean);
+          const created = await api.post<TestClock>('/v1/test-clocks', {
+            name: text(form, 'name'),
+            frozenTime: fromLocalInput(text(form, 'frozenTime')),
+            wallets,
+          });
           setSelected(created);
           reload();
         }}
       >
         <div className="grid">
           <Field label="Name" name="name" required maxLength={200} />
-          <Field label="Frozen time" name="frozenTime" type="datetime-local" required defaultValue={toLocalInput(new Date(Date.now() + 3_600_000).toISOString())} hint="Not before the test chain's time." />
+          <Field
+            label="Frozen time"
+            name="frozenTime"
+            type="datetime-local"
+            required
+            defaultValue={toLocalInput(new Date(Date.now() + 3_600_000).toISOString())}
+            hint="Not before the test chain's time."
+          />
           <Field label="Wallets (optional)" name="wallets" wide placeholder="0x…, 0x…" />
         </div>
       </ActionForm>

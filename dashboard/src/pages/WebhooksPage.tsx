@@ -25,7 +25,12 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
         Deliveries to <code>{endpoint.url}</code>
       </h2>
       <div className="filters">
-        <Select label="Delivery status" options={['', 'sending', 'succeeded', 'failed', 'permanently_failed', 'interrupted']} value={status} onChange={(e) => setStatus(e.target.value)} />
+        <Select
+          label="Delivery status"
+          options={['', 'sending', 'succeeded', 'failed', 'permanently_failed', 'interrupted']}
+          value={status}
+          onChange={(e) => setStatus(e.target.value)}
+        />
         <button type="button" className="secondary" onClick={() => setVersion((v) => v + 1)}>
           Refresh
         </button>
@@ -92,7 +97,15 @@ export function WebhooksPage() {
         }}
       >
         <div className="grid">
-          <Field label="Endpoint URL" name="url" type="url" required wide placeholder="https://example.com/webhooks" hint="https only; the host must resolve to public addresses." />
+          <Field
+            label="Endpoint URL"
+            name="url"
+            type="url"
+            required
+            wide
+            placeholder="https://example.com/webhooks"
+            hint="https only; the host must resolve to public addresses."
+          />
         </div>
         <p className="hint" data-testid="listen-help">
           Testing on your own machine? Endpoints cannot point at <code>localhost</code> or <code>127.0.0.1</code>. Run{' '}
@@ -124,7 +137,10 @@ export function WebhooksPage() {
       <div className="filters">
         <Select
           label="Test event type"
-          options={[{ value: '', label: 'webhook_endpoint.test' }, ...EVENT_TYPES.map((type) => ({ value: type, label: `${type} (sample)` }))]}
+          options={[
+            { value: '', label: 'webhook_endpoint.test' },
+            ...EVENT_TYPES.map((type) => ({ value: type, label: `${type} (sample)` })),
+          ]}
           value={testType}
           onChange={(e) => setTestType(e.target.value)}
         />
@@ -154,7 +170,10 @@ export function WebhooksPage() {
                   label="Send test event"
                   action={async () => {
                     // No type: the API's default test event (webhook_endpoint.test).
-                    const sent = await api.post<{ eventId: string; delivery: WebhookDelivery | null }>(`/v1/webhook-endpoints/${e.id}/test`, testType ? { type: testType } : undefined);
+                    const sent = await api.post<{ eventId: string; delivery: WebhookDelivery | null }>(
+                      `/v1/webhook-endpoints/${e.id}/test`,
+                      testType ? { type: testType } : undefined,
+                    );
                     const outcome = sent.delivery
                       ? `first attempt ${sent.delivery.status.replace(/_/g, ' ')} (${sent.delivery.responseStatus === null ? (sent.delivery.error ?? 'no response') : `HTTP ${sent.delivery.responseStatus}`})`
                       : 'queued; its attempts appear under the deliveries';

@@ -3,7 +3,17 @@
 // transaction. Called with `salt (32 bytes) ++ init code`, it deploys with CREATE2 and returns the new
 // address, or reverts when the deployment fails. Base, Ethereum, Arbitrum, Optimism and Polygon have it;
 // so does anvil unless started with --disable-default-create2-deployer.
-import { type Account, type Address, type Hex, type PublicClient, type WalletClient, concat, getAddress, getContractAddress, size } from 'viem';
+import {
+  type Account,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+  concat,
+  getAddress,
+  getContractAddress,
+  size,
+} from 'viem';
 
 export const CREATE2_FACTORY_ADDRESS: Address = getAddress('0x4e59b44847b379578588920ca78fbf26c0b4956c');
 
@@ -109,7 +119,9 @@ export async function factoryState(client: PublicClient): Promise<'present' | 'm
 export async function deployCreate2Factory(client: PublicClient, wallet: WalletClient & { account: Account }): Promise<void> {
   const { signer, gasCost, rawTransaction } = CREATE2_FACTORY_DEPLOYMENT;
   if ((await client.getTransactionCount({ address: signer })) !== 0) {
-    throw new Error(`The factory's signer ${signer} has already sent a transaction on this chain: the factory cannot be deployed at ${CREATE2_FACTORY_ADDRESS} here`);
+    throw new Error(
+      `The factory's signer ${signer} has already sent a transaction on this chain: the factory cannot be deployed at ${CREATE2_FACTORY_ADDRESS} here`,
+    );
   }
   const balance = await client.getBalance({ address: signer });
   if (balance < gasCost) {
@@ -118,5 +130,6 @@ export async function deployCreate2Factory(client: PublicClient, wallet: WalletC
   }
   const hash = await client.sendRawTransaction({ serializedTransaction: rawTransaction });
   await client.waitForTransactionReceipt({ hash });
-  if ((await factoryState(client)) !== 'present') throw new Error(`The factory's deployment (transaction ${hash}) left no factory at ${CREATE2_FACTORY_ADDRESS}`);
+  if ((await factoryState(client)) !== 'present')
+    throw new Error(`The factory's deployment (transaction ${hash}) left no factory at ${CREATE2_FACTORY_ADDRESS}`);
 }

@@ -48,7 +48,9 @@ const KEY_LIKE_OPTION = /^--?(private[-_]?key|deployer[-_]?key|key|mnemonic|seed
 
 function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options | 'help' {
   if (argv.some((arg) => KEY_LIKE_OPTION.test(arg))) {
-    throw new UsageError(`Keys are never taken as arguments (they end up in shell history and process lists): set ${DEPLOYER_KEY_VARIABLE}.`);
+    throw new UsageError(
+      `Keys are never taken as arguments (they end up in shell history and process lists): set ${DEPLOYER_KEY_VARIABLE}.`,
+    );
   }
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -81,7 +83,8 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options 
   const confirmations = confirmationsText === undefined ? preset.confirmations : Number(confirmationsText);
   if (!Number.isSafeInteger(confirmations) || confirmations < 1) throw new UsageError('--confirmations is a whole number of at least 1');
   const key = env[DEPLOYER_KEY_VARIABLE];
-  if (key && !/^0x[0-9a-fA-F]{64}$/.test(key)) throw new UsageError(`${DEPLOYER_KEY_VARIABLE} is not a 0x-prefixed 32-byte hex private key`);
+  if (key && !/^0x[0-9a-fA-F]{64}$/.test(key))
+    throw new UsageError(`${DEPLOYER_KEY_VARIABLE} is not a 0x-prefixed 32-byte hex private key`);
   return { preset, rpcUrl, mode, confirmations, deployFactory: Boolean(values['deploy-factory']), ...(key ? { key: key as Hex } : {}) };
 }
 
@@ -145,7 +148,9 @@ async function deploy(options: Options, io: DeployCommandIo): Promise<number> {
 
   const tokenCode = await client.getCode({ address: preset.usdc });
   if (!tokenCode || tokenCode === '0x') {
-    io.err(`Warning: no contract at ${preset.displayName}'s USDC address ${preset.usdc}; the escrow is built for that address all the same.`);
+    io.err(
+      `Warning: no contract at ${preset.displayName}'s USDC address ${preset.usdc}; the escrow is built for that address all the same.`,
+    );
   }
 
   const build = await io.loadBuild();
@@ -173,7 +178,9 @@ async function deploy(options: Options, io: DeployCommandIo): Promise<number> {
   } catch (error) {
     if (!(error instanceof ForeignCodeError)) throw error;
     for (const contract of error.contracts) {
-      io.err(`Error: ${contract.name} at ${contract.address} holds code that differs from what this build deploys there; nothing was sent.`);
+      io.err(
+        `Error: ${contract.name} at ${contract.address} holds code that differs from what this build deploys there; nothing was sent.`,
+      );
     }
     return 1;
   }
@@ -184,7 +191,12 @@ async function deploy(options: Options, io: DeployCommandIo): Promise<number> {
 function printSettings(options: Options, build: ContractBuild, outcomes: readonly DeploymentOutcome[], out: (line: string) => void): void {
   const { preset } = options;
   const P = `CHAIN_${options.mode.toUpperCase()}_`;
-  const [subscriptionManager, escrow, depositFactory, depositFactoryV2] = outcomes as [DeploymentOutcome, DeploymentOutcome, DeploymentOutcome, DeploymentOutcome];
+  const [subscriptionManager, escrow, depositFactory, depositFactoryV2] = outcomes as [
+    DeploymentOutcome,
+    DeploymentOutcome,
+    DeploymentOutcome,
+    DeploymentOutcome,
+  ];
   out(`# Stablepay contracts on ${preset.displayName} (chain id ${preset.chainId}), build ${build.buildId} (solc ${build.solcVersion})`);
   for (const outcome of outcomes) {
     const how =

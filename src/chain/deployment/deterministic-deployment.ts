@@ -1,7 +1,16 @@
 // Puts contracts at their CREATE2 addresses through the deterministic deployment proxy, once:
 // a contract already there is verified, not deployed again. Everything is checked before anything
 // is sent, so a run that finds foreign code, or a deployer that cannot pay, sends nothing.
-import { type Account, type Address, type Hash, type Hex, type PublicClient, type TransactionReceipt, type WalletClient, formatEther } from 'viem';
+import {
+  type Account,
+  type Address,
+  type Hash,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+  type WalletClient,
+  formatEther,
+} from 'viem';
 import { CREATE2_FACTORY_ADDRESS, create2Address, factoryCallData, simulateCreate2RuntimeCode } from './create2-factory.js';
 
 export type ContractToDeploy = { name: string; initCode: Hex };
@@ -29,7 +38,10 @@ export class ForeignCodeError extends Error {
   constructor(readonly contracts: readonly PlannedContract[]) {
     super(
       contracts
-        .map((c) => `${c.name} at ${c.address} holds code that differs from what its init code deploys (${(c.expectedCode.length - 2) / 2} bytes expected)`)
+        .map(
+          (c) =>
+            `${c.name} at ${c.address} holds code that differs from what its init code deploys (${(c.expectedCode.length - 2) / 2} bytes expected)`,
+        )
         .join('; '),
     );
     this.name = 'ForeignCodeError';
@@ -129,7 +141,13 @@ export async function deployPlanned(options: DeployOptions): Promise<DeploymentO
     if (!sameCode(code, contract.expectedCode)) {
       throw new Error(`${contract.name} was deployed (transaction ${hash}) but ${contract.address} does not hold the expected code`);
     }
-    outcomes.push({ name: contract.name, address: contract.address, outcome: 'deployed', block: receipt.blockNumber, transactionHash: hash });
+    outcomes.push({
+      name: contract.name,
+      address: contract.address,
+      outcome: 'deployed',
+      block: receipt.blockNumber,
+      transactionHash: hash,
+    });
   }
   return outcomes;
 }
@@ -149,7 +167,9 @@ async function checkDeployerCanSend(options: DeployOptions, absent: readonly Pla
   ]);
   if (pendingNonce > latestNonce) {
     // A deployment sent by an earlier run may still be on its way: sending again would only pay for a revert.
-    throw new Error(`The deployer ${deployer} has ${pendingNonce - latestNonce} transaction(s) pending: wait until they are mined, then run again`);
+    throw new Error(
+      `The deployer ${deployer} has ${pendingNonce - latestNonce} transaction(s) pending: wait until they are mined, then run again`,
+    );
   }
   let gas = 0n;
   for (const contract of absent) {

@@ -23,7 +23,9 @@ export function forwarderSalt(depositId: Hex, payout: Address): Hex {
 
 export function depositAddressOf(factory: Address, sessionId: string, payout: Address, version: DepositFactoryVersion = 1): Address {
   const bytecodeHash = version === 1 ? FORWARDER_INIT_CODE_HASH : cloneInitCodeHash(forwarderImplementationOf(factory));
-  return getAddress(getContractAddress({ opcode: 'CREATE2', from: factory, salt: forwarderSalt(depositIdOf(sessionId), getAddress(payout)), bytecodeHash }));
+  return getAddress(
+    getContractAddress({ opcode: 'CREATE2', from: factory, salt: forwarderSalt(depositIdOf(sessionId), getAddress(payout)), bytecodeHash }),
+  );
 }
 
 /** keccak256 of the EIP-1167 minimal proxy's creation code for `implementation` (as OpenZeppelin's Clones deploys it). */

@@ -15,168 +15,168 @@ export function forwarderImplementationOf(factory: Address): Address {
 
 export const depositForwarderFactoryV2Abi = [
   {
-    "inputs": [],
-    "name": "FailedDeployment",
-    "type": "error"
+    inputs: [],
+    name: 'FailedDeployment',
+    type: 'error',
   },
   {
-    "inputs": [],
-    "name": "GasTooLowForItem",
-    "type": "error"
+    inputs: [],
+    name: 'GasTooLowForItem',
+    type: 'error',
   },
   {
-    "inputs": [
+    inputs: [
       {
-        "internalType": "uint256",
-        "name": "balance",
-        "type": "uint256"
+        internalType: 'uint256',
+        name: 'balance',
+        type: 'uint256',
       },
       {
-        "internalType": "uint256",
-        "name": "needed",
-        "type": "uint256"
-      }
+        internalType: 'uint256',
+        name: 'needed',
+        type: 'uint256',
+      },
     ],
-    "name": "InsufficientBalance",
-    "type": "error"
+    name: 'InsufficientBalance',
+    type: 'error',
   },
   {
-    "inputs": [],
-    "name": "LengthMismatch",
-    "type": "error"
+    inputs: [],
+    name: 'LengthMismatch',
+    type: 'error',
   },
   {
-    "anonymous": false,
-    "inputs": [
+    anonymous: false,
+    inputs: [
       {
-        "indexed": true,
-        "internalType": "bytes32",
-        "name": "depositId",
-        "type": "bytes32"
+        indexed: true,
+        internalType: 'bytes32',
+        name: 'depositId',
+        type: 'bytes32',
       },
       {
-        "indexed": true,
-        "internalType": "address",
-        "name": "forwarder",
-        "type": "address"
+        indexed: true,
+        internalType: 'address',
+        name: 'forwarder',
+        type: 'address',
       },
       {
-        "indexed": true,
-        "internalType": "address",
-        "name": "payout",
-        "type": "address"
+        indexed: true,
+        internalType: 'address',
+        name: 'payout',
+        type: 'address',
       },
       {
-        "indexed": false,
-        "internalType": "address",
-        "name": "token",
-        "type": "address"
+        indexed: false,
+        internalType: 'address',
+        name: 'token',
+        type: 'address',
       },
       {
-        "indexed": false,
-        "internalType": "bytes",
-        "name": "reason",
-        "type": "bytes"
-      }
+        indexed: false,
+        internalType: 'bytes',
+        name: 'reason',
+        type: 'bytes',
+      },
     ],
-    "name": "SweepFailed",
-    "type": "event"
+    name: 'SweepFailed',
+    type: 'event',
   },
   {
-    "anonymous": false,
-    "inputs": [
+    anonymous: false,
+    inputs: [
       {
-        "indexed": true,
-        "internalType": "bytes32",
-        "name": "depositId",
-        "type": "bytes32"
+        indexed: true,
+        internalType: 'bytes32',
+        name: 'depositId',
+        type: 'bytes32',
       },
       {
-        "indexed": true,
-        "internalType": "address",
-        "name": "forwarder",
-        "type": "address"
+        indexed: true,
+        internalType: 'address',
+        name: 'forwarder',
+        type: 'address',
       },
       {
-        "indexed": true,
-        "internalType": "address",
-        "name": "payout",
-        "type": "address"
+        indexed: true,
+        internalType: 'address',
+        name: 'payout',
+        type: 'address',
       },
       {
-        "indexed": false,
-        "internalType": "address",
-        "name": "token",
-        "type": "address"
+        indexed: false,
+        internalType: 'address',
+        name: 'token',
+        type: 'address',
       },
       {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "amount",
-        "type": "uint256"
-      }
+        indexed: false,
+        internalType: 'uint256',
+        name: 'amount',
+        type: 'uint256',
+      },
     ],
-    "name": "Swept",
-    "type": "event"
+    name: 'Swept',
+    type: 'event',
   },
   {
-    "inputs": [
+    inputs: [
       {
-        "internalType": "bytes32",
-        "name": "depositId",
-        "type": "bytes32"
+        internalType: 'bytes32',
+        name: 'depositId',
+        type: 'bytes32',
       },
       {
-        "internalType": "address",
-        "name": "payout",
-        "type": "address"
-      }
+        internalType: 'address',
+        name: 'payout',
+        type: 'address',
+      },
     ],
-    "name": "forwarderAddress",
-    "outputs": [
+    name: 'forwarderAddress',
+    outputs: [
       {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      }
+        internalType: 'address',
+        name: '',
+        type: 'address',
+      },
     ],
-    "stateMutability": "view",
-    "type": "function"
+    stateMutability: 'view',
+    type: 'function',
   },
   {
-    "inputs": [],
-    "name": "implementation",
-    "outputs": [
+    inputs: [],
+    name: 'implementation',
+    outputs: [
       {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      }
+        internalType: 'address',
+        name: '',
+        type: 'address',
+      },
     ],
-    "stateMutability": "view",
-    "type": "function"
+    stateMutability: 'view',
+    type: 'function',
   },
   {
-    "inputs": [
+    inputs: [
       {
-        "internalType": "address",
-        "name": "token",
-        "type": "address"
+        internalType: 'address',
+        name: 'token',
+        type: 'address',
       },
       {
-        "internalType": "bytes32[]",
-        "name": "depositIds",
-        "type": "bytes32[]"
+        internalType: 'bytes32[]',
+        name: 'depositIds',
+        type: 'bytes32[]',
       },
       {
-        "internalType": "address[]",
-        "name": "payouts",
-        "type": "address[]"
-      }
+        internalType: 'address[]',
+        name: 'payouts',
+        type: 'address[]',
+      },
     ],
-    "name": "sweepMany",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  }
+    name: 'sweepMany',
+    outputs: [],
+    stateMutability: 'nonpayable',
+    type: 'function',
+  },
 ] as const;

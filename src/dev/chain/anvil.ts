@@ -86,9 +86,7 @@ export function resolveAnvilBinary(): string {
     const bin = join(dir, binName);
     if (dir && existsSync(bin)) return bin;
   }
-  throw new Error(
-    `anvil binary not found: install the npm package @foundry-rs/anvil (it ships ${pkg}), or set ANVIL_BIN`,
-  );
+  throw new Error(`anvil binary not found: install the npm package @foundry-rs/anvil (it ships ${pkg}), or set ANVIL_BIN`);
 }
 
 function installExitHook(): void {
@@ -181,7 +179,8 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
       const answered = await rpcChainId(rpcUrl);
       if (answered === chainId) {
         const automines = options.blockTime === undefined && !args.some((arg) => arg === '--no-mining' || arg === '--no-mine');
-        if (options.watchPool ?? automines) poolWatch = watchAnvilPool(rpcUrl, { log: (line) => (options.onPoolRepair ?? options.onLog)?.(line) });
+        if (options.watchPool ?? automines)
+          poolWatch = watchAnvilPool(rpcUrl, { log: (line) => (options.onPoolRepair ?? options.onLog)?.(line) });
         return { rpcUrl, host: HOST, port, chainId, pid: child.pid ?? -1, poolResends: () => poolWatch?.unstuck() ?? 0, stop };
       }
     }

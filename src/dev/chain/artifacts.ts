@@ -65,10 +65,7 @@ interface SolcModule {
 
 interface SolcOutput {
   errors?: Array<{ severity: 'error' | 'warning' | 'info'; formattedMessage?: string; message: string }>;
-  contracts?: Record<
-    string,
-    Record<string, { abi: Abi; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
-  >;
+  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
 }
 
 interface Manifest {
@@ -235,7 +232,11 @@ export async function loadArtifacts(options: LoadArtifactsOptions = {}): Promise
     contracts[name] = { ...artifact, sourceHash };
     writeAtomic(join(dir, `${name}.json`), `${JSON.stringify(contracts[name], null, 2)}\n`);
   }
-  const manifest: Manifest = { sourceHash, solcVersion: Object.values(compiled)[0]?.solcVersion ?? solcVersion, contracts: Object.keys(contracts).sort() };
+  const manifest: Manifest = {
+    sourceHash,
+    solcVersion: Object.values(compiled)[0]?.solcVersion ?? solcVersion,
+    contracts: Object.keys(contracts).sort(),
+  };
   writeAtomic(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   for (const name of CONTRACT_NAMES) {
     if (!contracts[name]) throw new Error(`Contract ${name} missing from the build`);

@@ -16,7 +16,8 @@ export const FIAT_TOKEN_PROXY_SLOTS = Object.freeze({
   admin: '0x10d6a54a4754c8869d6886b5f5d7fbfa5b4522237ea5c60d11bc4e7a1ff9390b' as Hex,
 });
 
-const rpc = (client: PublicClient, method: string, params: unknown[]) => client.request({ method: method as never, params: params as never });
+const rpc = (client: PublicClient, method: string, params: unknown[]) =>
+  client.request({ method: method as never, params: params as never });
 
 /** Installs and initialises Circle's USDC at `address` on an anvil; the dev deployer is the proxy's admin. */
 export async function installUsdcAt(client: PublicClient, address: Address): Promise<void> {

@@ -72,7 +72,13 @@ export function linkBytecode(artifact: HardhatArtifact, libraries: Record<string
       const address = libraries[name];
       if (!address) throw new Error(`${artifact.contractName} needs library ${name} (${source}) linked`);
       for (const { start, length } of spots) {
-        code = code.slice(0, start * 2) + address.slice(2).toLowerCase().padStart(length * 2, '0') + code.slice((start + length) * 2);
+        code =
+          code.slice(0, start * 2) +
+          address
+            .slice(2)
+            .toLowerCase()
+            .padStart(length * 2, '0') +
+          code.slice((start + length) * 2);
       }
     }
   }
@@ -119,25 +125,50 @@ export async function initialiseUsdc(client: PublicClient, token: Address): Prom
     encodeFunctionData({
       abi: fiatTokenAbi,
       functionName: 'initialize',
-      args: [name, symbol, currency, decimals, masterMinter.address, DEV_ACCOUNTS.usdcPauser.address, DEV_ACCOUNTS.usdcBlacklister.address, owner.address],
+      args: [
+        name,
+        symbol,
+        currency,
+        decimals,
+        masterMinter.address,
+        DEV_ACCOUNTS.usdcPauser.address,
+        DEV_ACCOUNTS.usdcBlacklister.address,
+        owner.address,
+      ],
     }),
     encodeFunctionData({ abi: fiatTokenAbi, functionName: 'initializeV2', args: [name] }),
     encodeFunctionData({ abi: fiatTokenAbi, functionName: 'initializeV2_1', args: [owner.address] }),
     encodeFunctionData({ abi: fiatTokenAbi, functionName: 'initializeV2_2', args: [[], symbol] }),
   ];
   for (const data of initializers) {
-    const due = await client.call({ account: owner.address, to: token, data }).then(() => true, () => false);
+    const due = await client.call({ account: owner.address, to: token, data }).then(
+      () => true,
+      () => false,
+    );
     if (due) await send(client, owner, token, data); // a refused call: this version is already initialised
   }
-  const allowance = await client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'minterAllowance', args: [masterMinter.address] });
+  const allowance = await client.readContract({
+    address: token,
+    abi: fiatTokenAbi,
+    functionName: 'minterAllowance',
+    args: [masterMinter.address],
+  });
   if (allowance < maxUint256 / 2n) {
-    await send(client, masterMinter, token, encodeFunctionData({ abi: fiatTokenAbi, functionName: 'configureMinter', args: [masterMinter.address, maxUint256] }));
+    await send(
+      client,
+      masterMinter,
+      token,
+      encodeFunctionData({ abi: fiatTokenAbi, functionName: 'configureMinter', args: [masterMinter.address, maxUint256] }),
+    );
   }
 }
 
 async function send(client: PublicClient, account: PrivateKeyAccount, to: Address, data: Hex): Promise<void> {
   const chainId = client.chain?.id ?? (await client.getChainId());
-  const [nonce, fees] = await Promise.all([client.getTransactionCount({ address: account.address, blockTag: 'pending' }), client.estimateFeesPerGas()]);
+  const [nonce, fees] = await Promise.all([
+    client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+    client.estimateFeesPerGas(),
+  ]);
   const raw = await account.signTransaction({
     type: 'eip1559',
     chainId,

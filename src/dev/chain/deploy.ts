@@ -113,7 +113,11 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
     const deployments = [
       encodeDeployData({ abi: usdc.fiatTokenProxy.abi, bytecode: usdc.fiatTokenProxy.bytecode, args: [implementation] }),
       encodeDeployData({ abi: subscriptionManagerAbi, bytecode: artifacts.contracts.SubscriptionManager.bytecode }),
-      encodeDeployData({ abi: agenticCommerceEscrowAbi, bytecode: artifacts.contracts.AgenticCommerceEscrow.bytecode, args: [predicted.token] }),
+      encodeDeployData({
+        abi: agenticCommerceEscrowAbi,
+        bytecode: artifacts.contracts.AgenticCommerceEscrow.bytecode,
+        args: [predicted.token],
+      }),
     ];
     const raws: Hex[] = [];
     const hashes: Hex[] = [];
@@ -152,7 +156,13 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
 const ROLE_GAS = 10n ** 22n; // 10,000 ETH, as anvil's own accounts
 
 export async function giveUsdcRolesGas(client: PublicClient): Promise<void> {
-  const roles = [DEV_ACCOUNTS.usdcDeployer, DEV_ACCOUNTS.usdcOwner, DEV_ACCOUNTS.usdcMasterMinter, DEV_ACCOUNTS.usdcPauser, DEV_ACCOUNTS.usdcBlacklister];
+  const roles = [
+    DEV_ACCOUNTS.usdcDeployer,
+    DEV_ACCOUNTS.usdcOwner,
+    DEV_ACCOUNTS.usdcMasterMinter,
+    DEV_ACCOUNTS.usdcPauser,
+    DEV_ACCOUNTS.usdcBlacklister,
+  ];
   for (const { address } of roles) {
     if ((await client.getBalance({ address })) >= ROLE_GAS / 10n) continue;
     await client.request({ method: 'anvil_setBalance' as never, params: [address, toHex(ROLE_GAS)] as never });
@@ -170,7 +180,9 @@ export async function ensureUsdcImplementation(client: PublicClient, chainId: nu
   await giveUsdcRolesGas(client);
   const nonce = await client.getTransactionCount({ address: DEV_ACCOUNTS.usdcDeployer.address, blockTag: 'pending' });
   if (nonce !== 0 || present.some(Boolean)) {
-    throw new Error(`Cannot deploy USDC's implementation: ${DEV_ACCOUNTS.usdcDeployer.address} has nonce ${nonce} and it is not all present. Use a fresh chain.`);
+    throw new Error(
+      `Cannot deploy USDC's implementation: ${DEV_ACCOUNTS.usdcDeployer.address} has nonce ${nonce} and it is not all present. Use a fresh chain.`,
+    );
   }
   const fees = await client.estimateFeesPerGas();
   const raws = await signUsdcImplementationDeployments({

@@ -39,6 +39,13 @@ async function ensureFactory(rpcUrl: string, name: string, expected: Address, co
   }
   const account = privateKeyToAccount(DEV_ACCOUNTS.payers.at(-1)!.privateKey);
   const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
-  await deployPlanned({ client, wallet, salt: PROJECT_CREATE2_SALT, plan, confirmations: 1, sendAndWait: (request) => sendDevTransaction(client, wallet, request) });
+  await deployPlanned({
+    client,
+    wallet,
+    salt: PROJECT_CREATE2_SALT,
+    plan,
+    confirmations: 1,
+    sendAndWait: (request) => sendDevTransaction(client, wallet, request),
+  });
   return expected;
 }

@@ -54,7 +54,11 @@ export async function startDevChain(options: StartDevChainOptions = {}): Promise
       mkdirSync(options.dataDir, { recursive: true });
       state = join(options.dataDir, 'anvil-state.json');
     }
-    anvil = await startAnvil({ ...(state ? { state } : {}), ...(options.blockTime ? { blockTime: options.blockTime } : {}), onPoolRepair: (line) => options.log?.(line) });
+    anvil = await startAnvil({
+      ...(state ? { state } : {}),
+      ...(options.blockTime ? { blockTime: options.blockTime } : {}),
+      onPoolRepair: (line) => options.log?.(line),
+    });
     rpcUrl = anvil.rpcUrl;
     options.log?.(`anvil listening on ${rpcUrl}${state ? ' (state persisted in .data/anvil-state.json)' : ''}`);
   }

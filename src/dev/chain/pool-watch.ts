@@ -57,7 +57,9 @@ export function watchAnvilPool(rpcUrl: string, options: { intervalMs?: number; l
     // One at a time, in nonce order: the arrival order anvil handles.
     for (const raw of raws) await rpc(rpcUrl, 'eth_sendRawTransaction', [raw]).catch(() => undefined);
     unstuck++;
-    options.log?.(`anvil left ${sender}'s nonce ${BigInt(transactions[0]!.nonce)} unmined in its pool; re-sent its ${raws.length} pool transaction(s) in nonce order`);
+    options.log?.(
+      `anvil left ${sender}'s nonce ${BigInt(transactions[0]!.nonce)} unmined in its pool; re-sent its ${raws.length} pool transaction(s) in nonce order`,
+    );
   }
 
   async function look(): Promise<void> {
@@ -77,7 +79,11 @@ export function watchAnvilPool(rpcUrl: string, options: { intervalMs?: number; l
       const first = transactions.find((tx) => BigInt(tx.nonce) === mined);
       if (!first) continue; // only later nonces: a real gap, which only the sender can fill
       const key = `${sender}:${mined}:${first.hash}`;
-      if (suspects.has(key)) await resend(sender, transactions.filter((tx) => BigInt(tx.nonce) >= mined));
+      if (suspects.has(key))
+        await resend(
+          sender,
+          transactions.filter((tx) => BigInt(tx.nonce) >= mined),
+        );
       else next.add(key);
     }
     suspects = next;

@@ -54,16 +54,31 @@ export function expectStillRunning(service: Service): void {
 
 /** Waits until one of the merchant's payments is sent and not yet confirmed (the window a test strikes in). */
 export async function waitForPaymentInFlight(chaos: RelayedPaymentsChaos): Promise<void> {
-  await waitUntil('a payment sent and not yet confirmed', 120_000, async () => ((await relayStatus(chaos)).submitted > 0 ? true : undefined), 50);
+  await waitUntil(
+    'a payment sent and not yet confirmed',
+    120_000,
+    async () => ((await relayStatus(chaos)).submitted > 0 ? true : undefined),
+    50,
+  );
 }
 
 /**
  * Waits until `count` of the merchant's payments are confirmed. On a timeout the error says where the
  * payments stood and the worker's log is saved under .data/test-logs, so a failure in CI can be explained.
  */
-export async function waitForPaymentsConfirmed(chaos: RelayedPaymentsChaos, count: number, worker: Service, logName: string): Promise<void> {
+export async function waitForPaymentsConfirmed(
+  chaos: RelayedPaymentsChaos,
+  count: number,
+  worker: Service,
+  logName: string,
+): Promise<void> {
   try {
-    await waitUntil(`${count} payments confirmed`, 180_000, async () => ((await relayStatus(chaos).catch(() => undefined))?.confirmed === count ? true : undefined), 500);
+    await waitUntil(
+      `${count} payments confirmed`,
+      180_000,
+      async () => ((await relayStatus(chaos).catch(() => undefined))?.confirmed === count ? true : undefined),
+      500,
+    );
   } catch (error) {
     const status = await relayStatus(chaos).catch((e: unknown) => String(e));
     const logs = saveServiceLogs(logName, { worker });
@@ -78,7 +93,11 @@ export type SignedTransfer = {
 };
 
 /** `count` TransferWithAuthorization of `amount` to the payout address, from the dev payers in turn, valid for an hour. */
-export async function signTransfers(chaos: RelayedPaymentsChaos, count: number, amount: bigint): Promise<{ domain: ContractDomain; transfers: SignedTransfer[] }> {
+export async function signTransfers(
+  chaos: RelayedPaymentsChaos,
+  count: number,
+  amount: bigint,
+): Promise<{ domain: ContractDomain; transfers: SignedTransfer[] }> {
   const domain = await readDomain(chaos.pub, chaos.stack.chain.info.token);
   const validBefore = (await chaos.pub.getBlock()).timestamp + 3600n;
   const transfers = await Promise.all(
@@ -111,12 +130,20 @@ export async function expectEachPaidOnce(chaos: RelayedPaymentsChaos, before: On
 }
 
 /** Posts each transfer to `POST /v1/relay/payments` at once (idempotency keys `<keyPrefix>-<i>`); every answer must be 200. */
-export async function requestRelayedPayments(chaos: RelayedPaymentsChaos, transfers: readonly SignedTransfer[], keyPrefix: string): Promise<void> {
+export async function requestRelayedPayments(
+  chaos: RelayedPaymentsChaos,
+  transfers: readonly SignedTransfer[],
+  keyPrefix: string,
+): Promise<void> {
   const responses = await Promise.all(
     transfers.map((body, i) =>
       fetch(`${chaos.stack.apiUrl}/v1/relay/payments`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${chaos.merchant.secretKey}`, 'idempotency-key': `${keyPrefix}-${i}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${chaos.merchant.secretKey}`,
+          'idempotency-key': `${keyPrefix}-${i}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify(body),
       }),
     ),

@@ -69,7 +69,8 @@ async function waitForLine(service: Service, text: string, timeoutMs: number): P
     if (service.child.exitCode !== null || service.child.signalCode !== null) {
       throw new Error(`${service.name} exited before "${text}":\n${service.log.slice(-30).join('\n')}`);
     }
-    if (Date.now() > deadline) throw new Error(`${service.name} did not print "${text}" within ${timeoutMs} ms:\n${service.log.slice(-30).join('\n')}`);
+    if (Date.now() > deadline)
+      throw new Error(`${service.name} did not print "${text}" within ${timeoutMs} ms:\n${service.log.slice(-30).join('\n')}`);
     await sleep(100);
   }
 }

@@ -11,7 +11,8 @@ export async function waitUntil<T>(what: string, timeoutMs: number, probe: () =>
     } catch (error) {
       lastError = error; // the dependency may be down on purpose; keep polling
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
     await sleep(everyMs);
   }
 }

@@ -56,9 +56,15 @@ export function CustomerDetailPage({ id }: { id: string }) {
       <PaginatedTable<SessionWithInvoice>
         caption="Payments of this customer"
         hideCaption
-        load={async (cursor) => withInvoiceNumbers(await api.list<PaymentSession>('/v1/payment-sessions', cursor, { q: customer.walletAddress }))}
+        load={async (cursor) =>
+          withInvoiceNumbers(await api.list<PaymentSession>('/v1/payment-sessions', cursor, { q: customer.walletAddress }))
+        }
         columns={[
-          { header: 'Amount', cell: (s) => <Link to={detailPath('payments', s.id)}>{formatAmount(s.amount, s.currency)}</Link>, className: 'num' },
+          {
+            header: 'Amount',
+            cell: (s) => <Link to={detailPath('payments', s.id)}>{formatAmount(s.amount, s.currency)}</Link>,
+            className: 'num',
+          },
           { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
           { header: 'For', cell: paidFor },
           { header: 'Created', cell: (s) => formatDate(s.createdAt) },

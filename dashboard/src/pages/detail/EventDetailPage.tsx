@@ -36,7 +36,17 @@ export function EventDetailPage({ id }: { id: string }) {
           <dt>Created</dt>
           <dd>{formatDate(event.created)}</dd>
           <dt>About</dt>
-          <dd>{event.objectId ? objectPage ? <Link to={`${objectPage}/${event.objectId}`}>{event.objectId}</Link> : <code>{event.objectId}</code> : '—'}</dd>
+          <dd>
+            {event.objectId ? (
+              objectPage ? (
+                <Link to={`${objectPage}/${event.objectId}`}>{event.objectId}</Link>
+              ) : (
+                <code>{event.objectId}</code>
+              )
+            ) : (
+              '—'
+            )}
+          </dd>
         </dl>
         <h3>Payload</h3>
         <pre className="json payload" aria-label="Payload">
@@ -51,7 +61,8 @@ export function EventDetailPage({ id }: { id: string }) {
             <summary>
               <StatusBadge status={d.status} /> attempt {d.attempt}
               {d.replay ? ` (replay ${d.replay})` : ''} to <code>{d.endpointUrl ?? d.url ?? d.endpointId}</code>:{' '}
-              {d.responseStatus === null ? (d.error ?? 'no response') : `HTTP ${d.responseStatus}`} · {formatDate(d.attemptedAt ?? d.createdAt)}
+              {d.responseStatus === null ? (d.error ?? 'no response') : `HTTP ${d.responseStatus}`} ·{' '}
+              {formatDate(d.attemptedAt ?? d.createdAt)}
             </summary>
             <h4>Request body</h4>
             <pre className="json payload">{pretty(d.requestBody)}</pre>

@@ -43,7 +43,11 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
     ? [...new Set([session.transactionHash, session.x402?.transaction].filter((h): h is string => Boolean(h) && !listed.has(h ?? null)))]
     : [];
   const entries: TimelineEntry[] = [
-    { at: session.createdAt, title: `Created for ${formatAmount(session.amount, session.currency)}`, detail: `Pay to ${session.payTo ?? '—'}` },
+    {
+      at: session.createdAt,
+      title: `Created for ${formatAmount(session.amount, session.currency)}`,
+      detail: `Pay to ${session.payTo ?? '—'}`,
+    },
     ...transactionEntries(chain.transactions, chainId, session.currency),
     ...transactionHashes.map((hash) => ({
       at: session.completedAt,
@@ -59,7 +63,9 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
         </>
       ),
     })),
-    ...(session.completedAt ? [{ at: session.completedAt, title: 'Completed', detail: 'The payment reached its required confirmations.' }] : []),
+    ...(session.completedAt
+      ? [{ at: session.completedAt, title: 'Completed', detail: 'The payment reached its required confirmations.' }]
+      : []),
     ...(session.status === 'expired' ? [{ at: session.expiresAt ?? null, title: 'Expired without a payment' }] : []),
     ...eventEntries(events.events),
   ];
@@ -110,7 +116,8 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
               <dt>Received</dt>
               <dd>
                 {formatAmount(session.deposit.amountReceived, session.currency)}
-                {session.deposit.amountExcess !== '0' && ` (${formatAmount(session.deposit.amountExcess, session.currency)} more than asked)`}
+                {session.deposit.amountExcess !== '0' &&
+                  ` (${formatAmount(session.deposit.amountExcess, session.currency)} more than asked)`}
               </dd>
             </>
           )}

@@ -32,9 +32,15 @@ export function SubscriptionDetailPage({ id }: { id: string }) {
     ...charges.map((c) => ({
       at: c.settledAt ?? c.createdAt,
       title: `Period ${c.periodIndex + 1}: ${formatAmount(c.amount, c.currency)} ${c.status}`,
-      detail: c.transactionHash ? <TxHash hash={c.transactionHash} chainId={chainId} /> : <FailureNote code={c.failureCode} reason={c.failureReason} />,
+      detail: c.transactionHash ? (
+        <TxHash hash={c.transactionHash} chainId={chainId} />
+      ) : (
+        <FailureNote code={c.failureCode} reason={c.failureReason} />
+      ),
     })),
-    ...(subscription.cancelledAt ? [{ at: subscription.cancelledAt, title: 'Cancelled', detail: subscription.cancelReason ?? undefined }] : []),
+    ...(subscription.cancelledAt
+      ? [{ at: subscription.cancelledAt, title: 'Cancelled', detail: subscription.cancelReason ?? undefined }]
+      : []),
     ...eventEntries(events.events),
   ];
   return (

@@ -6,13 +6,10 @@ export function useObject<T>(path: string): { value: T | null; error: unknown; r
   const [value, setValue] = useState<T | null>(null);
   const [error, setError] = useState<unknown>(null);
   const load = useCallback(() => {
-    api.get<T>(path).then(
-      (v) => {
-        setValue(v);
-        setError(null);
-      },
-      setError,
-    );
+    api.get<T>(path).then((v) => {
+      setValue(v);
+      setError(null);
+    }, setError);
   }, [path]);
   useEffect(load, [load]);
   return { value, error, reload: load };
