@@ -131,11 +131,16 @@ export async function recordOutcome(db: Db, id: string, outcome: TransactionOutc
   return (await outcomeUpdate(db, id, outcome, minedHash)).length === 1;
 }
 
-/** Open transactions of the address with nonces in [from, below): the ones a gap may be waiting for. */
-export async function findOpenBetween(db: Db, account: SendingAccount, from: bigint, below: bigint): Promise<TransactionRow[]> {
+/**
+ * Every recorded transaction of the address with a nonce in [from, below), whatever its outcome: the
+ * ones a gap in the node's nonces may be waiting for (a sender that died before sending, or a reorg
+ * that took a mined transaction out). At most 50 nonces: a gap that long is filled a look at a time.
+ */
+export async function findBetween(db: Db, account: SendingAccount, from: bigint, below: bigint): Promise<TransactionRow[]> {
+  const upTo = below < from + 50n ? below : from + 50n;
   return db<TransactionRow[]>`
     select ${columns(db)} from chain_transactions
-    where chain_id = ${account.chainId} and address = ${account.address} and outcome is null
-      and nonce >= ${from.toString()} and nonce < ${below.toString()}
-    order by chain_transactions.nonce limit 50`;
+    where chain_id = ${account.chainId} and address = ${account.address}
+      and nonce >= ${from.toString()} and nonce < ${upTo.toString()}
+    order by chain_transactions.nonce, chain_transactions.id`;
 }

@@ -21,8 +21,8 @@
 //
 // Following: `look` takes one look at a recorded transaction (mined under any of
 // its hashes, its nonce taken by another transaction, or still waiting: then it
-// re-sends it, re-sends the recorded bytes of lower nonces nobody sent, or
-// replaces it with a higher fee once it has waited `stuckAfterMs`). `settle`
+// re-sends it, fills the lower nonces the node lacks (fillNonceGap), or replaces
+// it with a higher fee once it has waited `stuckAfterMs`). `settle`
 // waits through the shared receipt waiter and looks when the wait runs out.
 import {
   type Address,
@@ -130,6 +130,40 @@ export function createTransactionSender(deps: {
     return replaced;
   }
 
+  /**
+   * Makes the node hold a transaction for every nonce in [from, below). A sender that died between
+   * recording and sending left an open one, and a reorg can take a mined one out (the node does not
+   * put it back in its pool): their recorded bytes are sent again, which is what the ledger already
+   * says happened. A nonce whose transaction the ledger calls reverted or dropped may have had its
+   * purpose sent again under a later nonce, so its bytes are never re-sent (a refund would pay twice):
+   * the nonce is filled with a transfer of nothing to ourselves. So one lost nonce never holds every
+   * later transaction of the account.
+   */
+  async function fillNonceGap(from: bigint, below: bigint): Promise<void> {
+    const recorded = await ledger.findBetween(sql, { chainId, address: account.address }, from, below);
+    for (let nonce = from; nonce < below && nonce < from + 50n; nonce++) {
+      const ofNonce = recorded.filter((r) => BigInt(r.nonce) === nonce);
+      const resend = ofNonce.find((r) => r.outcome === null || r.outcome === 'success');
+      if (resend) await broadcast(client, resend.rawTransaction as Hex);
+      else await broadcast(client, await signNothing(nonce));
+    }
+  }
+
+  /** A transfer of 0 to ourselves at `nonce`: uses the nonce and does nothing else. */
+  async function signNothing(nonce: bigint): Promise<Hex> {
+    const fees = await client.estimateFeesPerGas();
+    return account.signTransaction({
+      type: 'eip1559',
+      chainId,
+      to: account.address,
+      value: 0n,
+      data: '0x',
+      nonce: Number(nonce),
+      gas: 21_000n,
+      ...fees,
+    });
+  }
+
   async function look(
     row: TransactionRow,
     { stuckAfterMs, recheckDelayMs = 1000 }: { stuckAfterMs: number; recheckDelayMs?: number },
@@ -153,10 +187,9 @@ export function createTransactionSender(deps: {
       return { kind: 'dropped', row };
     }
     if (Date.now() - row.sentAt.getTime() >= stuckAfterMs) {
-      const missing = used < nonce ? await ledger.findOpenBetween(sql, { chainId, address: account.address }, used, nonce) : [];
-      if (missing.length === 0) return { kind: 'waiting', row: await replace(row) };
-      // Earlier nonces are not in the node (a sender died between recording and sending): send them.
-      for (const earlier of missing) await broadcast(client, earlier.rawTransaction as Hex);
+      if (used === nonce) return { kind: 'waiting', row: await replace(row) };
+      // Earlier nonces are not used: this transaction waits behind them, whatever its fee.
+      await fillNonceGap(used, nonce);
     }
     await broadcast(client, row.rawTransaction as Hex);
     return { kind: 'waiting', row };

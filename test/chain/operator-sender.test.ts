@@ -290,4 +290,39 @@ describe('operator sender', () => {
     const receipt = await pub.getTransactionReceipt({ hash: orphan!.transactionHash as Hex });
     expect(receipt.status).toBe('success');
   });
+
+  it('sends again a mined transaction a reorg took out, so the ones behind it are mined', async () => {
+    const sender = newSender(500);
+    const snapshot = await rpc('evm_snapshot', []);
+    const mined = await sender.send(call('reorg:mined'));
+    expect((await sender.settle(mined)).outcome).toBe('success');
+    // The block goes away and the node forgets the transaction (anvil does not put it back in its pool).
+    await rpc('evm_revert', [snapshot]);
+    await expect(pub.getTransactionReceipt({ hash: mined.transactionHash as Hex })).rejects.toThrow();
+    const behind = await sender.send(call('reorg:behind'));
+    expect(BigInt(behind.nonce)).toBe(BigInt(mined.nonce) + 1n);
+    expect((await sender.settle(behind)).outcome).toBe('success');
+    expect((await pub.getTransactionReceipt({ hash: mined.transactionHash as Hex })).status).toBe('success');
+  });
+
+  it('fills with a transfer of nothing the nonce of a reverted transaction a reorg took out, never re-sending it', async () => {
+    const sender = newSender(500);
+    const snapshot = await rpc('evm_snapshot', []);
+    const reverted = await sender.send(call('reorg:reverted', REVERTER));
+    expect((await sender.settle(reverted)).outcome).toBe('reverted');
+    await rpc('evm_revert', [snapshot]);
+    const behind = await sender.send(call('reorg:after-revert'));
+    expect((await sender.settle(behind)).outcome).toBe('success');
+    // The nonce was used by another transaction: ours to ourselves, with no value and no data.
+    await expect(pub.getTransactionReceipt({ hash: reverted.transactionHash as Hex })).rejects.toThrow();
+    const block = await pub.getBlock({
+      blockNumber: (await pub.getTransactionReceipt({ hash: behind.transactionHash as Hex })).blockNumber,
+      includeTransactions: true,
+    });
+    const before = await pub.getBlock({ blockNumber: block.number - 1n, includeTransactions: true });
+    const filler = [...before.transactions, ...block.transactions].find(
+      (t) => BigInt(t.nonce) === BigInt(reverted.nonce) && t.from.toLowerCase() === operator.address.toLowerCase(),
+    );
+    expect(filler).toMatchObject({ to: operator.address.toLowerCase(), value: 0n, input: '0x' });
+  });
 });
