@@ -44,6 +44,13 @@ export function tallyRun(testModules: ReadonlyArray<TestModule>, unhandledErrors
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>) {
     const tally = tallyRun(testModules, unhandledErrors);
+    // The suite's time budget is spent in a few files: name them, so the next one to split is plain.
+    const slowest = [...testModules].sort((a, b) => b.diagnostic().duration - a.diagnostic().duration).slice(0, 15);
+    if (testModules.length > 1) {
+      process.stdout.write(`\nslowest files:\n`);
+      for (const m of slowest)
+        process.stdout.write(`  ${(m.diagnostic().duration / 1000).toFixed(1).padStart(6)} s  ${m.relativeModuleId}\n`);
+    }
     for (const reason of tally.reasons) process.stdout.write(`${reason}\n`);
     const skipped = tally.skipped > 0 ? `, ${tally.skipped} skipped` : '';
     process.stdout.write(`\n${tally.passed} passed, ${tally.failed} failed${skipped}\n`);

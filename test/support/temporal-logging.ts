@@ -19,8 +19,15 @@ export const quietBundlerLogger = {
   error: (message: string) => console.error(message),
 };
 
+/** bigints as strings; errors with their message and cause (JSON.stringify writes an Error as `{}`). */
+function readableValue(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Error) return { name: value.name, message: value.message, ...(value.cause ? { cause: value.cause } : {}) };
+  return value;
+}
+
 function writeEntry(entry: LogEntry): void {
-  const line = `${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message} ${JSON.stringify(entry.meta ?? {}, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))}\n`;
+  const line = `${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message} ${JSON.stringify(entry.meta ?? {}, readableValue)}\n`;
   appendFileSync(TEMPORAL_TEST_LOG, line);
   if (entry.level === 'ERROR') process.stderr.write(line);
 }
