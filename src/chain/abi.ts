@@ -3,3063 +3,3063 @@
 
 export const subscriptionManagerAbi = [
   {
-    inputs: [],
-    stateMutability: 'nonpayable',
-    type: 'constructor',
+    "inputs": [],
+    "stateMutability": "nonpayable",
+    "type": "constructor"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'maxAmount',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "maxAmount",
+        "type": "uint256"
+      }
     ],
-    name: 'AmountExceedsTerms',
-    type: 'error',
+    "name": "AmountExceedsTerms",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'AmountTooLarge',
-    type: 'error',
+    "name": "AmountTooLarge",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'BatchLengthMismatch',
-    type: 'error',
+    "inputs": [],
+    "name": "BatchLengthMismatch",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'deadline',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "deadline",
+        "type": "uint256"
+      }
     ],
-    name: 'CancellationExpired',
-    type: 'error',
+    "name": "CancellationExpired",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    name: 'ChargeTransferFailed',
-    type: 'error',
+    "name": "ChargeTransferFailed",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'deadline',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "deadline",
+        "type": "uint256"
+      }
     ],
-    name: 'EnrolmentExpired',
-    type: 'error',
+    "name": "EnrolmentExpired",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        internalType: 'bytes32',
-        name: 'nonce',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
     ],
-    name: 'EnrolmentNonceUsed',
-    type: 'error',
+    "name": "EnrolmentNonceUsed",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'allowance',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "allowance",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'InsufficientAllowance',
-    type: 'error',
+    "name": "InsufficientAllowance",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'balance',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "balance",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'InsufficientBalance',
-    type: 'error',
+    "name": "InsufficientBalance",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'InvalidCancellationSignature',
-    type: 'error',
+    "inputs": [],
+    "name": "InvalidCancellationSignature",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'InvalidEnrolmentSignature',
-    type: 'error',
+    "inputs": [],
+    "name": "InvalidEnrolmentSignature",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'InvalidShortString',
-    type: 'error',
+    "inputs": [],
+    "name": "InvalidShortString",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'address',
-        name: 'caller',
-        type: 'address',
-      },
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
     ],
-    name: 'NotAuthorisedToCancel',
-    type: 'error',
+    "name": "NotAuthorisedToCancel",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'address',
-        name: 'caller',
-        type: 'address',
-      },
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
     ],
-    name: 'NotOperator',
-    type: 'error',
+    "name": "NotOperator",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
-      },
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
+      }
     ],
-    name: 'PeriodAlreadyCharged',
-    type: 'error',
+    "name": "PeriodAlreadyCharged",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
       },
       {
-        internalType: 'uint32',
-        name: 'periods',
-        type: 'uint32',
-      },
+        "internalType": "uint32",
+        "name": "periods",
+        "type": "uint32"
+      }
     ],
-    name: 'PeriodBeyondTerm',
-    type: 'error',
+    "name": "PeriodBeyondTerm",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
       },
       {
-        internalType: 'uint256',
-        name: 'startsAt',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "startsAt",
+        "type": "uint256"
+      }
     ],
-    name: 'PeriodNotStarted',
-    type: 'error',
+    "name": "PeriodNotStarted",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'token',
-        type: 'address',
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
       },
       {
-        internalType: 'address',
-        name: 'owner',
-        type: 'address',
+        "internalType": "address",
+        "name": "owner",
+        "type": "address"
       },
       {
-        internalType: 'uint256',
-        name: 'allowance',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "allowance",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'value',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      }
     ],
-    name: 'PermitFailed',
-    type: 'error',
+    "name": "PermitFailed",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'ReentrancyGuardReentrantCall',
-    type: 'error',
+    "inputs": [],
+    "name": "ReentrancyGuardReentrantCall",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'token',
-        type: 'address',
-      },
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
+      }
     ],
-    name: 'SafeERC20FailedOperation',
-    type: 'error',
+    "name": "SafeERC20FailedOperation",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'string',
-        name: 'str',
-        type: 'string',
-      },
+        "internalType": "string",
+        "name": "str",
+        "type": "string"
+      }
     ],
-    name: 'StringTooLong',
-    type: 'error',
+    "name": "StringTooLong",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    name: 'SubscriptionIsCancelled',
-    type: 'error',
+    "name": "SubscriptionIsCancelled",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    name: 'SubscriptionNotFound',
-    type: 'error',
+    "name": "SubscriptionNotFound",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'ZeroAddress',
-    type: 'error',
+    "inputs": [],
+    "name": "ZeroAddress",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'ZeroAmount',
-    type: 'error',
+    "inputs": [],
+    "name": "ZeroAmount",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'ZeroPeriod',
-    type: 'error',
+    "inputs": [],
+    "name": "ZeroPeriod",
+    "type": "error"
   },
   {
-    anonymous: false,
-    inputs: [],
-    name: 'EIP712DomainChanged',
-    type: 'event',
+    "anonymous": false,
+    "inputs": [],
+    "name": "EIP712DomainChanged",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        indexed: true,
-        internalType: 'bytes32',
-        name: 'nonce',
-        type: 'bytes32',
-      },
+        "indexed": true,
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
     ],
-    name: 'EnrolmentNonceCancelled',
-    type: 'event',
+    "name": "EnrolmentNonceCancelled",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'by',
-        type: 'address',
-      },
+        "indexed": true,
+        "internalType": "address",
+        "name": "by",
+        "type": "address"
+      }
     ],
-    name: 'SubscriptionCancelled',
-    type: 'event',
+    "name": "SubscriptionCancelled",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
+        "indexed": true,
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
       },
       {
-        indexed: false,
-        internalType: 'bytes4',
-        name: 'reason',
-        type: 'bytes4',
-      },
+        "indexed": false,
+        "internalType": "bytes4",
+        "name": "reason",
+        "type": "bytes4"
+      }
     ],
-    name: 'SubscriptionChargeFailed',
-    type: 'event',
+    "name": "SubscriptionChargeFailed",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
+        "indexed": true,
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
       },
       {
-        indexed: false,
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'SubscriptionCharged',
-    type: 'event',
+    "name": "SubscriptionCharged",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'merchant',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "merchant",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'address',
-        name: 'token',
-        type: 'address',
+        "indexed": false,
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
       },
       {
-        indexed: false,
-        internalType: 'uint64',
-        name: 'period',
-        type: 'uint64',
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "period",
+        "type": "uint64"
       },
       {
-        indexed: false,
-        internalType: 'uint32',
-        name: 'periods',
-        type: 'uint32',
+        "indexed": false,
+        "internalType": "uint32",
+        "name": "periods",
+        "type": "uint32"
       },
       {
-        indexed: false,
-        internalType: 'uint64',
-        name: 'firstPeriodStart',
-        type: 'uint64',
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "firstPeriodStart",
+        "type": "uint64"
       },
       {
-        indexed: false,
-        internalType: 'address',
-        name: 'operator',
-        type: 'address',
-      },
+        "indexed": false,
+        "internalType": "address",
+        "name": "operator",
+        "type": "address"
+      }
     ],
-    name: 'SubscriptionCreated',
-    type: 'event',
+    "name": "SubscriptionCreated",
+    "type": "event"
   },
   {
-    inputs: [],
-    name: 'CANCELLATION_TYPEHASH',
-    outputs: [
+    "inputs": [],
+    "name": "CANCELLATION_TYPEHASH",
+    "outputs": [
       {
-        internalType: 'bytes32',
-        name: '',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [],
-    name: 'DOMAIN_SEPARATOR',
-    outputs: [
+    "inputs": [],
+    "name": "DOMAIN_SEPARATOR",
+    "outputs": [
       {
-        internalType: 'bytes32',
-        name: '',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [],
-    name: 'ENROLMENT_TYPEHASH',
-    outputs: [
+    "inputs": [],
+    "name": "ENROLMENT_TYPEHASH",
+    "outputs": [
       {
-        internalType: 'bytes32',
-        name: '',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    name: 'cancel',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "cancel",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'bytes32',
-        name: 'nonce',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
     ],
-    name: 'cancelEnrolmentNonce',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "cancelEnrolmentNonce",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'deadline',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "deadline",
+        "type": "uint256"
       },
       {
-        internalType: 'bytes',
-        name: 'signature',
-        type: 'bytes',
-      },
+        "internalType": "bytes",
+        "name": "signature",
+        "type": "bytes"
+      }
     ],
-    name: 'cancelFor',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "cancelFor",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
       },
       {
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'charge',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "charge",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256[]',
-        name: 'ids',
-        type: 'uint256[]',
+        "internalType": "uint256[]",
+        "name": "ids",
+        "type": "uint256[]"
       },
       {
-        internalType: 'uint32[]',
-        name: 'periodIndexes',
-        type: 'uint32[]',
+        "internalType": "uint32[]",
+        "name": "periodIndexes",
+        "type": "uint32[]"
       },
       {
-        internalType: 'uint256[]',
-        name: 'amounts',
-        type: 'uint256[]',
-      },
+        "internalType": "uint256[]",
+        "name": "amounts",
+        "type": "uint256[]"
+      }
     ],
-    name: 'chargeMany',
-    outputs: [
+    "name": "chargeMany",
+    "outputs": [
       {
-        internalType: 'bytes4[]',
-        name: 'reasons',
-        type: 'bytes4[]',
-      },
+        "internalType": "bytes4[]",
+        "name": "reasons",
+        "type": "bytes4[]"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [],
-    name: 'eip712Domain',
-    outputs: [
+    "inputs": [],
+    "name": "eip712Domain",
+    "outputs": [
       {
-        internalType: 'bytes1',
-        name: 'fields',
-        type: 'bytes1',
+        "internalType": "bytes1",
+        "name": "fields",
+        "type": "bytes1"
       },
       {
-        internalType: 'string',
-        name: 'name',
-        type: 'string',
+        "internalType": "string",
+        "name": "name",
+        "type": "string"
       },
       {
-        internalType: 'string',
-        name: 'version',
-        type: 'string',
+        "internalType": "string",
+        "name": "version",
+        "type": "string"
       },
       {
-        internalType: 'uint256',
-        name: 'chainId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "chainId",
+        "type": "uint256"
       },
       {
-        internalType: 'address',
-        name: 'verifyingContract',
-        type: 'address',
+        "internalType": "address",
+        "name": "verifyingContract",
+        "type": "address"
       },
       {
-        internalType: 'bytes32',
-        name: 'salt',
-        type: 'bytes32',
+        "internalType": "bytes32",
+        "name": "salt",
+        "type": "bytes32"
       },
       {
-        internalType: 'uint256[]',
-        name: 'extensions',
-        type: 'uint256[]',
-      },
+        "internalType": "uint256[]",
+        "name": "extensions",
+        "type": "uint256[]"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        internalType: 'bytes32',
-        name: 'nonce',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
     ],
-    name: 'enrolmentNonceUsed',
-    outputs: [
+    "name": "enrolmentNonceUsed",
+    "outputs": [
       {
-        internalType: 'bool',
-        name: '',
-        type: 'bool',
-      },
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    name: 'getSubscription',
-    outputs: [
+    "name": "getSubscription",
+    "outputs": [
       {
-        components: [
+        "components": [
           {
-            internalType: 'address',
-            name: 'subscriber',
-            type: 'address',
+            "internalType": "address",
+            "name": "subscriber",
+            "type": "address"
           },
           {
-            internalType: 'uint64',
-            name: 'period',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "period",
+            "type": "uint64"
           },
           {
-            internalType: 'uint32',
-            name: 'periods',
-            type: 'uint32',
+            "internalType": "uint32",
+            "name": "periods",
+            "type": "uint32"
           },
           {
-            internalType: 'address',
-            name: 'merchant',
-            type: 'address',
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
           },
           {
-            internalType: 'uint64',
-            name: 'firstPeriodStart',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "firstPeriodStart",
+            "type": "uint64"
           },
           {
-            internalType: 'bool',
-            name: 'cancelled',
-            type: 'bool',
+            "internalType": "bool",
+            "name": "cancelled",
+            "type": "bool"
           },
           {
-            internalType: 'address',
-            name: 'operator',
-            type: 'address',
+            "internalType": "address",
+            "name": "operator",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'token',
-            type: 'address',
+            "internalType": "address",
+            "name": "token",
+            "type": "address"
           },
           {
-            internalType: 'uint256',
-            name: 'amount',
-            type: 'uint256',
-          },
+            "internalType": "uint256",
+            "name": "amount",
+            "type": "uint256"
+          }
         ],
-        internalType: 'struct SubscriptionManager.Subscription',
-        name: '',
-        type: 'tuple',
-      },
+        "internalType": "struct SubscriptionManager.Subscription",
+        "name": "",
+        "type": "tuple"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
-      },
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
+      }
     ],
-    name: 'isCharged',
-    outputs: [
+    "name": "isCharged",
+    "outputs": [
       {
-        internalType: 'bool',
-        name: '',
-        type: 'bool',
-      },
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
-      },
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
+      }
     ],
-    name: 'periodStart',
-    outputs: [
+    "name": "periodStart",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: '',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        components: [
+        "components": [
           {
-            internalType: 'address',
-            name: 'token',
-            type: 'address',
+            "internalType": "address",
+            "name": "token",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'merchant',
-            type: 'address',
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'operator',
-            type: 'address',
+            "internalType": "address",
+            "name": "operator",
+            "type": "address"
           },
           {
-            internalType: 'uint256',
-            name: 'amount',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "amount",
+            "type": "uint256"
           },
           {
-            internalType: 'uint64',
-            name: 'period',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "period",
+            "type": "uint64"
           },
           {
-            internalType: 'uint32',
-            name: 'periods',
-            type: 'uint32',
+            "internalType": "uint32",
+            "name": "periods",
+            "type": "uint32"
           },
           {
-            internalType: 'uint64',
-            name: 'trialEnd',
-            type: 'uint64',
-          },
+            "internalType": "uint64",
+            "name": "trialEnd",
+            "type": "uint64"
+          }
         ],
-        internalType: 'struct SubscriptionManager.Terms',
-        name: 'terms',
-        type: 'tuple',
-      },
+        "internalType": "struct SubscriptionManager.Terms",
+        "name": "terms",
+        "type": "tuple"
+      }
     ],
-    name: 'subscribe',
-    outputs: [
+    "name": "subscribe",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'address',
-            name: 'token',
-            type: 'address',
+            "internalType": "address",
+            "name": "token",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'merchant',
-            type: 'address',
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'operator',
-            type: 'address',
+            "internalType": "address",
+            "name": "operator",
+            "type": "address"
           },
           {
-            internalType: 'uint256',
-            name: 'amount',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "amount",
+            "type": "uint256"
           },
           {
-            internalType: 'uint64',
-            name: 'period',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "period",
+            "type": "uint64"
           },
           {
-            internalType: 'uint32',
-            name: 'periods',
-            type: 'uint32',
+            "internalType": "uint32",
+            "name": "periods",
+            "type": "uint32"
           },
           {
-            internalType: 'uint64',
-            name: 'trialEnd',
-            type: 'uint64',
-          },
+            "internalType": "uint64",
+            "name": "trialEnd",
+            "type": "uint64"
+          }
         ],
-        internalType: 'struct SubscriptionManager.Terms',
-        name: 'terms',
-        type: 'tuple',
+        "internalType": "struct SubscriptionManager.Terms",
+        "name": "terms",
+        "type": "tuple"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'bytes32',
-            name: 'nonce',
-            type: 'bytes32',
+            "internalType": "bytes32",
+            "name": "nonce",
+            "type": "bytes32"
           },
           {
-            internalType: 'uint256',
-            name: 'deadline',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "deadline",
+            "type": "uint256"
           },
           {
-            internalType: 'bytes',
-            name: 'signature',
-            type: 'bytes',
-          },
+            "internalType": "bytes",
+            "name": "signature",
+            "type": "bytes"
+          }
         ],
-        internalType: 'struct SubscriptionManager.EnrolmentAuthorization',
-        name: 'auth',
-        type: 'tuple',
-      },
+        "internalType": "struct SubscriptionManager.EnrolmentAuthorization",
+        "name": "auth",
+        "type": "tuple"
+      }
     ],
-    name: 'subscribeFor',
-    outputs: [
+    "name": "subscribeFor",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        components: [
+        "components": [
           {
-            internalType: 'address',
-            name: 'token',
-            type: 'address',
+            "internalType": "address",
+            "name": "token",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'merchant',
-            type: 'address',
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'operator',
-            type: 'address',
+            "internalType": "address",
+            "name": "operator",
+            "type": "address"
           },
           {
-            internalType: 'uint256',
-            name: 'amount',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "amount",
+            "type": "uint256"
           },
           {
-            internalType: 'uint64',
-            name: 'period',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "period",
+            "type": "uint64"
           },
           {
-            internalType: 'uint32',
-            name: 'periods',
-            type: 'uint32',
+            "internalType": "uint32",
+            "name": "periods",
+            "type": "uint32"
           },
           {
-            internalType: 'uint64',
-            name: 'trialEnd',
-            type: 'uint64',
-          },
+            "internalType": "uint64",
+            "name": "trialEnd",
+            "type": "uint64"
+          }
         ],
-        internalType: 'struct SubscriptionManager.Terms',
-        name: 'terms',
-        type: 'tuple',
+        "internalType": "struct SubscriptionManager.Terms",
+        "name": "terms",
+        "type": "tuple"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'uint256',
-            name: 'value',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "value",
+            "type": "uint256"
           },
           {
-            internalType: 'uint256',
-            name: 'deadline',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "deadline",
+            "type": "uint256"
           },
           {
-            internalType: 'uint8',
-            name: 'v',
-            type: 'uint8',
+            "internalType": "uint8",
+            "name": "v",
+            "type": "uint8"
           },
           {
-            internalType: 'bytes32',
-            name: 'r',
-            type: 'bytes32',
+            "internalType": "bytes32",
+            "name": "r",
+            "type": "bytes32"
           },
           {
-            internalType: 'bytes32',
-            name: 's',
-            type: 'bytes32',
-          },
+            "internalType": "bytes32",
+            "name": "s",
+            "type": "bytes32"
+          }
         ],
-        internalType: 'struct SubscriptionManager.PermitSignature',
-        name: 'permitSig',
-        type: 'tuple',
-      },
+        "internalType": "struct SubscriptionManager.PermitSignature",
+        "name": "permitSig",
+        "type": "tuple"
+      }
     ],
-    name: 'subscribeWithPermit',
-    outputs: [
+    "name": "subscribeWithPermit",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'address',
-            name: 'token',
-            type: 'address',
+            "internalType": "address",
+            "name": "token",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'merchant',
-            type: 'address',
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'operator',
-            type: 'address',
+            "internalType": "address",
+            "name": "operator",
+            "type": "address"
           },
           {
-            internalType: 'uint256',
-            name: 'amount',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "amount",
+            "type": "uint256"
           },
           {
-            internalType: 'uint64',
-            name: 'period',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "period",
+            "type": "uint64"
           },
           {
-            internalType: 'uint32',
-            name: 'periods',
-            type: 'uint32',
+            "internalType": "uint32",
+            "name": "periods",
+            "type": "uint32"
           },
           {
-            internalType: 'uint64',
-            name: 'trialEnd',
-            type: 'uint64',
-          },
+            "internalType": "uint64",
+            "name": "trialEnd",
+            "type": "uint64"
+          }
         ],
-        internalType: 'struct SubscriptionManager.Terms',
-        name: 'terms',
-        type: 'tuple',
+        "internalType": "struct SubscriptionManager.Terms",
+        "name": "terms",
+        "type": "tuple"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'uint256',
-            name: 'value',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "value",
+            "type": "uint256"
           },
           {
-            internalType: 'uint256',
-            name: 'deadline',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "deadline",
+            "type": "uint256"
           },
           {
-            internalType: 'uint8',
-            name: 'v',
-            type: 'uint8',
+            "internalType": "uint8",
+            "name": "v",
+            "type": "uint8"
           },
           {
-            internalType: 'bytes32',
-            name: 'r',
-            type: 'bytes32',
+            "internalType": "bytes32",
+            "name": "r",
+            "type": "bytes32"
           },
           {
-            internalType: 'bytes32',
-            name: 's',
-            type: 'bytes32',
-          },
+            "internalType": "bytes32",
+            "name": "s",
+            "type": "bytes32"
+          }
         ],
-        internalType: 'struct SubscriptionManager.PermitSignature',
-        name: 'permitSig',
-        type: 'tuple',
+        "internalType": "struct SubscriptionManager.PermitSignature",
+        "name": "permitSig",
+        "type": "tuple"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'bytes32',
-            name: 'nonce',
-            type: 'bytes32',
+            "internalType": "bytes32",
+            "name": "nonce",
+            "type": "bytes32"
           },
           {
-            internalType: 'uint256',
-            name: 'deadline',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "deadline",
+            "type": "uint256"
           },
           {
-            internalType: 'bytes',
-            name: 'signature',
-            type: 'bytes',
-          },
+            "internalType": "bytes",
+            "name": "signature",
+            "type": "bytes"
+          }
         ],
-        internalType: 'struct SubscriptionManager.EnrolmentAuthorization',
-        name: 'auth',
-        type: 'tuple',
-      },
+        "internalType": "struct SubscriptionManager.EnrolmentAuthorization",
+        "name": "auth",
+        "type": "tuple"
+      }
     ],
-    name: 'subscribeWithPermitFor',
-    outputs: [
+    "name": "subscribeWithPermitFor",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [],
-    name: 'subscriptionCount',
-    outputs: [
+    "inputs": [],
+    "name": "subscriptionCount",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: '',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
-  },
+    "stateMutability": "view",
+    "type": "function"
+  }
 ] as const;
 
 export const subscriptionManagerV2Abi = [
   {
-    inputs: [],
-    stateMutability: 'nonpayable',
-    type: 'constructor',
+    "inputs": [],
+    "stateMutability": "nonpayable",
+    "type": "constructor"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'maxAmount',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "maxAmount",
+        "type": "uint256"
+      }
     ],
-    name: 'AmountExceedsTerms',
-    type: 'error',
+    "name": "AmountExceedsTerms",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'AmountTooLarge',
-    type: 'error',
+    "name": "AmountTooLarge",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'index',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "index",
+        "type": "uint256"
+      }
     ],
-    name: 'BatchGasTooLow',
-    type: 'error',
+    "name": "BatchGasTooLow",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'BatchLengthMismatch',
-    type: 'error',
+    "inputs": [],
+    "name": "BatchLengthMismatch",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'deadline',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "deadline",
+        "type": "uint256"
+      }
     ],
-    name: 'CancellationExpired',
-    type: 'error',
+    "name": "CancellationExpired",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    name: 'ChargeTransferFailed',
-    type: 'error',
+    "name": "ChargeTransferFailed",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
       },
       {
-        internalType: 'uint256',
-        name: 'closedAt',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "closedAt",
+        "type": "uint256"
+      }
     ],
-    name: 'ChargeWindowClosed',
-    type: 'error',
+    "name": "ChargeWindowClosed",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'deadline',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "deadline",
+        "type": "uint256"
+      }
     ],
-    name: 'EnrolmentExpired',
-    type: 'error',
+    "name": "EnrolmentExpired",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        internalType: 'bytes32',
-        name: 'nonce',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
     ],
-    name: 'EnrolmentNonceUsed',
-    type: 'error',
+    "name": "EnrolmentNonceUsed",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'allowance',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "allowance",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'InsufficientAllowance',
-    type: 'error',
+    "name": "InsufficientAllowance",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'balance',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "balance",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'InsufficientBalance',
-    type: 'error',
+    "name": "InsufficientBalance",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'InvalidCancellationSignature',
-    type: 'error',
+    "inputs": [],
+    "name": "InvalidCancellationSignature",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'InvalidEnrolmentSignature',
-    type: 'error',
+    "inputs": [],
+    "name": "InvalidEnrolmentSignature",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'InvalidShortString',
-    type: 'error',
+    "inputs": [],
+    "name": "InvalidShortString",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'address',
-        name: 'caller',
-        type: 'address',
-      },
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
     ],
-    name: 'NotAuthorisedToCancel',
-    type: 'error',
+    "name": "NotAuthorisedToCancel",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'address',
-        name: 'caller',
-        type: 'address',
-      },
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
     ],
-    name: 'NotOperator',
-    type: 'error',
+    "name": "NotOperator",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
-      },
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
+      }
     ],
-    name: 'PeriodAlreadyCharged',
-    type: 'error',
+    "name": "PeriodAlreadyCharged",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
       },
       {
-        internalType: 'uint32',
-        name: 'periods',
-        type: 'uint32',
-      },
+        "internalType": "uint32",
+        "name": "periods",
+        "type": "uint32"
+      }
     ],
-    name: 'PeriodBeyondTerm',
-    type: 'error',
+    "name": "PeriodBeyondTerm",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
       },
       {
-        internalType: 'uint256',
-        name: 'startsAt',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "startsAt",
+        "type": "uint256"
+      }
     ],
-    name: 'PeriodNotStarted',
-    type: 'error',
+    "name": "PeriodNotStarted",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'token',
-        type: 'address',
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
       },
       {
-        internalType: 'address',
-        name: 'owner',
-        type: 'address',
+        "internalType": "address",
+        "name": "owner",
+        "type": "address"
       },
       {
-        internalType: 'uint256',
-        name: 'allowance',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "allowance",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'value',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      }
     ],
-    name: 'PermitFailed',
-    type: 'error',
+    "name": "PermitFailed",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'ReentrancyGuardReentrantCall',
-    type: 'error',
+    "inputs": [],
+    "name": "ReentrancyGuardReentrantCall",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'token',
-        type: 'address',
-      },
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
+      }
     ],
-    name: 'SafeERC20FailedOperation',
-    type: 'error',
+    "name": "SafeERC20FailedOperation",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'string',
-        name: 'str',
-        type: 'string',
-      },
+        "internalType": "string",
+        "name": "str",
+        "type": "string"
+      }
     ],
-    name: 'StringTooLong',
-    type: 'error',
+    "name": "StringTooLong",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    name: 'SubscriptionIsCancelled',
-    type: 'error',
+    "name": "SubscriptionIsCancelled",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    name: 'SubscriptionNotFound',
-    type: 'error',
+    "name": "SubscriptionNotFound",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'ZeroAddress',
-    type: 'error',
+    "inputs": [],
+    "name": "ZeroAddress",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'ZeroAmount',
-    type: 'error',
+    "inputs": [],
+    "name": "ZeroAmount",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'ZeroChargeWindow',
-    type: 'error',
+    "inputs": [],
+    "name": "ZeroChargeWindow",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'ZeroPeriod',
-    type: 'error',
+    "inputs": [],
+    "name": "ZeroPeriod",
+    "type": "error"
   },
   {
-    anonymous: false,
-    inputs: [],
-    name: 'EIP712DomainChanged',
-    type: 'event',
+    "anonymous": false,
+    "inputs": [],
+    "name": "EIP712DomainChanged",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        indexed: true,
-        internalType: 'bytes32',
-        name: 'nonce',
-        type: 'bytes32',
-      },
+        "indexed": true,
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
     ],
-    name: 'EnrolmentNonceCancelled',
-    type: 'event',
+    "name": "EnrolmentNonceCancelled",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'by',
-        type: 'address',
-      },
+        "indexed": true,
+        "internalType": "address",
+        "name": "by",
+        "type": "address"
+      }
     ],
-    name: 'SubscriptionCancelled',
-    type: 'event',
+    "name": "SubscriptionCancelled",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
+        "indexed": true,
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
       },
       {
-        indexed: false,
-        internalType: 'bytes4',
-        name: 'reason',
-        type: 'bytes4',
-      },
+        "indexed": false,
+        "internalType": "bytes4",
+        "name": "reason",
+        "type": "bytes4"
+      }
     ],
-    name: 'SubscriptionChargeFailed',
-    type: 'event',
+    "name": "SubscriptionChargeFailed",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
+        "indexed": true,
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
       },
       {
-        indexed: false,
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'SubscriptionCharged',
-    type: 'event',
+    "name": "SubscriptionCharged",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'merchant',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "merchant",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'address',
-        name: 'token',
-        type: 'address',
+        "indexed": false,
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
       },
       {
-        indexed: false,
-        internalType: 'uint64',
-        name: 'period',
-        type: 'uint64',
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "period",
+        "type": "uint64"
       },
       {
-        indexed: false,
-        internalType: 'uint32',
-        name: 'periods',
-        type: 'uint32',
+        "indexed": false,
+        "internalType": "uint32",
+        "name": "periods",
+        "type": "uint32"
       },
       {
-        indexed: false,
-        internalType: 'uint64',
-        name: 'firstPeriodStart',
-        type: 'uint64',
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "firstPeriodStart",
+        "type": "uint64"
       },
       {
-        indexed: false,
-        internalType: 'address',
-        name: 'operator',
-        type: 'address',
-      },
+        "indexed": false,
+        "internalType": "address",
+        "name": "operator",
+        "type": "address"
+      }
     ],
-    name: 'SubscriptionCreated',
-    type: 'event',
+    "name": "SubscriptionCreated",
+    "type": "event"
   },
   {
-    inputs: [],
-    name: 'CANCELLATION_TYPEHASH',
-    outputs: [
+    "inputs": [],
+    "name": "CANCELLATION_TYPEHASH",
+    "outputs": [
       {
-        internalType: 'bytes32',
-        name: '',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [],
-    name: 'DOMAIN_SEPARATOR',
-    outputs: [
+    "inputs": [],
+    "name": "DOMAIN_SEPARATOR",
+    "outputs": [
       {
-        internalType: 'bytes32',
-        name: '',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [],
-    name: 'ENROLMENT_TYPEHASH',
-    outputs: [
+    "inputs": [],
+    "name": "ENROLMENT_TYPEHASH",
+    "outputs": [
       {
-        internalType: 'bytes32',
-        name: '',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [],
-    name: 'TOKEN_CALL_GAS',
-    outputs: [
+    "inputs": [],
+    "name": "TOKEN_CALL_GAS",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: '',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    name: 'cancel',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "cancel",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'bytes32',
-        name: 'nonce',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
     ],
-    name: 'cancelEnrolmentNonce',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "cancelEnrolmentNonce",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'deadline',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "deadline",
+        "type": "uint256"
       },
       {
-        internalType: 'bytes',
-        name: 'signature',
-        type: 'bytes',
-      },
+        "internalType": "bytes",
+        "name": "signature",
+        "type": "bytes"
+      }
     ],
-    name: 'cancelFor',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "cancelFor",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
       },
       {
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'charge',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "charge",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256[]',
-        name: 'ids',
-        type: 'uint256[]',
+        "internalType": "uint256[]",
+        "name": "ids",
+        "type": "uint256[]"
       },
       {
-        internalType: 'uint32[]',
-        name: 'periodIndexes',
-        type: 'uint32[]',
+        "internalType": "uint32[]",
+        "name": "periodIndexes",
+        "type": "uint32[]"
       },
       {
-        internalType: 'uint256[]',
-        name: 'amounts',
-        type: 'uint256[]',
-      },
+        "internalType": "uint256[]",
+        "name": "amounts",
+        "type": "uint256[]"
+      }
     ],
-    name: 'chargeMany',
-    outputs: [
+    "name": "chargeMany",
+    "outputs": [
       {
-        internalType: 'bytes4[]',
-        name: 'reasons',
-        type: 'bytes4[]',
-      },
+        "internalType": "bytes4[]",
+        "name": "reasons",
+        "type": "bytes4[]"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    name: 'chargeWindow',
-    outputs: [
+    "name": "chargeWindow",
+    "outputs": [
       {
-        internalType: 'uint64',
-        name: '',
-        type: 'uint64',
-      },
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [],
-    name: 'eip712Domain',
-    outputs: [
+    "inputs": [],
+    "name": "eip712Domain",
+    "outputs": [
       {
-        internalType: 'bytes1',
-        name: 'fields',
-        type: 'bytes1',
+        "internalType": "bytes1",
+        "name": "fields",
+        "type": "bytes1"
       },
       {
-        internalType: 'string',
-        name: 'name',
-        type: 'string',
+        "internalType": "string",
+        "name": "name",
+        "type": "string"
       },
       {
-        internalType: 'string',
-        name: 'version',
-        type: 'string',
+        "internalType": "string",
+        "name": "version",
+        "type": "string"
       },
       {
-        internalType: 'uint256',
-        name: 'chainId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "chainId",
+        "type": "uint256"
       },
       {
-        internalType: 'address',
-        name: 'verifyingContract',
-        type: 'address',
+        "internalType": "address",
+        "name": "verifyingContract",
+        "type": "address"
       },
       {
-        internalType: 'bytes32',
-        name: 'salt',
-        type: 'bytes32',
+        "internalType": "bytes32",
+        "name": "salt",
+        "type": "bytes32"
       },
       {
-        internalType: 'uint256[]',
-        name: 'extensions',
-        type: 'uint256[]',
-      },
+        "internalType": "uint256[]",
+        "name": "extensions",
+        "type": "uint256[]"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        internalType: 'bytes32',
-        name: 'nonce',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
     ],
-    name: 'enrolmentNonceUsed',
-    outputs: [
+    "name": "enrolmentNonceUsed",
+    "outputs": [
       {
-        internalType: 'bool',
-        name: '',
-        type: 'bool',
-      },
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    name: 'getSubscription',
-    outputs: [
+    "name": "getSubscription",
+    "outputs": [
       {
-        components: [
+        "components": [
           {
-            internalType: 'address',
-            name: 'subscriber',
-            type: 'address',
+            "internalType": "address",
+            "name": "subscriber",
+            "type": "address"
           },
           {
-            internalType: 'uint64',
-            name: 'period',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "period",
+            "type": "uint64"
           },
           {
-            internalType: 'uint32',
-            name: 'periods',
-            type: 'uint32',
+            "internalType": "uint32",
+            "name": "periods",
+            "type": "uint32"
           },
           {
-            internalType: 'address',
-            name: 'merchant',
-            type: 'address',
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
           },
           {
-            internalType: 'uint64',
-            name: 'firstPeriodStart',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "firstPeriodStart",
+            "type": "uint64"
           },
           {
-            internalType: 'bool',
-            name: 'cancelled',
-            type: 'bool',
+            "internalType": "bool",
+            "name": "cancelled",
+            "type": "bool"
           },
           {
-            internalType: 'address',
-            name: 'operator',
-            type: 'address',
+            "internalType": "address",
+            "name": "operator",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'token',
-            type: 'address',
+            "internalType": "address",
+            "name": "token",
+            "type": "address"
           },
           {
-            internalType: 'uint256',
-            name: 'amount',
-            type: 'uint256',
-          },
+            "internalType": "uint256",
+            "name": "amount",
+            "type": "uint256"
+          }
         ],
-        internalType: 'struct SubscriptionManagerV2.Subscription',
-        name: '',
-        type: 'tuple',
-      },
+        "internalType": "struct SubscriptionManagerV2.Subscription",
+        "name": "",
+        "type": "tuple"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
-      },
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
+      }
     ],
-    name: 'isCharged',
-    outputs: [
+    "name": "isCharged",
+    "outputs": [
       {
-        internalType: 'bool',
-        name: '',
-        type: 'bool',
-      },
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
       },
       {
-        internalType: 'uint32',
-        name: 'periodIndex',
-        type: 'uint32',
-      },
+        "internalType": "uint32",
+        "name": "periodIndex",
+        "type": "uint32"
+      }
     ],
-    name: 'periodStart',
-    outputs: [
+    "name": "periodStart",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: '',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        components: [
+        "components": [
           {
-            internalType: 'address',
-            name: 'token',
-            type: 'address',
+            "internalType": "address",
+            "name": "token",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'merchant',
-            type: 'address',
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'operator',
-            type: 'address',
+            "internalType": "address",
+            "name": "operator",
+            "type": "address"
           },
           {
-            internalType: 'uint256',
-            name: 'amount',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "amount",
+            "type": "uint256"
           },
           {
-            internalType: 'uint64',
-            name: 'period',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "period",
+            "type": "uint64"
           },
           {
-            internalType: 'uint32',
-            name: 'periods',
-            type: 'uint32',
+            "internalType": "uint32",
+            "name": "periods",
+            "type": "uint32"
           },
           {
-            internalType: 'uint64',
-            name: 'trialEnd',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "trialEnd",
+            "type": "uint64"
           },
           {
-            internalType: 'uint64',
-            name: 'chargeWindow',
-            type: 'uint64',
-          },
+            "internalType": "uint64",
+            "name": "chargeWindow",
+            "type": "uint64"
+          }
         ],
-        internalType: 'struct SubscriptionManagerV2.Terms',
-        name: 'terms',
-        type: 'tuple',
-      },
+        "internalType": "struct SubscriptionManagerV2.Terms",
+        "name": "terms",
+        "type": "tuple"
+      }
     ],
-    name: 'subscribe',
-    outputs: [
+    "name": "subscribe",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'address',
-            name: 'token',
-            type: 'address',
+            "internalType": "address",
+            "name": "token",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'merchant',
-            type: 'address',
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'operator',
-            type: 'address',
+            "internalType": "address",
+            "name": "operator",
+            "type": "address"
           },
           {
-            internalType: 'uint256',
-            name: 'amount',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "amount",
+            "type": "uint256"
           },
           {
-            internalType: 'uint64',
-            name: 'period',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "period",
+            "type": "uint64"
           },
           {
-            internalType: 'uint32',
-            name: 'periods',
-            type: 'uint32',
+            "internalType": "uint32",
+            "name": "periods",
+            "type": "uint32"
           },
           {
-            internalType: 'uint64',
-            name: 'trialEnd',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "trialEnd",
+            "type": "uint64"
           },
           {
-            internalType: 'uint64',
-            name: 'chargeWindow',
-            type: 'uint64',
-          },
+            "internalType": "uint64",
+            "name": "chargeWindow",
+            "type": "uint64"
+          }
         ],
-        internalType: 'struct SubscriptionManagerV2.Terms',
-        name: 'terms',
-        type: 'tuple',
+        "internalType": "struct SubscriptionManagerV2.Terms",
+        "name": "terms",
+        "type": "tuple"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'bytes32',
-            name: 'nonce',
-            type: 'bytes32',
+            "internalType": "bytes32",
+            "name": "nonce",
+            "type": "bytes32"
           },
           {
-            internalType: 'uint256',
-            name: 'deadline',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "deadline",
+            "type": "uint256"
           },
           {
-            internalType: 'bytes',
-            name: 'signature',
-            type: 'bytes',
-          },
+            "internalType": "bytes",
+            "name": "signature",
+            "type": "bytes"
+          }
         ],
-        internalType: 'struct SubscriptionManagerV2.EnrolmentAuthorization',
-        name: 'auth',
-        type: 'tuple',
-      },
+        "internalType": "struct SubscriptionManagerV2.EnrolmentAuthorization",
+        "name": "auth",
+        "type": "tuple"
+      }
     ],
-    name: 'subscribeFor',
-    outputs: [
+    "name": "subscribeFor",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        components: [
+        "components": [
           {
-            internalType: 'address',
-            name: 'token',
-            type: 'address',
+            "internalType": "address",
+            "name": "token",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'merchant',
-            type: 'address',
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'operator',
-            type: 'address',
+            "internalType": "address",
+            "name": "operator",
+            "type": "address"
           },
           {
-            internalType: 'uint256',
-            name: 'amount',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "amount",
+            "type": "uint256"
           },
           {
-            internalType: 'uint64',
-            name: 'period',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "period",
+            "type": "uint64"
           },
           {
-            internalType: 'uint32',
-            name: 'periods',
-            type: 'uint32',
+            "internalType": "uint32",
+            "name": "periods",
+            "type": "uint32"
           },
           {
-            internalType: 'uint64',
-            name: 'trialEnd',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "trialEnd",
+            "type": "uint64"
           },
           {
-            internalType: 'uint64',
-            name: 'chargeWindow',
-            type: 'uint64',
-          },
+            "internalType": "uint64",
+            "name": "chargeWindow",
+            "type": "uint64"
+          }
         ],
-        internalType: 'struct SubscriptionManagerV2.Terms',
-        name: 'terms',
-        type: 'tuple',
+        "internalType": "struct SubscriptionManagerV2.Terms",
+        "name": "terms",
+        "type": "tuple"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'uint256',
-            name: 'value',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "value",
+            "type": "uint256"
           },
           {
-            internalType: 'uint256',
-            name: 'deadline',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "deadline",
+            "type": "uint256"
           },
           {
-            internalType: 'uint8',
-            name: 'v',
-            type: 'uint8',
+            "internalType": "uint8",
+            "name": "v",
+            "type": "uint8"
           },
           {
-            internalType: 'bytes32',
-            name: 'r',
-            type: 'bytes32',
+            "internalType": "bytes32",
+            "name": "r",
+            "type": "bytes32"
           },
           {
-            internalType: 'bytes32',
-            name: 's',
-            type: 'bytes32',
-          },
+            "internalType": "bytes32",
+            "name": "s",
+            "type": "bytes32"
+          }
         ],
-        internalType: 'struct SubscriptionManagerV2.PermitSignature',
-        name: 'permitSig',
-        type: 'tuple',
-      },
+        "internalType": "struct SubscriptionManagerV2.PermitSignature",
+        "name": "permitSig",
+        "type": "tuple"
+      }
     ],
-    name: 'subscribeWithPermit',
-    outputs: [
+    "name": "subscribeWithPermit",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'subscriber',
-        type: 'address',
+        "internalType": "address",
+        "name": "subscriber",
+        "type": "address"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'address',
-            name: 'token',
-            type: 'address',
+            "internalType": "address",
+            "name": "token",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'merchant',
-            type: 'address',
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'operator',
-            type: 'address',
+            "internalType": "address",
+            "name": "operator",
+            "type": "address"
           },
           {
-            internalType: 'uint256',
-            name: 'amount',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "amount",
+            "type": "uint256"
           },
           {
-            internalType: 'uint64',
-            name: 'period',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "period",
+            "type": "uint64"
           },
           {
-            internalType: 'uint32',
-            name: 'periods',
-            type: 'uint32',
+            "internalType": "uint32",
+            "name": "periods",
+            "type": "uint32"
           },
           {
-            internalType: 'uint64',
-            name: 'trialEnd',
-            type: 'uint64',
+            "internalType": "uint64",
+            "name": "trialEnd",
+            "type": "uint64"
           },
           {
-            internalType: 'uint64',
-            name: 'chargeWindow',
-            type: 'uint64',
-          },
+            "internalType": "uint64",
+            "name": "chargeWindow",
+            "type": "uint64"
+          }
         ],
-        internalType: 'struct SubscriptionManagerV2.Terms',
-        name: 'terms',
-        type: 'tuple',
+        "internalType": "struct SubscriptionManagerV2.Terms",
+        "name": "terms",
+        "type": "tuple"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'uint256',
-            name: 'value',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "value",
+            "type": "uint256"
           },
           {
-            internalType: 'uint256',
-            name: 'deadline',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "deadline",
+            "type": "uint256"
           },
           {
-            internalType: 'uint8',
-            name: 'v',
-            type: 'uint8',
+            "internalType": "uint8",
+            "name": "v",
+            "type": "uint8"
           },
           {
-            internalType: 'bytes32',
-            name: 'r',
-            type: 'bytes32',
+            "internalType": "bytes32",
+            "name": "r",
+            "type": "bytes32"
           },
           {
-            internalType: 'bytes32',
-            name: 's',
-            type: 'bytes32',
-          },
+            "internalType": "bytes32",
+            "name": "s",
+            "type": "bytes32"
+          }
         ],
-        internalType: 'struct SubscriptionManagerV2.PermitSignature',
-        name: 'permitSig',
-        type: 'tuple',
+        "internalType": "struct SubscriptionManagerV2.PermitSignature",
+        "name": "permitSig",
+        "type": "tuple"
       },
       {
-        components: [
+        "components": [
           {
-            internalType: 'bytes32',
-            name: 'nonce',
-            type: 'bytes32',
+            "internalType": "bytes32",
+            "name": "nonce",
+            "type": "bytes32"
           },
           {
-            internalType: 'uint256',
-            name: 'deadline',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "deadline",
+            "type": "uint256"
           },
           {
-            internalType: 'bytes',
-            name: 'signature',
-            type: 'bytes',
-          },
+            "internalType": "bytes",
+            "name": "signature",
+            "type": "bytes"
+          }
         ],
-        internalType: 'struct SubscriptionManagerV2.EnrolmentAuthorization',
-        name: 'auth',
-        type: 'tuple',
-      },
+        "internalType": "struct SubscriptionManagerV2.EnrolmentAuthorization",
+        "name": "auth",
+        "type": "tuple"
+      }
     ],
-    name: 'subscribeWithPermitFor',
-    outputs: [
+    "name": "subscribeWithPermitFor",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: 'id',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [],
-    name: 'subscriptionCount',
-    outputs: [
+    "inputs": [],
+    "name": "subscriptionCount",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: '',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
-  },
+    "stateMutability": "view",
+    "type": "function"
+  }
 ] as const;
 
 export const agenticCommerceEscrowAbi = [
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'contract IERC20',
-        name: 'token',
-        type: 'address',
-      },
+        "internalType": "contract IERC20",
+        "name": "token",
+        "type": "address"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'constructor',
+    "stateMutability": "nonpayable",
+    "type": "constructor"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'expected',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "expected",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'actual',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "actual",
+        "type": "uint256"
+      }
     ],
-    name: 'BudgetMismatch',
-    type: 'error',
+    "name": "BudgetMismatch",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'expiredAt',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "expiredAt",
+        "type": "uint256"
+      }
     ],
-    name: 'ExpiryNotInFuture',
-    type: 'error',
+    "name": "ExpiryNotInFuture",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        internalType: 'enum AgenticCommerceEscrow.JobStatus',
-        name: 'status',
-        type: 'uint8',
-      },
+        "internalType": "enum AgenticCommerceEscrow.JobStatus",
+        "name": "status",
+        "type": "uint8"
+      }
     ],
-    name: 'InvalidStatus',
-    type: 'error',
+    "name": "InvalidStatus",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'expiredAt',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "expiredAt",
+        "type": "uint256"
+      }
     ],
-    name: 'JobHasExpired',
-    type: 'error',
+    "name": "JobHasExpired",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'expiredAt',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "expiredAt",
+        "type": "uint256"
+      }
     ],
-    name: 'JobNotExpired',
-    type: 'error',
+    "name": "JobNotExpired",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
     ],
-    name: 'JobNotFound',
-    type: 'error',
+    "name": "JobNotFound",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
     ],
-    name: 'ProviderAlreadySet',
-    type: 'error',
+    "name": "ProviderAlreadySet",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
     ],
-    name: 'ProviderNotSet',
-    type: 'error',
+    "name": "ProviderNotSet",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'ReentrancyGuardReentrantCall',
-    type: 'error',
+    "inputs": [],
+    "name": "ReentrancyGuardReentrantCall",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'token',
-        type: 'address',
-      },
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
+      }
     ],
-    name: 'SafeERC20FailedOperation',
-    type: 'error',
+    "name": "SafeERC20FailedOperation",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        internalType: 'address',
-        name: 'caller',
-        type: 'address',
-      },
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
     ],
-    name: 'Unauthorized',
-    type: 'error',
+    "name": "Unauthorized",
+    "type": "error"
   },
   {
-    inputs: [],
-    name: 'ZeroAddress',
-    type: 'error',
+    "inputs": [],
+    "name": "ZeroAddress",
+    "type": "error"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
     ],
-    name: 'ZeroBudget',
-    type: 'error',
+    "name": "ZeroBudget",
+    "type": "error"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        indexed: false,
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'BudgetSet',
-    type: 'event',
+    "name": "BudgetSet",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'evaluator',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "evaluator",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'bytes32',
-        name: 'reason',
-        type: 'bytes32',
-      },
+        "indexed": false,
+        "internalType": "bytes32",
+        "name": "reason",
+        "type": "bytes32"
+      }
     ],
-    name: 'JobCompleted',
-    type: 'event',
+    "name": "JobCompleted",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'client',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "client",
+        "type": "address"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'provider',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'address',
-        name: 'evaluator',
-        type: 'address',
+        "indexed": false,
+        "internalType": "address",
+        "name": "evaluator",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'uint256',
-        name: 'expiredAt',
-        type: 'uint256',
-      },
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "expiredAt",
+        "type": "uint256"
+      }
     ],
-    name: 'JobCreated',
-    type: 'event',
+    "name": "JobCreated",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
-      },
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
     ],
-    name: 'JobExpired',
-    type: 'event',
+    "name": "JobExpired",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'client',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "client",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'JobFunded',
-    type: 'event',
+    "name": "JobFunded",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'rejector',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "rejector",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'bytes32',
-        name: 'reason',
-        type: 'bytes32',
-      },
+        "indexed": false,
+        "internalType": "bytes32",
+        "name": "reason",
+        "type": "bytes32"
+      }
     ],
-    name: 'JobRejected',
-    type: 'event',
+    "name": "JobRejected",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'provider',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'bytes32',
-        name: 'deliverable',
-        type: 'bytes32',
-      },
+        "indexed": false,
+        "internalType": "bytes32",
+        "name": "deliverable",
+        "type": "bytes32"
+      }
     ],
-    name: 'JobSubmitted',
-    type: 'event',
+    "name": "JobSubmitted",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'provider',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'PaymentReleased',
-    type: 'event',
+    "name": "PaymentReleased",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'provider',
-        type: 'address',
-      },
+        "indexed": true,
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      }
     ],
-    name: 'ProviderSet',
-    type: 'event',
+    "name": "ProviderSet",
+    "type": "event"
   },
   {
-    anonymous: false,
-    inputs: [
+    "anonymous": false,
+    "inputs": [
       {
-        indexed: true,
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        indexed: true,
-        internalType: 'address',
-        name: 'client',
-        type: 'address',
+        "indexed": true,
+        "internalType": "address",
+        "name": "client",
+        "type": "address"
       },
       {
-        indexed: false,
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'Refunded',
-    type: 'event',
+    "name": "Refunded",
+    "type": "event"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
     ],
-    name: 'claimRefund',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "claimRefund",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        internalType: 'bytes32',
-        name: 'reason',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "reason",
+        "type": "bytes32"
+      }
     ],
-    name: 'complete',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "complete",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'address',
-        name: 'provider',
-        type: 'address',
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
       },
       {
-        internalType: 'address',
-        name: 'evaluator',
-        type: 'address',
+        "internalType": "address",
+        "name": "evaluator",
+        "type": "address"
       },
       {
-        internalType: 'uint256',
-        name: 'expiredAt',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "expiredAt",
+        "type": "uint256"
       },
       {
-        internalType: 'string',
-        name: 'description',
-        type: 'string',
-      },
+        "internalType": "string",
+        "name": "description",
+        "type": "string"
+      }
     ],
-    name: 'createJob',
-    outputs: [
+    "name": "createJob",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'expectedBudget',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "expectedBudget",
+        "type": "uint256"
+      }
     ],
-    name: 'fund',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "fund",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
     ],
-    name: 'getJob',
-    outputs: [
+    "name": "getJob",
+    "outputs": [
       {
-        components: [
+        "components": [
           {
-            internalType: 'address',
-            name: 'client',
-            type: 'address',
+            "internalType": "address",
+            "name": "client",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'provider',
-            type: 'address',
+            "internalType": "address",
+            "name": "provider",
+            "type": "address"
           },
           {
-            internalType: 'address',
-            name: 'evaluator',
-            type: 'address',
+            "internalType": "address",
+            "name": "evaluator",
+            "type": "address"
           },
           {
-            internalType: 'uint256',
-            name: 'budget',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "budget",
+            "type": "uint256"
           },
           {
-            internalType: 'uint256',
-            name: 'expiredAt',
-            type: 'uint256',
+            "internalType": "uint256",
+            "name": "expiredAt",
+            "type": "uint256"
           },
           {
-            internalType: 'enum AgenticCommerceEscrow.JobStatus',
-            name: 'status',
-            type: 'uint8',
+            "internalType": "enum AgenticCommerceEscrow.JobStatus",
+            "name": "status",
+            "type": "uint8"
           },
           {
-            internalType: 'string',
-            name: 'description',
-            type: 'string',
-          },
+            "internalType": "string",
+            "name": "description",
+            "type": "string"
+          }
         ],
-        internalType: 'struct AgenticCommerceEscrow.Job',
-        name: '',
-        type: 'tuple',
-      },
+        "internalType": "struct AgenticCommerceEscrow.Job",
+        "name": "",
+        "type": "tuple"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [],
-    name: 'jobCount',
-    outputs: [
+    "inputs": [],
+    "name": "jobCount",
+    "outputs": [
       {
-        internalType: 'uint256',
-        name: '',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [],
-    name: 'paymentToken',
-    outputs: [
+    "inputs": [],
+    "name": "paymentToken",
+    "outputs": [
       {
-        internalType: 'contract IERC20',
-        name: '',
-        type: 'address',
-      },
+        "internalType": "contract IERC20",
+        "name": "",
+        "type": "address"
+      }
     ],
-    stateMutability: 'view',
-    type: 'function',
+    "stateMutability": "view",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        internalType: 'bytes32',
-        name: 'reason',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "reason",
+        "type": "bytes32"
+      }
     ],
-    name: 'reject',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "reject",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        internalType: 'uint256',
-        name: 'amount',
-        type: 'uint256',
-      },
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
     ],
-    name: 'setBudget',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "setBudget",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        internalType: 'address',
-        name: 'provider',
-        type: 'address',
-      },
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      }
     ],
-    name: 'setProvider',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
+    "name": "setProvider",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
-    inputs: [
+    "inputs": [
       {
-        internalType: 'uint256',
-        name: 'jobId',
-        type: 'uint256',
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       },
       {
-        internalType: 'bytes32',
-        name: 'deliverable',
-        type: 'bytes32',
-      },
+        "internalType": "bytes32",
+        "name": "deliverable",
+        "type": "bytes32"
+      }
     ],
-    name: 'submit',
-    outputs: [],
-    stateMutability: 'nonpayable',
-    type: 'function',
-  },
+    "name": "submit",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  }
 ] as const;
