@@ -89,8 +89,9 @@ describe('api SIGKILLed with idempotent requests in flight', () => {
         ),
       ),
     );
-    // No key stayed blocked much past its lease.
-    expect(Math.max(...settledAt) - restartedAt).toBeLessThan((LEASE_SECONDS + 15) * 1000);
+    // No key stayed blocked until someone cleared it (the broken takeover answered 409 for 24 h): a bound
+    // well past the lease, so a loaded machine's slow polls never fail it.
+    expect(Math.max(...settledAt) - restartedAt).toBeLessThan((LEASE_SECONDS + 55) * 1000);
     // Exactly one invoice per key, and every answer for a key names that invoice.
     expect(new Set(finalIds).size).toBe(REQUESTS);
     const [row] = await stack.sql<

@@ -783,6 +783,8 @@ describe('daily operations: detail pages, lists, events', () => {
       .getByRole('table', { name: /Refunds/ })
       .getByRole('row')
       .filter({ has: page.locator('[data-failure-code="payer_blacklisted"]') });
+    // count() does not wait: the list loads after the page opens.
+    await row.first().waitFor();
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain(describeRefusal('payer_blacklisted'));
   });
