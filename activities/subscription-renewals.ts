@@ -6,7 +6,6 @@ import { Context } from '@temporalio/activity';
 import { formatUnits, type Hex } from 'viem';
 import type { Sql } from '../src/db/client.js';
 import { queueEmail, type EmailDispatcher } from '../src/email/service.js';
-import { newId } from '../src/ids.js';
 import { findMerchantDisplay } from '../src/payment-sessions/repo.js';
 import { findPlanById } from '../src/subscription-plans/repo.js';
 import type { AllowancePermitResult, SubscriptionChain } from '../src/subscriptions/chain.js';

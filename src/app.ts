@@ -105,6 +105,7 @@ export async function buildApp(deps: AppDeps) {
     // Path parameters up to 1024 characters reach validation, which answers invalid_request beyond the
     // length of an id (src/http/schemas.ts, pathId); the router's default (100) answered 414 without the envelope.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a FastifyReply is thenable; this returns the reply it sent, not a promise
     frameworkErrors: sendFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 

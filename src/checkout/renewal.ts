@@ -17,7 +17,6 @@ import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors
 import { isId } from '../ids.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import * as planRepo from '../subscription-plans/repo.js';
-import type { AllowancePermitResult } from '../subscriptions/chain.js';
 import * as subscriptionRepo from '../subscriptions/repo.js';
 import { isRenewalToken } from '../subscriptions/renewal-repo.js';
 import { refuseTokenStanding } from '../relay/token-door.js';

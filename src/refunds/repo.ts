@@ -1,6 +1,6 @@
 // SQL for refunds.
 import type { Db } from '../db/client.js';
-import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
+import { createdRangeSql, type CreatedRange } from '../http/list-filters.js';
 import type { MerchantScope } from '../http/principal.js';
 
 export type RefundRow = {

@@ -2,7 +2,7 @@
 // permit plus an enrolment) before anything is sent, records one submission per
 // authorization, and starts its relaySubmissionWorkflow.
 import type { Client } from '@temporalio/client';
-import { type Address, type Hex, type PublicClient, getAddress, hashTypedData, isAddressEqual } from 'viem';
+import { type Address, type Hex, getAddress, hashTypedData, isAddressEqual } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../chain/abi.js';
 import { fiatTokenAbi } from '../chain/fiat-token-abi.js';

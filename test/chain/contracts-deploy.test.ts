@@ -220,6 +220,7 @@ async function endpointWithoutOverrides(
   upstream: string,
   behaviour: 'refuse' | 'ignore',
 ): Promise<{ url: string; close: () => Promise<void> }> {
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a failure here is an unhandled rejection, which fails the test run
   const server = createServer(async (request, response) => {
     let body = '';
     for await (const chunk of request) body += chunk;

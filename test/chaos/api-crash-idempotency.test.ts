@@ -69,7 +69,7 @@ describe('api SIGKILLed with idempotent requests in flight', () => {
     const lostInFlight = [...first, ...second].filter((o) => 'error' in o).length;
     expect(lostInFlight).toBeGreaterThan(0); // the kills did cut requests off
 
-    api = await stack.start('api');
+    await stack.start('api');
     const restartedAt = Date.now();
     const settledAt: number[] = [];
     const finalIds = await Promise.all(

@@ -2,7 +2,7 @@
 // chain that mines a block every 2 seconds (transfers are sent and not yet mined when it dies). A new
 // worker takes over. Every refund must succeed once: the operator's nonce moves once per refund and
 // the customer receives exactly the sum.
-import { createWalletClient, erc20Abi, http, type Address } from 'viem';
+import { createWalletClient, erc20Abi, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
@@ -34,7 +34,7 @@ describe('worker SIGKILLed mid refund', () => {
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
     await stack.start('api');
-    let worker = await stack.start('worker');
+    const worker = await stack.start('worker');
 
     // Payments to refund: sessions paid by the customer through the relay.
     const domain = await readDomain(pub, info.token);
@@ -108,7 +108,7 @@ describe('worker SIGKILLed mid refund', () => {
     await worker.kill();
     expect(atKill!.n).toBeLessThan(REFUNDS);
 
-    worker = await stack.start('worker');
+    await stack.start('worker');
     await waitUntil('every refund succeeded', 180_000, async () => {
       const [row] = await stack.sql<
         { n: number }[]

@@ -50,7 +50,7 @@ const api = (path: string, body: unknown, key: string) =>
 describe('worker SIGKILLed mid webhook fan-out', () => {
   it('delivers every event and records every send, the interrupted ones included', async () => {
     await stack.start('api');
-    let worker = await stack.start('worker');
+    const worker = await stack.start('worker');
     const endpoint = await api(
       '/v1/webhook-endpoints',
       { url: `https://localhost:${receiver.port}/hooks`, events: ['subscription_plan.created'] },
@@ -80,7 +80,7 @@ describe('worker SIGKILLed mid webhook fan-out', () => {
     const receivedAtKill = new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size;
     await worker.kill();
     expect(receivedAtKill).toBeLessThan(EVENTS);
-    worker = await stack.start('worker');
+    await stack.start('worker');
 
     const delivered = await waitUntil(
       'every run succeeded',

@@ -16,7 +16,7 @@ import type { DevIdentityProvider } from '../../src/dev/identity-provider.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { newId } from '../../src/ids.js';
-import type { SeededMerchant, TestApp } from '../support/app.js';
+import type { SeededMerchant } from '../support/app.js';
 import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { DASHBOARD_CLIENT_ID, signInToDashboard, startDashboardStack, type DashboardStack } from '../support/dashboard-stack.js';
@@ -32,7 +32,6 @@ let sink: SmtpSink;
 let mailer: Mailer;
 let temporal: DevServerWorker;
 let idp: DevIdentityProvider;
-let t: TestApp;
 let merchant: SeededMerchant;
 let baseUrl: string;
 let context: BrowserContext;
@@ -177,7 +176,7 @@ beforeAll(async () => {
     payout: DEV_ACCOUNTS.merchant.address,
     webhookResolver: async (host) => dns[host] ?? [],
   });
-  ({ t, idp, merchant, baseUrl, context, page } = dashboard);
+  ({ idp, merchant, baseUrl, context, page } = dashboard);
   await seedAnalytics(merchant.merchantId);
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   page.on('console', (message) => {

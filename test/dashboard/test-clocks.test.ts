@@ -11,7 +11,7 @@ import type { DevChain } from '../../src/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
 import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
-import type { SeededMerchant, TestApp } from '../support/app.js';
+import type { SeededMerchant } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { signInToDashboard, startDashboardStack, type DashboardStack } from '../support/dashboard-stack.js';
@@ -25,7 +25,6 @@ let db: TestDatabase;
 let sink: SmtpSink;
 let mailer: Mailer;
 let temporal: DevServerWorker;
-let t: TestApp;
 let merchant: SeededMerchant;
 let baseUrl: string;
 let dashboard: DashboardStack;
@@ -39,7 +38,7 @@ beforeAll(async () => {
   mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
   temporal = await startDevServerWorker(db.sql, { chain: settings, mailer });
   dashboard = await startDashboardStack({ sql: db.sql, temporal, chain: settings, owner: OWNER, payout: DEV_ACCOUNTS.merchant.address });
-  ({ t, merchant, baseUrl, page } = dashboard);
+  ({ merchant, baseUrl, page } = dashboard);
 }, 120_000);
 
 afterAll(async () => {

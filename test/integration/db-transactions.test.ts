@@ -68,6 +68,7 @@ describe('transactions on a reserved connection', () => {
     // the library's own begin, sent then, skips its reservation and fails with UNSAFE_TRANSACTION
     // every round (porsager/postgres#823). `.execute()` sends at once (queries are lazy otherwise).
     // max_pipeline is a runtime option of the library that its types do not list.
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- postgres's type parameter for "no custom types"
     const options = { max: 3, max_pipeline: 2, onnotice: () => {}, connection: { application_name: 'tx-probe' } } as postgres.Options<{}>;
     const sql = installReservedTransactions(postgres(db.url, options));
     try {

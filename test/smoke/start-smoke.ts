@@ -152,7 +152,6 @@ console.log(`[smoke] second start up in ${Math.round((Date.now() - t) / 1000)} s
 await interruptAndCheckGone(second);
 
 // 4. A start killed outright right after seeding, then a good one.
-t = Date.now();
 const killed = startNpm();
 await waitUntil('the seed', START_TIMEOUT_MS, async () => (killed.log.some((l) => l.includes('demo merchant seeded')) ? true : undefined));
 const startScript = runningRecords(PROCESSES_FILE).find((r) => r.name === 'start');

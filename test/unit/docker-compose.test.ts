@@ -97,7 +97,7 @@ function requiredVariables(service: string, full: Env): string[] {
     } catch (error) {
       const message = (error as Error).message;
       const name = Object.keys(full).find((k) => !(k in env) && new RegExp(`\\b${k}\\b`).test(message));
-      if (!name) throw new Error(`the production config refuses service ${service}'s environment: ${message}`);
+      if (!name) throw new Error(`the production config refuses service ${service}'s environment: ${message}`, { cause: error });
       env[name] = full[name];
       required.push(name);
     }

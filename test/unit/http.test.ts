@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InvalidRequestError } from '../../src/errors.js';
 import { decodeCursor, encodeCursor, listQueryOf, toPage } from '../../src/http/pagination.js';
 import { amountString } from '../../src/http/schemas.js';
 import { responseSerializerCompiler } from '../../src/http/serializer.js';

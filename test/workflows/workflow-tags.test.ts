@@ -77,7 +77,7 @@ describe('workflow memo and search attributes', () => {
     );
 
     const described = await client.workflow.getHandle(first).describe();
-    expect(await described.memo).toMatchObject({ merchantId, livemode: false, invoiceNumber: 'INV-TAGS-1' });
+    expect(described.memo).toMatchObject({ merchantId, livemode: false, invoiceNumber: 'INV-TAGS-1' });
     expect(described.typedSearchAttributes.get(MERCHANT_ID_SEARCH_ATTRIBUTE)).toBe(merchantId);
     expect(described.typedSearchAttributes.get(LIVEMODE_SEARCH_ATTRIBUTE)).toBe(false);
     expect(described.typedSearchAttributes.get(INVOICE_NUMBER_SEARCH_ATTRIBUTE)).toBe('INV-TAGS-1');

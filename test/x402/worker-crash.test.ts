@@ -21,7 +21,7 @@ describe('x402 settle with the worker SIGKILLed', () => {
     const { stack, merchant, payTo } = chaos;
     const info = stack.chain.info;
     await stack.start('api');
-    let worker = await stack.start('worker');
+    const worker = await stack.start('worker');
     const facilitator = new HTTPFacilitatorClient({
       url: `${stack.apiUrl}/v1/x402`,
       createAuthHeaders: async () => {
@@ -69,7 +69,7 @@ describe('x402 settle with the worker SIGKILLed', () => {
       )[0]!.n;
     await waitUntil('a settlement sent and not yet mined', 120_000, async () => ((await sentNotMined()) > 0 ? true : undefined), 50);
     await worker.kill();
-    worker = await stack.start('worker');
+    await stack.start('worker');
 
     const settled = await answers;
     expect(settled.map((a) => a.success)).toEqual(Array(PAYMENTS).fill(true));

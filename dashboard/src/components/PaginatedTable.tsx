@@ -45,7 +45,7 @@ export function PaginatedTable<T extends { id: string }>(props: {
     setCursors([undefined]);
     setIndex(0);
     void show(undefined);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only a new reloadKey starts again from the first page: show is left out of the dependencies on purpose.
   }, [reloadKey]);
 
   const next = () => {

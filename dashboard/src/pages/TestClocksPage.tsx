@@ -43,6 +43,7 @@ function useClock(initial: TestClock, onChange: () => void): [TestClock, (clock:
   useEffect(() => setClock(initial), [initial]);
   useEffect(() => {
     if (clock.status !== 'advancing') return;
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the callback catches its own failures
     const timer = setTimeout(async () => {
       try {
         const fresh = await api.get<TestClock>(`/v1/test-clocks/${clock.id}`);
@@ -70,7 +71,8 @@ function ClockDetail({ initial, onChanged, onDeleted }: { initial: TestClock; on
 
   useEffect(() => {
     let live = true;
-    (async () => {
+    // Fire and forget: the load catches its own failures and shows them.
+    void (async () => {
       try {
         const fired = await listAll<ApiEvent>('/v1/events', { testClock: clock.id }, 500);
         const subs = (

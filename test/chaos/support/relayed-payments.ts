@@ -82,7 +82,9 @@ export async function waitForPaymentsConfirmed(
   } catch (error) {
     const status = await relayStatus(chaos).catch((e: unknown) => String(e));
     const logs = saveServiceLogs(logName, { worker });
-    throw new Error(`${(error as Error).message}; relay status: ${JSON.stringify(status)}; the worker's log is in ${logs}`);
+    throw new Error(`${(error as Error).message}; relay status: ${JSON.stringify(status)}; the worker's log is in ${logs}`, {
+      cause: error,
+    });
   }
 }
 

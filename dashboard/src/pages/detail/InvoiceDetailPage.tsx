@@ -1,7 +1,7 @@
 // One invoice: a preview of what the customer sees (lines and total), the hosted
 // page and the PDF, the payment that settles it, and its timeline.
 import { useState } from 'react';
-import { api, download } from '../../api.ts';
+import { download } from '../../api.ts';
 import { CopyId } from '../../components/CopyId.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Link } from '../../components/Link.tsx';
