@@ -44,6 +44,7 @@ export function createSubscriptionRenewalActivities({ sql, subscriptionChain, em
         livemode: sub.livemode,
         token: sub.tokenAddress,
         owner: sub.subscriberAddress,
+        contractAddress: sub.contractAddress,
       });
       const periodsLeft = Number(allowance / BigInt(sub.amount));
       const termLeft = sub.periods === 0 ? Infinity : sub.periods - (input.periodIndex + 1);
@@ -106,6 +107,7 @@ export function createSubscriptionRenewalActivities({ sql, subscriptionChain, em
           value: input.value,
           deadline: input.deadline,
           signature: input.signature as Hex,
+          contractAddress: sub.contractAddress,
         });
       } finally {
         clearInterval(timer);

@@ -20,7 +20,8 @@ import { businessNow } from '../src/test-clocks/business-time.js';
 export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
 
 export type ChargeAttempt =
-  | { kind: 'charge'; chargeId: string; alreadySucceeded: boolean; amount: string; onChainId: string }
+  /** `contractAddress`: the subscription's own manager (v1 or v2), where its charge goes. */
+  | { kind: 'charge'; chargeId: string; alreadySucceeded: boolean; amount: string; onChainId: string; contractAddress: string }
   | { kind: 'closed'; status: 'cancelled' | 'lapsed' | 'completed'; cancelledBy: repo.CancelledBy | null; cancelReason: string | null }
   /** The merchant paused the subscription: this period is skipped, never charged. */
   | { kind: 'paused' };
@@ -119,6 +120,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         alreadySucceeded: charge.status === 'succeeded',
         amount: charge.amount,
         onChainId: sub.onChainId,
+        contractAddress: sub.contractAddress,
       };
     },
 
@@ -226,9 +228,9 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       const sub = await load(sql, input.subscriptionId);
       if (sub.onChainCancelledAt) return { txHash: null };
       checkOnChainId(sub.onChainId);
-      const result = await heartbeating(() => subscriptionChain.cancel({ livemode: sub.livemode, onChainId: sub.onChainId })).catch(
-        finalRevert,
-      );
+      const result = await heartbeating(() =>
+        subscriptionChain.cancel({ livemode: sub.livemode, onChainId: sub.onChainId, contractAddress: sub.contractAddress }),
+      ).catch(finalRevert);
       await repo.updateSubscription(sql, sub.id, { onChainCancelledAt: new Date() }, { notIn: [] });
       return { txHash: result.txHash };
     },

@@ -186,7 +186,7 @@ try {
     modes: {
       test: {
         chainId: anvil.chainId,
-        subscriptionManager: deployed.subscriptionManager,
+        subscriptionManagers: [deployed.subscriptionManager],
         token: deployed.token,
         operator: DEV_ACCOUNTS.operator.address,
       },

@@ -127,6 +127,7 @@ async function recover(
           result = await chain.chargeOnChain({
             livemode: input.livemode,
             onChainId: attempt.onChainId,
+            contractAddress: attempt.contractAddress,
             periodIndex,
             amount: attempt.amount,
             periodStart: input.periodStart,

@@ -312,6 +312,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
             {
               livemode: input.livemode,
               onChainId: attempt.onChainId,
+              contractAddress: attempt.contractAddress,
               periodIndex: index,
               amount: attempt.amount,
               periodStart: start.toISOString(),

@@ -7,7 +7,10 @@
 //                                              the chain id, token (Circle's USDC), confirmations and poll interval
 //   CHAIN_<MODE>_CHAIN_ID                      expected chain id (checked against the node by the indexer)
 //   CHAIN_<MODE>_TOKEN_ADDRESS                 the USDC(-like) token
-//   CHAIN_<MODE>_SUBSCRIPTION_MANAGER_ADDRESS  the SubscriptionManager
+//   CHAIN_<MODE>_SUBSCRIPTION_MANAGER_ADDRESS  the SubscriptionManager (version 1: subscriptions enrolled on it keep it)
+//   CHAIN_<MODE>_SUBSCRIPTION_MANAGER_V2_ADDRESS  SubscriptionManagerV2 (charge windows; default: its CREATE2 address,
+//                                              the same on every chain; contracts:deploy puts it there). The indexer
+//                                              reads both managers; each subscription is charged on its own.
 //   CHAIN_<MODE>_ESCROW_ADDRESS                the ERC-8183 escrow
 //   CHAIN_<MODE>_DEPOSIT_FACTORY_ADDRESS       the factory of payment sessions' deposit addresses (default: its
 //                                              CREATE2 address, the same on every chain; contracts:deploy puts it there)
@@ -31,6 +34,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { InvalidRequestError } from '../errors.js';
 import { DEPOSIT_FACTORY_ADDRESS } from './deposits/deposit-contracts.js';
 import { DEPOSIT_FACTORY_V2_ADDRESS } from './deposits/deposit-contracts-v2.js';
+import { SUBSCRIPTION_MANAGER_V2_ADDRESS } from './subscription-manager-v2.js';
 import { type ChainPreset, describeChainPresets, findChainPreset } from './presets.js';
 import { DEV_YIELD_VAULT_ADDRESS, predictContractAddresses, TEST_MODE_DEFAULTS } from './test-mode-defaults.js';
 
@@ -42,7 +46,10 @@ export type ChainSettings = {
   rpcUrl: string;
   chainId: number;
   token: Address;
+  /** The version 1 SubscriptionManager (contracts/SubscriptionManager.sol). */
   subscriptionManager: Address;
+  /** SubscriptionManagerV2 (contracts/SubscriptionManagerV2.sol); absent: SUBSCRIPTION_MANAGER_V2_ADDRESS. */
+  subscriptionManagerV2?: Address;
   escrow: Address;
   /** The version 1 factory of deposit addresses (contracts/DepositForwarder.sol: sessions created before v2); absent: DEPOSIT_FACTORY_ADDRESS. */
   depositFactory?: Address;
@@ -131,6 +138,7 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
   if (preset && chainId !== preset.chainId) {
     throw new Error(`Invalid configuration: ${P}CHAIN_ID=${chainId} contradicts ${P}PRESET=${preset.name} (chain id ${preset.chainId})`);
   }
+  const subscriptionManagerV2 = readAddress(env, `${P}SUBSCRIPTION_MANAGER_V2_ADDRESS`);
   const depositFactory = readAddress(env, `${P}DEPOSIT_FACTORY_ADDRESS`);
   const depositFactoryV2 = readAddress(env, `${P}DEPOSIT_FACTORY_V2_ADDRESS`);
   const yieldVault = readAddress(env, `${P}YIELD_VAULT_ADDRESS`, devDefaults ? DEV_YIELD_VAULT_ADDRESS : undefined);
@@ -144,6 +152,7 @@ function loadMode(env: NodeJS.ProcessEnv, mode: ChainMode): ChainSettings | unde
     chainId,
     token,
     subscriptionManager,
+    ...(subscriptionManagerV2 ? { subscriptionManagerV2 } : {}),
     escrow,
     ...(depositFactory ? { depositFactory } : {}),
     ...(depositFactoryV2 ? { depositFactoryV2 } : {}),
@@ -186,6 +195,17 @@ export function loadChainConfig(env: NodeJS.ProcessEnv = process.env): ChainConf
 /** Where this mode's deposit addresses of a factory version come from (version 1 unless named). */
 export function depositFactoryOf(settings: ChainSettings, version: 1 | 2 = 1): Address {
   return version === 2 ? (settings.depositFactoryV2 ?? DEPOSIT_FACTORY_V2_ADDRESS) : (settings.depositFactory ?? DEPOSIT_FACTORY_ADDRESS);
+}
+
+/** This mode's SubscriptionManagerV2. */
+export function subscriptionManagerV2Of(settings: ChainSettings): Address {
+  return settings.subscriptionManagerV2 ?? SUBSCRIPTION_MANAGER_V2_ADDRESS;
+}
+
+/** Every SubscriptionManager of this mode whose events the indexer reads and whose subscriptions it charges (v1, v2). */
+export function subscriptionManagersOf(settings: ChainSettings): Address[] {
+  const v2 = subscriptionManagerV2Of(settings);
+  return getAddress(v2) === getAddress(settings.subscriptionManager) ? [settings.subscriptionManager] : [settings.subscriptionManager, v2];
 }
 
 /** The settings a request's mode selects; a mode without configuration is a clear client error, not a 500. */

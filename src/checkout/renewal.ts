@@ -51,13 +51,15 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
     const client = publicClientFor(settings);
     const token = getAddress(sub.tokenAddress);
     const owner = getAddress(sub.subscriberAddress);
+    // The subscription's own manager (v1 or v2) is the spender its charges draw on.
+    const spender = getAddress(sub.contractAddress);
     const [allowance, nonce, domain, block] = await Promise.all([
-      client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [owner, settings.subscriptionManager] }),
+      client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'allowance', args: [owner, spender] }),
       client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [owner] }),
       readDomain(client, token),
       client.getBlock(),
     ]);
-    return { settings, token, owner, spender: settings.subscriptionManager, allowance, nonce, domain, chainNow: block.timestamp };
+    return { settings, token, owner, spender, allowance, nonce, domain, chainNow: block.timestamp };
   }
 
   const pending = (subscriptionId: string, nonce: bigint): CheckoutRenewal => ({

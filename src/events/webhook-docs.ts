@@ -1,6 +1,6 @@
 // The `webhooks` section of the OpenAPI document (3.1): the body a webhook endpoint receives for
-// the failure events of token refusals, `payment.failed`, `refund.failed`, `agent.job_failed` and
-// `subscription.charge_failed`. Every body is the envelope of src/webhooks/payload.ts; `data.object`
+// the failure events of token refusals, `payment.failed`, `refund.failed`, `agent.job_failed`,
+// `subscription.charge_failed` and `payment.deposit_sweep_blocked`. Every body is the envelope of src/webhooks/payload.ts; `data.object`
 // references the resource's own component schema, so the payload and the API object cannot drift.
 // docs/events.md has the same in prose.
 import { REFUSAL_CODES } from '../chain/refusals.js';
@@ -44,6 +44,27 @@ function webhook(type: EventType, summary: string, description: string, data: Js
   };
 }
 
+/** The transfer a deposit event carries beside its session (renderDepositRecord in src/payment-sessions/deposit-accounting.ts). */
+const depositRecord: JsonSchema = {
+  type: 'object',
+  required: ['id', 'object', 'paymentSessionId', 'address', 'from', 'amount', 'status', 'transactionHash', 'livemode', 'createdAt'],
+  properties: {
+    id: { type: 'string', description: 'The deposit id.' },
+    object: { const: 'deposit' },
+    paymentSessionId: { type: 'string' },
+    address: { type: 'string', description: "The session's deposit address the transfer went to." },
+    from: { type: 'string', description: 'Who sent the transfer.' },
+    amount: { type: 'string', description: 'Token base units (USDC: 6 decimals), as an integer string.' },
+    status: { type: 'string', enum: ['pending', 'credited', 'late', 'removed'], description: "The deposit's accounting status." },
+    transactionHash: { type: 'string' },
+    logIndex: { type: 'integer' },
+    blockNumber: { type: 'string' },
+    sweepTransactionHash: { type: ['string', 'null'], description: 'The sweep transaction the token refused, when one was sent.' },
+    livemode: { type: 'boolean' },
+    createdAt: { type: 'string', format: 'date-time' },
+  },
+};
+
 export function eventWebhooks(): Record<string, JsonSchema> {
   return {
     'payment.failed': webhook(
@@ -76,6 +97,23 @@ export function eventWebhooks(): Record<string, JsonSchema> {
         type: 'object',
         required: ['object', 'subscription'],
         properties: { object: ref('SubscriptionCharge'), subscription: ref('Subscription') },
+      },
+    ),
+    'payment.deposit_sweep_blocked': webhook(
+      'payment.deposit_sweep_blocked',
+      "The token refused to move a deposit to the merchant's payout address",
+      "A version 2 deposit address received the transfer but USDC refused to move it to the payout address (the payout is blacklisted, or the token is paused): the deposit stays at its address, marked blocked, and the payment session's accounting is unchanged. One event per deposit, sent to its own merchant only. The sweep is tried again by itself once the cause is gone (`retry: later`): unblacklist or change nothing, it needs no call. `failureCode` is a refusal code, or `sweep_failed` when the token named nothing known.",
+      {
+        type: 'object',
+        required: ['object', 'deposit', 'payoutAddress', 'failureCode', 'failureReason', 'retry'],
+        properties: {
+          object: ref('PaymentSession'),
+          deposit: depositRecord,
+          payoutAddress: { type: 'string', description: 'The payout address the token refused to pay.' },
+          failureCode: { type: 'string', description: 'A refusal code (`merchant_blacklisted`, `token_paused`, ...) or `sweep_failed`.' },
+          failureReason: { type: 'string' },
+          retry: { ...retry, const: 'later' },
+        },
       },
     ),
   };

@@ -13,7 +13,7 @@ import { type Address, type Log, type PublicClient, getAddress, parseEventLogs }
 import { setTimeout as sleep } from 'node:timers/promises';
 import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../chain/abi.js';
 import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
-import type { ChainSettings } from '../chain/config.js';
+import { type ChainSettings, subscriptionManagersOf } from '../chain/config.js';
 import { publicClientFor, safeChainError } from '../chain/clients.js';
 import type { Sql } from '../db/client.js';
 import type { ChainContract, ChainEvent, HookRegistry } from './hooks.js';
@@ -81,7 +81,8 @@ export function createIndexer(options: IndexerOptions) {
   const client: PublicClient = publicClientFor(settings);
   const contracts: Record<string, ChainContract> = {
     [settings.token.toLowerCase()]: 'token',
-    [settings.subscriptionManager.toLowerCase()]: 'subscriptionManager',
+    // Both versions (v1 subscriptions keep their manager); v2 keeps v1's event signatures, so one ABI decodes both.
+    ...Object.fromEntries(subscriptionManagersOf(settings).map((m) => [m.toLowerCase(), 'subscriptionManager' as const])),
     [settings.escrow.toLowerCase()]: 'escrow',
   };
   const abi = [...fiatTokenAbi, ...subscriptionManagerAbi, ...agenticCommerceEscrowAbi];

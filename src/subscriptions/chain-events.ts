@@ -40,7 +40,8 @@ import { findClockOfWallet } from '../test-clocks/repo.js';
 /** What this service's side of the contract looks like in one mode. */
 export type SubscriptionContractMode = {
   chainId: number;
-  subscriptionManager: Address;
+  /** Every manager of the mode (v1 and v2): an enrolment on any of them is this service's. */
+  subscriptionManagers: Address[];
   token: Address;
   /** The operator address this service charges with. */
   operator: Address;
@@ -123,7 +124,7 @@ export async function onSubscriptionCreatedOnChain(
 
 async function recordEnrolment(deps: SubscriptionChainEventDeps, log: SubscriptionCreatedLog): Promise<SubscriptionCreatedOutcome> {
   const mode = log.livemode ? deps.modes.live : deps.modes.test;
-  if (!mode || mode.chainId !== log.chainId || !same(mode.subscriptionManager, log.address))
+  if (!mode || mode.chainId !== log.chainId || !mode.subscriptionManagers.some((m) => same(m, log.address)))
     return { outcome: 'ignored', reason: 'unknown_contract' };
   if (!same(mode.operator, log.args.operator)) return { outcome: 'ignored', reason: 'foreign_operator' };
   if (!same(mode.token, log.args.token)) return { outcome: 'ignored', reason: 'unknown_token' };

@@ -5,6 +5,9 @@
 // subscription is a no-op. Every call is simulated first, so a refusal comes
 // back as the contract's named error without spending gas. Transactions go
 // through the operator's Postgres nonce ledger (src/chain/operator-sender.ts).
+// Every call goes to the subscription's own manager (v1 or v2: the same charge, cancel and view
+// signatures), named by its row's contract address; a call that names none goes to the mode's v1
+// manager (runs recorded before the address was passed only ever named v1 subscriptions).
 import {
   type Address,
   BaseError,
@@ -64,7 +67,15 @@ const FRESH_CHAIN_TIME = { maxAgeMs: 0 };
 
 export type ChargeFailure = (typeof CHARGE_FAILURES)[number];
 
-export type ChargeInput = { livemode: boolean; onChainId: string; periodIndex: number; amount: string; periodStart: string };
+/** `contractAddress`: the subscription's manager (its row's); absent: the mode's v1 manager. */
+export type ChargeInput = {
+  livemode: boolean;
+  onChainId: string;
+  periodIndex: number;
+  amount: string;
+  periodStart: string;
+  contractAddress?: string;
+};
 
 export type ChargeResult =
   { ok: true; txHash: Hex; blockNumber: string; alreadyCharged: boolean } | { ok: false; failure: ChargeFailure; reason: string };
@@ -72,7 +83,16 @@ export type ChargeResult =
 export type CancelResult = { txHash: Hex | null; alreadyCancelled: boolean };
 
 /** A subscriber's signed EIP-2612 permit for the SubscriptionManager (the renewal page's top-up). */
-export type AllowancePermitInput = { livemode: boolean; token: string; owner: string; value: string; deadline: string; signature: Hex };
+export type AllowancePermitInput = {
+  livemode: boolean;
+  token: string;
+  owner: string;
+  value: string;
+  deadline: string;
+  signature: Hex;
+  /** The subscription's manager, the permit's spender; absent: the mode's v1 manager. */
+  contractAddress?: string;
+};
 /**
  * A refused permit carries the token's refusal code (src/chain/refusals.ts) when it is one, e.g.
  * `token_paused`, `authorization_expired`, `signature_invalid`; runs recorded before codes have none.
@@ -81,10 +101,10 @@ export type AllowancePermitResult = { ok: true; txHash: Hex; blockNumber: string
 
 export interface SubscriptionChain {
   charge(input: ChargeInput): Promise<ChargeResult>;
-  isCharged(input: { livemode: boolean; onChainId: string; periodIndex: number }): Promise<boolean>;
-  cancel(input: { livemode: boolean; onChainId: string }): Promise<CancelResult>;
-  /** `allowance(owner, SubscriptionManager)` of the token: what the operator may still charge. */
-  allowance(input: { livemode: boolean; token: string; owner: string }): Promise<bigint>;
+  isCharged(input: { livemode: boolean; onChainId: string; periodIndex: number; contractAddress?: string }): Promise<boolean>;
+  cancel(input: { livemode: boolean; onChainId: string; contractAddress?: string }): Promise<CancelResult>;
+  /** `allowance(owner, the subscription's manager)` of the token: what the operator may still charge. */
+  allowance(input: { livemode: boolean; token: string; owner: string; contractAddress?: string }): Promise<bigint>;
   /** Submits the permit (operator pays the gas), once per signature; a refusal comes back by name without gas. */
   permit(input: AllowancePermitInput): Promise<AllowancePermitResult>;
 }
@@ -94,6 +114,7 @@ export type SubscriptionChainMode = {
   rpcUrl: string;
   /** The operator allowed to charge (the Terms' operator). */
   operatorKey: Hex;
+  /** The v1 manager: where a call that names no contract goes. */
   subscriptionManager: Address;
   /** First block to search for SubscriptionCharged logs (the deployment block). */
   fromBlock?: bigint;
@@ -153,6 +174,15 @@ export async function createViemSubscriptionChain(
     batchable?: Promise<boolean>;
   };
   const clients = new Map<boolean, Clients>();
+  /** One view per (mode, manager): its own batcher (a chargeMany goes to one contract), the mode's client and sender. */
+  const views = new Map<string, Clients>();
+  const withBatcher = (c: Clients): Clients => {
+    if (c.mode.chargeBatch !== false) {
+      const options = { ...DEFAULT_CHARGE_BATCH, ...c.mode.chargeBatch };
+      c.batcher = createBatcher<BatchItem, ChargeResult>(options, (items) => chargeBatch(c, items));
+    }
+    return c;
+  };
   for (const [livemode, mode] of [
     [false, modes.test],
     [true, modes.live],
@@ -176,17 +206,20 @@ export async function createViemSubscriptionChain(
       receipts: createReceiptWaiter(pub, pollingInterval),
       stuckAfterMs: (mode.stuckAfterSeconds ?? 120) * 1000,
     });
-    const c: Clients = { mode, pub, sender };
-    if (mode.chargeBatch !== false) {
-      const options = { ...DEFAULT_CHARGE_BATCH, ...mode.chargeBatch };
-      c.batcher = createBatcher<BatchItem, ChargeResult>(options, (items) => chargeBatch(c, items));
-    }
-    clients.set(livemode, c);
+    clients.set(livemode, withBatcher({ mode, pub, sender }));
   }
-  const get = (livemode: boolean): Clients => {
+  const get = (livemode: boolean, contractAddress?: string): Clients => {
     const c = clients.get(livemode);
     if (!c) throw new ChainModeNotConfiguredError(livemode);
-    return c;
+    if (contractAddress === undefined || getAddress(contractAddress) === getAddress(c.mode.subscriptionManager)) return c;
+    const manager = getAddress(contractAddress);
+    const key = `${livemode}:${manager}`;
+    let view = views.get(key);
+    if (!view) {
+      view = withBatcher({ mode: { ...c.mode, subscriptionManager: manager }, pub: c.pub, sender: c.sender });
+      views.set(key, view);
+    }
+    return view;
   };
 
   async function findChargeLog(c: Clients, id: bigint, periodIndex: number): Promise<{ txHash: Hex; blockNumber: string } | undefined> {
@@ -432,20 +465,20 @@ export async function createViemSubscriptionChain(
   }
 
   return {
-    async isCharged({ livemode, onChainId, periodIndex }) {
-      return isCharged(get(livemode), BigInt(onChainId), periodIndex);
+    async isCharged({ livemode, onChainId, periodIndex, contractAddress }) {
+      return isCharged(get(livemode, contractAddress), BigInt(onChainId), periodIndex);
     },
 
-    async charge({ livemode, onChainId, periodIndex, amount }) {
-      const c = get(livemode);
+    async charge({ livemode, onChainId, periodIndex, amount, contractAddress }) {
+      const c = get(livemode, contractAddress);
       const id = BigInt(onChainId);
       if (await isCharged(c, id, periodIndex)) return existingCharge(c, id, periodIndex);
       if (c.batcher && (await batchable(c))) return c.batcher.add({ id, periodIndex, amount: BigInt(amount) });
       return chargeOne(c, { id, periodIndex, amount: BigInt(amount) });
     },
 
-    async cancel({ livemode, onChainId }) {
-      const c = get(livemode);
+    async cancel({ livemode, onChainId, contractAddress }) {
+      const c = get(livemode, contractAddress);
       const id = BigInt(onChainId);
       const cancelled = async () =>
         (
@@ -482,8 +515,8 @@ export async function createViemSubscriptionChain(
       throw new Error(`the cancel of subscription ${id} was ${result.outcome}; will retry`);
     },
 
-    async allowance({ livemode, token, owner }) {
-      const c = get(livemode);
+    async allowance({ livemode, token, owner, contractAddress }) {
+      const c = get(livemode, contractAddress);
       return c.pub.readContract({
         address: getAddress(token),
         abi: fiatTokenAbi,
@@ -492,8 +525,8 @@ export async function createViemSubscriptionChain(
       });
     },
 
-    async permit({ livemode, token, owner, value, deadline, signature }) {
-      const c = get(livemode);
+    async permit({ livemode, token, owner, value, deadline, signature, contractAddress }) {
+      const c = get(livemode, contractAddress);
       // One transaction per signature: a retried activity follows (or finds) the one already sent.
       const purpose = `permit:${getAddress(token)}:${keccak256(signature)}`;
       const done = await c.sender.find(purpose);

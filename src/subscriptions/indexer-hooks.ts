@@ -4,7 +4,7 @@
 // Approval logs into the subscription entry points (each idempotent).
 import { type Address, type Hex, isAddressEqual } from 'viem';
 import { publicClientFor } from '../chain/clients.js';
-import type { ChainConfig, ChainSettings } from '../chain/config.js';
+import { type ChainConfig, type ChainSettings, subscriptionManagersOf } from '../chain/config.js';
 import { hookPoints, type ChainEvent, type ChainHook } from '../indexer/hooks.js';
 import type { SubscriptionChainMode } from './chain.js';
 import {
@@ -47,7 +47,7 @@ export function subscriptionChainModes(config: ChainConfig): Modes<SubscriptionC
 /** What an enrolment must name in each mode to be this service's. */
 export function subscriptionContractModes(config: ChainConfig): Modes<SubscriptionContractMode> {
   return eachMode(config, (s) =>
-    s.operator ? { chainId: s.chainId, subscriptionManager: s.subscriptionManager, token: s.token, operator: s.operator } : undefined,
+    s.operator ? { chainId: s.chainId, subscriptionManagers: subscriptionManagersOf(s), token: s.token, operator: s.operator } : undefined,
   );
 }
 
@@ -105,7 +105,7 @@ export function subscriptionIndexerHooks(
     // enrolment ran out) is a top-up too: an at_risk charge refused for allowance retries now.
     hookPoints.approval('subscriptions.allowance', async (event, context) => {
       const settings = settingsOf(event);
-      if (!settings || !isAddressEqual(event.args.spender as Address, settings.subscriptionManager)) return;
+      if (!settings || !subscriptionManagersOf(settings).some((m) => isAddressEqual(event.args.spender as Address, m))) return;
       await onTransferToSubscriber(withTemporal(context), { livemode: event.livemode, to: event.args.owner as Address });
     }),
   ];

@@ -149,7 +149,9 @@ describe('the worker killed while charging subscriptions', () => {
       temporal,
       taskQueue,
       events: createEventDispatcher(temporal, taskQueue, () => {}),
-      modes: { test: { chainId: info.chainId, subscriptionManager: info.subscriptionManager, token: info.token, operator: info.operator } },
+      modes: {
+        test: { chainId: info.chainId, subscriptionManagers: [info.subscriptionManager], token: info.token, operator: info.operator },
+      },
       useSearchAttributes: true,
     };
     for (const log of created)

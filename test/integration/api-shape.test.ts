@@ -318,6 +318,7 @@ describe('event payloads in the OpenAPI document', () => {
       'refund.failed': 'Refund',
       'agent.job_failed': 'AgentJob',
       'subscription.charge_failed': 'SubscriptionCharge',
+      'payment.deposit_sweep_blocked': 'PaymentSession',
     };
     for (const [type, component] of Object.entries(objectRefs)) {
       const schema = doc.webhooks?.[type]?.post?.requestBody?.content?.['application/json']?.schema;
@@ -331,6 +332,9 @@ describe('event payloads in the OpenAPI document', () => {
     expect(
       doc.webhooks!['payment.failed'].post.requestBody.content['application/json'].schema.properties.data.properties.retry.enum,
     ).toEqual(['never', 'later', 'dunning']);
+    const sweepBlocked = doc.webhooks!['payment.deposit_sweep_blocked'].post.requestBody.content['application/json'].schema.properties.data;
+    expect(sweepBlocked.required).toEqual(expect.arrayContaining(['deposit', 'payoutAddress', 'failureCode', 'retry']));
+    expect(sweepBlocked.properties.retry.const).toBe('later');
     // The objects carry the named refusal.
     for (const component of ['RelaySubmission', 'Refund', 'AgentJob', 'SubscriptionCharge']) {
       expect(Object.keys(doc.components.schemas[component].properties), component).toContain('failureCode');

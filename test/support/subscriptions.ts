@@ -132,7 +132,7 @@ export async function startTestChain(sql: Sql): Promise<TestChain> {
     testClient,
     mode: {
       chainId: anvil.chainId,
-      subscriptionManager: deployed.subscriptionManager,
+      subscriptionManagers: [deployed.subscriptionManager],
       token: deployed.token,
       operator: DEV_ACCOUNTS.operator.address,
     },

@@ -12,6 +12,7 @@ import {
 import { DEPOSIT_FACTORY_V2_ADDRESS, depositForwarderFactoryV2Abi } from '../../src/chain/deposits/deposit-contracts-v2.js';
 import { depositAddressOf, depositIdOf, forwarderSalt } from '../../src/chain/deposits/deposit-address.js';
 import { loadArtifacts } from '../../src/dev/chain/artifacts.js';
+import { SUBSCRIPTION_MANAGER_V2_ADDRESS } from '../../src/chain/subscription-manager-v2.js';
 
 describe('deposit contracts', () => {
   it('match the build (update src/chain/deposits/deposit-contracts.ts when a contract changes)', async () => {
@@ -22,6 +23,8 @@ describe('deposit contracts', () => {
     const v2 = build.contracts.DepositForwarderFactoryV2!;
     expect(create2Address(PROJECT_CREATE2_SALT, v2.bytecode)).toBe(DEPOSIT_FACTORY_V2_ADDRESS);
     expect(depositForwarderFactoryV2Abi).toEqual(v2.abi.filter((item) => item.type !== 'constructor'));
+    // SubscriptionManagerV2's default address (src/chain/subscription-manager-v2.ts) is where contracts:deploy puts it.
+    expect(create2Address(PROJECT_CREATE2_SALT, build.contracts.SubscriptionManagerV2!.bytecode)).toBe(SUBSCRIPTION_MANAGER_V2_ADDRESS);
   }, 120_000);
 
   it('derives one address per session and payout', () => {
