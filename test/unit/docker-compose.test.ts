@@ -236,7 +236,7 @@ describe('Temporal search attributes', () => {
     [...setupCommand.matchAll(/search-attribute create\b[^\n]*?--name\s+(\w+)\s+--type\s+(\w+)/g)].map((m) => [m[1]!, m[2]!]),
   );
   const inDevServer = new Map(
-    [...read('src/dev/temporal.ts').matchAll(/'--search-attribute',\s*'(\w+)=(\w+)'/g)].map((m) => [m[1]!, m[2]!]),
+    [...read('tools/dev/temporal.ts').matchAll(/'--search-attribute',\s*'(\w+)=(\w+)'/g)].map((m) => [m[1]!, m[2]!]),
   );
 
   it('the code sets some (the scan finds them)', () => {
