@@ -335,6 +335,14 @@ describe('Dockerfile', () => {
     for (const [name, from] of used) expect(pkg.dependencies[name], `${name} (imported by ${from})`).toBeDefined();
   });
 
+  it('the app stage copies product code only (src/, workflows/, activities/, the built dashboard)', () => {
+    const copies = final.lines.filter((l) => /^COPY\b/i.test(l)).map((l) => l.split(/\s+/).filter((w) => !w.startsWith('--')));
+    const sources = copies.flatMap((words) => words.slice(1, -1));
+    expect(sources).toEqual(expect.arrayContaining(['src', 'workflows', 'activities']));
+    // `COPY . .` would bring tools/, test/, bench/ and contracts/ into the image.
+    for (const source of sources) expect(['tsconfig.json', 'src', 'workflows', 'activities', '/app/dashboard/dist']).toContain(source);
+  });
+
   it('dependencies holds nothing the production processes do not load (dev tooling is a devDependency)', () => {
     const used = runtimePackages([...ENTRY_POINTS, 'workflows/index.ts', 'activities/index.ts']);
     // Loaded by name, not imported: the commands run `node --import tsx`.
