@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { recordEvent } from '../../src/events/outbox.js';
 import { wakeEventDispatcher } from '../../src/events/dispatch.js';
 import { eventDispatcherWorkflowId } from '../../workflows/event-dispatcher.js';
-import { startDeliveryRun } from '../../src/webhooks/start.js';
+import { startDeliveryRun } from '../../src/webhooks/starts.js';
 import { createWorker } from '../../src/temporal/worker.js';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.js';
 import { loadConfig } from '../../src/config.js';
