@@ -1,7 +1,8 @@
 # Two targets from one build context:
 # - `app` (the default, last stage): the api, worker and indexer; the command
-#   picks one. Production dependencies only (`npm ci --omit=dev`): no anvil,
-#   solc, embedded Postgres or test tooling.
+#   picks one. Production dependencies only (`npm ci --omit=dev`) and product code
+#   only (src/, workflows/, activities/, the built dashboard): no anvil, solc,
+#   embedded Postgres, dev tooling (tools/), tests or benches.
 # - `dashboard`: builds the web dashboard (dashboard/dist) that `app` serves at /dashboard.
 # - `devchain`: every dependency, for the local chain of docker-compose.yml
 #   (anvil and the one-shot contract deployment). Never runs the apps.
@@ -27,6 +28,10 @@ RUN node --import tsx scripts/build-dashboard.ts --force
 FROM base AS app
 ENV NODE_ENV=production
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY . .
+# Product code only: no tools/, test/, bench/, contracts/ or scripts/ beyond the install step's patch.
+COPY tsconfig.json ./
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
 COPY --from=dashboard /app/dashboard/dist ./dashboard/dist
 USER node

@@ -14,7 +14,7 @@ import {
 } from '../src/events/outbox.js';
 import { findPendingWorkflowStarts, performWorkflowStart } from '../src/temporal/start-outbox.js';
 import { findSubscribedEndpointsOfEvents } from '../src/webhooks/repo.js';
-import { startDeliveryRun } from '../src/webhooks/start.js';
+import { startDeliveryRun } from '../src/webhooks/starts.js';
 
 /** Delivery runs a batch starts at once (each start is one round trip to Temporal). */
 export const DELIVERY_STARTS_IN_FLIGHT = 32;

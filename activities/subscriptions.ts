@@ -10,11 +10,11 @@ import { commitWithEvents } from '../src/events/commit.js';
 import { newId } from '../src/ids.js';
 import { findSubscriptionGracePeriodHours } from '../src/merchants/repo.js';
 import * as chargeRepo from '../src/subscription-charges/repo.js';
-import { renderCharge } from '../src/subscription-charges/render.js';
+import { renderCharge } from '../src/subscription-charges/api-shape.js';
 import { decodeContractRevert, type ChargeInput, type ChargeResult, type SubscriptionChain } from '../src/subscriptions/chain.js';
 import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
 import * as repo from '../src/subscriptions/repo.js';
-import { renderSubscription } from '../src/subscriptions/render.js';
+import { renderSubscription } from '../src/subscriptions/api-shape.js';
 import { businessNow } from '../src/test-clocks/business-time.js';
 
 export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };

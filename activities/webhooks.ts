@@ -12,7 +12,7 @@ import * as repo from '../src/webhooks/repo.js';
 import { decryptSecret } from '../src/webhooks/secrets.js';
 import { sendWebhook, type SendResult } from '../src/webhooks/sender.js';
 import { signPayload } from '../src/webhooks/signing.js';
-import { startDeliveryRun } from '../src/webhooks/start.js';
+import { startDeliveryRun } from '../src/webhooks/starts.js';
 import { queueEmail, startEmailDelivery } from '../src/email/service.js';
 import { findMerchant } from '../src/merchants/repo.js';
 import { checkTarget, systemResolver, TargetRefusedError, type Resolver } from '../src/webhooks/targets.js';

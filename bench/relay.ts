@@ -25,18 +25,18 @@ import { buildApp } from '../src/app.js';
 import { createKeyAuthenticator, issueKey } from '../src/api-keys/service.js';
 import { SCOPES } from '../src/api-keys/scopes.js';
 import { fiatTokenAbi } from '../src/chain/fiat-token-abi.js';
-import { devChainSettings } from '../src/dev/chain/settings.js';
-import { waitForDevReceipt } from '../src/dev/chain/dev-receipts.js';
-import { DEV_ACCOUNTS } from '../src/dev/chain/test-accounts.js';
+import { devChainSettings } from '../tools/dev/chain/settings.js';
+import { waitForDevReceipt } from '../tools/dev/chain/dev-receipts.js';
+import { DEV_ACCOUNTS } from '../tools/dev/chain/test-accounts.js';
 import { randomNonce, readDomain, signAuthorization } from '../src/chain/typed-data.js';
 import { loadConfig } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { startDevChain } from '../src/dev/chain/dev-chain.js';
-import { freePort } from '../src/dev/ports.js';
+import { startDevChain } from '../tools/dev/chain/dev-chain.js';
+import { freePort } from '../tools/dev/ports.js';
 import { ensureDatabase } from '../src/db/databases.js';
-import { startLocalPostgres } from '../src/dev/postgres.js';
-import { PROJECT_ROOT, startTemporalDevServerOnFreePorts, temporalBinaries } from '../src/dev/temporal.js';
+import { startLocalPostgres } from '../tools/dev/postgres.js';
+import { PROJECT_ROOT, startTemporalDevServerOnFreePorts, temporalBinaries } from '../tools/dev/temporal.js';
 import { cpuPerItem, cpuSnapshot, startWorkerProcess } from './support.js';
 import { createMerchant } from '../src/merchants/service.js';
 import { relayWorkflowId } from '../workflows/relay-submission.js';
@@ -275,7 +275,7 @@ try {
     `| distinct transaction hashes, relayer nonces used | ${summary!.hashes}, ${relayerNonceAfter - relayerNonceBefore} |`,
     `| AuthorizationUsed events (distinct) | ${uniqueAuthorizations} |`,
     `| ledger rows (chain_transactions, relay purposes), distinct purposes, fee replacements | ${ledger!.rows}, ${ledger!.purposes}, ${ledger!.replacements} |`,
-    `| anvil pool stalls repaired by the dev chain's pool watch (src/dev/chain/pool-watch.ts) | ${chain.anvil?.poolResends() ?? 0} |`,
+    `| anvil pool stalls repaired by the dev chain's pool watch (tools/dev/chain/pool-watch.ts) | ${chain.anvil?.poolResends() ?? 0} |`,
     `| all confirmed, none twice | ${ok ? 'yes' : 'NO'} |`,
     '',
     `CPU per item on the whole machine (${cores} cores), in ms: the rate all cores allow at that cost is cores x 1000 / total.`,

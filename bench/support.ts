@@ -5,10 +5,10 @@ import { createInterface } from 'node:readline';
 import { mkdtempSync, chmodSync, rmSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrate } from '../src/db/migrate.js';
-import { freePort } from '../src/dev/ports.js';
+import { freePort } from '../tools/dev/ports.js';
 import { ensureDatabase } from '../src/db/databases.js';
-import { startLocalPostgres } from '../src/dev/postgres.js';
-import { PROJECT_ROOT } from '../src/dev/temporal.js';
+import { startLocalPostgres } from '../tools/dev/postgres.js';
+import { PROJECT_ROOT } from '../tools/dev/temporal.js';
 
 export async function benchDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
   if (process.env.DATABASE_URL) {

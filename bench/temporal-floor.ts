@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { createSql, type Sql } from '../src/db/client.js';
-import { PROJECT_ROOT, startTemporalDevServerOnFreePorts, temporalBinaries } from '../src/dev/temporal.js';
+import { PROJECT_ROOT, startTemporalDevServerOnFreePorts, temporalBinaries } from '../tools/dev/temporal.js';
 import { dispatchEventWorkflow } from '../workflows/event-dispatch.js';
 import { createWorker } from '../src/temporal/worker.js';
 import { benchDatabase, cpuPerItem, cpuSnapshot, table } from './support.js';

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findProjectRoot, loadArtifacts, renderAbiModule } from '../src/dev/chain/artifacts.js';
+import { findProjectRoot, loadArtifacts, renderAbiModule } from '../tools/dev/chain/artifacts.js';
 
 const args = new Set(process.argv.slice(2));
 const rootDir = findProjectRoot();

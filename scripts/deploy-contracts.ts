@@ -2,7 +2,7 @@
 // Deploys SubscriptionManager and the escrow at their CREATE2 addresses on a real chain, or verifies
 // them, and prints the CHAIN_LIVE_* lines (src/chain/deployment/deploy-command.ts).
 import { runContractsDeploy } from '../src/chain/deployment/deploy-command.js';
-import { loadContractBuild } from '../src/dev/chain/contract-build.js';
+import { loadContractBuild } from '../tools/dev/chain/contract-build.js';
 
 process.exitCode = await runContractsDeploy(process.argv.slice(2), {
   env: process.env,

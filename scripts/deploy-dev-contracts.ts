@@ -4,7 +4,7 @@
 // their deterministic addresses is only topped up. Test mode's default contract
 // addresses are these, so the apps need no address settings.
 //   CHAIN_TEST_RPC_URL=http://127.0.0.1:8545 node --import tsx scripts/deploy-dev-contracts.ts
-import { startDevChain } from '../src/dev/chain/dev-chain.js';
+import { startDevChain } from '../tools/dev/chain/dev-chain.js';
 
 const rpcUrl = process.env.CHAIN_TEST_RPC_URL ?? process.env.CHAIN_RPC_URL;
 if (!rpcUrl) {

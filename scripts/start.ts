@@ -7,30 +7,30 @@
 // .data/dev.json and prints the URLs. Ctrl-C stops everything; data is kept.
 //
 // Every step may meet what an earlier start left, even one killed half-way:
-// leftover servers are stopped (src/dev/leftovers.ts), the seed finds before it
-// creates (src/dev/seed.ts), and dev.json is written as soon as the keys exist.
+// leftover servers are stopped (tools/dev/leftovers.ts), the seed finds before it
+// creates (tools/dev/seed.ts), and dev.json is written as soon as the keys exist.
 // A setting exported before `npm start` always wins over its dev default.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSql } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { freePort, portInUse } from '../src/dev/ports.js';
+import { freePort, portInUse } from '../tools/dev/ports.js';
 import { ensureDatabase } from '../src/db/databases.js';
-import { startPostgresProcess } from '../src/dev/postgres-process.js';
-import { startNodeProcess, waitForHttp, type Child } from '../src/dev/processes.js';
-import { seedDemoMerchant } from '../src/dev/seed.js';
-import { fundDemoAgentWallet } from '../src/dev/agent-wallet.js';
+import { startPostgresProcess } from '../tools/dev/postgres-process.js';
+import { startNodeProcess, waitForHttp, type Child } from '../tools/dev/processes.js';
+import { seedDemoMerchant } from '../tools/dev/seed.js';
+import { fundDemoAgentWallet } from '../tools/dev/agent-wallet.js';
 import { loadConfig } from '../src/config.js';
 import { createSecretBox } from '../src/security/encryption.js';
-import { DEMO_OWNER_EMAIL, demoDashboardSession, startDevIdentityProvider } from '../src/dev/identity-provider.js';
-import { startSmtpSink } from '../src/dev/smtp-sink.js';
-import { devChainEnv, startDevChain, type DevChainInfo } from '../src/dev/chain/dev-chain.js';
-import { DEV_ACCOUNTS } from '../src/dev/chain/test-accounts.js';
+import { DEMO_OWNER_EMAIL, demoDashboardSession, startDevIdentityProvider } from '../tools/dev/identity-provider.js';
+import { startSmtpSink } from '../tools/dev/smtp-sink.js';
+import { devChainEnv, startDevChain, type DevChainInfo } from '../tools/dev/chain/dev-chain.js';
+import { DEV_ACCOUNTS } from '../tools/dev/chain/test-accounts.js';
 import { addMerchantChainAddress, findMerchant, setPayoutAddress } from '../src/merchants/repo.js';
-import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../src/dev/temporal.js';
+import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../tools/dev/temporal.js';
 import { buildDashboard } from '../src/dashboard/build.js';
-import { recordProcess, runningRecords, stopLeftovers } from '../src/dev/leftovers.js';
-import { explicitWins, withExplicitChainSettings } from '../src/dev/start-settings.js';
+import { recordProcess, runningRecords, stopLeftovers } from '../tools/dev/leftovers.js';
+import { explicitWins, withExplicitChainSettings } from '../tools/dev/start-settings.js';
 
 const DATA_DIR = join(PROJECT_ROOT, '.data');
 const DEV_FILE = join(DATA_DIR, 'dev.json');

@@ -1,6 +1,6 @@
 // What test mode falls back to when only CHAIN_RPC_URL is set: the contracts at the deterministic
 // dev deployment and anvil's public dev keys for the relayer and the operator. Live mode has no
-// defaults. The dev tooling (src/dev/chain/) deploys to exactly these addresses.
+// defaults. The dev tooling (tools/dev/chain/) deploys to exactly these addresses.
 import { type Address, type Hex, getContractAddress } from 'viem';
 
 export type ContractAddresses = { token: Address; subscriptionManager: Address; escrow: Address };
@@ -24,7 +24,7 @@ export const TEST_MODE_DEFAULTS = Object.freeze({
 /**
  * The dev ERC-4626 vault of the agents' autoConvertToYield (contracts/AgentYieldVault.sol) has a
  * deployer of its own, a fixed development-only key whose nonce 0 is the vault, so its address is
- * fixed whatever else the main deployer has sent (src/dev/yield-vault.ts deploys it).
+ * fixed whatever else the main deployer has sent (tools/dev/yield-vault.ts deploys it).
  */
 export const DEV_YIELD_VAULT_DEPLOYER_KEY = '0x448d375369da08e973ebdb3a13b014b37f6f979a47b66a037d1bb57877266304' as Hex;
 export const DEV_YIELD_VAULT_ADDRESS = '0x1B3aa5aa9Af05A28d306196C75Df4a0FFDAa939f' as Address;

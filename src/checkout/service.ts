@@ -20,7 +20,7 @@ import { recordEnrolmentEmail } from '../subscriptions/renewal-repo.js';
 import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
 import { createRenewalService } from './renewal.js';
 import { qrSvg } from './deposit-qr.js';
-import { networkName, renderDeposit, successUrlFor } from '../payment-sessions/render.js';
+import { networkName, renderDeposit, successUrlFor } from '../payment-sessions/api-shape.js';
 import { renderEndedPage, renderReceiptPage } from './final-pages.js';
 import { checkoutPageState, showsDepositAddress } from './page-state.js';
 import { TRIAL_SLACK_SECONDS } from '../subscriptions/enrolment-match.js';

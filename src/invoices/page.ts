@@ -1,7 +1,7 @@
 // The hosted invoice page: what the customer sees behind hostedInvoiceUrl. Server-rendered, no
 // script; every text the merchant or customer typed is escaped.
 import { escapeHtml } from '../storefront/page.js';
-import type { InvoiceDocument } from './document.js';
+import type { InvoiceDocument } from './page-text.js';
 
 const STATUS_WORDS: Record<InvoiceDocument['status'], string> = {
   draft: 'Draft',

@@ -1,6 +1,6 @@
 // The invoice as a PDF, drawn with pdfkit from the same document the hosted page shows.
 import PDFDocument from 'pdfkit';
-import type { InvoiceDocument } from './document.js';
+import type { InvoiceDocument } from './page-text.js';
 
 const MARGIN = 50;
 const COLUMNS = { description: MARGIN, quantity: 300, unit: 350, amount: 450 } as const;

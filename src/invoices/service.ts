@@ -28,10 +28,10 @@ import {
 } from '../temporal/start-outbox.js';
 import { cancelPaymentSessionSignal } from '../../workflows/payment-session.js';
 import { voidInvoiceSignal } from '../../workflows/invoice.js';
-import { invoiceDocument, type InvoiceDocument } from './document.js';
+import { invoiceDocument, type InvoiceDocument } from './page-text.js';
 import { invoicePageHtml } from './page.js';
 import { renderInvoicePdf } from './pdf.js';
-import { invoiceEmail, renderInvoice } from './render.js';
+import { invoiceEmail, renderInvoice } from './api-shape.js';
 import { invoiceWorkflowStart } from './starts.js';
 import * as repo from './repo.js';
 import type { CreateInvoiceBody, Invoice, InvoiceListQuery, LineItem } from './schemas.js';

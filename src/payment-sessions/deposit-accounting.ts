@@ -10,7 +10,7 @@ import type { EventDispatcher } from '../events/dispatch.js';
 import { sessionBusinessNowMs } from '../test-clocks/business-time.js';
 import * as deposits from './deposits-repo.js';
 import { amountOverpaid } from './refundable.js';
-import { renderPaymentSession } from './render.js';
+import { renderPaymentSession } from './api-shape.js';
 import * as sessions from './repo.js';
 
 export type DepositAccountingDeps = { sql: Sql; events: EventDispatcher; publicBaseUrl: string };

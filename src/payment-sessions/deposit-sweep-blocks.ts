@@ -21,7 +21,7 @@ import type { Db } from '../db/client.js';
 import type { RecordEvent } from '../events/commit.js';
 import { renderDepositRecord } from './deposit-accounting.js';
 import * as deposits from './deposits-repo.js';
-import { renderPaymentSession } from './render.js';
+import { renderPaymentSession } from './api-shape.js';
 import * as sessions from './repo.js';
 
 /** The code of a refusal the token did not name (a reason we cannot classify). */

@@ -13,7 +13,7 @@ import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
-import { networkName, renderDeposit, renderPaymentSession, successUrlFor } from './render.js';
+import { networkName, renderDeposit, renderPaymentSession, successUrlFor } from './api-shape.js';
 import { paymentSessionWorkflowStart } from './starts.js';
 import { objectClock } from '../test-clocks/object-clock.js';
 import * as repo from './repo.js';

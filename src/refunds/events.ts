@@ -1,7 +1,7 @@
 // The refund events: recorded in the transaction of the change they announce (the outbox).
 import type { RecordEvent } from '../events/commit.js';
 import { isRefusalCode, retryOf } from '../chain/refusals.js';
-import { renderRefund } from './render.js';
+import { renderRefund } from './api-shape.js';
 import type { RefundRow } from './repo.js';
 
 /** `data.object` is the refund; a `refund.failed` also says whether the same refund can succeed later (`retry`, docs/events.md). */

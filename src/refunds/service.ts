@@ -39,7 +39,7 @@ import { findMerchant } from '../merchants/repo.js';
 import { EIP3009_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { refusalOf, type Refusal } from '../chain/refusals.js';
 import { recordRefundEvent } from './events.js';
-import { refundClaimUrl, renderRefund } from './render.js';
+import { refundClaimUrl, renderRefund } from './api-shape.js';
 import * as repo from './repo.js';
 import { recipientOf, refusedRecipient, type RecipientChoice } from './recipient.js';
 import { claimEmail, newClaimToken, REFUND_CLAIM_EMAIL_KIND } from './claim.js';
@@ -56,7 +56,7 @@ import {
 } from './schemas.js';
 import { refundWorkflowStart } from './starts.js';
 
-export { renderRefund } from './render.js';
+export { renderRefund } from './api-shape.js';
 
 const minOf = (a: bigint, b: bigint) => (a < b ? a : b);
 const refuseHash = (message: string) => new InvalidRequestError(message, { param: 'transactionHash' });

@@ -11,7 +11,7 @@ import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import type { PaymentSessionService } from '../payment-sessions/service.js';
 import { EXPIRY_SECONDS } from '../payment-sessions/schemas.js';
-import { SESSION_ID_PLACEHOLDER } from '../payment-sessions/render.js';
+import { SESSION_ID_PLACEHOLDER } from '../payment-sessions/api-shape.js';
 import type { RateLimiter } from '../rate-limits/service.js';
 import { formatAmount } from './page.js';
 import * as repo from './repo.js';

@@ -3,7 +3,7 @@ import type { Sql } from '../db/client.js';
 import { NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
-import { renderCharge } from './render.js';
+import { renderCharge } from './api-shape.js';
 import * as repo from './repo.js';
 import type { ChargeListQuery, SubscriptionCharge } from './schemas.js';
 

@@ -34,7 +34,7 @@ import { startOptionsFor } from '../temporal/workflow-tags.js';
 import { trialMatchesPlan } from './enrolment-match.js';
 import { onChainPeriodSeconds } from './periods.js';
 import * as repo from './repo.js';
-import { renderSubscription } from './render.js';
+import { renderSubscription } from './api-shape.js';
 import { findClockOfWallet } from '../test-clocks/repo.js';
 
 /** What this service's side of the contract looks like in one mode. */

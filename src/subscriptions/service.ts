@@ -14,7 +14,7 @@ import { cancelSubscriptionSignal, subscriptionWorkflowId } from '../../workflow
 import { onChainCancelWorkflowId, subscriptionOnChainCancelWorkflow } from '../../workflows/subscription-cancel.js';
 import { signalIfRunning } from '../temporal/signals.js';
 import { startWorkflowOnce } from '../temporal/start-once.js';
-import { renderSubscription } from './render.js';
+import { renderSubscription } from './api-shape.js';
 import * as repo from './repo.js';
 import { businessNow } from '../test-clocks/business-time.js';
 import { findPlanById } from '../subscription-plans/repo.js';

@@ -2,7 +2,7 @@
 // Temporal UI and `temporal workflow list --query`) and a memo (shown on the
 // run). Every business workflow is started with its merchant and mode, plus the
 // field people search by for its object. Registered by `npm start`
-// (src/dev/temporal.ts) and docker compose; test/unit/docker-compose.test.ts
+// (tools/dev/temporal.ts) and docker compose; test/unit/docker-compose.test.ts
 // checks that every key defined here is registered in both with its type.
 import type { Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
@@ -58,7 +58,7 @@ export function registeredSearchAttributes(client: Client): Promise<ReadonlySet<
   return names;
 }
 
-/** The memo, and the search attributes the namespace has registered (src/dev/temporal.ts, docker compose). */
+/** The memo, and the search attributes the namespace has registered (tools/dev/temporal.ts, docker compose). */
 export async function startOptionsFor(client: Client, tags: WorkflowTags | undefined): Promise<Partial<TaggedStartOptions>> {
   if (!tags) return {};
   const tagged = taggedStartOptions(tags);

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createWorkflowStarter, queueWorkflowStart, workflowStart } from '../temporal/start-outbox.js';
 import { webhookDeliveryWorkflow, webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery.js';
 import type { WebhookDeliveryInput } from './runs.js';
-import { deliveryRunTags, startDeliveryRun } from './start.js';
+import { deliveryRunTags, startDeliveryRun } from './starts.js';
 import {
   ALL_EVENTS,
   TEST_EVENT_TYPE,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as agentRepo from '../../src/agents/repo.js';
 import { defaultAgentConfig, mergeAgentConfig } from '../../src/agents/service.js';
 import type { UpdateAgentConfigBody } from '../../src/agents/schemas.js';
-import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
+import { startSmtpSink, type SmtpSink } from '../../tools/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { newId } from '../../src/ids.js';
 import { ensureSchedule, SCHEDULES } from '../../src/temporal/schedules.js';

@@ -11,8 +11,8 @@ import { type Address, type PublicClient, createPublicClient, http } from 'viem'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import type { DevChain } from '../../src/dev/chain/dev-chain.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
+import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';

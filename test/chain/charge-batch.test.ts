@@ -3,7 +3,7 @@
 // reported by name (nothing sent for it), and a period is never charged twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi } from '../../src/chain/abi.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { CHARGE_MANY_SELECTOR, createBatcher } from '../../src/subscriptions/charge-batch.js';
 import { createViemSubscriptionChain, type ChargeInput, type SubscriptionChain } from '../../src/subscriptions/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

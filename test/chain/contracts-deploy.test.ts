@@ -19,10 +19,10 @@ import {
   projectContracts,
 } from '../../src/chain/deployment/project-contracts.js';
 import { findChainPreset } from '../../src/chain/presets.js';
-import { type AnvilInstance, startAnvil } from '../../src/dev/chain/anvil.js';
-import { findProjectRoot, loadArtifacts } from '../../src/dev/chain/artifacts.js';
-import { loadContractBuild } from '../../src/dev/chain/contract-build.js';
-import { ANVIL_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { findProjectRoot, loadArtifacts } from '../../tools/dev/chain/artifacts.js';
+import { loadContractBuild } from '../../tools/dev/chain/contract-build.js';
+import { ANVIL_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { DEPOSIT_FACTORY_ADDRESS } from '../../src/chain/deposits/deposit-contracts.js';
 import { DEPOSIT_FACTORY_V2_ADDRESS } from '../../src/chain/deposits/deposit-contracts-v2.js';
 

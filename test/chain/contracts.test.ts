@@ -25,11 +25,11 @@ import { type PrivateKeyAccount, mnemonicToAccount, privateKeyToAccount } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../src/chain/abi.js';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
-import { type AnvilInstance, startAnvil } from '../../src/dev/chain/anvil.js';
-import { findProjectRoot, loadArtifacts, renderAbiModule } from '../../src/dev/chain/artifacts.js';
-import { type DeployedContracts, DEFAULT_PAYER_BALANCE, deployContracts } from '../../src/dev/chain/deploy.js';
-import { ANVIL_ACCOUNTS, ANVIL_MNEMONIC, DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { renderFiatTokenAbiModule } from '../../src/dev/chain/circle-usdc.js';
+import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { findProjectRoot, loadArtifacts, renderAbiModule } from '../../tools/dev/chain/artifacts.js';
+import { type DeployedContracts, DEFAULT_PAYER_BALANCE, deployContracts } from '../../tools/dev/chain/deploy.js';
+import { ANVIL_ACCOUNTS, ANVIL_MNEMONIC, DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
+import { renderFiatTokenAbiModule } from '../../tools/dev/chain/circle-usdc.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { predictContractAddresses } from '../../src/chain/test-mode-defaults.js';
 import { chargeFailureSelector } from '../../src/subscriptions/charge-batch.js';

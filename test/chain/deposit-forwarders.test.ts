@@ -24,11 +24,11 @@ import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { DEPOSIT_FACTORY_V2_ADDRESS, depositForwarderFactoryV2Abi } from '../../src/chain/deposits/deposit-contracts-v2.js';
 import { depositAddressOf, depositIdOf } from '../../src/chain/deposits/deposit-address.js';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
-import { type AnvilInstance, startAnvil } from '../../src/dev/chain/anvil.js';
-import { loadArtifacts } from '../../src/dev/chain/artifacts.js';
-import { deployContracts } from '../../src/dev/chain/deploy.js';
-import { ensureDepositFactoryV2 } from '../../src/dev/chain/deposit-factory.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { loadArtifacts } from '../../tools/dev/chain/artifacts.js';
+import { deployContracts } from '../../tools/dev/chain/deploy.js';
+import { ensureDepositFactoryV2 } from '../../tools/dev/chain/deposit-factory.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { expectRevert } from './helpers.js';
 
 const factory = DEPOSIT_FACTORY_V2_ADDRESS;

@@ -6,8 +6,8 @@ import { createPublicClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { startDevChain } from '../../src/dev/chain/dev-chain.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
+import { startDevChain } from '../../tools/dev/chain/dev-chain.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'dev-chain-'));

@@ -1,12 +1,12 @@
-// Waiting for a receipt on a dev chain (src/dev/chain/dev-receipts.ts): a nudge mines what the
+// Waiting for a receipt on a dev chain (tools/dev/chain/dev-receipts.ts): a nudge mines what the
 // node holds, and a transaction the node lost is mined only when the caller sends it again.
 import { createPublicClient, http, parseEther, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
-import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
+import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 
 let anvil: AnvilInstance;
 let pub: PublicClient;

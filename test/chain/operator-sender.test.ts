@@ -6,13 +6,13 @@
 import { type Address, type Hex, type PublicClient, createPublicClient, custom, http, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
+import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
 import { allocateNonces, insertTransaction, recordOutcome } from '../../src/chain/ledger-repo.js';
 import { createOperatorSender, type OperatorSender } from '../../src/chain/operator-sender.js';
 import { createReceiptWaiter } from '../../src/chain/receipts.js';
 import { BatchStalled, createTransactionSender, type TransactionRow } from '../../src/chain/sender.js';
 import { createSql } from '../../src/db/client.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { until } from '../support/until.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';

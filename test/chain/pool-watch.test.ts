@@ -7,9 +7,9 @@
 import { type Hex, type PublicClient, createPublicClient, http, keccak256, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
-import { watchAnvilPool } from '../../src/dev/chain/pool-watch.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
+import { watchAnvilPool } from '../../tools/dev/chain/pool-watch.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 
 let anvil: AnvilInstance;
 let pub: PublicClient;

@@ -9,7 +9,7 @@ import { publicClientFor } from '../../src/chain/clients.js';
 import { DEFAULT_RPC_BOUNDS, loadChainConfig } from '../../src/chain/config.js';
 import { unavailableDependency } from '../../src/http/unavailable.js';
 import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { createTestApp } from '../support/app.js';
 import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

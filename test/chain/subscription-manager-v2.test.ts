@@ -26,10 +26,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../../src/chain/abi.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
-import { type AnvilInstance, startAnvil } from '../../src/dev/chain/anvil.js';
-import { type ArtifactSet, loadArtifacts } from '../../src/dev/chain/artifacts.js';
-import { deployContracts } from '../../src/dev/chain/deploy.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { type ArtifactSet, loadArtifacts } from '../../tools/dev/chain/artifacts.js';
+import { deployContracts } from '../../tools/dev/chain/deploy.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { chargeFailureSelector } from '../../src/subscriptions/charge-batch.js';
 import { type TermsV2, expectRevert, randomNonce, signEnrolmentV2, signPermit } from './helpers.js';
 

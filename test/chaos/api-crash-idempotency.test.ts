@@ -4,7 +4,7 @@
 // 0 doubled), every retry of a key must return that invoice, and no key may stay
 // blocked ("still being processed") past its lease.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { startChaosStack, type ChaosStack, type Service } from './support/stack.js';
 import { waitUntil } from './support/wait.js';

@@ -13,10 +13,10 @@ import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { createSql, type Sql } from '../../src/db/client.js';
 import { ensureDatabase } from '../../src/db/databases.js';
 import { migrate } from '../../src/db/migrate.js';
-import { devChainEnv } from '../../src/dev/chain/dev-chain.js';
-import { startPostgresProcess } from '../../src/dev/postgres-process.js';
-import type { LocalPostgres } from '../../src/dev/postgres.js';
-import { PROJECT_ROOT } from '../../src/dev/temporal.js';
+import { devChainEnv } from '../../tools/dev/chain/dev-chain.js';
+import { startPostgresProcess } from '../../tools/dev/postgres-process.js';
+import type { LocalPostgres } from '../../tools/dev/postgres.js';
+import { PROJECT_ROOT } from '../../tools/dev/temporal.js';
 import { sharedChain } from '../support/chain.js';
 
 const TTL_MS = 2_000;

@@ -6,7 +6,7 @@
 // every request retried with its key ends with exactly one invoice.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { startChaosStack, type ChaosStack } from './support/stack.js';
 import { waitUntil } from './support/wait.js';

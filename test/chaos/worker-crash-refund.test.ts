@@ -7,8 +7,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
-import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { useRelayedPaymentsChaos } from './support/relayed-payments.js';
 import { waitUntil } from './support/wait.js';
 

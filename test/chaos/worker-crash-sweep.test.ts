@@ -8,8 +8,8 @@ import { createWalletClient, erc20Abi, http, parseEventLogs, type Address } from
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { useRelayedPaymentsChaos } from './support/relayed-payments.js';
 import { saveServiceLogs } from './support/stack.js';
 import { waitUntil } from './support/wait.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../../tools/dev/webhook-receiver.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { startChaosStack, type ChaosStack } from './support/stack.js';
 import { waitUntil } from './support/wait.js';

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardTokenVerifier } from '../../src/dashboard-sessions/verifier.js';
-import { devSubjectForEmail, startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
+import { devSubjectForEmail, startDevIdentityProvider, type DevIdentityProvider } from '../../tools/dev/identity-provider.js';
 
 const CLIENT = 'stablepay-dashboard';
 const REDIRECT = 'http://127.0.0.1:9/dashboard/callback';

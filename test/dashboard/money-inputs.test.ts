@@ -4,7 +4,7 @@
 // and desktop widths against the real app, Postgres and a worker on the Temporal dev server.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import type { SeededMerchant } from '../support/app.js';
 import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

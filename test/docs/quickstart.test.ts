@@ -3,7 +3,7 @@
 // (Postgres, the local chain's settings) with a test key, and what they create is
 // checked in the database. The branded docs page and the quickstart page are served.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { DOCS_LOGO_SVG, QUICKSTART, quickstartScript } from '../../src/docs/quickstart.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';

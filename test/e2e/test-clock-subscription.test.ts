@@ -9,9 +9,9 @@ import type { Client } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../src/chain/config.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { devChainSettings } from '../../src/dev/chain/settings.js';
-import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
+import { devChainSettings } from '../../tools/dev/chain/settings.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../../tools/dev/webhook-receiver.js';
 import { addMerchantChainAddress, setPayoutAddress, setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
 import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
 import {

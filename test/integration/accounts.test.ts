@@ -6,8 +6,8 @@ import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { generate as totpCode } from 'otplib';
-import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../../src/dev/smtp-sink.js';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../tools/dev/identity-provider.js';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../../tools/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.js';
 import { createWorker } from '../../src/temporal/worker.js';

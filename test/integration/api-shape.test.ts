@@ -2,7 +2,7 @@
 // ids, the merchant account with a secret key, list cursors typed as strings,
 // operationIds for generated clients and the version header on refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../tools/dev/identity-provider.js';
 import { CURRENT_API_VERSION } from '../../src/http/versions.js';
 import { setPinnedApiVersion } from '../../src/merchants/repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

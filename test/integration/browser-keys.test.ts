@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '../../src/api-keys/service.js';
 import { SCOPES } from '../../src/api-keys/scopes.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
-import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../tools/dev/identity-provider.js';
 import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';

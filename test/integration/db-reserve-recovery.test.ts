@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSql, type Sql } from '../../src/db/client.js';
-import { portInUse } from '../../src/dev/ports.js';
-import { startPostgresProcess, type PostgresProcess } from '../../src/dev/postgres-process.js';
-import { PROJECT_ROOT } from '../../src/dev/temporal.js';
+import { portInUse } from '../../tools/dev/ports.js';
+import { startPostgresProcess, type PostgresProcess } from '../../tools/dev/postgres-process.js';
+import { PROJECT_ROOT } from '../../tools/dev/temporal.js';
 
 let dataDir: string;
 let postgres: PostgresProcess;

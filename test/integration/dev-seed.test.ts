@@ -1,10 +1,10 @@
-// The demo merchant of `npm start` (src/dev/seed.ts): a start killed half-way,
+// The demo merchant of `npm start` (tools/dev/seed.ts): a start killed half-way,
 // or one that lost .data/dev.json, must not break or duplicate what the next
 // start finds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKeyByHash } from '../../src/api-keys/repo.js';
 import { hashKey } from '../../src/api-keys/secrets.js';
-import { DEMO_DASHBOARD_SUBJECT, seedDemoMerchant } from '../../src/dev/seed.js';
+import { DEMO_DASHBOARD_SUBJECT, seedDemoMerchant } from '../../tools/dev/seed.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let db: TestDatabase;

@@ -1,7 +1,7 @@
 // Idempotency-Key on POST: replay, conflict, concurrency, validation, expiry, crashes and leases.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../tools/dev/identity-provider.js';
 import { deleteExpiredKeys } from '../../src/idempotency/repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';

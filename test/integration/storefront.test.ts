@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter, type RateLimiter } from '../../src/rate-limits/service.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { STORE_PURCHASES_PER_IP_PER_MINUTE } from '../../src/storefront/service.js';
 import { formatAmount } from '../../src/storefront/page.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

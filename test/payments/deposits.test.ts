@@ -22,9 +22,9 @@ import { DEPOSIT_FACTORY_ADDRESS, depositForwarderFactoryAbi } from '../../src/c
 import { DEPOSIT_FACTORY_V2_ADDRESS, depositForwarderFactoryV2Abi } from '../../src/chain/deposits/deposit-contracts-v2.js';
 import { depositAddressOf, depositIdOf } from '../../src/chain/deposits/deposit-address.js';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
-import type { DevChain } from '../../src/dev/chain/dev-chain.js';
-import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
+import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { checkPayoutAddress } from '../../src/merchants/payout-address-checks.js';
 import { InvalidRequestError } from '../../src/errors.js';

@@ -3,7 +3,7 @@
 // workflows are not needed (their starts wait in the outbox).
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { formatAmount, formatMoney } from '../../src/money/format.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';

@@ -5,9 +5,9 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import type { ChainConfig } from '../../src/chain/config.js';
-import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
+import { startSmtpSink, type SmtpSink } from '../../tools/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { createWorker } from '../../src/temporal/worker.js';

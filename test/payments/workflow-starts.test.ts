@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import type { ChainConfig } from '../../src/chain/config.js';
-import { freePort } from '../../src/dev/ports.js';
-import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
+import { freePort } from '../../tools/dev/ports.js';
+import { startSmtpSink, type SmtpSink } from '../../tools/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { ensureSchedule, SCHEDULES } from '../../src/temporal/schedules.js';

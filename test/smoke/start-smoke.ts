@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { runningRecords, stillRunning, type RecordedProcess } from '../../src/dev/leftovers.js';
+import { runningRecords, stillRunning, type RecordedProcess } from '../../tools/dev/leftovers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEV_FILE = join(ROOT, '.data', 'dev.json');

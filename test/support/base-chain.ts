@@ -5,11 +5,11 @@ import { type PublicClient, createPublicClient, http } from 'viem';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { runContractsDeploy } from '../../src/chain/deployment/deploy-command.js';
 import { type ChainPreset, findChainPreset } from '../../src/chain/presets.js';
-import { type AnvilInstance, startAnvil } from '../../src/dev/chain/anvil.js';
-import { installUsdcAt } from '../../src/dev/chain/canonical-usdc.js';
-import { loadContractBuild } from '../../src/dev/chain/contract-build.js';
-import { fundPayers } from '../../src/dev/chain/deploy.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { installUsdcAt } from '../../tools/dev/chain/canonical-usdc.js';
+import { loadContractBuild } from '../../tools/dev/chain/contract-build.js';
+import { fundPayers } from '../../tools/dev/chain/deploy.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 
 export const BASE: ChainPreset = findChainPreset('base')!;
 

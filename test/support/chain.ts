@@ -2,8 +2,8 @@
 // settings, or a private anvil for tests that move time, snapshot or reorg.
 import { inject } from 'vitest';
 import { type ChainSettings } from '../../src/chain/config.js';
-import { devChainSettings } from '../../src/dev/chain/settings.js';
-import { startDevChain, type DevChain, type DevChainInfo } from '../../src/dev/chain/dev-chain.js';
+import { devChainSettings } from '../../tools/dev/chain/settings.js';
+import { startDevChain, type DevChain, type DevChainInfo } from '../../tools/dev/chain/dev-chain.js';
 
 export function settingsOf(info: DevChainInfo, overrides: Partial<ChainSettings> = {}): ChainSettings {
   return { ...devChainSettings({ ...info, startBlock: BigInt(info.deployBlock) }), ...overrides };

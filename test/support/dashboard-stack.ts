@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Address } from 'viem';
 import type { ChainConfig } from '../../src/chain/config.js';
 import type { Sql } from '../../src/db/client.js';
-import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev/identity-provider.js';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../tools/dev/identity-provider.js';
 import { setIdpSubject, setPayoutAddress } from '../../src/merchants/repo.js';
 import type { Resolver } from '../../src/webhooks/targets.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from './app.js';

@@ -3,7 +3,7 @@
 // signature, concatenated in ascending owner address order, as the wallet wants them).
 import { type Address, type Hex, type PublicClient, type WalletClient, erc20Abi } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { loadArtifacts } from '../../src/dev/chain/artifacts.js';
+import { loadArtifacts } from '../../tools/dev/chain/artifacts.js';
 
 /** Deploys a wallet of `owners` needing `threshold` signatures, from `funder`, and sends it `funding` of `token`. */
 export async function deployErc1271Wallet(

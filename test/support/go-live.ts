@@ -3,8 +3,8 @@
 // the payout address) submitted; then a live secret key. Each step through the real api.
 import { generate as totpCode } from 'otplib';
 import { expect } from 'vitest';
-import type { DevIdentityProvider } from '../../src/dev/identity-provider.js';
-import type { SmtpSink } from '../../src/dev/smtp-sink.js';
+import type { DevIdentityProvider } from '../../tools/dev/identity-provider.js';
+import type { SmtpSink } from '../../tools/dev/smtp-sink.js';
 import type { TestApp } from './app.js';
 
 export type LiveMerchant = { merchantId: string; email: string; liveSecretKey: string };

@@ -5,7 +5,7 @@
 import { type PublicClient, createPublicClient, http } from 'viem';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainSettings } from '../../src/chain/config.js';
-import type { DevChain } from '../../src/dev/chain/dev-chain.js';
+import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { createEventDispatcher } from '../../src/events/dispatch.js';
 import { createHookRegistry } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';

@@ -11,7 +11,7 @@ import type { Address, Hex } from 'viem';
 import { createActivities } from '../../activities/index.js';
 import { createSql } from '../../src/db/client.js';
 import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
-import { devChainSettings } from '../../src/dev/chain/settings.js';
+import { devChainSettings } from '../../tools/dev/chain/settings.js';
 import { installTestRuntime } from './temporal-logging.js';
 
 installTestRuntime(); // this process's Temporal logs go to the run's log file, like the test processes'

@@ -3,7 +3,7 @@
 // submitted by the relayer), then hand the SubscriptionCreated log to the
 // indexer entry point, like the indexer will.
 import type { Sql } from '../../src/db/client.js';
-import { waitForDevReceipt } from '../../src/dev/chain/dev-receipts.js';
+import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import {
   type Address,
   type Hex,
@@ -18,9 +18,9 @@ import {
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../../src/chain/abi.js';
 import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
-import { startAnvil, type AnvilInstance } from '../../src/dev/chain/anvil.js';
-import { deployContracts, type DeployedContracts } from '../../src/dev/chain/deploy.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
+import { deployContracts, type DeployedContracts } from '../../tools/dev/chain/deploy.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
 import type { SubscriptionContractMode, SubscriptionCreatedLog } from '../../src/subscriptions/chain-events.js';
 import { randomNonce, signEnrolment, signPermit } from '../chain/helpers.js';

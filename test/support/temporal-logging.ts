@@ -4,7 +4,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DefaultLogger, Runtime, makeTelemetryFilterString, type LogEntry } from '@temporalio/worker';
-import { PROJECT_ROOT } from '../../src/dev/temporal.js';
+import { PROJECT_ROOT } from '../../tools/dev/temporal.js';
 
 /** Where a test run's Temporal runtime logs go (one file per run, appended by every test process). */
 export const TEMPORAL_TEST_LOG = join(PROJECT_ROOT, '.data', 'test-logs', 'temporal.log');

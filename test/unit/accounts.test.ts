@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { liveModeEligibility } from '../../src/merchants/eligibility.js';
 import { isCountryCode } from '../../src/merchants/schemas.js';
 import { createSecretBox } from '../../src/security/encryption.js';
-import { parseMail } from '../../src/dev/smtp-sink.js';
+import { parseMail } from '../../tools/dev/smtp-sink.js';
 import { looksLikeApiKey } from '../../src/plugins/auth.js';
 import { scopesForNewKey } from '../../src/api-keys/service.js';
 import { parseMode } from '../../src/dashboard-sessions/service.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chainFor, loadChainConfig } from '../../src/chain/config.js';
 import { predictContractAddresses } from '../../src/chain/test-mode-defaults.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { InvalidRequestError } from '../../src/errors.js';
 
 const dev = predictContractAddresses(DEV_ACCOUNTS.deployer.address);

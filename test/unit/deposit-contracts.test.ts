@@ -11,7 +11,7 @@ import {
 } from '../../src/chain/deposits/deposit-contracts.js';
 import { DEPOSIT_FACTORY_V2_ADDRESS, depositForwarderFactoryV2Abi } from '../../src/chain/deposits/deposit-contracts-v2.js';
 import { depositAddressOf, depositIdOf, forwarderSalt } from '../../src/chain/deposits/deposit-address.js';
-import { loadArtifacts } from '../../src/dev/chain/artifacts.js';
+import { loadArtifacts } from '../../tools/dev/chain/artifacts.js';
 import { SUBSCRIPTION_MANAGER_V2_ADDRESS } from '../../src/chain/subscription-manager-v2.js';
 
 describe('deposit contracts', () => {

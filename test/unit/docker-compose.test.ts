@@ -236,7 +236,7 @@ describe('Temporal search attributes', () => {
     [...setupCommand.matchAll(/search-attribute create\b[^\n]*?--name\s+(\w+)\s+--type\s+(\w+)/g)].map((m) => [m[1]!, m[2]!]),
   );
   const inDevServer = new Map(
-    [...read('src/dev/temporal.ts').matchAll(/'--search-attribute',\s*'(\w+)=(\w+)'/g)].map((m) => [m[1]!, m[2]!]),
+    [...read('tools/dev/temporal.ts').matchAll(/'--search-attribute',\s*'(\w+)=(\w+)'/g)].map((m) => [m[1]!, m[2]!]),
   );
 
   it('the code sets some (the scan finds them)', () => {
@@ -333,6 +333,14 @@ describe('Dockerfile', () => {
     const used = runtimePackages([...ENTRY_POINTS, 'workflows/index.ts', 'activities/index.ts']);
     expect(used.size).toBeGreaterThan(0);
     for (const [name, from] of used) expect(pkg.dependencies[name], `${name} (imported by ${from})`).toBeDefined();
+  });
+
+  it('the app stage copies product code only (src/, workflows/, activities/, the built dashboard)', () => {
+    const copies = final.lines.filter((l) => /^COPY\b/i.test(l)).map((l) => l.split(/\s+/).filter((w) => !w.startsWith('--')));
+    const sources = copies.flatMap((words) => words.slice(1, -1));
+    expect(sources).toEqual(expect.arrayContaining(['src', 'workflows', 'activities']));
+    // `COPY . .` would bring tools/, test/, bench/ and contracts/ into the image.
+    for (const source of sources) expect(['tsconfig.json', 'src', 'workflows', 'activities', '/app/dashboard/dist']).toContain(source);
   });
 
   it('dependencies holds nothing the production processes do not load (dev tooling is a devDependency)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { explicitWins, withExplicitChainSettings } from '../../src/dev/start-settings.js';
-import type { DevChainInfo } from '../../src/dev/chain/dev-chain.js';
+import { explicitWins, withExplicitChainSettings } from '../../tools/dev/start-settings.js';
+import type { DevChainInfo } from '../../tools/dev/chain/dev-chain.js';
 
 const devChain: DevChainInfo = {
   rpcUrl: 'http://127.0.0.1:8545',

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { recordEvent } from '../../src/events/outbox.js';
 import { wakeEventDispatcher } from '../../src/events/dispatch.js';
 import { eventDispatcherWorkflowId } from '../../workflows/event-dispatcher.js';
-import { startDeliveryRun } from '../../src/webhooks/start.js';
+import { startDeliveryRun } from '../../src/webhooks/starts.js';
 import { createWorker } from '../../src/temporal/worker.js';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.js';
 import { loadConfig } from '../../src/config.js';
@@ -21,8 +21,8 @@ import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { workflowBundle } from '../support/temporal.js';
 import { recordHistory } from '../support/histories.js';
-import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
-import { startSmtpSink, type SmtpSink } from '../../src/dev/smtp-sink.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../../tools/dev/webhook-receiver.js';
+import { startSmtpSink, type SmtpSink } from '../../tools/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 
 let env: TestWorkflowEnvironment;

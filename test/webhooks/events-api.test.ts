@@ -3,7 +3,7 @@
 // real HTTPS receiver, and the API shows each event with the exact bytes each attempt sent.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../../tools/dev/webhook-receiver.js';
 import { recordEvent } from '../../src/events/outbox.js';
 import { newId } from '../../src/ids.js';
 import type { Resolver } from '../../src/webhooks/targets.js';

@@ -1,6 +1,6 @@
 // Local webhook development end to end on real parts: the real app listening on
 // a port, a real worker on the suite's Temporal dev server, Postgres between
-// them. The CLI module (src/dev/listen.ts) runs in-process against the api over
+// them. The CLI module (tools/dev/listen.ts) runs in-process against the api over
 // HTTP, holds the listener's event stream and forwards to a local plain-HTTP
 // receiver on 127.0.0.1; the independent `standardwebhooks` library verifies
 // what arrives there. Also: the test-event route, and that live mode keeps
@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkTestKey, ListenError, main, startListening, type ListenSession } from '../../src/dev/listen.js';
-import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
+import { checkTestKey, ListenError, main, startListening, type ListenSession } from '../../tools/dev/listen.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../../tools/dev/webhook-receiver.js';
 import { recordEvent } from '../../src/events/outbox.js';
 import { newId } from '../../src/ids.js';
 import { insertEndpoint } from '../../src/webhooks/repo.js';

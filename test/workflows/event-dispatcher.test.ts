@@ -11,7 +11,7 @@ import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { startHttpsReceiver, type HttpsReceiver } from '../../src/dev/webhook-receiver.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../../tools/dev/webhook-receiver.js';
 import { wakeEventDispatcher } from '../../src/events/dispatch.js';
 import { eventDispatcherWorkflowId } from '../../workflows/event-dispatcher.js';
 import { recordEvent } from '../../src/events/outbox.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as agentRepo from '../../src/agents/repo.js';
 import { defaultAgentConfig, mergeAgentConfig } from '../../src/agents/service.js';
 import type { UpdateAgentConfigBody } from '../../src/agents/schemas.js';
-import type { SmtpSink } from '../../src/dev/smtp-sink.js';
+import type { SmtpSink } from '../../tools/dev/smtp-sink.js';
 import { newId } from '../../src/ids.js';
 import { setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
 import {

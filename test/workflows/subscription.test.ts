@@ -12,7 +12,7 @@ import { createActivities } from '../../activities/index.js';
 import { InvalidStateError } from '../../src/errors.js';
 import type { EventDispatcher } from '../../src/events/dispatch.js';
 import { addMerchantChainAddress, setSubscriptionGracePeriodHours } from '../../src/merchants/repo.js';
-import { DEV_ACCOUNTS } from '../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { createPlanService } from '../../src/subscription-plans/service.js';
 import {
   onSubscriptionCreatedOnChain,

@@ -10,7 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { chainDefinition } from '../../../src/chain/chain-definition.js';
 import { type ContractDomain, randomNonce, readDomain, signAuthorization } from '../../../src/chain/typed-data.js';
-import { DEV_ACCOUNTS } from '../../../src/dev/chain/test-accounts.js';
+import { DEV_ACCOUNTS } from '../../../tools/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant } from '../../support/app.js';
 import { saveServiceLogs, startChaosStack, type ChaosStack, type Service } from './stack.js';
 import { waitUntil } from './wait.js';

@@ -10,10 +10,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createSql, type Sql } from '../../../src/db/client.js';
 import { ensureDatabase } from '../../../src/db/databases.js';
 import { migrate } from '../../../src/db/migrate.js';
-import { devChainEnv, startDevChain, type DevChain } from '../../../src/dev/chain/dev-chain.js';
-import { freePort, portInUse } from '../../../src/dev/ports.js';
-import { startPostgresProcess, type PostgresProcess } from '../../../src/dev/postgres-process.js';
-import { PROJECT_ROOT, startTemporalDevServer, startTemporalDevServerOnFreePorts, temporalBinaries } from '../../../src/dev/temporal.js';
+import { devChainEnv, startDevChain, type DevChain } from '../../../tools/dev/chain/dev-chain.js';
+import { freePort, portInUse } from '../../../tools/dev/ports.js';
+import { startPostgresProcess, type PostgresProcess } from '../../../tools/dev/postgres-process.js';
+import { PROJECT_ROOT, startTemporalDevServer, startTemporalDevServerOnFreePorts, temporalBinaries } from '../../../tools/dev/temporal.js';
 
 export type ServiceName = 'api' | 'worker' | 'indexer';
 

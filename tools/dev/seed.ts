@@ -2,14 +2,14 @@
 // Every step finds what an earlier start (even one killed half-way) left
 // before creating anything: the merchant by its owner's identity-provider
 // subject, the keys from .data/dev.json while they are still valid.
-import { SCOPES, SCOPE_PRESETS } from '../api-keys/scopes.js';
-import { issueKey, revokeKeyInTransaction } from '../api-keys/service.js';
-import { findKeyByHash, listKeys } from '../api-keys/repo.js';
-import { hashKey } from '../api-keys/secrets.js';
-import type { Db, Sql } from '../db/client.js';
-import { CURRENT_API_VERSION } from '../http/versions.js';
-import { newId } from '../ids.js';
-import { insertMerchantForSubject } from '../merchants/repo.js';
+import { SCOPES, SCOPE_PRESETS } from '../../src/api-keys/scopes.js';
+import { issueKey, revokeKeyInTransaction } from '../../src/api-keys/service.js';
+import { findKeyByHash, listKeys } from '../../src/api-keys/repo.js';
+import { hashKey } from '../../src/api-keys/secrets.js';
+import type { Db, Sql } from '../../src/db/client.js';
+import { CURRENT_API_VERSION } from '../../src/http/versions.js';
+import { newId } from '../../src/ids.js';
+import { insertMerchantForSubject } from '../../src/merchants/repo.js';
 
 export type DemoMerchant = { merchantId: string; secretKey: string; publishableKey: string };
 

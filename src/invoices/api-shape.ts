@@ -1,7 +1,7 @@
 // The API shape of an invoice and the text of its email, shared by the routes and the activities.
 import type * as repo from './repo.js';
 import type { Invoice } from './schemas.js';
-import { checkoutUrl } from '../payment-sessions/render.js';
+import { checkoutUrl } from '../payment-sessions/api-shape.js';
 import { formatMoney } from '../money/format.js';
 
 /**

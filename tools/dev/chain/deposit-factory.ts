@@ -6,11 +6,11 @@
 // Sent from the last payer account: the deployer's nonces are reserved for the nonce-based addresses.
 import { type Address, type PublicClient, createPublicClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { chainDefinition } from '../../chain/chain-definition.js';
-import { DEPOSIT_FACTORY_ADDRESS } from '../../chain/deposits/deposit-contracts.js';
-import { DEPOSIT_FACTORY_V2_ADDRESS } from '../../chain/deposits/deposit-contracts-v2.js';
-import { deployPlanned, planDeterministicDeployment } from '../../chain/deployment/deterministic-deployment.js';
-import { PROJECT_CREATE2_SALT } from '../../chain/deployment/project-contracts.js';
+import { chainDefinition } from '../../../src/chain/chain-definition.js';
+import { DEPOSIT_FACTORY_ADDRESS } from '../../../src/chain/deposits/deposit-contracts.js';
+import { DEPOSIT_FACTORY_V2_ADDRESS } from '../../../src/chain/deposits/deposit-contracts-v2.js';
+import { deployPlanned, planDeterministicDeployment } from '../../../src/chain/deployment/deterministic-deployment.js';
+import { PROJECT_CREATE2_SALT } from '../../../src/chain/deployment/project-contracts.js';
 import { loadArtifacts } from './artifacts.js';
 import { sendDevTransaction } from './dev-receipts.js';
 import { DEV_ACCOUNTS } from './test-accounts.js';

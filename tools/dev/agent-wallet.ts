@@ -1,18 +1,18 @@
 // The demo merchant's test-mode agent wallet, funded on the dev chain so that
 // `npm start` runs agent escrow jobs out of the box, and the dev ERC-4626 vault
-// of autoConvertToYield (src/dev/yield-vault.ts) deployed beside it. A merchant
+// of autoConvertToYield (tools/dev/yield-vault.ts) deployed beside it. A merchant
 // funds its own wallet on a real chain (docs/agents.md, custody); this is
 // development only.
 import { createPublicClient, createWalletClient, http, parseEther, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ensureAgentWallet } from '../agents/service.js';
+import { ensureAgentWallet } from '../../src/agents/service.js';
 import { fundPayers } from './chain/deploy.js';
 import { sendDevTransaction } from './chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from './chain/test-accounts.js';
-import type { Sql } from '../db/client.js';
-import type { SecretBox } from '../security/encryption.js';
+import type { Sql } from '../../src/db/client.js';
+import type { SecretBox } from '../../src/security/encryption.js';
 import type { DevChainInfo } from './chain/dev-chain.js';
-import { chainDefinition } from '../chain/chain-definition.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { ensureDevYieldVault } from './yield-vault.js';
 
 /** USDC (6 decimals) and gas the demo wallet is topped up to on every start. */

@@ -1,7 +1,7 @@
 // Chain settings for a dev/test deployment (npm start, the test suite): test mode, the deployed
 // addresses, anvil's relayer and operator accounts, fast polling.
 import type { Address } from 'viem';
-import type { ChainSettings } from '../../chain/config.js';
+import type { ChainSettings } from '../../../src/chain/config.js';
 import { DEV_ACCOUNTS } from './test-accounts.js';
 
 /** Settings from a dev/test deployment (npm start, the test suite). */

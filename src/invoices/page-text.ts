@@ -1,8 +1,8 @@
 // What a customer reads on an invoice, in words: shared by the hosted page and the PDF so both
 // say the same thing. Money through the one server-side formatter; dates as UTC days.
 import { formatMoney } from '../money/format.js';
-import { checkoutUrl } from '../payment-sessions/render.js';
-import { hostedInvoiceUrl } from './render.js';
+import { checkoutUrl } from '../payment-sessions/api-shape.js';
+import { hostedInvoiceUrl } from './api-shape.js';
 import type { InvoiceRow } from './repo.js';
 
 export type InvoiceDocument = {

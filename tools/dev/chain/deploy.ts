@@ -24,10 +24,10 @@ import {
   toHex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../chain/abi.js';
-import { fiatTokenAbi } from '../../chain/fiat-token-abi.js';
-import { chainDefinition } from '../../chain/chain-definition.js';
-import { type ContractAddresses, predictContractAddresses } from '../../chain/test-mode-defaults.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../../src/chain/abi.js';
+import { fiatTokenAbi } from '../../../src/chain/fiat-token-abi.js';
+import { chainDefinition } from '../../../src/chain/chain-definition.js';
+import { type ContractAddresses, predictContractAddresses } from '../../../src/chain/test-mode-defaults.js';
 import { type ArtifactSet, loadArtifacts } from './artifacts.js';
 import { initialiseUsdc, loadCircleUsdcArtifacts, predictUsdcImplementation, signUsdcImplementationDeployments } from './circle-usdc.js';
 import { waitForDevReceipt } from './dev-receipts.js';
@@ -202,7 +202,7 @@ export interface FundPayersOptions {
   payers: readonly Address[];
   /** Target balance in base units; only the shortfall is minted, so this is idempotent. */
   balance: bigint;
-  /** Mints sent per wave (src/dev/chain/waves.ts). */
+  /** Mints sent per wave (tools/dev/chain/waves.ts). */
   wave?: number;
 }
 

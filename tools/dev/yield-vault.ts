@@ -16,8 +16,8 @@ import {
   type PublicClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { chainDefinition } from '../chain/chain-definition.js';
-import { DEV_YIELD_VAULT_ADDRESS, DEV_YIELD_VAULT_DEPLOYER_KEY } from '../chain/test-mode-defaults.js';
+import { chainDefinition } from '../../src/chain/chain-definition.js';
+import { DEV_YIELD_VAULT_ADDRESS, DEV_YIELD_VAULT_DEPLOYER_KEY } from '../../src/chain/test-mode-defaults.js';
 import { loadArtifacts } from './chain/artifacts.js';
 import { sendDevTransaction } from './chain/dev-receipts.js';
 

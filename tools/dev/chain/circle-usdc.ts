@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Abi, type Address, type Hex, type PublicClient, encodeFunctionData, getContractAddress, maxUint256 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { fiatTokenAbi } from '../../chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../../src/chain/fiat-token-abi.js';
 import { findProjectRoot } from './artifacts.js';
 import { waitForDevReceipt } from './dev-receipts.js';
 import { DEV_ACCOUNTS } from './test-accounts.js';

@@ -306,7 +306,7 @@ export const DEMO_OWNER_EMAIL = 'owner@demo.example';
 
 /**
  * For `npm start`: makes the owner of the seeded demo merchant (bound to it by
- * its subject, src/dev/seed.ts) a dev identity-provider user and mints a
+ * its subject, tools/dev/seed.ts) a dev identity-provider user and mints a
  * long-lived dashboard token for it (goes into dev.json).
  */
 export async function demoDashboardSession(idp: DevIdentityProvider): Promise<{ dashboardToken: string; subject: string }> {

@@ -1,6 +1,6 @@
 // The build `npm run contracts:deploy` deploys: this checkout's contracts compiled by solc from npm
-// (a dev dependency, which is why this lives in src/dev/ and production code takes the build as input).
-import type { ContractBuild } from '../../chain/deployment/project-contracts.js';
+// (a dev dependency, which is why this lives in tools/dev/ and production code takes the build as input).
+import type { ContractBuild } from '../../../src/chain/deployment/project-contracts.js';
 import { loadArtifacts } from './artifacts.js';
 
 export async function loadContractBuild(): Promise<ContractBuild> {
