@@ -2,7 +2,7 @@
 // (porsager/postgres 3.4.9, the latest release; both open upstream) that leave a `sql.reserve()`,
 // and so every transaction (src/db/transactions.ts), waiting for ever after Postgres restarts or a
 // connection drops. A worker then never finishes the work queued behind it. docs/decisions.md,
-// "A reserve always settles", has the details; test/integration/db-reserve-recovery.test.ts proves both on a
+// "A reserve always settles", has the details; test/db/db-reserve-recovery.test.ts proves both on a
 // real Postgres.
 //
 // 1. porsager/postgres#1195: when a connection closes, the pool hands the next waiting query to its

@@ -3,7 +3,7 @@
 // enrolments), so it recovers through libsecp256k1 compiled to WebAssembly
 // (tiny-secp256k1): about nine times less CPU than viem's pure-JS recovery
 // (docs/benchmarks.md, relay). It gives the answers viem's recoverTypedDataAddress
-// gives (test/unit/signer-recovery.test.ts): 65-byte signatures whose last byte
+// gives (test/chain/signer-recovery.unit.test.ts): 65-byte signatures whose last byte
 // is 27/28 or 0/1, high s accepted (the contract decides whether it takes them).
 import * as secp256k1 from 'tiny-secp256k1';
 import { type Address, type Hex, type TypedData, type TypedDataDefinition, getAddress, hashTypedData, hexToBytes, keccak256 } from 'viem';

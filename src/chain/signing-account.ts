@@ -3,7 +3,7 @@
 // WebAssembly (tiny-secp256k1) instead of viem's pure-JS secp256k1, at about half
 // its CPU per signature (docs/benchmarks.md, relay). Both sign by
 // RFC 6979 with low s, so the bytes are the same as viem's
-// (test/unit/signing-account.test.ts); messages and typed data keep viem's path.
+// (test/chain/signing-account.unit.test.ts); messages and typed data keep viem's path.
 import * as secp256k1 from 'tiny-secp256k1';
 import {
   type Hex,

@@ -2,7 +2,7 @@
 // Temporal UI and `temporal workflow list --query`) and a memo (shown on the
 // run). Every business workflow is started with its merchant and mode, plus the
 // field people search by for its object. Registered by `npm start`
-// (tools/dev/temporal.ts) and docker compose; test/unit/docker-compose.test.ts
+// (tools/dev/temporal.ts) and docker compose; test/tooling/docker-compose.unit.test.ts
 // checks that every key defined here is registered in both with its type.
 import type { Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';

@@ -38,7 +38,7 @@ export async function createTestApp(
     },
   });
   const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
-  // Rate limits are out of the way unless a test sets them (test/integration/rate-limits.test.ts).
+  // Rate limits are out of the way unless a test sets them (test/rate-limits/rate-limits.test.ts).
   const loaded = loadConfig({
     DATABASE_URL: 'postgres://unused',
     PORT: '0',

@@ -1,6 +1,6 @@
 // A process with the project's Postgres client whose server cancels every statement after 1 ms, so
 // the library's own array-type read on the new connection fails (porsager/postgres#1192). It prints
-// "alive" if that dropped failure did not end the process (test/integration/db-transactions.test.ts).
+// "alive" if that dropped failure did not end the process (test/db/db-transactions.test.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSql } from '../../src/db/client.js';
 

@@ -3,7 +3,7 @@
 // the project's salt (no constructor arguments, so the same address on every chain). Every deposit
 // address is an EIP-1167 clone of the implementation the factory creates in its constructor (its
 // first CREATE, nonce 1). A build that changes the contract moves the address;
-// test/unit/deposit-contracts.test.ts compares it with a fresh build.
+// test/chain/deposit-contracts.unit.test.ts compares it with a fresh build.
 import { type Address, getAddress, getContractAddress } from 'viem';
 
 export const DEPOSIT_FACTORY_V2_ADDRESS: Address = '0xd3ea7899022A2398d3b0535995C06e2690FC14F0';

@@ -2,7 +2,7 @@
 // compiler: the factory's ABI, its CREATE2 address through the deterministic deployment proxy under
 // the project's salt (no constructor arguments, so the same address on every chain), and the hash of
 // the forwarder's init code, which fixes every deposit address. A build that changes either contract
-// moves these; test/unit/deposit-contracts.test.ts compares them with a fresh build.
+// moves these; test/chain/deposit-contracts.unit.test.ts compares them with a fresh build.
 import type { Address, Hex } from 'viem';
 
 export const DEPOSIT_FACTORY_ADDRESS: Address = '0x333f16593dfb79d7afD91F2527C10e06c11F4ad4';

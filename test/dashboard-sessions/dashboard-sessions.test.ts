@@ -202,7 +202,7 @@ describe('keys and sessions never mix', () => {
   });
 
   it('refuses an API key on dashboard-only routes', async () => {
-    // GET /v1/merchants/me and its live-mode-eligibility also answer secret keys (test/integration/api-shape.test.ts).
+    // GET /v1/merchants/me and its live-mode-eligibility also answer secret keys (test/http/api-shape.test.ts).
     for (const url of ['/v1/api-keys', '/v1/api-keys/audit-log']) {
       const response = await t.app.inject({ method: 'GET', url, headers: bearer(merchant.secretKey) });
       expect(response.statusCode).toBe(403);

@@ -43,7 +43,7 @@ const merchantWallet = () =>
     transport: http(chain.info.rpcUrl),
   });
 let keyCounter = 0;
-/** The relay workflow's shape (as in test/chain/relay.test.ts), carried in the name of the history recorded here. */
+/** The relay workflow's shape (as in test/relay/relay.test.ts), carried in the name of the history recorded here. */
 const RELAY_HISTORY_SHAPE = 'report-only-sessions';
 
 const newKey = () => `checkout-test-${Date.now()}-${keyCounter++}`;
