@@ -231,6 +231,7 @@ export async function buildApp(deps: AppDeps) {
       temporal: deps.temporal,
       taskQueue: deps.config.temporalTaskQueue,
     }),
+    { distDir: deps.config.dashboard.distDir },
   );
   registerSubscriptionRoutes(
     app,
@@ -267,6 +268,7 @@ export async function buildApp(deps: AppDeps) {
       limiter: rateLimiter,
       publicBaseUrl: deps.config.publicBaseUrl,
     }),
+    { distDir: deps.config.dashboard.distDir },
   );
   const invoices = createInvoiceService({ ...payments, events });
   registerInvoiceRoutes(app, invoices);
