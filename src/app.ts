@@ -232,6 +232,7 @@ export async function buildApp(deps: AppDeps) {
       temporal: deps.temporal,
       taskQueue: deps.config.temporalTaskQueue,
     }),
+    { distDir: deps.config.dashboard.distDir },
   );
   registerSubscriptionRoutes(
     app,
@@ -268,6 +269,7 @@ export async function buildApp(deps: AppDeps) {
       limiter: rateLimiter,
       publicBaseUrl: deps.config.publicBaseUrl,
     }),
+    { distDir: deps.config.dashboard.distDir },
   );
   const invoices = createInvoiceService({ ...payments, events });
   registerInvoiceRoutes(app, invoices);

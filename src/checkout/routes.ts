@@ -4,7 +4,8 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import { withSafeChainErrors } from '../chain/clients.js';
 import { access } from '../http/access.js';
-import { CHECKOUT_SCRIPT, CHECKOUT_SCRIPT_PATH, CHECKOUT_SECURITY_HEADERS } from './page.js';
+import { registerHostedScriptRoute } from '../hosted-pages/scripts.js';
+import { CHECKOUT_SCRIPT_PATH, CHECKOUT_SECURITY_HEADERS } from './page.js';
 import {
   checkoutEnrolBody,
   checkoutRenewal,
@@ -28,18 +29,18 @@ import {
 } from './schemas.js';
 import type { CheckoutService } from './service.js';
 
-export function registerCheckoutRoutes(app: FastifyZodInstance, checkout: CheckoutService): void {
-  app.route({
-    method: 'GET',
+export function registerCheckoutRoutes(
+  app: FastifyZodInstance,
+  checkout: CheckoutService,
+  assets: { distDir?: string | undefined } = {},
+): void {
+  registerHostedScriptRoute(app, {
     url: CHECKOUT_SCRIPT_PATH,
-    config: { access: access.public() },
-    schema: { hide: true, tags: ['Checkout'], summary: 'The hosted checkout script' },
-    handler: (_request, reply) =>
-      reply
-        .headers(CHECKOUT_SECURITY_HEADERS)
-        .header('cache-control', 'public, max-age=300')
-        .type('text/javascript; charset=utf-8')
-        .send(CHECKOUT_SCRIPT),
+    name: 'checkout.js',
+    headers: CHECKOUT_SECURITY_HEADERS,
+    tag: 'Checkout',
+    summary: 'The hosted checkout script',
+    distDir: assets.distDir,
   });
 
   app.route({

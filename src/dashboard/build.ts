@@ -1,5 +1,6 @@
 // Builds the web dashboard (dashboard/, Vite + React) into dashboard/dist with
-// content-hashed asset names. `npm start` and the test global setup call it;
+// content-hashed asset names, and the hosted pages' scripts (web/: checkout,
+// store) into dashboard/dist/hosted under fixed names. `npm start` and the test global setup call it;
 // the build is skipped when dashboard/dist was built from the same sources
 // (a SHA-256 over every source file, recorded in dist/.source-hash), so
 // repeated runs cost a directory walk. Vite is a dev dependency: it runs in a
@@ -16,16 +17,23 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const DASHBOARD_SOURCE_DIR = join(PROJECT_ROOT, 'dashboard');
 export const DASHBOARD_DIST_DIR = join(DASHBOARD_SOURCE_DIR, 'dist');
+/** The hosted pages' browser code (plain TypeScript, no React). */
+export const WEB_SOURCE_DIR = join(PROJECT_ROOT, 'web');
+/** Built file name -> entry under web/ (the names src/hosted-pages/scripts.ts serves). */
+export const HOSTED_ENTRIES = { 'checkout.js': 'checkout/main.ts', 'store.js': 'storefront/main.ts' } as const;
 const HASH_FILE = '.source-hash';
 
-/** Files outside dashboard/ the dashboard imports (shared constants), plus the lock file (tool versions). */
+/** Files outside dashboard/ and web/ the builds import (shared constants), plus the lock file (tool versions). */
 const SHARED_SOURCES = [
   'src/api-keys/scopes.ts',
   'src/http/versions.ts',
   'src/events/types.ts',
   'src/chain/presets.ts',
   'src/chain/token-typed-data.ts',
+  'src/chain/typed-data.ts',
+  'src/chain/refusal-sentences.ts',
   'src/money/format.ts',
+  'src/hosted-pages/checkout-island.ts',
   'package-lock.json',
 ];
 
@@ -40,10 +48,14 @@ function sourceFiles(dir: string): string[] {
   return files;
 }
 
-/** SHA-256 over the path and content of every dashboard source file. */
+/** SHA-256 over the path and content of every dashboard and web/ source file. */
 export function dashboardSourceHash(): string {
   const hash = createHash('sha256');
-  const files = [...sourceFiles(DASHBOARD_SOURCE_DIR), ...SHARED_SOURCES.map((f) => join(PROJECT_ROOT, f))].sort();
+  const files = [
+    ...sourceFiles(DASHBOARD_SOURCE_DIR),
+    ...sourceFiles(WEB_SOURCE_DIR),
+    ...SHARED_SOURCES.map((f) => join(PROJECT_ROOT, f)),
+  ].sort();
   for (const file of files) {
     hash.update(relative(PROJECT_ROOT, file)).update('\0');
     if (existsSync(file)) hash.update(readFileSync(file));

@@ -1,5 +1,6 @@
 // The public store page: server-rendered HTML (every merchant-provided text
-// escaped) plus one same-origin script for the buy buttons. No key of any kind
+// escaped) plus one same-origin script for the buy buttons (built from
+// web/storefront/, served by src/hosted-pages/scripts.ts). No key of any kind
 // is in the page; a purchase is a POST to /store/{slug}/products/{id}/purchase,
 // which answers with the hosted checkout to go to.
 import { formatAmount } from '../money/format.js';
@@ -176,87 +177,3 @@ export function renderStoreNotFoundPage(): string {
     false,
   );
 }
-
-/**
- * The buy buttons: POST the purchase (same origin, no key), then go to the hosted checkout it
- * names. Plain ES2020, served byte for byte as written here. Images that fail to load give way
- * to the product's initial.
- */
-export const STORE_SCRIPT = String.raw`'use strict';
-(function () {
-  var root = document.getElementById('store');
-  if (!root) return;
-  var message = document.getElementById('message');
-
-  function show(kind, text) {
-    message.setAttribute('data-kind', kind);
-    message.textContent = text;
-  }
-
-  function fallback(img) {
-    var span = document.createElement('span');
-    span.className = img.parentElement && img.parentElement.classList.contains('media') ? 'initial' : 'mark';
-    span.textContent = img.getAttribute('data-fallback') || '';
-    if (span.className === 'mark') span.setAttribute('aria-hidden', 'true');
-    img.replaceWith(span);
-  }
-  Array.prototype.forEach.call(document.querySelectorAll('img[data-fallback]'), function (img) {
-    if (img.complete && img.naturalWidth === 0 && img.getAttribute('src')) fallback(img);
-    else img.addEventListener('error', function () { fallback(img); });
-  });
-
-  var busy = false;
-  function refusal(status, body, retryAfter) {
-    var code = body && body.error && body.error.code;
-    if (status === 429 || code === 'rate_limited') {
-      return 'Too many purchases from your network just now. Please try again in ' + (retryAfter || 60) + ' seconds.';
-    }
-    if (status === 404) return 'This product is no longer on sale. Reload the page to see what is available.';
-    if (code === 'invalid_request' && body.error.param === 'payTo') return 'This shop cannot take payments right now. Please contact the merchant.';
-    return (body && body.error && body.error.message) || 'Something went wrong. Please try again.';
-  }
-
-  // Back from the checkout (page restored from the back-forward cache): the buttons work again.
-  window.addEventListener('pageshow', function (event) {
-    if (!event.persisted) return;
-    busy = false;
-    Array.prototype.forEach.call(root.querySelectorAll('button[data-purchase-path]'), function (button) {
-      button.disabled = false;
-      button.textContent = button.getAttribute('data-label') || button.textContent;
-    });
-  });
-
-  Array.prototype.forEach.call(root.querySelectorAll('button[data-purchase-path]'), function (button) {
-    var label = button.textContent;
-    button.setAttribute('data-label', label);
-    button.addEventListener('click', function () {
-      if (busy) return;
-      busy = true;
-      button.disabled = true;
-      button.textContent = 'Opening checkout…';
-      show('info', '');
-      fetch(button.getAttribute('data-purchase-path'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: '{}',
-        credentials: 'omit'
-      })
-        .then(function (response) {
-          return response.json().catch(function () { return null; }).then(function (body) {
-            if (response.ok && body && typeof body.checkoutPath === 'string' && body.checkoutPath.charAt(0) === '/') {
-              location.assign(body.checkoutPath);
-              return;
-            }
-            throw new Error(refusal(response.status, body, response.headers.get('retry-after')));
-          });
-        })
-        .catch(function (error) {
-          show('error', error && error.message ? error.message : 'The network failed. Please try again.');
-          button.disabled = false;
-          button.textContent = label;
-          busy = false;
-        });
-    });
-  });
-})();
-`;

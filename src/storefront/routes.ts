@@ -7,7 +7,8 @@ import type { FastifyZodInstance } from '../http/types.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import { optionalBody } from '../http/schemas.js';
-import { STORE_SCRIPT, STORE_SCRIPT_PATH, STORE_SECURITY_HEADERS, renderStoreNotFoundPage, renderStorePage } from './page.js';
+import { registerHostedScriptRoute } from '../hosted-pages/scripts.js';
+import { STORE_SCRIPT_PATH, STORE_SECURITY_HEADERS, renderStoreNotFoundPage, renderStorePage } from './page.js';
 import {
   createProductBody,
   product,
@@ -36,7 +37,11 @@ function wantsJson(accept: string | undefined): boolean {
   return types.includes('application/json') && !types.includes('text/html');
 }
 
-export function registerStorefrontRoutes(app: FastifyZodInstance, storefronts: StorefrontService): void {
+export function registerStorefrontRoutes(
+  app: FastifyZodInstance,
+  storefronts: StorefrontService,
+  assets: { distDir?: string | undefined } = {},
+): void {
   app.route({
     method: 'POST',
     url: '/v1/storefront',
@@ -131,17 +136,13 @@ export function registerStorefrontRoutes(app: FastifyZodInstance, storefronts: S
   });
 
   // The public page and its buy route.
-  app.route({
-    method: 'GET',
+  registerHostedScriptRoute(app, {
     url: STORE_SCRIPT_PATH,
-    config: { access: access.public() },
-    schema: { hide: true, tags: [TAG], summary: 'The store page script' },
-    handler: (_request, reply) =>
-      reply
-        .headers(STORE_SECURITY_HEADERS)
-        .header('cache-control', 'public, max-age=300')
-        .type('text/javascript; charset=utf-8')
-        .send(STORE_SCRIPT),
+    name: 'store.js',
+    headers: STORE_SECURITY_HEADERS,
+    tag: TAG,
+    summary: 'The store page script',
+    distDir: assets.distDir,
   });
 
   app.route({

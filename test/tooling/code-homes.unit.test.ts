@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PRODUCT = ['src', 'workflows', 'activities'];
+const PRODUCT = ['src', 'workflows', 'activities', 'web'];
 const NOT_PRODUCT = ['tools', 'test', 'bench', 'scripts'];
 
 function sourceFiles(dir: string): string[] {

@@ -1,0 +1,13 @@
+// Entry of the hosted checkout script (built to /checkout/assets/checkout.js):
+// the checkout, enrolment and renewal pages share it. The server's page names
+// which one this is, and its id, in the JSON island #checkout-data.
+import { readIsland } from '../shared/island.js';
+import { startPlanPage } from './plan-page.js';
+import { startRenewalPage } from './renewal-page.js';
+import { startSessionPage } from './session-page.js';
+import { CHECKOUT_ISLAND_ID, type CheckoutIsland } from '../../src/hosted-pages/checkout-island.js';
+
+const island = readIsland<CheckoutIsland>(CHECKOUT_ISLAND_ID);
+if (island?.page === 'renewal') startRenewalPage(island.subscriptionId);
+else if (island?.page === 'plan') startPlanPage(island.planId);
+else if (island?.page === 'session') startSessionPage(island.sessionId);

@@ -1,0 +1,101 @@
+// What the checkout, enrolment and renewal pages say, as pure functions of what
+// they read (session, API error, clock): unit-tested without a browser
+// (test/unit/hosted-pages.test.ts). The refusal sentences are the server's own
+// (src/chain/refusal-sentences.ts).
+import { payerRefusalMessages } from '../../src/chain/refusal-sentences.js';
+import type { ApiErrorBody } from '../shared/errors.js';
+import type { MessageKind } from '../shared/page.js';
+import type { CheckoutSession } from './types.js';
+
+export const MESSAGES = {
+  noWallet: 'No wallet found. Install or open an Ethereum wallet (EIP-1193) in this browser and reload the page.',
+  noWalletTransfer: 'No wallet in this browser. Send the transfer below from any wallet or exchange instead.',
+  rejected: 'You rejected the signature request in your wallet. Nothing was paid; you can try again.',
+  rejectedConnect: 'You did not connect your wallet. Nothing was paid; you can try again.',
+  expired: 'This checkout session has expired. Return to the merchant to start a new payment.',
+  cancelled: 'This checkout session was cancelled by the merchant.',
+  completed: 'This checkout session is already paid.',
+  processing: 'A payment for this session is being confirmed…',
+  failedOnChain: 'The payment could not be completed on-chain. Nothing was taken; you can try again.',
+  tokenUnsupported: 'This token cannot be paid by signature (EIP-3009) on this network.',
+} as const;
+
+const REFUSALS: Readonly<Record<string, string>> = payerRefusalMessages();
+
+/** The payer's sentence for a refusal code; null for anything else (a contract error name, no code). */
+export function refusalText(code: unknown): string | null {
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(REFUSALS, code) ? REFUSALS[code]! : null;
+}
+
+/** An API error's named refusal (details.refusalCode, docs/decisions.md "Token refusals are named"), if any. */
+export function apiRefusalText(api: ApiErrorBody | undefined): string | null {
+  return refusalText(api?.details?.refusalCode);
+}
+
+export function isExpired(session: Pick<CheckoutSession, 'status' | 'expiresAt'>, now = Date.now()): boolean {
+  return session.status === 'expired' || (session.status === 'open' && Date.parse(session.expiresAt) <= now);
+}
+
+/** The status line of a session that cannot be paid now; null while it can. */
+export function statusMessage(session: Pick<CheckoutSession, 'status' | 'expiresAt'>, now = Date.now()): [MessageKind, string] | null {
+  if (isExpired(session, now)) return ['error', MESSAGES.expired];
+  if (session.status === 'cancelled') return ['error', MESSAGES.cancelled];
+  if (session.status === 'completed') return ['success', MESSAGES.completed];
+  if (session.status === 'processing') return ['info', MESSAGES.processing];
+  return null;
+}
+
+/** Why the pay route refused a signed authorization, in the payer's words. */
+export function relayMessage(api: ApiErrorBody, fallback: string): string {
+  if (api.code === 'session_invalid_state') return 'This checkout session can no longer be paid (already paid, expired or cancelled).';
+  const named = apiRefusalText(api);
+  if (named) return named;
+  if (api.param === 'authorization.value' && /balance/i.test(api.message || '')) return REFUSALS.insufficient_funds!;
+  if (api.param === 'authorization.validBefore' || api.param === 'authorization.validAfter')
+    return 'Your device clock looks wrong: the signature is outside its valid time window. Check the clock and try again.';
+  if (api.param === 'signature') return 'The wallet signature could not be verified. Try again, or use another wallet.';
+  return 'The payment could not be submitted: ' + (api.message || fallback);
+}
+
+/** Only http(s) URLs are followed (a merchant's successUrl or cancelUrl). */
+export function safeRedirectUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What the wallet pays: the amount, less what transfers to the deposit address already paid. */
+export function amountDue(session: Pick<CheckoutSession, 'amount' | 'deposit'>): string {
+  return session.deposit ? session.deposit.amountRemaining : session.amount;
+}
+
+/** `Expires in 4:07` until the session's expiry, then `Expired`. */
+export function countdown(expiresAt: string, now = Date.now()): string {
+  const left = Math.max(0, Date.parse(expiresAt) - now);
+  const minutes = Math.floor(left / 60000);
+  const seconds = Math.floor((left % 60000) / 1000);
+  return left > 0 ? 'Expires in ' + minutes + ':' + String(seconds).padStart(2, '0') : 'Expired';
+}
+
+const INTERVAL_WORDS: Readonly<Record<string, string>> = {
+  daily: 'day',
+  weekly: 'week',
+  monthly: 'month',
+  quarterly: 'quarter',
+  yearly: 'year',
+};
+
+/** ` per month`, ` every 3 months`: appended to a plan's amount. */
+export function planPeriod(interval: string, intervalCount: number): string {
+  const word = INTERVAL_WORDS[interval];
+  return intervalCount > 1 ? ' every ' + intervalCount + ' ' + word + 's' : ' per ' + word;
+}
+
+/** ` on Base Sepolia (test mode)`-style network line parts. */
+export function networkLabel(session: Pick<CheckoutSession, 'network' | 'chainId' | 'livemode'>): string {
+  return (session.network || 'chain ' + session.chainId) + (session.livemode ? '' : ' (test mode)');
+}

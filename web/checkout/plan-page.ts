@@ -1,0 +1,153 @@
+// The enrolment page of a subscription plan: an EIP-2612 permit for the
+// subscription manager, then the Enrolment terms (./enrolment-signing.ts), both
+// relayed by POST /checkout/plans/{id}/enrol; then polls the enrolment.
+import { ApiError, UserMessageError, isUserRejection } from '../shared/errors.js';
+import { getJson, postJson, sleep } from '../shared/http.js';
+import { formatTokenAmount } from '../shared/money.js';
+import { byId, pageControls, setText, somethingWentWrong } from '../shared/page.js';
+import { randomNonce } from '../shared/token-calls.js';
+import { balanceOf, ensureNetwork, hasWallet, refuseAtDoor, requestAccount, wallet } from '../shared/wallet.js';
+import { enrolmentBody, enrolmentTypedData } from './enrolment-signing.js';
+import { MESSAGES, apiRefusalText, planPeriod, refusalText } from './messages.js';
+import { permitTypedData } from './typed-data.js';
+import type { EnrolmentOffer, TokenInfo } from './types.js';
+
+type EnrolmentStatus = { submissionStatus: string; failureCode?: string | null; failureReason?: string | null };
+type Plan = { interval: string; intervalCount: number; trialPeriodDays: number };
+
+export function startPlanPage(planId: string): void {
+  const ui = pageControls();
+  const state: { offer: EnrolmentOffer | null; token: TokenInfo | null } = { offer: null, token: null };
+  const planUrl = (suffix: string) => '/checkout/plans/' + encodeURIComponent(planId) + suffix;
+
+  async function pollEnrolment(nonce: string): Promise<void> {
+    for (;;) {
+      const enrolment = await getJson<EnrolmentStatus>(planUrl('/enrolments/' + nonce));
+      if (enrolment.submissionStatus === 'confirmed') {
+        ui.setBusy(true, 'Subscribed');
+        return ui.show('success', 'You are subscribed. Thank you!');
+      }
+      if (enrolment.submissionStatus === 'failed') {
+        ui.setBusy(false, 'Subscribe with wallet');
+        const named = refusalText(enrolment.failureCode);
+        if (named) return ui.show('error', named);
+        const reason = enrolment.failureReason ? ': ' + enrolment.failureReason : '.';
+        return ui.show('error', 'The subscription could not be created on-chain' + reason + ' Nothing was charged; you can try again.');
+      }
+      await sleep(1000);
+    }
+  }
+
+  async function subscribe(): Promise<void> {
+    const offer = state.offer;
+    const token = state.token;
+    if (ui.isBusy() || !offer || !token) return;
+    if (!hasWallet()) return ui.show('error', MESSAGES.noWallet);
+    ui.setBusy(true, 'Waiting for wallet…');
+    ui.show('info', 'Connect your wallet…');
+    let step = 'connect';
+    const deadline = String(Math.floor(Date.now() / 1000) + 3600);
+    const nonce = randomNonce();
+    try {
+      const account = await requestAccount();
+      step = 'network';
+      await ensureNetwork(offer.chainId);
+      step = 'door';
+      await refuseAtDoor(offer.terms.token, account, offer.terms.merchant);
+      step = 'balance';
+      const balance = await balanceOf(offer.terms.token, account);
+      if (offer.terms.trialEnd === '0' && balance < BigInt(offer.terms.amount)) {
+        throw new UserMessageError(
+          'Your balance is too low: you have ' +
+            formatTokenAmount(balance, token.decimals, token.symbol) +
+            ' and the first period costs ' +
+            formatTokenAmount(offer.terms.amount, token.decimals, token.symbol) +
+            '.',
+        );
+      }
+      const permitNonce = await getJson<{ nonce: string }>(
+        '/v1/tokens/' +
+          encodeURIComponent(offer.terms.token) +
+          '/permit-nonce?owner=' +
+          account +
+          '&mode=' +
+          (offer.livemode ? 'live' : 'test'),
+      );
+      step = 'sign';
+      ui.show('info', 'Sign the allowance (1 of 2) in your wallet…');
+      const permit = permitTypedData(token.domain!, {
+        owner: account,
+        spender: offer.subscriptionManager,
+        value: offer.permitValue,
+        nonce: permitNonce.nonce,
+        deadline,
+      });
+      const permitSignature = await wallet<string>('eth_signTypedData_v4', [account, JSON.stringify(permit)]);
+      ui.show('info', 'Sign the subscription terms (2 of 2) in your wallet…');
+      const enrolment = enrolmentTypedData(offer, account, nonce, deadline);
+      const enrolmentSignature = await wallet<string>('eth_signTypedData_v4', [account, JSON.stringify(enrolment)]);
+      step = 'submit';
+      ui.setBusy(true, 'Processing…');
+      ui.show('info', 'Submitting your subscription…');
+      const body: Record<string, unknown> = {
+        subscriber: account,
+        terms: offer.terms,
+        permit: { value: offer.permitValue, deadline, signature: permitSignature },
+        enrolment: enrolmentBody(nonce, deadline, enrolmentSignature),
+      };
+      const email = byId<HTMLInputElement>('email')?.value.trim();
+      if (email) body.customerEmail = email;
+      await postJson(planUrl('/enrol'), body);
+      ui.show('info', 'Subscription submitted. Waiting for confirmation on-chain…');
+      await pollEnrolment(nonce);
+    } catch (error) {
+      ui.setBusy(false, 'Subscribe with wallet');
+      if (isUserRejection(error)) {
+        return ui.show(
+          'error',
+          step === 'connect'
+            ? MESSAGES.rejectedConnect
+            : 'You rejected the signature request in your wallet. Nothing was signed up or charged; you can try again.',
+        );
+      }
+      if (error instanceof UserMessageError) return ui.show('error', error.message);
+      if (error instanceof ApiError) {
+        return ui.show(
+          'error',
+          apiRefusalText(error.api) || 'The subscription could not be submitted: ' + (error.api.message || error.message),
+        );
+      }
+      ui.show('error', somethingWentWrong(error));
+    }
+  }
+
+  async function load(): Promise<void> {
+    try {
+      const offer = await getJson<EnrolmentOffer>(planUrl('/enrolment'));
+      state.offer = offer;
+      setText('merchant', offer.merchantName || 'Subscribe');
+      setText('description', offer.planName);
+      setText('details', 'Paid to ' + offer.terms.merchant + ' on chain ' + offer.chainId + (offer.livemode ? '' : ' (test mode)'));
+      const [token, plan] = await Promise.all([
+        getJson<TokenInfo>('/v1/tokens/' + encodeURIComponent(offer.terms.token) + '?mode=' + (offer.livemode ? 'live' : 'test')),
+        getJson<Plan>('/v1/checkout/plans/' + encodeURIComponent(planId)),
+      ]);
+      state.token = token;
+      setText(
+        'amount',
+        formatTokenAmount(offer.terms.amount, token.decimals, token.symbol) + planPeriod(plan.interval, plan.intervalCount),
+      );
+      if (plan.trialPeriodDays > 0) setText('description', offer.planName + ' (' + plan.trialPeriodDays + '-day free trial)');
+      if (!token.supports?.eip2612 || !token.domain) {
+        return ui.show('error', 'This token cannot be approved by signature (EIP-2612) on this network.');
+      }
+      ui.setBusy(false, 'Subscribe with wallet');
+    } catch (error) {
+      const status = error instanceof ApiError ? error.status : undefined;
+      ui.show('error', status === 404 ? 'This subscription plan does not exist.' : 'Could not load the plan: ' + (error as Error).message);
+    }
+  }
+
+  ui.button.addEventListener('click', () => void subscribe());
+  void load();
+}

@@ -1,0 +1,79 @@
+// What the hosted checkout pages read from the public routes (only the fields
+// they use): GET /v1/checkout/sessions/{id}, GET /v1/tokens/{address}, the plan
+// enrolment offer and the renewal offer. The server's schemas are in
+// src/checkout/schemas.ts and src/tokens.
+
+export type TypedDataDomain = { name?: string; version?: string; chainId?: number | string; verifyingContract?: string };
+
+export type TokenInfo = {
+  decimals: number;
+  symbol: string;
+  domain: TypedDataDomain | null;
+  supports?: { eip3009?: boolean; eip2612?: boolean };
+};
+
+export type SessionStatus = 'open' | 'processing' | 'completed' | 'expired' | 'cancelled';
+
+export type CheckoutSession = {
+  id: string;
+  status: SessionStatus;
+  amount: string;
+  token: string;
+  payTo: string;
+  chainId: number;
+  network?: string | null;
+  livemode: boolean;
+  expiresAt: string;
+  successUrl?: string | null;
+  cancelUrl?: string | null;
+  merchantName?: string | null;
+  storeName?: string | null;
+  productName?: string | null;
+  logoUrl?: string | null;
+  supportEmail?: string | null;
+  lastPaymentError?: { code?: string | null } | null;
+  invoice?: { number: string; lineItems: { description: string; quantity: number; unitAmount: string }[] } | null;
+  deposit?: {
+    address: string;
+    paymentUri: string;
+    amountRemaining: string;
+    amountReceived: string;
+    amountExcess: string;
+  } | null;
+};
+
+export type EnrolmentTerms = {
+  token: string;
+  merchant: string;
+  operator: string;
+  amount: string;
+  period: string;
+  periods: number | string;
+  trialEnd: string;
+};
+
+export type EnrolmentOffer = {
+  merchantName?: string | null;
+  planName: string;
+  chainId: number;
+  livemode: boolean;
+  subscriptionManager: string;
+  managerDomain: TypedDataDomain;
+  permitValue: string;
+  terms: EnrolmentTerms;
+};
+
+export type RenewalOffer = {
+  merchantName?: string | null;
+  planName: string;
+  periodsLeft: number;
+  permitValue: string;
+  spender: string;
+  subscriber: string;
+  token: string;
+  tokenDomain: TypedDataDomain;
+  permitNonce: string;
+  chainId: number;
+  livemode: boolean;
+  status: string;
+};
