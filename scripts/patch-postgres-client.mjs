@@ -35,6 +35,10 @@ const EDITS = [
 const root = join(process.cwd(), 'node_modules', 'postgres');
 const files = ['src/index.js', 'cjs/src/index.js', 'cf/src/index.js'];
 
+// package.json pins this version exactly: an upgrade must come here first (is the fix still needed?).
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+if (version !== '3.4.9') throw new Error(`postgres ${version} installed; scripts/patch-postgres-client.mjs fixes 3.4.9 only`);
+
 let patched = 0;
 for (const file of files) {
   const path = join(root, file);
