@@ -10,7 +10,7 @@
 // recorded bytes of the missing nonces. A reverted or dropped transaction frees
 // its purpose for a new one.
 import type { Address, Hex, LocalAccount, PublicClient } from 'viem';
-import type { Sql } from '../db/client.js';
+import type { PoolSql } from '../db/client.js';
 import * as ledger from './ledger-repo.js';
 import type { ReceiptWaiter } from './receipts.js';
 import { createTransactionSender, type Settled, type TransactionRow } from './sender.js';
@@ -32,7 +32,8 @@ export type OperatorSender = {
 };
 
 export function createOperatorSender(deps: {
-  sql: Sql;
+  /** The pool, never a transaction: sends commit their ledger rows on their own (sender.ts). */
+  sql: PoolSql;
   client: PublicClient;
   account: LocalAccount;
   chainId: number;

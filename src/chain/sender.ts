@@ -13,11 +13,16 @@
 // transaction's connection. A batch that never settles (a client fault) fails its
 // callers after BATCH_STALL_MS instead of holding every later send of the account.
 //
-// Never inside a caller's transaction: a request that holds an Idempotency-Key runs in one open
-// transaction (src/db/request-transaction.ts) that every `sql.begin` would join. The sender leaves it
-// (`outsideRequestTransaction`), so the record commits before the bytes are sent, the account's row
-// lock is held only while the batch records, and a request that rolls back never leaves a sent
-// transaction without its ledger row. Waiting for a receipt never holds a database transaction.
+// Never inside a caller's transaction, so the record commits before the bytes are sent, the account's
+// row lock is held only while the batch records, and a request that rolls back never leaves a sent
+// transaction without its ledger row (nor a business row for a transaction never sent). Two guards:
+// by type, the sender takes the pool (`PoolSql`), which a transaction or a reserved connection does
+// not satisfy; at run time, a send, look or settle inside a request whose Idempotency-Key transaction
+// is open (src/db/request-transaction.ts: writes not yet committed) is refused with
+// `SendInsideTransactionError`. A route sends before its writes or after the commit (a workflow
+// activity, `afterCommit`). Before the request's transaction opens, the sender leaves its scope
+// (`outsideRequestTransaction`) so its own `sql.begin` commits on its own. Waiting for a receipt never
+// holds a database transaction.
 //
 // Following: `look` takes one look at a recorded transaction (mined under any of
 // its hashes, its nonce taken by another transaction, or still waiting: then it
@@ -35,8 +40,8 @@ import {
   keccak256,
   parseTransaction,
 } from 'viem';
-import type { Db, Sql } from '../db/client.js';
-import { outsideRequestTransaction } from '../db/request-transaction.js';
+import type { Db, PoolSql, Sql } from '../db/client.js';
+import { insideOpenRequestTransaction, outsideRequestTransaction } from '../db/request-transaction.js';
 import * as ledger from './ledger-repo.js';
 import type { ReceiptWaiter } from './receipts.js';
 import { broadcast, replacementFees } from './sending.js';
@@ -82,8 +87,23 @@ export type TransactionSender = {
   settle(row: TransactionRow, options: { receipts: ReceiptWaiter; stuckAfterMs: number }): Promise<Settled>;
 };
 
+/** A send to the chain was asked for while the request's transaction held uncommitted writes. */
+export class SendInsideTransactionError extends Error {
+  constructor() {
+    super('A send to the chain may not run inside an open request transaction: send before the writes or after the commit.');
+    this.name = 'SendInsideTransactionError';
+  }
+}
+
+/** Runs a sender operation outside any request transaction; refuses when one holds uncommitted writes. */
+function outsideTransactions<T>(operation: () => Promise<T>): Promise<T> {
+  if (insideOpenRequestTransaction()) return Promise.reject(new SendInsideTransactionError());
+  return outsideRequestTransaction(operation);
+}
+
 export function createTransactionSender(deps: {
-  sql: Sql;
+  /** The pool, never a transaction (see the module comment). */
+  sql: PoolSql;
   client: PublicClient;
   account: LocalAccount;
   chainId: number;
@@ -227,9 +247,9 @@ export function createTransactionSender(deps: {
   return {
     address: account.address,
     chainId,
-    send: (call, options) => outsideRequestTransaction(() => send(call, options)),
-    look: (row, options) => outsideRequestTransaction(() => look(row, options)),
-    settle: (row, options) => outsideRequestTransaction(() => settle(row, options)),
+    send: (call, options) => outsideTransactions(() => send(call, options)),
+    look: (row, options) => outsideTransactions(() => look(row, options)),
+    settle: (row, options) => outsideTransactions(() => settle(row, options)),
   };
 }
 

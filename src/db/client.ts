@@ -6,6 +6,12 @@ import { installReservedTransactions } from './transactions.js';
 
 export type Sql = postgres.Sql;
 export type Db = postgres.Sql | postgres.TransactionSql;
+/**
+ * The pool itself: neither a transaction (`savepoint`) nor a reserved connection (`release`) satisfies
+ * it. What a send to the chain takes (src/chain/sender.ts), so that no send can run inside a caller's
+ * transaction; a plain `Sql` does.
+ */
+export type PoolSql = Sql & { savepoint?: never; release?: never };
 
 /**
  * Bounds on waiting for Postgres, so a request never hangs on a database that is down or stuck

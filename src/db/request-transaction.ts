@@ -186,6 +186,14 @@ export function outsideRequestTransaction<T>(fn: () => T): T {
 }
 
 /**
+ * True inside a request whose transaction is open (it has begun and not yet ended): its writes are not
+ * committed yet. A send to the chain refuses to run here (src/chain/sender.ts).
+ */
+export function insideOpenRequestTransaction(): boolean {
+  return scopes.getStore()?.openConnection !== undefined;
+}
+
+/**
  * Runs `work` once the current transaction has committed: now, or at the COMMIT of the request's
  * transaction when one is open in this scope (a workflow started earlier would look before the commit).
  */

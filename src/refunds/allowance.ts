@@ -10,7 +10,7 @@ import { createReceiptWaiter } from '../chain/receipts.js';
 import { createTransactionSender, type Settled } from '../chain/sender.js';
 import { signingAccount } from '../chain/signing-account.js';
 import { splitSig } from '../chain/typed-data.js';
-import type { Sql } from '../db/client.js';
+import type { PoolSql } from '../db/client.js';
 
 /** The operator that sends refunds in this mode, if the deployment has one. */
 export function refundOperatorOf(settings: ChainSettings): Address | undefined {
@@ -40,7 +40,7 @@ export async function readRefundAllowance(settings: ChainSettings, owner: Addres
  * transaction already recorded. Waits until it is mined; answers how it ended.
  */
 export async function submitRefundPermit(
-  sql: Sql,
+  sql: PoolSql,
   settings: ChainSettings,
   permit: { owner: Address; spender: Address; value: bigint; deadline: bigint; nonce: bigint; signature: Hex },
 ): Promise<Settled> {

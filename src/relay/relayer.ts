@@ -14,7 +14,7 @@ import { estimateGasInNextBlock, nextBlockTime } from '../chain/chain-time.js';
 import * as ledger from '../chain/ledger-repo.js';
 import { broadcast } from '../chain/sending.js';
 import { createTransactionSender, type TransactionSender } from '../chain/sender.js';
-import type { Db, Sql } from '../db/client.js';
+import type { Db, PoolSql, Sql } from '../db/client.js';
 import { type RelayCall, encodeRelayCall, relayErrorAbi } from './calls.js';
 import { isRefusalCode, refusalOf, retryOf } from '../chain/refusals.js';
 import { recordEvent } from '../events/outbox.js';
@@ -126,7 +126,7 @@ function relayerOf(settings: ChainSettings): PrivateKeyAccount {
 const senders = new WeakMap<Sql, Map<string, TransactionSender>>();
 
 /** The relayer's sender for these settings (its group commit is shared by every sender of the account anyway). */
-function senderOf(sql: Sql, settings: ChainSettings): TransactionSender {
+function senderOf(sql: PoolSql, settings: ChainSettings): TransactionSender {
   const relayer = relayerOf(settings);
   let byChain = senders.get(sql);
   if (!byChain) senders.set(sql, (byChain = new Map()));
