@@ -10,7 +10,8 @@
 // on-chain double charges (must be 0),
 // and the same for the direct baseline, with the ratio. In the same run, against the same
 // Temporal server, it measures F (bench/temporal-floor.ts) and reports charges/s against it, the
-// CPU per charge by process, and how the charges were batched on-chain (chargeMany transactions).
+// CPU per charge by process, and how the charges were batched on-chain (chargeMany transactions); and, from the
+// histories after the window, workflow tasks, task timeouts, local activities and visibility updates per charge.
 //
 //   FLOOR_N=1000 (workflows of the floor run)   CHARGE_BATCH=0 (one charge transaction per charge)
 //   BENCH_DUE=waiting (the N workflows are started before the worker runs; the window times the charges alone)
@@ -40,6 +41,7 @@ import { createWorker } from '../src/temporal/worker.js';
 import { randomNonce, signEnrolment, signPermit } from '../test/chain/helpers.js';
 import { benchDatabase, cpuPerItem, cpuSnapshot, processMemoryMiB, startWorkerProcess, table } from './support.js';
 import { measureTemporalFloor } from './temporal-floor.js';
+import { historyCounts, perItem } from './history-stats.js';
 import { chainDefinition } from '../src/chain/chain-definition.js';
 
 const N = Number(process.argv[2] ?? 10_000);
@@ -321,6 +323,12 @@ try {
   );
   log('CPU per charge during the workflow run, by process:');
   table(cpu.map((row) => ({ process: row.process, 'ms per charge': row.ms.toFixed(2) })));
+  // Read after the window, so reading them costs the run nothing: every subscription workflow's history so far.
+  const histories = await historyCounts(temporal, 'WorkflowType = "subscriptionWorkflow"');
+  log("per charge, from the subscription workflows' histories (the floor workflow: 1 task, 0 timeouts):");
+  table([perItem(histories, N)]);
+  const dispatcher = await historyCounts(temporal, 'WorkflowType = "eventDispatcherWorkflow"');
+  log(`event dispatcher wake-up signals per charge: ${(dispatcher.signals / N).toFixed(2)} (at most one per 250 ms per process)`);
   await temporal.connection.close();
 
   /** The product worker in this process (the in-process chain port can switch batching off). */

@@ -27,27 +27,38 @@ export async function wakeEventDispatcher(client: Client, taskQueue: string): Pr
   );
 }
 
+/** The least time between two wake-ups sent by one process: a renewal day's burst of commits costs a few signals a second. */
+export const WAKE_MIN_INTERVAL_MS = 250;
+
 /**
- * Wake-ups coalesced per process: while one signal is on the wire, every commit
- * that happens meanwhile waits for the single next signal, sent once the first
- * returns. Each caller is answered by a signal sent after its commit (so the
- * dispatcher's next look sees its events), and a burst of N commits costs about
- * one signal per round trip instead of N.
+ * Wake-ups coalesced per process: while one signal is on the wire, or less than
+ * `minIntervalMs` after the last one was sent, every commit that happens
+ * meanwhile waits for the single next signal. Each caller is answered by a
+ * signal sent after its commit (so the dispatcher's next look sees its events),
+ * and a burst of N commits costs at most one signal per interval instead of N.
  */
-export function coalescedWake(wake: () => Promise<void>): () => Promise<void> {
+export function coalescedWake(wake: () => Promise<void>, minIntervalMs = WAKE_MIN_INTERVAL_MS): () => Promise<void> {
   let onTheWire: Promise<void> | undefined;
   let next: Promise<void> | undefined;
+  let lastSentAt = Number.NEGATIVE_INFINITY;
   const send = (): Promise<void> => {
+    lastSentAt = Date.now();
     const sent: Promise<void> = wake().finally(() => {
       if (onTheWire === sent) onTheWire = undefined;
     });
     onTheWire = sent;
     return sent;
   };
+  const untilIntervalEnds = () => {
+    const wait = lastSentAt + minIntervalMs - Date.now();
+    return wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)) : undefined;
+  };
   return () => {
-    if (!onTheWire) return send();
-    next ??= onTheWire
+    if (next) return next;
+    if (!onTheWire && Date.now() >= lastSentAt + minIntervalMs) return send();
+    next = (onTheWire ?? Promise.resolve())
       .catch(() => undefined)
+      .then(untilIntervalEnds)
       .then(() => {
         next = undefined;
         return send();

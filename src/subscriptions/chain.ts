@@ -13,6 +13,7 @@ import {
   BaseError,
   ContractFunctionRevertedError,
   type Hex,
+  type Log,
   type PublicClient,
   type TransactionReceipt,
   createPublicClient,
@@ -158,6 +159,22 @@ export function decodeContractRevert(error: unknown): { errorName: string; args:
 
 function describeRevert(revert: { errorName: string; args: readonly unknown[] }): string {
   return `${revert.errorName}(${revert.args.map(String).join(', ')})`;
+}
+
+/**
+ * Each item's outcome in a mined `chargeMany`, keyed `id:periodIndex`: 'charged' for a SubscriptionCharged
+ * log of `manager`, else the SubscriptionChargeFailed reason (an error selector). One pass over the receipt.
+ */
+export function chargeManyOutcomes(manager: Address, logs: Log[]): Map<string, 'charged' | Hex> {
+  const outcomes = new Map<string, 'charged' | Hex>();
+  const events = parseEventLogs({ abi: subscriptionManagerAbi, logs, eventName: ['SubscriptionCharged', 'SubscriptionChargeFailed'] });
+  for (const l of events) {
+    if (l.address.toLowerCase() !== manager.toLowerCase()) continue;
+    const key = `${l.args.id}:${l.args.periodIndex}`;
+    if (l.eventName === 'SubscriptionCharged') outcomes.set(key, 'charged');
+    else if (!outcomes.has(key)) outcomes.set(key, l.args.reason);
+  }
+  return outcomes;
 }
 
 export async function createViemSubscriptionChain(
@@ -423,7 +440,12 @@ export async function createViemSubscriptionChain(
           data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'chargeMany', args }),
         },
       })).then(
-        (result) => ({ ok: true as const, result }),
+        // The receipt's logs are parsed once for the whole batch, not once per item.
+        (result) => ({
+          ok: true as const,
+          result,
+          outcomes: 'receipt' in result ? chargeManyOutcomes(c.mode.subscriptionManager, result.receipt.logs) : undefined,
+        }),
         (error: unknown) => ({ ok: false as const, error }),
       );
       for (const item of chargeable) {
@@ -432,22 +454,17 @@ export async function createViemSubscriptionChain(
           settle(async () => {
             const sentBatch = await batch;
             if (!sentBatch.ok) throw sentBatch.error;
-            const result = sentBatch.result;
-            if ('receipt' in result) {
+            const { result, outcomes: logged } = sentBatch;
+            if ('receipt' in result && logged) {
               const receipt = result.receipt;
-              const mine = (l: { args: { id?: bigint; periodIndex?: number } }) =>
-                l.args.id === item.id && l.args.periodIndex === item.periodIndex;
-              const logs = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs }).filter(
-                (l) => l.address.toLowerCase() === c.mode.subscriptionManager.toLowerCase(),
-              );
-              if (logs.some((l) => l.eventName === 'SubscriptionCharged' && mine(l))) {
+              const outcome = logged.get(keyOf(item));
+              if (outcome === 'charged') {
                 return { ok: true, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber.toString(), alreadyCharged: false };
               }
-              const failed = logs.find((l) => l.eventName === 'SubscriptionChargeFailed' && mine(l));
-              if (failed?.eventName === 'SubscriptionChargeFailed' && chargeFailureName(failed.args.reason) === 'PeriodAlreadyCharged')
+              if (outcome !== undefined && chargeFailureName(outcome) === 'PeriodAlreadyCharged')
                 return existingCharge(c, item.id, item.periodIndex);
               // Refused in the block though the simulation passed (the state moved): the one-period path says why.
-              if (failed) return chargeOne(c, item);
+              if (outcome !== undefined) return chargeOne(c, item);
               throw new Error(
                 `the batch ${receipt.transactionHash} has no outcome for period ${item.periodIndex} of subscription ${item.id}`,
               );
