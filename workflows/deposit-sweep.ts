@@ -5,7 +5,7 @@
 // purpose in the transaction ledger, so a retried or restarted step follows the transaction already
 // sent instead of sending another. A failed sweep lets its deposits go and is tried again. A deposit
 // whose payout the token refuses (version 2 sweeps report it) waits and is looked at again.
-import { patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { CHAIN_ACTIVITY, DATABASE_ACTIVITY } from './options.js';
 
@@ -21,12 +21,11 @@ export async function depositSweepWorkflow({ depositId }: DepositSweepInput): Pr
   for (;;) {
     const step = await sendDepositSweep(depositId);
     if (step.kind === 'done') return step.outcome;
-    // Only a v2 session's deposit is ever blocked; the marker keeps histories of older code replayable.
-    if (step.kind === 'blocked' && patched('deposit-sweep-blocked')) {
+    // Only a v2 session's deposit is ever blocked.
+    if (step.kind === 'blocked') {
       await sleep(step.recheckAfterMs);
       continue;
     }
-    if (step.kind !== 'settle') throw new Error(`unexpected sweep step ${step.kind}`);
     const outcome = await settleDepositSweep(step.purpose);
     // Reverted or dropped: its deposits were let go; the next attempt claims them again.
     if (outcome !== 'success') await sleep('5 seconds');

@@ -5,7 +5,7 @@
 // timer to dueAt (sent -> overdue, invoice.overdue), the paid signal from the
 // backing session (invoice.paid) and the void signal (ends the workflow).
 // On a test clock (issue #30) the wait to dueAt is on the clock's time (workflows/clock.ts).
-import { condition, defineSignal, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { workflowClock } from './clock.js';
 import { DATABASE_ACTIVITY, EMAIL_ACTIVITY } from './options.js';
@@ -27,13 +27,6 @@ export const invoiceWorkflowId = (invoiceId: string): string => invoiceId;
 export const sendInvoiceSignal = defineSignal('sendInvoice');
 export const invoicePaidSignal = defineSignal('invoicePaid');
 export const voidInvoiceSignal = defineSignal('voidInvoice');
-
-/**
- * A send signal that arrives while the email is being delivered starts no second delivery (the
- * outbox sweep and the daily invoice repair may send it again). Runs recorded before this change
- * started one delivery per signal.
- */
-const ONE_DELIVERY_AT_A_TIME = 'invoice-one-delivery-at-a-time';
 
 export async function invoiceWorkflow(input: InvoiceInput): Promise<InvoiceOutcome> {
   // Off a clock, join and detach do nothing and the wait is the timer of before: old runs replay.
@@ -72,7 +65,9 @@ async function invoiceRun({ invoiceId, dueAt }: InvoiceInput, clock: ReturnType<
       sendPending = false;
       // Delivery runs beside the timer and the paid signal (an SMTP outage retried for days must not
       // hold back a payment). The invoice is already `sent`, so the dueAt timer applies meanwhile.
-      if (!(delivering && patched(ONE_DELIVERY_AT_A_TIME))) {
+      // A send signal while the email is being delivered starts no second delivery (the outbox
+      // sweep and the daily invoice repair may send it again).
+      if (!delivering) {
         delivering = true;
         // A delivery that failed for good (or for 3 days) is tried again by the next send signal.
         void deliverInvoiceEmail(invoiceId)

@@ -53,7 +53,7 @@ export const CHAIN_ACTIVITY: ActivityOptions = {
 };
 
 /**
- * The on-chain charge inside the subscription workflow's task (patch `local-chain-charge`): a
+ * The on-chain charge inside the subscription workflow's task: a
  * charge is then one workflow task after the start instead of two plus an activity task. The
  * workflow task stays open while the charge waits for its batch and block; a dead worker is
  * noticed by the workflow task timeout and the task (and the idempotent charge) runs again.

@@ -2,43 +2,26 @@
 // event dispatcher when an event has waited too long, and starts the delivery
 // of any email and any queued workflow start (src/temporal/start-outbox.ts)
 // that the api missed (it died, or Temporal was unreachable, after commit).
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { DATABASE_ACTIVITY } from './options.js';
 
-const { startPendingEventDispatches, wakeEventDispatcherIfBehind, startPendingEmailDeliveries, startPendingWorkflowStarts } =
+const { wakeEventDispatcherIfBehind, startPendingEmailDeliveries, startPendingWorkflowStarts } =
   proxyActivities<Activities>(DATABASE_ACTIVITY);
-
-/** Runs recorded before the outbox of workflow starts existed did not sweep it. */
-const WORKFLOW_START_OUTBOX = 'workflow-start-outbox';
-/** Runs recorded before the event dispatcher started one dispatch workflow per event. */
-const EVENT_DISPATCHER = 'event-dispatcher';
 
 export const OUTBOX_SWEEP_BATCH = 500;
 
 /** Returns how many starts it performed (a wake-up of the event dispatcher counts as one). */
 export async function outboxSweepWorkflow(input: { olderThanSeconds?: number } = {}): Promise<number> {
   let total = 0;
-  if (patched(EVENT_DISPATCHER)) {
-    // Events wait for the dispatcher, which the api wakes after each commit; wake it for any it missed.
-    total += await wakeEventDispatcherIfBehind({ olderThanSeconds: input.olderThanSeconds ?? 10 });
-  } else {
-    for (;;) {
-      const started = await startPendingEventDispatches({
-        olderThanSeconds: input.olderThanSeconds ?? 10,
-        limit: OUTBOX_SWEEP_BATCH,
-      });
-      total += started;
-      if (started < OUTBOX_SWEEP_BATCH) break;
-    }
-  }
+  // Events wait for the dispatcher, which the api wakes after each commit; wake it for any it missed.
+  total += await wakeEventDispatcherIfBehind({ olderThanSeconds: input.olderThanSeconds ?? 10 });
   // Queued emails whose delivery the api never started.
   for (;;) {
     const started = await startPendingEmailDeliveries({ olderThanSeconds: input.olderThanSeconds ?? 10, limit: OUTBOX_SWEEP_BATCH });
     total += started;
     if (started < OUTBOX_SWEEP_BATCH) break;
   }
-  if (!patched(WORKFLOW_START_OUTBOX)) return total;
   // Queued workflow starts and signal-with-starts (creates, invoice sends and voids).
   for (;;) {
     const { performed, found } = await startPendingWorkflowStarts({

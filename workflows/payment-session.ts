@@ -12,7 +12,7 @@
 // through the relay (and their recorded histories) is unchanged.
 // On a test clock (issue #30) the wait to expiresAt is on the clock's time (workflows/clock.ts), and
 // a deleted clock expires the session at once.
-import { condition, defineSignal, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { PERMANENT_FAILURES, permanentFailureType } from '../src/temporal/failures.js';
 import { workflowClock } from './clock.js';
@@ -20,13 +20,6 @@ import { DATABASE_ACTIVITY } from './options.js';
 
 const { completePaymentSession, expirePaymentSession, reopenPaymentSession, creditSessionDeposits } =
   proxyActivities<Activities>(DATABASE_ACTIVITY);
-
-/**
- * Patch: a clock found deleted before the wait to expiresAt (a session created while its clock was
- * being deleted joins a clock workflow that has ended) ends that wait at once, as a delete during the
- * wait does. Runs without the marker keep the old wait, which only a payment ended (issue 36, item 8).
- */
-export const DELETED_CLOCK_ENDS_EXPIRY_WAIT = 'deleted-clock-ends-expiry-wait';
 
 export type PaymentSessionInput = {
   sessionId: string;
@@ -77,7 +70,9 @@ async function sessionRun(
   // clock is deleted nothing is left to wait for on its time.
   const wait = async (ms?: number) => {
     if (!clock.deleted()) return clock.waitFor(woken, ms);
-    if (ms !== undefined && patched(DELETED_CLOCK_ENDS_EXPIRY_WAIT)) return woken();
+    // A clock found deleted before the wait to expiresAt (a session created while its clock was being
+    // deleted joins a clock workflow that has ended) ends that wait at once, as a delete during it does.
+    if (ms !== undefined) return woken();
     await condition(woken);
     return true;
   };

@@ -2,7 +2,7 @@
 // merchant, mode and Idempotency-Key). Simulate and submit from the relayer
 // account, then follow to the configured confirmations. A revert is recorded
 // as `failed` with its reason and never retried.
-import { defineQuery, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { defineQuery, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { permanentFailureType } from '../src/temporal/failures.js';
 import { DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY, RELAY_FOLLOW_ACTIVITY, RELAY_SUBMIT_ACTIVITY } from './options.js';
@@ -11,17 +11,11 @@ import { DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY, RELAY_FOLLOW_ACTIVITY, RELA
 // It is idempotent (the signed transaction is recorded before it is sent), so a replayed retry is safe.
 const { submitRelaySubmission } = proxyLocalActivities<Activities>(RELAY_SUBMIT_ACTIVITY);
 const { awaitRelayConfirmation } = proxyActivities<Activities>(RELAY_FOLLOW_ACTIVITY);
-const reportAsActivity = proxyActivities<Activities>(DATABASE_ACTIVITY).reportRelayOutcomeToSession;
-const reportAsLocalActivity = proxyLocalActivities<Activities>(DATABASE_LOCAL_ACTIVITY).reportRelayOutcomeToSession;
-
 /**
  * The outcome report (a database read, and a signal when the submission pays a session) runs as a
- * local activity: a submission that confirms within the submit step then completes in one workflow
- * task. Runs recorded before this change keep their activity task.
+ * local activity: a submission that confirms within the submit step then completes in one workflow task.
  */
-const LOCAL_OUTCOME_REPORT = 'relay-local-outcome-report';
-const reportRelayOutcomeToSession = (input: { submissionId: string }) =>
-  patched(LOCAL_OUTCOME_REPORT) ? reportAsLocalActivity(input) : reportAsActivity(input);
+const { reportRelayOutcomeToSession } = proxyLocalActivities<Activities>(DATABASE_LOCAL_ACTIVITY);
 
 /**
  * Only a submission that pays a payment session reports its outcome: for the others the report was

@@ -24,7 +24,6 @@ import {
   continueAsNew,
   defineQuery,
   defineSignal,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -50,39 +49,9 @@ const chain = proxyActivities<Activities>(CHAIN_ACTIVITY);
 const localChain = proxyLocalActivities<Activities>(CHAIN_LOCAL_ACTIVITY);
 
 /**
- * The per-charge bookkeeping (charge attempt and outcome rows) runs as local activities: two
- * server round trips fewer per charge. Runs recorded before this change keep their activity tasks.
- */
-const LOCAL_CHARGE_BOOKKEEPING = 'local-charge-bookkeeping';
-const bookkeeping = () => (patched(LOCAL_CHARGE_BOOKKEEPING) ? localDb : db);
-
-/**
- * After each charge, the allowance left on-chain is read and, when it runs low, the customer is
- * emailed a renewal link once per renewal window (activities/subscription-renewals.ts). Runs
- * recorded before this change have no such step.
- */
-const ALLOWANCE_RENEWAL_NOTICE = 'allowance-renewal-notice';
-
-/**
- * The on-chain charge runs as a local activity (docs/decisions.md, "One workflow task per charge"):
- * one workflow task per charge instead of two plus an activity task. Runs recorded before this
- * change keep the activity task.
- */
-const LOCAL_CHAIN_CHARGE = 'local-chain-charge';
-
-/**
- * At a period's first refused charge, when the merchant enabled the agent's `recovery` capability,
- * a child workflow (workflows/subscription-recovery.ts) runs the grace window instead of the fixed
- * retry interval: its own grace hours, retries by strategy, the customer notice. Runs recorded
- * before this change never start it.
- */
-const AGENT_RECOVERY = 'agent-recovery';
-/**
  * A subscriber or merchant blacklisted by USDC can never be charged again: the subscription lapses
- * at once (the charge_failed event names the side) instead of dunning to the grace deadline. Only
- * reached on a blacklist refusal, which no run recorded before this change saw.
+ * at once (the charge_failed event names the side) instead of dunning to the grace deadline.
  */
-const BLACKLIST_STOPS = 'token-blacklist-stops';
 const BLACKLISTED = new Set(['payer_blacklisted', 'merchant_blacklisted', 'account_blacklisted']);
 
 export type WorkflowSubscriptionStatus = 'trialing' | 'active' | 'at_risk' | 'paused' | 'cancelled' | 'lapsed' | 'completed';
@@ -222,11 +191,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
    * differs, so running workflows replay unchanged.
    */
   const chargeOrRefusal = async (
-    charge: Parameters<typeof chain.chargeOnChain>[0],
-    chargeLocally: boolean,
-  ): Promise<Awaited<ReturnType<typeof chain.chargeOnChain>>> => {
+    charge: Parameters<typeof localChain.chargeOnChain>[0],
+  ): Promise<Awaited<ReturnType<typeof localChain.chargeOnChain>>> => {
     try {
-      return await (chargeLocally ? localChain : chain).chargeOnChain(charge);
+      return await localChain.chargeOnChain(charge);
     } catch (error) {
       const type = permanentFailureType(error);
       if (type === undefined) throw error;
@@ -285,11 +253,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     for (;;) {
       state.attempt += 1;
       walletFunded = false;
-      // Asked before the attempt's first local activity, so the patch marker is the first command of
-      // the workflow task, never recorded after a local activity result the replay resolves elsewhere.
-      const bookkeeper = bookkeeping();
-      const chargeLocally = patched(LOCAL_CHAIN_CHARGE);
-      const attempt = await bookkeeper.recordChargeAttempt({
+      // The bookkeeping rows and the on-chain charge run as local activities (docs/decisions.md,
+      // "One workflow task per charge"): one workflow task per charge.
+      const attempt = await localDb.recordChargeAttempt({
         subscriptionId: input.subscriptionId,
         periodIndex: index,
         periodStart: start.toISOString(),
@@ -308,20 +274,17 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       }
       const result = attempt.alreadySucceeded
         ? null
-        : await chargeOrRefusal(
-            {
-              livemode: input.livemode,
-              onChainId: attempt.onChainId,
-              contractAddress: attempt.contractAddress,
-              periodIndex: index,
-              amount: attempt.amount,
-              periodStart: start.toISOString(),
-            },
-            chargeLocally,
-          );
+        : await chargeOrRefusal({
+            livemode: input.livemode,
+            onChainId: attempt.onChainId,
+            contractAddress: attempt.contractAddress,
+            periodIndex: index,
+            amount: attempt.amount,
+            periodStart: start.toISOString(),
+          });
       if (result === null || result.ok) {
         const next = input.periods !== 0 && index + 1 >= input.periods ? null : periodStart(schedule, index + 1).toISOString();
-        await bookkeeping().recordChargeSucceeded({
+        await localDb.recordChargeSucceeded({
           subscriptionId: input.subscriptionId,
           chargeId: attempt.chargeId,
           periodIndex: index,
@@ -332,8 +295,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         state.status = 'active';
         state.graceDeadline = null;
         state.lastFailure = null;
-        if (patched(ALLOWANCE_RENEWAL_NOTICE))
-          await localDb.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: index });
+        // A low allowance left on-chain emails the renewal link (activities/subscription-renewals.ts).
+        await localDb.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: index });
         return 'charged';
       }
       state.lastFailure = result.failure;
@@ -347,15 +310,17 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         if (await condition(() => cancelRequest !== null, CHAIN_CLOCK_WAIT_MS)) return finishCancelled(cancelRequest!);
         continue;
       }
-      const failed = await bookkeeping().recordChargeFailed({
+      const failed = await localDb.recordChargeFailed({
         subscriptionId: input.subscriptionId,
         chargeId: attempt.chargeId,
         attempt: state.attempt,
         failureCode: result.failure,
         failureReason: result.reason,
       });
-      if (BLACKLISTED.has(result.failure) && patched(BLACKLIST_STOPS)) return finishLapsed();
-      if (graceDeadline === null && patched(AGENT_RECOVERY)) {
+      if (BLACKLISTED.has(result.failure)) return finishLapsed();
+      // At a period's first refused charge, when the merchant enabled the agent's `recovery` capability,
+      // a child workflow (workflows/subscription-recovery.ts) runs the grace window instead of the fixed retry interval.
+      if (graceDeadline === null) {
         const recovery = await localDb.findAgentRecovery({ subscriptionId: input.subscriptionId });
         if (recovery) {
           const next = input.periods !== 0 && index + 1 >= input.periods ? null : periodStart(schedule, index + 1).toISOString();
@@ -378,8 +343,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
               state.status = 'active';
               state.graceDeadline = null;
               state.lastFailure = null;
-              if (patched(ALLOWANCE_RENEWAL_NOTICE))
-                await localDb.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: index });
+              await localDb.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: index });
               return 'charged';
             case 'lapsed':
               return finishLapsed();

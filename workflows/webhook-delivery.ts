@@ -4,25 +4,20 @@
 // Retry-After wait at least that long; 2xx ends it, 410 or a failed last
 // attempt makes it permanently failed (which counts toward auto-disable). Each
 // attempt first checks that the endpoint is still active, so disabling an
-// endpoint stops its pending retries. Since the patch `local-webhook-attempts`
-// each attempt is a local activity, so a delivery that succeeds at once is one
-// workflow task (runs recorded before it keep their activity attempts).
-import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+// endpoint stops its pending retries. Each attempt is a local activity, so a
+// delivery that succeeds at once is one workflow task.
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { sleep, workflowInfo } from '@temporalio/workflow';
 import { PERMANENT_FAILURES, permanentFailureType } from '../src/temporal/failures.js';
 import type { Activities } from '../activities/index.js';
 import { deliveryRunId, type WebhookDeliveryInput } from '../src/webhooks/runs.js';
-import { DATABASE_ACTIVITY, WEBHOOK_ATTEMPT_ACTIVITY, WEBHOOK_ATTEMPT_LOCAL_ACTIVITY } from './options.js';
+import { DATABASE_ACTIVITY, WEBHOOK_ATTEMPT_LOCAL_ACTIVITY } from './options.js';
 
 const { finishWebhookRun, notifyWebhookEndpointDisabled } = proxyActivities<Activities>(DATABASE_ACTIVITY);
-const remote = proxyActivities<Activities>(WEBHOOK_ATTEMPT_ACTIVITY);
-const local = proxyLocalActivities<Activities>(WEBHOOK_ATTEMPT_LOCAL_ACTIVITY);
+const { attemptWebhookDelivery } = proxyLocalActivities<Activities>(WEBHOOK_ATTEMPT_LOCAL_ACTIVITY);
 
 /** Run id: whd_<eventId>_<endpointId>, with _r<N> for replay N (src/webhooks/runs.ts). */
 export const webhookDeliveryWorkflowId = deliveryRunId;
-
-/** Runs recorded before it scheduled every attempt as an activity task. */
-const LOCAL_WEBHOOK_ATTEMPTS = 'local-webhook-attempts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -48,7 +43,6 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
 
   for (let attempt = 1; attempt <= RETRY_SCHEDULE_MS.length; attempt++) {
     const plannedNextDelayMs = attempt < RETRY_SCHEDULE_MS.length ? jittered(RETRY_SCHEDULE_MS[attempt]!) : null;
-    const attemptWebhookDelivery = patched(LOCAL_WEBHOOK_ATTEMPTS) ? local.attemptWebhookDelivery : remote.attemptWebhookDelivery;
     let result: Awaited<ReturnType<typeof attemptWebhookDelivery>>;
     try {
       result = await attemptWebhookDelivery({ runId, eventId, endpointId, sequence, attempt, plannedNextDelayMs });

@@ -131,7 +131,7 @@ describe('cashflow: daily digest and revenue anomalies', () => {
         const started = run.at(-1)!.action.workflow;
         const handle = temporal.client.workflow.getHandle(started.workflowId, started.firstExecutionRunId);
         const result = await handle.result();
-        if (n === 1) await recordHistory(handle, 'agent-daily', 'first');
+        if (n === 1) await recordHistory(handle, 'agent-daily', 'base');
         return result;
       };
 

@@ -44,7 +44,7 @@ const merchantWallet = () =>
   });
 let keyCounter = 0;
 /** The relay workflow's shape (as in test/relay/relay.test.ts), carried in the name of the history recorded here. */
-const RELAY_HISTORY_SHAPE = 'report-only-sessions';
+const RELAY_HISTORY_SHAPE = 'base';
 
 const newKey = () => `checkout-test-${Date.now()}-${keyCounter++}`;
 

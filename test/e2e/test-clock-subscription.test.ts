@@ -281,8 +281,8 @@ describe('a test clock', () => {
     expect(elapsed).toBeLessThan(60_000);
 
     // Histories of the clock and of a subscription run on it, for the replay test (RECORD_HISTORIES=1).
-    await recordHistory(client.workflow.getHandle(subscriptionId), 'subscription-test-clock-lapsed', 'first');
-    await recordHistory(client.workflow.getHandle(clock.id), 'test-clock', 'first');
+    await recordHistory(client.workflow.getHandle(subscriptionId), 'subscription-test-clock-lapsed', 'base');
+    await recordHistory(client.workflow.getHandle(clock.id), 'test-clock', 'base');
 
     // Deleting the clock detaches the wallet; the clock says so.
     const deleted = await api('DELETE', `/v1/test-clocks/${clock.id}`);

@@ -9,7 +9,10 @@ import { SCHEDULES, ensureSchedules } from '../../src/temporal/schedules.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { fileURLToPath } from 'node:url';
 import { recordHistory } from '../support/histories.js';
+import { workflowBundle } from '../support/temporal.js';
+import { replayRunningWorkflows } from '../../tools/replay/replay-running.js';
 
 let db: TestDatabase;
 let t: TestApp;
@@ -97,4 +100,22 @@ describe('event dispatch through Temporal', () => {
       for (const schedule of SCHEDULES) await temporal.client.schedule.getHandle(schedule.id).delete();
     }
   });
+
+  it('npm run replay: the running dispatcher replays on the current workflows and fails on reordered commands', async () => {
+    const query = `ExecutionStatus="Running" AND TaskQueue="${temporal.taskQueue}"`;
+    const dispatcherId = eventDispatcherWorkflowId(temporal.taskQueue);
+    // The first test left this task queue's dispatcher running; visibility catches up within moments.
+    let outcomes = await replayRunningWorkflows(temporal.client, { query, replay: { workflowBundle: await workflowBundle() } });
+    for (let i = 0; i < 100 && !outcomes.some((o) => o.workflowId === dispatcherId); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      outcomes = await replayRunningWorkflows(temporal.client, { query, replay: { workflowBundle: await workflowBundle() } });
+    }
+    expect(outcomes).toContainEqual({ workflowType: 'eventDispatcherWorkflow', workflowId: dispatcherId, runId: expect.any(String) });
+    expect(outcomes.filter((o) => o.error)).toEqual([]);
+
+    const reshaped = fileURLToPath(new URL('../fixtures/replay/reshaped-workflows.ts', import.meta.url));
+    const broken = await replayRunningWorkflows(temporal.client, { query, replay: { workflowsPath: reshaped } });
+    const dispatcher = broken.find((o) => o.workflowId === dispatcherId);
+    expect(dispatcher?.error).toMatch(/[Nn]ondeterminism/);
+  }, 60_000);
 });

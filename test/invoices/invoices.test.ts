@@ -21,8 +21,8 @@ import { recordHistory } from '../support/histories.js';
 import { until } from '../support/until.js';
 
 /** Shapes of the invoice and payment-session workflows recorded for the replay test (test/support/histories.ts). */
-const INVOICE_SHAPE = 'one-delivery';
-const SESSION_SHAPE = 'first';
+const INVOICE_SHAPE = 'base';
+const SESSION_SHAPE = 'base';
 
 let env: TestWorkflowEnvironment;
 let bundle: { code: string };

@@ -221,7 +221,7 @@ describe('refunds from the refund allowance', () => {
     expect(await transactionsOf(created.id)).toEqual([{ outcome: 'success' }]);
     const run = temporal.client.workflow.getHandle(refundWorkflowId(created.id));
     expect(await run.result()).toBe('succeeded');
-    await recordHistory(run, 'refund-succeeded', 'first');
+    await recordHistory(run, 'refund-succeeded', 'base');
     const event = (
       await db.sql<{ data: { object: { status: string; transactionHash: string } } }[]>`
       select data from events where type = 'refund.succeeded' and data->'object'->>'id' = ${created.id}`
@@ -350,7 +350,7 @@ describe('refunds from the refund allowance', () => {
       expect(await transactionsOf(created.id)).toHaveLength(0);
       const run = temporal.client.workflow.getHandle(refundWorkflowId(created.id));
       expect(await run.result()).toBe('failed');
-      await recordHistory(run, 'refund-failed', 'first');
+      await recordHistory(run, 'refund-failed', 'base');
       // Its reservation is released: the whole payment is refundable again.
       await transferToken(elsewhere, payout, kept);
       returned = true;

@@ -107,7 +107,7 @@ function relay(url: string, payload: unknown, key: string | undefined, secret = 
 }
 
 /** The relay workflow's current shape, carried in the names of the histories recorded here. */
-const HISTORY_SHAPE = 'report-only-sessions';
+const HISTORY_SHAPE = 'base';
 
 const relayHandle = (key: string) =>
   temporal.client.workflow.getHandle(relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: key }));

@@ -239,9 +239,9 @@ describe('objects on a test clock', () => {
       );
     }
     // Histories of the clock-aware shapes, for the replay test (RECORD_HISTORIES=1).
-    await recordHistory(client.workflow.getHandle(invoice.id), 'invoice-test-clock-overdue-void', 'first');
-    await recordHistory(client.workflow.getHandle(session.id), 'payment-session-test-clock-expired', 'first');
-    await recordHistory(client.workflow.getHandle(openSession.id), 'payment-session-test-clock-deleted', 'first');
+    await recordHistory(client.workflow.getHandle(invoice.id), 'invoice-test-clock-overdue-void', 'base');
+    await recordHistory(client.workflow.getHandle(session.id), 'payment-session-test-clock-expired', 'base');
+    await recordHistory(client.workflow.getHandle(openSession.id), 'payment-session-test-clock-deleted', 'base');
   }, 150_000);
 
   it("refuses a testClock that is not the caller's, or in live mode, with the envelope and creates nothing", async () => {

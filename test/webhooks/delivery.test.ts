@@ -200,7 +200,7 @@ describe('webhook delivery', () => {
       const one = await t.app.inject({ method: 'GET', url: `/v1/webhook-deliveries/${records[0]!.id}`, headers: auth(merchant.secretKey) });
       expect(one.json()).toEqual(records[0]);
       // One dispatcher for the task queue, woken by the request's commit.
-      await recordHistory(env.client.workflow.getHandle(eventDispatcherWorkflowId(TASK_QUEUES.main)), 'event-dispatcher', 'first');
+      await recordHistory(env.client.workflow.getHandle(eventDispatcherWorkflowId(TASK_QUEUES.main)), 'event-dispatcher', 'base');
     });
     await db.sql`update webhook_endpoints set status = 'disabled' where merchant_id = ${merchant.merchantId}`;
   });
@@ -240,7 +240,7 @@ describe('webhook delivery', () => {
       await recordHistory(
         env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })),
         'webhook-delivery-retried',
-        'local-attempts',
+        'base',
       );
     });
     const records = await deliveries(endpoint.id);
@@ -271,7 +271,7 @@ describe('webhook delivery', () => {
       await recordHistory(
         env.client.workflow.getHandle(deliveryRunId({ eventId, endpointId: endpoint.id, sequence: 0 })),
         'webhook-delivery-gone',
-        'local-attempts',
+        'base',
       );
     });
     expect((await deliveries(endpoint.id)).map((r) => r.status)).toEqual(['permanently_failed']);

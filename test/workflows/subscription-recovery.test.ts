@@ -208,11 +208,11 @@ describe('agent recovery of at_risk subscriptions', () => {
     expect(rows[2]!.details).toMatchObject({ attempt: 2, trigger: 'scheduled', failure: 'insufficient_funds' });
     expect(await eventCount(subscriptionId, 'agent.action_executed')).toBe(5);
     expect(await eventCount(subscriptionId, 'subscription.lapsed')).toBe(0);
-    await recordHistory(handle, 'subscription-agent-recovered', 'local-chain-charge');
+    await recordHistory(handle, 'subscription-agent-recovered', 'base');
     await recordHistory(
       env.client.workflow.getHandle(subscriptionRecoveryWorkflowId(subscriptionId, 0)),
       'subscription-recovery.recovered',
-      'first',
+      'base',
     );
     await env.client.workflow.getHandle(subscriptionId).terminate('end of test');
   }, 180_000);
@@ -246,11 +246,11 @@ describe('agent recovery of at_risk subscriptions', () => {
     expect(mail.text).toMatch(
       /^Payment failed at Recovery merchant\.\n\nhttps:\/\/pay\.example\.test\/checkout\/subscriptions\/sub_\w+\/renew\?token=[\w-]+/,
     );
-    await recordHistory(handle, 'subscription-agent-lapsed', 'local-chain-charge');
+    await recordHistory(handle, 'subscription-agent-lapsed', 'base');
     await recordHistory(
       env.client.workflow.getHandle(subscriptionRecoveryWorkflowId(subscriptionId, 0)),
       'subscription-recovery.lapsed',
-      'first',
+      'base',
     );
   }, 180_000);
 

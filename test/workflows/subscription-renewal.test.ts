@@ -203,11 +203,11 @@ describe('subscriptions past the permitted periods', () => {
         (s) => s.status === 'active' && s.nextPeriodIndex === 13,
         'active again after the renewal',
       );
-      await recordHistory(handle, 'subscription-renewal-recovered', 'local-chain-charge');
+      await recordHistory(handle, 'subscription-renewal-recovered', 'base');
       await recordHistory(
         env.client.workflow.getHandle(allowanceRenewalWorkflowId(subscriptionId, offer.permitNonce)),
         'subscription-allowance-renewal',
-        'first',
+        'base',
       );
 
       expect(await handle.result()).toBe('completed');

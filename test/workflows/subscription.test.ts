@@ -132,9 +132,9 @@ const subscriptionRow = async (id: string) =>
   )[0]!;
 
 /** The workflow's current shape, carried in the names of the histories recorded here. */
-const HISTORY_SHAPE = 'local-chain-charge';
+const HISTORY_SHAPE = 'base';
 /** The shape of subscriptionOnChainCancelWorkflow's recorded histories. */
-const ON_CHAIN_CANCEL_SHAPE = 'first';
+const ON_CHAIN_CANCEL_SHAPE = 'base';
 const recordHistory = (handle: { fetchHistory: () => Promise<unknown> }, name: string) => recordShape(handle, name, HISTORY_SHAPE);
 
 describe('subscription workflow', () => {
