@@ -61,6 +61,15 @@ export type SubscriptionChainEventDeps = {
   log?: { warn: (details: object, message: string) => void };
 };
 
+/**
+ * The workflow task timeout of every subscription run: set at start, and kept by the server on
+ * continue-as-new (test/workflows/subscription.test.ts checks a continued run). A charge's task waits for
+ * its batch and block inside the task; on renewal day, with hundreds of tasks in flight, the server's 10 s
+ * fired for about a fifth of the charges and each retry replayed the task (issue 42). A task that is really
+ * stuck still times out.
+ */
+export const SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT = '30s';
+
 export type SubscriptionCreatedLog = {
   livemode: boolean;
   chainId: number;
@@ -212,6 +221,7 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
       taskQueue: deps.taskQueue,
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowTaskTimeout: SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT,
       memo: { ...memo, planId: plan.id, nextChargeAt: firstPeriodStart.toISOString() },
       ...searchAttributes,
     });

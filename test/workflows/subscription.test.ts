@@ -157,7 +157,10 @@ describe('subscription workflow', () => {
     expect(await eventCount(subscriptionId, 'subscription.charged')).toBe(24);
     expect(await eventCount(subscriptionId, 'subscription.created')).toBe(1);
     expect((await subscriptionRow(subscriptionId)).status).toBe('completed');
-    expect((await handle.describe()).runId).not.toBe(firstRunId); // continued as new at least once
+    const described = await handle.describe();
+    expect(described.runId).not.toBe(firstRunId); // continued as new at least once
+    // The continued run keeps the start's 30 s task timeout (the server's default is 10 s).
+    expect(Number(described.raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds)).toBe(30);
   });
 
   it('a second SubscriptionCreated for the same on-chain id is a no-op', async () => {
