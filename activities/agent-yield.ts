@@ -25,7 +25,7 @@ import { yieldMove } from '../src/agents/cashflow.js';
 import { agentWalletAccount } from '../src/agents/escrow.js';
 import * as agentRepo from '../src/agents/repo.js';
 import { recordAgentAction } from '../src/agents/service.js';
-import { fiatTokenAbi } from '../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../src/chain/generated/fiat-token.js';
 import { assertVaultAsset } from '../src/agents/mode-token.js';
 import { publicClientFor } from '../src/chain/clients.js';
 import type { ChainConfig } from '../src/chain/config.js';

@@ -10,8 +10,8 @@ import { type Address, type TransactionReceipt, encodeFunctionData, getAddress }
 import { publicClientFor, withSafeChainErrors } from '../src/chain/clients.js';
 import { chainFor, depositFactoryOf, type ChainConfig } from '../src/chain/config.js';
 import { depositIdOf } from '../src/chain/deposits/deposit-address.js';
-import { depositForwarderFactoryAbi } from '../src/chain/deposits/deposit-contracts.js';
-import { depositForwarderFactoryV2Abi } from '../src/chain/deposits/deposit-contracts-v2.js';
+import { depositForwarderFactoryAbi } from '../src/chain/generated/contracts.js';
+import { depositForwarderFactoryV2Abi } from '../src/chain/generated/contracts.js';
 import { createOperatorSender, type OperatorSender } from '../src/chain/operator-sender.js';
 import { createReceiptWaiter } from '../src/chain/receipts.js';
 import { signingAccount } from '../src/chain/signing-account.js';

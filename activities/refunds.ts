@@ -9,7 +9,7 @@ import { type Hash, type Hex, type PublicClient, encodeFunctionData, getAddress 
 import { splitSig } from '../src/chain/typed-data.js';
 import { publicClientFor, withSafeChainErrors } from '../src/chain/clients.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../src/chain/config.js';
-import { fiatTokenAbi } from '../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../src/chain/generated/fiat-token.js';
 import * as ledger from '../src/chain/ledger-repo.js';
 import { createReceiptWaiter, type ReceiptWaiter } from '../src/chain/receipts.js';
 import { refusalOf, type Refusal } from '../src/chain/refusals.js';

@@ -24,7 +24,7 @@ import { nonceManager, privateKeyToAccount } from 'viem/accounts';
 import { buildApp } from '../src/app.js';
 import { createKeyAuthenticator, issueKey } from '../src/api-keys/service.js';
 import { SCOPES } from '../src/api-keys/scopes.js';
-import { fiatTokenAbi } from '../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../src/chain/generated/fiat-token.js';
 import { devChainSettings } from '../tools/dev/chain/settings.js';
 import { waitForDevReceipt } from '../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../tools/dev/chain/test-accounts.js';

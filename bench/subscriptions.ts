@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { createPublicClient, encodeFunctionData, http, keccak256, parseEventLogs, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { subscriptionManagerAbi } from '../src/chain/abi.js';
+import { subscriptionManagerAbi } from '../src/chain/generated/contracts.js';
 import { startAnvil } from '../tools/dev/chain/anvil.js';
 import { sendSignedInWaves } from '../tools/dev/chain/waves.js';
 import { deployContracts, fundPayers } from '../tools/dev/chain/deploy.js';

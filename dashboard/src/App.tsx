@@ -151,6 +151,15 @@ function Shell() {
               </li>
             ))}
           </ul>
+          {/* The guides live beside the API, not in the app: plain links leave the dashboard. */}
+          <ul aria-label="Developer docs">
+            <li>
+              <a href="/docs/quickstart">Quickstart</a>
+            </li>
+            <li>
+              <a href="/docs">API reference</a>
+            </li>
+          </ul>
         </nav>
         <main id="main" tabIndex={-1}>
           <ErrorMessage error={error} />

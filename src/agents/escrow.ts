@@ -21,8 +21,8 @@ import {
   parseEventLogs,
 } from 'viem';
 import { signingAccount } from '../chain/signing-account.js';
-import { agenticCommerceEscrowAbi } from '../chain/abi.js';
-import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { agenticCommerceEscrowAbi } from '../chain/generated/contracts.js';
+import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { assertEscrowToken } from './mode-token.js';
 import { publicClientFor } from '../chain/clients.js';
 import type { ChainConfig, ChainSettings } from '../chain/config.js';

@@ -4,7 +4,7 @@
 // configured with another token's escrow or vault fails with a clear message
 // instead of approving a token the contract never pulls.
 import { type Address, erc4626Abi, getAddress, type PublicClient } from 'viem';
-import { agenticCommerceEscrowAbi } from '../chain/abi.js';
+import { agenticCommerceEscrowAbi } from '../chain/generated/contracts.js';
 import type { ChainSettings } from '../chain/config.js';
 
 export class ModeTokenMismatchError extends Error {

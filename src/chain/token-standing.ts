@@ -4,7 +4,7 @@
  * found blacklisted (its revert string does not say).
  */
 import { type Address, BaseError, ContractFunctionRevertedError, ContractFunctionZeroDataError, type PublicClient } from 'viem';
-import { fiatTokenAbi } from './fiat-token-abi.js';
+import { fiatTokenAbi } from './generated/fiat-token.js';
 import { type Refusal, blacklistedSide } from './refusals.js';
 
 /**

@@ -16,7 +16,7 @@ import {
   type TypedDataDomain,
 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { fiatTokenAbi } from './fiat-token-abi.js';
+import { fiatTokenAbi } from './generated/fiat-token.js';
 
 export interface DecodedRevert {
   errorName: string;

@@ -7,7 +7,7 @@
 // subscriptionAllowanceRenewalWorkflow (one workflow per subscription and permit nonce).
 import { WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { type Address, type Hex, getAddress, isAddressEqual } from 'viem';
-import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { publicClientFor } from '../chain/clients.js';
 import { chainFor, type ChainConfig } from '../chain/config.js';
 import { recoverTypedDataSigner } from '../chain/signer-recovery.js';

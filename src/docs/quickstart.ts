@@ -45,13 +45,14 @@ console.log('Pay here:', session.checkoutUrl, '(' + session.status + ')');`,
     id: 'webhook',
     heading: '3. Hear about it by webhook',
     text:
-      'Register an https endpoint for the events you need. The signing secret is shown once: keep it to verify the webhook-signature header of each delivery. ' +
-      'For a receiver on your own machine, run npm run listen -- --forward-to http://localhost:4000/hooks instead of registering a local URL.',
-    code: `const { endpoint, signingSecret } = await stablepay('POST', '/v1/webhook-endpoints', {
-  url: 'https://shop.example/webhooks/stablepay',
+      'In test mode on your machine, deliveries go to a listener: the service signs them and holds them for whoever reads its stream, and never connects to your machine. ' +
+      'npm run listen -- --forward-to http://localhost:4000/hooks starts one for you and forwards each delivery to your local server; the sample below starts one by hand. ' +
+      'The signing secret is shown once: keep it to verify the webhook-signature header of each delivery. ' +
+      "In live mode, register your public https endpoint the same way with POST /v1/webhook-endpoints and { url: 'https://…', events }.",
+    code: `const { endpoint, signingSecret, streamPath } = await stablepay('POST', '/v1/webhook-listeners', {
   events: ['payment.completed'],
 });
-console.log('Endpoint', endpoint.id, 'signs with', signingSecret.slice(0, 10) + '...');`,
+console.log('Listener', endpoint.id, 'signs with', signingSecret.slice(0, 10) + '...', 'streams at', streamPath);`,
   },
   {
     id: 'subscription',

@@ -11,8 +11,8 @@
 import type { Client } from '@temporalio/client';
 import { type Address, type Log, type PublicClient, getAddress, parseEventLogs } from 'viem';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../chain/abi.js';
-import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../chain/generated/contracts.js';
+import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { type ChainSettings, subscriptionManagersOf } from '../chain/config.js';
 import { publicClientFor, safeChainError } from '../chain/clients.js';
 import type { Sql } from '../db/client.js';

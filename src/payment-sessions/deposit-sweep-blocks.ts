@@ -14,7 +14,7 @@ import {
   parseEventLogs,
   zeroAddress,
 } from 'viem';
-import { depositForwarderFactoryV2Abi } from '../chain/deposits/deposit-contracts-v2.js';
+import { depositForwarderFactoryV2Abi } from '../chain/generated/contracts.js';
 import { classifyRevert, describeRefusal, isRefusalCode } from '../chain/refusals.js';
 import { isBlacklisted, isPaused, nameBlacklistedSide } from '../chain/token-standing.js';
 import type { Db } from '../db/client.js';

@@ -176,7 +176,8 @@ const openapiPlugin: FastifyPluginAsync<{ serverUrl: string }> = async (app, { s
         description:
           'USDC payments and recurring billing. Authenticate with `Authorization: Bearer <key>`; the key prefix ' +
           '(`sk_test_`, `sk_live_`, `pk_test_`, `pk_live_`) selects test or live mode. Choose a dated version with ' +
-          `the \`Service-Version\` header (current \`${CURRENT_API_VERSION}\`).`,
+          `the \`Service-Version\` header (current \`${CURRENT_API_VERSION}\`). New here? Start with the ` +
+          '[quickstart](/docs/quickstart): a test key, a payment, a webhook and a plan in four runnable samples.',
       },
       servers: [{ url: serverUrl }],
       webhooks: eventWebhooks(),

@@ -5,7 +5,7 @@ import { type Address, type Hex, encodeFunctionData, getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
 import type { ChainSettings } from '../chain/config.js';
-import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { createReceiptWaiter } from '../chain/receipts.js';
 import { createTransactionSender, type Settled } from '../chain/sender.js';
 import { signingAccount } from '../chain/signing-account.js';

@@ -19,7 +19,7 @@ import {
 } from 'viem';
 import { refusalOfMinedCall } from '../chain/mined-refusal.js';
 import { nameBlacklistedSide } from '../chain/token-standing.js';
-import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { chainFor, type ChainConfig } from '../chain/config.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
 import { isUniqueViolation, type Db, type Sql } from '../db/client.js';

@@ -1,8 +1,8 @@
 // The contract call a submission makes, stored as JSON (integers as strings)
 // and rebuilt here into viem call parameters.
 import { type Address, type Hex, encodeFunctionData } from 'viem';
-import { subscriptionManagerAbi } from '../chain/abi.js';
-import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { subscriptionManagerAbi } from '../chain/generated/contracts.js';
+import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { splitSig } from '../chain/typed-data.js';
 
 export type PaymentCall = {

@@ -4,8 +4,8 @@
 import type { Client } from '@temporalio/client';
 import { type Address, type Hex, getAddress, hashTypedData, isAddressEqual } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { subscriptionManagerAbi } from '../chain/abi.js';
-import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { subscriptionManagerAbi } from '../chain/generated/contracts.js';
+import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { nextBlockTime } from '../chain/chain-time.js';
 import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';

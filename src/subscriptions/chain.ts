@@ -24,8 +24,8 @@ import {
   parseEventLogs,
 } from 'viem';
 import { signingAccount } from '../chain/signing-account.js';
-import { subscriptionManagerAbi } from '../chain/abi.js';
-import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { subscriptionManagerAbi } from '../chain/generated/contracts.js';
+import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { splitSig } from '../chain/typed-data.js';
 import { chainDefinition } from '../chain/chain-definition.js';
 import { rpcTransport, type RpcBounds } from '../chain/clients.js';

@@ -8,7 +8,7 @@
 // worker killed mid-batch leaves each activity to be retried, and the retry finds its period's
 // outcome on-chain (isCharged, the SubscriptionCharged log) before it sends anything.
 import { type Hex, toFunctionSelector } from 'viem';
-import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../chain/abi.js';
+import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../chain/generated/contracts.js';
 
 export type ChargeBatchOptions = {
   /** How long the first charge of a batch waits for others (ms). */

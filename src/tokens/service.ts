@@ -3,7 +3,7 @@
 // reads the signing domain from here as well; the domain itself comes from
 // src/chain/eip712-domain.ts, the one domain reader.
 import { type Address, type PublicClient, erc20Abi, getAddress } from 'viem';
-import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { publicClientFor } from '../chain/clients.js';
 import { NoDomainError, readDomainWithSource } from '../chain/eip712-domain.js';

@@ -12,7 +12,7 @@ import { callInNextBlock } from '../chain/chain-time.js';
 import { publicClientFor } from '../chain/clients.js';
 import type { ChainConfig, ChainSettings } from '../chain/config.js';
 import { readDomain } from '../chain/eip712-domain.js';
-import { fiatTokenAbi } from '../chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { recoverDigestSigner } from '../chain/signer-recovery.js';
 import { EIP3009_TYPES } from '../chain/typed-data.js';
 import type { Db } from '../db/client.js';

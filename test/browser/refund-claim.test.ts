@@ -11,7 +11,7 @@ import { type Address, type PrivateKeyAccount, createWalletClient, erc20Abi, htt
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';

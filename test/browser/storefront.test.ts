@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { type Address, type PublicClient, createPublicClient, http } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';

@@ -1,10 +1,8 @@
 /**
  * Contract tests on a private anvil through viem: the token semantics the product relies on in Circle's USDC,
- * SubscriptionManager and AgenticCommerceEscrow, plus the chain plumbing (artifacts cache, abi.ts
- * freshness, deterministic deployment).
+ * SubscriptionManager and AgenticCommerceEscrow, plus the chain plumbing (artifacts cache,
+ * deterministic deployment). The generated ABIs' freshness is test/chain/generated-sources.unit.test.ts.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   type Address,
   type Hex,
@@ -23,13 +21,12 @@ import {
 } from 'viem';
 import { type PrivateKeyAccount, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../src/chain/abi.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
-import { findProjectRoot, loadArtifacts, renderAbiModule } from '../../tools/dev/chain/artifacts.js';
+import { loadArtifacts } from '../../tools/dev/chain/artifacts.js';
 import { type DeployedContracts, DEFAULT_PAYER_BALANCE, deployContracts } from '../../tools/dev/chain/deploy.js';
 import { ANVIL_ACCOUNTS, ANVIL_MNEMONIC, DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
-import { renderFiatTokenAbiModule } from '../../tools/dev/chain/circle-usdc.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { predictContractAddresses } from '../../src/chain/test-mode-defaults.js';
 import { chargeFailureSelector } from '../../src/subscriptions/charge-batch.js';
@@ -125,12 +122,6 @@ describe('chain plumbing', () => {
     expect(again.cached).toBe(true);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(again.contracts.TestUSDC.bytecode).toMatch(/^0x[0-9a-f]{1000,}$/);
-  });
-
-  it('src/chain/abi.ts matches a fresh build (run scripts/build-contracts.ts when this fails)', async () => {
-    const set = await loadArtifacts();
-    const current = readFileSync(join(findProjectRoot(), 'src', 'chain', 'abi.ts'), 'utf8');
-    expect(current).toBe(renderAbiModule(set));
   });
 
   it('deploys at the deterministic nonce-based addresses and re-running is a no-op', async () => {
@@ -403,7 +394,7 @@ describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
     );
   });
 
-  it('is initialised as on Base, with its roles on the dev accounts (and src/chain/fiat-token-abi.ts is the artifact ABI)', async () => {
+  it('is initialised as on Base, with its roles on the dev accounts', async () => {
     const read = <F extends 'owner' | 'masterMinter' | 'pauser' | 'blacklister' | 'currency' | 'paused'>(functionName: F) =>
       pub.readContract({ address: token, abi: fiatTokenAbi, functionName });
     expect(await read('owner')).toBe(DEV_ACCOUNTS.usdcOwner.address);
@@ -412,7 +403,6 @@ describe("Circle's USDC (FiatTokenV2_2 behind FiatTokenProxy)", () => {
     expect(await read('blacklister')).toBe(DEV_ACCOUNTS.usdcBlacklister.address);
     expect(await read('currency')).toBe('USD');
     expect(await read('paused')).toBe(false);
-    expect(readFileSync(join(findProjectRoot(), 'src', 'chain', 'fiat-token-abi.ts'), 'utf8')).toBe(renderFiatTokenAbiModule());
   });
 
   it('validAfter is strict: an authorization is valid only after validAfter and before validBefore', async () => {

@@ -21,9 +21,10 @@ import {
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import { DEPOSIT_FACTORY_V2_ADDRESS, depositForwarderFactoryV2Abi } from '../../src/chain/deposits/deposit-contracts-v2.js';
+import { DEPOSIT_FACTORY_V2_ADDRESS } from '../../src/chain/deposits/deposit-contracts-v2.js';
+import { depositForwarderFactoryV2Abi } from '../../src/chain/generated/contracts.js';
 import { depositAddressOf, depositIdOf } from '../../src/chain/deposits/deposit-address.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
 import { loadArtifacts } from '../../tools/dev/chain/artifacts.js';
 import { deployContracts } from '../../tools/dev/chain/deploy.js';

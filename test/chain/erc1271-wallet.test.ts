@@ -7,7 +7,7 @@ import { type Address, type PublicClient, createWalletClient, decodeFunctionData
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { type Authorization, EIP3009_TYPES, randomNonce, readDomain } from '../../src/chain/typed-data.js';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';

@@ -31,5 +31,5 @@ export async function expectRevertReason(p: Promise<unknown>, reason: string): P
 }
 
 /** Re-exported so tests import ABIs from one place. */
-export { subscriptionManagerAbi } from '../../src/chain/abi.js';
-export { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+export { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
+export { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';

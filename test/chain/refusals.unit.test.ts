@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BaseError, ContractFunctionExecutionError, ContractFunctionRevertedError, encodeErrorResult, parseAbi } from 'viem';
-import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import {
   REFUSAL_CODES,
   blacklistedSide,

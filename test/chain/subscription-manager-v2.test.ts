@@ -23,9 +23,9 @@ import {
 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../../src/chain/generated/contracts.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
 import { type ArtifactSet, loadArtifacts } from '../../tools/dev/chain/artifacts.js';
 import { deployContracts } from '../../tools/dev/chain/deploy.js';

@@ -17,7 +17,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { fundPayers } from '../../tools/dev/chain/deploy.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';

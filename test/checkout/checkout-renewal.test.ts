@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { type Address, createWalletClient, domainSeparator, http } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { describeRefusal } from '../../src/chain/refusals.js';
 import { type ChainSettings } from '../../src/chain/config.js';

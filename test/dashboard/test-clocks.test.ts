@@ -65,6 +65,9 @@ describe('the Test clocks page', () => {
   it('creates a clock, attaches a wallet, advances it with presets, shows what fired, and deletes it', async () => {
     await signInToDashboard(page, baseUrl);
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
+    // The navigation links the quickstart and the API reference (issue 38: the quickstart was linked from nowhere).
+    expect(await nav.getByRole('link', { name: 'Quickstart', exact: true }).getAttribute('href')).toBe('/docs/quickstart');
+    expect(await nav.getByRole('link', { name: 'API reference', exact: true }).getAttribute('href')).toBe('/docs');
     await nav.getByRole('link', { name: 'Test clocks', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Test clocks' }).waitFor();
 

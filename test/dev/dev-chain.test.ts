@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createPublicClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { startDevChain } from '../../tools/dev/chain/dev-chain.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';

@@ -17,11 +17,9 @@ let baseUrl: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  t = await createTestApp(db.sql, {
-    chain: { test: settingsOf(sharedChain()) },
-    // The sample's endpoint host resolves to a public address (the machine has no DNS).
-    webhookResolver: async (host) => (host === 'shop.example' ? ['93.184.215.14'] : []),
-  });
+  // The local stack's settings: no resolver of our own and no private webhook targets, so the samples
+  // run here exactly as a reader copies them (only the key and the API URL come from the environment).
+  t = await createTestApp(db.sql, { chain: { test: settingsOf(sharedChain()) } });
   baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   merchant = await seedMerchant(db.sql, 'Quickstart shop');
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
@@ -43,12 +41,12 @@ it('runs every sample of the quickstart, in order, against the API', async () =>
   await run({ env }, { log: (...parts: unknown[]) => printed.push(parts.join(' ')) }, fetch, crypto);
 
   expect(printed[0]).toMatch(/^Pay here: http.*\/checkout\/ps_\w+ \(open\)$/);
-  expect(printed[1]).toMatch(/^Endpoint we_\w+ signs with whsec_/);
+  expect(printed[1]).toMatch(/^Listener (we_\w+) signs with whsec_\w{4}\.\.\. streams at \/v1\/webhook-listeners\/\1\/stream$/);
   expect(printed[2]).toMatch(new RegExp(`^Enrol here: ${baseUrl}/checkout/plans/plan_\\w+$`));
   const sessions = await db.sql`select amount::text, metadata from payment_sessions where merchant_id = ${merchant.merchantId}`;
   expect(sessions.map((s) => [s.amount, s.metadata])).toEqual([['2500000', { orderId: 'order-1001' }]]);
-  const endpoints = await db.sql`select url from webhook_endpoints where merchant_id = ${merchant.merchantId}`;
-  expect(endpoints.map((e) => e.url)).toEqual(['https://shop.example/webhooks/stablepay']);
+  const endpoints = await db.sql`select kind, livemode, events from webhook_endpoints where merchant_id = ${merchant.merchantId}`;
+  expect(endpoints.map((e) => [e.kind, e.livemode, e.events])).toEqual([['listener', false, ['payment.completed']]]);
   const plans = await db.sql`select name, amount::text from subscription_plans where merchant_id = ${merchant.merchantId}`;
   expect(plans.map((p) => [p.name, p.amount])).toEqual([['Coffee club', '30000000']]);
   // The enrolment link of the last sample opens.
@@ -64,6 +62,10 @@ it('serves the docs with the product title and logo, and the quickstart page', a
   // Swagger UI swaps its logo for ours in its initializer script (a data URI).
   const initializer = await (await fetch(`${baseUrl}/docs/static/swagger-initializer.js`)).text();
   expect(initializer).toContain(`data:image/svg+xml;base64,${Buffer.from(DOCS_LOGO_SVG).toString('base64')}`);
+
+  // The reference's description, shown at the top of /docs, links the quickstart.
+  const document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { info: { description: string } };
+  expect(document.info.description).toContain('[quickstart](/docs/quickstart)');
 
   const guide = await fetch(`${baseUrl}/docs/quickstart`);
   expect(guide.status).toBe(200);

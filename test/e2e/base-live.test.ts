@@ -7,10 +7,10 @@
 import { type Address, type Hex, createWalletClient, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainSettings } from '../../src/chain/config.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { type Authorization, PERMIT_TYPES, randomNonce, readDomain, signAuthorization, signEnrolment } from '../../src/chain/typed-data.js';
 import { loadConfig } from '../../src/config.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';

@@ -5,8 +5,8 @@
 import { type Address, type PublicClient, createPublicClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptionManagerAbi } from '../../src/chain/abi.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { PERMIT_TYPES, randomNonce, readDomain, signEnrolment } from '../../src/chain/typed-data.js';

@@ -13,8 +13,8 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agenticCommerceEscrowAbi } from '../../src/chain/abi.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { agenticCommerceEscrowAbi } from '../../src/chain/generated/contracts.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';

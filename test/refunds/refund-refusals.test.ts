@@ -7,7 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainSettings } from '../../src/chain/config.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { newId } from '../../src/ids.js';

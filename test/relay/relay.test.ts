@@ -4,7 +4,7 @@
 import { type Address, type PublicClient, type TestClient, createPublicClient, createTestClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { type Authorization, PERMIT_TYPES, randomNonce, readDomain, signAuthorization, signEnrolment } from '../../src/chain/typed-data.js';

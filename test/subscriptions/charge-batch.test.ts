@@ -2,7 +2,7 @@
 // out as one chargeMany transaction, each caller gets its own item's outcome, a refused item is
 // reported by name (nothing sent for it), and a period is never charged twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { CHARGE_MANY_SELECTOR, createBatcher } from '../../src/subscriptions/charge-batch.js';
 import { createViemSubscriptionChain, type ChargeInput, type SubscriptionChain } from '../../src/subscriptions/chain.js';

@@ -1,7 +1,7 @@
 // A mined chargeMany's receipt is read once for the whole batch: each item's outcome from its own log.
 import { encodeAbiParameters, encodeEventTopics, toFunctionSelector, type Address, type Hex, type Log } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import { chargeManyOutcomes } from '../../src/subscriptions/chain.js';
 
 const manager: Address = '0x00000000000000000000000000000000000000aa';

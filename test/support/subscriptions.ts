@@ -16,8 +16,8 @@ import {
   type TestClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { subscriptionManagerAbi } from '../../src/chain/abi.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
 import { deployContracts, type DeployedContracts } from '../../tools/dev/chain/deploy.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';

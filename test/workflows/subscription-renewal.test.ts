@@ -11,7 +11,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmailActivities } from '../../activities/email.js';
 import { createSubscriptionRenewalActivities } from '../../activities/subscription-renewals.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { type ChainConfig } from '../../src/chain/config.js';
 import { devChainSettings } from '../../tools/dev/chain/settings.js';
 import { PERMIT_TYPES } from '../../src/chain/typed-data.js';

@@ -22,7 +22,7 @@ import {
 import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
 import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
 import { CHARGE_MANY_SELECTOR } from '../../src/subscriptions/charge-batch.js';
-import { subscriptionManagerAbi } from '../../src/chain/abi.js';
+import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import { createSubscriptionService } from '../../src/subscriptions/service.js';
 import { cancelSubscriptionSignal, getStatusQuery, type SubscriptionWorkflowState } from '../../workflows/subscription.js';
 import { onChainCancelWorkflowId } from '../../workflows/subscription-cancel.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { depositAddressOf } from '../../src/chain/deposits/deposit-address.js';
 import { DEPOSIT_FACTORY_ADDRESS } from '../../src/chain/deposits/deposit-contracts.js';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { type ContractDomain, readDomain } from '../../src/chain/typed-data.js';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';

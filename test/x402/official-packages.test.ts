@@ -17,7 +17,7 @@ import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { type Address, type PublicClient, createPublicClient, createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { nextBlockTime } from '../../src/chain/chain-time.js';
 import type { ChainSettings } from '../../src/chain/config.js';

@@ -2,7 +2,7 @@
 // overload a signature goes through, and how a token refusal is named.
 import { decodeFunctionData, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { fiatTokenAbi } from '../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { encodeRelayCall, type PaymentCall } from '../../src/relay/calls.js';
 import { refusalReason, X402_REASONS } from '../../src/x402/reasons.js';
 

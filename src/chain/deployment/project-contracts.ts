@@ -9,7 +9,7 @@
 // the token, so its address differs per chain's USDC. The deposit factory takes none either: it lands
 // at DEPOSIT_FACTORY_ADDRESS on every chain. A new build moves them.
 import { type Address, type Hex, encodeDeployData, keccak256, stringToHex } from 'viem';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi, subscriptionManagerV2Abi } from '../abi.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi, subscriptionManagerV2Abi } from '../generated/contracts.js';
 import { create2Address } from './create2-factory.js';
 import type { ContractToDeploy } from './deterministic-deployment.js';
 

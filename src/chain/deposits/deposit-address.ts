@@ -4,7 +4,7 @@
 // Version 1 forwarders are whole contracts; version 2 (new sessions) are EIP-1167 clones of one
 // implementation (contracts/DepositForwarderV2.sol). A session keeps the version it was created with.
 import { type Address, type Hex, encodeAbiParameters, getAddress, getContractAddress, keccak256, stringToHex } from 'viem';
-import { FORWARDER_INIT_CODE_HASH } from './deposit-contracts.js';
+import { FORWARDER_INIT_CODE_HASH } from '../generated/contracts.js';
 import { forwarderImplementationOf } from './deposit-contracts-v2.js';
 
 /** Which factory made a session's deposit address (payment_sessions.deposit_factory_version). */

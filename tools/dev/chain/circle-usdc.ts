@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Abi, type Address, type Hex, type PublicClient, encodeFunctionData, getContractAddress, maxUint256 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { fiatTokenAbi } from '../../../src/chain/fiat-token-abi.js';
+import { fiatTokenAbi } from '../../../src/chain/generated/fiat-token.js';
 import { findProjectRoot } from './artifacts.js';
 import { waitForDevReceipt } from './dev-receipts.js';
 import { DEV_ACCOUNTS } from './test-accounts.js';
@@ -181,16 +181,4 @@ async function send(client: PublicClient, account: PrivateKeyAccount, to: Addres
   });
   const receipt = await waitForDevReceipt(client, await client.sendRawTransaction({ serializedTransaction: raw }), { resend: [raw] });
   if (receipt.status !== 'success') throw new Error(`USDC setup call to ${to} reverted (${receipt.transactionHash})`);
-}
-
-/** The TypeScript source of src/chain/fiat-token-abi.ts, from the pinned artifact. */
-export function renderFiatTokenAbiModule(artifacts: CircleUsdcArtifacts = loadCircleUsdcArtifacts()): string {
-  return [
-    "// FiatTokenV2_2 (Circle's USDC implementation) ABI, copied from the pinned dev dependency",
-    `// ${CIRCLE_USDC_PACKAGE} (${ARTIFACT_PATHS.fiatTokenV2_2}).`,
-    '// The test suite checks it matches the artifact. Regenerate with `node --import tsx scripts/fiat-token-abi.ts`.',
-    '',
-    `export const fiatTokenAbi = ${JSON.stringify(artifacts.fiatTokenV2_2.abi, null, 2)} as const;`,
-    '',
-  ].join('\n');
 }

@@ -24,8 +24,8 @@ import {
   toHex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../../src/chain/abi.js';
-import { fiatTokenAbi } from '../../../src/chain/fiat-token-abi.js';
+import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../../src/chain/generated/contracts.js';
+import { fiatTokenAbi } from '../../../src/chain/generated/fiat-token.js';
 import { chainDefinition } from '../../../src/chain/chain-definition.js';
 import { type ContractAddresses, predictContractAddresses } from '../../../src/chain/test-mode-defaults.js';
 import { type ArtifactSet, loadArtifacts } from './artifacts.js';
