@@ -77,9 +77,13 @@ describe('worker SIGKILLed mid webhook fan-out', () => {
       >`select count(*)::int as sending from webhook_deliveries where merchant_id = ${merchant.merchantId} and status = 'sending'`;
       return row!.sending > 0 ? true : undefined;
     });
-    const receivedAtKill = new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size;
+    // Not done at the kill: some delivery has not succeeded. (Every event may already have reached the
+    // receiver: on a slow machine the fan-out keeps up with the 60 creations and all sends wait on the
+    // receiver's answer together; they are then all cut short, which is the case this test is about.)
+    const [doneAtKill] = await stack.sql<{ done: number }[]>`
+      select count(*)::int as done from webhook_delivery_runs where merchant_id = ${merchant.merchantId} and status = 'succeeded'`;
     await worker.kill();
-    expect(receivedAtKill).toBeLessThan(EVENTS);
+    expect(doneAtKill!.done).toBeLessThan(EVENTS);
     await stack.start('worker');
 
     const delivered = await waitUntil(
