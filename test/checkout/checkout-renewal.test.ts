@@ -18,7 +18,7 @@ import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { newId } from '../../src/ids.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { onSubscriptionCreatedOnChain } from '../../src/subscriptions/chain-events.js';
-import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { recordEnrolmentEmail } from '../../src/subscriptions/renewal-repo.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -81,7 +81,7 @@ beforeAll(async () => {
   const log = await chain.enrol({
     payer,
     amount: USDC(10),
-    period: BigInt(onChainPeriodSeconds('monthly', 1)),
+    period: BigInt(onChainPeriodSecondsV2('monthly', 1)),
     periods: 0,
     permitValue: USDC(20),
   });

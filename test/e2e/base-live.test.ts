@@ -22,7 +22,7 @@ import { createHookRegistry } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';
 import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
 import { subscriptionChainModes, subscriptionIndexerHooks } from '../../src/subscriptions/indexer-hooks.js';
-import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { relayWorkflowId } from '../../workflows/relay-submission.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { BASE, type BaseChain, startBaseChain } from '../support/base-chain.js';
@@ -274,7 +274,7 @@ describe('live mode on a Base-shaped chain', () => {
     expect(plan.statusCode, plan.body).toBe(200);
     const manager = live.subscriptionManager;
     const now = (await base.client.getBlock()).timestamp;
-    const period = BigInt(onChainPeriodSeconds('monthly', 1));
+    const period = BigInt(onChainPeriodSecondsV2('monthly', 1));
     const terms = { token: BASE.usdc, merchant: payout, operator: live.operator!, amount, period, periods: 12, trialEnd: 0n };
     const permit = { value: 12n * amount, deadline: now + 3600n };
     const permitNonce = await base.client.readContract({

@@ -19,7 +19,7 @@ import { relayWorkflowId } from '../../workflows/relay-submission.js';
 import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { subscriptionChainModes, subscriptionIndexerHooks } from '../../src/subscriptions/indexer-hooks.js';
-import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -78,7 +78,7 @@ describe('subscription end to end', () => {
     const manager = chain.info.subscriptionManager;
     const token = chain.info.token;
     const now = (await pub.getBlock()).timestamp;
-    const period = BigInt(onChainPeriodSeconds('monthly', 1));
+    const period = BigInt(onChainPeriodSecondsV2('monthly', 1));
     const terms = {
       token,
       merchant: payout,

@@ -20,7 +20,7 @@ import {
   type SubscriptionChainEventDeps,
 } from '../../src/subscriptions/chain-events.js';
 import { subscriptionChainModes } from '../../src/subscriptions/indexer-hooks.js';
-import { onChainPeriodSeconds, periodStart as calendarStart } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSecondsV2, periodStart as calendarStart } from '../../src/subscriptions/periods.js';
 import { serializeSignature } from 'viem';
 import type { Resolver } from '../../src/webhooks/targets.js';
 import { subscriptionAllowanceRenewalWorkflow } from '../../workflows/subscription-renewal.js';
@@ -33,7 +33,7 @@ import { recordHistory } from '../support/histories.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const DAY = 86_400_000;
-const MONTH_SECONDS = BigInt(onChainPeriodSeconds('monthly', 1));
+const MONTH_SECONDS = BigInt(onChainPeriodSecondsV2('monthly', 1));
 const resolver: Resolver = async (host) => (host === 'receiver.test' ? ['127.0.0.1'] : []);
 
 let db: TestDatabase;

@@ -25,7 +25,7 @@ import {
   onTransferToSubscriber,
   type SubscriptionChainEventDeps,
 } from '../../src/subscriptions/chain-events.js';
-import { onChainPeriodSeconds, periodStart } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSecondsV2, periodStart } from '../../src/subscriptions/periods.js';
 import { findNotices, recordEnrolmentEmail } from '../../src/subscriptions/renewal-repo.js';
 import { allowanceRenewalWorkflowId } from '../../workflows/subscription-renewal.js';
 import { cancelSubscriptionSignal, getStatusQuery } from '../../workflows/subscription.js';
@@ -36,7 +36,7 @@ import { PUBLIC_BASE_URL, startSubscriptionStack, waitFor, type SubscriptionStac
 import { newPayer, type TestChain } from '../support/subscriptions.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
-const MONTH_PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
+const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
 /** What the hosted enrolment permits: 12 periods of the amount. */
 const ENROLMENT_PERIODS = 12n;
 

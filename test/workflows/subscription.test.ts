@@ -19,7 +19,7 @@ import {
   onTransferToSubscriber,
   type SubscriptionChainEventDeps,
 } from '../../src/subscriptions/chain-events.js';
-import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
 import { CHARGE_MANY_SELECTOR } from '../../src/subscriptions/charge-batch.js';
 import { subscriptionManagerAbi } from '../../src/chain/abi.js';
@@ -34,7 +34,7 @@ import { newPayer, startTestChain, type TestChain } from '../support/subscriptio
 import { workflowBundle } from '../support/temporal.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
-const MONTH_PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
+const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
 let taskQueue = 'subscriptions-test';
 // Events stay in the outbox (asserted there): a dispatch workflow left open on a finished test's
 // queue would keep the time-skipping server from skipping. Dispatch itself is tested elsewhere.
