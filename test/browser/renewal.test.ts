@@ -93,7 +93,7 @@ const allowanceOf = (owner: `0x${string}`) =>
     address: chain.deployed.token,
     abi: fiatTokenAbi,
     functionName: 'allowance',
-    args: [owner, chain.deployed.subscriptionManager],
+    args: [owner, chain.subscriptionManagerV2],
   });
 
 describe('subscription renewal in headless Chromium', () => {
@@ -140,7 +140,7 @@ describe('subscription renewal in headless Chromium', () => {
       address: chain.deployed.token,
       abi: fiatTokenAbi,
       functionName: 'approve',
-      args: [chain.deployed.subscriptionManager, USDC(10)],
+      args: [chain.subscriptionManagerV2, USDC(10)],
     });
     await waitForDevReceipt(chain.pub, approve);
     const projected = await onSubscriptionCreatedOnChain(

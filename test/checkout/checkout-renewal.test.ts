@@ -134,7 +134,7 @@ const allowance = () =>
     address: chain.deployed.token,
     abi: fiatTokenAbi,
     functionName: 'allowance',
-    args: [payer.address, chain.deployed.subscriptionManager],
+    args: [payer.address, chain.subscriptionManagerV2],
   });
 
 async function offer() {
@@ -187,7 +187,7 @@ describe('hosted allowance renewal', () => {
       planName: 'Coffee',
       merchantName: 'Renewal shop',
       subscriber: payer.address,
-      spender: chain.deployed.subscriptionManager,
+      spender: chain.subscriptionManagerV2,
       token: chain.deployed.token,
       amount: USDC(10).toString(),
       allowance: USDC(10).toString(),

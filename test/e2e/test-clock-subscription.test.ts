@@ -215,7 +215,7 @@ describe('a test clock', () => {
     // The permit's 12 periods are used up: the subscriber renews the allowance (the hosted page's permit).
     const deadline = BigInt(Math.floor(periodStart(11) / 1000)) + 86_400n * 365n;
     const permit = await signPermit(chain.pub, payer, chain.deployed.token, {
-      spender: chain.deployed.subscriptionManager,
+      spender: chain.subscriptionManagerV2,
       value: USDC(120),
       deadline,
     });

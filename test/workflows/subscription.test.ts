@@ -662,7 +662,7 @@ describe('subscription workflow', () => {
     const second = await newWorker();
     expect(await second.runUntil(handle.result())).toBe('completed');
     const logs = await chain.pub.getContractEvents({
-      address: chain.deployed.subscriptionManager,
+      address: chain.subscriptionManagerV2,
       abi: subscriptionManagerAbi,
       eventName: 'SubscriptionCharged',
       args: { id: log.args.id },
