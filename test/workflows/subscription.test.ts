@@ -19,7 +19,7 @@ import {
   onTransferToSubscriber,
   type SubscriptionChainEventDeps,
 } from '../../src/subscriptions/chain-events.js';
-import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSeconds, onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
 import { CHARGE_MANY_SELECTOR } from '../../src/subscriptions/charge-batch.js';
 import { subscriptionManagerAbi } from '../../src/chain/abi.js';
@@ -251,6 +251,31 @@ describe('subscription workflow', () => {
     const noTrial = await chain.enrol({ payer, amount: USDC(20), period: MONTH_PERIOD, periods: 0 });
     expect(await onSubscriptionCreatedOnChain(logged, noTrial)).toEqual({ outcome: 'ignored', reason: 'trial_mismatch' });
     expect(warnings).toHaveLength(3);
+    expect(await count()).toBe(before);
+  });
+
+  it('ignores, and logs, a v2 enrolment whose charge window is not the one the platform signs for its plan (e.g. 1 hour)', async () => {
+    await chain.warpTo(await env.currentTimeMs());
+    const payer = newPayer();
+    await chain.mint(payer.address, USDC(100));
+    const count = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from subscriptions`)[0]!.n;
+    const before = await count();
+    const warnings: { details: object; message: string }[] = [];
+    const logged: SubscriptionChainEventDeps = { ...deps, log: { warn: (details, message) => warnings.push({ details, message }) } };
+    const shortWindow = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 0, chargeWindow: 3600n });
+    expect(shortWindow.chargeWindow).toBe(3600n);
+    expect(await onSubscriptionCreatedOnChain(logged, shortWindow)).toEqual({ outcome: 'ignored', reason: 'charge_window_mismatch' });
+    expect(warnings[0]).toEqual({
+      message: 'enrolment ignored: charge_window_mismatch',
+      details: expect.objectContaining({
+        reason: 'charge_window_mismatch',
+        chargeWindow: '3600',
+        onChainId: shortWindow.args.id.toString(),
+      }),
+    });
+    // v1's 28-day period is not a plan's period on v2 (each manager is matched with its own).
+    const v1Period = await chain.enrol({ payer, amount: USDC(10), period: BigInt(onChainPeriodSeconds('monthly', 1)), periods: 0 });
+    expect(await onSubscriptionCreatedOnChain(logged, v1Period)).toEqual({ outcome: 'ignored', reason: 'no_matching_plan' });
     expect(await count()).toBe(before);
   });
 
