@@ -574,7 +574,14 @@ describe('subscription workflow', () => {
     await chain.mint(payer.address, USDC(100));
     const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 0 });
     const now = new Date((await chain.chainNowMs()) - 1000).toISOString();
-    const input = { livemode: false, onChainId: log.args.id.toString(), periodIndex: 0, amount: USDC(10).toString(), periodStart: now };
+    const input = {
+      livemode: false,
+      onChainId: log.args.id.toString(),
+      contractAddress: log.address,
+      periodIndex: 0,
+      amount: USDC(10).toString(),
+      periodStart: now,
+    };
     expect(await chain.subscriptionChain.charge({ ...input, amount: USDC(11).toString() })).toMatchObject({
       ok: false,
       failure: 'amount_exceeds_terms',
@@ -585,10 +592,12 @@ describe('subscription workflow', () => {
     expect(second).toEqual({ ...first, alreadyCharged: true });
     expect(await chain.subscriptionChain.isCharged(input)).toBe(true);
     expect(await chain.subscriptionChain.charge({ ...input, periodIndex: 1 })).toMatchObject({ ok: false, failure: 'period_not_started' });
-    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toMatchObject({
+    expect(
+      await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId, contractAddress: log.address }),
+    ).toMatchObject({
       alreadyCancelled: false,
     });
-    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toEqual({
+    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId, contractAddress: log.address })).toEqual({
       txHash: null,
       alreadyCancelled: true,
     });
