@@ -508,12 +508,18 @@ export async function createViemSubscriptionChain(
     async chargeWindow({ livemode, onChainId, contractAddress }) {
       const c = get(livemode, contractAddress);
       if (!(await windowed(c))) return null;
-      return c.pub.readContract({
-        address: c.mode.subscriptionManager,
-        abi: subscriptionManagerV2Abi,
-        functionName: 'chargeWindow',
-        args: [BigInt(onChainId)],
-      });
+      try {
+        return await c.pub.readContract({
+          address: c.mode.subscriptionManager,
+          abi: subscriptionManagerV2Abi,
+          functionName: 'chargeWindow',
+          args: [BigInt(onChainId)],
+        });
+      } catch (error) {
+        // An id the contract does not know reverts: no window to clamp to (the charge itself says why it failed).
+        if (decodeContractRevert(error)) return null;
+        throw error;
+      }
     },
 
     async isCharged({ livemode, onChainId, periodIndex, contractAddress }) {
