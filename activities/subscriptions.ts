@@ -44,9 +44,10 @@ function finalRevert(error: unknown): never {
 }
 
 /** An on-chain subscription id is a decimal uint256; anything else can never be charged or cancelled. */
+const isOnChainId = (onChainId: string): boolean => /^\d{1,78}$/.test(onChainId);
+
 function checkOnChainId(onChainId: string): void {
-  if (!/^\d{1,78}$/.test(onChainId))
-    throw permanentFailure(PERMANENT_FAILURES.invalidAddress, `not an on-chain subscription id: ${onChainId}`);
+  if (!isOnChainId(onChainId)) throw permanentFailure(PERMANENT_FAILURES.invalidAddress, `not an on-chain subscription id: ${onChainId}`);
 }
 
 /**
@@ -176,14 +177,16 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       failureReason: string;
     }): Promise<{ gracePeriodHours: number }> {
       // The window is read before the transaction (no chain call inside one); it never changes.
+      // A malformed id (a corrupt row, refused by the charge for good) has no window to read.
       const before = await load(sql, input.subscriptionId);
-      const window = subscriptionChain.chargeWindow
-        ? await subscriptionChain.chargeWindow({
-            livemode: before.livemode,
-            onChainId: before.onChainId,
-            contractAddress: before.contractAddress,
-          })
-        : null;
+      const window =
+        subscriptionChain.chargeWindow && isOnChainId(before.onChainId)
+          ? await subscriptionChain.chargeWindow({
+              livemode: before.livemode,
+              onChainId: before.onChainId,
+              contractAddress: before.contractAddress,
+            })
+          : null;
       return commitWithEvents(sql, events, async (tx, record) => {
         const sub = await load(tx, input.subscriptionId, true);
         const charge = await chargeRepo.findChargeById(tx, input.chargeId);
