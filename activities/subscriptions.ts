@@ -16,6 +16,7 @@ import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.j
 import * as repo from '../src/subscriptions/repo.js';
 import { renderSubscription } from '../src/subscriptions/api-shape.js';
 import { businessNow } from '../src/test-clocks/business-time.js';
+import { clampGraceToWindow } from '../src/subscriptions/grace-clamp.js';
 
 export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
 
@@ -43,9 +44,10 @@ function finalRevert(error: unknown): never {
 }
 
 /** An on-chain subscription id is a decimal uint256; anything else can never be charged or cancelled. */
+const isOnChainId = (onChainId: string): boolean => /^\d{1,78}$/.test(onChainId);
+
 function checkOnChainId(onChainId: string): void {
-  if (!/^\d{1,78}$/.test(onChainId))
-    throw permanentFailure(PERMANENT_FAILURES.invalidAddress, `not an on-chain subscription id: ${onChainId}`);
+  if (!isOnChainId(onChainId)) throw permanentFailure(PERMANENT_FAILURES.invalidAddress, `not an on-chain subscription id: ${onChainId}`);
 }
 
 /**
@@ -163,7 +165,10 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       });
     },
 
-    /** Records a refused attempt and moves the subscription to at_risk; returns the merchant's grace window. */
+    /**
+     * Records a refused attempt and moves the subscription to at_risk; returns the merchant's grace
+     * window, on v2 clamped to what is left of the period's charge window (grace-clamp.ts).
+     */
     async recordChargeFailed(input: {
       subscriptionId: string;
       chargeId: string;
@@ -171,9 +176,28 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       failureCode: string;
       failureReason: string;
     }): Promise<{ gracePeriodHours: number }> {
+      // The window is read before the transaction (no chain call inside one); it never changes.
+      // A malformed id (a corrupt row, refused by the charge for good) has no window to read.
+      const before = await load(sql, input.subscriptionId);
+      const window =
+        subscriptionChain.chargeWindow && isOnChainId(before.onChainId)
+          ? await subscriptionChain.chargeWindow({
+              livemode: before.livemode,
+              onChainId: before.onChainId,
+              contractAddress: before.contractAddress,
+            })
+          : null;
       return commitWithEvents(sql, events, async (tx, record) => {
         const sub = await load(tx, input.subscriptionId, true);
-        const gracePeriodHours = await findSubscriptionGracePeriodHours(tx, sub.merchantId);
+        const charge = await chargeRepo.findChargeById(tx, input.chargeId);
+        const gracePeriodHours = clampGraceToWindow({
+          gracePeriodHours: await findSubscriptionGracePeriodHours(tx, sub.merchantId),
+          firstPeriodStart: sub.firstPeriodStart,
+          periodSeconds: Number(sub.periodSeconds),
+          chargeWindowSeconds: window === null ? null : Number(window),
+          periodIndex: charge!.periodIndex,
+          now: await businessNow(tx, sub),
+        });
         const changed = await chargeRepo.markChargeFailed(tx, input.chargeId, {
           attempt: input.attempt,
           failureCode: input.failureCode,
@@ -181,13 +205,13 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         });
         if (!changed) return { gracePeriodHours };
         await repo.updateSubscription(tx, sub.id, { status: 'at_risk', atRiskSince: sub.atRiskSince ?? (await businessNow(tx, sub)) });
-        const charge = await chargeRepo.findChargeById(tx, input.chargeId);
+        const failedCharge = await chargeRepo.findChargeById(tx, input.chargeId);
         const updated = await load(tx, sub.id);
         await record({
           merchantId: sub.merchantId,
           livemode: sub.livemode,
           type: 'subscription.charge_failed',
-          data: { object: renderCharge(charge!), subscription: renderSubscription(updated) },
+          data: { object: renderCharge(failedCharge!), subscription: renderSubscription(updated) },
         });
         return { gracePeriodHours };
       });

@@ -306,8 +306,12 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       }
       if (result.failure === 'period_beyond_term') return finishCompleted();
       if (result.failure === 'period_not_started') {
-        // The chain's clock is behind the calendar: wait, without counting it as a failure.
-        if (await condition(() => cancelRequest !== null, CHAIN_CLOCK_WAIT_MS)) return finishCancelled(cancelRequest!);
+        // The chain's clock is behind the calendar, or (v2) the contract's start is later than the
+        // calendar's: wait until it (retryAt), without counting it as a failure. Off a test clock
+        // clock.waitFor is the same timer command as before; runs recorded before retryAt wait a minute.
+        const untilStart = result.retryAt ? Date.parse(result.retryAt) - clock.now() : 0;
+        if (await clock.waitFor(() => cancelRequest !== null, Math.max(CHAIN_CLOCK_WAIT_MS, untilStart)))
+          return finishCancelled(cancelRequest!);
         continue;
       }
       const failed = await localDb.recordChargeFailed({

@@ -76,9 +76,18 @@ export const checkoutEnrolmentOffer = z
         merchant: z.string(),
         operator: z.string(),
         amount: z.string(),
-        period: z.string().describe('Seconds (the plan interval mapped by onChainPeriodSeconds).'),
+        period: z
+          .string()
+          .describe(
+            'Seconds: the plan interval on SubscriptionManagerV2 (months as the mean Gregorian month, 2,629,746 s; days and weeks exact).',
+          ),
         periods: z.number().int().describe('0: open-ended (plans have no end).'),
         trialEnd: z.string().describe("Unix seconds; now + the plan's trial days, or 0 without a trial."),
+        chargeWindow: z
+          .string()
+          .describe(
+            "Seconds after a period's start during which it may be charged: the period plus the calendar's largest drift from it, rounded up to an hour.",
+          ),
       })
       .describe('The Enrolment terms the subscriber signs; the enrol route accepts exactly these (trialEnd no later than offered).'),
     permitValue: z

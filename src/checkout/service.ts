@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { getAddress, isAddressEqual } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { chainFor, type ChainConfig } from '../chain/config.js';
+import { chainFor, subscriptionManagerV2Of, type ChainConfig } from '../chain/config.js';
 import { publicClientFor } from '../chain/clients.js';
 import { readDomain } from '../chain/typed-data.js';
 import type { Sql } from '../db/client.js';
@@ -15,7 +15,7 @@ import { isId, newId } from '../ids.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import type { RelayService } from '../relay/service.js';
 import * as planRepo from '../subscription-plans/repo.js';
-import { onChainPeriodSeconds } from '../subscriptions/periods.js';
+import { chargeWindowSeconds, onChainPeriodSecondsV2 } from '../subscriptions/periods.js';
 import { recordEnrolmentEmail } from '../subscriptions/renewal-repo.js';
 import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
 import { createRenewalService } from './renewal.js';
@@ -90,7 +90,9 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
     const operator = settings.operator ?? (settings.operatorKey ? privateKeyToAccount(settings.operatorKey).address : undefined);
     if (!operator)
       throw new InvalidRequestError(`Subscriptions are not configured for ${settings.mode} mode on this deployment.`, { param: 'planId' });
-    const managerDomain = await readDomain(publicClientFor(settings), settings.subscriptionManager);
+    // New enrolments go to SubscriptionManagerV2; v1 keeps charging what enrolled on it.
+    const manager = subscriptionManagerV2Of(settings);
+    const managerDomain = await readDomain(publicClientFor(settings), manager);
     const now = Math.floor(Date.now() / 1000);
     return {
       object: 'checkout_enrolment_offer',
@@ -99,16 +101,17 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       merchantName: merchant.name,
       livemode: plan.livemode,
       chainId: settings.chainId,
-      subscriptionManager: settings.subscriptionManager,
+      subscriptionManager: manager,
       managerDomain: { ...managerDomain, chainId: Number(managerDomain.chainId) },
       terms: {
         token: settings.token,
         merchant: getAddress(merchant.payoutAddress),
         operator,
         amount: plan.amount,
-        period: String(onChainPeriodSeconds(plan.interval, plan.intervalCount)),
+        period: String(onChainPeriodSecondsV2(plan.interval, plan.intervalCount)),
         periods: 0,
         trialEnd: plan.trialPeriodDays > 0 ? String(now + plan.trialPeriodDays * 86_400) : '0',
+        chargeWindow: String(chargeWindowSeconds(plan.interval, plan.intervalCount)),
       },
       permitValue: (BigInt(plan.amount) * PERMIT_PERIODS).toString(),
     };
@@ -141,8 +144,13 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       ) {
         throw new InvalidRequestError("The terms must name the plan's token, merchant and operator.", { param: 'terms' });
       }
-      if (t.amount !== offer.terms.amount || t.period !== offer.terms.period || t.periods !== offer.terms.periods) {
-        throw new InvalidRequestError("The terms must be the plan's amount, period and periods.", { param: 'terms' });
+      if (
+        t.amount !== offer.terms.amount ||
+        t.period !== offer.terms.period ||
+        t.periods !== offer.terms.periods ||
+        t.chargeWindow !== offer.terms.chargeWindow
+      ) {
+        throw new InvalidRequestError("The terms must be the plan's amount, period, periods and charge window.", { param: 'terms' });
       }
       if (BigInt(t.trialEnd) > BigInt(offer.terms.trialEnd) + (offer.terms.trialEnd === '0' ? 0n : BigInt(TRIAL_SLACK_SECONDS))) {
         throw new InvalidRequestError("terms.trialEnd is later than the plan's trial allows.", { param: 'terms.trialEnd' });

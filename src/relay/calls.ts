@@ -1,7 +1,7 @@
 // The contract call a submission makes, stored as JSON (integers as strings)
 // and rebuilt here into viem call parameters.
 import { type Address, type Hex, encodeFunctionData } from 'viem';
-import { subscriptionManagerAbi } from '../chain/generated/contracts.js';
+import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../chain/generated/contracts.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { splitSig } from '../chain/typed-data.js';
 
@@ -21,7 +21,17 @@ export type SubscriptionCall = {
   kind: 'subscription';
   manager: Address;
   subscriber: Address;
-  terms: { token: Address; merchant: Address; operator: Address; amount: string; period: string; periods: number; trialEnd: string };
+  /** `chargeWindow`: a SubscriptionManagerV2 enrolment; calls stored before v2 have none and go to v1 as they were. */
+  terms: {
+    token: Address;
+    merchant: Address;
+    operator: Address;
+    amount: string;
+    period: string;
+    periods: number;
+    trialEnd: string;
+    chargeWindow?: string;
+  };
   permit: { value: string; deadline: string; signature: Hex };
   enrolment: { nonce: Hex; deadline: string; signature: Hex };
 };
@@ -52,28 +62,35 @@ export function encodeRelayCall(call: RelayCall): { to: Address; data: Hex } {
     };
   }
   const { v, r, s } = splitSig(call.permit.signature);
-  return {
-    to: call.manager,
-    data: encodeFunctionData({
-      abi: subscriptionManagerAbi,
-      functionName: 'subscribeWithPermitFor',
-      args: [
-        call.subscriber,
-        {
-          token: call.terms.token,
-          merchant: call.terms.merchant,
-          operator: call.terms.operator,
-          amount: BigInt(call.terms.amount),
-          period: BigInt(call.terms.period),
-          periods: call.terms.periods,
-          trialEnd: BigInt(call.terms.trialEnd),
-        },
-        { value: BigInt(call.permit.value), deadline: BigInt(call.permit.deadline), v, r, s },
-        { nonce: call.enrolment.nonce, deadline: BigInt(call.enrolment.deadline), signature: call.enrolment.signature },
-      ],
-    }),
+  const terms = {
+    token: call.terms.token,
+    merchant: call.terms.merchant,
+    operator: call.terms.operator,
+    amount: BigInt(call.terms.amount),
+    period: BigInt(call.terms.period),
+    periods: call.terms.periods,
+    trialEnd: BigInt(call.terms.trialEnd),
   };
+  const permit = { value: BigInt(call.permit.value), deadline: BigInt(call.permit.deadline), v, r, s };
+  const enrolment = { nonce: call.enrolment.nonce, deadline: BigInt(call.enrolment.deadline), signature: call.enrolment.signature };
+  const data =
+    call.terms.chargeWindow === undefined
+      ? encodeFunctionData({
+          abi: subscriptionManagerAbi,
+          functionName: 'subscribeWithPermitFor',
+          args: [call.subscriber, terms, permit, enrolment],
+        })
+      : encodeFunctionData({
+          abi: subscriptionManagerV2Abi,
+          functionName: 'subscribeWithPermitFor',
+          args: [call.subscriber, { ...terms, chargeWindow: BigInt(call.terms.chargeWindow) }, permit, enrolment],
+        });
+  return { to: call.manager, data };
 }
 
-/** Both ABIs, for decoding a revert of either call. */
-export const relayErrorAbi = [...fiatTokenAbi, ...subscriptionManagerAbi];
+/** Every ABI a relayed call may revert with (the token, both managers), for decoding a revert. */
+export const relayErrorAbi = [
+  ...fiatTokenAbi,
+  ...subscriptionManagerAbi,
+  ...subscriptionManagerV2Abi.filter((item) => item.type === 'error'),
+];

@@ -70,9 +70,17 @@ export const relaySubscriptionBody = z
           .describe('Period length in seconds (uint64).'),
         periods: z.number().int().min(0).max(4_294_967_295).describe('Number of chargeable periods; 0 means open-ended (uint32).'),
         trialEnd: uintString.default('0').describe('Unix seconds; period 0 starts at max(enrolment time, trialEnd) (uint64).'),
+        chargeWindow: z
+          .string()
+          .regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer string')
+          .describe(
+            "Seconds after a period's start during which it may be charged (uint64; SubscriptionManagerV2). The platform records an enrolment only with its plan's window: period + the calendar drift, to the hour (the hosted enrolment offer names it).",
+          ),
       })
       .strict()
-      .describe('The enrolment terms, exactly as the subscriber signed them (EIP-712 Enrolment of the SubscriptionManager).'),
+      .describe(
+        'The enrolment terms, exactly as the subscriber signed them (EIP-712 Enrolment of SubscriptionManagerV2, domain version 2).',
+      ),
     permit: z
       .object({
         value: amountString.describe('Allowance granted to the SubscriptionManager.'),

@@ -6,13 +6,13 @@ import { type Address, type Hex, getAddress, hashTypedData, isAddressEqual } fro
 import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../chain/generated/contracts.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
-import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
+import { chainFor, subscriptionManagerV2Of, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { nextBlockTime } from '../chain/chain-time.js';
 import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';
 import { isValidContractSignature } from '../chain/erc1271.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
 import { refuseTokenStanding } from './token-door.js';
-import { EIP3009_TYPES, ENROLMENT_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
+import { EIP3009_TYPES, ENROLMENT_V2_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
 import { afterCommit } from '../db/request-transaction.js';
 import { IdempotencyError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
@@ -290,7 +290,8 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       const key = requireKey(idempotencyKey);
       const settings = settingsFor(scope);
       const client = publicClientFor(settings);
-      const manager = settings.subscriptionManager;
+      // New enrolments go to SubscriptionManagerV2 (charge windows); v1 keeps charging what enrolled on it.
+      const manager = subscriptionManagerV2Of(settings);
       const subscriber = getAddress(body.subscriber);
       const token = getAddress(body.terms.token);
       if (!isAddressEqual(token, settings.token)) throw refuse('terms.token', `Subscriptions are paid in ${settings.token} in this mode.`);
@@ -308,12 +309,13 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         period: BigInt(body.terms.period),
         periods: body.terms.periods,
         trialEnd: BigInt(body.terms.trialEnd),
+        chargeWindow: BigInt(body.terms.chargeWindow),
       };
       const enrolment = { nonce: body.enrolment.nonce as Hex, deadline: BigInt(body.enrolment.deadline) };
       const managerDomain = await readDomain(client, manager);
       const typed = {
         domain: managerDomain,
-        types: ENROLMENT_TYPES,
+        types: ENROLMENT_V2_TYPES,
         primaryType: 'Enrolment' as const,
         message: { subscriber, ...terms, ...enrolment },
       };

@@ -8,9 +8,11 @@
 //  - the contract, token and operator must be this mode's (otherwise it is not
 //    a subscription this service can charge, and it is ignored);
 //  - the plan is the merchant's plan (same mode) whose amount equals the Terms'
-//    amount and whose onChainPeriodSeconds(interval, intervalCount) equals the
-//    Terms' period, and whose trial the enrolment's trial matches
-//    (enrolment-match.ts: the trial is firstPeriodStart - block time). The relay
+//    amount and whose period equals the Terms' period (v1: onChainPeriodSeconds,
+//    the shortest calendar gap; v2: onChainPeriodSecondsV2, the mean month), whose
+//    trial the enrolment's trial matches (enrolment-match.ts: the trial is
+//    firstPeriodStart - block time) and, on v2, whose chargeWindowSeconds equals
+//    the signed window (read from the contract by the hook). The relay
 //    may pass the plan id it enrolled for (`planId`), which must be one of those;
 //    otherwise the oldest matching plan is used.
 // An ignored enrolment is logged with its reason (deps.log), as nobody else sees it.
@@ -32,7 +34,7 @@ import {
 import { signalIfRunning } from '../temporal/signals.js';
 import { startOptionsFor } from '../temporal/workflow-tags.js';
 import { trialMatchesPlan } from './enrolment-match.js';
-import { onChainPeriodSeconds } from './periods.js';
+import { chargeWindowSeconds, onChainPeriodSeconds, onChainPeriodSecondsV2 } from './periods.js';
 import * as repo from './repo.js';
 import { renderSubscription } from './api-shape.js';
 import { findClockOfWallet } from '../test-clocks/repo.js';
@@ -42,6 +44,11 @@ export type SubscriptionContractMode = {
   chainId: number;
   /** Every manager of the mode (v1 and v2): an enrolment on any of them is this service's. */
   subscriptionManagers: Address[];
+  /**
+   * The mode's SubscriptionManagerV2 (one of subscriptionManagers): its enrolments sign the mean-month
+   * period and a charge window (periods.ts). Absent: every manager is matched as v1.
+   */
+  subscriptionManagerV2?: Address;
   token: Address;
   /** The operator address this service charges with. */
   operator: Address;
@@ -89,6 +96,8 @@ export type SubscriptionCreatedLog = {
     firstPeriodStart: bigint;
     operator: Address;
   };
+  /** v2 only: the charge window the subscriber signed (read from the contract: the event does not carry it). */
+  chargeWindow?: bigint;
   /** The plan the relay enrolled the customer for, when it knows. */
   planId?: string;
   /** The customer's email, when the hosted checkout collected one. */
@@ -100,7 +109,13 @@ export type SubscriptionCreatedOutcome =
   | { outcome: 'ignored'; reason: IgnoredEnrolmentReason };
 
 export type IgnoredEnrolmentReason =
-  'unknown_contract' | 'foreign_operator' | 'unknown_token' | 'unknown_merchant' | 'no_matching_plan' | 'trial_mismatch';
+  | 'unknown_contract'
+  | 'foreign_operator'
+  | 'unknown_token'
+  | 'unknown_merchant'
+  | 'no_matching_plan'
+  | 'trial_mismatch'
+  | 'charge_window_mismatch';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -124,6 +139,8 @@ export async function onSubscriptionCreatedOnChain(
         firstPeriodStart: log.args.firstPeriodStart.toString(),
         blockTimestamp: log.blockTimestamp.toString(),
         periods: log.args.periods,
+        period: log.args.period.toString(),
+        ...(log.chargeWindow !== undefined ? { chargeWindow: log.chargeWindow.toString() } : {}),
       },
       `enrolment ignored: ${outcome.reason}`,
     );
@@ -138,17 +155,27 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
   if (!same(mode.operator, log.args.operator)) return { outcome: 'ignored', reason: 'foreign_operator' };
   if (!same(mode.token, log.args.token)) return { outcome: 'ignored', reason: 'unknown_token' };
 
+  // Each manager signs its own period for a plan: v1 the shortest calendar gap, v2 the mean month.
+  const v2 = mode.subscriptionManagerV2 !== undefined && same(mode.subscriptionManagerV2, log.address);
+  const periodOf = v2 ? onChainPeriodSecondsV2 : onChainPeriodSeconds;
+
   const merchant = await findMerchantByChainAddress(deps.sql, log.livemode, log.args.merchant);
   if (!merchant) return { outcome: 'ignored', reason: 'unknown_merchant' };
   const candidates = (
     await repo.findPlansForTerms(deps.sql, { merchantId: merchant.merchantId, livemode: log.livemode, amount: log.args.amount.toString() })
-  ).filter((plan) => BigInt(onChainPeriodSeconds(plan.interval, plan.intervalCount)) === log.args.period);
+  ).filter((plan) => BigInt(periodOf(plan.interval, plan.intervalCount)) === log.args.period);
   const named = log.planId ? candidates.filter((p) => p.id === log.planId) : candidates;
   if (named.length === 0) return { outcome: 'ignored', reason: 'no_matching_plan' };
   // The contract makes firstPeriodStart >= the enrolment's block time.
   const trialSeconds = log.args.firstPeriodStart > log.blockTimestamp ? log.args.firstPeriodStart - log.blockTimestamp : 0n;
-  const plan = named.find((p) => trialMatchesPlan(trialSeconds, p.trialPeriodDays));
-  if (!plan) return { outcome: 'ignored', reason: 'trial_mismatch' };
+  const trialMatched = named.filter((p) => trialMatchesPlan(trialSeconds, p.trialPeriodDays));
+  if (trialMatched.length === 0) return { outcome: 'ignored', reason: 'trial_mismatch' };
+  // v2: the window must be the one the platform signs for the plan. A shorter one would make the
+  // workflow's charges fail; a longer one would let arrears of that length be charged.
+  const plan = v2
+    ? trialMatched.find((p) => BigInt(chargeWindowSeconds(p.interval, p.intervalCount)) === log.chargeWindow)
+    : trialMatched[0];
+  if (!plan) return { outcome: 'ignored', reason: 'charge_window_mismatch' };
 
   const firstPeriodStart = new Date(Number(log.args.firstPeriodStart) * 1000);
   const trialing = log.args.firstPeriodStart > log.blockTimestamp;

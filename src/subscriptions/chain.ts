@@ -22,9 +22,10 @@ import {
   getAddress,
   keccak256,
   parseEventLogs,
+  toFunctionSelector,
 } from 'viem';
 import { signingAccount } from '../chain/signing-account.js';
-import { subscriptionManagerAbi } from '../chain/generated/contracts.js';
+import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../chain/generated/contracts.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { splitSig } from '../chain/typed-data.js';
 import { chainDefinition } from '../chain/chain-definition.js';
@@ -60,6 +61,8 @@ export const CHARGE_FAILURES = [
   'account_blacklisted',
   /** USDC is paused: the dunning loop retries later. */
   'token_paused',
+  /** v2: the period's charge window closed before it was charged (contracts/SubscriptionManagerV2.sol); it stays unpaid. */
+  'charge_window_closed',
   /** The charge failed for good (an activity's permanent failure: a final revert, a malformed on-chain id); the subscription goes at_risk and lapses after its grace window. */
   'charge_refused',
 ] as const;
@@ -78,8 +81,14 @@ export type ChargeInput = {
   contractAddress?: string;
 };
 
+/**
+ * `retryAt` (ISO), on `period_not_started`: when the contract lets the period be charged (its
+ * PeriodNotStarted's startsAt). On v2 the contract's start may lie up to a few days after the
+ * calendar's (periods.ts, meanMonthDriftSeconds); the workflow waits until then.
+ */
 export type ChargeResult =
-  { ok: true; txHash: Hex; blockNumber: string; alreadyCharged: boolean } | { ok: false; failure: ChargeFailure; reason: string };
+  | { ok: true; txHash: Hex; blockNumber: string; alreadyCharged: boolean }
+  | { ok: false; failure: ChargeFailure; reason: string; retryAt?: string };
 
 export type CancelResult = { txHash: Hex | null; alreadyCancelled: boolean };
 
@@ -108,6 +117,11 @@ export interface SubscriptionChain {
   allowance(input: { livemode: boolean; token: string; owner: string; contractAddress?: string }): Promise<bigint>;
   /** Submits the permit (operator pays the gas), once per signature; a refusal comes back by name without gas. */
   permit(input: AllowancePermitInput): Promise<AllowancePermitResult>;
+  /**
+   * The subscription's signed charge window in seconds (v2), or null on a manager without one (v1).
+   * Optional: ports written for v1 only have none, which means "no window".
+   */
+  chargeWindow?(input: { livemode: boolean; onChainId: string; contractAddress?: string }): Promise<bigint | null>;
 }
 
 /** One mode's chain settings (the chain layer's per-mode config maps onto this at merge). */
@@ -147,7 +161,19 @@ const REVERT_TO_FAILURE: Record<string, ChargeFailure | 'already_charged'> = {
   NotOperator: 'not_operator',
   SubscriptionNotFound: 'subscription_not_found',
   PeriodAlreadyCharged: 'already_charged',
+  ChargeWindowClosed: 'charge_window_closed',
 };
+
+const CHARGE_WINDOW_SELECTOR = toFunctionSelector('chargeWindow(uint256)');
+
+/** v1's functions and events with v2's errors too, so a v2 refusal (ChargeWindowClosed) is decoded by name. */
+const chargeAbi = [...subscriptionManagerAbi, ...subscriptionManagerV2Abi.filter((item) => item.type === 'error')];
+
+/** The contract's start of the period a PeriodNotStarted names (its third argument, seconds), as ISO. */
+function periodStartsAt(revert: { errorName: string; args: readonly unknown[] }): string | undefined {
+  const startsAt = revert.errorName === 'PeriodNotStarted' ? revert.args[2] : undefined;
+  return typeof startsAt === 'bigint' ? new Date(Number(startsAt) * 1000).toISOString() : undefined;
+}
 
 /** The contract's custom error behind a viem error, or undefined when it is not a revert (e.g. RPC down). */
 export function decodeContractRevert(error: unknown): { errorName: string; args: readonly unknown[] } | undefined {
@@ -189,6 +215,8 @@ export async function createViemSubscriptionChain(
     batcher?: Batcher<BatchItem, ChargeResult>;
     /** Whether the contract's code has chargeMany (read once). */
     batchable?: Promise<boolean>;
+    /** Whether the contract's code has chargeWindow(uint256), i.e. is v2 (read once). */
+    windowed?: Promise<boolean>;
   };
   const clients = new Map<boolean, Clients>();
   /** One view per (mode, manager): its own batcher (a chargeMany goes to one contract), the mode's client and sender. */
@@ -335,7 +363,7 @@ export async function createViemSubscriptionChain(
               c.pub.simulateContract({
                 account: c.sender.address,
                 address: c.mode.subscriptionManager,
-                abi: subscriptionManagerAbi,
+                abi: chargeAbi,
                 functionName: 'charge',
                 args,
                 ...(blockOverrides ? { blockOverrides } : {}),
@@ -353,7 +381,8 @@ export async function createViemSubscriptionChain(
             if (!refusal) throw error;
             return { refused: { ok: false, failure: refusal.code, reason: refusal.reason } };
           }
-          return { refused: { ok: false, failure, reason: describeRevert(revert) } };
+          const retryAt = periodStartsAt(revert);
+          return { refused: { ok: false, failure, reason: describeRevert(revert), ...(retryAt ? { retryAt } : {}) } };
         }
         return {
           call: { to: c.mode.subscriptionManager, data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'charge', args }) },
@@ -481,7 +510,35 @@ export async function createViemSubscriptionChain(
     return Promise.all(items.map((i) => outcomes.get(keyOf(i))!));
   }
 
+  function windowed(c: Clients): Promise<boolean> {
+    c.windowed ??= c.pub.getCode({ address: c.mode.subscriptionManager }).then(
+      (code) => code !== undefined && code.toLowerCase().includes(CHARGE_WINDOW_SELECTOR.slice(2)),
+      (error: unknown) => {
+        c.windowed = undefined;
+        throw error;
+      },
+    );
+    return c.windowed;
+  }
+
   return {
+    async chargeWindow({ livemode, onChainId, contractAddress }) {
+      const c = get(livemode, contractAddress);
+      if (!(await windowed(c))) return null;
+      try {
+        return await c.pub.readContract({
+          address: c.mode.subscriptionManager,
+          abi: subscriptionManagerV2Abi,
+          functionName: 'chargeWindow',
+          args: [BigInt(onChainId)],
+        });
+      } catch (error) {
+        // An id the contract does not know reverts: no window to clamp to (the charge itself says why it failed).
+        if (decodeContractRevert(error)) return null;
+        throw error;
+      }
+    },
+
     async isCharged({ livemode, onChainId, periodIndex, contractAddress }) {
       return isCharged(get(livemode, contractAddress), BigInt(onChainId), periodIndex);
     },

@@ -4,7 +4,8 @@
 // Approval logs into the subscription entry points (each idempotent).
 import { type Address, type Hex, isAddressEqual } from 'viem';
 import { publicClientFor } from '../chain/clients.js';
-import { type ChainConfig, type ChainSettings, subscriptionManagersOf } from '../chain/config.js';
+import { type ChainConfig, type ChainSettings, subscriptionManagersOf, subscriptionManagerV2Of } from '../chain/config.js';
+import { subscriptionManagerV2Abi } from '../chain/generated/contracts.js';
 import { hookPoints, type ChainEvent, type ChainHook } from '../indexer/hooks.js';
 import type { SubscriptionChainMode } from './chain.js';
 import {
@@ -47,7 +48,15 @@ export function subscriptionChainModes(config: ChainConfig): Modes<SubscriptionC
 /** What an enrolment must name in each mode to be this service's. */
 export function subscriptionContractModes(config: ChainConfig): Modes<SubscriptionContractMode> {
   return eachMode(config, (s) =>
-    s.operator ? { chainId: s.chainId, subscriptionManagers: subscriptionManagersOf(s), token: s.token, operator: s.operator } : undefined,
+    s.operator
+      ? {
+          chainId: s.chainId,
+          subscriptionManagers: subscriptionManagersOf(s),
+          subscriptionManagerV2: subscriptionManagerV2Of(s),
+          token: s.token,
+          operator: s.operator,
+        }
+      : undefined,
   );
 }
 
@@ -69,8 +78,19 @@ export function subscriptionIndexerHooks(
     hookPoints.subscriptionCreated('subscriptions.created', async (event, context) => {
       const settings = settingsOf(event);
       if (!settings) return;
-      const block = await publicClientFor(settings).getBlock({ blockNumber: event.blockNumber });
+      const client = publicClientFor(settings);
+      const block = await client.getBlock({ blockNumber: event.blockNumber });
       const a = event.args;
+      // v2's SubscriptionCreated does not carry the window; the subscription's is read as of its block.
+      const chargeWindow = isAddressEqual(event.address as Address, subscriptionManagerV2Of(settings))
+        ? await client.readContract({
+            address: event.address as Address,
+            abi: subscriptionManagerV2Abi,
+            functionName: 'chargeWindow',
+            args: [big(a.id)],
+            blockNumber: event.blockNumber,
+          })
+        : undefined;
       await onSubscriptionCreatedOnChain(withTemporal(context), {
         livemode: event.livemode,
         chainId: event.chainId,
@@ -88,6 +108,7 @@ export function subscriptionIndexerHooks(
           firstPeriodStart: big(a.firstPeriodStart),
           operator: a.operator as Address,
         },
+        ...(chargeWindow !== undefined ? { chargeWindow } : {}),
       });
     }),
     hookPoints.subscriptionCancelled('subscriptions.cancelled', async (event, context) => {

@@ -92,3 +92,103 @@ export function onChainPeriodSeconds(interval: PlanInterval, intervalCount: numb
   if (months !== undefined) return minimumMonthGapDays(months * intervalCount) * 86_400;
   return DAYS_PER_UNIT[interval]! * intervalCount * 86_400;
 }
+
+// --- SubscriptionManagerV2: the mean month and the charge window (docs/decisions.md
+// "New enrolments on v2: the mean month and the charge window"). ---
+
+/** The mean Gregorian month in seconds: 365.2425 d / 12. 4800 of them are exactly one 400-year cycle (146,097 d). */
+export const MEAN_MONTH_SECONDS = 2_629_746;
+const CYCLE_MONTHS = 4800;
+const HOUR_SECONDS = 3600;
+
+/** Days from 1970-01-01 to the first of month `i` counted from January 2000 (two cycles, so i + k needs no wrap); built on first use. */
+let monthStartTable: number[] | undefined;
+const monthStartDays = (): number[] =>
+  (monthStartTable ??= Array.from({ length: 2 * CYCLE_MONTHS + 1 }, (_, i) => Date.UTC(2000, i, 1) / DAY_MS));
+
+const driftCache = new Map<number, { earliest: number; latest: number }>();
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/**
+ * How far the calendar start of a period (anchor + n x months, clamped to the month's end) lies
+ * from the contract's start (anchor + n x months x MEAN_MONTH_SECONDS), in seconds, over every
+ * anchor and every n: `earliest` <= calendar - contract <= `latest`.
+ *
+ * Why this scan covers every anchor. For an anchor on day d (time t) of month i, the calendar
+ * start k months on is first-of-month(i + k) + (min(d, length(i + k)) - 1) days + t, and the
+ * contract's is first-of-month(i) + (d - 1) days + t + k x mean. Their difference is
+ *   [first(i + k) - first(i) - k x mean] - max(0, d - length(i + k)) days:
+ * the time of day cancels, and the day only enters through the clamp, which is 0 for d = 1 (the
+ * largest difference) and largest for d = length(i) (the smallest). So it is enough to scan every
+ * starting month i of one 400-year cycle with those two days, for every k that is a multiple of
+ * `months`: first(i + 4800) = first(i) + 146,097 days = first(i) + 4800 x mean, so the difference
+ * is periodic in k with period 4800 and k = n x months mod 4800 covers the multiples of
+ * gcd(months, 4800) below 4800. The contract's n counts from the anchor, so i is the anchor's month.
+ */
+export function meanMonthDriftSeconds(months: number): { earliest: number; latest: number } {
+  if (!Number.isInteger(months) || months < 1) throw new RangeError('months must be an integer >= 1');
+  const cached = driftCache.get(months);
+  if (cached) return cached;
+  const step = gcd(months, CYCLE_MONTHS);
+  const first = monthStartDays();
+  const lengthOf = (i: number) => first[i + 1]! - first[i]!;
+  let earliest = 0;
+  let latest = 0;
+  for (let i = 0; i < CYCLE_MONTHS; i += 1) {
+    const start = first[i]!;
+    const length = lengthOf(i);
+    for (let k = step; k < CYCLE_MONTHS; k += step) {
+      const unclamped = (first[i + k]! - start) * 86_400 - k * MEAN_MONTH_SECONDS;
+      if (unclamped > latest) latest = unclamped;
+      const clamped = unclamped - Math.max(0, length - lengthOf(i + k)) * 86_400;
+      if (clamped < earliest) earliest = clamped;
+    }
+  }
+  const drift = { earliest, latest };
+  driftCache.set(months, drift);
+  return drift;
+}
+
+/** The largest distance, in seconds, between a calendar start and the contract's (D in the decision). */
+export function meanMonthDriftBoundSeconds(months: number): number {
+  const { earliest, latest } = meanMonthDriftSeconds(months);
+  return Math.max(latest, -earliest);
+}
+
+/**
+ * The `period` (seconds) SubscriptionManagerV2 enrolments sign for a plan: the mean Gregorian month
+ * times the plan's months, or the exact length of day and week plans. Unlike v1's shortest gap
+ * (onChainPeriodSeconds), it does not drift away from the calendar: the calendar start of every
+ * period stays within meanMonthDriftBoundSeconds of the contract's.
+ */
+export function onChainPeriodSecondsV2(interval: PlanInterval, intervalCount: number): number {
+  if (!Number.isInteger(intervalCount) || intervalCount < 1) throw new RangeError('intervalCount must be an integer >= 1');
+  const months = MONTHS_PER_UNIT[interval];
+  if (months !== undefined) return months * intervalCount * MEAN_MONTH_SECONDS;
+  return DAYS_PER_UNIT[interval]! * intervalCount * 86_400;
+}
+
+/**
+ * The `chargeWindow` (seconds) SubscriptionManagerV2 enrolments sign for a plan: the period plus
+ * the drift bound, rounded up to a whole hour. Period n stays chargeable from the contract's start
+ * until shortly after period n + 1 starts, so the later of the calendar start and the contract's
+ * always falls inside it, and no older period can be charged. Day and week plans have no drift.
+ */
+export function chargeWindowSeconds(interval: PlanInterval, intervalCount: number): number {
+  const period = onChainPeriodSecondsV2(interval, intervalCount);
+  const months = MONTHS_PER_UNIT[interval];
+  if (months === undefined) return period;
+  const raw = period + meanMonthDriftBoundSeconds(months * intervalCount);
+  return Math.ceil(raw / HOUR_SECONDS) * HOUR_SECONDS;
+}
+
+/**
+ * When the contract lets period `index` be charged (v2): firstPeriodStart + index x period. The
+ * workflow charges at the later of this and the calendar start (periodStart).
+ */
+export function contractPeriodStart(firstPeriodStart: Date, periodSeconds: number, index: number): Date {
+  return new Date(firstPeriodStart.getTime() + index * periodSeconds * 1000);
+}

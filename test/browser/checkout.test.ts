@@ -10,7 +10,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
-import type { ChainSettings } from '../../src/chain/config.js';
+import { subscriptionManagerV2Of, type ChainSettings } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
@@ -298,8 +298,10 @@ describe('hosted checkout in headless Chromium', () => {
     const key = String(submission?.idempotency_key);
     expect(key).toMatch(new RegExp(`^checkout_${plan.id}_0x[0-9a-f]{64}$`));
     const nonce = key.slice(`checkout_${plan.id}_`.length) as `0x${string}`;
+    // New enrolments go to the mode's SubscriptionManagerV2 (v1 keeps only its existing subscriptions).
+    const manager = subscriptionManagerV2Of(settings);
     const used = await pub.readContract({
-      address: settings.subscriptionManager,
+      address: manager,
       abi: subscriptionManagerAbi,
       functionName: 'enrolmentNonceUsed',
       args: [subscriber.address, nonce],
@@ -309,7 +311,7 @@ describe('hosted checkout in headless Chromium', () => {
       address: token,
       abi: fiatTokenAbi,
       functionName: 'allowance',
-      args: [subscriber.address, settings.subscriptionManager],
+      args: [subscriber.address, manager],
     });
     expect(allowance).toBeGreaterThan(0n);
 

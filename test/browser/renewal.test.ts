@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createWalletClient, http, parseEventLogs } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
+import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../../src/chain/generated/contracts.js';
 import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { type ChainSettings } from '../../src/chain/config.js';
 import { devChainSettings } from '../../tools/dev/chain/settings.js';
@@ -93,7 +93,7 @@ const allowanceOf = (owner: `0x${string}`) =>
     address: chain.deployed.token,
     abi: fiatTokenAbi,
     functionName: 'allowance',
-    args: [owner, chain.deployed.subscriptionManager],
+    args: [owner, chain.subscriptionManagerV2],
   });
 
 describe('subscription renewal in headless Chromium', () => {
@@ -128,6 +128,14 @@ describe('subscription renewal in headless Chromium', () => {
     const receipt = await chain.pub.getTransactionReceipt({ hash: submission!.transactionHash });
     const [log] = parseEventLogs({ abi: subscriptionManagerAbi, logs: receipt.logs, eventName: 'SubscriptionCreated' });
     const block = await chain.pub.getBlock({ blockNumber: receipt.blockNumber });
+    // As the indexer's hook does: v2's SubscriptionCreated does not carry the signed window, the contract does.
+    expect(log!.address.toLowerCase()).toBe(chain.subscriptionManagerV2.toLowerCase());
+    const chargeWindow = await chain.pub.readContract({
+      address: log!.address,
+      abi: subscriptionManagerV2Abi,
+      functionName: 'chargeWindow',
+      args: [log!.args.id],
+    });
     // The customer lowers the allowance from their wallet to two periods before period 0 is charged,
     // so the check after that charge finds one period left: the reminder goes out.
     await chain.testClient.setBalance({ address: subscriber.address, value: 10n ** 18n });
@@ -140,7 +148,7 @@ describe('subscription renewal in headless Chromium', () => {
       address: chain.deployed.token,
       abi: fiatTokenAbi,
       functionName: 'approve',
-      args: [chain.deployed.subscriptionManager, USDC(10)],
+      args: [chain.subscriptionManagerV2, USDC(10)],
     });
     await waitForDevReceipt(chain.pub, approve);
     const projected = await onSubscriptionCreatedOnChain(
@@ -158,6 +166,7 @@ describe('subscription renewal in headless Chromium', () => {
         transactionHash: receipt.transactionHash,
         blockTimestamp: block.timestamp,
         args: log!.args,
+        chargeWindow,
         planId: plan.id,
       },
     );

@@ -18,7 +18,7 @@ import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { newId } from '../../src/ids.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { onSubscriptionCreatedOnChain } from '../../src/subscriptions/chain-events.js';
-import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { recordEnrolmentEmail } from '../../src/subscriptions/renewal-repo.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -81,7 +81,7 @@ beforeAll(async () => {
   const log = await chain.enrol({
     payer,
     amount: USDC(10),
-    period: BigInt(onChainPeriodSeconds('monthly', 1)),
+    period: BigInt(onChainPeriodSecondsV2('monthly', 1)),
     periods: 0,
     permitValue: USDC(20),
   });
@@ -134,7 +134,7 @@ const allowance = () =>
     address: chain.deployed.token,
     abi: fiatTokenAbi,
     functionName: 'allowance',
-    args: [payer.address, chain.deployed.subscriptionManager],
+    args: [payer.address, chain.subscriptionManagerV2],
   });
 
 async function offer() {
@@ -187,7 +187,7 @@ describe('hosted allowance renewal', () => {
       planName: 'Coffee',
       merchantName: 'Renewal shop',
       subscriber: payer.address,
-      spender: chain.deployed.subscriptionManager,
+      spender: chain.subscriptionManagerV2,
       token: chain.deployed.token,
       amount: USDC(10).toString(),
       allowance: USDC(10).toString(),
@@ -411,9 +411,10 @@ describe('hosted allowance renewal', () => {
         token: chain.deployed.token,
         merchant: DEV_ACCOUNTS.merchant.address,
         amount: '10000000',
-        period: '2419200',
+        period: '2629746',
         periods: 0,
         trialEnd: '0',
+        chargeWindow: '3009600',
       },
       permit: { value: '1', deadline: '1', signature: `0x${'11'.repeat(65)}` },
       enrolment: { nonce: `0x${'22'.repeat(32)}`, deadline: '1', signature: `0x${'33'.repeat(65)}` },

@@ -9,9 +9,16 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import type { ChainSettings } from '../../src/chain/config.js';
+import { subscriptionManagerV2Of, type ChainSettings } from '../../src/chain/config.js';
 import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
-import { type Authorization, PERMIT_TYPES, randomNonce, readDomain, signAuthorization, signEnrolment } from '../../src/chain/typed-data.js';
+import {
+  type Authorization,
+  PERMIT_TYPES,
+  randomNonce,
+  readDomain,
+  signAuthorization,
+  signEnrolmentV2,
+} from '../../src/chain/typed-data.js';
 import { loadConfig } from '../../src/config.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../tools/dev/identity-provider.js';
@@ -22,7 +29,7 @@ import { createHookRegistry } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';
 import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
 import { subscriptionChainModes, subscriptionIndexerHooks } from '../../src/subscriptions/indexer-hooks.js';
-import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { chargeWindowSeconds, onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { relayWorkflowId } from '../../workflows/relay-submission.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { BASE, type BaseChain, startBaseChain } from '../support/base-chain.js';
@@ -272,10 +279,13 @@ describe('live mode on a Base-shaped chain', () => {
     const amount = 10_000_000n;
     const plan = await liveApi('POST', '/v1/subscription-plans', { name: 'Monthly', amount: amount.toString(), interval: 'monthly' });
     expect(plan.statusCode, plan.body).toBe(200);
-    const manager = live.subscriptionManager;
+    // New enrolments go to the mode's SubscriptionManagerV2 (contracts:deploy put it at its CREATE2 address).
+    const manager = subscriptionManagerV2Of(live);
+    expect((await base.client.getCode({ address: manager }))?.length).toBeGreaterThan(1000);
     const now = (await base.client.getBlock()).timestamp;
-    const period = BigInt(onChainPeriodSeconds('monthly', 1));
-    const terms = { token: BASE.usdc, merchant: payout, operator: live.operator!, amount, period, periods: 12, trialEnd: 0n };
+    const period = BigInt(onChainPeriodSecondsV2('monthly', 1));
+    const chargeWindow = BigInt(chargeWindowSeconds('monthly', 1));
+    const terms = { token: BASE.usdc, merchant: payout, operator: live.operator!, amount, period, periods: 12, trialEnd: 0n, chargeWindow };
     const permit = { value: 12n * amount, deadline: now + 3600n };
     const permitNonce = await base.client.readContract({
       address: BASE.usdc,
@@ -289,7 +299,7 @@ describe('live mode on a Base-shaped chain', () => {
       primaryType: 'Permit',
       message: { owner: subscriber.address, spender: manager, value: permit.value, nonce: permitNonce, deadline: permit.deadline },
     });
-    const enrolment = await signEnrolment(base.client, subscriber, manager, terms, { nonce: randomNonce(), deadline: now + 3600n });
+    const enrolment = await signEnrolmentV2(base.client, subscriber, manager, terms, { nonce: randomNonce(), deadline: now + 3600n });
     const [subscriberBefore, payoutBefore] = await Promise.all([balanceOf(subscriber.address), balanceOf(payout)]);
 
     const key = 'base-live-enrolment';
@@ -298,7 +308,15 @@ describe('live mode on a Base-shaped chain', () => {
       '/v1/relay/subscriptions',
       {
         subscriber: subscriber.address,
-        terms: { token: BASE.usdc, merchant: payout, amount: amount.toString(), period: period.toString(), periods: 12, trialEnd: '0' },
+        terms: {
+          token: BASE.usdc,
+          merchant: payout,
+          amount: amount.toString(),
+          period: period.toString(),
+          periods: 12,
+          trialEnd: '0',
+          chargeWindow: chargeWindow.toString(),
+        },
         permit: { value: permit.value.toString(), deadline: permit.deadline.toString(), signature: permitSignature },
         enrolment: { nonce: enrolment.nonce, deadline: enrolment.deadline.toString(), signature: enrolment.signature },
       },

@@ -9,7 +9,7 @@ import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
-import { PERMIT_TYPES, randomNonce, readDomain, signEnrolment } from '../../src/chain/typed-data.js';
+import { PERMIT_TYPES, randomNonce, readDomain, signEnrolmentV2 } from '../../src/chain/typed-data.js';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { createEventDispatcher } from '../../src/events/dispatch.js';
 import { createHookRegistry } from '../../src/indexer/hooks.js';
@@ -19,7 +19,7 @@ import { relayWorkflowId } from '../../workflows/relay-submission.js';
 import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { subscriptionChainModes, subscriptionIndexerHooks } from '../../src/subscriptions/indexer-hooks.js';
-import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { chargeWindowSeconds, onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, startPrivateChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -75,10 +75,11 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 describe('subscription end to end', () => {
   it('enrols through the relay, appears through the indexer, is charged on-chain, and cancels on-chain', async () => {
     const plan = (await api('POST', '/v1/subscription-plans', { name: 'Monthly', amount: '10000000', interval: 'monthly' })).json();
-    const manager = chain.info.subscriptionManager;
+    // New enrolments go to SubscriptionManagerV2 and sign the plan's charge window.
+    const manager = chain.info.subscriptionManagerV2!;
     const token = chain.info.token;
     const now = (await pub.getBlock()).timestamp;
-    const period = BigInt(onChainPeriodSeconds('monthly', 1));
+    const period = BigInt(onChainPeriodSecondsV2('monthly', 1));
     const terms = {
       token,
       merchant: payout,
@@ -87,6 +88,7 @@ describe('subscription end to end', () => {
       period,
       periods: 12,
       trialEnd: 0n,
+      chargeWindow: BigInt(chargeWindowSeconds('monthly', 1)),
     };
     const permit = { value: 120_000_000n, deadline: now + 3600n };
     const permitNonce = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [subscriber.address] });
@@ -96,14 +98,22 @@ describe('subscription end to end', () => {
       primaryType: 'Permit',
       message: { owner: subscriber.address, spender: manager, value: permit.value, nonce: permitNonce, deadline: permit.deadline },
     });
-    const enrolment = await signEnrolment(pub, subscriber, manager, terms, { nonce: randomNonce(), deadline: now + 3600n });
+    const enrolment = await signEnrolmentV2(pub, subscriber, manager, terms, { nonce: randomNonce(), deadline: now + 3600n });
     const key = 'e2e-enrolment';
     const relayed = await api(
       'POST',
       '/v1/relay/subscriptions',
       {
         subscriber: subscriber.address,
-        terms: { token, merchant: payout, amount: '10000000', period: period.toString(), periods: 12, trialEnd: '0' },
+        terms: {
+          token,
+          merchant: payout,
+          amount: '10000000',
+          period: period.toString(),
+          periods: 12,
+          trialEnd: '0',
+          chargeWindow: terms.chargeWindow.toString(),
+        },
         permit: { value: permit.value.toString(), deadline: permit.deadline.toString(), signature: permitSignature },
         enrolment: { nonce: enrolment.nonce, deadline: enrolment.deadline.toString(), signature: enrolment.signature },
       },

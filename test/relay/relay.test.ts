@@ -7,8 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
-import { type Authorization, PERMIT_TYPES, randomNonce, readDomain, signAuthorization, signEnrolment } from '../../src/chain/typed-data.js';
+import {
+  type Authorization,
+  PERMIT_TYPES,
+  randomNonce,
+  readDomain,
+  signAuthorization,
+  signEnrolmentV2,
+} from '../../src/chain/typed-data.js';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
+import { SUBSCRIPTION_MANAGER_V2_ADDRESS } from '../../src/chain/subscription-manager-v2.js';
 import { createHookRegistry, hookPoints, type ChainEvent } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';
 import { relayWorkflowId } from '../../workflows/relay-submission.js';
@@ -356,7 +364,9 @@ describe('POST /v1/relay/payments', () => {
 describe('POST /v1/relay/subscriptions', () => {
   it('submits permit + enrolment; SubscriptionCreated reaches the indexer hook exactly once', async () => {
     const subscriber = payerB;
-    const manager = chain.info.subscriptionManager;
+    // New enrolments go to SubscriptionManagerV2 and sign its charge window.
+    const manager = chain.info.subscriptionManagerV2!;
+    expect(manager).toBe(SUBSCRIPTION_MANAGER_V2_ADDRESS);
     const now = await chainTime();
     const terms = {
       token,
@@ -366,6 +376,7 @@ describe('POST /v1/relay/subscriptions', () => {
       period: 30n * 86_400n,
       periods: 12,
       trialEnd: 0n,
+      chargeWindow: 30n * 86_400n,
     };
     const permit = { value: 120_000_000n, deadline: now + 3600n };
     const permitNonce = await pub.readContract({ address: token, abi: fiatTokenAbi, functionName: 'nonces', args: [subscriber.address] });
@@ -375,10 +386,18 @@ describe('POST /v1/relay/subscriptions', () => {
       primaryType: 'Permit',
       message: { owner: subscriber.address, spender: manager, value: permit.value, nonce: permitNonce, deadline: permit.deadline },
     });
-    const enrolment = await signEnrolment(pub, subscriber, manager, terms, { nonce: randomNonce(), deadline: now + 3600n });
+    const enrolment = await signEnrolmentV2(pub, subscriber, manager, terms, { nonce: randomNonce(), deadline: now + 3600n });
     const body = {
       subscriber: subscriber.address,
-      terms: { token, merchant: payout, amount: '10000000', period: terms.period.toString(), periods: 12, trialEnd: '0' },
+      terms: {
+        token,
+        merchant: payout,
+        amount: '10000000',
+        period: terms.period.toString(),
+        periods: 12,
+        trialEnd: '0',
+        chargeWindow: terms.chargeWindow.toString(),
+      },
       permit: { value: permit.value.toString(), deadline: permit.deadline.toString(), signature: permitSignature },
       enrolment: { nonce: enrolment.nonce, deadline: enrolment.deadline.toString(), signature: enrolment.signature },
     };
@@ -392,6 +411,9 @@ describe('POST /v1/relay/subscriptions', () => {
     expect(wrongMerchant.json().error).toMatchObject({ code: 'invalid_request', param: 'enrolment.signature' });
     const tampered = await relay('/v1/relay/subscriptions', { ...body, terms: { ...body.terms, amount: '20000000' } }, newKey());
     expect(tampered.json().error).toMatchObject({ code: 'invalid_request', param: 'enrolment.signature' });
+    // The window is part of what the subscriber signed.
+    const otherWindow = await relay('/v1/relay/subscriptions', { ...body, terms: { ...body.terms, chargeWindow: '3600' } }, newKey());
+    expect(otherWindow.json().error).toMatchObject({ code: 'invalid_request', param: 'enrolment.signature' });
 
     const key = newKey();
     const res = await relay('/v1/relay/subscriptions', body, key);

@@ -74,7 +74,7 @@ describe('batched charges', () => {
         test: {
           rpcUrl: chain.anvil.rpcUrl,
           operatorKey: DEV_ACCOUNTS.operator.privateKey,
-          subscriptionManager: chain.deployed.subscriptionManager,
+          subscriptionManager: chain.subscriptionManagerV2,
           fromBlock: 0n,
           pollingIntervalMs: 50,
           chargeBatch: { windowMs: 1000, maxItems: 50 },
@@ -104,7 +104,7 @@ describe('batched charges', () => {
     const tx = await chain.pub.getTransaction({ hash: receipt.transactionHash });
     expect(tx.input.slice(0, 10)).toBe(CHARGE_MANY_SELECTOR);
     const logs = await chain.pub.getContractEvents({
-      address: chain.deployed.subscriptionManager,
+      address: chain.subscriptionManagerV2,
       abi: subscriptionManagerAbi,
       eventName: 'SubscriptionCharged',
       fromBlock: 0n,
@@ -119,7 +119,7 @@ describe('batched charges', () => {
     await chain.mint(
       (
         await chain.pub.readContract({
-          address: chain.deployed.subscriptionManager,
+          address: chain.subscriptionManagerV2,
           abi: subscriptionManagerAbi,
           functionName: 'getSubscription',
           args: [BigInt(broke!)],
@@ -158,7 +158,7 @@ describe('charging at the period start', () => {
           test: {
             rpcUrl: chain.anvil.rpcUrl,
             operatorKey: DEV_ACCOUNTS.operator.privateKey,
-            subscriptionManager: chain.deployed.subscriptionManager,
+            subscriptionManager: chain.subscriptionManagerV2,
             fromBlock: 0n,
             pollingIntervalMs: 50,
             chargeBatch,

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { addMonths, onChainPeriodSeconds, periodEnd, periodStart, type PlanInterval } from '../../src/subscriptions/periods.js';
+import {
+  addMonths,
+  chargeWindowSeconds,
+  contractPeriodStart,
+  MEAN_MONTH_SECONDS,
+  meanMonthDriftBoundSeconds,
+  meanMonthDriftSeconds,
+  onChainPeriodSeconds,
+  onChainPeriodSecondsV2,
+  periodEnd,
+  periodStart,
+  type PlanInterval,
+} from '../../src/subscriptions/periods.js';
 
 const d = (iso: string) => new Date(iso);
 const starts = (anchor: string, interval: PlanInterval, intervalCount: number, n: number) =>
@@ -140,5 +152,81 @@ describe('onChainPeriodSeconds', () => {
         }
       }
     }
+  });
+});
+
+describe('SubscriptionManagerV2: mean month, drift bound and charge window', () => {
+  const DAY = 86_400;
+
+  it('signs the mean Gregorian month for month plans and the exact length for day and week plans', () => {
+    expect(MEAN_MONTH_SECONDS * 4800).toBe(146_097 * DAY); // one 400-year cycle
+    expect(onChainPeriodSecondsV2('monthly', 1)).toBe(2_629_746);
+    expect(onChainPeriodSecondsV2('quarterly', 1)).toBe(3 * 2_629_746);
+    expect(onChainPeriodSecondsV2('yearly', 1)).toBe(12 * 2_629_746);
+    expect(onChainPeriodSecondsV2('monthly', 2)).toBe(2 * 2_629_746);
+    expect(onChainPeriodSecondsV2('weekly', 2)).toBe(14 * DAY);
+    expect(onChainPeriodSecondsV2('daily', 1)).toBe(DAY);
+  });
+
+  it('bounds the drift of a monthly plan at 4.391875 days either way, and signs period + D rounded up to an hour', () => {
+    expect(meanMonthDriftSeconds(1)).toEqual({ earliest: -379_458, latest: 379_458 });
+    expect(meanMonthDriftBoundSeconds(1)).toBe(379_458);
+    expect(chargeWindowSeconds('monthly', 1)).toBe(3_009_600); // 2,629,746 + 379,458 = 3,009,204 -> next hour
+    expect(chargeWindowSeconds('weekly', 1)).toBe(7 * DAY);
+    expect(chargeWindowSeconds('daily', 3)).toBe(3 * DAY);
+    for (const [interval, count] of [
+      ['monthly', 1],
+      ['monthly', 2],
+      ['quarterly', 1],
+      ['yearly', 1],
+      ['monthly', 7],
+    ] as const) {
+      const window = chargeWindowSeconds(interval, count);
+      expect(window % 3600).toBe(0);
+      const period = onChainPeriodSecondsV2(interval, count);
+      expect(window - period).toBeGreaterThanOrEqual(meanMonthDriftBoundSeconds(period / MEAN_MONTH_SECONDS));
+      expect(window - period).toBeLessThan(5 * DAY); // a few days, never arrears of a whole period
+    }
+  });
+
+  it('holds for every anchor day, brute force on the calendar itself (around 2000 and the non-leap 2100)', () => {
+    for (const [interval, months] of [
+      ['monthly', 1],
+      ['quarterly', 3],
+      ['yearly', 12],
+    ] as const) {
+      const { earliest, latest } = meanMonthDriftSeconds(months);
+      const period = onChainPeriodSecondsV2(interval, 1);
+      const window = chargeWindowSeconds(interval, 1);
+      let seenMin = 0;
+      let seenMax = 0;
+      for (const [from, to] of [
+        [Date.UTC(2000, 0, 1), Date.UTC(2002, 0, 1)],
+        [Date.UTC(2099, 0, 1), Date.UTC(2101, 0, 1)],
+      ] as const) {
+        for (let t = from; t < to; t += DAY * 1000) {
+          const anchor = new Date(t + 13 * 3_600_000); // the time of day does not matter
+          for (let n = 1; n <= 30; n += 1) {
+            const calendar = periodStart({ anchor, interval, intervalCount: 1 }, n).getTime() / 1000;
+            const contract = contractPeriodStart(anchor, period, n).getTime() / 1000;
+            const drift = calendar - contract;
+            seenMin = Math.min(seenMin, drift);
+            seenMax = Math.max(seenMax, drift);
+            // The later-of rule: the charge goes out inside period n's window on the contract.
+            const sentAt = Math.max(calendar, contract);
+            expect(sentAt).toBeGreaterThanOrEqual(contract);
+            expect(sentAt).toBeLessThan(contract + window);
+          }
+        }
+      }
+      expect(seenMin).toBeGreaterThanOrEqual(earliest);
+      expect(seenMax).toBeLessThanOrEqual(latest);
+      expect(seenMax - seenMin).toBeGreaterThan(DAY); // the scan above is not vacuous
+    }
+  });
+
+  it('puts the contract start of period n at firstPeriodStart + n x period', () => {
+    const first = new Date('2027-01-15T00:00:00.000Z');
+    expect(contractPeriodStart(first, MEAN_MONTH_SECONDS, 12).toISOString()).toBe('2028-01-15T05:49:12.000Z');
   });
 });

@@ -15,7 +15,7 @@ import { startSmtpSink, type SmtpSink } from '../../tools/dev/smtp-sink.js';
 import { createMailer, type Mailer } from '../../src/email/mailer.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { onSubscriptionCreatedOnChain, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
-import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { recordHistory } from '../support/histories.js';
@@ -157,7 +157,7 @@ describe('objects on a test clock', () => {
       const log = await chain.enrol({
         payer,
         amount: 10_000_000n,
-        period: BigInt(onChainPeriodSeconds('monthly', 1)),
+        period: BigInt(onChainPeriodSecondsV2('monthly', 1)),
         periods: 0,
         trialEnd,
         permitValue: 120_000_000n,

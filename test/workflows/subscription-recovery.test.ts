@@ -19,7 +19,7 @@ import {
   onTransferToSubscriber,
   type SubscriptionChainEventDeps,
 } from '../../src/subscriptions/chain-events.js';
-import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { isRenewalToken, recordEnrolmentEmail } from '../../src/subscriptions/renewal-repo.js';
 import { getStatusQuery } from '../../workflows/subscription.js';
 import { subscriptionRecoveryWorkflowId } from '../../workflows/subscription-recovery.js';
@@ -31,7 +31,7 @@ import { newPayer, type TestChain } from '../support/subscriptions.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const HOUR = 3_600_000;
-const MONTH_PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
+const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
 
 let stack: SubscriptionStack;
 let db: TestDatabase;

@@ -25,7 +25,7 @@ import {
   onTransferToSubscriber,
   type SubscriptionChainEventDeps,
 } from '../../src/subscriptions/chain-events.js';
-import { onChainPeriodSeconds, periodStart } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSecondsV2, periodStart } from '../../src/subscriptions/periods.js';
 import { findNotices, recordEnrolmentEmail } from '../../src/subscriptions/renewal-repo.js';
 import { allowanceRenewalWorkflowId } from '../../workflows/subscription-renewal.js';
 import { cancelSubscriptionSignal, getStatusQuery } from '../../workflows/subscription.js';
@@ -36,7 +36,7 @@ import { PUBLIC_BASE_URL, startSubscriptionStack, waitFor, type SubscriptionStac
 import { newPayer, type TestChain } from '../support/subscriptions.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
-const MONTH_PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
+const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
 /** What the hosted enrolment permits: 12 periods of the amount. */
 const ENROLMENT_PERIODS = 12n;
 
@@ -113,7 +113,7 @@ const allowanceOf = (owner: Address) =>
     address: chain.deployed.token,
     abi: fiatTokenAbi,
     functionName: 'allowance',
-    args: [owner, chain.deployed.subscriptionManager],
+    args: [owner, chain.subscriptionManagerV2],
   });
 const newEmail = () => `customer-${randomBytes(4).toString('hex')}@example.com`;
 
@@ -178,7 +178,7 @@ describe('subscriptions past the permitted periods', () => {
       expect(offer).toMatchObject({
         status: 'at_risk',
         subscriber: payer.address,
-        spender: chain.deployed.subscriptionManager,
+        spender: chain.subscriptionManagerV2,
         allowance: '0',
         periodsLeft: 0,
       });
@@ -196,7 +196,7 @@ describe('subscriptions past the permitted periods', () => {
       // The indexer sees the permit's Approval and its allowance hook signals the at_risk subscription.
       const receipt = await chain.pub.getTransactionReceipt({ hash: confirmed.transactionHash as Hex });
       const [approval] = parseEventLogs({ abi: fiatTokenAbi, logs: receipt.logs, eventName: 'Approval' });
-      expect(approval!.args).toMatchObject({ owner: payer.address, spender: chain.deployed.subscriptionManager, value: USDC(120) });
+      expect(approval!.args).toMatchObject({ owner: payer.address, spender: chain.subscriptionManagerV2, value: USDC(120) });
       expect(await onTransferToSubscriber(deps, { livemode: false, to: approval!.args.owner })).toEqual({ signalled: [subscriptionId] });
       await waitFor(
         () => handle.query(getStatusQuery),

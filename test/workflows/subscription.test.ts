@@ -19,7 +19,7 @@ import {
   onTransferToSubscriber,
   type SubscriptionChainEventDeps,
 } from '../../src/subscriptions/chain-events.js';
-import { onChainPeriodSeconds } from '../../src/subscriptions/periods.js';
+import { onChainPeriodSeconds, onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
 import { CHARGE_MANY_SELECTOR } from '../../src/subscriptions/charge-batch.js';
 import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
@@ -34,7 +34,7 @@ import { newPayer, startTestChain, type TestChain } from '../support/subscriptio
 import { workflowBundle } from '../support/temporal.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
-const MONTH_PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
+const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
 let taskQueue = 'subscriptions-test';
 // Events stay in the outbox (asserted there): a dispatch workflow left open on a finished test's
 // queue would keep the time-skipping server from skipping. Dispatch itself is tested elsewhere.
@@ -254,6 +254,31 @@ describe('subscription workflow', () => {
     const noTrial = await chain.enrol({ payer, amount: USDC(20), period: MONTH_PERIOD, periods: 0 });
     expect(await onSubscriptionCreatedOnChain(logged, noTrial)).toEqual({ outcome: 'ignored', reason: 'trial_mismatch' });
     expect(warnings).toHaveLength(3);
+    expect(await count()).toBe(before);
+  });
+
+  it('ignores, and logs, a v2 enrolment whose charge window is not the one the platform signs for its plan (e.g. 1 hour)', async () => {
+    await chain.warpTo(await env.currentTimeMs());
+    const payer = newPayer();
+    await chain.mint(payer.address, USDC(100));
+    const count = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from subscriptions`)[0]!.n;
+    const before = await count();
+    const warnings: { details: object; message: string }[] = [];
+    const logged: SubscriptionChainEventDeps = { ...deps, log: { warn: (details, message) => warnings.push({ details, message }) } };
+    const shortWindow = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 0, chargeWindow: 3600n });
+    expect(shortWindow.chargeWindow).toBe(3600n);
+    expect(await onSubscriptionCreatedOnChain(logged, shortWindow)).toEqual({ outcome: 'ignored', reason: 'charge_window_mismatch' });
+    expect(warnings[0]).toEqual({
+      message: 'enrolment ignored: charge_window_mismatch',
+      details: expect.objectContaining({
+        reason: 'charge_window_mismatch',
+        chargeWindow: '3600',
+        onChainId: shortWindow.args.id.toString(),
+      }),
+    });
+    // v1's 28-day period is not a plan's period on v2 (each manager is matched with its own).
+    const v1Period = await chain.enrol({ payer, amount: USDC(10), period: BigInt(onChainPeriodSeconds('monthly', 1)), periods: 0 });
+    expect(await onSubscriptionCreatedOnChain(logged, v1Period)).toEqual({ outcome: 'ignored', reason: 'no_matching_plan' });
     expect(await count()).toBe(before);
   });
 
@@ -552,7 +577,14 @@ describe('subscription workflow', () => {
     await chain.mint(payer.address, USDC(100));
     const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 0 });
     const now = new Date((await chain.chainNowMs()) - 1000).toISOString();
-    const input = { livemode: false, onChainId: log.args.id.toString(), periodIndex: 0, amount: USDC(10).toString(), periodStart: now };
+    const input = {
+      livemode: false,
+      onChainId: log.args.id.toString(),
+      contractAddress: log.address,
+      periodIndex: 0,
+      amount: USDC(10).toString(),
+      periodStart: now,
+    };
     expect(await chain.subscriptionChain.charge({ ...input, amount: USDC(11).toString() })).toMatchObject({
       ok: false,
       failure: 'amount_exceeds_terms',
@@ -563,10 +595,12 @@ describe('subscription workflow', () => {
     expect(second).toEqual({ ...first, alreadyCharged: true });
     expect(await chain.subscriptionChain.isCharged(input)).toBe(true);
     expect(await chain.subscriptionChain.charge({ ...input, periodIndex: 1 })).toMatchObject({ ok: false, failure: 'period_not_started' });
-    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toMatchObject({
+    expect(
+      await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId, contractAddress: log.address }),
+    ).toMatchObject({
       alreadyCancelled: false,
     });
-    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId })).toEqual({
+    expect(await chain.subscriptionChain.cancel({ livemode: false, onChainId: input.onChainId, contractAddress: log.address })).toEqual({
       txHash: null,
       alreadyCancelled: true,
     });
@@ -665,7 +699,7 @@ describe('subscription workflow', () => {
     const second = await newWorker();
     expect(await second.runUntil(handle.result())).toBe('completed');
     const logs = await chain.pub.getContractEvents({
-      address: chain.deployed.subscriptionManager,
+      address: chain.subscriptionManagerV2,
       abi: subscriptionManagerAbi,
       eventName: 'SubscriptionCharged',
       args: { id: log.args.id },

@@ -50,6 +50,8 @@ export type EnrolmentTerms = {
   period: string;
   periods: number | string;
   trialEnd: string;
+  /** Seconds after a period's start during which it may be charged (SubscriptionManagerV2). */
+  chargeWindow: string;
 };
 
 export type EnrolmentOffer = {

@@ -4,6 +4,7 @@
 // `contracts:deploy` puts them on a real chain, so DEPOSIT_FACTORY_ADDRESS and DEPOSIT_FACTORY_V2_ADDRESS
 // hold on both. Idempotent: a chain that has one is only verified.
 // Sent from the last payer account: the deployer's nonces are reserved for the nonce-based addresses.
+import { SUBSCRIPTION_MANAGER_V2_ADDRESS } from '../../../src/chain/subscription-manager-v2.js';
 import { type Address, type PublicClient, createPublicClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chainDefinition } from '../../../src/chain/chain-definition.js';
@@ -25,6 +26,12 @@ export async function ensureDepositFactoryV2(rpcUrl: string): Promise<Address> {
   return ensureFactory(rpcUrl, 'DepositForwarderFactoryV2', DEPOSIT_FACTORY_V2_ADDRESS, 'src/chain/deposits/deposit-contracts-v2.ts');
 }
 
+/** SubscriptionManagerV2 at its CREATE2 address (where every new enrolment goes), unless it is there already. */
+export async function ensureSubscriptionManagerV2(rpcUrl: string): Promise<Address> {
+  return ensureFactory(rpcUrl, 'SubscriptionManagerV2', SUBSCRIPTION_MANAGER_V2_ADDRESS, 'src/chain/subscription-manager-v2.ts');
+}
+
+/** A project contract without constructor arguments at its CREATE2 address (the deposit factories, SubscriptionManagerV2). */
 async function ensureFactory(rpcUrl: string, name: string, expected: Address, constantsFile: string): Promise<Address> {
   const bootstrap = createPublicClient({ transport: http(rpcUrl) });
   const chain = chainDefinition(await bootstrap.getChainId(), rpcUrl);

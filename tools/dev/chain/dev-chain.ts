@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Address, Hex } from 'viem';
 import { startAnvil, type AnvilInstance } from './anvil.js';
 import { deployContracts } from './deploy.js';
-import { ensureDepositFactory, ensureDepositFactoryV2 } from './deposit-factory.js';
+import { ensureDepositFactory, ensureDepositFactoryV2, ensureSubscriptionManagerV2 } from './deposit-factory.js';
 import { DEV_ACCOUNTS } from './test-accounts.js';
 
 /** The `chain` object of .data/dev.json (and of the test suite's inject('chain')). */
@@ -19,6 +19,8 @@ export type DevChainInfo = {
   chainId: number;
   token: Address;
   subscriptionManager: Address;
+  /** SubscriptionManagerV2 (charge windows): where every new enrolment goes; v1 keeps what enrolled on it. */
+  subscriptionManagerV2?: Address;
   escrow: Address;
   /** The version 1 factory of deposit addresses (contracts/DepositForwarder.sol: sessions created before v2). */
   depositFactory?: Address;
@@ -70,12 +72,14 @@ export async function startDevChain(options: StartDevChainOptions = {}): Promise
     });
     const depositFactory = await ensureDepositFactory(rpcUrl);
     const depositFactoryV2 = await ensureDepositFactoryV2(rpcUrl);
+    const subscriptionManagerV2 = await ensureSubscriptionManagerV2(rpcUrl);
     options.log?.(`contracts ${deployed.alreadyDeployed ? 'found' : 'deployed'}: token ${deployed.token}`);
     const info: DevChainInfo = {
       rpcUrl,
       chainId: deployed.chainId,
       token: deployed.token,
       subscriptionManager: deployed.subscriptionManager,
+      subscriptionManagerV2,
       escrow: deployed.escrow,
       depositFactory,
       depositFactoryV2,
@@ -98,6 +102,7 @@ export function devChainEnv(info: DevChainInfo): Record<string, string> {
     CHAIN_TEST_CHAIN_ID: String(info.chainId),
     CHAIN_TEST_TOKEN_ADDRESS: info.token,
     CHAIN_TEST_SUBSCRIPTION_MANAGER_ADDRESS: info.subscriptionManager,
+    ...(info.subscriptionManagerV2 ? { CHAIN_TEST_SUBSCRIPTION_MANAGER_V2_ADDRESS: info.subscriptionManagerV2 } : {}),
     CHAIN_TEST_ESCROW_ADDRESS: info.escrow,
     ...(info.depositFactory ? { CHAIN_TEST_DEPOSIT_FACTORY_ADDRESS: info.depositFactory } : {}),
     ...(info.depositFactoryV2 ? { CHAIN_TEST_DEPOSIT_FACTORY_V2_ADDRESS: info.depositFactoryV2 } : {}),

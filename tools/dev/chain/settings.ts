@@ -10,6 +10,7 @@ export function devChainSettings(input: {
   chainId: number;
   token: Address;
   subscriptionManager: Address;
+  subscriptionManagerV2?: Address;
   escrow: Address;
   depositFactory?: Address;
   depositFactoryV2?: Address;
@@ -23,6 +24,7 @@ export function devChainSettings(input: {
     chainId: input.chainId,
     token: input.token,
     subscriptionManager: input.subscriptionManager,
+    ...(input.subscriptionManagerV2 ? { subscriptionManagerV2: input.subscriptionManagerV2 } : {}),
     escrow: input.escrow,
     ...(input.depositFactory ? { depositFactory: input.depositFactory } : {}),
     ...(input.depositFactoryV2 ? { depositFactoryV2: input.depositFactoryV2 } : {}),
