@@ -6,8 +6,11 @@
 //  3. `npm start` again: the same key still works and the plan is still there;
 //  4. a start killed outright (SIGKILL of the start script alone) right after
 //     it seeded the demo merchant, then a start that comes up and works;
+//  5. a start killed outright once it is up: its api, worker and indexer stop by
+//     themselves (their stdin lifeline) and free the api's port; the next start
+//     stops what is left and comes up;
 // and stops. Any failed step fails the run with the start log's last lines.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -89,6 +92,27 @@ async function refused(url: string): Promise<boolean> {
   }
 }
 
+/** Which process listens on the url's port, for a failure message. */
+function listenerOf(url: string): string {
+  try {
+    const port = new URL(url).port;
+    const lines = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' }).trim();
+    return lines ? `listening there: ${lines}` : 'nothing listens there now';
+  } catch {
+    return 'ss could not say who listens there';
+  }
+}
+
+/** SIGKILL of the start script alone, as a closed terminal or an OOM kill would do. */
+async function killStartScript(start: Start): Promise<number> {
+  const startScript = runningRecords(PROCESSES_FILE).find((r) => r.name === 'start');
+  if (!startScript) fail('the start script is not recorded in .data/processes.json');
+  process.kill(startScript.pid, 'SIGKILL');
+  await start.exited;
+  current = undefined; // its npm has exited: waiting on anything now must not count that as a failure
+  return startScript.pid;
+}
+
 async function interruptAndCheckGone(dev: Dev): Promise<void> {
   const started: RecordedProcess[] = runningRecords(PROCESSES_FILE);
   process.kill(-current!.child.pid!, 'SIGINT');
@@ -102,7 +126,7 @@ async function interruptAndCheckGone(dev: Dev): Promise<void> {
   }
   if (left.length > 0) fail(`processes still running after Ctrl-C: ${left.map((r) => `${r.name} (pid ${r.pid})`).join(', ')}`);
   for (const url of [dev.apiUrl, dev.chain.rpcUrl, `http://${dev.temporalAddress}`]) {
-    if (!(await refused(url))) fail(`${url} still answers after Ctrl-C`);
+    if (!(await refused(url))) fail(`${url} still answers after Ctrl-C; ${listenerOf(url)}`);
   }
   console.log(`[smoke] Ctrl-C: npm start exited (${code}); its ${started.length} processes are gone and their ports closed`);
   current = undefined;
@@ -154,11 +178,7 @@ await interruptAndCheckGone(second);
 // 4. A start killed outright right after seeding, then a good one.
 const killed = startNpm();
 await waitUntil('the seed', START_TIMEOUT_MS, async () => (killed.log.some((l) => l.includes('demo merchant seeded')) ? true : undefined));
-const startScript = runningRecords(PROCESSES_FILE).find((r) => r.name === 'start');
-if (!startScript) fail('the start script is not recorded in .data/processes.json');
-process.kill(startScript.pid, 'SIGKILL');
-await killed.exited;
-console.log(`[smoke] killed the start script (pid ${startScript.pid}) right after it seeded`);
+console.log(`[smoke] killed the start script (pid ${await killStartScript(killed)}) right after it seeded`);
 t = Date.now();
 startNpm();
 const recovered = await waitReady();
@@ -167,4 +187,20 @@ await expectPlan(recovered, planId);
 for (const line of current!.log.filter((l) => l.includes('left running by an earlier start'))) console.log(`[smoke]   ${line}`);
 console.log(`[smoke] the start after the killed one is up in ${Math.round((Date.now() - t) / 1000)} s with the same key and data`);
 await interruptAndCheckGone(recovered);
-console.log('[smoke] npm start works: first start, restart after Ctrl-C, and a start after a killed one');
+
+// 5. A start killed outright once up: the services go by themselves, the next start handles the rest.
+const upThenKilled = startNpm();
+const up = await waitReady();
+const services = runningRecords(PROCESSES_FILE).filter((r) => ['api', 'worker', 'indexer'].includes(r.name));
+if (services.length !== 3) fail(`expected api, worker and indexer recorded as running, found ${services.map((r) => r.name).join(', ')}`);
+await killStartScript(upThenKilled);
+await waitUntil('the services to stop after their start script was killed', STOP_TIMEOUT_MS, async () =>
+  services.some(stillRunning) ? undefined : true,
+);
+if (!(await refused(up.apiUrl))) fail(`${up.apiUrl} still answers after its start script was killed; ${listenerOf(up.apiUrl)}`);
+console.log('[smoke] killed a running start: its api, worker and indexer stopped by themselves and the api port is free');
+startNpm();
+const afterRunningKill = await waitReady();
+await expectPlan(afterRunningKill, planId);
+await interruptAndCheckGone(afterRunningKill);
+console.log('[smoke] npm start works: first start, restart after Ctrl-C, and a start after a killed one (while seeding and once up)');

@@ -4,13 +4,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PROJECT_ROOT } from './temporal.js';
 
+const LIFELINE = new URL('./lifeline.ts', import.meta.url).href;
+
 export type Child = { name: string; process: ChildProcess; stop: () => Promise<void> };
 
 export function startNodeProcess(name: string, entry: string, env: NodeJS.ProcessEnv, onExit: (code: number | null) => void): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // stdin is the lifeline (tools/dev/lifeline.ts): the child stops when this process dies, even outright.
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', LIFELINE, entry], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   const prefix = (chunk: Buffer) =>
     chunk
