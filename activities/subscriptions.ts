@@ -16,7 +16,8 @@ import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.j
 import * as repo from '../src/subscriptions/repo.js';
 import { renderSubscription } from '../src/subscriptions/api-shape.js';
 import { businessNow } from '../src/test-clocks/business-time.js';
-import { clampGraceToWindow } from '../src/subscriptions/grace-clamp.js';
+import { clampGraceToWindow, windowLeftHours } from '../src/subscriptions/grace-clamp.js';
+import { chargeDueAt } from '../src/subscriptions/periods.js';
 
 export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
 
@@ -150,7 +151,10 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
           // A pause that arrived while this charge was in flight stays in force.
           status: sub.status === 'paused' ? 'paused' : 'active',
           currentPeriodIndex: input.periodIndex,
-          nextChargeAt: input.nextChargeAt ? new Date(input.nextChargeAt) : null,
+          // The workflow sends the calendar start; the charge waits for the contract's when later (v2).
+          nextChargeAt: input.nextChargeAt
+            ? chargeDueAt(new Date(input.nextChargeAt), sub.firstPeriodStart, Number(sub.periodSeconds), input.periodIndex + 1)
+            : null,
           atRiskSince: null,
         });
         if (!changed) return;
@@ -175,7 +179,9 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       attempt: number;
       failureCode: string;
       failureReason: string;
-    }): Promise<{ gracePeriodHours: number }> {
+      /** The workflow's time (its test clock's on a clock): the window is measured from it. Absent in older runs. */
+      nowMs?: number;
+    }): Promise<{ gracePeriodHours: number; windowLeftHours: number | null }> {
       // The window is read before the transaction (no chain call inside one); it never changes.
       // A malformed id (a corrupt row, refused by the charge for good) has no window to read.
       const before = await load(sql, input.subscriptionId);
@@ -190,20 +196,25 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       return commitWithEvents(sql, events, async (tx, record) => {
         const sub = await load(tx, input.subscriptionId, true);
         const charge = await chargeRepo.findChargeById(tx, input.chargeId);
-        const gracePeriodHours = clampGraceToWindow({
-          gracePeriodHours: await findSubscriptionGracePeriodHours(tx, sub.merchantId),
+        const periodWindow = {
           firstPeriodStart: sub.firstPeriodStart,
           periodSeconds: Number(sub.periodSeconds),
           chargeWindowSeconds: window === null ? null : Number(window),
           periodIndex: charge!.periodIndex,
-          now: await businessNow(tx, sub),
+          now: input.nowMs === undefined ? await businessNow(tx, sub) : new Date(input.nowMs),
+        };
+        const gracePeriodHours = clampGraceToWindow({
+          ...periodWindow,
+          gracePeriodHours: await findSubscriptionGracePeriodHours(tx, sub.merchantId),
         });
+        // The recovery agent's own grace (workflows/subscription.ts) is clamped to the same window.
+        const windowLeft = windowLeftHours(periodWindow);
         const changed = await chargeRepo.markChargeFailed(tx, input.chargeId, {
           attempt: input.attempt,
           failureCode: input.failureCode,
           failureReason: input.failureReason,
         });
-        if (!changed) return { gracePeriodHours };
+        if (!changed) return { gracePeriodHours, windowLeftHours: windowLeft };
         await repo.updateSubscription(tx, sub.id, { status: 'at_risk', atRiskSince: sub.atRiskSince ?? (await businessNow(tx, sub)) });
         const failedCharge = await chargeRepo.findChargeById(tx, input.chargeId);
         const updated = await load(tx, sub.id);
@@ -213,7 +224,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
           type: 'subscription.charge_failed',
           data: { object: renderCharge(failedCharge!), subscription: renderSubscription(updated) },
         });
-        return { gracePeriodHours };
+        return { gracePeriodHours, windowLeftHours: windowLeft };
       });
     },
 

@@ -320,6 +320,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         attempt: state.attempt,
         failureCode: result.failure,
         failureReason: result.reason,
+        nowMs: clock.now(),
       });
       if (BLACKLISTED.has(result.failure)) return finishLapsed();
       // At a period's first refused charge, when the merchant enabled the agent's `recovery` capability,
@@ -337,7 +338,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
             attempts: state.attempt,
             graceStartedAtMs: clock.now(),
             ...(clock.testClockId() ? { testClockId: clock.testClockId() } : {}),
-            gracePeriodHours: recovery.gracePeriodHours,
+            // Clamped, as the merchant's grace is, to the period's v2 charge window (older results lack windowLeftHours).
+            gracePeriodHours:
+              failed.windowLeftHours == null ? recovery.gracePeriodHours : Math.min(recovery.gracePeriodHours, failed.windowLeftHours),
             strategy: recovery.strategy,
           });
           if (outcome === 'cancel') return finishCancelled(cancelRequest!);

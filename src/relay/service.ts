@@ -7,6 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../chain/generated/contracts.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { chainFor, subscriptionManagerV2Of, type ChainConfig, type ChainSettings } from '../chain/config.js';
+import { chargeWindowForPeriod } from '../subscriptions/periods.js';
 import { nextBlockTime } from '../chain/chain-time.js';
 import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';
 import { isValidContractSignature } from '../chain/erc1271.js';
@@ -311,6 +312,14 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         trialEnd: BigInt(body.terms.trialEnd),
         chargeWindow: BigInt(body.terms.chargeWindow),
       };
+      // An enrolment with another window is never recorded (the indexer's charge_window_mismatch): refuse
+      // it here, before the subscriber's permit and signature are spent on a subscription nobody charges.
+      const window = chargeWindowForPeriod(Number(terms.period));
+      if (window !== null && terms.chargeWindow !== BigInt(window))
+        throw refuse(
+          'terms.chargeWindow',
+          `terms.chargeWindow must be ${window} for a period of ${terms.period} s (the period plus the calendar drift, to the hour).`,
+        );
       const enrolment = { nonce: body.enrolment.nonce as Hex, deadline: BigInt(body.enrolment.deadline) };
       const managerDomain = await readDomain(client, manager);
       const typed = {

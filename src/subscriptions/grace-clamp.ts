@@ -28,9 +28,19 @@ export function chargeWindowClosesAt(
   return new Date(w.firstPeriodStart.getTime() + (w.periodIndex * w.periodSeconds + windowSeconds) * 1000);
 }
 
+/**
+ * The hours (possibly fractional, never negative) left for retrying the period before its window
+ * closes, less the last attempt's margin; null on v1 (no window). Any grace, the merchant's or the
+ * recovery agent's, is clamped to it.
+ */
+export function windowLeftHours(w: Omit<GraceWindow, 'gracePeriodHours'>): number | null {
+  if (w.chargeWindowSeconds === null) return null;
+  const leftMs = chargeWindowClosesAt(w, w.chargeWindowSeconds).getTime() - LAST_ATTEMPT_MARGIN_MS - w.now.getTime();
+  return Math.max(0, leftMs / 3_600_000);
+}
+
 /** The grace in hours (possibly fractional, never negative) that ends a margin before the window closes. */
 export function clampGraceToWindow(w: GraceWindow): number {
-  if (w.chargeWindowSeconds === null) return w.gracePeriodHours;
-  const leftMs = chargeWindowClosesAt(w, w.chargeWindowSeconds).getTime() - LAST_ATTEMPT_MARGIN_MS - w.now.getTime();
-  return Math.max(0, Math.min(w.gracePeriodHours, leftMs / 3_600_000));
+  const left = windowLeftHours(w);
+  return left === null ? w.gracePeriodHours : Math.max(0, Math.min(w.gracePeriodHours, left));
 }

@@ -186,9 +186,30 @@ export function chargeWindowSeconds(interval: PlanInterval, intervalCount: numbe
 }
 
 /**
+ * The window the platform signs for a v2 `period` (seconds), for a relay that names no plan: a
+ * whole number of mean months is a month-based plan's period, a whole number of days a day or week
+ * plan's. Null for a period no plan has (such an enrolment is never recorded anyway).
+ */
+export function chargeWindowForPeriod(periodSeconds: number): number | null {
+  if (!Number.isSafeInteger(periodSeconds) || periodSeconds <= 0) return null;
+  if (periodSeconds % MEAN_MONTH_SECONDS === 0) return chargeWindowSeconds('monthly', periodSeconds / MEAN_MONTH_SECONDS);
+  return periodSeconds % 86_400 === 0 ? periodSeconds : null;
+}
+
+/**
  * When the contract lets period `index` be charged (v2): firstPeriodStart + index x period. The
  * workflow charges at the later of this and the calendar start (periodStart).
  */
 export function contractPeriodStart(firstPeriodStart: Date, periodSeconds: number, index: number): Date {
   return new Date(firstPeriodStart.getTime() + index * periodSeconds * 1000);
+}
+
+/**
+ * When period `index` is charged: the later of its calendar start and the contract's. On v2 a
+ * month-based plan's contract start may be up to a few days later than the calendar's; on v1
+ * (the shortest gap) it is never later, so this is the calendar start there.
+ */
+export function chargeDueAt(calendarStart: Date, firstPeriodStart: Date, periodSeconds: number, index: number): Date {
+  const contractStart = contractPeriodStart(firstPeriodStart, periodSeconds, index);
+  return contractStart > calendarStart ? contractStart : calendarStart;
 }

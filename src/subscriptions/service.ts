@@ -18,7 +18,7 @@ import { renderSubscription } from './api-shape.js';
 import * as repo from './repo.js';
 import { businessNow } from '../test-clocks/business-time.js';
 import { findPlanById } from '../subscription-plans/repo.js';
-import { periodStart } from './periods.js';
+import { chargeDueAt, periodStart } from './periods.js';
 import type { CancelSubscriptionBody, Subscription, SubscriptionListQuery } from './schemas.js';
 
 export type SubscriptionServiceDeps = {
@@ -139,7 +139,7 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
           for (let index = (row.currentPeriodIndex ?? -1) + 1; row.periods === 0 || index < row.periods; index++) {
             const start = periodStart(schedule, index);
             if (start.getTime() > now) {
-              nextChargeAt = start;
+              nextChargeAt = chargeDueAt(start, row.firstPeriodStart, Number(row.periodSeconds), index);
               break;
             }
           }

@@ -196,10 +196,15 @@ describe('a test clock', () => {
     await advance(start + 6 * DAY);
     expect(await charges()).toHaveLength(0);
 
+    let contractLater = 0;
     for (let index = 0; index <= 4; index++) {
       await advance(dueAt(index));
       await waitWebhooks('subscription.charged', index + 1);
+      // nextChargeAt is when the next charge is sent: the later of the calendar and contract starts.
+      expect((await read()).nextChargeAt).toBe(new Date(dueAt(index + 1)).toISOString());
+      if (dueAt(index + 1) > periodStart(index + 1)) contractLater++;
     }
+    expect(contractLater).toBeGreaterThan(0); // the anchor makes the later-of rule matter here
     // Period 5: the wallet is empty; refused for funds, retried a day later, then a top-up recovers it.
     await advance(dueAt(5));
     await waitWebhooks('subscription.charge_failed', 1);

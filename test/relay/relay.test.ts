@@ -411,9 +411,27 @@ describe('POST /v1/relay/subscriptions', () => {
     expect(wrongMerchant.json().error).toMatchObject({ code: 'invalid_request', param: 'enrolment.signature' });
     const tampered = await relay('/v1/relay/subscriptions', { ...body, terms: { ...body.terms, amount: '20000000' } }, newKey());
     expect(tampered.json().error).toMatchObject({ code: 'invalid_request', param: 'enrolment.signature' });
-    // The window is part of what the subscriber signed.
-    const otherWindow = await relay('/v1/relay/subscriptions', { ...body, terms: { ...body.terms, chargeWindow: '3600' } }, newKey());
-    expect(otherWindow.json().error).toMatchObject({ code: 'invalid_request', param: 'enrolment.signature' });
+    // A window other than the platform's for the period is refused even when the subscriber signed it:
+    // the indexer would never record that enrolment (charge_window_mismatch), so nothing is sent.
+    const short = await signEnrolmentV2(
+      pub,
+      subscriber,
+      manager,
+      { ...terms, chargeWindow: 3600n },
+      { nonce: randomNonce(), deadline: now + 3600n },
+    );
+    const shortWindow = await relay(
+      '/v1/relay/subscriptions',
+      {
+        ...body,
+        terms: { ...body.terms, chargeWindow: '3600' },
+        enrolment: { nonce: short.nonce, deadline: short.deadline.toString(), signature: short.signature },
+      },
+      newKey(),
+    );
+    expect(shortWindow.statusCode).toBe(400);
+    expect(shortWindow.json().error).toMatchObject({ code: 'invalid_request', param: 'terms.chargeWindow' });
+    expect(shortWindow.json().error.message).toContain(String(terms.period));
 
     const key = newKey();
     const res = await relay('/v1/relay/subscriptions', body, key);

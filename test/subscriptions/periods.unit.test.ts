@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  chargeDueAt,
+  chargeWindowForPeriod,
   addMonths,
   chargeWindowSeconds,
   contractPeriodStart,
@@ -228,5 +230,23 @@ describe('SubscriptionManagerV2: mean month, drift bound and charge window', () 
   it('puts the contract start of period n at firstPeriodStart + n x period', () => {
     const first = new Date('2027-01-15T00:00:00.000Z');
     expect(contractPeriodStart(first, MEAN_MONTH_SECONDS, 12).toISOString()).toBe('2028-01-15T05:49:12.000Z');
+  });
+
+  it('names the window of a period a relay signs: month multiples get the drift, day multiples their period, others none', () => {
+    expect(chargeWindowForPeriod(MEAN_MONTH_SECONDS)).toBe(chargeWindowSeconds('monthly', 1));
+    expect(chargeWindowForPeriod(3 * MEAN_MONTH_SECONDS)).toBe(chargeWindowSeconds('monthly', 3));
+    expect(chargeWindowForPeriod(12 * MEAN_MONTH_SECONDS)).toBe(chargeWindowSeconds('yearly', 1));
+    expect(chargeWindowForPeriod(7 * 86_400)).toBe(chargeWindowSeconds('weekly', 1));
+    expect(chargeWindowForPeriod(30 * 86_400)).toBe(30 * 86_400);
+    expect(chargeWindowForPeriod(3600)).toBeNull();
+    expect(chargeWindowForPeriod(0)).toBeNull();
+  });
+
+  it('charges at the later of the calendar start and the contract start', () => {
+    const first = new Date('2027-01-31T00:00:00.000Z');
+    const calendar = new Date('2027-02-28T00:00:00.000Z'); // the calendar clamps Feb 31 to the 28th
+    expect(chargeDueAt(calendar, first, MEAN_MONTH_SECONDS, 1)).toEqual(contractPeriodStart(first, MEAN_MONTH_SECONDS, 1));
+    const later = new Date('2027-03-05T00:00:00.000Z');
+    expect(chargeDueAt(later, first, MEAN_MONTH_SECONDS, 1)).toEqual(later);
   });
 });

@@ -254,6 +254,24 @@ describe('agent recovery of at_risk subscriptions', () => {
     );
   }, 180_000);
 
+  it("recovery's own grace (8760 h) is clamped to the period's v2 charge window: the subscription lapses before the window closes", async () => {
+    await configure({
+      enabledCapabilities: ['recovery'],
+      recovery: { gracePeriodHours: 8760, strategy: 'twice', notificationTemplate: 'Payment failed at {merchantName}.' },
+    });
+    const { subscriptionId, handle } = await enrolBroke(0);
+    const worker = await newWorker();
+    expect(await worker.runUntil(handle.result())).toBe('lapsed');
+    // Period 0 starts at the enrolment; its window (3,009,600 s) closes 836 h later. Unclamped, the
+    // agent's retries would land at 4,380 h and 8,760 h, long after the contract stops accepting a charge.
+    const elapsed = await atRiskToEndMs(handle);
+    expect(elapsed).toBeLessThan(3_009_600_000);
+    expect(elapsed).toBeGreaterThan(800 * HOUR);
+    const [failure] = await db.sql<{ failureCode: string }[]>`
+      select failure_code as "failureCode" from subscription_charges where subscription_id = ${subscriptionId} and period_index = 0`;
+    expect(failure!.failureCode).toBe('insufficient_funds');
+  }, 180_000);
+
   it('a top-up seen by the indexer is forwarded to the recovery and retried at once', async () => {
     await configure({ enabledCapabilities: ['recovery'], recovery: { gracePeriodHours: 72, strategy: 'once' } });
     const { subscriptionId, handle, payer } = await enrolBroke(1);

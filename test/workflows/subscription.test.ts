@@ -365,6 +365,24 @@ describe('subscription workflow', () => {
     expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(true);
   });
 
+  it("a v2 merchant grace longer than the period's charge window ends inside the window: retries stop before the contract would refuse them", async () => {
+    await setSubscriptionGracePeriodHours(db.sql, merchant.merchantId, 8760);
+    try {
+      const { subscriptionId, handle } = await enrol({ amount: USDC(40), periods: 0, balance: 0n });
+      const worker = await newWorker();
+      expect(await worker.runUntil(handle.result())).toBe('lapsed');
+      // The window is 3,009,600 s (34.8 days): daily retries until 15 minutes before it closes, about
+      // 35 attempts, each refused for funds. Unclamped, retries run on for a year and every one after
+      // the window is refused by the contract (charge_window_closed).
+      const [charge] = await charges(subscriptionId);
+      expect(charge).toMatchObject({ periodIndex: 0, status: 'failed', failureCode: 'insufficient_funds' });
+      expect(charge!.attempts).toBeGreaterThanOrEqual(30);
+      expect(charge!.attempts).toBeLessThanOrEqual(36);
+    } finally {
+      await setSubscriptionGracePeriodHours(db.sql, merchant.merchantId, 72);
+    }
+  });
+
   it('a charge USDC refuses because the subscriber is blacklisted: payer_blacklisted, lapsed at once, cancelled on-chain, never retried', async () => {
     const { subscriptionId, handle, payer, log } = await enrol({ amount: USDC(40), periods: 3 });
     await chain.issuer('blacklist', payer.address);
