@@ -14,6 +14,7 @@ import { createDepositActivities } from './deposits.js';
 import { createRefundActivities } from './refunds.js';
 import { createSubscriptionRenewalActivities } from './subscription-renewals.js';
 import { createSubscriptionActivities } from './subscriptions.js';
+import { createSubscriptionChargeActivities } from './subscription-charge.js';
 import { createTestClockActivities } from './test-clocks.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
@@ -37,26 +38,36 @@ export function createActivities(deps: ActivityDeps) {
   const events = deps.events ?? createEventDispatcher(deps.temporal, deps.taskQueue, deps.onDispatchError ?? (() => {}));
   const emails = deps.emails ?? createEmailDispatcher(deps.temporal, deps.sql, deps.taskQueue, () => {});
   const subscriptionChain = deps.subscriptionChain ?? unconfiguredSubscriptionChain;
+  const publicBaseUrl = deps.publicBaseUrl ?? 'http://localhost:3000';
+  const subscriptions = createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain });
+  const recovery = createAgentRecoveryActivities({
+    sql: deps.sql,
+    events,
+    emails,
+    publicBaseUrl,
+  });
+  const renewals = createSubscriptionRenewalActivities({
+    sql: deps.sql,
+    subscriptionChain,
+    emails,
+    publicBaseUrl,
+  });
   return {
     ...createEventActivities(deps),
     ...createEmailActivities(deps),
     ...createWebhookActivities(deps),
     ...createRelayActivities(deps),
     ...createPaymentActivities(deps),
-    ...createDepositActivities({ sql: deps.sql, events, chain: deps.chain, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
+    ...createDepositActivities({ sql: deps.sql, events, chain: deps.chain, publicBaseUrl }),
     ...createRefundActivities({ sql: deps.sql, events, chain: deps.chain }),
-    ...createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain }),
+    ...subscriptions,
+    ...createSubscriptionChargeActivities({ subscriptions, renewals, recovery }),
     ...createAgentActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),
     ...createAgentDailyActivities({ sql: deps.sql, events, emails }),
     ...createAgentYieldActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),
-    ...createAgentRecoveryActivities({ sql: deps.sql, events, emails, publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000' }),
+    ...recovery,
     ...createTestClockActivities({ sql: deps.sql, chain: deps.chain }),
-    ...createSubscriptionRenewalActivities({
-      sql: deps.sql,
-      subscriptionChain,
-      emails,
-      publicBaseUrl: deps.publicBaseUrl ?? 'http://localhost:3000',
-    }),
+    ...renewals,
   };
 }
 

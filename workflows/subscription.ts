@@ -30,6 +30,7 @@ import {
   startChild,
   upsertMemo,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { periodStart, type PlanInterval, type Schedule } from '../src/subscriptions/periods.js';
@@ -136,15 +137,14 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   // Business time (period waits, grace deadlines) is the clock's from the first step on.
   await clock.join();
 
+  // The status shown in the Temporal UI (memo) and searched by (BusinessStatus) changes only when the
+  // status does: one visibility write per change, none per charge (issue 42). The next charge date
+  // and period live in Postgres (the API), not in the memo. A continued run starts with its memo.
+  let publishedStatus = (workflowInfo().memo as { status?: unknown } | undefined)?.status;
   const publish = () => {
-    upsertMemo({
-      merchantId: input.merchantId,
-      planId: input.planId,
-      livemode: input.livemode,
-      status: state.status,
-      nextChargeAt: state.nextChargeAt,
-      nextPeriodIndex: state.nextPeriodIndex,
-    });
+    if (state.status === publishedStatus) return;
+    publishedStatus = state.status;
+    upsertMemo({ status: state.status });
     if (input.useSearchAttributes) upsertSearchAttributes({ BusinessStatus: [state.status] });
   };
 
@@ -183,27 +183,6 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     // Nothing may charge a lapsed subscription: void the authorisation on-chain too.
     await cancelOnChain();
     return 'lapsed';
-  };
-
-  /**
-   * The on-chain charge; a permanent failure of the activity (src/temporal/failures.ts) is a refused
-   * charge like any other: at_risk, retried in the grace window, then lapsed. Only the failure path
-   * differs, so running workflows replay unchanged.
-   */
-  const chargeOrRefusal = async (
-    charge: Parameters<typeof localChain.chargeOnChain>[0],
-  ): Promise<Awaited<ReturnType<typeof localChain.chargeOnChain>>> => {
-    try {
-      return await localChain.chargeOnChain(charge);
-    } catch (error) {
-      const type = permanentFailureType(error);
-      if (type === undefined) throw error;
-      return {
-        ok: false,
-        failure: 'charge_refused',
-        reason: `${type}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
-      };
-    }
   };
 
   /**
@@ -253,80 +232,56 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     for (;;) {
       state.attempt += 1;
       walletFunded = false;
-      // The bookkeeping rows and the on-chain charge run as local activities (docs/decisions.md,
-      // "One workflow task per charge"): one workflow task per charge.
-      const attempt = await localDb.recordChargeAttempt({
+      // The attempt row, the on-chain charge, its outcome and the allowance note run as ONE local
+      // activity (activities/subscription-charge.ts; docs/decisions.md, "One workflow task per
+      // charge" and "Renewal day at the floor"): one workflow task and one activity per charge.
+      const next = input.periods !== 0 && index + 1 >= input.periods ? null : periodStart(schedule, index + 1).toISOString();
+      const result = await localChain.chargePeriodAttempt({
         subscriptionId: input.subscriptionId,
+        livemode: input.livemode,
         periodIndex: index,
         periodStart: start.toISOString(),
         attempt: state.attempt,
+        nextChargeAt: next,
+        nowMs: clock.now(),
       });
-      if (attempt.kind === 'paused') {
+      if (result.kind === 'paused') {
         state.status = 'paused';
         return 'skipped';
       }
-      if (attempt.kind === 'closed') {
+      if (result.kind === 'closed') {
         // The read model is already terminal (e.g. cancelled through the api while no signal arrived).
-        if (attempt.status === 'cancelled')
-          return finishCancelled({ by: attempt.cancelledBy ?? 'merchant', reason: attempt.cancelReason ?? undefined });
-        state.status = attempt.status;
-        return attempt.status;
+        if (result.status === 'cancelled')
+          return finishCancelled({ by: result.cancelledBy ?? 'merchant', reason: result.cancelReason ?? undefined });
+        state.status = result.status;
+        return result.status;
       }
-      const result = attempt.alreadySucceeded
-        ? null
-        : await chargeOrRefusal({
-            livemode: input.livemode,
-            onChainId: attempt.onChainId,
-            contractAddress: attempt.contractAddress,
-            periodIndex: index,
-            amount: attempt.amount,
-            periodStart: start.toISOString(),
-          });
-      if (result === null || result.ok) {
-        const next = input.periods !== 0 && index + 1 >= input.periods ? null : periodStart(schedule, index + 1).toISOString();
-        await localDb.recordChargeSucceeded({
-          subscriptionId: input.subscriptionId,
-          chargeId: attempt.chargeId,
-          periodIndex: index,
-          txHash: result?.txHash ?? null,
-          blockNumber: result?.blockNumber ?? null,
-          nextChargeAt: next,
-        });
+      if (result.kind === 'charged') {
         state.status = 'active';
         state.graceDeadline = null;
         state.lastFailure = null;
-        // A low allowance left on-chain emails the renewal link (activities/subscription-renewals.ts).
-        await localDb.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: index });
         return 'charged';
       }
       state.lastFailure = result.failure;
-      if (result.failure === 'cancelled_on_chain') {
-        cancelRequest ??= { by: 'subscriber', reason: 'Cancelled on-chain.' };
-        return finishCancelled(cancelRequest);
-      }
-      if (result.failure === 'period_beyond_term') return finishCompleted();
-      if (result.failure === 'period_not_started') {
-        // The chain's clock is behind the calendar, or (v2) the contract's start is later than the
-        // calendar's: wait until it (retryAt), without counting it as a failure. Off a test clock
-        // clock.waitFor is the same timer command as before; runs recorded before retryAt wait a minute.
+      if (result.kind === 'not_due') {
+        if (result.failure === 'cancelled_on_chain') {
+          cancelRequest ??= { by: 'subscriber', reason: 'Cancelled on-chain.' };
+          return finishCancelled(cancelRequest);
+        }
+        if (result.failure === 'period_beyond_term') return finishCompleted();
+        // period_not_started: the chain's clock is behind the calendar, or (v2) the contract's start is
+        // later than the calendar's: wait until it (retryAt), without counting it as a failure.
         const untilStart = result.retryAt ? Date.parse(result.retryAt) - clock.now() : 0;
         if (await clock.waitFor(() => cancelRequest !== null, Math.max(CHAIN_CLOCK_WAIT_MS, untilStart)))
           return finishCancelled(cancelRequest!);
         continue;
       }
-      const failed = await localDb.recordChargeFailed({
-        subscriptionId: input.subscriptionId,
-        chargeId: attempt.chargeId,
-        attempt: state.attempt,
-        failureCode: result.failure,
-        failureReason: result.reason,
-        nowMs: clock.now(),
-      });
+      const failed = result;
       if (BLACKLISTED.has(result.failure)) return finishLapsed();
       // At a period's first refused charge, when the merchant enabled the agent's `recovery` capability,
       // a child workflow (workflows/subscription-recovery.ts) runs the grace window instead of the fixed retry interval.
       if (graceDeadline === null) {
-        const recovery = await localDb.findAgentRecovery({ subscriptionId: input.subscriptionId });
+        const recovery = result.recovery;
         if (recovery) {
           const next = input.periods !== 0 && index + 1 >= input.periods ? null : periodStart(schedule, index + 1).toISOString();
           const outcome = await runAgentRecovery({

@@ -249,7 +249,7 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       workflowTaskTimeout: SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT,
-      memo: { ...memo, planId: plan.id, nextChargeAt: firstPeriodStart.toISOString() },
+      memo: { ...memo, planId: plan.id, status },
       ...searchAttributes,
     });
     workflowStarted = true;

@@ -111,15 +111,11 @@ async function atRiskToEndMs(handle: WorkflowHandle): Promise<number> {
   const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
     Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
   const events = history.events ?? [];
-  // The first chargeOnChain to finish: an activity task, or (patch local-chain-charge) a local activity's marker.
+  // The first charge to finish: a local activity's marker (chargePeriodAttempt, formerly chargeOnChain).
   const isChargeMarker = (e: (typeof events)[number]) =>
     e.markerRecordedEventAttributes?.markerName === 'core_local_activity' &&
     Object.values(e.markerRecordedEventAttributes.details ?? {}).some((p) =>
-      (p.payloads ?? []).some((x) =>
-        Buffer.from(x.data ?? [])
-          .toString('utf8')
-          .includes('chargeOnChain'),
-      ),
+      (p.payloads ?? []).some((x) => /chargePeriodAttempt|chargeOnChain/.test(Buffer.from(x.data ?? []).toString('utf8'))),
     );
   const chargeRefused = events.find(
     (e) =>
