@@ -17,7 +17,6 @@ import * as repo from '../src/subscriptions/repo.js';
 import { renderSubscription } from '../src/subscriptions/api-shape.js';
 import { businessNow } from '../src/test-clocks/business-time.js';
 import { clampGraceToWindow, windowLeftHours } from '../src/subscriptions/grace-clamp.js';
-import { chargeDueAt } from '../src/subscriptions/periods.js';
 
 export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
 
@@ -141,30 +140,25 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       blockNumber: string | null;
       nextChargeAt: string | null;
     }): Promise<void> {
+      // Two updates and, the first time, the event: issue 42 ("the success recorded in one or two statements").
       await commitWithEvents(sql, events, async (tx, record) => {
-        const sub = await load(tx, input.subscriptionId, true);
-        const changed =
+        // The subscription row first, as every other writer locks it before its charges.
+        // The workflow sends the calendar start; the charge waits for the contract's when later (v2).
+        const updated =
+          (await repo.markPeriodCharged(tx, input.subscriptionId, {
+            periodIndex: input.periodIndex,
+            calendarNext: input.nextChargeAt ? new Date(input.nextChargeAt) : null,
+          })) ?? (await load(tx, input.subscriptionId)); // already terminal: unchanged, still named in the event
+        const charge =
           input.txHash !== null && input.blockNumber !== null
             ? await chargeRepo.markChargeSucceeded(tx, input.chargeId, { txHash: input.txHash, blockNumber: input.blockNumber })
-            : false;
-        await repo.updateSubscription(tx, sub.id, {
-          // A pause that arrived while this charge was in flight stays in force.
-          status: sub.status === 'paused' ? 'paused' : 'active',
-          currentPeriodIndex: input.periodIndex,
-          // The workflow sends the calendar start; the charge waits for the contract's when later (v2).
-          nextChargeAt: input.nextChargeAt
-            ? chargeDueAt(new Date(input.nextChargeAt), sub.firstPeriodStart, Number(sub.periodSeconds), input.periodIndex + 1)
-            : null,
-          atRiskSince: null,
-        });
-        if (!changed) return;
-        const charge = await chargeRepo.findChargeById(tx, input.chargeId);
-        const updated = await load(tx, sub.id);
+            : undefined;
+        if (!charge) return;
         await record({
-          merchantId: sub.merchantId,
-          livemode: sub.livemode,
+          merchantId: updated.merchantId,
+          livemode: updated.livemode,
           type: 'subscription.charged',
-          data: { object: renderCharge(charge!), subscription: renderSubscription(updated) },
+          data: { object: renderCharge(charge), subscription: renderSubscription(updated) },
         });
       });
     },

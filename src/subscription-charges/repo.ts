@@ -62,14 +62,19 @@ export async function upsertChargeAttempt(
 }
 
 /** Marks a charge succeeded; returns false when it already was (so its event is not recorded twice). */
-export async function markChargeSucceeded(db: Db, id: string, input: { txHash: string; blockNumber: string }): Promise<boolean> {
-  const rows = await db`
+/** Marks the charge succeeded and returns it; undefined when it already was (nothing changed). */
+export async function markChargeSucceeded(
+  db: Db,
+  id: string,
+  input: { txHash: string; blockNumber: string },
+): Promise<ChargeRow | undefined> {
+  const [row] = await db<ChargeRow[]>`
     update subscription_charges
     set status = 'succeeded', tx_hash = ${input.txHash}, block_number = ${input.blockNumber}, settled_at = now(), updated_at = now(),
         failure_code = null, failure_reason = null
     where id = ${id} and status <> 'succeeded'
-    returning id`;
-  return rows.length > 0;
+    returning ${columns(db)}`;
+  return row;
 }
 
 /** Marks attempt `attempt` failed; returns false when that attempt's failure was already recorded. */

@@ -210,6 +210,35 @@ export async function updateSubscription(
   return rows.length > 0;
 }
 
+/**
+ * Period `periodIndex` was charged: active again (a pause that arrived meanwhile stays), the period
+ * recorded, the next charge at the later of `calendarNext` and the contract's start of the next
+ * period (chargeDueAt in periods.ts, here in SQL so one statement does it), no longer at risk.
+ * Returns the row, or undefined when it is missing or already terminal (then nothing changed).
+ */
+export async function markPeriodCharged(
+  db: Db,
+  id: string,
+  input: { periodIndex: number; calendarNext: Date | null },
+): Promise<SubscriptionRow | undefined> {
+  const next = input.calendarNext;
+  const [row] = await db<SubscriptionRow[]>`
+    with updated as (
+      update subscriptions
+      set status = case when status = 'paused' then 'paused' else 'active' end,
+          current_period_index = ${input.periodIndex},
+          next_charge_at = ${
+            next === null
+              ? null
+              : db`greatest(${next}::timestamptz, first_period_start + ((${input.periodIndex + 1}::bigint * period_seconds)::float8 * interval '1 second'))`
+          },
+          at_risk_since = null, updated_at = now()
+      where id = ${id} and status not in ${db(TERMINAL_STATUSES as readonly string[] as string[])}
+      returning *)
+    select ${columns(db)} from updated s join customers c on c.id = s.customer_id`;
+  return row;
+}
+
 /** Plans of a merchant in a mode whose terms an enrolment could match (oldest first). */
 export async function findPlansForTerms(db: Db, input: { merchantId: string; livemode: boolean; amount: string }): Promise<PlanRow[]> {
   return db<PlanRow[]>`
