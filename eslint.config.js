@@ -60,6 +60,8 @@ export default tseslint.config(
       'test/fixtures/**',
       // Written by `npm run contracts:generate`, checked byte for byte against a fresh generation.
       'src/chain/generated/**',
+      // Written by `npm run api:generate` from the OpenAPI document, checked byte for byte against a fresh generation.
+      'dashboard/src/api/generated/**',
     ],
   },
   js.configs.recommended,

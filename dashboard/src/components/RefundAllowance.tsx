@@ -5,23 +5,7 @@ import { api, errorMessage } from '../api.ts';
 import { amountError, formatAmount, parseAmount } from '../format.ts';
 import { AmountPreview } from './MoneyField.tsx';
 import { EIP712_DOMAIN_TYPE, PERMIT_TYPES } from '../shared.ts';
-
-export type RefundAllowanceInfo = {
-  chainId: number;
-  token: string;
-  owner: string | null;
-  spender: string | null;
-  allowance: string;
-  inUse: string;
-  available: string;
-  balance: string;
-  permit: {
-    domain: { name: string; version: string; chainId: number; verifyingContract: string };
-    primaryType: 'Permit';
-    nonce: string;
-  } | null;
-  approve: { to: string; functionName: 'approve'; args: [string, string] } | null;
-};
+import type { RefundAllowance as RefundAllowanceInfo } from '../types.ts';
 
 const PERMIT_TYPED_DATA_TYPES = { EIP712Domain: EIP712_DOMAIN_TYPE, Permit: PERMIT_TYPES.Permit };
 

@@ -8,22 +8,9 @@ import { amountError, formatAmount, parseAmount } from '../format.ts';
 import { AmountPreview } from './MoneyField.tsx';
 import { decimalAmount } from '../csv.ts';
 import { EIP3009_TYPES, EIP712_DOMAIN_TYPE } from '../shared.ts';
-import type { RefundAllowanceInfo } from './RefundAllowance.tsx';
-import { RECIPIENT_REASONS, type RecipientSource } from '../types.ts';
+import { RECIPIENT_REASONS, type Refund, type RefundAllowance, type RefundRecipient } from '../types.ts';
 
-type CreatedRefund = {
-  id: string;
-  amount: string;
-  status: string;
-  claimUrl: string | null;
-  method: 'allowance' | 'wallet';
-  instructions: { chainId: number; token: string; from: string; to: string; amount: string } | null;
-};
-
-/** Who the refund would go to and why (GET /v1/refunds/recipient), shown before the merchant confirms. */
-type RecipientPreview = { recipient: string | null; recipientSource: RecipientSource | null; requiresClaim: boolean };
-
-function recipientSentence(preview: RecipientPreview | null): string {
+function recipientSentence(preview: RefundRecipient | null): string {
   if (!preview) return 'Finding who paid…';
   if (preview.requiresClaim) return 'Several wallets paid this, so the customer will be asked for the address on a refund-claim page.';
   if (!preview.recipient || !preview.recipientSource) return 'Nobody can be shown to have paid this.';
@@ -40,10 +27,10 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [preview, setPreview] = useState<RecipientPreview | null>(null);
+  const [preview, setPreview] = useState<RefundRecipient | null>(null);
 
-  async function signAndSend(refund: CreatedRefund) {
-    const info = await api.get<RefundAllowanceInfo>('/v1/refunds/allowance');
+  async function signAndSend(refund: Refund) {
+    const info = await api.get<RefundAllowance>('/v1/refunds/allowance');
     if (!refund.instructions || !info.permit) throw new Error('This refund has no transfer to sign.');
     const now = Math.floor(Date.now() / 1000);
     const { randomNonce, signTypedDataAs } = await import('./wallet.ts');
@@ -80,7 +67,7 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
     setBusy(true);
     setError(null);
     try {
-      const created = await api.post<CreatedRefund>('/v1/refunds', {
+      const created = await api.post<Refund>('/v1/refunds', {
         paymentSessionId: props.paymentSessionId,
         amount: base,
         reason: reason.trim() || undefined,
@@ -112,7 +99,7 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
     setPreview(null);
     setOpen(true);
     api
-      .get<RecipientPreview>(`/v1/refunds/recipient?paymentSessionId=${encodeURIComponent(props.paymentSessionId)}`)
+      .get<RefundRecipient>(`/v1/refunds/recipient?paymentSessionId=${encodeURIComponent(props.paymentSessionId)}`)
       .then(setPreview, (e) => setError(errorMessage(e)));
   }
 

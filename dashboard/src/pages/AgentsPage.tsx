@@ -11,12 +11,11 @@ import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { MoneyField } from '../components/MoneyField.tsx';
 import { amountError, formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
-import type { AgentActivity, AgentJob } from '../types.ts';
+import type { AgentActivity, AgentConfig, AgentJob } from '../types.ts';
 
 type Section = Record<string, unknown>;
-type AgentConfig = { enabledCapabilities: string[]; agentWallet?: { address: string | null }; [section: string]: unknown };
 
-const KNOWN_CAPABILITIES = ['recovery', 'cashflow', 'pricing_intelligence'];
+const KNOWN_CAPABILITIES: AgentConfig['enabledCapabilities'] = ['recovery', 'cashflow', 'pricing_intelligence'];
 const CHOICES: Record<string, readonly string[]> = { strategy: ['once', 'twice', 'daily'], anomalySensitivity: ['low', 'medium', 'high'] };
 const NOT_SETTINGS = new Set(['object', 'enabledCapabilities', 'agentWallet', 'livemode', 'createdAt', 'updatedAt']);
 

@@ -10,25 +10,7 @@ import { detailPath } from '../router.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { chartUnits, formatAmount, formatDate, formatRate, monthLabel } from '../format.ts';
 import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../invoiceNumbers.ts';
-import type { PaymentSession } from '../types.ts';
-
-type Funnel = { rate: string };
-type MrrStats = {
-  summary: { endingMrr: string; arr: string; customers: string };
-  series: { date: string; endingMrr: string; newMrr: string; churnedMrr: string }[];
-};
-type ChurnStats = {
-  summary: { customerChurnRate: string; churnedCustomers: string };
-  series: { date: string; customerChurnRate: string; mrrChurnRate: string }[];
-};
-type ConversionStats = {
-  summary: { paymentSessions: Funnel & { created: string; paid: string }; invoices: Funnel; trials: Funnel };
-  series: { date: string; paymentSessions: Funnel; invoices: Funnel; trials: Funnel }[];
-};
-type ForecastStats = {
-  summary: { mrrNow: string; projectedCash: string; projectedMrrAtEnd: string };
-  series: { date: string; cash: string; mrr: string }[];
-};
+import type { ChurnStats, ConversionStats, ForecastStats, MrrStats, PaymentSession } from '../types.ts';
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 

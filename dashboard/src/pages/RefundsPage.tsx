@@ -17,19 +17,20 @@ import { RefundNextStep } from '../components/RefundNextStep.tsx';
 import { amountError, formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
 import type { Refund } from '../types.ts';
 
-type RefundInstructions = {
-  refund?: Refund;
-  id?: string;
-  from?: string;
-  to?: string;
-  amount?: string;
-  transaction?: { to: string; data: string };
-};
+// The statuses the API declares (a value it never returns fails the type check).
+const REFUND_STATUSES = [
+  'requires_action',
+  'pending',
+  'processing',
+  'succeeded',
+  'failed',
+  'cancelled',
+] as const satisfies readonly Refund['status'][];
 
 export function RefundsPage() {
-  const [started, setStarted] = useState<RefundInstructions | null>(null);
+  const [started, setStarted] = useState<Refund | null>(null);
   const [changes, setChanges] = useState(0);
-  const filters = useListFilters(['requires_action', 'pending', 'processing', 'succeeded', 'failed', 'cancelled']);
+  const filters = useListFilters(REFUND_STATUSES);
   return (
     <>
       <RefundAllowance />
@@ -41,7 +42,7 @@ export function RefundsPage() {
           const amount = amountText ? parseAmount(amountText) : undefined;
           if (amountText && !amount) throw new Error(`Amount: ${amountError(amountText)} Or leave it empty to refund everything left.`);
           setStarted(
-            await api.post<RefundInstructions>('/v1/refunds', {
+            await api.post<Refund>('/v1/refunds', {
               paymentSessionId: text(form, 'paymentSessionId'),
               amount,
               reason: optionalText(form, 'reason'),
@@ -80,7 +81,7 @@ export function RefundsPage() {
       />
       <PaginatedTable<Refund>
         caption="Refunds"
-        reloadKey={`${filters.key}|${started?.id ?? started?.refund?.id ?? ''}|${changes}`}
+        reloadKey={`${filters.key}|${started?.id ?? ''}|${changes}`}
         load={(cursor) => api.list<Refund>('/v1/refunds', cursor, filters.query)}
         columns={[
           { header: 'Refund', cell: (r) => <code>{shortId(r.id)}</code> },

@@ -15,7 +15,16 @@ import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatAmount, formatDate, shortId } from '../format.ts';
 import type { Charge, Plan, Subscription } from '../types.ts';
 
-const STATUSES = ['trialing', 'active', 'at_risk', 'paused', 'cancelled', 'lapsed', 'completed'];
+// The statuses the API declares (a value it never returns fails the type check).
+const STATUSES = [
+  'trialing',
+  'active',
+  'at_risk',
+  'paused',
+  'cancelled',
+  'lapsed',
+  'completed',
+] as const satisfies readonly Subscription['status'][];
 const TERMINAL = new Set(['cancelled', 'lapsed', 'completed']);
 
 export function SubscriptionDetail({

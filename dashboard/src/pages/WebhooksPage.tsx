@@ -11,9 +11,15 @@ import { SecretOnce } from '../components/SecretOnce.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatDate } from '../format.ts';
 import { EVENT_TYPES } from '../shared.ts';
-import type { WebhookDelivery, WebhookEndpoint } from '../types.ts';
+import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from '../types.ts';
 
-type WithSecret = { endpoint: WebhookEndpoint; signingSecret: string };
+const DELIVERY_STATUSES = [
+  'sending',
+  'succeeded',
+  'failed',
+  'permanently_failed',
+  'interrupted',
+] as const satisfies readonly WebhookDelivery['status'][];
 
 function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
   const [status, setStatus] = useState('');
@@ -25,12 +31,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
         Deliveries to <code>{endpoint.url}</code>
       </h2>
       <div className="filters">
-        <Select
-          label="Delivery status"
-          options={['', 'sending', 'succeeded', 'failed', 'permanently_failed', 'interrupted']}
-          value={status}
-          onChange={(e) => setStatus(e.target.value)}
-        />
+        <Select label="Delivery status" options={['', ...DELIVERY_STATUSES]} value={status} onChange={(e) => setStatus(e.target.value)} />
         <button type="button" className="secondary" onClick={() => setVersion((v) => v + 1)}>
           Refresh
         </button>
@@ -87,7 +88,7 @@ export function WebhooksPage() {
         submitLabel="Add endpoint"
         action={async (form) => {
           const events = form.getAll('events').map(String);
-          const created = await api.post<WithSecret>('/v1/webhook-endpoints', {
+          const created = await api.post<WebhookEndpointWithSecret>('/v1/webhook-endpoints', {
             url: text(form, 'url'),
             events: events.length ? events : ['*'],
             description: text(form, 'description'),
@@ -187,7 +188,7 @@ export function WebhooksPage() {
                   confirmLabel="Rotate"
                   onConfirm={async () => {
                     try {
-                      const rotated = await api.post<WithSecret>(`/v1/webhook-endpoints/${e.id}/rotate-secret`);
+                      const rotated = await api.post<WebhookEndpointWithSecret>(`/v1/webhook-endpoints/${e.id}/rotate-secret`);
                       setSecret({ label: `New signing secret of ${e.url}`, value: rotated.signingSecret });
                       reload();
                     } catch (err) {

@@ -60,14 +60,13 @@ export function EventDetailPage({ id }: { id: string }) {
           <details key={d.id} className="delivery">
             <summary>
               <StatusBadge status={d.status} /> attempt {d.attempt}
-              {d.replay ? ` (replay ${d.replay})` : ''} to <code>{d.endpointUrl ?? d.url ?? d.endpointId}</code>:{' '}
-              {d.responseStatus === null ? (d.error ?? 'no response') : `HTTP ${d.responseStatus}`} ·{' '}
-              {formatDate(d.attemptedAt ?? d.createdAt)}
+              {d.replay ? ` (replay ${d.replay})` : ''} to <code>{d.endpointUrl}</code>:{' '}
+              {d.responseStatus === null ? (d.error ?? 'no response') : `HTTP ${d.responseStatus}`} · {formatDate(d.attemptedAt)}
             </summary>
             <h4>Request body</h4>
             <pre className="json payload">{pretty(d.requestBody)}</pre>
             <h4>Response body</h4>
-            <pre className="json payload">{pretty(d.responseBodyExcerpt ?? d.responseBody)}</pre>
+            <pre className="json payload">{pretty(d.responseBodyExcerpt)}</pre>
           </details>
         ))}
       </section>

@@ -12,10 +12,8 @@ import type { Charge, Plan, Subscription } from '../../types.ts';
 import { SubscriptionDetail } from '../SubscriptionsPage.tsx';
 import { useObject } from './useObject.ts';
 
-type OnChain = { onChain?: { chainId: string } };
-
 export function SubscriptionDetailPage({ id }: { id: string }) {
-  const { value: subscription, error, reload } = useObject<Subscription & OnChain>(`/v1/subscriptions/${encodeURIComponent(id)}`);
+  const { value: subscription, error, reload } = useObject<Subscription>(`/v1/subscriptions/${encodeURIComponent(id)}`);
   const [plans, setPlans] = useState<Map<string, Plan>>(new Map());
   const [charges, setCharges] = useState<Charge[]>([]);
   const [listError, setListError] = useState<unknown>(null);
