@@ -67,7 +67,10 @@ export function createAgentDailyActivities({ sql, events, emails }: AgentDailyAc
         }
         return ids;
       });
-      await events.dispatch(eventIds.filter((id): id is string => id !== undefined));
+      await events.dispatch(
+        sql,
+        eventIds.filter((id): id is string => id !== undefined),
+      );
       return { suggested: suggestions.map((s) => `${s.planId}:${s.rule}`) };
     },
 
@@ -165,8 +168,11 @@ export function createAgentDailyActivities({ sql, events, emails }: AgentDailyAc
             return { eventIds: [] as (string | undefined)[], emailId: null, digest: 'already_sent' as const };
           throw error;
         });
-      if (emailId) await emails.dispatch([emailId]);
-      await events.dispatch((eventIds as (string | undefined)[]).filter((id): id is string => id !== undefined));
+      if (emailId) await emails.dispatch(sql, [emailId]);
+      await events.dispatch(
+        sql,
+        (eventIds as (string | undefined)[]).filter((id): id is string => id !== undefined),
+      );
       return { anomaly: judged.anomaly ? judged.direction : null, digest };
     },
   };

@@ -141,8 +141,11 @@ export function createAgentRecoveryActivities({ sql, events, emails, publicBaseU
         );
         return { eventIds, emailId };
       });
-      if (emailId) await emails.dispatch([emailId]);
-      await events.dispatch(eventIds.filter((id): id is string => id !== undefined));
+      if (emailId) await emails.dispatch(sql, [emailId]);
+      await events.dispatch(
+        sql,
+        eventIds.filter((id): id is string => id !== undefined),
+      );
       return { notified: emailId !== null };
     },
 
@@ -186,7 +189,7 @@ export function createAgentRecoveryActivities({ sql, events, emails, publicBaseU
             });
         }
       });
-      if (eventId) await events.dispatch([eventId]);
+      if (eventId) await events.dispatch(sql, [eventId]);
     },
   };
 }

@@ -157,7 +157,7 @@ export function createAgentYieldActivities(deps: AgentYieldActivityDeps) {
             },
           }),
         );
-        if (eventId) await events.dispatch([eventId]);
+        if (eventId) await events.dispatch(sql, [eventId]);
         if (!succeeded) return { action: 'reverted', liquid: after.liquid.toString(), inVault: after.inVault.toString() };
         return {
           action: move.action,

@@ -76,7 +76,10 @@ export function createAgentActivities(deps: AgentActivityDeps) {
   }
 
   async function dispatch(eventIds: readonly (string | undefined)[]): Promise<void> {
-    await events.dispatch(eventIds.filter((id): id is string => id !== undefined));
+    await events.dispatch(
+      sql,
+      eventIds.filter((id): id is string => id !== undefined),
+    );
   }
 
   function settingsOf(row: repo.JobRow) {

@@ -82,7 +82,7 @@ export function createSubscriptionRenewalActivities({ sql, subscriptionChain, em
         await setNoticeEmail(tx, sub.id, runOutPeriodIndex, emailId);
         return { notice: 'queued' as const, emailId };
       });
-      if (outcome.emailId) await emails.dispatch([outcome.emailId]);
+      if (outcome.emailId) await emails.dispatch(sql, [outcome.emailId]);
       return { periodsLeft, notice: outcome.notice };
     },
 

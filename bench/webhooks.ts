@@ -168,7 +168,7 @@ receiver.onRequest = (request) => {
 async function commitEvent(i: number): Promise<string> {
   const event = await sql.begin((tx) => recordEvent(tx, { ...scope, type: 'invoice.paid', data: { object: { id: `inv_${i}` } } }));
   committedAt.set(event.id, performance.now());
-  await events.dispatch([event.id]);
+  await events.dispatch(sql, [event.id]);
   return event.id;
 }
 

@@ -167,27 +167,30 @@ export async function buildApp(deps: AppDeps) {
   );
   const secretBox = createSecretBox(deps.config.secretsEncryptionKey);
 
-  registerPlanRoutes(app, createPlanService({ sql: deps.sql, events }));
-  registerMerchantRoutes(
-    app,
+  // Services that write are built per request on `request.db` (a `ServiceOn`): the request's open
+  // transaction when it holds an Idempotency-Key, else the pool. So every query a route makes runs on the
+  // handle the route handed down (src/plugins/idempotency.ts); nothing reroutes queries behind its back.
+  // Stateful services (listener streams, the token cache) and the public checkout (no key, no
+  // transaction) are built once, on the pool.
+  registerPlanRoutes(app, (db) => createPlanService({ sql: db, events }));
+  registerMerchantRoutes(app, (db) =>
     createMerchantService({
-      sql: deps.sql,
+      sql: db,
       secretBox,
       emails,
       defaultRateLimitPerMinute: deps.config.rateLimits.perKeyPerMinute,
       chain: deps.config.chain,
     }),
   );
-  registerApiKeyRoutes(app, createApiKeyService({ sql: deps.sql, secretBox, keys: deps.keys }));
+  registerApiKeyRoutes(app, (db) => createApiKeyService({ sql: db, secretBox, keys: deps.keys }));
   registerSecretScanningRoutes(
     app,
-    createLeakedKeyService({ sql: deps.sql, secretBox, emails, keys: deps.keys }),
+    (db) => createLeakedKeyService({ sql: db, secretBox, emails, keys: deps.keys }),
     createSignatureVerifier(deps.config.secretScanningKeys),
   );
-  registerWebhookRoutes(
-    app,
+  registerWebhookRoutes(app, (db) =>
     createWebhookService({
-      sql: deps.sql,
+      sql: db,
       temporal: deps.temporal,
       taskQueue: deps.config.temporalTaskQueue,
       encryptionKey: deps.config.webhooks.secretEncryptionKey,
@@ -211,33 +214,26 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('preClose', () => webhookListeners.close());
   const tokens = createTokenService({ chain: deps.config.chain });
   registerTokenRoutes(app, tokens);
-  const relay = createRelayService({
-    sql: deps.sql,
-    chain: deps.config.chain,
-    tokens,
-    temporal: deps.temporal,
-    taskQueue: deps.config.temporalTaskQueue,
-  });
-  registerRelayRoutes(app, relay);
-  registerX402Routes(
-    app,
-    createX402Service({ sql: deps.sql, chain: deps.config.chain, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }),
+  const relayOn = (db: Sql) =>
+    createRelayService({ sql: db, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue });
+  registerRelayRoutes(app, relayOn);
+  registerX402Routes(app, (db) =>
+    createX402Service({ sql: db, chain: deps.config.chain, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue }),
   );
   registerCheckoutRoutes(
     app,
     createCheckoutService({
       sql: deps.sql,
-      relay,
+      relay: relayOn(deps.sql),
       chain: deps.config.chain,
       temporal: deps.temporal,
       taskQueue: deps.config.temporalTaskQueue,
     }),
     { distDir: deps.config.dashboard.distDir },
   );
-  registerSubscriptionRoutes(
-    app,
+  registerSubscriptionRoutes(app, (db) =>
     createSubscriptionService({
-      sql: deps.sql,
+      sql: db,
       events,
       temporal: deps.temporal,
       taskQueue: deps.config.temporalTaskQueue,
@@ -247,7 +243,6 @@ export async function buildApp(deps: AppDeps) {
   );
   registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql }));
   const payments = {
-    sql: deps.sql,
     chain: deps.config.chain,
     publicBaseUrl: deps.config.publicBaseUrl,
     temporal: deps.temporal,
@@ -258,29 +253,29 @@ export async function buildApp(deps: AppDeps) {
         'workflow start failed after commit; the outbox sweep will retry',
       ),
   };
-  const paymentSessions = createPaymentSessionService(payments);
-  registerPaymentSessionRoutes(app, paymentSessions);
+  const paymentSessionsOn = (db: Sql) => createPaymentSessionService({ ...payments, sql: db });
+  registerPaymentSessionRoutes(app, paymentSessionsOn);
   registerStorefrontRoutes(
     app,
-    createStorefrontService({
-      sql: deps.sql,
-      events,
-      sessions: paymentSessions,
-      limiter: rateLimiter,
-      publicBaseUrl: deps.config.publicBaseUrl,
-    }),
+    (db) =>
+      createStorefrontService({
+        sql: db,
+        events,
+        sessions: paymentSessionsOn(db),
+        limiter: rateLimiter,
+        publicBaseUrl: deps.config.publicBaseUrl,
+      }),
     { distDir: deps.config.dashboard.distDir },
   );
-  const invoices = createInvoiceService({ ...payments, events });
-  registerInvoiceRoutes(app, invoices);
-  const refunds = createRefundService({ ...payments, events, emails });
-  registerRefundRoutes(app, refunds);
-  await registerRefundClaimRoutes(app, refunds);
+  const invoicesOn = (db: Sql) => createInvoiceService({ ...payments, sql: db, events });
+  registerInvoiceRoutes(app, invoicesOn);
+  const refundsOn = (db: Sql) => createRefundService({ ...payments, sql: db, events, emails });
+  registerRefundRoutes(app, refundsOn);
+  await registerRefundClaimRoutes(app, refundsOn);
   registerStatsRoutes(app, createStatsService({ sql: deps.sql }));
-  registerAgentRoutes(
-    app,
+  registerAgentRoutes(app, (db) =>
     createAgentService({
-      sql: deps.sql,
+      sql: db,
       secretBox,
       events,
       temporal: deps.temporal,
@@ -289,14 +284,13 @@ export async function buildApp(deps: AppDeps) {
     }),
   );
 
-  registerTestClockRoutes(
-    app,
+  registerTestClockRoutes(app, (db) =>
     createTestClockService({
-      sql: deps.sql,
+      sql: db,
       temporal: deps.temporal,
       taskQueue: deps.config.temporalTaskQueue,
       chain: deps.config.chain,
-      invoices,
+      invoices: invoicesOn(db),
     }),
   );
 

@@ -1,5 +1,6 @@
 // HTTP routes of agents: configuration, escrow jobs and the activity feed.
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import {
@@ -17,7 +18,7 @@ import {
 } from './schemas.js';
 import type { AgentService } from './service.js';
 
-export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentService): void {
+export function registerAgentRoutes(app: FastifyZodInstance, agents: ServiceOn<AgentService>): void {
   app.route({
     method: 'GET',
     url: '/v1/agents/config',
@@ -27,7 +28,7 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
       summary: 'The agent configuration, created with the documented defaults on first read',
       response: { 200: agentConfig },
     },
-    handler: (request) => agents.getConfig(requestScope(request)),
+    handler: (request) => agents(request.db).getConfig(requestScope(request)),
   });
 
   app.route({
@@ -42,7 +43,7 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
       body: updateAgentConfigBody,
       response: { 200: agentConfig },
     },
-    handler: (request) => agents.updateConfig(requestScope(request), request.body),
+    handler: (request) => agents(request.db).updateConfig(requestScope(request), request.body),
   });
 
   app.route({
@@ -56,7 +57,7 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
       querystring: activityListQuery,
       response: { 200: activityList },
     },
-    handler: (request) => agents.listActivity(requestScope(request), request.query),
+    handler: (request) => agents(request.db).listActivity(requestScope(request), request.query),
   });
 
   app.route({
@@ -71,7 +72,7 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
       body: createJobBody,
       response: { 200: agentJob },
     },
-    handler: (request) => agents.createJob(requestScope(request), request.body),
+    handler: (request) => agents(request.db).createJob(requestScope(request), request.body),
   });
 
   app.route({
@@ -79,7 +80,7 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
     url: '/v1/agents/jobs',
     config: { access: access.scope('agents_read') },
     schema: { tags: ['Agents'], summary: 'List escrow jobs', querystring: jobListQuery, response: { 200: jobList } },
-    handler: (request) => agents.listJobs(requestScope(request), request.query),
+    handler: (request) => agents(request.db).listJobs(requestScope(request), request.query),
   });
 
   app.route({
@@ -87,7 +88,7 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
     url: '/v1/agents/jobs/:id',
     config: { access: access.scope('agents_read') },
     schema: { tags: ['Agents'], summary: 'Retrieve an escrow job', params: jobParams, response: { 200: agentJob } },
-    handler: (request) => agents.getJob(requestScope(request), request.params.id),
+    handler: (request) => agents(request.db).getJob(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -101,7 +102,7 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
       params: jobParams,
       response: { 200: agentJob },
     },
-    handler: (request) => agents.approveJob(requestScope(request), request.params.id),
+    handler: (request) => agents(request.db).approveJob(requestScope(request), request.params.id),
   });
 
   for (const decision of JOB_DECISIONS) {
@@ -123,7 +124,7 @@ export function registerAgentRoutes(app: FastifyZodInstance, agents: AgentServic
         body: settleJobBody,
         response: { 200: agentJob },
       },
-      handler: (request) => agents.settleJob(requestScope(request), request.params.id, decision, request.body),
+      handler: (request) => agents(request.db).settleJob(requestScope(request), request.params.id, decision, request.body),
     });
   }
 }

@@ -268,7 +268,7 @@ export function createAgentService({ sql, secretBox, events, temporal, taskQueue
         });
         return { row, eventId };
       });
-      if (eventId) await events.dispatch([eventId]);
+      if (eventId) await events.dispatch(sql, [eventId]);
       const wallet = await repo.findWallet(sql, scope);
       return renderAgentConfig(row, wallet?.address ?? null);
     },
@@ -329,7 +329,7 @@ export function createAgentService({ sql, secretBox, events, temporal, taskQueue
         return { row, starts: [await queueWorkflowStart(tx, agentJobWorkflowStart(taskQueue, row))], eventIds };
       });
       await starter.startAfterCommit(starts);
-      await events.dispatch(eventIds);
+      await events.dispatch(sql, eventIds);
       return renderJob(row);
     },
 
@@ -356,7 +356,7 @@ export function createAgentService({ sql, secretBox, events, temporal, taskQueue
         };
       });
       await starter.startAfterCommit([start]);
-      if (eventId) await events.dispatch([eventId]);
+      if (eventId) await events.dispatch(sql, [eventId]);
       return renderJob(row);
     },
 

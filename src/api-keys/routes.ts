@@ -1,5 +1,6 @@
 // Key management endpoints (dashboard sessions only; the spec leaves them to us).
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { optionalBody } from '../http/schemas.js';
 import { dashboardActor, dashboardMerchantId } from '../http/principal.js';
@@ -18,7 +19,7 @@ import type { ApiKeyService } from './service.js';
 
 const tags = ['API keys'];
 
-export function registerApiKeyRoutes(app: FastifyZodInstance, keys: ApiKeyService): void {
+export function registerApiKeyRoutes(app: FastifyZodInstance, keys: ServiceOn<ApiKeyService>): void {
   app.route({
     method: 'POST',
     url: '/v1/api-keys',
@@ -30,7 +31,7 @@ export function registerApiKeyRoutes(app: FastifyZodInstance, keys: ApiKeyServic
       body: issueKeyBody,
       response: { 200: issuedApiKey },
     },
-    handler: (request) => keys.issue(dashboardMerchantId(request), dashboardActor(request), request.body),
+    handler: (request) => keys(request.db).issue(dashboardMerchantId(request), dashboardActor(request), request.body),
   });
 
   app.route({
@@ -38,7 +39,7 @@ export function registerApiKeyRoutes(app: FastifyZodInstance, keys: ApiKeyServic
     url: '/v1/api-keys',
     config: { access: access.dashboard() },
     schema: { tags, summary: 'List API keys (never their secrets)', querystring: apiKeyListQuery, response: { 200: apiKeyList } },
-    handler: (request) => keys.list(dashboardMerchantId(request), request.query),
+    handler: (request) => keys(request.db).list(dashboardMerchantId(request), request.query),
   });
 
   app.route({
@@ -46,7 +47,7 @@ export function registerApiKeyRoutes(app: FastifyZodInstance, keys: ApiKeyServic
     url: '/v1/api-keys/audit-log',
     config: { access: access.dashboard() },
     schema: { tags, summary: 'Read the key audit log (issue, revoke, reveal)', querystring: auditLogQuery, response: { 200: auditLog } },
-    handler: (request) => keys.auditLog(dashboardMerchantId(request), request.query),
+    handler: (request) => keys(request.db).auditLog(dashboardMerchantId(request), request.query),
   });
 
   app.route({
@@ -61,7 +62,8 @@ export function registerApiKeyRoutes(app: FastifyZodInstance, keys: ApiKeyServic
       body: optionalBody(revokeKeyBody),
       response: { 200: apiKey },
     },
-    handler: (request) => keys.revoke(dashboardMerchantId(request), dashboardActor(request), request.params.id, request.body.reason),
+    handler: (request) =>
+      keys(request.db).revoke(dashboardMerchantId(request), dashboardActor(request), request.params.id, request.body.reason),
   });
 
   app.route({
@@ -77,6 +79,6 @@ export function registerApiKeyRoutes(app: FastifyZodInstance, keys: ApiKeyServic
       params: apiKeyParams,
       response: { 200: issuedApiKey },
     },
-    handler: (request) => keys.reveal(dashboardMerchantId(request), dashboardActor(request), request.params.id),
+    handler: (request) => keys(request.db).reveal(dashboardMerchantId(request), dashboardActor(request), request.params.id),
   });
 }

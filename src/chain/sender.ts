@@ -19,10 +19,9 @@
 // by type, the sender takes the pool (`PoolSql`), which a transaction or a reserved connection does
 // not satisfy; at run time, a send, look or settle inside a request whose Idempotency-Key transaction
 // is open (src/db/request-transaction.ts: writes not yet committed) is refused with
-// `SendInsideTransactionError`. A route sends before its writes or after the commit (a workflow
-// activity, `afterCommit`). Before the request's transaction opens, the sender leaves its scope
-// (`outsideRequestTransaction`) so its own `sql.begin` commits on its own. Waiting for a receipt never
-// holds a database transaction.
+// `SendInsideTransactionError`. A route that sends opens no request transaction
+// (`commitsBeforeResponse`, src/plugins/idempotency.ts); every other send runs in a workflow activity,
+// started after the commit. Waiting for a receipt never holds a database transaction.
 //
 // Following: `look` takes one look at a recorded transaction (mined under any of
 // its hashes, its nonce taken by another transaction, or still waiting: then it
@@ -41,7 +40,7 @@ import {
   parseTransaction,
 } from 'viem';
 import type { Db, PoolSql, Sql } from '../db/client.js';
-import { insideOpenRequestTransaction, outsideRequestTransaction } from '../db/request-transaction.js';
+import { insideOpenRequestTransaction } from '../db/request-transaction.js';
 import * as ledger from './ledger-repo.js';
 import type { ReceiptWaiter } from './receipts.js';
 import { broadcast, replacementFees } from './sending.js';
@@ -95,10 +94,10 @@ export class SendInsideTransactionError extends Error {
   }
 }
 
-/** Runs a sender operation outside any request transaction; refuses when one holds uncommitted writes. */
+/** Runs a sender operation; refuses inside a request whose transaction is open (it may hold uncommitted writes). */
 function outsideTransactions<T>(operation: () => Promise<T>): Promise<T> {
   if (insideOpenRequestTransaction()) return Promise.reject(new SendInsideTransactionError());
-  return outsideRequestTransaction(operation);
+  return operation();
 }
 
 export function createTransactionSender(deps: {

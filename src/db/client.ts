@@ -1,11 +1,14 @@
 // The one Postgres client (porsager/postgres). Repos take a `Db`, which is
-// either this client or a transaction handed down from `sql.begin`.
+// either this client or a transaction handed down from `sql.begin`. Services are
+// built on a handle (`ServiceOn`): a route builds its service on `request.db`,
+// the request's open transaction or the pool (src/plugins/idempotency.ts).
 import postgres from 'postgres';
-import { routeIntoRequestTransactions } from './request-transaction.js';
 import { installReservedTransactions } from './transactions.js';
 
 export type Sql = postgres.Sql;
 export type Db = postgres.Sql | postgres.TransactionSql;
+/** A service built on one handle: routes call it with `request.db`, so their queries run where the request's do. */
+export type ServiceOn<S> = (db: Sql) => S;
 /**
  * The pool itself: neither a transaction (`savepoint`) nor a reserved connection (`release`) satisfies
  * it. What a send to the chain takes (src/chain/sender.ts), so that no send can run inside a caller's
@@ -78,26 +81,23 @@ export function createSql(databaseUrl: string, options: SqlOptions = {}): Sql {
   const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
   ignoreDroppedTypeReadFailures();
   // sql.begin runs on a connection reserved before BEGIN (src/db/transactions.ts).
-  // Inside an idempotent request, its queries join the request's transaction (src/db/request-transaction.ts).
-  return routeIntoRequestTransactions(
-    installReservedTransactions(
-      postgres(databaseUrl, {
-        max: options.max ?? 10,
-        onnotice: () => {},
-        // bigint columns come back as strings: money never passes through a float.
-        types: { bigint: postgres.BigInt },
-        transform: { undefined: null },
-        connect_timeout: timeouts.connectTimeoutSeconds,
-        // Seconds, jittered: 50 ms doubling per failed connect, capped.
-        backoff: (retries: number) => (Math.min(50 * 2 ** retries, timeouts.reconnectMaxDelayMs) / 1000) * (0.5 + Math.random() / 2),
-        connection: {
-          application_name: options.applicationName ?? 'stablepay',
-          // Session settings sent at connect time: every statement of every connection is bounded.
-          statement_timeout: timeouts.statementTimeoutMs,
-          idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
-        },
-      }),
-    ),
+  return installReservedTransactions(
+    postgres(databaseUrl, {
+      max: options.max ?? 10,
+      onnotice: () => {},
+      // bigint columns come back as strings: money never passes through a float.
+      types: { bigint: postgres.BigInt },
+      transform: { undefined: null },
+      connect_timeout: timeouts.connectTimeoutSeconds,
+      // Seconds, jittered: 50 ms doubling per failed connect, capped.
+      backoff: (retries: number) => (Math.min(50 * 2 ** retries, timeouts.reconnectMaxDelayMs) / 1000) * (0.5 + Math.random() / 2),
+      connection: {
+        application_name: options.applicationName ?? 'stablepay',
+        // Session settings sent at connect time: every statement of every connection is bounded.
+        statement_timeout: timeouts.statementTimeoutMs,
+        idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+      },
+    }),
   );
 }
 

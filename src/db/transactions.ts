@@ -10,15 +10,14 @@
 // `sql.reserve()` takes an idle connection for itself first, so BEGIN can never
 // share one. `createSql` installs this `begin` in place of the library's, so
 // every `sql.begin(...)` call site gets it.
-// Inside an idempotent request the transaction joins the request's own (src/db/request-transaction.ts).
+// An idempotent request's own transaction is a handle of its own (src/db/request-transaction.ts),
+// whose `begin` runs a savepoint: this pool-level `begin` never joins anything.
 import type postgres from 'postgres';
-import { joinableRequestTransaction, lostConnection } from './request-transaction.js';
+import { lostConnection } from './request-transaction.js';
 
 type Body<T> = (tx: postgres.TransactionSql) => T | Promise<T>;
 
 async function runInReservedTransaction<T>(sql: postgres.Sql, options: string, body: Body<T>): Promise<unknown> {
-  const request = joinableRequestTransaction();
-  if (request) return request.run(sql, options, body);
   const reserved = await sql.reserve();
   let lost = false;
   try {

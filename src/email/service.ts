@@ -40,7 +40,10 @@ export async function startEmailDelivery(client: Client, db: Db, taskQueue: stri
   });
 }
 
-export type EmailDispatcher = { dispatch(emailIds: readonly string[]): Promise<void> };
+export type EmailDispatcher = {
+  /** Starts the emails' delivery once `written` (where they were queued) has committed. */
+  dispatch(written: Db, emailIds: readonly string[]): Promise<void>;
+};
 
 /** Best effort after commit: an email whose start fails here is picked up by the outbox sweep. */
 export function createEmailDispatcher(
@@ -50,10 +53,10 @@ export function createEmailDispatcher(
   onError: (error: unknown, emailId: string) => void,
 ): EmailDispatcher {
   return {
-    async dispatch(emailIds) {
+    async dispatch(written, emailIds) {
       if (!client) return;
-      // Inside an idempotent request the emails commit with its response: start their delivery after that.
-      await afterCommit(() => startAll(client, emailIds));
+      // On a request's transaction the emails commit with its response: start their delivery after that.
+      await afterCommit(written, () => startAll(client, emailIds));
     },
   };
 

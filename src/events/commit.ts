@@ -25,6 +25,6 @@ export async function commitWithEvents<T>(
       return row;
     }),
   }));
-  if (recorded.length > 0) await events.dispatch(recorded);
+  if (recorded.length > 0) await events.dispatch(sql, recorded);
   return result;
 }

@@ -6,6 +6,7 @@
 // Schedule) wakes it for any event still waiting, so a lost signal only delays.
 import type { Client } from '@temporalio/client';
 import { eventDispatcherWorkflow, eventDispatcherWorkflowId, eventsRecordedSignal } from '../../workflows/event-dispatcher.js';
+import type { Db } from '../db/client.js';
 import { afterCommit } from '../db/request-transaction.js';
 import { signalWithStart } from '../temporal/signals.js';
 
@@ -13,8 +14,8 @@ import { signalWithStart } from '../temporal/signals.js';
 export const DISPATCH_AFTER_COMMIT_TIMEOUT_MS = 3000;
 
 export type EventDispatcher = {
-  /** Best effort: events whose wake-up fails here are picked up by the sweep. */
-  dispatch(eventIds: readonly string[]): Promise<void>;
+  /** Best effort, once `written` (where the events were recorded) has committed: events whose wake-up fails here are picked up by the sweep. */
+  dispatch(written: Db, eventIds: readonly string[]): Promise<void>;
 };
 
 /** Signals the dispatcher that events were committed, starting it if it is not running. */
@@ -77,10 +78,10 @@ export function createEventDispatcher(
   // already committed should not wait for that (the sweep wakes the dispatcher for what is left).
   const wake = coalescedWake(() => client!.withDeadline(Date.now() + timeoutMs, () => wakeEventDispatcher(client!, taskQueue)));
   return {
-    async dispatch(eventIds) {
+    async dispatch(written, eventIds) {
       if (!client || eventIds.length === 0) return;
-      // Inside an idempotent request the events commit with its response: wake the dispatcher after that.
-      await afterCommit(() => wakeFor(eventIds));
+      // On a request's transaction the events commit with its response: wake the dispatcher after that.
+      await afterCommit(written, () => wakeFor(eventIds));
     },
   };
 

@@ -1,6 +1,7 @@
 // HTTP routes of invoices.
 import type { FastifyReply } from 'fastify';
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { CHECKOUT_SECURITY_HEADERS } from '../checkout/page.js';
 import { checkoutPageParams } from '../checkout/schemas.js';
 import { access } from '../http/access.js';
@@ -17,7 +18,7 @@ function sendPdf(reply: FastifyReply, number: string, pdf: Buffer) {
     .send(pdf);
 }
 
-export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: InvoiceService): void {
+export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: ServiceOn<InvoiceService>): void {
   app.route({
     method: 'POST',
     url: '/v1/invoices',
@@ -28,7 +29,7 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
       body: createInvoiceBody,
       response: { 200: invoice },
     },
-    handler: (request) => invoices.create(requestScope(request), request.body),
+    handler: (request) => invoices(request.db).create(requestScope(request), request.body),
   });
 
   app.route({
@@ -43,7 +44,7 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
       params: invoiceParams,
       response: { 200: invoice },
     },
-    handler: (request) => invoices.send(requestScope(request), request.params.id),
+    handler: (request) => invoices(request.db).send(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -58,7 +59,7 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
       params: invoiceParams,
       response: { 200: invoice },
     },
-    handler: (request) => invoices.void(requestScope(request), request.params.id),
+    handler: (request) => invoices(request.db).void(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -66,7 +67,7 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
     url: '/v1/invoices/:id',
     config: { access: access.scope('invoices_read') },
     schema: { tags: ['Invoices'], summary: 'Retrieve an invoice', params: invoiceParams, response: { 200: invoice } },
-    handler: (request) => invoices.get(requestScope(request), request.params.id),
+    handler: (request) => invoices(request.db).get(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -84,7 +85,7 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
       params: invoiceParams,
     },
     handler: async (request, reply) => {
-      const { number, pdf } = await invoices.pdf(requestScope(request), request.params.id);
+      const { number, pdf } = await invoices(request.db).pdf(requestScope(request), request.params.id);
       return sendPdf(reply, number, pdf);
     },
   });
@@ -94,7 +95,7 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
     url: '/v1/invoices',
     config: { access: access.scope('invoices_read') },
     schema: { tags: ['Invoices'], summary: 'List invoices', querystring: invoiceListQuery, response: { 200: invoiceList } },
-    handler: (request) => invoices.list(requestScope(request), request.query),
+    handler: (request) => invoices(request.db).list(requestScope(request), request.query),
   });
 
   // The customer's side, public under the hosted checkout link (hidden from /openapi.json like the checkout pages).
@@ -104,7 +105,7 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
     config: { access: access.public() },
     schema: { hide: true, tags: ['Invoices'], summary: 'The hosted invoice page', params: checkoutPageParams },
     handler: async (request, reply) => {
-      const html = await invoices.hostedPage(request.params.id);
+      const html = await invoices(request.db).hostedPage(request.params.id);
       return reply
         .code(html ? 200 : 404)
         .headers(CHECKOUT_SECURITY_HEADERS)
@@ -119,7 +120,7 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Invoice
     config: { access: access.public() },
     schema: { hide: true, tags: ['Invoices'], summary: 'The hosted invoice as a PDF', params: checkoutPageParams },
     handler: async (request, reply) => {
-      const found = await invoices.hostedPdf(request.params.id);
+      const found = await invoices(request.db).hostedPdf(request.params.id);
       if (!found)
         return reply.code(404).headers(CHECKOUT_SECURITY_HEADERS).type('text/plain; charset=utf-8').send('No invoice behind this link.');
       return sendPdf(reply.headers(CHECKOUT_SECURITY_HEADERS), found.number, found.pdf);

@@ -2,6 +2,7 @@
 // live-mode checks and account settings. The merchant and its eligibility are
 // readable with any secret key of the merchant too; the rest is dashboard only.
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { optionalBody } from '../http/schemas.js';
 import { dashboardIdentity, dashboardMerchantId, requestScope } from '../http/principal.js';
@@ -21,7 +22,7 @@ import type { MerchantService } from './service.js';
 
 const tags = ['Merchant account'];
 
-export function registerMerchantRoutes(app: FastifyZodInstance, merchants: MerchantService): void {
+export function registerMerchantRoutes(app: FastifyZodInstance, merchants: ServiceOn<MerchantService>): void {
   app.route({
     method: 'POST',
     url: '/v1/auth/sync',
@@ -36,7 +37,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       body: optionalBody(syncBody),
       response: { 200: merchant },
     },
-    handler: (request) => merchants.sync(dashboardIdentity(request), request.body),
+    handler: (request) => merchants(request.db).sync(dashboardIdentity(request), request.body),
   });
 
   app.route({
@@ -50,7 +51,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       description: 'The merchant of the dashboard session, or the merchant the secret key belongs to.',
       response: { 200: merchant },
     },
-    handler: (request) => merchants.me(requestScope(request).merchantId),
+    handler: (request) => merchants(request.db).me(requestScope(request).merchantId),
   });
 
   app.route({
@@ -63,7 +64,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       summary: 'Live-mode eligibility with a reason per unmet check',
       response: { 200: eligibility },
     },
-    handler: (request) => merchants.eligibility(requestScope(request).merchantId),
+    handler: (request) => merchants(request.db).eligibility(requestScope(request).merchantId),
   });
 
   app.route({
@@ -77,7 +78,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       body: optionalBody(startEmailVerificationBody),
       response: { 200: emailVerificationStarted },
     },
-    handler: (request) => merchants.startEmailVerification(dashboardMerchantId(request), request.body),
+    handler: (request) => merchants(request.db).startEmailVerification(dashboardMerchantId(request), request.body),
   });
 
   app.route({
@@ -91,7 +92,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       body: confirmCodeBody,
       response: { 200: merchant },
     },
-    handler: (request) => merchants.confirmEmail(dashboardMerchantId(request), request.body.code),
+    handler: (request) => merchants(request.db).confirmEmail(dashboardMerchantId(request), request.body.code),
   });
 
   app.route({
@@ -105,7 +106,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       description: 'Returns a new secret and otpauth URI; two-factor is enabled once confirmed with a valid code.',
       response: { 200: twoFactorEnrolment },
     },
-    handler: (request) => merchants.enrolTwoFactor(dashboardMerchantId(request)),
+    handler: (request) => merchants(request.db).enrolTwoFactor(dashboardMerchantId(request)),
   });
 
   app.route({
@@ -119,7 +120,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       body: confirmCodeBody,
       response: { 200: merchant },
     },
-    handler: (request) => merchants.confirmTwoFactor(dashboardMerchantId(request), request.body.code),
+    handler: (request) => merchants(request.db).confirmTwoFactor(dashboardMerchantId(request), request.body.code),
   });
 
   app.route({
@@ -135,7 +136,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       body: apiVersionBody,
       response: { 200: merchant },
     },
-    handler: (request) => merchants.pinApiVersion(dashboardMerchantId(request), request.body.apiVersion),
+    handler: (request) => merchants(request.db).pinApiVersion(dashboardMerchantId(request), request.body.apiVersion),
   });
 
   app.route({
@@ -153,7 +154,7 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       body: allowedOriginsBody,
       response: { 200: merchant },
     },
-    handler: (request) => merchants.setAllowedOrigins(dashboardMerchantId(request), request.body.allowedOrigins),
+    handler: (request) => merchants(request.db).setAllowedOrigins(dashboardMerchantId(request), request.body.allowedOrigins),
   });
 
   app.route({
@@ -168,6 +169,6 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Merch
       body: businessProfileBody,
       response: { 200: merchant },
     },
-    handler: (request) => merchants.submitBusinessProfile(dashboardMerchantId(request), request.body),
+    handler: (request) => merchants(request.db).submitBusinessProfile(dashboardMerchantId(request), request.body),
   });
 }

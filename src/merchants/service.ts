@@ -141,7 +141,7 @@ export function createMerchantService({ sql, secretBox, emails, defaultRateLimit
         });
         return { email, emailId, expiresAt: new Date(Date.now() + EMAIL_CODE_TTL_SECONDS * 1000) };
       });
-      await emails.dispatch([emailId]);
+      await emails.dispatch(sql, [emailId]);
       return { object: 'email_verification' as const, email, expiresAt: expiresAt.toISOString() };
     },
 

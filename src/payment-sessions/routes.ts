@@ -1,5 +1,6 @@
 // HTTP routes of payment sessions, including the public read for the hosted checkout.
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { publishableKeyId, requestApiKeyId, requestScope } from '../http/principal.js';
 import {
@@ -13,7 +14,7 @@ import {
 } from './schemas.js';
 import type { PaymentSessionService } from './service.js';
 
-export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: PaymentSessionService): void {
+export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: ServiceOn<PaymentSessionService>): void {
   app.route({
     method: 'POST',
     url: '/v1/payment-sessions',
@@ -24,7 +25,7 @@ export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: 
       body: createPaymentSessionBody,
       response: { 200: paymentSession },
     },
-    handler: (request) => sessions.create(requestScope(request), request.body, requestApiKeyId(request)),
+    handler: (request) => sessions(request.db).create(requestScope(request), request.body, requestApiKeyId(request)),
   });
 
   app.route({
@@ -38,7 +39,7 @@ export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: 
       params: paymentSessionParams,
       response: { 200: paymentSession },
     },
-    handler: (request) => sessions.get(requestScope(request), request.params.id, { createdByKeyId: publishableKeyId(request) }),
+    handler: (request) => sessions(request.db).get(requestScope(request), request.params.id, { createdByKeyId: publishableKeyId(request) }),
   });
 
   app.route({
@@ -51,7 +52,7 @@ export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: 
       querystring: paymentSessionListQuery,
       response: { 200: paymentSessionList },
     },
-    handler: (request) => sessions.list(requestScope(request), request.query),
+    handler: (request) => sessions(request.db).list(requestScope(request), request.query),
   });
 
   app.route({
@@ -67,7 +68,7 @@ export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: 
       params: paymentSessionParams,
       response: { 200: paymentSessionTransactionList },
     },
-    handler: (request) => sessions.listTransactions(requestScope(request), request.params.id),
+    handler: (request) => sessions(request.db).listTransactions(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -80,6 +81,6 @@ export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: 
       params: paymentSessionParams,
       response: { 200: checkoutSession },
     },
-    handler: (request) => sessions.getForCheckout(request.params.id),
+    handler: (request) => sessions(request.db).getForCheckout(request.params.id),
   });
 }

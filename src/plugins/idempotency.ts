@@ -5,8 +5,9 @@
 // later ones wait for the first and replay its response.
 //
 // Crash safety: the request runs in one transaction with its stored response
-// (src/db/request-transaction.ts), so a retry after any crash either replays or
-// runs for the first time. A key whose holder died is taken over once its
+// (src/db/request-transaction.ts): the plugin opens it before the handler and
+// hands it to the route as `request.db`, which the route builds its services on.
+// So a retry after any crash either replays or runs for the first time. A key whose holder died is taken over once its
 // lease (`IDEMPOTENCY_LEASE_SECONDS`) ran out; a holder that outlived its lease
 // finds its token replaced at completion and rolls back, so one effect commits.
 import fp from 'fastify-plugin';
@@ -34,11 +35,23 @@ export type IdempotencyOptions = {
 };
 
 /** What a request holding a key carries until its response is stored. */
-export type HeldIdempotencyKey = { ref: repo.IdempotencyKeyRef; leaseToken: string; transaction: RequestTransaction };
+export type HeldIdempotencyKey = {
+  ref: repo.IdempotencyKeyRef;
+  leaseToken: string;
+  transaction: RequestTransaction;
+  /** The open transaction's handle (`request.db`); none for a route whose writes commit on their own. */
+  handle?: Sql;
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey?: HeldIdempotencyKey;
+    /**
+     * Where this request's queries run: the open transaction of a POST holding an Idempotency-Key
+     * (committed with its stored response; its `begin` is a savepoint), else the pool. Routes build
+     * their services on it.
+     */
+    readonly db: Sql;
   }
 }
 
@@ -50,6 +63,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route refuses a POST without Idempotency-Key (the relay: the key names the submission); documented as required. */
     idempotencyKeyRequired?: true;
+    /**
+     * The route's writes commit on their own, before its response is stored: the key still runs it once
+     * and replays its answer, but no request transaction is opened (`request.db` is the pool). For a
+     * route that sends to the chain (a send cannot roll back and never runs in a request transaction)
+     * or whose answer needs a worker to see its effect first.
+     */
+    commitsBeforeResponse?: true;
   }
 }
 
@@ -96,6 +116,11 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyOptions> = async (app, op
   const waitForOwnerMs = options.waitForOwnerMs ?? 30_000;
 
   app.decorateRequest('idempotencyKey', undefined);
+  app.decorateRequest('db', {
+    getter(this: FastifyRequest): Sql {
+      return this.idempotencyKey?.handle ?? sql;
+    },
+  });
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST' || !request.principal) return;
@@ -113,6 +138,7 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyOptions> = async (app, op
       if (await repo.claimKey(sql, ref, { requestHash: hash, method: request.method, path, retentionSeconds, leaseSeconds, leaseToken })) {
         const transaction = new RequestTransaction((error) => request.log.warn({ err: error }, 'work after the idempotent commit failed'));
         request.idempotencyKey = { ref, leaseToken, transaction };
+        if (!request.routeOptions.config.commitsBeforeResponse) request.idempotencyKey.handle = await transaction.open(sql);
         return;
       }
       const existing = await repo.findKey(sql, ref);
@@ -134,8 +160,8 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyOptions> = async (app, op
     }
   });
 
-  // Callback style so that the handler, called from `done`, runs inside the request's transaction scope
-  // (an async hook's context does not reach the handler).
+  // Marks the handler's async context as this request's (the send guard refuses a send while its
+  // transaction is open). Callback style: an async hook's context does not reach the handler.
   app.addHook('preHandler', (request, _reply, done) => {
     const held = request.idempotencyKey;
     if (!held) return done();

@@ -1,5 +1,6 @@
 // HTTP routes of refunds.
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import {
@@ -17,7 +18,7 @@ import {
 } from './schemas.js';
 import type { RefundService } from './service.js';
 
-export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundService): void {
+export function registerRefundRoutes(app: FastifyZodInstance, refunds: ServiceOn<RefundService>): void {
   app.route({
     method: 'POST',
     url: '/v1/refunds',
@@ -28,7 +29,7 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
       body: createRefundBody,
       response: { 200: refund },
     },
-    handler: (request) => refunds.create(requestScope(request), request.body),
+    handler: (request) => refunds(request.db).create(requestScope(request), request.body),
   });
 
   app.route({
@@ -43,7 +44,7 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
       body: refundSignatureBody,
       response: { 200: refund },
     },
-    handler: (request) => refunds.recordTransaction(requestScope(request), request.params.id, request.body.transactionHash),
+    handler: (request) => refunds(request.db).recordTransaction(requestScope(request), request.params.id, request.body.transactionHash),
   });
 
   app.route({
@@ -60,7 +61,7 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
       body: refundAuthorizationBody,
       response: { 200: refund },
     },
-    handler: (request) => refunds.authorize(requestScope(request), request.params.id, request.body),
+    handler: (request) => refunds(request.db).authorize(requestScope(request), request.params.id, request.body),
   });
 
   app.route({
@@ -74,7 +75,7 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
       params: refundParams,
       response: { 200: refund },
     },
-    handler: (request) => refunds.cancel(requestScope(request), request.params.id),
+    handler: (request) => refunds(request.db).cancel(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -89,13 +90,14 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
         'While it covers a refund, POST /v1/refunds is sent by the operator (transferFrom payout -> customer) and completes by itself.',
       response: { 200: refundAllowance },
     },
-    handler: (request) => refunds.allowance(requestScope(request)),
+    handler: (request) => refunds(request.db).allowance(requestScope(request)),
   });
 
   app.route({
     method: 'POST',
     url: '/v1/refunds/allowance/permit',
-    config: { access: access.scope('refunds_write') },
+    // Sends the permit to the chain: no request transaction (a send never runs in one, src/chain/sender.ts).
+    config: { access: access.scope('refunds_write'), commitsBeforeResponse: true },
     schema: {
       operationId: 'grantRefundAllowance',
       tags: ['Refunds'],
@@ -105,7 +107,7 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
       body: grantRefundAllowanceBody,
       response: { 200: refundAllowance },
     },
-    handler: (request) => refunds.grantAllowance(requestScope(request), request.body),
+    handler: (request) => refunds(request.db).grantAllowance(requestScope(request), request.body),
   });
 
   app.route({
@@ -121,7 +123,7 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
       querystring: refundRecipientQuery,
       response: { 200: refundRecipient },
     },
-    handler: (request) => refunds.recipientPreview(requestScope(request), request.query.paymentSessionId),
+    handler: (request) => refunds(request.db).recipientPreview(requestScope(request), request.query.paymentSessionId),
   });
 
   app.route({
@@ -129,7 +131,7 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
     url: '/v1/refunds/:id',
     config: { access: access.scope('refunds_read') },
     schema: { tags: ['Refunds'], summary: 'Retrieve a refund', params: refundParams, response: { 200: refund } },
-    handler: (request) => refunds.get(requestScope(request), request.params.id),
+    handler: (request) => refunds(request.db).get(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -137,6 +139,6 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: RefundSer
     url: '/v1/refunds',
     config: { access: access.scope('refunds_read') },
     schema: { tags: ['Refunds'], summary: 'List refunds', querystring: refundListQuery, response: { 200: refundList } },
-    handler: (request) => refunds.list(requestScope(request), request.query),
+    handler: (request) => refunds(request.db).list(requestScope(request), request.query),
   });
 }

@@ -266,7 +266,7 @@ export function createRefundService({
         return { row, starts, emailIds };
       });
       await starter.startAfterCommit(starts);
-      await emails?.dispatch(emailIds);
+      await emails?.dispatch(sql, emailIds);
       return render(row);
     },
 

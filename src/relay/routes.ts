@@ -1,6 +1,7 @@
 // HTTP routes of the relay: secret API keys only, for every method (spec: the /v1/relay namespace
 // needs a secret key); publishable keys and dashboard sessions are refused.
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { withSafeChainErrors } from '../chain/clients.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
@@ -8,7 +9,7 @@ import { readIdempotencyKey } from '../plugins/idempotency.js';
 import { relayPaymentBody, relaySubmission, relaySubscriptionBody, submissionParams } from './schemas.js';
 import type { RelayService } from './service.js';
 
-export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService): void {
+export function registerRelayRoutes(app: FastifyZodInstance, relay: ServiceOn<RelayService>): void {
   app.route({
     method: 'POST',
     url: '/v1/relay/payments',
@@ -21,7 +22,8 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
       body: relayPaymentBody,
       response: { 200: relaySubmission },
     },
-    handler: (request) => withSafeChainErrors(() => relay.submitPayment(requestScope(request), readIdempotencyKey(request), request.body)),
+    handler: (request) =>
+      withSafeChainErrors(() => relay(request.db).submitPayment(requestScope(request), readIdempotencyKey(request), request.body)),
   });
 
   app.route({
@@ -37,7 +39,7 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
       response: { 200: relaySubmission },
     },
     handler: (request) =>
-      withSafeChainErrors(() => relay.submitSubscription(requestScope(request), readIdempotencyKey(request), request.body)),
+      withSafeChainErrors(() => relay(request.db).submitSubscription(requestScope(request), readIdempotencyKey(request), request.body)),
   });
 
   app.route({
@@ -50,6 +52,6 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: RelayService
       params: submissionParams,
       response: { 200: relaySubmission },
     },
-    handler: (request) => relay.get(requestScope(request), request.params.idempotencyKey),
+    handler: (request) => relay(request.db).get(requestScope(request), request.params.idempotencyKey),
   });
 }

@@ -79,7 +79,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
 
   async function startWorkflow(row: repo.SubmissionRow): Promise<void> {
     // After the request's commit: the workflow must find its submission (a start lost there is made by the stale-submission sweep).
-    if (temporal) await afterCommit(async () => void (await startRelayWorkflow(temporal, taskQueue, row)));
+    if (temporal) await afterCommit(sql, async () => void (await startRelayWorkflow(temporal, taskQueue, row)));
   }
 
   /**

@@ -3,6 +3,7 @@
 // this route runs in its own context whose JSON parser keeps the raw bytes.
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { AuthenticationError } from '../errors.js';
 import { leakReportBody, leakReportResult, signatureHeaders } from './schemas.js';
@@ -19,7 +20,11 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function registerSecretScanningRoutes(app: FastifyZodInstance, leaks: LeakedKeyService, verifySignature: SignatureVerifier): void {
+export function registerSecretScanningRoutes(
+  app: FastifyZodInstance,
+  leaks: ServiceOn<LeakedKeyService>,
+  verifySignature: SignatureVerifier,
+): void {
   void app.register(async (scoped) => {
     scoped.removeContentTypeParser('application/json');
     scoped.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
@@ -58,7 +63,7 @@ export function registerSecretScanningRoutes(app: FastifyZodInstance, leaks: Lea
         body: leakReportBody,
         response: { 200: leakReportResult },
       },
-      handler: (request) => leaks.report(request.body),
+      handler: (request) => leaks(request.db).report(request.body),
     });
   });
 }

@@ -95,7 +95,7 @@ export function createLeakedKeyService({
         results.push(outcome);
         if (emailId) emailIds.push(emailId);
       }
-      await emails.dispatch(emailIds);
+      await emails.dispatch(sql, emailIds);
       return results;
     },
   };

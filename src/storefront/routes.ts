@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { NotFoundError } from '../errors.js';
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import { optionalBody } from '../http/schemas.js';
@@ -39,7 +40,7 @@ function wantsJson(accept: string | undefined): boolean {
 
 export function registerStorefrontRoutes(
   app: FastifyZodInstance,
-  storefronts: StorefrontService,
+  storefronts: ServiceOn<StorefrontService>,
   assets: { distDir?: string | undefined } = {},
 ): void {
   app.route({
@@ -54,7 +55,7 @@ export function registerStorefrontRoutes(
       body: upsertStorefrontBody,
       response: { 200: storefront },
     },
-    handler: (request) => storefronts.upsert(requestScope(request), request.body),
+    handler: (request) => storefronts(request.db).upsert(requestScope(request), request.body),
   });
 
   app.route({
@@ -67,7 +68,7 @@ export function registerStorefrontRoutes(
       description: 'The storefront of this merchant and mode; `not_found` until it is created.',
       response: { 200: storefront },
     },
-    handler: (request) => storefronts.get(requestScope(request)),
+    handler: (request) => storefronts(request.db).get(requestScope(request)),
   });
 
   app.route({
@@ -82,7 +83,7 @@ export function registerStorefrontRoutes(
       body: createProductBody,
       response: { 200: product },
     },
-    handler: (request) => storefronts.createProduct(requestScope(request), request.body),
+    handler: (request) => storefronts(request.db).createProduct(requestScope(request), request.body),
   });
 
   app.route({
@@ -90,7 +91,7 @@ export function registerStorefrontRoutes(
     url: '/v1/storefront/products',
     config: { access: READ },
     schema: { tags: [TAG], summary: 'List products', querystring: productListQuery, response: { 200: productList } },
-    handler: (request) => storefronts.listProducts(requestScope(request), request.query),
+    handler: (request) => storefronts(request.db).listProducts(requestScope(request), request.query),
   });
 
   app.route({
@@ -98,7 +99,7 @@ export function registerStorefrontRoutes(
     url: '/v1/storefront/products/:id',
     config: { access: READ },
     schema: { tags: [TAG], summary: 'Retrieve a product', params: productParams, response: { 200: product } },
-    handler: (request) => storefronts.getProduct(requestScope(request), request.params.id),
+    handler: (request) => storefronts(request.db).getProduct(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -115,7 +116,7 @@ export function registerStorefrontRoutes(
       body: updateProductBody,
       response: { 200: product },
     },
-    handler: (request) => storefronts.updateProduct(requestScope(request), request.params.id, request.body),
+    handler: (request) => storefronts(request.db).updateProduct(requestScope(request), request.params.id, request.body),
   });
 
   app.route({
@@ -132,7 +133,7 @@ export function registerStorefrontRoutes(
       body: optionalBody(z.object({}).strict()),
       response: { 200: product },
     },
-    handler: (request) => storefronts.archiveProduct(requestScope(request), request.params.id),
+    handler: (request) => storefronts(request.db).archiveProduct(requestScope(request), request.params.id),
   });
 
   // The public page and its buy route.
@@ -163,9 +164,9 @@ export function registerStorefrontRoutes(
       const reply = typedReply as FastifyReply;
       const json = wantsJson(request.headers.accept);
       reply.header('vary', 'Accept');
-      if (json) return reply.header('cache-control', 'no-store').send(await storefronts.store(request.params.slug));
+      if (json) return reply.header('cache-control', 'no-store').send(await storefronts(request.db).store(request.params.slug));
       try {
-        const page = await storefronts.store(request.params.slug);
+        const page = await storefronts(request.db).store(request.params.slug);
         return reply.headers(STORE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(renderStorePage(page));
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
@@ -190,7 +191,7 @@ export function registerStorefrontRoutes(
     },
     handler: async (request, reply) => {
       reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
-      return storefronts.purchase(request.params.slug, request.params.id, request.ip);
+      return storefronts(request.db).purchase(request.params.slug, request.params.id, request.ip);
     },
   });
 }

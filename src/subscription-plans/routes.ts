@@ -1,17 +1,18 @@
 // HTTP routes of subscription plans, including the public read for hosted enrolment.
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import { archivePlanBody, checkoutPlan, createPlanBody, plan, planList, planListQuery, planParams, updatePlanBody } from './schemas.js';
 import type { PlanService } from './service.js';
 
-export function registerPlanRoutes(app: FastifyZodInstance, plans: PlanService): void {
+export function registerPlanRoutes(app: FastifyZodInstance, plans: ServiceOn<PlanService>): void {
   app.route({
     method: 'POST',
     url: '/v1/subscription-plans',
     config: { access: access.scope('plans_write') },
     schema: { tags: ['Subscription plans'], summary: 'Create a plan', body: createPlanBody, response: { 200: plan } },
-    handler: (request) => plans.create(requestScope(request), request.body),
+    handler: (request) => plans(request.db).create(requestScope(request), request.body),
   });
 
   app.route({
@@ -19,7 +20,7 @@ export function registerPlanRoutes(app: FastifyZodInstance, plans: PlanService):
     url: '/v1/subscription-plans/:id',
     config: { access: access.scope('plans_read', { publishableKey: true }) },
     schema: { tags: ['Subscription plans'], summary: 'Retrieve a plan', params: planParams, response: { 200: plan } },
-    handler: (request) => plans.get(requestScope(request), request.params.id),
+    handler: (request) => plans(request.db).get(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -27,7 +28,7 @@ export function registerPlanRoutes(app: FastifyZodInstance, plans: PlanService):
     url: '/v1/subscription-plans',
     config: { access: access.scope('plans_read') },
     schema: { tags: ['Subscription plans'], summary: 'List plans', querystring: planListQuery, response: { 200: planList } },
-    handler: (request) => plans.list(requestScope(request), request.query),
+    handler: (request) => plans(request.db).list(requestScope(request), request.query),
   });
 
   app.route({
@@ -44,7 +45,7 @@ export function registerPlanRoutes(app: FastifyZodInstance, plans: PlanService):
       body: updatePlanBody,
       response: { 200: plan },
     },
-    handler: (request) => plans.update(requestScope(request), request.params.id, request.body),
+    handler: (request) => plans(request.db).update(requestScope(request), request.params.id, request.body),
   });
 
   app.route({
@@ -61,7 +62,7 @@ export function registerPlanRoutes(app: FastifyZodInstance, plans: PlanService):
       body: archivePlanBody,
       response: { 200: plan },
     },
-    handler: (request) => plans.archive(requestScope(request), request.params.id),
+    handler: (request) => plans(request.db).archive(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -74,6 +75,6 @@ export function registerPlanRoutes(app: FastifyZodInstance, plans: PlanService):
       params: planParams,
       response: { 200: checkoutPlan },
     },
-    handler: async (request) => plans.getForCheckout(request.params.id),
+    handler: async (request) => plans(request.db).getForCheckout(request.params.id),
   });
 }

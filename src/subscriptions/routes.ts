@@ -1,17 +1,18 @@
 // HTTP routes of subscriptions. There is no create: subscriptions are enrolled on-chain.
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import { cancelSubscriptionBody, subscription, subscriptionList, subscriptionListQuery, subscriptionParams } from './schemas.js';
 import type { SubscriptionService } from './service.js';
 
-export function registerSubscriptionRoutes(app: FastifyZodInstance, subscriptions: SubscriptionService): void {
+export function registerSubscriptionRoutes(app: FastifyZodInstance, subscriptions: ServiceOn<SubscriptionService>): void {
   app.route({
     method: 'GET',
     url: '/v1/subscriptions/:id',
     config: { access: access.scope('subscriptions_read') },
     schema: { tags: ['Subscriptions'], summary: 'Retrieve a subscription', params: subscriptionParams, response: { 200: subscription } },
-    handler: (request) => subscriptions.get(requestScope(request), request.params.id),
+    handler: (request) => subscriptions(request.db).get(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -24,7 +25,7 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
       querystring: subscriptionListQuery,
       response: { 200: subscriptionList },
     },
-    handler: (request) => subscriptions.list(requestScope(request), request.query),
+    handler: (request) => subscriptions(request.db).list(requestScope(request), request.query),
   });
 
   app.route({
@@ -40,7 +41,7 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
       body: cancelSubscriptionBody.nullish().describe('Optional; an empty body is accepted.'),
       response: { 200: subscription },
     },
-    handler: (request) => subscriptions.cancel(requestScope(request), request.params.id, request.body ?? {}),
+    handler: (request) => subscriptions(request.db).cancel(requestScope(request), request.params.id, request.body ?? {}),
   });
 
   app.route({
@@ -55,7 +56,7 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
       params: subscriptionParams,
       response: { 200: subscription },
     },
-    handler: (request) => subscriptions.pause(requestScope(request), request.params.id),
+    handler: (request) => subscriptions(request.db).pause(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -70,6 +71,6 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
       params: subscriptionParams,
       response: { 200: subscription },
     },
-    handler: (request) => subscriptions.resume(requestScope(request), request.params.id),
+    handler: (request) => subscriptions(request.db).resume(requestScope(request), request.params.id),
   });
 }

@@ -150,7 +150,7 @@ export function createWorkflowStarter(
   // In order: a signal-with-start queued after a plain start of the same workflow comes second.
   // After one failure the rest are left to the sweep too: Temporal is most likely unreachable,
   // and the caller should not wait for each of them in turn.
-  async function startInOrder(client: Client, starts: readonly QueuedWorkflowStart[]): Promise<void> {
+  async function startInOrder(client: Client, db: Db, starts: readonly QueuedWorkflowStart[]): Promise<void> {
     for (const [index, start] of starts.entries()) {
       let timer: NodeJS.Timeout | undefined;
       const attempt = client.withDeadline(Date.now() + timeoutMs, () => performWorkflowStart(client, db, start));
@@ -173,8 +173,8 @@ export function createWorkflowStarter(
   return {
     async startAfterCommit(starts) {
       if (!client) return;
-      // Inside an idempotent request its transaction commits only once the response is ready.
-      await afterCommit(() => startInOrder(client, starts));
+      // On a request's transaction (db): after its COMMIT, which comes once the response is ready.
+      await afterCommit(db, (after) => startInOrder(client, after, starts));
     },
   };
 }

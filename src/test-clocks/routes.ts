@@ -1,5 +1,6 @@
 // HTTP routes of test clocks (test mode only; a live key gets permission_denied).
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import {
@@ -16,7 +17,7 @@ import type { TestClockService } from './service.js';
 const TAGS = ['Test clocks'];
 const TEST_ONLY = 'Test mode only: a live key is refused with `permission_denied`.';
 
-export function registerTestClockRoutes(app: FastifyZodInstance, clocks: TestClockService): void {
+export function registerTestClockRoutes(app: FastifyZodInstance, clocks: ServiceOn<TestClockService>): void {
   app.route({
     method: 'POST',
     url: '/v1/test-clocks',
@@ -29,7 +30,7 @@ export function registerTestClockRoutes(app: FastifyZodInstance, clocks: TestClo
       body: createTestClockBody,
       response: { 200: testClock },
     },
-    handler: (request) => clocks.create(requestScope(request), request.body),
+    handler: (request) => clocks(request.db).create(requestScope(request), request.body),
   });
 
   app.route({
@@ -43,7 +44,7 @@ export function registerTestClockRoutes(app: FastifyZodInstance, clocks: TestClo
       querystring: testClockListQuery,
       response: { 200: testClockList },
     },
-    handler: (request) => clocks.list(requestScope(request), request.query),
+    handler: (request) => clocks(request.db).list(requestScope(request), request.query),
   });
 
   app.route({
@@ -51,7 +52,7 @@ export function registerTestClockRoutes(app: FastifyZodInstance, clocks: TestClo
     url: '/v1/test-clocks/:id',
     config: { access: access.scope('subscriptions_read') },
     schema: { tags: TAGS, summary: 'Retrieve a test clock', description: TEST_ONLY, params: testClockParams, response: { 200: testClock } },
-    handler: (request) => clocks.get(requestScope(request), request.params.id),
+    handler: (request) => clocks(request.db).get(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -66,7 +67,7 @@ export function registerTestClockRoutes(app: FastifyZodInstance, clocks: TestClo
       body: attachWalletsBody,
       response: { 200: testClock },
     },
-    handler: (request) => clocks.attachWallets(requestScope(request), request.params.id, request.body),
+    handler: (request) => clocks(request.db).attachWallets(requestScope(request), request.params.id, request.body),
   });
 
   app.route({
@@ -83,7 +84,7 @@ export function registerTestClockRoutes(app: FastifyZodInstance, clocks: TestClo
       body: advanceTestClockBody,
       response: { 200: testClock },
     },
-    handler: (request) => clocks.advance(requestScope(request), request.params.id, request.body),
+    handler: (request) => clocks(request.db).advance(requestScope(request), request.params.id, request.body),
   });
 
   // Both spellings: DELETE for REST clients, POST .../delete like the other actions.
@@ -103,7 +104,7 @@ export function registerTestClockRoutes(app: FastifyZodInstance, clocks: TestClo
         params: testClockParams,
         response: { 200: testClock },
       },
-      handler: (request) => clocks.delete(requestScope(request), request.params.id),
+      handler: (request) => clocks(request.db).delete(requestScope(request), request.params.id),
     });
   }
 }

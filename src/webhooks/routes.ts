@@ -2,6 +2,7 @@
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import {
   createEndpointBody,
   delivery,
@@ -31,7 +32,7 @@ const ENDPOINTS = ['Webhook endpoints'];
 const DELIVERIES = ['Webhook deliveries'];
 const LISTENERS = ['Webhook listeners'];
 
-export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: WebhookService): void {
+export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: ServiceOn<WebhookService>): void {
   app.route({
     method: 'POST',
     url: '/v1/webhook-endpoints',
@@ -43,7 +44,7 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
       body: createEndpointBody,
       response: { 200: endpointWithSecret },
     },
-    handler: (request) => webhooks.create(requestScope(request), request.body),
+    handler: (request) => webhooks(request.db).create(requestScope(request), request.body),
   });
 
   app.route({
@@ -51,7 +52,7 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
     url: '/v1/webhook-endpoints/:id',
     config: { access: access.scope('webhooks_read') },
     schema: { tags: ENDPOINTS, summary: 'Retrieve a webhook endpoint', params: endpointParams, response: { 200: endpoint } },
-    handler: (request) => webhooks.get(requestScope(request), request.params.id),
+    handler: (request) => webhooks(request.db).get(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -59,7 +60,7 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
     url: '/v1/webhook-endpoints',
     config: { access: access.scope('webhooks_read') },
     schema: { tags: ENDPOINTS, summary: 'List webhook endpoints', querystring: endpointListQuery, response: { 200: endpointList } },
-    handler: (request) => webhooks.list(requestScope(request), request.query),
+    handler: (request) => webhooks(request.db).list(requestScope(request), request.query),
   });
 
   app.route({
@@ -73,7 +74,7 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
       params: endpointParams,
       response: { 200: endpoint },
     },
-    handler: (request) => webhooks.disable(requestScope(request), request.params.id),
+    handler: (request) => webhooks(request.db).disable(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -88,7 +89,7 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
       params: endpointParams,
       response: { 200: endpoint },
     },
-    handler: (request) => webhooks.enable(requestScope(request), request.params.id),
+    handler: (request) => webhooks(request.db).enable(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -103,13 +104,14 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
       params: endpointParams,
       response: { 200: endpointWithSecret },
     },
-    handler: (request) => webhooks.rotateSecret(requestScope(request), request.params.id),
+    handler: (request) => webhooks(request.db).rotateSecret(requestScope(request), request.params.id),
   });
 
   app.route({
     method: 'POST',
     url: '/v1/webhook-endpoints/:id/test',
-    config: { access: access.scope('webhooks_write') },
+    // The answer waits for the delivery worker, which must see the test event: it commits first.
+    config: { access: access.scope('webhooks_write'), commitsBeforeResponse: true },
     schema: {
       tags: ENDPOINTS,
       summary: 'Send a test event',
@@ -121,7 +123,7 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
       body: testEventBody,
       response: { 200: testEvent },
     },
-    handler: (request) => webhooks.sendTestEvent(requestScope(request), request.params.id, request.body.type),
+    handler: (request) => webhooks(request.db).sendTestEvent(requestScope(request), request.params.id, request.body.type),
   });
 
   app.route({
@@ -129,7 +131,7 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
     url: '/v1/webhook-deliveries/:id',
     config: { access: access.scope('webhooks_read') },
     schema: { tags: DELIVERIES, summary: 'Retrieve a delivery record', params: deliveryParams, response: { 200: delivery } },
-    handler: (request) => webhooks.getDelivery(requestScope(request), request.params.id),
+    handler: (request) => webhooks(request.db).getDelivery(requestScope(request), request.params.id),
   });
 
   app.route({
@@ -143,7 +145,7 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
       querystring: deliveryListQuery,
       response: { 200: deliveryList },
     },
-    handler: (request) => webhooks.listDeliveries(requestScope(request), request.query),
+    handler: (request) => webhooks(request.db).listDeliveries(requestScope(request), request.query),
   });
 
   app.route({
@@ -157,7 +159,7 @@ export function registerWebhookRoutes(app: FastifyZodInstance, webhooks: Webhook
       params: deliveryParams,
       response: { 200: replay },
     },
-    handler: (request) => webhooks.replay(requestScope(request), request.params.id),
+    handler: (request) => webhooks(request.db).replay(requestScope(request), request.params.id),
   });
 }
 
@@ -166,7 +168,8 @@ export function registerWebhookListenerRoutes(app: FastifyZodInstance, listeners
   app.route({
     method: 'POST',
     url: '/v1/webhook-listeners',
-    config: { access: access.scope('webhooks_write') },
+    // The listener service holds open streams and is built once, on the pool: its writes commit on their own.
+    config: { access: access.scope('webhooks_write'), commitsBeforeResponse: true },
     schema: {
       tags: LISTENERS,
       summary: 'Start a webhook listener (test mode only)',
@@ -203,7 +206,7 @@ export function registerWebhookListenerRoutes(app: FastifyZodInstance, listeners
   app.route({
     method: 'POST',
     url: '/v1/webhook-listeners/:id/answers',
-    config: { access: access.scope('webhooks_write') },
+    config: { access: access.scope('webhooks_write'), commitsBeforeResponse: true },
     schema: {
       tags: LISTENERS,
       summary: 'Report the local response to a delivery',

@@ -2,7 +2,6 @@
 // inspection and replay of delivery records.
 import type { Client } from '@temporalio/client';
 import type { Db, Sql } from '../db/client.js';
-import { outsideRequestTransaction } from '../db/request-transaction.js';
 import { InternalError, InvalidRequestError, InvalidStateError, NotFoundError, PermissionDeniedError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
@@ -241,12 +240,12 @@ export function createWebhookService({
      * dispatched (so no other endpoint gets it), and its delivery run is queued in the same
      * transaction and started after commit, through the usual delivery workflow (signed, retried,
      * recorded). Answers with the first attempt once it is recorded, or null after the wait.
-     * The answer needs the worker to see the event, so this commits before the Idempotency-Key
-     * stores the answer (outside the request's transaction): a crash between the two can send a
-     * second test event, which only tests the endpoint again.
+     * The answer needs the worker to see the event, so its route commits before the Idempotency-Key
+     * stores the answer (`commitsBeforeResponse`: no request transaction): a crash between the two can
+     * send a second test event, which only tests the endpoint again.
      */
     async sendTestEvent(scope: MerchantScope, id: string, type: TestEventType = TEST_EVENT_TYPE): Promise<TestEvent> {
-      return outsideRequestTransaction(() => sendTestEventNow(scope, id, type));
+      return sendTestEventNow(scope, id, type);
     },
 
     async getDelivery(scope: MerchantScope, id: string): Promise<Delivery> {

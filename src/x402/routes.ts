@@ -5,13 +5,14 @@ import { withSafeChainErrors } from '../chain/clients.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import type { FastifyZodInstance } from '../http/types.js';
+import type { ServiceOn } from '../db/client.js';
 import { facilitatorRequest, settleResponse, supportedResponse, verifyResponse } from './schemas.js';
 import type { X402Service } from './service.js';
 
 const PROTOCOL =
   "x402 version 2, scheme `exact` on EVM (EIP-3009 transferWithAuthorization of the mode's USDC, to the merchant's payout address or the deposit address of one of its open payment sessions in the mode). The mode is the key's: a test key settles on the test chain, a live key on the live one. A well-formed x402 request is always answered 200 in x402's shape; a body that is not one is `invalid_request`.";
 
-export function registerX402Routes(app: FastifyZodInstance, x402: X402Service): void {
+export function registerX402Routes(app: FastifyZodInstance, x402: ServiceOn<X402Service>): void {
   app.route({
     method: 'GET',
     url: '/v1/x402/supported',
@@ -23,7 +24,7 @@ export function registerX402Routes(app: FastifyZodInstance, x402: X402Service): 
       description: `${PROTOCOL} Lists \`exact\` on \`eip155:<chainId>\` when the mode has a chain and a relayer, nothing otherwise.`,
       response: { 200: supportedResponse },
     },
-    handler: (request) => x402.supported(requestScope(request)),
+    handler: (request) => x402(request.db).supported(requestScope(request)),
   });
 
   app.route({
@@ -38,13 +39,14 @@ export function registerX402Routes(app: FastifyZodInstance, x402: X402Service): 
       body: facilitatorRequest,
       response: { 200: verifyResponse },
     },
-    handler: (request) => withSafeChainErrors(() => x402.verify(requestScope(request), request.body)),
+    handler: (request) => withSafeChainErrors(() => x402(request.db).verify(requestScope(request), request.body)),
   });
 
   app.route({
     method: 'POST',
     url: '/v1/x402/settle',
-    config: { access: access.secretKey('relay_write') },
+    // The answer waits for the relay worker, which must see the settlement's rows: they commit first.
+    config: { access: access.secretKey('relay_write'), commitsBeforeResponse: true },
     schema: {
       tags: ['x402'],
       operationId: 'settleX402Payment',
@@ -53,6 +55,6 @@ export function registerX402Routes(app: FastifyZodInstance, x402: X402Service): 
       body: facilitatorRequest,
       response: { 200: settleResponse },
     },
-    handler: (request) => withSafeChainErrors(() => x402.settle(requestScope(request), request.body)),
+    handler: (request) => withSafeChainErrors(() => x402(request.db).settle(requestScope(request), request.body)),
   });
 }

@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChainConfig } from '../chain/config.js';
 import { type Db, isUniqueViolation, type Sql } from '../db/client.js';
-import { afterCommit, outsideRequestTransaction } from '../db/request-transaction.js';
+import { afterCommit } from '../db/request-transaction.js';
 import type { MerchantScope } from '../http/principal.js';
 import { newId } from '../ids.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
@@ -79,7 +79,7 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
 
   async function startWorkflow(row: relayRepo.SubmissionRow): Promise<void> {
     // After the commit of the rows it reads, as the relay's own starts (src/relay/service.ts).
-    if (temporal) await afterCommit(async () => void (await startRelayWorkflow(temporal, taskQueue, row)));
+    if (temporal) await afterCommit(sql, async () => void (await startRelayWorkflow(temporal, taskQueue, row)));
   }
 
   /**
@@ -265,28 +265,27 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
       if (earlier) return earlier;
       const verdict = await checkExactPayment(payment, { sql, scope, requirements: request.paymentRequirements });
       if (!verdict.valid) return failed(request, verdict.reason, verdict.message, verdict.payer);
-      // Recorded and committed on its own, also when the seller sent an Idempotency-Key: the worker must see
-      // the rows before their workflow starts, and the answer waits for the worker. The authorization's key
-      // keeps repeated settles to one settlement, so the request's transaction would add nothing.
-      return outsideRequestTransaction(async () => {
-        const recorded = await record(scope, payment, verdict.recipient);
-        if ('sessionTaken' in recorded) {
-          return failed(
-            request,
-            X402_REASONS.recipientMismatch,
-            'payTo is the deposit address of a payment session another x402 payment is already paying.',
-            payment.payer,
-          );
-        }
-        if ('concurrent' in recorded) {
-          const concurrent = await earlierSettlement(scope, request, payment);
-          return (
-            concurrent ?? failed(request, X402_REASONS.nonceUsed, 'This authorization was already submitted to the relay.', payment.payer)
-          );
-        }
-        await startWorkflow(recorded.submission);
-        return outcome(request, payment, recorded.submission.id);
-      });
+      // Recorded and committed on its own, also when the seller sent an Idempotency-Key (its route opens no
+      // request transaction: `commitsBeforeResponse`): the worker must see the rows before their workflow
+      // starts, and the answer waits for the worker. The authorization's key keeps repeated settles to one
+      // settlement, so the request's transaction would add nothing.
+      const recorded = await record(scope, payment, verdict.recipient);
+      if ('sessionTaken' in recorded) {
+        return failed(
+          request,
+          X402_REASONS.recipientMismatch,
+          'payTo is the deposit address of a payment session another x402 payment is already paying.',
+          payment.payer,
+        );
+      }
+      if ('concurrent' in recorded) {
+        const concurrent = await earlierSettlement(scope, request, payment);
+        return (
+          concurrent ?? failed(request, X402_REASONS.nonceUsed, 'This authorization was already submitted to the relay.', payment.payer)
+        );
+      }
+      await startWorkflow(recorded.submission);
+      return outcome(request, payment, recorded.submission.id);
     },
   };
 }

@@ -39,8 +39,9 @@ describe('chain sends and request transactions', () => {
     const request = new RequestTransaction();
     const attempts = await runInRequestTransaction(request, async () => {
       expect(insideOpenRequestTransaction()).toBe(false);
-      // The request's first write opens its transaction (it stays open until the plugin commits).
-      await db.sql.begin((tx) => tx`create table send_guard_probe (id int)`);
+      // The plugin opens the request's transaction before the handler; it stays open until the plugin commits.
+      const handle = await request.open(db.sql);
+      await handle.begin((tx) => tx`create table send_guard_probe (id int)`);
       expect(insideOpenRequestTransaction()).toBe(true);
       const row = { id: 'ctx_probe' } as TransactionRow;
       return Promise.allSettled([

@@ -21,7 +21,7 @@ function recordingDispatcher(): EventDispatcher & { calls: string[][]; committed
   return {
     calls,
     committedAtCall,
-    async dispatch(ids) {
+    async dispatch(_written, ids) {
       calls.push([...ids]);
       // What a dispatcher woken now would find: the events must already be visible to another connection.
       const [row] = await db.sql<{ n: number }[]>`select count(*)::int as n from events where id in ${db.sql([...ids])}`;

@@ -73,7 +73,7 @@ export async function startSubscriptionStack(input: {
   const sendingEmails = (taskQueue: string): EmailDispatcher => {
     const email = createEmailActivities({ sql: db.sql, temporal: env.client, taskQueue, mailer });
     return {
-      dispatch: async (ids) => {
+      dispatch: async (_written, ids) => {
         for (const id of ids) await email.sendQueuedEmail(id);
       },
     };
