@@ -29,11 +29,11 @@ import {
   setHandler,
   startChild,
   upsertMemo,
-  upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { periodStart, type PlanInterval, type Schedule } from '../src/subscriptions/periods.js';
 import { permanentFailureType } from '../src/temporal/failures.js';
+import { publishBusinessStatus } from './business-status.js';
 import { workflowClock } from './clock.js';
 import { CHAIN_ACTIVITY, CHAIN_LOCAL_ACTIVITY, DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY } from './options.js';
 import {
@@ -73,8 +73,6 @@ export type SubscriptionWorkflowInput = {
   retryIntervalHours?: number;
   /** Charged periods per run before continuing as new (default 12). */
   periodsPerRun?: number;
-  /** Upsert the BusinessStatus search attribute (off where it is not registered, e.g. the time-skipping server). */
-  useSearchAttributes?: boolean;
   /** Carried across continue-as-new. */
   nextPeriodIndex?: number;
   /**
@@ -145,7 +143,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       nextChargeAt: state.nextChargeAt,
       nextPeriodIndex: state.nextPeriodIndex,
     });
-    if (input.useSearchAttributes) upsertSearchAttributes({ BusinessStatus: [state.status] });
+    // Where the start set BusinessStatus (the namespace has it registered), as every business workflow does.
+    publishBusinessStatus(state.status);
   };
 
   /** The on-chain cancel, retried until it lands; one the contract refuses for good leaves the terminal status recorded. */
