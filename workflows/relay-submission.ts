@@ -53,8 +53,8 @@ export async function relaySubmissionWorkflow(input: RelaySubmissionInput): Prom
 async function relay(input: RelaySubmissionInput, setStage: (stage: 'following' | 'done') => void): Promise<RelaySubmissionOutcome> {
   const submitted = await submitRelaySubmission(input);
   if (submitted.status !== 'submitted') {
-    // A payment for a payment session: tell the session.
     publishBusinessStatus(submitted.status);
+    // A payment for a payment session: tell the session.
     if (needsReport(submitted)) await reportRelayOutcomeToSession({ submissionId: input.submissionId });
     setStage('done');
     return { status: submitted.status };
