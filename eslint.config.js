@@ -8,7 +8,13 @@ import tseslint from 'typescript-eslint';
 // Modules of src/ that workflows may import as values: they import nothing with a side effect (only each
 // other and @temporalio/common), so they are safe in the workflow sandbox. Anything else from src/ or
 // activities/ is allowed as a type import only. The same files are held to the workflow rules below.
-const PURE_SRC_MODULES = ['src/temporal/failures.ts', 'src/agents/recovery.ts', 'src/subscriptions/periods.ts', 'src/webhooks/runs.ts'];
+const PURE_SRC_MODULES = [
+  'src/temporal/failures.ts',
+  'src/temporal/search-attributes.ts',
+  'src/agents/recovery.ts',
+  'src/subscriptions/periods.ts',
+  'src/webhooks/runs.ts',
+];
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // Every Node built-in, bare (`fs`) and prefixed (`node:fs`), as temporalio/samples-typescript restricts them.

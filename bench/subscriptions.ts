@@ -193,7 +193,6 @@ try {
         operator: DEV_ACCOUNTS.operator.address,
       },
     },
-    useSearchAttributes: true,
   };
   // The indexer's hook starts one workflow per enrolment, 50 at a time.
   const startAll = async (): Promise<number> => {

@@ -38,7 +38,6 @@ const hooks = createHookRegistry([
     temporal,
     taskQueue: config.temporalTaskQueue,
     events,
-    useSearchAttributes: true,
     log: log.child({ hook: 'subscriptions' }),
   }),
   ...agentIndexerHooks(config.chain, { sql, temporal }),

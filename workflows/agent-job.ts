@@ -11,11 +11,13 @@
 // The database is the source of truth: each step is an activity that changes the job's status
 // conditionally and answers the status it found, so the approve signal racing the proposal timer,
 // or an escrow event delivered twice, changes nothing twice.
+// BusinessStatus (workflows/business-status.ts) follows the job's status from the one it was started with.
 import { condition, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { EscrowEventSignal } from '../src/agents/escrow.js';
 import type { JobStatus, SettleRequest } from '../src/agents/schemas.js';
 import { permanentFailureType } from '../src/temporal/failures.js';
+import { publishBusinessStatus } from './business-status.js';
 import { CHAIN_ACTIVITY, DATABASE_ACTIVITY } from './options.js';
 
 const { loadAgentJob, expireAgentJobProposal, failAgentJob, applyAgentJobEscrowEvent } = proxyActivities<Activities>(DATABASE_ACTIVITY);
@@ -46,6 +48,7 @@ export async function agentJobWorkflow({ jobId }: AgentJobInput): Promise<JobSta
   let job = await loadAgentJob({ jobId });
   if (!job) return null;
   status = job.status;
+  publishBusinessStatus(status);
 
   // The approve signal only wakes the workflow: the job's row says whether it was approved (a stray
   // signal changes nothing); at the deadline the proposal expires unless the approval won the race.
@@ -55,6 +58,7 @@ export async function agentJobWorkflow({ jobId }: AgentJobInput): Promise<JobSta
     approveSignalled = false;
     job = signalled ? ((await loadAgentJob({ jobId })) ?? job) : await expireAgentJobProposal({ jobId });
     status = job.status;
+    publishBusinessStatus(status);
   }
 
   if (status === 'approved') {
@@ -68,6 +72,7 @@ export async function agentJobWorkflow({ jobId }: AgentJobInput): Promise<JobSta
       });
     }
     status = job.status;
+    publishBusinessStatus(status);
   }
 
   let waitForEventOnly = false;
@@ -91,6 +96,7 @@ export async function agentJobWorkflow({ jobId }: AgentJobInput): Promise<JobSta
       job = claimed;
     }
     status = job.status;
+    publishBusinessStatus(status);
   }
   return status;
 }

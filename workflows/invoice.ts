@@ -5,8 +5,11 @@
 // timer to dueAt (sent -> overdue, invoice.overdue), the paid signal from the
 // backing session (invoice.paid) and the void signal (ends the workflow).
 // On a test clock (issue #30) the wait to dueAt is on the clock's time (workflows/clock.ts).
+// BusinessStatus (workflows/business-status.ts) follows the invoice's status from the one it was
+// started with: sent, overdue, paid, void.
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { businessStatus, publishBusinessStatus } from './business-status.js';
 import { workflowClock } from './clock.js';
 import { DATABASE_ACTIVITY, EMAIL_ACTIVITY } from './options.js';
 
@@ -58,9 +61,13 @@ async function invoiceRun({ invoiceId, dueAt }: InvoiceInput, clock: ReturnType<
     const signalled = dueReached ? await wait() : await wait(Math.max(0, dueMs - clock.now()));
     if (paid) {
       await markInvoicePaid(invoiceId);
+      publishBusinessStatus('paid');
       return 'paid';
     }
-    if (voided) return 'void';
+    if (voided) {
+      publishBusinessStatus('void');
+      return 'void';
+    }
     if (sendPending) {
       sendPending = false;
       // Delivery runs beside the timer and the paid signal (an SMTP outage retried for days must not
@@ -75,6 +82,7 @@ async function invoiceRun({ invoiceId, dueAt }: InvoiceInput, clock: ReturnType<
           .finally(() => void (delivering = false));
       }
       if (dueReached) await markInvoiceOverdue(invoiceId);
+      publishBusinessStatus(dueReached ? 'overdue' : 'sent');
       continue;
     }
     if (!signalled && clock.deleted()) {
@@ -83,7 +91,8 @@ async function invoiceRun({ invoiceId, dueAt }: InvoiceInput, clock: ReturnType<
     }
     if (!signalled) {
       dueReached = true;
-      await markInvoiceOverdue(invoiceId);
+      // false: a draft (never sent, so never overdue) or already overdue (the daily sweep came first).
+      if ((await markInvoiceOverdue(invoiceId)) || businessStatus() === 'sent') publishBusinessStatus('overdue');
     }
   }
 }

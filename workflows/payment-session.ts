@@ -12,9 +12,12 @@
 // through the relay (and their recorded histories) is unchanged.
 // On a test clock (issue #30) the wait to expiresAt is on the clock's time (workflows/clock.ts), and
 // a deleted clock expires the session at once.
+// BusinessStatus (workflows/business-status.ts) follows the session's status from `open` (set at start):
+// completed, expired, cancelled. `processing` is the relay's (it never passes through this run).
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { PERMANENT_FAILURES, permanentFailureType } from '../src/temporal/failures.js';
+import { publishBusinessStatus } from './business-status.js';
 import { workflowClock } from './clock.js';
 import { DATABASE_ACTIVITY } from './options.js';
 
@@ -87,9 +90,13 @@ async function sessionRun(
     }
     if (confirmedHash !== undefined) {
       await completePaymentSession({ sessionId, transactionHash: confirmedHash });
+      publishBusinessStatus('completed');
       return 'completed';
     }
-    if (cancelled) return 'cancelled';
+    if (cancelled) {
+      publishBusinessStatus('cancelled');
+      return 'cancelled';
+    }
     if (failures > 0) {
       failures = 0;
       await reopenPaymentSession(sessionId);
@@ -99,7 +106,10 @@ async function sessionRun(
       expiryPassed = true;
       // Not open (a payment is processing): keep waiting for its outcome.
       try {
-        if (await expirePaymentSession(sessionId)) return 'expired';
+        if (await expirePaymentSession(sessionId)) {
+          publishBusinessStatus('expired');
+          return 'expired';
+        }
       } catch (error) {
         if (permanentFailureType(error) === PERMANENT_FAILURES.paymentSessionNotFound) return 'not_found';
         throw error;

@@ -5,9 +5,11 @@
 // already recorded instead of sending another; then it follows it to the mode's confirmations. A
 // refusal (the allowance or balance fell short since the refund was created, a blacklist, a pause)
 // or a revert fails the refund for good, releasing what it reserved; a dropped transaction is sent again.
+// BusinessStatus (workflows/business-status.ts): `processing` from the start, then succeeded or failed.
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { permanentFailureType } from '../src/temporal/failures.js';
+import { publishBusinessStatus } from './business-status.js';
 import { CHAIN_ACTIVITY, RELAY_FOLLOW_ACTIVITY } from './options.js';
 
 const { sendRefund } = proxyActivities<Activities>(CHAIN_ACTIVITY);
@@ -20,7 +22,9 @@ export const refundWorkflowId = (refundId: string): string => `refund_${refundId
 
 export async function refundWorkflow({ refundId }: RefundInput): Promise<RefundOutcome> {
   try {
-    return await sendAndFollow(refundId);
+    const outcome = await sendAndFollow(refundId);
+    if (outcome !== 'not_processing') publishBusinessStatus(outcome);
+    return outcome;
   } catch (error) {
     // A refund that does not exist: nothing was or will be sent.
     if (permanentFailureType(error) === undefined) throw error;

@@ -2,9 +2,11 @@
 // merchant, mode and Idempotency-Key). Simulate and submit from the relayer
 // account, then follow to the configured confirmations. A revert is recorded
 // as `failed` with its reason and never retried.
+// BusinessStatus (workflows/business-status.ts): `pending` from the start, submitted, then confirmed or failed.
 import { defineQuery, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { permanentFailureType } from '../src/temporal/failures.js';
+import { publishBusinessStatus } from './business-status.js';
 import { DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY, RELAY_FOLLOW_ACTIVITY, RELAY_SUBMIT_ACTIVITY } from './options.js';
 
 // A local activity: sending is quick, and skipping an activity task round trip matters under load.
@@ -51,16 +53,20 @@ export async function relaySubmissionWorkflow(input: RelaySubmissionInput): Prom
 async function relay(input: RelaySubmissionInput, setStage: (stage: 'following' | 'done') => void): Promise<RelaySubmissionOutcome> {
   const submitted = await submitRelaySubmission(input);
   if (submitted.status !== 'submitted') {
+    publishBusinessStatus(submitted.status);
     // A payment for a payment session: tell the session.
     if (needsReport(submitted)) await reportRelayOutcomeToSession({ submissionId: input.submissionId });
     setStage('done');
     return { status: submitted.status };
   }
   setStage('following');
+  publishBusinessStatus('submitted');
   const followed = await awaitRelayConfirmation(input);
+  const status = followed.status === 'confirmed' ? 'confirmed' : 'failed';
+  publishBusinessStatus(status);
   if (needsReport(submitted)) await reportRelayOutcomeToSession({ submissionId: input.submissionId });
   setStage('done');
-  return { status: followed.status === 'confirmed' ? 'confirmed' : 'failed' };
+  return { status };
 }
 
 const { startStaleRelaySubmissions } = proxyActivities<Activities>(DATABASE_ACTIVITY);

@@ -3,9 +3,12 @@
 // allowanceRenewalWorkflowId). The chain activity is retried until the permit
 // lands or the token refuses it; the Approval log then reaches the subscription
 // workflow through the indexer's allowance hook (an at_risk charge retries at once).
+// BusinessStatus (workflows/business-status.ts) is the checkout_renewal's: pending from the start,
+// then confirmed or failed.
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { AllowancePermitResult } from '../src/subscriptions/chain.js';
+import { publishBusinessStatus } from './business-status.js';
 import { CHAIN_ACTIVITY } from './options.js';
 
 const chain = proxyActivities<Activities>(CHAIN_ACTIVITY);
@@ -17,5 +20,7 @@ export const allowanceRenewalWorkflowId = (subscriptionId: string, permitNonce: 
   `${subscriptionId}_renew_${permitNonce.toString()}`;
 
 export async function subscriptionAllowanceRenewalWorkflow(input: AllowanceRenewalInput): Promise<AllowancePermitResult> {
-  return chain.submitAllowancePermit(input);
+  const result = await chain.submitAllowancePermit(input);
+  publishBusinessStatus(result.ok ? 'confirmed' : 'failed');
+  return result;
 }

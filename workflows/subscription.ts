@@ -29,12 +29,11 @@ import {
   setHandler,
   startChild,
   upsertMemo,
-  upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { periodStart, type PlanInterval, type Schedule } from '../src/subscriptions/periods.js';
 import { permanentFailureType } from '../src/temporal/failures.js';
+import { publishBusinessStatus } from './business-status.js';
 import { workflowClock } from './clock.js';
 import { CHAIN_ACTIVITY, CHAIN_LOCAL_ACTIVITY, DATABASE_ACTIVITY, DATABASE_LOCAL_ACTIVITY } from './options.js';
 import {
@@ -74,8 +73,6 @@ export type SubscriptionWorkflowInput = {
   retryIntervalHours?: number;
   /** Charged periods per run before continuing as new (default 12). */
   periodsPerRun?: number;
-  /** Upsert the BusinessStatus search attribute (off where it is not registered, e.g. the time-skipping server). */
-  useSearchAttributes?: boolean;
   /** Carried across continue-as-new. */
   nextPeriodIndex?: number;
   /**
@@ -137,16 +134,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   // Business time (period waits, grace deadlines) is the clock's from the first step on.
   await clock.join();
 
-  // The status shown in the Temporal UI (memo) and searched by (BusinessStatus) changes only when the
-  // status does: one visibility write per change, none per charge (issue 42). The next charge date
-  // and period live in Postgres (the API), not in the memo. A continued run starts with its memo.
-  let publishedStatus = (workflowInfo().memo as { status?: unknown } | undefined)?.status;
-  const publish = () => {
-    if (state.status === publishedStatus) return;
-    publishedStatus = state.status;
-    upsertMemo({ status: state.status });
-    if (input.useSearchAttributes) upsertSearchAttributes({ BusinessStatus: [state.status] });
-  };
+  // The status shown in the Temporal UI (memo) and searched by (BusinessStatus) is written only when it
+  // changes (workflows/business-status.ts): one visibility write per change, none per charge (issue 42).
+  // The next charge date and period live in Postgres (the API), not in the memo.
+  const publish = () => publishBusinessStatus(state.status);
 
   /** The on-chain cancel, retried until it lands; one the contract refuses for good leaves the terminal status recorded. */
   const cancelOnChain = async (): Promise<void> => {

@@ -8,6 +8,7 @@
 // Attached workflows join by signalling testClockRegister (workflows/clock.ts); each is answered
 // with the clock's time. Advances queue in order. The run continues as new every ADVANCES_PER_RUN
 // advances, carrying its time and attached workflows, so history stays bounded.
+// BusinessStatus (workflows/business-status.ts) is the clock's status: ready, advancing, deleted.
 import {
   allHandlersFinished,
   condition,
@@ -27,6 +28,7 @@ import {
   testClockRegisterSignal,
   testClockStateQuery,
 } from './clock-signals.js';
+import { publishBusinessStatus } from './business-status.js';
 import { CHAIN_ACTIVITY, DATABASE_ACTIVITY } from './options.js';
 
 const db = proxyActivities<Activities>(DATABASE_ACTIVITY);
@@ -103,12 +105,14 @@ export async function testClockWorkflow(input: TestClockWorkflowInput): Promise<
       // A workflow that registered meanwhile (a session created just before the delete) ends too;
       // one registering after this run ended finds it gone (workflows/clock.ts).
       await tellDeleted();
+      publishBusinessStatus('deleted');
       return 'deleted';
     }
     const toMs = advances.shift();
     if (toMs === undefined || toMs <= nowMs) continue;
 
     advancing = true;
+    publishBusinessStatus('advancing');
     // Chain first: when the attached workflows act at the new time, the contracts agree with it.
     await chain.moveTestChainTime({ toMs });
     nowMs = toMs;
@@ -124,6 +128,7 @@ export async function testClockWorkflow(input: TestClockWorkflowInput): Promise<
     if (deleting) continue;
     advancing = false;
     await db.markTestClockReady({ testClockId: input.testClockId, frozenTimeMs: nowMs });
+    publishBusinessStatus('ready');
     advancedThisRun += 1;
 
     if (advancedThisRun >= ADVANCES_PER_RUN && advances.length === 0 && toAnswer.length === 0) {

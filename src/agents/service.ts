@@ -214,12 +214,15 @@ export function agentWalletContext(scope: MerchantScope): string {
   return `agent_wallet:${scope.merchantId}:${scope.livemode ? 'live' : 'test'}`;
 }
 
-export function agentJobWorkflowStart(taskQueue: string, row: Pick<repo.JobRow, 'id' | 'merchantId' | 'livemode'>): WorkflowStart {
+export function agentJobWorkflowStart(
+  taskQueue: string,
+  row: Pick<repo.JobRow, 'id' | 'merchantId' | 'livemode' | 'status'>,
+): WorkflowStart {
   return workflowStart(agentJobWorkflow, {
     workflowId: agentJobWorkflowId(row.id),
     taskQueue,
     args: [{ jobId: row.id }],
-    tags: { merchantId: row.merchantId, livemode: row.livemode },
+    tags: { merchantId: row.merchantId, livemode: row.livemode, object: 'agent_job', objectId: row.id, businessStatus: row.status },
   });
 }
 

@@ -178,7 +178,14 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
         taskQueue,
         args: [{ subscriptionId: sub.id, value: value.toString(), deadline: deadline.toString(), signature: body.permit.signature }],
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-        tags: { merchantId: sub.merchantId, livemode: sub.livemode, customerWallet: sub.subscriberAddress },
+        tags: {
+          merchantId: sub.merchantId,
+          livemode: sub.livemode,
+          object: 'checkout_renewal',
+          objectId: sub.id,
+          businessStatus: 'pending',
+          customerWallet: sub.subscriberAddress,
+        },
       });
       return (await statusOf(sub.id, onChain.nonce)) ?? pending(sub.id, onChain.nonce);
     },

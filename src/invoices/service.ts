@@ -212,6 +212,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
           id: row.sessionId,
           expiresAt: session?.expiresAt ?? row.dueAt,
           testClockId: row.testClockId,
+          status: 'cancelled',
         });
         const starts = [
           await queueWorkflowStart(tx, withSignal(sessionStart, cancelPaymentSessionSignal)),

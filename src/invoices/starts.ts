@@ -4,7 +4,7 @@ import { type WorkflowStart, withSignal, workflowStart } from '../temporal/start
 import type { WorkflowTags } from '../temporal/workflow-tags.js';
 import type * as repo from './repo.js';
 
-type InvoiceKey = Pick<repo.InvoiceRow, 'id' | 'dueAt' | 'merchantId' | 'livemode' | 'number'> & { testClockId?: string | null };
+type InvoiceKey = Pick<repo.InvoiceRow, 'id' | 'dueAt' | 'merchantId' | 'livemode' | 'number' | 'status'> & { testClockId?: string | null };
 
 /** The run of an invoice's workflow: its id and input. */
 export function invoiceWorkflowRun(
@@ -16,7 +16,14 @@ export function invoiceWorkflowRun(
     taskQueue,
     // The input names a test clock only when there is one: runs off a clock start as before clocks.
     args: [{ invoiceId: row.id, dueAt: row.dueAt.toISOString(), ...(row.testClockId ? { testClockId: row.testClockId } : {}) }],
-    tags: { merchantId: row.merchantId, livemode: row.livemode, invoiceNumber: row.number },
+    tags: {
+      merchantId: row.merchantId,
+      livemode: row.livemode,
+      object: 'invoice',
+      objectId: row.id,
+      businessStatus: row.status,
+      invoiceNumber: row.number,
+    },
   };
 }
 

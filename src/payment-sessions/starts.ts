@@ -4,7 +4,7 @@ import { type WorkflowStart, workflowStart } from '../temporal/start-outbox.js';
 import type { WorkflowTags } from '../temporal/workflow-tags.js';
 import type * as repo from './repo.js';
 
-type SessionKey = Pick<repo.PaymentSessionRow, 'id' | 'expiresAt' | 'merchantId' | 'livemode'> & { testClockId?: string | null };
+type SessionKey = Pick<repo.PaymentSessionRow, 'id' | 'expiresAt' | 'merchantId' | 'livemode' | 'status'> & { testClockId?: string | null };
 
 /** The run of a session's workflow: its id and input. */
 export function paymentSessionWorkflowRun(
@@ -16,7 +16,7 @@ export function paymentSessionWorkflowRun(
     taskQueue,
     // The input names a test clock only when there is one: runs off a clock start as before clocks.
     args: [{ sessionId: row.id, expiresAt: row.expiresAt.toISOString(), ...(row.testClockId ? { testClockId: row.testClockId } : {}) }],
-    tags: { merchantId: row.merchantId, livemode: row.livemode },
+    tags: { merchantId: row.merchantId, livemode: row.livemode, object: 'payment_session', objectId: row.id, businessStatus: row.status },
   };
 }
 

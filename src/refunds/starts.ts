@@ -3,11 +3,14 @@ import { refundWorkflow, refundWorkflowId } from '../../workflows/refund.js';
 import { type WorkflowStart, workflowStart } from '../temporal/start-outbox.js';
 import type * as repo from './repo.js';
 
-export function refundWorkflowStart(taskQueue: string, row: Pick<repo.RefundRow, 'id' | 'merchantId' | 'livemode'>): WorkflowStart {
+export function refundWorkflowStart(
+  taskQueue: string,
+  row: Pick<repo.RefundRow, 'id' | 'merchantId' | 'livemode' | 'status'>,
+): WorkflowStart {
   return workflowStart(refundWorkflow, {
     workflowId: refundWorkflowId(row.id),
     taskQueue,
     args: [{ refundId: row.id }],
-    tags: { merchantId: row.merchantId, livemode: row.livemode },
+    tags: { merchantId: row.merchantId, livemode: row.livemode, object: 'refund', objectId: row.id, businessStatus: row.status },
   });
 }

@@ -8,12 +8,12 @@ import type * as repo from './repo.js';
 export async function startRelayWorkflow(
   temporal: Client,
   taskQueue: string,
-  row: Pick<repo.SubmissionRow, 'id' | 'merchantId' | 'livemode' | 'idempotencyKey'>,
+  row: Pick<repo.SubmissionRow, 'id' | 'merchantId' | 'livemode' | 'idempotencyKey' | 'status'>,
 ): Promise<boolean> {
   return startWorkflowOnce(temporal, relaySubmissionWorkflow, {
     workflowId: relayWorkflowId(row),
     taskQueue,
     args: [{ submissionId: row.id, livemode: row.livemode }],
-    tags: { merchantId: row.merchantId, livemode: row.livemode },
+    tags: { merchantId: row.merchantId, livemode: row.livemode, object: 'relay_submission', objectId: row.id, businessStatus: row.status },
   });
 }

@@ -60,8 +60,6 @@ export type SubscriptionChainEventDeps = {
   taskQueue: string;
   events: EventDispatcher;
   modes: { test?: SubscriptionContractMode; live?: SubscriptionContractMode };
-  /** Set the MerchantId / BusinessStatus search attributes (registered on the dev server and in prod). */
-  useSearchAttributes?: boolean;
   /** Workflow tuning (tests shorten these). */
   workflow?: Pick<SubscriptionWorkflowInput, 'retryIntervalHours' | 'periodsPerRun'>;
   /** Where an ignored enrolment is reported (the indexer's logger). */
@@ -233,7 +231,6 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
     periods: log.args.periods,
     firstPeriodStart: firstPeriodStart.toISOString(),
     status,
-    useSearchAttributes: deps.useSearchAttributes ?? false,
     ...deps.workflow,
   };
   // A test-mode wallet on a test clock: the subscription's timers follow the clock (issue #30).
@@ -241,7 +238,14 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
   if (testClockId) input.testClockId = testClockId;
   let workflowStarted = false;
   try {
-    const tags = { merchantId: merchant.merchantId, livemode: log.livemode, businessStatus: status, customerWallet: log.args.subscriber };
+    const tags = {
+      merchantId: merchant.merchantId,
+      livemode: log.livemode,
+      object: 'subscription',
+      objectId: subscriptionId,
+      businessStatus: status,
+      customerWallet: log.args.subscriber,
+    };
     const { memo, ...searchAttributes } = await startOptionsFor(deps.temporal, tags);
     await deps.temporal.workflow.start(subscriptionWorkflow, {
       workflowId: subscriptionWorkflowId(subscriptionId),
@@ -249,7 +253,7 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       workflowTaskTimeout: SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT,
-      memo: { ...memo, planId: plan.id, status },
+      memo: { ...memo, planId: plan.id },
       ...searchAttributes,
     });
     workflowStarted = true;

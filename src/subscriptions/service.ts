@@ -41,7 +41,7 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
       workflowId: onChainCancelWorkflowId(id),
       taskQueue,
       args: [{ subscriptionId: id }],
-      tags: { ...scope, businessStatus: 'cancelled' },
+      tags: { ...scope, object: 'subscription', objectId: id, businessStatus: 'cancelled' },
     });
   };
 

@@ -1,23 +1,42 @@
 // What an operator finds a workflow by: search attributes (filterable in the
 // Temporal UI and `temporal workflow list --query`) and a memo (shown on the
 // run). Every business workflow is started with its merchant and mode, plus the
-// field people search by for its object. Registered by `npm start`
-// (tools/dev/temporal.ts) and docker compose; test/tooling/docker-compose.unit.test.ts
-// checks that every key defined here is registered in both with its type.
+// field people search by for its object, its business status and (memo) its
+// object's name and id. The keys (src/temporal/search-attributes.ts) are registered
+// by `npm start` (tools/dev/temporal.ts) and docker compose;
+// test/tooling/docker-compose.unit.test.ts checks both against the code.
 import type { Client } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
+import type { SearchAttributePair } from '@temporalio/common';
+import {
+  BUSINESS_STATUS_SEARCH_ATTRIBUTE,
+  CUSTOMER_WALLET_SEARCH_ATTRIBUTE,
+  INVOICE_NUMBER_SEARCH_ATTRIBUTE,
+  LIVEMODE_SEARCH_ATTRIBUTE,
+  MERCHANT_ID_SEARCH_ATTRIBUTE,
+  WEBHOOK_ENDPOINT_ID_SEARCH_ATTRIBUTE,
+} from './search-attributes.js';
 
-export const MERCHANT_ID_SEARCH_ATTRIBUTE = defineSearchAttributeKey('MerchantId', SearchAttributeType.KEYWORD);
-export const LIVEMODE_SEARCH_ATTRIBUTE = defineSearchAttributeKey('Livemode', SearchAttributeType.BOOL);
-export const BUSINESS_STATUS_SEARCH_ATTRIBUTE = defineSearchAttributeKey('BusinessStatus', SearchAttributeType.KEYWORD);
-export const CUSTOMER_WALLET_SEARCH_ATTRIBUTE = defineSearchAttributeKey('CustomerWallet', SearchAttributeType.KEYWORD);
-export const INVOICE_NUMBER_SEARCH_ATTRIBUTE = defineSearchAttributeKey('InvoiceNumber', SearchAttributeType.KEYWORD);
-export const WEBHOOK_ENDPOINT_ID_SEARCH_ATTRIBUTE = defineSearchAttributeKey('WebhookEndpointId', SearchAttributeType.KEYWORD);
+export {
+  BUSINESS_STATUS_SEARCH_ATTRIBUTE,
+  CUSTOMER_WALLET_SEARCH_ATTRIBUTE,
+  INVOICE_NUMBER_SEARCH_ATTRIBUTE,
+  LIVEMODE_SEARCH_ATTRIBUTE,
+  MERCHANT_ID_SEARCH_ATTRIBUTE,
+  WEBHOOK_ENDPOINT_ID_SEARCH_ATTRIBUTE,
+};
 
 /** Plain JSON, so a start queued in the outbox (workflow_starts.tags) carries them too. */
 export type WorkflowTags = {
   merchantId: string;
   livemode: boolean;
+  /** The API object the run is for, as the API names it (`payment_session`, `invoice`, ...): memo `object`. */
+  object?: string;
+  /** That object's id: memo `id`. */
+  objectId?: string;
+  /**
+   * The object's status at start, in the API's vocabulary (memo `status`, search attribute BusinessStatus).
+   * The run upserts both on each change (workflows/business-status.ts).
+   */
   businessStatus?: string;
   /** Lower-case hex, so a search matches whatever checksum casing the operator pastes after lower-casing it. */
   customerWallet?: string;
@@ -36,7 +55,12 @@ export function taggedStartOptions(tags: WorkflowTags): TaggedStartOptions {
   if (tags.customerWallet) pairs.push({ key: CUSTOMER_WALLET_SEARCH_ATTRIBUTE, value: tags.customerWallet.toLowerCase() });
   if (tags.invoiceNumber) pairs.push({ key: INVOICE_NUMBER_SEARCH_ATTRIBUTE, value: tags.invoiceNumber });
   if (tags.webhookEndpointId) pairs.push({ key: WEBHOOK_ENDPOINT_ID_SEARCH_ATTRIBUTE, value: tags.webhookEndpointId });
-  return { memo: { ...tags }, typedSearchAttributes: pairs };
+  const { object, objectId, businessStatus, ...rest } = tags;
+  const memo: Record<string, unknown> = { ...rest };
+  if (object) memo.object = object;
+  if (objectId) memo.id = objectId;
+  if (businessStatus) memo.status = businessStatus;
+  return { memo, typedSearchAttributes: pairs };
 }
 
 const registeredByClient = new WeakMap<Client, Promise<ReadonlySet<string>>>();

@@ -9,6 +9,7 @@ import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type ListQuery, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { signalIfRunning } from '../temporal/signals.js';
+import { startOptionsFor } from '../temporal/workflow-tags.js';
 import {
   testClockAdvanceSignal,
   testClockAttachedSignal,
@@ -144,6 +145,7 @@ export function createTestClockService({ sql, temporal, taskQueue, chain, invoic
         taskQueue,
         args: [{ testClockId: id, nowMs: frozenTime.getTime() }],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        ...(await startOptionsFor(client, { ...scope, object: 'test_clock', objectId: id, businessStatus: row.status })),
       });
       await attachRunningWorkflows(client, scope.merchantId, id, wallets);
       return render(row);

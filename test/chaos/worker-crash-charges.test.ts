@@ -152,7 +152,6 @@ describe('the worker killed while charging subscriptions', () => {
       modes: {
         test: { chainId: info.chainId, subscriptionManagers: [info.subscriptionManager], token: info.token, operator: info.operator },
       },
-      useSearchAttributes: true,
     };
     for (const log of created)
       expect(await onSubscriptionCreatedOnChain(deps, log)).toMatchObject({ outcome: 'created', workflowStarted: true });

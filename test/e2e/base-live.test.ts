@@ -77,7 +77,6 @@ beforeAll(async () => {
       temporal: temporal.client,
       taskQueue: temporal.taskQueue,
       events,
-      useSearchAttributes: true,
     }),
   );
   indexerRun = createIndexer({ sql: db.sql, settings: live, hooks, temporal: temporal.client }).run(indexing.signal);

@@ -127,10 +127,7 @@ describe('subscription end to end', () => {
     // The indexer sees SubscriptionCreated and its hook starts the subscription workflow.
     const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
     const hooks = createHookRegistry(
-      subscriptionIndexerHooks(
-        { test: settings },
-        { sql: db.sql, temporal: temporal.client, taskQueue: temporal.taskQueue, events, useSearchAttributes: true },
-      ),
+      subscriptionIndexerHooks({ test: settings }, { sql: db.sql, temporal: temporal.client, taskQueue: temporal.taskQueue, events }),
     );
     const indexer = createIndexer({ sql: db.sql, settings, hooks, temporal: temporal.client });
     for (let i = 0; i < 100; i++) if ((await indexer.step()).kind === 'idle') break;

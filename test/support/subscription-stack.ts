@@ -92,7 +92,6 @@ export async function startSubscriptionStack(input: {
       taskQueue,
       events: outboxOnly,
       modes: { test: chain.mode },
-      useSearchAttributes: false,
     }),
     sendingEmails,
     newWorker: (taskQueue) =>

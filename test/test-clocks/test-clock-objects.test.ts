@@ -58,7 +58,6 @@ beforeAll(async () => {
     taskQueue,
     events: { dispatch: async () => {} },
     modes: { test: chain.mode },
-    useSearchAttributes: false,
   };
 }, 180_000);
 

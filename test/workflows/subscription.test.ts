@@ -77,7 +77,6 @@ beforeAll(async () => {
     taskQueue,
     events: outboxOnly,
     modes: { test: chain.mode },
-    useSearchAttributes: false,
   };
 }, 180_000);
 
