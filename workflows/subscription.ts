@@ -28,7 +28,6 @@ import {
   proxyLocalActivities,
   setHandler,
   startChild,
-  upsertMemo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { periodStart, type PlanInterval, type Schedule } from '../src/subscriptions/periods.js';
