@@ -17,9 +17,8 @@ export type HistoryCounts = {
   signals: number;
 };
 
-/** Counts the events of one history. */
-export function countHistory(history: proto.temporal.api.history.v1.IHistory): Omit<HistoryCounts, 'workflows'> {
-  const counts = {
+function noEvents(): Omit<HistoryCounts, 'workflows'> {
+  return {
     workflowTasks: 0,
     workflowTaskTimeouts: 0,
     localActivities: 0,
@@ -28,6 +27,11 @@ export function countHistory(history: proto.temporal.api.history.v1.IHistory): O
     memoUpdates: 0,
     signals: 0,
   };
+}
+
+/** Counts the events of one history. */
+export function countHistory(history: proto.temporal.api.history.v1.IHistory): Omit<HistoryCounts, 'workflows'> {
+  const counts = noEvents();
   for (const event of history.events ?? []) {
     switch (event.eventType) {
       case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
@@ -58,16 +62,7 @@ export function countHistory(history: proto.temporal.api.history.v1.IHistory): O
 
 /** Sums the histories of every workflow the visibility `query` finds (read `concurrency` at a time). */
 export async function historyCounts(client: Client, query: string, concurrency = 50): Promise<HistoryCounts> {
-  const total: HistoryCounts = {
-    workflows: 0,
-    workflowTasks: 0,
-    workflowTaskTimeouts: 0,
-    localActivities: 0,
-    activities: 0,
-    searchAttributeUpserts: 0,
-    memoUpdates: 0,
-    signals: 0,
-  };
+  const total: HistoryCounts = { workflows: 0, ...noEvents() };
   const ids: Array<{ workflowId: string; runId: string }> = [];
   for await (const execution of client.workflow.list({ query })) ids.push({ workflowId: execution.workflowId, runId: execution.runId });
   for (let i = 0; i < ids.length; i += concurrency) {

@@ -16,15 +16,6 @@ import {
   WEBHOOK_ENDPOINT_ID_SEARCH_ATTRIBUTE,
 } from './search-attributes.js';
 
-export {
-  BUSINESS_STATUS_SEARCH_ATTRIBUTE,
-  CUSTOMER_WALLET_SEARCH_ATTRIBUTE,
-  INVOICE_NUMBER_SEARCH_ATTRIBUTE,
-  LIVEMODE_SEARCH_ATTRIBUTE,
-  MERCHANT_ID_SEARCH_ATTRIBUTE,
-  WEBHOOK_ENDPOINT_ID_SEARCH_ATTRIBUTE,
-};
-
 /** Plain JSON, so a start queued in the outbox (workflow_starts.tags) carries them too. */
 export type WorkflowTags = {
   merchantId: string;

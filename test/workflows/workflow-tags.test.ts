@@ -13,8 +13,8 @@ import {
   INVOICE_NUMBER_SEARCH_ATTRIBUTE,
   LIVEMODE_SEARCH_ATTRIBUTE,
   MERCHANT_ID_SEARCH_ATTRIBUTE,
-  registeredSearchAttributes,
-} from '../../src/temporal/workflow-tags.js';
+} from '../../src/temporal/search-attributes.js';
+import { registeredSearchAttributes } from '../../src/temporal/workflow-tags.js';
 import { invoiceWorkflow, sendInvoiceSignal } from '../../workflows/invoice.js';
 
 let client: Client;
