@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chainFor, loadChainConfig } from '../../src/chain/config.js';
+import { allChains, chainFor, chainsOf, loadChainConfig } from '../../src/chain/config.js';
 import { predictContractAddresses } from '../../src/chain/test-mode-defaults.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { InvalidRequestError } from '../../src/errors.js';
@@ -83,5 +83,86 @@ describe('chain settings per mode', () => {
     const config = loadChainConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545' });
     expect(chainFor(config, false).mode).toBe('test');
     expect(() => chainFor(config, true)).toThrow(InvalidRequestError);
+  });
+});
+
+describe('several chains per mode (issue 39)', () => {
+  const live = {
+    CHAIN_LIVE_RPC_URL: 'https://base.example',
+    CHAIN_LIVE_PRESET: 'base',
+    CHAIN_LIVE_SUBSCRIPTION_MANAGER_ADDRESS: dev.subscriptionManager,
+    CHAIN_LIVE_ESCROW_ADDRESS: dev.escrow,
+    CHAIN_LIVE_OPERATOR_KEY: DEV_ACCOUNTS.operator.privateKey,
+  };
+
+  it('reads further chains from CHAIN_<MODE>_CHAINS: their own RPC, token and chain id, the first chain’s contracts and keys', () => {
+    const config = loadChainConfig({
+      ...live,
+      CHAIN_LIVE_CHAINS: 'arbitrum, ethereum',
+      CHAIN_LIVE_ARBITRUM_RPC_URL: 'https://arb.example',
+      CHAIN_LIVE_ETHEREUM_RPC_URL: 'https://eth.example',
+      CHAIN_LIVE_ETHEREUM_CONFIRMATIONS: '20',
+    });
+    expect(chainsOf(config, true).map((c) => [c.chainId, c.rpcUrl, c.confirmations])).toEqual([
+      [8453, 'https://base.example', 12],
+      [42161, 'https://arb.example', 40],
+      [1, 'https://eth.example', 20],
+    ]);
+    const arbitrum = chainFor(config, true, 42161);
+    expect(arbitrum).toMatchObject({
+      mode: 'live',
+      token: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+      subscriptionManager: dev.subscriptionManager,
+      escrow: dev.escrow,
+      operator: DEV_ACCOUNTS.operator.address,
+      pollIntervalMs: 1_000,
+    });
+    expect(chainFor(config, true)).toBe(config.live);
+    expect(chainsOf(config, false)).toEqual([]);
+    expect(allChains(config).map((c) => c.chainId)).toEqual([8453, 42161, 1]);
+  });
+
+  it('names the chain and the variable when a further chain is incomplete or unknown', () => {
+    expect(() => loadChainConfig({ ...live, CHAIN_LIVE_CHAINS: 'arbitrum' })).toThrow(/CHAIN_LIVE_ARBITRUM_RPC_URL is not set/);
+    expect(() => loadChainConfig({ ...live, CHAIN_LIVE_CHAINS: 'arbitrun', CHAIN_LIVE_ARBITRUN_RPC_URL: 'https://x' })).toThrow(
+      /arbitrun in CHAIN_LIVE_CHAINS is not a known chain/,
+    );
+    expect(() => loadChainConfig({ CHAIN_LIVE_CHAINS: 'arbitrum', CHAIN_LIVE_ARBITRUM_RPC_URL: 'https://x' })).toThrow(
+      /CHAIN_LIVE_CHAINS is set but the mode's first chain/,
+    );
+    // A chain id with no preset needs its token.
+    expect(() => loadChainConfig({ ...live, CHAIN_LIVE_CHAINS: '59144', CHAIN_LIVE_59144_RPC_URL: 'https://linea.example' })).toThrow(
+      /CHAIN_LIVE_59144_TOKEN_ADDRESS/,
+    );
+  });
+
+  it('refuses two chains with one chain id, within a mode and across modes', () => {
+    expect(() => loadChainConfig({ ...live, CHAIN_LIVE_CHAINS: '8453', CHAIN_LIVE_8453_RPC_URL: 'https://other-base.example' })).toThrow(
+      /live mode lists chain id 8453 twice/,
+    );
+    expect(() =>
+      loadChainConfig({
+        ...live,
+        CHAIN_RPC_URL: 'http://127.0.0.1:8545',
+        CHAIN_TEST_CHAINS: 'base',
+        CHAIN_TEST_BASE_RPC_URL: 'https://b.example',
+      }),
+    ).toThrow(/test and live mode are both on chain id 8453/);
+  });
+
+  it('gives a second dev chain the dev deployment, and a request naming a chain the mode lacks a client error', () => {
+    const config = loadChainConfig({
+      CHAIN_RPC_URL: 'http://127.0.0.1:8545',
+      CHAIN_TEST_CHAINS: '31338',
+      CHAIN_TEST_31338_RPC_URL: 'http://127.0.0.1:8546',
+    });
+    expect(chainFor(config, false, 31338)).toMatchObject({
+      chainId: 31338,
+      token: dev.token,
+      escrow: dev.escrow,
+      relayerKey: DEV_ACCOUNTS.relayer.privateKey,
+    });
+    expect(() => chainFor(config, false, 8453)).toThrow(InvalidRequestError);
+    expect(() => chainFor(config, false, 8453)).toThrow(/not one of this deployment's test mode chains \(31337, 31338\)/);
   });
 });
