@@ -1,6 +1,7 @@
 // One attempt at a period's charge as ONE local activity (issue 42, "Renewal day at the floor"):
 // the attempt row, the on-chain charge (batched with the other charges due), the outcome with its
-// event and, after a success, the allowance note; after a failure, the recovery agent's settings.
+// event and, after a success, the allowance note (with the allowance its batch read back, when it
+// did: one round trip per batch, not one per charge); after a failure, the recovery agent's settings.
 // Four local activities per charge cost the workflow thread about 3 ms each; one does the same.
 //
 // A retry of the whole (a worker killed mid-way, an RPC or database outage) is safe because every
@@ -85,6 +86,10 @@ export function createSubscriptionChargeActivities(deps: { subscriptions: Subscr
             periodIndex: input.periodIndex,
             amount: attempt.amount,
             periodStart: input.periodStart,
+            // The batch reads every subscriber's allowance left in one round trip (src/subscriptions/chain.ts).
+            ...(attempt.subscriberAddress && attempt.tokenAddress
+              ? { subscriber: attempt.subscriberAddress, token: attempt.tokenAddress }
+              : {}),
           });
       if (result === null || result.ok) {
         await subscriptions.recordChargeSucceeded({
@@ -96,7 +101,12 @@ export function createSubscriptionChargeActivities(deps: { subscriptions: Subscr
           nextChargeAt: input.nextChargeAt,
         });
         // A low allowance left on-chain queues the renewal email (activities/subscription-renewals.ts).
-        await renewals.noteAllowanceAfterCharge({ subscriptionId: input.subscriptionId, periodIndex: input.periodIndex });
+        // The allowance the batch already read is used as is; without one (charged alone, already charged) the note reads it.
+        await renewals.noteAllowanceAfterCharge({
+          subscriptionId: input.subscriptionId,
+          periodIndex: input.periodIndex,
+          ...(result?.allowance === undefined ? {} : { allowance: result.allowance }),
+        });
         return { kind: 'charged', chargeId: attempt.chargeId };
       }
       if (NOT_DUE.has(result.failure)) {

@@ -35,17 +35,21 @@ export function createSubscriptionRenewalActivities({ sql, subscriptionChain, em
     /**
      * After period `periodIndex` was charged: reads the allowance left on-chain and, when it pays
      * RENEWAL_NOTICE_PERIODS periods or fewer while the term needs more, writes the window's notice
-     * and queues the renewal email (once per window).
+     * and queues the renewal email (once per window). `allowance`: the allowance left, when the
+     * charge's batch already read it (base units); absent: read here.
      */
-    async noteAllowanceAfterCharge(input: { subscriptionId: string; periodIndex: number }): Promise<AllowanceNotice> {
+    async noteAllowanceAfterCharge(input: { subscriptionId: string; periodIndex: number; allowance?: string }): Promise<AllowanceNotice> {
       const sub = await repo.findSubscriptionById(sql, input.subscriptionId);
       if (!sub) throw new Error(`subscription ${input.subscriptionId} does not exist`);
-      const allowance = await subscriptionChain.allowance({
-        livemode: sub.livemode,
-        token: sub.tokenAddress,
-        owner: sub.subscriberAddress,
-        contractAddress: sub.contractAddress,
-      });
+      const allowance =
+        input.allowance !== undefined
+          ? BigInt(input.allowance)
+          : await subscriptionChain.allowance({
+              livemode: sub.livemode,
+              token: sub.tokenAddress,
+              owner: sub.subscriberAddress,
+              contractAddress: sub.contractAddress,
+            });
       const periodsLeft = Number(allowance / BigInt(sub.amount));
       const termLeft = sub.periods === 0 ? Infinity : sub.periods - (input.periodIndex + 1);
       if (repo.TERMINAL_STATUSES.includes(sub.status) || termLeft <= periodsLeft || periodsLeft > RENEWAL_NOTICE_PERIODS) {

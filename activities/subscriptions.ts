@@ -21,8 +21,20 @@ import { clampGraceToWindow, windowLeftHours } from '../src/subscriptions/grace-
 export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
 
 export type ChargeAttempt =
-  /** `contractAddress`: the subscription's own manager (v1 or v2), where its charge goes. */
-  | { kind: 'charge'; chargeId: string; alreadySucceeded: boolean; amount: string; onChainId: string; contractAddress: string }
+  /**
+   * `contractAddress`: the subscription's own manager (v1 or v2), where its charge goes; `subscriberAddress`
+   * and `tokenAddress`: whose allowance its batch reads back (absent in runs recorded before they were returned).
+   */
+  | {
+      kind: 'charge';
+      chargeId: string;
+      alreadySucceeded: boolean;
+      amount: string;
+      onChainId: string;
+      contractAddress: string;
+      subscriberAddress?: string;
+      tokenAddress?: string;
+    }
   | { kind: 'closed'; status: 'cancelled' | 'lapsed' | 'completed'; cancelledBy: repo.CancelledBy | null; cancelReason: string | null }
   /** The merchant paused the subscription: this period is skipped, never charged. */
   | { kind: 'paused' };
@@ -123,6 +135,8 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         amount: charge.amount,
         onChainId: sub.onChainId,
         contractAddress: sub.contractAddress,
+        subscriberAddress: sub.subscriberAddress,
+        tokenAddress: sub.tokenAddress,
       };
     },
 

@@ -253,7 +253,9 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       workflowTaskTimeout: SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT,
-      memo: { ...memo, planId: plan.id },
+      // What an operator searches by (docs/operations.md) and the memo every business run has; the plan
+      // is in the input and the API, and nothing reads it from the memo (issue 42).
+      memo,
       ...searchAttributes,
     });
     workflowStarted = true;

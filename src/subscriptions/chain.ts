@@ -71,7 +71,11 @@ const FRESH_CHAIN_TIME = { maxAgeMs: 0 };
 
 export type ChargeFailure = (typeof CHARGE_FAILURES)[number];
 
-/** `contractAddress`: the subscription's manager (its row's); absent: the mode's v1 manager. */
+/**
+ * `contractAddress`: the subscription's manager (its row's); absent: the mode's v1 manager.
+ * `subscriber` and `token`: whose allowance a batched charge reads back with the rest of its batch
+ * (`ChargeResult.allowance`); absent (runs recorded before they were passed): nothing is read.
+ */
 export type ChargeInput = {
   livemode: boolean;
   onChainId: string;
@@ -79,6 +83,8 @@ export type ChargeInput = {
   amount: string;
   periodStart: string;
   contractAddress?: string;
+  subscriber?: string;
+  token?: string;
 };
 
 /**
@@ -87,7 +93,18 @@ export type ChargeInput = {
  * calendar's (periods.ts, meanMonthDriftSeconds); the workflow waits until then.
  */
 export type ChargeResult =
-  | { ok: true; txHash: Hex; blockNumber: string; alreadyCharged: boolean }
+  | {
+      ok: true;
+      txHash: Hex;
+      blockNumber: string;
+      alreadyCharged: boolean;
+      /**
+       * The subscriber's allowance to the manager left after the charge (base units), read for the
+       * whole `chargeMany` batch in one round trip once it was mined. Absent when it was not read
+       * (a charge sent alone, an already charged period, a failed read): the allowance note reads it.
+       */
+      allowance?: string;
+    }
   | { ok: false; failure: ChargeFailure; reason: string; retryAt?: string };
 
 export type CancelResult = { txHash: Hex | null; alreadyCancelled: boolean };
@@ -207,10 +224,13 @@ export async function createViemSubscriptionChain(
   modes: { test?: SubscriptionChainMode; live?: SubscriptionChainMode },
   deps: { sql: Sql },
 ): Promise<SubscriptionChain> {
-  type BatchItem = { id: bigint; periodIndex: number; amount: bigint };
+  /** `allowanceOf`: the subscriber and token whose allowance is read back after the batch. */
+  type BatchItem = { id: bigint; periodIndex: number; amount: bigint; allowanceOf?: { owner: Address; token: Address } };
   type Clients = {
     mode: SubscriptionChainMode;
     pub: PublicClient;
+    /** The batches' allowance reads only: what it is handed in one tick goes out as one JSON-RPC batch. */
+    allowanceReads: PublicClient;
     sender: OperatorSender;
     batcher?: Batcher<BatchItem, ChargeResult>;
     /** Whether the contract's code has chargeMany (read once). */
@@ -251,7 +271,13 @@ export async function createViemSubscriptionChain(
       receipts: createReceiptWaiter(pub, pollingInterval),
       stuckAfterMs: (mode.stuckAfterSeconds ?? 120) * 1000,
     });
-    clients.set(livemode, withBatcher({ mode, pub, sender }));
+    // Its own client, so a batch's allowance reads share one HTTP request with nothing else (no
+    // Multicall3 on a dev chain: src/chain/clients.ts); a batch holds at most maxItems subscribers.
+    const allowanceReads = createPublicClient({
+      chain,
+      transport: rpcTransport(mode.rpcUrl, mode, { batch: { batchSize: 1_000 } }),
+    }) as PublicClient;
+    clients.set(livemode, withBatcher({ mode, pub, allowanceReads, sender }));
   }
   const get = (livemode: boolean, contractAddress?: string): Clients => {
     const c = clients.get(livemode);
@@ -261,7 +287,12 @@ export async function createViemSubscriptionChain(
     const key = `${livemode}:${manager}`;
     let view = views.get(key);
     if (!view) {
-      view = withBatcher({ mode: { ...c.mode, subscriptionManager: manager }, pub: c.pub, sender: c.sender });
+      view = withBatcher({
+        mode: { ...c.mode, subscriptionManager: manager },
+        pub: c.pub,
+        allowanceReads: c.allowanceReads,
+        sender: c.sender,
+      });
       views.set(key, view);
     }
     return view;
@@ -415,6 +446,36 @@ export async function createViemSubscriptionChain(
   }
 
   /**
+   * The allowances to this manager of a mined batch's subscribers, keyed `token:owner`, read in one
+   * round trip (one JSON-RPC batch) at the latest block, as the allowance note read each one after
+   * its charge. A failed read yields none: each note then reads its own, as before.
+   */
+  async function allowancesAfter(c: Clients, items: BatchItem[]): Promise<Map<string, bigint>> {
+    const pairs = new Map<string, { owner: Address; token: Address }>();
+    for (const { allowanceOf } of items) if (allowanceOf) pairs.set(`${allowanceOf.token}:${allowanceOf.owner}`, allowanceOf);
+    try {
+      const read = await Promise.all(
+        [...pairs].map(
+          async ([key, { owner, token }]) =>
+            [
+              key,
+              await c.allowanceReads.readContract({
+                address: token,
+                abi: fiatTokenAbi,
+                functionName: 'allowance',
+                args: [owner, c.mode.subscriptionManager],
+              }),
+            ] as const,
+        ),
+      );
+      return new Map(read);
+    } catch {
+      return new Map();
+    }
+  }
+  const allowanceKey = (i: BatchItem) => (i.allowanceOf ? `${i.allowanceOf.token}:${i.allowanceOf.owner}` : undefined);
+
+  /**
    * One batch of the process's due charges: simulated together; the items the contract would charge
    * go out as one `chargeMany` transaction (purpose: the hash of its items, so an identical batch sent
    * again follows the first), each resolved from its own SubscriptionCharged / SubscriptionChargeFailed
@@ -469,11 +530,12 @@ export async function createViemSubscriptionChain(
           data: encodeFunctionData({ abi: subscriptionManagerAbi, functionName: 'chargeMany', args }),
         },
       })).then(
-        // The receipt's logs are parsed once for the whole batch, not once per item.
-        (result) => ({
+        // The receipt's logs are parsed once for the whole batch, not once per item; so are the allowances read.
+        async (result) => ({
           ok: true as const,
           result,
           outcomes: 'receipt' in result ? chargeManyOutcomes(c.mode.subscriptionManager, result.receipt.logs) : undefined,
+          allowances: 'receipt' in result ? await allowancesAfter(c, chargeable) : new Map<string, bigint>(),
         }),
         (error: unknown) => ({ ok: false as const, error }),
       );
@@ -483,12 +545,20 @@ export async function createViemSubscriptionChain(
           settle(async () => {
             const sentBatch = await batch;
             if (!sentBatch.ok) throw sentBatch.error;
-            const { result, outcomes: logged } = sentBatch;
+            const { result, outcomes: logged, allowances } = sentBatch;
             if ('receipt' in result && logged) {
               const receipt = result.receipt;
               const outcome = logged.get(keyOf(item));
               if (outcome === 'charged') {
-                return { ok: true, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber.toString(), alreadyCharged: false };
+                const key = allowanceKey(item);
+                const allowance = key === undefined ? undefined : allowances.get(key);
+                return {
+                  ok: true,
+                  txHash: receipt.transactionHash,
+                  blockNumber: receipt.blockNumber.toString(),
+                  alreadyCharged: false,
+                  ...(allowance === undefined ? {} : { allowance: allowance.toString() }),
+                };
               }
               if (outcome !== undefined && chargeFailureName(outcome) === 'PeriodAlreadyCharged')
                 return existingCharge(c, item.id, item.periodIndex);
@@ -543,11 +613,14 @@ export async function createViemSubscriptionChain(
       return isCharged(get(livemode, contractAddress), BigInt(onChainId), periodIndex);
     },
 
-    async charge({ livemode, onChainId, periodIndex, amount, contractAddress }) {
+    async charge({ livemode, onChainId, periodIndex, amount, contractAddress, subscriber, token }) {
       const c = get(livemode, contractAddress);
       const id = BigInt(onChainId);
       if (await isCharged(c, id, periodIndex)) return existingCharge(c, id, periodIndex);
-      if (c.batcher && (await batchable(c))) return c.batcher.add({ id, periodIndex, amount: BigInt(amount) });
+      if (c.batcher && (await batchable(c))) {
+        const allowanceOf = subscriber && token ? { owner: getAddress(subscriber), token: getAddress(token) } : undefined;
+        return c.batcher.add({ id, periodIndex, amount: BigInt(amount), ...(allowanceOf ? { allowanceOf } : {}) });
+      }
       return chargeOne(c, { id, periodIndex, amount: BigInt(amount) });
     },
 

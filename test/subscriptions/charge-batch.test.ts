@@ -1,13 +1,17 @@
 // Batched on-chain charges through the real SubscriptionChain port: charges handed in together go
 // out as one chargeMany transaction, each caller gets its own item's outcome, a refused item is
-// reported by name (nothing sent for it), and a period is never charged twice.
+// reported by name (nothing sent for it), and a period is never charged twice. A batch reads its
+// subscribers' allowances back in one round trip, not one per charge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { CHARGE_MANY_SELECTOR, createBatcher } from '../../src/subscriptions/charge-batch.js';
 import { createViemSubscriptionChain, type ChargeInput, type SubscriptionChain } from '../../src/subscriptions/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startRpcRecorder } from '../support/rpc-recorder.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
+import { toFunctionSelector } from 'viem';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const PERIOD = 30n * 86_400n;
@@ -115,6 +119,8 @@ describe('batched charges', () => {
 
     // Charged again later (a retried activity): found through the contract's guard, nothing sent.
     expect(await port.charge(input(b!))).toEqual({ ...rb, alreadyCharged: true });
+    // No subscriber named, no allowance read back.
+    expect(ra).not.toHaveProperty('allowance');
     // The broke subscriber tops up: the same period is charged.
     await chain.mint(
       (
@@ -128,6 +134,69 @@ describe('batched charges', () => {
       USDC(50),
     );
     expect(await port.charge(input(broke!))).toMatchObject({ ok: true, alreadyCharged: false });
+  }, 120_000);
+});
+
+describe('allowances after a batch', () => {
+  it("a chargeMany batch reads its subscribers' allowances left in one round trip, not one per charge", async () => {
+    const payers = [newPayer(), newPayer(), newPayer()];
+    const ids: string[] = [];
+    for (const [n, payer] of payers.entries()) {
+      await chain.mint(payer.address, USDC(100));
+      // Different allowances, so each result must carry its own subscriber's.
+      const log = await chain.enrol({ payer, amount: USDC(10), period: PERIOD, periods: 0, permitValue: USDC(30 + 10 * n) });
+      ids.push(log.args.id.toString());
+    }
+    const now = new Date((await chain.chainNowMs()) - 1000).toISOString();
+    const recorder = await startRpcRecorder(chain.anvil.rpcUrl);
+    try {
+      const port = await createViemSubscriptionChain(
+        {
+          test: {
+            rpcUrl: recorder.url,
+            operatorKey: DEV_ACCOUNTS.operator.privateKey,
+            subscriptionManager: chain.subscriptionManagerV2,
+            fromBlock: 0n,
+            pollingIntervalMs: 50,
+            chargeBatch: { windowMs: 1000, maxItems: 50 },
+          },
+        },
+        { sql: db.sql },
+      );
+      const results = await Promise.all(
+        ids.map((onChainId, n) =>
+          port.charge({
+            livemode: false,
+            onChainId,
+            periodIndex: 0,
+            amount: USDC(10).toString(),
+            periodStart: now,
+            subscriber: payers[n]!.address,
+            token: chain.deployed.token,
+          }),
+        ),
+      );
+      expect(new Set(results.map((r) => (r.ok ? r.txHash : '')))).toHaveProperty('size', 1);
+      for (const [n, payer] of payers.entries()) {
+        const left = await chain.pub.readContract({
+          address: chain.deployed.token,
+          abi: fiatTokenAbi,
+          functionName: 'allowance',
+          args: [payer.address, chain.subscriptionManagerV2],
+        });
+        expect(left).toBe(USDC(20 + 10 * n));
+        expect(results[n]).toMatchObject({ ok: true, alreadyCharged: false, allowance: left.toString() });
+      }
+      // Every allowance read of the port, in one HTTP request (one JSON-RPC batch).
+      const ALLOWANCE = toFunctionSelector('allowance(address,address)');
+      const isAllowanceRead = (call: { method: string; params?: unknown[] }) =>
+        call.method === 'eth_call' && String((call.params?.[0] as { data?: string } | undefined)?.data).startsWith(ALLOWANCE);
+      const reads = recorder.requests.filter((calls) => calls.some(isAllowanceRead));
+      expect(reads).toHaveLength(1);
+      expect(reads[0]!.filter(isAllowanceRead)).toHaveLength(3);
+    } finally {
+      await recorder.close();
+    }
   }, 120_000);
 });
 

@@ -163,7 +163,16 @@ describe('subscription workflow', () => {
   });
 
   it('a second SubscriptionCreated for the same on-chain id is a no-op', async () => {
-    const { log, subscriptionId } = await enrol({ amount: USDC(10), periods: 1 });
+    const { log, subscriptionId, handle, payer } = await enrol({ amount: USDC(10), periods: 1 });
+    // The start carries the memo of every business run and nothing else (no plan: it is in the input and the API).
+    expect((await handle.describe()).memo).toEqual({
+      merchantId: merchant.merchantId,
+      livemode: false,
+      object: 'subscription',
+      id: subscriptionId,
+      status: 'active',
+      customerWallet: payer.address,
+    });
     const again = await onSubscriptionCreatedOnChain(deps, log);
     expect(again).toEqual({ outcome: 'existing', subscriptionId, workflowStarted: false });
     expect(await eventCount(subscriptionId, 'subscription.created')).toBe(1);
