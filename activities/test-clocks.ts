@@ -1,4 +1,4 @@
-// Activities of test clocks (workflows/test-clock.ts): move the test chain's time, record the
+// Activities of test clocks (workflows/test-clock.ts): move the clock's chain's time, record the
 // clock's state. Each is idempotent: a retry finds the chain or the row already where it should be.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ChainConfig } from '../src/chain/config.js';
@@ -10,9 +10,13 @@ export type TestClockActivityDeps = { sql: Sql; chain?: ChainConfig };
 
 export function createTestClockActivities({ sql, chain = {} }: TestClockActivityDeps) {
   return {
-    /** Moves the test chain's next block time to at least `toMs` (anvil only; the API refused clocks elsewhere). */
-    async moveTestChainTime(input: { toMs: number }): Promise<{ moved: boolean }> {
-      const rpcUrl = chain.test?.rpcUrl;
+    /**
+     * Moves the clock's chain's next block time to at least `toMs` (anvil only; the API refused clocks
+     * elsewhere): the clock's own fork when it has one (issue 39), else the test chain. Runs of before
+     * the fork name no clock and move the test chain, as they did.
+     */
+    async moveTestChainTime(input: { toMs: number; testClockId?: string }): Promise<{ moved: boolean }> {
+      const rpcUrl = (input.testClockId ? await repo.clockChainRpcUrl(sql, input.testClockId) : null) ?? chain.test?.rpcUrl;
       // Without a test chain there is nothing to move: workflow time alone follows the clock.
       if (!rpcUrl) return { moved: false };
       if (!(await isControllableChain(rpcUrl))) {

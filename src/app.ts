@@ -70,6 +70,7 @@ import { createReadiness } from './health/readiness.js';
 import { registerHealthRoutes } from './health/routes.js';
 import { registerTestClockRoutes } from './test-clocks/routes.js';
 import { createTestClockService } from './test-clocks/service.js';
+import { createClockChains } from './test-clocks/clock-chains.js';
 
 export type AppDeps = {
   config: Config;
@@ -284,8 +285,13 @@ export async function buildApp(deps: AppDeps) {
     }),
   );
 
+  // The forks of test clocks are this process's children (TEST_CLOCK_CHAINS=fork): stopped with it.
+  const clockChains =
+    deps.config.testClockChains?.mode === 'fork' ? createClockChains({ stateDir: deps.config.testClockChains.stateDir }) : undefined;
+  if (clockChains) app.addHook('onClose', () => clockChains.close());
   registerTestClockRoutes(app, (db) =>
     createTestClockService({
+      clockChains,
       sql: db,
       temporal: deps.temporal,
       taskQueue: deps.config.temporalTaskQueue,

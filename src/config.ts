@@ -90,6 +90,13 @@ const configSchema = z.object({
    * (or still runs) this long after it was claimed. The longest a retry can be answered 409 "still being processed".
    */
   IDEMPOTENCY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
+   * `fork`: each test clock gets an anvil forked from the test chain, whose time only it moves (issue 39,
+   * docs/decisions.md). `shared` (default): a clock moves the test chain itself, for everyone.
+   */
+  TEST_CLOCK_CHAINS: z.enum(['shared', 'fork']).default('shared'),
+  /** With TEST_CLOCK_CHAINS=fork: where each fork's state is dumped and reloaded from (anvil --state). */
+  TEST_CLOCK_CHAIN_STATE_DIR: z.string().optional(),
 });
 
 export const DEV_SECRETS_KEY = createHash('sha256').update('stablepay-development-only-secrets-key').digest();
@@ -133,6 +140,8 @@ export type Config = {
   /** Idempotency-Key leases (IDEMPOTENCY_LEASE_SECONDS). */
   idempotency: { leaseSeconds: number };
   rateLimits: { perIpPerMinute: number; perKeyPerMinute: number; flushIntervalMs: number };
+  /** How a test clock's chain is had: the test chain itself, or a fork of it per clock (TEST_CLOCK_CHAINS). */
+  testClockChains: { mode: 'shared' | 'fork'; stateDir: string | undefined };
   /** Fastify's trustProxy, from TRUST_PROXY. */
   trustProxy: boolean | string;
   webhooks: {
@@ -189,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}`,
+    testClockChains: { mode: e.TEST_CLOCK_CHAINS, stateDir: e.TEST_CLOCK_CHAIN_STATE_DIR },
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
     databaseTimeouts: {

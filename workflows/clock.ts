@@ -8,7 +8,7 @@
 // ends when the clock's time reaches the deadline (testClockAdvancedSignal). Each time the workflow
 // enters a wait after an advance it acknowledges it, and when it ends it detaches: the clock is
 // `ready` only once every attached workflow has caught up.
-import { condition, getExternalWorkflowHandle, setHandler, sleep as timerSleep, workflowInfo } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, patched, setHandler, sleep as timerSleep, workflowInfo } from '@temporalio/workflow';
 import {
   testClockAckSignal,
   testClockAdvancedSignal,
@@ -18,6 +18,9 @@ import {
   testClockRegisterSignal,
   testClockWorkflowId,
 } from './clock-signals.js';
+
+/** Patch: a wait begun off a clock keeps its deadline (business time) when the workflow joins one. */
+const ATTACH_KEEPS_DEADLINE = 'test-clock-attach-keeps-deadline';
 
 export type WorkflowClock = {
   /** The clock this run waits on, if any. */
@@ -109,8 +112,13 @@ export function workflowClock(initialTestClockId: string | undefined, options: {
         const done = ms === undefined ? (await condition(attachedOrDone), true) : await condition(attachedOrDone, ms);
         if (testClockId === undefined || predicate()) return done && predicate();
         await joinClock();
-        const left = ms === undefined ? Infinity : ms - (Date.now() - started);
-        return waitOnClock(predicate, clock.now() + left);
+        if (ms === undefined) return waitOnClock(predicate, Infinity);
+        // The wait was for a moment of business time (a period's start, an expiry), which off a clock
+        // is wall time: it keeps that moment on the clock. Counting what was left from the clock's
+        // time instead moved it by the clock's lead over wall time, so an advance to the period's
+        // start (the dashboard's "to the next renewal") charged nothing (issue 39).
+        if (patched(ATTACH_KEEPS_DEADLINE)) return waitOnClock(predicate, started + ms);
+        return waitOnClock(predicate, clock.now() + ms - (Date.now() - started));
       }
       await joinClock();
       return waitOnClock(predicate, ms === undefined ? Infinity : clock.now() + ms);

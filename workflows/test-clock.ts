@@ -114,7 +114,8 @@ export async function testClockWorkflow(input: TestClockWorkflowInput): Promise<
     advancing = true;
     publishBusinessStatus('advancing');
     // Chain first: when the attached workflows act at the new time, the contracts agree with it.
-    await chain.moveTestChainTime({ toMs });
+    // The clock's own chain when it has one (the activity reads it from the clock's row).
+    await chain.moveTestChainTime({ toMs, testClockId: input.testClockId });
     nowMs = toMs;
     seq += 1;
     for (const workflowId of [...attached.keys()]) await tell(workflowId, (h) => h.signal(testClockAdvancedSignal, { nowMs, seq }));

@@ -14,19 +14,23 @@ export type TestClockRow = {
   advancingTo: Date | null;
   createdAt: Date;
   deletedAt: Date | null;
+  /** The clock's own chain (a fork of the test chain, TEST_CLOCK_CHAINS=fork); null: it moves the test chain. */
+  chainId: string | null;
+  rpcUrl: string | null;
 };
 
 const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, name, frozen_time as "frozenTime", status, advancing_to as "advancingTo",
-     created_at as "createdAt", deleted_at as "deletedAt"`;
+     created_at as "createdAt", deleted_at as "deletedAt", chain_id::text as "chainId", rpc_url as "rpcUrl"`;
 
 export async function insertTestClock(
   db: Db,
-  clock: Pick<TestClockRow, 'id' | 'merchantId' | 'livemode' | 'name' | 'frozenTime'>,
+  clock: Pick<TestClockRow, 'id' | 'merchantId' | 'livemode' | 'name' | 'frozenTime'> & { chainId?: number; rpcUrl?: string },
 ): Promise<TestClockRow> {
   const [row] = await db<TestClockRow[]>`
-    insert into test_clocks (id, merchant_id, livemode, name, frozen_time, status)
-    values (${clock.id}, ${clock.merchantId}, ${clock.livemode}, ${clock.name}, ${clock.frozenTime}, 'ready')
+    insert into test_clocks (id, merchant_id, livemode, name, frozen_time, status, chain_id, rpc_url)
+    values (${clock.id}, ${clock.merchantId}, ${clock.livemode}, ${clock.name}, ${clock.frozenTime}, 'ready',
+      ${clock.chainId ?? null}, ${clock.rpcUrl ?? null})
     returning ${columns(db)}`;
   return row!;
 }
@@ -132,4 +136,10 @@ export async function openSubscriptionsOfWallets(db: Db, merchantId: string, wal
     where merchant_id = ${merchantId} and livemode = false and lower(subscriber_address) in ${db(wallets)}
       and status not in ('cancelled', 'lapsed', 'completed')`;
   return rows.map((r) => r.id);
+}
+
+/** The chain a clock moves: its own fork's RPC URL, or null when it moves the test chain (or is unknown). */
+export async function clockChainRpcUrl(db: Db, testClockId: string): Promise<string | null> {
+  const [row] = await db<{ rpcUrl: string | null }[]>`select rpc_url as "rpcUrl" from test_clocks where id = ${testClockId}`;
+  return row?.rpcUrl ?? null;
 }

@@ -1,5 +1,6 @@
-// Test clocks: a test-mode clock whose time only its API moves, with the test chain's time and
-// every workflow of its wallets' objects following it (workflows/test-clock.ts, workflows/clock.ts).
+// Test clocks: a test-mode clock whose time only its API moves, with its chain's time (its own fork of
+// the test chain with TEST_CLOCK_CHAINS=fork, else the test chain) and every workflow of its wallets'
+// objects following it (workflows/test-clock.ts, workflows/clock.ts).
 import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { ChainConfig } from '../chain/config.js';
 import { chainTimeMs, isControllableChain, moveChainTimeTo } from '../chain/test-chain-time.js';
@@ -18,6 +19,7 @@ import {
 } from '../../workflows/clock-signals.js';
 import { testClockWorkflow } from '../../workflows/test-clock.js';
 import type { InvoiceService } from '../invoices/service.js';
+import type { ClockChains } from './clock-chains.js';
 import * as repo from './repo.js';
 import {
   TEST_CLOCK_LIMITS,
@@ -51,9 +53,11 @@ export type TestClockServiceDeps = {
   chain: ChainConfig;
   /** Voids the open invoices of a deleted clock (the same void as the API's). */
   invoices?: Pick<InvoiceService, 'void'>;
+  /** Present with TEST_CLOCK_CHAINS=fork: each clock gets a fork of the test chain, whose time only it moves. */
+  clockChains?: ClockChains;
 };
 
-export function createTestClockService({ sql, temporal, taskQueue, chain, invoices }: TestClockServiceDeps) {
+export function createTestClockService({ sql, temporal, taskQueue, chain, invoices, clockChains }: TestClockServiceDeps) {
   const testModeOnly = (scope: MerchantScope) => {
     if (scope.livemode) throw new PermissionDeniedError('Test clocks exist in test mode only: use a sk_test_ key.');
   };
@@ -62,9 +66,11 @@ export function createTestClockService({ sql, temporal, taskQueue, chain, invoic
     return temporal;
   };
 
-  /** The test chain's rpc url when there is one; refuses plainly a chain whose time cannot be moved. */
-  const controllableChain = async (): Promise<string | undefined> => {
-    const rpcUrl = chain.test?.rpcUrl;
+  /**
+   * The rpc url of the chain a clock moves (`rpcUrl`: its own fork; default the test chain) when there is
+   * one; refuses plainly a chain whose time cannot be moved. A fork is anvil whatever it forked.
+   */
+  const controllableChain = async (rpcUrl = chain.test?.rpcUrl): Promise<string | undefined> => {
     if (!rpcUrl) return undefined;
     if (!(await isControllableChain(rpcUrl))) {
       throw new InvalidStateError(
@@ -114,8 +120,9 @@ export function createTestClockService({ sql, temporal, taskQueue, chain, invoic
         throw new InvalidRequestError(`At most ${TEST_CLOCK_LIMITS.clocksPerMerchant} test clocks may exist at once: delete one first.`);
       }
       const frozenTime = new Date(input.frozenTime);
-      const rpcUrl = await controllableChain();
-      const chainNow = rpcUrl ? await chainTimeMs(rpcUrl) : undefined;
+      // With forks the test chain itself is only read (it may be a public testnet); without, it is moved.
+      const testChain = clockChains ? chain.test?.rpcUrl : await controllableChain();
+      const chainNow = testChain ? await chainTimeMs(testChain) : undefined;
       if (chainNow !== undefined && frozenTime.getTime() < chainNow) {
         throw new InvalidRequestError(
           `frozenTime may not be before the test chain's time (${new Date(chainNow).toISOString()}): chain time only moves forward.`,
@@ -133,11 +140,20 @@ export function createTestClockService({ sql, temporal, taskQueue, chain, invoic
       }
       const wallets = await checkWallets(scope.merchantId, input.wallets);
       const id = newId('testClock');
-      const row = await sql.begin(async (tx) => {
-        const inserted = await repo.insertTestClock(tx, { id, ...scope, name: input.name, frozenTime });
-        await repo.attachWallets(tx, inserted, wallets);
-        return inserted;
-      });
+      // The clock's own chain: a fork of the test chain as it is now, under a chain id of its own.
+      const own = clockChains && testChain ? await clockChains.start(id, testChain) : undefined;
+      const rpcUrl = own?.rpcUrl ?? testChain;
+      let row: repo.TestClockRow;
+      try {
+        row = await sql.begin(async (tx) => {
+          const inserted = await repo.insertTestClock(tx, { id, ...scope, name: input.name, frozenTime, ...own });
+          await repo.attachWallets(tx, inserted, wallets);
+          return inserted;
+        });
+      } catch (error) {
+        await clockChains?.stop(id);
+        throw error;
+      }
       // The chain starts at the clock's time, so what is enrolled on it now is anchored there.
       if (rpcUrl) await moveChainTimeTo(rpcUrl, frozenTime.getTime());
       await client.workflow.start(testClockWorkflow, {
@@ -192,7 +208,7 @@ export function createTestClockService({ sql, temporal, taskQueue, chain, invoic
           param: 'frozenTime',
         });
       }
-      await controllableChain();
+      await controllableChain(row.rpcUrl ?? undefined);
       if (!(await repo.startAdvance(sql, id, to)))
         throw new InvalidStateError(`Test clock ${id} is not ready: it can be advanced once it is ready.`);
       await client.workflow.getHandle(testClockWorkflowId(id)).signal(testClockAdvanceSignal, { toMs: to.getTime() });
@@ -218,6 +234,8 @@ export function createTestClockService({ sql, temporal, taskQueue, chain, invoic
       }
       if (!(await repo.markDeleted(sql, id))) throw new NotFoundError(`No such test clock: ${id}.`, { param: 'id' });
       await signalIfRunning(client, testClockWorkflowId(id), testClockDeleteSignal);
+      // Its chain goes with it (a clock moved by the test chain has none of its own).
+      await clockChains?.stop(id);
       return render((await repo.findTestClock(sql, scope, id))!);
     },
   };

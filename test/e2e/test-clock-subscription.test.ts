@@ -106,6 +106,61 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 }
 
+// Issue 39: the dashboard's "To the next renewal" advances a clock to the earliest nextChargeAt after
+// the clock's time (dashboard/src/pages/TestClocksPage.tsx). For a subscription that was running
+// before its wallet joined the clock, the first such advance charged nothing (a "+1 day" then did):
+// on joining, its wait for the period became "as long again on the clock", so it ended at the
+// period's start plus the clock's lead over wall time (an hour by the dashboard's default), not at
+// the start. First in this file: it needs the chain at wall time, which the year below moves on.
+describe('the dashboard’s “to the next renewal” advance', () => {
+  it('charges the period the subscription shows as next, for a subscription attached to the clock after it began', async () => {
+    const plan = await api('POST', '/v1/subscription-plans', { name: 'Daily', amount: USDC(1).toString(), interval: 'daily' });
+    expect(plan.statusCode, plan.body).toBe(200);
+    const payer = newPayer();
+    await chain.mint(payer.address, USDC(10));
+    // Enrolled off any clock: period 0 is charged at once, period 1 is a day of wall time away.
+    const log = await chain.enrol({ payer, amount: USDC(1), period: 86_400n, periods: 0 });
+    const enrolled = await onSubscriptionCreatedOnChain(deps, { ...log, planId: plan.json().id });
+    if (enrolled.outcome === 'ignored') throw new Error(`enrolment ignored: ${enrolled.reason}`);
+    const subscriptionId = enrolled.subscriptionId;
+    const read = async () => (await api('GET', `/v1/subscriptions/${subscriptionId}`)).json();
+    const charged = async () =>
+      ((await api('GET', `/v1/subscription-charges?subscriptionId=${subscriptionId}&limit=100`)).json().data as any[])
+        .filter((c) => c.status === 'succeeded')
+        .map((c) => c.periodIndex as number)
+        .sort();
+    await eventually(charged, (periods) => periods.length === 1, 'period 0 charged');
+
+    // The dashboard's clock: an hour ahead, with the subscriber's wallet on it.
+    const start = Math.ceil((Math.max(Date.now(), await chain.chainNowMs()) + 3_600_000) / 1000) * 1000;
+    const created = await api('POST', '/v1/test-clocks', {
+      name: 'Renewals',
+      frozenTime: new Date(start).toISOString(),
+      wallets: [payer.address],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const clock = created.json();
+    const nextRenewal = (await read()).nextChargeAt as string;
+    expect(Date.parse(nextRenewal)).toBe((Number(log.args.firstPeriodStart) + 86_400) * 1000);
+    expect(Date.parse(nextRenewal)).toBeGreaterThan(start);
+
+    const advanced = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: nextRenewal });
+    expect(advanced.statusCode, advanced.body).toBe(200);
+    await eventually(
+      async () => (await api('GET', `/v1/test-clocks/${clock.id}`)).json(),
+      (c) => c.status === 'ready',
+      'the clock at the next renewal',
+    );
+    // For the replay test: a subscription that joined a clock mid-wait (RECORD_HISTORIES=1; `base` was recorded before the patch).
+    await recordHistory(client.workflow.getHandle(subscriptionId), 'subscription-test-clock-attached', 'attach-keeps-deadline');
+    // Ready means every attached workflow caught up: the period is charged by then, or never was.
+    await eventually(charged, (periods) => periods.length === 2, 'period 1 charged at the next renewal', 5_000);
+    expect(await charged()).toEqual([0, 1]);
+    expect((await read()).nextChargeAt).toBe(new Date(Date.parse(nextRenewal) + DAY).toISOString());
+    expect((await api('DELETE', `/v1/test-clocks/${clock.id}`)).statusCode).toBe(200);
+  }, 60_000);
+});
+
 describe('a test clock', () => {
   it('takes a subscription through a trial, 14 monthly charges, a recovery, an allowance renewal and a lapse in seconds', async () => {
     const began = Date.now();

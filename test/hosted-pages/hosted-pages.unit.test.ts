@@ -87,6 +87,25 @@ describe('checkout messages', () => {
     expect(data.message.validBefore).toBe(String(now / 1000 + 600));
     expect(data.message.validAfter).toBe(String(now / 1000 - 60));
   });
+  // Issue 39: a test clock moved the shared test chain a year ahead; the page signed on the device's
+  // time, the relay refused the window against the chain's, and the page blamed the payer's clock.
+  it("places the signature's window on the payment chain's time and never blames the payer's clock for it", () => {
+    const year = 365 * 86_400_000;
+    const session = { payTo: who, amount: '5000000', deposit: null, expiresAt: '2026-01-01T00:10:00Z' };
+    const domain = { name: 'USDC', version: '2', chainId: 1, verifyingContract: who };
+    for (const chainNow of [now + year, now - 3_600_000, now]) {
+      const { message } = transferTypedData(session, domain, who, '0x01', now, chainNow);
+      // What the relay checks (src/relay/service.ts): validAfter < chain time < validBefore.
+      expect(Number(message.validAfter)).toBeLessThan(chainNow / 1000);
+      expect(Number(message.validBefore)).toBeGreaterThan(chainNow / 1000);
+      expect(Number(message.validBefore) - chainNow / 1000).toBe(600); // what is left of the session
+    }
+    for (const param of ['authorization.validBefore', 'authorization.validAfter']) {
+      const text = relayMessage({ code: 'invalid_request', param, message: 'The authorization has expired' }, 'x');
+      expect(text).not.toMatch(/device|your clock/i);
+      expect(text).toMatch(/network's time/);
+    }
+  });
 });
 
 describe('store purchase refusals', () => {

@@ -1,6 +1,6 @@
 // An injected EIP-1193 test wallet for browser tests: `window.ethereum.request`
 // is forwarded to Node, which answers from a viem private-key account (an anvil
-// account), signs EIP-712 typed data, forwards eth_call to the chain and refuses
+// account), signs EIP-712 typed data, forwards eth_call and eth_getBlockByNumber to the chain and refuses
 // everything else as a real wallet would.
 import type { BrowserContext, Page } from 'playwright-core';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -75,7 +75,8 @@ async function answer(options: TestWalletOptions, method: string, params: unknow
       if (from.toLowerCase() !== options.account.address.toLowerCase()) throw new ProviderError(4100, 'Unknown account.');
       return options.account.signTypedData(toViemTypedData(json) as Parameters<PrivateKeyAccount['signTypedData']>[0]);
     }
-    case 'eth_call': {
+    case 'eth_call':
+    case 'eth_getBlockByNumber': {
       const response = await fetch(options.rpcUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -179,3 +179,51 @@ describe('test clocks API', () => {
     expect(await chainNowMs()).toBeLessThan(chainBefore + DAY);
   });
 });
+
+// Issue 39: with TEST_CLOCK_CHAINS=fork a clock gets its own chain (an anvil forked from the test
+// chain, a chain id of its own), whose time only it moves; deleting the clock stops it.
+describe('a test clock on a chain of its own', () => {
+  it('forks the test chain at creation, moves only the fork a year, and stops the fork when deleted', async () => {
+    const forked = await createTestApp(db.sql, {
+      temporal: temporal.client,
+      taskQueue: temporal.taskQueue,
+      chain: { test: settingsOf(chain.info, { pollIntervalMs: 100 }) },
+      env: { TEST_CLOCK_CHAINS: 'fork' },
+    });
+    try {
+      const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+        forked.app.inject({ method, url, headers: { authorization: `Bearer ${other.secretKey}` }, ...(payload ? { payload } : {}) });
+      const sharedBefore = await chainNowMs();
+      const start = Math.ceil((sharedBefore + 3_600_000) / 1000) * 1000;
+      const created = await call('POST', '/v1/test-clocks', { name: 'Own chain', frozenTime: iso(start) });
+      expect(created.statusCode, created.body).toBe(200);
+      const id = created.json().id as string;
+      const [row] = await db.sql<{ chainId: string; rpcUrl: string }[]>`
+        select chain_id::text as "chainId", rpc_url as "rpcUrl" from test_clocks where id = ${id}`;
+      expect(row!.rpcUrl).not.toBe(chain.info.rpcUrl);
+      expect(Number(row!.chainId)).not.toBe(chain.info.chainId);
+      const fork = createPublicClient({ transport: http(row!.rpcUrl) });
+      expect(await fork.getChainId()).toBe(Number(row!.chainId));
+      // The token and contracts as they were on the test chain.
+      const token = settingsOf(chain.info).token;
+      expect(await fork.getCode({ address: token })).toBe(
+        await createPublicClient({ transport: http(chain.info.rpcUrl) }).getCode({ address: token }),
+      );
+      expect(Number((await fork.getBlock()).timestamp) * 1000).toBeGreaterThanOrEqual(start);
+
+      const yearOn = start + 365 * DAY;
+      expect((await call('POST', `/v1/test-clocks/${id}/advance`, { frozenTime: iso(yearOn) })).statusCode).toBe(200);
+      for (let i = 0; i < 200 && (await call('GET', `/v1/test-clocks/${id}`)).json().status !== 'ready'; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect((await call('GET', `/v1/test-clocks/${id}`)).json()).toMatchObject({ status: 'ready', frozenTime: iso(yearOn) });
+      expect(Number((await fork.getBlock()).timestamp) * 1000).toBeGreaterThanOrEqual(yearOn);
+      // The test chain, which every other merchant's wall-clock signatures are checked against, stayed.
+      expect(await chainNowMs()).toBeLessThan(sharedBefore + 3_600_000);
+
+      expect((await call('POST', `/v1/test-clocks/${id}/delete`)).statusCode).toBe(200);
+      await expect(createPublicClient({ transport: http(row!.rpcUrl, { retryCount: 0, timeout: 2_000 }) }).getChainId()).rejects.toThrow();
+    } finally {
+      await forked.close();
+    }
+  }, 60_000);
+});

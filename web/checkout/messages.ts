@@ -13,6 +13,8 @@ export const MESSAGES = {
   rejected: 'You rejected the signature request in your wallet. Nothing was paid; you can try again.',
   rejectedConnect: 'You did not connect your wallet. Nothing was paid; you can try again.',
   expired: 'This checkout session has expired. Return to the merchant to start a new payment.',
+  signatureWindow:
+    "The network's time moved on while you signed, so the signature's time window no longer fits it. Nothing was paid; try again.",
   cancelled: 'This checkout session was cancelled by the merchant.',
   completed: 'This checkout session is already paid.',
   processing: 'A payment for this session is being confirmed…',
@@ -52,7 +54,9 @@ export function relayMessage(api: ApiErrorBody, fallback: string): string {
   if (named) return named;
   if (api.param === 'authorization.value' && /balance/i.test(api.message || '')) return REFUSALS.insufficient_funds!;
   if (api.param === 'authorization.validBefore' || api.param === 'authorization.validAfter')
-    return 'Your device clock looks wrong: the signature is outside its valid time window. Check the clock and try again.';
+    // The page signs on the payment chain's own time (typed-data.ts), so this is the chain's time moving
+    // on while the wallet asked (or a test clock moving a test chain), never the payer's clock.
+    return MESSAGES.signatureWindow;
   if (api.param === 'signature') return 'The wallet signature could not be verified. Try again, or use another wallet.';
   return 'The payment could not be submitted: ' + (api.message || fallback);
 }

@@ -7,7 +7,7 @@ import { getJson, postJson, sleep } from '../shared/http.js';
 import { formatAmount, formatTokenAmount } from '../shared/money.js';
 import { byId, pageControls, setText, somethingWentWrong } from '../shared/page.js';
 import { randomNonce } from '../shared/token-calls.js';
-import { balanceOf, ensureNetwork, hasWallet, refuseAtDoor, requestAccount, wallet } from '../shared/wallet.js';
+import { balanceOf, ensureNetwork, hasWallet, networkTimeMs, refuseAtDoor, requestAccount, wallet } from '../shared/wallet.js';
 import {
   MESSAGES,
   amountDue,
@@ -106,7 +106,16 @@ export function startSessionPage(sessionId: string): void {
       }
       step = 'sign';
       ui.show('info', 'Sign the payment in your wallet…');
-      const data = transferTypedData(session, token.domain!, account, randomNonce());
+      // On the time of the chain the payment goes to (the wallet is on it by now), not the device's;
+      // a wallet that will not say gets the device's time, as before.
+      const data = transferTypedData(
+        session,
+        token.domain!,
+        account,
+        randomNonce(),
+        Date.now(),
+        await networkTimeMs().catch(() => Date.now()),
+      );
       const signature = await wallet<string>('eth_signTypedData_v4', [account, JSON.stringify(data)]);
       step = 'submit';
       ui.setBusy(true, 'Processing…');

@@ -14,22 +14,30 @@ export type TransferAuthorization = {
   nonce: string;
 };
 
-/** The session's payment: valid from a minute ago (clock skew) until the session expires, at most an hour. */
+/**
+ * The session's payment: valid from a minute before the chain's time until the session expires, at
+ * most an hour. The window is placed on the time of the chain the payment goes to (`chainNowMs`, the
+ * latest block the wallet's network reports), which the relay and the token check it against: a test
+ * chain a test clock moved ahead of wall time, or a device clock that is off, cannot put it outside.
+ * Its length is what is left of the session on the device's clock (`nowMs`).
+ */
 export function transferTypedData(
   session: Pick<CheckoutSession, 'payTo' | 'amount' | 'deposit' | 'expiresAt'>,
   domain: TypedDataDomain,
   account: string,
   nonce: string,
   nowMs = Date.now(),
+  chainNowMs = nowMs,
 ) {
   const now = Math.floor(nowMs / 1000);
-  const expiry = Math.floor(Date.parse(session.expiresAt) / 1000);
+  const chainNow = Math.floor(chainNowMs / 1000);
+  const left = Math.floor(Date.parse(session.expiresAt) / 1000) - now;
   const message: TransferAuthorization = {
     from: account,
     to: session.payTo,
     value: amountDue(session),
-    validAfter: String(now - 60),
-    validBefore: String(Math.min(expiry, now + 3600)),
+    validAfter: String(chainNow - 60),
+    validBefore: String(chainNow + Math.max(60, Math.min(left, 3600))),
     nonce,
   };
   return {

@@ -39,6 +39,13 @@ export function wrongNetwork(current: number, expected: number): UserMessageErro
   );
 }
 
+/** The latest block's time (ms) on the wallet's network: the time a payment sent there is checked against. */
+export async function networkTimeMs(): Promise<number> {
+  const block = await wallet<{ timestamp: string } | null>('eth_getBlockByNumber', ['latest', false]);
+  if (!block) throw new Error('the wallet returned no latest block');
+  return Number(BigInt(block.timestamp)) * 1000;
+}
+
 /** Asks the wallet to switch to the expected chain; a refusal or a switch that did not happen is the payer's to fix. */
 export async function ensureNetwork(expected: number): Promise<void> {
   const current = Number(BigInt(await wallet<string>('eth_chainId')));
