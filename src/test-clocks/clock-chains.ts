@@ -4,7 +4,9 @@
 // The API process that creates clocks owns the forks (they are its child processes); the clock row keeps
 // each fork's chain id and RPC URL, which is how the worker reaches it.
 import { join } from 'node:path';
-import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
+// Type only: anvil and the dev tooling are not in the production image (Dockerfile), so they are loaded
+// when a fork is first asked for, which only a deployment with TEST_CLOCK_CHAINS=fork does.
+import type { AnvilInstance } from '../../tools/dev/chain/anvil.js';
 
 /** Chain ids of clock forks: a band no public chain uses, one id per clock (derived from its id). */
 const CLOCK_CHAIN_ID_BASE = 900_000_000;
@@ -39,11 +41,13 @@ export function createClockChains(options: { stateDir?: string } = {}): ClockCha
     async start(testClockId, forkUrl) {
       let fork = forks.get(testClockId);
       if (!fork) {
-        fork = startAnvil({
-          chainId: clockChainId(testClockId),
-          ...(options.stateDir ? { state: join(options.stateDir, `${testClockId}.json`) } : {}),
-          extraArgs: ['--fork-url', forkUrl],
-        });
+        fork = import('../../tools/dev/chain/anvil.js').then(({ startAnvil }) =>
+          startAnvil({
+            chainId: clockChainId(testClockId),
+            ...(options.stateDir ? { state: join(options.stateDir, `${testClockId}.json`) } : {}),
+            extraArgs: ['--fork-url', forkUrl],
+          }),
+        );
         forks.set(testClockId, fork);
         fork.catch(() => forks.delete(testClockId));
       }
