@@ -18,3 +18,14 @@ export function sharedChain(): DevChainInfo {
 export async function startPrivateChain(): Promise<DevChain> {
   return startDevChain({ rpcUrl: '' });
 }
+
+/** The chain id of a test's second chain of test mode (as `npm start`'s second anvil). */
+export const SECOND_CHAIN_ID = 31338;
+
+/**
+ * A second test-mode chain beside the shared one: its own anvil with chain id 31338, the contracts at
+ * the same addresses, payers funded. Start it only in files that need several chains (a deploy takes seconds).
+ */
+export async function startSecondChain(): Promise<DevChain> {
+  return startDevChain({ rpcUrl: '', chainId: SECOND_CHAIN_ID });
+}
