@@ -70,7 +70,7 @@ await Promise.all(
       temporal,
       batchSize,
       lease: { sql: leaseConnections[i]!, holder, ...config.indexerLease },
-      log: log.child({ mode: settings.mode, chainId: settings.chainId }),
+      log: log.child({ mode: settings.mode }),
     })
       .run(controller.signal)
       .catch((error: unknown) => {

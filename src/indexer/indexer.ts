@@ -259,7 +259,10 @@ export function createIndexer(options: IndexerOptions) {
       const check = await checkChain(settings);
       if (check.kind === 'ok') return true;
       if (check.kind === 'misconfigured') throw new ChainMisconfiguredError(check.problems);
-      log.warn({ err: check.error, failures }, `${chainLabel(settings)} does not answer; waiting for it before following it`);
+      log.warn(
+        { err: check.error, failures, chainId: settings.chainId },
+        `${chainLabel(settings)} does not answer; waiting for it before following it`,
+      );
       await sleep(Math.min(30_000, 250 * 2 ** failures), undefined, { signal }).catch(() => undefined);
     }
     return false;
@@ -291,7 +294,7 @@ export function createIndexer(options: IndexerOptions) {
         } catch (error) {
           if (term.signal.aborted) break; // the lease is gone: the refused write is expected
           failures++;
-          log.error({ err: safeChainError(error), failures }, 'indexer step failed; retrying');
+          log.error({ err: safeChainError(error), failures, chainId: settings.chainId }, 'indexer step failed; retrying');
           await sleep(Math.min(30_000, 250 * 2 ** failures), undefined, { signal: term.signal }).catch(() => undefined);
         }
       }

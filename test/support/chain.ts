@@ -3,7 +3,7 @@
 import { inject } from 'vitest';
 import { type ChainSettings } from '../../src/chain/config.js';
 import { devChainSettings } from '../../tools/dev/chain/settings.js';
-import { startDevChain, type DevChain, type DevChainInfo } from '../../tools/dev/chain/dev-chain.js';
+import { SECOND_CHAIN_ID, startDevChain, type DevChain, type DevChainInfo } from '../../tools/dev/chain/dev-chain.js';
 
 export function settingsOf(info: DevChainInfo, overrides: Partial<ChainSettings> = {}): ChainSettings {
   return { ...devChainSettings({ ...info, startBlock: BigInt(info.deployBlock) }), ...overrides };
@@ -19,8 +19,7 @@ export async function startPrivateChain(): Promise<DevChain> {
   return startDevChain({ rpcUrl: '' });
 }
 
-/** The chain id of a test's second chain of test mode (as `npm start`'s second anvil). */
-export const SECOND_CHAIN_ID = 31338;
+export { SECOND_CHAIN_ID };
 
 /**
  * A second test-mode chain beside the shared one: its own anvil with chain id 31338, the contracts at

@@ -34,6 +34,9 @@ export type DevChainInfo = {
   payers: { address: Address; privateKey: Hex }[];
 };
 
+/** The chain id of test mode's second local chain (`npm start`, tests of several chains). */
+export const SECOND_CHAIN_ID = 31338;
+
 export type DevChain = { info: DevChainInfo; anvil?: AnvilInstance; stop: () => Promise<void> };
 
 export type StartDevChainOptions = {
