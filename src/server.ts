@@ -5,10 +5,16 @@ import { buildApp } from './app.js';
 import { createSql } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createLogger } from './logger.js';
+import { refuseMisconfiguredChains } from './chain/chain-check.js';
 import { connectTemporalClient } from './temporal/connection.js';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel).child({ process: 'api' });
+// A chain that is not what its configuration says refuses the start, naming the variable (src/chain/chain-check.ts).
+await refuseMisconfiguredChains(config.chain, logger).catch((error: unknown) => {
+  logger.error({}, error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});
 const sql = createSql(config.databaseUrl, { max: config.databasePoolMax, timeouts: config.databaseTimeouts });
 await migrate(config.databaseUrl, (line) => logger.info(line));
 const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);

@@ -6,6 +6,7 @@ import { createSql } from './db/client.js';
 import { createMailer } from './email/mailer.js';
 import { migrate } from './db/migrate.js';
 import { createLogger } from './logger.js';
+import { refuseMisconfiguredChains } from './chain/chain-check.js';
 import { connectTemporalClient } from './temporal/connection.js';
 import { ensureSchedules } from './temporal/schedules.js';
 import { wakeEventDispatcher } from './events/dispatch.js';
@@ -15,6 +16,11 @@ import { subscriptionChainModes } from './subscriptions/indexer-hooks.js';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel).child({ process: 'worker' });
+// A chain that is not what its configuration says refuses the start, naming the variable (src/chain/chain-check.ts).
+await refuseMisconfiguredChains(config.chain, log).catch((error: unknown) => {
+  log.error({}, error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});
 const sql = createSql(config.databaseUrl, { max: config.databasePoolMax, timeouts: config.databaseTimeouts });
 await migrate(config.databaseUrl, (line) => log.info(line));
 

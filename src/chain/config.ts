@@ -79,6 +79,11 @@ export type ChainSettings = {
   rpcTimeoutMs?: number;
   /** Retries of a failed or timed-out request; absent: DEFAULT_RPC_BOUNDS. */
   rpcRetryCount?: number;
+  /**
+   * The prefix of this chain's variables (CHAIN_TEST_, CHAIN_LIVE_ARBITRUM_), so a start-up refusal names the
+   * variable to fix (src/chain/chain-check.ts); absent in settings built in code: CHAIN_<MODE>_.
+   */
+  variablePrefix?: string;
 };
 
 /**
@@ -210,6 +215,7 @@ function loadChain(
     pollIntervalMs: readInt(env, `${P}POLL_INTERVAL_MS`, preset?.pollIntervalMs ?? first?.pollIntervalMs ?? (mode === 'test' ? 200 : 2000)),
     rpcTimeoutMs: Math.max(1, readInt(env, `${P}RPC_TIMEOUT_MS`, first?.rpcTimeoutMs ?? DEFAULT_RPC_BOUNDS.timeoutMs)),
     rpcRetryCount: readInt(env, `${P}RPC_RETRY_COUNT`, first?.rpcRetryCount ?? DEFAULT_RPC_BOUNDS.retryCount),
+    variablePrefix: P,
   };
 }
 

@@ -1,4 +1,4 @@
-// The indexer: follows one chain (one mode) from its checkpoint in Postgres.
+// The indexer: follows one chain (of one mode) from its checkpoint in Postgres.
 // Each step reads the contracts' logs of a block range that has the configured
 // confirmations, and in ONE transaction records the events (unique per chain,
 // transaction and log index), the hashes of the blocks it processed and the new
@@ -15,6 +15,7 @@ import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../chain/gener
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { type ChainSettings, subscriptionManagersOf } from '../chain/config.js';
 import { publicClientFor, safeChainError } from '../chain/clients.js';
+import { ChainMisconfiguredError, chainLabel, checkChain } from '../chain/chain-check.js';
 import type { Sql } from '../db/client.js';
 import type { ChainContract, ChainEvent, HookRegistry } from './hooks.js';
 import {
@@ -248,13 +249,31 @@ export function createIndexer(options: IndexerOptions) {
   }
 
   /**
-   * Runs until `signal` aborts: waits for the lease (src/indexer/lease.ts), then steps while it
+   * The start-up check of this chain (src/chain/chain-check.ts), repeated while its node does not answer:
+   * a chain that is down at start waits here without holding the other chains' followers back. A node
+   * of another chain, or a chain without our contracts, throws ChainMisconfiguredError. False when
+   * `signal` aborted first.
+   */
+  async function untilChainChecked(signal: AbortSignal): Promise<boolean> {
+    for (let failures = 1; !signal.aborted; failures++) {
+      const check = await checkChain(settings);
+      if (check.kind === 'ok') return true;
+      if (check.kind === 'misconfigured') throw new ChainMisconfiguredError(check.problems);
+      log.warn(
+        { err: check.error, failures, chainId: settings.chainId },
+        `${chainLabel(settings)} does not answer; waiting for it before following it`,
+      );
+      await sleep(Math.min(30_000, 250 * 2 ** failures), undefined, { signal }).catch(() => undefined);
+    }
+    return false;
+  }
+
+  /**
+   * Runs until `signal` aborts: checks the chain (untilChainChecked), waits for the lease (src/indexer/lease.ts), then steps while it
    * holds it, sleeping when idle and backing off on errors; back to waiting when the lease is lost.
    */
   async function run(signal: AbortSignal): Promise<void> {
-    const chainId = await client.getChainId();
-    if (chainId !== settings.chainId)
-      throw new Error(`${settings.mode} chain: the node reports chain id ${chainId}, configured ${settings.chainId}`);
+    if (!(await untilChainChecked(signal))) return;
     const lease = createLeaderLease({
       sql: options.lease?.sql ?? sql,
       ref,
@@ -275,7 +294,7 @@ export function createIndexer(options: IndexerOptions) {
         } catch (error) {
           if (term.signal.aborted) break; // the lease is gone: the refused write is expected
           failures++;
-          log.error({ err: safeChainError(error), failures }, 'indexer step failed; retrying');
+          log.error({ err: safeChainError(error), failures, chainId: settings.chainId }, 'indexer step failed; retrying');
           await sleep(Math.min(30_000, 250 * 2 ** failures), undefined, { signal: term.signal }).catch(() => undefined);
         }
       }

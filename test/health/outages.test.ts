@@ -131,11 +131,13 @@ describe('dependency outages', () => {
     try {
       const readiness = await request(cutOff.app, 'GET', '/readyz');
       expect(readiness.statusCode).toBe(503);
-      const { checks } = readiness.json();
+      const body = readiness.json();
+      const { checks } = body;
       expect(checks.postgres.status).toBe('up');
       expect(checks.temporal.status).toBe('down');
-      expect(checks.chain_test.status).toBe('down');
-      expect(JSON.stringify(checks)).not.toContain(nobody); // no address (an RPC URL may carry a key)
+      expect(body.chains).toEqual([expect.objectContaining({ mode: 'test', chainId: sharedChain().chainId, status: 'down' })]);
+      expect(body.degraded).toEqual([`test mode chain ${sharedChain().chainId}`]);
+      expect(JSON.stringify(body)).not.toContain(nobody); // no address (an RPC URL may carry a key)
 
       const token = await request(cutOff.app, 'GET', `/v1/tokens/${sharedChain().token}`);
       expect(expectUnavailable(token).message).toMatch(/chain node/);

@@ -34,6 +34,9 @@ export type DevChainInfo = {
   payers: { address: Address; privateKey: Hex }[];
 };
 
+/** The chain id of test mode's second local chain (`npm start`, tests of several chains). */
+export const SECOND_CHAIN_ID = 31338;
+
 export type DevChain = { info: DevChainInfo; anvil?: AnvilInstance; stop: () => Promise<void> };
 
 export type StartDevChainOptions = {
@@ -43,6 +46,10 @@ export type StartDevChainOptions = {
   rpcUrl?: string;
   /** Seconds between blocks (default automine: one block per transaction). */
   blockTime?: number;
+  /** Chain id of the anvil started (default 31337); `npm start`'s second chain is 31338. */
+  chainId?: number;
+  /** Name of the state file in `dataDir` (default anvil-state.json): one per chain. */
+  stateFile?: string;
   log?: (line: string) => void;
 };
 
@@ -54,15 +61,18 @@ export async function startDevChain(options: StartDevChainOptions = {}): Promise
     let state: string | undefined;
     if (options.dataDir) {
       mkdirSync(options.dataDir, { recursive: true });
-      state = join(options.dataDir, 'anvil-state.json');
+      state = join(options.dataDir, options.stateFile ?? 'anvil-state.json');
     }
     anvil = await startAnvil({
       ...(state ? { state } : {}),
       ...(options.blockTime ? { blockTime: options.blockTime } : {}),
+      ...(options.chainId ? { chainId: options.chainId } : {}),
       onPoolRepair: (line) => options.log?.(line),
     });
     rpcUrl = anvil.rpcUrl;
-    options.log?.(`anvil listening on ${rpcUrl}${state ? ' (state persisted in .data/anvil-state.json)' : ''}`);
+    options.log?.(
+      `anvil (chain ${options.chainId ?? 31337}) listening on ${rpcUrl}${state ? ` (state persisted in .data/${options.stateFile ?? 'anvil-state.json'})` : ''}`,
+    );
   }
   try {
     const deployed = await deployContracts({
@@ -107,5 +117,20 @@ export function devChainEnv(info: DevChainInfo): Record<string, string> {
     ...(info.depositFactory ? { CHAIN_TEST_DEPOSIT_FACTORY_ADDRESS: info.depositFactory } : {}),
     ...(info.depositFactoryV2 ? { CHAIN_TEST_DEPOSIT_FACTORY_V2_ADDRESS: info.depositFactoryV2 } : {}),
     CHAIN_TEST_START_BLOCK: info.deployBlock,
+  };
+}
+
+/**
+ * The CHAIN_* environment of a mode's further dev chain (`npm start`'s second anvil): listed in
+ * CHAIN_TEST_CHAINS by its chain id, with its own RPC URL and start block; it inherits the contract
+ * addresses, keys and timings from the first chain (the same deployer and nonces put the contracts
+ * at the same addresses on both).
+ */
+export function devFurtherChainEnv(info: DevChainInfo): Record<string, string> {
+  const P = `CHAIN_TEST_${info.chainId}_`;
+  return {
+    CHAIN_TEST_CHAINS: String(info.chainId),
+    [`${P}RPC_URL`]: info.rpcUrl,
+    [`${P}START_BLOCK`]: info.deployBlock,
   };
 }
