@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { inject } from 'vitest';
 import { createSql, type Sql } from '../../../src/db/client.js';
 import { ensureDatabase } from '../../../src/db/databases.js';
 import { migrate } from '../../../src/db/migrate.js';
@@ -82,26 +81,20 @@ export async function startChaosStack(options: { blockTime?: number; env?: Recor
   chmodSync(dataDir, 0o755);
   const postgresDir = join(dataDir, 'postgres');
   const port = await freePort();
+  let postgres: PostgresProcess = await startPostgresProcess({ dataDir: postgresDir, durable: true, port });
+  const adminUrl = postgres.url('postgres');
+  if (!adminUrl.includes(`:${port}/`)) throw new Error(`Postgres started on another port than ${port}`);
+  await ensureDatabase(adminUrl, 'chaos');
+  const databaseUrl = postgres.url('chaos');
+  await migrate(databaseUrl);
+  const sql = createSql(databaseUrl, { max: 5 });
+
   // A database file, not memory, so a restarted server still knows every workflow.
   const dbFile = join(dataDir, 'temporal.db');
-  // The three servers start side by side: seconds saved in every chaos file.
-  const [postgresStarted, temporalStarted, chain] = await Promise.all([
-    startPostgresProcess({ dataDir: postgresDir, durable: true, port }).then(async (started) => {
-      const adminUrl = started.url('postgres');
-      if (!adminUrl.includes(`:${port}/`)) throw new Error(`Postgres started on another port than ${port}`);
-      await ensureDatabase(adminUrl, 'chaos');
-      await migrate(started.url('chaos'));
-      return started;
-    }),
-    startTemporalDevServerOnFreePorts({ cli: temporalBinaries().cli, dbFile }),
-    startDevChain({ rpcUrl: '', ...(options.blockTime ? { blockTime: options.blockTime } : {}) }),
-  ]);
-  let postgres: PostgresProcess = postgresStarted;
-  let temporal = temporalStarted;
-  const databaseUrl = postgres.url('chaos');
-  const sql = createSql(databaseUrl, { max: 5 });
+  let temporal = await startTemporalDevServerOnFreePorts({ cli: temporalBinaries().cli, dbFile });
   // A restart comes back on the same ports: the services keep their address.
   const temporalOptions = { cli: temporalBinaries().cli, port: temporal.port, uiPort: temporal.uiPort, dbFile };
+  const chain = await startDevChain({ rpcUrl: '', ...(options.blockTime ? { blockTime: options.blockTime } : {}) });
   const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const baseEnv: Record<string, string> = {
@@ -115,8 +108,6 @@ export async function startChaosStack(options: { blockTime?: number; env?: Recor
     RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_KEY_PER_MINUTE: '1000000',
     ...devChainEnv(chain.info),
-    // The suite's workflow bundle, built once: a worker then starts without bundling (seconds each start).
-    TEMPORAL_WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
     ...options.env,
   };
   const services = new Set<Service>();
@@ -193,8 +184,7 @@ export async function startChaosStack(options: { blockTime?: number; env?: Recor
     stopTemporal,
     restartTemporal,
     stop: async () => {
-      // Side by side: each may take its shutdown grace, and none waits on another.
-      await Promise.all([...services].map((service) => service.stop()));
+      for (const service of [...services]) await service.stop();
       await sql.end({ timeout: 5 }).catch(() => undefined);
       await temporal.stop();
       await chain.stop();
