@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowestFirstSequencer from './test/support/slowest-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -12,5 +13,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Slowest files first, so the two workers end together (test/support/test-durations.json).
+    sequence: { sequencer: SlowestFirstSequencer },
   },
 });

@@ -46,6 +46,11 @@ const configSchema = z.object({
    * DEFAULT_MAX_CACHED_WORKFLOWS (src/temporal/worker.ts).
    */
   TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(500).optional(),
+  /**
+   * A workflow bundle built beforehand (bundleWorkflowCode of workflows/index.ts); without it the worker
+   * bundles the workflows at start, seconds of CPU. The test suite passes the bundle it builds once.
+   */
+  TEMPORAL_WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest request body accepted, in bytes (documented in the API reference). */
   BODY_LIMIT_BYTES: z.coerce
@@ -127,6 +132,8 @@ export type Config = {
   temporalNamespace: string;
   temporalTaskQueue: string;
   workerMaxCachedWorkflows: number | undefined;
+  /** TEMPORAL_WORKFLOW_BUNDLE_PATH: a prebuilt workflow bundle; undefined: bundle at start. */
+  workflowBundlePath: string | undefined;
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
   /** Null when no identity provider is configured: dashboard tokens are then refused. */
@@ -214,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalNamespace: e.TEMPORAL_NAMESPACE,
     temporalTaskQueue: e.TEMPORAL_TASK_QUEUE,
     workerMaxCachedWorkflows: e.TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS,
+    workflowBundlePath: e.TEMPORAL_WORKFLOW_BUNDLE_PATH,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     oidc:

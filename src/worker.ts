@@ -37,6 +37,7 @@ const worker = await createWorker({
   temporal,
   taskQueue: config.temporalTaskQueue,
   maxCachedWorkflows: config.workerMaxCachedWorkflows,
+  ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : {}),
   mailer,
   chain: config.chain,
   subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config.chain), { sql }),

@@ -62,6 +62,8 @@ export type SubscriptionChainEventDeps = {
   modes: { test?: SubscriptionContractMode; live?: SubscriptionContractMode };
   /** Workflow tuning (tests shorten these). */
   workflow?: Pick<SubscriptionWorkflowInput, 'retryIntervalHours' | 'periodsPerRun'>;
+  /** The runs' workflow task timeout; SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT unless a test that kills a worker shortens the wait. */
+  workflowTaskTimeout?: string;
   /** Where an ignored enrolment is reported (the indexer's logger). */
   log?: { warn: (details: object, message: string) => void };
 };
@@ -252,7 +254,7 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
       taskQueue: deps.taskQueue,
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      workflowTaskTimeout: SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT,
+      workflowTaskTimeout: deps.workflowTaskTimeout ?? SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT,
       // What an operator searches by (docs/operations.md) and the memo every business run has; the plan
       // is in the input and the API, and nothing reads it from the memo (issue 42).
       memo,

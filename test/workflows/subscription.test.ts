@@ -104,12 +104,13 @@ async function newWorker(subscriptionChain: SubscriptionChain = chain.subscripti
 }
 
 /** Keeps the chain's clock up with the workflow clock before enrolling. */
-async function enrol(input: { amount: bigint; periods: number; trialEnd?: bigint; balance?: bigint }) {
+async function enrol(input: { amount: bigint; periods: number; trialEnd?: bigint; balance?: bigint; workflowTaskTimeout?: string }) {
   await chain.warpTo(await env.currentTimeMs());
   const payer = newPayer();
   if (input.balance !== 0n) await chain.mint(payer.address, input.balance ?? USDC(100_000));
   const log = await chain.enrol({ payer, amount: input.amount, period: MONTH_PERIOD, periods: input.periods, trialEnd: input.trialEnd });
-  const created = await onSubscriptionCreatedOnChain(deps, log);
+  const startDeps = input.workflowTaskTimeout ? { ...deps, workflowTaskTimeout: input.workflowTaskTimeout } : deps;
+  const created = await onSubscriptionCreatedOnChain(startDeps, log);
   if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
   return { payer, log, subscriptionId: created.subscriptionId, handle: env.client.workflow.getHandle(created.subscriptionId) };
 }
@@ -683,7 +684,9 @@ describe('subscription workflow', () => {
   });
 
   it('no double charge: a worker process killed after sending the charge leaves exactly one on-chain charge for the period', async () => {
-    const { subscriptionId, handle, log } = await enrol({ amount: USDC(10), periods: 1 });
+    // The dead worker's task is retried after the workflow task timeout, wall-clock time even on the
+    // time-skipping server: the server's 10 s default rather than the product's 30 s keeps the wait short.
+    const { subscriptionId, handle, log } = await enrol({ amount: USDC(10), periods: 1, workflowTaskTimeout: '10s' });
     // The first worker is a separate process: its charge lands on-chain, then it is SIGKILLed
     // before the activity completes.
     const child = spawn(
@@ -736,8 +739,8 @@ describe('subscription workflow', () => {
       { periodIndex: 0, status: 'succeeded', attempts: 1, txHash: logs[0]!.transactionHash },
     ]);
     expect(await eventCount(subscriptionId, 'subscription.charged')).toBe(1);
-    // Wall-clock waits even on the time-skipping server: the dead worker's task times out after 30 s
-    // (SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT), then the retried task charges again; 36 to 63 s alone, over
-    // 120 s once in a loaded CI run.
+    // Wall-clock waits even on the time-skipping server: the dead worker's task times out after 10 s (set
+    // at enrolment above; 30 s, SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT, took 36 to 63 s alone and over 120 s
+    // once in a loaded CI run), then the retried task finds the charge on-chain.
   }, 240_000);
 });
