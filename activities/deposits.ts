@@ -43,11 +43,12 @@ export type SweepStep =
   | { kind: 'blocked'; recheckAfterMs: number };
 
 export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl }: DepositActivityDeps) {
-  const senders = new Map<boolean, OperatorSender>();
-  function operatorOf(livemode: boolean): OperatorSender {
-    let sender = senders.get(livemode);
+  // One operator sender per chain: a deposit is swept on the chain it arrived on (issue 39).
+  const senders = new Map<string, OperatorSender>();
+  function operatorOf(livemode: boolean, chainId: string): OperatorSender {
+    let sender = senders.get(`${livemode}:${chainId}`);
     if (!sender) {
-      const settings = chainFor(chain, livemode);
+      const settings = chainFor(chain, livemode, Number(chainId));
       if (!settings.operatorKey) throw new Error(`${settings.mode} mode has no operator key: deposits cannot be swept`);
       const client = publicClientFor(settings);
       sender = createOperatorSender({
@@ -58,14 +59,15 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
         receipts: createReceiptWaiter(client, settings.pollIntervalMs),
         stuckAfterMs: settings.stuckAfterSeconds * 1000,
       });
-      senders.set(livemode, sender);
+      senders.set(`${livemode}:${chainId}`, sender);
     }
     return sender;
   }
 
   /** The factory call that sweeps every deposit address of the batch (one entry per session), through the batch's factory version. */
   async function sweepCall(livemode: boolean, purpose: string, batch: deposits.DepositRow[]) {
-    const settings = chainFor(chain, livemode);
+    const chainId = batch[0]!.chainId;
+    const settings = chainFor(chain, livemode, Number(chainId));
     const bySession = new Map<string, Address>();
     for (const d of batch) bySession.set(d.paymentSessionId, getAddress(d.payoutAddress));
     const version = batch[0]!.depositFactoryVersion;
@@ -76,7 +78,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       args: [getAddress(batch[0]!.token), [...bySession.keys()].map(depositIdOf), [...bySession.values()]],
     });
     const to = depositFactoryOf(settings, version);
-    const estimate = await publicClientFor(settings).estimateGas({ account: operatorOf(livemode).address, to, data });
+    const estimate = await publicClientFor(settings).estimateGas({ account: operatorOf(livemode, chainId).address, to, data });
     return { purpose, to, data, gas: (estimate * 13n) / 10n };
   }
 
@@ -85,8 +87,8 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
    * address the token refused are blocked with the refusal's code and announced to their merchant.
    * Idempotent: a retry finds them swept or blocked already and changes nothing.
    */
-  async function settleItems(livemode: boolean, purpose: string, receipt: TransactionReceipt): Promise<void> {
-    const settings = chainFor(chain, livemode);
+  async function settleItems(livemode: boolean, chainId: string, purpose: string, receipt: TransactionReceipt): Promise<void> {
+    const settings = chainFor(chain, livemode, Number(chainId));
     const batch = await deposits.depositsOfSweep(sql, purpose);
     const sessionOf = new Map<string, string>();
     for (const d of batch) sessionOf.set(depositIdOf(d.paymentSessionId), d.paymentSessionId);
@@ -124,7 +126,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       if (deposit.sweptAt) return { kind: 'done', outcome: 'swept' };
       if (deposit.status === 'removed' && !deposit.sweepPurpose) return { kind: 'done', outcome: 'removed' };
       if (deposit.sweepBlockedAt && !deposit.sweepPurpose) {
-        const settings = chainFor(chain, deposit.livemode);
+        const settings = chainFor(chain, deposit.livemode, Number(deposit.chainId));
         const refused = await withSafeChainErrors(() =>
           sweepStillRefused(
             publicClientFor(settings),
@@ -159,7 +161,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
         if (!claimed?.sweepPurpose) throw new Error(`deposit ${depositId} is being claimed by another sweep`);
         purpose = claimed.sweepPurpose;
       }
-      const sender = operatorOf(deposit.livemode);
+      const sender = operatorOf(deposit.livemode, deposit.chainId);
       if (await sender.find(purpose)) return { kind: 'settle', purpose };
       const batch = await deposits.depositsOfSweep(sql, purpose);
       // Let go since it was read (its transaction failed meanwhile): the retry reads the deposit again.
@@ -173,7 +175,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       const [first] = await deposits.depositsOfSweep(sql, purpose);
       if (!first) return 'dropped';
       if (first.sweptAt) return 'success';
-      const sender = operatorOf(first.livemode);
+      const sender = operatorOf(first.livemode, first.chainId);
       const row = await sender.find(purpose);
       if (!row) {
         // Recorded nowhere: the claim outlived a send that never happened; let the deposits go.
@@ -184,7 +186,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       try {
         const settled = await withSafeChainErrors(() => sender.settle(row));
         if (settled.outcome === 'success') {
-          if (first.depositFactoryVersion === 2) await settleItems(first.livemode, purpose, settled.receipt);
+          if (first.depositFactoryVersion === 2) await settleItems(first.livemode, first.chainId, purpose, settled.receipt);
           else await deposits.markSwept(sql, purpose, settled.receipt.transactionHash);
           return 'success';
         }

@@ -34,10 +34,11 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
   /** The operator for an allowance refund, the relayer for a signed one. */
   function senderFor(row: refunds.RefundRow): Operator {
     const role = row.authorizationMessage ? 'relayer' : 'operator';
-    const key = `${row.livemode}:${role}`;
+    const key = `${row.livemode}:${row.chainId}:${role}`;
     let operator = senders.get(key);
     if (!operator) {
-      const settings = chainFor(chain, row.livemode);
+      // The refund's own chain: the one the money came in on (issue 39).
+      const settings = chainFor(chain, row.livemode, Number(row.chainId));
       const privateKey = role === 'relayer' ? settings.relayerKey : settings.operatorKey;
       if (!privateKey) throw new Error(`${settings.mode} mode has no ${role} key: the refund cannot be sent`);
       const client = publicClientFor(settings);

@@ -24,8 +24,14 @@ export type RelayActivityInput = { submissionId: string; livemode: boolean };
 export type SubmitOutcome = { status: 'submitted' | 'failed' | 'confirmed'; paysSession: boolean };
 
 export function createRelayActivities({ sql, chain = {}, temporal, taskQueue = TASK_QUEUES.main }: RelayActivityDeps) {
+  /** The chain the submission is on (issue 39: a mode may have several; the submission names its own). */
+  async function settingsOf(submissionId: string, livemode: boolean) {
+    const row = await findSubmission(sql, submissionId);
+    return chainFor(chain, livemode, row ? Number(row.chainId) : undefined);
+  }
+
   async function submitAndLook({ submissionId, livemode }: RelayActivityInput): Promise<SubmitOutcome> {
-    const settings = chainFor(chain, livemode);
+    const settings = await settingsOf(submissionId, livemode);
     const result = await submitSubmission(sql, settings, submissionId);
     const paysSession = result.submission.paymentSessionId !== null;
     if (result.status === 'failed') return { status: 'failed', paysSession };
@@ -42,7 +48,7 @@ export function createRelayActivities({ sql, chain = {}, temporal, taskQueue = T
   }
 
   async function follow({ submissionId, livemode }: RelayActivityInput): Promise<FollowResult> {
-    const settings = chainFor(chain, livemode);
+    const settings = await settingsOf(submissionId, livemode);
     const context = Context.current();
     for (;;) {
       const result = await checkSubmission(sql, settings, submissionId);

@@ -47,7 +47,14 @@ const hooks = createHookRegistry([
     log: log.child({ hook: 'subscriptions' }),
   }),
   ...agentIndexerHooks(config.chain, { sql, temporal }),
-  ...depositIndexerHooks({ sql, events, temporal, taskQueue: config.temporalTaskQueue, publicBaseUrl: config.publicBaseUrl }),
+  ...depositIndexerHooks({
+    sql,
+    events,
+    temporal,
+    taskQueue: config.temporalTaskQueue,
+    publicBaseUrl: config.publicBaseUrl,
+    chain: config.chain,
+  }),
 ]);
 /** Blocks per step (INDEXER_BATCH_SIZE, default 500): smaller ranges on providers with tight getLogs limits. */
 const batchSize = Number(process.env.INDEXER_BATCH_SIZE ?? 500);

@@ -8,6 +8,18 @@ export const amountString = z
   .regex(/^[1-9][0-9]{0,29}$/, 'must be a positive integer string of at most 30 digits')
   .describe('A positive integer amount in the smallest unit (USDC has 6 decimals), as a string.');
 
+/** An EVM chain id (EIP-155): which of the mode's configured chains (issue 39). */
+export const chainIdField = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** `?chainId=` on a list: only objects on that chain. */
+export const chainIdQuery = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(Number.MAX_SAFE_INTEGER)
+  .optional()
+  .describe("Only objects on this chain (an EIP-155 chain id of the mode's configured chains).");
+
 export const timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp.');
 
 /** The longest path id looked up; a longer one is `invalid_request` (ours are about 30 characters). */

@@ -1,7 +1,7 @@
 // The API shape of a payment session (and its checkout URL), shared by the routes, the
 // activities that record its events and the invoices that link to it.
 import { getAddress } from 'viem';
-import type * as repo from './repo.js';
+import * as repo from './repo.js';
 import type { PaymentSession, SessionDeposit } from './schemas.js';
 import { findChainPreset } from '../chain/presets.js';
 import { amountDue, amountOverpaid, amountRefundable } from './refundable.js';
@@ -28,6 +28,8 @@ export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl:
     payTo: row.payTo,
     token: row.token,
     chainId: Number(row.chainId),
+    acceptedChainIds: repo.acceptedChainsOf(row).map((chain) => chain.chainId),
+    transactionChainId: row.transactionChainId === null ? null : Number(row.transactionChainId),
     expiresAt: row.expiresAt.toISOString(),
     successUrl: row.successUrl,
     cancelUrl: row.cancelUrl,
@@ -63,23 +65,36 @@ export function transferUri(token: string, chainId: number, to: string, amount: 
 }
 
 export function renderDeposit(
-  row: Pick<repo.PaymentSessionRow, 'depositAddress' | 'status' | 'amount' | 'amountReceived' | 'amountRelayed' | 'token' | 'chainId'>,
+  row: Pick<
+    repo.PaymentSessionRow,
+    'depositAddress' | 'status' | 'amount' | 'amountReceived' | 'amountRelayed' | 'token' | 'chainId' | 'acceptedChains'
+  >,
 ): SessionDeposit | null {
   if (!row.depositAddress) return null;
+  const address = row.depositAddress;
   // A relayed payment counts toward the session as transfers do: what remains and the excess are of both.
   const remaining = amountDue(row);
   const amountRemaining = remaining.toString();
+  const uriAmount = remaining > 0n ? amountRemaining : row.amount;
   return {
-    address: row.depositAddress,
+    address,
     amountReceived: row.amountReceived,
     amountRemaining,
     amountExcess: amountOverpaid(row).toString(),
-    paymentUri: transferUri(row.token, Number(row.chainId), row.depositAddress, remaining > 0n ? amountRemaining : row.amount),
+    paymentUri: transferUri(row.token, Number(row.chainId), address, uriAmount),
+    // One address on every chain (CREATE2), so each network differs only in its chain id and token.
+    networks: repo.acceptedChainsOf(row).map((chain) => ({
+      chainId: chain.chainId,
+      network: networkName(chain.chainId),
+      token: chain.token,
+      paymentUri: transferUri(chain.token, chain.chainId, address, uriAmount),
+    })),
   };
 }
 
 /** The chain's name for people. */
 export function networkName(chainId: number): string {
-  if (chainId === 31337) return 'Anvil (local chain 31337)';
+  // The local chains of `npm start` (31337 and the next ids).
+  if (chainId >= 31337 && chainId < 31347) return `Anvil (local chain ${chainId})`;
   return findChainPreset(String(chainId))?.displayName ?? `Chain ${chainId}`;
 }

@@ -3,6 +3,7 @@
 // to, and is paid once that reaches its amount (anything beyond is the refundable excess). A deposit
 // arriving once the session expired, completed or was cancelled is late: recorded, swept to the
 // merchant all the same, and announced. A deposit a reorg removed is taken back out of the sum.
+// A deposit on a configured chain the session does not accept (issue 39) is late however early it came.
 // Each change commits with its events; each is idempotent (status moves only from the expected one).
 import type { Db, Sql } from '../db/client.js';
 import { commitWithEvents, type RecordEvent } from '../events/commit.js';
@@ -12,6 +13,11 @@ import * as deposits from './deposits-repo.js';
 import { amountOverpaid } from './refundable.js';
 import { renderPaymentSession } from './api-shape.js';
 import * as sessions from './repo.js';
+import { acceptsChain } from './accepted-chains.js';
+
+/** Whether the session accepts payment on the deposit's chain. */
+const onAcceptedChain = (s: sessions.PaymentSessionRow, d: deposits.DepositRow) =>
+  acceptsChain(sessions.acceptedChainsOf(s), Number(d.chainId));
 
 export type DepositAccountingDeps = { sql: Sql; events: EventDispatcher; publicBaseUrl: string };
 
@@ -21,6 +27,7 @@ export function renderDepositRecord(d: deposits.DepositRow) {
     id: d.id,
     object: 'deposit' as const,
     paymentSessionId: d.paymentSessionId,
+    chainId: Number(d.chainId),
     address: d.depositAddress,
     from: d.fromAddress,
     amount: d.amount,
@@ -66,7 +73,7 @@ async function settleEndedSessionDeposit(
   session: sessions.PaymentSessionRow,
   d: deposits.DepositRow,
 ): Promise<'credited' | 'late' | undefined> {
-  if (arrivedWhilePaying(session, d)) {
+  if (arrivedWhilePaying(session, d) && onAcceptedChain(session, d)) {
     if (!(await deposits.setDepositStatus(tx, d.id, ['pending'], 'credited'))) return undefined;
     await deposits.recomputeReceived(tx, session.id);
     const now = (await sessions.findPaymentSessionById(tx, session.id))!;
@@ -114,7 +121,7 @@ export async function creditSessionDeposits(deps: DepositAccountingDeps, session
     const open = await accepting(tx, session);
     const credited: deposits.DepositRow[] = [];
     for (const d of all.filter((x) => x.status === 'pending')) {
-      if (open) {
+      if (open && onAcceptedChain(session, d)) {
         if (await deposits.setDepositStatus(tx, d.id, ['pending'], 'credited')) credited.push(d);
       } else {
         await settleEndedSessionDeposit(tx, record, deps.publicBaseUrl, session, d);
@@ -146,6 +153,25 @@ export async function settleLateDeposits(deps: DepositAccountingDeps, sessionId:
     let late = 0;
     for (const d of await deposits.depositsOfSession(tx, sessionId)) {
       if (d.status === 'pending' && (await settleEndedSessionDeposit(tx, record, deps.publicBaseUrl, session, d)) === 'late') late++;
+    }
+    return late;
+  });
+}
+
+/**
+ * Pending deposits of the session on chains it does not accept become late deposits (with their
+ * event), whether or not the session is still open: recorded, swept and refundable, never credited.
+ */
+export async function settleUnacceptedDeposits(deps: DepositAccountingDeps, sessionId: string): Promise<number> {
+  return commitWithEvents(deps.sql, deps.events, async (tx, record) => {
+    const session = await lockSession(tx, sessionId);
+    if (!session) return 0;
+    let late = 0;
+    for (const d of await deposits.depositsOfSession(tx, sessionId)) {
+      if (d.status !== 'pending' || onAcceptedChain(session, d)) continue;
+      if (!(await deposits.setDepositStatus(tx, d.id, ['pending'], 'late'))) continue;
+      await recordDepositEvent(tx, record, deps.publicBaseUrl, session.id, 'payment.late_deposit', d);
+      late++;
     }
     return late;
   });

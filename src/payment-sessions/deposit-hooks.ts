@@ -3,6 +3,8 @@
 // deposit), and the session hears of it: its workflow credits the deposit while the session is open;
 // a session that has ended gets it as a late deposit at once. A reorg that removes the transfer takes
 // the deposit back out (unwind). Every step is idempotent: the indexer calls hooks at least once.
+// A deposit address is the same on every chain of the mode: a transfer on any of them finds its session;
+// on a chain the session accepts it pays toward it, on another configured chain it is a late deposit.
 import type { Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/client';
 import { getAddress, isAddressEqual } from 'viem';
@@ -13,12 +15,33 @@ import { hookPoints, startWorkflowOnce, type ChainEvent, type ChainHook, type Ho
 import { signalIfRunning, signalWithStart } from '../temporal/signals.js';
 import { depositSweepWorkflow, depositSweepWorkflowId } from '../../workflows/deposit-sweep.js';
 import { depositReceivedSignal, paymentSessionWorkflow, paymentSessionWorkflowId } from '../../workflows/payment-session.js';
-import { reverseDeposit, settleLateDeposits } from './deposit-accounting.js';
+import { reverseDeposit, settleLateDeposits, settleUnacceptedDeposits } from './deposit-accounting.js';
+import { chainsOf, type ChainConfig } from '../chain/config.js';
 import * as deposits from './deposits-repo.js';
 import * as sessions from './repo.js';
 import { paymentSessionWorkflowRun } from './starts.js';
 
-export type DepositHookDeps = { sql: Sql; events: EventDispatcher; temporal?: Client; taskQueue: string; publicBaseUrl: string };
+export type DepositHookDeps = {
+  sql: Sql;
+  events: EventDispatcher;
+  temporal?: Client;
+  taskQueue: string;
+  publicBaseUrl: string;
+  /** The configured chains: the token of a chain the session does not accept (without it, such transfers are ignored). */
+  chain?: ChainConfig;
+};
+
+/** The token a transfer on the event's chain must be of to pay the session: the accepted chain's, else the configured chain's. */
+function tokenOn(
+  deps: DepositHookDeps,
+  target: deposits.DepositTarget,
+  event: ChainEvent,
+): { token: string; accepted: boolean } | undefined {
+  const accepted = sessions.acceptedChainsOf(target).find((chain) => chain.chainId === event.chainId);
+  if (accepted) return { token: accepted.token, accepted: true };
+  const configured = chainsOf(deps.chain ?? {}, event.livemode).find((chain) => chain.chainId === event.chainId);
+  return configured ? { token: configured.token, accepted: false } : undefined;
+}
 
 function temporalOf(deps: DepositHookDeps, context: HookContext): Client {
   const temporal = context.temporal ?? deps.temporal;
@@ -30,16 +53,17 @@ export async function onTransferToDepositAddress(deps: DepositHookDeps, event: C
   const to = String(event.args.to ?? '');
   const value = BigInt(String(event.args.value ?? 0));
   if (!to || value <= 0n) return;
-  const target = await deposits.findSessionIdByDepositAddress(deps.sql, event, to);
+  const target = await deposits.findSessionByDepositAddress(deps.sql, event.livemode, to);
+  const expected = target && tokenOn(deps, target, event);
   // Another token sent to the address is not a payment (it stays there; docs/operations.md).
-  if (!target || !isAddressEqual(getAddress(target.token), event.address)) return;
+  if (!target || !expected || !isAddressEqual(getAddress(expected.token), event.address)) return;
   const deposit = await deposits.upsertDeposit(deps.sql, {
     id: newId('deposit'),
     paymentSessionId: target.id,
     merchantId: target.merchantId,
     livemode: event.livemode,
     chainId: String(event.chainId),
-    token: getAddress(target.token),
+    token: getAddress(expected.token),
     depositAddress: getAddress(to),
     payoutAddress: getAddress(target.payTo),
     fromAddress: getAddress(String(event.args.from)),
@@ -58,6 +82,10 @@ export async function onTransferToDepositAddress(deps: DepositHookDeps, event: C
     tags: { merchantId: session.merchantId, livemode: session.livemode },
   });
   if (deposit.status !== 'pending') return;
+  if (!expected.accepted) {
+    await settleUnacceptedDeposits(deps, session.id);
+    return;
+  }
   if (session.status === 'open' || session.status === 'processing') {
     await signalWithStart(temporal, paymentSessionWorkflow, paymentSessionWorkflowRun(deps.taskQueue, session), depositReceivedSignal, {
       depositId: deposit.id,

@@ -1,6 +1,7 @@
 // SQL of deposits: token Transfers into payment sessions' deposit addresses, their crediting to
 // the session (amount_received, amount_excess) and their sweep to the merchant's payout address.
 import type { Db } from '../db/client.js';
+import type { AcceptedChain } from './repo.js';
 
 export type DepositStatus = 'pending' | 'credited' | 'late' | 'removed';
 
@@ -38,15 +39,23 @@ const columns = (db: Db) =>
      d.sweep_transaction_hash as "sweepTransactionHash", d.swept_at as "sweptAt", d.deposit_factory_version as "depositFactoryVersion",
      d.sweep_blocked_at as "sweepBlockedAt", d.sweep_blocked_code as "sweepBlockedCode", d.created_at as "createdAt"`;
 
-/** The session whose deposit address `address` is on this chain and mode, if any. */
-export async function findSessionIdByDepositAddress(
-  db: Db,
-  ref: { chainId: number; livemode: boolean },
-  address: string,
-): Promise<{ id: string; merchantId: string; payTo: string; token: string } | undefined> {
-  const [row] = await db<{ id: string; merchantId: string; payTo: string; token: string }[]>`
-    select id, merchant_id as "merchantId", pay_to as "payTo", token from payment_sessions
-    where chain_id = ${ref.chainId} and livemode = ${ref.livemode} and lower(deposit_address) = ${address.toLowerCase()}`;
+/** A session a transfer may pay: found by its deposit address, which is the same on every chain of its mode. */
+export type DepositTarget = {
+  id: string;
+  merchantId: string;
+  payTo: string;
+  token: string;
+  chainId: string;
+  acceptedChains: AcceptedChain[] | null;
+};
+
+/** The session of the mode whose deposit address is `address`, whichever chain of the mode the transfer is on. */
+export async function findSessionByDepositAddress(db: Db, livemode: boolean, address: string): Promise<DepositTarget | undefined> {
+  const [row] = await db<DepositTarget[]>`
+    select id, merchant_id as "merchantId", pay_to as "payTo", token, chain_id::text as "chainId", accepted_chains as "acceptedChains"
+    from payment_sessions
+    where livemode = ${livemode} and lower(deposit_address) = ${address.toLowerCase()}
+    order by id limit 1`;
   return row;
 }
 

@@ -47,8 +47,20 @@ export type PaymentSessionRow = {
   testClockId: string | null;
   /** Why its latest relayed payment failed, while it is open again after it; null otherwise. */
   lastPaymentError: { code: string; reason: string } | null;
+  /** The chains it accepts, each with its token there, first = chainId (null: before issue 39, its chainId alone). */
+  acceptedChains: AcceptedChain[] | null;
+  /** The chain of `transactionHash` (the relayed payment's or the completing deposit's); null until completed. */
+  transactionChainId: string | null;
   createdAt: Date;
 };
+
+/** A chain a session may be paid on, and the token it is paid in there. */
+export type AcceptedChain = { chainId: number; token: string };
+
+/** The chains a session accepts: the stored list, or (a session created before several chains) its own chain. */
+export function acceptedChainsOf(row: Pick<PaymentSessionRow, 'acceptedChains' | 'chainId' | 'token'>): AcceptedChain[] {
+  return row.acceptedChains ?? [{ chainId: Number(row.chainId), token: row.token }];
+}
 
 export type X402Fields = {
   scheme: string;
@@ -86,6 +98,12 @@ const columns = (db: Db) =>
                                          'reason', coalesce(r.failure_reason, 'The payment failed on-chain.')) end
       from relay_submissions r where r.payment_session_id = s.id and s.status = 'open'
       order by r.created_at desc, r.id desc limit 1) as "lastPaymentError",
+     s.accepted_chains as "acceptedChains",
+     (select coalesce(
+        (select r.chain_id from relay_submissions r where r.id = s.relay_submission_id and r.transaction_hash = s.transaction_hash),
+        (select d.chain_id from deposits d where d.payment_session_id = s.id and d.transaction_hash = s.transaction_hash
+         order by d.id limit 1),
+        case when s.transaction_hash is not null then s.chain_id end))::text as "transactionChainId",
      s.created_at as "createdAt"`;
 
 export async function insertPaymentSession(
@@ -102,15 +120,17 @@ export async function insertPaymentSession(
     /** Which factory made the deposit address (src/chain/deposits/deposit-address.ts). */
     depositFactoryVersion?: number;
     testClockId?: string | null;
+    acceptedChains?: AcceptedChain[] | null;
   },
 ): Promise<PaymentSessionRow> {
   await db`
     insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at,
                                   success_url, cancel_url, metadata, created_by_api_key_id, product_id,
-                                  product_name, deposit_address, test_clock_id, deposit_factory_version)
+                                  product_name, deposit_address, test_clock_id, deposit_factory_version, accepted_chains)
     values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.amount}, ${s.currency}, 'open', ${s.payTo}, ${s.token}, ${s.chainId},
             ${s.expiresAt}, ${s.successUrl}, ${s.cancelUrl}, ${db.json(s.metadata)}, ${s.createdByApiKeyId ?? null}, ${s.productId ?? null},
-            ${s.productName ?? null}, ${s.depositAddress ?? null}, ${s.testClockId ?? null}, ${s.depositFactoryVersion ?? 1})`;
+            ${s.productName ?? null}, ${s.depositAddress ?? null}, ${s.testClockId ?? null}, ${s.depositFactoryVersion ?? 1},
+            ${s.acceptedChains ? db.json(s.acceptedChains) : null})`;
   return (await findPaymentSessionById(db, s.id))!;
 }
 
@@ -132,7 +152,7 @@ export async function lockPaymentSession(db: Db, scope: MerchantScope, id: strin
   return findPaymentSession(db, scope, id);
 }
 
-export type PaymentSessionFilter = CreatedRange & { status?: PaymentSessionRow['status']; q?: string };
+export type PaymentSessionFilter = CreatedRange & { status?: PaymentSessionRow['status']; q?: string; chainId?: number };
 
 export async function listPaymentSessions(
   db: Db,
@@ -143,10 +163,16 @@ export async function listPaymentSessions(
     select ${columns(db)} from payment_sessions s
     where s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode}
       ${page.status ? db`and s.status = ${page.status}` : db``}
+      ${page.chainId === undefined ? db`` : acceptsChain(db, page.chainId)}
       ${createdRangeSql(db, 's.created_at', page)}
       ${page.q ? searchSessions(db, scope, page.q) : db``}
       ${page.before ? db`and s.id < ${page.before}` : db``}
     order by s.id desc limit ${page.limit + 1}`;
+}
+
+/** A session that accepts the chain (one created before several chains accepts its chain_id alone). */
+function acceptsChain(db: Db, chainId: number) {
+  return db`and (s.accepted_chains @> ${db.json([{ chainId }])}::jsonb or (s.accepted_chains is null and s.chain_id = ${chainId}))`;
 }
 
 /** A session matching `q`: its id, payer or transaction hash, or the email prefix of its payer's customer. */
@@ -206,9 +232,13 @@ export async function markCancelled(db: Db, id: string): Promise<boolean> {
   return rows.length === 1;
 }
 
-export async function findMerchantDisplay(db: Db, merchantId: string): Promise<{ name: string; payoutAddress: string | null } | undefined> {
-  const [row] = await db<{ name: string; payoutAddress: string | null }[]>`
-    select coalesce(business_name, name) as name, payout_address as "payoutAddress" from merchants where id = ${merchantId}`;
+export async function findMerchantDisplay(
+  db: Db,
+  merchantId: string,
+): Promise<{ name: string; payoutAddress: string | null; acceptedChainIds: string[] | null } | undefined> {
+  const [row] = await db<{ name: string; payoutAddress: string | null; acceptedChainIds: string[] | null }[]>`
+    select coalesce(business_name, name) as name, payout_address as "payoutAddress",
+           accepted_chain_ids::text[] as "acceptedChainIds" from merchants where id = ${merchantId}`;
   return row;
 }
 

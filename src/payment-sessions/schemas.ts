@@ -1,7 +1,7 @@
 // Request and response shapes of payment sessions (the spec shows only the id;
 // these descriptions are the documentation in /openapi.json).
 import { z } from 'zod';
-import { amountString, pathId, timestamp } from '../http/schemas.js';
+import { amountString, chainIdField, chainIdQuery, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 
@@ -48,6 +48,14 @@ export const createPaymentSessionBody = z
     cancelUrl: redirectUrl.optional().describe('Where the hosted checkout sends the customer who cancels.'),
     metadata: metadata.default({}),
     testClock: testClockRef.optional(),
+    acceptedChainIds: z
+      .array(chainIdField)
+      .min(1)
+      .max(32)
+      .optional()
+      .describe(
+        "The chains (EIP-155 ids) the customer may pay on, in the order the hosted page offers them; each must be one of the mode's configured chains (and of the account's accepted chains when it restricts them). Default: the account's accepted chains, else every chain of the mode. The first is the session's `chainId`.",
+      ),
   })
   .strict();
 
@@ -77,7 +85,19 @@ export const sessionDeposit = z
     paymentUri: z
       .string()
       .describe(
-        'EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes.',
+        "EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain.",
+      ),
+    networks: z
+      .array(
+        z.object({
+          chainId: z.number().int(),
+          network: z.string().describe('The chain\'s name for people ("Base", "Arbitrum One").'),
+          token: z.string().describe('The token to send on this chain (USDC has its own address on each).'),
+          paymentUri: z.string().describe('EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`).'),
+        }),
+      )
+      .describe(
+        'Every accepted chain: the same `address` receives on each (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable.',
       ),
   })
   .meta({ id: 'PaymentSessionDeposit' });
@@ -106,8 +126,16 @@ export const paymentSession = z
         '`open`: awaiting payment. `processing`: a relayed payment for it was accepted and is on its way to the chain. `completed`: the payment is confirmed on-chain (terminal). `expired`: expiresAt passed without a payment (terminal). `cancelled`: cancelled, e.g. by voiding its invoice (terminal). A failed relayed payment puts a processing session back to open (or expired when past expiresAt).',
       ),
     payTo: z.string().describe("The address to pay: the merchant's payout address when the session was created."),
-    token: z.string().describe('The token contract (USDC of this mode).'),
-    chainId: z.number().int(),
+    token: z.string().describe('The token contract (USDC of this mode) on `chainId`.'),
+    chainId: z.number().int().describe('The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point.'),
+    acceptedChainIds: z
+      .array(z.number().int())
+      .describe('The chains the session may be paid on (EIP-155 ids), in the order the hosted page offers them.'),
+    transactionChainId: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The chain of `transactionHash` (the relayed payment or the completing deposit); null until completed.'),
     expiresAt: timestamp,
     successUrl: z.string().nullable(),
     cancelUrl: z.string().nullable(),
@@ -164,6 +192,7 @@ export const checkoutSession = z
     currency: z.string(),
     token: z.string(),
     chainId: z.number().int(),
+    acceptedChainIds: z.array(z.number().int()).describe('The chains the customer may choose among, first the default.'),
     payTo: z.string(),
     status: z.enum(PAYMENT_SESSION_STATUSES),
     expiresAt: timestamp,
@@ -205,6 +234,7 @@ export const paymentSessionTransaction = z
       .describe(
         "`payment`: a relayed payment (the payer's signed transfer the relay sent, x402 settlements included). `deposit`: a transfer into the session's deposit address. `sweep`: the transfer forwarding a deposit to the payout address. `refund`: a refund of the session.",
       ),
+    chainId: z.number().int().describe('The chain the transaction is on (EIP-155 id).'),
     sourceId: z
       .string()
       .describe(
@@ -230,7 +260,9 @@ export const paymentSessionTransaction = z
     amount: z.string().nullable().describe('What it moves, in token base units.'),
     late: z
       .boolean()
-      .describe('A deposit that arrived after the session had ended (not credited to it; refundable). False for other kinds.'),
+      .describe(
+        'A deposit that arrived after the session had ended, or on a configured chain the session does not accept (not credited to it; refundable). False for other kinds.',
+      ),
     failureCode: z.string().nullable().describe('The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed.'),
     failureReason: z.string().nullable(),
     createdAt: timestamp.describe('When the service recorded it (the submission, the observed transfer, the refund request).'),
@@ -248,6 +280,7 @@ export const paymentSessionParams = z.object({ id: pathId('paymentSession') });
 export const paymentSessionList = listOf(paymentSession);
 export const paymentSessionListQuery = listQueryOf('paymentSession').extend({
   status: z.enum(PAYMENT_SESSION_STATUSES).optional().describe('Only sessions in this status.'),
+  chainId: chainIdQuery.describe('Only sessions that accept this chain (EIP-155 id).'),
   ...createdRangeQuery,
   q: searchQuery(
     'the session id, the payer wallet address (any letter case), the transaction hash (exact), or the start of the email of the ' +

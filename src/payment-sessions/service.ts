@@ -5,7 +5,7 @@
 import { createdRangeOf } from '../http/list-filters.js';
 import type { Client } from '@temporalio/client';
 import { getAddress } from 'viem';
-import { chainFor, depositFactoryOf, type ChainConfig } from '../chain/config.js';
+import { chainFor, chainsOf, depositFactoryOf, type ChainConfig } from '../chain/config.js';
 import { CURRENT_DEPOSIT_FACTORY_VERSION, depositAddressOf } from '../chain/deposits/deposit-address.js';
 import type { Db, Sql } from '../db/client.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
@@ -15,10 +15,11 @@ import { newId } from '../ids.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
 import { networkName, renderDeposit, renderPaymentSession, successUrlFor } from './api-shape.js';
 import { paymentSessionWorkflowStart } from './starts.js';
+import { resolveAcceptedChains } from './accepted-chains.js';
 import { objectClock } from '../test-clocks/object-clock.js';
 import * as repo from './repo.js';
 import * as transactionsRepo from './transactions-repo.js';
-import { renderSessionTransactions } from './transactions.js';
+import { renderSessionTransactions, type Finality } from './transactions.js';
 import type {
   CheckoutSession,
   CreatePaymentSessionBody,
@@ -48,10 +49,15 @@ export async function insertSessionInTx(
     productName?: string | null;
     /** The test clock its expiry follows (issue #30). */
     testClockId?: string | null;
+    /** The chains the customer may pay on (default: the account's setting, else every chain of the mode). */
+    acceptedChainIds?: number[];
   },
 ): Promise<repo.PaymentSessionRow> {
-  const settings = chainFor(chain, scope.livemode);
+  chainFor(chain, scope.livemode);
   const merchant = await repo.findMerchantDisplay(tx, scope.merchantId);
+  const acceptedChains = resolveAcceptedChains(chain, scope.livemode, input.acceptedChainIds, merchant?.acceptedChainIds);
+  // The first accepted chain is the session's chain: where its token and payment URI point by default.
+  const settings = chainFor(chain, scope.livemode, acceptedChains[0]!.chainId);
   if (!merchant?.payoutAddress) {
     throw new InvalidRequestError(
       'The merchant has no payout address: complete business onboarding (payout address) before creating payment sessions or invoices.',
@@ -82,6 +88,7 @@ export async function insertSessionInTx(
     ),
     depositFactoryVersion: CURRENT_DEPOSIT_FACTORY_VERSION,
     testClockId: input.testClockId ?? null,
+    acceptedChains,
   });
 }
 
@@ -138,6 +145,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         ...createdRangeOf(query),
         status: query.status,
         q: query.q,
+        ...(query.chainId === undefined ? {} : { chainId: query.chainId }),
         before: decodeCursor(query.cursor),
         limit: query.limit,
       });
@@ -148,14 +156,20 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
     async listTransactions(scope: MerchantScope, id: string): Promise<{ data: PaymentSessionTransaction[] }> {
       const row = await repo.findPaymentSession(sql, scope, id);
       if (!row) throw new NotFoundError(`No such payment session: ${id}.`, { param: 'id' });
-      const [relay, deposits, refunds, safeBlock] = await Promise.all([
+      const [relay, deposits, refunds] = await Promise.all([
         transactionsRepo.relaySubmissionsOf(sql, row),
         transactionsRepo.depositsOf(sql, row.id),
         transactionsRepo.refundsOf(sql, row.id),
-        transactionsRepo.indexedSafeBlock(sql, row.chainId, row.livemode),
       ]);
-      const required = (scope.livemode ? chain.live : chain.test)?.confirmations ?? 1;
-      return { data: renderSessionTransactions({ relay, deposits, refunds }, { required, safeBlock }) };
+      // Each chain its own finality: its confirmations and its indexer's checkpoint.
+      const chainIds = [...new Set([row.chainId, ...[...relay, ...deposits, ...refunds].map((t) => t.chainId)])];
+      const finality = new Map<string, Finality>();
+      for (const chainId of chainIds) {
+        const settings = chainsOf(chain, scope.livemode).find((c) => c.chainId === Number(chainId));
+        const safeBlock = await transactionsRepo.indexedSafeBlock(sql, chainId, row.livemode);
+        finality.set(chainId, { required: settings?.confirmations ?? 1, safeBlock });
+      }
+      return { data: renderSessionTransactions({ relay, deposits, refunds }, (chainId) => finality.get(chainId)!) };
     },
 
     async getForCheckout(id: string): Promise<CheckoutSession> {
@@ -169,6 +183,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         currency: row.currency,
         token: row.token,
         chainId: Number(row.chainId),
+        acceptedChainIds: repo.acceptedChainsOf(row).map((c) => c.chainId),
         payTo: row.payTo,
         status: row.status,
         expiresAt: row.expiresAt.toISOString(),

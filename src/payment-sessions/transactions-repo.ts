@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 
 export type RelayTransactionRow = {
   id: string;
+  chainId: string;
   status: 'pending' | 'submitted' | 'confirmed' | 'failed';
   transactionHash: string | null;
   blockNumber: string | null;
@@ -19,6 +20,9 @@ export type RelayTransactionRow = {
 
 export type DepositTransactionRow = {
   id: string;
+  chainId: string;
+  /** The session does not accept the deposit's chain: it is late however early it came. */
+  unacceptedChain: boolean;
   status: 'pending' | 'credited' | 'late' | 'removed';
   transactionHash: string;
   blockNumber: string;
@@ -36,6 +40,7 @@ export type DepositTransactionRow = {
 
 export type RefundTransactionRow = {
   id: string;
+  chainId: string;
   status: 'requires_action' | 'pending' | 'processing' | 'succeeded' | 'failed' | 'cancelled';
   transactionHash: string | null;
   blockNumber: string | null;
@@ -56,7 +61,7 @@ export async function relaySubmissionsOf(
   session: { id: string; relaySubmissionId: string | null },
 ): Promise<RelayTransactionRow[]> {
   return db<RelayTransactionRow[]>`
-    select r.id, r.status, r.transaction_hash as "transactionHash", r.block_number::text as "blockNumber", r.confirmations,
+    select r.id, r.chain_id::text as "chainId", r.status, r.transaction_hash as "transactionHash", r.block_number::text as "blockNumber", r.confirmations,
            r.call->>'from' as "from", r.call->>'to' as "to", r.call->>'value' as amount,
            r.failure_code as "failureCode", r.failure_reason as "failureReason", r.created_at as "createdAt", r.updated_at as "updatedAt"
     from relay_submissions r
@@ -67,11 +72,14 @@ export async function relaySubmissionsOf(
 /** Transfers into the session's deposit address, each with the sweep that forwards it (its ledger row, if sent). */
 export async function depositsOf(db: Db, sessionId: string): Promise<DepositTransactionRow[]> {
   return db<DepositTransactionRow[]>`
-    select d.id, d.status, d.transaction_hash as "transactionHash", d.block_number::text as "blockNumber", d.from_address as "from",
+    select d.id, d.chain_id::text as "chainId", d.status,
+           not coalesce(s.accepted_chains @> jsonb_build_array(jsonb_build_object('chainId', d.chain_id)), s.chain_id = d.chain_id)
+             as "unacceptedChain", d.transaction_hash as "transactionHash", d.block_number::text as "blockNumber", d.from_address as "from",
            d.deposit_address as "to", d.amount::text as amount, d.payout_address as "payoutAddress", d.sweep_purpose as "sweepPurpose",
            d.sweep_transaction_hash as "sweepTransactionHash", sweep.outcome as "sweepOutcome", sweep.transaction_hash as "sweepSentHash",
            d.swept_at as "sweptAt", d.created_at as "createdAt"
     from deposits d
+    join payment_sessions s on s.id = d.payment_session_id
     left join lateral (
       select c.outcome, c.transaction_hash from chain_transactions c
       where c.chain_id = d.chain_id and c.purpose = d.sweep_purpose
@@ -83,7 +91,7 @@ export async function depositsOf(db: Db, sessionId: string): Promise<DepositTran
 
 export async function refundsOf(db: Db, sessionId: string): Promise<RefundTransactionRow[]> {
   return db<RefundTransactionRow[]>`
-    select id, status, transaction_hash as "transactionHash", block_number::text as "blockNumber", from_address as "from",
+    select id, chain_id::text as "chainId", status, transaction_hash as "transactionHash", block_number::text as "blockNumber", from_address as "from",
            to_address as "to", amount::text as amount, failure_code as "failureCode", failure_reason as "failureReason",
            succeeded_at as "succeededAt", failed_at as "failedAt", created_at as "createdAt"
     from refunds

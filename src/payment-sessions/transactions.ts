@@ -4,7 +4,8 @@
 import type { DepositTransactionRow, RefundTransactionRow, RelayTransactionRow } from './transactions-repo.js';
 import type { PaymentSessionTransaction } from './schemas.js';
 
-type Finality = {
+/** The finality of one chain; a session's transactions may be on several. */
+export type Finality = {
   /** Confirmations the mode's chain needs. */
   required: number;
   /** The indexer's last checkpoint: the newest block it read with `required` confirmations (null before its first pass). */
@@ -27,6 +28,7 @@ function relayed(row: RelayTransactionRow, finality: Finality): PaymentSessionTr
   return {
     ...base,
     kind: 'payment',
+    chainId: Number(row.chainId),
     sourceId: row.id,
     status: row.status,
     transactionHash: row.transactionHash,
@@ -49,6 +51,7 @@ function deposited(row: DepositTransactionRow, finality: Finality): PaymentSessi
   return {
     ...base,
     kind: 'deposit',
+    chainId: Number(row.chainId),
     sourceId: row.id,
     status: DEPOSIT_STATUS[row.status],
     transactionHash: row.transactionHash,
@@ -58,7 +61,7 @@ function deposited(row: DepositTransactionRow, finality: Finality): PaymentSessi
     from: row.from,
     to: row.to,
     amount: row.amount,
-    late: row.status === 'late',
+    late: row.status === 'late' || (row.unacceptedChain && row.status !== 'removed'),
     createdAt: row.createdAt.toISOString(),
     // The indexer records a transfer only once it has the confirmations.
     confirmedAt: row.status === 'credited' || row.status === 'late' ? row.createdAt.toISOString() : null,
@@ -72,6 +75,7 @@ function swept(row: DepositTransactionRow, finality: Finality): PaymentSessionTr
   return {
     ...base,
     kind: 'sweep',
+    chainId: Number(row.chainId),
     sourceId: row.id,
     status: row.sweptAt ? 'confirmed' : failed ? 'failed' : row.sweepSentHash ? 'submitted' : 'pending',
     transactionHash: row.sweepTransactionHash ?? row.sweepSentHash,
@@ -100,6 +104,7 @@ function refunded(row: RefundTransactionRow, finality: Finality): PaymentSession
   return {
     ...base,
     kind: 'refund',
+    chainId: Number(row.chainId),
     sourceId: row.id,
     status: REFUND_STATUS[row.status],
     transactionHash: row.transactionHash,
@@ -118,14 +123,16 @@ function refunded(row: RefundTransactionRow, finality: Finality): PaymentSession
 
 export function renderSessionTransactions(
   rows: { relay: RelayTransactionRow[]; deposits: DepositTransactionRow[]; refunds: RefundTransactionRow[] },
-  finality: Finality,
+  finalityOf: (chainId: string) => Finality,
 ): PaymentSessionTransaction[] {
   const all = [
-    ...rows.relay.map((row) => relayed(row, finality)),
+    ...rows.relay.map((row) => relayed(row, finalityOf(row.chainId))),
     ...rows.deposits.flatMap((row) =>
-      [deposited(row, finality), swept(row, finality)].filter((t): t is PaymentSessionTransaction => t !== null),
+      [deposited(row, finalityOf(row.chainId)), swept(row, finalityOf(row.chainId))].filter(
+        (t): t is PaymentSessionTransaction => t !== null,
+      ),
     ),
-    ...rows.refunds.map((row) => refunded(row, finality)),
+    ...rows.refunds.map((row) => refunded(row, finalityOf(row.chainId))),
   ];
   // Oldest first; a sweep shares its deposit's time and follows it (the sort is stable).
   return all.sort((a, b) => a.createdAt.localeCompare(b.createdAt));

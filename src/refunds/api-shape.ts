@@ -68,6 +68,7 @@ export function renderRefund(row: RefundRow, publicBaseUrl = ''): Refund {
     failedAt: row.failedAt?.toISOString() ?? null,
     succeededAt: row.succeededAt?.toISOString() ?? null,
     cancelledAt: row.cancelledAt?.toISOString() ?? null,
+    chainId: Number(row.chainId),
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

@@ -117,9 +117,9 @@ export async function findLateDeposit(
   db: Db,
   sessionId: string,
   depositId: string,
-): Promise<{ fromAddress: string; amount: string; reserved: string } | undefined> {
-  const [row] = await db<{ fromAddress: string; amount: string; reserved: string }[]>`
-    select d.from_address as "fromAddress", d.amount::text as amount,
+): Promise<{ fromAddress: string; amount: string; reserved: string; chainId: string } | undefined> {
+  const [row] = await db<{ fromAddress: string; amount: string; reserved: string; chainId: string }[]>`
+    select d.from_address as "fromAddress", d.amount::text as amount, d.chain_id::text as "chainId",
            (select coalesce(sum(r.amount), 0)::text from refunds r
             where r.deposit_id = d.id and r.status in ('requires_action', 'pending', 'processing', 'succeeded')) as reserved
     from deposits d where d.id = ${depositId} and d.payment_session_id = ${sessionId} and d.status = 'late'`;
@@ -174,12 +174,13 @@ export async function findRefund(db: Db, scope: MerchantScope, id: string): Prom
 export async function listRefunds(
   db: Db,
   scope: MerchantScope,
-  page: CreatedRange & { before?: string; limit: number; status?: RefundRow['status']; q?: string },
+  page: CreatedRange & { before?: string; limit: number; status?: RefundRow['status']; q?: string; chainId?: number },
 ): Promise<RefundRow[]> {
   return db<RefundRow[]>`
     select ${columns(db)} from refunds
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
       ${page.status ? db`and status = ${page.status}` : db``}
+      ${page.chainId === undefined ? db`` : db`and chain_id = ${page.chainId}`}
       ${createdRangeSql(db, 'created_at', page)}
       ${
         page.q

@@ -2,7 +2,7 @@
 // recording of an on-chain transaction hash; the rest is documented here).
 import { isAddress } from 'viem';
 import { z } from 'zod';
-import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
+import { amountString, idParam, pathId, timestamp, chainIdQuery } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { REFUSAL_CODES } from '../chain/refusals.js';
@@ -139,6 +139,10 @@ export const refund = z
     failedAt: timestamp.nullable(),
     succeededAt: timestamp.nullable(),
     cancelledAt: timestamp.nullable(),
+    chainId: z
+      .number()
+      .int()
+      .describe('The chain the refund goes out on (EIP-155 id): the one the refunded money came in on, never another by default.'),
     livemode: z.boolean(),
     createdAt: timestamp,
   })
@@ -159,6 +163,7 @@ export const refundParams = z.object({ id: pathId('refund') });
 export const refundList = listOf(refund);
 export const refundListQuery = listQueryOf('refund').extend({
   status: z.enum(REFUND_STATUSES).optional().describe('Only refunds in this status.'),
+  chainId: chainIdQuery.describe('Only refunds on this chain (EIP-155 id).'),
   ...createdRangeQuery,
   q: searchQuery(
     'the refund id, the id of the refunded payment session, the wallet address refunded to (any letter case), or the refund ' +

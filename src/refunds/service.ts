@@ -123,6 +123,18 @@ async function refusalOfRefundTransfer(
   );
 }
 
+/**
+ * The chain a refund goes out on: the chain the money came in on (issue 39). A late deposit's own chain;
+ * else the chain of the transaction that paid the session (the relayed payment, or the deposit that
+ * completed it), else the session's chain.
+ */
+export function paymentChainOf(
+  session: Pick<sessionRepo.PaymentSessionRow, 'chainId' | 'transactionChainId'>,
+  lateDeposit?: { chainId: string },
+): number {
+  return Number(lateDeposit?.chainId ?? session.transactionChainId ?? session.chainId);
+}
+
 export function createRefundService({
   sql,
   chain,
@@ -163,8 +175,8 @@ export function createRefundService({
    * refunds in progress take from it (read under a lock per payout wallet, so concurrent refunds
    * never count the same allowance twice), else `wallet`.
    */
-  async function methodFor(tx: Db, livemode: boolean, payout: string, amount: bigint): Promise<repo.RefundMethod> {
-    const settings = chainFor(chain, livemode);
+  async function methodFor(tx: Db, livemode: boolean, chainId: number, payout: string, amount: bigint): Promise<repo.RefundMethod> {
+    const settings = chainFor(chain, livemode, chainId);
     const operator = refundOperatorOf(settings);
     if (!operator) return 'wallet';
     await repo.lockRefundAllowance(tx, settings.chainId, livemode, payout);
@@ -224,7 +236,8 @@ export function createRefundService({
             },
           );
         }
-        const settings = chainFor(chain, scope.livemode);
+        // The refund goes out on the chain the money came in on (issue 39): the late deposit's, else the payment's.
+        const settings = chainFor(chain, scope.livemode, paymentChainOf(session, lateDeposit));
         const choice: RecipientChoice = input.destination
           ? { kind: 'known', address: getAddress(input.destination), source: 'merchant_specified' }
           : input.customerClaim
@@ -242,7 +255,7 @@ export function createRefundService({
           throw new InvalidRequestError(`amount ${amount} exceeds what remains refundable of ${of} (${remaining}).`, { param: 'amount' });
         }
         // A refund waiting for the customer's address takes its method once it has one.
-        const method = choice.kind === 'known' ? await methodFor(tx, scope.livemode, session.payTo, amount) : 'wallet';
+        const method = choice.kind === 'known' ? await methodFor(tx, scope.livemode, settings.chainId, session.payTo, amount) : 'wallet';
         const row = await repo.insertRefund(tx, {
           id: newId('refund'),
           ...scope,
@@ -252,8 +265,8 @@ export function createRefundService({
           currency: session.currency,
           reason: input.reason ?? null,
           method,
-          chainId: Number(session.chainId),
-          token: session.token,
+          chainId: settings.chainId,
+          token: settings.token,
           fromAddress: session.payTo,
           toAddress: choice.kind === 'known' ? choice.address : null,
           recipientSource: choice.kind === 'known' ? choice.source : null,
@@ -305,7 +318,7 @@ export function createRefundService({
         if (refund.transactionHash === hash) return render(refund);
         throw new InvalidStateError('The refund already succeeded with another transaction.', { param: 'transactionHash' });
       }
-      const settings = chainFor(chain, scope.livemode);
+      const settings = chainFor(chain, scope.livemode, Number(refund.chainId));
       const client = publicClientFor(settings);
       const [receipt, latest] = await withSafeChainErrors(() =>
         Promise.all([client.getTransactionReceipt({ hash }).catch(() => undefined), client.getBlockNumber()]),
@@ -384,7 +397,7 @@ export function createRefundService({
       if (!refund.toAddress || !isAddressEqual(getAddress(a.to), getAddress(refund.toAddress)))
         throw mismatch('to', refund.toAddress ?? 'the claimed address');
       if (a.value !== refund.amount) throw mismatch('value', refund.amount);
-      const settings = chainFor(chain, scope.livemode);
+      const settings = chainFor(chain, scope.livemode, Number(refund.chainId));
       if (!settings.relayerKey)
         throw new InvalidStateError(`${settings.mode} mode has no relayer on this deployment.`, { param: 'livemode' });
       const client = publicClientFor(settings);
@@ -523,11 +536,11 @@ export function createRefundService({
             message: 'Enter a wallet address: 0x followed by 40 hexadecimal digits (mixed case must be a valid checksum).',
           };
         const session = await sessionRepo.lockPaymentSession(tx, refund, refund.paymentSessionId);
-        const settings = chainFor(chain, refund.livemode);
+        const settings = chainFor(chain, refund.livemode, Number(refund.chainId));
         const to = getAddress(parsed.data);
         const refused = refusedRecipient(to, settings, session!);
         if (refused) return { kind: 'invalid', message: refused };
-        const method = await methodFor(tx, refund.livemode, refund.fromAddress, BigInt(refund.amount));
+        const method = await methodFor(tx, refund.livemode, Number(refund.chainId), refund.fromAddress, BigInt(refund.amount));
         const claimed = await repo.recordClaim(tx, refund.id, to, method);
         if (!claimed) return { kind: 'already_claimed' };
         const starts = claimed.status === 'processing' ? [await queueWorkflowStart(tx, refundWorkflowStart(taskQueue, claimed))] : [];
@@ -641,6 +654,7 @@ export function createRefundService({
       const rows = await repo.listRefunds(sql, scope, {
         ...createdRangeOf(query),
         status: query.status,
+        ...(query.chainId === undefined ? {} : { chainId: query.chainId }),
         q: query.q,
         before: decodeCursor(query.cursor),
         limit: query.limit,

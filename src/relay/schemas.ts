@@ -1,7 +1,7 @@
 // Request and response shapes of the relay (the spec leaves them open; these
 // descriptions are the documentation in /openapi.json).
 import { z } from 'zod';
-import { amountString, timestamp } from '../http/schemas.js';
+import { amountString, chainIdField, timestamp } from '../http/schemas.js';
 import { address } from '../tokens/schemas.js';
 
 const uintString = z
@@ -30,6 +30,11 @@ const paymentSignature = z
 
 export const relayPaymentBody = z
   .object({
+    chainId: chainIdField
+      .optional()
+      .describe(
+        "The chain to send on (EIP-155 id): one of the mode's configured chains, and one the payment session accepts when one is named. Default: the mode's first chain. The authorization must be signed for this chain's USDC (its EIP-712 domain names the chain).",
+      ),
     token: address.optional().describe("The token's address; defaults to the mode's configured USDC and must equal it."),
     authorization: z
       .object({

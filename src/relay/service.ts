@@ -6,6 +6,7 @@ import { type Address, type Hex, getAddress, hashTypedData, isAddressEqual } fro
 import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../chain/generated/contracts.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
+import { acceptsChain } from '../payment-sessions/accepted-chains.js';
 import { chainFor, subscriptionManagerV2Of, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { chargeWindowForPeriod } from '../subscriptions/periods.js';
 import { nextBlockTime } from '../chain/chain-time.js';
@@ -54,8 +55,9 @@ const refuse = (param: string, message: string) => new InvalidRequestError(messa
 export type RelayServiceDeps = { sql: Sql; chain: ChainConfig; tokens: TokenService; temporal?: Client; taskQueue: string };
 
 export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: RelayServiceDeps) {
-  function settingsFor(scope: MerchantScope): ChainSettings {
-    const settings = chainFor(chain, scope.livemode);
+  /** The mode's chain the submission is sent on: the one named (issue 39), else the mode's first. */
+  function settingsFor(scope: MerchantScope, chainId?: number): ChainSettings {
+    const settings = chainFor(chain, scope.livemode, chainId);
     if (!settings.relayerKey) {
       throw new InvalidRequestError(`The relay is not configured for ${settings.mode} mode on this deployment.`, { param: 'livemode' });
     }
@@ -175,7 +177,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
   return {
     async submitPayment(scope: MerchantScope, idempotencyKey: string | undefined, body: RelayPaymentBody): Promise<RelaySubmission> {
       const key = requireKey(idempotencyKey);
-      const settings = settingsFor(scope);
+      const settings = settingsFor(scope, body.chainId);
       const client = publicClientFor(settings);
       const token = getAddress(body.token ?? settings.token);
       if (!isAddressEqual(token, settings.token))
@@ -224,7 +226,10 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
             param: 'paymentSessionId',
           });
         }
-        if (!isAddressEqual(getAddress(session.token), token)) throw refuse('token', `The payment session is paid in ${session.token}.`);
+        if (!acceptsChain(sessionRepo.acceptedChainsOf(session), settings.chainId)) {
+          const ids = sessionRepo.acceptedChainsOf(session).map((c) => c.chainId);
+          throw refuse('chainId', `The payment session is not paid on chain ${settings.chainId}; it accepts ${ids.join(', ')}.`);
+        }
         if (!isAddressEqual(getAddress(session.payTo), message.to))
           throw refuse('authorization.to', `The payment session must be paid to its payTo ${session.payTo}.`);
         // What remains due: a partial transfer to the deposit address already paid part of the amount.

@@ -8,8 +8,9 @@ import { type Address, getAddress, isAddressEqual } from 'viem';
 import type { ChainSettings } from '../chain/config.js';
 import type { Db } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
-import { findSessionIdByDepositAddress } from '../payment-sessions/deposits-repo.js';
-import { type PaymentSessionRow, findPaymentSessionById } from '../payment-sessions/repo.js';
+import { findSessionByDepositAddress } from '../payment-sessions/deposits-repo.js';
+import { type PaymentSessionRow, acceptedChainsOf, findPaymentSessionById } from '../payment-sessions/repo.js';
+import { acceptsChain } from '../payment-sessions/accepted-chains.js';
 import { X402_REASONS, type X402Reason } from './reasons.js';
 
 export type Recipient = { kind: 'payout' } | { kind: 'deposit'; session: PaymentSessionRow };
@@ -23,8 +24,10 @@ export async function recipientOf(
   payout: string | null | undefined,
 ): Promise<{ recipient: Recipient } | { refusal: string }> {
   if (payout && isAddressEqual(getAddress(payout), to)) return { recipient: { kind: 'payout' } };
-  const found = await findSessionIdByDepositAddress(db, { chainId: settings.chainId, livemode: scope.livemode }, to);
-  const session = found && found.merchantId === scope.merchantId ? await findPaymentSessionById(db, found.id) : undefined;
+  const found = await findSessionByDepositAddress(db, scope.livemode, to);
+  // The session must accept the chain the payment settles on (its deposit address is the same on every chain).
+  const ours = found && found.merchantId === scope.merchantId && acceptsChain(acceptedChainsOf(found), settings.chainId);
+  const session = ours ? await findPaymentSessionById(db, found.id) : undefined;
   if (!session) {
     // Another merchant's deposit address, or one of another mode (another chain), reads the same: not yours here.
     return {

@@ -3228,8 +3228,18 @@ export interface components {
             amountRemaining: string;
             /** @description What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds. */
             amountExcess: string;
-            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes. */
+            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
             paymentUri: string;
+            /** @description Every accepted chain: the same `address` receives on each (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. */
+            networks: {
+                chainId: number;
+                /** @description The chain's name for people ("Base", "Arbitrum One"). */
+                network: string;
+                /** @description The token to send on this chain (USDC has its own address on each). */
+                token: string;
+                /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
+                paymentUri: string;
+            }[];
         };
         PaymentSessionInput: {
             id: string;
@@ -3245,9 +3255,14 @@ export interface components {
             status: "open" | "processing" | "completed" | "expired" | "cancelled";
             /** @description The address to pay: the merchant's payout address when the session was created. */
             payTo: string;
-            /** @description The token contract (USDC of this mode). */
+            /** @description The token contract (USDC of this mode) on `chainId`. */
             token: string;
+            /** @description The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point. */
             chainId: number;
+            /** @description The chains the session may be paid on (EIP-155 ids), in the order the hosted page offers them. */
+            acceptedChainIds: number[];
+            /** @description The chain of `transactionHash` (the relayed payment or the completing deposit); null until completed. */
+            transactionChainId: number | null;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp.
@@ -3317,6 +3332,8 @@ export interface components {
             currency: string;
             token: string;
             chainId: number;
+            /** @description The chains the customer may choose among, first the default. */
+            acceptedChainIds: number[];
             payTo: string;
             /** @enum {string} */
             status: "open" | "processing" | "completed" | "expired" | "cancelled";
@@ -3366,6 +3383,8 @@ export interface components {
              * @enum {string}
              */
             kind: "payment" | "deposit" | "sweep" | "refund";
+            /** @description The chain the transaction is on (EIP-155 id). */
+            chainId: number;
             /** @description The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`). */
             sourceId: string;
             /**
@@ -3385,7 +3404,7 @@ export interface components {
             to: string | null;
             /** @description What it moves, in token base units. */
             amount: string | null;
-            /** @description A deposit that arrived after the session had ended (not credited to it; refundable). False for other kinds. */
+            /** @description A deposit that arrived after the session had ended, or on a configured chain the session does not accept (not credited to it; refundable). False for other kinds. */
             late: boolean;
             /** @description The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed. */
             failureCode: string | null;
@@ -3525,6 +3544,8 @@ export interface components {
             failedAt: string | null;
             succeededAt: string | null;
             cancelledAt: string | null;
+            /** @description The chain the refund goes out on (EIP-155 id): the one the refunded money came in on, never another by default. */
+            chainId: number;
             livemode: boolean;
             /**
              * Format: date-time
@@ -4928,8 +4949,18 @@ export interface components {
             amountRemaining: string;
             /** @description What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds. */
             amountExcess: string;
-            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes. */
+            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
             paymentUri: string;
+            /** @description Every accepted chain: the same `address` receives on each (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. */
+            networks: {
+                chainId: number;
+                /** @description The chain's name for people ("Base", "Arbitrum One"). */
+                network: string;
+                /** @description The token to send on this chain (USDC has its own address on each). */
+                token: string;
+                /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
+                paymentUri: string;
+            }[];
         };
         PaymentSession: {
             id: string;
@@ -4945,9 +4976,14 @@ export interface components {
             status: "open" | "processing" | "completed" | "expired" | "cancelled";
             /** @description The address to pay: the merchant's payout address when the session was created. */
             payTo: string;
-            /** @description The token contract (USDC of this mode). */
+            /** @description The token contract (USDC of this mode) on `chainId`. */
             token: string;
+            /** @description The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point. */
             chainId: number;
+            /** @description The chains the session may be paid on (EIP-155 ids), in the order the hosted page offers them. */
+            acceptedChainIds: number[];
+            /** @description The chain of `transactionHash` (the relayed payment or the completing deposit); null until completed. */
+            transactionChainId: number | null;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp.
@@ -5017,6 +5053,8 @@ export interface components {
             currency: string;
             token: string;
             chainId: number;
+            /** @description The chains the customer may choose among, first the default. */
+            acceptedChainIds: number[];
             payTo: string;
             /** @enum {string} */
             status: "open" | "processing" | "completed" | "expired" | "cancelled";
@@ -5066,6 +5104,8 @@ export interface components {
              * @enum {string}
              */
             kind: "payment" | "deposit" | "sweep" | "refund";
+            /** @description The chain the transaction is on (EIP-155 id). */
+            chainId: number;
             /** @description The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`). */
             sourceId: string;
             /**
@@ -5085,7 +5125,7 @@ export interface components {
             to: string | null;
             /** @description What it moves, in token base units. */
             amount: string | null;
-            /** @description A deposit that arrived after the session had ended (not credited to it; refundable). False for other kinds. */
+            /** @description A deposit that arrived after the session had ended, or on a configured chain the session does not accept (not credited to it; refundable). False for other kinds. */
             late: boolean;
             /** @description The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed. */
             failureCode: string | null;
@@ -5225,6 +5265,8 @@ export interface components {
             failedAt: string | null;
             succeededAt: string | null;
             cancelledAt: string | null;
+            /** @description The chain the refund goes out on (EIP-155 id): the one the refunded money came in on, never another by default. */
+            chainId: number;
             livemode: boolean;
             /**
              * Format: date-time
@@ -7549,6 +7591,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The chain to send on (EIP-155 id): one of the mode's configured chains, and one the payment session accepts when one is named. Default: the mode's first chain. The authorization must be signed for this chain's USDC (its EIP-712 domain names the chain). */
+                    chainId?: number;
                     /** @description The token's address; defaults to the mode's configured USDC and must equal it. */
                     token?: string;
                     /** @description The EIP-3009 TransferWithAuthorization message the payer signed. */
@@ -8449,6 +8493,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Only sessions in this status. */
                 status?: "open" | "processing" | "completed" | "expired" | "cancelled";
+                /** @description Only sessions that accept this chain (EIP-155 id). */
+                chainId?: number;
                 /** @description Only objects created at or after this time (inclusive). */
                 createdFrom?: string;
                 /** @description Only objects created before this time (exclusive). */
@@ -8532,6 +8578,8 @@ export interface operations {
                     };
                     /** @description Test mode only: the test clock (`clock_...`) whose time this object follows. Its expiry or due date is counted from the clock's time and passes when the clock is advanced past it; deleting the clock ends it. */
                     testClock?: string;
+                    /** @description The chains (EIP-155 ids) the customer may pay on, in the order the hosted page offers them; each must be one of the mode's configured chains (and of the account's accepted chains when it restricts them). Default: the account's accepted chains, else every chain of the mode. The first is the session's `chainId`. */
+                    acceptedChainIds?: number[];
                 };
             };
         };
@@ -9278,6 +9326,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Only refunds in this status. */
                 status?: "requires_action" | "pending" | "processing" | "succeeded" | "failed" | "cancelled";
+                /** @description Only refunds on this chain (EIP-155 id). */
+                chainId?: number;
                 /** @description Only objects created at or after this time (inclusive). */
                 createdFrom?: string;
                 /** @description Only objects created before this time (exclusive). */
