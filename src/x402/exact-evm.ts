@@ -10,7 +10,7 @@ import { type Address, type Hex, getAddress, hashTypedData, isAddressEqual } fro
 import { privateKeyToAccount } from 'viem/accounts';
 import { callInNextBlock } from '../chain/chain-time.js';
 import { publicClientFor } from '../chain/clients.js';
-import type { ChainConfig, ChainSettings } from '../chain/config.js';
+import { chainsOf, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { readDomain } from '../chain/eip712-domain.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { recoverDigestSigner } from '../chain/signer-recovery.js';
@@ -69,10 +69,9 @@ export function relayerAddress(settings: ChainSettings): Address | undefined {
   return address;
 }
 
-/** The settings of the mode when this deployment can settle in it (a chain and a relayer key). */
-export function settlingChain(chain: ChainConfig, livemode: boolean): ChainSettings | undefined {
-  const settings = livemode ? chain.live : chain.test;
-  return settings?.relayerKey ? settings : undefined;
+/** The chains of the mode this deployment can settle on (each with a relayer key), the mode's first chain first. */
+export function settlingChains(chain: ChainConfig, livemode: boolean): ChainSettings[] {
+  return chainsOf(chain, livemode).filter((settings) => settings.relayerKey !== undefined);
 }
 
 /** What the request itself says, checked without the chain (but for the token's domain, cached). */
@@ -88,14 +87,15 @@ export async function readExactPayment(chain: ChainConfig, scope: MerchantScope,
     return refuse(X402_REASONS.unsupportedScheme, `Only the \`${EXACT_SCHEME}\` scheme is settled here.`, payer);
   if (payload.accepted.scheme !== EXACT_SCHEME)
     return refuse(X402_REASONS.schemeMismatch, 'The payment was made for another scheme than the requirements name.', payer);
-  const settings = settlingChain(chain, scope.livemode);
+  const settlable = settlingChains(chain, scope.livemode);
   const mode = scope.livemode ? 'live' : 'test';
-  if (!settings) return refuse(X402_REASONS.invalidNetwork, `This deployment settles no network in ${mode} mode.`, payer);
-  const network = caip2(settings.chainId);
-  if (required.network !== network) {
+  if (settlable.length === 0) return refuse(X402_REASONS.invalidNetwork, `This deployment settles no network in ${mode} mode.`, payer);
+  const settings = settlable.find((candidate) => caip2(candidate.chainId) === required.network);
+  if (!settings) {
+    const networks = settlable.map((candidate) => caip2(candidate.chainId)).join(', ');
     return refuse(
       X402_REASONS.invalidNetwork,
-      `In ${mode} mode this facilitator settles on ${network} only (the mode is the API key's).`,
+      `In ${mode} mode this facilitator settles on ${networks} only (the mode is the API key's).`,
       payer,
     );
   }
@@ -155,7 +155,7 @@ export async function readExactPayment(chain: ChainConfig, scope: MerchantScope,
     valid: true,
     payment: {
       settings,
-      network,
+      network: required.network,
       token: settings.token,
       payer,
       call,

@@ -23,7 +23,7 @@ import {
   checkExactPayment,
   readExactPayment,
   relayerAddress,
-  settlingChain,
+  settlingChains,
 } from './exact-evm.js';
 import { X402_REASONS, refusalReason } from './reasons.js';
 import type { Recipient } from './recipient.js';
@@ -226,13 +226,18 @@ export function createX402Service({ sql, chain, temporal, taskQueue, settleWaitM
 
   return {
     supported(scope: MerchantScope): SupportedResponse {
-      const settings = settlingChain(chain, scope.livemode);
-      const relayer = settings && relayerAddress(settings);
-      if (!settings || !relayer) return { kinds: [], extensions: [], signers: {} };
+      const settlable = settlingChains(chain, scope.livemode).map((settings) => ({
+        network: caip2(settings.chainId),
+        relayer: relayerAddress(settings)!,
+      }));
+      // One relayer on every chain is named once for the family, as the x402 spec's examples do; per chain otherwise.
+      const oneRelayer = new Set(settlable.map(({ relayer }) => relayer)).size === 1;
       return {
-        kinds: [{ x402Version: X402_VERSION, scheme: EXACT_SCHEME, network: caip2(settings.chainId) }],
+        kinds: settlable.map(({ network }) => ({ x402Version: X402_VERSION, scheme: EXACT_SCHEME, network })),
         extensions: [],
-        signers: { 'eip155:*': [relayer] },
+        signers: oneRelayer
+          ? { 'eip155:*': [settlable[0]!.relayer] }
+          : Object.fromEntries(settlable.map(({ network, relayer }) => [network, [relayer]])),
       };
     },
 
