@@ -12,18 +12,16 @@ import { createHookRegistry } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { depositIndexerHooks } from '../../src/payment-sessions/deposit-hooks.js';
-import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
-import { startDevChain, type DevChain } from '../../tools/dev/chain/dev-chain.js';
+import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { settingsOf, startPrivateChain } from '../support/chain.js';
+import { SECOND_CHAIN_ID, settingsOf, startPrivateChain, startSecondChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { until } from '../support/until.js';
 
-const CHAIN_B_ID = 31338;
-let anvilB: AnvilInstance;
+const CHAIN_B_ID = SECOND_CHAIN_ID;
 let chainA: DevChain;
 let chainB: DevChain;
 let a: ChainSettings;
@@ -42,8 +40,7 @@ const clientOf = (s: ChainSettings) =>
 
 beforeAll(async () => {
   chainA = await startPrivateChain();
-  anvilB = await startAnvil({ chainId: CHAIN_B_ID });
-  chainB = await startDevChain({ rpcUrl: anvilB.rpcUrl });
+  chainB = await startSecondChain();
   a = settingsOf(chainA.info);
   b = settingsOf(chainB.info);
   const config: ChainConfig = { test: a, others: { test: [b] } };
@@ -76,7 +73,7 @@ afterAll(async () => {
   await temporal?.stop();
   await db?.drop();
   await chainA?.stop();
-  await anvilB?.stop();
+  await chainB?.stop();
 });
 
 type Session = {
