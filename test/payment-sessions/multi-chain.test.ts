@@ -2,79 +2,42 @@
 // the same addresses (same deployer), an indexer per chain, the real worker and the API. A session's
 // deposit address is the same on both chains; a transfer on either accepted chain pays toward it, one on
 // a configured chain it does not accept is a late deposit; each deposit is swept on its own chain.
-import { type Address, type PublicClient, createPublicClient, createWalletClient, erc20Abi, http } from 'viem';
+import { type Address, createWalletClient, erc20Abi, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import type { ChainConfig, ChainSettings } from '../../src/chain/config.js';
-import { createEventDispatcher } from '../../src/events/dispatch.js';
-import { createHookRegistry } from '../../src/indexer/hooks.js';
-import { createIndexer } from '../../src/indexer/indexer.js';
+import type { ChainSettings } from '../../src/chain/config.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
-import { depositIndexerHooks } from '../../src/payment-sessions/deposit-hooks.js';
-import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { SECOND_CHAIN_ID, settingsOf, startPrivateChain, startSecondChain } from '../support/chain.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { SECOND_CHAIN_ID } from '../support/chain.js';
+import type { TestDatabase } from '../support/db.js';
+import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { until } from '../support/until.js';
 
 const CHAIN_B_ID = SECOND_CHAIN_ID;
-let chainA: DevChain;
-let chainB: DevChain;
+let stack: PaymentsStack;
 let a: ChainSettings;
 let b: ChainSettings;
 let db: TestDatabase;
-let temporal: DevServerWorker;
 let t: TestApp;
 let merchant: SeededMerchant;
-const stopIndexers = new AbortController();
-const indexerRuns: Promise<void>[] = [];
 const payout = DEV_ACCOUNTS.merchant.address;
 const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
 
-const clientOf = (s: ChainSettings) =>
-  createPublicClient({ chain: chainDefinition(s.chainId, s.rpcUrl), transport: http(s.rpcUrl), pollingInterval: 50 }) as PublicClient;
+const clientOf = (s: ChainSettings) => (s === b ? stack.second!.pub : stack.pub);
 
 beforeAll(async () => {
-  chainA = await startPrivateChain();
-  chainB = await startSecondChain();
-  a = settingsOf(chainA.info);
-  b = settingsOf(chainB.info);
-  const config: ChainConfig = { test: a, others: { test: [b] } };
-  db = await createTestDatabase();
-  temporal = await startDevServerWorker(db.sql, { chain: config });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: config });
-  const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
-  // One indexer per chain, as the indexer process runs them.
-  for (const settings of [a, b]) {
-    const hooks = createHookRegistry(
-      depositIndexerHooks({
-        sql: db.sql,
-        events,
-        temporal: temporal.client,
-        taskQueue: temporal.taskQueue,
-        publicBaseUrl: 'http://localhost:3000',
-        chain: config,
-      }),
-    );
-    indexerRuns.push(createIndexer({ sql: db.sql, settings, hooks, temporal: temporal.client }).run(stopIndexers.signal));
-  }
+  // One deposit indexer per chain, as the indexer process runs them.
+  stack = await startPaymentsStack({ depositIndexer: true, secondChain: true });
+  ({ settings: a, db, t } = stack);
+  b = stack.second!.settings;
   merchant = await seedMerchant(db.sql, 'Two-chain merchant');
   await setPayoutAddress(db.sql, merchant.merchantId, payout);
 }, 180_000);
 
-afterAll(async () => {
-  stopIndexers.abort();
-  await Promise.all(indexerRuns.map((run) => run.catch(() => undefined)));
-  await t?.close();
-  await temporal?.stop();
-  await db?.drop();
-  await chainA?.stop();
-  await chainB?.stop();
-});
+afterAll(async () => stack?.stop());
 
 type Session = {
   id: string;

@@ -1,17 +1,18 @@
 // The stack most payment integration tests stand on: a private anvil with Circle's USDC, a
 // database of their own, the real worker on the Temporal dev server and the app, and, when
 // asked, the deposit indexer (deposit addresses recognised as on `npm start`) and the app
-// listening on a port (for clients that speak HTTP, like the official x402 facilitator client).
+// listening on a port (for clients that speak HTTP, like the official x402 facilitator client);
+// with `secondChain`, a second test-mode chain beside the first (issue 39), followed by an indexer of its own.
 import { type PublicClient, createPublicClient, http } from 'viem';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import type { ChainSettings } from '../../src/chain/config.js';
+import type { ChainConfig, ChainSettings } from '../../src/chain/config.js';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { createEventDispatcher } from '../../src/events/dispatch.js';
 import { createHookRegistry } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';
 import { depositIndexerHooks } from '../../src/payment-sessions/deposit-hooks.js';
 import { createTestApp, type TestApp } from './app.js';
-import { settingsOf, startPrivateChain } from './chain.js';
+import { settingsOf, startPrivateChain, startSecondChain } from './chain.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { startDevServerWorker, type DevServerWorker } from './temporal.js';
 
@@ -20,6 +21,9 @@ export type PaymentsStack = {
   /** The test mode's chain settings. */
   settings: ChainSettings;
   pub: PublicClient;
+  /** The second chain (SECOND_CHAIN_ID), its settings and client, when asked for. */
+  second?: { chain: DevChain; settings: ChainSettings; pub: PublicClient };
+  config: ChainConfig;
   db: TestDatabase;
   temporal: DevServerWorker;
   t: TestApp;
@@ -33,21 +37,29 @@ export async function startPaymentsStack(
     pollingIntervalMs?: number;
     /** The test mode's confirmations (default 1): more lets a test order what the indexer and the relay see by mining blocks. */
     confirmations?: number;
+    /** A second test-mode chain (its deposit indexer too, when `depositIndexer`). */
+    secondChain?: boolean;
   } = {},
 ): Promise<PaymentsStack> {
-  const chain = await startPrivateChain();
+  const [chain, secondChain] = await Promise.all([startPrivateChain(), options.secondChain ? startSecondChain() : undefined]);
   const settings = settingsOf(chain.info, options.confirmations ? { confirmations: options.confirmations } : {});
-  const pub = createPublicClient({
-    chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
-    transport: http(chain.info.rpcUrl),
-    pollingInterval: options.pollingIntervalMs ?? 50,
-  }) as PublicClient;
+  const clientOf = (s: ChainSettings) =>
+    createPublicClient({
+      chain: chainDefinition(s.chainId, s.rpcUrl),
+      transport: http(s.rpcUrl),
+      pollingInterval: options.pollingIntervalMs ?? 50,
+    }) as PublicClient;
+  const pub = clientOf(settings);
+  const secondSettings = secondChain && settingsOf(secondChain.info);
+  const second =
+    secondChain && secondSettings ? { chain: secondChain, settings: secondSettings, pub: clientOf(secondSettings) } : undefined;
+  const config: ChainConfig = { test: settings, ...(second ? { others: { test: [second.settings] } } : {}) };
   const db = await createTestDatabase();
-  const temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
-  const t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
+  const temporal = await startDevServerWorker(db.sql, { chain: config });
+  const t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: config });
   if (options.listen) await t.app.listen({ port: 0, host: '127.0.0.1' });
   const indexerStop = new AbortController();
-  let indexerRun: Promise<void> | undefined;
+  const indexerRuns: Promise<void>[] = [];
   if (options.depositIndexer) {
     const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
     const hooks = createHookRegistry(
@@ -57,17 +69,19 @@ export async function startPaymentsStack(
         temporal: temporal.client,
         taskQueue: temporal.taskQueue,
         publicBaseUrl: 'http://localhost:3000',
+        chain: config,
       }),
     );
-    indexerRun = createIndexer({ sql: db.sql, settings, hooks, temporal: temporal.client }).run(indexerStop.signal);
+    for (const followed of [settings, ...(second ? [second.settings] : [])])
+      indexerRuns.push(createIndexer({ sql: db.sql, settings: followed, hooks, temporal: temporal.client }).run(indexerStop.signal));
   }
   const stop = async () => {
     indexerStop.abort();
-    await indexerRun?.catch(() => undefined);
+    await Promise.all(indexerRuns.map((run) => run.catch(() => undefined)));
     await t.close();
     await temporal.stop();
     await db.drop();
-    await chain.stop();
+    await Promise.all([chain.stop(), second?.chain.stop()]);
   };
-  return { chain, settings, pub, db, temporal, t, stop };
+  return { chain, settings, pub, ...(second ? { second } : {}), config, db, temporal, t, stop };
 }

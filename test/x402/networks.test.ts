@@ -1,59 +1,39 @@
 // The facilitator on every chain of the mode (issue 39, item 6): /supported lists each network, and a
 // payment is verified and settled on the chain its requirements name, with the official x402 client.
 import type { PaymentRequirements } from '@x402/core/types';
-import { type PublicClient, createPublicClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainDefinition } from '../../src/chain/chain-definition.js';
-import type { ChainConfig, ChainSettings } from '../../src/chain/config.js';
+import type { ChainSettings } from '../../src/chain/config.js';
 import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { type ContractDomain, readDomain } from '../../src/chain/typed-data.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
-import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { settingsOf, startPrivateChain, startSecondChain } from '../support/chain.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { exactRequirements, facilitatorFor, signedPayment } from '../support/x402.js';
 
 const AMOUNT = 1_500_000n;
 const payout = DEV_ACCOUNTS.merchant.address;
 const buyer = privateKeyToAccount(DEV_ACCOUNTS.payers[1]!.privateKey);
 
-let chainA: DevChain;
-let chainB: DevChain;
+let stack: PaymentsStack;
 let a: ChainSettings;
 let b: ChainSettings;
-let db: TestDatabase;
-let temporal: DevServerWorker;
 let t: TestApp;
 let merchant: SeededMerchant;
 
-const clientOf = (s: ChainSettings) =>
-  createPublicClient({ chain: chainDefinition(s.chainId, s.rpcUrl), transport: http(s.rpcUrl), pollingInterval: 50 }) as PublicClient;
+const clientOf = (s: ChainSettings) => (s === b ? stack.second!.pub : stack.pub);
 const balanceOn = (s: ChainSettings) =>
   clientOf(s).readContract({ address: s.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [payout] });
 
 beforeAll(async () => {
-  [chainA, chainB] = await Promise.all([startPrivateChain(), startSecondChain()]);
-  a = settingsOf(chainA.info);
-  b = settingsOf(chainB.info);
-  const config: ChainConfig = { test: a, others: { test: [b] } };
-  db = await createTestDatabase();
-  temporal = await startDevServerWorker(db.sql, { chain: config });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: config });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  merchant = await seedMerchant(db.sql, 'x402 on two chains');
-  await setPayoutAddress(db.sql, merchant.merchantId, payout);
+  stack = await startPaymentsStack({ listen: true, secondChain: true });
+  ({ settings: a, t } = stack);
+  b = stack.second!.settings;
+  merchant = await seedMerchant(stack.db.sql, 'x402 on two chains');
+  await setPayoutAddress(stack.db.sql, merchant.merchantId, payout);
 }, 180_000);
-
-afterAll(async () => {
-  await t?.close();
-  await temporal?.stop();
-  await db?.drop();
-  await Promise.all([chainA?.stop(), chainB?.stop()]);
-});
+afterAll(async () => stack?.stop());
 
 describe('x402 on every chain of the mode', () => {
   it('lists every settling network in /supported, with the one relayer for the family', async () => {
