@@ -275,7 +275,7 @@ try {
     `| distinct transaction hashes, relayer nonces used | ${summary!.hashes}, ${relayerNonceAfter - relayerNonceBefore} |`,
     `| AuthorizationUsed events (distinct) | ${uniqueAuthorizations} |`,
     `| ledger rows (chain_transactions, relay purposes), distinct purposes, fee replacements | ${ledger!.rows}, ${ledger!.purposes}, ${ledger!.replacements} |`,
-    `| anvil pool stalls repaired by the dev chain's pool watch (tools/dev/chain/pool-watch.ts) | ${chain.anvil?.poolResends() ?? 0} |`,
+    `| anvil pool stalls repaired by the dev chain's pool watch (src/chain/anvil-pool-watch.ts) | ${chain.anvil?.poolResends() ?? 0} |`,
     `| all confirmed, none twice | ${ok ? 'yes' : 'NO'} |`,
     '',
     `CPU per item on the whole machine (${cores} cores), in ms: the rate all cores allow at that cost is cores x 1000 / total.`,

@@ -23,7 +23,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { createPublicClient, encodeFunctionData, http, keccak256, parseEventLogs, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../src/chain/generated/contracts.js';
-import { startAnvil } from '../tools/dev/chain/anvil.js';
+import { startAnvil } from '../src/chain/anvil.js';
 import { sendSignedInWaves } from '../tools/dev/chain/waves.js';
 import { deployContracts, fundPayers } from '../tools/dev/chain/deploy.js';
 import { DEV_ACCOUNTS } from '../tools/dev/chain/test-accounts.js';

@@ -4,9 +4,9 @@
 // The API process that creates clocks owns the forks (they are its child processes); the clock row keeps
 // each fork's chain id and RPC URL, which is how the worker reaches it.
 import { join } from 'node:path';
-// Type only: anvil and the dev tooling are not in the production image (Dockerfile), so they are loaded
-// when a fork is first asked for, which only a deployment with TEST_CLOCK_CHAINS=fork does.
-import type { AnvilInstance } from '../../tools/dev/chain/anvil.js';
+// Type only: the launcher is loaded when a fork is first asked for, which only a deployment with
+// TEST_CLOCK_CHAINS=fork does; the anvil binary (@foundry-rs/anvil) is a development dependency.
+import type { AnvilInstance } from '../chain/anvil.js';
 
 /** Chain ids of clock forks: a band no public chain uses, one id per clock (derived from its id). */
 const CLOCK_CHAIN_ID_BASE = 900_000_000;
@@ -41,7 +41,7 @@ export function createClockChains(options: { stateDir?: string } = {}): ClockCha
     async start(testClockId, forkUrl) {
       let fork = forks.get(testClockId);
       if (!fork) {
-        fork = import('../../tools/dev/chain/anvil.js').then(({ startAnvil }) =>
+        fork = import('../chain/anvil.js').then(({ startAnvil }) =>
           startAnvil({
             chainId: clockChainId(testClockId),
             ...(options.stateDir ? { state: join(options.stateDir, `${testClockId}.json`) } : {}),

@@ -5,7 +5,7 @@ import { createPublicClient, http, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertEscrowToken, assertVaultAsset, ModeTokenMismatchError } from '../../src/agents/mode-token.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { type AnvilInstance, startAnvil } from '../../src/chain/anvil.js';
 import { type DeployedContracts, deployContracts } from '../../tools/dev/chain/deploy.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { ensureDevYieldVault } from '../../tools/dev/yield-vault.js';

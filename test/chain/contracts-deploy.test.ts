@@ -19,7 +19,7 @@ import {
   projectContracts,
 } from '../../src/chain/deployment/project-contracts.js';
 import { findChainPreset } from '../../src/chain/presets.js';
-import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { type AnvilInstance, startAnvil } from '../../src/chain/anvil.js';
 import { findProjectRoot, loadArtifacts } from '../../tools/dev/chain/artifacts.js';
 import { loadContractBuild } from '../../tools/dev/chain/contract-build.js';
 import { ANVIL_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';

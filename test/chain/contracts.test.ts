@@ -23,7 +23,7 @@ import { type PrivateKeyAccount, mnemonicToAccount, privateKeyToAccount } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agenticCommerceEscrowAbi, subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
-import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { type AnvilInstance, startAnvil } from '../../src/chain/anvil.js';
 import { loadArtifacts } from '../../tools/dev/chain/artifacts.js';
 import { type DeployedContracts, DEFAULT_PAYER_BALANCE, deployContracts } from '../../tools/dev/chain/deploy.js';
 import { ANVIL_ACCOUNTS, ANVIL_MNEMONIC, DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';

@@ -25,7 +25,7 @@ import { DEPOSIT_FACTORY_V2_ADDRESS } from '../../src/chain/deposits/deposit-con
 import { depositForwarderFactoryV2Abi } from '../../src/chain/generated/contracts.js';
 import { depositAddressOf, depositIdOf } from '../../src/chain/deposits/deposit-address.js';
 import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
-import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { type AnvilInstance, startAnvil } from '../../src/chain/anvil.js';
 import { loadArtifacts } from '../../tools/dev/chain/artifacts.js';
 import { deployContracts } from '../../tools/dev/chain/deploy.js';
 import { ensureDepositFactoryV2 } from '../../tools/dev/chain/deposit-factory.js';

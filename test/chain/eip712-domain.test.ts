@@ -9,7 +9,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { KNOWN_TOKEN_DOMAINS, NoDomainError, readDomain, readDomainWithSource } from '../../src/chain/eip712-domain.js';
-import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { type AnvilInstance, startAnvil } from '../../src/chain/anvil.js';
 import { loadArtifacts } from '../../tools/dev/chain/artifacts.js';
 import { type DeployedContracts, deployContracts } from '../../tools/dev/chain/deploy.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';

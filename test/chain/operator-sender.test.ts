@@ -6,7 +6,7 @@
 import { type Address, type Hex, type PublicClient, createPublicClient, custom, http, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
+import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
 import { allocateNonces, insertTransaction, recordOutcome } from '../../src/chain/ledger-repo.js';
 import { createOperatorSender, type OperatorSender } from '../../src/chain/operator-sender.js';
 import { createReceiptWaiter } from '../../src/chain/receipts.js';

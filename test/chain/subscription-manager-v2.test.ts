@@ -26,7 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../../src/chain/generated/contracts.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
-import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { type AnvilInstance, startAnvil } from '../../src/chain/anvil.js';
 import { type ArtifactSet, loadArtifacts } from '../../tools/dev/chain/artifacts.js';
 import { deployContracts } from '../../tools/dev/chain/deploy.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type Address, type Hex, type LocalAccount, type PublicClient, createPublicClient, http, keccak256, zeroAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
+import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { createOperatorSender } from '../../src/chain/operator-sender.js';
 import { createReceiptWaiter } from '../../src/chain/receipts.js';

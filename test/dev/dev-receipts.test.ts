@@ -4,7 +4,7 @@ import { createPublicClient, http, parseEther, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
+import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 

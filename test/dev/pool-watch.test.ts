@@ -7,8 +7,8 @@
 import { type Hex, type PublicClient, createPublicClient, http, keccak256, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
-import { watchAnvilPool } from '../../tools/dev/chain/pool-watch.js';
+import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
+import { watchAnvilPool } from '../../src/chain/anvil-pool-watch.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 
 let anvil: AnvilInstance;

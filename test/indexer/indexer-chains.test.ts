@@ -13,7 +13,7 @@ import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { checkChain } from '../../src/chain/chain-check.js';
 import { loadChainConfig } from '../../src/chain/config.js';
-import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
+import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
 import { devChainEnv, devFurtherChainEnv, type DevChain, type DevChainInfo } from '../../tools/dev/chain/dev-chain.js';
 import { PROJECT_ROOT } from '../../tools/dev/temporal.js';
 import { createTestApp, type TestApp } from '../support/app.js';

@@ -5,7 +5,7 @@ import { type PublicClient, createPublicClient, http } from 'viem';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { runContractsDeploy } from '../../src/chain/deployment/deploy-command.js';
 import { type ChainPreset, findChainPreset } from '../../src/chain/presets.js';
-import { type AnvilInstance, startAnvil } from '../../tools/dev/chain/anvil.js';
+import { type AnvilInstance, startAnvil } from '../../src/chain/anvil.js';
 import { installUsdcAt } from '../../tools/dev/chain/canonical-usdc.js';
 import { loadContractBuild } from '../../tools/dev/chain/contract-build.js';
 import { fundPayers } from '../../tools/dev/chain/deploy.js';

@@ -21,7 +21,7 @@ import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../../src/chai
 import { ensureSubscriptionManagerV2 } from '../../tools/dev/chain/deposit-factory.js';
 import { chargeWindowSeconds, MEAN_MONTH_SECONDS } from '../../src/subscriptions/periods.js';
 import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
-import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
+import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
 import { deployContracts, type DeployedContracts } from '../../tools/dev/chain/deploy.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';

@@ -1,6 +1,6 @@
 // Public token reads against the run's shared anvil.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnvil, type AnvilInstance } from '../../tools/dev/chain/anvil.js';
+import { startAnvil, type AnvilInstance } from '../../src/chain/anvil.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { sharedChain, settingsOf } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

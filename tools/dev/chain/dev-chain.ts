@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Address, Hex } from 'viem';
-import { startAnvil, type AnvilInstance } from './anvil.js';
+import { startAnvil, type AnvilInstance } from '../../../src/chain/anvil.js';
 import { deployContracts } from './deploy.js';
 import { ensureDepositFactory, ensureDepositFactoryV2, ensureSubscriptionManagerV2 } from './deposit-factory.js';
 import { DEV_ACCOUNTS } from './test-accounts.js';

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { type PoolWatch, watchAnvilPool } from './pool-watch.js';
+import { type PoolWatch, watchAnvilPool } from './anvil-pool-watch.js';
 
 export interface StartAnvilOptions {
   /** TCP port; default 0 = let the OS pick a free port (read back from anvil's output, race-free). */
