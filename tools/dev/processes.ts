@@ -4,12 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PROJECT_ROOT } from './temporal.js';
 
-const LIFELINE = new URL('./lifeline.ts', import.meta.url).href;
+const LIFELINE = new URL('./lifeline.mjs', import.meta.url).href;
 
 export type Child = { name: string; process: ChildProcess; stop: () => Promise<void> };
 
 export function startNodeProcess(name: string, entry: string, env: NodeJS.ProcessEnv, onExit: (code: number | null) => void): Child {
-  // stdin is the lifeline (tools/dev/lifeline.ts): the child stops when this process dies, even outright.
+  // stdin is the lifeline (tools/dev/lifeline.mjs): the child stops when this process dies, even outright.
   const child = spawn(process.execPath, ['--import', 'tsx', '--import', LIFELINE, entry], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...env },
