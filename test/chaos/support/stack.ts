@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { inject } from 'vitest';
 import { createSql, type Sql } from '../../../src/db/client.js';
 import { ensureDatabase } from '../../../src/db/databases.js';
 import { migrate } from '../../../src/db/migrate.js';
@@ -107,6 +108,9 @@ export async function startChaosStack(options: { blockTime?: number; env?: Recor
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_KEY_PER_MINUTE: '1000000',
+    // The run's workflow bundle (test/support/global-setup.ts): a worker that bundles at every start spends
+    // seconds of webpack per restart, and the crash tests restart workers many times.
+    TEMPORAL_WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
     ...devChainEnv(chain.info),
     ...options.env,
   };
