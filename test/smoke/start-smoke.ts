@@ -1,7 +1,9 @@
 // The README's first command, tried as a newcomer would and checked end to end
 // (`npm run test:start`, run by .ci/run from its fresh clone before the suite):
 //  1. `npm start`; wait for .data/dev.json and /openapi.json; the README's
-//     example curl (create a plan with the printed key) answers 2xx;
+//     example curl (create a plan with the printed key) answers 2xx; a payment
+//     session's workflow gets its first workflow task done (the worker runs
+//     workflows, not only started: a worker that died at start passed before);
 //  2. Ctrl-C (SIGINT to the process group): every process it started is gone;
 //  3. `npm start` again: the same key still works and the plan is still there;
 //  4. a start killed outright (SIGKILL of the start script alone) right after
@@ -15,6 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
 import { runningRecords, stillRunning, type RecordedProcess } from '../../tools/dev/leftovers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -144,6 +147,28 @@ async function createPlan(dev: Dev): Promise<string> {
   return body.id;
 }
 
+/** A payment session's workflow has a completed workflow task: the worker is up and runs workflows. */
+async function expectWorkerRunsWorkflows(dev: Dev): Promise<string> {
+  const response = await fetch(`${dev.apiUrl}/v1/payment-sessions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${dev.secretKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'smoke-session' },
+    body: JSON.stringify({ amount: '1000000' }),
+  });
+  const body = (await response.json()) as { id?: string };
+  if (!response.ok || !body.id) fail(`POST /v1/payment-sessions answered ${response.status}: ${JSON.stringify(body)}`);
+  const connection = await Connection.connect({ address: dev.temporalAddress });
+  try {
+    const handle = new Client({ connection }).workflow.getHandle(body.id); // a session's workflow id is its id
+    await waitUntil(`a workflow task of ${body.id} completed by the worker`, 90_000, async () => {
+      const history = await handle.fetchHistory();
+      return history.events?.some((event) => event.workflowTaskCompletedEventAttributes) ? true : undefined;
+    });
+  } finally {
+    await connection.close();
+  }
+  return body.id;
+}
+
 async function expectPlan(dev: Dev, planId: string): Promise<void> {
   const response = await fetch(`${dev.apiUrl}/v1/subscription-plans/${planId}`, { headers: { Authorization: `Bearer ${dev.secretKey}` } });
   if (response.status !== 200) fail(`GET /v1/subscription-plans/${planId} answered ${response.status}: ${await response.text()}`);
@@ -162,6 +187,7 @@ const first = await waitReady();
 console.log(`[smoke] npm start is up in ${Math.round((Date.now() - t) / 1000)} s: ${first.apiUrl}`);
 const planId = await createPlan(first);
 console.log(`[smoke] the README's curl created ${planId}`);
+console.log(`[smoke] the worker ran the first workflow task of payment session ${await expectWorkerRunsWorkflows(first)}`);
 
 // 2. Ctrl-C.
 await interruptAndCheckGone(first);
