@@ -3,7 +3,9 @@
 // such a reserve pending for ever: a reserve queued behind a connection whose backend is
 // terminated (porsager/postgres#1195), and transactions started while Postgres is down and coming
 // back. The worker's relayer queues every send behind one transaction, so one stranded reserve
-// stopped its payments for good after an outage (test/chaos/worker-postgres-outage.test.ts).
+// stopped its payments for good after an outage (test/chaos/worker-postgres-outage.test.ts). And a
+// reserved handle whose connection closed must touch nothing after: its late query once ended the
+// process (a write to a null socket) or reached another reservation's connection.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -48,10 +50,11 @@ afterAll(async () => {
 
 describe('reserved connections across dropped connections', () => {
   it('the installed client carries the fix', () => {
-    for (const build of ['src/index.js', 'cjs/src/index.js']) {
-      expect(readFileSync(join(PROJECT_ROOT, 'node_modules', 'postgres', build), 'utf8')).toContain(
-        'stablepay patch: reserve always settles',
-      );
+    for (const build of ['src', 'cjs/src']) {
+      const library = readFileSync(join(PROJECT_ROOT, 'node_modules', 'postgres', build, 'index.js'), 'utf8');
+      const connection = readFileSync(join(PROJECT_ROOT, 'node_modules', 'postgres', build, 'connection.js'), 'utf8');
+      expect(library.split('stablepay patch: reserve always settles').length - 1).toBe(6);
+      expect(connection).toContain('stablepay patch: reserve always settles (4)');
     }
   });
 
@@ -66,6 +69,31 @@ describe('reserved connections across dropped connections', () => {
     const reserved = await queued;
     expect((await reserved<{ one: number }[]>`select 1 as one`)[0]!.one).toBe(1);
     reserved.release();
+  });
+
+  it('a reserved handle whose connection closed touches nothing after: its queries fail and its release is ignored', async () => {
+    const one = pool(1);
+    const admin = pool(1);
+    const stale = await one.reserve();
+    const { pid } = (await stale<{ pid: number }[]>`select pg_backend_pid() as pid`)[0]!;
+    await admin`select pg_terminate_backend(${pid})`;
+    // The terminated connection answers its next query with a failure, and the pool reconnects it.
+    expect(await outcomeWithin(stale`select 1`, 10_000)).toBe('rejected');
+    const current = await one.reserve();
+    expect((await current<{ one: number }[]>`select 1 as one`)[0]!.one).toBe(1);
+
+    // A pool query waits: the pool's one connection is reserved by `current`.
+    const poolQuery = one`select 1`;
+    // The stale handle's late work (a rollback, a release in a finally) must not reach `current`'s connection.
+    const late = await stale`rollback`.then(
+      () => 'resolved',
+      (error: { code?: string }) => error.code,
+    );
+    expect(late).toBe('CONNECTION_CLOSED');
+    stale.release();
+    expect(await outcomeWithin(poolQuery, 1000)).toBe('pending');
+    current.release();
+    expect(await outcomeWithin(poolQuery, 10_000)).toBe('resolved');
   });
 
   it('transactions started before, during and after an outage all settle, and the pool works after it', async () => {
