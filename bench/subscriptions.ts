@@ -72,7 +72,8 @@ const WAVE = 2000;
 try {
   const deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey });
   const chain = chainDefinition(anvil.chainId, anvil.rpcUrl);
-  const pub = createPublicClient({ chain, transport: http(anvil.rpcUrl), pollingInterval: 50 });
+  // A long timeout: the set-up sends tens of thousands of transactions to a local node on a busy machine.
+  const pub = createPublicClient({ chain, transport: http(anvil.rpcUrl, { timeout: 60_000 }), pollingInterval: 50 });
 
   // Merchant, plan, payout address.
   const merchant = await createMerchant(sql, { name: 'Bench merchant' });
