@@ -336,3 +336,38 @@ describe('money on chain B: relay, refunds, refund allowances', () => {
     ]);
   });
 });
+
+describe('payout balances per chain', () => {
+  it("lists the payout address's USDC on each chain of the mode, read from that chain; none without a payout address", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/balances', headers: headers() });
+    expect(res.statusCode, res.body).toBe(200);
+    const [onA, onB] = await Promise.all([balanceOn(a, payout), balanceOn(b, payout)]);
+    expect(onA).not.toBe(onB);
+    expect(res.json()).toEqual({
+      object: 'list',
+      data: [
+        {
+          object: 'payout_balance',
+          chainId: a.chainId,
+          network: expect.any(String),
+          token: a.token,
+          payoutAddress: payout,
+          amount: onA.toString(),
+          unavailable: false,
+        },
+        {
+          object: 'payout_balance',
+          chainId: CHAIN_B_ID,
+          network: expect.any(String),
+          token: b.token,
+          payoutAddress: payout,
+          amount: onB.toString(),
+          unavailable: false,
+        },
+      ],
+    });
+    const stranger = await seedMerchant(db.sql, 'No payout yet');
+    const none = await t.app.inject({ method: 'GET', url: '/v1/balances', headers: { authorization: `Bearer ${stranger.secretKey}` } });
+    expect(none.json().data.map((x: { amount: string | null }) => x.amount)).toEqual([null, null]);
+  });
+});
