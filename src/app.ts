@@ -64,6 +64,8 @@ import { createSubscriptionService } from './subscriptions/service.js';
 import { registerAgentRoutes } from './agents/routes.js';
 import { createAgentService } from './agents/service.js';
 import { registerStatsRoutes } from './stats/routes.js';
+import { registerBalanceRoutes } from './balances/routes.js';
+import { createBalanceService } from './balances/service.js';
 import { registerDashboardRoutes } from './dashboard/serve.js';
 import { createStatsService } from './stats/service.js';
 import { createReadiness } from './health/readiness.js';
@@ -274,6 +276,7 @@ export async function buildApp(deps: AppDeps) {
   registerRefundRoutes(app, refundsOn);
   await registerRefundClaimRoutes(app, refundsOn);
   registerStatsRoutes(app, createStatsService({ sql: deps.sql }));
+  registerBalanceRoutes(app, createBalanceService({ sql: deps.sql, chain: deps.config.chain }));
   registerAgentRoutes(app, (db) =>
     createAgentService({
       sql: db,

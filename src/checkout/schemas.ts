@@ -7,9 +7,9 @@ export const checkoutPageParams = z.object({ id: z.string().max(64) });
 export const checkoutPayParams = z.object({ id: idParam('paymentSession') });
 
 export const checkoutPayBody = relayPaymentBody
-  .pick({ authorization: true, signature: true })
+  .pick({ chainId: true, authorization: true, signature: true })
   .describe(
-    "What the hosted checkout page posts after the customer's wallet signed: the EIP-3009 TransferWithAuthorization message and its signature. The server relays it for the session's merchant; no key is involved on the page.",
+    "What the hosted checkout page posts after the customer's wallet signed: the chain the customer chose (one the session accepts; default the session's chainId), the EIP-3009 TransferWithAuthorization message signed for that chain's USDC, and its signature. The server relays it on that chain for the session's merchant; no key is involved on the page.",
   );
 
 /** The relay submission's failure code: a refusal code of src/chain/refusals.ts when the token refused. */

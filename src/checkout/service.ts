@@ -231,7 +231,11 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       const key = checkoutIdempotencyKey(row.id, body.authorization.nonce);
       // The relay answers a retry of this very authorization (same key) from its record and refuses
       // a session that is not open, a wrong amount, token or recipient before anything is sent.
-      const submission = await relay.submitPayment(scope, key, { ...body, token: row.token, paymentSessionId: row.id });
+      // The chain the customer chose (the relay refuses one the session does not accept, param chainId), with its
+      // own USDC: the session's `token` is its first chain's, and another chain's token may sit at another address.
+      const chainId = body.chainId ?? Number(row.chainId);
+      const token = sessionRepo.acceptedChainsOf(row).find((c) => c.chainId === chainId)?.token;
+      const submission = await relay.submitPayment(scope, key, { ...body, chainId, ...(token ? { token } : {}), paymentSessionId: row.id });
       return renderPayment(row.id, submission);
     },
 

@@ -11,6 +11,7 @@ import {
   refund,
   refundAuthorizationBody,
   refundAllowance,
+  refundAllowanceQuery,
   refundList,
   refundListQuery,
   refundParams,
@@ -87,10 +88,11 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: ServiceOn
       tags: ['Refunds'],
       summary: "The refund allowance: the payout wallet's USDC allowance for the operator, and how to grant it",
       description:
-        'While it covers a refund, POST /v1/refunds is sent by the operator (transferFrom payout -> customer) and completes by itself.',
+        "Per chain (`chainId`, default the mode's first chain; a chain the mode lacks is 400 invalid_request, param chainId): while it covers a refund of a payment on that chain, POST /v1/refunds is sent by the operator there (transferFrom payout -> customer) and completes by itself.",
+      querystring: refundAllowanceQuery,
       response: { 200: refundAllowance },
     },
-    handler: (request) => refunds(request.db).allowance(requestScope(request)),
+    handler: (request) => refunds(request.db).allowance(requestScope(request), request.query.chainId),
   });
 
   app.route({

@@ -2,7 +2,7 @@
 // recording of an on-chain transaction hash; the rest is documented here).
 import { isAddress } from 'viem';
 import { z } from 'zod';
-import { amountString, idParam, pathId, timestamp, chainIdQuery } from '../http/schemas.js';
+import { amountString, chainIdField, idParam, pathId, timestamp, chainIdQuery } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { REFUSAL_CODES } from '../chain/refusals.js';
@@ -25,6 +25,11 @@ const refundAmountFields = {
       'Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending, processing and succeeded refunds.',
     ),
   reason: z.string().trim().min(1).max(500).optional(),
+  chainId: chainIdField
+    .optional()
+    .describe(
+      "Optional check: the chain the refund must go out on (EIP-155 id). A refund always goes out on the chain the money came in on (a late deposit's chain, else the chain of the payment); naming another chain is refused (invalid_request, param chainId) and creates nothing.",
+    ),
   destination: recipientAddress
     .optional()
     .describe(
@@ -214,6 +219,11 @@ export const refundAllowance = z
 
 export const grantRefundAllowanceBody = z
   .object({
+    chainId: chainIdField
+      .optional()
+      .describe(
+        "The chain whose USDC the permit is for (EIP-155 id; its domain names the chain): one of the mode's configured chains. Default: the mode's first chain. Refunds of payments on that chain are then sent from this allowance.",
+      ),
     value: amountString.describe('The allowance to grant in base units (a cap: it replaces the current allowance).'),
     deadline: z
       .string()
@@ -226,7 +236,18 @@ export const grantRefundAllowanceBody = z
   })
   .strict();
 
+export const refundAllowanceQuery = z.object({
+  chainId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe("The chain of the allowance (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain."),
+});
+
 export type RefundAllowance = z.infer<typeof refundAllowance>;
+export type RefundAllowanceQuery = z.infer<typeof refundAllowanceQuery>;
 export type GrantRefundAllowanceBody = z.infer<typeof grantRefundAllowanceBody>;
 
 export const refundAuthorizationBody = z

@@ -237,7 +237,14 @@ export function createRefundService({
           );
         }
         // The refund goes out on the chain the money came in on (issue 39): the late deposit's, else the payment's.
-        const settings = chainFor(chain, scope.livemode, paymentChainOf(session, lateDeposit));
+        const paymentChain = paymentChainOf(session, lateDeposit);
+        if (input.chainId !== undefined && input.chainId !== paymentChain) {
+          throw new InvalidRequestError(
+            `The money came in on chain ${paymentChain}: a refund goes out there, never on chain ${input.chainId}.`,
+            { param: 'chainId' },
+          );
+        }
+        const settings = chainFor(chain, scope.livemode, paymentChain);
         const choice: RecipientChoice = input.destination
           ? { kind: 'known', address: getAddress(input.destination), source: 'merchant_specified' }
           : input.customerClaim
@@ -458,8 +465,8 @@ export function createRefundService({
      * covers them (oldest first, under the allowance lock): each turns `processing` (method `allowance`)
      * and its workflow start is queued in the same transaction, so it runs even if this process dies.
      */
-    async resumeAwaitingAllowance(scope: MerchantScope): Promise<string[]> {
-      const settings = chainFor(chain, scope.livemode);
+    async resumeAwaitingAllowance(scope: MerchantScope, chainId?: number): Promise<string[]> {
+      const settings = chainFor(chain, scope.livemode, chainId);
       const operator = refundOperatorOf(settings);
       const payout = (await findMerchant(sql, scope.merchantId))?.payoutAddress;
       if (!operator || !payout) return [];
@@ -552,8 +559,8 @@ export function createRefundService({
     },
 
     /** The refund allowance of the merchant's payout wallet for the operator, and how to grant it. */
-    async allowance(scope: MerchantScope): Promise<RefundAllowance> {
-      const settings = chainFor(chain, scope.livemode);
+    async allowance(scope: MerchantScope, chainId?: number): Promise<RefundAllowance> {
+      const settings = chainFor(chain, scope.livemode, chainId);
       const operator = refundOperatorOf(settings);
       const owner = (await findMerchant(sql, scope.merchantId))?.payoutAddress ?? null;
       const base = {
@@ -595,7 +602,7 @@ export function createRefundService({
      * address before anything is sent, then sent by the operator; answers the allowance once mined.
      */
     async grantAllowance(scope: MerchantScope, body: GrantRefundAllowanceBody): Promise<RefundAllowance> {
-      const settings = chainFor(chain, scope.livemode);
+      const settings = chainFor(chain, scope.livemode, body.chainId);
       const operator = refundOperatorOf(settings);
       if (!operator)
         throw new InvalidStateError(`${settings.mode} mode has no operator on this deployment: refunds cannot be sent from an allowance.`, {
@@ -640,8 +647,8 @@ export function createRefundService({
       if (settled.outcome !== 'success')
         throw new InvalidRequestError(`The permit transaction was ${settled.outcome}; sign a new permit.`, { param: 'signature' });
       // Refunds created before the allowance was granted carry on now (issue 36, item 13).
-      await this.resumeAwaitingAllowance(scope);
-      return this.allowance(scope);
+      await this.resumeAwaitingAllowance(scope, settings.chainId);
+      return this.allowance(scope, settings.chainId);
     },
 
     async get(scope: MerchantScope, id: string): Promise<Refund> {

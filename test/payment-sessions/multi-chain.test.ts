@@ -1,13 +1,17 @@
 // Checkout on several chains of one mode (issue 39): two anvils with Circle's USDC and the contracts at
 // the same addresses (same deployer), an indexer per chain, the real worker and the API. A session's
 // deposit address is the same on both chains; a transfer on either accepted chain pays toward it, one on
-// a configured chain it does not accept is a late deposit; each deposit is swept on its own chain.
-import { type Address, createWalletClient, erc20Abi, http } from 'viem';
+// a configured chain it does not accept is a late deposit; each deposit is swept on its own chain. A payment relayed
+// on chain B (the hosted checkout's pay route with the chain the customer chose) completes there, and its refund goes
+// out on chain B from the refund allowance granted on chain B; what a stranger sends for the wrong chain is refused.
+import { type Address, type PrivateKeyAccount, createWalletClient, erc20Abi, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainSettings } from '../../src/chain/config.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
+import { refundOperatorOf } from '../../src/refunds/allowance.js';
+import { PERMIT_TYPES, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
@@ -25,6 +29,7 @@ let t: TestApp;
 let merchant: SeededMerchant;
 const payout = DEV_ACCOUNTS.merchant.address;
 const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
+const payoutAccount = privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey);
 
 const clientOf = (s: ChainSettings) => (s === b ? stack.second!.pub : stack.pub);
 
@@ -173,5 +178,196 @@ describe('payment sessions on several chains of a mode', () => {
     expect(now.deposit.amountReceived).toBe('0');
     const late = await db.sql`select 1 from events where type = 'payment.late_deposit' and data->'object'->>'id' = ${session.id}`;
     expect(late).toHaveLength(1);
+  });
+});
+
+/** The payer's EIP-3009 authorization of `amount` to `to`, signed for `signedFor`'s USDC (its domain names the chain). */
+async function authorizationFor(signedFor: ChainSettings, to: Address, amount: bigint, signer: PrivateKeyAccount = payer) {
+  const now = (await clientOf(signedFor).getBlock()).timestamp;
+  const message = { from: signer.address, to, value: amount, validAfter: now - 60n, validBefore: now + 3600n, nonce: randomNonce() };
+  const signature = await signAuthorization(
+    signer,
+    await readDomain(clientOf(signedFor), signedFor.token),
+    'TransferWithAuthorization',
+    message,
+  );
+  const authorization = {
+    ...message,
+    value: amount.toString(),
+    validAfter: message.validAfter.toString(),
+    validBefore: message.validBefore.toString(),
+  };
+  return { authorization, signature };
+}
+const payAtCheckout = (sessionId: string, payload: object) => t.app.inject({ method: 'POST', url: `/checkout/${sessionId}/pay`, payload });
+const submissionsOf = (sessionId: string) =>
+  db.sql<{ chainId: string; status: string }[]>`
+    select chain_id::text as "chainId", status from relay_submissions where payment_session_id = ${sessionId} order by created_at`;
+
+describe('money on chain B: relay, refunds, refund allowances', () => {
+  let paidOnB: Session;
+
+  it('a session paid by relay on chain B (the chain the customer chose at checkout) completes there, its submission on chain B', async () => {
+    const session = await createSession({ amount: '1000000' });
+    const [payoutOnA, payoutOnB] = await Promise.all([balanceOn(a, payout), balanceOn(b, payout)]);
+    const signed = await authorizationFor(b, payout, 1_000_000n);
+    const paid = await payAtCheckout(session.id, { chainId: CHAIN_B_ID, ...signed });
+    expect(paid.statusCode, paid.body).toBe(200);
+    paidOnB = await until(
+      () => getSession(session.id),
+      (s) => s.status === 'completed',
+      'completed',
+    );
+    expect(paidOnB.transactionChainId).toBe(CHAIN_B_ID);
+    expect(await submissionsOf(session.id)).toEqual([{ chainId: String(CHAIN_B_ID), status: 'confirmed' }]);
+    const sent =
+      await db.sql`select chain_id::text as "chainId" from chain_transactions where purpose like 'relay:%' and transaction_hash = ${paidOnB.transactionHash}`;
+    expect(sent).toEqual([{ chainId: String(CHAIN_B_ID) }]);
+    expect(await balanceOn(b, payout)).toBe(payoutOnB + 1_000_000n);
+    expect(await balanceOn(a, payout)).toBe(payoutOnA);
+  });
+
+  it("a stranger's wrong chain is refused before anything is sent: signed for A posted as B, a chain the session does not accept, one the mode lacks; then the same authorization pays on A", async () => {
+    const session = await createSession({ amount: '700000' });
+    const signedForA = await authorizationFor(a, payout, 700_000n);
+    // Chain B's USDC domain names chain B: the signature over chain A's domain does not recover the payer there.
+    const crossed = await payAtCheckout(session.id, { chainId: CHAIN_B_ID, ...signedForA });
+    expect(crossed.statusCode).toBe(400);
+    expect(crossed.json().error).toMatchObject({ code: 'invalid_request', param: 'signature' });
+    const unknown = await payAtCheckout(session.id, { chainId: 8453, ...signedForA });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error).toMatchObject({ code: 'invalid_request', param: 'chainId' });
+    const onlyA = await createSession({ amount: '700000', acceptedChainIds: [a.chainId] });
+    const notAccepted = await payAtCheckout(onlyA.id, { chainId: CHAIN_B_ID, ...(await authorizationFor(b, payout, 700_000n)) });
+    expect(notAccepted.statusCode).toBe(400);
+    expect(notAccepted.json().error).toMatchObject({ code: 'invalid_request', param: 'chainId' });
+    const bad = await payAtCheckout(session.id, { chainId: 'b', ...signedForA });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatchObject({ code: 'invalid_request', param: 'chainId', details: { issues: [{ path: 'chainId' }] } });
+    expect([...(await submissionsOf(session.id)), ...(await submissionsOf(onlyA.id))]).toEqual([]);
+    expect((await getSession(session.id)).status).toBe('open');
+    expect((await getSession(onlyA.id)).status).toBe('open');
+
+    // Relay on chain A (no chainId: the session's first chain) completes too.
+    const paid = await payAtCheckout(session.id, signedForA);
+    expect(paid.statusCode, paid.body).toBe(200);
+    const done = await until(
+      () => getSession(session.id),
+      (s) => s.status === 'completed',
+      'completed on A',
+    );
+    expect(done.transactionChainId).toBe(a.chainId);
+    expect(await submissionsOf(session.id)).toEqual([{ chainId: String(a.chainId), status: 'confirmed' }]);
+  });
+
+  it('the refund allowance is per chain: read and granted on chain B by a permit for chain B; a chain the mode lacks is refused', async () => {
+    const operator = refundOperatorOf(b)!;
+    const read = async (query: string) => t.app.inject({ method: 'GET', url: `/v1/refunds/allowance${query}`, headers: headers() });
+    const onA = (await read('')).json();
+    const before = (await read(`?chainId=${CHAIN_B_ID}`)).json();
+    expect(onA).toMatchObject({ chainId: a.chainId, permit: { domain: { chainId: a.chainId } } });
+    expect(before).toMatchObject({ chainId: CHAIN_B_ID, owner: payout, spender: operator, permit: { domain: { chainId: CHAIN_B_ID } } });
+    const unknown = await read('?chainId=8453');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error).toMatchObject({ code: 'invalid_request', param: 'chainId' });
+
+    const deadline = (await clientOf(b).getBlock()).timestamp + 3600n;
+    const permitFor = (allowance: { permit: { domain: { chainId: number }; nonce: string } }) =>
+      payoutAccount.signTypedData({
+        domain: { ...allowance.permit.domain, chainId: BigInt(allowance.permit.domain.chainId) } as never,
+        types: PERMIT_TYPES,
+        primaryType: 'Permit',
+        message: { owner: payout, spender: operator, value: 5_000_000n, nonce: BigInt(allowance.permit.nonce), deadline },
+      });
+    const grant = (chainId: number, signature: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/refunds/allowance/permit',
+        headers: headers(),
+        payload: { chainId, value: '5000000', deadline: deadline.toString(), signature },
+      });
+    // A permit signed for chain A's USDC does not grant anything on chain B (nothing is sent).
+    const crossed = await grant(CHAIN_B_ID, await permitFor(onA));
+    expect(crossed.statusCode).toBe(400);
+    expect(crossed.json().error).toMatchObject({ code: 'invalid_request', param: 'signature' });
+    const granted = await grant(CHAIN_B_ID, await permitFor(before));
+    expect(granted.statusCode, granted.body).toBe(200);
+    expect(granted.json()).toMatchObject({ chainId: CHAIN_B_ID, allowance: '5000000' });
+    expect((await read('')).json().allowance).toBe(onA.allowance);
+  });
+
+  it('a refund of a chain-B payment goes out on chain B to the payer; naming another chain is refused and creates nothing', async () => {
+    const refundsBefore = await db.sql`select count(*)::int as n from refunds`;
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: headers(),
+      payload: { paymentSessionId: paidOnB.id, amount: '400000', chainId: a.chainId },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error).toMatchObject({ code: 'invalid_request', param: 'chainId' });
+    expect(await db.sql`select count(*)::int as n from refunds`).toEqual(refundsBefore);
+
+    const [payerOnA, payerOnB] = await Promise.all([balanceOn(a, payer.address), balanceOn(b, payer.address)]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: headers(),
+      payload: { paymentSessionId: paidOnB.id, amount: '400000', chainId: CHAIN_B_ID },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'processing', method: 'allowance', chainId: CHAIN_B_ID });
+    const id = res.json().id as string;
+    const done = await until(
+      async () => (await t.app.inject({ method: 'GET', url: `/v1/refunds/${id}`, headers: headers() })).json(),
+      (r) => r.status === 'succeeded',
+      'refund succeeded',
+    );
+    expect(done.chainId).toBe(CHAIN_B_ID);
+    expect(await balanceOn(b, payer.address)).toBe(payerOnB + 400_000n);
+    expect(await balanceOn(a, payer.address)).toBe(payerOnA);
+    const sent = await db.sql`select chain_id::text as "chainId" from chain_transactions where purpose = ${`refund:${id}`}`;
+    expect(sent).toEqual([{ chainId: String(CHAIN_B_ID) }]);
+    const events = await db.sql<{ type: string; chainId: number }[]>`
+      select type, (data->'object'->>'chainId')::int as "chainId" from events where data->'object'->>'id' = ${id} order by created_at, id`;
+    expect(events).toEqual([
+      { type: 'refund.created', chainId: CHAIN_B_ID },
+      { type: 'refund.succeeded', chainId: CHAIN_B_ID },
+    ]);
+  });
+});
+
+describe('payout balances per chain', () => {
+  it("lists the payout address's USDC on each chain of the mode, read from that chain; none without a payout address", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/balances', headers: headers() });
+    expect(res.statusCode, res.body).toBe(200);
+    const [onA, onB] = await Promise.all([balanceOn(a, payout), balanceOn(b, payout)]);
+    expect(onA).not.toBe(onB);
+    expect(res.json()).toEqual({
+      object: 'list',
+      data: [
+        {
+          object: 'payout_balance',
+          chainId: a.chainId,
+          network: expect.any(String),
+          token: a.token,
+          payoutAddress: payout,
+          amount: onA.toString(),
+          unavailable: false,
+        },
+        {
+          object: 'payout_balance',
+          chainId: CHAIN_B_ID,
+          network: expect.any(String),
+          token: b.token,
+          payoutAddress: payout,
+          amount: onB.toString(),
+          unavailable: false,
+        },
+      ],
+    });
+    const stranger = await seedMerchant(db.sql, 'No payout yet');
+    const none = await t.app.inject({ method: 'GET', url: '/v1/balances', headers: { authorization: `Bearer ${stranger.secretKey}` } });
+    expect(none.json().data.map((x: { amount: string | null }) => x.amount)).toEqual([null, null]);
   });
 });

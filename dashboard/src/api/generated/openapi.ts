@@ -1680,7 +1680,7 @@ export interface paths {
         };
         /**
          * The refund allowance: the payout wallet's USDC allowance for the operator, and how to grant it
-         * @description While it covers a refund, POST /v1/refunds is sent by the operator (transferFrom payout -> customer) and completes by itself.
+         * @description Per chain (`chainId`, default the mode's first chain; a chain the mode lacks is 400 invalid_request, param chainId): while it covers a refund of a payment on that chain, POST /v1/refunds is sent by the operator there (transferFrom payout -> customer) and completes by itself.
          *
          *     Secret API key or dashboard session; not publishable keys. Required scope: `refunds_read`.
          */
@@ -1921,6 +1921,28 @@ export interface paths {
          *     Secret API key or dashboard session; not publishable keys. Required scope: `analytics_read`.
          */
         get: operations["getStatsForecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payout address's USDC balance on each chain of the mode
+         * @description One entry per configured chain of the key's mode: what the payout address holds there now (sweeps of deposits and relayed payments pay it on the chain the money came in on; refunds from the refund allowance are sent from it on that chain). A chain whose node does not answer is listed with `unavailable: true`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `analytics_read`.
+         */
+        get: operations["listPayoutBalances"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4233,6 +4255,22 @@ export interface components {
                 mrr: string;
             }[];
         };
+        PayoutBalanceInput: {
+            /** @constant */
+            object: "payout_balance";
+            /** @description The chain (EIP-155 id): one of the mode's configured chains. */
+            chainId: number;
+            /** @description The chain's name as the checkout shows it. */
+            network: string;
+            /** @description USDC on this chain. */
+            token: string;
+            /** @description The payout address sweeps and relayed payments pay on this chain (null: none set). */
+            payoutAddress: string | null;
+            /** @description The payout address's USDC balance on this chain now, in base units (null: no payout address, or the chain's node did not answer; see `unavailable`). */
+            amount: string | null;
+            /** @description True when this chain's node did not answer: the other chains are still listed. */
+            unavailable: boolean;
+        };
         TestClockInput: {
             id: string;
             /** @constant */
@@ -5953,6 +5991,22 @@ export interface components {
                 /** @description scheduledMrr x survival, truncated. */
                 mrr: string;
             }[];
+        };
+        PayoutBalance: {
+            /** @constant */
+            object: "payout_balance";
+            /** @description The chain (EIP-155 id): one of the mode's configured chains. */
+            chainId: number;
+            /** @description The chain's name as the checkout shows it. */
+            network: string;
+            /** @description USDC on this chain. */
+            token: string;
+            /** @description The payout address sweeps and relayed payments pay on this chain (null: none set). */
+            payoutAddress: string | null;
+            /** @description The payout address's USDC balance on this chain now, in base units (null: no payout address, or the chain's node did not answer; see `unavailable`). */
+            amount: string | null;
+            /** @description True when this chain's node did not answer: the other chains are still listed. */
+            unavailable: boolean;
         };
         TestClock: {
             id: string;
@@ -7863,10 +7917,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description What the hosted checkout page posts after the customer's wallet signed: the EIP-3009 TransferWithAuthorization message and its signature. The server relays it for the session's merchant; no key is involved on the page. */
+        /** @description What the hosted checkout page posts after the customer's wallet signed: the chain the customer chose (one the session accepts; default the session's chainId), the EIP-3009 TransferWithAuthorization message signed for that chain's USDC, and its signature. The server relays it on that chain for the session's merchant; no key is involved on the page. */
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The chain to send on (EIP-155 id): one of the mode's configured chains, and one the payment session accepts when one is named. Default: the mode's first chain. The authorization must be signed for this chain's USDC (its EIP-712 domain names the chain). */
+                    chainId?: number;
                     /** @description The EIP-3009 TransferWithAuthorization message the payer signed. */
                     authorization: {
                         /** @description The payer: the address that signed the authorization. */
@@ -9387,6 +9443,8 @@ export interface operations {
                     /** @description Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending, processing and succeeded refunds. */
                     amount?: string;
                     reason?: string;
+                    /** @description Optional check: the chain the refund must go out on (EIP-155 id). A refund always goes out on the chain the money came in on (a late deposit's chain, else the chain of the payment); naming another chain is refused (invalid_request, param chainId) and creates nothing. */
+                    chainId?: number;
                     /** @description Send the refund to this address instead of the payer the payment shows (recipientSource `merchant_specified`): e.g. the address the customer asked for. Not the zero address, the payout address, the session's deposit address, the token or the platform's contracts. Not with customerClaim. */
                     destination?: string;
                     /**
@@ -9404,6 +9462,8 @@ export interface operations {
                     /** @description Amount to refund in base units; defaults to all that remains refundable. Never more than was paid in total (the payment, an overpayment by transfer, late deposits) minus its pending, processing and succeeded refunds. */
                     amount?: string;
                     reason?: string;
+                    /** @description Optional check: the chain the refund must go out on (EIP-155 id). A refund always goes out on the chain the money came in on (a late deposit's chain, else the chain of the payment); naming another chain is refused (invalid_request, param chainId) and creates nothing. */
+                    chainId?: number;
                     /** @description Send the refund to this address instead of the payer the payment shows (recipientSource `merchant_specified`): e.g. the address the customer asked for. Not the zero address, the payout address, the session's deposit address, the token or the platform's contracts. Not with customerClaim. */
                     destination?: string;
                     /**
@@ -9569,7 +9629,10 @@ export interface operations {
     };
     getRefundAllowance: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The chain of the allowance (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain. */
+                chainId?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9609,6 +9672,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The chain whose USDC the permit is for (EIP-155 id; its domain names the chain): one of the mode's configured chains. Default: the mode's first chain. Refunds of payments on that chain are then sent from this allowance. */
+                    chainId?: number;
                     /** @description The allowance to grant in base units (a cap: it replaces the current allowance). */
                     value: string;
                     /** @description The permit deadline (unix seconds), as signed. */
@@ -9941,6 +10006,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForecastStats"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPayoutBalances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per chain of the mode, in configuration order (the mode's first chain first). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["PayoutBalance"][];
+                    };
                 };
             };
             /** @description Default Response */
