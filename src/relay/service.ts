@@ -7,7 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../chain/generated/contracts.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { acceptsChain } from '../payment-sessions/accepted-chains.js';
-import { chainFor, subscriptionManagerV2Of, type ChainConfig, type ChainSettings } from '../chain/config.js';
+import { chainFor, chainsOf, subscriptionManagerV2Of, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { chargeWindowForPeriod } from '../subscriptions/periods.js';
 import { nextBlockTime } from '../chain/chain-time.js';
 import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';
@@ -92,7 +92,12 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
     if (existing.authorizationDigest !== digest)
       throw new IdempotencyError('This Idempotency-Key was already used for another relay submission.');
     await startWorkflow(existing);
-    return renderSubmission(existing, settings);
+    return renderSubmission(existing, settingsOfRow(existing) ?? settings);
+  }
+
+  /** The settings of the chain a submission went to (its confirmations), not of the mode's first chain. */
+  function settingsOfRow(row: repo.SubmissionRow): ChainSettings | undefined {
+    return chainsOf(chain, row.livemode).find((settings) => settings.chainId === Number(row.chainId));
   }
 
   const alreadySubmitted = () =>
@@ -403,7 +408,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
     async get(scope: MerchantScope, idempotencyKey: string): Promise<RelaySubmission> {
       const row = await repo.findSubmissionByKey(sql, scope, idempotencyKey);
       if (!row) throw new NotFoundError(`No relay submission with Idempotency-Key ${idempotencyKey}.`, { param: 'idempotencyKey' });
-      return renderSubmission(row, scope.livemode ? chain.live : chain.test);
+      return renderSubmission(row, settingsOfRow(row) ?? (scope.livemode ? chain.live : chain.test));
     },
   };
 }
