@@ -83,6 +83,8 @@ export function createSubscriptionChargeActivities(deps: { subscriptions: Subscr
             livemode: input.livemode,
             onChainId: attempt.onChainId,
             contractAddress: attempt.contractAddress,
+            // The subscription's own chain: its charge never goes to another (src/subscriptions/chain.ts).
+            ...(attempt.chainId !== undefined ? { chainId: attempt.chainId } : {}),
             periodIndex: input.periodIndex,
             amount: attempt.amount,
             periodStart: input.periodStart,

@@ -46,6 +46,7 @@ export function createSubscriptionRenewalActivities({ sql, subscriptionChain, em
           ? BigInt(input.allowance)
           : await subscriptionChain.allowance({
               livemode: sub.livemode,
+              chainId: sub.chainId,
               token: sub.tokenAddress,
               owner: sub.subscriberAddress,
               contractAddress: sub.contractAddress,
@@ -106,6 +107,7 @@ export function createSubscriptionRenewalActivities({ sql, subscriptionChain, em
       try {
         return await subscriptionChain.permit({
           livemode: sub.livemode,
+          chainId: sub.chainId,
           token: sub.tokenAddress,
           owner: sub.subscriberAddress,
           value: input.value,

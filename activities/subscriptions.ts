@@ -32,6 +32,8 @@ export type ChargeAttempt =
       amount: string;
       onChainId: string;
       contractAddress: string;
+      /** The subscription's chain, where its charge goes (absent in runs recorded before it was returned: the mode's first chain). */
+      chainId?: string;
       subscriberAddress?: string;
       tokenAddress?: string;
     }
@@ -135,6 +137,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         amount: charge.amount,
         onChainId: sub.onChainId,
         contractAddress: sub.contractAddress,
+        chainId: sub.chainId,
         subscriberAddress: sub.subscriberAddress,
         tokenAddress: sub.tokenAddress,
       };
@@ -197,6 +200,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         subscriptionChain.chargeWindow && isOnChainId(before.onChainId)
           ? await subscriptionChain.chargeWindow({
               livemode: before.livemode,
+              chainId: before.chainId,
               onChainId: before.onChainId,
               contractAddress: before.contractAddress,
             })
@@ -272,7 +276,12 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       if (sub.onChainCancelledAt) return { txHash: null };
       checkOnChainId(sub.onChainId);
       const result = await heartbeating(() =>
-        subscriptionChain.cancel({ livemode: sub.livemode, onChainId: sub.onChainId, contractAddress: sub.contractAddress }),
+        subscriptionChain.cancel({
+          livemode: sub.livemode,
+          chainId: sub.chainId,
+          onChainId: sub.onChainId,
+          contractAddress: sub.contractAddress,
+        }),
       ).catch(finalRevert);
       await repo.updateSubscription(sql, sub.id, { onChainCancelledAt: new Date() }, { notIn: [] });
       return { txHash: result.txHash };

@@ -175,7 +175,7 @@ export async function buildApp(deps: AppDeps) {
   // handle the route handed down (src/plugins/idempotency.ts); nothing reroutes queries behind its back.
   // Stateful services (listener streams, the token cache) and the public checkout (no key, no
   // transaction) are built once, on the pool.
-  registerPlanRoutes(app, (db) => createPlanService({ sql: db, events }));
+  registerPlanRoutes(app, (db) => createPlanService({ sql: db, events, chain: deps.config.chain }));
   registerMerchantRoutes(app, (db) =>
     createMerchantService({
       sql: db,

@@ -128,6 +128,7 @@ async function recover(
             livemode: input.livemode,
             onChainId: attempt.onChainId,
             contractAddress: attempt.contractAddress,
+            ...(attempt.chainId !== undefined ? { chainId: attempt.chainId } : {}),
             periodIndex,
             amount: attempt.amount,
             periodStart: input.periodStart,

@@ -7,6 +7,7 @@ export function renderCharge(row: repo.ChargeRow): SubscriptionCharge {
     id: row.id,
     object: 'subscription_charge',
     subscriptionId: row.subscriptionId,
+    chainId: row.chainId,
     periodIndex: row.periodIndex,
     periodStart: row.periodStart.toISOString(),
     amount: row.amount,

@@ -10,6 +10,8 @@ export type ChargeRow = {
   merchantId: string;
   livemode: boolean;
   subscriptionId: string;
+  /** The chain the charge goes to: its subscription's. */
+  chainId: number;
   periodIndex: number;
   periodStart: Date;
   amount: string;
@@ -26,7 +28,9 @@ export type ChargeRow = {
 };
 
 const columns = (db: Db) =>
-  db`id, merchant_id as "merchantId", livemode, subscription_id as "subscriptionId", period_index as "periodIndex",
+  db`id, merchant_id as "merchantId", livemode, subscription_id as "subscriptionId",
+     coalesce(chain_id, (select s.chain_id from subscriptions s where s.id = subscription_id))::int as "chainId",
+     period_index as "periodIndex",
      period_start as "periodStart", amount::text as amount, status, attempts, tx_hash as "txHash",
      block_number::text as "blockNumber", failure_code as "failureCode", failure_reason as "failureReason",
      attempted_at as "attemptedAt", settled_at as "settledAt", created_at as "createdAt", updated_at as "updatedAt"`;
@@ -49,8 +53,9 @@ export async function upsertChargeAttempt(
   },
 ): Promise<ChargeRow> {
   await db`
-    insert into subscription_charges (id, merchant_id, livemode, subscription_id, period_index, period_start, amount, status, attempts, attempted_at)
-    values (${input.id}, ${input.merchantId}, ${input.livemode}, ${input.subscriptionId}, ${input.periodIndex}, ${input.periodStart},
+    insert into subscription_charges (id, merchant_id, livemode, subscription_id, chain_id, period_index, period_start, amount, status, attempts, attempted_at)
+    values (${input.id}, ${input.merchantId}, ${input.livemode}, ${input.subscriptionId},
+            (select chain_id from subscriptions where id = ${input.subscriptionId}), ${input.periodIndex}, ${input.periodStart},
             ${input.amount}, 'pending', ${input.attempt}, now())
     on conflict (subscription_id, period_index) do update
       set attempts = excluded.attempts, attempted_at = now(), updated_at = now(),

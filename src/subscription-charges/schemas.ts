@@ -8,6 +8,7 @@ export const subscriptionCharge = z
     id: z.string(),
     object: z.literal('subscription_charge'),
     subscriptionId: z.string(),
+    chainId: z.number().int().describe("The chain the charge is sent on (EIP-155 id): always its subscription's."),
     periodIndex: z.number().int().describe('The 0-based period this charge is for; at most one charge per period.'),
     periodStart: timestamp,
     amount: z.string(),

@@ -12,6 +12,8 @@ export type PlanRow = {
   interval: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'yearly';
   intervalCount: number;
   trialPeriodDays: number;
+  /** The chains the plan is offered on, first the default; null: every chain of the mode. */
+  chainIds: number[] | null;
   archivedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -19,14 +21,17 @@ export type PlanRow = {
 
 const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, name, amount::text as amount, currency, interval,
-     interval_count as "intervalCount", trial_period_days as "trialPeriodDays", archived_at as "archivedAt",
+     interval_count as "intervalCount", trial_period_days as "trialPeriodDays", chain_ids::int[] as "chainIds", archived_at as "archivedAt",
      created_at as "createdAt", updated_at as "updatedAt"`;
 
-export async function insertPlan(db: Db, plan: Omit<PlanRow, 'createdAt' | 'updatedAt' | 'archivedAt'>): Promise<PlanRow> {
+export async function insertPlan(
+  db: Db,
+  plan: Omit<PlanRow, 'createdAt' | 'updatedAt' | 'archivedAt' | 'chainIds'> & { chainIds?: number[] | null },
+): Promise<PlanRow> {
   const [row] = await db<PlanRow[]>`
-    insert into subscription_plans (id, merchant_id, livemode, name, amount, currency, interval, interval_count, trial_period_days)
+    insert into subscription_plans (id, merchant_id, livemode, name, amount, currency, interval, interval_count, trial_period_days, chain_ids)
     values (${plan.id}, ${plan.merchantId}, ${plan.livemode}, ${plan.name}, ${plan.amount}, ${plan.currency},
-            ${plan.interval}, ${plan.intervalCount}, ${plan.trialPeriodDays})
+            ${plan.interval}, ${plan.intervalCount}, ${plan.trialPeriodDays}, ${plan.chainIds ?? null}::bigint[])
     returning ${columns(db)}`;
   return row!;
 }

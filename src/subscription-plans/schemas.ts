@@ -1,6 +1,6 @@
 // Request and response shapes of subscription plans.
 import { z } from 'zod';
-import { amountString, optionalBody, pathId, timestamp } from '../http/schemas.js';
+import { amountString, chainIdField, optionalBody, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 
 export const PLAN_INTERVALS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
@@ -16,6 +16,14 @@ export const createPlanBody = z
     interval: z.enum(PLAN_INTERVALS),
     intervalCount: z.number().int().min(1).max(365).default(1),
     trialPeriodDays: z.number().int().min(0).max(730).default(0),
+    chainIds: z
+      .array(chainIdField)
+      .min(1)
+      .max(32)
+      .optional()
+      .describe(
+        "The chains of the mode (EIP-155 ids) the plan is offered on, the first the hosted enrolment page's default; the customer picks one at enrolment. Absent: every chain of the mode (chains configured later too).",
+      ),
   })
   .strict();
 
@@ -29,6 +37,10 @@ export const plan = z
     interval: z.enum(PLAN_INTERVALS),
     intervalCount: z.number().int(),
     trialPeriodDays: z.number().int(),
+    chainIds: z
+      .array(z.number().int())
+      .nullable()
+      .describe('The chains the plan is offered on, first the default; null: every chain of the mode.'),
     archived: z.boolean().describe('An archived plan takes no new enrolments; subscriptions already on it keep running.'),
     archivedAt: timestamp.nullable(),
     livemode: z.boolean(),
@@ -46,7 +58,17 @@ export const archivePlanBody = optionalBody(z.object({}).strict());
 
 /** What the public hosted enrolment page may see of a plan. */
 export const checkoutPlan = plan
-  .pick({ id: true, name: true, amount: true, currency: true, interval: true, intervalCount: true, trialPeriodDays: true, livemode: true })
+  .pick({
+    id: true,
+    name: true,
+    amount: true,
+    currency: true,
+    interval: true,
+    intervalCount: true,
+    trialPeriodDays: true,
+    chainIds: true,
+    livemode: true,
+  })
   .meta({ id: 'CheckoutPlan' });
 
 export const planParams = z.object({ id: pathId('plan') });

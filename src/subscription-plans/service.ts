@@ -1,6 +1,7 @@
 // Subscription plans: the terms a customer's wallet enrols into.
 import type { Sql } from '../db/client.js';
-import { InvalidStateError, NotFoundError } from '../errors.js';
+import { chainFor, type ChainConfig } from '../chain/config.js';
+import { ApiError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import type { Db } from '../db/client.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 import { commitWithEvents } from '../events/commit.js';
@@ -21,6 +22,7 @@ export function renderPlan(row: repo.PlanRow): Plan {
     interval: row.interval,
     intervalCount: row.intervalCount,
     trialPeriodDays: row.trialPeriodDays,
+    chainIds: row.chainIds,
     archived: row.archivedAt !== null,
     archivedAt: row.archivedAt?.toISOString() ?? null,
     livemode: row.livemode,
@@ -29,7 +31,28 @@ export function renderPlan(row: repo.PlanRow): Plan {
   };
 }
 
-export function createPlanService({ sql, events }: { sql: Sql; events: EventDispatcher }) {
+/**
+ * The chains a new plan is offered on: each must be one of the mode's (the envelope names the entry);
+ * repeats are dropped. Absent: null, every chain of the mode.
+ */
+function offeredChains(chain: ChainConfig | undefined, livemode: boolean, chainIds: number[] | undefined): number[] | null {
+  if (!chainIds) return null;
+  const offered: number[] = [];
+  for (const [i, chainId] of chainIds.entries()) {
+    try {
+      if (chain) chainFor(chain, livemode, chainId);
+      else throw new InvalidRequestError('This deployment has no chains configured.', { param: 'chainIds' });
+    } catch (error) {
+      if (error instanceof ApiError) throw new InvalidRequestError(error.message, { param: `chainIds.${i}` });
+      throw error;
+    }
+    if (!offered.includes(chainId)) offered.push(chainId);
+  }
+  return offered;
+}
+
+/** `chain`: the deployment's chains, which a plan's `chainIds` must be among. */
+export function createPlanService({ sql, events, chain }: { sql: Sql; events: EventDispatcher; chain?: ChainConfig }) {
   /** Locks the plan, applies one change and records its event in the same transaction. */
   async function planChange(
     scope: MerchantScope,
@@ -51,7 +74,10 @@ export function createPlanService({ sql, events }: { sql: Sql; events: EventDisp
   return {
     async create(scope: MerchantScope, input: CreatePlanBody): Promise<Plan> {
       return commitWithEvents(sql, events, async (tx, record) => {
-        const plan = renderPlan(await repo.insertPlan(tx, { id: newId('plan'), ...scope, ...input }));
+        const { chainIds, ...terms } = input;
+        const plan = renderPlan(
+          await repo.insertPlan(tx, { id: newId('plan'), ...scope, ...terms, chainIds: offeredChains(chain, scope.livemode, chainIds) }),
+        );
         await record({ ...scope, type: 'subscription_plan.created', data: { object: plan } });
         return plan;
       });

@@ -5,9 +5,10 @@
 // How an enrolment finds its merchant and plan:
 //  - the Terms' `merchant` is a payout address registered for one merchant and
 //    mode in merchant_chain_addresses (addMerchantChainAddress);
-//  - the contract, token and operator must be this mode's (otherwise it is not
-//    a subscription this service can charge, and it is ignored);
-//  - the plan is the merchant's plan (same mode) whose amount equals the Terms'
+//  - the contract, token and operator must be those of the mode's chain the log
+//    came from (otherwise it is not a subscription this service can charge, and it
+//    is ignored); the subscription is recorded on that chain and charged there;
+//  - the plan is the merchant's plan (same mode, offered on the log's chain) whose amount equals the Terms'
 //    amount and whose period equals the Terms' period (v1: onChainPeriodSeconds,
 //    the shortest calendar gap; v2: onChainPeriodSecondsV2, the mean month), whose
 //    trial the enrolment's trial matches (enrolment-match.ts: the trial is
@@ -37,6 +38,7 @@ import { trialMatchesPlan } from './enrolment-match.js';
 import { chargeWindowSeconds, onChainPeriodSeconds, onChainPeriodSecondsV2 } from './periods.js';
 import * as repo from './repo.js';
 import { renderSubscription } from './api-shape.js';
+import { listOf, type OneOrMore } from './chain.js';
 import { findClockOfWallet } from '../test-clocks/repo.js';
 
 /** What this service's side of the contract looks like in one mode. */
@@ -59,7 +61,8 @@ export type SubscriptionChainEventDeps = {
   temporal: Client;
   taskQueue: string;
   events: EventDispatcher;
-  modes: { test?: SubscriptionContractMode; live?: SubscriptionContractMode };
+  /** Each mode's chains (one, or a list: a mode with several chains). */
+  modes: { test?: OneOrMore<SubscriptionContractMode>; live?: OneOrMore<SubscriptionContractMode> };
   /** Workflow tuning (tests shorten these). */
   workflow?: Pick<SubscriptionWorkflowInput, 'retryIntervalHours' | 'periodsPerRun'>;
   /** The runs' workflow task timeout; SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT unless a test that kills a worker shortens the wait. */
@@ -119,6 +122,15 @@ export type IgnoredEnrolmentReason =
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+/** This service's side of the contract on the chain `chainId` of a mode; undefined when the mode has no such chain. */
+export function contractModeOf(
+  modes: SubscriptionChainEventDeps['modes'],
+  livemode: boolean,
+  chainId: number,
+): SubscriptionContractMode | undefined {
+  return listOf(livemode ? modes.live : modes.test).find((mode) => mode.chainId === chainId);
+}
+
 export async function onSubscriptionCreatedOnChain(
   deps: SubscriptionChainEventDeps,
   log: SubscriptionCreatedLog,
@@ -149,9 +161,8 @@ export async function onSubscriptionCreatedOnChain(
 }
 
 async function recordEnrolment(deps: SubscriptionChainEventDeps, log: SubscriptionCreatedLog): Promise<SubscriptionCreatedOutcome> {
-  const mode = log.livemode ? deps.modes.live : deps.modes.test;
-  if (!mode || mode.chainId !== log.chainId || !mode.subscriptionManagers.some((m) => same(m, log.address)))
-    return { outcome: 'ignored', reason: 'unknown_contract' };
+  const mode = contractModeOf(deps.modes, log.livemode, log.chainId);
+  if (!mode || !mode.subscriptionManagers.some((m) => same(m, log.address))) return { outcome: 'ignored', reason: 'unknown_contract' };
   if (!same(mode.operator, log.args.operator)) return { outcome: 'ignored', reason: 'foreign_operator' };
   if (!same(mode.token, log.args.token)) return { outcome: 'ignored', reason: 'unknown_token' };
 
@@ -162,7 +173,12 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
   const merchant = await findMerchantByChainAddress(deps.sql, log.livemode, log.args.merchant);
   if (!merchant) return { outcome: 'ignored', reason: 'unknown_merchant' };
   const candidates = (
-    await repo.findPlansForTerms(deps.sql, { merchantId: merchant.merchantId, livemode: log.livemode, amount: log.args.amount.toString() })
+    await repo.findPlansForTerms(deps.sql, {
+      merchantId: merchant.merchantId,
+      livemode: log.livemode,
+      amount: log.args.amount.toString(),
+      chainId: log.chainId,
+    })
   ).filter((plan) => BigInt(periodOf(plan.interval, plan.intervalCount)) === log.args.period);
   const named = log.planId ? candidates.filter((p) => p.id === log.planId) : candidates;
   if (named.length === 0) return { outcome: 'ignored', reason: 'no_matching_plan' };
@@ -281,7 +297,7 @@ export async function onSubscriptionCancelledOnChain(
     onChainId: log.args.id.toString(),
   });
   if (!sub) return { subscriptionId: null };
-  const mode = log.livemode ? deps.modes.live : deps.modes.test;
+  const mode = contractModeOf(deps.modes, log.livemode, log.chainId);
   const by = same(log.args.by, sub.subscriberAddress) ? 'subscriber' : mode && same(log.args.by, mode.operator) ? 'operator' : 'merchant';
   await signalIfRunning(deps.temporal, subscriptionWorkflowId(sub.id), cancelSubscriptionSignal, { by, reason: 'Cancelled on-chain.' });
   return { subscriptionId: sub.id };
@@ -289,13 +305,14 @@ export async function onSubscriptionCancelledOnChain(
 
 /**
  * Funds (a token transfer to the wallet, or a new allowance) reached a
- * subscriber: every at_risk subscription it pays retries its charge now.
+ * subscriber: every at_risk subscription it pays retries its charge now
+ * (on the chain the funds arrived on, when the caller names it).
  */
 export async function onTransferToSubscriber(
   deps: SubscriptionChainEventDeps,
-  transfer: { livemode: boolean; to: Address },
+  transfer: { livemode: boolean; to: Address; chainId?: number },
 ): Promise<{ signalled: string[] }> {
-  const ids = await repo.findOpenSubscriptionIdsBySubscriber(deps.sql, transfer.livemode, transfer.to);
+  const ids = await repo.findOpenSubscriptionIdsBySubscriber(deps.sql, transfer.livemode, transfer.to, transfer.chainId);
   const signalled: string[] = [];
   for (const id of ids) {
     if (await signalIfRunning(deps.temporal, subscriptionWorkflowId(id), walletFundedSignal)) signalled.push(id);

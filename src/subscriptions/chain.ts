@@ -8,6 +8,9 @@
 // Every call goes to the subscription's own manager (v1 or v2: the same charge, cancel and view
 // signatures), named by its row's contract address; a call that names none goes to the mode's v1
 // manager (runs recorded before the address was passed only ever named v1 subscriptions).
+// A mode may have several chains: each (mode, chain) has its own client, operator sender and
+// batcher, and a call goes to the chain its subscription names (`chainId`); one that names none
+// goes to the mode's first chain (every subscription recorded before a mode had several chains).
 import {
   type Address,
   BaseError,
@@ -78,6 +81,8 @@ export type ChargeFailure = (typeof CHARGE_FAILURES)[number];
  */
 export type ChargeInput = {
   livemode: boolean;
+  /** The subscription's chain (its row's); absent (calls recorded before it was passed): the mode's first chain. */
+  chainId?: string | number;
   onChainId: string;
   periodIndex: number;
   amount: string;
@@ -112,6 +117,7 @@ export type CancelResult = { txHash: Hex | null; alreadyCancelled: boolean };
 /** A subscriber's signed EIP-2612 permit for the SubscriptionManager (the renewal page's top-up). */
 export type AllowancePermitInput = {
   livemode: boolean;
+  chainId?: string | number;
   token: string;
   owner: string;
   value: string;
@@ -128,17 +134,34 @@ export type AllowancePermitResult = { ok: true; txHash: Hex; blockNumber: string
 
 export interface SubscriptionChain {
   charge(input: ChargeInput): Promise<ChargeResult>;
-  isCharged(input: { livemode: boolean; onChainId: string; periodIndex: number; contractAddress?: string }): Promise<boolean>;
-  cancel(input: { livemode: boolean; onChainId: string; contractAddress?: string }): Promise<CancelResult>;
+  isCharged(input: {
+    livemode: boolean;
+    chainId?: string | number;
+    onChainId: string;
+    periodIndex: number;
+    contractAddress?: string;
+  }): Promise<boolean>;
+  cancel(input: { livemode: boolean; chainId?: string | number; onChainId: string; contractAddress?: string }): Promise<CancelResult>;
   /** `allowance(owner, the subscription's manager)` of the token: what the operator may still charge. */
-  allowance(input: { livemode: boolean; token: string; owner: string; contractAddress?: string }): Promise<bigint>;
+  allowance(input: {
+    livemode: boolean;
+    chainId?: string | number;
+    token: string;
+    owner: string;
+    contractAddress?: string;
+  }): Promise<bigint>;
   /** Submits the permit (operator pays the gas), once per signature; a refusal comes back by name without gas. */
   permit(input: AllowancePermitInput): Promise<AllowancePermitResult>;
   /**
    * The subscription's signed charge window in seconds (v2), or null on a manager without one (v1).
    * Optional: ports written for v1 only have none, which means "no window".
    */
-  chargeWindow?(input: { livemode: boolean; onChainId: string; contractAddress?: string }): Promise<bigint | null>;
+  chargeWindow?(input: {
+    livemode: boolean;
+    chainId?: string | number;
+    onChainId: string;
+    contractAddress?: string;
+  }): Promise<bigint | null>;
 }
 
 /** One mode's chain settings (the chain layer's per-mode config maps onto this at merge). */
@@ -162,11 +185,19 @@ export type SubscriptionChainMode = {
 } & RpcBounds;
 
 export class ChainModeNotConfiguredError extends Error {
-  constructor(livemode: boolean) {
-    super(`No chain is configured for ${livemode ? 'live' : 'test'} mode`);
+  constructor(livemode: boolean, chainId?: string | number) {
+    super(
+      chainId === undefined
+        ? `No chain is configured for ${livemode ? 'live' : 'test'} mode`
+        : `Chain ${chainId} is not one of the ${livemode ? 'live' : 'test'} mode chains this worker charges on`,
+    );
     this.name = 'ChainModeNotConfiguredError';
   }
 }
+
+/** A mode's chains: one (as before several chains per mode) or a list, the first the mode's default. */
+export type OneOrMore<T> = T | T[];
+export const listOf = <T>(value: OneOrMore<T> | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 const REVERT_TO_FAILURE: Record<string, ChargeFailure | 'already_charged'> = {
   InsufficientBalance: 'insufficient_funds',
@@ -221,7 +252,7 @@ export function chargeManyOutcomes(manager: Address, logs: Log[]): Map<string, '
 }
 
 export async function createViemSubscriptionChain(
-  modes: { test?: SubscriptionChainMode; live?: SubscriptionChainMode },
+  modes: { test?: OneOrMore<SubscriptionChainMode>; live?: OneOrMore<SubscriptionChainMode> },
   deps: { sql: Sql },
 ): Promise<SubscriptionChain> {
   /** `allowanceOf`: the subscriber and token whose allowance is read back after the batch. */
@@ -238,8 +269,10 @@ export async function createViemSubscriptionChain(
     /** Whether the contract's code has chargeWindow(uint256), i.e. is v2 (read once). */
     windowed?: Promise<boolean>;
   };
-  const clients = new Map<boolean, Clients>();
-  /** One view per (mode, manager): its own batcher (a chargeMany goes to one contract), the mode's client and sender. */
+  /** One per (mode, chain), keyed `livemode:chainId`; `firsts` names each mode's first chain (calls naming none). */
+  const clients = new Map<string, Clients>();
+  const firsts = new Map<boolean, number>();
+  /** One view per (mode, chain, manager): its own batcher (a chargeMany goes to one contract), the chain's client and sender. */
   const views = new Map<string, Clients>();
   const withBatcher = (c: Clients): Clients => {
     if (c.mode.chargeBatch !== false) {
@@ -249,12 +282,12 @@ export async function createViemSubscriptionChain(
     return c;
   };
   for (const [livemode, mode] of [
-    [false, modes.test],
-    [true, modes.live],
-  ] as const) {
-    if (!mode) continue;
+    ...listOf(modes.test).map((m) => [false, m] as const),
+    ...listOf(modes.live).map((m) => [true, m] as const),
+  ]) {
     const bootstrap = createPublicClient({ transport: rpcTransport(mode.rpcUrl, mode) });
     const chainId = await bootstrap.getChainId();
+    if (!firsts.has(livemode)) firsts.set(livemode, chainId);
     const chain = chainDefinition(chainId, mode.rpcUrl);
     const pollingInterval = mode.pollingIntervalMs ?? 500;
     // Reads of concurrent charges share HTTP round trips (JSON-RPC batches), and so do their receipt polls.
@@ -277,14 +310,19 @@ export async function createViemSubscriptionChain(
       chain,
       transport: rpcTransport(mode.rpcUrl, mode, { batch: { batchSize: 1_000 } }),
     }) as PublicClient;
-    clients.set(livemode, withBatcher({ mode, pub, allowanceReads, sender }));
+    clients.set(`${livemode}:${chainId}`, withBatcher({ mode, pub, allowanceReads, sender }));
   }
-  const get = (livemode: boolean, contractAddress?: string): Clients => {
-    const c = clients.get(livemode);
-    if (!c) throw new ChainModeNotConfiguredError(livemode);
+  /**
+   * The clients of the subscription's chain, never another's: a chain this port does not have is an
+   * error (the activity retries until the worker is configured for it), not a charge on the default.
+   */
+  const get = (livemode: boolean, contractAddress?: string, chainId?: string | number): Clients => {
+    const id = chainId === undefined ? firsts.get(livemode) : Number(chainId);
+    const c = id === undefined ? undefined : clients.get(`${livemode}:${id}`);
+    if (!c) throw new ChainModeNotConfiguredError(livemode, chainId);
     if (contractAddress === undefined || getAddress(contractAddress) === getAddress(c.mode.subscriptionManager)) return c;
     const manager = getAddress(contractAddress);
-    const key = `${livemode}:${manager}`;
+    const key = `${livemode}:${id}:${manager}`;
     let view = views.get(key);
     if (!view) {
       view = withBatcher({
@@ -592,8 +630,8 @@ export async function createViemSubscriptionChain(
   }
 
   return {
-    async chargeWindow({ livemode, onChainId, contractAddress }) {
-      const c = get(livemode, contractAddress);
+    async chargeWindow({ livemode, chainId, onChainId, contractAddress }) {
+      const c = get(livemode, contractAddress, chainId);
       if (!(await windowed(c))) return null;
       try {
         return await c.pub.readContract({
@@ -609,12 +647,12 @@ export async function createViemSubscriptionChain(
       }
     },
 
-    async isCharged({ livemode, onChainId, periodIndex, contractAddress }) {
-      return isCharged(get(livemode, contractAddress), BigInt(onChainId), periodIndex);
+    async isCharged({ livemode, chainId, onChainId, periodIndex, contractAddress }) {
+      return isCharged(get(livemode, contractAddress, chainId), BigInt(onChainId), periodIndex);
     },
 
-    async charge({ livemode, onChainId, periodIndex, amount, contractAddress, subscriber, token }) {
-      const c = get(livemode, contractAddress);
+    async charge({ livemode, chainId, onChainId, periodIndex, amount, contractAddress, subscriber, token }) {
+      const c = get(livemode, contractAddress, chainId);
       const id = BigInt(onChainId);
       if (await isCharged(c, id, periodIndex)) return existingCharge(c, id, periodIndex);
       if (c.batcher && (await batchable(c))) {
@@ -624,8 +662,8 @@ export async function createViemSubscriptionChain(
       return chargeOne(c, { id, periodIndex, amount: BigInt(amount) });
     },
 
-    async cancel({ livemode, onChainId, contractAddress }) {
-      const c = get(livemode, contractAddress);
+    async cancel({ livemode, chainId, onChainId, contractAddress }) {
+      const c = get(livemode, contractAddress, chainId);
       const id = BigInt(onChainId);
       const cancelled = async () =>
         (
@@ -662,8 +700,8 @@ export async function createViemSubscriptionChain(
       throw new Error(`the cancel of subscription ${id} was ${result.outcome}; will retry`);
     },
 
-    async allowance({ livemode, token, owner, contractAddress }) {
-      const c = get(livemode, contractAddress);
+    async allowance({ livemode, chainId, token, owner, contractAddress }) {
+      const c = get(livemode, contractAddress, chainId);
       return c.pub.readContract({
         address: getAddress(token),
         abi: fiatTokenAbi,
@@ -672,8 +710,8 @@ export async function createViemSubscriptionChain(
       });
     },
 
-    async permit({ livemode, token, owner, value, deadline, signature, contractAddress }) {
-      const c = get(livemode, contractAddress);
+    async permit({ livemode, chainId, token, owner, value, deadline, signature, contractAddress }) {
+      const c = get(livemode, contractAddress, chainId);
       // One transaction per signature: a retried activity follows (or finds) the one already sent.
       const purpose = `permit:${getAddress(token)}:${keccak256(signature)}`;
       const done = await c.sender.find(purpose);

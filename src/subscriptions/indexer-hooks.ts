@@ -1,10 +1,12 @@
 // How subscriptions meet the chain layer: the per-mode chain settings mapped
 // onto the subscription chain port and contract modes, and the indexer hooks
 // that turn confirmed SubscriptionCreated / SubscriptionCancelled / Transfer /
-// Approval logs into the subscription entry points (each idempotent).
+// Approval logs into the subscription entry points (each idempotent). Every chain of a mode is
+// mapped (the indexer runs one per chain and calls these hooks from each): a log is read against
+// the settings of the chain it came from.
 import { type Address, type Hex, isAddressEqual } from 'viem';
 import { publicClientFor } from '../chain/clients.js';
-import { type ChainConfig, type ChainSettings, subscriptionManagersOf, subscriptionManagerV2Of } from '../chain/config.js';
+import { type ChainConfig, type ChainSettings, chainsOf, subscriptionManagersOf, subscriptionManagerV2Of } from '../chain/config.js';
 import { subscriptionManagerV2Abi } from '../chain/generated/contracts.js';
 import { hookPoints, type ChainEvent, type ChainHook } from '../indexer/hooks.js';
 import type { SubscriptionChainMode } from './chain.js';
@@ -16,18 +18,21 @@ import {
   type SubscriptionContractMode,
 } from './chain-events.js';
 
-type Modes<T> = { test?: T; live?: T };
+type Modes<T> = { test?: T[]; live?: T[] };
 
+/** Each mode's chains mapped (a chain `map` leaves out is skipped); a mode with none is absent. */
 function eachMode<T>(config: ChainConfig, map: (settings: ChainSettings) => T | undefined): Modes<T> {
   const out: Modes<T> = {};
-  const test = config.test && map(config.test);
-  const live = config.live && map(config.live);
-  if (test) out.test = test;
-  if (live) out.live = live;
+  for (const livemode of [false, true]) {
+    const mapped = chainsOf(config, livemode)
+      .map(map)
+      .filter((m): m is T => m !== undefined);
+    if (mapped.length > 0) out[livemode ? 'live' : 'test'] = mapped;
+  }
   return out;
 }
 
-/** The operator side of each configured mode (modes without an operator key cannot charge). */
+/** The operator side of each configured chain, per mode (chains without an operator key cannot charge). */
 export function subscriptionChainModes(config: ChainConfig): Modes<SubscriptionChainMode> {
   return eachMode(config, (s) =>
     s.operatorKey
@@ -45,7 +50,7 @@ export function subscriptionChainModes(config: ChainConfig): Modes<SubscriptionC
   );
 }
 
-/** What an enrolment must name in each mode to be this service's. */
+/** What an enrolment must name on each chain of each mode to be this service's. */
 export function subscriptionContractModes(config: ChainConfig): Modes<SubscriptionContractMode> {
   return eachMode(config, (s) =>
     s.operator
@@ -72,7 +77,8 @@ export function subscriptionIndexerHooks(
     if (!temporal) throw new Error('subscription hooks need a Temporal client');
     return { ...deps, temporal, modes };
   };
-  const settingsOf = (event: ChainEvent) => (event.livemode ? config.live : config.test);
+  // The chain the log came from (an event of a chain this configuration does not have is nobody's).
+  const settingsOf = (event: ChainEvent) => chainsOf(config, event.livemode).find((s) => s.chainId === event.chainId);
 
   return [
     hookPoints.subscriptionCreated('subscriptions.created', async (event, context) => {
@@ -120,14 +126,22 @@ export function subscriptionIndexerHooks(
       });
     }),
     hookPoints.transferTo('subscriptions.top-up', async (event, context) => {
-      await onTransferToSubscriber(withTemporal(context), { livemode: event.livemode, to: event.args.to as Address });
+      await onTransferToSubscriber(withTemporal(context), {
+        livemode: event.livemode,
+        chainId: event.chainId,
+        to: event.args.to as Address,
+      });
     }),
     // A subscriber re-approving the SubscriptionManager (e.g. after the allowance signed at
     // enrolment ran out) is a top-up too: an at_risk charge refused for allowance retries now.
     hookPoints.approval('subscriptions.allowance', async (event, context) => {
       const settings = settingsOf(event);
       if (!settings || !subscriptionManagersOf(settings).some((m) => isAddressEqual(event.args.spender as Address, m))) return;
-      await onTransferToSubscriber(withTemporal(context), { livemode: event.livemode, to: event.args.owner as Address });
+      await onTransferToSubscriber(withTemporal(context), {
+        livemode: event.livemode,
+        chainId: event.chainId,
+        to: event.args.owner as Address,
+      });
     }),
   ];
 }

@@ -107,10 +107,17 @@ export async function findSubscriptionByOnChainId(
 }
 
 /** Active-ish subscriptions paid by a wallet in a mode (top-up routing). */
-export async function findOpenSubscriptionIdsBySubscriber(db: Db, livemode: boolean, subscriber: string): Promise<string[]> {
+/** `chainId`: only the subscriptions on that chain (funds on one chain pay nothing on another); absent: every chain. */
+export async function findOpenSubscriptionIdsBySubscriber(
+  db: Db,
+  livemode: boolean,
+  subscriber: string,
+  chainId?: number,
+): Promise<string[]> {
   const rows = await db<{ id: string }[]>`
     select id from subscriptions
     where livemode = ${livemode} and subscriber_address = ${subscriber.toLowerCase()} and status = 'at_risk'
+      ${chainId === undefined ? db`` : db`and chain_id = ${chainId}`}
     order by id`;
   return rows.map((r) => r.id);
 }
@@ -240,11 +247,16 @@ export async function markPeriodCharged(
 }
 
 /** Plans of a merchant in a mode whose terms an enrolment could match (oldest first). */
-export async function findPlansForTerms(db: Db, input: { merchantId: string; livemode: boolean; amount: string }): Promise<PlanRow[]> {
+export async function findPlansForTerms(
+  db: Db,
+  input: { merchantId: string; livemode: boolean; amount: string; chainId: number },
+): Promise<PlanRow[]> {
+  // A plan offered on some chains only matches an enrolment on one of them (null: every chain of the mode).
   return db<PlanRow[]>`
     select id, merchant_id as "merchantId", livemode, name, amount::text as amount, currency, interval,
-      interval_count as "intervalCount", trial_period_days as "trialPeriodDays", created_at as "createdAt"
+      interval_count as "intervalCount", trial_period_days as "trialPeriodDays", chain_ids::int[] as "chainIds", created_at as "createdAt"
     from subscription_plans
     where merchant_id = ${input.merchantId} and livemode = ${input.livemode} and amount = ${input.amount}
+      and (chain_ids is null or ${input.chainId}::bigint = any(chain_ids))
     order by id`;
 }

@@ -54,8 +54,22 @@ describe('subscription plans', () => {
       interval: 'monthly',
       intervalCount: 1,
       trialPeriodDays: 0,
+      chainIds: null,
       livemode: false,
     });
+  });
+
+  it('refuses a plan offered on a chain the mode does not have, naming the entry, and creates nothing', async () => {
+    const before = await db.sql`select id from subscription_plans where merchant_id = ${merchant.merchantId}`;
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: auth(merchant.secretKey),
+      payload: { ...validPlan, chainIds: [999_999] },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({ code: 'invalid_request', param: 'chainIds.0' });
+    expect(await db.sql`select id from subscription_plans where merchant_id = ${merchant.merchantId}`).toHaveLength(before.length);
   });
 
   it('records subscription_plan.created in the outbox in the same transaction', async () => {

@@ -1,7 +1,9 @@
 // What the time-skipping subscription tests share: a database, the time-skipping
 // server, a private anvil with the contracts, a real SMTP sink, one merchant with
 // a payout address and one monthly plan, and a worker whose queued emails go out
-// at once through the sink (instead of a delivery workflow per email).
+// at once through the sink (instead of a delivery workflow per email). With
+// `secondChain`, a second anvil of the mode (chain id 31338) beside the first,
+// and the product's chain port over both.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
@@ -15,6 +17,8 @@ import type { EventDispatcher } from '../../src/events/dispatch.js';
 import { addMerchantChainAddress } from '../../src/merchants/repo.js';
 import { createPlanService } from '../../src/subscription-plans/service.js';
 import type { SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
+import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
+import { SECOND_CHAIN_ID } from './chain.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { seedMerchant, type SeededMerchant } from './app.js';
 import { startTestChain, type TestChain } from './subscriptions.js';
@@ -30,6 +34,11 @@ export type SubscriptionStack = {
   db: TestDatabase;
   env: TestWorkflowEnvironment;
   chain: TestChain;
+  /**
+   * With `secondChain`: the mode's second chain, and the product's port over both chains (each its own
+   * client, operator sender and batcher), which the stack's workers charge with instead of `chain`'s.
+   */
+  second?: { chain: TestChain; subscriptionChain: SubscriptionChain };
   sink: SmtpSink;
   mailer: Mailer;
   merchant: SeededMerchant;
@@ -45,16 +54,31 @@ export type SubscriptionStack = {
 export async function startSubscriptionStack(input: {
   merchantName: string;
   plan: { name: string; amount: bigint };
+  secondChain?: boolean;
 }): Promise<SubscriptionStack> {
   const db = await createTestDatabase();
-  const [env, chain, bundle, sink] = await Promise.all([
+  const [env, chain, bundle, sink, secondChain] = await Promise.all([
     TestWorkflowEnvironment.createTimeSkipping({
       server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } },
     }),
     startTestChain(db.sql),
     workflowBundle(),
     startSmtpSink(),
+    input.secondChain ? startTestChain(db.sql, { chainId: SECOND_CHAIN_ID }) : undefined,
   ]);
+  const portMode = (c: TestChain) => ({
+    rpcUrl: c.anvil.rpcUrl,
+    operatorKey: DEV_ACCOUNTS.operator.privateKey,
+    subscriptionManager: c.deployed.subscriptionManager,
+    fromBlock: 0n,
+    pollingIntervalMs: 50,
+  });
+  const second = secondChain
+    ? {
+        chain: secondChain,
+        subscriptionChain: await createViemSubscriptionChain({ test: [portMode(chain), portMode(secondChain)] }, { sql: db.sql }),
+      }
+    : undefined;
   const mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
   const merchant = await seedMerchant(db.sql, input.merchantName);
   await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
@@ -83,6 +107,7 @@ export async function startSubscriptionStack(input: {
     db,
     env,
     chain,
+    ...(second ? { second } : {}),
     sink,
     mailer,
     merchant,
@@ -91,7 +116,7 @@ export async function startSubscriptionStack(input: {
       temporal: env.client,
       taskQueue,
       events: outboxOnly,
-      modes: { test: chain.mode },
+      modes: { test: second ? [chain.mode, second.chain.mode] : chain.mode },
     }),
     sendingEmails,
     newWorker: (taskQueue) =>
@@ -105,7 +130,7 @@ export async function startSubscriptionStack(input: {
           taskQueue,
           events: outboxOnly,
           emails: sendingEmails(taskQueue),
-          subscriptionChain: chain.subscriptionChain,
+          subscriptionChain: second?.subscriptionChain ?? chain.subscriptionChain,
           publicBaseUrl: PUBLIC_BASE_URL,
         }),
         shutdownGraceTime: '200ms',
@@ -114,6 +139,7 @@ export async function startSubscriptionStack(input: {
     stop: async () => {
       await env.teardown();
       await chain.stop();
+      await second?.chain.stop();
       mailer.close();
       await sink.stop();
       await db.drop();

@@ -69,9 +69,12 @@ export type TestChain = {
 
 export const newPayer = (): PrivateKeyAccount => privateKeyToAccount(generatePrivateKey());
 
-/** `sql`: the database the operator's nonce ledger lives in (the test's own). */
-export async function startTestChain(sql: Sql): Promise<TestChain> {
-  const anvil = await startAnvil();
+/**
+ * `sql`: the database the operator's nonce ledger lives in (the test's own). `chainId`: another chain id
+ * than anvil's default (a second chain of the mode; the contracts land at the same addresses).
+ */
+export async function startTestChain(sql: Sql, options: { chainId?: number } = {}): Promise<TestChain> {
+  const anvil = await startAnvil(options.chainId !== undefined ? { chainId: options.chainId } : {});
   const deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey });
   const subscriptionManagerV2 = await ensureSubscriptionManagerV2(anvil.rpcUrl);
   const chain = chainDefinition(anvil.chainId, anvil.rpcUrl);
