@@ -22,6 +22,13 @@ export type ChainPreset = {
   confirmations: number;
   pollIntervalMs: number;
   explorerUrl: string;
+  /**
+   * The chain's public RPC endpoint, for a customer's wallet that does not know the chain yet (the hosted
+   * checkout's wallet_addEthereumChain, EIP-3085); never what this service reads the chain through.
+   */
+  walletRpcUrl: string;
+  /** The symbol of the gas currency (18 decimals on every preset), for the same request. */
+  nativeSymbol: string;
   testnet: boolean;
 };
 
@@ -36,6 +43,8 @@ export const CHAIN_PRESETS: readonly ChainPreset[] = Object.freeze([
     confirmations: 12,
     pollIntervalMs: 2_000,
     explorerUrl: 'https://basescan.org',
+    walletRpcUrl: 'https://mainnet.base.org',
+    nativeSymbol: 'ETH',
     testnet: false,
   },
   {
@@ -48,6 +57,8 @@ export const CHAIN_PRESETS: readonly ChainPreset[] = Object.freeze([
     confirmations: 3,
     pollIntervalMs: 2_000,
     explorerUrl: 'https://sepolia.basescan.org',
+    walletRpcUrl: 'https://sepolia.base.org',
+    nativeSymbol: 'ETH',
     testnet: true,
   },
   {
@@ -60,6 +71,8 @@ export const CHAIN_PRESETS: readonly ChainPreset[] = Object.freeze([
     confirmations: 12,
     pollIntervalMs: 4_000,
     explorerUrl: 'https://etherscan.io',
+    walletRpcUrl: 'https://ethereum-rpc.publicnode.com',
+    nativeSymbol: 'ETH',
     testnet: false,
   },
   {
@@ -72,6 +85,8 @@ export const CHAIN_PRESETS: readonly ChainPreset[] = Object.freeze([
     confirmations: 40,
     pollIntervalMs: 1_000,
     explorerUrl: 'https://arbiscan.io',
+    walletRpcUrl: 'https://arb1.arbitrum.io/rpc',
+    nativeSymbol: 'ETH',
     testnet: false,
   },
   {
@@ -84,6 +99,8 @@ export const CHAIN_PRESETS: readonly ChainPreset[] = Object.freeze([
     confirmations: 12,
     pollIntervalMs: 2_000,
     explorerUrl: 'https://optimistic.etherscan.io',
+    walletRpcUrl: 'https://mainnet.optimism.io',
+    nativeSymbol: 'ETH',
     testnet: false,
   },
   {
@@ -96,6 +113,8 @@ export const CHAIN_PRESETS: readonly ChainPreset[] = Object.freeze([
     confirmations: 64,
     pollIntervalMs: 2_000,
     explorerUrl: 'https://polygonscan.com',
+    walletRpcUrl: 'https://polygon-rpc.com',
+    nativeSymbol: 'POL',
     testnet: false,
   },
 ]);

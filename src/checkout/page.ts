@@ -35,6 +35,8 @@ const STYLE = `
   #transfer .row { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
   #transfer code { flex: 1; font-size: .85rem; background: #f5f6f8; padding: 6px 8px; border-radius: 6px; word-break: break-all; }
   #transfer .copy { width: auto; padding: 6px 10px; font-size: .85rem; background: #e8edf8; color: #2b59c3; }
+  #network-choice { margin: 0 0 16px; }
+  #network-choice select { display: block; width: 100%; margin-top: 4px; padding: 8px; font-size: 1rem; border: 1px solid #ccd2dd; border-radius: 8px; background: #fff; }
   #deposit-qr { display: block; width: 200px; max-width: 100%; height: auto; margin: 12px auto; }
   #deposit-progress { font-weight: 600; }
   #transfer .muted, #description { word-break: normal; overflow-wrap: anywhere; }
@@ -118,6 +120,7 @@ export function renderCheckoutPage(sessionId: string): string {
   <div class="muted" id="description">Pay with your wallet</div>
   <table id="items" hidden><tbody></tbody></table>
   <div class="amount" id="amount">&nbsp;</div>
+  <div id="network-choice" hidden><label class="muted" for="network">Network</label><select id="network"></select></div>
   <button id="pay" type="button" disabled>Pay with wallet</button>
   <div id="message" role="status" aria-live="polite"></div>
   <div class="muted" id="details"></div>${TRANSFER_PANEL}

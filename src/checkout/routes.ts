@@ -21,6 +21,7 @@ import {
   checkoutEnrolmentParams,
   checkoutPageParams,
   checkoutPayBody,
+  depositQrQuery,
   checkoutPayParams,
   checkoutPayment,
   checkoutPaymentParams,
@@ -52,9 +53,10 @@ export function registerCheckoutRoutes(
       tags: ['Checkout'],
       summary: "The QR code of a session's EIP-681 transfer to its deposit address",
       params: checkoutPageParams,
+      querystring: depositQrQuery,
     },
     handler: async (request, reply) => {
-      const svg = await checkout.depositQr(request.params.id);
+      const svg = await checkout.depositQr(request.params.id, request.query.chainId);
       if (!svg)
         return reply.code(404).headers(CHECKOUT_SECURITY_HEADERS).type('text/plain; charset=utf-8').send('No QR code for this session.');
       return reply.headers(CHECKOUT_SECURITY_HEADERS).type('image/svg+xml').send(svg);

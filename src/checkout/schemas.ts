@@ -1,16 +1,20 @@
 // Request and response shapes of the hosted checkout's same-origin server route.
 import { z } from 'zod';
-import { idParam, emailAddress } from '../http/schemas.js';
+import { chainIdQuery, idParam, emailAddress } from '../http/schemas.js';
 import { relayPaymentBody, relaySubscriptionBody } from '../relay/schemas.js';
 
 export const checkoutPageParams = z.object({ id: z.string().max(64) });
 export const checkoutPayParams = z.object({ id: idParam('paymentSession') });
 
 export const checkoutPayBody = relayPaymentBody
-  .pick({ chainId: true, authorization: true, signature: true })
+  .pick({ authorization: true, signature: true, chainId: true })
   .describe(
-    "What the hosted checkout page posts after the customer's wallet signed: the chain the customer chose (one the session accepts; default the session's chainId), the EIP-3009 TransferWithAuthorization message signed for that chain's USDC, and its signature. The server relays it on that chain for the session's merchant; no key is involved on the page.",
+    "What the hosted checkout page posts after the customer's wallet signed: the EIP-3009 TransferWithAuthorization message and its signature, and the chain it was signed for (one of the session's `acceptedChainIds`; default its first). The server relays it for the session's merchant on that chain; no key is involved on the page.",
   );
+
+export const depositQrQuery = z.object({
+  chainId: chainIdQuery.describe("The accepted chain whose transfer the QR code holds (EIP-681 `@chainId`); default: the session's first."),
+});
 
 /** The relay submission's failure code: a refusal code of src/chain/refusals.ts when the token refused. */
 const failureCode = z

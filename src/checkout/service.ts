@@ -218,10 +218,13 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
     },
 
     /** The QR code of what is left to pay by transfer (undefined: no such session, no deposit address, or it cannot be paid any more). */
-    async depositQr(id: string): Promise<string | undefined> {
+    async depositQr(id: string, chainId?: number): Promise<string | undefined> {
       const row = isId('paymentSession', id) ? await sessionRepo.findPaymentSessionById(sql, id) : undefined;
       const deposit = row && showsDepositAddress(checkoutPageState(row)) && renderDeposit(row);
-      return deposit ? qrSvg(deposit.paymentUri) : undefined;
+      if (!deposit) return undefined;
+      // One QR per accepted network: the same address, that chain's token and id (EIP-681 `@chainId`).
+      const uri = chainId === undefined ? deposit.paymentUri : deposit.networks.find((n) => n.chainId === chainId)?.paymentUri;
+      return uri ? qrSvg(uri) : undefined;
     },
 
     async pay(sessionId: string, body: CheckoutPayBody): Promise<CheckoutPayment> {
@@ -229,13 +232,23 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       if (!row) throw new NotFoundError(`No such payment session: ${sessionId}.`, { param: 'id' });
       const scope = { merchantId: row.merchantId, livemode: row.livemode };
       const key = checkoutIdempotencyKey(row.id, body.authorization.nonce);
+      // The chain the customer chose on the page, with the session's token there (USDC has an address per chain).
+      const accepted = sessionRepo.acceptedChainsOf(row);
+      const chosen = body.chainId === undefined ? accepted[0]! : accepted.find((c) => c.chainId === body.chainId);
+      if (!chosen) {
+        throw new InvalidRequestError(
+          `This checkout is not paid on chain ${body.chainId}; it accepts ${accepted.map((c) => c.chainId).join(', ')}.`,
+          { param: 'chainId' },
+        );
+      }
       // The relay answers a retry of this very authorization (same key) from its record and refuses
       // a session that is not open, a wrong amount, token or recipient before anything is sent.
-      // The chain the customer chose (the relay refuses one the session does not accept, param chainId), with its
-      // own USDC: the session's `token` is its first chain's, and another chain's token may sit at another address.
-      const chainId = body.chainId ?? Number(row.chainId);
-      const token = sessionRepo.acceptedChainsOf(row).find((c) => c.chainId === chainId)?.token;
-      const submission = await relay.submitPayment(scope, key, { ...body, chainId, ...(token ? { token } : {}), paymentSessionId: row.id });
+      const submission = await relay.submitPayment(scope, key, {
+        ...body,
+        chainId: chosen.chainId,
+        token: chosen.token,
+        paymentSessionId: row.id,
+      });
       return renderPayment(row.id, submission);
     },
 

@@ -192,3 +192,32 @@ export async function isDepositAddress(db: Db, address: string): Promise<boolean
   const rows = await db`select 1 from payment_sessions where lower(deposit_address) = ${address.toLowerCase()} limit 1`;
   return rows.length > 0;
 }
+
+/** The account's accepted chains of both modes (null: never restricted). */
+export async function findAcceptedChainIds(db: Db, merchantId: string): Promise<string[] | null | undefined> {
+  const [row] = await db<{ ids: string[] | null }[]>`select accepted_chain_ids::text[] as ids from merchants where id = ${merchantId}`;
+  return row ? row.ids : undefined;
+}
+
+/**
+ * Replaces one mode's part of the accepted chains in one statement (no lost update between two modes'
+ * writes): the ids of `modeChainIds` give way to `chosen`, the other mode's ids stay. Null when none is left.
+ */
+export async function replaceModeAcceptedChainIds(
+  db: Db,
+  merchantId: string,
+  modeChainIds: readonly number[],
+  chosen: readonly number[],
+): Promise<string[] | null> {
+  const [row] = await db<{ ids: string[] | null }[]>`
+    update merchants set accepted_chain_ids = (
+      select array_agg(id order by id) from (
+        select id from unnest(coalesce(accepted_chain_ids, '{}'::bigint[])) as kept(id) where id <> all(${modeChainIds as number[]}::bigint[])
+        union
+        select id from unnest(${chosen as number[]}::bigint[]) as chosen(id)
+      ) ids
+    )
+    where id = ${merchantId}
+    returning accepted_chain_ids::text[] as ids`;
+  return row ? row.ids : null;
+}

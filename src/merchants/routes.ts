@@ -1,12 +1,16 @@
 // Routes of the merchant account: first-login sync, the merchant, the three
 // live-mode checks and account settings. The merchant and its eligibility are
-// readable with any secret key of the merchant too; the rest is dashboard only.
+// readable with any secret key of the merchant too; the rest is dashboard only,
+// except the accepted chains of a mode (payment-session scopes: a checkout setting).
 import type { FastifyZodInstance } from '../http/types.js';
 import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { optionalBody } from '../http/schemas.js';
 import { dashboardIdentity, dashboardMerchantId, requestScope } from '../http/principal.js';
+import type { AcceptedChainsService } from './accepted-chains.js';
 import {
+  acceptedChains,
+  acceptedChainsBody,
   allowedOriginsBody,
   apiVersionBody,
   businessProfileBody,
@@ -170,5 +174,39 @@ export function registerMerchantRoutes(app: FastifyZodInstance, merchants: Servi
       response: { 200: merchant },
     },
     handler: (request) => merchants(request.db).submitBusinessProfile(dashboardMerchantId(request), request.body),
+  });
+}
+
+/** The chains new payment sessions of the request's mode accept by default (issue 39). */
+export function registerAcceptedChainsRoutes(app: FastifyZodInstance, service: ServiceOn<AcceptedChainsService>): void {
+  app.route({
+    method: 'GET',
+    url: '/v1/merchants/me/accepted-chains',
+    config: { access: access.scope('payment_sessions_read') },
+    schema: {
+      operationId: 'getAcceptedChains',
+      tags,
+      summary: 'The chains new payment sessions accept by default',
+      description:
+        "For the request's mode: the account's default of the chains a payment session accepts when its request names none, and every chain configured for the mode.",
+      response: { 200: acceptedChains },
+    },
+    handler: (request) => service(request.db).get(requestScope(request)),
+  });
+
+  app.route({
+    method: 'PUT',
+    url: '/v1/merchants/me/accepted-chains',
+    config: { access: access.scope('payment_sessions_write') },
+    schema: {
+      operationId: 'setAcceptedChains',
+      tags,
+      summary: 'Set the chains new payment sessions accept by default',
+      description:
+        "Replaces the request's mode's setting (the other mode's is untouched). Every chain must be one of the mode's configured chains, else `invalid_request` naming it (`param: acceptedChainIds.<i>`). `null` accepts every chain of the mode. Sessions created before keep their chains; a session's own `acceptedChainIds` must be among these.",
+      body: acceptedChainsBody,
+      response: { 200: acceptedChains },
+    },
+    handler: (request) => service(request.db).set(requestScope(request), request.body.acceptedChainIds),
   });
 }

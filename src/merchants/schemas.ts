@@ -197,3 +197,42 @@ export const allowedOriginsBody = z
 export type Merchant = z.infer<typeof merchant>;
 export type Eligibility = z.infer<typeof eligibility>;
 export type BusinessProfileBody = z.infer<typeof businessProfileBody>;
+
+// ---- The chains new payment sessions accept by default, per mode (issue 39). ----
+
+export const acceptedChains = z
+  .object({
+    object: z.literal('accepted_chains'),
+    livemode: z.boolean().describe('The mode this setting is of: each mode has its own chains and its own setting.'),
+    acceptedChainIds: z
+      .array(z.number().int())
+      .nullable()
+      .describe(
+        "The chains a new payment session accepts when its request names none (`acceptedChainIds` of POST /v1/payment-sessions), in the mode's configuration order. null: every chain of the mode, including chains configured later.",
+      ),
+    chains: z
+      .array(
+        z.object({
+          chainId: z.number().int(),
+          network: z.string().describe('The chain\'s name for people ("Base", "Anvil (local chain 31337)").'),
+          accepted: z.boolean().describe('Whether a new session accepts it by default.'),
+        }),
+      )
+      .describe("Every chain configured for this mode, in configuration order (the first is a session's default)."),
+  })
+  .meta({ id: 'AcceptedChains' });
+
+export const acceptedChainsBody = z
+  .object({
+    acceptedChainIds: z
+      .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
+      .min(1)
+      .max(50)
+      .nullable()
+      .describe(
+        "The chains (EIP-155 ids) new sessions of this mode accept by default: each one of this mode's configured chains (`chains` of GET). null: every chain of the mode. A session may still name its own `acceptedChainIds`, among these.",
+      ),
+  })
+  .strict();
+
+export type AcceptedChains = z.infer<typeof acceptedChains>;

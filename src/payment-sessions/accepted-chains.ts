@@ -15,6 +15,24 @@ function modeChain(config: ChainConfig, livemode: boolean, chainId: number, para
   }
 }
 
+/**
+ * The account setting's part for one mode: `merchants.accepted_chain_ids` holds the chosen chains of both modes
+ * (no chain id is in both: refused at start), so a mode's part is the ids among its configured chains, in
+ * configuration order. Null: no restriction in this mode (never set, or it names none of this mode's chains).
+ */
+export function modeAcceptedChainIds(
+  config: ChainConfig,
+  livemode: boolean,
+  stored: readonly (string | number)[] | null | undefined,
+): number[] | null {
+  if (!stored) return null;
+  const ids = new Set(stored.map(Number));
+  const kept = chainsOf(config, livemode)
+    .map((settings) => settings.chainId)
+    .filter((chainId) => ids.has(chainId));
+  return kept.length > 0 ? kept : null;
+}
+
 export function resolveAcceptedChains(
   config: ChainConfig,
   livemode: boolean,
@@ -22,7 +40,9 @@ export function resolveAcceptedChains(
   merchantChainIds: string[] | null | undefined,
 ): AcceptedChain[] {
   chainFor(config, livemode); // a mode without a chain is refused first, with its own message
-  const allowed = merchantChainIds ? new Set(merchantChainIds.map(Number)) : undefined;
+  // Only this mode's part of the setting: the other mode's chains restrict nothing here.
+  const modeIds = modeAcceptedChainIds(config, livemode, merchantChainIds);
+  const allowed = modeIds ? new Set(modeIds) : undefined;
   if (requested) {
     const seen = new Set<number>();
     return requested.flatMap((chainId, i) => {
@@ -38,8 +58,7 @@ export function resolveAcceptedChains(
   }
   const all = chainsOf(config, livemode);
   const kept = allowed ? all.filter((settings) => allowed.has(settings.chainId)) : all;
-  // An account setting that keeps none of this mode's chains (it names the other mode's) restricts nothing here.
-  return (kept.length > 0 ? kept : all).map((settings) => ({ chainId: settings.chainId, token: settings.token }));
+  return kept.map((settings) => ({ chainId: settings.chainId, token: settings.token }));
 }
 
 /** Whether the session accepts payment on `chainId`. */

@@ -2,7 +2,7 @@
 // activities that record its events and the invoices that link to it.
 import { getAddress } from 'viem';
 import * as repo from './repo.js';
-import type { PaymentSession, SessionDeposit } from './schemas.js';
+import type { CheckoutChain, PaymentSession, SessionDeposit } from './schemas.js';
 import { findChainPreset } from '../chain/presets.js';
 import { amountDue, amountOverpaid, amountRefundable } from './refundable.js';
 
@@ -97,4 +97,23 @@ export function networkName(chainId: number): string {
   // The local chains of `npm start` (31337 and the next ids).
   if (chainId >= 31337 && chainId < 31347) return `Anvil (local chain ${chainId})`;
   return findChainPreset(String(chainId))?.displayName ?? `Chain ${chainId}`;
+}
+
+/** A chain as the hosted checkout offers it; a preset's chain comes with what a wallet needs to add it (EIP-3085). */
+export function checkoutChainOf(chain: repo.AcceptedChain): CheckoutChain {
+  const preset = findChainPreset(String(chain.chainId));
+  return {
+    chainId: chain.chainId,
+    network: networkName(chain.chainId),
+    token: chain.token,
+    addChain: preset
+      ? {
+          chainId: `0x${preset.chainId.toString(16)}`,
+          chainName: preset.displayName,
+          nativeCurrency: { name: preset.nativeSymbol, symbol: preset.nativeSymbol, decimals: 18 },
+          rpcUrls: [preset.walletRpcUrl],
+          blockExplorerUrls: [preset.explorerUrl],
+        }
+      : null,
+  };
 }

@@ -183,6 +183,27 @@ export const paymentSession = z
   })
   .meta({ id: 'PaymentSession' });
 
+/** One chain the hosted checkout offers: what the page names, signs for and asks a wallet to switch to. */
+export const checkoutChain = z
+  .object({
+    chainId: z.number().int(),
+    network: z.string().describe('The chain\'s name for people ("Base", "Anvil (local chain 31337)").'),
+    token: z.string().describe("The session's token (USDC) on this chain."),
+    addChain: z
+      .object({
+        chainId: z.string().describe('0x-prefixed hex.'),
+        chainName: z.string(),
+        nativeCurrency: z.object({ name: z.string(), symbol: z.string(), decimals: z.number().int() }),
+        rpcUrls: z.array(z.string()),
+        blockExplorerUrls: z.array(z.string()),
+      })
+      .nullable()
+      .describe(
+        "EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain).",
+      ),
+  })
+  .meta({ id: 'CheckoutChain' });
+
 /** What the public hosted checkout page may see of a session. */
 export const checkoutSession = z
   .object({
@@ -193,6 +214,9 @@ export const checkoutSession = z
     token: z.string(),
     chainId: z.number().int(),
     acceptedChainIds: z.array(z.number().int()).describe('The chains the customer may choose among, first the default.'),
+    chains: z
+      .array(checkoutChain)
+      .describe('The accepted chains as the page offers them (the order of `acceptedChainIds`): name, token and how a wallet adds it.'),
     payTo: z.string(),
     status: z.enum(PAYMENT_SESSION_STATUSES),
     expiresAt: timestamp,
@@ -292,5 +316,6 @@ export type PaymentSessionListQuery = z.infer<typeof paymentSessionListQuery>;
 export type CreatePaymentSessionBody = z.infer<typeof createPaymentSessionBody>;
 export type PaymentSession = z.infer<typeof paymentSession>;
 export type CheckoutSession = z.infer<typeof checkoutSession>;
+export type CheckoutChain = z.infer<typeof checkoutChain>;
 export type SessionDeposit = z.infer<typeof sessionDeposit>;
 export type PaymentSessionTransaction = z.infer<typeof paymentSessionTransaction>;

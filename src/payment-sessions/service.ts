@@ -13,7 +13,7 @@ import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
-import { networkName, renderDeposit, renderPaymentSession, successUrlFor } from './api-shape.js';
+import { checkoutChainOf, networkName, renderDeposit, renderPaymentSession, successUrlFor } from './api-shape.js';
 import { paymentSessionWorkflowStart } from './starts.js';
 import { resolveAcceptedChains } from './accepted-chains.js';
 import { objectClock } from '../test-clocks/object-clock.js';
@@ -184,6 +184,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         token: row.token,
         chainId: Number(row.chainId),
         acceptedChainIds: repo.acceptedChainsOf(row).map((c) => c.chainId),
+        chains: repo.acceptedChainsOf(row).map(checkoutChainOf),
         payTo: row.payTo,
         status: row.status,
         expiresAt: row.expiresAt.toISOString(),

@@ -13,12 +13,13 @@ export function registerTokenRoutes(app: FastifyZodInstance, tokens: TokenServic
     schema: {
       tags: ['Tokens'],
       summary: 'Token metadata, EIP-712 domain and capabilities',
-      description: 'Public. Reads the test chain unless `mode=live`. Results are cached for a few minutes.',
+      description:
+        "Public. Reads the test mode's chain unless `mode=live`; `chainId` picks another of the mode's chains. Results are cached for a few minutes.",
       params: tokenParams,
       querystring: tokenQuery,
       response: { 200: token },
     },
-    handler: (request) => withSafeChainErrors(() => tokens.get(request.params.address, request.query.mode)),
+    handler: (request) => withSafeChainErrors(() => tokens.get(request.params.address, request.query.mode, request.query.chainId)),
   });
 
   app.route({
@@ -33,6 +34,7 @@ export function registerTokenRoutes(app: FastifyZodInstance, tokens: TokenServic
       querystring: permitNonceQuery,
       response: { 200: permitNonce },
     },
-    handler: (request) => withSafeChainErrors(() => tokens.permitNonce(request.params.address, request.query.owner, request.query.mode)),
+    handler: (request) =>
+      withSafeChainErrors(() => tokens.permitNonce(request.params.address, request.query.owner, request.query.mode, request.query.chainId)),
   });
 }

@@ -1,5 +1,6 @@
 // Request and response shapes of the public token reads.
 import { z } from 'zod';
+import { chainIdQuery } from '../http/schemas.js';
 
 export const TOKEN_CAPABILITY = {
   /** EIP-3009: transferWithAuthorization / receiveWithAuthorization (probed via authorizationState). */
@@ -21,8 +22,9 @@ export const modeQuery = z
   .describe('Which chain to read: `test` (default) or `live`. Public reads carry no key, so the mode is chosen here.');
 
 export const tokenParams = z.object({ address });
-export const tokenQuery = z.object({ mode: modeQuery });
-export const permitNonceQuery = z.object({ owner: address, mode: modeQuery });
+const tokenChainId = chainIdQuery.describe("Which of the mode's chains to read (EIP-155 id); default: the mode's first chain.");
+export const tokenQuery = z.object({ mode: modeQuery, chainId: tokenChainId });
+export const permitNonceQuery = z.object({ owner: address, mode: modeQuery, chainId: tokenChainId });
 
 export const token = z
   .object({

@@ -95,14 +95,14 @@ export function createTokenService({ chain, ttlMs = 5 * 60_000 }: { chain: Chain
   return {
     describe,
 
-    async get(tokenAddress: string, mode: 'test' | 'live'): Promise<Token> {
-      const settings = chainFor(chain, mode === 'live');
+    async get(tokenAddress: string, mode: 'test' | 'live', chainId?: number): Promise<Token> {
+      const settings = chainFor(chain, mode === 'live', chainId);
       const info = await describe(settings, getAddress(tokenAddress));
       return { ...info, livemode: settings.livemode };
     },
 
-    async permitNonce(tokenAddress: string, owner: string, mode: 'test' | 'live'): Promise<PermitNonce> {
-      const settings = chainFor(chain, mode === 'live');
+    async permitNonce(tokenAddress: string, owner: string, mode: 'test' | 'live', chainId?: number): Promise<PermitNonce> {
+      const settings = chainFor(chain, mode === 'live', chainId);
       const info = await describe(settings, getAddress(tokenAddress));
       if (!info.supports.eip2612) {
         throw new NotFoundError(`The token at ${info.address} does not support EIP-2612 permits.`, { param: 'address' });

@@ -2,14 +2,16 @@
 // width (390 px) the page names the store and the purchase, shows the deposit address, the exact
 // amount, the QR code and the countdown; a plain ERC-20 transfer from an EOA (outside the browser)
 // is picked up by the real indexer and worker, and the page updates itself to paid. After a partial
-// transfer, the wallet button (an injected test wallet) signs only what remains due.
+// transfer, the wallet button (an injected test wallet) signs only what remains due. With a second
+// test-mode chain configured (issue 39), the page offers exactly the session's accepted chains: choosing
+// chain B asks the wallet to switch to it, signs and pays there, and the transfer's link and QR name chain B.
 import { mkdir, rm } from 'node:fs/promises';
 import type { BrowserContext } from 'playwright-core';
 import { type Address, type PublicClient, createPublicClient, createWalletClient, erc20Abi, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import type { ChainSettings } from '../../src/chain/config.js';
+import type { ChainConfig, ChainSettings } from '../../src/chain/config.js';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
@@ -21,7 +23,8 @@ import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { depositIndexerHooks } from '../../src/payment-sessions/deposit-hooks.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { launchBrowser } from '../support/browser.js';
-import { settingsOf, startPrivateChain } from '../support/chain.js';
+import { SECOND_CHAIN_ID, settingsOf, startPrivateChain, startSecondChain } from '../support/chain.js';
+import { qrSvg } from '../../src/checkout/deposit-qr.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { openWalletPage } from '../support/test-wallet.js';
@@ -30,6 +33,8 @@ import { until } from '../support/until.js';
 const SCREENSHOT_DIR = '.data/screenshots';
 let chain: DevChain;
 let settings: ChainSettings;
+let chainB: DevChain;
+let settingsB: ChainSettings;
 let db: TestDatabase;
 let temporal: DevServerWorker;
 let t: TestApp;
@@ -42,11 +47,14 @@ let indexerRun: Promise<void>;
 const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[3]!.privateKey);
 
 beforeAll(async () => {
-  chain = await startPrivateChain();
+  [chain, chainB] = await Promise.all([startPrivateChain(), startSecondChain()]);
   settings = settingsOf(chain.info);
+  settingsB = settingsOf(chainB.info);
+  // Both chains in test mode, the first the default: sessions accept both unless they say otherwise.
+  const config: ChainConfig = { test: settings, others: { test: [settingsB] } };
   db = await createTestDatabase();
-  temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
+  temporal = await startDevServerWorker(db.sql, { chain: config });
+  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: config });
   baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   merchant = await seedMerchant(db.sql, 'Transfer shop');
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
@@ -73,7 +81,7 @@ afterAll(async () => {
   await t?.close();
   await temporal?.stop();
   await db?.drop();
-  await chain?.stop();
+  await Promise.all([chain?.stop(), chainB?.stop()]);
 });
 
 describe('hosted checkout paid by transfer, no wallet in the browser', () => {
@@ -161,6 +169,90 @@ describe('hosted checkout paid by transfer, no wallet in the browser', () => {
     expect(submission?.value).toBe('1500000');
     expect(done.deposit).toMatchObject({ amountReceived: '500000', amountRemaining: '0', amountExcess: '0' });
     expect(done.amountRefundable).toBe('2000000');
+    await page.close();
+  });
+});
+
+describe('choosing the network among the accepted chains (issue 39)', () => {
+  const headers = () => ({ authorization: `Bearer ${merchant.secretKey}` });
+  const pubB = () =>
+    createPublicClient({
+      chain: chainDefinition(SECOND_CHAIN_ID, chainB.info.rpcUrl),
+      transport: http(chainB.info.rpcUrl),
+      pollingInterval: 50,
+    });
+
+  it('lists exactly the accepted chains; choosing chain B switches the wallet to it, pays there, and the transfer names chain B', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: headers(), payload: { amount: '1250000' } });
+    expect(created.statusCode, created.body).toBe(200);
+    const session = created.json() as { id: string; acceptedChainIds: number[]; deposit: { address: Address } };
+    expect(session.acceptedChainIds).toEqual([chain.info.chainId, SECOND_CHAIN_ID]);
+
+    const signer = privateKeyToAccount(DEV_ACCOUNTS.payers[5]!.privateKey);
+    const balanceB = () =>
+      pubB().readContract({ address: settingsB.token, abi: erc20Abi, functionName: 'balanceOf', args: [signer.address] });
+    const before = await balanceB();
+    const { page, log } = await openWalletPage(context, {
+      account: signer,
+      chainId: chain.info.chainId,
+      rpcUrl: chain.info.rpcUrl,
+      otherChains: { [SECOND_CHAIN_ID]: chainB.info.rpcUrl },
+      viewport: { width: 390, height: 844 },
+    });
+    await page.goto(`${baseUrl}/checkout/${session.id}`);
+    await page.waitForFunction(() => document.getElementById('deposit-address')?.textContent?.startsWith('0x'));
+    expect(await page.isVisible('#network')).toBe(true);
+    const offered = await page.$$eval('#network option', (options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(offered).toEqual([String(chain.info.chainId), String(SECOND_CHAIN_ID)]);
+
+    await page.selectOption('#network', String(SECOND_CHAIN_ID));
+    // The same address, with chain B named beside it; the link and the QR code are chain B's EIP-681 transfer.
+    expect(await page.textContent('#deposit-network')).toContain(String(SECOND_CHAIN_ID));
+    expect(await page.textContent('#deposit-address')).toBe(session.deposit.address);
+    expect(await page.textContent('#details')).toContain(String(SECOND_CHAIN_ID));
+    const uriB = `ethereum:${settingsB.token}@${SECOND_CHAIN_ID}/transfer?address=${session.deposit.address}&uint256=1250000`;
+    expect(await page.getAttribute('#deposit-link', 'href')).toBe(uriB);
+    await page.waitForSelector('#deposit-qr:not([hidden])');
+    const qrPath = new URL((await page.getAttribute('#deposit-qr', 'src'))!, baseUrl);
+    expect(qrPath.searchParams.get('chainId')).toBe(String(SECOND_CHAIN_ID));
+    const qr = await t.app.inject({ method: 'GET', url: qrPath.pathname + qrPath.search });
+    expect(qr.statusCode).toBe(200);
+    expect(qr.body).toBe(await qrSvg(uriB));
+
+    await expect.poll(() => page.locator('#pay').isEnabled(), { timeout: 30_000 }).toBe(true);
+    await page.locator('#pay').click();
+    const read = async () => (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${session.id}`, headers: headers() })).json();
+    const done = await until(read, (s) => s.status === 'completed', 'completed by the wallet payment on chain B');
+    expect(done.transactionChainId).toBe(SECOND_CHAIN_ID);
+    expect(await balanceB()).toBe(before - 1_250_000n);
+    // EIP-3326: the page asked the wallet to switch to chain B's id, then signed for chain B's token.
+    const switches = log.requests.filter((r) => r.method === 'wallet_switchEthereumChain');
+    expect(switches.map((r) => r.params)).toEqual([[{ chainId: `0x${SECOND_CHAIN_ID.toString(16)}` }]]);
+    const signed = log.requests.find((r) => r.method === 'eth_signTypedData_v4');
+    const typed = JSON.parse((signed!.params as [string, string])[1]) as { domain: { chainId: number; verifyingContract: string } };
+    expect(Number(typed.domain.chainId)).toBe(SECOND_CHAIN_ID);
+    expect(typed.domain.verifyingContract.toLowerCase()).toBe(settingsB.token.toLowerCase());
+    await page.close();
+  });
+
+  it("a session that accepts chain B alone offers no other network: its transfer and QR code are chain B's", async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/payment-sessions',
+      headers: headers(),
+      payload: { amount: '700000', acceptedChainIds: [SECOND_CHAIN_ID] },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const session = created.json() as { id: string; deposit: { address: Address } };
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/checkout/${session.id}`);
+    await page.waitForFunction(() => document.getElementById('deposit-address')?.textContent?.startsWith('0x'));
+    expect(await page.isVisible('#network-choice')).toBe(false);
+    expect(await page.$$eval('#network option', (options) => options.length)).toBe(0);
+    expect(await page.textContent('#deposit-network')).toContain(String(SECOND_CHAIN_ID));
+    expect(await page.getAttribute('#deposit-link', 'href')).toContain(`@${SECOND_CHAIN_ID}/transfer`);
+    expect(await page.getAttribute('#deposit-qr', 'src')).toContain(`chainId=${SECOND_CHAIN_ID}`);
+    expect(await page.textContent('#details')).toContain(String(SECOND_CHAIN_ID));
     await page.close();
   });
 });

@@ -16,6 +16,7 @@ import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { SECOND_CHAIN_ID } from '../support/chain.js';
+import { resolveAcceptedChains } from '../../src/payment-sessions/accepted-chains.js';
 import type { TestDatabase } from '../support/db.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { until } from '../support/until.js';
@@ -87,6 +88,86 @@ describe('payment sessions on several chains of a mode', () => {
     ]);
     const restricted = await createSession({ amount: '1000000', acceptedChainIds: [CHAIN_B_ID] });
     expect(restricted).toMatchObject({ acceptedChainIds: [CHAIN_B_ID], chainId: CHAIN_B_ID });
+  });
+
+  it("the account's default of accepted chains: read, set per mode, validated, used when a session names none", async () => {
+    const own = await seedMerchant(db.sql, 'Chain-B-only merchant');
+    await setPayoutAddress(db.sql, own.merchantId, payout);
+    const auth = { authorization: `Bearer ${own.secretKey}` };
+    const read = await t.app.inject({ method: 'GET', url: '/v1/merchants/me/accepted-chains', headers: auth });
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toMatchObject({
+      object: 'accepted_chains',
+      livemode: false,
+      acceptedChainIds: null,
+      chains: [
+        { chainId: a.chainId, accepted: true },
+        { chainId: CHAIN_B_ID, accepted: true },
+      ],
+    });
+    // A live chain id already chosen in the other mode stays when test mode's part is replaced.
+    await db.sql`update merchants set accepted_chain_ids = '{8453}' where id = ${own.merchantId}`;
+
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/merchants/me/accepted-chains',
+      headers: auth,
+      payload: { acceptedChainIds: [CHAIN_B_ID, 8453] },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatchObject({ code: 'invalid_request', param: 'acceptedChainIds.1' });
+    const empty = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/merchants/me/accepted-chains',
+      headers: auth,
+      payload: { acceptedChainIds: [] },
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error).toMatchObject({ code: 'invalid_request', param: 'acceptedChainIds' });
+    expect((await db.sql`select accepted_chain_ids::text[] as ids from merchants where id = ${own.merchantId}`)[0]!.ids).toEqual(['8453']);
+
+    const set = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/merchants/me/accepted-chains',
+      headers: auth,
+      payload: { acceptedChainIds: [CHAIN_B_ID] },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({
+      acceptedChainIds: [CHAIN_B_ID],
+      chains: [
+        { chainId: a.chainId, accepted: false },
+        { chainId: CHAIN_B_ID, accepted: true },
+      ],
+    });
+    expect((await db.sql`select accepted_chain_ids::text[] as ids from merchants where id = ${own.merchantId}`)[0]!.ids).toEqual([
+      '8453',
+      String(CHAIN_B_ID),
+    ]);
+    // A session that names no chains takes the setting; one naming a chain outside it is refused.
+    const created = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth, payload: { amount: '1000000' } });
+    expect(created.json()).toMatchObject({ acceptedChainIds: [CHAIN_B_ID], chainId: CHAIN_B_ID });
+    const outside = await t.app.inject({
+      method: 'POST',
+      url: '/v1/payment-sessions',
+      headers: auth,
+      payload: { amount: '1000000', acceptedChainIds: [a.chainId] },
+    });
+    expect(outside.json().error).toMatchObject({ code: 'invalid_request', param: 'acceptedChainIds.0' });
+
+    // The other mode's part restricts nothing here: a setting naming only a live chain leaves test sessions free.
+    expect(resolveAcceptedChains(stack.config, false, [a.chainId], ['8453']).map((c) => c.chainId)).toEqual([a.chainId]);
+
+    const cleared = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/merchants/me/accepted-chains',
+      headers: auth,
+      payload: { acceptedChainIds: null },
+    });
+    expect(cleared.json()).toMatchObject({ acceptedChainIds: null, chains: [{ accepted: true }, { accepted: true }] });
+    expect((await db.sql`select accepted_chain_ids::text[] as ids from merchants where id = ${own.merchantId}`)[0]!.ids).toEqual(['8453']);
+    // A key without the payment-session scopes is refused.
+    expect((await t.app.inject({ method: 'GET', url: '/v1/merchants/me/accepted-chains' })).statusCode).toBe(401);
   });
 
   it('refuses a chain the mode lacks with the error envelope and creates nothing', async () => {

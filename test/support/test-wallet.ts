@@ -1,7 +1,8 @@
 // An injected EIP-1193 test wallet for browser tests: `window.ethereum.request`
 // is forwarded to Node, which answers from a viem private-key account (an anvil
-// account), signs EIP-712 typed data, forwards eth_call and eth_getBlockByNumber to the chain and refuses
-// everything else as a real wallet would.
+// account), signs EIP-712 typed data, forwards eth_call and eth_getBlockByNumber to the chain it is on,
+// switches among the chains it knows (EIP-3326; 4902 for any other) and refuses everything else as a
+// real wallet would. Every request is logged with its parameters.
 import type { BrowserContext, Page } from 'playwright-core';
 import type { PrivateKeyAccount } from 'viem/accounts';
 
@@ -10,13 +11,18 @@ export type TestWalletOptions = {
   /** The chain the wallet is on and the RPC it forwards reads to. */
   chainId: number;
   rpcUrl: string;
+  /** Further chains the wallet knows (chain id to RPC URL): wallet_switchEthereumChain moves to them. */
+  otherChains?: Record<number, string>;
   /** Answer signature requests with EIP-1193 code 4001 (the user rejected). */
   rejectSignature?: boolean;
   viewport?: { width: number; height: number };
 };
 
-/** Every method the page asked the wallet for, in order. */
-export type TestWalletLog = { methods: string[] };
+/** Every method the page asked the wallet for, in order, and each request with its parameters. */
+export type TestWalletLog = { methods: string[]; requests: { method: string; params: unknown[] }[] };
+
+/** The chain the wallet is on now (switches move it) and the RPC of each chain it knows. */
+type WalletChain = { chainId: number; rpcUrls: Map<number, string> };
 
 const WALLET_SCRIPT = `
   window.ethereum = {
@@ -59,16 +65,23 @@ function toViemTypedData(json: string) {
   return { domain: data.domain, types, primaryType: data.primaryType, message };
 }
 
-async function answer(options: TestWalletOptions, method: string, params: unknown[]): Promise<unknown> {
+async function answer(options: TestWalletOptions, on: WalletChain, method: string, params: unknown[]): Promise<unknown> {
   switch (method) {
     case 'eth_requestAccounts':
     case 'eth_accounts':
       return [options.account.address];
     case 'eth_chainId':
-      return `0x${options.chainId.toString(16)}`;
-    case 'wallet_switchEthereumChain':
-      // Like a wallet that does not know the chain: the page must say which network to use.
-      throw new ProviderError(4902, 'Unrecognized chain ID.');
+      return `0x${on.chainId.toString(16)}`;
+    case 'wallet_switchEthereumChain': {
+      const wanted = Number(BigInt((params[0] as { chainId: string }).chainId));
+      // Like a wallet that does not know the chain: the page must add it or say which network to use.
+      if (!on.rpcUrls.has(wanted)) throw new ProviderError(4902, 'Unrecognized chain ID.');
+      on.chainId = wanted;
+      return null;
+    }
+    case 'wallet_addEthereumChain':
+      // This wallet reaches only the test's own chains: adding another is declined as a user would.
+      throw new ProviderError(4001, 'User rejected the request.');
     case 'eth_signTypedData_v4': {
       if (options.rejectSignature) throw new ProviderError(4001, 'User rejected the request.');
       const [from, json] = params as [string, string];
@@ -77,7 +90,7 @@ async function answer(options: TestWalletOptions, method: string, params: unknow
     }
     case 'eth_call':
     case 'eth_getBlockByNumber': {
-      const response = await fetch(options.rpcUrl, {
+      const response = await fetch(on.rpcUrls.get(on.chainId)!, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
@@ -95,11 +108,20 @@ async function answer(options: TestWalletOptions, method: string, params: unknow
 export async function openWalletPage(context: BrowserContext, options: TestWalletOptions): Promise<{ page: Page; log: TestWalletLog }> {
   const page = await context.newPage();
   if (options.viewport) await page.setViewportSize(options.viewport);
-  const log: TestWalletLog = { methods: [] };
+  const log: TestWalletLog = { methods: [], requests: [] };
+  const on: WalletChain = {
+    chainId: options.chainId,
+    rpcUrls: new Map([
+      [options.chainId, options.rpcUrl],
+      ...Object.entries(options.otherChains ?? {}).map(([id, url]) => [Number(id), url] as const),
+    ]),
+  };
   await page.exposeFunction('__testWalletRequest', async (method: string, paramsJson: string) => {
+    const params = JSON.parse(paramsJson) as unknown[];
     log.methods.push(method);
+    log.requests.push({ method, params });
     try {
-      return { result: await answer(options, method, JSON.parse(paramsJson) as unknown[]) };
+      return { result: await answer(options, on, method, params) };
     } catch (error) {
       const e = error as { code?: number; message?: string };
       return { error: { code: e.code ?? -32603, message: e.message ?? 'wallet error' } };

@@ -1,6 +1,7 @@
 // The checkout page of one payment session: pay with the wallet (EIP-3009,
 // relayed by POST /checkout/{id}/pay), or by plain transfer to the session's
-// deposit address (the panel kept current by polling). The server's page
+// deposit address (the panel kept current by polling), on the network the
+// customer picks among the session's accepted chains. The server's page
 // (src/checkout/page.ts) holds the elements; this fills and drives them.
 import { ApiError, UserMessageError, isUserRejection } from '../shared/errors.js';
 import { getJson, postJson, sleep } from '../shared/http.js';
@@ -20,12 +21,69 @@ import {
   statusMessage,
 } from './messages.js';
 import { transferTypedData } from './typed-data.js';
-import type { CheckoutSession, TokenInfo } from './types.js';
+import type { CheckoutChain, CheckoutSession, TokenInfo } from './types.js';
 
 export function startSessionPage(sessionId: string): void {
   const ui = pageControls();
-  const state: { session: CheckoutSession | null; token: TokenInfo | null } = { session: null, token: null };
+  const state: { session: CheckoutSession | null; token: TokenInfo | null; chainId: number | null } = {
+    session: null,
+    token: null,
+    chainId: null,
+  };
   const sessionUrl = '/v1/checkout/sessions/' + encodeURIComponent(sessionId);
+  const tokens = new Map<number, Promise<TokenInfo>>();
+
+  /** The chains the customer may pay on; an older server names only the session's chain. */
+  function chainsOf(session: CheckoutSession): CheckoutChain[] {
+    return session.chains?.length
+      ? session.chains
+      : [{ chainId: session.chainId, network: session.network || 'chain ' + session.chainId, token: session.token, addChain: null }];
+  }
+
+  /** The network the customer chose (the session's first until they choose). */
+  function chosenChain(session: CheckoutSession): CheckoutChain {
+    const chains = chainsOf(session);
+    return chains.find((chain) => chain.chainId === state.chainId) ?? chains[0]!;
+  }
+
+  /** The token on one chain: its EIP-712 domain names that chain, so each chain is read once on its own. */
+  function tokenOn(session: CheckoutSession, chain: CheckoutChain): Promise<TokenInfo> {
+    let info = tokens.get(chain.chainId);
+    if (!info) {
+      const query = '?mode=' + (session.livemode ? 'live' : 'test') + '&chainId=' + chain.chainId;
+      info = getJson<TokenInfo>('/v1/tokens/' + encodeURIComponent(chain.token) + query);
+      info.catch(() => tokens.delete(chain.chainId));
+      tokens.set(chain.chainId, info);
+    }
+    return info;
+  }
+
+  /** The network picker: shown only when there is a choice; a change re-points the transfer and the wallet. */
+  function offerNetworks(session: CheckoutSession): void {
+    const chains = chainsOf(session);
+    const select = byId<HTMLSelectElement>('network');
+    const box = byId('network-choice');
+    if (!select || !box || chains.length < 2) return;
+    for (const chain of chains) {
+      const option = document.createElement('option');
+      option.value = String(chain.chainId);
+      option.textContent = chain.network + (session.livemode ? '' : ' (test mode)');
+      select.appendChild(option);
+    }
+    box.hidden = false;
+    select.addEventListener('change', () => {
+      state.chainId = Number(select.value);
+      if (!state.session) return;
+      setText('details', 'On ' + chosenLabel(state.session));
+      renderTransfer(state.session);
+      void tokenOn(state.session, chosenChain(state.session)).catch(() => undefined);
+    });
+  }
+
+  function chosenLabel(session: CheckoutSession): string {
+    const chain = chosenChain(session);
+    return networkLabel({ network: chain.network, chainId: chain.chainId, livemode: session.livemode });
+  }
 
   /**
    * The session ended (paid, expired or cancelled by the server's word): the server renders what the
@@ -79,8 +137,8 @@ export function startSessionPage(sessionId: string): void {
 
   async function pay(): Promise<void> {
     const session = state.session;
-    const token = state.token;
-    if (ui.isBusy() || !session || !token) return;
+    if (ui.isBusy() || !session || !state.token) return;
+    const chain = chosenChain(session);
     if (!hasWallet()) return ui.show('error', session.deposit ? MESSAGES.noWalletTransfer : MESSAGES.noWallet);
     if (isExpired(session)) return ui.show('error', MESSAGES.expired);
     ui.setBusy(true, 'Waiting for wallet…');
@@ -89,11 +147,13 @@ export function startSessionPage(sessionId: string): void {
     try {
       const account = await requestAccount();
       step = 'network';
-      await ensureNetwork(session.chainId);
+      await ensureNetwork(chain.chainId, chain.addChain ?? undefined);
+      const token = await tokenOn(session, chain);
+      if (!token.supports?.eip3009 || !token.domain) throw new UserMessageError(MESSAGES.tokenUnsupported);
       step = 'door';
-      await refuseAtDoor(session.token, account, session.payTo);
+      await refuseAtDoor(chain.token, account, session.payTo);
       step = 'balance';
-      const balance = await balanceOf(session.token, account);
+      const balance = await balanceOf(chain.token, account);
       const due = amountDue(session);
       if (balance < BigInt(due)) {
         throw new UserMessageError(
@@ -120,7 +180,11 @@ export function startSessionPage(sessionId: string): void {
       step = 'submit';
       ui.setBusy(true, 'Processing…');
       ui.show('info', 'Submitting your payment…');
-      await postJson('/checkout/' + encodeURIComponent(sessionId) + '/pay', { authorization: data.message, signature });
+      await postJson('/checkout/' + encodeURIComponent(sessionId) + '/pay', {
+        authorization: data.message,
+        signature,
+        chainId: chain.chainId,
+      });
       ui.show('info', 'Payment submitted. Waiting for confirmation on-chain…');
       await pollUntilDone(data.message.nonce);
     } catch (error) {
@@ -146,12 +210,16 @@ export function startSessionPage(sessionId: string): void {
     panel.hidden = false;
     const remaining = formatAmount(deposit.amountRemaining, token.decimals);
     setText('deposit-amount', 'exactly ' + remaining + ' ' + token.symbol);
-    setText('deposit-network', session.network + (session.livemode ? '' : ' (test mode)'));
+    // The same address on every accepted chain: the network is named beside it, and the link and QR
+    // code (EIP-681 with the chain id) are the chosen network's.
+    const chain = chosenChain(session);
+    const network = deposit.networks?.find((n) => n.chainId === chain.chainId);
+    setText('deposit-network', chain.network + (session.livemode ? '' : ' (test mode)'));
     setText('deposit-address', deposit.address);
     setText('deposit-exact', remaining);
-    byId('deposit-link')?.setAttribute('href', deposit.paymentUri);
+    byId('deposit-link')?.setAttribute('href', network?.paymentUri ?? deposit.paymentUri);
     const img = byId<HTMLImageElement>('deposit-qr');
-    const src = '/checkout/' + encodeURIComponent(sessionId) + '/deposit-qr.svg?r=' + deposit.amountRemaining;
+    const src = '/checkout/' + encodeURIComponent(sessionId) + '/deposit-qr.svg?chainId=' + chain.chainId + '&r=' + deposit.amountRemaining;
     if (img && img.getAttribute('data-src') !== src) {
       img.setAttribute('data-src', src);
       img.onload = () => (img.hidden = false);
@@ -281,10 +349,9 @@ export function startSessionPage(sessionId: string): void {
       describePurchase(session);
       // No address here: the only address a customer may send to is the session's deposit address
       // below (the merchant's payout address is never matched to this order).
-      setText('details', 'On ' + networkLabel(session));
-      const token = await getJson<TokenInfo>(
-        '/v1/tokens/' + encodeURIComponent(session.token) + '?mode=' + (session.livemode ? 'live' : 'test'),
-      );
+      offerNetworks(session);
+      setText('details', 'On ' + chosenLabel(session));
+      const token = await tokenOn(session, chainsOf(session)[0]!);
       state.token = token;
       setText('amount', formatTokenAmount(session.amount, token.decimals, token.symbol));
       priceItems(token);

@@ -14,6 +14,18 @@ export type TokenInfo = {
 
 export type SessionStatus = 'open' | 'processing' | 'completed' | 'expired' | 'cancelled';
 
+/** EIP-3085 wallet_addEthereumChain parameters (from the chain's preset). */
+export type AddChainParameter = {
+  chainId: string;
+  chainName: string;
+  nativeCurrency: { name: string; symbol: string; decimals: number };
+  rpcUrls: string[];
+  blockExplorerUrls: string[];
+};
+
+/** One chain the customer may pay on. */
+export type CheckoutChain = { chainId: number; network: string; token: string; addChain: AddChainParameter | null };
+
 export type CheckoutSession = {
   id: string;
   status: SessionStatus;
@@ -21,6 +33,8 @@ export type CheckoutSession = {
   token: string;
   payTo: string;
   chainId: number;
+  /** The accepted chains, the session's default first (absent from an older server: the session's chain alone). */
+  chains?: CheckoutChain[];
   network?: string | null;
   livemode: boolean;
   expiresAt: string;
@@ -39,6 +53,7 @@ export type CheckoutSession = {
     amountRemaining: string;
     amountReceived: string;
     amountExcess: string;
+    networks?: { chainId: number; network: string; token: string; paymentUri: string }[];
   } | null;
 };
 

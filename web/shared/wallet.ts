@@ -46,14 +46,26 @@ export async function networkTimeMs(): Promise<number> {
   return Number(BigInt(block.timestamp)) * 1000;
 }
 
-/** Asks the wallet to switch to the expected chain; a refusal or a switch that did not happen is the payer's to fix. */
-export async function ensureNetwork(expected: number): Promise<void> {
+/**
+ * Asks the wallet to switch to the expected chain (EIP-3326); a wallet that does not know it (4902) is asked
+ * to add it first when `addChain` (EIP-3085, from the chain's preset) is given. A refusal or a switch that did
+ * not happen is the payer's to fix.
+ */
+export async function ensureNetwork(expected: number, addChain?: unknown): Promise<void> {
   const current = Number(BigInt(await wallet<string>('eth_chainId')));
   if (current === expected) return;
+  const chainId = '0x' + expected.toString(16);
   try {
-    await wallet('wallet_switchEthereumChain', [{ chainId: '0x' + expected.toString(16) }]);
-  } catch {
-    throw wrongNetwork(current, expected);
+    await wallet('wallet_switchEthereumChain', [{ chainId }]);
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== 4902 || !addChain) throw wrongNetwork(current, expected);
+    try {
+      await wallet('wallet_addEthereumChain', [addChain]);
+      // Wallets that add without switching (EIP-3085 leaves it open) are asked once more.
+      if (Number(BigInt(await wallet<string>('eth_chainId'))) !== expected) await wallet('wallet_switchEthereumChain', [{ chainId }]);
+    } catch {
+      throw wrongNetwork(current, expected);
+    }
   }
   if (Number(BigInt(await wallet<string>('eth_chainId'))) !== expected) throw wrongNetwork(current, expected);
 }

@@ -307,6 +307,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/merchants/me/accepted-chains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chains new payment sessions accept by default
+         * @description For the request's mode: the account's default of the chains a payment session accepts when its request names none, and every chain configured for the mode.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `payment_sessions_read`.
+         */
+        get: operations["getAcceptedChains"];
+        /**
+         * Set the chains new payment sessions accept by default
+         * @description Replaces the request's mode's setting (the other mode's is untouched). Every chain must be one of the mode's configured chains, else `invalid_request` naming it (`param: acceptedChainIds.<i>`). `null` accepts every chain of the mode. Sessions created before keep their chains; a session's own `acceptedChainIds` must be among these.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `payment_sessions_write`.
+         */
+        put: operations["setAcceptedChains"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -756,7 +784,7 @@ export interface paths {
         };
         /**
          * Token metadata, EIP-712 domain and capabilities
-         * @description Public. Reads the test chain unless `mode=live`. Results are cached for a few minutes.
+         * @description Public. Reads the test mode's chain unless `mode=live`; `chainId` picks another of the mode's chains. Results are cached for a few minutes.
          *
          *     Public: no credentials.
          */
@@ -2894,6 +2922,22 @@ export interface components {
             /** @description One entry per unmet check; empty when eligible. */
             reasons: components["schemas"]["LiveModeIneligibilityReasonInput"][];
         };
+        AcceptedChainsInput: {
+            /** @constant */
+            object: "accepted_chains";
+            /** @description The mode this setting is of: each mode has its own chains and its own setting. */
+            livemode: boolean;
+            /** @description The chains a new payment session accepts when its request names none (`acceptedChainIds` of POST /v1/payment-sessions), in the mode's configuration order. null: every chain of the mode, including chains configured later. */
+            acceptedChainIds: number[] | null;
+            /** @description Every chain configured for this mode, in configuration order (the first is a session's default). */
+            chains: {
+                chainId: number;
+                /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
+                network: string;
+                /** @description Whether a new session accepts it by default. */
+                accepted: boolean;
+            }[];
+        };
         LeakReportResultInput: {
             /** @description SHA-256 (hex) of the reported token; the token itself is never echoed. */
             token_hash: string;
@@ -3215,6 +3259,8 @@ export interface components {
             interval: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
             intervalCount: number;
             trialPeriodDays: number;
+            /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
+            chainIds: number[] | null;
             /** @description An archived plan takes no new enrolments; subscriptions already on it keep running. */
             archived: boolean;
             archivedAt: string | null;
@@ -3239,6 +3285,8 @@ export interface components {
             interval: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
             intervalCount: number;
             trialPeriodDays: number;
+            /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
+            chainIds: number[] | null;
             livemode: boolean;
         };
         PaymentSessionDepositInput: {
@@ -3346,6 +3394,26 @@ export interface components {
              */
             createdAt: string;
         };
+        CheckoutChainInput: {
+            chainId: number;
+            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            /** @description The session's token (USDC) on this chain. */
+            token: string;
+            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
+            addChain: {
+                /** @description 0x-prefixed hex. */
+                chainId: string;
+                chainName: string;
+                nativeCurrency: {
+                    name: string;
+                    symbol: string;
+                    decimals: number;
+                };
+                rpcUrls: string[];
+                blockExplorerUrls: string[];
+            } | null;
+        };
         CheckoutSessionInput: {
             id: string;
             /** @constant */
@@ -3356,6 +3424,8 @@ export interface components {
             chainId: number;
             /** @description The chains the customer may choose among, first the default. */
             acceptedChainIds: number[];
+            /** @description The accepted chains as the page offers them (the order of `acceptedChainIds`): name, token and how a wallet adds it. */
+            chains: components["schemas"]["CheckoutChainInput"][];
             payTo: string;
             /** @enum {string} */
             status: "open" | "processing" | "completed" | "expired" | "cancelled";
@@ -3630,6 +3700,8 @@ export interface components {
             /** @constant */
             object: "subscription_charge";
             subscriptionId: string;
+            /** @description The chain the charge is sent on (EIP-155 id): always its subscription's. */
+            chainId: number;
             /** @description The 0-based period this charge is for; at most one charge per period. */
             periodIndex: number;
             /**
@@ -4631,6 +4703,22 @@ export interface components {
             /** @description One entry per unmet check; empty when eligible. */
             reasons: components["schemas"]["LiveModeIneligibilityReason"][];
         };
+        AcceptedChains: {
+            /** @constant */
+            object: "accepted_chains";
+            /** @description The mode this setting is of: each mode has its own chains and its own setting. */
+            livemode: boolean;
+            /** @description The chains a new payment session accepts when its request names none (`acceptedChainIds` of POST /v1/payment-sessions), in the mode's configuration order. null: every chain of the mode, including chains configured later. */
+            acceptedChainIds: number[] | null;
+            /** @description Every chain configured for this mode, in configuration order (the first is a session's default). */
+            chains: {
+                chainId: number;
+                /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
+                network: string;
+                /** @description Whether a new session accepts it by default. */
+                accepted: boolean;
+            }[];
+        };
         LeakReportResult: {
             /** @description SHA-256 (hex) of the reported token; the token itself is never echoed. */
             token_hash: string;
@@ -4952,6 +5040,8 @@ export interface components {
             interval: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
             intervalCount: number;
             trialPeriodDays: number;
+            /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
+            chainIds: number[] | null;
             /** @description An archived plan takes no new enrolments; subscriptions already on it keep running. */
             archived: boolean;
             archivedAt: string | null;
@@ -4976,6 +5066,8 @@ export interface components {
             interval: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
             intervalCount: number;
             trialPeriodDays: number;
+            /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
+            chainIds: number[] | null;
             livemode: boolean;
         };
         PaymentSessionDeposit: {
@@ -5083,6 +5175,26 @@ export interface components {
              */
             createdAt: string;
         };
+        CheckoutChain: {
+            chainId: number;
+            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            /** @description The session's token (USDC) on this chain. */
+            token: string;
+            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
+            addChain: {
+                /** @description 0x-prefixed hex. */
+                chainId: string;
+                chainName: string;
+                nativeCurrency: {
+                    name: string;
+                    symbol: string;
+                    decimals: number;
+                };
+                rpcUrls: string[];
+                blockExplorerUrls: string[];
+            } | null;
+        };
         CheckoutSession: {
             id: string;
             /** @constant */
@@ -5093,6 +5205,8 @@ export interface components {
             chainId: number;
             /** @description The chains the customer may choose among, first the default. */
             acceptedChainIds: number[];
+            /** @description The accepted chains as the page offers them (the order of `acceptedChainIds`): name, token and how a wallet adds it. */
+            chains: components["schemas"]["CheckoutChain"][];
             payTo: string;
             /** @enum {string} */
             status: "open" | "processing" | "completed" | "expired" | "cancelled";
@@ -5367,6 +5481,8 @@ export interface components {
             /** @constant */
             object: "subscription_charge";
             subscriptionId: string;
+            /** @description The chain the charge is sent on (EIP-155 id): always its subscription's. */
+            chainId: number;
             /** @description The 0-based period this charge is for; at most one charge per period. */
             periodIndex: number;
             /**
@@ -6119,6 +6235,8 @@ export interface operations {
                     intervalCount?: number;
                     /** @default 0 */
                     trialPeriodDays?: number;
+                    /** @description The chains of the mode (EIP-155 ids) the plan is offered on, the first the hosted enrolment page's default; the customer picks one at enrolment. Absent: every chain of the mode (chains configured later too). */
+                    chainIds?: number[];
                 };
             };
         };
@@ -6653,6 +6771,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Merchant"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAcceptedChains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedChains"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setAcceptedChains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The chains (EIP-155 ids) new sessions of this mode accept by default: each one of this mode's configured chains (`chains` of GET). null: every chain of the mode. A session may still name its own `acceptedChainIds`, among these. */
+                    acceptedChainIds: number[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedChains"];
                 };
             };
             /** @description Default Response */
@@ -7565,6 +7748,8 @@ export interface operations {
             query?: {
                 /** @description Which chain to read: `test` (default) or `live`. Public reads carry no key, so the mode is chosen here. */
                 mode?: "test" | "live";
+                /** @description Which of the mode's chains to read (EIP-155 id); default: the mode's first chain. */
+                chainId?: number;
             };
             header?: never;
             path: {
@@ -7602,6 +7787,8 @@ export interface operations {
                 owner: string;
                 /** @description Which chain to read: `test` (default) or `live`. Public reads carry no key, so the mode is chosen here. */
                 mode?: "test" | "live";
+                /** @description Which of the mode's chains to read (EIP-155 id); default: the mode's first chain. */
+                chainId?: number;
             };
             header?: never;
             path: {
@@ -7917,12 +8104,10 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description What the hosted checkout page posts after the customer's wallet signed: the chain the customer chose (one the session accepts; default the session's chainId), the EIP-3009 TransferWithAuthorization message signed for that chain's USDC, and its signature. The server relays it on that chain for the session's merchant; no key is involved on the page. */
+        /** @description What the hosted checkout page posts after the customer's wallet signed: the EIP-3009 TransferWithAuthorization message and its signature, and the chain it was signed for (one of the session's `acceptedChainIds`; default its first). The server relays it for the session's merchant on that chain; no key is involved on the page. */
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The chain to send on (EIP-155 id): one of the mode's configured chains, and one the payment session accepts when one is named. Default: the mode's first chain. The authorization must be signed for this chain's USDC (its EIP-712 domain names the chain). */
-                    chainId?: number;
                     /** @description The EIP-3009 TransferWithAuthorization message the payer signed. */
                     authorization: {
                         /** @description The payer: the address that signed the authorization. */
@@ -7940,6 +8125,8 @@ export interface operations {
                     };
                     /** @description The EIP-712 signature as 0x-prefixed hex: 65 bytes (r || s || v) from an EOA, sent through transferWithAuthorization(..., v, r, s); or an ERC-1271 contract wallet's signature (authorization.from is the wallet; any other length is sent through transferWithAuthorization(..., bytes signature)). Checked before sending: it must recover authorization.from, or the wallet's isValidSignature must accept it. */
                     signature: string;
+                    /** @description The chain to send on (EIP-155 id): one of the mode's configured chains, and one the payment session accepts when one is named. Default: the mode's first chain. The authorization must be signed for this chain's USDC (its EIP-712 domain names the chain). */
+                    chainId?: number;
                 };
             };
         };
