@@ -1,7 +1,10 @@
 // The test-clock API (issue #30) against a real app, Temporal dev server, Postgres and a private
 // anvil (a clock moves chain time, which must not touch the suite's shared chain): who may call it,
 // the limits and bad input with the error envelope, and the clock's life from ready to deleted.
-import { createPublicClient, http } from 'viem';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPublicClient, createTestClient, http } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
@@ -224,6 +227,53 @@ describe('a test clock on a chain of its own', () => {
       await expect(createPublicClient({ transport: http(row!.rpcUrl, { retryCount: 0, timeout: 2_000 }) }).getChainId()).rejects.toThrow();
     } finally {
       await forked.close();
+    }
+  }, 60_000);
+
+  it("forks the live clocks' chains again when the owning process starts, from their dumped state, at the clock's time", async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'clock-chains-'));
+    const forkApp = () =>
+      createTestApp(db.sql, {
+        temporal: temporal.client,
+        taskQueue: temporal.taskQueue,
+        chain: { test: settingsOf(chain.info, { pollIntervalMs: 100 }) },
+        env: { TEST_CLOCK_CHAINS: 'fork', TEST_CLOCK_CHAIN_STATE_DIR: stateDir },
+      });
+    const call = (app: TestApp, method: 'GET' | 'POST', url: string, payload?: object) =>
+      app.app.inject({ method, url, headers: { authorization: `Bearer ${other.secretKey}` }, ...(payload ? { payload } : {}) });
+    const rowOf = async (id: string) =>
+      (
+        await db.sql<{ chainId: string; rpcUrl: string }[]>`
+        select chain_id::text as "chainId", rpc_url as "rpcUrl" from test_clocks where id = ${id}`
+      )[0]!;
+    const marked = wallet();
+    const first = await forkApp();
+    let id: string;
+    let before: { chainId: string; rpcUrl: string };
+    const frozenTime = Math.ceil(((await chainNowMs()) + 2 * DAY) / 1000) * 1000;
+    try {
+      const created = await call(first, 'POST', '/v1/test-clocks', { name: 'Survives restarts', frozenTime: iso(frozenTime) });
+      expect(created.statusCode, created.body).toBe(200);
+      id = created.json().id;
+      before = await rowOf(id);
+      // Something only this fork holds: it must come back from the dumped state.
+      await createTestClient({ mode: 'anvil', transport: http(before.rpcUrl) }).setBalance({ address: marked, value: 12_345n });
+    } finally {
+      await first.close();
+    }
+    const second = await forkApp();
+    try {
+      const after = await rowOf(id);
+      expect(after.chainId).toBe(before.chainId);
+      expect(after.rpcUrl).not.toBe(before.rpcUrl);
+      const fork = createPublicClient({ transport: http(after.rpcUrl) });
+      expect(await fork.getChainId()).toBe(Number(after.chainId));
+      expect(await fork.getBalance({ address: marked })).toBe(12_345n);
+      expect(Number((await fork.getBlock()).timestamp) * 1000).toBeGreaterThanOrEqual(frozenTime);
+      expect((await call(second, 'POST', `/v1/test-clocks/${id}/delete`)).statusCode).toBe(200);
+    } finally {
+      await second.close();
+      await rm(stateDir, { recursive: true, force: true });
     }
   }, 60_000);
 });
