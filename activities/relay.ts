@@ -5,12 +5,13 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withSafeChainErrors } from '../src/chain/clients.js';
-import { chainFor, type ChainConfig } from '../src/chain/config.js';
+import type { ChainConfig } from '../src/chain/config.js';
 import type { Sql } from '../src/db/client.js';
 import { checkSubmission, submitSubmission, type FollowResult, type Submitted } from '../src/relay/relayer.js';
 import { findStaleOpenSubmissions, findSubmission } from '../src/relay/repo.js';
 import { permanentFailure, PERMANENT_FAILURES } from '../src/temporal/failures.js';
 import { startRelayWorkflow } from '../src/relay/starts.js';
+import { createChainResolver } from '../src/test-clocks/chain-registry.js';
 import { TASK_QUEUES } from '../src/temporal/task-queues.js';
 
 /** How long the submit activity itself waits for a quick confirmation before handing over to the follow activity. */
@@ -24,10 +25,12 @@ export type RelayActivityInput = { submissionId: string; livemode: boolean };
 export type SubmitOutcome = { status: 'submitted' | 'failed' | 'confirmed'; paysSession: boolean };
 
 export function createRelayActivities({ sql, chain = {}, temporal, taskQueue = TASK_QUEUES.main }: RelayActivityDeps) {
+  /** The chains of the mode and the test clocks' forks (issue 39: the clock rows are their registry). */
+  const chainOf = createChainResolver({ sql, config: chain });
   /** The chain the submission is on (issue 39: a mode may have several; the submission names its own). */
   async function settingsOf(submissionId: string, livemode: boolean) {
     const row = await findSubmission(sql, submissionId);
-    return chainFor(chain, livemode, row ? Number(row.chainId) : undefined);
+    return chainOf(livemode, row ? Number(row.chainId) : undefined);
   }
 
   async function submitAndLook({ submissionId, livemode }: RelayActivityInput): Promise<SubmitOutcome> {

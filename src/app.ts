@@ -74,6 +74,7 @@ import { registerHealthRoutes } from './health/routes.js';
 import { registerTestClockRoutes } from './test-clocks/routes.js';
 import { createTestClockService } from './test-clocks/service.js';
 import { createClockChains } from './test-clocks/clock-chains.js';
+import { reforkLiveClockChains } from './test-clocks/refork.js';
 
 export type AppDeps = {
   config: Config;
@@ -294,6 +295,12 @@ export async function buildApp(deps: AppDeps) {
   const clockChains =
     deps.config.testClockChains?.mode === 'fork' ? createClockChains({ stateDir: deps.config.testClockChains.stateDir }) : undefined;
   if (clockChains) app.addHook('onClose', () => clockChains.close());
+  // The live clocks' forks died with the previous process: fork them again before serving (issue 39).
+  const testChainRpcUrl = deps.config.chain.test?.rpcUrl;
+  if (clockChains && testChainRpcUrl)
+    app.addHook('onReady', async () => {
+      await reforkLiveClockChains({ sql: deps.sql, clockChains, testChainRpcUrl, log: app.log });
+    });
   registerTestClockRoutes(app, (db) =>
     createTestClockService({
       clockChains,

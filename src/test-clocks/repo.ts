@@ -143,3 +143,15 @@ export async function clockChainRpcUrl(db: Db, testClockId: string): Promise<str
   const [row] = await db<{ rpcUrl: string | null }[]>`select rpc_url as "rpcUrl" from test_clocks where id = ${testClockId}`;
   return row?.rpcUrl ?? null;
 }
+
+/** The live clocks with a chain of their own (TEST_CLOCK_CHAINS=fork): what a restarted owner forks again. */
+export async function liveClockChains(db: Db): Promise<{ id: string; chainId: string; rpcUrl: string; frozenTime: Date }[]> {
+  return db<{ id: string; chainId: string; rpcUrl: string; frozenTime: Date }[]>`
+    select id, chain_id::text as "chainId", rpc_url as "rpcUrl", frozen_time as "frozenTime"
+    from test_clocks where chain_id is not null and status <> 'deleted' order by id`;
+}
+
+/** A re-forked clock chain answers on a new port. */
+export async function updateClockChainRpcUrl(db: Db, id: string, rpcUrl: string): Promise<void> {
+  await db`update test_clocks set rpc_url = ${rpcUrl} where id = ${id} and status <> 'deleted'`;
+}

@@ -17,13 +17,15 @@ export async function payRelayedSession(opts: {
   amount: bigint;
   /** Idempotency-Key prefix of the relay post (the session id follows). */
   keyPrefix: string;
+  /** Whose time the authorization's validity is signed from: the chain's (default), or the wall clock's, as most wallets do. */
+  signedBy?: 'chain' | 'wall';
 }): Promise<string> {
   const { app, pub, payer, amount } = opts;
   const headers = { authorization: `Bearer ${opts.secretKey}` };
   const session = (
     await app.inject({ method: 'POST', url: '/v1/payment-sessions', headers, payload: { amount: amount.toString() } })
   ).json();
-  const now = (await pub.getBlock()).timestamp;
+  const now = opts.signedBy === 'wall' ? BigInt(Math.floor(Date.now() / 1000)) : (await pub.getBlock()).timestamp;
   const message: Authorization = {
     from: payer.address,
     to: opts.payTo,
