@@ -1,5 +1,5 @@
 // Vitest sequencer: runs the slowest test files first (longest-processing-time-first), from the
-// committed per-file durations in test/support/test-durations.json, so the two workers finish
+// committed per-file durations in test/support/test-durations.json, so the workers finish
 // together instead of one running a 100 s file alone at the end. A file not in the list counts
 // as slow (it runs first): a new file's cost is unknown, and a slow one last would be the tail.
 // The summary reporter refreshes the list (UPDATE_TEST_DURATIONS=1 npm test).
