@@ -52,7 +52,8 @@ export async function measureTemporalFloor(opts: { address: string; sql: Sql; wo
     const cpuBefore = cpuSnapshot(roles);
 
     const t0 = performance.now();
-    const handles = await Promise.all(
+    const handles = await settledAll(
+      'start',
       Array.from({ length: N }, (_, i) =>
         temporal.workflow.start(dispatchEventWorkflow, {
           workflowId: `${taskQueue}-${i}`,
@@ -62,7 +63,10 @@ export async function measureTemporalFloor(opts: { address: string; sql: Sql; wo
       ),
     );
     const started = performance.now();
-    await Promise.all(handles.map((h) => h.result()));
+    await settledAll(
+      'result',
+      handles.map((h) => h.result()),
+    );
     const done = performance.now();
     const cpu = cpuPerItem(cpuBefore, cpuSnapshot(roles), N);
     const floor: TemporalFloor = {
@@ -88,6 +92,23 @@ export async function measureTemporalFloor(opts: { address: string; sql: Sql; wo
     await connection.close();
     await temporal.connection.close();
   }
+}
+
+/**
+ * Waits for every call, then throws the first failure with a count. With `Promise.all` the first
+ * rejection ran the `finally` that closes the client while the other calls were still in the client's
+ * retry timers, whose next attempt on the closed channel ended the process ("Channel has been shut
+ * down") and hid the error that mattered.
+ */
+async function settledAll<T>(what: string, calls: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(calls);
+  const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed.length > 0) {
+    throw new Error(`${failed.length} of ${calls.length} floor workflow ${what} calls failed; the first: ${String(failed[0]!.reason)}`, {
+      cause: failed[0]!.reason,
+    });
+  }
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
