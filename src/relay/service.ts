@@ -299,7 +299,8 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       body: RelaySubscriptionBody,
     ): Promise<RelaySubmission> {
       const key = requireKey(idempotencyKey);
-      const settings = settingsFor(scope);
+      // The chain named (the subscription lives there); its manager's and token's domains check both signatures.
+      const settings = settingsFor(scope, body.chainId);
       const client = publicClientFor(settings);
       // New enrolments go to SubscriptionManagerV2 (charge windows); v1 keeps charging what enrolled on it.
       const manager = subscriptionManagerV2Of(settings);

@@ -4,14 +4,21 @@
 // a configured chain it does not accept is a late deposit; each deposit is swept on its own chain. A payment relayed
 // on chain B (the hosted checkout's pay route with the chain the customer chose) completes there, and its refund goes
 // out on chain B from the refund allowance granted on chain B; what a stranger sends for the wrong chain is refused.
-import { type Address, type PrivateKeyAccount, createWalletClient, erc20Abi, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+// A subscription enrolled on chain B (the chain the customer picked on the hosted enrolment route, or named to the API
+// relay) is recorded by chain B's indexer with chain B, charged on B, and its renewal page reads chain B; enrolments
+// for a chain the plan or mode does not offer, or signed for another chain, are refused and change nothing.
+import { type Address, type Hex, type PrivateKeyAccount, createWalletClient, erc20Abi, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import type { ChainSettings } from '../../src/chain/config.js';
-import { setPayoutAddress } from '../../src/merchants/repo.js';
+import { subscriptionManagerV2Of, type ChainSettings } from '../../src/chain/config.js';
+import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
+import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
+import { insertNoticeIfAbsent } from '../../src/subscriptions/renewal-repo.js';
+import { hashRenewalToken, newRenewalToken } from '../../src/subscriptions/renewals.js';
 import { refundOperatorOf } from '../../src/refunds/allowance.js';
-import { PERMIT_TYPES, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
+import { PERMIT_TYPES, randomNonce, readDomain, signAuthorization, signEnrolmentV2 } from '../../src/chain/typed-data.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
@@ -36,7 +43,7 @@ const clientOf = (s: ChainSettings) => (s === b ? stack.second!.pub : stack.pub)
 
 beforeAll(async () => {
   // One deposit indexer per chain, as the indexer process runs them.
-  stack = await startPaymentsStack({ depositIndexer: true, secondChain: true });
+  stack = await startPaymentsStack({ depositIndexer: true, secondChain: true, subscriptions: true });
   ({ settings: a, db, t } = stack);
   b = stack.second!.settings;
   merchant = await seedMerchant(db.sql, 'Two-chain merchant');
@@ -450,5 +457,275 @@ describe('payout balances per chain', () => {
     const stranger = await seedMerchant(db.sql, 'No payout yet');
     const none = await t.app.inject({ method: 'GET', url: '/v1/balances', headers: { authorization: `Bearer ${stranger.secretKey}` } });
     expect(none.json().data.map((x: { amount: string | null }) => x.amount)).toEqual([null, null]);
+  });
+});
+
+// Issue 39, item 4: the customer picks the chain at enrolment (the hosted page and the API relay), and the
+// subscription lives, is charged and is renewed on that chain.
+describe('subscriptions on the chain the customer picks at enrolment', () => {
+  type Offer = {
+    chainId: number;
+    chains: { chainId: number; network: string; token: string; addChain: unknown }[];
+    subscriptionManager: Address;
+    managerDomain: { chainId: number; verifyingContract: string };
+    terms: {
+      token: Address;
+      merchant: Address;
+      operator: Address;
+      amount: string;
+      period: string;
+      periods: number;
+      trialEnd: string;
+      chargeWindow: string;
+    };
+    permitValue: string;
+  };
+  let bothChains: string;
+  let onlyA: string;
+  let enrolledOnB: { id: string; amount: string };
+
+  const createPlan = async (payload: Record<string, unknown>): Promise<string> => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: headers(), payload });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().id;
+  };
+  const offerOf = (planId: string, chainId?: number | string) =>
+    t.app.inject({ method: 'GET', url: `/checkout/plans/${planId}/enrolment${chainId === undefined ? '' : `?chainId=${chainId}`}` });
+  const offerJson = async (planId: string, chainId?: number): Promise<Offer> => {
+    const res = await offerOf(planId, chainId);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  const enrol = (planId: string, payload: object) => t.app.inject({ method: 'POST', url: `/checkout/plans/${planId}/enrol`, payload });
+  const relaySubscription = (payload: object, key: string) =>
+    t.app.inject({ method: 'POST', url: '/v1/relay/subscriptions', headers: { ...headers(), 'idempotency-key': key }, payload });
+  const expectRefused = (res: { statusCode: number; body: string; json: () => any }, param: string) => {
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'invalid_request', param });
+  };
+  const enrolmentUsed = (s: ChainSettings, subscriber: Address, nonce: Hex) =>
+    clientOf(s).readContract({
+      address: subscriptionManagerV2Of(s),
+      abi: subscriptionManagerAbi,
+      functionName: 'enrolmentNonceUsed',
+      args: [subscriber, nonce],
+    });
+
+  /**
+   * The subscriber's permit and Enrolment for `offer`'s terms, each signed for a chain: the permit over `permit`'s USDC
+   * domain (at its nonce there), the Enrolment over the manager's domain on `enrolment` (each domain names its chain).
+   */
+  async function signedEnrolment(
+    offer: Offer,
+    subscriber: PrivateKeyAccount,
+    signedFor: { permit: ChainSettings; enrolment: ChainSettings },
+  ) {
+    const deadline = (await clientOf(signedFor.enrolment).getBlock()).timestamp + 3600n;
+    const permitClient = clientOf(signedFor.permit);
+    const permitNonce = await permitClient.readContract({
+      address: signedFor.permit.token,
+      abi: fiatTokenAbi,
+      functionName: 'nonces',
+      args: [subscriber.address],
+    });
+    const permitSignature = await subscriber.signTypedData({
+      domain: await readDomain(permitClient, signedFor.permit.token),
+      types: PERMIT_TYPES,
+      primaryType: 'Permit',
+      message: {
+        owner: subscriber.address,
+        spender: offer.subscriptionManager,
+        value: BigInt(offer.permitValue),
+        nonce: permitNonce,
+        deadline,
+      },
+    });
+    const terms = offer.terms;
+    const enrolment = await signEnrolmentV2(
+      clientOf(signedFor.enrolment),
+      subscriber,
+      offer.subscriptionManager,
+      {
+        token: terms.token,
+        merchant: terms.merchant,
+        operator: terms.operator,
+        amount: BigInt(terms.amount),
+        period: BigInt(terms.period),
+        periods: terms.periods,
+        trialEnd: BigInt(terms.trialEnd),
+        chargeWindow: BigInt(terms.chargeWindow),
+      },
+      { nonce: randomNonce(), deadline },
+    );
+    return {
+      subscriber: subscriber.address,
+      terms,
+      permit: { value: offer.permitValue, deadline: deadline.toString(), signature: permitSignature },
+      enrolment: { nonce: enrolment.nonce, deadline: deadline.toString(), signature: enrolment.signature },
+    };
+  }
+  const subscriptionsOf = (subscriber: Address) =>
+    db.sql<{ id: string; chainId: string; planId: string; amount: string }[]>`
+      select id, chain_id::text as "chainId", plan_id as "planId", amount::text as amount from subscriptions
+      where subscriber_address = ${subscriber.toLowerCase()}`;
+  const firstCharge = async (subscriptionId: string) =>
+    (
+      await db.sql<{ status: string; txHash: Hex | null; chainId: string }[]>`
+        select status, tx_hash as "txHash", chain_id::text as "chainId" from subscription_charges
+        where subscription_id = ${subscriptionId} and period_index = 0`
+    )[0];
+  const subscriptionSubmissions = () =>
+    db.sql<{ chainId: string; key: string }[]>`
+      select chain_id::text as "chainId", idempotency_key as key from relay_submissions
+      where merchant_id = ${merchant.merchantId} and kind = 'subscription' order by created_at`;
+  const sentOn = async (chainId: number) =>
+    Number((await db.sql`select count(*)::int as n from chain_transactions where chain_id = ${chainId}`)[0]!.n);
+
+  beforeAll(async () => {
+    // Enrolments are matched to the merchant by the address they pay.
+    await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: payout });
+    bothChains = await createPlan({ name: 'Both chains', amount: '2000000', interval: 'monthly' });
+    onlyA = await createPlan({ name: 'Chain A only', amount: '3000000', interval: 'monthly', chainIds: [a.chainId] });
+  });
+
+  it("the enrolment offer is the chosen chain's (manager, domain, token), lists the plan's chains, and refuses a chain the plan or mode does not offer", async () => {
+    const first = await offerJson(bothChains);
+    expect(first.chainId).toBe(a.chainId);
+    expect(first.managerDomain.chainId).toBe(a.chainId);
+    expect(first.chains).toEqual([
+      { chainId: a.chainId, network: `Anvil (local chain ${a.chainId})`, token: a.token, addChain: null },
+      { chainId: CHAIN_B_ID, network: `Anvil (local chain ${CHAIN_B_ID})`, token: b.token, addChain: null },
+    ]);
+    const onB = await offerJson(bothChains, CHAIN_B_ID);
+    expect(onB).toMatchObject({ chainId: CHAIN_B_ID, managerDomain: { chainId: CHAIN_B_ID }, terms: { token: b.token } });
+    expect(onB.subscriptionManager).toBe(subscriptionManagerV2Of(b));
+    expect((await offerJson(onlyA)).chains.map((c) => c.chainId)).toEqual([a.chainId]);
+
+    expectRefused(await offerOf(onlyA, CHAIN_B_ID), 'chainId');
+    expectRefused(await offerOf(bothChains, 8453), 'chainId');
+    const malformed = await offerOf(bothChains, 'b');
+    expectRefused(malformed, 'chainId');
+    expect(malformed.json().error.details.issues.map((i: { path: string }) => i.path)).toEqual(['chainId']);
+  });
+
+  it('enrolled on chain B from the hosted page: relayed on B, its status says B, recorded with chain B and charged on B', async () => {
+    const subscriber = privateKeyToAccount(generatePrivateKey());
+    await transferOn(b, subscriber.address, 10_000_000n);
+    const [payoutOnA, payoutOnB] = await Promise.all([balanceOn(a, payout), balanceOn(b, payout)]);
+    const body = await signedEnrolment(await offerJson(bothChains, CHAIN_B_ID), subscriber, { permit: b, enrolment: b });
+
+    const posted = await enrol(bothChains, { chainId: CHAIN_B_ID, ...body });
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(posted.json()).toMatchObject({ object: 'checkout_enrolment', chainId: CHAIN_B_ID });
+    const status = await until(
+      async () => (await t.app.inject({ method: 'GET', url: `/checkout/plans/${bothChains}/enrolments/${body.enrolment.nonce}` })).json(),
+      (s) => s.submissionStatus !== 'pending' && s.submissionStatus !== 'submitted',
+      'the enrolment confirmed',
+    );
+    expect(status).toMatchObject({ submissionStatus: 'confirmed', chainId: CHAIN_B_ID });
+    expect(await enrolmentUsed(b, subscriber.address, body.enrolment.nonce)).toBe(true);
+    expect(await enrolmentUsed(a, subscriber.address, body.enrolment.nonce)).toBe(false);
+
+    const [subscription] = await until(
+      () => subscriptionsOf(subscriber.address),
+      (rows) => rows.length > 0,
+      'the subscription recorded by chain B’s indexer',
+    );
+    expect(subscription).toMatchObject({ chainId: String(CHAIN_B_ID), planId: bothChains, amount: '2000000' });
+    const charge = await until(
+      () => firstCharge(subscription!.id),
+      (c) => c?.status === 'succeeded' || c?.status === 'failed',
+      'period 0 charged',
+    );
+    expect(charge).toMatchObject({ status: 'succeeded', chainId: String(CHAIN_B_ID) });
+    expect((await clientOf(b).getTransactionReceipt({ hash: charge!.txHash! })).status).toBe('success');
+    await expect(clientOf(a).getTransactionReceipt({ hash: charge!.txHash! })).rejects.toThrow();
+    expect(await balanceOn(b, subscriber.address)).toBe(8_000_000n);
+    expect(await balanceOn(b, payout)).toBe(payoutOnB + 2_000_000n);
+    expect(await balanceOn(a, payout)).toBe(payoutOnA);
+    enrolledOnB = { id: subscription!.id, amount: subscription!.amount };
+  });
+
+  it('the renewal page of a chain-B subscription reads its allowance, permit nonce and token domain on chain B', async () => {
+    const token = newRenewalToken();
+    await insertNoticeIfAbsent(db.sql, {
+      subscriptionId: enrolledOnB.id,
+      runOutPeriodIndex: 12,
+      allowance: 0n,
+      tokenHash: hashRenewalToken(token),
+    });
+    const res = await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${enrolledOnB.id}/renewal?token=${token}` });
+    expect(res.statusCode, res.body).toBe(200);
+    const offer = res.json();
+    const subscriber = offer.subscriber as Address;
+    const allowanceOnB = await clientOf(b).readContract({
+      address: b.token,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [subscriber, subscriptionManagerV2Of(b)],
+    });
+    // The enrolment's permit used nonce 0 on chain B only; chain A's allowance for this wallet is none.
+    expect(offer).toMatchObject({
+      chainId: CHAIN_B_ID,
+      addChain: null,
+      token: b.token,
+      tokenDomain: { chainId: CHAIN_B_ID },
+      permitNonce: '1',
+      allowance: allowanceOnB.toString(),
+    });
+    expect(allowanceOnB).toBe(22_000_000n);
+  });
+
+  it('a chain the plan or mode does not offer, and signatures for another chain than the one posted, are refused and change nothing; then the same signatures enrol on A', async () => {
+    const subscriber = privateKeyToAccount(generatePrivateKey());
+    await transferOn(a, subscriber.address, 10_000_000n);
+    const signedForA = await signedEnrolment(await offerJson(bothChains), subscriber, { permit: a, enrolment: a });
+    const permitForA = await signedEnrolment(await offerJson(bothChains, CHAIN_B_ID), subscriber, { permit: a, enrolment: b });
+    const submissionsBefore = await subscriptionSubmissions();
+    const sentBefore = await Promise.all([sentOn(a.chainId), sentOn(CHAIN_B_ID)]);
+
+    // Chain B's manager domain names chain B: an Enrolment signed over chain A's does not recover the subscriber there.
+    expectRefused(await enrol(bothChains, { chainId: CHAIN_B_ID, ...signedForA }), 'enrolment.signature');
+    // The permit names the token's chain too: a permit for A with an Enrolment for B.
+    expectRefused(await enrol(bothChains, { chainId: CHAIN_B_ID, ...permitForA }), 'permit.signature');
+    expectRefused(await enrol(onlyA, { chainId: CHAIN_B_ID, ...signedForA }), 'chainId');
+    expectRefused(await enrol(bothChains, { chainId: 8453, ...signedForA }), 'chainId');
+    expectRefused(await enrol(bothChains, { chainId: 'b', ...signedForA }), 'chainId');
+    // The API relay: the mode's chains, the same domains.
+    expectRefused(await relaySubscription({ chainId: 8453, ...signedForA }, `enrol-unknown-${Date.now()}`), 'chainId');
+    expectRefused(await relaySubscription({ chainId: CHAIN_B_ID, ...signedForA }, `enrol-crossed-${Date.now()}`), 'enrolment.signature');
+
+    expect(await subscriptionSubmissions()).toEqual(submissionsBefore);
+    expect(await Promise.all([sentOn(a.chainId), sentOn(CHAIN_B_ID)])).toEqual(sentBefore);
+    expect(await enrolmentUsed(a, subscriber.address, signedForA.enrolment.nonce)).toBe(false);
+    expect(await enrolmentUsed(b, subscriber.address, signedForA.enrolment.nonce)).toBe(false);
+
+    // Nothing was spent: the same signatures, posted for the plan's first chain (no chainId), enrol on A.
+    const posted = await enrol(bothChains, signedForA);
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(posted.json().chainId).toBe(a.chainId);
+    await until(
+      () => enrolmentUsed(a, subscriber.address, signedForA.enrolment.nonce),
+      (used) => used,
+      'the enrolment on A',
+    );
+  });
+
+  it('POST /v1/relay/subscriptions with chainId relays the enrolment on that chain', async () => {
+    const subscriber = privateKeyToAccount(generatePrivateKey());
+    await transferOn(b, subscriber.address, 2_000_000n);
+    const body = await signedEnrolment(await offerJson(bothChains, CHAIN_B_ID), subscriber, { permit: b, enrolment: b });
+    const key = `enrol-on-b-${Date.now()}`;
+    const posted = await relaySubscription({ chainId: CHAIN_B_ID, ...body }, key);
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(posted.json()).toMatchObject({ kind: 'subscription', chainId: CHAIN_B_ID });
+    const done = await until(
+      async () => (await t.app.inject({ method: 'GET', url: `/v1/relay/submissions/${key}`, headers: headers() })).json(),
+      (s) => s.status === 'confirmed' || s.status === 'failed',
+      'the relayed enrolment',
+    );
+    expect(done).toMatchObject({ status: 'confirmed', chainId: CHAIN_B_ID });
+    expect(await enrolmentUsed(b, subscriber.address, body.enrolment.nonce)).toBe(true);
+    expect(await enrolmentUsed(a, subscriber.address, body.enrolment.nonce)).toBe(false);
   });
 });

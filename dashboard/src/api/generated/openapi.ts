@@ -852,7 +852,7 @@ export interface paths {
         put?: never;
         /**
          * Relay an EIP-2612 permit plus a subscription enrolment
-         * @description Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account after checking both signatures, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant's payout address.
+         * @description Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account, on the chain `chainId` names (default: the mode's first; a chain the mode lacks is `invalid_request` with `param: chainId`), after checking both signatures against that chain's domains, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant's payout address.
          *
          *     Secret API key only. Required scope: `relay_write`.
          */
@@ -1002,7 +1002,7 @@ export interface paths {
         };
         /**
          * What the hosted enrolment page asks the subscriber to sign for a plan
-         * @description Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for.
+         * @description Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`.
          *
          *     Public: no credentials.
          */
@@ -1026,7 +1026,7 @@ export interface paths {
         put?: never;
         /**
          * Enrol in a plan with the subscriber's signed permit and Enrolment (used by the hosted enrolment page)
-         * @description Public and same-origin. The terms must be the plan's (as GET /checkout/plans/{planId}/enrolment offers them; trialEnd no later than offered); the server relays the permit and enrolment for the plan's merchant and mode (as POST /v1/relay/subscriptions) under the Idempotency-Key `checkout_<planId>_<enrolment nonce>`. The optional `customerEmail` is kept on the wallet's customer once the relay accepted the signatures; it is where the renewal email goes.
+         * @description Public and same-origin. `chainId` is the chain the subscriber chose (one the plan is offered on; default its first); the terms must be the plan's there (as GET /checkout/plans/{planId}/enrolment?chainId= offers them; trialEnd no later than offered), and the permit and enrolment signed for that chain; the server relays the permit and enrolment for the plan's merchant and mode (as POST /v1/relay/subscriptions) under the Idempotency-Key `checkout_<planId>_<enrolment nonce>`. The optional `customerEmail` is kept on the wallet's customer once the relay accepted the signatures; it is where the renewal email goes.
          *
          *     Public: no credentials.
          */
@@ -2663,6 +2663,230 @@ export interface components {
              */
             createdAt: string;
         };
+        PaymentSessionDepositInput: {
+            /** @description The session's deposit address: send exactly `amount` of `token` on chain `chainId` to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the merchant's payout address. */
+            address: string;
+            /** @description What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here). */
+            amountReceived: string;
+            /** @description What is still to be paid for the session to complete: the amount less the credited transfers and a confirmed relayed payment ("0" once completed). A wallet payment through the relay must pay exactly this. */
+            amountRemaining: string;
+            /** @description What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds. */
+            amountExcess: string;
+            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
+            paymentUri: string;
+            /** @description Every accepted chain: the same `address` receives on each (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. */
+            networks: {
+                chainId: number;
+                /** @description The chain's name for people ("Base", "Arbitrum One"). */
+                network: string;
+                /** @description The token to send on this chain (USDC has its own address on each). */
+                token: string;
+                /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
+                paymentUri: string;
+            }[];
+        };
+        PaymentSessionInput: {
+            id: string;
+            /** @constant */
+            object: "payment_session";
+            /** @description Amount to pay, integer string in token base units. */
+            amount: string;
+            currency: string;
+            /**
+             * @description `open`: awaiting payment. `processing`: a relayed payment for it was accepted and is on its way to the chain. `completed`: the payment is confirmed on-chain (terminal). `expired`: expiresAt passed without a payment (terminal). `cancelled`: cancelled, e.g. by voiding its invoice (terminal). A failed relayed payment puts a processing session back to open (or expired when past expiresAt).
+             * @enum {string}
+             */
+            status: "open" | "processing" | "completed" | "expired" | "cancelled";
+            /** @description The address to pay: the merchant's payout address when the session was created. */
+            payTo: string;
+            /** @description The token contract (USDC of this mode) on `chainId`. */
+            token: string;
+            /** @description The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point. */
+            chainId: number;
+            /** @description The chains the session may be paid on (EIP-155 ids), in the order the hosted page offers them. */
+            acceptedChainIds: number[];
+            /** @description The chain of `transactionHash` (the relayed payment or the completing deposit); null until completed. */
+            transactionChainId: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            expiresAt: string;
+            successUrl: string | null;
+            cancelUrl: string | null;
+            /** @description The metadata given at creation. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The hosted checkout page of this session. */
+            checkoutUrl: string;
+            /** @description The invoice this session backs, if any. */
+            invoiceId: string | null;
+            /** @description The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later. */
+            productId: string | null;
+            /** @description The product's name when it was bought (as the customer saw it on the store page). */
+            productName: string | null;
+            /** @description The paying wallet, once a payment was submitted. */
+            payer: string | null;
+            /** @description The transaction that paid the session, once completed. */
+            transactionHash: string | null;
+            completedAt: string | null;
+            /** @description Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise. */
+            x402: {
+                /** @description The x402 scheme (`exact`). */
+                scheme: string;
+                /** @description CAIP-2 network, e.g. `eip155:8453`. */
+                network: string;
+                /** @description The buyer's wallet. */
+                payer: string;
+                /** @description The settlement transaction, once sent. */
+                transaction: string | null;
+                /** @description The paid resource as the x402 payment named it. */
+                resource: {
+                    url: string | null;
+                    description: string | null;
+                    mimeType: string | null;
+                };
+            } | null;
+            /** @description Paying by transfer to a deposit address; null for sessions created before deposit addresses existed. */
+            deposit: components["schemas"]["PaymentSessionDepositInput"] | null;
+            /** @description What can still be refunded, in token base units: everything received for the session, each receipt once (a confirmed relayed payment, the credited transfers with any overpayment, whether or not the session then completed, expired or was cancelled, and late deposits; a completed session counts at least its amount) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was received or all is refunded (docs/refunds.md, What is refundable). */
+            amountRefundable: string;
+            /** @description The test clock whose time `expiresAt` follows (test mode); null: wall time. */
+            testClock: string | null;
+            /** @description Why the latest payment relayed for this session failed (its refusal code and reason), while the session is open again after it, like Stripe's `last_payment_error`. Null when the latest payment did not fail, none was relayed, or the session is no longer open. Every try, failed or not, is in `GET /v1/payment-sessions/{id}/transactions`. */
+            lastPaymentError: {
+                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
+                code: string;
+                /** @description The readable reason. */
+                reason: string;
+            } | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
+        CheckoutChainInput: {
+            chainId: number;
+            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            /** @description The session's token (USDC) on this chain. */
+            token: string;
+            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
+            addChain: {
+                /** @description 0x-prefixed hex. */
+                chainId: string;
+                chainName: string;
+                nativeCurrency: {
+                    name: string;
+                    symbol: string;
+                    decimals: number;
+                };
+                rpcUrls: string[];
+                blockExplorerUrls: string[];
+            } | null;
+        };
+        CheckoutSessionInput: {
+            id: string;
+            /** @constant */
+            object: "checkout_session";
+            amount: string;
+            currency: string;
+            token: string;
+            chainId: number;
+            /** @description The chains the customer may choose among, first the default. */
+            acceptedChainIds: number[];
+            /** @description The accepted chains as the page offers them (the order of `acceptedChainIds`): name, token and how a wallet adds it. */
+            chains: components["schemas"]["CheckoutChainInput"][];
+            payTo: string;
+            /** @enum {string} */
+            status: "open" | "processing" | "completed" | "expired" | "cancelled";
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            expiresAt: string;
+            /** @description The merchant's business name (or account name) to show the customer. */
+            merchantName: string;
+            successUrl: string | null;
+            cancelUrl: string | null;
+            livemode: boolean;
+            /** @description The name of the chain to pay on, for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            deposit: components["schemas"]["PaymentSessionDepositInput"] | null;
+            /** @description The merchant's storefront name in this mode, if it has a storefront. */
+            storeName: string | null;
+            /** @description The storefront's logo URL (https), if any. */
+            logoUrl: string | null;
+            /** @description Where the customer can ask the merchant for help (the storefront's support email), if any. */
+            supportEmail: string | null;
+            /** @description The storefront product being bought, if any. */
+            productName: string | null;
+            /** @description The invoice this session pays: its number and line items. */
+            invoice: {
+                number: string;
+                lineItems: {
+                    description: string;
+                    quantity: number;
+                    unitAmount: string;
+                }[];
+            } | null;
+            /** @description Why the latest payment posted for this session failed, while the session is open again after it: a page opened or reloaded while that payment was processing can still tell the payer why. Null when the latest payment did not fail, or the session is no longer open. */
+            lastPaymentError: {
+                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
+                code: string;
+                /** @description The readable reason. */
+                reason: string;
+            } | null;
+        };
+        PaymentSessionTransactionInput: {
+            /** @constant */
+            object: "payment_session_transaction";
+            /**
+             * @description `payment`: a relayed payment (the payer's signed transfer the relay sent, x402 settlements included). `deposit`: a transfer into the session's deposit address. `sweep`: the transfer forwarding a deposit to the payout address. `refund`: a refund of the session.
+             * @enum {string}
+             */
+            kind: "payment" | "deposit" | "sweep" | "refund";
+            /** @description The chain the transaction is on (EIP-155 id). */
+            chainId: number;
+            /** @description The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`). */
+            sourceId: string;
+            /**
+             * @description `pending`: not sent yet. `submitted`: sent (or seen), waiting for inclusion or confirmations. `confirmed`: included with the required confirmations (final). `failed`: reverted, dropped or refused (see failureCode). `removed`: a reorg took the transfer off the chain. `cancelled`: a refund cancelled before it was sent.
+             * @enum {string}
+             */
+            status: "pending" | "submitted" | "confirmed" | "failed" | "removed" | "cancelled";
+            /** @description The transaction, once sent (null for one refused before sending). */
+            transactionHash: string | null;
+            /** @description The block holding it (decimal string), once known. */
+            blockNumber: string | null;
+            /** @description Blocks on top of and including the one holding it, at least: from the relay's tracking and the indexer's last checkpoint, so it can trail the chain head by the indexer's poll interval. Null when the block is not known. */
+            confirmations: number | null;
+            /** @description The confirmations this mode's chain needs before a transfer counts (finality). */
+            requiredConfirmations: number;
+            from: string | null;
+            to: string | null;
+            /** @description What it moves, in token base units. */
+            amount: string | null;
+            /** @description A deposit that arrived after the session had ended, or on a configured chain the session does not accept (not credited to it; refundable). False for other kinds. */
+            late: boolean;
+            /** @description The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed. */
+            failureCode: string | null;
+            failureReason: string | null;
+            /**
+             * Format: date-time
+             * @description When the service recorded it (the submission, the observed transfer, the refund request).
+             */
+            createdAt: string;
+            /** @description When it reached the status confirmed, if it did. */
+            confirmedAt: string | null;
+        };
+        PaymentSessionTransactionListInput: {
+            /** @description Every transaction of the session, oldest first (one page: a session has few). */
+            data: components["schemas"]["PaymentSessionTransactionInput"][];
+        };
         TokenInput: {
             /** @constant */
             object: "token";
@@ -2758,7 +2982,10 @@ export interface components {
             planName: string;
             merchantName: string;
             livemode: boolean;
+            /** @description The chain these terms, the manager and its domain are on: the one asked for, else the plan's first. */
             chainId: number;
+            /** @description Every chain the plan is offered on, the default first: the hosted page's network picker. GET again with `?chainId=` for another chain's offer. */
+            chains: components["schemas"]["CheckoutChainInput"][];
             /** @description The SubscriptionManager the permit is granted to and the Enrolment is signed for. */
             subscriptionManager: string;
             /** @description The SubscriptionManager's EIP-712 domain (sign Enrolment with it). */
@@ -2791,6 +3018,8 @@ export interface components {
             object: "checkout_enrolment";
             planId: string;
             nonce: string;
+            /** @description The chain the enrolment was relayed on. */
+            chainId: number;
             /** @enum {string} */
             submissionStatus: "pending" | "submitted" | "confirmed" | "failed";
             transactionHash: string | null;
@@ -2807,7 +3036,21 @@ export interface components {
             merchantName: string;
             planName: string;
             livemode: boolean;
+            /** @description The subscription's chain: where it was enrolled, is charged, and where the permit goes. */
             chainId: number;
+            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
+            addChain: {
+                /** @description 0x-prefixed hex. */
+                chainId: string;
+                chainName: string;
+                nativeCurrency: {
+                    name: string;
+                    symbol: string;
+                    decimals: number;
+                };
+                rpcUrls: string[];
+                blockExplorerUrls: string[];
+            } | null;
             /** @description The token the permit is signed for. */
             token: string;
             /** @description The token's EIP-712 domain (sign the Permit with it). */
@@ -3288,230 +3531,6 @@ export interface components {
             /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
             chainIds: number[] | null;
             livemode: boolean;
-        };
-        PaymentSessionDepositInput: {
-            /** @description The session's deposit address: send exactly `amount` of `token` on chain `chainId` to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the merchant's payout address. */
-            address: string;
-            /** @description What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here). */
-            amountReceived: string;
-            /** @description What is still to be paid for the session to complete: the amount less the credited transfers and a confirmed relayed payment ("0" once completed). A wallet payment through the relay must pay exactly this. */
-            amountRemaining: string;
-            /** @description What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds. */
-            amountExcess: string;
-            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
-            paymentUri: string;
-            /** @description Every accepted chain: the same `address` receives on each (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. */
-            networks: {
-                chainId: number;
-                /** @description The chain's name for people ("Base", "Arbitrum One"). */
-                network: string;
-                /** @description The token to send on this chain (USDC has its own address on each). */
-                token: string;
-                /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
-                paymentUri: string;
-            }[];
-        };
-        PaymentSessionInput: {
-            id: string;
-            /** @constant */
-            object: "payment_session";
-            /** @description Amount to pay, integer string in token base units. */
-            amount: string;
-            currency: string;
-            /**
-             * @description `open`: awaiting payment. `processing`: a relayed payment for it was accepted and is on its way to the chain. `completed`: the payment is confirmed on-chain (terminal). `expired`: expiresAt passed without a payment (terminal). `cancelled`: cancelled, e.g. by voiding its invoice (terminal). A failed relayed payment puts a processing session back to open (or expired when past expiresAt).
-             * @enum {string}
-             */
-            status: "open" | "processing" | "completed" | "expired" | "cancelled";
-            /** @description The address to pay: the merchant's payout address when the session was created. */
-            payTo: string;
-            /** @description The token contract (USDC of this mode) on `chainId`. */
-            token: string;
-            /** @description The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point. */
-            chainId: number;
-            /** @description The chains the session may be paid on (EIP-155 ids), in the order the hosted page offers them. */
-            acceptedChainIds: number[];
-            /** @description The chain of `transactionHash` (the relayed payment or the completing deposit); null until completed. */
-            transactionChainId: number | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            expiresAt: string;
-            successUrl: string | null;
-            cancelUrl: string | null;
-            /** @description The metadata given at creation. */
-            metadata: {
-                [key: string]: string;
-            };
-            /** @description The hosted checkout page of this session. */
-            checkoutUrl: string;
-            /** @description The invoice this session backs, if any. */
-            invoiceId: string | null;
-            /** @description The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later. */
-            productId: string | null;
-            /** @description The product's name when it was bought (as the customer saw it on the store page). */
-            productName: string | null;
-            /** @description The paying wallet, once a payment was submitted. */
-            payer: string | null;
-            /** @description The transaction that paid the session, once completed. */
-            transactionHash: string | null;
-            completedAt: string | null;
-            /** @description Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise. */
-            x402: {
-                /** @description The x402 scheme (`exact`). */
-                scheme: string;
-                /** @description CAIP-2 network, e.g. `eip155:8453`. */
-                network: string;
-                /** @description The buyer's wallet. */
-                payer: string;
-                /** @description The settlement transaction, once sent. */
-                transaction: string | null;
-                /** @description The paid resource as the x402 payment named it. */
-                resource: {
-                    url: string | null;
-                    description: string | null;
-                    mimeType: string | null;
-                };
-            } | null;
-            /** @description Paying by transfer to a deposit address; null for sessions created before deposit addresses existed. */
-            deposit: components["schemas"]["PaymentSessionDepositInput"] | null;
-            /** @description What can still be refunded, in token base units: everything received for the session, each receipt once (a confirmed relayed payment, the credited transfers with any overpayment, whether or not the session then completed, expired or was cancelled, and late deposits; a completed session counts at least its amount) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was received or all is refunded (docs/refunds.md, What is refundable). */
-            amountRefundable: string;
-            /** @description The test clock whose time `expiresAt` follows (test mode); null: wall time. */
-            testClock: string | null;
-            /** @description Why the latest payment relayed for this session failed (its refusal code and reason), while the session is open again after it, like Stripe's `last_payment_error`. Null when the latest payment did not fail, none was relayed, or the session is no longer open. Every try, failed or not, is in `GET /v1/payment-sessions/{id}/transactions`. */
-            lastPaymentError: {
-                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
-                code: string;
-                /** @description The readable reason. */
-                reason: string;
-            } | null;
-            livemode: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            createdAt: string;
-        };
-        CheckoutChainInput: {
-            chainId: number;
-            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
-            network: string;
-            /** @description The session's token (USDC) on this chain. */
-            token: string;
-            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
-            addChain: {
-                /** @description 0x-prefixed hex. */
-                chainId: string;
-                chainName: string;
-                nativeCurrency: {
-                    name: string;
-                    symbol: string;
-                    decimals: number;
-                };
-                rpcUrls: string[];
-                blockExplorerUrls: string[];
-            } | null;
-        };
-        CheckoutSessionInput: {
-            id: string;
-            /** @constant */
-            object: "checkout_session";
-            amount: string;
-            currency: string;
-            token: string;
-            chainId: number;
-            /** @description The chains the customer may choose among, first the default. */
-            acceptedChainIds: number[];
-            /** @description The accepted chains as the page offers them (the order of `acceptedChainIds`): name, token and how a wallet adds it. */
-            chains: components["schemas"]["CheckoutChainInput"][];
-            payTo: string;
-            /** @enum {string} */
-            status: "open" | "processing" | "completed" | "expired" | "cancelled";
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            expiresAt: string;
-            /** @description The merchant's business name (or account name) to show the customer. */
-            merchantName: string;
-            successUrl: string | null;
-            cancelUrl: string | null;
-            livemode: boolean;
-            /** @description The name of the chain to pay on, for people ("Base", "Anvil (local chain 31337)"). */
-            network: string;
-            deposit: components["schemas"]["PaymentSessionDepositInput"] | null;
-            /** @description The merchant's storefront name in this mode, if it has a storefront. */
-            storeName: string | null;
-            /** @description The storefront's logo URL (https), if any. */
-            logoUrl: string | null;
-            /** @description Where the customer can ask the merchant for help (the storefront's support email), if any. */
-            supportEmail: string | null;
-            /** @description The storefront product being bought, if any. */
-            productName: string | null;
-            /** @description The invoice this session pays: its number and line items. */
-            invoice: {
-                number: string;
-                lineItems: {
-                    description: string;
-                    quantity: number;
-                    unitAmount: string;
-                }[];
-            } | null;
-            /** @description Why the latest payment posted for this session failed, while the session is open again after it: a page opened or reloaded while that payment was processing can still tell the payer why. Null when the latest payment did not fail, or the session is no longer open. */
-            lastPaymentError: {
-                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
-                code: string;
-                /** @description The readable reason. */
-                reason: string;
-            } | null;
-        };
-        PaymentSessionTransactionInput: {
-            /** @constant */
-            object: "payment_session_transaction";
-            /**
-             * @description `payment`: a relayed payment (the payer's signed transfer the relay sent, x402 settlements included). `deposit`: a transfer into the session's deposit address. `sweep`: the transfer forwarding a deposit to the payout address. `refund`: a refund of the session.
-             * @enum {string}
-             */
-            kind: "payment" | "deposit" | "sweep" | "refund";
-            /** @description The chain the transaction is on (EIP-155 id). */
-            chainId: number;
-            /** @description The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`). */
-            sourceId: string;
-            /**
-             * @description `pending`: not sent yet. `submitted`: sent (or seen), waiting for inclusion or confirmations. `confirmed`: included with the required confirmations (final). `failed`: reverted, dropped or refused (see failureCode). `removed`: a reorg took the transfer off the chain. `cancelled`: a refund cancelled before it was sent.
-             * @enum {string}
-             */
-            status: "pending" | "submitted" | "confirmed" | "failed" | "removed" | "cancelled";
-            /** @description The transaction, once sent (null for one refused before sending). */
-            transactionHash: string | null;
-            /** @description The block holding it (decimal string), once known. */
-            blockNumber: string | null;
-            /** @description Blocks on top of and including the one holding it, at least: from the relay's tracking and the indexer's last checkpoint, so it can trail the chain head by the indexer's poll interval. Null when the block is not known. */
-            confirmations: number | null;
-            /** @description The confirmations this mode's chain needs before a transfer counts (finality). */
-            requiredConfirmations: number;
-            from: string | null;
-            to: string | null;
-            /** @description What it moves, in token base units. */
-            amount: string | null;
-            /** @description A deposit that arrived after the session had ended, or on a configured chain the session does not accept (not credited to it; refundable). False for other kinds. */
-            late: boolean;
-            /** @description The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed. */
-            failureCode: string | null;
-            failureReason: string | null;
-            /**
-             * Format: date-time
-             * @description When the service recorded it (the submission, the observed transfer, the refund request).
-             */
-            createdAt: string;
-            /** @description When it reached the status confirmed, if it did. */
-            confirmedAt: string | null;
-        };
-        PaymentSessionTransactionListInput: {
-            /** @description Every transaction of the session, oldest first (one page: a session has few). */
-            data: components["schemas"]["PaymentSessionTransactionInput"][];
         };
         InvoiceLineItemInput: {
             description: string;
@@ -4444,6 +4463,230 @@ export interface components {
              */
             createdAt: string;
         };
+        PaymentSessionDeposit: {
+            /** @description The session's deposit address: send exactly `amount` of `token` on chain `chainId` to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the merchant's payout address. */
+            address: string;
+            /** @description What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here). */
+            amountReceived: string;
+            /** @description What is still to be paid for the session to complete: the amount less the credited transfers and a confirmed relayed payment ("0" once completed). A wallet payment through the relay must pay exactly this. */
+            amountRemaining: string;
+            /** @description What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds. */
+            amountExcess: string;
+            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
+            paymentUri: string;
+            /** @description Every accepted chain: the same `address` receives on each (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. */
+            networks: {
+                chainId: number;
+                /** @description The chain's name for people ("Base", "Arbitrum One"). */
+                network: string;
+                /** @description The token to send on this chain (USDC has its own address on each). */
+                token: string;
+                /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
+                paymentUri: string;
+            }[];
+        };
+        PaymentSession: {
+            id: string;
+            /** @constant */
+            object: "payment_session";
+            /** @description Amount to pay, integer string in token base units. */
+            amount: string;
+            currency: string;
+            /**
+             * @description `open`: awaiting payment. `processing`: a relayed payment for it was accepted and is on its way to the chain. `completed`: the payment is confirmed on-chain (terminal). `expired`: expiresAt passed without a payment (terminal). `cancelled`: cancelled, e.g. by voiding its invoice (terminal). A failed relayed payment puts a processing session back to open (or expired when past expiresAt).
+             * @enum {string}
+             */
+            status: "open" | "processing" | "completed" | "expired" | "cancelled";
+            /** @description The address to pay: the merchant's payout address when the session was created. */
+            payTo: string;
+            /** @description The token contract (USDC of this mode) on `chainId`. */
+            token: string;
+            /** @description The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point. */
+            chainId: number;
+            /** @description The chains the session may be paid on (EIP-155 ids), in the order the hosted page offers them. */
+            acceptedChainIds: number[];
+            /** @description The chain of `transactionHash` (the relayed payment or the completing deposit); null until completed. */
+            transactionChainId: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            expiresAt: string;
+            successUrl: string | null;
+            cancelUrl: string | null;
+            /** @description The metadata given at creation. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The hosted checkout page of this session. */
+            checkoutUrl: string;
+            /** @description The invoice this session backs, if any. */
+            invoiceId: string | null;
+            /** @description The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later. */
+            productId: string | null;
+            /** @description The product's name when it was bought (as the customer saw it on the store page). */
+            productName: string | null;
+            /** @description The paying wallet, once a payment was submitted. */
+            payer: string | null;
+            /** @description The transaction that paid the session, once completed. */
+            transactionHash: string | null;
+            completedAt: string | null;
+            /** @description Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise. */
+            x402: {
+                /** @description The x402 scheme (`exact`). */
+                scheme: string;
+                /** @description CAIP-2 network, e.g. `eip155:8453`. */
+                network: string;
+                /** @description The buyer's wallet. */
+                payer: string;
+                /** @description The settlement transaction, once sent. */
+                transaction: string | null;
+                /** @description The paid resource as the x402 payment named it. */
+                resource: {
+                    url: string | null;
+                    description: string | null;
+                    mimeType: string | null;
+                };
+            } | null;
+            /** @description Paying by transfer to a deposit address; null for sessions created before deposit addresses existed. */
+            deposit: components["schemas"]["PaymentSessionDeposit"] | null;
+            /** @description What can still be refunded, in token base units: everything received for the session, each receipt once (a confirmed relayed payment, the credited transfers with any overpayment, whether or not the session then completed, expired or was cancelled, and late deposits; a completed session counts at least its amount) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was received or all is refunded (docs/refunds.md, What is refundable). */
+            amountRefundable: string;
+            /** @description The test clock whose time `expiresAt` follows (test mode); null: wall time. */
+            testClock: string | null;
+            /** @description Why the latest payment relayed for this session failed (its refusal code and reason), while the session is open again after it, like Stripe's `last_payment_error`. Null when the latest payment did not fail, none was relayed, or the session is no longer open. Every try, failed or not, is in `GET /v1/payment-sessions/{id}/transactions`. */
+            lastPaymentError: {
+                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
+                code: string;
+                /** @description The readable reason. */
+                reason: string;
+            } | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
+        CheckoutChain: {
+            chainId: number;
+            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            /** @description The session's token (USDC) on this chain. */
+            token: string;
+            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
+            addChain: {
+                /** @description 0x-prefixed hex. */
+                chainId: string;
+                chainName: string;
+                nativeCurrency: {
+                    name: string;
+                    symbol: string;
+                    decimals: number;
+                };
+                rpcUrls: string[];
+                blockExplorerUrls: string[];
+            } | null;
+        };
+        CheckoutSession: {
+            id: string;
+            /** @constant */
+            object: "checkout_session";
+            amount: string;
+            currency: string;
+            token: string;
+            chainId: number;
+            /** @description The chains the customer may choose among, first the default. */
+            acceptedChainIds: number[];
+            /** @description The accepted chains as the page offers them (the order of `acceptedChainIds`): name, token and how a wallet adds it. */
+            chains: components["schemas"]["CheckoutChain"][];
+            payTo: string;
+            /** @enum {string} */
+            status: "open" | "processing" | "completed" | "expired" | "cancelled";
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            expiresAt: string;
+            /** @description The merchant's business name (or account name) to show the customer. */
+            merchantName: string;
+            successUrl: string | null;
+            cancelUrl: string | null;
+            livemode: boolean;
+            /** @description The name of the chain to pay on, for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            deposit: components["schemas"]["PaymentSessionDeposit"] | null;
+            /** @description The merchant's storefront name in this mode, if it has a storefront. */
+            storeName: string | null;
+            /** @description The storefront's logo URL (https), if any. */
+            logoUrl: string | null;
+            /** @description Where the customer can ask the merchant for help (the storefront's support email), if any. */
+            supportEmail: string | null;
+            /** @description The storefront product being bought, if any. */
+            productName: string | null;
+            /** @description The invoice this session pays: its number and line items. */
+            invoice: {
+                number: string;
+                lineItems: {
+                    description: string;
+                    quantity: number;
+                    unitAmount: string;
+                }[];
+            } | null;
+            /** @description Why the latest payment posted for this session failed, while the session is open again after it: a page opened or reloaded while that payment was processing can still tell the payer why. Null when the latest payment did not fail, or the session is no longer open. */
+            lastPaymentError: {
+                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
+                code: string;
+                /** @description The readable reason. */
+                reason: string;
+            } | null;
+        };
+        PaymentSessionTransaction: {
+            /** @constant */
+            object: "payment_session_transaction";
+            /**
+             * @description `payment`: a relayed payment (the payer's signed transfer the relay sent, x402 settlements included). `deposit`: a transfer into the session's deposit address. `sweep`: the transfer forwarding a deposit to the payout address. `refund`: a refund of the session.
+             * @enum {string}
+             */
+            kind: "payment" | "deposit" | "sweep" | "refund";
+            /** @description The chain the transaction is on (EIP-155 id). */
+            chainId: number;
+            /** @description The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`). */
+            sourceId: string;
+            /**
+             * @description `pending`: not sent yet. `submitted`: sent (or seen), waiting for inclusion or confirmations. `confirmed`: included with the required confirmations (final). `failed`: reverted, dropped or refused (see failureCode). `removed`: a reorg took the transfer off the chain. `cancelled`: a refund cancelled before it was sent.
+             * @enum {string}
+             */
+            status: "pending" | "submitted" | "confirmed" | "failed" | "removed" | "cancelled";
+            /** @description The transaction, once sent (null for one refused before sending). */
+            transactionHash: string | null;
+            /** @description The block holding it (decimal string), once known. */
+            blockNumber: string | null;
+            /** @description Blocks on top of and including the one holding it, at least: from the relay's tracking and the indexer's last checkpoint, so it can trail the chain head by the indexer's poll interval. Null when the block is not known. */
+            confirmations: number | null;
+            /** @description The confirmations this mode's chain needs before a transfer counts (finality). */
+            requiredConfirmations: number;
+            from: string | null;
+            to: string | null;
+            /** @description What it moves, in token base units. */
+            amount: string | null;
+            /** @description A deposit that arrived after the session had ended, or on a configured chain the session does not accept (not credited to it; refundable). False for other kinds. */
+            late: boolean;
+            /** @description The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed. */
+            failureCode: string | null;
+            failureReason: string | null;
+            /**
+             * Format: date-time
+             * @description When the service recorded it (the submission, the observed transfer, the refund request).
+             */
+            createdAt: string;
+            /** @description When it reached the status confirmed, if it did. */
+            confirmedAt: string | null;
+        };
+        PaymentSessionTransactionList: {
+            /** @description Every transaction of the session, oldest first (one page: a session has few). */
+            data: components["schemas"]["PaymentSessionTransaction"][];
+        };
         Token: {
             /** @constant */
             object: "token";
@@ -4539,7 +4782,10 @@ export interface components {
             planName: string;
             merchantName: string;
             livemode: boolean;
+            /** @description The chain these terms, the manager and its domain are on: the one asked for, else the plan's first. */
             chainId: number;
+            /** @description Every chain the plan is offered on, the default first: the hosted page's network picker. GET again with `?chainId=` for another chain's offer. */
+            chains: components["schemas"]["CheckoutChain"][];
             /** @description The SubscriptionManager the permit is granted to and the Enrolment is signed for. */
             subscriptionManager: string;
             /** @description The SubscriptionManager's EIP-712 domain (sign Enrolment with it). */
@@ -4572,6 +4818,8 @@ export interface components {
             object: "checkout_enrolment";
             planId: string;
             nonce: string;
+            /** @description The chain the enrolment was relayed on. */
+            chainId: number;
             /** @enum {string} */
             submissionStatus: "pending" | "submitted" | "confirmed" | "failed";
             transactionHash: string | null;
@@ -4588,7 +4836,21 @@ export interface components {
             merchantName: string;
             planName: string;
             livemode: boolean;
+            /** @description The subscription's chain: where it was enrolled, is charged, and where the permit goes. */
             chainId: number;
+            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
+            addChain: {
+                /** @description 0x-prefixed hex. */
+                chainId: string;
+                chainName: string;
+                nativeCurrency: {
+                    name: string;
+                    symbol: string;
+                    decimals: number;
+                };
+                rpcUrls: string[];
+                blockExplorerUrls: string[];
+            } | null;
             /** @description The token the permit is signed for. */
             token: string;
             /** @description The token's EIP-712 domain (sign the Permit with it). */
@@ -5069,230 +5331,6 @@ export interface components {
             /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
             chainIds: number[] | null;
             livemode: boolean;
-        };
-        PaymentSessionDeposit: {
-            /** @description The session's deposit address: send exactly `amount` of `token` on chain `chainId` to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the merchant's payout address. */
-            address: string;
-            /** @description What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here). */
-            amountReceived: string;
-            /** @description What is still to be paid for the session to complete: the amount less the credited transfers and a confirmed relayed payment ("0" once completed). A wallet payment through the relay must pay exactly this. */
-            amountRemaining: string;
-            /** @description What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds. */
-            amountExcess: string;
-            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
-            paymentUri: string;
-            /** @description Every accepted chain: the same `address` receives on each (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. */
-            networks: {
-                chainId: number;
-                /** @description The chain's name for people ("Base", "Arbitrum One"). */
-                network: string;
-                /** @description The token to send on this chain (USDC has its own address on each). */
-                token: string;
-                /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
-                paymentUri: string;
-            }[];
-        };
-        PaymentSession: {
-            id: string;
-            /** @constant */
-            object: "payment_session";
-            /** @description Amount to pay, integer string in token base units. */
-            amount: string;
-            currency: string;
-            /**
-             * @description `open`: awaiting payment. `processing`: a relayed payment for it was accepted and is on its way to the chain. `completed`: the payment is confirmed on-chain (terminal). `expired`: expiresAt passed without a payment (terminal). `cancelled`: cancelled, e.g. by voiding its invoice (terminal). A failed relayed payment puts a processing session back to open (or expired when past expiresAt).
-             * @enum {string}
-             */
-            status: "open" | "processing" | "completed" | "expired" | "cancelled";
-            /** @description The address to pay: the merchant's payout address when the session was created. */
-            payTo: string;
-            /** @description The token contract (USDC of this mode) on `chainId`. */
-            token: string;
-            /** @description The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point. */
-            chainId: number;
-            /** @description The chains the session may be paid on (EIP-155 ids), in the order the hosted page offers them. */
-            acceptedChainIds: number[];
-            /** @description The chain of `transactionHash` (the relayed payment or the completing deposit); null until completed. */
-            transactionChainId: number | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            expiresAt: string;
-            successUrl: string | null;
-            cancelUrl: string | null;
-            /** @description The metadata given at creation. */
-            metadata: {
-                [key: string]: string;
-            };
-            /** @description The hosted checkout page of this session. */
-            checkoutUrl: string;
-            /** @description The invoice this session backs, if any. */
-            invoiceId: string | null;
-            /** @description The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later. */
-            productId: string | null;
-            /** @description The product's name when it was bought (as the customer saw it on the store page). */
-            productName: string | null;
-            /** @description The paying wallet, once a payment was submitted. */
-            payer: string | null;
-            /** @description The transaction that paid the session, once completed. */
-            transactionHash: string | null;
-            completedAt: string | null;
-            /** @description Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise. */
-            x402: {
-                /** @description The x402 scheme (`exact`). */
-                scheme: string;
-                /** @description CAIP-2 network, e.g. `eip155:8453`. */
-                network: string;
-                /** @description The buyer's wallet. */
-                payer: string;
-                /** @description The settlement transaction, once sent. */
-                transaction: string | null;
-                /** @description The paid resource as the x402 payment named it. */
-                resource: {
-                    url: string | null;
-                    description: string | null;
-                    mimeType: string | null;
-                };
-            } | null;
-            /** @description Paying by transfer to a deposit address; null for sessions created before deposit addresses existed. */
-            deposit: components["schemas"]["PaymentSessionDeposit"] | null;
-            /** @description What can still be refunded, in token base units: everything received for the session, each receipt once (a confirmed relayed payment, the credited transfers with any overpayment, whether or not the session then completed, expired or was cancelled, and late deposits; a completed session counts at least its amount) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was received or all is refunded (docs/refunds.md, What is refundable). */
-            amountRefundable: string;
-            /** @description The test clock whose time `expiresAt` follows (test mode); null: wall time. */
-            testClock: string | null;
-            /** @description Why the latest payment relayed for this session failed (its refusal code and reason), while the session is open again after it, like Stripe's `last_payment_error`. Null when the latest payment did not fail, none was relayed, or the session is no longer open. Every try, failed or not, is in `GET /v1/payment-sessions/{id}/transactions`. */
-            lastPaymentError: {
-                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
-                code: string;
-                /** @description The readable reason. */
-                reason: string;
-            } | null;
-            livemode: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            createdAt: string;
-        };
-        CheckoutChain: {
-            chainId: number;
-            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
-            network: string;
-            /** @description The session's token (USDC) on this chain. */
-            token: string;
-            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
-            addChain: {
-                /** @description 0x-prefixed hex. */
-                chainId: string;
-                chainName: string;
-                nativeCurrency: {
-                    name: string;
-                    symbol: string;
-                    decimals: number;
-                };
-                rpcUrls: string[];
-                blockExplorerUrls: string[];
-            } | null;
-        };
-        CheckoutSession: {
-            id: string;
-            /** @constant */
-            object: "checkout_session";
-            amount: string;
-            currency: string;
-            token: string;
-            chainId: number;
-            /** @description The chains the customer may choose among, first the default. */
-            acceptedChainIds: number[];
-            /** @description The accepted chains as the page offers them (the order of `acceptedChainIds`): name, token and how a wallet adds it. */
-            chains: components["schemas"]["CheckoutChain"][];
-            payTo: string;
-            /** @enum {string} */
-            status: "open" | "processing" | "completed" | "expired" | "cancelled";
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            expiresAt: string;
-            /** @description The merchant's business name (or account name) to show the customer. */
-            merchantName: string;
-            successUrl: string | null;
-            cancelUrl: string | null;
-            livemode: boolean;
-            /** @description The name of the chain to pay on, for people ("Base", "Anvil (local chain 31337)"). */
-            network: string;
-            deposit: components["schemas"]["PaymentSessionDeposit"] | null;
-            /** @description The merchant's storefront name in this mode, if it has a storefront. */
-            storeName: string | null;
-            /** @description The storefront's logo URL (https), if any. */
-            logoUrl: string | null;
-            /** @description Where the customer can ask the merchant for help (the storefront's support email), if any. */
-            supportEmail: string | null;
-            /** @description The storefront product being bought, if any. */
-            productName: string | null;
-            /** @description The invoice this session pays: its number and line items. */
-            invoice: {
-                number: string;
-                lineItems: {
-                    description: string;
-                    quantity: number;
-                    unitAmount: string;
-                }[];
-            } | null;
-            /** @description Why the latest payment posted for this session failed, while the session is open again after it: a page opened or reloaded while that payment was processing can still tell the payer why. Null when the latest payment did not fail, or the session is no longer open. */
-            lastPaymentError: {
-                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
-                code: string;
-                /** @description The readable reason. */
-                reason: string;
-            } | null;
-        };
-        PaymentSessionTransaction: {
-            /** @constant */
-            object: "payment_session_transaction";
-            /**
-             * @description `payment`: a relayed payment (the payer's signed transfer the relay sent, x402 settlements included). `deposit`: a transfer into the session's deposit address. `sweep`: the transfer forwarding a deposit to the payout address. `refund`: a refund of the session.
-             * @enum {string}
-             */
-            kind: "payment" | "deposit" | "sweep" | "refund";
-            /** @description The chain the transaction is on (EIP-155 id). */
-            chainId: number;
-            /** @description The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`). */
-            sourceId: string;
-            /**
-             * @description `pending`: not sent yet. `submitted`: sent (or seen), waiting for inclusion or confirmations. `confirmed`: included with the required confirmations (final). `failed`: reverted, dropped or refused (see failureCode). `removed`: a reorg took the transfer off the chain. `cancelled`: a refund cancelled before it was sent.
-             * @enum {string}
-             */
-            status: "pending" | "submitted" | "confirmed" | "failed" | "removed" | "cancelled";
-            /** @description The transaction, once sent (null for one refused before sending). */
-            transactionHash: string | null;
-            /** @description The block holding it (decimal string), once known. */
-            blockNumber: string | null;
-            /** @description Blocks on top of and including the one holding it, at least: from the relay's tracking and the indexer's last checkpoint, so it can trail the chain head by the indexer's poll interval. Null when the block is not known. */
-            confirmations: number | null;
-            /** @description The confirmations this mode's chain needs before a transfer counts (finality). */
-            requiredConfirmations: number;
-            from: string | null;
-            to: string | null;
-            /** @description What it moves, in token base units. */
-            amount: string | null;
-            /** @description A deposit that arrived after the session had ended, or on a configured chain the session does not accept (not credited to it; refundable). False for other kinds. */
-            late: boolean;
-            /** @description The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed. */
-            failureCode: string | null;
-            failureReason: string | null;
-            /**
-             * Format: date-time
-             * @description When the service recorded it (the submission, the observed transfer, the refund request).
-             */
-            createdAt: string;
-            /** @description When it reached the status confirmed, if it did. */
-            confirmedAt: string | null;
-        };
-        PaymentSessionTransactionList: {
-            /** @description Every transaction of the session, oldest first (one page: a session has few). */
-            data: components["schemas"]["PaymentSessionTransaction"][];
         };
         InvoiceLineItem: {
             description: string;
@@ -7892,6 +7930,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The chain to enrol on (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain. The terms name that chain's USDC, and the permit and the enrolment must be signed for it (their EIP-712 domains name the chain): a signature for another chain is refused (`permit.signature` or `enrolment.signature`) before anything is sent. The subscription lives and is charged on this chain. */
+                    chainId?: number;
                     /** @description The wallet that enrols; it signed both the permit and the enrolment. */
                     subscriber: string;
                     /** @description The enrolment terms, exactly as the subscriber signed them (EIP-712 Enrolment of SubscriptionManagerV2, domain version 2). */
@@ -8187,7 +8227,10 @@ export interface operations {
     };
     getCheckoutPlanEnrolment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The chain to enrol on: one of the offer's `chains` (the plan's `chainIds`, else every chain of the mode); default: the plan's first. */
+                chainId?: number;
+            };
             header?: never;
             path: {
                 /** @description Identifier (prefix `plan_`). */
@@ -8233,6 +8276,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The chain the subscriber chose and signed for: one the plan is offered on (GET /checkout/plans/{planId}/enrolment lists them in `chains`); default: the plan's first. Another chain is refused (`chainId`), and signatures made for another chain than this one are refused (`permit.signature`, `enrolment.signature`), before anything is relayed. */
+                    chainId?: number;
                     /** @description The wallet that enrols; it signed both the permit and the enrolment. */
                     subscriber: string;
                     /** @description The enrolment terms, exactly as the subscriber signed them (EIP-712 Enrolment of SubscriptionManagerV2, domain version 2). */
