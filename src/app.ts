@@ -240,6 +240,7 @@ export async function buildApp(deps: AppDeps) {
   registerSubscriptionRoutes(app, (db) =>
     createSubscriptionService({
       sql: db,
+      chain: deps.config.chain,
       events,
       temporal: deps.temporal,
       taskQueue: deps.config.temporalTaskQueue,
@@ -247,7 +248,7 @@ export async function buildApp(deps: AppDeps) {
         app.log.warn({ err: error, subscriptionId }, 'cancel signal failed; the workflow sees the cancel before its next charge'),
     }),
   );
-  registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql }));
+  registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql, chain: deps.config.chain }));
   const payments = {
     chain: deps.config.chain,
     publicBaseUrl: deps.config.publicBaseUrl,

@@ -188,6 +188,7 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
           objectId: sub.id,
           businessStatus: 'pending',
           customerWallet: sub.subscriberAddress,
+          chainId: Number(sub.chainId),
         },
       });
       return (await statusOf(sub.id, onChain.nonce)) ?? pending(sub.id, onChain.nonce);

@@ -5,7 +5,7 @@
 import { createdRangeOf } from '../http/list-filters.js';
 import type { Client } from '@temporalio/client';
 import { getAddress } from 'viem';
-import { chainFor, chainsOf, depositFactoryOf, type ChainConfig } from '../chain/config.js';
+import { chainFor, chainsOf, depositFactoryOf, listedChainId, type ChainConfig } from '../chain/config.js';
 import { CURRENT_DEPOSIT_FACTORY_VERSION, depositAddressOf } from '../chain/deposits/deposit-address.js';
 import type { Db, Sql } from '../db/client.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
@@ -145,7 +145,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         ...createdRangeOf(query),
         status: query.status,
         q: query.q,
-        ...(query.chainId === undefined ? {} : { chainId: query.chainId }),
+        ...(query.chainId === undefined ? {} : { chainId: listedChainId(chain, scope.livemode, query.chainId)! }),
         before: decodeCursor(query.cursor),
         limit: query.limit,
       });

@@ -20,7 +20,7 @@ import {
 import { refusalOfMinedCall } from '../chain/mined-refusal.js';
 import { nameBlacklistedSide } from '../chain/token-standing.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
-import { chainFor, type ChainConfig } from '../chain/config.js';
+import { chainFor, listedChainId, type ChainConfig } from '../chain/config.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
 import { isUniqueViolation, type Db, type Sql } from '../db/client.js';
 import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
@@ -661,7 +661,7 @@ export function createRefundService({
       const rows = await repo.listRefunds(sql, scope, {
         ...createdRangeOf(query),
         status: query.status,
-        ...(query.chainId === undefined ? {} : { chainId: query.chainId }),
+        ...(query.chainId === undefined ? {} : { chainId: listedChainId(chain, scope.livemode, query.chainId)! }),
         q: query.q,
         before: decodeCursor(query.cursor),
         limit: query.limit,

@@ -111,12 +111,18 @@ export async function findCharge(db: Db, scope: MerchantScope, id: string): Prom
 export async function listCharges(
   db: Db,
   scope: MerchantScope,
-  filter: { subscriptionId?: string; before?: string; limit: number },
+  filter: { subscriptionId?: string; chainId?: number; before?: string; limit: number },
 ): Promise<ChargeRow[]> {
   return db<ChargeRow[]>`
     select ${columns(db)} from subscription_charges
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
       ${filter.subscriptionId ? db`and subscription_id = ${filter.subscriptionId}` : db``}
+      ${
+        // A row written before charges carried their chain (fixtures) is on its subscription's, as the columns read it.
+        filter.chainId === undefined
+          ? db``
+          : db`and coalesce(chain_id, (select s.chain_id from subscriptions s where s.id = subscription_id)) = ${filter.chainId}`
+      }
       ${filter.before ? db`and id < ${filter.before}` : db``}
     order by id desc limit ${filter.limit + 1}`;
 }

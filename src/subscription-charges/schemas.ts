@@ -1,6 +1,6 @@
 // Response shapes of subscription charges.
 import { z } from 'zod';
-import { idParam, pathId, timestamp } from '../http/schemas.js';
+import { chainIdQuery, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 
 export const subscriptionCharge = z
@@ -35,7 +35,10 @@ export const subscriptionCharge = z
 
 export const chargeParams = z.object({ id: pathId('subscriptionCharge') });
 export const chargeList = listOf(subscriptionCharge);
-export const chargeListQuery = listQueryOf('subscriptionCharge').extend({ subscriptionId: idParam('subscription').optional() });
+export const chargeListQuery = listQueryOf('subscriptionCharge').extend({
+  subscriptionId: idParam('subscription').optional(),
+  chainId: chainIdQuery.describe("Only charges on this chain (EIP-155 id): their subscription's."),
+});
 
 export type SubscriptionCharge = z.infer<typeof subscriptionCharge>;
 export type ChargeListQuery = z.infer<typeof chargeListQuery>;

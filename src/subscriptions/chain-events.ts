@@ -263,6 +263,7 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
       objectId: subscriptionId,
       businessStatus: status,
       customerWallet: log.args.subscriber,
+      chainId: log.chainId,
     };
     const { memo, ...searchAttributes } = await startOptionsFor(deps.temporal, tags);
     await deps.temporal.workflow.start(subscriptionWorkflow, {

@@ -151,13 +151,14 @@ export async function findSubscriptionById(
 export async function listSubscriptions(
   db: Db,
   scope: MerchantScope,
-  filter: CreatedRange & { status?: SubscriptionStatus; planId?: string; q?: string; before?: string; limit: number },
+  filter: CreatedRange & { status?: SubscriptionStatus; planId?: string; chainId?: number; q?: string; before?: string; limit: number },
 ): Promise<SubscriptionRow[]> {
   return db<SubscriptionRow[]>`
     select ${columns(db)} from subscriptions s join customers c on c.id = s.customer_id
     where s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode}
       ${filter.status ? db`and s.status = ${filter.status}` : db``}
       ${filter.planId ? db`and s.plan_id = ${filter.planId}` : db``}
+      ${filter.chainId === undefined ? db`` : db`and s.chain_id = ${filter.chainId}`}
       ${createdRangeSql(db, 's.created_at', filter)}
       ${
         filter.q

@@ -7,7 +7,7 @@
 // A subscription enrolled on chain B (the chain the customer picked on the hosted enrolment route, or named to the API
 // relay) is recorded by chain B's indexer with chain B, charged on B, and its renewal page reads chain B; enrolments
 // for a chain the plan or mode does not offer, or signed for another chain, are refused and change nothing.
-import { type Address, type Hex, type PrivateKeyAccount, createWalletClient, erc20Abi, http } from 'viem';
+import { type Address, type Hex, type PrivateKeyAccount, createTestClient, createWalletClient, erc20Abi, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
@@ -27,6 +27,10 @@ import { resolveAcceptedChains } from '../../src/payment-sessions/accepted-chain
 import type { TestDatabase } from '../support/db.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { until } from '../support/until.js';
+import { recordHistory } from '../support/histories.js';
+import { depositSweepWorkflowId } from '../../workflows/deposit-sweep.js';
+import { refundWorkflowId } from '../../workflows/refund.js';
+import { relayWorkflowId } from '../../workflows/relay-submission.js';
 
 const CHAIN_B_ID = SECOND_CHAIN_ID;
 let stack: PaymentsStack;
@@ -80,6 +84,22 @@ async function transferOn(s: ChainSettings, to: Address, value: bigint): Promise
 }
 const balanceOn = (s: ChainSettings, who: Address) =>
   clientOf(s).readContract({ address: s.token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
+/**
+ * The merchant's workflow runs the Temporal visibility list finds by `ChainId = <chainId>` (issue 39), once
+ * every id of `expected` is among them (visibility is eventually consistent).
+ */
+async function runsOnChain(chainId: number, expected: string[]): Promise<string[]> {
+  const query = `MerchantId = '${merchant.merchantId}' AND ChainId = ${chainId}`;
+  return until(
+    async () => {
+      const ids: string[] = [];
+      for await (const run of stack.temporal.client.workflow.list({ query })) ids.push(run.workflowId);
+      return ids;
+    },
+    (ids) => expected.every((id) => ids.includes(id)),
+    `${expected.join(', ')} found by ${query}`,
+  );
+}
 const depositRows = (sessionId: string) =>
   db.sql<{ chainId: string; status: string; sweptAt: Date | null }[]>`
     select chain_id::text as "chainId", status, swept_at as "sweptAt" from deposits where payment_session_id = ${sessionId} order by id`;
@@ -95,6 +115,9 @@ describe('payment sessions on several chains of a mode', () => {
     ]);
     const restricted = await createSession({ amount: '1000000', acceptedChainIds: [CHAIN_B_ID] });
     expect(restricted).toMatchObject({ acceptedChainIds: [CHAIN_B_ID], chainId: CHAIN_B_ID });
+    // The runs' ChainId: the one chain a session accepts; 0 (not yet known) for one that accepts both.
+    expect(await runsOnChain(CHAIN_B_ID, [restricted.id])).not.toContain(session.id);
+    expect(await runsOnChain(0, [session.id])).not.toContain(restricted.id);
   });
 
   it("the account's default of accepted chains: read, set per mode, validated, used when a session names none", async () => {
@@ -217,6 +240,15 @@ describe('payment sessions on several chains of a mode', () => {
       (rows) => rows[0]?.sweptAt != null,
       'swept',
     );
+    // Found by ChainId = B: the session's run (started with 0, it accepts both; the paying chain upserted with
+    // `completed`) and the deposit's sweep (started with the deposit's chain); neither by chain A's id.
+    const [deposit] = await db.sql<{ id: string }[]>`select id from deposits where payment_session_id = ${session.id}`;
+    const sweep = depositSweepWorkflowId(deposit!.id);
+    await runsOnChain(CHAIN_B_ID, [session.id, sweep]);
+    const onA = await runsOnChain(a.chainId, []);
+    expect(onA).not.toContain(session.id);
+    expect(onA).not.toContain(sweep);
+    await recordHistory(stack.temporal.client.workflow.getHandle(session.id), 'payment-session-completed-multi-chain', 'chain-id');
     expect(await balanceOn(b, payout)).toBe(payoutBefore + 1_000_000n);
     const txs = (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${session.id}/transactions`, headers: headers() })).json();
     expect(txs.data.map((x: { kind: string; chainId: number }) => [x.kind, x.chainId])).toEqual([
@@ -313,6 +345,11 @@ describe('money on chain B: relay, refunds, refund allowances', () => {
     expect(sent).toEqual([{ chainId: String(CHAIN_B_ID) }]);
     expect(await balanceOn(b, payout)).toBe(payoutOnB + 1_000_000n);
     expect(await balanceOn(a, payout)).toBe(payoutOnA);
+    // The relay submission's run carries chain B from its start, and the session's shows B once paid.
+    const [submission] = await db.sql<{ idempotencyKey: string }[]>`
+      select idempotency_key as "idempotencyKey" from relay_submissions where payment_session_id = ${session.id}`;
+    const relayRun = relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: submission!.idempotencyKey });
+    await runsOnChain(CHAIN_B_ID, [relayRun, session.id]);
   });
 
   it("a stranger's wrong chain is refused before anything is sent: signed for A posted as B, a chain the session does not accept, one the mode lacks; then the same authorization pays on A", async () => {
@@ -412,6 +449,7 @@ describe('money on chain B: relay, refunds, refund allowances', () => {
       'refund succeeded',
     );
     expect(done.chainId).toBe(CHAIN_B_ID);
+    await runsOnChain(CHAIN_B_ID, [refundWorkflowId(id)]);
     expect(await balanceOn(b, payer.address)).toBe(payerOnB + 400_000n);
     expect(await balanceOn(a, payer.address)).toBe(payerOnA);
     const sent = await db.sql`select chain_id::text as "chainId" from chain_transactions where purpose = ${`refund:${id}`}`;
@@ -727,5 +765,110 @@ describe('subscriptions on the chain the customer picks at enrolment', () => {
     expect(done).toMatchObject({ status: 'confirmed', chainId: CHAIN_B_ID });
     expect(await enrolmentUsed(b, subscriber.address, body.enrolment.nonce)).toBe(true);
     expect(await enrolmentUsed(a, subscriber.address, body.enrolment.nonce)).toBe(false);
+  });
+});
+
+/** The session's relay submissions as the relay records each look at the chain. */
+const relayLooks = (sessionId: string) =>
+  db.sql<{ chainId: string; status: string; confirmations: number; blockNumber: string | null }[]>`
+    select chain_id::text as "chainId", status, confirmations, block_number::text as "blockNumber"
+    from relay_submissions where payment_session_id = ${sessionId}`;
+
+describe("each chain's own confirmations, and a reorg on chain B", () => {
+  it("the relay confirms a payment on chain B only at B's confirmations (3), one on chain A at A's (1)", async () => {
+    // Chain B's settings as the worker resolves them (the stack's config holds this object): B asks 3
+    // confirmations for this test only, so the rest of the file keeps its one-block waits.
+    b.confirmations = 3;
+    try {
+      const mineOnB = createTestClient({ mode: 'anvil', transport: http(b.rpcUrl) });
+      const onB = await createSession({ amount: '300000' });
+      const paid = await payAtCheckout(onB.id, { chainId: CHAIN_B_ID, ...(await authorizationFor(b, payout, 300_000n)) });
+      expect(paid.statusCode, paid.body).toBe(200);
+      const [mined] = await until(
+        () => relayLooks(onB.id),
+        (rows) => rows[0]?.blockNumber != null,
+        'the payment mined on B',
+      );
+      expect(mined!.chainId).toBe(String(CHAIN_B_ID));
+      // Each look the relay records below three confirmations says not yet; each block mined on B adds one.
+      const waited: number[] = [];
+      for (;;) {
+        const due = Number((await clientOf(b).getBlockNumber()) - BigInt(mined!.blockNumber!) + 1n);
+        const [look] = await until(
+          () => relayLooks(onB.id),
+          (rows) => rows[0]!.status === 'confirmed' || rows[0]!.confirmations >= Math.min(due, 3),
+          `the relay seeing ${due} confirmations`,
+        );
+        if (look!.status === 'confirmed') {
+          expect(look!.confirmations).toBe(3);
+          break;
+        }
+        expect(look!.status).toBe('submitted');
+        expect((await getSession(onB.id)).status).toBe('processing');
+        waited.push(look!.confirmations);
+        await mineOnB.mine({ blocks: 1 });
+      }
+      // It was seen, and held back, at two confirmations (A's one would have confirmed it at the first).
+      expect(waited).toContain(2);
+      await until(
+        () => getSession(onB.id),
+        (s) => s.status === 'completed',
+        'completed on B',
+      );
+
+      // Chain A still asks one: its payment confirms at its own block, with nothing mined after it.
+      const onA = await createSession({ amount: '300000' });
+      const paidOnA = await payAtCheckout(onA.id, await authorizationFor(a, payout, 300_000n));
+      expect(paidOnA.statusCode, paidOnA.body).toBe(200);
+      const [confirmedOnA] = await until(
+        () => relayLooks(onA.id),
+        (rows) => rows[0]?.status === 'confirmed',
+        'confirmed on A',
+      );
+      expect(confirmedOnA).toMatchObject({ chainId: String(a.chainId), confirmations: 1 });
+    } finally {
+      b.confirmations = 1;
+    }
+  });
+
+  it('a deposit on chain B reorged out is removed, the session falls back to what chain A paid, payment.deposit_reversed; A untouched', async () => {
+    const session = await createSession({ amount: '1000000' });
+    await transferOn(a, session.deposit.address, 200_000n);
+    await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '200000',
+      'credited on A',
+    );
+    const testB = createTestClient({ mode: 'anvil', transport: http(b.rpcUrl) });
+    const snapshot = await testB.snapshot();
+    await transferOn(b, session.deposit.address, 300_000n);
+    await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '500000',
+      'credited on B too',
+    );
+    // Chain B only: its blocks since the snapshot are replaced by three empty ones.
+    await testB.revert({ id: snapshot });
+    await testB.mine({ blocks: 3 });
+    const after = await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '200000',
+      "chain B's deposit taken back out",
+    );
+    expect(after.status).toBe('open');
+    expect((await depositRows(session.id)).map((r) => [r.chainId, r.status])).toEqual([
+      [String(a.chainId), 'credited'],
+      [String(CHAIN_B_ID), 'removed'],
+    ]);
+    const reversed = await db.sql<{ chainId: number }[]>`
+      select (data->'deposit'->>'chainId')::int as "chainId" from events
+      where type = 'payment.deposit_reversed' and data->'object'->>'id' = ${session.id}`;
+    expect(reversed).toEqual([{ chainId: CHAIN_B_ID }]);
+    // A's deposit goes on as if nothing happened: credited, and swept on A.
+    await until(
+      () => depositRows(session.id),
+      (rows) => rows[0]!.status === 'credited' && rows[0]!.sweptAt !== null,
+      "A's deposit swept",
+    );
   });
 });

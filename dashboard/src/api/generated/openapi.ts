@@ -8546,6 +8546,8 @@ export interface operations {
                 status?: "trialing" | "active" | "at_risk" | "paused" | "cancelled" | "lapsed" | "completed";
                 /** @description Identifier (prefix `plan_`). */
                 planId?: string;
+                /** @description Only subscriptions on this chain (EIP-155 id): the chain they were enrolled and are charged on. */
+                chainId?: number;
                 /** @description Only objects created at or after this time (inclusive). */
                 createdFrom?: string;
                 /** @description Only objects created before this time (exclusive). */
@@ -8739,6 +8741,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Identifier (prefix `sub_`). */
                 subscriptionId?: string;
+                /** @description Only charges on this chain (EIP-155 id): their subscription's. */
+                chainId?: number;
             };
             header?: never;
             path?: never;
