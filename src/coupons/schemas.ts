@@ -70,7 +70,7 @@ export const coupon = z
     redeemBy: timestamp.nullable(),
     appliesTo: z.object({ planIds: z.array(z.string()) }).nullable(),
     valid: z.boolean().describe('Whether it can still be applied (not past redeemBy, not used up).'),
-    metadata: z.record(z.string(), z.string()),
+    metadata: z.object({}).catchall(z.string()).describe("The merchant's key-value pairs."),
     livemode: z.boolean(),
     createdAt: timestamp,
     updatedAt: timestamp,

@@ -41,7 +41,7 @@ export const promotionCode = z
     firstTimeTransaction: z.boolean(),
     maxRedemptions: z.number().int().nullable(),
     timesRedeemed: z.number().int(),
-    metadata: z.record(z.string(), z.string()),
+    metadata: z.object({}).catchall(z.string()).describe("The merchant's key-value pairs."),
     livemode: z.boolean(),
     createdAt: timestamp,
     updatedAt: timestamp,
