@@ -46,6 +46,12 @@ import { createRelayService } from './relay/service.js';
 import { registerX402Routes } from './x402/routes.js';
 import { createX402Service } from './x402/service.js';
 import { registerPlanRoutes } from './subscription-plans/routes.js';
+import { registerCouponRoutes } from './coupons/routes.js';
+import { createCouponService } from './coupons/service.js';
+import { registerPromotionCodeRoutes } from './promotion-codes/routes.js';
+import { createPromotionCodeService } from './promotion-codes/service.js';
+import { registerDiscountRoutes } from './discounts/routes.js';
+import { createDiscountService } from './discounts/service.js';
 import { createPlanService } from './subscription-plans/service.js';
 import { registerTokenRoutes } from './tokens/routes.js';
 import { registerPaymentSessionRoutes } from './payment-sessions/routes.js';
@@ -178,6 +184,9 @@ export async function buildApp(deps: AppDeps) {
   // Stateful services (listener streams, the token cache) and the public checkout (no key, no
   // transaction) are built once, on the pool.
   registerPlanRoutes(app, (db) => createPlanService({ sql: db, events, chain: deps.config.chain }));
+  registerCouponRoutes(app, (db) => createCouponService({ sql: db, events }));
+  registerPromotionCodeRoutes(app, (db) => createPromotionCodeService({ sql: db, events }));
+  registerDiscountRoutes(app, (db) => createDiscountService({ sql: db, events }));
   registerMerchantRoutes(app, (db) =>
     createMerchantService({
       sql: db,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { chainIdField, chainIdQuery, idParam, emailAddress } from '../http/schemas.js';
 import { checkoutChain } from '../payment-sessions/schemas.js';
+import { promotionCodeText } from '../promotion-codes/schemas.js';
 import { relayPaymentBody, relaySubscriptionBody } from '../relay/schemas.js';
 
 export const checkoutPageParams = z.object({ id: z.string().max(64) });
@@ -146,6 +147,11 @@ export const checkoutEnrolBody = relaySubscriptionBody.extend({
     .optional()
     .describe(
       'Optional. Where the "renew your authorisation" email goes when the permitted allowance runs low. Kept on the wallet\'s customer; the first one given wins.',
+    ),
+  promotionCode: promotionCodeText
+    .optional()
+    .describe(
+      "Optional. A promotion code of the plan's merchant (any letter case). Checked before the relay (refused with `invalid_request`, param `promotionCode`); redeemed when the subscription is projected, so each charge pulls the discounted amount. The signed terms stay the plan's amount, the cap, so the discount needs no other signature.",
     ),
 });
 export type CheckoutEnrolBody = z.infer<typeof checkoutEnrolBody>;

@@ -18,6 +18,8 @@ import * as planRepo from '../subscription-plans/repo.js';
 import { chosenPlanChain, offeredChainsOf } from '../subscription-plans/offered-chains.js';
 import { chargeWindowSeconds, onChainPeriodSecondsV2 } from '../subscriptions/periods.js';
 import { recordEnrolmentEmail } from '../subscriptions/renewal-repo.js';
+import { enrolmentPromotionCode } from '../discounts/enrolment.js';
+import { recordEnrolmentPromotionCode } from '../discounts/repo.js';
 import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
 import { createRenewalService } from './renewal.js';
 import { qrSvg } from './deposit-qr.js';
@@ -140,7 +142,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
      * Relays a signed permit + enrolment for the plan's merchant and mode on the chain the subscriber chose
      * (one the plan is offered on); the terms must be the plan's there.
      */
-    async enrol(planId: string, { customerEmail, ...body }: CheckoutEnrolBody): Promise<CheckoutEnrolment> {
+    async enrol(planId: string, { customerEmail, promotionCode, ...body }: CheckoutEnrolBody): Promise<CheckoutEnrolment> {
       const plan = await planOf(planId);
       const offer = await offerFor(plan, body.chainId);
       const t = body.terms;
@@ -164,11 +166,17 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
         throw new InvalidRequestError("terms.trialEnd is later than the plan's trial allows.", { param: 'terms.trialEnd' });
       }
       const scope = { merchantId: plan.merchantId, livemode: plan.livemode };
+      // A code that cannot be redeemed is refused before anything is relayed; it is redeemed when the
+      // indexer projects the subscription (src/subscriptions/chain-events.ts).
+      const code = promotionCode === undefined ? undefined : await enrolmentPromotionCode(sql, scope, plan, body.subscriber, promotionCode);
       // The relay checks both signatures against this chain's domains: signed for another chain, they are refused.
       const submission = await relay.submitSubscription(scope, enrolmentIdempotencyKey(plan.id, body.enrolment.nonce), {
         ...body,
         chainId: offer.chainId,
       });
+      if (code) {
+        await recordEnrolmentPromotionCode(sql, { ...scope, planId: plan.id, subscriberAddress: body.subscriber, promotionCodeId: code });
+      }
       // Only once the relay accepted the subscriber's signatures: the email is kept on the wallet's
       // customer, where the subscription the indexer projects finds it (renewal notices).
       if (customerEmail)

@@ -37,6 +37,7 @@ import { startOptionsFor } from '../temporal/workflow-tags.js';
 import { trialMatchesPlan } from './enrolment-match.js';
 import { chargeWindowSeconds, onChainPeriodSeconds, onChainPeriodSecondsV2 } from './periods.js';
 import * as repo from './repo.js';
+import { redeemEnrolmentPromotionCode } from '../discounts/enrolment.js';
 import { renderSubscription } from './api-shape.js';
 import { listOf, type OneOrMore } from './chain.js';
 import { findClockOfWallet } from '../test-clocks/repo.js';
@@ -233,6 +234,12 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
       type: 'subscription.created',
       data: { object: renderSubscription(row) },
     });
+    // A promotion code given on the hosted enrolment page is redeemed now, before the first charge.
+    const scope = { merchantId: merchant.merchantId, livemode: log.livemode };
+    const redemption = await redeemEnrolmentPromotionCode(tx, record, scope, row);
+    if (redemption && 'refused' in redemption) {
+      deps.log?.warn({ subscriptionId: row.id, reason: redemption.refused }, 'enrolment promotion code not redeemed');
+    }
     return { subscriptionId: inserted.id, created: true, terminal: false };
   });
   if (terminal) return { outcome: 'existing', subscriptionId, workflowStarted: false };

@@ -4,6 +4,7 @@ import { chainIdQuery, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { SUBSCRIPTION_STATUSES } from './repo.js';
+import { discount } from '../discounts/schemas.js';
 
 export const subscription = z
   .object({
@@ -42,6 +43,9 @@ export const subscription = z
     onChainCancelledAt: timestamp.nullable().describe('When the on-chain cancel was confirmed.'),
     lapsedAt: timestamp.nullable(),
     completedAt: timestamp.nullable(),
+    discount: discount
+      .nullable()
+      .describe('The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none.'),
     livemode: z.boolean(),
     createdAt: timestamp,
   })

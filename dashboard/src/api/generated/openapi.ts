@@ -95,6 +95,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List coupons
+         * @description Coupons not deleted, newest first.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_read`.
+         */
+        get: operations["listCoupons"];
+        put?: never;
+        /**
+         * Create a coupon
+         * @description A percent (`percentOff`) or an amount (`amountOff`) off each discounted charge, for `once`, `repeating` (`durationInPeriods` charged periods) or `forever`. Apply it to a subscription with `POST /v1/subscriptions/{id}/discount`, or give customers a promotion code on it. Emits `coupon.created`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["createCoupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/coupons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a coupon
+         * @description Secret API key or dashboard session; not publishable keys. Required scope: `plans_read`.
+         */
+        get: operations["getCoupon"];
+        put?: never;
+        /**
+         * Update a coupon
+         * @description Only `name` and `metadata` may change: the terms are what the discounts already applied were given. Emits `coupon.updated` when something changed.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["updateCoupon"];
+        /**
+         * Delete a coupon
+         * @description The coupon can no longer be applied, nor its promotion codes redeemed, and it is `not_found` from then on; discounts already applied on it keep running to their end. Emits `coupon.deleted`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        delete: operations["deleteCoupon"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/promotion-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List promotion codes
+         * @description Secret API key or dashboard session; not publishable keys. Required scope: `plans_read`.
+         */
+        get: operations["listPromotionCodes"];
+        put?: never;
+        /**
+         * Create a promotion code
+         * @description A customer-facing code on a coupon: the hosted enrolment page takes it, and `POST /v1/subscriptions/{id}/discount` with `promotionCode`. A code already in use (any letter case) is `invalid_request` with param `code`. Emits `promotion_code.created`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["createPromotionCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/promotion-codes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a promotion code
+         * @description Secret API key or dashboard session; not publishable keys. Required scope: `plans_read`.
+         */
+        get: operations["getPromotionCode"];
+        put?: never;
+        /**
+         * Update a promotion code
+         * @description Only `active` and `metadata` may change. Emits `promotion_code.updated` when something changed.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["updatePromotionCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}/discount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a coupon or promotion code to a subscription
+         * @description From the next charge on, each charge pulls the discounted amount (never more than the amount the customer authorised on chain, so no new signature is needed) until the coupon's duration is used up. Replaces an open discount. Refused with `invalid_request` (param `coupon` or `promotionCode`) when the coupon or code cannot be redeemed: unknown, deleted, inactive, expired, past `redeemBy`, at its maximum redemptions, not for the subscription's plan, first-time customers only, or an amount off that leaves nothing to charge; a cancelled, lapsed or completed subscription is `session_invalid_state`. Emits `customer.discount.created` (and `customer.discount.deleted` for a replaced one).
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["applySubscriptionDiscount"];
+        /**
+         * Remove a subscription's discount
+         * @description The next charge pulls the full amount again (a period already attempted keeps the amount of its first attempt). No discount to remove is `session_invalid_state`. Emits `customer.discount.deleted`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        delete: operations["removeSubscriptionDiscount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/sync": {
         parameters: {
             query?: never;
@@ -2887,6 +3027,34 @@ export interface components {
             /** @description Every transaction of the session, oldest first (one page: a session has few). */
             data: components["schemas"]["PaymentSessionTransactionInput"][];
         };
+        PromotionCodeInput: {
+            id: string;
+            /** @constant */
+            object: "promotion_code";
+            code: string;
+            /** @description The coupon id. */
+            coupon: string;
+            active: boolean;
+            expiresAt: string | null;
+            firstTimeTransaction: boolean;
+            maxRedemptions: number | null;
+            timesRedeemed: number;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            updatedAt: string;
+        };
         TokenInput: {
             /** @constant */
             object: "token";
@@ -3284,7 +3452,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDeliveryInput"] | null;
         };
@@ -3532,6 +3700,138 @@ export interface components {
             chainIds: number[] | null;
             livemode: boolean;
         };
+        CouponInput: {
+            id: string;
+            /** @constant */
+            object: "coupon";
+            name: string | null;
+            /** @description Percent off (at most two decimals); null for an amount-off coupon. */
+            percentOff: number | null;
+            /** @description USDC base units off each discounted charge; null for a percent-off coupon. */
+            amountOff: string | null;
+            currency: string;
+            /** @enum {string} */
+            duration: "once" | "repeating" | "forever";
+            durationInPeriods: number | null;
+            maxRedemptions: number | null;
+            /** @description Times applied (directly or through its promotion codes). */
+            timesRedeemed: number;
+            redeemBy: string | null;
+            appliesTo: {
+                planIds: string[];
+            } | null;
+            /** @description Whether it can still be applied (not past redeemBy, not used up). */
+            valid: boolean;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            updatedAt: string;
+        };
+        DeletedCouponInput: {
+            id: string;
+            /** @constant */
+            object: "coupon";
+            /** @constant */
+            deleted: true;
+        };
+        DiscountInput: {
+            /** @description The discount id (prefix `di_`). */
+            id: string;
+            /** @constant */
+            object: "discount";
+            /** @description The coupon's terms the discount runs on. */
+            coupon: {
+                id: string;
+                name: string | null;
+                percentOff: number | null;
+                amountOff: string | null;
+                /** @enum {string} */
+                duration: "once" | "repeating" | "forever";
+                durationInPeriods: number | null;
+            };
+            /** @description The promotion code id it was redeemed through, if any. */
+            promotionCode: string | null;
+            /**
+             * Format: date-time
+             * @description When it was applied (the test clock’s time on a clock).
+             */
+            start: string;
+            /** @description Calendar start of the first period charged in full, if no period is skipped (a paused period is not charged and does not count); null for `forever`. */
+            end: string | null;
+            /** @description Charged periods still discounted; null for `forever`. The discount ends after the last one. */
+            periodsRemaining: number | null;
+        };
+        SubscriptionInput: {
+            id: string;
+            /** @constant */
+            object: "subscription";
+            planId: string;
+            /** @enum {string} */
+            status: "trialing" | "active" | "at_risk" | "paused" | "cancelled" | "lapsed" | "completed";
+            /** @description The customer who enrolled. */
+            customer: {
+                /** @description Customer id (prefix `cus_`): one per wallet address, merchant and mode. */
+                id: string;
+                /** @description The subscriber wallet (lower-case hex). */
+                walletAddress: string;
+                email: string | null;
+            };
+            /** @description Maximum charged per period, integer string in the token's base units. */
+            amount: string;
+            currency: string;
+            /** @description Where the authorisation lives on-chain. */
+            onChain: {
+                chainId: string;
+                /** @description The SubscriptionManager contract. */
+                contractAddress: string;
+                /** @description The id the contract assigned (decimal string). */
+                subscriptionId: string;
+                tokenAddress: string;
+                /** @description The on-chain minimum period length the customer authorised. */
+                periodSeconds: string;
+                createdTxHash: string | null;
+            };
+            /** @description Number of authorised periods; 0 means open-ended. */
+            periods: number;
+            /**
+             * Format: date-time
+             * @description Start of period 0 (the end of the trial, if any).
+             */
+            firstPeriodStart: string;
+            trialEnd: string | null;
+            /** @description The last period charged (0-based), null before the first charge. */
+            currentPeriodIndex: number | null;
+            /** @description When the next period is due; null once terminal. */
+            nextChargeAt: string | null;
+            /** @description When the current failed charge first failed; null unless at_risk. */
+            atRiskSince: string | null;
+            cancelReason: string | null;
+            cancelledBy: ("merchant" | "subscriber" | "operator" | "system") | null;
+            cancelledAt: string | null;
+            /** @description When the on-chain cancel was confirmed. */
+            onChainCancelledAt: string | null;
+            lapsedAt: string | null;
+            completedAt: string | null;
+            /** @description The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none. */
+            discount: components["schemas"]["DiscountInput"] | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
         InvoiceLineItemInput: {
             description: string;
             quantity: number;
@@ -3728,7 +4028,22 @@ export interface components {
              * @description ISO 8601 timestamp.
              */
             periodStart: string;
+            /** @description What the period pulls (after the discount line, if any), in base units. */
             amount: string;
+            /** @description The full amount of the period before any discount: `amount` plus `discount.amountOff`. */
+            subtotal: string;
+            /** @description The discount line of the charge; null: charged in full. */
+            discount: {
+                /** @description The discount id (`di_`). */
+                discount: string;
+                /** @description The coupon id. */
+                coupon: string;
+                promotionCode: string | null;
+                /** @description The coupon's name, the line's label. */
+                name: string | null;
+                /** @description What the discount took off this period, in base units. */
+                amountOff: string;
+            } | null;
             currency: string;
             /**
              * @description `failed` is the latest attempt's outcome; a later retry may still succeed.
@@ -3744,64 +4059,6 @@ export interface components {
             failureReason: string | null;
             attemptedAt: string | null;
             settledAt: string | null;
-            livemode: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            createdAt: string;
-        };
-        SubscriptionInput: {
-            id: string;
-            /** @constant */
-            object: "subscription";
-            planId: string;
-            /** @enum {string} */
-            status: "trialing" | "active" | "at_risk" | "paused" | "cancelled" | "lapsed" | "completed";
-            /** @description The customer who enrolled. */
-            customer: {
-                /** @description Customer id (prefix `cus_`): one per wallet address, merchant and mode. */
-                id: string;
-                /** @description The subscriber wallet (lower-case hex). */
-                walletAddress: string;
-                email: string | null;
-            };
-            /** @description Maximum charged per period, integer string in the token's base units. */
-            amount: string;
-            currency: string;
-            /** @description Where the authorisation lives on-chain. */
-            onChain: {
-                chainId: string;
-                /** @description The SubscriptionManager contract. */
-                contractAddress: string;
-                /** @description The id the contract assigned (decimal string). */
-                subscriptionId: string;
-                tokenAddress: string;
-                /** @description The on-chain minimum period length the customer authorised. */
-                periodSeconds: string;
-                createdTxHash: string | null;
-            };
-            /** @description Number of authorised periods; 0 means open-ended. */
-            periods: number;
-            /**
-             * Format: date-time
-             * @description Start of period 0 (the end of the trial, if any).
-             */
-            firstPeriodStart: string;
-            trialEnd: string | null;
-            /** @description The last period charged (0-based), null before the first charge. */
-            currentPeriodIndex: number | null;
-            /** @description When the next period is due; null once terminal. */
-            nextChargeAt: string | null;
-            /** @description When the current failed charge first failed; null unless at_risk. */
-            atRiskSince: string | null;
-            cancelReason: string | null;
-            cancelledBy: ("merchant" | "subscriber" | "operator" | "system") | null;
-            cancelledAt: string | null;
-            /** @description When the on-chain cancel was confirmed. */
-            onChainCancelledAt: string | null;
-            lapsedAt: string | null;
-            completedAt: string | null;
             livemode: boolean;
             /**
              * Format: date-time
@@ -4687,6 +4944,34 @@ export interface components {
             /** @description Every transaction of the session, oldest first (one page: a session has few). */
             data: components["schemas"]["PaymentSessionTransaction"][];
         };
+        PromotionCode: {
+            id: string;
+            /** @constant */
+            object: "promotion_code";
+            code: string;
+            /** @description The coupon id. */
+            coupon: string;
+            active: boolean;
+            expiresAt: string | null;
+            firstTimeTransaction: boolean;
+            maxRedemptions: number | null;
+            timesRedeemed: number;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            updatedAt: string;
+        };
         Token: {
             /** @constant */
             object: "token";
@@ -5084,7 +5369,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDelivery"] | null;
         };
@@ -5332,6 +5617,138 @@ export interface components {
             chainIds: number[] | null;
             livemode: boolean;
         };
+        Coupon: {
+            id: string;
+            /** @constant */
+            object: "coupon";
+            name: string | null;
+            /** @description Percent off (at most two decimals); null for an amount-off coupon. */
+            percentOff: number | null;
+            /** @description USDC base units off each discounted charge; null for a percent-off coupon. */
+            amountOff: string | null;
+            currency: string;
+            /** @enum {string} */
+            duration: "once" | "repeating" | "forever";
+            durationInPeriods: number | null;
+            maxRedemptions: number | null;
+            /** @description Times applied (directly or through its promotion codes). */
+            timesRedeemed: number;
+            redeemBy: string | null;
+            appliesTo: {
+                planIds: string[];
+            } | null;
+            /** @description Whether it can still be applied (not past redeemBy, not used up). */
+            valid: boolean;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            updatedAt: string;
+        };
+        DeletedCoupon: {
+            id: string;
+            /** @constant */
+            object: "coupon";
+            /** @constant */
+            deleted: true;
+        };
+        Discount: {
+            /** @description The discount id (prefix `di_`). */
+            id: string;
+            /** @constant */
+            object: "discount";
+            /** @description The coupon's terms the discount runs on. */
+            coupon: {
+                id: string;
+                name: string | null;
+                percentOff: number | null;
+                amountOff: string | null;
+                /** @enum {string} */
+                duration: "once" | "repeating" | "forever";
+                durationInPeriods: number | null;
+            };
+            /** @description The promotion code id it was redeemed through, if any. */
+            promotionCode: string | null;
+            /**
+             * Format: date-time
+             * @description When it was applied (the test clock’s time on a clock).
+             */
+            start: string;
+            /** @description Calendar start of the first period charged in full, if no period is skipped (a paused period is not charged and does not count); null for `forever`. */
+            end: string | null;
+            /** @description Charged periods still discounted; null for `forever`. The discount ends after the last one. */
+            periodsRemaining: number | null;
+        };
+        Subscription: {
+            id: string;
+            /** @constant */
+            object: "subscription";
+            planId: string;
+            /** @enum {string} */
+            status: "trialing" | "active" | "at_risk" | "paused" | "cancelled" | "lapsed" | "completed";
+            /** @description The customer who enrolled. */
+            customer: {
+                /** @description Customer id (prefix `cus_`): one per wallet address, merchant and mode. */
+                id: string;
+                /** @description The subscriber wallet (lower-case hex). */
+                walletAddress: string;
+                email: string | null;
+            };
+            /** @description Maximum charged per period, integer string in the token's base units. */
+            amount: string;
+            currency: string;
+            /** @description Where the authorisation lives on-chain. */
+            onChain: {
+                chainId: string;
+                /** @description The SubscriptionManager contract. */
+                contractAddress: string;
+                /** @description The id the contract assigned (decimal string). */
+                subscriptionId: string;
+                tokenAddress: string;
+                /** @description The on-chain minimum period length the customer authorised. */
+                periodSeconds: string;
+                createdTxHash: string | null;
+            };
+            /** @description Number of authorised periods; 0 means open-ended. */
+            periods: number;
+            /**
+             * Format: date-time
+             * @description Start of period 0 (the end of the trial, if any).
+             */
+            firstPeriodStart: string;
+            trialEnd: string | null;
+            /** @description The last period charged (0-based), null before the first charge. */
+            currentPeriodIndex: number | null;
+            /** @description When the next period is due; null once terminal. */
+            nextChargeAt: string | null;
+            /** @description When the current failed charge first failed; null unless at_risk. */
+            atRiskSince: string | null;
+            cancelReason: string | null;
+            cancelledBy: ("merchant" | "subscriber" | "operator" | "system") | null;
+            cancelledAt: string | null;
+            /** @description When the on-chain cancel was confirmed. */
+            onChainCancelledAt: string | null;
+            lapsedAt: string | null;
+            completedAt: string | null;
+            /** @description The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none. */
+            discount: components["schemas"]["Discount"] | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
         InvoiceLineItem: {
             description: string;
             quantity: number;
@@ -5528,7 +5945,22 @@ export interface components {
              * @description ISO 8601 timestamp.
              */
             periodStart: string;
+            /** @description What the period pulls (after the discount line, if any), in base units. */
             amount: string;
+            /** @description The full amount of the period before any discount: `amount` plus `discount.amountOff`. */
+            subtotal: string;
+            /** @description The discount line of the charge; null: charged in full. */
+            discount: {
+                /** @description The discount id (`di_`). */
+                discount: string;
+                /** @description The coupon id. */
+                coupon: string;
+                promotionCode: string | null;
+                /** @description The coupon's name, the line's label. */
+                name: string | null;
+                /** @description What the discount took off this period, in base units. */
+                amountOff: string;
+            } | null;
             currency: string;
             /**
              * @description `failed` is the latest attempt's outcome; a later retry may still succeed.
@@ -5544,64 +5976,6 @@ export interface components {
             failureReason: string | null;
             attemptedAt: string | null;
             settledAt: string | null;
-            livemode: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            createdAt: string;
-        };
-        Subscription: {
-            id: string;
-            /** @constant */
-            object: "subscription";
-            planId: string;
-            /** @enum {string} */
-            status: "trialing" | "active" | "at_risk" | "paused" | "cancelled" | "lapsed" | "completed";
-            /** @description The customer who enrolled. */
-            customer: {
-                /** @description Customer id (prefix `cus_`): one per wallet address, merchant and mode. */
-                id: string;
-                /** @description The subscriber wallet (lower-case hex). */
-                walletAddress: string;
-                email: string | null;
-            };
-            /** @description Maximum charged per period, integer string in the token's base units. */
-            amount: string;
-            currency: string;
-            /** @description Where the authorisation lives on-chain. */
-            onChain: {
-                chainId: string;
-                /** @description The SubscriptionManager contract. */
-                contractAddress: string;
-                /** @description The id the contract assigned (decimal string). */
-                subscriptionId: string;
-                tokenAddress: string;
-                /** @description The on-chain minimum period length the customer authorised. */
-                periodSeconds: string;
-                createdTxHash: string | null;
-            };
-            /** @description Number of authorised periods; 0 means open-ended. */
-            periods: number;
-            /**
-             * Format: date-time
-             * @description Start of period 0 (the end of the trial, if any).
-             */
-            firstPeriodStart: string;
-            trialEnd: string | null;
-            /** @description The last period charged (0-based), null before the first charge. */
-            currentPeriodIndex: number | null;
-            /** @description When the next period is due; null once terminal. */
-            nextChargeAt: string | null;
-            /** @description When the current failed charge first failed; null unless at_risk. */
-            atRiskSince: string | null;
-            cancelReason: string | null;
-            cancelledBy: ("merchant" | "subscriber" | "operator" | "system") | null;
-            cancelledAt: string | null;
-            /** @description When the on-chain cancel was confirmed. */
-            onChainCancelledAt: string | null;
-            lapsedAt: string | null;
-            completedAt: string | null;
             livemode: boolean;
             /**
              * Format: date-time
@@ -6443,6 +6817,484 @@ export interface operations {
             };
         };
     };
+    listCoupons: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page: the id (`coupon_...`) of its last object; the page starts below it. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Coupon"][];
+                        /** @description Pass as `cursor` to get the next page. Always a string: empty ("") on the last page, when `hasMore` is false. */
+                        nextCursor: string;
+                        /** @description True when another page follows; `nextCursor` is then non-empty. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCoupon: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to the merchant and on receipts and invoices. */
+                    name?: string;
+                    /** @description Percent taken off each discounted charge, 0.01 to 99.99 with at most two decimals (kept as basis points). The charge is rounded down to a whole base unit, so the customer never pays more than the exact figure. */
+                    percentOff?: number;
+                    /** @description Amount taken off each discounted charge, in USDC base units; must leave at least 1 base unit of the plan amount. */
+                    amountOff?: string;
+                    /**
+                     * @default USDC
+                     * @enum {string}
+                     */
+                    currency?: "USDC";
+                    /**
+                     * @description `once`: the next charge only; `repeating`: the next `durationInPeriods` charges; `forever`: every charge while applied.
+                     * @enum {string}
+                     */
+                    duration: "once" | "repeating" | "forever";
+                    /** @description Required with `repeating` (and only then): how many charged periods the discount covers. */
+                    durationInPeriods?: number;
+                    /** @description How many times the coupon may be applied in all. */
+                    maxRedemptions?: number;
+                    /**
+                     * Format: date-time
+                     * @description Last moment the coupon may be applied; discounts already applied keep running.
+                     */
+                    redeemBy?: string;
+                    /** @description Only subscriptions to these plans (of the same merchant and mode) may take the coupon. */
+                    appliesTo?: {
+                        planIds: string[];
+                    };
+                    /** @description Up to 50 keys (1 to 40 characters) of string values (up to 500 characters), kept as given. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `coupon_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCoupon: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `coupon_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Merged into the stored metadata; a key sent as "" is removed. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `coupon_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedCoupon"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPromotionCodes: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page: the id (`promo_...`) of its last object; the page starts below it. */
+                cursor?: string;
+                /** @description Only the code with this text (any letter case). */
+                code?: string;
+                /** @description Only codes of this coupon. */
+                coupon?: string;
+                /** @description `true`: only active codes; `false`: only inactive ones. Absent: all. */
+                active?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PromotionCode"][];
+                        /** @description Pass as `cursor` to get the next page. Always a string: empty ("") on the last page, when `hasMore` is false. */
+                        nextCursor: string;
+                        /** @description True when another page follows; `nextCursor` is then non-empty. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPromotionCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The coupon the code applies. */
+                    coupon: string;
+                    /** @description Unique per merchant and mode whatever the case; absent: a random 8-character code is generated. */
+                    code?: string;
+                    /** @default true */
+                    active?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description After this moment the code is refused.
+                     */
+                    expiresAt?: string;
+                    /**
+                     * @description Only for first-time customers: a wallet none of the merchant's subscriptions in this mode has charged and that has paid no payment session.
+                     * @default false
+                     */
+                    firstTimeTransaction?: boolean;
+                    /** @description How many times this code may be redeemed. */
+                    maxRedemptions?: number;
+                    /** @description Up to 50 keys (1 to 40 characters) of string values (up to 500 characters), kept as given. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCode"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPromotionCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `promo_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCode"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePromotionCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `promo_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An inactive code is refused; it can be made active again. */
+                    active?: boolean;
+                    /** @description Merged into the stored metadata; a key sent as "" is removed. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCode"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    applySubscriptionDiscount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `sub_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Apply this coupon directly. */
+                    coupon?: string;
+                    /** @description Redeem this promotion code (its id) for the coupon it carries. */
+                    promotionCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeSubscriptionDiscount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `sub_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     syncMerchant: {
         parameters: {
             query?: never;
@@ -7163,7 +8015,7 @@ export interface operations {
                     /** @description An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery). */
                     url: string;
                     /** @description Event kinds to receive; `*` for all. */
-                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived")[];
+                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
                     /**
                      * @description Must match the mode of the key used (defaults to it); an endpoint receives events of its mode only.
                      * @enum {string}
@@ -7353,7 +8205,7 @@ export interface operations {
                      * @default webhook_endpoint.test
                      * @enum {string}
                      */
-                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived";
+                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
                 };
             };
         };
@@ -7507,7 +8359,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived")[];
+                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
                     /** @description Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`. */
                     forwardTo?: string;
                     /** @default  */
@@ -7631,7 +8483,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page: the id (`evt_...`) of its last object; the page starts below it. */
                 cursor?: string;
                 /** @description Only events of this exact kind. */
-                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "webhook_endpoint.test";
+                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "webhook_endpoint.test";
                 /** @description An object id (`ps_...`, `sub_...`, `inv_...`, `cus_...`, `re_...`, ...): the events about that object, and the events that name it as their related object (a subscription's `subscription.charged`, the session of an invoice). */
                 objectId?: string;
                 /** @description Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances. */
@@ -8322,6 +9174,8 @@ export interface operations {
                     };
                     /** @description Optional. Where the "renew your authorisation" email goes when the permitted allowance runs low. Kept on the wallet's customer; the first one given wins. */
                     customerEmail?: string;
+                    /** @description Optional. A promotion code of the plan's merchant (any letter case). Checked before the relay (refused with `invalid_request`, param `promotionCode`); redeemed when the subscription is projected, so each charge pulls the discounted amount. The signed terms stay the plan's amount, the cap, so the discount needs no other signature. */
+                    promotionCode?: string;
                 };
             };
         };
