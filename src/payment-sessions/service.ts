@@ -51,13 +51,25 @@ export async function insertSessionInTx(
     testClockId?: string | null;
     /** The chains the customer may pay on (default: the account's setting, else every chain of the mode). */
     acceptedChainIds?: number[];
+    /** The chain of the test clock it is created on, when the clock has one of its own (TEST_CLOCK_CHAINS=fork). */
+    clockChainId?: number | null;
   },
 ): Promise<repo.PaymentSessionRow> {
-  chainFor(chain, scope.livemode);
+  const modeFirst = chainFor(chain, scope.livemode);
   const merchant = await repo.findMerchantDisplay(tx, scope.merchantId);
-  const acceptedChains = resolveAcceptedChains(chain, scope.livemode, input.acceptedChainIds, merchant?.acceptedChainIds);
+  // On a clock with a chain of its own the session is paid there only: the chain whose time the clock moves
+  // (issue 39). A fork has the test chain's token and contracts at the same addresses.
+  if (input.clockChainId && input.acceptedChainIds)
+    throw new InvalidRequestError("A payment session on a test clock with a chain of its own is paid on the clock's chain only.", {
+      param: 'acceptedChainIds',
+    });
+  const acceptedChains = input.clockChainId
+    ? [{ chainId: input.clockChainId, token: modeFirst.token }]
+    : resolveAcceptedChains(chain, scope.livemode, input.acceptedChainIds, merchant?.acceptedChainIds);
   // The first accepted chain is the session's chain: where its token and payment URI point by default.
-  const settings = chainFor(chain, scope.livemode, acceptedChains[0]!.chainId);
+  const settings = input.clockChainId
+    ? { ...modeFirst, chainId: input.clockChainId }
+    : chainFor(chain, scope.livemode, acceptedChains[0]!.chainId);
   if (!merchant?.payoutAddress) {
     throw new InvalidRequestError(
       'The merchant has no payout address: complete business onboarding (payout address) before creating payment sessions or invoices.',
@@ -125,6 +137,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
           createdByApiKeyId,
           ...origin,
           testClockId: clock.testClockId,
+          clockChainId: clock.chainId,
         });
         return { row, start: await queueWorkflowStart(tx, paymentSessionWorkflowStart(taskQueue, row)) };
       });
