@@ -7,7 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../chain/generated/contracts.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { acceptsChain } from '../payment-sessions/accepted-chains.js';
-import { chainFor, chainsOf, subscriptionManagerV2Of, type ChainConfig, type ChainSettings } from '../chain/config.js';
+import { chainsOf, subscriptionManagerV2Of, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { chargeWindowForPeriod } from '../subscriptions/periods.js';
 import { nextBlockTime } from '../chain/chain-time.js';
 import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';
