@@ -800,7 +800,8 @@ describe("each chain's own confirmations, and a reorg on chain B", () => {
           `the relay seeing ${due} confirmations`,
         );
         if (look!.status === 'confirmed') {
-          expect(look!.confirmations).toBe(3);
+          // At least three: other work of the file (charges, enrolments) may mine a block on B between two looks.
+          expect(look!.confirmations).toBeGreaterThanOrEqual(3);
           break;
         }
         expect(look!.status).toBe('submitted');
@@ -808,8 +809,9 @@ describe("each chain's own confirmations, and a reorg on chain B", () => {
         waited.push(look!.confirmations);
         await mineOnB.mine({ blocks: 1 });
       }
-      // It was seen, and held back, at two confirmations (A's one would have confirmed it at the first).
-      expect(waited).toContain(2);
+      // It was seen, and held back, below three confirmations (A's one would have confirmed it at the first look).
+      expect(waited.length).toBeGreaterThan(0);
+      expect(waited.every((n) => n >= 1 && n < 3)).toBe(true);
       await until(
         () => getSession(onB.id),
         (s) => s.status === 'completed',
