@@ -63,6 +63,11 @@ describe('checkout messages', () => {
   it('counts down, names refusals, relays API errors, follows only http(s)', () => {
     expect(countdown('2026-01-01T00:04:07Z', now)).toBe('Expires in 4:07');
     expect(countdown('2025-01-01T00:00:00Z', now)).toBe('Expired');
+    // Hours and days, not minutes past the hour: a session can be open for weeks.
+    expect(countdown('2026-01-01T00:59:59Z', now)).toBe('Expires in 59:59');
+    expect(countdown('2026-01-01T03:05:30Z', now)).toBe('Expires in 3 h 05 min');
+    expect(countdown('2026-01-02T04:00:00Z', now)).toBe('Expires in 1 day 4 h');
+    expect(countdown('2027-03-10T06:28:48Z', now)).toBe('Expires in 433 days 6 h');
     expect(refusalText('token_paused')).toMatch(/paused/);
     expect(refusalText('toString')).toBeNull();
     expect(relayMessage({ code: 'invalid_request', details: { refusalCode: 'payer_blacklisted' } }, 'x')).toMatch(/blocked/);

@@ -77,12 +77,19 @@ export function amountDue(session: Pick<CheckoutSession, 'amount' | 'deposit'>):
   return session.deposit ? session.deposit.amountRemaining : session.amount;
 }
 
-/** `Expires in 4:07` until the session's expiry, then `Expired`. */
+/**
+ * `Expires in 4:07` in the last hour, `Expires in 3 h 05 min` in the last day, `Expires in 12 days 4 h` before
+ * that (a session can live for weeks: minutes alone read as `545749:48`), then `Expired`.
+ */
 export function countdown(expiresAt: string, now = Date.now()): string {
   const left = Math.max(0, Date.parse(expiresAt) - now);
-  const minutes = Math.floor(left / 60000);
-  const seconds = Math.floor((left % 60000) / 1000);
-  return left > 0 ? 'Expires in ' + minutes + ':' + String(seconds).padStart(2, '0') : 'Expired';
+  if (left === 0) return 'Expired';
+  const totalMinutes = Math.floor(left / 60000);
+  const hours = Math.floor(totalMinutes / 60);
+  if (hours === 0) return 'Expires in ' + totalMinutes + ':' + String(Math.floor((left % 60000) / 1000)).padStart(2, '0');
+  const days = Math.floor(hours / 24);
+  if (days === 0) return 'Expires in ' + hours + ' h ' + String(totalMinutes % 60).padStart(2, '0') + ' min';
+  return 'Expires in ' + days + (days === 1 ? ' day ' : ' days ') + (hours % 24) + ' h';
 }
 
 const INTERVAL_WORDS: Readonly<Record<string, string>> = {
