@@ -217,6 +217,11 @@ describe('a subscription of a wallet on a fork clock', () => {
       'the subscription recorded',
     );
     expect(subscription).toMatchObject({ chainId: String(fork.chainId) });
+    // The fork's time is the clock's, frozen between advances: the enrolment's period 0 starts at the clock's
+    // time (on a chain that ran on with the wall clock it started seconds later and waited for an advance).
+    const clockTime = Date.parse((await api('GET', `/v1/test-clocks/${clockId}`)).json().frozenTime);
+    expect(await chainNowMs(fork)).toBe(clockTime);
+    expect(Date.parse((await api('GET', `/v1/subscriptions/${subscription!.id}`)).json().firstPeriodStart)).toBe(clockTime);
     const charges = () =>
       stack.db.sql<{ periodIndex: number; status: string; chainId: string; txHash: Hex | null }[]>`
         select period_index as "periodIndex", status, chain_id::text as "chainId", tx_hash as "txHash"
