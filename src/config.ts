@@ -96,10 +96,12 @@ const configSchema = z.object({
    */
   IDEMPOTENCY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /**
-   * `fork`: each test clock gets an anvil forked from the test chain, whose time only it moves (issue 39,
-   * docs/decisions.md). `shared` (default): a clock moves the test chain itself, for everyone.
+   * `fork` (default): each test clock gets an anvil forked from the test chain, whose time only it moves, and
+   * its wallets' subscriptions and its sessions live there (issue 39, docs/decisions.md); needs the anvil binary.
+   * `shared`: a clock moves the test chain itself, for everyone (an image without anvil, or a test chain
+   * whose subscriptions were enrolled before their wallets joined a clock).
    */
-  TEST_CLOCK_CHAINS: z.enum(['shared', 'fork']).default('shared'),
+  TEST_CLOCK_CHAINS: z.enum(['shared', 'fork']).default('fork'),
   /** With TEST_CLOCK_CHAINS=fork: where each fork's state is dumped and reloaded from (anvil --state). */
   TEST_CLOCK_CHAIN_STATE_DIR: z.string().optional(),
 });

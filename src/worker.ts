@@ -12,7 +12,7 @@ import { ensureSchedules } from './temporal/schedules.js';
 import { wakeEventDispatcher } from './events/dispatch.js';
 import { createWorker } from './temporal/worker.js';
 import { createViemSubscriptionChain } from './subscriptions/chain.js';
-import { subscriptionChainModeOf, subscriptionChainModes } from './subscriptions/indexer-hooks.js';
+import { subscriptionChainFinder, subscriptionChainModes } from './subscriptions/indexer-hooks.js';
 import { createChainResolver, findChainWith } from './test-clocks/chain-registry.js';
 
 const config = loadConfig();
@@ -30,11 +30,6 @@ const connection = await NativeConnection.connect({ address: config.temporalAddr
 await ensureSchedules(temporal, config.temporalTaskQueue);
 // The event dispatcher of this task queue: started if missing, and told to look at the outbox now.
 await wakeEventDispatcher(temporal, config.temporalTaskQueue);
-const findChain = findChainWith(createChainResolver({ sql, config: config.chain }));
-const clockChainModes = async (livemode: boolean, chainId: number) => {
-  const settings = await findChain(livemode, chainId);
-  return settings && subscriptionChainModeOf(settings);
-};
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
 const worker = await createWorker({
   connection,
@@ -49,7 +44,7 @@ const worker = await createWorker({
   subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config.chain), {
     sql,
     // A test clock's own chain (TEST_CLOCK_CHAINS=fork): its subscriptions are charged there.
-    resolveChain: clockChainModes,
+    resolveChain: subscriptionChainFinder(findChainWith(createChainResolver({ sql, config: config.chain }))),
   }),
   publicBaseUrl: config.publicBaseUrl,
   secretsEncryptionKey: config.secretsEncryptionKey,

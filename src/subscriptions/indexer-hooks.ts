@@ -53,6 +53,19 @@ export function subscriptionChainModes(config: ChainConfig): Modes<SubscriptionC
   return eachMode(config, subscriptionChainModeOf);
 }
 
+/**
+ * The subscription port's lookup of a chain it was not built with (a test clock's own chain, TEST_CLOCK_CHAINS=fork):
+ * the chain `findChain` resolves, as a port chain; undefined where it knows none.
+ */
+export function subscriptionChainFinder(
+  findChain: (livemode: boolean, chainId: number) => Promise<ChainSettings | undefined>,
+): (livemode: boolean, chainId: number) => Promise<SubscriptionChainMode | undefined> {
+  return async (livemode, chainId) => {
+    const settings = await findChain(livemode, chainId);
+    return settings && subscriptionChainModeOf(settings);
+  };
+}
+
 /** What an enrolment must name on each chain of each mode to be this service's. */
 export function subscriptionContractModes(config: ChainConfig): Modes<SubscriptionContractMode> {
   return eachMode(config, (s) =>

@@ -4,6 +4,7 @@
 // The API process that creates clocks owns the forks (they are its child processes); the clock row keeps
 // each fork's chain id and RPC URL, which is how the worker reaches it.
 import { join } from 'node:path';
+import { createTestClient, http } from 'viem';
 // Type only: the launcher is loaded when a fork is first asked for, which only a deployment with
 // TEST_CLOCK_CHAINS=fork does; the anvil binary (@foundry-rs/anvil) is a development dependency.
 import type { AnvilInstance } from '../chain/anvil.js';
@@ -17,6 +18,11 @@ export function clockChainId(testClockId: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < testClockId.length; i++) hash = Math.imul(hash ^ testClockId.charCodeAt(i), 0x01000193) >>> 0;
   return CLOCK_CHAIN_ID_BASE + (hash % CLOCK_CHAIN_ID_SPAN);
+}
+
+/** Every later block of the anvil at `rpcUrl` carries the latest block's time, until a block time is set. */
+async function freezeChainTime(rpcUrl: string): Promise<void> {
+  await createTestClient({ mode: 'anvil', transport: http(rpcUrl) }).setBlockTimestampInterval({ interval: 0 });
 }
 
 export type ClockChain = { chainId: number; rpcUrl: string };
@@ -41,13 +47,21 @@ export function createClockChains(options: { stateDir?: string } = {}): ClockCha
     async start(testClockId, forkUrl) {
       let fork = forks.get(testClockId);
       if (!fork) {
-        fork = import('../chain/anvil.js').then(({ startAnvil }) =>
-          startAnvil({
+        fork = import('../chain/anvil.js').then(async ({ startAnvil }) => {
+          const anvil = await startAnvil({
             chainId: clockChainId(testClockId),
             ...(options.stateDir ? { state: join(options.stateDir, `${testClockId}.json`) } : {}),
             extraArgs: ['--fork-url', forkUrl],
-          }),
-        );
+          });
+          // The chain's time is the clock's: frozen between advances (every block keeps the time the last
+          // advance set), not running on with the wall clock. Else what is enrolled on the clock starts its
+          // period seconds after the clock's time, and nothing is charged until the next advance.
+          await freezeChainTime(anvil.rpcUrl).catch(async (error: unknown) => {
+            await anvil.stop();
+            throw error;
+          });
+          return anvil;
+        });
         forks.set(testClockId, fork);
         fork.catch(() => forks.delete(testClockId));
       }

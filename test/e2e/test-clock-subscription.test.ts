@@ -64,7 +64,8 @@ beforeAll(async () => {
     taskQueue,
     chain: chainConfig,
     webhookResolver: resolver,
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    // The clock moves the test chain: these subscriptions are enrolled on it (some before their wallet joins the clock).
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', TEST_CLOCK_CHAINS: 'shared' },
   });
   merchant = await seedMerchant(db.sql);
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);

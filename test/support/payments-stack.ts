@@ -4,7 +4,9 @@
 // listening on a port (for clients that speak HTTP, like the official x402 facilitator client);
 // with `secondChain`, a second test-mode chain beside the first (issue 39), followed by an indexer of its own;
 // with `subscriptions`, the subscription hooks on every chain's indexer and the chain port of charges in the
-// worker (over every chain, as src/worker.ts builds it), so an enrolment is recorded and charged on its chain.
+// worker (over every chain, as src/worker.ts builds it), so an enrolment is recorded and charged on its chain;
+// with `clockChains`, each test clock gets a fork of its own (TEST_CLOCK_CHAINS=fork) and, as src/indexer.ts and
+// src/worker.ts run them, a follower per live clock chain and charges sent to a clock's chain.
 import { type PublicClient, createPublicClient, http } from 'viem';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainConfig, ChainSettings } from '../../src/chain/config.js';
@@ -12,13 +14,22 @@ import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { createEventDispatcher } from '../../src/events/dispatch.js';
 import { createHookRegistry } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';
+import { followClockChains } from '../../src/indexer/clock-chain-followers.js';
+import { createChainResolver, findChainWith } from '../../src/test-clocks/chain-registry.js';
 import { depositIndexerHooks } from '../../src/payment-sessions/deposit-hooks.js';
 import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
-import { subscriptionChainModes, subscriptionIndexerHooks } from '../../src/subscriptions/indexer-hooks.js';
+import { subscriptionChainFinder, subscriptionChainModes, subscriptionIndexerHooks } from '../../src/subscriptions/indexer-hooks.js';
 import { createTestApp, type TestApp } from './app.js';
 import { settingsOf, startPrivateChain, startSecondChain } from './chain.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { startDevServerWorker, type DevServerWorker } from './temporal.js';
+
+/** The clock-chain followers' log: quiet, but a follower that fails says why (the test would otherwise only time out). */
+const clockFollowersLog = {
+  info: () => {},
+  warn: (obj: object, msg: string) => console.warn(msg, obj),
+  error: (obj: object, msg: string) => console.error(msg, obj),
+};
 
 export type PaymentsStack = {
   chain: DevChain;
@@ -45,6 +56,8 @@ export async function startPaymentsStack(
     secondChain?: boolean;
     /** Subscriptions recorded by each chain's indexer and charged by the worker on their chain. */
     subscriptions?: boolean;
+    /** A fork per test clock (TEST_CLOCK_CHAINS=fork), followed by the indexer (with `depositIndexer`/`subscriptions`'s hooks) and charged on by the worker. */
+    clockChains?: boolean;
   } = {},
 ): Promise<PaymentsStack> {
   const [chain, secondChain] = await Promise.all([startPrivateChain(), options.secondChain ? startSecondChain() : undefined]);
@@ -64,22 +77,44 @@ export async function startPaymentsStack(
   const temporal = await startDevServerWorker(db.sql, {
     chain: config,
     ...(options.subscriptions
-      ? { subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config), { sql: db.sql }) }
+      ? {
+          subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config), {
+            sql: db.sql,
+            ...(options.clockChains
+              ? { resolveChain: subscriptionChainFinder(findChainWith(createChainResolver({ sql: db.sql, config }))) }
+              : {}),
+          }),
+        }
       : {}),
   });
-  const t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: config });
+  const t = await createTestApp(db.sql, {
+    temporal: temporal.client,
+    taskQueue: temporal.taskQueue,
+    chain: config,
+    // Without `clockChains` a clock moves the test chain, where the stack's indexers look.
+    env: { TEST_CLOCK_CHAINS: options.clockChains ? 'fork' : 'shared' },
+  });
   if (options.listen) await t.app.listen({ port: 0, host: '127.0.0.1' });
   const indexerStop = new AbortController();
   const indexerRuns: Promise<void>[] = [];
   if (options.depositIndexer || options.subscriptions) {
     const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
     const deps = { sql: db.sql, events, temporal: temporal.client, taskQueue: temporal.taskQueue };
-    const hooks = createHookRegistry([
-      ...(options.depositIndexer ? depositIndexerHooks({ ...deps, publicBaseUrl: 'http://localhost:3000', chain: config }) : []),
-      ...(options.subscriptions ? subscriptionIndexerHooks(config, deps) : []),
-    ]);
+    const hooksFor = (chains: ChainConfig) =>
+      createHookRegistry([
+        ...(options.depositIndexer ? depositIndexerHooks({ ...deps, publicBaseUrl: 'http://localhost:3000', chain: chains }) : []),
+        ...(options.subscriptions ? subscriptionIndexerHooks(chains, deps) : []),
+      ]);
+    const hooks = hooksFor(config);
     for (const followed of [settings, ...(second ? [second.settings] : [])])
       indexerRuns.push(createIndexer({ sql: db.sql, settings: followed, hooks, temporal: temporal.client }).run(indexerStop.signal));
+    if (options.clockChains)
+      indexerRuns.push(
+        followClockChains(
+          { sql: db.sql, config, hooksFor, temporal: temporal.client, refreshMs: 200, log: clockFollowersLog },
+          indexerStop.signal,
+        ),
+      );
   }
   const stop = async () => {
     indexerStop.abort();

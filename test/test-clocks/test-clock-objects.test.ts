@@ -47,7 +47,8 @@ beforeAll(async () => {
   const chainConfig: ChainConfig = { test: settings };
   temporal = await startDevServerWorker(db.sql, { chain: chainConfig, subscriptionChain: chain.subscriptionChain, mailer });
   ({ client, taskQueue } = temporal);
-  t = await createTestApp(db.sql, { temporal: client, taskQueue, chain: chainConfig });
+  // The clock moves the test chain: its subscriptions are enrolled there, straight on the chain.
+  t = await createTestApp(db.sql, { temporal: client, taskQueue, chain: chainConfig, env: { TEST_CLOCK_CHAINS: 'shared' } });
   merchant = await seedMerchant(db.sql);
   other = await seedMerchant(db.sql, 'Other merchant');
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);

@@ -39,7 +39,13 @@ beforeAll(async () => {
   settings = settingsOf(chain.info, { pollIntervalMs: 100 });
   db = await createTestDatabase();
   temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
+  // The clock moves the test chain, where these sessions are paid (the indexer here follows the test chain only).
+  t = await createTestApp(db.sql, {
+    temporal: temporal.client,
+    taskQueue: temporal.taskQueue,
+    chain: { test: settings },
+    env: { TEST_CLOCK_CHAINS: 'shared' },
+  });
   merchant = await seedMerchant(db.sql, 'Clock shop');
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
   const hooks = createHookRegistry(

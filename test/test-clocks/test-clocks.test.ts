@@ -31,7 +31,13 @@ beforeAll(async () => {
   const settings = settingsOf(chain.info, { pollIntervalMs: 100 });
   db = await createTestDatabase();
   temporal = await startDevServerWorker(db.sql, { chain: { test: settings } });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
+  // The clocks below move the test chain (`shared`); the first describe opts into forks with an app of its own.
+  t = await createTestApp(db.sql, {
+    temporal: temporal.client,
+    taskQueue: temporal.taskQueue,
+    chain: { test: settings },
+    env: { TEST_CLOCK_CHAINS: 'shared' },
+  });
   merchant = await seedMerchant(db.sql);
   other = await seedMerchant(db.sql, 'Other merchant');
 });

@@ -230,8 +230,9 @@ export function TestClocksPage() {
   return (
     <>
       <p className="hint">
-        A test clock moves time for the subscriptions, payment sessions and invoices on it, and the test chain with it: script months of
-        billing in seconds. Chain time only moves forward, for every test object on the chain.
+        A test clock moves time for the subscriptions, payment sessions and invoices on it, and the chain they are paid on (by default a
+        chain of the clock's own, forked from the test chain, so other test objects keep real time): script months of billing in seconds.
+        Chain time only moves forward.
       </p>
       <ActionForm
         title="Create a test clock"
