@@ -8,7 +8,8 @@
 import { Context } from '@temporalio/activity';
 import { type Address, type Hex, type TransactionReceipt, encodeFunctionData, getAddress } from 'viem';
 import { publicClientFor, withSafeChainErrors } from '../src/chain/clients.js';
-import { chainFor, depositFactoryOf, type ChainConfig } from '../src/chain/config.js';
+import { depositFactoryOf, type ChainConfig } from '../src/chain/config.js';
+import { createChainResolver } from '../src/test-clocks/chain-registry.js';
 import { depositIdOf } from '../src/chain/deposits/deposit-address.js';
 import { depositForwarderFactoryAbi } from '../src/chain/generated/contracts.js';
 import { depositForwarderFactoryV2Abi } from '../src/chain/generated/contracts.js';
@@ -45,10 +46,15 @@ export type SweepStep =
 export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl }: DepositActivityDeps) {
   // One operator sender per chain: a deposit is swept on the chain it arrived on (issue 39).
   const senders = new Map<string, OperatorSender>();
-  function operatorOf(livemode: boolean, chainId: string): OperatorSender {
-    let sender = senders.get(`${livemode}:${chainId}`);
+  /** The mode's chains and the test clocks' forks (issue 39: the clock rows are their registry). */
+  const chainOf = createChainResolver({ sql, config: chain });
+  const settingsOf = (livemode: boolean, chainId: string) => chainOf(livemode, Number(chainId));
+  async function operatorOf(livemode: boolean, chainId: string): Promise<OperatorSender> {
+    const settings = await settingsOf(livemode, chainId);
+    // Keyed by node too: a clock's fork forked again answers on another URL.
+    const key = `${livemode}:${chainId}:${settings.rpcUrl}`;
+    let sender = senders.get(key);
     if (!sender) {
-      const settings = chainFor(chain, livemode, Number(chainId));
       if (!settings.operatorKey) throw new Error(`${settings.mode} mode has no operator key: deposits cannot be swept`);
       const client = publicClientFor(settings);
       sender = createOperatorSender({
@@ -59,7 +65,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
         receipts: createReceiptWaiter(client, settings.pollIntervalMs),
         stuckAfterMs: settings.stuckAfterSeconds * 1000,
       });
-      senders.set(`${livemode}:${chainId}`, sender);
+      senders.set(key, sender);
     }
     return sender;
   }
@@ -70,7 +76,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
    */
   async function sweepCall(livemode: boolean, purpose: string, batch: deposits.DepositRow[]) {
     const chainId = batch[0]!.chainId;
-    const settings = chainFor(chain, livemode, Number(chainId));
+    const settings = await settingsOf(livemode, chainId);
     const byAddress = new Map<string, { depositId: Hex; payout: Address }>();
     for (const d of batch)
       byAddress.set(d.depositAddress.toLowerCase(), { depositId: depositIdOf(d.paymentSessionId), payout: getAddress(d.payoutAddress) });
@@ -83,7 +89,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       args: [getAddress(batch[0]!.token), items.map((item) => item.depositId), items.map((item) => item.payout)],
     });
     const to = depositFactoryOf(settings, version);
-    const estimate = await publicClientFor(settings).estimateGas({ account: operatorOf(livemode, chainId).address, to, data });
+    const estimate = await publicClientFor(settings).estimateGas({ account: (await operatorOf(livemode, chainId)).address, to, data });
     return { purpose, to, data, gas: (estimate * 13n) / 10n };
   }
 
@@ -93,7 +99,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
    * Idempotent: a retry finds them swept or blocked already and changes nothing.
    */
   async function settleItems(livemode: boolean, chainId: string, purpose: string, receipt: TransactionReceipt): Promise<void> {
-    const settings = chainFor(chain, livemode, Number(chainId));
+    const settings = await settingsOf(livemode, chainId);
     const batch = await deposits.depositsOfSweep(sql, purpose);
     // Each item is known by its forwarder: the deposit address (one session may have two in a batch).
     const ofBatch = new Set(batch.map((d) => d.depositAddress.toLowerCase()));
@@ -130,7 +136,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       if (deposit.sweptAt) return { kind: 'done', outcome: 'swept' };
       if (deposit.status === 'removed' && !deposit.sweepPurpose) return { kind: 'done', outcome: 'removed' };
       if (deposit.sweepBlockedAt && !deposit.sweepPurpose) {
-        const settings = chainFor(chain, deposit.livemode, Number(deposit.chainId));
+        const settings = await settingsOf(deposit.livemode, deposit.chainId);
         const refused = await withSafeChainErrors(() =>
           sweepStillRefused(
             publicClientFor(settings),
@@ -165,7 +171,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
         if (!claimed?.sweepPurpose) throw new Error(`deposit ${depositId} is being claimed by another sweep`);
         purpose = claimed.sweepPurpose;
       }
-      const sender = operatorOf(deposit.livemode, deposit.chainId);
+      const sender = await operatorOf(deposit.livemode, deposit.chainId);
       if (await sender.find(purpose)) return { kind: 'settle', purpose };
       const batch = await deposits.depositsOfSweep(sql, purpose);
       // Let go since it was read (its transaction failed meanwhile): the retry reads the deposit again.
@@ -179,7 +185,7 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
       const [first] = await deposits.depositsOfSweep(sql, purpose);
       if (!first) return 'dropped';
       if (first.sweptAt) return 'success';
-      const sender = operatorOf(first.livemode, first.chainId);
+      const sender = await operatorOf(first.livemode, first.chainId);
       const row = await sender.find(purpose);
       if (!row) {
         // Recorded nowhere: the claim outlived a send that never happened; let the deposits go.

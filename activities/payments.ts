@@ -53,7 +53,7 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
     async completePaymentSession(input: {
       sessionId: string;
       transactionHash: string;
-    }): Promise<{ completed: boolean; invoiceId: string | null }> {
+    }): Promise<{ completed: boolean; invoiceId: string | null; chainId: number | null }> {
       const completed = await commitWithEvents(sql, events, async (tx, record) => {
         if (!(await sessionRepo.markCompleted(tx, input.sessionId, input.transactionHash))) return false;
         // A start of this session's workflow still queued would run a second workflow for a finished session.
@@ -71,7 +71,10 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
       if (invoice) {
         await signalWithStart(temporal, invoiceWorkflow, invoiceWorkflowRun(taskQueue, invoice), invoicePaidSignal);
       }
-      return { completed, invoiceId: invoice?.id ?? null };
+      // The chain of the transaction that paid it (the run's ChainId, workflows/payment-session.ts).
+      const paid = await sessionRepo.findPaymentSessionById(sql, input.sessionId);
+      const chainId = paid?.transactionChainId == null ? null : Number(paid.transactionChainId);
+      return { completed, invoiceId: invoice?.id ?? null, chainId };
     },
 
     /**

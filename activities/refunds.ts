@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Hash, type Hex, type PublicClient, encodeFunctionData, getAddress } from 'viem';
 import { splitSig } from '../src/chain/typed-data.js';
 import { publicClientFor, withSafeChainErrors } from '../src/chain/clients.js';
-import { chainFor, type ChainConfig, type ChainSettings } from '../src/chain/config.js';
+import type { ChainConfig, ChainSettings } from '../src/chain/config.js';
+import { createChainResolver } from '../src/test-clocks/chain-registry.js';
 import { fiatTokenAbi } from '../src/chain/generated/fiat-token.js';
 import * as ledger from '../src/chain/ledger-repo.js';
 import { createReceiptWaiter, type ReceiptWaiter } from '../src/chain/receipts.js';
@@ -32,13 +33,16 @@ export const refundPurpose = (refundId: string): string => `refund:${refundId}`;
 export function createRefundActivities({ sql, events, chain = {} }: RefundActivityDeps) {
   const senders = new Map<string, Operator>();
   /** The operator for an allowance refund, the relayer for a signed one. */
-  function senderFor(row: refunds.RefundRow): Operator {
+  /** The mode's chains and the test clocks' forks (issue 39: the clock rows are their registry). */
+  const chainOf = createChainResolver({ sql, config: chain });
+  async function senderFor(row: refunds.RefundRow): Promise<Operator> {
     const role = row.authorizationMessage ? 'relayer' : 'operator';
-    const key = `${row.livemode}:${row.chainId}:${role}`;
+    // The refund's own chain: the one the money came in on (issue 39); a clock's fork included.
+    const settings = await chainOf(row.livemode, Number(row.chainId));
+    // Keyed by node too: a clock's fork forked again answers on another URL.
+    const key = `${row.livemode}:${row.chainId}:${settings.rpcUrl}:${role}`;
     let operator = senders.get(key);
     if (!operator) {
-      // The refund's own chain: the one the money came in on (issue 39).
-      const settings = chainFor(chain, row.livemode, Number(row.chainId));
       const privateKey = role === 'relayer' ? settings.relayerKey : settings.operatorKey;
       if (!privateKey) throw new Error(`${settings.mode} mode has no ${role} key: the refund cannot be sent`);
       const client = publicClientFor(settings);
@@ -121,7 +125,7 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
         const now = await refunds.findRefundById(sql, refundId);
         return now?.status === 'succeeded' || now?.status === 'failed' ? now.status : 'not_processing';
       }
-      const operator = senderFor(row);
+      const operator = await senderFor(row);
       const purpose = refundPurpose(row.id);
       const [latest] = await ledger.findLatestOfPurposes(sql, operator.settings.chainId, [purpose]);
       if (latest && latest.outcome !== 'dropped') {
@@ -157,7 +161,7 @@ export function createRefundActivities({ sql, events, chain = {} }: RefundActivi
         const now = await refunds.findRefundById(sql, refundId);
         return now?.status === 'succeeded' ? 'succeeded' : 'failed';
       }
-      const operator = senderFor(row);
+      const operator = await senderFor(row);
       const context = Context.current();
       const beat = setInterval(() => context.heartbeat(), 5_000);
       try {

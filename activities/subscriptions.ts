@@ -17,6 +17,8 @@ import * as repo from '../src/subscriptions/repo.js';
 import { renderSubscription } from '../src/subscriptions/api-shape.js';
 import { businessNow } from '../src/test-clocks/business-time.js';
 import { clampGraceToWindow, windowLeftHours } from '../src/subscriptions/grace-clamp.js';
+import { discountedAmount } from '../src/coupons/discount-amount.js';
+import { countDiscountedPeriod } from '../src/discounts/charged-period.js';
 
 export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
 
@@ -120,6 +122,9 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         return { kind: 'closed', status: sub.status, cancelledBy: sub.cancelledBy, cancelReason: sub.cancelReason };
       }
       if (sub.status === 'paused') return { kind: 'paused' };
+      // The discount is read here, at charge time, from the subscription's open discount: the workflow's
+      // commands do not change. The first attempt fixes the period's amount; a retry keeps it.
+      const discounted = sub.discount ? discountedAmount(BigInt(sub.amount), sub.discount) : null;
       const charge = await chargeRepo.upsertChargeAttempt(sql, {
         id: newId('subscriptionCharge'),
         merchantId: sub.merchantId,
@@ -127,8 +132,9 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         subscriptionId: sub.id,
         periodIndex: input.periodIndex,
         periodStart: new Date(input.periodStart),
-        amount: sub.amount,
+        amount: discounted ? discounted.charged.toString() : sub.amount,
         attempt: input.attempt,
+        discount: sub.discount && discounted ? { id: sub.discount.id, amountOff: discounted.discount.toString() } : null,
       });
       return {
         kind: 'charge',
@@ -171,11 +177,13 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
             ? await chargeRepo.markChargeSucceeded(tx, input.chargeId, { txHash: input.txHash, blockNumber: input.blockNumber })
             : undefined;
         if (!charge) return;
+        // A period charged under a discount counts toward its duration, once (the charge turned succeeded just now).
+        const afterDiscount = charge.discount ? await countDiscountedPeriod(tx, record, updated, charge.discount.id) : updated;
         await record({
           merchantId: updated.merchantId,
           livemode: updated.livemode,
           type: 'subscription.charged',
-          data: { object: renderCharge(charge), subscription: renderSubscription(updated) },
+          data: { object: renderCharge(charge), subscription: renderSubscription(afterDiscount) },
         });
       });
     },

@@ -47,6 +47,12 @@ import { createRelayService } from './relay/service.js';
 import { registerX402Routes } from './x402/routes.js';
 import { createX402Service } from './x402/service.js';
 import { registerPlanRoutes } from './subscription-plans/routes.js';
+import { registerCouponRoutes } from './coupons/routes.js';
+import { createCouponService } from './coupons/service.js';
+import { registerPromotionCodeRoutes } from './promotion-codes/routes.js';
+import { createPromotionCodeService } from './promotion-codes/service.js';
+import { registerDiscountRoutes } from './discounts/routes.js';
+import { createDiscountService } from './discounts/service.js';
 import { createPlanService } from './subscription-plans/service.js';
 import { registerTokenRoutes } from './tokens/routes.js';
 import { registerPaymentSessionRoutes } from './payment-sessions/routes.js';
@@ -179,6 +185,9 @@ export async function buildApp(deps: AppDeps) {
   // Stateful services (listener streams, the token cache) and the public checkout (no key, no
   // transaction) are built once, on the pool.
   registerPlanRoutes(app, (db) => createPlanService({ sql: db, events, chain: deps.config.chain }));
+  registerCouponRoutes(app, (db) => createCouponService({ sql: db, events }));
+  registerPromotionCodeRoutes(app, (db) => createPromotionCodeService({ sql: db, events }));
+  registerDiscountRoutes(app, (db) => createDiscountService({ sql: db, events }));
   registerMerchantRoutes(app, (db) =>
     createMerchantService({
       sql: db,
@@ -242,6 +251,7 @@ export async function buildApp(deps: AppDeps) {
   registerSubscriptionRoutes(app, (db) =>
     createSubscriptionService({
       sql: db,
+      chain: deps.config.chain,
       events,
       temporal: deps.temporal,
       taskQueue: deps.config.temporalTaskQueue,
@@ -249,7 +259,7 @@ export async function buildApp(deps: AppDeps) {
         app.log.warn({ err: error, subscriptionId }, 'cancel signal failed; the workflow sees the cancel before its next charge'),
     }),
   );
-  registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql }));
+  registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql, chain: deps.config.chain }));
   const payments = {
     chain: deps.config.chain,
     publicBaseUrl: deps.config.publicBaseUrl,

@@ -33,6 +33,9 @@ export const ID_PREFIXES = {
   deposit: 'dep',
   depositSweep: 'swp',
   testClock: 'clock',
+  coupon: 'coupon',
+  promotionCode: 'promo',
+  discount: 'di',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

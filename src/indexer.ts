@@ -15,7 +15,8 @@ import { subscriptionIndexerHooks } from './subscriptions/indexer-hooks.js';
 import { agentIndexerHooks } from './agents/escrow.js';
 import { depositIndexerHooks } from './payment-sessions/deposit-hooks.js';
 import { createIndexer } from './indexer/indexer.js';
-import { allChains } from './chain/config.js';
+import { allChains, type ChainConfig } from './chain/config.js';
+import { followClockChains } from './indexer/clock-chain-followers.js';
 import { ChainMisconfiguredError } from './chain/chain-check.js';
 import { defaultLeaseHolder } from './indexer/lease.js';
 import { createLogger } from './logger.js';
@@ -38,24 +39,27 @@ const temporal = await connectTemporalClient(config.temporalAddress, config.temp
 const events = createEventDispatcher(temporal, config.temporalTaskQueue, (error, eventId) =>
   log.warn({ err: error, eventId }, 'waking the event dispatcher failed; the outbox sweep will wake it'),
 );
-const hooks = createHookRegistry([
-  ...subscriptionIndexerHooks(config.chain, {
-    sql,
-    temporal,
-    taskQueue: config.temporalTaskQueue,
-    events,
-    log: log.child({ hook: 'subscriptions' }),
-  }),
-  ...agentIndexerHooks(config.chain, { sql, temporal }),
-  ...depositIndexerHooks({
-    sql,
-    events,
-    temporal,
-    taskQueue: config.temporalTaskQueue,
-    publicBaseUrl: config.publicBaseUrl,
-    chain: config.chain,
-  }),
-]);
+/** The hooks of the chains of `chain` (the configuration's, or one test clock's fork). */
+const hooksFor = (chain: ChainConfig) =>
+  createHookRegistry([
+    ...subscriptionIndexerHooks(chain, {
+      sql,
+      temporal,
+      taskQueue: config.temporalTaskQueue,
+      events,
+      log: log.child({ hook: 'subscriptions' }),
+    }),
+    ...agentIndexerHooks(chain, { sql, temporal }),
+    ...depositIndexerHooks({
+      sql,
+      events,
+      temporal,
+      taskQueue: config.temporalTaskQueue,
+      publicBaseUrl: config.publicBaseUrl,
+      chain,
+    }),
+  ]);
+const hooks = hooksFor(config.chain);
 /** Blocks per step (INDEXER_BATCH_SIZE, default 500): smaller ranges on providers with tight getLogs limits. */
 const batchSize = Number(process.env.INDEXER_BATCH_SIZE ?? 500);
 
@@ -67,6 +71,24 @@ const holder = process.env.INDEXER_ID || defaultLeaseHolder();
 const leaseConnections = chains.map(() =>
   createSql(config.databaseUrl, { max: 1, timeouts: config.databaseTimeouts, applicationName: 'stablepay-indexer-lease' }),
 );
+// Test clocks' own chains (TEST_CLOCK_CHAINS=fork), followed while their clocks live; leases on a connection of their own.
+const clockLeaseConnection = config.chain.test
+  ? createSql(config.databaseUrl, { max: 1, timeouts: config.databaseTimeouts, applicationName: 'stablepay-indexer-lease' })
+  : undefined;
+const clockChains = clockLeaseConnection
+  ? followClockChains(
+      {
+        sql,
+        config: config.chain,
+        hooksFor,
+        temporal,
+        batchSize,
+        lease: { sql: clockLeaseConnection, holder, ...config.indexerLease },
+        log: log.child({ mode: 'test', clockChain: true }),
+      },
+      controller.signal,
+    )
+  : Promise.resolve();
 let refusal: unknown;
 await Promise.all(
   chains.map((settings, i) =>
@@ -88,6 +110,8 @@ await Promise.all(
       }),
   ),
 );
+await clockChains;
+await clockLeaseConnection?.end({ timeout: 5 });
 await temporal.connection.close();
 await Promise.all(leaseConnections.map((connection) => connection.end({ timeout: 5 })));
 await sql.end({ timeout: 5 });

@@ -12,7 +12,8 @@ import { ensureSchedules } from './temporal/schedules.js';
 import { wakeEventDispatcher } from './events/dispatch.js';
 import { createWorker } from './temporal/worker.js';
 import { createViemSubscriptionChain } from './subscriptions/chain.js';
-import { subscriptionChainModes } from './subscriptions/indexer-hooks.js';
+import { subscriptionChainModeOf, subscriptionChainModes } from './subscriptions/indexer-hooks.js';
+import { createChainResolver, findChainWith } from './test-clocks/chain-registry.js';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel).child({ process: 'worker' });
@@ -29,6 +30,11 @@ const connection = await NativeConnection.connect({ address: config.temporalAddr
 await ensureSchedules(temporal, config.temporalTaskQueue);
 // The event dispatcher of this task queue: started if missing, and told to look at the outbox now.
 await wakeEventDispatcher(temporal, config.temporalTaskQueue);
+const findChain = findChainWith(createChainResolver({ sql, config: config.chain }));
+const clockChainModes = async (livemode: boolean, chainId: number) => {
+  const settings = await findChain(livemode, chainId);
+  return settings && subscriptionChainModeOf(settings);
+};
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
 const worker = await createWorker({
   connection,
@@ -40,7 +46,11 @@ const worker = await createWorker({
   ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : {}),
   mailer,
   chain: config.chain,
-  subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config.chain), { sql }),
+  subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config.chain), {
+    sql,
+    // A test clock's own chain (TEST_CLOCK_CHAINS=fork): its subscriptions are charged there.
+    resolveChain: clockChainModes,
+  }),
   publicBaseUrl: config.publicBaseUrl,
   secretsEncryptionKey: config.secretsEncryptionKey,
   webhooks: {

@@ -13,7 +13,9 @@
 // On a test clock (issue #30) the wait to expiresAt is on the clock's time (workflows/clock.ts), and
 // a deleted clock expires the session at once.
 // BusinessStatus (workflows/business-status.ts) follows the session's status from `open` (set at start):
-// completed, expired, cancelled. `processing` is the relay's (it never passes through this run).
+// completed, expired, cancelled. `processing` is the relay's (it never passes through this run). ChainId is set
+// at start for a session that accepts one chain; one that accepts several starts with 0 and gets the paying
+// chain's id with `completed` (the same upsert, so no new command).
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { PERMANENT_FAILURES, permanentFailureType } from '../src/temporal/failures.js';
@@ -89,8 +91,9 @@ async function sessionRun(
       if (confirmedHash === undefined && !cancelled && failures === 0) continue;
     }
     if (confirmedHash !== undefined) {
-      await completePaymentSession({ sessionId, transactionHash: confirmedHash });
-      publishBusinessStatus('completed');
+      const done = await completePaymentSession({ sessionId, transactionHash: confirmedHash });
+      // The chain that paid it: the ChainId of a session that accepted several is known only now.
+      publishBusinessStatus('completed', { chainId: done.chainId });
       return 'completed';
     }
     if (cancelled) {

@@ -10,3 +10,10 @@ export function explorerTxUrl(chainId: number | string, hash: string): string | 
 export function chainName(chainId: number | string): string {
   return findChainPreset(String(chainId))?.displayName ?? `Local chain ${chainId}`;
 }
+
+/** Where a payment session is: the chain that paid it, else the chains it accepts ("Base or Arbitrum One"). */
+export function sessionNetwork(session: { chainId: number; transactionChainId?: number | null; acceptedChainIds?: number[] }): string {
+  if (session.transactionChainId != null) return chainName(session.transactionChainId);
+  const accepted = session.acceptedChainIds?.length ? session.acceptedChainIds : [session.chainId];
+  return accepted.map(chainName).join(' or ');
+}

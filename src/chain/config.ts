@@ -282,6 +282,25 @@ export function chainsOf(config: ChainConfig, livemode: boolean): ChainSettings[
   return first ? [first, ...((livemode ? config.others?.live : config.others?.test) ?? [])] : [];
 }
 
+/**
+ * A list's `?chainId=` filter: a chain of the mode, else `invalid_request` naming `chainId` (a typo or the other
+ * mode's chain would otherwise be an empty page that looks like "nothing on that chain").
+ */
+export function listedChainId(config: ChainConfig, livemode: boolean, chainId: number | undefined): number | undefined {
+  if (chainId === undefined) return undefined;
+  const ids = chainsOf(config, livemode).map((chain) => chain.chainId);
+  if (!ids.includes(chainId)) {
+    const configured = ids.length > 0 ? `(${ids.join(', ')})` : '(none configured)';
+    throw new InvalidRequestError(
+      `Chain ${chainId} is not one of this deployment's ${livemode ? 'live' : 'test'} mode chains ${configured}.`,
+      {
+        param: 'chainId',
+      },
+    );
+  }
+  return chainId;
+}
+
 /** Every configured chain of both modes: what the indexer follows and readiness checks. */
 export function allChains(config: ChainConfig): ChainSettings[] {
   return [...chainsOf(config, false), ...chainsOf(config, true)];

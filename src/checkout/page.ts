@@ -97,6 +97,10 @@ ${pageScript(island)}`,
   );
 }
 
+/** The network picker of a page whose payment or enrolment can go to several chains: shown by the script when there is a choice. */
+const NETWORK_CHOICE = `
+  <div id="network-choice" hidden><label class="muted" for="network">Network</label><select id="network"></select></div>`;
+
 /** Paying by plain transfer to the session's deposit address: filled and kept current by the script. */
 const TRANSFER_PANEL = `
   <section id="transfer" hidden aria-labelledby="transfer-title">
@@ -119,8 +123,7 @@ export function renderCheckoutPage(sessionId: string): string {
   <h1 id="merchant">Loading…</h1>
   <div class="muted" id="description">Pay with your wallet</div>
   <table id="items" hidden><tbody></tbody></table>
-  <div class="amount" id="amount">&nbsp;</div>
-  <div id="network-choice" hidden><label class="muted" for="network">Network</label><select id="network"></select></div>
+  <div class="amount" id="amount">&nbsp;</div>${NETWORK_CHOICE}
   <button id="pay" type="button" disabled>Pay with wallet</button>
   <div id="message" role="status" aria-live="polite"></div>
   <div class="muted" id="details"></div>${TRANSFER_PANEL}
@@ -142,7 +145,7 @@ export function renderPlanPage(planId: string): string {
     { page: 'plan', planId },
     'Subscribe with your wallet',
     'Subscribe with wallet',
-    email,
+    NETWORK_CHOICE + email,
   );
 }
 

@@ -15,6 +15,7 @@ import { PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import type { Sql } from '../db/client.js';
 import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import { isId } from '../ids.js';
+import { checkoutChainOf } from '../payment-sessions/api-shape.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import * as planRepo from '../subscription-plans/repo.js';
 import * as subscriptionRepo from '../subscriptions/repo.js';
@@ -47,7 +48,8 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
   }
 
   async function readChain(sub: subscriptionRepo.SubscriptionRow) {
-    const settings = chainFor(chain, sub.livemode);
+    // The subscription's own chain (issue 39): its allowance, permit nonce and token domain are there, not on the mode's first.
+    const settings = chainFor(chain, sub.livemode, Number(sub.chainId));
     const client = publicClientFor(settings);
     const token = getAddress(sub.tokenAddress);
     const owner = getAddress(sub.subscriberAddress);
@@ -119,6 +121,7 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
         planName: plan?.name ?? '',
         livemode: sub.livemode,
         chainId: onChain.settings.chainId,
+        addChain: checkoutChainOf({ chainId: onChain.settings.chainId, token: onChain.token }).addChain,
         token: onChain.token,
         tokenDomain: { ...onChain.domain, chainId: Number(onChain.domain.chainId) },
         subscriber: onChain.owner,
@@ -185,6 +188,7 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
           objectId: sub.id,
           businessStatus: 'pending',
           customerWallet: sub.subscriberAddress,
+          chainId: Number(sub.chainId),
         },
       });
       return (await statusOf(sub.id, onChain.nonce)) ?? pending(sub.id, onChain.nonce);

@@ -19,6 +19,7 @@ import {
   checkoutEnrolment,
   checkoutEnrolmentOffer,
   checkoutEnrolmentParams,
+  checkoutEnrolmentQuery,
   checkoutPageParams,
   checkoutPayBody,
   depositQrQuery,
@@ -131,11 +132,12 @@ export function registerCheckoutRoutes(
       tags: ['Checkout'],
       summary: 'What the hosted enrolment page asks the subscriber to sign for a plan',
       description:
-        "Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for.",
+        "Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`.",
       params: checkoutPlanParams,
+      querystring: checkoutEnrolmentQuery,
       response: { 200: checkoutEnrolmentOffer },
     },
-    handler: (request) => withSafeChainErrors(() => checkout.enrolmentOffer(request.params.planId)),
+    handler: (request) => withSafeChainErrors(() => checkout.enrolmentOffer(request.params.planId, request.query.chainId)),
   });
 
   app.route({
@@ -146,7 +148,7 @@ export function registerCheckoutRoutes(
       tags: ['Checkout'],
       summary: "Enrol in a plan with the subscriber's signed permit and Enrolment (used by the hosted enrolment page)",
       description:
-        "Public and same-origin. The terms must be the plan's (as GET /checkout/plans/{planId}/enrolment offers them; trialEnd no later than offered); the server relays the permit and enrolment for the plan's merchant and mode (as POST /v1/relay/subscriptions) under the Idempotency-Key `checkout_<planId>_<enrolment nonce>`. The optional `customerEmail` is kept on the wallet's customer once the relay accepted the signatures; it is where the renewal email goes.",
+        "Public and same-origin. `chainId` is the chain the subscriber chose (one the plan is offered on; default its first); the terms must be the plan's there (as GET /checkout/plans/{planId}/enrolment?chainId= offers them; trialEnd no later than offered), and the permit and enrolment signed for that chain; the server relays the permit and enrolment for the plan's merchant and mode (as POST /v1/relay/subscriptions) under the Idempotency-Key `checkout_<planId>_<enrolment nonce>`. The optional `customerEmail` is kept on the wallet's customer once the relay accepted the signatures; it is where the renewal email goes.",
       params: checkoutPlanParams,
       body: checkoutEnrolBody,
       response: { 200: checkoutEnrolment },

@@ -1,6 +1,8 @@
 // Request and response shapes of the hosted checkout's same-origin server route.
 import { z } from 'zod';
-import { chainIdQuery, idParam, emailAddress } from '../http/schemas.js';
+import { chainIdField, chainIdQuery, idParam, emailAddress } from '../http/schemas.js';
+import { checkoutChain } from '../payment-sessions/schemas.js';
+import { promotionCodeText } from '../promotion-codes/schemas.js';
 import { relayPaymentBody, relaySubscriptionBody } from '../relay/schemas.js';
 
 export const checkoutPageParams = z.object({ id: z.string().max(64) });
@@ -51,6 +53,11 @@ export type CheckoutPayBody = z.infer<typeof checkoutPayBody>;
 export type CheckoutPayment = z.infer<typeof checkoutPayment>;
 
 export const checkoutPlanParams = z.object({ planId: idParam('plan') });
+export const checkoutEnrolmentQuery = z.object({
+  chainId: chainIdQuery.describe(
+    "The chain to enrol on: one of the offer's `chains` (the plan's `chainIds`, else every chain of the mode); default: the plan's first.",
+  ),
+});
 export const checkoutPlanPageParams = z.object({ planId: z.string().max(64) });
 export const checkoutEnrolmentParams = z.object({
   planId: idParam('plan'),
@@ -71,7 +78,15 @@ export const checkoutEnrolmentOffer = z
     planName: z.string(),
     merchantName: z.string(),
     livemode: z.boolean(),
-    chainId: z.number().int(),
+    chainId: z
+      .number()
+      .int()
+      .describe("The chain these terms, the manager and its domain are on: the one asked for, else the plan's first."),
+    chains: z
+      .array(checkoutChain)
+      .describe(
+        "Every chain the plan is offered on, the default first: the hosted page's network picker. GET again with `?chainId=` for another chain's offer.",
+      ),
     subscriptionManager: z.string().describe('The SubscriptionManager the permit is granted to and the Enrolment is signed for.'),
     managerDomain: domain.describe("The SubscriptionManager's EIP-712 domain (sign Enrolment with it)."),
     terms: z
@@ -107,6 +122,7 @@ export const checkoutEnrolment = z
     object: z.literal('checkout_enrolment'),
     planId: z.string(),
     nonce: z.string(),
+    chainId: z.number().int().describe('The chain the enrolment was relayed on.'),
     submissionStatus: z.enum(['pending', 'submitted', 'confirmed', 'failed']),
     transactionHash: z.string().nullable(),
     failureCode: failureCode,
@@ -122,10 +138,20 @@ const renewalToken = z.string().min(16).max(128).describe('The capability from t
 
 /** The enrol route's body: the relay's subscription body plus the customer's optional email (for renewal notices). */
 export const checkoutEnrolBody = relaySubscriptionBody.extend({
+  chainId: chainIdField
+    .optional()
+    .describe(
+      "The chain the subscriber chose and signed for: one the plan is offered on (GET /checkout/plans/{planId}/enrolment lists them in `chains`); default: the plan's first. Another chain is refused (`chainId`), and signatures made for another chain than this one are refused (`permit.signature`, `enrolment.signature`), before anything is relayed.",
+    ),
   customerEmail: emailAddress(254)
     .optional()
     .describe(
       'Optional. Where the "renew your authorisation" email goes when the permitted allowance runs low. Kept on the wallet\'s customer; the first one given wins.',
+    ),
+  promotionCode: promotionCodeText
+    .optional()
+    .describe(
+      "Optional. A promotion code of the plan's merchant (any letter case). Checked before the relay (refused with `invalid_request`, param `promotionCode`); redeemed when the subscription is projected, so each charge pulls the discounted amount. The signed terms stay the plan's amount, the cap, so the discount needs no other signature.",
     ),
 });
 export type CheckoutEnrolBody = z.infer<typeof checkoutEnrolBody>;
@@ -160,7 +186,8 @@ export const checkoutRenewalOffer = z
     merchantName: z.string(),
     planName: z.string(),
     livemode: z.boolean(),
-    chainId: z.number().int(),
+    chainId: z.number().int().describe("The subscription's chain: where it was enrolled, is charged, and where the permit goes."),
+    addChain: checkoutChain.shape.addChain,
     token: z.string().describe('The token the permit is signed for.'),
     tokenDomain: domain.describe("The token's EIP-712 domain (sign the Permit with it)."),
     subscriber: z.string().describe('The permit owner: the wallet that pays the subscription.'),

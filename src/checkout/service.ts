@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { getAddress, isAddressEqual } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { chainFor, subscriptionManagerV2Of, type ChainConfig } from '../chain/config.js';
+import { subscriptionManagerV2Of, type ChainConfig } from '../chain/config.js';
 import { publicClientFor } from '../chain/clients.js';
 import { readDomain } from '../chain/typed-data.js';
 import type { Sql } from '../db/client.js';
@@ -16,12 +16,15 @@ import { findPayoutAddressOn } from '../merchants/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import type { RelayService } from '../relay/service.js';
 import * as planRepo from '../subscription-plans/repo.js';
+import { chosenPlanChain, offeredChainsOf } from '../subscription-plans/offered-chains.js';
 import { chargeWindowSeconds, onChainPeriodSecondsV2 } from '../subscriptions/periods.js';
 import { recordEnrolmentEmail } from '../subscriptions/renewal-repo.js';
+import { enrolmentPromotionCode } from '../discounts/enrolment.js';
+import { recordEnrolmentPromotionCode } from '../discounts/repo.js';
 import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
 import { createRenewalService } from './renewal.js';
 import { qrSvg } from './deposit-qr.js';
-import { networkName, renderDeposit, successUrlFor } from '../payment-sessions/api-shape.js';
+import { checkoutChainOf, networkName, renderDeposit, successUrlFor } from '../payment-sessions/api-shape.js';
 import { renderEndedPage, renderReceiptPage } from './final-pages.js';
 import { checkoutPageState, showsDepositAddress } from './page-state.js';
 import { TRIAL_SLACK_SECONDS } from '../subscriptions/enrolment-match.js';
@@ -43,6 +46,7 @@ export function enrolmentIdempotencyKey(planId: string, nonce: string): string {
 
 /** What the hosted pages show of a relay submission. */
 type SubmissionOutcome = {
+  chainId: number;
   status: CheckoutPayment['submissionStatus'];
   transactionHash: string | null;
   failureCode: string | null;
@@ -54,6 +58,7 @@ function renderEnrolment(planId: string, nonce: string, submission: SubmissionOu
     object: 'checkout_enrolment',
     planId,
     nonce: nonce.toLowerCase(),
+    chainId: submission.chainId,
     submissionStatus: submission.status,
     transactionHash: submission.transactionHash,
     failureCode: submission.failureCode,
@@ -82,9 +87,10 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
     return plan;
   }
 
-  /** What the enrolment page asks the subscriber to sign for a plan. */
-  async function offerFor(plan: planRepo.PlanRow): Promise<CheckoutEnrolmentOffer> {
-    const settings = chainFor(chain, plan.livemode);
+  /** What the enrolment page asks the subscriber to sign for a plan on `chainId` (one it is offered on; default its first). */
+  async function offerFor(plan: planRepo.PlanRow, chainId?: number): Promise<CheckoutEnrolmentOffer> {
+    const offered = offeredChainsOf(chain, plan);
+    const settings = chosenPlanChain(offered, chainId);
     const merchant = await sessionRepo.findMerchantDisplay(sql, plan.merchantId);
     // The terms name the merchant's payout on the enrolment's chain (its own there, else the account's).
     const payout = await findPayoutAddressOn(sql, plan, settings.chainId);
@@ -104,6 +110,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       merchantName: merchant.name,
       livemode: plan.livemode,
       chainId: settings.chainId,
+      chains: offered.map((s) => checkoutChainOf({ chainId: s.chainId, token: s.token })),
       subscriptionManager: manager,
       managerDomain: { ...managerDomain, chainId: Number(managerDomain.chainId) },
       terms: {
@@ -129,15 +136,18 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       return { status: 200, html: renderPlanPage(plan.id) };
     },
 
-    /** What the enrolment page asks the subscriber to sign for a plan. */
-    async enrolmentOffer(planId: string): Promise<CheckoutEnrolmentOffer> {
-      return offerFor(await planOf(planId));
+    /** What the enrolment page asks the subscriber to sign for a plan, on the chain chosen (default: the plan's first). */
+    async enrolmentOffer(planId: string, chainId?: number): Promise<CheckoutEnrolmentOffer> {
+      return offerFor(await planOf(planId), chainId);
     },
 
-    /** Relays a signed permit + enrolment for the plan's merchant and mode; the terms must be the plan's. */
-    async enrol(planId: string, { customerEmail, ...body }: CheckoutEnrolBody): Promise<CheckoutEnrolment> {
+    /**
+     * Relays a signed permit + enrolment for the plan's merchant and mode on the chain the subscriber chose
+     * (one the plan is offered on); the terms must be the plan's there.
+     */
+    async enrol(planId: string, { customerEmail, promotionCode, ...body }: CheckoutEnrolBody): Promise<CheckoutEnrolment> {
       const plan = await planOf(planId);
-      const offer = await offerFor(plan);
+      const offer = await offerFor(plan, body.chainId);
       const t = body.terms;
       const same = (a: string, b: string) => isAddressEqual(getAddress(a), getAddress(b));
       if (
@@ -159,7 +169,17 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
         throw new InvalidRequestError("terms.trialEnd is later than the plan's trial allows.", { param: 'terms.trialEnd' });
       }
       const scope = { merchantId: plan.merchantId, livemode: plan.livemode };
-      const submission = await relay.submitSubscription(scope, enrolmentIdempotencyKey(plan.id, body.enrolment.nonce), body);
+      // A code that cannot be redeemed is refused before anything is relayed; it is redeemed when the
+      // indexer projects the subscription (src/subscriptions/chain-events.ts).
+      const code = promotionCode === undefined ? undefined : await enrolmentPromotionCode(sql, scope, plan, body.subscriber, promotionCode);
+      // The relay checks both signatures against this chain's domains: signed for another chain, they are refused.
+      const submission = await relay.submitSubscription(scope, enrolmentIdempotencyKey(plan.id, body.enrolment.nonce), {
+        ...body,
+        chainId: offer.chainId,
+      });
+      if (code) {
+        await recordEnrolmentPromotionCode(sql, { ...scope, planId: plan.id, subscriberAddress: body.subscriber, promotionCodeId: code });
+      }
       // Only once the relay accepted the subscriber's signatures: the email is kept on the wallet's
       // customer, where the subscription the indexer projects finds it (renewal notices).
       if (customerEmail)

@@ -39,6 +39,16 @@ export const EVENT_TYPES = [
   'product.created',
   'product.updated',
   'product.archived',
+  /** Coupons and promotion codes (issue 40); data.object is the coupon or code. docs/events.md. */
+  'coupon.created',
+  'coupon.updated',
+  'coupon.deleted',
+  'promotion_code.created',
+  'promotion_code.updated',
+  /** A coupon was applied to a subscription; data.object is the discount, data.subscription the subscription. */
+  'customer.discount.created',
+  /** A subscription's discount ended (removed, replaced or used up); same data. */
+  'customer.discount.deleted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -113,6 +113,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
           currency: input.currency,
           expiresAt: new Date(dueAt.getTime() + SESSION_GRACE_DAYS * DAY_MS),
           testClockId: clock.testClockId,
+          clockChainId: clock.chainId,
         });
         const year = now.getUTCFullYear();
         const sequence = await repo.nextInvoiceNumber(tx, scope, year);

@@ -104,14 +104,18 @@ export function networkName(chainId: number): string {
   return findChainPreset(String(chainId))?.displayName ?? `Chain ${chainId}`;
 }
 
-/** A chain as the hosted checkout offers it; a preset's chain comes with what a wallet needs to add it (EIP-3085). */
-export function checkoutChainOf(chain: repo.AcceptedChain, payTo: string): CheckoutChain {
+/**
+ * A chain as the hosted checkout offers it; a preset's chain comes with what a wallet needs to add it (EIP-3085).
+ * `payTo` (a payment session's payout on the chain) is absent where nothing is paid to it (a plan's enrolment offer
+ * names the payout in its terms; the renewal page signs a permit only).
+ */
+export function checkoutChainOf(chain: repo.AcceptedChain, payTo?: string): CheckoutChain {
   const preset = findChainPreset(String(chain.chainId));
   return {
     chainId: chain.chainId,
     network: networkName(chain.chainId),
     token: chain.token,
-    payTo,
+    ...(payTo === undefined ? {} : { payTo }),
     addChain: preset
       ? {
           chainId: `0x${preset.chainId.toString(16)}`,

@@ -82,7 +82,7 @@ export async function onTransferToDepositAddress(deps: DepositHookDeps, event: C
     taskQueue: deps.taskQueue,
     args: [{ depositId: deposit.id }],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    tags: { merchantId: session.merchantId, livemode: session.livemode },
+    tags: { merchantId: session.merchantId, livemode: session.livemode, chainId: Number(deposit.chainId) },
   });
   if (deposit.status !== 'pending') return;
   if (!expected.accepted) {

@@ -199,7 +199,12 @@ export const checkoutChain = z
     chainId: z.number().int(),
     network: z.string().describe('The chain\'s name for people ("Base", "Anvil (local chain 31337)").'),
     token: z.string().describe("The session's token (USDC) on this chain."),
-    payTo: z.string().describe("The merchant's payout address on this chain: a wallet payment on this chain authorizes a transfer to it."),
+    payTo: z
+      .string()
+      .optional()
+      .describe(
+        "A payment session's payout address on this chain: a wallet payment on this chain authorizes a transfer to it. Absent on a plan's enrolment offer, whose `terms.merchant` names the chain's payout.",
+      ),
     addChain: z
       .object({
         chainId: z.string().describe('0x-prefixed hex.'),

@@ -5,7 +5,7 @@
 import { createdRangeOf } from '../http/list-filters.js';
 import type { Client } from '@temporalio/client';
 import { getAddress } from 'viem';
-import { chainFor, chainsOf, depositFactoryOf, type ChainConfig } from '../chain/config.js';
+import { chainFor, chainsOf, depositFactoryOf, listedChainId, type ChainConfig } from '../chain/config.js';
 import { CURRENT_DEPOSIT_FACTORY_VERSION, depositAddressOf } from '../chain/deposits/deposit-address.js';
 import type { Db, Sql } from '../db/client.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
@@ -52,13 +52,24 @@ export async function insertSessionInTx(
     testClockId?: string | null;
     /** The chains the customer may pay on (default: the account's setting, else every chain of the mode). */
     acceptedChainIds?: number[];
+    /** The chain of the test clock it is created on, when the clock has one of its own (TEST_CLOCK_CHAINS=fork). */
+    clockChainId?: number | null;
   },
 ): Promise<repo.PaymentSessionRow> {
-  chainFor(chain, scope.livemode);
+  const modeFirst = chainFor(chain, scope.livemode);
   const merchant = await repo.findMerchantDisplay(tx, scope.merchantId);
-  const resolved = resolveAcceptedChains(chain, scope.livemode, input.acceptedChainIds, merchant?.acceptedChainIds);
+  // On a clock with a chain of its own the session is paid there only: the chain whose time the clock moves
+  // (issue 39). A fork has the test chain's token and contracts at the same addresses.
+  if (input.clockChainId && input.acceptedChainIds)
+    throw new InvalidRequestError("A payment session on a test clock with a chain of its own is paid on the clock's chain only.", {
+      param: 'acceptedChainIds',
+    });
+  const resolved = input.clockChainId
+    ? [{ chainId: input.clockChainId, token: modeFirst.token }]
+    : resolveAcceptedChains(chain, scope.livemode, input.acceptedChainIds, merchant?.acceptedChainIds);
   // The first accepted chain is the session's chain: where its token, payTo and payment URI point by default.
-  const settings = chainFor(chain, scope.livemode, resolved[0]!.chainId);
+  const settingsOf = (chainId: number) => (input.clockChainId ? { ...modeFirst, chainId } : chainFor(chain, scope.livemode, chainId));
+  const settings = settingsOf(resolved[0]!.chainId);
   if (!merchant?.payoutAddress) {
     throw new InvalidRequestError(
       'The merchant has no payout address: complete business onboarding (payout address) before creating payment sessions or invoices.',
@@ -72,7 +83,7 @@ export async function insertSessionInTx(
   const chainPayouts = await merchantRepo.findChainPayouts(tx, scope.merchantId, scope.livemode);
   const acceptedChains = resolved.map((accepted) => {
     const payTo = getAddress(chainPayouts.find((own) => own.chainId === accepted.chainId)?.payoutAddress ?? merchant.payoutAddress!);
-    const factory = depositFactoryOf(chainFor(chain, scope.livemode, accepted.chainId), CURRENT_DEPOSIT_FACTORY_VERSION);
+    const factory = depositFactoryOf(settingsOf(accepted.chainId), CURRENT_DEPOSIT_FACTORY_VERSION);
     return { ...accepted, payTo, depositAddress: depositAddressOf(factory, id, payTo, CURRENT_DEPOSIT_FACTORY_VERSION) };
   });
   return repo.insertPaymentSession(tx, {
@@ -130,6 +141,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
           createdByApiKeyId,
           ...origin,
           testClockId: clock.testClockId,
+          clockChainId: clock.chainId,
         });
         return { row, start: await queueWorkflowStart(tx, paymentSessionWorkflowStart(taskQueue, row)) };
       });
@@ -150,7 +162,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         ...createdRangeOf(query),
         status: query.status,
         q: query.q,
-        ...(query.chainId === undefined ? {} : { chainId: query.chainId }),
+        ...(query.chainId === undefined ? {} : { chainId: listedChainId(chain, scope.livemode, query.chainId)! }),
         before: decodeCursor(query.cursor),
         limit: query.limit,
       });

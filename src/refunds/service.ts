@@ -20,7 +20,8 @@ import {
 import { refusalOfMinedCall } from '../chain/mined-refusal.js';
 import { nameBlacklistedSide } from '../chain/token-standing.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
-import { chainFor, type ChainConfig } from '../chain/config.js';
+import { listedChainId, type ChainConfig } from '../chain/config.js';
+import { createChainResolver } from '../test-clocks/chain-registry.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
 import { isUniqueViolation, type Db, type Sql } from '../db/client.js';
 import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
@@ -147,6 +148,8 @@ export function createRefundService({
 }: RefundServiceDeps) {
   const starter = createWorkflowStarter(temporal, sql, onStartError ?? (() => {}));
   const render = (row: repo.RefundRow) => renderRefund(row, publicBaseUrl);
+  /** The mode's chains and the test clocks' forks: a clock's objects are paid, so refunded, on its chain (issue 39). */
+  const chainOf = createChainResolver({ sql, config: chain });
 
   /** The claim link to the customer, when the refunded invoice has their email; the email ids to deliver after commit. */
   async function queueClaimEmail(tx: Db, row: repo.RefundRow, invoiceId: string | null): Promise<string[]> {
@@ -176,7 +179,7 @@ export function createRefundService({
    * never count the same allowance twice), else `wallet`.
    */
   async function methodFor(tx: Db, livemode: boolean, chainId: number, payout: string, amount: bigint): Promise<repo.RefundMethod> {
-    const settings = chainFor(chain, livemode, chainId);
+    const settings = await chainOf(livemode, chainId);
     const operator = refundOperatorOf(settings);
     if (!operator) return 'wallet';
     await repo.lockRefundAllowance(tx, settings.chainId, livemode, payout);
@@ -244,7 +247,7 @@ export function createRefundService({
             { param: 'chainId' },
           );
         }
-        const settings = chainFor(chain, scope.livemode, paymentChain);
+        const settings = await chainOf(scope.livemode, paymentChain);
         const choice: RecipientChoice = input.destination
           ? { kind: 'known', address: getAddress(input.destination), source: 'merchant_specified' }
           : input.customerClaim
@@ -327,7 +330,7 @@ export function createRefundService({
         if (refund.transactionHash === hash) return render(refund);
         throw new InvalidStateError('The refund already succeeded with another transaction.', { param: 'transactionHash' });
       }
-      const settings = chainFor(chain, scope.livemode, Number(refund.chainId));
+      const settings = await chainOf(scope.livemode, Number(refund.chainId));
       const client = publicClientFor(settings);
       const [receipt, latest] = await withSafeChainErrors(() =>
         Promise.all([client.getTransactionReceipt({ hash }).catch(() => undefined), client.getBlockNumber()]),
@@ -406,7 +409,7 @@ export function createRefundService({
       if (!refund.toAddress || !isAddressEqual(getAddress(a.to), getAddress(refund.toAddress)))
         throw mismatch('to', refund.toAddress ?? 'the claimed address');
       if (a.value !== refund.amount) throw mismatch('value', refund.amount);
-      const settings = chainFor(chain, scope.livemode, Number(refund.chainId));
+      const settings = await chainOf(scope.livemode, Number(refund.chainId));
       if (!settings.relayerKey)
         throw new InvalidStateError(`${settings.mode} mode has no relayer on this deployment.`, { param: 'livemode' });
       const client = publicClientFor(settings);
@@ -468,7 +471,7 @@ export function createRefundService({
      * and its workflow start is queued in the same transaction, so it runs even if this process dies.
      */
     async resumeAwaitingAllowance(scope: MerchantScope, chainId?: number): Promise<string[]> {
-      const settings = chainFor(chain, scope.livemode, chainId);
+      const settings = await chainOf(scope.livemode, chainId);
       const operator = refundOperatorOf(settings);
       const payout = await findPayoutAddressOn(sql, scope, settings.chainId);
       if (!operator || !payout) return [];
@@ -545,7 +548,7 @@ export function createRefundService({
             message: 'Enter a wallet address: 0x followed by 40 hexadecimal digits (mixed case must be a valid checksum).',
           };
         const session = await sessionRepo.lockPaymentSession(tx, refund, refund.paymentSessionId);
-        const settings = chainFor(chain, refund.livemode, Number(refund.chainId));
+        const settings = await chainOf(refund.livemode, Number(refund.chainId));
         const to = getAddress(parsed.data);
         const refused = refusedRecipient(to, settings, session!);
         if (refused) return { kind: 'invalid', message: refused };
@@ -562,7 +565,7 @@ export function createRefundService({
 
     /** The refund allowance of the merchant's payout wallet for the operator, and how to grant it. */
     async allowance(scope: MerchantScope, chainId?: number): Promise<RefundAllowance> {
-      const settings = chainFor(chain, scope.livemode, chainId);
+      const settings = await chainOf(scope.livemode, chainId);
       const operator = refundOperatorOf(settings);
       // The payout wallet on this chain (its own there, else the account's) grants the allowance there.
       const owner = await findPayoutAddressOn(sql, scope, settings.chainId);
@@ -605,7 +608,7 @@ export function createRefundService({
      * address before anything is sent, then sent by the operator; answers the allowance once mined.
      */
     async grantAllowance(scope: MerchantScope, body: GrantRefundAllowanceBody): Promise<RefundAllowance> {
-      const settings = chainFor(chain, scope.livemode, body.chainId);
+      const settings = await chainOf(scope.livemode, body.chainId);
       const operator = refundOperatorOf(settings);
       if (!operator)
         throw new InvalidStateError(`${settings.mode} mode has no operator on this deployment: refunds cannot be sent from an allowance.`, {
@@ -664,7 +667,7 @@ export function createRefundService({
       const rows = await repo.listRefunds(sql, scope, {
         ...createdRangeOf(query),
         status: query.status,
-        ...(query.chainId === undefined ? {} : { chainId: query.chainId }),
+        ...(query.chainId === undefined ? {} : { chainId: listedChainId(chain, scope.livemode, query.chainId)! }),
         q: query.q,
         before: decodeCursor(query.cursor),
         limit: query.limit,

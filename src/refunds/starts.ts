@@ -5,12 +5,19 @@ import type * as repo from './repo.js';
 
 export function refundWorkflowStart(
   taskQueue: string,
-  row: Pick<repo.RefundRow, 'id' | 'merchantId' | 'livemode' | 'status'>,
+  row: Pick<repo.RefundRow, 'id' | 'merchantId' | 'livemode' | 'status' | 'chainId'>,
 ): WorkflowStart {
   return workflowStart(refundWorkflow, {
     workflowId: refundWorkflowId(row.id),
     taskQueue,
     args: [{ refundId: row.id }],
-    tags: { merchantId: row.merchantId, livemode: row.livemode, object: 'refund', objectId: row.id, businessStatus: row.status },
+    tags: {
+      merchantId: row.merchantId,
+      livemode: row.livemode,
+      object: 'refund',
+      objectId: row.id,
+      businessStatus: row.status,
+      chainId: Number(row.chainId),
+    },
   });
 }

@@ -7,13 +7,15 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { subscriptionManagerAbi } from '../chain/generated/contracts.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { acceptsChain } from '../payment-sessions/accepted-chains.js';
-import { chainFor, chainsOf, subscriptionManagerV2Of, type ChainConfig, type ChainSettings } from '../chain/config.js';
+import { chainsOf, subscriptionManagerV2Of, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { chargeWindowForPeriod } from '../subscriptions/periods.js';
 import { nextBlockTime } from '../chain/chain-time.js';
 import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-recovery.js';
 import { isValidContractSignature } from '../chain/erc1271.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
 import { refuseTokenStanding } from './token-door.js';
+import { createChainResolver } from '../test-clocks/chain-registry.js';
+import { clockChainOfWallet } from '../test-clocks/repo.js';
 import { EIP3009_TYPES, ENROLMENT_V2_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { isUniqueViolation, type Sql } from '../db/client.js';
 import { afterCommit } from '../db/request-transaction.js';
@@ -56,13 +58,24 @@ const refuse = (param: string, message: string) => new InvalidRequestError(messa
 export type RelayServiceDeps = { sql: Sql; chain: ChainConfig; tokens: TokenService; temporal?: Client; taskQueue: string };
 
 export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: RelayServiceDeps) {
+  const chainOf = createChainResolver({ sql, config: chain });
   /** The mode's chain the submission is sent on: the one named (issue 39), else the mode's first. */
-  function settingsFor(scope: MerchantScope, chainId?: number): ChainSettings {
-    const settings = chainFor(chain, scope.livemode, chainId);
+  async function settingsFor(scope: MerchantScope, chainId?: number): Promise<ChainSettings> {
+    // A test clock's own chain is one more chain of test mode (issue 39): its sessions are paid there.
+    const settings = await chainOf(scope.livemode, chainId);
     if (!settings.relayerKey) {
       throw new InvalidRequestError(`The relay is not configured for ${settings.mode} mode on this deployment.`, { param: 'livemode' });
     }
     return settings;
+  }
+
+  /**
+   * Where an enrolment is sent: a subscriber on a test clock with a chain of its own (TEST_CLOCK_CHAINS=fork)
+   * enrols on the clock's chain, whose time the clock moves and where its charges go (issue 39); else the mode's first.
+   */
+  async function enrolmentSettings(scope: MerchantScope, subscriber: Address): Promise<ChainSettings> {
+    const clockChainId = scope.livemode ? undefined : await clockChainOfWallet(sql, scope.merchantId, subscriber);
+    return settingsFor(scope, clockChainId);
   }
 
   function requireKey(key: string | undefined): string {
@@ -184,7 +197,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
   return {
     async submitPayment(scope: MerchantScope, idempotencyKey: string | undefined, body: RelayPaymentBody): Promise<RelaySubmission> {
       const key = requireKey(idempotencyKey);
-      const settings = settingsFor(scope, body.chainId);
+      const settings = await settingsFor(scope, body.chainId);
       const client = publicClientFor(settings);
       const token = getAddress(body.token ?? settings.token);
       if (!isAddressEqual(token, settings.token))
@@ -304,11 +317,13 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       body: RelaySubscriptionBody,
     ): Promise<RelaySubmission> {
       const key = requireKey(idempotencyKey);
-      const settings = settingsFor(scope);
+      const subscriber = getAddress(body.subscriber);
+      // The chain named (the subscription lives there; its manager's and token's domains check both
+      // signatures); none named: the subscriber's test clock's own chain, else the mode's first.
+      const settings = body.chainId !== undefined ? await settingsFor(scope, body.chainId) : await enrolmentSettings(scope, subscriber);
       const client = publicClientFor(settings);
       // New enrolments go to SubscriptionManagerV2 (charge windows); v1 keeps charging what enrolled on it.
       const manager = subscriptionManagerV2Of(settings);
-      const subscriber = getAddress(body.subscriber);
       const token = getAddress(body.terms.token);
       if (!isAddressEqual(token, settings.token)) throw refuse('terms.token', `Subscriptions are paid in ${settings.token} in this mode.`);
       const operator = settings.operator ?? (settings.operatorKey ? privateKeyToAccount(settings.operatorKey).address : undefined);

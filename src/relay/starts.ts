@@ -8,12 +8,19 @@ import type * as repo from './repo.js';
 export async function startRelayWorkflow(
   temporal: Client,
   taskQueue: string,
-  row: Pick<repo.SubmissionRow, 'id' | 'merchantId' | 'livemode' | 'idempotencyKey' | 'status'>,
+  row: Pick<repo.SubmissionRow, 'id' | 'merchantId' | 'livemode' | 'idempotencyKey' | 'status' | 'chainId'>,
 ): Promise<boolean> {
   return startWorkflowOnce(temporal, relaySubmissionWorkflow, {
     workflowId: relayWorkflowId(row),
     taskQueue,
     args: [{ submissionId: row.id, livemode: row.livemode }],
-    tags: { merchantId: row.merchantId, livemode: row.livemode, object: 'relay_submission', objectId: row.id, businessStatus: row.status },
+    tags: {
+      merchantId: row.merchantId,
+      livemode: row.livemode,
+      object: 'relay_submission',
+      objectId: row.id,
+      businessStatus: row.status,
+      chainId: Number(row.chainId),
+    },
   });
 }

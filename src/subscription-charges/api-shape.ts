@@ -11,6 +11,16 @@ export function renderCharge(row: repo.ChargeRow): SubscriptionCharge {
     periodIndex: row.periodIndex,
     periodStart: row.periodStart.toISOString(),
     amount: row.amount,
+    subtotal: row.discount ? (BigInt(row.amount) + BigInt(row.discount.amountOff)).toString() : row.amount,
+    discount: row.discount
+      ? {
+          discount: row.discount.id,
+          coupon: row.discount.couponId,
+          promotionCode: row.discount.promotionCodeId,
+          name: row.discount.name,
+          amountOff: row.discount.amountOff,
+        }
+      : null,
     currency: 'USDC',
     status: row.status,
     attempts: row.attempts,

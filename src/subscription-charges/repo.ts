@@ -25,6 +25,8 @@ export type ChargeRow = {
   settledAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The discount line: the discount the period was charged under and what it took off; null: full amount. */
+  discount: { id: string; couponId: string; promotionCodeId: string | null; name: string | null; amountOff: string } | null;
 };
 
 const columns = (db: Db) =>
@@ -33,7 +35,10 @@ const columns = (db: Db) =>
      period_index as "periodIndex",
      period_start as "periodStart", amount::text as amount, status, attempts, tx_hash as "txHash",
      block_number::text as "blockNumber", failure_code as "failureCode", failure_reason as "failureReason",
-     attempted_at as "attemptedAt", settled_at as "settledAt", created_at as "createdAt", updated_at as "updatedAt"`;
+     attempted_at as "attemptedAt", settled_at as "settledAt", created_at as "createdAt", updated_at as "updatedAt",
+     (select json_build_object('id', d.id, 'couponId', d.coupon_id, 'promotionCodeId', d.promotion_code_id, 'name', k.name,
+        'amountOff', subscription_charges.discount_amount::text)
+      from subscription_discounts d join coupons k on k.id = d.coupon_id where d.id = subscription_charges.discount_id) as discount`;
 
 /**
  * The charge of a period, created on the first attempt. Attempt `attempt` is
@@ -50,13 +55,16 @@ export async function upsertChargeAttempt(
     periodStart: Date;
     amount: string;
     attempt: number;
+    /** The discount line of the period, fixed by its first attempt (a retry keeps the amount it started with). */
+    discount?: { id: string; amountOff: string } | null;
   },
 ): Promise<ChargeRow> {
   await db`
-    insert into subscription_charges (id, merchant_id, livemode, subscription_id, chain_id, period_index, period_start, amount, status, attempts, attempted_at)
+    insert into subscription_charges (id, merchant_id, livemode, subscription_id, chain_id, period_index, period_start, amount, status, attempts,
+      attempted_at, discount_id, discount_amount)
     values (${input.id}, ${input.merchantId}, ${input.livemode}, ${input.subscriptionId},
             (select chain_id from subscriptions where id = ${input.subscriptionId}), ${input.periodIndex}, ${input.periodStart},
-            ${input.amount}, 'pending', ${input.attempt}, now())
+            ${input.amount}, 'pending', ${input.attempt}, now(), ${input.discount?.id ?? null}, ${input.discount?.amountOff ?? null})
     on conflict (subscription_id, period_index) do update
       set attempts = excluded.attempts, attempted_at = now(), updated_at = now(),
           status = case when subscription_charges.status = 'succeeded' then 'succeeded' else 'pending' end
@@ -111,12 +119,18 @@ export async function findCharge(db: Db, scope: MerchantScope, id: string): Prom
 export async function listCharges(
   db: Db,
   scope: MerchantScope,
-  filter: { subscriptionId?: string; before?: string; limit: number },
+  filter: { subscriptionId?: string; chainId?: number; before?: string; limit: number },
 ): Promise<ChargeRow[]> {
   return db<ChargeRow[]>`
     select ${columns(db)} from subscription_charges
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
       ${filter.subscriptionId ? db`and subscription_id = ${filter.subscriptionId}` : db``}
+      ${
+        // A row written before charges carried their chain (fixtures) is on its subscription's, as the columns read it.
+        filter.chainId === undefined
+          ? db``
+          : db`and coalesce(chain_id, (select s.chain_id from subscriptions s where s.id = subscription_id)) = ${filter.chainId}`
+      }
       ${filter.before ? db`and id < ${filter.before}` : db``}
     order by id desc limit ${filter.limit + 1}`;
 }

@@ -1,6 +1,6 @@
 // Response shapes of subscription charges.
 import { z } from 'zod';
-import { idParam, pathId, timestamp } from '../http/schemas.js';
+import { chainIdQuery, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 
 export const subscriptionCharge = z
@@ -11,7 +11,18 @@ export const subscriptionCharge = z
     chainId: z.number().int().describe("The chain the charge is sent on (EIP-155 id): always its subscription's."),
     periodIndex: z.number().int().describe('The 0-based period this charge is for; at most one charge per period.'),
     periodStart: timestamp,
-    amount: z.string(),
+    amount: z.string().describe('What the period pulls (after the discount line, if any), in base units.'),
+    subtotal: z.string().describe('The full amount of the period before any discount: `amount` plus `discount.amountOff`.'),
+    discount: z
+      .object({
+        discount: z.string().describe('The discount id (`di_`).'),
+        coupon: z.string().describe('The coupon id.'),
+        promotionCode: z.string().nullable(),
+        name: z.string().nullable().describe("The coupon's name, the line's label."),
+        amountOff: z.string().describe('What the discount took off this period, in base units.'),
+      })
+      .nullable()
+      .describe('The discount line of the charge; null: charged in full.'),
     currency: z.string(),
     status: z
       .enum(['pending', 'succeeded', 'failed'])
@@ -35,7 +46,10 @@ export const subscriptionCharge = z
 
 export const chargeParams = z.object({ id: pathId('subscriptionCharge') });
 export const chargeList = listOf(subscriptionCharge);
-export const chargeListQuery = listQueryOf('subscriptionCharge').extend({ subscriptionId: idParam('subscription').optional() });
+export const chargeListQuery = listQueryOf('subscriptionCharge').extend({
+  subscriptionId: idParam('subscription').optional(),
+  chainId: chainIdQuery.describe("Only charges on this chain (EIP-155 id): their subscription's."),
+});
 
 export type SubscriptionCharge = z.infer<typeof subscriptionCharge>;
 export type ChargeListQuery = z.infer<typeof chargeListQuery>;

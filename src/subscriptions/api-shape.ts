@@ -1,4 +1,5 @@
 // The API shape of a subscription, shared by the routes, the chain-event hooks and the activities.
+import { renderDiscount } from '../discounts/api-shape.js';
 import type * as repo from './repo.js';
 import type { Subscription } from './schemas.js';
 
@@ -32,6 +33,7 @@ export function renderSubscription(row: repo.SubscriptionRow): Subscription {
     onChainCancelledAt: iso(row.onChainCancelledAt),
     lapsedAt: iso(row.lapsedAt),
     completedAt: iso(row.completedAt),
+    discount: row.discount ? renderDiscount(row.discount, row) : null,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

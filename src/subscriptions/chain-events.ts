@@ -38,6 +38,7 @@ import { startOptionsFor } from '../temporal/workflow-tags.js';
 import { trialMatchesPlan } from './enrolment-match.js';
 import { chargeWindowSeconds, onChainPeriodSeconds, onChainPeriodSecondsV2 } from './periods.js';
 import * as repo from './repo.js';
+import { redeemEnrolmentPromotionCode } from '../discounts/enrolment.js';
 import { renderSubscription } from './api-shape.js';
 import { listOf, type OneOrMore } from './chain.js';
 import { findClockOfWallet } from '../test-clocks/repo.js';
@@ -235,6 +236,12 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
       type: 'subscription.created',
       data: { object: renderSubscription(row) },
     });
+    // A promotion code given on the hosted enrolment page is redeemed now, before the first charge.
+    const scope = { merchantId: merchant.merchantId, livemode: log.livemode };
+    const redemption = await redeemEnrolmentPromotionCode(tx, record, scope, row);
+    if (redemption && 'refused' in redemption) {
+      deps.log?.warn({ subscriptionId: row.id, reason: redemption.refused }, 'enrolment promotion code not redeemed');
+    }
     return { subscriptionId: inserted.id, created: true, terminal: false };
   });
   if (terminal) return { outcome: 'existing', subscriptionId, workflowStarted: false };
@@ -265,6 +272,7 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
       objectId: subscriptionId,
       businessStatus: status,
       customerWallet: log.args.subscriber,
+      chainId: log.chainId,
     };
     const { memo, ...searchAttributes } = await startOptionsFor(deps.temporal, tags);
     await deps.temporal.workflow.start(subscriptionWorkflow, {

@@ -253,7 +253,15 @@ export function chargeManyOutcomes(manager: Address, logs: Log[]): Map<string, '
 
 export async function createViemSubscriptionChain(
   modes: { test?: OneOrMore<SubscriptionChainMode>; live?: OneOrMore<SubscriptionChainMode> },
-  deps: { sql: Sql },
+  deps: {
+    sql: Sql;
+    /**
+     * A chain the port was not built with (a test clock's fork, issue 39): its operator side, or
+     * undefined when the mode has no such chain. Its clients are built at the first call naming it,
+     * and again when its node moved (a fork forked again answers on another URL).
+     */
+    resolveChain?: (livemode: boolean, chainId: number) => Promise<SubscriptionChainMode | undefined>;
+  },
 ): Promise<SubscriptionChain> {
   /** `allowanceOf`: the subscriber and token whose allowance is read back after the batch. */
   type BatchItem = { id: bigint; periodIndex: number; amount: bigint; allowanceOf?: { owner: Address; token: Address } };
@@ -272,6 +280,8 @@ export async function createViemSubscriptionChain(
   /** One per (mode, chain), keyed `livemode:chainId`; `firsts` names each mode's first chain (calls naming none). */
   const clients = new Map<string, Clients>();
   const firsts = new Map<boolean, number>();
+  /** The chains built on demand (resolveChain), keyed as `clients`: rebuilt when their node moved. */
+  const resolved = new Set<string>();
   /** One view per (mode, chain, manager): its own batcher (a chargeMany goes to one contract), the chain's client and sender. */
   const views = new Map<string, Clients>();
   const withBatcher = (c: Clients): Clients => {
@@ -281,13 +291,8 @@ export async function createViemSubscriptionChain(
     }
     return c;
   };
-  for (const [livemode, mode] of [
-    ...listOf(modes.test).map((m) => [false, m] as const),
-    ...listOf(modes.live).map((m) => [true, m] as const),
-  ]) {
-    const bootstrap = createPublicClient({ transport: rpcTransport(mode.rpcUrl, mode) });
-    const chainId = await bootstrap.getChainId();
-    if (!firsts.has(livemode)) firsts.set(livemode, chainId);
+  /** A chain's client, operator sender and batcher. */
+  const build = (mode: SubscriptionChainMode, chainId: number): Clients => {
     const chain = chainDefinition(chainId, mode.rpcUrl);
     const pollingInterval = mode.pollingIntervalMs ?? 500;
     // Reads of concurrent charges share HTTP round trips (JSON-RPC batches), and so do their receipt polls.
@@ -310,20 +315,46 @@ export async function createViemSubscriptionChain(
       chain,
       transport: rpcTransport(mode.rpcUrl, mode, { batch: { batchSize: 1_000 } }),
     }) as PublicClient;
-    clients.set(`${livemode}:${chainId}`, withBatcher({ mode, pub, allowanceReads, sender }));
+    return withBatcher({ mode, pub, allowanceReads, sender });
+  };
+  for (const [livemode, mode] of [
+    ...listOf(modes.test).map((m) => [false, m] as const),
+    ...listOf(modes.live).map((m) => [true, m] as const),
+  ]) {
+    const bootstrap = createPublicClient({ transport: rpcTransport(mode.rpcUrl, mode) });
+    const chainId = await bootstrap.getChainId();
+    if (!firsts.has(livemode)) firsts.set(livemode, chainId);
+    clients.set(`${livemode}:${chainId}`, build(mode, chainId));
   }
+  /** The clients of a chain the port was not built with, from `resolveChain` (cached while its node stays). */
+  const resolve = async (livemode: boolean, id: number): Promise<Clients | undefined> => {
+    const key = `${livemode}:${id}`;
+    const mode = await deps.resolveChain?.(livemode, id);
+    if (!mode) return undefined;
+    const known = clients.get(key);
+    if (known && known.mode.rpcUrl === mode.rpcUrl) return known;
+    for (const view of views.keys()) if (view.startsWith(`${key}:`)) views.delete(view);
+    const built = build(mode, id);
+    clients.set(key, built);
+    resolved.add(key);
+    return built;
+  };
   /**
    * The clients of the subscription's chain, never another's: a chain this port does not have is an
    * error (the activity retries until the worker is configured for it), not a charge on the default.
    */
-  const get = (livemode: boolean, contractAddress?: string, chainId?: string | number): Clients => {
+  const get = async (livemode: boolean, contractAddress?: string, chainId?: string | number): Promise<Clients> => {
     const id = chainId === undefined ? firsts.get(livemode) : Number(chainId);
-    const c = id === undefined ? undefined : clients.get(`${livemode}:${id}`);
+    const key = `${livemode}:${id}`;
+    const configured = id === undefined ? undefined : clients.get(key);
+    // Any other chain named may be a test clock's: looked up (the resolver caches), refused once the clock is gone.
+    const c =
+      configured && !resolved.has(key) ? configured : id !== undefined && chainId !== undefined ? await resolve(livemode, id) : undefined;
     if (!c) throw new ChainModeNotConfiguredError(livemode, chainId);
     if (contractAddress === undefined || getAddress(contractAddress) === getAddress(c.mode.subscriptionManager)) return c;
     const manager = getAddress(contractAddress);
-    const key = `${livemode}:${id}:${manager}`;
-    let view = views.get(key);
+    const viewKey = `${livemode}:${id}:${manager}`;
+    let view = views.get(viewKey);
     if (!view) {
       view = withBatcher({
         mode: { ...c.mode, subscriptionManager: manager },
@@ -331,7 +362,7 @@ export async function createViemSubscriptionChain(
         allowanceReads: c.allowanceReads,
         sender: c.sender,
       });
-      views.set(key, view);
+      views.set(viewKey, view);
     }
     return view;
   };
@@ -631,7 +662,7 @@ export async function createViemSubscriptionChain(
 
   return {
     async chargeWindow({ livemode, chainId, onChainId, contractAddress }) {
-      const c = get(livemode, contractAddress, chainId);
+      const c = await get(livemode, contractAddress, chainId);
       if (!(await windowed(c))) return null;
       try {
         return await c.pub.readContract({
@@ -648,11 +679,11 @@ export async function createViemSubscriptionChain(
     },
 
     async isCharged({ livemode, chainId, onChainId, periodIndex, contractAddress }) {
-      return isCharged(get(livemode, contractAddress, chainId), BigInt(onChainId), periodIndex);
+      return isCharged(await get(livemode, contractAddress, chainId), BigInt(onChainId), periodIndex);
     },
 
     async charge({ livemode, chainId, onChainId, periodIndex, amount, contractAddress, subscriber, token }) {
-      const c = get(livemode, contractAddress, chainId);
+      const c = await get(livemode, contractAddress, chainId);
       const id = BigInt(onChainId);
       if (await isCharged(c, id, periodIndex)) return existingCharge(c, id, periodIndex);
       if (c.batcher && (await batchable(c))) {
@@ -663,7 +694,7 @@ export async function createViemSubscriptionChain(
     },
 
     async cancel({ livemode, chainId, onChainId, contractAddress }) {
-      const c = get(livemode, contractAddress, chainId);
+      const c = await get(livemode, contractAddress, chainId);
       const id = BigInt(onChainId);
       const cancelled = async () =>
         (
@@ -701,7 +732,7 @@ export async function createViemSubscriptionChain(
     },
 
     async allowance({ livemode, chainId, token, owner, contractAddress }) {
-      const c = get(livemode, contractAddress, chainId);
+      const c = await get(livemode, contractAddress, chainId);
       return c.pub.readContract({
         address: getAddress(token),
         abi: fiatTokenAbi,
@@ -711,7 +742,7 @@ export async function createViemSubscriptionChain(
     },
 
     async permit({ livemode, chainId, token, owner, value, deadline, signature, contractAddress }) {
-      const c = get(livemode, contractAddress, chainId);
+      const c = await get(livemode, contractAddress, chainId);
       // One transaction per signature: a retried activity follows (or finds) the one already sent.
       const purpose = `permit:${getAddress(token)}:${keccak256(signature)}`;
       const done = await c.sender.find(purpose);

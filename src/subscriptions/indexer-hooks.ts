@@ -32,22 +32,25 @@ function eachMode<T>(config: ChainConfig, map: (settings: ChainSettings) => T | 
   return out;
 }
 
+/** A chain's operator side (none without an operator key: such a chain cannot charge). */
+export function subscriptionChainModeOf(s: ChainSettings): SubscriptionChainMode | undefined {
+  return s.operatorKey
+    ? {
+        rpcUrl: s.rpcUrl,
+        operatorKey: s.operatorKey,
+        subscriptionManager: s.subscriptionManager,
+        fromBlock: s.startBlock,
+        pollingIntervalMs: s.pollIntervalMs,
+        stuckAfterSeconds: s.stuckAfterSeconds,
+        ...(s.rpcTimeoutMs !== undefined ? { rpcTimeoutMs: s.rpcTimeoutMs } : {}),
+        ...(s.rpcRetryCount !== undefined ? { rpcRetryCount: s.rpcRetryCount } : {}),
+      }
+    : undefined;
+}
+
 /** The operator side of each configured chain, per mode (chains without an operator key cannot charge). */
 export function subscriptionChainModes(config: ChainConfig): Modes<SubscriptionChainMode> {
-  return eachMode(config, (s) =>
-    s.operatorKey
-      ? {
-          rpcUrl: s.rpcUrl,
-          operatorKey: s.operatorKey,
-          subscriptionManager: s.subscriptionManager,
-          fromBlock: s.startBlock,
-          pollingIntervalMs: s.pollIntervalMs,
-          stuckAfterSeconds: s.stuckAfterSeconds,
-          ...(s.rpcTimeoutMs !== undefined ? { rpcTimeoutMs: s.rpcTimeoutMs } : {}),
-          ...(s.rpcRetryCount !== undefined ? { rpcRetryCount: s.rpcRetryCount } : {}),
-        }
-      : undefined,
-  );
+  return eachMode(config, subscriptionChainModeOf);
 }
 
 /** What an enrolment must name on each chain of each mode to be this service's. */

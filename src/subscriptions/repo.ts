@@ -43,6 +43,24 @@ export type SubscriptionRow = {
   createdTxHash: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The open discount (src/discounts), with its coupon's terms and the plan's schedule; null: none. */
+  discount: OpenDiscount | null;
+};
+
+/** The open discount of a subscription as the row carries it (json: dates are ISO strings). */
+export type OpenDiscount = {
+  id: string;
+  couponId: string;
+  promotionCodeId: string | null;
+  startedAt: string;
+  periodsApplied: number;
+  name: string | null;
+  percentOffBp: number | null;
+  amountOff: string | null;
+  duration: 'once' | 'repeating' | 'forever';
+  durationInPeriods: number | null;
+  interval: PlanRow['interval'];
+  intervalCount: number;
 };
 
 const columns = (db: Db) =>
@@ -54,7 +72,12 @@ const columns = (db: Db) =>
      s.current_period_index as "currentPeriodIndex", s.next_charge_at as "nextChargeAt", s.at_risk_since as "atRiskSince",
      s.cancel_reason as "cancelReason", s.cancelled_by as "cancelledBy", s.cancelled_at as "cancelledAt",
      s.on_chain_cancelled_at as "onChainCancelledAt", s.lapsed_at as "lapsedAt", s.completed_at as "completedAt",
-     s.created_tx_hash as "createdTxHash", s.created_at as "createdAt", s.updated_at as "updatedAt"`;
+     s.created_tx_hash as "createdTxHash", s.created_at as "createdAt", s.updated_at as "updatedAt",
+     (select json_build_object('id', d.id, 'couponId', k.id, 'promotionCodeId', d.promotion_code_id, 'startedAt', d.started_at,
+        'periodsApplied', d.periods_applied, 'name', k.name, 'percentOffBp', k.percent_off_bp, 'amountOff', k.amount_off::text,
+        'duration', k.duration, 'durationInPeriods', k.duration_in_periods, 'interval', p.interval, 'intervalCount', p.interval_count)
+      from subscription_discounts d join coupons k on k.id = d.coupon_id join subscription_plans p on p.id = s.plan_id
+      where d.subscription_id = s.id and d.ended_at is null) as discount`;
 
 export type NewSubscription = Pick<
   SubscriptionRow,
@@ -151,13 +174,14 @@ export async function findSubscriptionById(
 export async function listSubscriptions(
   db: Db,
   scope: MerchantScope,
-  filter: CreatedRange & { status?: SubscriptionStatus; planId?: string; q?: string; before?: string; limit: number },
+  filter: CreatedRange & { status?: SubscriptionStatus; planId?: string; chainId?: number; q?: string; before?: string; limit: number },
 ): Promise<SubscriptionRow[]> {
   return db<SubscriptionRow[]>`
     select ${columns(db)} from subscriptions s join customers c on c.id = s.customer_id
     where s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode}
       ${filter.status ? db`and s.status = ${filter.status}` : db``}
       ${filter.planId ? db`and s.plan_id = ${filter.planId}` : db``}
+      ${filter.chainId === undefined ? db`` : db`and s.chain_id = ${filter.chainId}`}
       ${createdRangeSql(db, 's.created_at', filter)}
       ${
         filter.q

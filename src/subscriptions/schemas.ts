@@ -1,9 +1,10 @@
 // Request and response shapes of subscriptions.
 import { z } from 'zod';
-import { idParam, pathId, timestamp } from '../http/schemas.js';
+import { chainIdQuery, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { SUBSCRIPTION_STATUSES } from './repo.js';
+import { discount } from '../discounts/schemas.js';
 
 export const subscription = z
   .object({
@@ -42,6 +43,9 @@ export const subscription = z
     onChainCancelledAt: timestamp.nullable().describe('When the on-chain cancel was confirmed.'),
     lapsedAt: timestamp.nullable(),
     completedAt: timestamp.nullable(),
+    discount: discount
+      .nullable()
+      .describe('The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none.'),
     livemode: z.boolean(),
     createdAt: timestamp,
   })
@@ -52,6 +56,7 @@ export const subscriptionList = listOf(subscription);
 export const subscriptionListQuery = listQueryOf('subscription').extend({
   status: z.enum(SUBSCRIPTION_STATUSES).optional(),
   planId: idParam('plan').optional(),
+  chainId: chainIdQuery.describe('Only subscriptions on this chain (EIP-155 id): the chain they were enrolled and are charged on.'),
   ...createdRangeQuery,
   q: searchQuery(
     "the subscription id, the subscriber's wallet address (any letter case), the hash of the transaction that created it " +

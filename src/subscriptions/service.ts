@@ -4,6 +4,7 @@
 // on-chain cancel from a small workflow of its own.
 import { createdRangeOf } from '../http/list-filters.js';
 import type { Client } from '@temporalio/client';
+import { listedChainId, type ChainConfig } from '../chain/config.js';
 import type { Sql } from '../db/client.js';
 import { InvalidStateError, NotFoundError } from '../errors.js';
 import type { EventDispatcher } from '../events/dispatch.js';
@@ -23,6 +24,8 @@ import type { CancelSubscriptionBody, Subscription, SubscriptionListQuery } from
 
 export type SubscriptionServiceDeps = {
   sql: Sql;
+  /** The deployment's chains, for the list's `chainId` filter (none: every chain id is refused). */
+  chain?: ChainConfig;
   events: EventDispatcher;
   /** Absent in tests without workflows: the workflow then sees the cancel in the read model before its next charge. */
   temporal?: Client;
@@ -31,17 +34,17 @@ export type SubscriptionServiceDeps = {
   onSignalError?: (error: unknown, subscriptionId: string) => void;
 };
 
-export function createSubscriptionService({ sql, events, temporal, taskQueue, onSignalError }: SubscriptionServiceDeps) {
+export function createSubscriptionService({ sql, chain = {}, events, temporal, taskQueue, onSignalError }: SubscriptionServiceDeps) {
   const notFound = (id: string) => new NotFoundError(`No such subscription: ${id}.`, { param: 'id' });
 
   /** Queues the on-chain cancel of a subscription whose own workflow has ended (idempotent; it waits for the cancel record). */
-  const startOnChainCancel = async (scope: MerchantScope, id: string): Promise<void> => {
+  const startOnChainCancel = async (scope: MerchantScope, id: string, chainId: number): Promise<void> => {
     if (!temporal || !taskQueue) return;
     await startWorkflowOnce(temporal, subscriptionOnChainCancelWorkflow, {
       workflowId: onChainCancelWorkflowId(id),
       taskQueue,
       args: [{ subscriptionId: id }],
-      tags: { ...scope, object: 'subscription', objectId: id, businessStatus: 'cancelled' },
+      tags: { ...scope, object: 'subscription', objectId: id, businessStatus: 'cancelled', chainId },
     });
   };
 
@@ -56,6 +59,7 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
       const rows = await repo.listSubscriptions(sql, scope, {
         status: query.status,
         planId: query.planId,
+        chainId: listedChainId(chain, scope.livemode, query.chainId),
         ...createdRangeOf(query),
         q: query.q,
         before: decodeCursor(query.cursor),
@@ -69,7 +73,7 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
       if (!current) throw notFound(id);
       // A completed subscription's workflow has ended, so nothing would queue its on-chain cancel:
       // start the workflow that does, before recording (it waits for the record below).
-      if (current.status === 'completed') await startOnChainCancel(scope, id);
+      if (current.status === 'completed') await startOnChainCancel(scope, id, Number(current.chainId));
       const subscription = await commitWithEvents(sql, events, async (tx, record) => {
         const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
         if (!row) throw notFound(id);
@@ -100,7 +104,7 @@ export function createSubscriptionService({ sql, events, temporal, taskQueue, on
           // it can no longer run queued instead. Any other failure is picked up by the workflow's
           // read-model check before its next charge.
           if (!(await signalIfRunning(temporal, subscriptionWorkflowId(id), cancelSubscriptionSignal, cancelRequest))) {
-            await startOnChainCancel(scope, id).catch((failed: unknown) => onSignalError?.(failed, id));
+            await startOnChainCancel(scope, id, Number(current.chainId)).catch((failed: unknown) => onSignalError?.(failed, id));
           }
         } catch (error) {
           onSignalError?.(error, id);

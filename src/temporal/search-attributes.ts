@@ -9,3 +9,10 @@ export const BUSINESS_STATUS_SEARCH_ATTRIBUTE = defineSearchAttributeKey('Busine
 export const CUSTOMER_WALLET_SEARCH_ATTRIBUTE = defineSearchAttributeKey('CustomerWallet', SearchAttributeType.KEYWORD);
 export const INVOICE_NUMBER_SEARCH_ATTRIBUTE = defineSearchAttributeKey('InvoiceNumber', SearchAttributeType.KEYWORD);
 export const WEBHOOK_ENDPOINT_ID_SEARCH_ATTRIBUTE = defineSearchAttributeKey('WebhookEndpointId', SearchAttributeType.KEYWORD);
+/**
+ * The EIP-155 id of the chain a chain-bound run moves money on (issue 39). 0 on a payment session that accepts
+ * several chains until it is paid: the run then upserts the paying chain (0 is no chain's id, so it never matches one).
+ */
+export const CHAIN_ID_SEARCH_ATTRIBUTE = defineSearchAttributeKey('ChainId', SearchAttributeType.INT);
+/** ChainId of a run whose chain is not known at its start (a session that accepts several chains, before it is paid). */
+export const CHAIN_ID_NOT_YET_KNOWN = 0;

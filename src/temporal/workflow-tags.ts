@@ -9,6 +9,7 @@ import type { Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import {
   BUSINESS_STATUS_SEARCH_ATTRIBUTE,
+  CHAIN_ID_SEARCH_ATTRIBUTE,
   CUSTOMER_WALLET_SEARCH_ATTRIBUTE,
   INVOICE_NUMBER_SEARCH_ATTRIBUTE,
   LIVEMODE_SEARCH_ATTRIBUTE,
@@ -33,6 +34,11 @@ export type WorkflowTags = {
   customerWallet?: string;
   invoiceNumber?: string;
   webhookEndpointId?: string;
+  /**
+   * The chain the run moves money on (search attribute ChainId only: the memo is unchanged). CHAIN_ID_NOT_YET_KNOWN where the
+   * run learns it later and upserts it (a payment session that accepts several chains, once paid).
+   */
+  chainId?: number;
 };
 
 export type TaggedStartOptions = { memo: Record<string, unknown>; typedSearchAttributes: SearchAttributePair[] };
@@ -46,7 +52,8 @@ export function taggedStartOptions(tags: WorkflowTags): TaggedStartOptions {
   if (tags.customerWallet) pairs.push({ key: CUSTOMER_WALLET_SEARCH_ATTRIBUTE, value: tags.customerWallet.toLowerCase() });
   if (tags.invoiceNumber) pairs.push({ key: INVOICE_NUMBER_SEARCH_ATTRIBUTE, value: tags.invoiceNumber });
   if (tags.webhookEndpointId) pairs.push({ key: WEBHOOK_ENDPOINT_ID_SEARCH_ATTRIBUTE, value: tags.webhookEndpointId });
-  const { object, objectId, businessStatus, ...rest } = tags;
+  if (tags.chainId !== undefined) pairs.push({ key: CHAIN_ID_SEARCH_ATTRIBUTE, value: tags.chainId });
+  const { object, objectId, businessStatus, chainId: _chainId, ...rest } = tags;
   const memo: Record<string, unknown> = { ...rest };
   if (object) memo.object = object;
   if (objectId) memo.id = objectId;

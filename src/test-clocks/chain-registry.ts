@@ -10,6 +10,11 @@ import * as repo from './repo.js';
 /** The settings of a mode's chain `chainId` (absent: the mode's first), a test clock's fork included. */
 export type ChainResolver = (livemode: boolean, chainId?: number) => Promise<ChainSettings>;
 
+/** A clock fork's settings: the test chain's (contracts at the same addresses, test-mode keys) but for its id and node. */
+export function clockChainSettings(test: ChainSettings, row: { chainId: string | number; rpcUrl: string }): ChainSettings {
+  return { ...test, chainId: Number(row.chainId), rpcUrl: row.rpcUrl, variablePrefix: undefined };
+}
+
 export function createChainResolver(deps: {
   sql: Sql;
   config: ChainConfig;
@@ -34,7 +39,7 @@ export function createChainResolver(deps: {
           rows.map((row) => {
             const chainId = Number(row.chainId);
             const known = forks.get(chainId);
-            const settings = known?.rpcUrl === row.rpcUrl ? known : { ...test, chainId, rpcUrl: row.rpcUrl, variablePrefix: undefined };
+            const settings = known?.rpcUrl === row.rpcUrl ? known : clockChainSettings(test, row);
             return [chainId, settings] as const;
           }),
         );
@@ -53,6 +58,18 @@ export function createChainResolver(deps: {
       const fork = forks.get(chainId);
       if (!fork) throw error;
       return fork;
+    }
+  };
+}
+
+/** The resolver's settings, or undefined where it refuses the id (not a chain of the mode, no live clock has it). */
+export function findChainWith(resolve: ChainResolver): (livemode: boolean, chainId: number) => Promise<ChainSettings | undefined> {
+  return async (livemode, chainId) => {
+    try {
+      return await resolve(livemode, chainId);
+    } catch (error) {
+      if (error instanceof InvalidRequestError) return undefined;
+      throw error;
     }
   };
 }

@@ -128,6 +128,15 @@ export async function findClockOfWallet(db: Db, merchantId: string, wallet: stri
   return row?.id;
 }
 
+/** The chain id of the live clock with a chain of its own that this merchant's wallet is on (TEST_CLOCK_CHAINS=fork), if any. */
+export async function clockChainOfWallet(db: Db, merchantId: string, wallet: string): Promise<number | undefined> {
+  const [row] = await db<{ chainId: string }[]>`
+    select c.chain_id::text as "chainId" from test_clock_wallets w join test_clocks c on c.id = w.test_clock_id
+    where w.merchant_id = ${merchantId} and w.wallet_address = ${wallet.toLowerCase()} and w.detached_at is null
+      and c.status <> 'deleted' and c.chain_id is not null`;
+  return row ? Number(row.chainId) : undefined;
+}
+
 /** The workflows (subscription ids) of this merchant's subscriptions paid by these wallets that may still run. */
 export async function openSubscriptionsOfWallets(db: Db, merchantId: string, wallets: string[]): Promise<string[]> {
   if (wallets.length === 0) return [];

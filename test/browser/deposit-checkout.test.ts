@@ -4,14 +4,16 @@
 // is picked up by the real indexer and worker, and the page updates itself to paid. After a partial
 // transfer, the wallet button (an injected test wallet) signs only what remains due. With a second
 // test-mode chain configured (issue 39), the page offers exactly the session's accepted chains: choosing
-// chain B asks the wallet to switch to it, signs and pays there, and the transfer's link and QR name chain B.
+// chain B asks the wallet to switch to it, signs and pays there, and the transfer's link and QR name chain B. The plan
+// enrolment page offers the plan's chains with the same picker: choosing chain B enrols there.
 import { mkdir, rm } from 'node:fs/promises';
 import type { BrowserContext } from 'playwright-core';
-import { type Address, type PublicClient, createPublicClient, createWalletClient, erc20Abi, http } from 'viem';
+import { type Address, type Hex, type PublicClient, createPublicClient, createWalletClient, erc20Abi, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import type { ChainConfig, ChainSettings } from '../../src/chain/config.js';
+import { subscriptionManagerV2Of, type ChainConfig, type ChainSettings } from '../../src/chain/config.js';
+import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import type { DevChain } from '../../tools/dev/chain/dev-chain.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
@@ -232,6 +234,66 @@ describe('choosing the network among the accepted chains (issue 39)', () => {
     const typed = JSON.parse((signed!.params as [string, string])[1]) as { domain: { chainId: number; verifyingContract: string } };
     expect(Number(typed.domain.chainId)).toBe(SECOND_CHAIN_ID);
     expect(typed.domain.verifyingContract.toLowerCase()).toBe(settingsB.token.toLowerCase());
+    await page.close();
+  });
+
+  it('the plan enrolment page offers the same picker: choosing chain B switches the wallet, signs both messages for chain B and enrols there', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription-plans',
+      headers: headers(),
+      payload: { name: 'Bread weekly', amount: '1500000', interval: 'weekly' },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const plan = created.json() as { id: string };
+    const subscriber = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
+    const { page, log } = await openWalletPage(context, {
+      account: subscriber,
+      chainId: chain.info.chainId,
+      rpcUrl: chain.info.rpcUrl,
+      otherChains: { [SECOND_CHAIN_ID]: chainB.info.rpcUrl },
+    });
+    await page.goto(`${baseUrl}/checkout/plans/${plan.id}`);
+    await expect.poll(() => page.locator('#pay').isEnabled(), { timeout: 30_000 }).toBe(true);
+    expect(await page.isVisible('#network')).toBe(true);
+    const offered = await page.$$eval('#network option', (options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(offered).toEqual([String(chain.info.chainId), String(SECOND_CHAIN_ID)]);
+    expect(await page.textContent('#details')).toContain(String(chain.info.chainId));
+
+    // Choosing chain B loads chain B's offer: the page names it before the button is usable again.
+    await page.selectOption('#network', String(SECOND_CHAIN_ID));
+    await expect.poll(() => page.textContent('#details'), { timeout: 30_000 }).toContain(String(SECOND_CHAIN_ID));
+    await expect.poll(() => page.locator('#pay').isEnabled(), { timeout: 30_000 }).toBe(true);
+    expect(await page.textContent('#amount')).toMatch(/^1\.50 \S+ per week$/);
+    await page.locator('#pay').click();
+    await expect.poll(() => page.textContent('#message'), { timeout: 60_000 }).toMatch(/You are subscribed/);
+
+    // EIP-3326 to chain B, then the permit (chain B's USDC) and the Enrolment (chain B's manager), both naming chain B.
+    const switches = log.requests.filter((r) => r.method === 'wallet_switchEthereumChain');
+    expect(switches.map((r) => r.params)).toEqual([[{ chainId: `0x${SECOND_CHAIN_ID.toString(16)}` }]]);
+    const domains = log.requests
+      .filter((r) => r.method === 'eth_signTypedData_v4')
+      .map((r) => (JSON.parse((r.params as [string, string])[1]) as { domain: { chainId: number; verifyingContract: string } }).domain);
+    expect(domains.map((d) => Number(d.chainId))).toEqual([SECOND_CHAIN_ID, SECOND_CHAIN_ID]);
+    expect(domains.map((d) => d.verifyingContract.toLowerCase())).toEqual([
+      settingsB.token.toLowerCase(),
+      subscriptionManagerV2Of(settingsB).toLowerCase(),
+    ]);
+    const [submission] = await db.sql<{ chainId: string; status: string; key: string }[]>`
+      select chain_id::text as "chainId", status, idempotency_key as key from relay_submissions
+      where merchant_id = ${merchant.merchantId} and kind = 'subscription'`;
+    expect(submission).toMatchObject({ chainId: String(SECOND_CHAIN_ID), status: 'confirmed' });
+    const nonce = submission!.key.slice(`checkout_${plan.id}_`.length) as Hex;
+    const used = (client: PublicClient, settings: ChainSettings) =>
+      client.readContract({
+        address: subscriptionManagerV2Of(settings),
+        abi: subscriptionManagerAbi,
+        functionName: 'enrolmentNonceUsed',
+        args: [subscriber.address, nonce],
+      });
+    const pubA = createPublicClient({ chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl), transport: http(chain.info.rpcUrl) });
+    expect(await used(pubB() as PublicClient, settingsB)).toBe(true);
+    expect(await used(pubA as PublicClient, settings)).toBe(false);
     await page.close();
   });
 

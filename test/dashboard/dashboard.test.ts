@@ -636,6 +636,12 @@ describe('daily operations: detail pages, lists, events', () => {
 
   it('opens a payment from the list and tells what happened: created, transaction with explorer link, completed', async () => {
     await open('Payments');
+    // The list's Network column names the chain and links the hash to that chain's explorer (issue 39).
+    const listed = page.getByRole('row').filter({ has: page.getByRole('link', { name: `Payment ${sessionId}` }) });
+    expect(await listed.textContent()).toContain('Base Sepolia');
+    expect(await listed.getByRole('link', { name: `Transaction ${hash} on the explorer` }).getAttribute('href')).toBe(
+      `https://sepolia.basescan.org/tx/${hash}`,
+    );
     await page.getByRole('link', { name: `Payment ${sessionId}` }).click();
     await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/dashboard/payments/${sessionId}`);
@@ -793,14 +799,14 @@ describe('daily operations: detail pages, lists, events', () => {
     const csv = await downloaded(page.getByRole('button', { name: 'Export CSV' }));
     expect(csv.name).toMatch(/^payment-sessions-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('id,amount,currency,status,payer,transaction_hash,invoice_id,product,created_at,completed_at');
+    expect(lines[0]).toBe('id,amount,currency,status,payer,transaction_hash,invoice_id,product,created_at,completed_at,chain_id');
     const counted = await db.sql<
       { n: number }[]
     >`select count(*)::int as n from payment_sessions where merchant_id = ${merchant.merchantId} and not livemode`;
     const n = counted[0]!.n;
     expect(lines.length - 1).toBe(n);
     expect(lines.find((line) => line.startsWith(sessionId))).toBe(
-      `${sessionId},42,USDC,completed,${payer},${hash},,,${await rowTime(sessionId, 'created_at')},${await rowTime(sessionId, 'completed_at')}`,
+      `${sessionId},42,USDC,completed,${payer},${hash},,,${await rowTime(sessionId, 'created_at')},${await rowTime(sessionId, 'completed_at')},84532`,
     );
     await page
       .getByRole('status')

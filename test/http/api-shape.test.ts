@@ -58,6 +58,7 @@ const VALID_BODIES: Record<string, object> = {
   'post /v1/webhook-listeners/{id}/answers': { requestId: `wlr_${'0'.repeat(26)}`, status: 200, durationMs: 1 },
   'post /v1/test-clocks/{id}/wallets': { wallets: [`0x${'1'.repeat(40)}`] },
   'post /v1/test-clocks/{id}/advance': { frozenTime: '2030-01-01T00:00:00.000Z' },
+  'post /v1/subscriptions/{id}/discount': { coupon: `coupon_${'0'.repeat(26)}` },
 };
 
 describe('path ids are opaque', () => {

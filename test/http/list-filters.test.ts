@@ -1,12 +1,15 @@
 // The list filters the dashboard sends (issue 28): status, createdFrom (inclusive) / createdTo
 // (exclusive) and the search box `q`, on payment sessions, subscriptions, customers, invoices and
 // refunds, over the real app and database. Rows are written with SQL so each has a known
-// created_at, payer and transaction hash.
+// created_at, payer and transaction hash. The `chainId` filter (issue 39) on every list whose objects
+// carry a chain: the app is configured with two test-mode chains (A, the shared anvil's, and B).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCustomer } from '../../src/customers/repo.js';
 import { newId } from '../../src/ids.js';
 import { insertSubscriptionIfAbsent } from '../../src/subscriptions/repo.js';
+import type { ChainConfig } from '../../src/chain/config.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { SECOND_CHAIN_ID, settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let db: TestDatabase;
@@ -23,6 +26,10 @@ const TOKEN = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 // Wallets in mixed case where the chain reports checksummed addresses.
 const alice = { wallet: '0xAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAa', email: 'Alice@Example.com' };
 const bob = { wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB', email: 'bob@example.org' };
+
+/** Rows on chain B (SECOND_CHAIN_ID), created before DAY1 or after DAY3 so the other filters' answers stay as they were. */
+const onB = { session: '', subscription: '', refund: '', charges: [] as string[] };
+const CHAIN_A = 31337;
 
 const ids = {
   sessions: [] as string[],
@@ -49,7 +56,9 @@ async function get(url: string) {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  t = await createTestApp(db.sql);
+  const a = settingsOf(sharedChain());
+  const chain: ChainConfig = { test: a, others: { test: [{ ...a, chainId: SECOND_CHAIN_ID }] } };
+  t = await createTestApp(db.sql, { chain });
   m = await seedMerchant(db.sql);
   const other = await seedMerchant(db.sql, 'Other');
 
@@ -137,6 +146,51 @@ beforeAll(async () => {
       values (${id}, ${m.merchantId}, false, ${ids.sessions[i]!}, 500000, 'USDC', ${status}, 31337, ${TOKEN}, ${hex('90', 20)}, ${to}, ${txHash}, ${createdAt})`;
     ids.refunds.push(id);
   }
+
+  // On chain B: a session that accepts only B, its refund, a subscription enrolled on B, and a charge on each chain.
+  onB.session = newId('paymentSession');
+  await db.sql`
+    insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at, accepted_chains, created_at)
+    values (${onB.session}, ${m.merchantId}, false, 1000000, 'USDC', 'expired', ${hex('90', 20)}, ${TOKEN}, ${SECOND_CHAIN_ID}, now(),
+            ${db.sql.json([{ chainId: SECOND_CHAIN_ID, token: TOKEN }])}, '2026-01-01T00:00:00Z')`;
+  onB.refund = newId('refund');
+  await db.sql`
+    insert into refunds (id, merchant_id, livemode, payment_session_id, amount, currency, status, chain_id, token, from_address, to_address, created_at)
+    values (${onB.refund}, ${m.merchantId}, false, ${onB.session}, 500000, 'USDC', 'succeeded', ${SECOND_CHAIN_ID}, ${TOKEN}, ${hex('90', 20)},
+            ${hex('78', 20)}, '2026-01-01T00:00:00Z')`;
+  const enrolledOnB = await insertSubscriptionIfAbsent(db.sql, {
+    id: newId('subscription'),
+    merchantId: m.merchantId,
+    livemode: false,
+    planId: plan,
+    customerId: ids.customers[0]!,
+    status: 'active',
+    chainId: String(SECOND_CHAIN_ID),
+    contractAddress: '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512',
+    onChainId: '1',
+    subscriberAddress: hex('77', 20),
+    tokenAddress: TOKEN,
+    amount: '5000000',
+    periodSeconds: String(28 * 86_400),
+    periods: 12,
+    firstPeriodStart: DAY3,
+    trialEnd: null,
+    nextChargeAt: DAY3,
+    createdTxHash: hex('66', 32),
+  });
+  onB.subscription = enrolledOnB.id;
+  await db.sql`update subscriptions set created_at = '2026-03-05T00:00:00Z' where id = ${onB.subscription}`;
+  // One charge with its chain recorded, one written before charges carried it (read as its subscription's).
+  for (const [subscriptionId, chainId] of [
+    [ids.subscriptions[0]!, null],
+    [onB.subscription, SECOND_CHAIN_ID],
+  ] as const) {
+    const id = newId('subscriptionCharge');
+    await db.sql`
+      insert into subscription_charges (id, merchant_id, livemode, subscription_id, chain_id, period_index, period_start, amount, status, attempts)
+      values (${id}, ${m.merchantId}, false, ${subscriptionId}, ${chainId}, 0, ${DAY3}, 5000000, 'succeeded', 1)`;
+    onB.charges.push(id);
+  }
 });
 afterAll(async () => {
   await t?.close();
@@ -202,6 +256,31 @@ describe('list filters', () => {
     expect(await get(`/v1/refunds?q=${alice.wallet.toLowerCase()}`)).toEqual([a]);
     expect(await get(`/v1/refunds?q=${hex('55', 32)}`)).toEqual([a]);
   });
+
+  it('chainId: sessions that accept the chain, subscriptions and charges on it, refunds sent on it', async () => {
+    const [chargeOnA, chargeOnB] = onB.charges;
+    expect(await get(`/v1/payment-sessions?chainId=${SECOND_CHAIN_ID}`)).toEqual([onB.session]);
+    expect(await get(`/v1/payment-sessions?chainId=${CHAIN_A}`)).toEqual([...ids.sessions].reverse());
+    expect(await get(`/v1/subscriptions?chainId=${SECOND_CHAIN_ID}`)).toEqual([onB.subscription]);
+    expect(await get(`/v1/subscriptions?chainId=${CHAIN_A}`)).toEqual([...ids.subscriptions].reverse());
+    expect(await get(`/v1/subscriptions?chainId=${SECOND_CHAIN_ID}&status=cancelled`)).toEqual([]);
+    expect(await get(`/v1/subscription-charges?chainId=${SECOND_CHAIN_ID}`)).toEqual([chargeOnB]);
+    expect(await get(`/v1/subscription-charges?chainId=${CHAIN_A}`)).toEqual([chargeOnA]);
+    expect(await get(`/v1/subscription-charges?chainId=${CHAIN_A}&subscriptionId=${onB.subscription}`)).toEqual([]);
+    expect(await get(`/v1/refunds?chainId=${SECOND_CHAIN_ID}`)).toEqual([onB.refund]);
+    expect(await get(`/v1/refunds?chainId=${CHAIN_A}`)).toEqual([...ids.refunds].reverse());
+  });
+
+  it.each(['payment-sessions', 'subscriptions', 'subscription-charges', 'refunds'])(
+    'GET /v1/%s refuses a chain the mode does not have (8453, a live chain) and a malformed one, naming chainId',
+    async (path) => {
+      for (const value of ['8453', 'base', '0']) {
+        const response = await t.app.inject({ method: 'GET', url: `/v1/${path}?chainId=${value}`, headers: auth(m.secretKey) });
+        expect(response.statusCode, `${value}: ${response.body}`).toBe(400);
+        expect(response.json().error).toMatchObject({ code: 'invalid_request', param: 'chainId' });
+      }
+    },
+  );
 
   it('accepts every combination the dashboard sends, with a cursor', async () => {
     for (const path of ['payment-sessions', 'subscriptions', 'invoices', 'refunds']) {

@@ -4,14 +4,21 @@
 // a configured chain it does not accept is a late deposit; each deposit is swept on its own chain. A payment relayed
 // on chain B (the hosted checkout's pay route with the chain the customer chose) completes there, and its refund goes
 // out on chain B from the refund allowance granted on chain B; what a stranger sends for the wrong chain is refused.
-import { type Address, type PrivateKeyAccount, createWalletClient, erc20Abi, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+// A subscription enrolled on chain B (the chain the customer picked on the hosted enrolment route, or named to the API
+// relay) is recorded by chain B's indexer with chain B, charged on B, and its renewal page reads chain B; enrolments
+// for a chain the plan or mode does not offer, or signed for another chain, are refused and change nothing.
+import { type Address, type Hex, type PrivateKeyAccount, createTestClient, createWalletClient, erc20Abi, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
-import type { ChainSettings } from '../../src/chain/config.js';
-import { setPayoutAddress } from '../../src/merchants/repo.js';
+import { subscriptionManagerV2Of, type ChainSettings } from '../../src/chain/config.js';
+import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
+import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
+import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
+import { insertNoticeIfAbsent } from '../../src/subscriptions/renewal-repo.js';
+import { hashRenewalToken, newRenewalToken } from '../../src/subscriptions/renewals.js';
 import { refundOperatorOf } from '../../src/refunds/allowance.js';
-import { PERMIT_TYPES, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
+import { PERMIT_TYPES, randomNonce, readDomain, signAuthorization, signEnrolmentV2 } from '../../src/chain/typed-data.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
@@ -20,6 +27,10 @@ import { resolveAcceptedChains } from '../../src/payment-sessions/accepted-chain
 import type { TestDatabase } from '../support/db.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { until } from '../support/until.js';
+import { recordHistory } from '../support/histories.js';
+import { depositSweepWorkflowId } from '../../workflows/deposit-sweep.js';
+import { refundWorkflowId } from '../../workflows/refund.js';
+import { relayWorkflowId } from '../../workflows/relay-submission.js';
 
 const CHAIN_B_ID = SECOND_CHAIN_ID;
 let stack: PaymentsStack;
@@ -36,7 +47,7 @@ const clientOf = (s: ChainSettings) => (s === b ? stack.second!.pub : stack.pub)
 
 beforeAll(async () => {
   // One deposit indexer per chain, as the indexer process runs them.
-  stack = await startPaymentsStack({ depositIndexer: true, secondChain: true });
+  stack = await startPaymentsStack({ depositIndexer: true, secondChain: true, subscriptions: true });
   ({ settings: a, db, t } = stack);
   b = stack.second!.settings;
   merchant = await seedMerchant(db.sql, 'Two-chain merchant');
@@ -73,6 +84,22 @@ async function transferOn(s: ChainSettings, to: Address, value: bigint): Promise
 }
 const balanceOn = (s: ChainSettings, who: Address) =>
   clientOf(s).readContract({ address: s.token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
+/**
+ * The merchant's workflow runs the Temporal visibility list finds by `ChainId = <chainId>` (issue 39), once
+ * every id of `expected` is among them (visibility is eventually consistent).
+ */
+async function runsOnChain(chainId: number, expected: string[]): Promise<string[]> {
+  const query = `MerchantId = '${merchant.merchantId}' AND ChainId = ${chainId}`;
+  return until(
+    async () => {
+      const ids: string[] = [];
+      for await (const run of stack.temporal.client.workflow.list({ query })) ids.push(run.workflowId);
+      return ids;
+    },
+    (ids) => expected.every((id) => ids.includes(id)),
+    `${expected.join(', ')} found by ${query}`,
+  );
+}
 const depositRows = (sessionId: string) =>
   db.sql<{ chainId: string; status: string; sweptAt: Date | null }[]>`
     select chain_id::text as "chainId", status, swept_at as "sweptAt" from deposits where payment_session_id = ${sessionId} order by id`;
@@ -88,6 +115,9 @@ describe('payment sessions on several chains of a mode', () => {
     ]);
     const restricted = await createSession({ amount: '1000000', acceptedChainIds: [CHAIN_B_ID] });
     expect(restricted).toMatchObject({ acceptedChainIds: [CHAIN_B_ID], chainId: CHAIN_B_ID });
+    // The runs' ChainId: the one chain a session accepts; 0 (not yet known) for one that accepts both.
+    expect(await runsOnChain(CHAIN_B_ID, [restricted.id])).not.toContain(session.id);
+    expect(await runsOnChain(0, [session.id])).not.toContain(restricted.id);
   });
 
   it("the account's default of accepted chains: read, set per mode, validated, used when a session names none", async () => {
@@ -210,6 +240,15 @@ describe('payment sessions on several chains of a mode', () => {
       (rows) => rows[0]?.sweptAt != null,
       'swept',
     );
+    // Found by ChainId = B: the session's run (started with 0, it accepts both; the paying chain upserted with
+    // `completed`) and the deposit's sweep (started with the deposit's chain); neither by chain A's id.
+    const [deposit] = await db.sql<{ id: string }[]>`select id from deposits where payment_session_id = ${session.id}`;
+    const sweep = depositSweepWorkflowId(deposit!.id);
+    await runsOnChain(CHAIN_B_ID, [session.id, sweep]);
+    const onA = await runsOnChain(a.chainId, []);
+    expect(onA).not.toContain(session.id);
+    expect(onA).not.toContain(sweep);
+    await recordHistory(stack.temporal.client.workflow.getHandle(session.id), 'payment-session-completed-multi-chain', 'chain-id');
     expect(await balanceOn(b, payout)).toBe(payoutBefore + 1_000_000n);
     const txs = (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${session.id}/transactions`, headers: headers() })).json();
     expect(txs.data.map((x: { kind: string; chainId: number }) => [x.kind, x.chainId])).toEqual([
@@ -306,6 +345,11 @@ describe('money on chain B: relay, refunds, refund allowances', () => {
     expect(sent).toEqual([{ chainId: String(CHAIN_B_ID) }]);
     expect(await balanceOn(b, payout)).toBe(payoutOnB + 1_000_000n);
     expect(await balanceOn(a, payout)).toBe(payoutOnA);
+    // The relay submission's run carries chain B from its start, and the session's shows B once paid.
+    const [submission] = await db.sql<{ idempotencyKey: string }[]>`
+      select idempotency_key as "idempotencyKey" from relay_submissions where payment_session_id = ${session.id}`;
+    const relayRun = relayWorkflowId({ merchantId: merchant.merchantId, livemode: false, idempotencyKey: submission!.idempotencyKey });
+    await runsOnChain(CHAIN_B_ID, [relayRun, session.id]);
   });
 
   it("a stranger's wrong chain is refused before anything is sent: signed for A posted as B, a chain the session does not accept, one the mode lacks; then the same authorization pays on A", async () => {
@@ -405,6 +449,7 @@ describe('money on chain B: relay, refunds, refund allowances', () => {
       'refund succeeded',
     );
     expect(done.chainId).toBe(CHAIN_B_ID);
+    await runsOnChain(CHAIN_B_ID, [refundWorkflowId(id)]);
     expect(await balanceOn(b, payer.address)).toBe(payerOnB + 400_000n);
     expect(await balanceOn(a, payer.address)).toBe(payerOnA);
     const sent = await db.sql`select chain_id::text as "chainId" from chain_transactions where purpose = ${`refund:${id}`}`;
@@ -450,5 +495,382 @@ describe('payout balances per chain', () => {
     const stranger = await seedMerchant(db.sql, 'No payout yet');
     const none = await t.app.inject({ method: 'GET', url: '/v1/balances', headers: { authorization: `Bearer ${stranger.secretKey}` } });
     expect(none.json().data.map((x: { amount: string | null }) => x.amount)).toEqual([null, null]);
+  });
+});
+
+// Issue 39, item 4: the customer picks the chain at enrolment (the hosted page and the API relay), and the
+// subscription lives, is charged and is renewed on that chain.
+describe('subscriptions on the chain the customer picks at enrolment', () => {
+  type Offer = {
+    chainId: number;
+    chains: { chainId: number; network: string; token: string; addChain: unknown }[];
+    subscriptionManager: Address;
+    managerDomain: { chainId: number; verifyingContract: string };
+    terms: {
+      token: Address;
+      merchant: Address;
+      operator: Address;
+      amount: string;
+      period: string;
+      periods: number;
+      trialEnd: string;
+      chargeWindow: string;
+    };
+    permitValue: string;
+  };
+  let bothChains: string;
+  let onlyA: string;
+  let enrolledOnB: { id: string; amount: string };
+
+  const createPlan = async (payload: Record<string, unknown>): Promise<string> => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/subscription-plans', headers: headers(), payload });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().id;
+  };
+  const offerOf = (planId: string, chainId?: number | string) =>
+    t.app.inject({ method: 'GET', url: `/checkout/plans/${planId}/enrolment${chainId === undefined ? '' : `?chainId=${chainId}`}` });
+  const offerJson = async (planId: string, chainId?: number): Promise<Offer> => {
+    const res = await offerOf(planId, chainId);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  const enrol = (planId: string, payload: object) => t.app.inject({ method: 'POST', url: `/checkout/plans/${planId}/enrol`, payload });
+  const relaySubscription = (payload: object, key: string) =>
+    t.app.inject({ method: 'POST', url: '/v1/relay/subscriptions', headers: { ...headers(), 'idempotency-key': key }, payload });
+  const expectRefused = (res: { statusCode: number; body: string; json: () => any }, param: string) => {
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'invalid_request', param });
+  };
+  const enrolmentUsed = (s: ChainSettings, subscriber: Address, nonce: Hex) =>
+    clientOf(s).readContract({
+      address: subscriptionManagerV2Of(s),
+      abi: subscriptionManagerAbi,
+      functionName: 'enrolmentNonceUsed',
+      args: [subscriber, nonce],
+    });
+
+  /**
+   * The subscriber's permit and Enrolment for `offer`'s terms, each signed for a chain: the permit over `permit`'s USDC
+   * domain (at its nonce there), the Enrolment over the manager's domain on `enrolment` (each domain names its chain).
+   */
+  async function signedEnrolment(
+    offer: Offer,
+    subscriber: PrivateKeyAccount,
+    signedFor: { permit: ChainSettings; enrolment: ChainSettings },
+  ) {
+    const deadline = (await clientOf(signedFor.enrolment).getBlock()).timestamp + 3600n;
+    const permitClient = clientOf(signedFor.permit);
+    const permitNonce = await permitClient.readContract({
+      address: signedFor.permit.token,
+      abi: fiatTokenAbi,
+      functionName: 'nonces',
+      args: [subscriber.address],
+    });
+    const permitSignature = await subscriber.signTypedData({
+      domain: await readDomain(permitClient, signedFor.permit.token),
+      types: PERMIT_TYPES,
+      primaryType: 'Permit',
+      message: {
+        owner: subscriber.address,
+        spender: offer.subscriptionManager,
+        value: BigInt(offer.permitValue),
+        nonce: permitNonce,
+        deadline,
+      },
+    });
+    const terms = offer.terms;
+    const enrolment = await signEnrolmentV2(
+      clientOf(signedFor.enrolment),
+      subscriber,
+      offer.subscriptionManager,
+      {
+        token: terms.token,
+        merchant: terms.merchant,
+        operator: terms.operator,
+        amount: BigInt(terms.amount),
+        period: BigInt(terms.period),
+        periods: terms.periods,
+        trialEnd: BigInt(terms.trialEnd),
+        chargeWindow: BigInt(terms.chargeWindow),
+      },
+      { nonce: randomNonce(), deadline },
+    );
+    return {
+      subscriber: subscriber.address,
+      terms,
+      permit: { value: offer.permitValue, deadline: deadline.toString(), signature: permitSignature },
+      enrolment: { nonce: enrolment.nonce, deadline: deadline.toString(), signature: enrolment.signature },
+    };
+  }
+  const subscriptionsOf = (subscriber: Address) =>
+    db.sql<{ id: string; chainId: string; planId: string; amount: string }[]>`
+      select id, chain_id::text as "chainId", plan_id as "planId", amount::text as amount from subscriptions
+      where subscriber_address = ${subscriber.toLowerCase()}`;
+  const firstCharge = async (subscriptionId: string) =>
+    (
+      await db.sql<{ status: string; txHash: Hex | null; chainId: string }[]>`
+        select status, tx_hash as "txHash", chain_id::text as "chainId" from subscription_charges
+        where subscription_id = ${subscriptionId} and period_index = 0`
+    )[0];
+  const subscriptionSubmissions = () =>
+    db.sql<{ chainId: string; key: string }[]>`
+      select chain_id::text as "chainId", idempotency_key as key from relay_submissions
+      where merchant_id = ${merchant.merchantId} and kind = 'subscription' order by created_at`;
+  const sentOn = async (chainId: number) =>
+    Number((await db.sql`select count(*)::int as n from chain_transactions where chain_id = ${chainId}`)[0]!.n);
+
+  beforeAll(async () => {
+    // Enrolments are matched to the merchant by the address they pay.
+    await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: payout });
+    bothChains = await createPlan({ name: 'Both chains', amount: '2000000', interval: 'monthly' });
+    onlyA = await createPlan({ name: 'Chain A only', amount: '3000000', interval: 'monthly', chainIds: [a.chainId] });
+  });
+
+  it("the enrolment offer is the chosen chain's (manager, domain, token), lists the plan's chains, and refuses a chain the plan or mode does not offer", async () => {
+    const first = await offerJson(bothChains);
+    expect(first.chainId).toBe(a.chainId);
+    expect(first.managerDomain.chainId).toBe(a.chainId);
+    expect(first.chains).toEqual([
+      { chainId: a.chainId, network: `Anvil (local chain ${a.chainId})`, token: a.token, addChain: null },
+      { chainId: CHAIN_B_ID, network: `Anvil (local chain ${CHAIN_B_ID})`, token: b.token, addChain: null },
+    ]);
+    const onB = await offerJson(bothChains, CHAIN_B_ID);
+    expect(onB).toMatchObject({ chainId: CHAIN_B_ID, managerDomain: { chainId: CHAIN_B_ID }, terms: { token: b.token } });
+    expect(onB.subscriptionManager).toBe(subscriptionManagerV2Of(b));
+    expect((await offerJson(onlyA)).chains.map((c) => c.chainId)).toEqual([a.chainId]);
+
+    expectRefused(await offerOf(onlyA, CHAIN_B_ID), 'chainId');
+    expectRefused(await offerOf(bothChains, 8453), 'chainId');
+    const malformed = await offerOf(bothChains, 'b');
+    expectRefused(malformed, 'chainId');
+    expect(malformed.json().error.details.issues.map((i: { path: string }) => i.path)).toEqual(['chainId']);
+  });
+
+  it('enrolled on chain B from the hosted page: relayed on B, its status says B, recorded with chain B and charged on B', async () => {
+    const subscriber = privateKeyToAccount(generatePrivateKey());
+    await transferOn(b, subscriber.address, 10_000_000n);
+    const [payoutOnA, payoutOnB] = await Promise.all([balanceOn(a, payout), balanceOn(b, payout)]);
+    const body = await signedEnrolment(await offerJson(bothChains, CHAIN_B_ID), subscriber, { permit: b, enrolment: b });
+
+    const posted = await enrol(bothChains, { chainId: CHAIN_B_ID, ...body });
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(posted.json()).toMatchObject({ object: 'checkout_enrolment', chainId: CHAIN_B_ID });
+    const status = await until(
+      async () => (await t.app.inject({ method: 'GET', url: `/checkout/plans/${bothChains}/enrolments/${body.enrolment.nonce}` })).json(),
+      (s) => s.submissionStatus !== 'pending' && s.submissionStatus !== 'submitted',
+      'the enrolment confirmed',
+    );
+    expect(status).toMatchObject({ submissionStatus: 'confirmed', chainId: CHAIN_B_ID });
+    expect(await enrolmentUsed(b, subscriber.address, body.enrolment.nonce)).toBe(true);
+    expect(await enrolmentUsed(a, subscriber.address, body.enrolment.nonce)).toBe(false);
+
+    const [subscription] = await until(
+      () => subscriptionsOf(subscriber.address),
+      (rows) => rows.length > 0,
+      'the subscription recorded by chain B’s indexer',
+    );
+    expect(subscription).toMatchObject({ chainId: String(CHAIN_B_ID), planId: bothChains, amount: '2000000' });
+    const charge = await until(
+      () => firstCharge(subscription!.id),
+      (c) => c?.status === 'succeeded' || c?.status === 'failed',
+      'period 0 charged',
+    );
+    expect(charge).toMatchObject({ status: 'succeeded', chainId: String(CHAIN_B_ID) });
+    expect((await clientOf(b).getTransactionReceipt({ hash: charge!.txHash! })).status).toBe('success');
+    await expect(clientOf(a).getTransactionReceipt({ hash: charge!.txHash! })).rejects.toThrow();
+    expect(await balanceOn(b, subscriber.address)).toBe(8_000_000n);
+    expect(await balanceOn(b, payout)).toBe(payoutOnB + 2_000_000n);
+    expect(await balanceOn(a, payout)).toBe(payoutOnA);
+    enrolledOnB = { id: subscription!.id, amount: subscription!.amount };
+  });
+
+  it('the renewal page of a chain-B subscription reads its allowance, permit nonce and token domain on chain B', async () => {
+    const token = newRenewalToken();
+    await insertNoticeIfAbsent(db.sql, {
+      subscriptionId: enrolledOnB.id,
+      runOutPeriodIndex: 12,
+      allowance: 0n,
+      tokenHash: hashRenewalToken(token),
+    });
+    const res = await t.app.inject({ method: 'GET', url: `/checkout/subscriptions/${enrolledOnB.id}/renewal?token=${token}` });
+    expect(res.statusCode, res.body).toBe(200);
+    const offer = res.json();
+    const subscriber = offer.subscriber as Address;
+    const allowanceOnB = await clientOf(b).readContract({
+      address: b.token,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [subscriber, subscriptionManagerV2Of(b)],
+    });
+    // The enrolment's permit used nonce 0 on chain B only; chain A's allowance for this wallet is none.
+    expect(offer).toMatchObject({
+      chainId: CHAIN_B_ID,
+      addChain: null,
+      token: b.token,
+      tokenDomain: { chainId: CHAIN_B_ID },
+      permitNonce: '1',
+      allowance: allowanceOnB.toString(),
+    });
+    expect(allowanceOnB).toBe(22_000_000n);
+  });
+
+  it('a chain the plan or mode does not offer, and signatures for another chain than the one posted, are refused and change nothing; then the same signatures enrol on A', async () => {
+    const subscriber = privateKeyToAccount(generatePrivateKey());
+    await transferOn(a, subscriber.address, 10_000_000n);
+    const signedForA = await signedEnrolment(await offerJson(bothChains), subscriber, { permit: a, enrolment: a });
+    const permitForA = await signedEnrolment(await offerJson(bothChains, CHAIN_B_ID), subscriber, { permit: a, enrolment: b });
+    const submissionsBefore = await subscriptionSubmissions();
+    const sentBefore = await Promise.all([sentOn(a.chainId), sentOn(CHAIN_B_ID)]);
+
+    // Chain B's manager domain names chain B: an Enrolment signed over chain A's does not recover the subscriber there.
+    expectRefused(await enrol(bothChains, { chainId: CHAIN_B_ID, ...signedForA }), 'enrolment.signature');
+    // The permit names the token's chain too: a permit for A with an Enrolment for B.
+    expectRefused(await enrol(bothChains, { chainId: CHAIN_B_ID, ...permitForA }), 'permit.signature');
+    expectRefused(await enrol(onlyA, { chainId: CHAIN_B_ID, ...signedForA }), 'chainId');
+    expectRefused(await enrol(bothChains, { chainId: 8453, ...signedForA }), 'chainId');
+    expectRefused(await enrol(bothChains, { chainId: 'b', ...signedForA }), 'chainId');
+    // The API relay: the mode's chains, the same domains.
+    expectRefused(await relaySubscription({ chainId: 8453, ...signedForA }, `enrol-unknown-${Date.now()}`), 'chainId');
+    expectRefused(await relaySubscription({ chainId: CHAIN_B_ID, ...signedForA }, `enrol-crossed-${Date.now()}`), 'enrolment.signature');
+
+    expect(await subscriptionSubmissions()).toEqual(submissionsBefore);
+    expect(await Promise.all([sentOn(a.chainId), sentOn(CHAIN_B_ID)])).toEqual(sentBefore);
+    expect(await enrolmentUsed(a, subscriber.address, signedForA.enrolment.nonce)).toBe(false);
+    expect(await enrolmentUsed(b, subscriber.address, signedForA.enrolment.nonce)).toBe(false);
+
+    // Nothing was spent: the same signatures, posted for the plan's first chain (no chainId), enrol on A.
+    const posted = await enrol(bothChains, signedForA);
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(posted.json().chainId).toBe(a.chainId);
+    await until(
+      () => enrolmentUsed(a, subscriber.address, signedForA.enrolment.nonce),
+      (used) => used,
+      'the enrolment on A',
+    );
+  });
+
+  it('POST /v1/relay/subscriptions with chainId relays the enrolment on that chain', async () => {
+    const subscriber = privateKeyToAccount(generatePrivateKey());
+    await transferOn(b, subscriber.address, 2_000_000n);
+    const body = await signedEnrolment(await offerJson(bothChains, CHAIN_B_ID), subscriber, { permit: b, enrolment: b });
+    const key = `enrol-on-b-${Date.now()}`;
+    const posted = await relaySubscription({ chainId: CHAIN_B_ID, ...body }, key);
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(posted.json()).toMatchObject({ kind: 'subscription', chainId: CHAIN_B_ID });
+    const done = await until(
+      async () => (await t.app.inject({ method: 'GET', url: `/v1/relay/submissions/${key}`, headers: headers() })).json(),
+      (s) => s.status === 'confirmed' || s.status === 'failed',
+      'the relayed enrolment',
+    );
+    expect(done).toMatchObject({ status: 'confirmed', chainId: CHAIN_B_ID });
+    expect(await enrolmentUsed(b, subscriber.address, body.enrolment.nonce)).toBe(true);
+    expect(await enrolmentUsed(a, subscriber.address, body.enrolment.nonce)).toBe(false);
+  });
+});
+
+/** The session's relay submissions as the relay records each look at the chain. */
+const relayLooks = (sessionId: string) =>
+  db.sql<{ chainId: string; status: string; confirmations: number; blockNumber: string | null }[]>`
+    select chain_id::text as "chainId", status, confirmations, block_number::text as "blockNumber"
+    from relay_submissions where payment_session_id = ${sessionId}`;
+
+describe("each chain's own confirmations, and a reorg on chain B", () => {
+  it("the relay confirms a payment on chain B only at B's confirmations (3), one on chain A at A's (1)", async () => {
+    // Chain B's settings as the worker resolves them (the stack's config holds this object): B asks 3
+    // confirmations for this test only, so the rest of the file keeps its one-block waits.
+    b.confirmations = 3;
+    try {
+      const mineOnB = createTestClient({ mode: 'anvil', transport: http(b.rpcUrl) });
+      const onB = await createSession({ amount: '300000' });
+      const paid = await payAtCheckout(onB.id, { chainId: CHAIN_B_ID, ...(await authorizationFor(b, payout, 300_000n)) });
+      expect(paid.statusCode, paid.body).toBe(200);
+      const [mined] = await until(
+        () => relayLooks(onB.id),
+        (rows) => rows[0]?.blockNumber != null,
+        'the payment mined on B',
+      );
+      expect(mined!.chainId).toBe(String(CHAIN_B_ID));
+      // Each look the relay records below three confirmations says not yet; each block mined on B adds one.
+      const waited: number[] = [];
+      for (;;) {
+        const due = Number((await clientOf(b).getBlockNumber()) - BigInt(mined!.blockNumber!) + 1n);
+        const [look] = await until(
+          () => relayLooks(onB.id),
+          (rows) => rows[0]!.status === 'confirmed' || rows[0]!.confirmations >= Math.min(due, 3),
+          `the relay seeing ${due} confirmations`,
+        );
+        if (look!.status === 'confirmed') {
+          // At least three: other work of the file (charges, enrolments) may mine a block on B between two looks.
+          expect(look!.confirmations).toBeGreaterThanOrEqual(3);
+          break;
+        }
+        expect(look!.status).toBe('submitted');
+        expect((await getSession(onB.id)).status).toBe('processing');
+        waited.push(look!.confirmations);
+        await mineOnB.mine({ blocks: 1 });
+      }
+      // It was seen, and held back, below three confirmations (A's one would have confirmed it at the first look).
+      expect(waited.length).toBeGreaterThan(0);
+      expect(waited.every((n) => n >= 1 && n < 3)).toBe(true);
+      await until(
+        () => getSession(onB.id),
+        (s) => s.status === 'completed',
+        'completed on B',
+      );
+
+      // Chain A still asks one: its payment confirms at its own block, with nothing mined after it.
+      const onA = await createSession({ amount: '300000' });
+      const paidOnA = await payAtCheckout(onA.id, await authorizationFor(a, payout, 300_000n));
+      expect(paidOnA.statusCode, paidOnA.body).toBe(200);
+      const [confirmedOnA] = await until(
+        () => relayLooks(onA.id),
+        (rows) => rows[0]?.status === 'confirmed',
+        'confirmed on A',
+      );
+      expect(confirmedOnA).toMatchObject({ chainId: String(a.chainId), confirmations: 1 });
+    } finally {
+      b.confirmations = 1;
+    }
+  });
+
+  it('a deposit on chain B reorged out is removed, the session falls back to what chain A paid, payment.deposit_reversed; A untouched', async () => {
+    const session = await createSession({ amount: '1000000' });
+    await transferOn(a, session.deposit.address, 200_000n);
+    await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '200000',
+      'credited on A',
+    );
+    const testB = createTestClient({ mode: 'anvil', transport: http(b.rpcUrl) });
+    const snapshot = await testB.snapshot();
+    await transferOn(b, session.deposit.address, 300_000n);
+    await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '500000',
+      'credited on B too',
+    );
+    // Chain B only: its blocks since the snapshot are replaced by three empty ones.
+    await testB.revert({ id: snapshot });
+    await testB.mine({ blocks: 3 });
+    const after = await until(
+      () => getSession(session.id),
+      (s) => s.deposit.amountReceived === '200000',
+      "chain B's deposit taken back out",
+    );
+    expect(after.status).toBe('open');
+    expect((await depositRows(session.id)).map((r) => [r.chainId, r.status])).toEqual([
+      [String(a.chainId), 'credited'],
+      [String(CHAIN_B_ID), 'removed'],
+    ]);
+    const reversed = await db.sql<{ chainId: number }[]>`
+      select (data->'deposit'->>'chainId')::int as "chainId" from events
+      where type = 'payment.deposit_reversed' and data->'object'->>'id' = ${session.id}`;
+    expect(reversed).toEqual([{ chainId: CHAIN_B_ID }]);
+    // A's deposit goes on as if nothing happened: credited, and swept on A.
+    await until(
+      () => depositRows(session.id),
+      (rows) => rows[0]!.status === 'credited' && rows[0]!.sweptAt !== null,
+      "A's deposit swept",
+    );
   });
 });

@@ -2,7 +2,9 @@
 // database of their own, the real worker on the Temporal dev server and the app, and, when
 // asked, the deposit indexer (deposit addresses recognised as on `npm start`) and the app
 // listening on a port (for clients that speak HTTP, like the official x402 facilitator client);
-// with `secondChain`, a second test-mode chain beside the first (issue 39), followed by an indexer of its own.
+// with `secondChain`, a second test-mode chain beside the first (issue 39), followed by an indexer of its own;
+// with `subscriptions`, the subscription hooks on every chain's indexer and the chain port of charges in the
+// worker (over every chain, as src/worker.ts builds it), so an enrolment is recorded and charged on its chain.
 import { type PublicClient, createPublicClient, http } from 'viem';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import type { ChainConfig, ChainSettings } from '../../src/chain/config.js';
@@ -11,6 +13,8 @@ import { createEventDispatcher } from '../../src/events/dispatch.js';
 import { createHookRegistry } from '../../src/indexer/hooks.js';
 import { createIndexer } from '../../src/indexer/indexer.js';
 import { depositIndexerHooks } from '../../src/payment-sessions/deposit-hooks.js';
+import { createViemSubscriptionChain } from '../../src/subscriptions/chain.js';
+import { subscriptionChainModes, subscriptionIndexerHooks } from '../../src/subscriptions/indexer-hooks.js';
 import { createTestApp, type TestApp } from './app.js';
 import { settingsOf, startPrivateChain, startSecondChain } from './chain.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
@@ -39,6 +43,8 @@ export async function startPaymentsStack(
     confirmations?: number;
     /** A second test-mode chain (its deposit indexer too, when `depositIndexer`). */
     secondChain?: boolean;
+    /** Subscriptions recorded by each chain's indexer and charged by the worker on their chain. */
+    subscriptions?: boolean;
   } = {},
 ): Promise<PaymentsStack> {
   const [chain, secondChain] = await Promise.all([startPrivateChain(), options.secondChain ? startSecondChain() : undefined]);
@@ -55,23 +61,23 @@ export async function startPaymentsStack(
     secondChain && secondSettings ? { chain: secondChain, settings: secondSettings, pub: clientOf(secondSettings) } : undefined;
   const config: ChainConfig = { test: settings, ...(second ? { others: { test: [second.settings] } } : {}) };
   const db = await createTestDatabase();
-  const temporal = await startDevServerWorker(db.sql, { chain: config });
+  const temporal = await startDevServerWorker(db.sql, {
+    chain: config,
+    ...(options.subscriptions
+      ? { subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config), { sql: db.sql }) }
+      : {}),
+  });
   const t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: config });
   if (options.listen) await t.app.listen({ port: 0, host: '127.0.0.1' });
   const indexerStop = new AbortController();
   const indexerRuns: Promise<void>[] = [];
-  if (options.depositIndexer) {
+  if (options.depositIndexer || options.subscriptions) {
     const events = createEventDispatcher(temporal.client, temporal.taskQueue, () => {});
-    const hooks = createHookRegistry(
-      depositIndexerHooks({
-        sql: db.sql,
-        events,
-        temporal: temporal.client,
-        taskQueue: temporal.taskQueue,
-        publicBaseUrl: 'http://localhost:3000',
-        chain: config,
-      }),
-    );
+    const deps = { sql: db.sql, events, temporal: temporal.client, taskQueue: temporal.taskQueue };
+    const hooks = createHookRegistry([
+      ...(options.depositIndexer ? depositIndexerHooks({ ...deps, publicBaseUrl: 'http://localhost:3000', chain: config }) : []),
+      ...(options.subscriptions ? subscriptionIndexerHooks(config, deps) : []),
+    ]);
     for (const followed of [settings, ...(second ? [second.settings] : [])])
       indexerRuns.push(createIndexer({ sql: db.sql, settings: followed, hooks, temporal: temporal.client }).run(indexerStop.signal));
   }

@@ -12,6 +12,7 @@ import { invoiceWorkflowStart } from '../../src/invoices/starts.js';
 import { paymentSessionWorkflowStart } from '../../src/payment-sessions/starts.js';
 import { refundWorkflowStart } from '../../src/refunds/starts.js';
 import { performWorkflowStart, queueWorkflowStart, withSignal, type WorkflowStart } from '../../src/temporal/start-outbox.js';
+import { CHAIN_ID_SEARCH_ATTRIBUTE } from '../../src/temporal/search-attributes.js';
 import { startOptionsFor } from '../../src/temporal/workflow-tags.js';
 import { insertTestClock } from '../../src/test-clocks/repo.js';
 import { testClockDeleteSignal, testClockWorkflowId } from '../../workflows/clock-signals.js';
@@ -108,10 +109,19 @@ describe('BusinessStatus on every business workflow (dev server)', () => {
     await db.sql`
       insert into refunds (id, merchant_id, livemode, payment_session_id, amount, currency, status, chain_id, token, from_address, to_address)
       values (${id}, ${m.merchantId}, false, ${sessionId}, 500000, 'USDC', 'succeeded', 31337, ${TOKEN}, ${hex('90', 20)}, ${hex('91', 20)})`;
-    const start = refundWorkflowStart(temporal.taskQueue, { id, merchantId: m.merchantId, livemode: false, status: 'processing' });
+    const start = refundWorkflowStart(temporal.taskQueue, {
+      id,
+      merchantId: m.merchantId,
+      livemode: false,
+      status: 'processing',
+      chainId: '31337',
+    });
     await startThroughOutbox(start);
     expect(await foundBy(start.workflowId, 'succeeded')).toContain(start.workflowId);
     expect(await memoOf(start.workflowId)).toMatchObject({ object: 'refund', id, status: 'succeeded' });
+    // Its chain too (issue 39): the start carried the refund's ChainId.
+    const described = await temporal.client.workflow.getHandle(start.workflowId).describe();
+    expect(described.typedSearchAttributes.get(CHAIN_ID_SEARCH_ATTRIBUTE)).toBe(31337);
   });
 
   it('an agent job nobody approved in time is found by BusinessStatus = "expired"', async () => {

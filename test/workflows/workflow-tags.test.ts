@@ -46,7 +46,7 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 describe('workflow memo and search attributes', () => {
   it('the dev server has every attribute the code defines registered', async () => {
     const names = await registeredSearchAttributes(client);
-    for (const name of ['MerchantId', 'Livemode', 'BusinessStatus', 'CustomerWallet', 'InvoiceNumber', 'WebhookEndpointId']) {
+    for (const name of ['MerchantId', 'Livemode', 'BusinessStatus', 'CustomerWallet', 'InvoiceNumber', 'WebhookEndpointId', 'ChainId']) {
       expect(names.has(name), name).toBe(true);
     }
   });

@@ -132,6 +132,8 @@ export async function startTemporalDevServer(options: {
     'InvoiceNumber=Keyword',
     '--search-attribute',
     'WebhookEndpointId=Keyword',
+    '--search-attribute',
+    'ChainId=Int',
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
   ];
   // A process group of its own, so Ctrl-C reaches only its owner, which stops it after the workers.

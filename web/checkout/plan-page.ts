@@ -1,6 +1,7 @@
 // The enrolment page of a subscription plan: an EIP-2612 permit for the
 // subscription manager, then the Enrolment terms (./enrolment-signing.ts), both
-// relayed by POST /checkout/plans/{id}/enrol; then polls the enrolment.
+// relayed by POST /checkout/plans/{id}/enrol on the chain the customer picked
+// among the plan's (./network-picker.ts); then polls the enrolment.
 import { ApiError, UserMessageError, isUserRejection } from '../shared/errors.js';
 import { getJson, postJson, sleep } from '../shared/http.js';
 import { formatTokenAmount } from '../shared/money.js';
@@ -8,17 +9,32 @@ import { byId, pageControls, setText, somethingWentWrong } from '../shared/page.
 import { randomNonce } from '../shared/token-calls.js';
 import { balanceOf, ensureNetwork, hasWallet, refuseAtDoor, requestAccount, wallet } from '../shared/wallet.js';
 import { enrolmentBody, enrolmentTypedData } from './enrolment-signing.js';
-import { MESSAGES, apiRefusalText, planPeriod, refusalText } from './messages.js';
+import { MESSAGES, apiRefusalText, networkLabel, planPeriod, refusalText } from './messages.js';
+import { chosenChainOf, lockNetworks, offerNetworks } from './network-picker.js';
 import { permitTypedData } from './typed-data.js';
-import type { EnrolmentOffer, TokenInfo } from './types.js';
+import type { CheckoutChain, EnrolmentOffer, TokenInfo } from './types.js';
 
 type EnrolmentStatus = { submissionStatus: string; failureCode?: string | null; failureReason?: string | null };
 type Plan = { interval: string; intervalCount: number; trialPeriodDays: number };
 
 export function startPlanPage(planId: string): void {
   const ui = pageControls();
-  const state: { offer: EnrolmentOffer | null; token: TokenInfo | null } = { offer: null, token: null };
+  const state: { offer: EnrolmentOffer | null; token: TokenInfo | null; chains: CheckoutChain[]; plan: Plan | null } = {
+    offer: null,
+    token: null,
+    chains: [],
+    plan: null,
+  };
   const planUrl = (suffix: string) => '/checkout/plans/' + encodeURIComponent(planId) + suffix;
+  /** Each choice of network loads its offer; only the latest choice's may fill the page. */
+  let loads = 0;
+
+  /** The chains the plan is offered on; an older server names only the offer's chain. */
+  function chainsOf(offer: EnrolmentOffer): CheckoutChain[] {
+    return offer.chains?.length
+      ? offer.chains
+      : [{ chainId: offer.chainId, network: 'chain ' + offer.chainId, token: offer.terms.token, addChain: null }];
+  }
 
   async function pollEnrolment(nonce: string): Promise<void> {
     for (;;) {
@@ -29,6 +45,7 @@ export function startPlanPage(planId: string): void {
       }
       if (enrolment.submissionStatus === 'failed') {
         ui.setBusy(false, 'Subscribe with wallet');
+        lockNetworks(false);
         const named = refusalText(enrolment.failureCode);
         if (named) return ui.show('error', named);
         const reason = enrolment.failureReason ? ': ' + enrolment.failureReason : '.';
@@ -44,6 +61,8 @@ export function startPlanPage(planId: string): void {
     if (ui.isBusy() || !offer || !token) return;
     if (!hasWallet()) return ui.show('error', MESSAGES.noWallet);
     ui.setBusy(true, 'Waiting for wallet…');
+    // The chain stays the one being signed for until this try ends.
+    lockNetworks(true);
     ui.show('info', 'Connect your wallet…');
     let step = 'connect';
     const deadline = String(Math.floor(Date.now() / 1000) + 3600);
@@ -51,7 +70,7 @@ export function startPlanPage(planId: string): void {
     try {
       const account = await requestAccount();
       step = 'network';
-      await ensureNetwork(offer.chainId);
+      await ensureNetwork(offer.chainId, chosenChainOf(state.chains, offer.chainId).addChain ?? undefined);
       step = 'door';
       await refuseAtDoor(offer.terms.token, account, offer.terms.merchant);
       step = 'balance';
@@ -71,7 +90,9 @@ export function startPlanPage(planId: string): void {
           '/permit-nonce?owner=' +
           account +
           '&mode=' +
-          (offer.livemode ? 'live' : 'test'),
+          (offer.livemode ? 'live' : 'test') +
+          '&chainId=' +
+          offer.chainId,
       );
       step = 'sign';
       ui.show('info', 'Sign the allowance (1 of 2) in your wallet…');
@@ -90,6 +111,7 @@ export function startPlanPage(planId: string): void {
       ui.setBusy(true, 'Processing…');
       ui.show('info', 'Submitting your subscription…');
       const body: Record<string, unknown> = {
+        chainId: offer.chainId,
         subscriber: account,
         terms: offer.terms,
         permit: { value: offer.permitValue, deadline, signature: permitSignature },
@@ -102,6 +124,7 @@ export function startPlanPage(planId: string): void {
       await pollEnrolment(nonce);
     } catch (error) {
       ui.setBusy(false, 'Subscribe with wallet');
+      lockNetworks(false);
       if (isUserRejection(error)) {
         return ui.show(
           'error',
@@ -121,30 +144,62 @@ export function startPlanPage(planId: string): void {
     }
   }
 
-  async function load(): Promise<void> {
-    try {
-      const offer = await getJson<EnrolmentOffer>(planUrl('/enrolment'));
-      state.offer = offer;
-      setText('merchant', offer.merchantName || 'Subscribe');
-      setText('description', offer.planName);
-      setText('details', 'Paid to ' + offer.terms.merchant + ' on chain ' + offer.chainId + (offer.livemode ? '' : ' (test mode)'));
-      const [token, plan] = await Promise.all([
-        getJson<TokenInfo>('/v1/tokens/' + encodeURIComponent(offer.terms.token) + '?mode=' + (offer.livemode ? 'live' : 'test')),
-        getJson<Plan>('/v1/checkout/plans/' + encodeURIComponent(planId)),
-      ]);
-      state.token = token;
+  /** The offer on `chainId` (read here unless `known` is it) and the token there fill the page. */
+  async function showOffer(chainId: number, known?: EnrolmentOffer): Promise<void> {
+    const load = ++loads;
+    state.offer = null;
+    ui.setBusy(true);
+    const offer = known ?? (await getJson<EnrolmentOffer>(planUrl('/enrolment?chainId=' + chainId)));
+    // The token on the offer's chain: its EIP-712 domain names that chain.
+    const token = await getJson<TokenInfo>(
+      '/v1/tokens/' + encodeURIComponent(offer.terms.token) + '?mode=' + (offer.livemode ? 'live' : 'test') + '&chainId=' + offer.chainId,
+    );
+    if (load !== loads) return;
+    const chain = chosenChainOf(chainsOf(offer), offer.chainId);
+    setText('merchant', offer.merchantName || 'Subscribe');
+    setText('description', offer.planName);
+    setText(
+      'details',
+      'Paid to ' +
+        offer.terms.merchant +
+        ' on ' +
+        networkLabel({ network: chain.network, chainId: chain.chainId, livemode: offer.livemode }),
+    );
+    const plan = state.plan;
+    if (plan) {
       setText(
         'amount',
         formatTokenAmount(offer.terms.amount, token.decimals, token.symbol) + planPeriod(plan.interval, plan.intervalCount),
       );
       if (plan.trialPeriodDays > 0) setText('description', offer.planName + ' (' + plan.trialPeriodDays + '-day free trial)');
-      if (!token.supports?.eip2612 || !token.domain) {
-        return ui.show('error', 'This token cannot be approved by signature (EIP-2612) on this network.');
-      }
-      ui.setBusy(false, 'Subscribe with wallet');
+    }
+    if (!token.supports?.eip2612 || !token.domain) {
+      return ui.show('error', 'This token cannot be approved by signature (EIP-2612) on this network.');
+    }
+    state.offer = offer;
+    state.token = token;
+    ui.show('info', '');
+    ui.setBusy(false, 'Subscribe with wallet');
+  }
+
+  const loadFailed = (error: unknown) => {
+    const status = error instanceof ApiError ? error.status : undefined;
+    ui.show('error', status === 404 ? 'This subscription plan does not exist.' : 'Could not load the plan: ' + (error as Error).message);
+  };
+
+  async function load(): Promise<void> {
+    try {
+      const [offer, plan] = await Promise.all([
+        getJson<EnrolmentOffer>(planUrl('/enrolment')),
+        getJson<Plan>('/v1/checkout/plans/' + encodeURIComponent(planId)),
+      ]);
+      state.plan = plan;
+      state.chains = chainsOf(offer);
+      // A choice loads that chain's offer (its manager, token and domains); the wallet is switched when it signs.
+      offerNetworks(state.chains, offer.livemode, (chain) => void showOffer(chain.chainId).catch(loadFailed));
+      await showOffer(offer.chainId, offer);
     } catch (error) {
-      const status = error instanceof ApiError ? error.status : undefined;
-      ui.show('error', status === 404 ? 'This subscription plan does not exist.' : 'Could not load the plan: ' + (error as Error).message);
+      loadFailed(error);
     }
   }
 

@@ -49,7 +49,7 @@ export function startRenewalPage(subscriptionId: string): void {
         throw new UserMessageError('Connect the wallet that pays this subscription: ' + current.subscriber + '.');
       }
       step = 'network';
-      await ensureNetwork(current.chainId);
+      await ensureNetwork(current.chainId, current.addChain ?? undefined);
       step = 'door';
       await refuseAtDoor(current.token, account, null);
       step = 'sign';

@@ -20,6 +20,7 @@ import {
   safeRedirectUrl,
   statusMessage,
 } from './messages.js';
+import { chosenChainOf, networkOptionLabel, offerNetworks } from './network-picker.js';
 import { transferTypedData } from './typed-data.js';
 import type { CheckoutChain, CheckoutSession, TokenInfo } from './types.js';
 
@@ -42,8 +43,7 @@ export function startSessionPage(sessionId: string): void {
 
   /** The network the customer chose (the session's first until they choose). */
   function chosenChain(session: CheckoutSession): CheckoutChain {
-    const chains = chainsOf(session);
-    return chains.find((chain) => chain.chainId === state.chainId) ?? chains[0]!;
+    return chosenChainOf(chainsOf(session), state.chainId);
   }
 
   /** The token on one chain: its EIP-712 domain names that chain, so each chain is read once on its own. */
@@ -56,28 +56,6 @@ export function startSessionPage(sessionId: string): void {
       tokens.set(chain.chainId, info);
     }
     return info;
-  }
-
-  /** The network picker: shown only when there is a choice; a change re-points the transfer and the wallet. */
-  function offerNetworks(session: CheckoutSession): void {
-    const chains = chainsOf(session);
-    const select = byId<HTMLSelectElement>('network');
-    const box = byId('network-choice');
-    if (!select || !box || chains.length < 2) return;
-    for (const chain of chains) {
-      const option = document.createElement('option');
-      option.value = String(chain.chainId);
-      option.textContent = chain.network + (session.livemode ? '' : ' (test mode)');
-      select.appendChild(option);
-    }
-    box.hidden = false;
-    select.addEventListener('change', () => {
-      state.chainId = Number(select.value);
-      if (!state.session) return;
-      setText('details', 'On ' + chosenLabel(state.session));
-      renderTransfer(state.session);
-      void tokenOn(state.session, chosenChain(state.session)).catch(() => undefined);
-    });
   }
 
   function chosenLabel(session: CheckoutSession): string {
@@ -216,7 +194,7 @@ export function startSessionPage(sessionId: string): void {
     // link and QR code (EIP-681 with the chain id) are the chosen network's.
     const chain = chosenChain(session);
     const network = deposit.networks?.find((n) => n.chainId === chain.chainId);
-    setText('deposit-network', chain.network + (session.livemode ? '' : ' (test mode)'));
+    setText('deposit-network', networkOptionLabel(chain, session.livemode));
     setText('deposit-address', network?.address ?? deposit.address);
     setText('deposit-exact', remaining);
     byId('deposit-link')?.setAttribute('href', network?.paymentUri ?? deposit.paymentUri);
@@ -351,7 +329,14 @@ export function startSessionPage(sessionId: string): void {
       describePurchase(session);
       // No address here: the only address a customer may send to is the session's deposit address
       // below (the merchant's payout address is never matched to this order).
-      offerNetworks(session);
+      // A choice re-points the transfer and the token; the wallet is switched when it pays.
+      offerNetworks(chainsOf(session), session.livemode, (chain) => {
+        state.chainId = chain.chainId;
+        if (!state.session) return;
+        setText('details', 'On ' + chosenLabel(state.session));
+        renderTransfer(state.session);
+        void tokenOn(state.session, chain).catch(() => undefined);
+      });
       setText('details', 'On ' + chosenLabel(session));
       const token = await tokenOn(session, chainsOf(session)[0]!);
       state.token = token;

@@ -81,6 +81,8 @@ export type EnrolmentOffer = {
   merchantName?: string | null;
   planName: string;
   chainId: number;
+  /** The chains the plan is offered on, its default first (absent from an older server: the offer's chain alone). */
+  chains?: CheckoutChain[];
   livemode: boolean;
   subscriptionManager: string;
   managerDomain: TypedDataDomain;
@@ -99,6 +101,8 @@ export type RenewalOffer = {
   tokenDomain: TypedDataDomain;
   permitNonce: string;
   chainId: number;
+  /** What a wallet needs to add the subscription's chain (EIP-3085); null for a chain without a preset. */
+  addChain?: AddChainParameter | null;
   livemode: boolean;
   status: string;
 };

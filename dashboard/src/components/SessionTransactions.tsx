@@ -64,7 +64,7 @@ export function transactionEntries(transactions: SessionTransaction[], chainId: 
     detail: (
       <div data-testid={`transaction-${tx.kind}`}>
         {tx.transactionHash ? (
-          <TxHash hash={tx.transactionHash} chainId={chainId} />
+          <TxHash hash={tx.transactionHash} chainId={tx.chainId ?? chainId} />
         ) : (
           <small className="hint">Not sent to the chain.</small>
         )}

@@ -9,6 +9,8 @@ import { decimalAmount } from '../csv.ts';
 import { detailPath } from '../router.ts';
 import { RefundDialog } from '../components/RefundDialog.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { TxHash } from '../components/TxHash.tsx';
+import { chainName, sessionNetwork } from '../chain.ts';
 import { formatAmount, formatDate, shortId } from '../format.ts';
 import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../invoiceNumbers.ts';
 import type { Charge, PaymentSession } from '../types.ts';
@@ -17,7 +19,7 @@ import type { Charge, PaymentSession } from '../types.ts';
 const STATUSES = ['open', 'processing', 'completed', 'expired', 'cancelled'] as const satisfies readonly PaymentSession['status'][];
 
 export function PaymentsPage() {
-  const filters = useListFilters(STATUSES);
+  const filters = useListFilters(STATUSES, undefined, { byNetwork: true });
   return (
     <>
       <section>
@@ -38,6 +40,8 @@ export function PaymentsPage() {
             { header: 'product', value: (s) => s.productName },
             { header: 'created_at', value: (s) => s.createdAt },
             { header: 'completed_at', value: (s) => s.completedAt },
+            // The chain that paid it, else its first accepted chain.
+            { header: 'chain_id', value: (s) => s.transactionChainId ?? s.chainId },
           ]}
         />
         <PaginatedTable<SessionWithInvoice>
@@ -57,6 +61,20 @@ export function PaymentsPage() {
             { header: 'Amount', cell: (s) => formatAmount(s.amount, s.currency), className: 'num' },
             { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
             { header: 'For', cell: paidFor },
+            {
+              header: 'Network',
+              cell: (s) => (
+                <>
+                  {sessionNetwork(s)}
+                  {s.transactionHash && (
+                    <div>
+                      <TxHash hash={s.transactionHash} chainId={s.transactionChainId ?? s.chainId} compact />
+                    </div>
+                  )}
+                </>
+              ),
+              className: 'wrap',
+            },
             { header: 'Payer', cell: (s) => (s.payer ? <code>{shortId(s.payer)}</code> : '—') },
             { header: 'Created', cell: (s) => formatDate(s.createdAt) },
             {
@@ -94,6 +112,19 @@ export function PaymentsPage() {
             { header: 'Period', cell: (c) => String(c.periodIndex + 1) },
             { header: 'Amount', cell: (c) => formatAmount(c.amount, c.currency), className: 'num' },
             { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
+            {
+              header: 'Network',
+              cell: (c) => (
+                <>
+                  {chainName(c.chainId)}
+                  {c.transactionHash && (
+                    <div>
+                      <TxHash hash={c.transactionHash} chainId={c.chainId} compact />
+                    </div>
+                  )}
+                </>
+              ),
+            },
             { header: 'Attempts', cell: (c) => String(c.attempts), className: 'num' },
             { header: 'Settled', cell: (c) => formatDate(c.settledAt) },
           ]}

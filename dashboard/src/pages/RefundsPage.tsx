@@ -14,6 +14,8 @@ import { StatusBadge } from '../components/StatusBadge.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
 import { MoneyField } from '../components/MoneyField.tsx';
 import { RefundNextStep } from '../components/RefundNextStep.tsx';
+import { TxHash } from '../components/TxHash.tsx';
+import { chainName } from '../chain.ts';
 import { amountError, formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
 import type { Refund } from '../types.ts';
 
@@ -30,7 +32,7 @@ const REFUND_STATUSES = [
 export function RefundsPage() {
   const [started, setStarted] = useState<Refund | null>(null);
   const [changes, setChanges] = useState(0);
-  const filters = useListFilters(REFUND_STATUSES);
+  const filters = useListFilters(REFUND_STATUSES, undefined, { byNetwork: true });
   return (
     <>
       <RefundAllowance />
@@ -74,6 +76,7 @@ export function RefundsPage() {
           { header: 'amount', value: (r) => decimalAmount(r.amount) },
           { header: 'currency', value: (r) => r.currency },
           { header: 'status', value: (r) => r.status },
+          { header: 'chain_id', value: (r) => r.chainId },
           { header: 'reason', value: (r) => r.reason },
           { header: 'transaction_hash', value: (r) => r.transactionHash },
           { header: 'created_at', value: (r) => r.createdAt },
@@ -95,6 +98,19 @@ export function RefundsPage() {
           },
           { header: 'Amount', cell: (r) => formatAmount(r.amount, r.currency), className: 'num' },
           { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
+          {
+            header: 'Network',
+            cell: (r) => (
+              <>
+                {chainName(r.chainId)}
+                {r.transactionHash && (
+                  <div>
+                    <TxHash hash={r.transactionHash} chainId={r.chainId} compact />
+                  </div>
+                )}
+              </>
+            ),
+          },
           { header: 'Reason', cell: (r) => r.reason ?? '—' },
           { header: 'Failure', cell: (r) => <FailureNote code={r.failureCode} reason={r.failureReason} />, className: 'wrap' },
           {

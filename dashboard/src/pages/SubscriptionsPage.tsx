@@ -12,6 +12,8 @@ import { useListFilters } from '../components/ListFilters.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { decimalAmount } from '../csv.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { TxHash } from '../components/TxHash.tsx';
+import { chainName } from '../chain.ts';
 import { formatAmount, formatDate, shortId } from '../format.ts';
 import type { Charge, Plan, Subscription } from '../types.ts';
 
@@ -56,6 +58,16 @@ export function SubscriptionDetail({
         <dd>{plans.get(subscription.planId)?.name ?? subscription.planId}</dd>
         <dt>Amount per period</dt>
         <dd>{formatAmount(subscription.amount, subscription.currency)}</dd>
+        <dt>Network</dt>
+        <dd>
+          {chainName(subscription.onChain.chainId)}
+          {subscription.onChain.createdTxHash && (
+            <>
+              {' '}
+              (enrolled in <TxHash hash={subscription.onChain.createdTxHash} chainId={subscription.onChain.chainId} compact />)
+            </>
+          )}
+        </dd>
         <dt>Customer wallet</dt>
         <dd>
           <Link to={detailPath('customers', subscription.customer.id)}>
@@ -123,7 +135,7 @@ export function SubscriptionDetail({
 }
 
 export function SubscriptionsPage() {
-  const filters = useListFilters(STATUSES, 'Id, wallet or email');
+  const filters = useListFilters(STATUSES, 'Id, wallet or email', { byNetwork: true });
   const [planId, setPlanId] = useState('');
   const [plans, setPlans] = useState<Map<string, Plan>>(new Map());
   const [selected, setSelected] = useState<Subscription | null>(null);
@@ -159,6 +171,7 @@ export function SubscriptionsPage() {
           { header: 'id', value: (s) => s.id },
           { header: 'plan', value: (s) => plans.get(s.planId)?.name ?? s.planId },
           { header: 'status', value: (s) => s.status },
+          { header: 'chain_id', value: (s) => s.onChain.chainId },
           { header: 'amount', value: (s) => decimalAmount(s.amount) },
           { header: 'currency', value: (s) => s.currency },
           { header: 'customer_wallet', value: (s) => s.customer.walletAddress },
@@ -179,6 +192,7 @@ export function SubscriptionsPage() {
           { header: 'Plan', cell: (s) => plans.get(s.planId)?.name ?? shortId(s.planId) },
           { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
           { header: 'Amount', cell: (s) => formatAmount(s.amount, s.currency), className: 'num' },
+          { header: 'Network', cell: (s) => chainName(s.onChain.chainId) },
           {
             header: 'Customer',
             cell: (s) => (

@@ -95,6 +95,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List coupons
+         * @description Coupons not deleted, newest first.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_read`.
+         */
+        get: operations["listCoupons"];
+        put?: never;
+        /**
+         * Create a coupon
+         * @description A percent (`percentOff`) or an amount (`amountOff`) off each discounted charge, for `once`, `repeating` (`durationInPeriods` charged periods) or `forever`. Apply it to a subscription with `POST /v1/subscriptions/{id}/discount`, or give customers a promotion code on it. Emits `coupon.created`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["createCoupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/coupons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a coupon
+         * @description Secret API key or dashboard session; not publishable keys. Required scope: `plans_read`.
+         */
+        get: operations["getCoupon"];
+        put?: never;
+        /**
+         * Update a coupon
+         * @description Only `name` and `metadata` may change: the terms are what the discounts already applied were given. Emits `coupon.updated` when something changed.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["updateCoupon"];
+        /**
+         * Delete a coupon
+         * @description The coupon can no longer be applied, nor its promotion codes redeemed, and it is `not_found` from then on; discounts already applied on it keep running to their end. Emits `coupon.deleted`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        delete: operations["deleteCoupon"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/promotion-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List promotion codes
+         * @description Secret API key or dashboard session; not publishable keys. Required scope: `plans_read`.
+         */
+        get: operations["listPromotionCodes"];
+        put?: never;
+        /**
+         * Create a promotion code
+         * @description A customer-facing code on a coupon: the hosted enrolment page takes it, and `POST /v1/subscriptions/{id}/discount` with `promotionCode`. A code already in use (any letter case) is `invalid_request` with param `code`. Emits `promotion_code.created`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["createPromotionCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/promotion-codes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a promotion code
+         * @description Secret API key or dashboard session; not publishable keys. Required scope: `plans_read`.
+         */
+        get: operations["getPromotionCode"];
+        put?: never;
+        /**
+         * Update a promotion code
+         * @description Only `active` and `metadata` may change. Emits `promotion_code.updated` when something changed.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["updatePromotionCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}/discount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a coupon or promotion code to a subscription
+         * @description From the next charge on, each charge pulls the discounted amount (never more than the amount the customer authorised on chain, so no new signature is needed) until the coupon's duration is used up. Replaces an open discount. Refused with `invalid_request` (param `coupon` or `promotionCode`) when the coupon or code cannot be redeemed: unknown, deleted, inactive, expired, past `redeemBy`, at its maximum redemptions, not for the subscription's plan, first-time customers only, or an amount off that leaves nothing to charge; a cancelled, lapsed or completed subscription is `session_invalid_state`. Emits `customer.discount.created` (and `customer.discount.deleted` for a replaced one).
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["applySubscriptionDiscount"];
+        /**
+         * Remove a subscription's discount
+         * @description The next charge pulls the full amount again (a period already attempted keeps the amount of its first attempt). No discount to remove is `session_invalid_state`. Emits `customer.discount.deleted`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        delete: operations["removeSubscriptionDiscount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/sync": {
         parameters: {
             query?: never;
@@ -896,7 +1036,7 @@ export interface paths {
         put?: never;
         /**
          * Relay an EIP-2612 permit plus a subscription enrolment
-         * @description Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account after checking both signatures, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant's payout address.
+         * @description Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account, on the chain `chainId` names (default: the mode's first; a chain the mode lacks is `invalid_request` with `param: chainId`), after checking both signatures against that chain's domains, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant's payout address.
          *
          *     Secret API key only. Required scope: `relay_write`.
          */
@@ -1046,7 +1186,7 @@ export interface paths {
         };
         /**
          * What the hosted enrolment page asks the subscriber to sign for a plan
-         * @description Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for.
+         * @description Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`.
          *
          *     Public: no credentials.
          */
@@ -1070,7 +1210,7 @@ export interface paths {
         put?: never;
         /**
          * Enrol in a plan with the subscriber's signed permit and Enrolment (used by the hosted enrolment page)
-         * @description Public and same-origin. The terms must be the plan's (as GET /checkout/plans/{planId}/enrolment offers them; trialEnd no later than offered); the server relays the permit and enrolment for the plan's merchant and mode (as POST /v1/relay/subscriptions) under the Idempotency-Key `checkout_<planId>_<enrolment nonce>`. The optional `customerEmail` is kept on the wallet's customer once the relay accepted the signatures; it is where the renewal email goes.
+         * @description Public and same-origin. `chainId` is the chain the subscriber chose (one the plan is offered on; default its first); the terms must be the plan's there (as GET /checkout/plans/{planId}/enrolment?chainId= offers them; trialEnd no later than offered), and the permit and enrolment signed for that chain; the server relays the permit and enrolment for the plan's merchant and mode (as POST /v1/relay/subscriptions) under the Idempotency-Key `checkout_<planId>_<enrolment nonce>`. The optional `customerEmail` is kept on the wallet's customer once the relay accepted the signatures; it is where the renewal email goes.
          *
          *     Public: no credentials.
          */
@@ -2707,6 +2847,264 @@ export interface components {
              */
             createdAt: string;
         };
+        PaymentSessionDepositInput: {
+            /** @description The session's deposit address on its chain `chainId`: send exactly `amount` of `token` there to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the payout address the address was made for (`payTo`). Another accepted chain with a payout address of its own has its own address (`networks`). */
+            address: string;
+            /** @description What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here). */
+            amountReceived: string;
+            /** @description What is still to be paid for the session to complete: the amount less the credited transfers and a confirmed relayed payment ("0" once completed). A wallet payment through the relay must pay exactly this. */
+            amountRemaining: string;
+            /** @description What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds. */
+            amountExcess: string;
+            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
+            paymentUri: string;
+            /** @description Every accepted chain with its deposit address: the same address on every chain that pays the same payout address (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. A transfer to any of the session's addresses is swept to the payout address that address was made for. */
+            networks: {
+                chainId: number;
+                /** @description The chain's name for people ("Base", "Arbitrum One"). */
+                network: string;
+                /** @description The token to send on this chain (USDC has its own address on each). */
+                token: string;
+                /** @description The deposit address on this chain: `address` when the chain pays the same payout address, else the session's address for this chain's payout (the forwarder's salt binds the payout). */
+                address: string;
+                /** @description The merchant's payout address on this chain, where transfers to `address` are swept. */
+                payTo: string;
+                /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
+                paymentUri: string;
+            }[];
+        };
+        PaymentSessionInput: {
+            id: string;
+            /** @constant */
+            object: "payment_session";
+            /** @description Amount to pay, integer string in token base units. */
+            amount: string;
+            currency: string;
+            /**
+             * @description `open`: awaiting payment. `processing`: a relayed payment for it was accepted and is on its way to the chain. `completed`: the payment is confirmed on-chain (terminal). `expired`: expiresAt passed without a payment (terminal). `cancelled`: cancelled, e.g. by voiding its invoice (terminal). A failed relayed payment puts a processing session back to open (or expired when past expiresAt).
+             * @enum {string}
+             */
+            status: "open" | "processing" | "completed" | "expired" | "cancelled";
+            /** @description The address to pay on the session's chain `chainId`: the merchant's payout address there when the session was created. Another accepted chain may have its own (`deposit.networks[].payTo`). */
+            payTo: string;
+            /** @description The token contract (USDC of this mode) on `chainId`. */
+            token: string;
+            /** @description The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point. */
+            chainId: number;
+            /** @description The chains the session may be paid on (EIP-155 ids), in the order the hosted page offers them. */
+            acceptedChainIds: number[];
+            /** @description The chain of `transactionHash` (the relayed payment or the completing deposit); null until completed. */
+            transactionChainId: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            expiresAt: string;
+            successUrl: string | null;
+            cancelUrl: string | null;
+            /** @description The metadata given at creation. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The hosted checkout page of this session. */
+            checkoutUrl: string;
+            /** @description The invoice this session backs, if any. */
+            invoiceId: string | null;
+            /** @description The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later. */
+            productId: string | null;
+            /** @description The product's name when it was bought (as the customer saw it on the store page). */
+            productName: string | null;
+            /** @description The paying wallet, once a payment was submitted. */
+            payer: string | null;
+            /** @description The transaction that paid the session, once completed. */
+            transactionHash: string | null;
+            completedAt: string | null;
+            /** @description Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise. */
+            x402: {
+                /** @description The x402 scheme (`exact`). */
+                scheme: string;
+                /** @description CAIP-2 network, e.g. `eip155:8453`. */
+                network: string;
+                /** @description The buyer's wallet. */
+                payer: string;
+                /** @description The settlement transaction, once sent. */
+                transaction: string | null;
+                /** @description The paid resource as the x402 payment named it. */
+                resource: {
+                    url: string | null;
+                    description: string | null;
+                    mimeType: string | null;
+                };
+            } | null;
+            /** @description Paying by transfer to a deposit address; null for sessions created before deposit addresses existed. */
+            deposit: components["schemas"]["PaymentSessionDepositInput"] | null;
+            /** @description What can still be refunded, in token base units: everything received for the session, each receipt once (a confirmed relayed payment, the credited transfers with any overpayment, whether or not the session then completed, expired or was cancelled, and late deposits; a completed session counts at least its amount) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was received or all is refunded (docs/refunds.md, What is refundable). */
+            amountRefundable: string;
+            /** @description The test clock whose time `expiresAt` follows (test mode); null: wall time. */
+            testClock: string | null;
+            /** @description Why the latest payment relayed for this session failed (its refusal code and reason), while the session is open again after it, like Stripe's `last_payment_error`. Null when the latest payment did not fail, none was relayed, or the session is no longer open. Every try, failed or not, is in `GET /v1/payment-sessions/{id}/transactions`. */
+            lastPaymentError: {
+                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
+                code: string;
+                /** @description The readable reason. */
+                reason: string;
+            } | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
+        CheckoutChainInput: {
+            chainId: number;
+            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            /** @description The session's token (USDC) on this chain. */
+            token: string;
+            /** @description A payment session's payout address on this chain: a wallet payment on this chain authorizes a transfer to it. Absent on a plan's enrolment offer, whose `terms.merchant` names the chain's payout. */
+            payTo?: string;
+            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
+            addChain: {
+                /** @description 0x-prefixed hex. */
+                chainId: string;
+                chainName: string;
+                nativeCurrency: {
+                    name: string;
+                    symbol: string;
+                    decimals: number;
+                };
+                rpcUrls: string[];
+                blockExplorerUrls: string[];
+            } | null;
+        };
+        CheckoutSessionInput: {
+            id: string;
+            /** @constant */
+            object: "checkout_session";
+            amount: string;
+            currency: string;
+            token: string;
+            chainId: number;
+            /** @description The chains the customer may choose among, first the default. */
+            acceptedChainIds: number[];
+            /** @description The accepted chains as the page offers them (the order of `acceptedChainIds`): name, token and how a wallet adds it. */
+            chains: components["schemas"]["CheckoutChainInput"][];
+            payTo: string;
+            /** @enum {string} */
+            status: "open" | "processing" | "completed" | "expired" | "cancelled";
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            expiresAt: string;
+            /** @description The merchant's business name (or account name) to show the customer. */
+            merchantName: string;
+            successUrl: string | null;
+            cancelUrl: string | null;
+            livemode: boolean;
+            /** @description The name of the chain to pay on, for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            deposit: components["schemas"]["PaymentSessionDepositInput"] | null;
+            /** @description The merchant's storefront name in this mode, if it has a storefront. */
+            storeName: string | null;
+            /** @description The storefront's logo URL (https), if any. */
+            logoUrl: string | null;
+            /** @description Where the customer can ask the merchant for help (the storefront's support email), if any. */
+            supportEmail: string | null;
+            /** @description The storefront product being bought, if any. */
+            productName: string | null;
+            /** @description The invoice this session pays: its number and line items. */
+            invoice: {
+                number: string;
+                lineItems: {
+                    description: string;
+                    quantity: number;
+                    unitAmount: string;
+                }[];
+            } | null;
+            /** @description Why the latest payment posted for this session failed, while the session is open again after it: a page opened or reloaded while that payment was processing can still tell the payer why. Null when the latest payment did not fail, or the session is no longer open. */
+            lastPaymentError: {
+                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
+                code: string;
+                /** @description The readable reason. */
+                reason: string;
+            } | null;
+        };
+        PaymentSessionTransactionInput: {
+            /** @constant */
+            object: "payment_session_transaction";
+            /**
+             * @description `payment`: a relayed payment (the payer's signed transfer the relay sent, x402 settlements included). `deposit`: a transfer into the session's deposit address. `sweep`: the transfer forwarding a deposit to the payout address. `refund`: a refund of the session.
+             * @enum {string}
+             */
+            kind: "payment" | "deposit" | "sweep" | "refund";
+            /** @description The chain the transaction is on (EIP-155 id). */
+            chainId: number;
+            /** @description The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`). */
+            sourceId: string;
+            /**
+             * @description `pending`: not sent yet. `submitted`: sent (or seen), waiting for inclusion or confirmations. `confirmed`: included with the required confirmations (final). `failed`: reverted, dropped or refused (see failureCode). `removed`: a reorg took the transfer off the chain. `cancelled`: a refund cancelled before it was sent.
+             * @enum {string}
+             */
+            status: "pending" | "submitted" | "confirmed" | "failed" | "removed" | "cancelled";
+            /** @description The transaction, once sent (null for one refused before sending). */
+            transactionHash: string | null;
+            /** @description The block holding it (decimal string), once known. */
+            blockNumber: string | null;
+            /** @description Blocks on top of and including the one holding it, at least: from the relay's tracking and the indexer's last checkpoint, so it can trail the chain head by the indexer's poll interval. Null when the block is not known. */
+            confirmations: number | null;
+            /** @description The confirmations this mode's chain needs before a transfer counts (finality). */
+            requiredConfirmations: number;
+            from: string | null;
+            to: string | null;
+            /** @description What it moves, in token base units. */
+            amount: string | null;
+            /** @description A deposit that arrived after the session had ended, or on a configured chain the session does not accept (not credited to it; refundable). False for other kinds. */
+            late: boolean;
+            /** @description The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed. */
+            failureCode: string | null;
+            failureReason: string | null;
+            /**
+             * Format: date-time
+             * @description When the service recorded it (the submission, the observed transfer, the refund request).
+             */
+            createdAt: string;
+            /** @description When it reached the status confirmed, if it did. */
+            confirmedAt: string | null;
+        };
+        PaymentSessionTransactionListInput: {
+            /** @description Every transaction of the session, oldest first (one page: a session has few). */
+            data: components["schemas"]["PaymentSessionTransactionInput"][];
+        };
+        PromotionCodeInput: {
+            id: string;
+            /** @constant */
+            object: "promotion_code";
+            code: string;
+            /** @description The coupon id. */
+            coupon: string;
+            active: boolean;
+            expiresAt: string | null;
+            firstTimeTransaction: boolean;
+            maxRedemptions: number | null;
+            timesRedeemed: number;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            updatedAt: string;
+        };
         TokenInput: {
             /** @constant */
             object: "token";
@@ -2802,7 +3200,10 @@ export interface components {
             planName: string;
             merchantName: string;
             livemode: boolean;
+            /** @description The chain these terms, the manager and its domain are on: the one asked for, else the plan's first. */
             chainId: number;
+            /** @description Every chain the plan is offered on, the default first: the hosted page's network picker. GET again with `?chainId=` for another chain's offer. */
+            chains: components["schemas"]["CheckoutChainInput"][];
             /** @description The SubscriptionManager the permit is granted to and the Enrolment is signed for. */
             subscriptionManager: string;
             /** @description The SubscriptionManager's EIP-712 domain (sign Enrolment with it). */
@@ -2835,6 +3236,8 @@ export interface components {
             object: "checkout_enrolment";
             planId: string;
             nonce: string;
+            /** @description The chain the enrolment was relayed on. */
+            chainId: number;
             /** @enum {string} */
             submissionStatus: "pending" | "submitted" | "confirmed" | "failed";
             transactionHash: string | null;
@@ -2851,7 +3254,21 @@ export interface components {
             merchantName: string;
             planName: string;
             livemode: boolean;
+            /** @description The subscription's chain: where it was enrolled, is charged, and where the permit goes. */
             chainId: number;
+            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
+            addChain: {
+                /** @description 0x-prefixed hex. */
+                chainId: string;
+                chainName: string;
+                nativeCurrency: {
+                    name: string;
+                    symbol: string;
+                    decimals: number;
+                };
+                rpcUrls: string[];
+                blockExplorerUrls: string[];
+            } | null;
             /** @description The token the permit is signed for. */
             token: string;
             /** @description The token's EIP-712 domain (sign the Permit with it). */
@@ -3104,7 +3521,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDeliveryInput"] | null;
         };
@@ -3352,235 +3769,137 @@ export interface components {
             chainIds: number[] | null;
             livemode: boolean;
         };
-        PaymentSessionDepositInput: {
-            /** @description The session's deposit address on its chain `chainId`: send exactly `amount` of `token` there to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the payout address the address was made for (`payTo`). Another accepted chain with a payout address of its own has its own address (`networks`). */
-            address: string;
-            /** @description What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here). */
-            amountReceived: string;
-            /** @description What is still to be paid for the session to complete: the amount less the credited transfers and a confirmed relayed payment ("0" once completed). A wallet payment through the relay must pay exactly this. */
-            amountRemaining: string;
-            /** @description What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds. */
-            amountExcess: string;
-            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
-            paymentUri: string;
-            /** @description Every accepted chain with its deposit address: the same address on every chain that pays the same payout address (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. A transfer to any of the session's addresses is swept to the payout address that address was made for. */
-            networks: {
-                chainId: number;
-                /** @description The chain's name for people ("Base", "Arbitrum One"). */
-                network: string;
-                /** @description The token to send on this chain (USDC has its own address on each). */
-                token: string;
-                /** @description The deposit address on this chain: `address` when the chain pays the same payout address, else the session's address for this chain's payout (the forwarder's salt binds the payout). */
-                address: string;
-                /** @description The merchant's payout address on this chain, where transfers to `address` are swept. */
-                payTo: string;
-                /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
-                paymentUri: string;
-            }[];
-        };
-        PaymentSessionInput: {
+        CouponInput: {
             id: string;
             /** @constant */
-            object: "payment_session";
-            /** @description Amount to pay, integer string in token base units. */
-            amount: string;
+            object: "coupon";
+            name: string | null;
+            /** @description Percent off (at most two decimals); null for an amount-off coupon. */
+            percentOff: number | null;
+            /** @description USDC base units off each discounted charge; null for a percent-off coupon. */
+            amountOff: string | null;
             currency: string;
-            /**
-             * @description `open`: awaiting payment. `processing`: a relayed payment for it was accepted and is on its way to the chain. `completed`: the payment is confirmed on-chain (terminal). `expired`: expiresAt passed without a payment (terminal). `cancelled`: cancelled, e.g. by voiding its invoice (terminal). A failed relayed payment puts a processing session back to open (or expired when past expiresAt).
-             * @enum {string}
-             */
-            status: "open" | "processing" | "completed" | "expired" | "cancelled";
-            /** @description The address to pay on the session's chain `chainId`: the merchant's payout address there when the session was created. Another accepted chain may have its own (`deposit.networks[].payTo`). */
-            payTo: string;
-            /** @description The token contract (USDC of this mode) on `chainId`. */
-            token: string;
-            /** @description The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point. */
-            chainId: number;
-            /** @description The chains the session may be paid on (EIP-155 ids), in the order the hosted page offers them. */
-            acceptedChainIds: number[];
-            /** @description The chain of `transactionHash` (the relayed payment or the completing deposit); null until completed. */
-            transactionChainId: number | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            expiresAt: string;
-            successUrl: string | null;
-            cancelUrl: string | null;
-            /** @description The metadata given at creation. */
+            /** @enum {string} */
+            duration: "once" | "repeating" | "forever";
+            durationInPeriods: number | null;
+            maxRedemptions: number | null;
+            /** @description Times applied (directly or through its promotion codes). */
+            timesRedeemed: number;
+            redeemBy: string | null;
+            appliesTo: {
+                planIds: string[];
+            } | null;
+            /** @description Whether it can still be applied (not past redeemBy, not used up). */
+            valid: boolean;
+            /** @description The merchant's key-value pairs. */
             metadata: {
                 [key: string]: string;
             };
-            /** @description The hosted checkout page of this session. */
-            checkoutUrl: string;
-            /** @description The invoice this session backs, if any. */
-            invoiceId: string | null;
-            /** @description The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later. */
-            productId: string | null;
-            /** @description The product's name when it was bought (as the customer saw it on the store page). */
-            productName: string | null;
-            /** @description The paying wallet, once a payment was submitted. */
-            payer: string | null;
-            /** @description The transaction that paid the session, once completed. */
-            transactionHash: string | null;
-            completedAt: string | null;
-            /** @description Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise. */
-            x402: {
-                /** @description The x402 scheme (`exact`). */
-                scheme: string;
-                /** @description CAIP-2 network, e.g. `eip155:8453`. */
-                network: string;
-                /** @description The buyer's wallet. */
-                payer: string;
-                /** @description The settlement transaction, once sent. */
-                transaction: string | null;
-                /** @description The paid resource as the x402 payment named it. */
-                resource: {
-                    url: string | null;
-                    description: string | null;
-                    mimeType: string | null;
-                };
-            } | null;
-            /** @description Paying by transfer to a deposit address; null for sessions created before deposit addresses existed. */
-            deposit: components["schemas"]["PaymentSessionDepositInput"] | null;
-            /** @description What can still be refunded, in token base units: everything received for the session, each receipt once (a confirmed relayed payment, the credited transfers with any overpayment, whether or not the session then completed, expired or was cancelled, and late deposits; a completed session counts at least its amount) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was received or all is refunded (docs/refunds.md, What is refundable). */
-            amountRefundable: string;
-            /** @description The test clock whose time `expiresAt` follows (test mode); null: wall time. */
-            testClock: string | null;
-            /** @description Why the latest payment relayed for this session failed (its refusal code and reason), while the session is open again after it, like Stripe's `last_payment_error`. Null when the latest payment did not fail, none was relayed, or the session is no longer open. Every try, failed or not, is in `GET /v1/payment-sessions/{id}/transactions`. */
-            lastPaymentError: {
-                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
-                code: string;
-                /** @description The readable reason. */
-                reason: string;
-            } | null;
             livemode: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp.
              */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            updatedAt: string;
         };
-        CheckoutChainInput: {
-            chainId: number;
-            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
-            network: string;
-            /** @description The session's token (USDC) on this chain. */
-            token: string;
-            /** @description The merchant's payout address on this chain: a wallet payment on this chain authorizes a transfer to it. */
-            payTo: string;
-            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
-            addChain: {
-                /** @description 0x-prefixed hex. */
-                chainId: string;
-                chainName: string;
-                nativeCurrency: {
-                    name: string;
-                    symbol: string;
-                    decimals: number;
-                };
-                rpcUrls: string[];
-                blockExplorerUrls: string[];
-            } | null;
-        };
-        CheckoutSessionInput: {
+        DeletedCouponInput: {
             id: string;
             /** @constant */
-            object: "checkout_session";
+            object: "coupon";
+            /** @constant */
+            deleted: true;
+        };
+        DiscountInput: {
+            /** @description The discount id (prefix `di_`). */
+            id: string;
+            /** @constant */
+            object: "discount";
+            /** @description The coupon's terms the discount runs on. */
+            coupon: {
+                id: string;
+                name: string | null;
+                percentOff: number | null;
+                amountOff: string | null;
+                /** @enum {string} */
+                duration: "once" | "repeating" | "forever";
+                durationInPeriods: number | null;
+            };
+            /** @description The promotion code id it was redeemed through, if any. */
+            promotionCode: string | null;
+            /**
+             * Format: date-time
+             * @description When it was applied (the test clock’s time on a clock).
+             */
+            start: string;
+            /** @description Calendar start of the first period charged in full, if no period is skipped (a paused period is not charged and does not count); null for `forever`. */
+            end: string | null;
+            /** @description Charged periods still discounted; null for `forever`. The discount ends after the last one. */
+            periodsRemaining: number | null;
+        };
+        SubscriptionInput: {
+            id: string;
+            /** @constant */
+            object: "subscription";
+            planId: string;
+            /** @enum {string} */
+            status: "trialing" | "active" | "at_risk" | "paused" | "cancelled" | "lapsed" | "completed";
+            /** @description The customer who enrolled. */
+            customer: {
+                /** @description Customer id (prefix `cus_`): one per wallet address, merchant and mode. */
+                id: string;
+                /** @description The subscriber wallet (lower-case hex). */
+                walletAddress: string;
+                email: string | null;
+            };
+            /** @description Maximum charged per period, integer string in the token's base units. */
             amount: string;
             currency: string;
-            token: string;
-            chainId: number;
-            /** @description The chains the customer may choose among, first the default. */
-            acceptedChainIds: number[];
-            /** @description The accepted chains as the page offers them (the order of `acceptedChainIds`): name, token and how a wallet adds it. */
-            chains: components["schemas"]["CheckoutChainInput"][];
-            payTo: string;
-            /** @enum {string} */
-            status: "open" | "processing" | "completed" | "expired" | "cancelled";
+            /** @description Where the authorisation lives on-chain. */
+            onChain: {
+                chainId: string;
+                /** @description The SubscriptionManager contract. */
+                contractAddress: string;
+                /** @description The id the contract assigned (decimal string). */
+                subscriptionId: string;
+                tokenAddress: string;
+                /** @description The on-chain minimum period length the customer authorised. */
+                periodSeconds: string;
+                createdTxHash: string | null;
+            };
+            /** @description Number of authorised periods; 0 means open-ended. */
+            periods: number;
+            /**
+             * Format: date-time
+             * @description Start of period 0 (the end of the trial, if any).
+             */
+            firstPeriodStart: string;
+            trialEnd: string | null;
+            /** @description The last period charged (0-based), null before the first charge. */
+            currentPeriodIndex: number | null;
+            /** @description When the next period is due; null once terminal. */
+            nextChargeAt: string | null;
+            /** @description When the current failed charge first failed; null unless at_risk. */
+            atRiskSince: string | null;
+            cancelReason: string | null;
+            cancelledBy: ("merchant" | "subscriber" | "operator" | "system") | null;
+            cancelledAt: string | null;
+            /** @description When the on-chain cancel was confirmed. */
+            onChainCancelledAt: string | null;
+            lapsedAt: string | null;
+            completedAt: string | null;
+            /** @description The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none. */
+            discount: components["schemas"]["DiscountInput"] | null;
+            livemode: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp.
              */
-            expiresAt: string;
-            /** @description The merchant's business name (or account name) to show the customer. */
-            merchantName: string;
-            successUrl: string | null;
-            cancelUrl: string | null;
-            livemode: boolean;
-            /** @description The name of the chain to pay on, for people ("Base", "Anvil (local chain 31337)"). */
-            network: string;
-            deposit: components["schemas"]["PaymentSessionDepositInput"] | null;
-            /** @description The merchant's storefront name in this mode, if it has a storefront. */
-            storeName: string | null;
-            /** @description The storefront's logo URL (https), if any. */
-            logoUrl: string | null;
-            /** @description Where the customer can ask the merchant for help (the storefront's support email), if any. */
-            supportEmail: string | null;
-            /** @description The storefront product being bought, if any. */
-            productName: string | null;
-            /** @description The invoice this session pays: its number and line items. */
-            invoice: {
-                number: string;
-                lineItems: {
-                    description: string;
-                    quantity: number;
-                    unitAmount: string;
-                }[];
-            } | null;
-            /** @description Why the latest payment posted for this session failed, while the session is open again after it: a page opened or reloaded while that payment was processing can still tell the payer why. Null when the latest payment did not fail, or the session is no longer open. */
-            lastPaymentError: {
-                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
-                code: string;
-                /** @description The readable reason. */
-                reason: string;
-            } | null;
-        };
-        PaymentSessionTransactionInput: {
-            /** @constant */
-            object: "payment_session_transaction";
-            /**
-             * @description `payment`: a relayed payment (the payer's signed transfer the relay sent, x402 settlements included). `deposit`: a transfer into the session's deposit address. `sweep`: the transfer forwarding a deposit to the payout address. `refund`: a refund of the session.
-             * @enum {string}
-             */
-            kind: "payment" | "deposit" | "sweep" | "refund";
-            /** @description The chain the transaction is on (EIP-155 id). */
-            chainId: number;
-            /** @description The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`). */
-            sourceId: string;
-            /**
-             * @description `pending`: not sent yet. `submitted`: sent (or seen), waiting for inclusion or confirmations. `confirmed`: included with the required confirmations (final). `failed`: reverted, dropped or refused (see failureCode). `removed`: a reorg took the transfer off the chain. `cancelled`: a refund cancelled before it was sent.
-             * @enum {string}
-             */
-            status: "pending" | "submitted" | "confirmed" | "failed" | "removed" | "cancelled";
-            /** @description The transaction, once sent (null for one refused before sending). */
-            transactionHash: string | null;
-            /** @description The block holding it (decimal string), once known. */
-            blockNumber: string | null;
-            /** @description Blocks on top of and including the one holding it, at least: from the relay's tracking and the indexer's last checkpoint, so it can trail the chain head by the indexer's poll interval. Null when the block is not known. */
-            confirmations: number | null;
-            /** @description The confirmations this mode's chain needs before a transfer counts (finality). */
-            requiredConfirmations: number;
-            from: string | null;
-            to: string | null;
-            /** @description What it moves, in token base units. */
-            amount: string | null;
-            /** @description A deposit that arrived after the session had ended, or on a configured chain the session does not accept (not credited to it; refundable). False for other kinds. */
-            late: boolean;
-            /** @description The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed. */
-            failureCode: string | null;
-            failureReason: string | null;
-            /**
-             * Format: date-time
-             * @description When the service recorded it (the submission, the observed transfer, the refund request).
-             */
             createdAt: string;
-            /** @description When it reached the status confirmed, if it did. */
-            confirmedAt: string | null;
-        };
-        PaymentSessionTransactionListInput: {
-            /** @description Every transaction of the session, oldest first (one page: a session has few). */
-            data: components["schemas"]["PaymentSessionTransactionInput"][];
         };
         InvoiceLineItemInput: {
             description: string;
@@ -3778,7 +4097,22 @@ export interface components {
              * @description ISO 8601 timestamp.
              */
             periodStart: string;
+            /** @description What the period pulls (after the discount line, if any), in base units. */
             amount: string;
+            /** @description The full amount of the period before any discount: `amount` plus `discount.amountOff`. */
+            subtotal: string;
+            /** @description The discount line of the charge; null: charged in full. */
+            discount: {
+                /** @description The discount id (`di_`). */
+                discount: string;
+                /** @description The coupon id. */
+                coupon: string;
+                promotionCode: string | null;
+                /** @description The coupon's name, the line's label. */
+                name: string | null;
+                /** @description What the discount took off this period, in base units. */
+                amountOff: string;
+            } | null;
             currency: string;
             /**
              * @description `failed` is the latest attempt's outcome; a later retry may still succeed.
@@ -3794,64 +4128,6 @@ export interface components {
             failureReason: string | null;
             attemptedAt: string | null;
             settledAt: string | null;
-            livemode: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            createdAt: string;
-        };
-        SubscriptionInput: {
-            id: string;
-            /** @constant */
-            object: "subscription";
-            planId: string;
-            /** @enum {string} */
-            status: "trialing" | "active" | "at_risk" | "paused" | "cancelled" | "lapsed" | "completed";
-            /** @description The customer who enrolled. */
-            customer: {
-                /** @description Customer id (prefix `cus_`): one per wallet address, merchant and mode. */
-                id: string;
-                /** @description The subscriber wallet (lower-case hex). */
-                walletAddress: string;
-                email: string | null;
-            };
-            /** @description Maximum charged per period, integer string in the token's base units. */
-            amount: string;
-            currency: string;
-            /** @description Where the authorisation lives on-chain. */
-            onChain: {
-                chainId: string;
-                /** @description The SubscriptionManager contract. */
-                contractAddress: string;
-                /** @description The id the contract assigned (decimal string). */
-                subscriptionId: string;
-                tokenAddress: string;
-                /** @description The on-chain minimum period length the customer authorised. */
-                periodSeconds: string;
-                createdTxHash: string | null;
-            };
-            /** @description Number of authorised periods; 0 means open-ended. */
-            periods: number;
-            /**
-             * Format: date-time
-             * @description Start of period 0 (the end of the trial, if any).
-             */
-            firstPeriodStart: string;
-            trialEnd: string | null;
-            /** @description The last period charged (0-based), null before the first charge. */
-            currentPeriodIndex: number | null;
-            /** @description When the next period is due; null once terminal. */
-            nextChargeAt: string | null;
-            /** @description When the current failed charge first failed; null unless at_risk. */
-            atRiskSince: string | null;
-            cancelReason: string | null;
-            cancelledBy: ("merchant" | "subscriber" | "operator" | "system") | null;
-            cancelledAt: string | null;
-            /** @description When the on-chain cancel was confirmed. */
-            onChainCancelledAt: string | null;
-            lapsedAt: string | null;
-            completedAt: string | null;
             livemode: boolean;
             /**
              * Format: date-time
@@ -4513,6 +4789,264 @@ export interface components {
              */
             createdAt: string;
         };
+        PaymentSessionDeposit: {
+            /** @description The session's deposit address on its chain `chainId`: send exactly `amount` of `token` there to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the payout address the address was made for (`payTo`). Another accepted chain with a payout address of its own has its own address (`networks`). */
+            address: string;
+            /** @description What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here). */
+            amountReceived: string;
+            /** @description What is still to be paid for the session to complete: the amount less the credited transfers and a confirmed relayed payment ("0" once completed). A wallet payment through the relay must pay exactly this. */
+            amountRemaining: string;
+            /** @description What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds. */
+            amountExcess: string;
+            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
+            paymentUri: string;
+            /** @description Every accepted chain with its deposit address: the same address on every chain that pays the same payout address (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. A transfer to any of the session's addresses is swept to the payout address that address was made for. */
+            networks: {
+                chainId: number;
+                /** @description The chain's name for people ("Base", "Arbitrum One"). */
+                network: string;
+                /** @description The token to send on this chain (USDC has its own address on each). */
+                token: string;
+                /** @description The deposit address on this chain: `address` when the chain pays the same payout address, else the session's address for this chain's payout (the forwarder's salt binds the payout). */
+                address: string;
+                /** @description The merchant's payout address on this chain, where transfers to `address` are swept. */
+                payTo: string;
+                /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
+                paymentUri: string;
+            }[];
+        };
+        PaymentSession: {
+            id: string;
+            /** @constant */
+            object: "payment_session";
+            /** @description Amount to pay, integer string in token base units. */
+            amount: string;
+            currency: string;
+            /**
+             * @description `open`: awaiting payment. `processing`: a relayed payment for it was accepted and is on its way to the chain. `completed`: the payment is confirmed on-chain (terminal). `expired`: expiresAt passed without a payment (terminal). `cancelled`: cancelled, e.g. by voiding its invoice (terminal). A failed relayed payment puts a processing session back to open (or expired when past expiresAt).
+             * @enum {string}
+             */
+            status: "open" | "processing" | "completed" | "expired" | "cancelled";
+            /** @description The address to pay on the session's chain `chainId`: the merchant's payout address there when the session was created. Another accepted chain may have its own (`deposit.networks[].payTo`). */
+            payTo: string;
+            /** @description The token contract (USDC of this mode) on `chainId`. */
+            token: string;
+            /** @description The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point. */
+            chainId: number;
+            /** @description The chains the session may be paid on (EIP-155 ids), in the order the hosted page offers them. */
+            acceptedChainIds: number[];
+            /** @description The chain of `transactionHash` (the relayed payment or the completing deposit); null until completed. */
+            transactionChainId: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            expiresAt: string;
+            successUrl: string | null;
+            cancelUrl: string | null;
+            /** @description The metadata given at creation. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The hosted checkout page of this session. */
+            checkoutUrl: string;
+            /** @description The invoice this session backs, if any. */
+            invoiceId: string | null;
+            /** @description The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later. */
+            productId: string | null;
+            /** @description The product's name when it was bought (as the customer saw it on the store page). */
+            productName: string | null;
+            /** @description The paying wallet, once a payment was submitted. */
+            payer: string | null;
+            /** @description The transaction that paid the session, once completed. */
+            transactionHash: string | null;
+            completedAt: string | null;
+            /** @description Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise. */
+            x402: {
+                /** @description The x402 scheme (`exact`). */
+                scheme: string;
+                /** @description CAIP-2 network, e.g. `eip155:8453`. */
+                network: string;
+                /** @description The buyer's wallet. */
+                payer: string;
+                /** @description The settlement transaction, once sent. */
+                transaction: string | null;
+                /** @description The paid resource as the x402 payment named it. */
+                resource: {
+                    url: string | null;
+                    description: string | null;
+                    mimeType: string | null;
+                };
+            } | null;
+            /** @description Paying by transfer to a deposit address; null for sessions created before deposit addresses existed. */
+            deposit: components["schemas"]["PaymentSessionDeposit"] | null;
+            /** @description What can still be refunded, in token base units: everything received for the session, each receipt once (a confirmed relayed payment, the credited transfers with any overpayment, whether or not the session then completed, expired or was cancelled, and late deposits; a completed session counts at least its amount) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was received or all is refunded (docs/refunds.md, What is refundable). */
+            amountRefundable: string;
+            /** @description The test clock whose time `expiresAt` follows (test mode); null: wall time. */
+            testClock: string | null;
+            /** @description Why the latest payment relayed for this session failed (its refusal code and reason), while the session is open again after it, like Stripe's `last_payment_error`. Null when the latest payment did not fail, none was relayed, or the session is no longer open. Every try, failed or not, is in `GET /v1/payment-sessions/{id}/transactions`. */
+            lastPaymentError: {
+                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
+                code: string;
+                /** @description The readable reason. */
+                reason: string;
+            } | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
+        CheckoutChain: {
+            chainId: number;
+            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            /** @description The session's token (USDC) on this chain. */
+            token: string;
+            /** @description A payment session's payout address on this chain: a wallet payment on this chain authorizes a transfer to it. Absent on a plan's enrolment offer, whose `terms.merchant` names the chain's payout. */
+            payTo?: string;
+            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
+            addChain: {
+                /** @description 0x-prefixed hex. */
+                chainId: string;
+                chainName: string;
+                nativeCurrency: {
+                    name: string;
+                    symbol: string;
+                    decimals: number;
+                };
+                rpcUrls: string[];
+                blockExplorerUrls: string[];
+            } | null;
+        };
+        CheckoutSession: {
+            id: string;
+            /** @constant */
+            object: "checkout_session";
+            amount: string;
+            currency: string;
+            token: string;
+            chainId: number;
+            /** @description The chains the customer may choose among, first the default. */
+            acceptedChainIds: number[];
+            /** @description The accepted chains as the page offers them (the order of `acceptedChainIds`): name, token and how a wallet adds it. */
+            chains: components["schemas"]["CheckoutChain"][];
+            payTo: string;
+            /** @enum {string} */
+            status: "open" | "processing" | "completed" | "expired" | "cancelled";
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            expiresAt: string;
+            /** @description The merchant's business name (or account name) to show the customer. */
+            merchantName: string;
+            successUrl: string | null;
+            cancelUrl: string | null;
+            livemode: boolean;
+            /** @description The name of the chain to pay on, for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            deposit: components["schemas"]["PaymentSessionDeposit"] | null;
+            /** @description The merchant's storefront name in this mode, if it has a storefront. */
+            storeName: string | null;
+            /** @description The storefront's logo URL (https), if any. */
+            logoUrl: string | null;
+            /** @description Where the customer can ask the merchant for help (the storefront's support email), if any. */
+            supportEmail: string | null;
+            /** @description The storefront product being bought, if any. */
+            productName: string | null;
+            /** @description The invoice this session pays: its number and line items. */
+            invoice: {
+                number: string;
+                lineItems: {
+                    description: string;
+                    quantity: number;
+                    unitAmount: string;
+                }[];
+            } | null;
+            /** @description Why the latest payment posted for this session failed, while the session is open again after it: a page opened or reloaded while that payment was processing can still tell the payer why. Null when the latest payment did not fail, or the session is no longer open. */
+            lastPaymentError: {
+                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
+                code: string;
+                /** @description The readable reason. */
+                reason: string;
+            } | null;
+        };
+        PaymentSessionTransaction: {
+            /** @constant */
+            object: "payment_session_transaction";
+            /**
+             * @description `payment`: a relayed payment (the payer's signed transfer the relay sent, x402 settlements included). `deposit`: a transfer into the session's deposit address. `sweep`: the transfer forwarding a deposit to the payout address. `refund`: a refund of the session.
+             * @enum {string}
+             */
+            kind: "payment" | "deposit" | "sweep" | "refund";
+            /** @description The chain the transaction is on (EIP-155 id). */
+            chainId: number;
+            /** @description The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`). */
+            sourceId: string;
+            /**
+             * @description `pending`: not sent yet. `submitted`: sent (or seen), waiting for inclusion or confirmations. `confirmed`: included with the required confirmations (final). `failed`: reverted, dropped or refused (see failureCode). `removed`: a reorg took the transfer off the chain. `cancelled`: a refund cancelled before it was sent.
+             * @enum {string}
+             */
+            status: "pending" | "submitted" | "confirmed" | "failed" | "removed" | "cancelled";
+            /** @description The transaction, once sent (null for one refused before sending). */
+            transactionHash: string | null;
+            /** @description The block holding it (decimal string), once known. */
+            blockNumber: string | null;
+            /** @description Blocks on top of and including the one holding it, at least: from the relay's tracking and the indexer's last checkpoint, so it can trail the chain head by the indexer's poll interval. Null when the block is not known. */
+            confirmations: number | null;
+            /** @description The confirmations this mode's chain needs before a transfer counts (finality). */
+            requiredConfirmations: number;
+            from: string | null;
+            to: string | null;
+            /** @description What it moves, in token base units. */
+            amount: string | null;
+            /** @description A deposit that arrived after the session had ended, or on a configured chain the session does not accept (not credited to it; refundable). False for other kinds. */
+            late: boolean;
+            /** @description The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed. */
+            failureCode: string | null;
+            failureReason: string | null;
+            /**
+             * Format: date-time
+             * @description When the service recorded it (the submission, the observed transfer, the refund request).
+             */
+            createdAt: string;
+            /** @description When it reached the status confirmed, if it did. */
+            confirmedAt: string | null;
+        };
+        PaymentSessionTransactionList: {
+            /** @description Every transaction of the session, oldest first (one page: a session has few). */
+            data: components["schemas"]["PaymentSessionTransaction"][];
+        };
+        PromotionCode: {
+            id: string;
+            /** @constant */
+            object: "promotion_code";
+            code: string;
+            /** @description The coupon id. */
+            coupon: string;
+            active: boolean;
+            expiresAt: string | null;
+            firstTimeTransaction: boolean;
+            maxRedemptions: number | null;
+            timesRedeemed: number;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            updatedAt: string;
+        };
         Token: {
             /** @constant */
             object: "token";
@@ -4608,7 +5142,10 @@ export interface components {
             planName: string;
             merchantName: string;
             livemode: boolean;
+            /** @description The chain these terms, the manager and its domain are on: the one asked for, else the plan's first. */
             chainId: number;
+            /** @description Every chain the plan is offered on, the default first: the hosted page's network picker. GET again with `?chainId=` for another chain's offer. */
+            chains: components["schemas"]["CheckoutChain"][];
             /** @description The SubscriptionManager the permit is granted to and the Enrolment is signed for. */
             subscriptionManager: string;
             /** @description The SubscriptionManager's EIP-712 domain (sign Enrolment with it). */
@@ -4641,6 +5178,8 @@ export interface components {
             object: "checkout_enrolment";
             planId: string;
             nonce: string;
+            /** @description The chain the enrolment was relayed on. */
+            chainId: number;
             /** @enum {string} */
             submissionStatus: "pending" | "submitted" | "confirmed" | "failed";
             transactionHash: string | null;
@@ -4657,7 +5196,21 @@ export interface components {
             merchantName: string;
             planName: string;
             livemode: boolean;
+            /** @description The subscription's chain: where it was enrolled, is charged, and where the permit goes. */
             chainId: number;
+            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
+            addChain: {
+                /** @description 0x-prefixed hex. */
+                chainId: string;
+                chainName: string;
+                nativeCurrency: {
+                    name: string;
+                    symbol: string;
+                    decimals: number;
+                };
+                rpcUrls: string[];
+                blockExplorerUrls: string[];
+            } | null;
             /** @description The token the permit is signed for. */
             token: string;
             /** @description The token's EIP-712 domain (sign the Permit with it). */
@@ -4910,7 +5463,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDelivery"] | null;
         };
@@ -5158,235 +5711,137 @@ export interface components {
             chainIds: number[] | null;
             livemode: boolean;
         };
-        PaymentSessionDeposit: {
-            /** @description The session's deposit address on its chain `chainId`: send exactly `amount` of `token` there to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the payout address the address was made for (`payTo`). Another accepted chain with a payout address of its own has its own address (`networks`). */
-            address: string;
-            /** @description What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here). */
-            amountReceived: string;
-            /** @description What is still to be paid for the session to complete: the amount less the credited transfers and a confirmed relayed payment ("0" once completed). A wallet payment through the relay must pay exactly this. */
-            amountRemaining: string;
-            /** @description What was paid beyond the amount, by transfers or by transfers and a relayed payment together: recorded and refundable through POST /v1/refunds. */
-            amountExcess: string;
-            /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
-            paymentUri: string;
-            /** @description Every accepted chain with its deposit address: the same address on every chain that pays the same payout address (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. A transfer to any of the session's addresses is swept to the payout address that address was made for. */
-            networks: {
-                chainId: number;
-                /** @description The chain's name for people ("Base", "Arbitrum One"). */
-                network: string;
-                /** @description The token to send on this chain (USDC has its own address on each). */
-                token: string;
-                /** @description The deposit address on this chain: `address` when the chain pays the same payout address, else the session's address for this chain's payout (the forwarder's salt binds the payout). */
-                address: string;
-                /** @description The merchant's payout address on this chain, where transfers to `address` are swept. */
-                payTo: string;
-                /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
-                paymentUri: string;
-            }[];
-        };
-        PaymentSession: {
+        Coupon: {
             id: string;
             /** @constant */
-            object: "payment_session";
-            /** @description Amount to pay, integer string in token base units. */
-            amount: string;
+            object: "coupon";
+            name: string | null;
+            /** @description Percent off (at most two decimals); null for an amount-off coupon. */
+            percentOff: number | null;
+            /** @description USDC base units off each discounted charge; null for a percent-off coupon. */
+            amountOff: string | null;
             currency: string;
-            /**
-             * @description `open`: awaiting payment. `processing`: a relayed payment for it was accepted and is on its way to the chain. `completed`: the payment is confirmed on-chain (terminal). `expired`: expiresAt passed without a payment (terminal). `cancelled`: cancelled, e.g. by voiding its invoice (terminal). A failed relayed payment puts a processing session back to open (or expired when past expiresAt).
-             * @enum {string}
-             */
-            status: "open" | "processing" | "completed" | "expired" | "cancelled";
-            /** @description The address to pay on the session's chain `chainId`: the merchant's payout address there when the session was created. Another accepted chain may have its own (`deposit.networks[].payTo`). */
-            payTo: string;
-            /** @description The token contract (USDC of this mode) on `chainId`. */
-            token: string;
-            /** @description The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point. */
-            chainId: number;
-            /** @description The chains the session may be paid on (EIP-155 ids), in the order the hosted page offers them. */
-            acceptedChainIds: number[];
-            /** @description The chain of `transactionHash` (the relayed payment or the completing deposit); null until completed. */
-            transactionChainId: number | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            expiresAt: string;
-            successUrl: string | null;
-            cancelUrl: string | null;
-            /** @description The metadata given at creation. */
+            /** @enum {string} */
+            duration: "once" | "repeating" | "forever";
+            durationInPeriods: number | null;
+            maxRedemptions: number | null;
+            /** @description Times applied (directly or through its promotion codes). */
+            timesRedeemed: number;
+            redeemBy: string | null;
+            appliesTo: {
+                planIds: string[];
+            } | null;
+            /** @description Whether it can still be applied (not past redeemBy, not used up). */
+            valid: boolean;
+            /** @description The merchant's key-value pairs. */
             metadata: {
                 [key: string]: string;
             };
-            /** @description The hosted checkout page of this session. */
-            checkoutUrl: string;
-            /** @description The invoice this session backs, if any. */
-            invoiceId: string | null;
-            /** @description The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later. */
-            productId: string | null;
-            /** @description The product's name when it was bought (as the customer saw it on the store page). */
-            productName: string | null;
-            /** @description The paying wallet, once a payment was submitted. */
-            payer: string | null;
-            /** @description The transaction that paid the session, once completed. */
-            transactionHash: string | null;
-            completedAt: string | null;
-            /** @description Set when the session is an x402 payment (created by `POST /v1/x402/settle` of a seller using this facilitator); null otherwise. */
-            x402: {
-                /** @description The x402 scheme (`exact`). */
-                scheme: string;
-                /** @description CAIP-2 network, e.g. `eip155:8453`. */
-                network: string;
-                /** @description The buyer's wallet. */
-                payer: string;
-                /** @description The settlement transaction, once sent. */
-                transaction: string | null;
-                /** @description The paid resource as the x402 payment named it. */
-                resource: {
-                    url: string | null;
-                    description: string | null;
-                    mimeType: string | null;
-                };
-            } | null;
-            /** @description Paying by transfer to a deposit address; null for sessions created before deposit addresses existed. */
-            deposit: components["schemas"]["PaymentSessionDeposit"] | null;
-            /** @description What can still be refunded, in token base units: everything received for the session, each receipt once (a confirmed relayed payment, the credited transfers with any overpayment, whether or not the session then completed, expired or was cancelled, and late deposits; a completed session counts at least its amount) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was received or all is refunded (docs/refunds.md, What is refundable). */
-            amountRefundable: string;
-            /** @description The test clock whose time `expiresAt` follows (test mode); null: wall time. */
-            testClock: string | null;
-            /** @description Why the latest payment relayed for this session failed (its refusal code and reason), while the session is open again after it, like Stripe's `last_payment_error`. Null when the latest payment did not fail, none was relayed, or the session is no longer open. Every try, failed or not, is in `GET /v1/payment-sessions/{id}/transactions`. */
-            lastPaymentError: {
-                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
-                code: string;
-                /** @description The readable reason. */
-                reason: string;
-            } | null;
             livemode: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp.
              */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            updatedAt: string;
         };
-        CheckoutChain: {
-            chainId: number;
-            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
-            network: string;
-            /** @description The session's token (USDC) on this chain. */
-            token: string;
-            /** @description The merchant's payout address on this chain: a wallet payment on this chain authorizes a transfer to it. */
-            payTo: string;
-            /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
-            addChain: {
-                /** @description 0x-prefixed hex. */
-                chainId: string;
-                chainName: string;
-                nativeCurrency: {
-                    name: string;
-                    symbol: string;
-                    decimals: number;
-                };
-                rpcUrls: string[];
-                blockExplorerUrls: string[];
-            } | null;
-        };
-        CheckoutSession: {
+        DeletedCoupon: {
             id: string;
             /** @constant */
-            object: "checkout_session";
+            object: "coupon";
+            /** @constant */
+            deleted: true;
+        };
+        Discount: {
+            /** @description The discount id (prefix `di_`). */
+            id: string;
+            /** @constant */
+            object: "discount";
+            /** @description The coupon's terms the discount runs on. */
+            coupon: {
+                id: string;
+                name: string | null;
+                percentOff: number | null;
+                amountOff: string | null;
+                /** @enum {string} */
+                duration: "once" | "repeating" | "forever";
+                durationInPeriods: number | null;
+            };
+            /** @description The promotion code id it was redeemed through, if any. */
+            promotionCode: string | null;
+            /**
+             * Format: date-time
+             * @description When it was applied (the test clock’s time on a clock).
+             */
+            start: string;
+            /** @description Calendar start of the first period charged in full, if no period is skipped (a paused period is not charged and does not count); null for `forever`. */
+            end: string | null;
+            /** @description Charged periods still discounted; null for `forever`. The discount ends after the last one. */
+            periodsRemaining: number | null;
+        };
+        Subscription: {
+            id: string;
+            /** @constant */
+            object: "subscription";
+            planId: string;
+            /** @enum {string} */
+            status: "trialing" | "active" | "at_risk" | "paused" | "cancelled" | "lapsed" | "completed";
+            /** @description The customer who enrolled. */
+            customer: {
+                /** @description Customer id (prefix `cus_`): one per wallet address, merchant and mode. */
+                id: string;
+                /** @description The subscriber wallet (lower-case hex). */
+                walletAddress: string;
+                email: string | null;
+            };
+            /** @description Maximum charged per period, integer string in the token's base units. */
             amount: string;
             currency: string;
-            token: string;
-            chainId: number;
-            /** @description The chains the customer may choose among, first the default. */
-            acceptedChainIds: number[];
-            /** @description The accepted chains as the page offers them (the order of `acceptedChainIds`): name, token and how a wallet adds it. */
-            chains: components["schemas"]["CheckoutChain"][];
-            payTo: string;
-            /** @enum {string} */
-            status: "open" | "processing" | "completed" | "expired" | "cancelled";
+            /** @description Where the authorisation lives on-chain. */
+            onChain: {
+                chainId: string;
+                /** @description The SubscriptionManager contract. */
+                contractAddress: string;
+                /** @description The id the contract assigned (decimal string). */
+                subscriptionId: string;
+                tokenAddress: string;
+                /** @description The on-chain minimum period length the customer authorised. */
+                periodSeconds: string;
+                createdTxHash: string | null;
+            };
+            /** @description Number of authorised periods; 0 means open-ended. */
+            periods: number;
+            /**
+             * Format: date-time
+             * @description Start of period 0 (the end of the trial, if any).
+             */
+            firstPeriodStart: string;
+            trialEnd: string | null;
+            /** @description The last period charged (0-based), null before the first charge. */
+            currentPeriodIndex: number | null;
+            /** @description When the next period is due; null once terminal. */
+            nextChargeAt: string | null;
+            /** @description When the current failed charge first failed; null unless at_risk. */
+            atRiskSince: string | null;
+            cancelReason: string | null;
+            cancelledBy: ("merchant" | "subscriber" | "operator" | "system") | null;
+            cancelledAt: string | null;
+            /** @description When the on-chain cancel was confirmed. */
+            onChainCancelledAt: string | null;
+            lapsedAt: string | null;
+            completedAt: string | null;
+            /** @description The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none. */
+            discount: components["schemas"]["Discount"] | null;
+            livemode: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp.
              */
-            expiresAt: string;
-            /** @description The merchant's business name (or account name) to show the customer. */
-            merchantName: string;
-            successUrl: string | null;
-            cancelUrl: string | null;
-            livemode: boolean;
-            /** @description The name of the chain to pay on, for people ("Base", "Anvil (local chain 31337)"). */
-            network: string;
-            deposit: components["schemas"]["PaymentSessionDeposit"] | null;
-            /** @description The merchant's storefront name in this mode, if it has a storefront. */
-            storeName: string | null;
-            /** @description The storefront's logo URL (https), if any. */
-            logoUrl: string | null;
-            /** @description Where the customer can ask the merchant for help (the storefront's support email), if any. */
-            supportEmail: string | null;
-            /** @description The storefront product being bought, if any. */
-            productName: string | null;
-            /** @description The invoice this session pays: its number and line items. */
-            invoice: {
-                number: string;
-                lineItems: {
-                    description: string;
-                    quantity: number;
-                    unitAmount: string;
-                }[];
-            } | null;
-            /** @description Why the latest payment posted for this session failed, while the session is open again after it: a page opened or reloaded while that payment was processing can still tell the payer why. Null when the latest payment did not fail, or the session is no longer open. */
-            lastPaymentError: {
-                /** @description A refusal code (docs/events.md "Refusal codes", e.g. `token_paused`, `payer_blacklisted`), else the contract error name, `Reverted` or `NonceConsumed`. */
-                code: string;
-                /** @description The readable reason. */
-                reason: string;
-            } | null;
-        };
-        PaymentSessionTransaction: {
-            /** @constant */
-            object: "payment_session_transaction";
-            /**
-             * @description `payment`: a relayed payment (the payer's signed transfer the relay sent, x402 settlements included). `deposit`: a transfer into the session's deposit address. `sweep`: the transfer forwarding a deposit to the payout address. `refund`: a refund of the session.
-             * @enum {string}
-             */
-            kind: "payment" | "deposit" | "sweep" | "refund";
-            /** @description The chain the transaction is on (EIP-155 id). */
-            chainId: number;
-            /** @description The object the transaction belongs to: the relay submission (`rls_...`), the deposit (`dep_...`, also for its sweep) or the refund (`re_...`). */
-            sourceId: string;
-            /**
-             * @description `pending`: not sent yet. `submitted`: sent (or seen), waiting for inclusion or confirmations. `confirmed`: included with the required confirmations (final). `failed`: reverted, dropped or refused (see failureCode). `removed`: a reorg took the transfer off the chain. `cancelled`: a refund cancelled before it was sent.
-             * @enum {string}
-             */
-            status: "pending" | "submitted" | "confirmed" | "failed" | "removed" | "cancelled";
-            /** @description The transaction, once sent (null for one refused before sending). */
-            transactionHash: string | null;
-            /** @description The block holding it (decimal string), once known. */
-            blockNumber: string | null;
-            /** @description Blocks on top of and including the one holding it, at least: from the relay's tracking and the indexer's last checkpoint, so it can trail the chain head by the indexer's poll interval. Null when the block is not known. */
-            confirmations: number | null;
-            /** @description The confirmations this mode's chain needs before a transfer counts (finality). */
-            requiredConfirmations: number;
-            from: string | null;
-            to: string | null;
-            /** @description What it moves, in token base units. */
-            amount: string | null;
-            /** @description A deposit that arrived after the session had ended, or on a configured chain the session does not accept (not credited to it; refundable). False for other kinds. */
-            late: boolean;
-            /** @description The named refusal (e.g. `insufficient_funds`, `authorization_used`) when it failed. */
-            failureCode: string | null;
-            failureReason: string | null;
-            /**
-             * Format: date-time
-             * @description When the service recorded it (the submission, the observed transfer, the refund request).
-             */
             createdAt: string;
-            /** @description When it reached the status confirmed, if it did. */
-            confirmedAt: string | null;
-        };
-        PaymentSessionTransactionList: {
-            /** @description Every transaction of the session, oldest first (one page: a session has few). */
-            data: components["schemas"]["PaymentSessionTransaction"][];
         };
         InvoiceLineItem: {
             description: string;
@@ -5584,7 +6039,22 @@ export interface components {
              * @description ISO 8601 timestamp.
              */
             periodStart: string;
+            /** @description What the period pulls (after the discount line, if any), in base units. */
             amount: string;
+            /** @description The full amount of the period before any discount: `amount` plus `discount.amountOff`. */
+            subtotal: string;
+            /** @description The discount line of the charge; null: charged in full. */
+            discount: {
+                /** @description The discount id (`di_`). */
+                discount: string;
+                /** @description The coupon id. */
+                coupon: string;
+                promotionCode: string | null;
+                /** @description The coupon's name, the line's label. */
+                name: string | null;
+                /** @description What the discount took off this period, in base units. */
+                amountOff: string;
+            } | null;
             currency: string;
             /**
              * @description `failed` is the latest attempt's outcome; a later retry may still succeed.
@@ -5600,64 +6070,6 @@ export interface components {
             failureReason: string | null;
             attemptedAt: string | null;
             settledAt: string | null;
-            livemode: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp.
-             */
-            createdAt: string;
-        };
-        Subscription: {
-            id: string;
-            /** @constant */
-            object: "subscription";
-            planId: string;
-            /** @enum {string} */
-            status: "trialing" | "active" | "at_risk" | "paused" | "cancelled" | "lapsed" | "completed";
-            /** @description The customer who enrolled. */
-            customer: {
-                /** @description Customer id (prefix `cus_`): one per wallet address, merchant and mode. */
-                id: string;
-                /** @description The subscriber wallet (lower-case hex). */
-                walletAddress: string;
-                email: string | null;
-            };
-            /** @description Maximum charged per period, integer string in the token's base units. */
-            amount: string;
-            currency: string;
-            /** @description Where the authorisation lives on-chain. */
-            onChain: {
-                chainId: string;
-                /** @description The SubscriptionManager contract. */
-                contractAddress: string;
-                /** @description The id the contract assigned (decimal string). */
-                subscriptionId: string;
-                tokenAddress: string;
-                /** @description The on-chain minimum period length the customer authorised. */
-                periodSeconds: string;
-                createdTxHash: string | null;
-            };
-            /** @description Number of authorised periods; 0 means open-ended. */
-            periods: number;
-            /**
-             * Format: date-time
-             * @description Start of period 0 (the end of the trial, if any).
-             */
-            firstPeriodStart: string;
-            trialEnd: string | null;
-            /** @description The last period charged (0-based), null before the first charge. */
-            currentPeriodIndex: number | null;
-            /** @description When the next period is due; null once terminal. */
-            nextChargeAt: string | null;
-            /** @description When the current failed charge first failed; null unless at_risk. */
-            atRiskSince: string | null;
-            cancelReason: string | null;
-            cancelledBy: ("merchant" | "subscriber" | "operator" | "system") | null;
-            cancelledAt: string | null;
-            /** @description When the on-chain cancel was confirmed. */
-            onChainCancelledAt: string | null;
-            lapsedAt: string | null;
-            completedAt: string | null;
             livemode: boolean;
             /**
              * Format: date-time
@@ -6499,6 +6911,484 @@ export interface operations {
             };
         };
     };
+    listCoupons: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page: the id (`coupon_...`) of its last object; the page starts below it. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Coupon"][];
+                        /** @description Pass as `cursor` to get the next page. Always a string: empty ("") on the last page, when `hasMore` is false. */
+                        nextCursor: string;
+                        /** @description True when another page follows; `nextCursor` is then non-empty. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCoupon: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to the merchant and on receipts and invoices. */
+                    name?: string;
+                    /** @description Percent taken off each discounted charge, 0.01 to 99.99 with at most two decimals (kept as basis points). The charge is rounded down to a whole base unit, so the customer never pays more than the exact figure. */
+                    percentOff?: number;
+                    /** @description Amount taken off each discounted charge, in USDC base units; must leave at least 1 base unit of the plan amount. */
+                    amountOff?: string;
+                    /**
+                     * @default USDC
+                     * @enum {string}
+                     */
+                    currency?: "USDC";
+                    /**
+                     * @description `once`: the next charge only; `repeating`: the next `durationInPeriods` charges; `forever`: every charge while applied.
+                     * @enum {string}
+                     */
+                    duration: "once" | "repeating" | "forever";
+                    /** @description Required with `repeating` (and only then): how many charged periods the discount covers. */
+                    durationInPeriods?: number;
+                    /** @description How many times the coupon may be applied in all. */
+                    maxRedemptions?: number;
+                    /**
+                     * Format: date-time
+                     * @description Last moment the coupon may be applied; discounts already applied keep running.
+                     */
+                    redeemBy?: string;
+                    /** @description Only subscriptions to these plans (of the same merchant and mode) may take the coupon. */
+                    appliesTo?: {
+                        planIds: string[];
+                    };
+                    /** @description Up to 50 keys (1 to 40 characters) of string values (up to 500 characters), kept as given. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `coupon_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCoupon: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `coupon_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Merged into the stored metadata; a key sent as "" is removed. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `coupon_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedCoupon"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPromotionCodes: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page: the id (`promo_...`) of its last object; the page starts below it. */
+                cursor?: string;
+                /** @description Only the code with this text (any letter case). */
+                code?: string;
+                /** @description Only codes of this coupon. */
+                coupon?: string;
+                /** @description `true`: only active codes; `false`: only inactive ones. Absent: all. */
+                active?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PromotionCode"][];
+                        /** @description Pass as `cursor` to get the next page. Always a string: empty ("") on the last page, when `hasMore` is false. */
+                        nextCursor: string;
+                        /** @description True when another page follows; `nextCursor` is then non-empty. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPromotionCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The coupon the code applies. */
+                    coupon: string;
+                    /** @description Unique per merchant and mode whatever the case; absent: a random 8-character code is generated. */
+                    code?: string;
+                    /** @default true */
+                    active?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description After this moment the code is refused.
+                     */
+                    expiresAt?: string;
+                    /**
+                     * @description Only for first-time customers: a wallet none of the merchant's subscriptions in this mode has charged and that has paid no payment session.
+                     * @default false
+                     */
+                    firstTimeTransaction?: boolean;
+                    /** @description How many times this code may be redeemed. */
+                    maxRedemptions?: number;
+                    /** @description Up to 50 keys (1 to 40 characters) of string values (up to 500 characters), kept as given. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCode"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPromotionCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `promo_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCode"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePromotionCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `promo_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An inactive code is refused; it can be made active again. */
+                    active?: boolean;
+                    /** @description Merged into the stored metadata; a key sent as "" is removed. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCode"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    applySubscriptionDiscount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `sub_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Apply this coupon directly. */
+                    coupon?: string;
+                    /** @description Redeem this promotion code (its id) for the coupon it carries. */
+                    promotionCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeSubscriptionDiscount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `sub_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     syncMerchant: {
         parameters: {
             query?: never;
@@ -7295,7 +8185,7 @@ export interface operations {
                     /** @description An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery). */
                     url: string;
                     /** @description Event kinds to receive; `*` for all. */
-                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived")[];
+                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
                     /**
                      * @description Must match the mode of the key used (defaults to it); an endpoint receives events of its mode only.
                      * @enum {string}
@@ -7485,7 +8375,7 @@ export interface operations {
                      * @default webhook_endpoint.test
                      * @enum {string}
                      */
-                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived";
+                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
                 };
             };
         };
@@ -7639,7 +8529,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived")[];
+                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
                     /** @description Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`. */
                     forwardTo?: string;
                     /** @default  */
@@ -7763,7 +8653,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page: the id (`evt_...`) of its last object; the page starts below it. */
                 cursor?: string;
                 /** @description Only events of this exact kind. */
-                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "webhook_endpoint.test";
+                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "webhook_endpoint.test";
                 /** @description An object id (`ps_...`, `sub_...`, `inv_...`, `cus_...`, `re_...`, ...): the events about that object, and the events that name it as their related object (a subscription's `subscription.charged`, the session of an invoice). */
                 objectId?: string;
                 /** @description Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances. */
@@ -8062,6 +8952,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The chain to enrol on (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain. The terms name that chain's USDC, and the permit and the enrolment must be signed for it (their EIP-712 domains name the chain): a signature for another chain is refused (`permit.signature` or `enrolment.signature`) before anything is sent. The subscription lives and is charged on this chain. */
+                    chainId?: number;
                     /** @description The wallet that enrols; it signed both the permit and the enrolment. */
                     subscriber: string;
                     /** @description The enrolment terms, exactly as the subscriber signed them (EIP-712 Enrolment of SubscriptionManagerV2, domain version 2). */
@@ -8357,7 +9249,10 @@ export interface operations {
     };
     getCheckoutPlanEnrolment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The chain to enrol on: one of the offer's `chains` (the plan's `chainIds`, else every chain of the mode); default: the plan's first. */
+                chainId?: number;
+            };
             header?: never;
             path: {
                 /** @description Identifier (prefix `plan_`). */
@@ -8403,6 +9298,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The chain the subscriber chose and signed for: one the plan is offered on (GET /checkout/plans/{planId}/enrolment lists them in `chains`); default: the plan's first. Another chain is refused (`chainId`), and signatures made for another chain than this one are refused (`permit.signature`, `enrolment.signature`), before anything is relayed. */
+                    chainId?: number;
                     /** @description The wallet that enrols; it signed both the permit and the enrolment. */
                     subscriber: string;
                     /** @description The enrolment terms, exactly as the subscriber signed them (EIP-712 Enrolment of SubscriptionManagerV2, domain version 2). */
@@ -8447,6 +9344,8 @@ export interface operations {
                     };
                     /** @description Optional. Where the "renew your authorisation" email goes when the permitted allowance runs low. Kept on the wallet's customer; the first one given wins. */
                     customerEmail?: string;
+                    /** @description Optional. A promotion code of the plan's merchant (any letter case). Checked before the relay (refused with `invalid_request`, param `promotionCode`); redeemed when the subscription is projected, so each charge pulls the discounted amount. The signed terms stay the plan's amount, the cap, so the discount needs no other signature. */
+                    promotionCode?: string;
                 };
             };
         };
@@ -8671,6 +9570,8 @@ export interface operations {
                 status?: "trialing" | "active" | "at_risk" | "paused" | "cancelled" | "lapsed" | "completed";
                 /** @description Identifier (prefix `plan_`). */
                 planId?: string;
+                /** @description Only subscriptions on this chain (EIP-155 id): the chain they were enrolled and are charged on. */
+                chainId?: number;
                 /** @description Only objects created at or after this time (inclusive). */
                 createdFrom?: string;
                 /** @description Only objects created before this time (exclusive). */
@@ -8864,6 +9765,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Identifier (prefix `sub_`). */
                 subscriptionId?: string;
+                /** @description Only charges on this chain (EIP-155 id): their subscription's. */
+                chainId?: number;
             };
             header?: never;
             path?: never;

@@ -1,7 +1,7 @@
 // One payment session: what was asked, who paid with which transaction, and
 // everything that happened to it (transactions, completion, refunds, events sent).
 import { useEffect, useState, type ComponentType } from 'react';
-import { chainName } from '../../chain.ts';
+import { sessionNetwork } from '../../chain.ts';
 import { CopyId } from '../../components/CopyId.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { FailureNote } from '../../components/FailureNote.tsx';
@@ -36,6 +36,8 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
 
   if (!session) return <ErrorMessage error={error} />;
   const chainId = session.chainId ?? 0;
+  // Where it was paid (a session accepting several chains is paid on one of them), for the paying hash's link.
+  const paidOn = session.transactionChainId ?? chainId;
   // Every transaction the API knows of the session (relayed payments, deposits, sweeps, refunds); a paying
   // hash it has no record of (a session completed before transactions were recorded) still shows.
   const listed = new Set(chain.transactions.map((tx) => tx.transactionHash));
@@ -54,7 +56,7 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
       title: 'Transaction confirmed on chain',
       detail: (
         <>
-          <TxHash hash={hash} chainId={chainId} />
+          <TxHash hash={hash} chainId={paidOn} />
           {session.payer && (
             <div>
               From <code>{session.payer}</code>
@@ -98,7 +100,7 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
           <dt>Paid to</dt>
           <dd>{session.payTo ? <code>{session.payTo}</code> : '—'}</dd>
           <dt>Chain</dt>
-          <dd>{chainName(chainId)}</dd>
+          <dd>{sessionNetwork(session)}</dd>
           {session.lastPaymentError && (
             <>
               <dt>Last payment error</dt>
