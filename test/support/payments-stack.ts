@@ -45,6 +45,8 @@ export async function startPaymentsStack(
     secondChain?: boolean;
     /** Subscriptions recorded by each chain's indexer and charged by the worker on their chain. */
     subscriptions?: boolean;
+    /** Extra environment of the app (e.g. a dev identity provider's OIDC_* for dashboard-only routes). */
+    appEnv?: Record<string, string>;
   } = {},
 ): Promise<PaymentsStack> {
   const [chain, secondChain] = await Promise.all([startPrivateChain(), options.secondChain ? startSecondChain() : undefined]);
@@ -67,7 +69,12 @@ export async function startPaymentsStack(
       ? { subscriptionChain: await createViemSubscriptionChain(subscriptionChainModes(config), { sql: db.sql }) }
       : {}),
   });
-  const t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: config });
+  const t = await createTestApp(db.sql, {
+    temporal: temporal.client,
+    taskQueue: temporal.taskQueue,
+    chain: config,
+    ...(options.appEnv ? { env: options.appEnv } : {}),
+  });
   if (options.listen) await t.app.listen({ port: 0, host: '127.0.0.1' });
   const indexerStop = new AbortController();
   const indexerRuns: Promise<void>[] = [];
