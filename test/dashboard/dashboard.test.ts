@@ -555,10 +555,10 @@ describe('journeys', () => {
     expect(await row.locator('td[data-label="Payout address"] code').textContent()).toBe(getAddress(DEV_ACCOUNTS.merchant.address));
     await expect.poll(() => row.locator('td[data-label="Balance"]').textContent()).toMatch(/USDC/);
     const own = getAddress(`0x${'5a'.repeat(20)}`);
-    await row.getByLabel(`Payout address for Local chain ${chainId}`).fill('0x1234');
+    await row.getByLabel(`Payout address for Local chain ${chainId}`, { exact: true }).fill('0x1234');
     await row.getByRole('button', { name: `Set the payout address for Local chain ${chainId}` }).click();
     await row.getByText(/payoutAddress|EVM address/).waitFor();
-    await row.getByLabel(`Payout address for Local chain ${chainId}`).fill(own);
+    await row.getByLabel(`Payout address for Local chain ${chainId}`, { exact: true }).fill(own);
     await row.getByRole('button', { name: `Set the payout address for Local chain ${chainId}` }).click();
     await row.getByText("(this chain's own)").waitFor();
     expect(await row.locator('td[data-label="Payout address"] code').textContent()).toBe(own);

@@ -63,55 +63,58 @@ export function ChainPayouts() {
         </p>
       )}
       {payouts && (
-        <table aria-label="Payout addresses per chain">
-          <thead>
-            <tr>
-              <th>Network</th>
-              <th>Payout address</th>
-              <th>Balance</th>
-              <th>Own address for this chain</th>
-            </tr>
-          </thead>
-          <tbody>
-            {payouts.map((payout) => {
-              const balance = balances.find((b) => b.chainId === payout.chainId);
-              return (
-                <tr key={payout.chainId} data-testid={`chain-payout-${payout.chainId}`}>
-                  <td data-label="Network">{chainName(payout.chainId)}</td>
-                  <td data-label="Payout address">
-                    {payout.payoutAddress ? <AddressLink chainId={payout.chainId} address={payout.payoutAddress} /> : 'Not set'}{' '}
-                    <small className="hint" data-testid="chain-payout-source">
-                      {payout.source === 'chain' ? "(this chain's own)" : '(the account’s)'}
-                    </small>
-                  </td>
-                  <td data-label="Balance">
-                    {balance?.unavailable ? 'Unavailable' : balance?.amount != null ? formatAmount(balance.amount) : '—'}
-                  </td>
-                  <td data-label="Own address for this chain">
-                    <input
-                      aria-label={`Payout address for ${chainName(payout.chainId)}`}
-                      placeholder="0x…"
-                      value={drafts[payout.chainId] ?? ''}
-                      onChange={(e) => setDrafts((all) => ({ ...all, [payout.chainId]: e.target.value }))}
-                    />{' '}
-                    <ActionButton
-                      label="Set"
-                      ariaLabel={`Set the payout address for ${chainName(payout.chainId)}`}
-                      action={() => save(payout.chainId, (drafts[payout.chainId] ?? '').trim())}
-                    />
-                    {payout.source === 'chain' && (
+        <div className="table-scroll">
+          <table aria-label="Payout addresses per chain">
+            <thead>
+              <tr>
+                <th>Network</th>
+                <th>Payout address</th>
+                <th>Balance</th>
+                <th>Own address</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payouts.map((payout) => {
+                const balance = balances.find((b) => b.chainId === payout.chainId);
+                return (
+                  <tr key={payout.chainId} data-testid={`chain-payout-${payout.chainId}`}>
+                    <td data-label="Network">{chainName(payout.chainId)}</td>
+                    <td data-label="Payout address">
+                      {payout.payoutAddress ? <AddressLink chainId={payout.chainId} address={payout.payoutAddress} /> : 'Not set'}{' '}
+                      <small className="hint" data-testid="chain-payout-source">
+                        {payout.source === 'chain' ? "(this chain's own)" : '(the account’s)'}
+                      </small>
+                    </td>
+                    <td data-label="Balance">
+                      {balance?.unavailable ? 'Unavailable' : balance?.amount != null ? formatAmount(balance.amount) : '—'}
+                    </td>
+                    <td data-label="Own address">
+                      <input
+                        aria-label={`Payout address for ${chainName(payout.chainId)}`}
+                        placeholder="0x…"
+                        size={14}
+                        value={drafts[payout.chainId] ?? ''}
+                        onChange={(e) => setDrafts((all) => ({ ...all, [payout.chainId]: e.target.value }))}
+                      />{' '}
                       <ActionButton
-                        label="Use the account's"
-                        ariaLabel={`Clear the payout address for ${chainName(payout.chainId)}`}
-                        action={() => save(payout.chainId, null)}
+                        label="Set"
+                        ariaLabel={`Set the payout address for ${chainName(payout.chainId)}`}
+                        action={() => save(payout.chainId, (drafts[payout.chainId] ?? '').trim())}
                       />
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                      {payout.source === 'chain' && (
+                        <ActionButton
+                          label="Use the account's"
+                          ariaLabel={`Clear the payout address for ${chainName(payout.chainId)}`}
+                          action={() => save(payout.chainId, null)}
+                        />
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
