@@ -6,7 +6,7 @@
 // sweep goes item by item: a deposit whose payout the token refuses is blocked, announced and
 // re-checked every `sweepRecheckSeconds` (src/payment-sessions/deposit-sweep-blocks.ts).
 import { Context } from '@temporalio/activity';
-import { type Address, type TransactionReceipt, encodeFunctionData, getAddress } from 'viem';
+import { type Address, type Hex, type TransactionReceipt, encodeFunctionData, getAddress } from 'viem';
 import { publicClientFor, withSafeChainErrors } from '../src/chain/clients.js';
 import { depositFactoryOf, type ChainConfig } from '../src/chain/config.js';
 import { createChainResolver } from '../src/test-clocks/chain-registry.js';
@@ -70,18 +70,23 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
     return sender;
   }
 
-  /** The factory call that sweeps every deposit address of the batch (one entry per session), through the batch's factory version. */
+  /**
+   * The factory call that sweeps every deposit address of the batch (one entry per address: a session has one
+   * per distinct payout, each its (depositId, payout) salt), through the batch's factory version.
+   */
   async function sweepCall(livemode: boolean, purpose: string, batch: deposits.DepositRow[]) {
     const chainId = batch[0]!.chainId;
     const settings = await settingsOf(livemode, chainId);
-    const bySession = new Map<string, Address>();
-    for (const d of batch) bySession.set(d.paymentSessionId, getAddress(d.payoutAddress));
+    const byAddress = new Map<string, { depositId: Hex; payout: Address }>();
+    for (const d of batch)
+      byAddress.set(d.depositAddress.toLowerCase(), { depositId: depositIdOf(d.paymentSessionId), payout: getAddress(d.payoutAddress) });
+    const items = [...byAddress.values()];
     const version = batch[0]!.depositFactoryVersion;
     // Both versions take the same arguments; only version 2 reports each item instead of reverting.
     const data = encodeFunctionData({
       abi: version === 2 ? depositForwarderFactoryV2Abi : depositForwarderFactoryAbi,
       functionName: 'sweepMany',
-      args: [getAddress(batch[0]!.token), [...bySession.keys()].map(depositIdOf), [...bySession.values()]],
+      args: [getAddress(batch[0]!.token), items.map((item) => item.depositId), items.map((item) => item.payout)],
     });
     const to = depositFactoryOf(settings, version);
     const estimate = await publicClientFor(settings).estimateGas({ account: (await operatorOf(livemode, chainId)).address, to, data });
@@ -96,21 +101,20 @@ export function createDepositActivities({ sql, events, chain = {}, publicBaseUrl
   async function settleItems(livemode: boolean, chainId: string, purpose: string, receipt: TransactionReceipt): Promise<void> {
     const settings = await settingsOf(livemode, chainId);
     const batch = await deposits.depositsOfSweep(sql, purpose);
-    const sessionOf = new Map<string, string>();
-    for (const d of batch) sessionOf.set(depositIdOf(d.paymentSessionId), d.paymentSessionId);
+    // Each item is known by its forwarder: the deposit address (one session may have two in a batch).
+    const ofBatch = new Set(batch.map((d) => d.depositAddress.toLowerCase()));
     const outcomes = sweepItemOutcomes(depositFactoryOf(settings, 2), receipt.logs);
     const token = getAddress(batch[0]?.token ?? settings.token);
     const blocked = new Map<string, string[]>();
     for (const item of outcomes.failed) {
-      const sessionId = sessionOf.get(item.depositId);
-      if (!sessionId) continue;
+      if (!ofBatch.has(item.forwarder.toLowerCase())) continue;
       const code = await withSafeChainErrors(() => refusalCodeOfSweepFailure(publicClientFor(settings), token, item, receipt.blockNumber));
-      blocked.set(code, [...(blocked.get(code) ?? []), sessionId]);
+      blocked.set(code, [...(blocked.get(code) ?? []), item.forwarder]);
     }
-    const swept = outcomes.swept.map((id) => sessionOf.get(id)).filter((id): id is string => id !== undefined);
+    const swept = outcomes.swept.map((item) => item.forwarder).filter((forwarder) => ofBatch.has(forwarder.toLowerCase()));
     await commitWithEvents(sql, events, async (tx, record) => {
-      await deposits.markSweptSessions(tx, purpose, swept, receipt.transactionHash);
-      for (const [code, sessionIds] of blocked) await blockDepositSweeps(tx, record, publicBaseUrl, purpose, sessionIds, code);
+      await deposits.markSweptAddresses(tx, purpose, swept, receipt.transactionHash);
+      for (const [code, addresses] of blocked) await blockDepositSweeps(tx, record, publicBaseUrl, purpose, addresses, code);
       // Neither reported (cannot happen with the factory's loop): let them go for the next sweep.
       await deposits.releaseSweep(tx, purpose);
     });

@@ -10,7 +10,8 @@ import { createApiKeyService, type KeyAuthenticator } from './api-keys/service.j
 import { createDashboardSessions } from './dashboard-sessions/service.js';
 import { createDashboardTokenVerifier, refuseDashboardTokens, type DashboardTokenVerifier } from './dashboard-sessions/verifier.js';
 import { createEmailDispatcher } from './email/service.js';
-import { registerAcceptedChainsRoutes, registerMerchantRoutes } from './merchants/routes.js';
+import { registerAcceptedChainsRoutes, registerChainPayoutRoutes, registerMerchantRoutes } from './merchants/routes.js';
+import { createChainPayoutService } from './merchants/chain-payouts.js';
 import { createAcceptedChainsService } from './merchants/accepted-chains.js';
 import { createMerchantService } from './merchants/service.js';
 import { ipRateLimitPlugin, principalRateLimitPlugin } from './plugins/rate-limit.js';
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps) {
     }),
   );
   registerAcceptedChainsRoutes(app, (db) => createAcceptedChainsService({ sql: db, chain: deps.config.chain }));
+  registerChainPayoutRoutes(app, (db) => createChainPayoutService({ sql: db, chain: deps.config.chain }));
   registerApiKeyRoutes(app, (db) => createApiKeyService({ sql: db, secretBox, keys: deps.keys }));
   registerSecretScanningRoutes(
     app,

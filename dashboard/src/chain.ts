@@ -17,3 +17,9 @@ export function sessionNetwork(session: { chainId: number; transactionChainId?: 
   const accepted = session.acceptedChainIds?.length ? session.acceptedChainIds : [session.chainId];
   return accepted.map(chainName).join(' or ');
 }
+
+/** An address on the chain's block explorer (null for a chain without one, like a local anvil). */
+export function explorerAddressUrl(chainId: number | string, address: string): string | null {
+  const preset = findChainPreset(String(chainId));
+  return preset ? `${preset.explorerUrl}/address/${address}` : null;
+}

@@ -1,4 +1,5 @@
-// Payout balances per chain: the USDC the merchant's payout address holds on each chain of the mode,
+// Payout balances per chain: the USDC the merchant's payout address on each chain of the mode holds there
+// (the address set for the chain, else the account's),
 // read from the chain (the platform holds no merchant funds; sweeps and relayed payments pay the payout
 // address on the chain the money came in on). A chain whose node is down is listed as unavailable.
 import { getAddress } from 'viem';
@@ -7,7 +8,7 @@ import { publicClientFor } from '../chain/clients.js';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import type { Sql } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
-import { findMerchant } from '../merchants/repo.js';
+import { findChainPayouts, findMerchant } from '../merchants/repo.js';
 import { networkName } from '../payment-sessions/api-shape.js';
 import type { PayoutBalanceList } from './schemas.js';
 
@@ -15,9 +16,12 @@ export function createBalanceService({ sql, chain }: { sql: Sql; chain: ChainCon
   return {
     async list(scope: MerchantScope): Promise<PayoutBalanceList> {
       chainFor(chain, scope.livemode); // a mode without a chain is refused with its own message
-      const payout = (await findMerchant(sql, scope.merchantId))?.payoutAddress ?? null;
+      const merchant = await findMerchant(sql, scope.merchantId);
+      const own = await findChainPayouts(sql, scope.merchantId, scope.livemode);
       const data = await Promise.all(
         chainsOf(chain, scope.livemode).map(async (settings) => {
+          // Each chain's payout: the address set for it, else the account's.
+          const payout = own.find((row) => row.chainId === settings.chainId)?.payoutAddress ?? merchant?.payoutAddress ?? null;
           const base = {
             object: 'payout_balance' as const,
             chainId: settings.chainId,

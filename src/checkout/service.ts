@@ -12,6 +12,7 @@ import { readDomain } from '../chain/typed-data.js';
 import type { Sql } from '../db/client.js';
 import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import { isId, newId } from '../ids.js';
+import { findPayoutAddressOn } from '../merchants/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import type { RelayService } from '../relay/service.js';
 import * as planRepo from '../subscription-plans/repo.js';
@@ -91,7 +92,9 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
     const offered = offeredChainsOf(chain, plan);
     const settings = chosenPlanChain(offered, chainId);
     const merchant = await sessionRepo.findMerchantDisplay(sql, plan.merchantId);
-    if (!merchant?.payoutAddress)
+    // The terms name the merchant's payout on the enrolment's chain (its own there, else the account's).
+    const payout = await findPayoutAddressOn(sql, plan, settings.chainId);
+    if (!merchant || !payout)
       throw new InvalidRequestError('The merchant cannot take subscriptions yet (no payout address).', { param: 'planId' });
     const operator = settings.operator ?? (settings.operatorKey ? privateKeyToAccount(settings.operatorKey).address : undefined);
     if (!operator)
@@ -112,7 +115,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       managerDomain: { ...managerDomain, chainId: Number(managerDomain.chainId) },
       terms: {
         token: settings.token,
-        merchant: getAddress(merchant.payoutAddress),
+        merchant: getAddress(payout),
         operator,
         amount: plan.amount,
         period: String(onChainPeriodSecondsV2(plan.interval, plan.intervalCount)),

@@ -5,7 +5,7 @@
 // Read before the change's transaction: the chain reads stay outside it.
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem';
 import { publicClientFor } from '../chain/clients.js';
-import { type ChainConfig, depositFactoryOf } from '../chain/config.js';
+import { type ChainConfig, type ChainSettings, allChains, depositFactoryOf } from '../chain/config.js';
 import { forwarderImplementationOf } from '../chain/deposits/deposit-contracts-v2.js';
 import { isBlacklisted } from '../chain/token-standing.js';
 import type { Db } from '../db/client.js';
@@ -17,8 +17,8 @@ const PARAM = 'payoutAddress';
 /** The platform's own contracts in every configured mode (a payout there could never be spent). */
 function platformContracts(chain: ChainConfig): Address[] {
   const out: Address[] = [];
-  for (const settings of [chain.test, chain.live]) {
-    if (!settings) continue;
+  // Every chain's: a further chain's contracts may sit at other addresses when configured so.
+  for (const settings of allChains(chain)) {
     const v2 = depositFactoryOf(settings, 2);
     out.push(
       settings.token,
@@ -33,8 +33,15 @@ function platformContracts(chain: ChainConfig): Address[] {
   return out;
 }
 
-/** Throws the spec's `invalid_request` (param `payoutAddress`) when `address` may not receive payouts. */
-export async function checkPayoutAddress(deps: { db: Db; chain: ChainConfig }, address: string): Promise<void> {
+/**
+ * Throws the spec's `invalid_request` (param `payoutAddress`) when `address` may not receive payouts. The
+ * blacklist is read on `on` (default: each mode's first chain; a chain's own payout: that chain).
+ */
+export async function checkPayoutAddress(
+  deps: { db: Db; chain: ChainConfig },
+  address: string,
+  on: (ChainSettings | undefined)[] = [deps.chain.test, deps.chain.live],
+): Promise<void> {
   const payout = getAddress(address);
   if (isAddressEqual(payout, zeroAddress)) {
     throw new InvalidRequestError('The payout address cannot be the zero address: USDC refuses transfers to it.', { param: PARAM });
@@ -47,7 +54,7 @@ export async function checkPayoutAddress(deps: { db: Db; chain: ChainConfig }, a
       param: PARAM,
     });
   }
-  for (const settings of [deps.chain.test, deps.chain.live]) {
+  for (const settings of on) {
     if (!settings) continue;
     let blacklisted: boolean;
     try {

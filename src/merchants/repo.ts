@@ -1,4 +1,5 @@
 // SQL for merchants and their account state (dashboard identity, live-mode checks).
+import { getAddress } from 'viem';
 import type { Db } from '../db/client.js';
 
 export type MerchantRow = {
@@ -157,25 +158,84 @@ export async function setPayoutAddress(db: Db, id: string, payoutAddress: string
   await db`update merchants set payout_address = ${payoutAddress} where id = ${id}`;
 }
 
-/** The merchant (and mode) that owns an on-chain payout address, if any. */
+/**
+ * The merchant (and mode) that owns an on-chain payout address, if any. Given `chainId`, only an address
+ * that is the merchant's on that chain: the account's payout address (every chain) or one set for that chain.
+ */
 export async function findMerchantByChainAddress(
   db: Db,
   livemode: boolean,
   address: string,
+  chainId?: number,
 ): Promise<{ merchantId: string; gracePeriodHours: number } | undefined> {
   const [row] = await db<{ merchantId: string; gracePeriodHours: number }[]>`
     select a.merchant_id as "merchantId", m.subscription_grace_period_hours as "gracePeriodHours"
     from merchant_chain_addresses a join merchants m on m.id = a.merchant_id
-    where a.livemode = ${livemode} and a.address = ${address.toLowerCase()}`;
+    where a.livemode = ${livemode} and a.address = ${address.toLowerCase()}
+      ${chainId === undefined ? db`` : db`and (a.chain_ids is null or ${chainId}::bigint = any(a.chain_ids))`}`;
   return row;
 }
 
-/** Registers a payout address of a merchant; registering the same one again is a no-op. */
-export async function addMerchantChainAddress(db: Db, input: { merchantId: string; livemode: boolean; address: string }): Promise<void> {
+/**
+ * Registers a payout address of a merchant; registering the same one again is a no-op. Without `chainId` it
+ * is the merchant's on every chain of the mode (the account's payout address); with one, on that chain too.
+ * Another merchant's address is left as it is (callers refuse it first: see the owner check of the services).
+ */
+export async function addMerchantChainAddress(
+  db: Db,
+  input: { merchantId: string; livemode: boolean; address: string; chainId?: number },
+): Promise<void> {
+  const chainIds = input.chainId === undefined ? null : [input.chainId];
   await db`
-    insert into merchant_chain_addresses (merchant_id, livemode, address)
-    values (${input.merchantId}, ${input.livemode}, ${input.address.toLowerCase()})
-    on conflict (livemode, address) do nothing`;
+    insert into merchant_chain_addresses (merchant_id, livemode, address, chain_ids)
+    values (${input.merchantId}, ${input.livemode}, ${input.address.toLowerCase()}, ${chainIds}::bigint[])
+    on conflict (livemode, address) do update
+      set chain_ids = case when merchant_chain_addresses.chain_ids is null or excluded.chain_ids is null then null
+                           else array(select distinct unnest(merchant_chain_addresses.chain_ids || excluded.chain_ids) order by 1) end
+      where merchant_chain_addresses.merchant_id = excluded.merchant_id`;
+}
+
+/** The payout addresses a merchant set for single chains of a mode (chain id -> address). */
+export async function findChainPayouts(db: Db, merchantId: string, livemode?: boolean): Promise<ChainPayoutRow[]> {
+  return db<ChainPayoutRow[]>`
+    select livemode, chain_id::int as "chainId", payout_address as "payoutAddress", updated_at as "updatedAt"
+    from merchant_chain_payouts
+    where merchant_id = ${merchantId} ${livemode === undefined ? db`` : db`and livemode = ${livemode}`}
+    order by livemode, chain_id`;
+}
+
+export type ChainPayoutRow = { livemode: boolean; chainId: number; payoutAddress: string; updatedAt: Date };
+
+export async function upsertChainPayout(
+  db: Db,
+  row: { merchantId: string; livemode: boolean; chainId: number; payoutAddress: string },
+): Promise<void> {
+  await db`
+    insert into merchant_chain_payouts (merchant_id, livemode, chain_id, payout_address)
+    values (${row.merchantId}, ${row.livemode}, ${row.chainId}, ${row.payoutAddress})
+    on conflict (merchant_id, livemode, chain_id) do update set payout_address = excluded.payout_address, updated_at = now()`;
+}
+
+export async function deleteChainPayout(db: Db, scope: { merchantId: string; livemode: boolean }, chainId: number): Promise<void> {
+  await db`delete from merchant_chain_payouts where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and chain_id = ${chainId}`;
+}
+
+/**
+ * Where the merchant is paid on one chain of a mode: the address set for that chain, else the account's
+ * payout address (null: neither is set). Every path that pays the merchant on a chain reads this.
+ */
+export async function findPayoutAddressOn(
+  db: Db,
+  scope: { merchantId: string; livemode: boolean },
+  chainId: number,
+): Promise<string | null> {
+  const [row] = await db<{ payoutAddress: string | null }[]>`
+    select coalesce(
+      (select p.payout_address from merchant_chain_payouts p
+       where p.merchant_id = m.id and p.livemode = ${scope.livemode} and p.chain_id = ${chainId}),
+      m.payout_address) as "payoutAddress"
+    from merchants m where m.id = ${scope.merchantId}`;
+  return row?.payoutAddress ?? null;
 }
 
 export async function findSubscriptionGracePeriodHours(db: Db, merchantId: string): Promise<number> {
@@ -187,9 +247,13 @@ export async function setSubscriptionGracePeriodHours(db: Db, merchantId: string
   await db`update merchants set subscription_grace_period_hours = ${hours} where id = ${merchantId}`;
 }
 
-/** Whether `address` is the deposit address of any payment session (any merchant, any mode). */
+/** Whether `address` is a deposit address of any payment session (any merchant, any mode, any chain). */
 export async function isDepositAddress(db: Db, address: string): Promise<boolean> {
-  const rows = await db`select 1 from payment_sessions where lower(deposit_address) = ${address.toLowerCase()} limit 1`;
+  const rows = await db`
+    select 1 from payment_sessions where lower(deposit_address) = ${address.toLowerCase()}
+    union all
+    select 1 from payment_sessions where accepted_chains @> ${db.json([{ depositAddress: getAddress(address) }])}::jsonb
+    limit 1`;
   return rows.length > 0;
 }
 

@@ -1,19 +1,24 @@
 // Routes of the merchant account: first-login sync, the merchant, the three
 // live-mode checks and account settings. The merchant and its eligibility are
 // readable with any secret key of the merchant too; the rest is dashboard only,
-// except the accepted chains of a mode (payment-session scopes: a checkout setting).
+// except the accepted chains of a mode (payment-session scopes: a checkout setting) and the payout address
+// per chain, which secret keys may read.
 import type { FastifyZodInstance } from '../http/types.js';
 import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { optionalBody } from '../http/schemas.js';
 import { dashboardIdentity, dashboardMerchantId, requestScope } from '../http/principal.js';
 import type { AcceptedChainsService } from './accepted-chains.js';
+import type { ChainPayoutService } from './chain-payouts.js';
 import {
   acceptedChains,
   acceptedChainsBody,
   allowedOriginsBody,
   apiVersionBody,
   businessProfileBody,
+  chainPayoutBody,
+  chainPayoutList,
+  chainPayoutParams,
   confirmCodeBody,
   eligibility,
   emailVerificationStarted,
@@ -208,5 +213,43 @@ export function registerAcceptedChainsRoutes(app: FastifyZodInstance, service: S
       response: { 200: acceptedChains },
     },
     handler: (request) => service(request.db).set(requestScope(request), request.body.acceptedChainIds),
+  });
+}
+
+/**
+ * The payout address per chain (issue 39, item 4). Read like the merchant (any secret key or the dashboard);
+ * changed from the dashboard only, like the account's payout address: where money goes is account security.
+ */
+export function registerChainPayoutRoutes(app: FastifyZodInstance, service: ServiceOn<ChainPayoutService>): void {
+  app.route({
+    method: 'GET',
+    url: '/v1/merchants/me/payout-addresses',
+    config: { access: access.merchant() },
+    schema: {
+      operationId: 'listChainPayouts',
+      tags,
+      summary: 'The payout address on each chain of the mode',
+      description:
+        "For the request's mode: every configured chain with the address the merchant is paid at there (the address set for the chain, else the account's payout address).",
+      response: { 200: chainPayoutList },
+    },
+    handler: (request) => service(request.db).list(requestScope(request)),
+  });
+
+  app.route({
+    method: 'PUT',
+    url: '/v1/merchants/me/payout-addresses/:chainId',
+    config: { access: access.dashboard() },
+    schema: {
+      operationId: 'setChainPayout',
+      tags,
+      summary: 'Set or clear the payout address of one chain',
+      description:
+        "Sets the address that receives the merchant's payments on one configured chain of the request's mode (relayed checkout payments, deposit sweeps, x402, subscription terms and the refund allowance there). `null` returns the chain to the account's payout address. A chain the mode lacks is `invalid_request` (`param: chainId`); an address that is not valid EIP-55, or is another merchant's, a platform contract or deposit address, or blacklisted by USDC on that chain, is `invalid_request` (`param: payoutAddress`). Payment sessions created before keep the addresses they were created with. Dashboard only.",
+      params: chainPayoutParams,
+      body: chainPayoutBody,
+      response: { 200: chainPayoutList },
+    },
+    handler: (request) => service(request.db).set(requestScope(request), request.params.chainId, request.body.payoutAddress),
   });
 }

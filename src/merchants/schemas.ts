@@ -27,6 +27,27 @@ export function isCountryCode(code: string): boolean {
   return /^[A-Z]{2}$/.test(code) && !NOT_COUNTRIES.has(code) && regionNames.of(code) !== undefined;
 }
 
+// A payout address per chain (issue 39, item 4): the chain's own, else the account's.
+export const chainPayout = z
+  .object({
+    object: z.literal('chain_payout'),
+    livemode: z.boolean().describe('The mode the chain is configured for.'),
+    chainId: z.number().int().describe('The chain (EIP-155 id): one of the configured chains of the mode.'),
+    network: z.string().describe('The chain\'s name for people ("Base", "Anvil (local chain 31337)").'),
+    payoutAddress: z
+      .string()
+      .nullable()
+      .describe(
+        "Where the merchant is paid on this chain now (EIP-55): relayed payments, deposit sweeps, x402 settlements, subscription terms and the refund allowance on this chain. The address set for this chain, else the account's `payoutAddress`; null: neither is set.",
+      ),
+    source: z
+      .enum(['chain', 'account'])
+      .describe(
+        "`chain`: an address set for this chain (PUT /v1/merchants/me/payout-addresses/{chainId}); `account`: the account's payout address.",
+      ),
+  })
+  .meta({ id: 'ChainPayout' });
+
 export const merchant = z
   .object({
     id: z.string().describe('Merchant id (prefix `mer_`).'),
@@ -49,6 +70,11 @@ export const merchant = z
       .nullable()
       .describe(
         'The address new checkouts pay to now (EIP-55): the business profile sets it; a development seed may set it before onboarding. null: no payments can be taken yet.',
+      ),
+    payoutAddresses: z
+      .array(chainPayout)
+      .describe(
+        'The effective payout address on each configured chain of both modes (test first): the address set for the chain, else `payoutAddress`. Set with PUT /v1/merchants/me/payout-addresses/{chainId}.',
       ),
     liveModeEligible: z.boolean().describe('True when all three live-mode checks pass; live keys can then be issued.'),
     apiVersion: z.string().describe('The pinned API version used when a request sends no Service-Version header.'),
@@ -236,3 +262,32 @@ export const acceptedChainsBody = z
   .strict();
 
 export type AcceptedChains = z.infer<typeof acceptedChains>;
+
+// ---- A payout address per chain (issue 39, item 4). ----
+
+export const chainPayoutList = z
+  .object({ object: z.literal('list'), data: z.array(chainPayout) })
+  .describe("One entry per configured chain of the request's mode, in configuration order.");
+
+export const chainPayoutParams = z.object({
+  chainId: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, 'must be a chain id (EIP-155, a positive integer)')
+    .transform(Number)
+    .describe("The chain (EIP-155 id): one of the configured chains of the request's mode."),
+});
+
+export const chainPayoutBody = z
+  .object({
+    payoutAddress: z
+      .string()
+      .refine((v) => isAddress(v), { message: 'must be an EVM address (0x + 40 hex; mixed case must be a valid EIP-55 checksum)' })
+      .nullable()
+      .describe(
+        "The address that receives this chain's payments; stored EIP-55 checksummed. null: the chain pays the account's payout address again. Sessions created before keep the address they were created with.",
+      ),
+  })
+  .strict();
+
+export type ChainPayout = z.infer<typeof chainPayout>;
+export type ChainPayoutList = z.infer<typeof chainPayoutList>;

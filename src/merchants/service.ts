@@ -2,6 +2,7 @@
 // as the dashboard sees it, and the three live-mode checks.
 import type { ChainConfig } from '../chain/config.js';
 import { checkPayoutAddress } from './payout-address-checks.js';
+import { renderChainPayouts } from './chain-payouts.js';
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
 import { getAddress } from 'viem';
@@ -37,7 +38,12 @@ function codeHash(merchantId: string, code: string): Buffer {
   return createHash('sha256').update(`${merchantId}:${code}`).digest();
 }
 
-export function renderMerchant(row: repo.MerchantRow, defaultRateLimitPerMinute: number): Merchant {
+export function renderMerchant(
+  row: repo.MerchantRow,
+  defaultRateLimitPerMinute: number,
+  chain: ChainConfig = {},
+  chainPayouts: readonly repo.ChainPayoutRow[] = [],
+): Merchant {
   const onboarded = row.onboardedAt && row.businessName && row.businessSector && row.businessCountry && row.payoutAddress;
   return {
     id: row.id,
@@ -55,6 +61,7 @@ export function renderMerchant(row: repo.MerchantRow, defaultRateLimitPerMinute:
         }
       : null,
     payoutAddress: row.payoutAddress ? getAddress(row.payoutAddress) : null,
+    payoutAddresses: [false, true].flatMap((livemode) => renderChainPayouts(chain, livemode, row.payoutAddress, chainPayouts)),
     liveModeEligible: isLiveModeEligible(row),
     apiVersion: row.apiVersion,
     rateLimitPerMinute: row.rateLimitPerMinute ?? defaultRateLimitPerMinute,
@@ -73,7 +80,8 @@ export type MerchantServiceDeps = {
 };
 
 export function createMerchantService({ sql, secretBox, emails, defaultRateLimitPerMinute, chain = {} }: MerchantServiceDeps) {
-  const render = (row: repo.MerchantRow) => renderMerchant(row, defaultRateLimitPerMinute);
+  const render = async (row: repo.MerchantRow) =>
+    renderMerchant(row, defaultRateLimitPerMinute, chain, await repo.findChainPayouts(sql, row.id));
 
   async function load(merchantId: string): Promise<repo.MerchantRow> {
     const row = await repo.findMerchant(sql, merchantId);

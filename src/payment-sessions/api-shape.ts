@@ -67,7 +67,7 @@ export function transferUri(token: string, chainId: number, to: string, amount: 
 export function renderDeposit(
   row: Pick<
     repo.PaymentSessionRow,
-    'depositAddress' | 'status' | 'amount' | 'amountReceived' | 'amountRelayed' | 'token' | 'chainId' | 'acceptedChains'
+    'depositAddress' | 'status' | 'amount' | 'amountReceived' | 'amountRelayed' | 'token' | 'chainId' | 'acceptedChains' | 'payTo'
   >,
 ): SessionDeposit | null {
   if (!row.depositAddress) return null;
@@ -82,13 +82,18 @@ export function renderDeposit(
     amountRemaining,
     amountExcess: amountOverpaid(row).toString(),
     paymentUri: transferUri(row.token, Number(row.chainId), address, uriAmount),
-    // One address on every chain (CREATE2), so each network differs only in its chain id and token.
-    networks: repo.acceptedChainsOf(row).map((chain) => ({
-      chainId: chain.chainId,
-      network: networkName(chain.chainId),
-      token: chain.token,
-      paymentUri: transferUri(chain.token, chain.chainId, address, uriAmount),
-    })),
+    // One address on every chain paying the same payout (CREATE2); a chain with its own payout has its own.
+    networks: repo.acceptedChainsOf(row).map((chain) => {
+      const onChain = repo.depositAddressOn(row, chain.chainId) ?? address;
+      return {
+        chainId: chain.chainId,
+        network: networkName(chain.chainId),
+        token: chain.token,
+        address: onChain,
+        payTo: repo.payToOn(row, chain.chainId),
+        paymentUri: transferUri(chain.token, chain.chainId, onChain, uriAmount),
+      };
+    }),
   };
 }
 
@@ -99,13 +104,18 @@ export function networkName(chainId: number): string {
   return findChainPreset(String(chainId))?.displayName ?? `Chain ${chainId}`;
 }
 
-/** A chain as the hosted checkout offers it; a preset's chain comes with what a wallet needs to add it (EIP-3085). */
-export function checkoutChainOf(chain: repo.AcceptedChain): CheckoutChain {
+/**
+ * A chain as the hosted checkout offers it; a preset's chain comes with what a wallet needs to add it (EIP-3085).
+ * `payTo` (a payment session's payout on the chain) is absent where nothing is paid to it (a plan's enrolment offer
+ * names the payout in its terms; the renewal page signs a permit only).
+ */
+export function checkoutChainOf(chain: repo.AcceptedChain, payTo?: string): CheckoutChain {
   const preset = findChainPreset(String(chain.chainId));
   return {
     chainId: chain.chainId,
     network: networkName(chain.chainId),
     token: chain.token,
+    ...(payTo === undefined ? {} : { payTo }),
     addChain: preset
       ? {
           chainId: `0x${preset.chainId.toString(16)}`,

@@ -3,8 +3,10 @@
 // deposit), and the session hears of it: its workflow credits the deposit while the session is open;
 // a session that has ended gets it as a late deposit at once. A reorg that removes the transfer takes
 // the deposit back out (unwind). Every step is idempotent: the indexer calls hooks at least once.
-// A deposit address is the same on every chain of the mode: a transfer on any of them finds its session;
-// on a chain the session accepts it pays toward it, on another configured chain it is a late deposit.
+// A deposit address is the same on every chain of the mode that pays the same payout (a chain with a payout
+// of its own has its own address): a transfer to any of a session's addresses, on any chain, finds the session;
+// on a chain the session accepts it pays toward it, on another configured chain it is a late deposit. Either
+// way it is swept to the payout the receiving address was made for.
 import type { Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/client';
 import { getAddress, isAddressEqual } from 'viem';
@@ -65,7 +67,8 @@ export async function onTransferToDepositAddress(deps: DepositHookDeps, event: C
     chainId: String(event.chainId),
     token: getAddress(expected.token),
     depositAddress: getAddress(to),
-    payoutAddress: getAddress(target.payTo),
+    // The payout the receiving address's salt binds: the only address its forwarder can ever pay.
+    payoutAddress: getAddress(sessions.payoutBoundTo(target, to) ?? target.payTo),
     fromAddress: getAddress(String(event.args.from)),
     amount: value.toString(),
     transactionHash: event.transactionHash,

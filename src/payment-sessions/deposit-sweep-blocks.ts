@@ -28,7 +28,7 @@ import * as sessions from './repo.js';
 export const UNNAMED_SWEEP_FAILURE = 'sweep_failed';
 
 export type SweepItemOutcomes = {
-  swept: Hex[];
+  swept: { depositId: Hex; forwarder: Address }[];
   failed: { depositId: Hex; forwarder: Address; payout: Address; reason: Hex }[];
 };
 
@@ -37,7 +37,7 @@ export function sweepItemOutcomes(factory: Address, logs: Log[]): SweepItemOutco
   const own = logs.filter((l) => isAddressEqual(l.address, factory));
   const outcomes: SweepItemOutcomes = { swept: [], failed: [] };
   for (const event of parseEventLogs({ abi: depositForwarderFactoryV2Abi, logs: own })) {
-    if (event.eventName === 'Swept') outcomes.swept.push(event.args.depositId);
+    if (event.eventName === 'Swept') outcomes.swept.push({ depositId: event.args.depositId, forwarder: event.args.forwarder });
     else
       outcomes.failed.push({
         depositId: event.args.depositId,
@@ -82,16 +82,16 @@ export async function sweepStillRefused(client: PublicClient, token: Address, fo
   return paused || payoutBlocked || forwarderBlocked;
 }
 
-/** Blocks the sweep's deposits of `sessionIds` and records one event per newly blocked deposit. */
+/** Blocks the sweep's deposits into `addresses` (deposit addresses) and records one event per newly blocked deposit. */
 export async function blockDepositSweeps(
   tx: Db,
   record: RecordEvent,
   publicBaseUrl: string,
   purpose: string,
-  sessionIds: string[],
+  addresses: string[],
   code: string,
 ): Promise<number> {
-  const blocked = await deposits.blockSweptSessions(tx, purpose, sessionIds, code);
+  const blocked = await deposits.blockSweptAddresses(tx, purpose, addresses, code);
   for (const deposit of blocked) {
     const session = (await sessions.findPaymentSessionById(tx, deposit.paymentSessionId))!;
     await record({

@@ -1,5 +1,6 @@
 // SQL of deposits: token Transfers into payment sessions' deposit addresses, their crediting to
 // the session (amount_received, amount_excess) and their sweep to the merchant's payout address.
+import { getAddress } from 'viem';
 import type { Db } from '../db/client.js';
 import type { AcceptedChain } from './repo.js';
 
@@ -39,22 +40,29 @@ const columns = (db: Db) =>
      d.sweep_transaction_hash as "sweepTransactionHash", d.swept_at as "sweptAt", d.deposit_factory_version as "depositFactoryVersion",
      d.sweep_blocked_at as "sweepBlockedAt", d.sweep_blocked_code as "sweepBlockedCode", d.created_at as "createdAt"`;
 
-/** A session a transfer may pay: found by its deposit address, which is the same on every chain of its mode. */
+/**
+ * A session a transfer may pay: found by one of its deposit addresses (the same on every chain paying the same
+ * payout; a chain with a payout of its own has its own, in `acceptedChains`).
+ */
 export type DepositTarget = {
   id: string;
   merchantId: string;
   payTo: string;
   token: string;
   chainId: string;
+  depositAddress: string | null;
   acceptedChains: AcceptedChain[] | null;
 };
 
-/** The session of the mode whose deposit address is `address`, whichever chain of the mode the transfer is on. */
+/** The session of the mode one of whose deposit addresses is `address`, whichever chain of the mode the transfer is on. */
 export async function findSessionByDepositAddress(db: Db, livemode: boolean, address: string): Promise<DepositTarget | undefined> {
   const [row] = await db<DepositTarget[]>`
-    select id, merchant_id as "merchantId", pay_to as "payTo", token, chain_id::text as "chainId", accepted_chains as "acceptedChains"
+    select id, merchant_id as "merchantId", pay_to as "payTo", token, chain_id::text as "chainId",
+           deposit_address as "depositAddress", accepted_chains as "acceptedChains"
     from payment_sessions
-    where livemode = ${livemode} and lower(deposit_address) = ${address.toLowerCase()}
+    where livemode = ${livemode}
+      and (lower(deposit_address) = ${address.toLowerCase()}
+           or (accepted_chains is not null and accepted_chains @> ${db.json([{ depositAddress: getAddress(address) }])}::jsonb))
     order by id limit 1`;
   return row;
 }
@@ -171,21 +179,24 @@ export async function markSwept(db: Db, purpose: string, transactionHash: string
     where sweep_purpose = ${purpose} and swept_at is null`;
 }
 
-/** The deposits of a mined v2 sweep whose addresses the factory reported `Swept` (by session). */
-export async function markSweptSessions(db: Db, purpose: string, sessionIds: string[], transactionHash: string): Promise<void> {
+/**
+ * The deposits of a mined v2 sweep whose addresses the factory reported `Swept` (by deposit address: a session
+ * has one per distinct payout, and two of them may be in one sweep).
+ */
+export async function markSweptAddresses(db: Db, purpose: string, addresses: string[], transactionHash: string): Promise<void> {
   await db`
     update deposits set sweep_transaction_hash = ${transactionHash}, swept_at = now(), updated_at = now()
-    where sweep_purpose = ${purpose} and swept_at is null and payment_session_id = any(${sessionIds})`;
+    where sweep_purpose = ${purpose} and swept_at is null and lower(deposit_address) = any(${addresses.map((a) => a.toLowerCase())})`;
 }
 
 /**
  * The deposits of a sweep whose payout the token refused: let go of the sweep and blocked with the
  * refusal's code. Returns the deposits newly blocked (an event each; a retry blocks nothing twice).
  */
-export async function blockSweptSessions(db: Db, purpose: string, sessionIds: string[], code: string): Promise<DepositRow[]> {
+export async function blockSweptAddresses(db: Db, purpose: string, addresses: string[], code: string): Promise<DepositRow[]> {
   const ids = await db<{ id: string }[]>`
     update deposits set sweep_purpose = null, sweep_blocked_at = now(), sweep_blocked_code = ${code}, updated_at = now()
-    where sweep_purpose = ${purpose} and swept_at is null and payment_session_id = any(${sessionIds})
+    where sweep_purpose = ${purpose} and swept_at is null and lower(deposit_address) = any(${addresses.map((a) => a.toLowerCase())})
     returning id`;
   if (ids.length === 0) return [];
   return db<DepositRow[]>`select ${columns(db)} from deposits d where d.id = any(${ids.map((r) => r.id)}) order by d.id`;

@@ -54,12 +54,43 @@ export type PaymentSessionRow = {
   createdAt: Date;
 };
 
-/** A chain a session may be paid on, and the token it is paid in there. */
-export type AcceptedChain = { chainId: number; token: string };
+/**
+ * A chain a session may be paid on, the token it is paid in there and (sessions created since a payout per
+ * chain) the merchant's payout there and the session's deposit address for that payout.
+ */
+export type AcceptedChain = { chainId: number; token: string; payTo?: string; depositAddress?: string };
 
 /** The chains a session accepts: the stored list, or (a session created before several chains) its own chain. */
 export function acceptedChainsOf(row: Pick<PaymentSessionRow, 'acceptedChains' | 'chainId' | 'token'>): AcceptedChain[] {
   return row.acceptedChains ?? [{ chainId: Number(row.chainId), token: row.token }];
+}
+
+type SessionPayouts = Pick<PaymentSessionRow, 'acceptedChains' | 'chainId' | 'token' | 'payTo' | 'depositAddress'>;
+
+/** Where the session pays the merchant on `chainId`: the chain's stored payout, else (older sessions) its one payTo. */
+export function payToOn(row: SessionPayouts, chainId: number): string {
+  return acceptedChainsOf(row).find((chain) => chain.chainId === chainId)?.payTo ?? row.payTo;
+}
+
+/** The session's deposit address on `chainId`: the chain's own (its payout's), else the session's one address. */
+export function depositAddressOn(row: SessionPayouts, chainId: number): string | null {
+  return acceptedChainsOf(row).find((chain) => chain.chainId === chainId)?.depositAddress ?? row.depositAddress;
+}
+
+/** Every deposit address of the session with the payout its forwarder's salt binds (one per distinct payout). */
+export function depositAddressesOf(row: SessionPayouts): { address: string; payTo: string }[] {
+  const all = [
+    ...(row.depositAddress ? [{ address: row.depositAddress, payTo: row.payTo }] : []),
+    ...acceptedChainsOf(row).flatMap((chain) =>
+      chain.depositAddress && chain.payTo ? [{ address: chain.depositAddress, payTo: chain.payTo }] : [],
+    ),
+  ];
+  return all.filter((entry, i) => all.findIndex((other) => other.address.toLowerCase() === entry.address.toLowerCase()) === i);
+}
+
+/** The payout `address` (one of the session's deposit addresses) sweeps to; undefined when it is not one of them. */
+export function payoutBoundTo(row: SessionPayouts, address: string): string | undefined {
+  return depositAddressesOf(row).find((entry) => entry.address.toLowerCase() === address.toLowerCase())?.payTo;
 }
 
 export type X402Fields = {

@@ -65,7 +65,7 @@ export const sessionDeposit = z
     address: z
       .string()
       .describe(
-        "The session's deposit address: send exactly `amount` of `token` on chain `chainId` to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the merchant's payout address.",
+        "The session's deposit address on its chain `chainId`: send exactly `amount` of `token` there to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the payout address the address was made for (`payTo`). Another accepted chain with a payout address of its own has its own address (`networks`).",
       ),
     amountReceived: z
       .string()
@@ -93,11 +93,17 @@ export const sessionDeposit = z
           chainId: z.number().int(),
           network: z.string().describe('The chain\'s name for people ("Base", "Arbitrum One").'),
           token: z.string().describe('The token to send on this chain (USDC has its own address on each).'),
+          address: z
+            .string()
+            .describe(
+              "The deposit address on this chain: `address` when the chain pays the same payout address, else the session's address for this chain's payout (the forwarder's salt binds the payout).",
+            ),
+          payTo: z.string().describe("The merchant's payout address on this chain, where transfers to `address` are swept."),
           paymentUri: z.string().describe('EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`).'),
         }),
       )
       .describe(
-        'Every accepted chain: the same `address` receives on each (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable.',
+        "Every accepted chain with its deposit address: the same address on every chain that pays the same payout address (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. A transfer to any of the session's addresses is swept to the payout address that address was made for.",
       ),
   })
   .meta({ id: 'PaymentSessionDeposit' });
@@ -125,7 +131,11 @@ export const paymentSession = z
       .describe(
         '`open`: awaiting payment. `processing`: a relayed payment for it was accepted and is on its way to the chain. `completed`: the payment is confirmed on-chain (terminal). `expired`: expiresAt passed without a payment (terminal). `cancelled`: cancelled, e.g. by voiding its invoice (terminal). A failed relayed payment puts a processing session back to open (or expired when past expiresAt).',
       ),
-    payTo: z.string().describe("The address to pay: the merchant's payout address when the session was created."),
+    payTo: z
+      .string()
+      .describe(
+        "The address to pay on the session's chain `chainId`: the merchant's payout address there when the session was created. Another accepted chain may have its own (`deposit.networks[].payTo`).",
+      ),
     token: z.string().describe('The token contract (USDC of this mode) on `chainId`.'),
     chainId: z.number().int().describe('The first of `acceptedChainIds`: where `token` and `deposit.paymentUri` point.'),
     acceptedChainIds: z
@@ -189,6 +199,12 @@ export const checkoutChain = z
     chainId: z.number().int(),
     network: z.string().describe('The chain\'s name for people ("Base", "Anvil (local chain 31337)").'),
     token: z.string().describe("The session's token (USDC) on this chain."),
+    payTo: z
+      .string()
+      .optional()
+      .describe(
+        "A payment session's payout address on this chain: a wallet payment on this chain authorizes a transfer to it. Absent on a plan's enrolment offer, whose `terms.merchant` names the chain's payout.",
+      ),
     addChain: z
       .object({
         chainId: z.string().describe('0x-prefixed hex.'),

@@ -18,6 +18,7 @@ import { paymentSessionWorkflowStart } from './starts.js';
 import { resolveAcceptedChains } from './accepted-chains.js';
 import { objectClock } from '../test-clocks/object-clock.js';
 import * as repo from './repo.js';
+import * as merchantRepo from '../merchants/repo.js';
 import * as transactionsRepo from './transactions-repo.js';
 import { renderSessionTransactions, type Finality } from './transactions.js';
 import type {
@@ -63,13 +64,12 @@ export async function insertSessionInTx(
     throw new InvalidRequestError("A payment session on a test clock with a chain of its own is paid on the clock's chain only.", {
       param: 'acceptedChainIds',
     });
-  const acceptedChains = input.clockChainId
+  const resolved = input.clockChainId
     ? [{ chainId: input.clockChainId, token: modeFirst.token }]
     : resolveAcceptedChains(chain, scope.livemode, input.acceptedChainIds, merchant?.acceptedChainIds);
-  // The first accepted chain is the session's chain: where its token and payment URI point by default.
-  const settings = input.clockChainId
-    ? { ...modeFirst, chainId: input.clockChainId }
-    : chainFor(chain, scope.livemode, acceptedChains[0]!.chainId);
+  // The first accepted chain is the session's chain: where its token, payTo and payment URI point by default.
+  const settingsOf = (chainId: number) => (input.clockChainId ? { ...modeFirst, chainId } : chainFor(chain, scope.livemode, chainId));
+  const settings = settingsOf(resolved[0]!.chainId);
   if (!merchant?.payoutAddress) {
     throw new InvalidRequestError(
       'The merchant has no payout address: complete business onboarding (payout address) before creating payment sessions or invoices.',
@@ -77,12 +77,21 @@ export async function insertSessionInTx(
     );
   }
   const id = newId('paymentSession');
+  // Each chain pays the merchant's payout there (its own, else the account's), stored like the token: a later
+  // change of payout does not change what a session's addresses sweep to. The forwarder's salt binds the
+  // payout, so the deposit address is the same on the chains paying the same payout, and differs on the others.
+  const chainPayouts = await merchantRepo.findChainPayouts(tx, scope.merchantId, scope.livemode);
+  const acceptedChains = resolved.map((accepted) => {
+    const payTo = getAddress(chainPayouts.find((own) => own.chainId === accepted.chainId)?.payoutAddress ?? merchant.payoutAddress!);
+    const factory = depositFactoryOf(settingsOf(accepted.chainId), CURRENT_DEPOSIT_FACTORY_VERSION);
+    return { ...accepted, payTo, depositAddress: depositAddressOf(factory, id, payTo, CURRENT_DEPOSIT_FACTORY_VERSION) };
+  });
   return repo.insertPaymentSession(tx, {
     id,
     ...scope,
     amount: input.amount,
     currency: input.currency,
-    payTo: getAddress(merchant.payoutAddress),
+    payTo: acceptedChains[0]!.payTo,
     token: settings.token,
     chainId: settings.chainId,
     expiresAt: input.expiresAt,
@@ -92,12 +101,7 @@ export async function insertSessionInTx(
     createdByApiKeyId: input.createdByApiKeyId ?? null,
     productId: input.productId ?? null,
     productName: input.productName ?? null,
-    depositAddress: depositAddressOf(
-      depositFactoryOf(settings, CURRENT_DEPOSIT_FACTORY_VERSION),
-      id,
-      getAddress(merchant.payoutAddress),
-      CURRENT_DEPOSIT_FACTORY_VERSION,
-    ),
+    depositAddress: acceptedChains[0]!.depositAddress,
     depositFactoryVersion: CURRENT_DEPOSIT_FACTORY_VERSION,
     testClockId: input.testClockId ?? null,
     acceptedChains,
@@ -197,7 +201,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         token: row.token,
         chainId: Number(row.chainId),
         acceptedChainIds: repo.acceptedChainsOf(row).map((c) => c.chainId),
-        chains: repo.acceptedChainsOf(row).map(checkoutChainOf),
+        chains: repo.acceptedChainsOf(row).map((accepted) => checkoutChainOf(accepted, repo.payToOn(row, accepted.chainId))),
         payTo: row.payTo,
         status: row.status,
         expiresAt: row.expiresAt.toISOString(),

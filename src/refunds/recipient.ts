@@ -6,7 +6,7 @@
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem';
 import { depositFactoryOf, type ChainSettings } from '../chain/config.js';
 import type { Db } from '../db/client.js';
-import type { PaymentSessionRow } from '../payment-sessions/repo.js';
+import { depositAddressesOf, type PaymentSessionRow } from '../payment-sessions/repo.js';
 import { refundOperatorOf } from './allowance.js';
 import * as repo from './repo.js';
 
@@ -49,11 +49,14 @@ export async function recipientOf(tx: Db, session: Session, lateDeposit?: { from
 export function refusedRecipient(
   address: Address,
   settings: ChainSettings,
-  session: Pick<PaymentSessionRow, 'payTo' | 'depositAddress'>,
+  session: Pick<PaymentSessionRow, 'payTo' | 'depositAddress' | 'acceptedChains' | 'chainId' | 'token'>,
 ): string | undefined {
   if (isAddressEqual(address, zeroAddress)) return 'The zero address cannot receive a refund.';
-  if (isAddressEqual(address, getAddress(session.payTo))) return "That is the merchant's payout address, which sends the refund.";
-  if (session.depositAddress && isAddressEqual(address, getAddress(session.depositAddress))) {
+  // Every payout and deposit address of the session, on any chain (a chain may have a payout of its own).
+  const addresses = depositAddressesOf(session);
+  if (isAddressEqual(address, getAddress(session.payTo)) || addresses.some((entry) => isAddressEqual(address, getAddress(entry.payTo))))
+    return "That is the merchant's payout address, which sends the refund.";
+  if (addresses.some((entry) => isAddressEqual(address, getAddress(entry.address)))) {
     return "That is the payment's deposit address: a refund sent there would be forwarded back to the merchant.";
   }
   const platform = [

@@ -117,9 +117,10 @@ export async function findLateDeposit(
   db: Db,
   sessionId: string,
   depositId: string,
-): Promise<{ fromAddress: string; amount: string; reserved: string; chainId: string } | undefined> {
-  const [row] = await db<{ fromAddress: string; amount: string; reserved: string; chainId: string }[]>`
+): Promise<{ fromAddress: string; amount: string; reserved: string; chainId: string; payoutAddress: string } | undefined> {
+  const [row] = await db<{ fromAddress: string; amount: string; reserved: string; chainId: string; payoutAddress: string }[]>`
     select d.from_address as "fromAddress", d.amount::text as amount, d.chain_id::text as "chainId",
+           d.payout_address as "payoutAddress",
            (select coalesce(sum(r.amount), 0)::text from refunds r
             where r.deposit_id = d.id and r.status in ('requires_action', 'pending', 'processing', 'succeeded')) as reserved
     from deposits d where d.id = ${depositId} and d.payment_session_id = ${sessionId} and d.status = 'late'`;

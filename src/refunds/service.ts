@@ -36,7 +36,7 @@ import { commitWithEvents } from '../events/commit.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 import { createWorkflowStarter, queueWorkflowStart, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
 import { readRefundAllowance, refundOperatorOf, submitRefundPermit } from './allowance.js';
-import { findMerchant } from '../merchants/repo.js';
+import { findPayoutAddressOn } from '../merchants/repo.js';
 import { EIP3009_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
 import { refusalOf, type Refusal } from '../chain/refusals.js';
 import { recordRefundEvent } from './events.js';
@@ -265,7 +265,9 @@ export function createRefundService({
           throw new InvalidRequestError(`amount ${amount} exceeds what remains refundable of ${of} (${remaining}).`, { param: 'amount' });
         }
         // A refund waiting for the customer's address takes its method once it has one.
-        const method = choice.kind === 'known' ? await methodFor(tx, scope.livemode, settings.chainId, session.payTo, amount) : 'wallet';
+        // Sent by the payout that received the money on that chain: a late deposit's, else the session's payTo there.
+        const fromAddress = lateDeposit?.payoutAddress ?? sessionRepo.payToOn(session, settings.chainId);
+        const method = choice.kind === 'known' ? await methodFor(tx, scope.livemode, settings.chainId, fromAddress, amount) : 'wallet';
         const row = await repo.insertRefund(tx, {
           id: newId('refund'),
           ...scope,
@@ -277,7 +279,7 @@ export function createRefundService({
           method,
           chainId: settings.chainId,
           token: settings.token,
-          fromAddress: session.payTo,
+          fromAddress,
           toAddress: choice.kind === 'known' ? choice.address : null,
           recipientSource: choice.kind === 'known' ? choice.source : null,
           depositId: input.depositId ?? null,
@@ -471,7 +473,7 @@ export function createRefundService({
     async resumeAwaitingAllowance(scope: MerchantScope, chainId?: number): Promise<string[]> {
       const settings = await chainOf(scope.livemode, chainId);
       const operator = refundOperatorOf(settings);
-      const payout = (await findMerchant(sql, scope.merchantId))?.payoutAddress;
+      const payout = await findPayoutAddressOn(sql, scope, settings.chainId);
       if (!operator || !payout) return [];
       const { resumed, starts } = await sql.begin(async (tx) => {
         await repo.lockRefundAllowance(tx, settings.chainId, scope.livemode, payout);
@@ -565,7 +567,8 @@ export function createRefundService({
     async allowance(scope: MerchantScope, chainId?: number): Promise<RefundAllowance> {
       const settings = await chainOf(scope.livemode, chainId);
       const operator = refundOperatorOf(settings);
-      const owner = (await findMerchant(sql, scope.merchantId))?.payoutAddress ?? null;
+      // The payout wallet on this chain (its own there, else the account's) grants the allowance there.
+      const owner = await findPayoutAddressOn(sql, scope, settings.chainId);
       const base = {
         object: 'refund_allowance' as const,
         chainId: settings.chainId,
@@ -611,7 +614,7 @@ export function createRefundService({
         throw new InvalidStateError(`${settings.mode} mode has no operator on this deployment: refunds cannot be sent from an allowance.`, {
           param: 'livemode',
         });
-      const owner = (await findMerchant(sql, scope.merchantId))?.payoutAddress;
+      const owner = await findPayoutAddressOn(sql, scope, settings.chainId);
       if (!owner)
         throw new InvalidStateError('Set a payout address first: the refund allowance is granted by the payout wallet.', {
           param: 'payoutAddress',

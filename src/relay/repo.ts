@@ -143,14 +143,6 @@ export async function recordFailedInclusion(
   return result.count > 0;
 }
 
-/** The merchant's payout address (null when it has none). */
-export async function findPayoutAddress(db: Db, merchantId: string): Promise<string | null> {
-  const [row] = await db<
-    { payoutAddress: string | null }[]
-  >`select payout_address as "payoutAddress" from merchants where id = ${merchantId}`;
-  return row?.payoutAddress ?? null;
-}
-
 /** A replacement of the submission's transaction (same nonce, higher fee) is the hash it answers with now. */
 export async function setSubmissionTransactionHash(db: Db, id: string, transactionHash: string): Promise<void> {
   await db`update relay_submissions set transaction_hash = ${transactionHash}, updated_at = now() where id = ${id}`;

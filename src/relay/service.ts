@@ -21,6 +21,7 @@ import { isUniqueViolation, type Sql } from '../db/client.js';
 import { afterCommit } from '../db/request-transaction.js';
 import { IdempotencyError, InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import * as invoiceRepo from '../invoices/repo.js';
+import { findPayoutAddressOn } from '../merchants/repo.js';
 import * as sessionRepo from '../payment-sessions/repo.js';
 import { amountDue } from '../payment-sessions/refundable.js';
 import type { MerchantScope } from '../http/principal.js';
@@ -86,8 +87,9 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
     return key;
   }
 
-  async function payoutAddress(scope: MerchantScope, param: string): Promise<Address> {
-    const payout = await repo.findPayoutAddress(sql, scope.merchantId);
+  /** The merchant's payout address on the chain (its own there, else the account's): the relay pays only to it. */
+  async function payoutAddress(scope: MerchantScope, chainId: number, param: string): Promise<Address> {
+    const payout = await findPayoutAddressOn(sql, scope, chainId);
     if (!payout) throw refuse(param, 'The merchant has no payout address configured; the relay only pays to it.');
     return getAddress(payout);
   }
@@ -248,8 +250,9 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
           const ids = sessionRepo.acceptedChainsOf(session).map((c) => c.chainId);
           throw refuse('chainId', `The payment session is not paid on chain ${settings.chainId}; it accepts ${ids.join(', ')}.`);
         }
-        if (!isAddressEqual(getAddress(session.payTo), message.to))
-          throw refuse('authorization.to', `The payment session must be paid to its payTo ${session.payTo}.`);
+        const payTo = getAddress(sessionRepo.payToOn(session, settings.chainId));
+        if (!isAddressEqual(payTo, message.to))
+          throw refuse('authorization.to', `The payment session must be paid to its payTo on chain ${settings.chainId}, ${payTo}.`);
         // What remains due: a partial transfer to the deposit address already paid part of the amount.
         const due = amountDue(session);
         if (due !== message.value) {
@@ -265,7 +268,9 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         nextBlockTime(client),
         client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'authorizationState', args: [message.from, message.nonce] }),
         client.readContract({ address: token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [message.from] }),
-        session ? Promise.resolve(getAddress(session.payTo)) : payoutAddress(scope, 'authorization.to'),
+        session
+          ? Promise.resolve(getAddress(sessionRepo.payToOn(session, settings.chainId)))
+          : payoutAddress(scope, settings.chainId, 'authorization.to'),
       ]);
       if (message.validAfter >= now)
         throw refuse(
@@ -399,8 +404,9 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
         throw refuse('enrolment.deadline', `The enrolment has expired: deadline ${enrolment.deadline} is before the chain time ${now}.`);
       if (enrolmentUsed) throw refuse('enrolment.nonce', 'This enrolment nonce was already used or cancelled on-chain.');
       if (permit.value < terms.amount) throw refuse('permit.value', 'The permit allowance does not cover one period of the terms.');
-      const payout = await payoutAddress(scope, 'terms.merchant');
-      if (!isAddressEqual(payout, terms.merchant)) throw refuse('terms.merchant', "terms.merchant is not this merchant's payout address.");
+      const payout = await payoutAddress(scope, settings.chainId, 'terms.merchant');
+      if (!isAddressEqual(payout, terms.merchant))
+        throw refuse('terms.merchant', `terms.merchant is not this merchant's payout address on chain ${settings.chainId}.`);
       // USDC 2.2 checks no blacklist on permit: without this a blacklisted wallet enrols into a subscription never chargeable.
       await refuseTokenStanding(
         client,

@@ -4,7 +4,8 @@
 //
 // How an enrolment finds its merchant and plan:
 //  - the Terms' `merchant` is a payout address registered for one merchant and
-//    mode in merchant_chain_addresses (addMerchantChainAddress);
+//    mode in merchant_chain_addresses (addMerchantChainAddress), on the log's chain
+//    (the account's payout address is on every chain; one set for a chain, on that chain);
 //  - the contract, token and operator must be those of the mode's chain the log
 //    came from (otherwise it is not a subscription this service can charge, and it
 //    is ignored); the subscription is recorded on that chain and charged there;
@@ -171,7 +172,8 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
   const v2 = mode.subscriptionManagerV2 !== undefined && same(mode.subscriptionManagerV2, log.address);
   const periodOf = v2 ? onChainPeriodSecondsV2 : onChainPeriodSeconds;
 
-  const merchant = await findMerchantByChainAddress(deps.sql, log.livemode, log.args.merchant);
+  // An address that is the merchant's on this chain (the account's payout, or one set for this chain).
+  const merchant = await findMerchantByChainAddress(deps.sql, log.livemode, log.args.merchant, log.chainId);
   if (!merchant) return { outcome: 'ignored', reason: 'unknown_merchant' };
   const candidates = (
     await repo.findPlansForTerms(deps.sql, {

@@ -19,7 +19,7 @@ import type { Db } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
 import { encodeRelayCall, isEcdsaSignature, type PaymentCall } from '../relay/calls.js';
 import { failureOf } from '../relay/relayer.js';
-import { findPayoutAddress } from '../relay/repo.js';
+import { findPayoutAddressOn } from '../merchants/repo.js';
 import { X402_REASONS, type X402Reason, refusalReason } from './reasons.js';
 import { type Recipient, depositSessionRefusal, recipientOf } from './recipient.js';
 import { exactEvmPayload, type FacilitatorRequest } from './schemas.js';
@@ -198,7 +198,8 @@ export async function checkExactPayment(payment: ExactPayment, { sql, scope, req
     client.readContract({ address: payment.token, abi: fiatTokenAbi, functionName: 'balanceOf', args: [payer] }),
     // A contract wallet signs with ERC-1271: the token (the simulation) judges its signature.
     signedByPayer ? Promise.resolve(undefined) : client.getCode({ address: payer }),
-    findPayoutAddress(sql, scope.merchantId),
+    // The merchant's payout on the chain the payment settles on (its own there, else the account's).
+    findPayoutAddressOn(sql, scope, settings.chainId),
     settledHere ? settledHere() : Promise.resolve(false),
   ]);
   const now = timedSimulation.time;

@@ -9,7 +9,7 @@ import type { ChainSettings } from '../chain/config.js';
 import type { Db } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
 import { findSessionByDepositAddress } from '../payment-sessions/deposits-repo.js';
-import { type PaymentSessionRow, acceptedChainsOf, findPaymentSessionById } from '../payment-sessions/repo.js';
+import { type PaymentSessionRow, acceptedChainsOf, depositAddressOn, findPaymentSessionById } from '../payment-sessions/repo.js';
 import { acceptsChain } from '../payment-sessions/accepted-chains.js';
 import { X402_REASONS, type X402Reason } from './reasons.js';
 
@@ -25,11 +25,19 @@ export async function recipientOf(
 ): Promise<{ recipient: Recipient } | { refusal: string }> {
   if (payout && isAddressEqual(getAddress(payout), to)) return { recipient: { kind: 'payout' } };
   const found = await findSessionByDepositAddress(db, scope.livemode, to);
-  // The session must accept the chain the payment settles on (its deposit address is the same on every chain).
-  const ours = found && found.merchantId === scope.merchantId && acceptsChain(acceptedChainsOf(found), settings.chainId);
+  // The session must accept the chain the payment settles on, and `to` must be its deposit address on that chain
+  // (the same on every chain paying the same payout; a chain with its own payout has its own address).
+  const onChain = found && depositAddressOn(found, settings.chainId);
+  const ours =
+    found &&
+    found.merchantId === scope.merchantId &&
+    acceptsChain(acceptedChainsOf(found), settings.chainId) &&
+    onChain !== null &&
+    isAddressEqual(getAddress(onChain!), to);
   const session = ours ? await findPaymentSessionById(db, found.id) : undefined;
   if (!session) {
-    // Another merchant's deposit address, or one of another mode (another chain), reads the same: not yours here.
+    // Another merchant's deposit address, one of another mode, or the session's address for another chain's payout
+    // reads the same: not yours here.
     return {
       refusal: `payTo must be the merchant's payout address or the deposit address of one of its payment sessions in ${scope.livemode ? 'live' : 'test'} mode.`,
     };

@@ -546,6 +546,25 @@ describe('journeys', () => {
     await open('Settings');
     expect(await page.getByTestId('payout-address').textContent()).toBe(getAddress(DEV_ACCOUNTS.merchant.address));
     expect(await page.getByRole('main').textContent()).not.toContain('Not set');
+
+    // Payouts per chain (issue 39): the mode's one chain pays the account's address, its balance read from the chain;
+    // a chain's own address is set, shown as the chain's, and cleared back to the account's.
+    const chainId = settingsOf(sharedChain()).chainId;
+    const row = page.getByTestId(`chain-payout-${chainId}`);
+    await row.getByText('(the account’s)').waitFor();
+    expect(await row.locator('td[data-label="Payout address"] code').textContent()).toBe(getAddress(DEV_ACCOUNTS.merchant.address));
+    await expect.poll(() => row.locator('td[data-label="Balance"]').textContent()).toMatch(/USDC/);
+    const own = getAddress(`0x${'5a'.repeat(20)}`);
+    await row.getByLabel(`Payout address for Local chain ${chainId}`, { exact: true }).fill('0x1234');
+    await row.getByRole('button', { name: `Set the payout address for Local chain ${chainId}` }).click();
+    await row.getByText(/payoutAddress|EVM address/).waitFor();
+    await row.getByLabel(`Payout address for Local chain ${chainId}`, { exact: true }).fill(own);
+    await row.getByRole('button', { name: `Set the payout address for Local chain ${chainId}` }).click();
+    await row.getByText("(this chain's own)").waitFor();
+    expect(await row.locator('td[data-label="Payout address"] code').textContent()).toBe(own);
+    await row.getByRole('button', { name: `Clear the payout address for Local chain ${chainId}` }).click();
+    await row.getByText('(the account’s)').waitFor();
+    expect(await row.locator('td[data-label="Payout address"] code').textContent()).toBe(getAddress(DEV_ACCOUNTS.merchant.address));
   });
 
   it('explains npm run listen for local webhook receivers', async () => {

@@ -7,6 +7,10 @@
 // A subscription enrolled on chain B (the chain the customer picked on the hosted enrolment route, or named to the API
 // relay) is recorded by chain B's indexer with chain B, charged on B, and its renewal page reads chain B; enrolments
 // for a chain the plan or mode does not offer, or signed for another chain, are refused and change nothing.
+// A payout address of its own on chain B (set from the dashboard, refused for a stranger, a chain the mode lacks and
+// a bad address): a session gets a deposit address per payout; each transfer is swept to the payout its receiving
+// address was made for (chain B's on B, the account's on A, and the account's on B for A's address used on B);
+// a relayed payment on B pays B's payout, and a refund of it draws on B's payout wallet's allowance.
 import { type Address, type Hex, type PrivateKeyAccount, createTestClient, createWalletClient, erc20Abi, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +25,9 @@ import { refundOperatorOf } from '../../src/refunds/allowance.js';
 import { PERMIT_TYPES, randomNonce, readDomain, signAuthorization, signEnrolmentV2 } from '../../src/chain/typed-data.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
+import { issueKey } from '../../src/api-keys/service.js';
+import { SCOPES } from '../../src/api-keys/scopes.js';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../tools/dev/identity-provider.js';
 import { seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { SECOND_CHAIN_ID } from '../support/chain.js';
 import { resolveAcceptedChains } from '../../src/payment-sessions/accepted-chains.js';
@@ -39,6 +46,7 @@ let b: ChainSettings;
 let db: TestDatabase;
 let t: TestApp;
 let merchant: SeededMerchant;
+let idp: DevIdentityProvider;
 const payout = DEV_ACCOUNTS.merchant.address;
 const payer = privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey);
 const payoutAccount = privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey);
@@ -46,15 +54,25 @@ const payoutAccount = privateKeyToAccount(DEV_ACCOUNTS.merchant.privateKey);
 const clientOf = (s: ChainSettings) => (s === b ? stack.second!.pub : stack.pub);
 
 beforeAll(async () => {
+  // The dashboard's sessions (a payout address per chain is set from the dashboard only).
+  idp = await startDevIdentityProvider();
   // One deposit indexer per chain, as the indexer process runs them.
-  stack = await startPaymentsStack({ depositIndexer: true, secondChain: true, subscriptions: true });
+  stack = await startPaymentsStack({
+    depositIndexer: true,
+    secondChain: true,
+    subscriptions: true,
+    appEnv: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: idp.jwksUrl },
+  });
   ({ settings: a, db, t } = stack);
   b = stack.second!.settings;
   merchant = await seedMerchant(db.sql, 'Two-chain merchant');
   await setPayoutAddress(db.sql, merchant.merchantId, payout);
 }, 180_000);
 
-afterAll(async () => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await idp?.stop();
+});
 
 type Session = {
   id: string;
@@ -872,5 +890,208 @@ describe("each chain's own confirmations, and a reorg on chain B", () => {
       (rows) => rows[0]!.status === 'credited' && rows[0]!.sweptAt !== null,
       "A's deposit swept",
     );
+  });
+});
+
+// Issue 39, item 4: a payout address per chain. The merchant is a dashboard user (the setting is dashboard only).
+describe('a payout address of its own on chain B', () => {
+  type PayoutSession = Omit<Session, 'deposit'> & {
+    payTo: Address;
+    deposit: Omit<Session['deposit'], 'networks'> & {
+      networks: { chainId: number; address: Address; payTo: Address; paymentUri: string }[];
+    };
+  };
+  const accountPayoutKey = privateKeyToAccount(generatePrivateKey());
+  const chainBPayoutKey = privateKeyToAccount(generatePrivateKey());
+  const accountPayout = accountPayoutKey.address;
+  const chainBPayout = chainBPayoutKey.address;
+  let dashboard: string;
+  let secretKey: string;
+  let merchantId: string;
+  const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+  const setChainPayout = (chainId: number | string, payoutAddress: unknown, key = dashboard) =>
+    t.app.inject({ method: 'PUT', url: `/v1/merchants/me/payout-addresses/${chainId}`, headers: auth(key), payload: { payoutAddress } });
+  const storedPayouts = () =>
+    db.sql`select merchant_id, livemode, chain_id::int as chain_id, payout_address from merchant_chain_payouts order by merchant_id, chain_id`;
+  const expectRefused = (res: { statusCode: number; body: string; json: () => any }, param: string) => {
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'invalid_request', param });
+  };
+  const sessionOf = async (payload: Record<string, unknown>) => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(secretKey), payload });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as PayoutSession;
+  };
+  const sessionNow = async (id: string): Promise<PayoutSession> =>
+    (await t.app.inject({ method: 'GET', url: `/v1/payment-sessions/${id}`, headers: auth(secretKey) })).json();
+  const sessionDeposits = (sessionId: string) =>
+    db.sql<{ chainId: number; depositAddress: Address; payoutAddress: Address; amount: string; sweptAt: Date | null }[]>`
+      select chain_id::int as "chainId", deposit_address as "depositAddress", payout_address as "payoutAddress",
+             amount::text as amount, swept_at as "sweptAt"
+      from deposits where payment_session_id = ${sessionId} order by id`;
+
+  beforeAll(async () => {
+    dashboard = await idp.mintToken(`chain_payout_${Date.now()}`, { email: 'chain-payout@example.com', name: 'Chain payout' });
+    const sync = await t.app.inject({ method: 'POST', url: '/v1/auth/sync', headers: auth(dashboard) });
+    expect(sync.statusCode, sync.body).toBe(200);
+    merchantId = sync.json().id;
+    // The account's payout address as onboarding leaves it: set, and registered as the merchant's on every chain.
+    await setPayoutAddress(db.sql, merchantId, accountPayout);
+    await addMerchantChainAddress(db.sql, { merchantId, livemode: false, address: accountPayout });
+    secretKey = (await issueKey(db.sql, { merchantId, livemode: false, kind: 'secret', scopes: SCOPES, actor: 'test' })).secret;
+  });
+
+  it("is set from the dashboard for one chain of the mode and read by any secret key; a stranger's attempts are refused and change nothing", async () => {
+    const before = await storedPayouts();
+    // A secret key may read the setting but not change it (where money goes is account security).
+    const bySecretKey = await setChainPayout(CHAIN_B_ID, chainBPayout, secretKey);
+    expect(bySecretKey.statusCode, bySecretKey.body).toBe(403);
+    // Another merchant's key changes its own account only; here, even that is refused (a secret key).
+    expect((await setChainPayout(CHAIN_B_ID, chainBPayout, merchant.secretKey)).statusCode).toBe(403);
+    expect((await setChainPayout(CHAIN_B_ID, chainBPayout, '')).statusCode).toBe(401);
+    expectRefused(await setChainPayout(8453, chainBPayout), 'chainId');
+    expectRefused(await setChainPayout('b', chainBPayout), 'chainId');
+    // Not EIP-55 (mixed case with a wrong checksum), the zero address, another merchant's payout address.
+    const badChecksum =
+      chainBPayout.slice(0, 2) +
+      [...chainBPayout.slice(2)].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+    expectRefused(await setChainPayout(CHAIN_B_ID, badChecksum), 'payoutAddress');
+    expectRefused(await setChainPayout(CHAIN_B_ID, '0x0000000000000000000000000000000000000000'), 'payoutAddress');
+    await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: payout });
+    expectRefused(await setChainPayout(CHAIN_B_ID, payout), 'payoutAddress');
+    expectRefused(await setChainPayout(CHAIN_B_ID, { address: chainBPayout }), 'payoutAddress');
+    expect(await storedPayouts()).toEqual(before);
+
+    const set = await setChainPayout(CHAIN_B_ID, chainBPayout);
+    expect(set.statusCode, set.body).toBe(200);
+    const expected = [
+      { object: 'chain_payout', livemode: false, chainId: a.chainId, payoutAddress: accountPayout, source: 'account' },
+      { object: 'chain_payout', livemode: false, chainId: CHAIN_B_ID, payoutAddress: chainBPayout, source: 'chain' },
+    ];
+    expect(set.json()).toMatchObject({ object: 'list', data: expected });
+    const read = await t.app.inject({ method: 'GET', url: '/v1/merchants/me/payout-addresses', headers: auth(secretKey) });
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().data).toMatchObject(expected);
+    // Another merchant's key reads its own payouts, never this one's.
+    const theirs = await t.app.inject({ method: 'GET', url: '/v1/merchants/me/payout-addresses', headers: auth(merchant.secretKey) });
+    expect(theirs.json().data.map((p: { payoutAddress: string }) => p.payoutAddress)).toEqual([payout, payout]);
+    const balances = (await t.app.inject({ method: 'GET', url: '/v1/balances', headers: auth(secretKey) })).json();
+    expect(balances.data.map((p: { payoutAddress: string }) => p.payoutAddress)).toEqual([accountPayout, chainBPayout]);
+  });
+
+  it("a session gets an address per payout: a transfer is swept to the payout its receiving address was made for (A's address used on B: the account's payout on B)", async () => {
+    const session = await sessionOf({ amount: '3000000' });
+    const [onA, onB] = session.deposit.networks;
+    expect(session.payTo).toBe(accountPayout);
+    expect(onA).toMatchObject({ chainId: a.chainId, address: session.deposit.address, payTo: accountPayout });
+    expect(onB).toMatchObject({ chainId: CHAIN_B_ID, payTo: chainBPayout });
+    expect(onB!.address).not.toBe(onA!.address);
+    expect(onB!.paymentUri).toBe(`ethereum:${b.token}@${CHAIN_B_ID}/transfer?address=${onB!.address}&uint256=3000000`);
+    const checkout = (await t.app.inject({ method: 'GET', url: `/v1/checkout/sessions/${session.id}` })).json();
+    expect(checkout.chains.map((c: { payTo: string }) => c.payTo)).toEqual([accountPayout, chainBPayout]);
+
+    // B's address on B, A's address on A, and A's address on B (not what the page shows for B).
+    await Promise.all([transferOn(a, onA!.address, 1_000_000n), transferOn(b, onB!.address, 1_000_000n)]);
+    await transferOn(b, onA!.address, 1_000_000n);
+    await until(
+      () => sessionNow(session.id),
+      (s) => s.status === 'completed',
+      'completed by the three transfers',
+    );
+    const rows = await until(
+      () => sessionDeposits(session.id),
+      (r) => r.length === 3 && r.every((d) => d.sweptAt !== null),
+      'the three deposits swept',
+    );
+    const byRoute = rows.map((d) => [d.chainId, d.depositAddress, d.payoutAddress]).sort();
+    expect(byRoute).toEqual(
+      [
+        [a.chainId, onA!.address, accountPayout],
+        [CHAIN_B_ID, onB!.address, chainBPayout],
+        [CHAIN_B_ID, onA!.address, accountPayout],
+      ].sort(),
+    );
+    // Where the money is: each forwarder emptied into the payout its salt binds, on the chain it came in on.
+    expect(await balanceOn(b, chainBPayout)).toBe(1_000_000n);
+    expect(await balanceOn(a, accountPayout)).toBe(1_000_000n);
+    expect(await balanceOn(b, accountPayout)).toBe(1_000_000n);
+    expect(await balanceOn(a, chainBPayout)).toBe(0n);
+    for (const [s, address] of [
+      [a, onA!.address],
+      [b, onA!.address],
+      [b, onB!.address],
+    ] as const)
+      expect(await balanceOn(s, address)).toBe(0n);
+  });
+
+  it("a payment relayed on chain B pays B's payout; its refund goes out on B from B's payout wallet's allowance", async () => {
+    const session = await sessionOf({ amount: '1000000' });
+    // Signed to the account's payout for a payment on B: not where this session is paid on B.
+    const toAccount = await payAtCheckout(session.id, { chainId: CHAIN_B_ID, ...(await authorizationFor(b, accountPayout, 1_000_000n)) });
+    expectRefused(toAccount, 'authorization.to');
+    expect(await submissionsOf(session.id)).toEqual([]);
+
+    const before = await balanceOn(b, chainBPayout);
+    const paid = await payAtCheckout(session.id, { chainId: CHAIN_B_ID, ...(await authorizationFor(b, chainBPayout, 1_000_000n)) });
+    expect(paid.statusCode, paid.body).toBe(200);
+    await until(
+      () => sessionNow(session.id),
+      (s) => s.status === 'completed',
+      'completed on B',
+    );
+    expect(await balanceOn(b, chainBPayout)).toBe(before + 1_000_000n);
+
+    // The allowance on B is granted by B's payout wallet (on A, by the account's).
+    const operator = refundOperatorOf(b)!;
+    const allowanceOn = async (chainId: number) =>
+      (await t.app.inject({ method: 'GET', url: `/v1/refunds/allowance?chainId=${chainId}`, headers: auth(secretKey) })).json();
+    expect((await allowanceOn(a.chainId)).owner).toBe(accountPayout);
+    const onB = await allowanceOn(CHAIN_B_ID);
+    expect(onB).toMatchObject({ chainId: CHAIN_B_ID, owner: chainBPayout, spender: operator });
+    const deadline = (await clientOf(b).getBlock()).timestamp + 3600n;
+    const signature = await chainBPayoutKey.signTypedData({
+      domain: { ...onB.permit.domain, chainId: BigInt(onB.permit.domain.chainId) },
+      types: PERMIT_TYPES,
+      primaryType: 'Permit',
+      message: { owner: chainBPayout, spender: operator, value: 1_000_000n, nonce: BigInt(onB.permit.nonce), deadline },
+    });
+    const granted = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds/allowance/permit',
+      headers: auth(secretKey),
+      payload: { chainId: CHAIN_B_ID, value: '1000000', deadline: deadline.toString(), signature },
+    });
+    expect(granted.statusCode, granted.body).toBe(200);
+
+    const payerBefore = await balanceOn(b, payer.address);
+    const refund = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(secretKey),
+      payload: { paymentSessionId: session.id, amount: '400000', chainId: CHAIN_B_ID },
+    });
+    expect(refund.statusCode, refund.body).toBe(200);
+    const id = refund.json().id as string;
+    await until(
+      async () => (await t.app.inject({ method: 'GET', url: `/v1/refunds/${id}`, headers: auth(secretKey) })).json(),
+      (r) => r.status === 'succeeded' || r.status === 'failed',
+      'the refund sent',
+    ).then((r) => expect(r.status).toBe('succeeded'));
+    expect(await balanceOn(b, payer.address)).toBe(payerBefore + 400_000n);
+    expect(await balanceOn(b, chainBPayout)).toBe(before + 600_000n);
+    expect((await allowanceOn(CHAIN_B_ID)).allowance).toBe('600000');
+  });
+
+  it("cleared, chain B pays the account's payout again for new sessions; a session made before keeps its addresses", async () => {
+    const made = await sessionOf({ amount: '1000000' });
+    const cleared = await setChainPayout(CHAIN_B_ID, null);
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().data[1]).toMatchObject({ chainId: CHAIN_B_ID, payoutAddress: accountPayout, source: 'account' });
+    const fresh = await sessionOf({ amount: '1000000' });
+    expect(fresh.deposit.networks.map((n) => [n.address, n.payTo])).toEqual([
+      [fresh.deposit.address, accountPayout],
+      [fresh.deposit.address, accountPayout],
+    ]);
+    expect((await sessionNow(made.id)).deposit.networks.map((n) => n.payTo)).toEqual([accountPayout, chainBPayout]);
   });
 });

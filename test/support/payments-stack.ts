@@ -58,6 +58,8 @@ export async function startPaymentsStack(
     subscriptions?: boolean;
     /** A fork per test clock (TEST_CLOCK_CHAINS=fork), followed by the indexer (with `depositIndexer`/`subscriptions`'s hooks) and charged on by the worker. */
     clockChains?: boolean;
+    /** Extra environment of the app (e.g. a dev identity provider's OIDC_* for dashboard-only routes). */
+    appEnv?: Record<string, string>;
   } = {},
 ): Promise<PaymentsStack> {
   const [chain, secondChain] = await Promise.all([startPrivateChain(), options.secondChain ? startSecondChain() : undefined]);
@@ -92,7 +94,7 @@ export async function startPaymentsStack(
     taskQueue: temporal.taskQueue,
     chain: config,
     // Without `clockChains` a clock moves the test chain, where the stack's indexers look.
-    env: { TEST_CLOCK_CHAINS: options.clockChains ? 'fork' : 'shared' },
+    env: { TEST_CLOCK_CHAINS: options.clockChains ? 'fork' : 'shared', ...options.appEnv },
   });
   if (options.listen) await t.app.listen({ port: 0, host: '127.0.0.1' });
   const indexerStop = new AbortController();

@@ -129,7 +129,9 @@ export function startSessionPage(sessionId: string): void {
       const token = await tokenOn(session, chain);
       if (!token.supports?.eip3009 || !token.domain) throw new UserMessageError(MESSAGES.tokenUnsupported);
       step = 'door';
-      await refuseAtDoor(chain.token, account, session.payTo);
+      // The merchant's payout on the chosen chain (a chain may have its own): what the authorization pays.
+      const payTo = chain.payTo ?? session.payTo;
+      await refuseAtDoor(chain.token, account, payTo);
       step = 'balance';
       const balance = await balanceOf(chain.token, account);
       const due = amountDue(session);
@@ -147,7 +149,7 @@ export function startSessionPage(sessionId: string): void {
       // On the time of the chain the payment goes to (the wallet is on it by now), not the device's;
       // a wallet that will not say gets the device's time, as before.
       const data = transferTypedData(
-        session,
+        { ...session, payTo },
         token.domain!,
         account,
         randomNonce(),
@@ -188,12 +190,12 @@ export function startSessionPage(sessionId: string): void {
     panel.hidden = false;
     const remaining = formatAmount(deposit.amountRemaining, token.decimals);
     setText('deposit-amount', 'exactly ' + remaining + ' ' + token.symbol);
-    // The same address on every accepted chain: the network is named beside it, and the link and QR
-    // code (EIP-681 with the chain id) are the chosen network's.
+    // The chosen network's address (the same on every chain paying the same payout), named beside it; the
+    // link and QR code (EIP-681 with the chain id) are the chosen network's.
     const chain = chosenChain(session);
     const network = deposit.networks?.find((n) => n.chainId === chain.chainId);
     setText('deposit-network', networkOptionLabel(chain, session.livemode));
-    setText('deposit-address', deposit.address);
+    setText('deposit-address', network?.address ?? deposit.address);
     setText('deposit-exact', remaining);
     byId('deposit-link')?.setAttribute('href', network?.paymentUri ?? deposit.paymentUri);
     const img = byId<HTMLImageElement>('deposit-qr');

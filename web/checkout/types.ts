@@ -24,7 +24,14 @@ export type AddChainParameter = {
 };
 
 /** One chain the customer may pay on. */
-export type CheckoutChain = { chainId: number; network: string; token: string; addChain: AddChainParameter | null };
+export type CheckoutChain = {
+  chainId: number;
+  network: string;
+  token: string;
+  /** The merchant's payout on this chain (absent from an older server: the session's payTo). */
+  payTo?: string;
+  addChain: AddChainParameter | null;
+};
 
 export type CheckoutSession = {
   id: string;
@@ -53,7 +60,8 @@ export type CheckoutSession = {
     amountRemaining: string;
     amountReceived: string;
     amountExcess: string;
-    networks?: { chainId: number; network: string; token: string; paymentUri: string }[];
+    /** `address`: this chain's deposit address (a chain with a payout of its own has its own; absent from an older server). */
+    networks?: { chainId: number; network: string; token: string; address?: string; paymentUri: string }[];
   } | null;
 };
 

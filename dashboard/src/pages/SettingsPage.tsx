@@ -1,6 +1,7 @@
 // Settings: the account, the pinned API version, the payout address (from the
-// business profile) and the origins allowed to use publishable keys.
+// business profile), the payout address and balance per chain, and the origins allowed to use publishable keys.
 import { api } from '../api.ts';
+import { ChainPayouts } from '../components/ChainPayouts.tsx';
 import { ActionForm, Select } from '../components/Form.tsx';
 import { navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
@@ -47,6 +48,7 @@ export function SettingsPage() {
           <dd>{formatDate(merchant.createdAt)}</dd>
         </dl>
       </section>
+      <ChainPayouts />
       <ActionForm
         title="API version"
         submitLabel="Pin version"

@@ -475,6 +475,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/merchants/me/payout-addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payout address on each chain of the mode
+         * @description For the request's mode: every configured chain with the address the merchant is paid at there (the address set for the chain, else the account's payout address).
+         *
+         *     Dashboard session, or any secret API key of the merchant (no scope needed). Not publishable keys.
+         */
+        get: operations["listChainPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants/me/payout-addresses/{chainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or clear the payout address of one chain
+         * @description Sets the address that receives the merchant's payments on one configured chain of the request's mode (relayed checkout payments, deposit sweeps, x402, subscription terms and the refund allowance there). `null` returns the chain to the account's payout address. A chain the mode lacks is `invalid_request` (`param: chainId`); an address that is not valid EIP-55, or is another merchant's, a platform contract or deposit address, or blacklisted by USDC on that chain, is `invalid_request` (`param: payoutAddress`). Payment sessions created before keep the addresses they were created with. Dashboard only.
+         *
+         *     Dashboard session only.
+         */
+        put: operations["setChainPayout"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -2804,7 +2848,7 @@ export interface components {
             createdAt: string;
         };
         PaymentSessionDepositInput: {
-            /** @description The session's deposit address: send exactly `amount` of `token` on chain `chainId` to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the merchant's payout address. */
+            /** @description The session's deposit address on its chain `chainId`: send exactly `amount` of `token` there to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the payout address the address was made for (`payTo`). Another accepted chain with a payout address of its own has its own address (`networks`). */
             address: string;
             /** @description What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here). */
             amountReceived: string;
@@ -2814,13 +2858,17 @@ export interface components {
             amountExcess: string;
             /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
             paymentUri: string;
-            /** @description Every accepted chain: the same `address` receives on each (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. */
+            /** @description Every accepted chain with its deposit address: the same address on every chain that pays the same payout address (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. A transfer to any of the session's addresses is swept to the payout address that address was made for. */
             networks: {
                 chainId: number;
                 /** @description The chain's name for people ("Base", "Arbitrum One"). */
                 network: string;
                 /** @description The token to send on this chain (USDC has its own address on each). */
                 token: string;
+                /** @description The deposit address on this chain: `address` when the chain pays the same payout address, else the session's address for this chain's payout (the forwarder's salt binds the payout). */
+                address: string;
+                /** @description The merchant's payout address on this chain, where transfers to `address` are swept. */
+                payTo: string;
                 /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
                 paymentUri: string;
             }[];
@@ -2837,7 +2885,7 @@ export interface components {
              * @enum {string}
              */
             status: "open" | "processing" | "completed" | "expired" | "cancelled";
-            /** @description The address to pay: the merchant's payout address when the session was created. */
+            /** @description The address to pay on the session's chain `chainId`: the merchant's payout address there when the session was created. Another accepted chain may have its own (`deposit.networks[].payTo`). */
             payTo: string;
             /** @description The token contract (USDC of this mode) on `chainId`. */
             token: string;
@@ -2914,6 +2962,8 @@ export interface components {
             network: string;
             /** @description The session's token (USDC) on this chain. */
             token: string;
+            /** @description A payment session's payout address on this chain: a wallet payment on this chain authorizes a transfer to it. Absent on a plan's enrolment offer, whose `terms.merchant` names the chain's payout. */
+            payTo?: string;
             /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
             addChain: {
                 /** @description 0x-prefixed hex. */
@@ -3255,6 +3305,23 @@ export interface components {
             failureCode: string | null;
             failureReason: string | null;
         };
+        ChainPayoutInput: {
+            /** @constant */
+            object: "chain_payout";
+            /** @description The mode the chain is configured for. */
+            livemode: boolean;
+            /** @description The chain (EIP-155 id): one of the configured chains of the mode. */
+            chainId: number;
+            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            /** @description Where the merchant is paid on this chain now (EIP-55): relayed payments, deposit sweeps, x402 settlements, subscription terms and the refund allowance on this chain. The address set for this chain, else the account's `payoutAddress`; null: neither is set. */
+            payoutAddress: string | null;
+            /**
+             * @description `chain`: an address set for this chain (PUT /v1/merchants/me/payout-addresses/{chainId}); `account`: the account's payout address.
+             * @enum {string}
+             */
+            source: "chain" | "account";
+        };
         MerchantInput: {
             /** @description Merchant id (prefix `mer_`). */
             id: string;
@@ -3280,6 +3347,8 @@ export interface components {
             } | null;
             /** @description The address new checkouts pay to now (EIP-55): the business profile sets it; a development seed may set it before onboarding. null: no payments can be taken yet. */
             payoutAddress: string | null;
+            /** @description The effective payout address on each configured chain of both modes (test first): the address set for the chain, else `payoutAddress`. Set with PUT /v1/merchants/me/payout-addresses/{chainId}. */
+            payoutAddresses: components["schemas"]["ChainPayoutInput"][];
             /** @description True when all three live-mode checks pass; live keys can then be issued. */
             liveModeEligible: boolean;
             /** @description The pinned API version used when a request sends no Service-Version header. */
@@ -4721,7 +4790,7 @@ export interface components {
             createdAt: string;
         };
         PaymentSessionDeposit: {
-            /** @description The session's deposit address: send exactly `amount` of `token` on chain `chainId` to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the merchant's payout address. */
+            /** @description The session's deposit address on its chain `chainId`: send exactly `amount` of `token` there to it from any wallet or exchange. A forwarder contract is deployed there only once funds arrive, and they are swept to the payout address the address was made for (`payTo`). Another accepted chain with a payout address of its own has its own address (`networks`). */
             address: string;
             /** @description What credited transfers to the address add up to, in token base units (transfers seen after the session ended are late deposits, not counted here). */
             amountReceived: string;
@@ -4731,13 +4800,17 @@ export interface components {
             amountExcess: string;
             /** @description EIP-681 URI of the exact transfer (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<amount remaining>`), for QR codes, on the session's `chainId`; `networks` has one per accepted chain. */
             paymentUri: string;
-            /** @description Every accepted chain: the same `address` receives on each (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. */
+            /** @description Every accepted chain with its deposit address: the same address on every chain that pays the same payout address (one CREATE2 factory address per chain). A transfer on any of them counts toward the session; one on a configured chain the session does not accept is recorded as a late deposit and refundable. A transfer to any of the session's addresses is swept to the payout address that address was made for. */
             networks: {
                 chainId: number;
                 /** @description The chain's name for people ("Base", "Arbitrum One"). */
                 network: string;
                 /** @description The token to send on this chain (USDC has its own address on each). */
                 token: string;
+                /** @description The deposit address on this chain: `address` when the chain pays the same payout address, else the session's address for this chain's payout (the forwarder's salt binds the payout). */
+                address: string;
+                /** @description The merchant's payout address on this chain, where transfers to `address` are swept. */
+                payTo: string;
                 /** @description EIP-681 URI of the exact transfer on this chain (`...@<chainId>/transfer?...`). */
                 paymentUri: string;
             }[];
@@ -4754,7 +4827,7 @@ export interface components {
              * @enum {string}
              */
             status: "open" | "processing" | "completed" | "expired" | "cancelled";
-            /** @description The address to pay: the merchant's payout address when the session was created. */
+            /** @description The address to pay on the session's chain `chainId`: the merchant's payout address there when the session was created. Another accepted chain may have its own (`deposit.networks[].payTo`). */
             payTo: string;
             /** @description The token contract (USDC of this mode) on `chainId`. */
             token: string;
@@ -4831,6 +4904,8 @@ export interface components {
             network: string;
             /** @description The session's token (USDC) on this chain. */
             token: string;
+            /** @description A payment session's payout address on this chain: a wallet payment on this chain authorizes a transfer to it. Absent on a plan's enrolment offer, whose `terms.merchant` names the chain's payout. */
+            payTo?: string;
             /** @description EIP-3085 `wallet_addEthereumChain` parameters from the chain's preset (its public RPC and explorer), for a wallet that does not know the chain; null for a chain without a preset (a local chain). */
             addChain: {
                 /** @description 0x-prefixed hex. */
@@ -5172,6 +5247,23 @@ export interface components {
             failureCode: string | null;
             failureReason: string | null;
         };
+        ChainPayout: {
+            /** @constant */
+            object: "chain_payout";
+            /** @description The mode the chain is configured for. */
+            livemode: boolean;
+            /** @description The chain (EIP-155 id): one of the configured chains of the mode. */
+            chainId: number;
+            /** @description The chain's name for people ("Base", "Anvil (local chain 31337)"). */
+            network: string;
+            /** @description Where the merchant is paid on this chain now (EIP-55): relayed payments, deposit sweeps, x402 settlements, subscription terms and the refund allowance on this chain. The address set for this chain, else the account's `payoutAddress`; null: neither is set. */
+            payoutAddress: string | null;
+            /**
+             * @description `chain`: an address set for this chain (PUT /v1/merchants/me/payout-addresses/{chainId}); `account`: the account's payout address.
+             * @enum {string}
+             */
+            source: "chain" | "account";
+        };
         Merchant: {
             /** @description Merchant id (prefix `mer_`). */
             id: string;
@@ -5197,6 +5289,8 @@ export interface components {
             } | null;
             /** @description The address new checkouts pay to now (EIP-55): the business profile sets it; a development seed may set it before onboarding. null: no payments can be taken yet. */
             payoutAddress: string | null;
+            /** @description The effective payout address on each configured chain of both modes (test first): the address set for the chain, else `payoutAddress`. Set with PUT /v1/merchants/me/payout-addresses/{chainId}. */
+            payoutAddresses: components["schemas"]["ChainPayout"][];
             /** @description True when all three live-mode checks pass; live keys can then be issued. */
             liveModeEligible: boolean;
             /** @description The pinned API version used when a request sends no Service-Version header. */
@@ -7726,6 +7820,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AcceptedChains"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChainPayouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per configured chain of the request's mode, in configuration order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["ChainPayout"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setChainPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The chain (EIP-155 id): one of the configured chains of the request's mode. */
+                chainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The address that receives this chain's payments; stored EIP-55 checksummed. null: the chain pays the account's payout address again. Sessions created before keep the address they were created with. */
+                    payoutAddress: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description One entry per configured chain of the request's mode, in configuration order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["ChainPayout"][];
+                    };
                 };
             };
             /** @description Default Response */
