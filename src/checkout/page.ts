@@ -45,6 +45,13 @@ const STYLE = `
   #items td { padding: 4px 0; border-bottom: 1px solid #eef0f4; vertical-align: top; }
   #items td.num { text-align: right; white-space: nowrap; padding-left: 8px; }
   #links { margin-top: 12px; display: flex; flex-wrap: wrap; gap: 12px; font-size: .85rem; }
+  #promotion { margin: 0 0 16px; }
+  #promotion .code-row { display: flex; gap: 8px; margin-top: 4px; }
+  #promotion input { flex: 1; min-width: 0; padding: 8px; font-size: 1rem; border: 1px solid #ccd2dd; border-radius: 8px; }
+  #promotion button { width: auto; padding: 8px 14px; font-size: .9rem; background: #e8edf8; color: #2b59c3; }
+  #promotion-code-message { min-height: 1.2em; font-size: .85rem; margin-top: 4px; }
+  #promotion-code-message[data-kind=error] { color: #b00020; }
+  #discount { margin: -8px 0 16px; }
   @media (max-width: 480px) { main { margin: 0; border-radius: 0; min-height: 100vh; padding: 20px 16px; box-sizing: border-box; } }
 `;
 
@@ -139,13 +146,19 @@ export function renderPlanPage(planId: string): string {
   const email = `
   <p><label class="muted" for="email">Email for renewal reminders (optional)</label><br>
   <input id="email" type="email" maxlength="254" autocomplete="email" style="width:100%;padding:8px;box-sizing:border-box"></p>`;
+  // Optional: a promotion code, previewed by the offer route; its refusal is shown under the field.
+  const promotion = `
+  <div class="muted" id="discount" hidden></div>
+  <div id="promotion"><label class="muted" for="promotion-code">Promotion code</label>
+  <div class="code-row"><input id="promotion-code" type="text" maxlength="64" autocomplete="off" autocapitalize="characters" spellcheck="false"><button id="apply-code" type="button">Apply</button></div>
+  <div id="promotion-code-message" aria-live="polite"></div></div>`;
   return checkoutPage(
     'Subscribe',
     `data-plan-id="${escapeHtml(planId)}"`,
     { page: 'plan', planId },
     'Subscribe with your wallet',
     'Subscribe with wallet',
-    NETWORK_CHOICE + email,
+    promotion + NETWORK_CHOICE + email,
   );
 }
 

@@ -132,12 +132,13 @@ export function registerCheckoutRoutes(
       tags: ['Checkout'],
       summary: 'What the hosted enrolment page asks the subscriber to sign for a plan',
       description:
-        "Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`.",
+        "Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`. With `promotionCode`, `discount` previews the code on this plan (refused as at enrolment, param `promotionCode`).",
       params: checkoutPlanParams,
       querystring: checkoutEnrolmentQuery,
       response: { 200: checkoutEnrolmentOffer },
     },
-    handler: (request) => withSafeChainErrors(() => checkout.enrolmentOffer(request.params.planId, request.query.chainId)),
+    handler: (request) =>
+      withSafeChainErrors(() => checkout.enrolmentOffer(request.params.planId, request.query.chainId, request.query.promotionCode)),
   });
 
   app.route({

@@ -57,6 +57,11 @@ export const checkoutEnrolmentQuery = z.object({
   chainId: chainIdQuery.describe(
     "The chain to enrol on: one of the offer's `chains` (the plan's `chainIds`, else every chain of the mode); default: the plan's first.",
   ),
+  promotionCode: promotionCodeText
+    .optional()
+    .describe(
+      "A promotion code to preview (any letter case): the offer's `discount` shows what each discounted period pulls and for how many. Refused as the enrolment refuses it (`invalid_request`, param `promotionCode`), except the first-time-customer rule, which needs the wallet and is checked at enrolment.",
+    ),
 });
 export const checkoutPlanPageParams = z.object({ planId: z.string().max(64) });
 export const checkoutEnrolmentParams = z.object({
@@ -114,6 +119,19 @@ export const checkoutEnrolmentOffer = z
       .describe(
         'The allowance the page asks the subscriber to permit: 12 periods of the plan amount (renewed from the emailed renewal link).',
       ),
+    discount: z
+      .object({
+        promotionCode: z.string().describe('The code as the merchant wrote it.'),
+        couponName: z.string().nullable(),
+        percentOff: z.number().nullable(),
+        amountOff: z.string().nullable(),
+        discountedAmount: z
+          .string()
+          .describe('What each discounted period pulls, in base units (the terms keep the full amount, the cap).'),
+        periods: z.number().int().nullable().describe('How many charged periods are discounted; null: every one.'),
+      })
+      .nullable()
+      .describe('The `promotionCode` asked about, applied to this plan; null without one.'),
   })
   .meta({ id: 'CheckoutEnrolmentOffer' });
 

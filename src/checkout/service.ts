@@ -19,7 +19,7 @@ import * as planRepo from '../subscription-plans/repo.js';
 import { chosenPlanChain, offeredChainsOf } from '../subscription-plans/offered-chains.js';
 import { chargeWindowSeconds, onChainPeriodSecondsV2 } from '../subscriptions/periods.js';
 import { recordEnrolmentEmail } from '../subscriptions/renewal-repo.js';
-import { enrolmentPromotionCode } from '../discounts/enrolment.js';
+import { enrolmentPromotionCode, previewEnrolmentPromotionCode } from '../discounts/enrolment.js';
 import { recordEnrolmentPromotionCode } from '../discounts/repo.js';
 import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
 import { createRenewalService } from './renewal.js';
@@ -124,6 +124,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
         chargeWindow: String(chargeWindowSeconds(plan.interval, plan.intervalCount)),
       },
       permitValue: (BigInt(plan.amount) * PERMIT_PERIODS).toString(),
+      discount: null,
     };
   }
 
@@ -137,8 +138,12 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
     },
 
     /** What the enrolment page asks the subscriber to sign for a plan, on the chain chosen (default: the plan's first). */
-    async enrolmentOffer(planId: string, chainId?: number): Promise<CheckoutEnrolmentOffer> {
-      return offerFor(await planOf(planId), chainId);
+    async enrolmentOffer(planId: string, chainId?: number, promotionCode?: string): Promise<CheckoutEnrolmentOffer> {
+      const plan = await planOf(planId);
+      const offer = await offerFor(plan, chainId);
+      if (promotionCode === undefined) return offer;
+      const scope = { merchantId: plan.merchantId, livemode: plan.livemode };
+      return { ...offer, discount: await previewEnrolmentPromotionCode(sql, scope, plan, promotionCode) };
     },
 
     /**

@@ -6,10 +6,55 @@ import type { RecordEvent } from '../events/commit.js';
 import { findPromotionCodeByCode } from '../promotion-codes/repo.js';
 import { businessNow } from '../test-clocks/business-time.js';
 import { ApiError } from '../errors.js';
+import { basisPointsToPercent, discountedAmount, periodsCovered } from '../coupons/discount-amount.js';
 import { checkRedeemable, redeemOntoSubscription } from './redeem.js';
 import { takeEnrolmentPromotionCode } from './repo.js';
 
 type Scope = { merchantId: string; livemode: boolean };
+
+/** What the hosted offer shows for a promotion code: each discounted period's charge and how many there are. */
+export type EnrolmentDiscountPreview = {
+  promotionCode: string;
+  couponName: string | null;
+  percentOff: number | null;
+  amountOff: string | null;
+  /** What each discounted period pulls, in base units. */
+  discountedAmount: string;
+  /** Discounted periods; null: every one (forever). */
+  periods: number | null;
+};
+
+/**
+ * The hosted offer's preview of a promotion code for `plan`, before any wallet is connected: every rule
+ * but the first-time one (the enrolment checks it with the wallet). Refusals are the enrolment's.
+ */
+export async function previewEnrolmentPromotionCode(
+  db: Db,
+  scope: Scope,
+  plan: { id: string; amount: string },
+  text: string,
+): Promise<EnrolmentDiscountPreview> {
+  const code = await findPromotionCodeByCode(db, scope, text);
+  if (!code) throw new InvalidRequestError(`No such promotion code: ${text}.`, { param: 'promotionCode' });
+  // Wall time: without a wallet no test clock applies (the enrolment checks again on the wallet's time).
+  const now = new Date();
+  const { coupon } = await checkRedeemable(
+    db,
+    scope,
+    { planId: plan.id, amount: plan.amount },
+    { promotionCodeId: code.id },
+    now,
+    'promotionCode',
+  );
+  return {
+    promotionCode: code.code,
+    couponName: coupon.name,
+    percentOff: coupon.percentOffBp === null ? null : basisPointsToPercent(coupon.percentOffBp),
+    amountOff: coupon.amountOff,
+    discountedAmount: discountedAmount(BigInt(plan.amount), coupon).charged.toString(),
+    periods: periodsCovered(coupon.duration, coupon.durationInPeriods),
+  };
+}
 
 /** The id of the code `text` if a subscription of `plan` from `subscriber` could redeem it; else the envelope's error. */
 export async function enrolmentPromotionCode(

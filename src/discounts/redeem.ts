@@ -25,12 +25,13 @@ const refuse = (param: string, message: string) => new InvalidRequestError(messa
  * Every rule a redemption must pass, read without changing anything (the counters are checked again,
  * atomically, when they move): the code's active flag, expiry and first-time rule; the coupon's
  * existence, redeemBy, plans, and an amount off that leaves something to charge. Throws the envelope's
- * error naming `param`.
+ * error naming `param`. Without a subscriber (the hosted page's preview, before a wallet is connected)
+ * the first-time rule is left to the enrolment, which names the wallet.
  */
 export async function checkRedeemable(
   db: Db,
   scope: { merchantId: string; livemode: boolean },
-  target: { planId: string; amount: string; subscriberAddress: string },
+  target: { planId: string; amount: string; subscriberAddress?: string },
   source: DiscountSource,
   now: Date,
   param: string,
@@ -44,7 +45,11 @@ export async function checkRedeemable(
     if (code.maxRedemptions !== null && code.timesRedeemed >= code.maxRedemptions) {
       throw refuse(param, `The promotion code ${code.code} has been redeemed the maximum number of times.`);
     }
-    if (code.firstTimeTransaction && !(await codeRepo.isFirstTimeWallet(db, scope, target.subscriberAddress))) {
+    if (
+      code.firstTimeTransaction &&
+      target.subscriberAddress !== undefined &&
+      !(await codeRepo.isFirstTimeWallet(db, scope, target.subscriberAddress))
+    ) {
       throw refuse(param, `The promotion code ${code.code} is for first-time customers only.`);
     }
   }

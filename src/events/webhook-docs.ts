@@ -1,9 +1,11 @@
 // The `webhooks` section of the OpenAPI document (3.1): the body a webhook endpoint receives for
 // the failure events of token refusals, `payment.failed`, `refund.failed`, `agent.job_failed`,
-// `subscription.charge_failed` and `payment.deposit_sweep_blocked`. Every body is the envelope of src/webhooks/payload.ts; `data.object`
-// references the resource's own component schema, so the payload and the API object cannot drift.
-// docs/events.md has the same in prose.
+// `subscription.charge_failed` and `payment.deposit_sweep_blocked`, and of the coupon, promotion code
+// and discount events (issue 40; an example body each, coupon-event-examples.ts). Every body is the
+// envelope of src/webhooks/payload.ts; `data.object` references the resource's own component schema,
+// so the payload and the API object cannot drift. docs/events.md has the same in prose.
 import { REFUSAL_CODES } from '../chain/refusals.js';
+import { couponEventExamples } from './coupon-event-examples.js';
 import type { EventType } from './types.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -44,6 +46,80 @@ function webhook(type: EventType, summary: string, description: string, data: Js
   };
 }
 
+/** A state-change event (no refusal codes), with its example body. */
+function changeWebhook(type: EventType, summary: string, description: string, data: JsonSchema): JsonSchema {
+  const example = couponEventExamples[type];
+  return {
+    post: {
+      summary,
+      description: `${description}\n\nSigned as every webhook (Standard Webhooks headers).`,
+      tags: ['Events'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: envelope(type, data), ...(example ? { examples: { [type]: { value: example } } } : {}) },
+        },
+      },
+      responses: { '2XX': { description: 'Received; any other status (or a timeout) is retried.' } },
+    },
+  };
+}
+
+const withObject = (component: string): JsonSchema => ({ type: 'object', required: ['object'], properties: { object: ref(component) } });
+
+/** `data` of a discount event: the discount and the subscription it is on. */
+const discountData = (objectDescription: string): JsonSchema => ({
+  type: 'object',
+  required: ['object', 'subscription'],
+  properties: {
+    object: { anyOf: [ref('Discount'), { type: 'null' }], description: objectDescription },
+    subscription: ref('Subscription'),
+  },
+});
+
+/** Issue 40: coupons, promotion codes and a subscription's discount. */
+function couponWebhooks(): Record<string, JsonSchema> {
+  return {
+    'coupon.created': changeWebhook('coupon.created', 'A coupon was created', 'The coupon as created.', withObject('Coupon')),
+    'coupon.updated': changeWebhook(
+      'coupon.updated',
+      "A coupon's name or metadata changed",
+      'Only the name and metadata of a coupon change: its terms are what discounts already applied were given.',
+      withObject('Coupon'),
+    ),
+    'coupon.deleted': changeWebhook(
+      'coupon.deleted',
+      'A coupon was deleted',
+      'The coupon as it was when deleted (`valid: false` from then on). Deletion is soft: it is `not_found` to the API and redeemed no more, and the discounts already applied run to their end.',
+      withObject('Coupon'),
+    ),
+    'promotion_code.created': changeWebhook(
+      'promotion_code.created',
+      'A promotion code was created',
+      'The customer-facing code on a coupon, as created.',
+      withObject('PromotionCode'),
+    ),
+    'promotion_code.updated': changeWebhook(
+      'promotion_code.updated',
+      "A promotion code's active flag or metadata changed",
+      'An inactive code is refused at redemption; discounts already applied through it run on.',
+      withObject('PromotionCode'),
+    ),
+    'customer.discount.created': changeWebhook(
+      'customer.discount.created',
+      'A coupon was applied to a subscription',
+      "By the merchant (`POST /v1/subscriptions/{id}/discount`), or from a promotion code the customer gave on the hosted enrolment page, redeemed when the subscription is recorded. From the next charge on, each charge pulls the discounted amount until the coupon's duration is used up.",
+      discountData('The discount as applied.'),
+    ),
+    'customer.discount.deleted': changeWebhook(
+      'customer.discount.deleted',
+      "A subscription's discount ended",
+      'Removed by the merchant, replaced by another coupon, or used up after its last covered charge (`periodsRemaining: 0`; the `subscription.charged` of that period comes after it). The next charge pulls the full amount. `subscription`: the subscription without the discount; for a replaced one, the subscription just before the replacement (the `customer.discount.created` that follows carries the new discount).',
+      discountData('The discount as it ended (null only if none could be rendered).'),
+    ),
+  };
+}
+
 /** The transfer a deposit event carries beside its session (renderDepositRecord in src/payment-sessions/deposit-accounting.ts). */
 const depositRecord: JsonSchema = {
   type: 'object',
@@ -67,6 +143,7 @@ const depositRecord: JsonSchema = {
 
 export function eventWebhooks(): Record<string, JsonSchema> {
   return {
+    ...couponWebhooks(),
     'payment.failed': webhook(
       'payment.failed',
       'A relayed payment failed',

@@ -22,7 +22,10 @@ const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, k
   t.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
 
 async function seedSubscription(): Promise<string> {
-  const wallet = `0x${(++seq).toString(16).padStart(40, '0')}`;
+  // Its own number, taken before any await: 20 seeded at once must be 20 subscriptions (the on-chain id
+  // is the key insertSubscriptionIfAbsent finds an existing one by).
+  const n = ++seq;
+  const wallet = `0x${n.toString(16).padStart(40, '0')}`;
   const customer = await upsertCustomer(db.sql, {
     id: newId('customer'),
     merchantId: merchant.merchantId,
@@ -39,7 +42,7 @@ async function seedSubscription(): Promise<string> {
     status: 'active',
     chainId: '31337',
     contractAddress: '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512',
-    onChainId: String(seq),
+    onChainId: String(n),
     subscriberAddress: wallet,
     tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
     amount: '10000000',

@@ -5,6 +5,8 @@
 //   recovered by a top-up; the allowance (12 periods) renewed by a permit before period 12;
 //   period 14 refused and the subscription lapses past the grace window. Every step's webhooks
 //   arrive, verified with the standardwebhooks library.
+// On the same stack, issue 40's coupon proof: 20% off for 3 periods pulls 80% on chain three times,
+// then the full amount, and the discount's end is recorded.
 import type { Client } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +32,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { recordHistory } from '../support/histories.js';
+import { subscriptionManagerV2Abi } from '../../src/chain/generated/contracts.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const DAY = 86_400_000;
@@ -353,4 +356,100 @@ describe('a test clock', () => {
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json().status).toBe('deleted');
   }, 120_000);
+});
+
+// Issue 40, item 2: a coupon's discount is what the token moves on chain, for exactly its periods.
+// Last in this file: it starts its clock at the chain's time, which the year above moved on.
+describe('a 20%-off coupon for 3 periods on a test clock', () => {
+  it('pulls 80% of the amount on chain three times, then the full amount, and records the discount’s end', async () => {
+    const plan = await api('POST', '/v1/subscription-plans', {
+      name: 'Coupon monthly',
+      amount: USDC(10).toString(),
+      interval: 'monthly',
+      trialPeriodDays: 1,
+    });
+    expect(plan.statusCode, plan.body).toBe(200);
+    const coupon = await api('POST', '/v1/coupons', { name: 'Spring 20', percentOff: 20, duration: 'repeating', durationInPeriods: 3 });
+    expect(coupon.statusCode, coupon.body).toBe(200);
+    const payer = newPayer();
+    const start = Math.ceil(((await chain.chainNowMs()) + 60_000) / 1000) * 1000;
+    const created = await api('POST', '/v1/test-clocks', {
+      name: 'Coupon',
+      frozenTime: new Date(start).toISOString(),
+      wallets: [payer.address],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const clock = created.json();
+    const advance = async (toMs: number) => {
+      const response = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: new Date(toMs).toISOString() });
+      expect(response.statusCode, response.body).toBe(200);
+      await eventually(
+        async () => (await api('GET', `/v1/test-clocks/${clock.id}`)).json(),
+        (c) => c.status === 'ready',
+        `the coupon clock at ${new Date(toMs).toISOString()}`,
+      );
+    };
+
+    // Exactly what three discounted periods and one full one take: the balance ends at zero only if
+    // no period pulled more than its discounted amount.
+    await chain.mint(payer.address, 3n * USDC(8) + USDC(10));
+    // A day's trial, so the coupon is on the subscription before its first charge.
+    const trialEnd = BigInt(start / 1000) + 86_400n;
+    const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_SECONDS, periods: 0, trialEnd, permitValue: USDC(120) });
+    const enrolled = await onSubscriptionCreatedOnChain(deps, { ...log, planId: plan.json().id });
+    if (enrolled.outcome === 'ignored') throw new Error(`enrolment ignored: ${enrolled.reason}`);
+    const subscriptionId = enrolled.subscriptionId;
+    const applied = await api('POST', `/v1/subscriptions/${subscriptionId}/discount`, { coupon: coupon.json().id });
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json().discount).toMatchObject({ periodsRemaining: 3, coupon: { percentOff: 20 } });
+
+    const anchor = new Date(Number(log.args.firstPeriodStart) * 1000);
+    const dueAt = (index: number) =>
+      Math.max(
+        calendarStart({ anchor, interval: 'monthly', intervalCount: 1 }, index).getTime(),
+        contractPeriodStart(anchor, Number(MONTH_SECONDS), index).getTime(),
+      );
+    const charges = async () =>
+      ((await api('GET', `/v1/subscription-charges?subscriptionId=${subscriptionId}&limit=100`)).json().data as any[]).filter(
+        (c) => c.status === 'succeeded',
+      );
+    for (let index = 0; index <= 3; index++) {
+      await advance(dueAt(index));
+      await eventually(charges, (list) => list.length === index + 1, `period ${index} charged`);
+    }
+
+    // The token's own record: the manager's SubscriptionCharged logs of this subscription.
+    const logs = await chain.pub.getContractEvents({
+      address: chain.subscriptionManagerV2,
+      abi: subscriptionManagerV2Abi,
+      eventName: 'SubscriptionCharged',
+      args: { id: BigInt(log.args.id) },
+      fromBlock: chain.deployed.deployBlock,
+    });
+    expect(logs.map((l) => [l.args.periodIndex, l.args.amount])).toEqual([
+      [0, USDC(8)],
+      [1, USDC(8)],
+      [2, USDC(8)],
+      [3, USDC(10)],
+    ]);
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    // Our rows say the same, with the discount line on the three discounted periods.
+    const rows = (await charges()).sort((a, b) => a.periodIndex - b.periodIndex);
+    expect(rows.map((c) => [c.amount, c.subtotal, c.discount?.amountOff ?? null])).toEqual([
+      ['8000000', '10000000', '2000000'],
+      ['8000000', '10000000', '2000000'],
+      ['8000000', '10000000', '2000000'],
+      ['10000000', '10000000', null],
+    ]);
+    // The discount ran out with the third period: ended, recorded, gone from the subscription.
+    expect((await api('GET', `/v1/subscriptions/${subscriptionId}`)).json().discount).toBeNull();
+    const events = (await api('GET', `/v1/events?objectId=${subscriptionId}&limit=100`)).json().data as { type: string; data: any }[];
+    const ended = events.filter((e) => e.type === 'customer.discount.deleted');
+    expect(ended).toHaveLength(1);
+    expect(ended[0]!.data.object).toMatchObject({ id: applied.json().discount.id, periodsRemaining: 0 });
+    const [discount] = await db.sql<{ endReason: string; periodsApplied: number }[]>`
+      select end_reason as "endReason", periods_applied as "periodsApplied" from subscription_discounts where subscription_id = ${subscriptionId}`;
+    expect(discount).toEqual({ endReason: 'used_up', periodsApplied: 3 });
+    expect((await api('DELETE', `/v1/test-clocks/${clock.id}`)).statusCode).toBe(200);
+  }, 60_000);
 });

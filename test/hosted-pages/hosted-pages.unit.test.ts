@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeJsonForScript, jsonIsland } from '../../src/hosted-pages/json-island.js';
 import {
   countdown,
+  discountLine,
   isExpired,
   planPeriod,
   refusalText,
@@ -13,6 +14,7 @@ import {
 } from '../../web/checkout/messages.js';
 import { transferTypedData } from '../../web/checkout/typed-data.js';
 import { formatTokenAmount } from '../../web/shared/money.js';
+import { ApiError, fieldRefusal } from '../../web/shared/errors.js';
 import { balanceOfCall, isBlacklistedCall, pausedCall } from '../../web/shared/token-calls.js';
 import { doorRefusal } from '../../web/shared/wallet.js';
 import { checkoutPathOf, purchaseRefusal } from '../../web/storefront/refusal.js';
@@ -77,6 +79,29 @@ describe('checkout messages', () => {
     expect(safeRedirectUrl('https://shop.test/ok')).toBe('https://shop.test/ok');
     expect(planPeriod('monthly', 1)).toBe(' per month');
     expect(planPeriod('weekly', 3)).toBe(' every 3 weeks');
+  });
+  it('says under the amount how many periods a promotion code discounts and what comes after', () => {
+    const price = (units: string) => formatTokenAmount(units, 6, 'USDC');
+    const spring = { promotionCode: 'SPRING20', couponName: 'Spring 20', discountedAmount: '8000000', periods: 3 };
+    expect(discountLine(spring, { interval: 'monthly', intervalCount: 1 }, '10000000', price)).toBe(
+      'For the first 3 months, then 10.00 USDC per month (SPRING20: Spring 20).',
+    );
+    expect(discountLine({ ...spring, periods: 1, couponName: null }, { interval: 'weekly', intervalCount: 2 }, '10000000', price)).toBe(
+      'For the first period, then 10.00 USDC every 2 weeks (SPRING20).',
+    );
+    expect(discountLine({ ...spring, periods: null }, { interval: 'monthly', intervalCount: 1 }, '10000000', price)).toBe(
+      'With SPRING20: Spring 20, every period.',
+    );
+  });
+  it('shows a refusal under the field it names, and only there', () => {
+    const refused = new ApiError(
+      'm',
+      { code: 'invalid_request', param: 'promotionCode', message: 'The promotion code X has expired.' },
+      400,
+    );
+    expect(fieldRefusal(refused, 'promotionCode')).toBe('The promotion code X has expired.');
+    expect(fieldRefusal(refused, 'terms')).toBeUndefined();
+    expect(fieldRefusal(new Error('x'), 'promotionCode')).toBeUndefined();
   });
   it('formats amounts with the server formatter and signs what is still due', () => {
     expect(formatTokenAmount(1500000n, 6, 'USDC')).toBe('1.50 USDC');

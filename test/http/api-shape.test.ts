@@ -342,4 +342,32 @@ describe('event payloads in the OpenAPI document', () => {
     }
     expect(doc.components.schemas.Refund.properties.status.enum).toContain('failed');
   });
+
+  it('documents the coupon, promotion code and discount events with an example body each', async () => {
+    const doc = (await openapi()) as { webhooks?: Record<string, any>; components: any };
+    const objectRefs: Record<string, string> = {
+      'coupon.created': 'Coupon',
+      'coupon.updated': 'Coupon',
+      'coupon.deleted': 'Coupon',
+      'promotion_code.created': 'PromotionCode',
+      'promotion_code.updated': 'PromotionCode',
+      'customer.discount.created': 'Discount',
+      'customer.discount.deleted': 'Discount',
+    };
+    for (const [type, component] of Object.entries(objectRefs)) {
+      const content = doc.webhooks?.[type]?.post?.requestBody?.content?.['application/json'];
+      expect(content, type).toBeDefined();
+      expect(content.schema.properties.type).toEqual({ const: type });
+      const object = content.schema.properties.data.properties.object;
+      expect(object.$ref ?? object.anyOf?.[0]?.$ref, type).toBe(`#/components/schemas/${component}`);
+      expect(doc.components.schemas[component], component).toBeDefined();
+      // The example is a body of this event whose object has the component's every required field.
+      const example = content.examples[type].value;
+      expect(example).toMatchObject({ object: 'event', type, livemode: false });
+      for (const field of doc.components.schemas[component].required ?? [])
+        expect(example.data.object, `${type}: ${field}`).toHaveProperty(field);
+      if (type.startsWith('customer.discount.'))
+        expect(content.schema.properties.data.properties.subscription.$ref).toBe('#/components/schemas/Subscription');
+    }
+  });
 });

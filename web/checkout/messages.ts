@@ -5,7 +5,7 @@
 import { payerRefusalMessages } from '../../src/chain/refusal-sentences.js';
 import type { ApiErrorBody } from '../shared/errors.js';
 import type { MessageKind } from '../shared/page.js';
-import type { CheckoutSession } from './types.js';
+import type { CheckoutSession, OfferDiscount } from './types.js';
 
 export const MESSAGES = {
   noWallet: 'No wallet found. Install or open an Ethereum wallet (EIP-1193) in this browser and reload the page.',
@@ -109,4 +109,28 @@ export function planPeriod(interval: string, intervalCount: number): string {
 /** ` on Base Sepolia (test mode)`-style network line parts. */
 export function networkLabel(session: Pick<CheckoutSession, 'network' | 'chainId' | 'livemode'>): string {
   return (session.network || 'chain ' + session.chainId) + (session.livemode ? '' : ' (test mode)');
+}
+
+/**
+ * The line under the amount once a code applies: `for the first 3 months, then 10.00 USDC per month
+ * (SPRING20: Spring 20)`; `with SPRING20, every month` for a discount without end. `price` formats base units.
+ */
+export function discountLine(
+  discount: OfferDiscount,
+  plan: { interval: string; intervalCount: number },
+  fullAmount: string,
+  price: (units: string) => string,
+): string {
+  const label = discount.promotionCode + (discount.couponName ? ': ' + discount.couponName : '');
+  if (discount.periods === null) return 'With ' + label + ', every period.';
+  const word = INTERVAL_WORDS[plan.interval];
+  const span =
+    plan.intervalCount === 1 && word
+      ? discount.periods === 1
+        ? 'the first ' + word
+        : 'the first ' + discount.periods + ' ' + word + 's'
+      : discount.periods === 1
+        ? 'the first period'
+        : 'the first ' + discount.periods + ' periods';
+  return 'For ' + span + ', then ' + price(fullAmount) + planPeriod(plan.interval, plan.intervalCount) + ' (' + label + ').';
 }

@@ -1,15 +1,17 @@
 // The enrolment page of a subscription plan: an EIP-2612 permit for the
 // subscription manager, then the Enrolment terms (./enrolment-signing.ts), both
 // relayed by POST /checkout/plans/{id}/enrol on the chain the customer picked
-// among the plan's (./network-picker.ts); then polls the enrolment.
-import { ApiError, UserMessageError, isUserRejection } from '../shared/errors.js';
+// among the plan's (./network-picker.ts); then polls the enrolment. An optional promotion code is
+// previewed by the offer route (`?promotionCode=`) and sent with the enrolment; a refusal of it is
+// shown under its field.
+import { ApiError, UserMessageError, fieldRefusal, isUserRejection } from '../shared/errors.js';
 import { getJson, postJson, sleep } from '../shared/http.js';
 import { formatTokenAmount } from '../shared/money.js';
 import { byId, pageControls, setText, somethingWentWrong } from '../shared/page.js';
 import { randomNonce } from '../shared/token-calls.js';
 import { balanceOf, ensureNetwork, hasWallet, refuseAtDoor, requestAccount, wallet } from '../shared/wallet.js';
 import { enrolmentBody, enrolmentTypedData } from './enrolment-signing.js';
-import { MESSAGES, apiRefusalText, networkLabel, planPeriod, refusalText } from './messages.js';
+import { MESSAGES, apiRefusalText, discountLine, networkLabel, planPeriod, refusalText } from './messages.js';
 import { chosenChainOf, lockNetworks, offerNetworks } from './network-picker.js';
 import { permitTypedData } from './typed-data.js';
 import type { CheckoutChain, EnrolmentOffer, TokenInfo } from './types.js';
@@ -19,11 +21,25 @@ type Plan = { interval: string; intervalCount: number; trialPeriodDays: number }
 
 export function startPlanPage(planId: string): void {
   const ui = pageControls();
-  const state: { offer: EnrolmentOffer | null; token: TokenInfo | null; chains: CheckoutChain[]; plan: Plan | null } = {
+  const state: {
+    offer: EnrolmentOffer | null;
+    token: TokenInfo | null;
+    chains: CheckoutChain[];
+    plan: Plan | null;
+    /** The promotion code the offer was last previewed with (what the enrolment sends). */
+    promotionCode: string | null;
+  } = {
     offer: null,
     token: null,
     chains: [],
     plan: null,
+    promotionCode: null,
+  };
+  const codeInput = byId<HTMLInputElement>('promotion-code');
+  const codeMessage = byId('promotion-code-message');
+  const showCodeMessage = (kind: 'info' | 'error', text: string) => {
+    codeMessage?.setAttribute('data-kind', kind);
+    if (codeMessage) codeMessage.textContent = text;
   };
   const planUrl = (suffix: string) => '/checkout/plans/' + encodeURIComponent(planId) + suffix;
   /** Each choice of network loads its offer; only the latest choice's may fill the page. */
@@ -56,9 +72,12 @@ export function startPlanPage(planId: string): void {
   }
 
   async function subscribe(): Promise<void> {
+    if (ui.isBusy() || !state.offer || !state.token) return;
+    // A code typed but not applied is previewed first, so a refusal comes before any signature.
+    if (!(await applyTypedCode())) return;
     const offer = state.offer;
     const token = state.token;
-    if (ui.isBusy() || !offer || !token) return;
+    if (!offer || !token) return;
     if (!hasWallet()) return ui.show('error', MESSAGES.noWallet);
     ui.setBusy(true, 'Waiting for wallet…');
     // The chain stays the one being signed for until this try ends.
@@ -75,12 +94,14 @@ export function startPlanPage(planId: string): void {
       await refuseAtDoor(offer.terms.token, account, offer.terms.merchant);
       step = 'balance';
       const balance = await balanceOf(offer.terms.token, account);
-      if (offer.terms.trialEnd === '0' && balance < BigInt(offer.terms.amount)) {
+      // Under a promotion code the first period pulls the discounted amount.
+      const firstCharge = offer.discount?.discountedAmount ?? offer.terms.amount;
+      if (offer.terms.trialEnd === '0' && balance < BigInt(firstCharge)) {
         throw new UserMessageError(
           'Your balance is too low: you have ' +
             formatTokenAmount(balance, token.decimals, token.symbol) +
             ' and the first period costs ' +
-            formatTokenAmount(offer.terms.amount, token.decimals, token.symbol) +
+            formatTokenAmount(firstCharge, token.decimals, token.symbol) +
             '.',
         );
       }
@@ -119,6 +140,7 @@ export function startPlanPage(planId: string): void {
       };
       const email = byId<HTMLInputElement>('email')?.value.trim();
       if (email) body.customerEmail = email;
+      if (state.promotionCode) body.promotionCode = state.promotionCode;
       await postJson(planUrl('/enrol'), body);
       ui.show('info', 'Subscription submitted. Waiting for confirmation on-chain…');
       await pollEnrolment(nonce);
@@ -134,6 +156,15 @@ export function startPlanPage(planId: string): void {
         );
       }
       if (error instanceof UserMessageError) return ui.show('error', error.message);
+      // A code refused at enrolment (first-time customers only, used up meanwhile): said under its field.
+      const codeRefused = fieldRefusal(error, 'promotionCode');
+      if (codeRefused) {
+        showCodeMessage('error', codeRefused);
+        return ui.show(
+          'error',
+          'The promotion code was refused. Nothing was signed up or charged; remove or change the code and try again.',
+        );
+      }
       if (error instanceof ApiError) {
         return ui.show(
           'error',
@@ -149,7 +180,8 @@ export function startPlanPage(planId: string): void {
     const load = ++loads;
     state.offer = null;
     ui.setBusy(true);
-    const offer = known ?? (await getJson<EnrolmentOffer>(planUrl('/enrolment?chainId=' + chainId)));
+    const codeQuery = state.promotionCode ? '&promotionCode=' + encodeURIComponent(state.promotionCode) : '';
+    const offer = known ?? (await getJson<EnrolmentOffer>(planUrl('/enrolment?chainId=' + chainId + codeQuery)));
     // The token on the offer's chain: its EIP-712 domain names that chain.
     const token = await getJson<TokenInfo>(
       '/v1/tokens/' + encodeURIComponent(offer.terms.token) + '?mode=' + (offer.livemode ? 'live' : 'test') + '&chainId=' + offer.chainId,
@@ -166,12 +198,17 @@ export function startPlanPage(planId: string): void {
         networkLabel({ network: chain.network, chainId: chain.chainId, livemode: offer.livemode }),
     );
     const plan = state.plan;
+    const price = (units: string) => formatTokenAmount(units, token.decimals, token.symbol);
+    const discount = offer.discount ?? null;
+    const discountNote = byId('discount');
     if (plan) {
-      setText(
-        'amount',
-        formatTokenAmount(offer.terms.amount, token.decimals, token.symbol) + planPeriod(plan.interval, plan.intervalCount),
-      );
+      // Under a promotion code: the discounted price per period, and for how many periods under it.
+      setText('amount', price(discount ? discount.discountedAmount : offer.terms.amount) + planPeriod(plan.interval, plan.intervalCount));
       if (plan.trialPeriodDays > 0) setText('description', offer.planName + ' (' + plan.trialPeriodDays + '-day free trial)');
+      if (discountNote) {
+        discountNote.hidden = !discount;
+        discountNote.textContent = discount ? discountLine(discount, plan, offer.terms.amount, price) : '';
+      }
     }
     if (!token.supports?.eip2612 || !token.domain) {
       return ui.show('error', 'This token cannot be approved by signature (EIP-2612) on this network.');
@@ -180,6 +217,34 @@ export function startPlanPage(planId: string): void {
     state.token = token;
     ui.show('info', '');
     ui.setBusy(false, 'Subscribe with wallet');
+  }
+
+  /**
+   * Previews the code in the field (if it changed since the last preview) on the chosen network's offer.
+   * False when the route refused it: its message is under the field and the offer stays without it.
+   */
+  async function applyTypedCode(): Promise<boolean> {
+    const typed = codeInput?.value.trim() ?? '';
+    if (typed === (state.promotionCode ?? '') || !state.offer) return true;
+    const chainId = state.offer.chainId;
+    const previous = state.promotionCode;
+    state.promotionCode = typed || null;
+    showCodeMessage('info', '');
+    try {
+      await showOffer(chainId);
+      if (typed) showCodeMessage('info', state.offer?.discount ? 'Applied.' : '');
+      return true;
+    } catch (error) {
+      const refused = fieldRefusal(error, 'promotionCode');
+      if (!refused) {
+        state.promotionCode = previous;
+        throw error;
+      }
+      showCodeMessage('error', refused);
+      state.promotionCode = null;
+      await showOffer(chainId);
+      return false;
+    }
   }
 
   const loadFailed = (error: unknown) => {
@@ -203,6 +268,12 @@ export function startPlanPage(planId: string): void {
     }
   }
 
-  ui.button.addEventListener('click', () => void subscribe());
+  ui.button.addEventListener('click', () => void subscribe().catch(loadFailed));
+  byId('apply-code')?.addEventListener('click', () => {
+    if (!ui.isBusy()) void applyTypedCode().catch(loadFailed);
+  });
+  codeInput?.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !ui.isBusy()) void applyTypedCode().catch(loadFailed);
+  });
   void load();
 }

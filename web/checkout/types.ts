@@ -77,6 +77,14 @@ export type EnrolmentTerms = {
   chargeWindow: string;
 };
 
+/** A promotion code applied to a plan's offer: what each discounted period pulls and for how many (null: every one). */
+export type OfferDiscount = {
+  promotionCode: string;
+  couponName: string | null;
+  discountedAmount: string;
+  periods: number | null;
+};
+
 export type EnrolmentOffer = {
   merchantName?: string | null;
   planName: string;
@@ -88,6 +96,8 @@ export type EnrolmentOffer = {
   managerDomain: TypedDataDomain;
   permitValue: string;
   terms: EnrolmentTerms;
+  /** The promotion code asked about with `?promotionCode=` (null without one; absent from an older server). */
+  discount?: OfferDiscount | null;
 };
 
 export type RenewalOffer = {

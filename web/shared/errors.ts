@@ -26,6 +26,12 @@ export function apiError(body: unknown, status: number): ApiError {
   return new ApiError(envelope?.message || `Request failed (${status})`, envelope ?? { code: 'api_error' }, status);
 }
 
+/** The refusal's message when the API refused the field `param` (shown next to that field); else undefined. */
+export function fieldRefusal(error: unknown, param: string): string | undefined {
+  if (!(error instanceof ApiError) || error.api.param !== param) return undefined;
+  return error.api.message || error.message;
+}
+
 /** A sentence for the payer, shown as it is. */
 export class UserMessageError extends Error {}
 

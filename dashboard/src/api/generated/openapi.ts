@@ -1186,7 +1186,7 @@ export interface paths {
         };
         /**
          * What the hosted enrolment page asks the subscriber to sign for a plan
-         * @description Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`.
+         * @description Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`. With `promotionCode`, `discount` previews the code on this plan (refused as at enrolment, param `promotionCode`).
          *
          *     Public: no credentials.
          */
@@ -2447,6 +2447,402 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "coupon.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A coupon was created
+         * @description The coupon as created.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "coupon.created";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["Coupon"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "coupon.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A coupon's name or metadata changed
+         * @description Only the name and metadata of a coupon change: its terms are what discounts already applied were given.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "coupon.updated";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["Coupon"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "coupon.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A coupon was deleted
+         * @description The coupon as it was when deleted (`valid: false` from then on). Deletion is soft: it is `not_found` to the API and redeemed no more, and the discounts already applied run to their end.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "coupon.deleted";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["Coupon"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "promotion_code.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A promotion code was created
+         * @description The customer-facing code on a coupon, as created.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "promotion_code.created";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["PromotionCode"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "promotion_code.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A promotion code's active flag or metadata changed
+         * @description An inactive code is refused at redemption; discounts already applied through it run on.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "promotion_code.updated";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["PromotionCode"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.discount.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A coupon was applied to a subscription
+         * @description By the merchant (`POST /v1/subscriptions/{id}/discount`), or from a promotion code the customer gave on the hosted enrolment page, redeemed when the subscription is recorded. From the next charge on, each charge pulls the discounted amount until the coupon's duration is used up.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "customer.discount.created";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            /** @description The discount as applied. */
+                            object: components["schemas"]["Discount"] | null;
+                            subscription: components["schemas"]["Subscription"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.discount.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription's discount ended
+         * @description Removed by the merchant, replaced by another coupon, or used up after its last covered charge (`periodsRemaining: 0`; the `subscription.charged` of that period comes after it). The next charge pulls the full amount. `subscription`: the subscription without the discount; for a replaced one, the subscription just before the replacement (the `customer.discount.created` that follows carries the new discount).
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "customer.discount.deleted";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            /** @description The discount as it ended (null only if none could be rendered). */
+                            object: components["schemas"]["Discount"] | null;
+                            subscription: components["schemas"]["Subscription"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment.failed": {
         parameters: {
             query?: never;
@@ -3230,6 +3626,18 @@ export interface components {
             };
             /** @description The allowance the page asks the subscriber to permit: 12 periods of the plan amount (renewed from the emailed renewal link). */
             permitValue: string;
+            /** @description The `promotionCode` asked about, applied to this plan; null without one. */
+            discount: {
+                /** @description The code as the merchant wrote it. */
+                promotionCode: string;
+                couponName: string | null;
+                percentOff: number | null;
+                amountOff: string | null;
+                /** @description What each discounted period pulls, in base units (the terms keep the full amount, the cap). */
+                discountedAmount: string;
+                /** @description How many charged periods are discounted; null: every one. */
+                periods: number | null;
+            } | null;
         };
         CheckoutEnrolmentInput: {
             /** @constant */
@@ -5172,6 +5580,18 @@ export interface components {
             };
             /** @description The allowance the page asks the subscriber to permit: 12 periods of the plan amount (renewed from the emailed renewal link). */
             permitValue: string;
+            /** @description The `promotionCode` asked about, applied to this plan; null without one. */
+            discount: {
+                /** @description The code as the merchant wrote it. */
+                promotionCode: string;
+                couponName: string | null;
+                percentOff: number | null;
+                amountOff: string | null;
+                /** @description What each discounted period pulls, in base units (the terms keep the full amount, the cap). */
+                discountedAmount: string;
+                /** @description How many charged periods are discounted; null: every one. */
+                periods: number | null;
+            } | null;
         };
         CheckoutEnrolment: {
             /** @constant */
@@ -9252,6 +9672,8 @@ export interface operations {
             query?: {
                 /** @description The chain to enrol on: one of the offer's `chains` (the plan's `chainIds`, else every chain of the mode); default: the plan's first. */
                 chainId?: number;
+                /** @description A promotion code to preview (any letter case): the offer's `discount` shows what each discounted period pulls and for how many. Refused as the enrolment refuses it (`invalid_request`, param `promotionCode`), except the first-time-customer rule, which needs the wallet and is checked at enrolment. */
+                promotionCode?: string;
             };
             header?: never;
             path: {
