@@ -43,8 +43,21 @@ const MAX_CONCURRENT_WORKFLOW_TASKS = 500;
  */
 export const DEFAULT_MAX_CACHED_WORKFLOWS = 1000;
 
+/**
+ * How long one call into a workflow sandbox may run before the SDK's deadlock detector stops it (the
+ * SDK's 5 s is not a public option; it is read from the options it is given). The detector stops the
+ * sandbox inside a promise reaction, which leaves Node's async-hook stack unbalanced, and the next
+ * message to that workflow thread aborts the whole worker process: 'async hook stack has become
+ * corrupted' (sdk-typescript issue 939; reproduced in test/workflows/sandbox-timeout.test.ts). On a
+ * loaded machine a 5 s activation is a GC pause or a starved CPU, not a deadlock, and it killed the
+ * worker 9,140 charges into a renewal-day run; no workflow of ours loops, so 60 s still catches a bug.
+ */
+export const WORKFLOW_SANDBOX_TIMEOUT_MS = 60_000;
+const sandboxOptions = { isolateExecutionTimeout: WORKFLOW_SANDBOX_TIMEOUT_MS };
+
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
   return Worker.create({
+    ...sandboxOptions,
     connection: deps.connection,
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,

@@ -1,12 +1,13 @@
 // The worker's limits: its workflow cache is capped (memory flat in the number of open
-// subscriptions, docs/decisions.md) and never below the workflow tasks it runs at once.
+// subscriptions, docs/decisions.md) and never below the workflow tasks it runs at once; its
+// sandbox deadlock timeout is long enough that a loaded machine never trips it.
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createSql, type Sql } from '../../src/db/client.js';
-import { createWorker, DEFAULT_MAX_CACHED_WORKFLOWS } from '../../src/temporal/worker.js';
+import { createWorker, DEFAULT_MAX_CACHED_WORKFLOWS, WORKFLOW_SANDBOX_TIMEOUT_MS } from '../../src/temporal/worker.js';
 import { workflowBundle } from '../support/temporal.js';
 
 let connection: NativeConnection;
@@ -25,8 +26,8 @@ afterAll(async () => {
   await connection?.close();
 });
 
-/** The compiled cache size of a worker built with `maxCachedWorkflows`; the worker runs briefly and stops, releasing the connection. */
-async function cacheOf(maxCachedWorkflows?: number): Promise<number> {
+/** The compiled options of a worker built with `maxCachedWorkflows`; the worker runs briefly and stops, releasing the connection. */
+async function optionsOf(maxCachedWorkflows?: number) {
   const worker = await createWorker({
     connection,
     namespace: 'default',
@@ -37,8 +38,9 @@ async function cacheOf(maxCachedWorkflows?: number): Promise<number> {
     ...(maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows }),
   });
   await worker.runUntil(Promise.resolve());
-  return worker.options.maxCachedWorkflows;
+  return worker.options;
 }
+const cacheOf = async (maxCachedWorkflows?: number) => (await optionsOf(maxCachedWorkflows)).maxCachedWorkflows;
 
 describe('worker options', () => {
   it('caps the workflow cache at 1,000 by default, takes a larger cap, and never goes below the 500 concurrent workflow tasks', async () => {
@@ -47,6 +49,12 @@ describe('worker options', () => {
     expect(await cacheOf(5000)).toBe(5000);
     // Below the concurrent tasks the SDK would shrink the task slots instead; the cap is raised to them.
     expect(await cacheOf(10)).toBe(500);
+  });
+
+  it('gives a call into the workflow sandbox 60 s before the deadlock detector stops it, not the SDK default of 5 s', async () => {
+    // The SDK takes the value from its options although it is not in their type: if an upgrade drops that, this fails.
+    expect(WORKFLOW_SANDBOX_TIMEOUT_MS).toBe(60_000);
+    expect((await optionsOf()).isolateExecutionTimeoutMs).toBe(60_000);
   });
 
   it('reads the cap from TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS and refuses one below 500', () => {
