@@ -52,6 +52,7 @@ export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl:
       : null,
     deposit: renderDeposit(row),
     amountRefundable: amountRefundable(row).toString(),
+    amountRefunded: BigInt(row.amountRefunded).toString(),
     testClock: row.testClockId,
     lastPaymentError: row.lastPaymentError,
     livemode: row.livemode,

@@ -184,6 +184,11 @@ export const paymentSession = z
       .describe(
         'What can still be refunded, in token base units: everything received for the session, each receipt once (a confirmed relayed payment, the credited transfers with any overpayment, whether or not the session then completed, expired or was cancelled, and late deposits; a completed session counts at least its amount) minus its pending, processing and succeeded refunds. The most POST /v1/refunds accepts for this session; "0" when nothing was received or all is refunded (docs/refunds.md, What is refundable).',
       ),
+    amountRefunded: z
+      .string()
+      .describe(
+        'What its refunds take, in token base units: the sum of its refunds that are awaiting action, pending, processing or succeeded (failed and cancelled ones take nothing). Above "0" with `amountRefundable` "0": refunded in full; above "0" with something still refundable: partly refunded.',
+      ),
     testClock: z.string().nullable().describe('The test clock whose time `expiresAt` follows (test mode); null: wall time.'),
     lastPaymentError: lastPaymentError.describe(
       "Why the latest payment relayed for this session failed (its refusal code and reason), while the session is open again after it, like Stripe's `last_payment_error`. Null when the latest payment did not fail, none was relayed, or the session is no longer open. Every try, failed or not, is in `GET /v1/payment-sessions/{id}/transactions`.",

@@ -727,6 +727,8 @@ describe('daily operations: detail pages, lists, events', () => {
 
     await page.goto(`${baseUrl}/dashboard/payments/${devSession}`);
     await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
+    // 2 of its 7 USDC refunded: the status says so beside "completed".
+    await page.locator('.detail-actions').getByText('partly refunded', { exact: true }).waitFor();
     const timeline = page.getByRole('region', { name: 'Timeline' });
     const failed = timeline.getByRole('listitem').filter({ hasText: 'Payment transaction failed' });
     expect(await failed.textContent()).toMatch(/Not sent to the chain\..*insufficient_funds: The payer holds too little USDC\./);
@@ -818,14 +820,16 @@ describe('daily operations: detail pages, lists, events', () => {
     const csv = await downloaded(page.getByRole('button', { name: 'Export CSV' }));
     expect(csv.name).toMatch(/^payment-sessions-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('id,amount,currency,status,payer,transaction_hash,invoice_id,product,created_at,completed_at,chain_id');
+    expect(lines[0]).toBe(
+      'id,amount,currency,status,payer,transaction_hash,invoice_id,product,created_at,completed_at,chain_id,amount_refunded',
+    );
     const counted = await db.sql<
       { n: number }[]
     >`select count(*)::int as n from payment_sessions where merchant_id = ${merchant.merchantId} and not livemode`;
     const n = counted[0]!.n;
     expect(lines.length - 1).toBe(n);
     expect(lines.find((line) => line.startsWith(sessionId))).toBe(
-      `${sessionId},42,USDC,completed,${payer},${hash},,,${await rowTime(sessionId, 'created_at')},${await rowTime(sessionId, 'completed_at')},84532`,
+      `${sessionId},42,USDC,completed,${payer},${hash},,,${await rowTime(sessionId, 'created_at')},${await rowTime(sessionId, 'completed_at')},84532,0`,
     );
     await page
       .getByRole('status')

@@ -63,6 +63,7 @@ type Session = {
   amount: string;
   transactionHash: string | null;
   amountRefundable: string;
+  amountRefunded: string;
   deposit: { address: Address; amountReceived: string; amountRemaining: string; amountExcess: string; paymentUri: string };
 };
 
@@ -182,7 +183,8 @@ describe('a relayed payment and a transfer on the same session (issue 36, item 4
     const refunded = await refund(session.id);
     expect(refunded.statusCode, refunded.body).toBe(200);
     expect(refunded.json().amount).toBe((2n * AMOUNT).toString());
-    expect((await getSession(session.id)).amountRefundable).toBe('0');
+    expect(both.amountRefunded).toBe('0');
+    expect(await getSession(session.id)).toMatchObject({ amountRefundable: '0', amountRefunded: (2n * AMOUNT).toString() });
   });
 
   it('a partial transfer first: the relay takes only what remains due, and the session counts both once', async () => {
@@ -213,6 +215,10 @@ describe('a relayed payment and a transfer on the same session (issue 36, item 4
     const tooMuch = await refund(session.id, AMOUNT + 1n);
     expect(tooMuch.statusCode, tooMuch.body).toBe(400);
     expect(tooMuch.json().error).toMatchObject({ code: 'invalid_request', param: 'amount' });
+    // A partial refund: the session says what its refunds took beside what is left (the dashboard's "partly refunded").
+    const part = await refund(session.id, 300_000n);
+    expect(part.statusCode, part.body).toBe(200);
+    expect(await getSession(session.id)).toMatchObject({ amountRefunded: '300000', amountRefundable: (AMOUNT - 300_000n).toString() });
   });
 });
 

@@ -6,6 +6,8 @@ const TONES: Record<string, string> = {
   revealed: 'info',
   archived: 'muted',
   succeeded: 'good',
+  refunded: 'muted',
+  partly_refunded: 'info',
   completed: 'good',
   active: 'good',
   approved: 'good',

@@ -8,6 +8,7 @@ import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { decimalAmount } from '../csv.ts';
 import { detailPath } from '../router.ts';
 import { RefundDialog } from '../components/RefundDialog.tsx';
+import { PaymentStatus } from '../components/PaymentStatus.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { TxHash } from '../components/TxHash.tsx';
 import { chainName, sessionNetwork } from '../chain.ts';
@@ -42,6 +43,8 @@ export function PaymentsPage() {
             { header: 'completed_at', value: (s) => s.completedAt },
             // The chain that paid it, else its first accepted chain.
             { header: 'chain_id', value: (s) => s.transactionChainId ?? s.chainId },
+            // Last, so the columns of earlier exports keep their places.
+            { header: 'amount_refunded', value: (s) => decimalAmount(s.amountRefunded) },
           ]}
         />
         <PaginatedTable<SessionWithInvoice>
@@ -59,7 +62,7 @@ export function PaymentsPage() {
               ),
             },
             { header: 'Amount', cell: (s) => formatAmount(s.amount, s.currency), className: 'num' },
-            { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+            { header: 'Status', cell: (s) => <PaymentStatus session={s} /> },
             { header: 'For', cell: paidFor },
             {
               header: 'Network',

@@ -5,6 +5,7 @@ import { CopyId } from '../../components/CopyId.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Link } from '../../components/Link.tsx';
 import { PaginatedTable } from '../../components/PaginatedTable.tsx';
+import { PaymentStatus } from '../../components/PaymentStatus.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { formatAmount, formatDate } from '../../format.ts';
 import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../../invoiceNumbers.ts';
@@ -65,7 +66,7 @@ export function CustomerDetailPage({ id }: { id: string }) {
             cell: (s) => <Link to={detailPath('payments', s.id)}>{formatAmount(s.amount, s.currency)}</Link>,
             className: 'num',
           },
-          { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+          { header: 'Status', cell: (s) => <PaymentStatus session={s} /> },
           { header: 'For', cell: paidFor },
           { header: 'Created', cell: (s) => formatDate(s.createdAt) },
         ]}

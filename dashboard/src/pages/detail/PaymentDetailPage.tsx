@@ -8,7 +8,7 @@ import { FailureNote } from '../../components/FailureNote.tsx';
 import { Link } from '../../components/Link.tsx';
 import { eventEntries, ObjectEventsError, useObjectEvents } from '../../components/ObjectEvents.tsx';
 import { transactionEntries, useSessionTransactions } from '../../components/SessionTransactions.tsx';
-import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { PaymentStatus } from '../../components/PaymentStatus.tsx';
 import { Timeline, type TimelineEntry } from '../../components/Timeline.tsx';
 import { TxHash } from '../../components/TxHash.tsx';
 import { formatAmount, formatDate } from '../../format.ts';
@@ -75,7 +75,7 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
   return (
     <>
       <div className="detail-actions">
-        <StatusBadge status={session.status} />
+        <PaymentStatus session={session} />
         <CopyId id={session.id} />
         <a href={session.checkoutUrl} target="_blank" rel="noreferrer">
           Open checkout
