@@ -837,6 +837,38 @@ describe('daily operations: detail pages, lists, events', () => {
       .waitFor();
   });
 
+  it('creates a payment from the Payments page and hands back its payment link to copy', async () => {
+    await open('Payments');
+    const form = page.getByRole('form', { name: 'Create a payment' });
+    await form.getByLabel('Amount (USDC)').fill('12.34');
+    await form.getByLabel('Description (kept in metadata)').fill('Consulting, November');
+    await form.getByLabel('Link expires after').selectOption('604800');
+    await form.getByRole('button', { name: 'Create payment link' }).click();
+    const created = page.getByRole('status', { name: 'Payment link' });
+    await created.getByText(/Payment link for 12\.34 USDC/).waitFor();
+    const url = (await created.getByRole('link').getAttribute('href'))!;
+    expect(url).toMatch(/\/checkout\/ps_\w+$/);
+    const id = url.split('/').pop()!;
+    const [row] = await db.sql<{ amount: string; metadata: unknown; ttl: number }[]>`
+      select amount::text as amount, metadata, extract(epoch from expires_at - created_at)::int as ttl
+      from payment_sessions where id = ${id} and merchant_id = ${merchant.merchantId} and not livemode`;
+    expect(row).toMatchObject({ amount: '12340000', metadata: { description: 'Consulting, November' } });
+    expect(Math.abs(row!.ttl - 604_800)).toBeLessThan(60);
+    // The list shows it at once, and the link copies as it is.
+    await page
+      .getByRole('table', { name: 'Payment sessions' })
+      .getByRole('link', { name: `Payment ${id}` })
+      .waitFor();
+    await created.getByRole('button', { name: 'Copy link' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    // A refused amount changes nothing and says why.
+    const before = await db.sql`select count(*)::int as n from payment_sessions where merchant_id = ${merchant.merchantId}`;
+    await form.getByLabel('Amount (USDC)').fill('9,99');
+    await form.getByRole('button', { name: 'Create payment link' }).click();
+    await form.getByRole('alert').first().waitFor();
+    expect(await db.sql`select count(*)::int as n from payment_sessions where merchant_id = ${merchant.merchantId}`).toEqual(before);
+  });
+
   it('opens an invoice: the customer view with lines and total, and its timeline', async () => {
     await open('Invoices');
     await page.getByLabel('Status').selectOption('void');

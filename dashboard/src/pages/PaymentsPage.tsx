@@ -1,5 +1,6 @@
 // Payments: one-shot payment sessions (hosted checkout, invoices, store, x402) and
 // the periodic charges of subscriptions.
+import { useState } from 'react';
 import { api } from '../api.ts';
 import { CsvExport } from '../components/CsvExport.tsx';
 import { Link } from '../components/Link.tsx';
@@ -15,14 +16,18 @@ import { chainName, sessionNetwork } from '../chain.ts';
 import { formatAmount, formatDate, shortId } from '../format.ts';
 import { paidFor, withInvoiceNumbers, type SessionWithInvoice } from '../invoiceNumbers.ts';
 import type { Charge, PaymentSession } from '../types.ts';
+import { CreatePaymentForm } from './CreatePaymentForm.tsx';
 
 // The statuses the API declares (a value it never returns fails the type check).
 const STATUSES = ['open', 'processing', 'completed', 'expired', 'cancelled'] as const satisfies readonly PaymentSession['status'][];
 
 export function PaymentsPage() {
   const filters = useListFilters(STATUSES, undefined, { byNetwork: true });
+  // Bumped when a payment is created here, so the list shows it.
+  const [created, setCreated] = useState(0);
   return (
     <>
+      <CreatePaymentForm onCreated={() => setCreated((n) => n + 1)} />
       <section>
         <h2>Payment sessions</h2>
         {filters.element}
@@ -50,7 +55,7 @@ export function PaymentsPage() {
         <PaginatedTable<SessionWithInvoice>
           caption="Payment sessions"
           hideCaption
-          reloadKey={filters.key}
+          reloadKey={`${filters.key}|${created}`}
           load={async (cursor) => withInvoiceNumbers(await api.list<PaymentSession>('/v1/payment-sessions', cursor, filters.query))}
           columns={[
             {
