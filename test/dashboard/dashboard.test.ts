@@ -448,6 +448,22 @@ describe('journeys', () => {
     await expect.poll(() => table.locator('tbody tr').count()).toBe(5);
   });
 
+  it('pauses an active subscription and resumes it from its detail', async () => {
+    const table = page.getByRole('table', { name: 'Subscriptions' });
+    await table.locator('tbody tr').first().getByRole('button').click();
+    const detail = page.getByRole('region', { name: 'Subscription detail' });
+    const id = (await detail.locator('h2 code').textContent())!;
+    const status = async () => (await db.sql<{ status: string }[]>`select status from subscriptions where id = ${id}`)[0]!.status;
+    expect(await status()).toBe('active');
+    await detail.getByRole('button', { name: 'Pause subscription' }).click();
+    await detail.getByRole('button', { name: 'Resume subscription' }).waitFor();
+    expect(await status()).toBe('paused');
+    expect(await detail.getByRole('button', { name: 'Pause subscription' }).count()).toBe(0);
+    await detail.getByRole('button', { name: 'Resume subscription' }).click();
+    await detail.getByRole('button', { name: 'Pause subscription' }).waitFor();
+    expect(await status()).toBe('active');
+  });
+
   it('saves the agent configuration and approves a proposed escrow job', async () => {
     await open('Agents');
     await page.getByLabel('Recovery', { exact: true }).check();

@@ -1,12 +1,12 @@
 // Subscriptions: filter by status and plan, a detail view with its charges,
-// and cancel with a confirmation.
+// pause and resume, and cancel with a confirmation.
 import { useEffect, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
 import { detailPath } from '../router.ts';
-import { Select } from '../components/Form.tsx';
+import { ActionButton, Select } from '../components/Form.tsx';
 import { CsvExport } from '../components/CsvExport.tsx';
 import { useListFilters } from '../components/ListFilters.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
@@ -93,6 +93,26 @@ export function SubscriptionDetail({
       </dl>
       {!TERMINAL.has(subscription.status) && (
         <div className="actions">
+          {/* Pausing skips the periods that come due meanwhile (never charged); resuming charges the next one. */}
+          {subscription.status === 'active' && (
+            <ActionButton
+              label="Pause subscription"
+              action={async () => {
+                await api.post(`/v1/subscriptions/${subscription.id}/pause`, {});
+                onChanged();
+              }}
+            />
+          )}
+          {subscription.status === 'paused' && (
+            <ActionButton
+              label="Resume subscription"
+
+              action={async () => {
+                await api.post(`/v1/subscriptions/${subscription.id}/resume`, {});
+                onChanged();
+              }}
+            />
+          )}
           <ConfirmButton
             label="Cancel subscription"
             question="Cancel this subscription? No further periods will be charged."
