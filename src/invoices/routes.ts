@@ -38,9 +38,9 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Service
     config: { access: access.scope('invoices_write') },
     schema: {
       tags: ['Invoices'],
-      summary: 'Email the invoice to the customer',
+      summary: 'Email the invoice to the customer (again)',
       description:
-        'draft -> sent. 403 session_invalid_state when customerEmail is not set or the invoice is not a draft. invoice.sent fires once the SMTP server accepted the email.',
+        'draft -> sent; invoice.sent fires once the SMTP server accepted the email. On a sent or overdue invoice it emails the customer again (a reminder with the same links) and changes nothing else: no status change, no second invoice.sent. 403 session_invalid_state when customerEmail is not set or the invoice is paid or void.',
       params: invoiceParams,
       response: { 200: invoice },
     },

@@ -7,7 +7,7 @@ import { createdRangeOf } from '../http/list-filters.js';
 import type { Client } from '@temporalio/client';
 import type { ChainConfig } from '../chain/config.js';
 import type { Db, Sql } from '../db/client.js';
-import { queueEmail } from '../email/service.js';
+import { queueEmail, startEmailDelivery } from '../email/service.js';
 import { markDeliveryStarted } from '../email/repo.js';
 import { InvalidStateError, NotFoundError } from '../errors.js';
 import type { EventDispatcher } from '../events/dispatch.js';
@@ -166,10 +166,19 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
      * after commit is finished by the outbox sweep instead of staying `sent` without an email.
      */
     async send(scope: MerchantScope, id: string): Promise<Invoice> {
-      const { row, start } = await sql.begin(async (tx) => {
+      const { row, start, resent } = await sql.begin(async (tx) => {
         const row = await load(scope, id, tx, true);
+        if (row.status === 'sent' || row.status === 'overdue') {
+          // Sending again (Stripe's "resend"): the same email once more, through the email outbox; the
+          // invoice, its workflow and `invoice.sent` (the first acceptance) stay as they are.
+          if (!row.customerEmail)
+            throw new InvalidStateError('The invoice has no customerEmail: it cannot be sent.', { param: 'customerEmail' });
+          const merchant = await sessionRepo.findMerchantDisplay(tx, scope.merchantId);
+          const email = invoiceEmail(row, merchant?.name ?? 'Your supplier', publicBaseUrl);
+          return { row, start: undefined, resent: await queueEmail(tx, { ...scope, to: row.customerEmail, ...email, kind: 'invoice' }) };
+        }
         if (row.status !== 'draft') {
-          throw new InvalidStateError(`Only a draft invoice can be sent; this one is ${row.status}.`, { param: 'id' });
+          throw new InvalidStateError(`Only a draft, sent or overdue invoice can be sent; this one is ${row.status}.`, { param: 'id' });
         }
         if (!row.customerEmail) {
           throw new InvalidStateError('The invoice has no customerEmail: it cannot be sent.', { param: 'customerEmail' });
@@ -181,9 +190,11 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
         // marking the delivery started keeps the email outbox sweep from starting a second sender.
         await markDeliveryStarted(tx, emailId);
         const sending = await repo.markSending(tx, row.id, emailId);
-        return { row: sending, start: await queueWorkflowStart(tx, invoiceWorkflowStart(taskQueue, sending, true)) };
+        return { row: sending, start: await queueWorkflowStart(tx, invoiceWorkflowStart(taskQueue, sending, true)), resent: undefined };
       });
-      await starter.startAfterCommit([start]);
+      if (start) await starter.startAfterCommit([start]);
+      // A start that fails leaves the queued email to the email outbox sweep, which starts its delivery.
+      if (resent && temporal) await startEmailDelivery(temporal, sql, taskQueue, resent).catch(() => false);
       return renderInvoice(row, publicBaseUrl);
     },
 

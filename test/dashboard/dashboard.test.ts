@@ -359,7 +359,7 @@ describe('journeys', () => {
     expect(await table.evaluate((element) => element.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
   });
 
-  it('creates an invoice with line items, sends it (the mail reaches the sink) and voids it', async () => {
+  it('creates an invoice with line items, sends it (the mail reaches the sink), resends it and voids it', async () => {
     await open('Invoices');
     await page.getByLabel('Customer name').fill('Ada Lovelace');
     await page.getByLabel('Customer email').fill('ada@example.com');
@@ -380,6 +380,15 @@ describe('journeys', () => {
     expect(mail.text).toContain(number);
     // The Sent column shows when the mail went out without a reload (it stayed "—" before).
     await expect.poll(() => row.locator('td[data-label="Sent"]').textContent(), { timeout: 30_000 }).toMatch(/\d{4}/);
+    // Resend: the customer gets the same invoice once more.
+    await row.getByRole('button', { name: `Resend ${number}` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Invoice ${number} emailed again to ada@example.com.` })
+      .waitFor();
+    await expect
+      .poll(() => sink.messages({ to: 'ada@example.com' }).filter((m) => m.text.includes(number)).length, { timeout: 45_000 })
+      .toBe(2);
 
     await row.getByRole('button', { name: `Void ${number}` }).click();
     await row.getByRole('button', { name: 'Void', exact: true }).click();

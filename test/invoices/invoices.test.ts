@@ -135,6 +135,17 @@ describe('invoices', () => {
       expect(await eventsOf('invoice.sent', invoice.id)).toHaveLength(1);
       expect(await eventsOf('invoice.overdue', invoice.id)).toHaveLength(0);
 
+      // Sending a sent invoice again emails the customer once more and changes nothing else.
+      const resent = await t.app.inject({ method: 'POST', url: `/v1/invoices/${invoice.id}/send`, headers: auth() });
+      expect(resent.statusCode, resent.body).toBe(200);
+      expect(resent.json()).toMatchObject({ status: 'sent', sentAt: delivered.sentAt });
+      await until(
+        async () => sink.messages({ to: invoice.customerEmail }).filter((m) => m.subject.includes(invoice.number)),
+        (mails) => mails.length === 2,
+        'the second email',
+      );
+      expect(await eventsOf('invoice.sent', invoice.id)).toHaveLength(1);
+
       await env.sleep('3 days');
       const overdue = await until(
         () => getInvoice(invoice.id),
@@ -158,6 +169,12 @@ describe('invoices', () => {
     expect(listed.data.map((i: { id: string }) => i.id)).toEqual([invoice.id]);
     const again = await t.app.inject({ method: 'POST', url: `/v1/invoices/${invoice.id}/void`, headers: auth() });
     expect(again.statusCode).toBe(403);
+    // A void invoice is not sent again: refused, and nothing is queued.
+    const emails = await db.sql`select count(*)::int as n from outbound_emails where to_address = ${invoice.customerEmail}`;
+    const voidSend = await t.app.inject({ method: 'POST', url: `/v1/invoices/${invoice.id}/send`, headers: auth() });
+    expect(voidSend.statusCode).toBe(403);
+    expect(voidSend.json().error).toMatchObject({ code: 'session_invalid_state', param: 'id' });
+    expect(await db.sql`select count(*)::int as n from outbound_emails where to_address = ${invoice.customerEmail}`).toEqual(emails);
   });
 
   it('refuses to send without customerEmail (403 session_invalid_state) and changes nothing', async () => {

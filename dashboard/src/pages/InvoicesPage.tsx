@@ -132,11 +132,17 @@ export function InvoicesPage() {
   const filters = useListFilters(STATUSES, 'Number, id or customer email');
   const [version, setVersion] = useState(0);
   const [error, setError] = useState<unknown>(null);
+  const [notice, setNotice] = useState('');
   const reload = () => setVersion((v) => v + 1);
   return (
     <>
       <InvoiceForm onCreated={reload} />
       <ErrorMessage error={error} />
+      {notice && (
+        <p role="status" className="notice">
+          {notice}
+        </p>
+      )}
       {filters.element}
       <CsvExport<Invoice>
         path="/v1/invoices"
@@ -179,6 +185,16 @@ export function InvoicesPage() {
                       reload();
                       await untilSent(i.id);
                       reload();
+                    }}
+                  />
+                )}
+                {(i.status === 'sent' || i.status === 'overdue') && i.sentAt && (
+                  <ActionButton
+                    label="Resend"
+                    ariaLabel={`Resend ${i.number}`}
+                    action={async () => {
+                      await api.post(`/v1/invoices/${i.id}/send`);
+                      setNotice(`Invoice ${i.number} emailed again to ${i.customerEmail ?? 'the customer'}.`);
                     }}
                   />
                 )}

@@ -1719,8 +1719,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Email the invoice to the customer
-         * @description draft -> sent. 403 session_invalid_state when customerEmail is not set or the invoice is not a draft. invoice.sent fires once the SMTP server accepted the email.
+         * Email the invoice to the customer (again)
+         * @description draft -> sent; invoice.sent fires once the SMTP server accepted the email. On a sent or overdue invoice it emails the customer again (a reminder with the same links) and changes nothing else: no status change, no second invoice.sent. 403 session_invalid_state when customerEmail is not set or the invoice is paid or void.
          *
          *     Secret API key or dashboard session; not publishable keys. Required scope: `invoices_write`.
          */
