@@ -19,7 +19,7 @@ import {
 import * as repo from '../src/agents/repo.js';
 import type { JobStatus, SettleRequest } from '../src/agents/schemas.js';
 import { formatUnits6, recordAgentAction, renderJob } from '../src/agents/service.js';
-import type { ChainConfig } from '../src/chain/config.js';
+import { chainsOf, type ChainConfig } from '../src/chain/config.js';
 import { describeRefusal, retryOf } from '../src/chain/refusals.js';
 import { isPaused } from '../src/chain/token-standing.js';
 import { findLivePurpose } from '../src/chain/ledger-repo.js';
@@ -82,10 +82,17 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     );
   }
 
+  /** The chain the job's escrow runs on (chosen at creation; jobs created before that run on the mode's first chain). */
   function settingsOf(row: repo.JobRow) {
-    const settings = row.livemode ? deps.chain?.live : deps.chain?.test;
-    if (!settings)
-      throw permanentFailure(PERMANENT_FAILURES.contractRevertedFinal, `${row.livemode ? 'live' : 'test'} mode has no chain configured`);
+    const chains = chainsOf(deps.chain ?? {}, row.livemode);
+    const settings = row.chainId === null ? chains[0] : chains.find((chain) => chain.chainId === row.chainId);
+    if (!settings) {
+      const mode = row.livemode ? 'live' : 'test';
+      throw permanentFailure(
+        PERMANENT_FAILURES.contractRevertedFinal,
+        row.chainId === null ? `${mode} mode has no chain configured` : `chain ${row.chainId} is no longer a ${mode} mode chain`,
+      );
+    }
     return settings;
   }
 

@@ -300,6 +300,7 @@ export async function buildApp(deps: AppDeps) {
       temporal: deps.temporal,
       taskQueue: deps.config.temporalTaskQueue,
       onStartError: payments.onStartError,
+      chain: deps.config.chain,
     }),
   );
 

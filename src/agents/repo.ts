@@ -112,14 +112,15 @@ export async function insertJob(
     | 'approvalReasons'
     | 'expiresInSeconds'
     | 'approvalDeadline'
+    | 'chainId'
   >,
 ): Promise<JobRow> {
   const [row] = await db<JobRow[]>`
     insert into agent_jobs (id, merchant_id, livemode, vendor_address, evaluator_address, description, amount, currency, amount_usd_cents,
-                            status, approval_reasons, expires_in_seconds, approval_deadline, approved_at)
+                            status, approval_reasons, expires_in_seconds, approval_deadline, approved_at, chain_id)
     values (${job.id}, ${job.merchantId}, ${job.livemode}, ${job.vendorAddress}, ${job.evaluatorAddress}, ${job.description}, ${job.amount},
             ${job.currency}, ${job.amountUsdCents}, ${job.status}, ${db.array(job.approvalReasons)}, ${job.expiresInSeconds}, ${job.approvalDeadline},
-            ${job.status === 'approved' ? db`now()` : null})
+            ${job.status === 'approved' ? db`now()` : null}, ${job.chainId})
     returning ${jobColumns(db)}`;
   return row!;
 }

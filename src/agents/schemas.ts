@@ -4,7 +4,7 @@
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { listOf, listQueryOf } from '../http/pagination.js';
-import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
+import { amountString, chainIdField, idParam, pathId, timestamp } from '../http/schemas.js';
 import { REFUSAL_CODES } from '../chain/refusals.js';
 
 export const CAPABILITIES = ['recovery', 'cashflow', 'pricing_intelligence'] as const;
@@ -160,6 +160,11 @@ export const createJobBody = z
       .max(JOB_EXPIRY.maxSeconds)
       .default(JOB_EXPIRY.defaultSeconds)
       .describe('Escrow lifetime counted from approval (default 604800 = 7 days); after it the escrow is refunded to the agent wallet.'),
+    chainId: chainIdField
+      .optional()
+      .describe(
+        "The chain (EIP-155 id) the escrow runs on: one of the mode's configured chains, where the agent wallet must hold the USDC (and gas). Default: the mode's first chain.",
+      ),
   })
   .strict();
 
@@ -182,7 +187,11 @@ export const agentJob = z
       ),
     approvalReasons: z.array(z.enum(APPROVAL_REASONS)).describe('Why the job needs human approval (empty when auto-approved).'),
     approvalDeadline: timestamp.describe('A proposed job not approved by then expires.'),
-    chainId: z.number().int().nullable(),
+    chainId: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The chain the escrow runs on, chosen at creation (null only for a mode with no chain configured).'),
     escrowAddress: z.string().nullable(),
     onchainJobId: z.string().nullable().describe('The job id on the escrow contract.'),
     expiresAt: timestamp.nullable().describe('The on-chain deadline (expiredAt) of the escrow.'),

@@ -6,7 +6,8 @@
 import type { Client } from '@temporalio/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Db, Sql } from '../db/client.js';
-import { InvalidStateError, NotFoundError } from '../errors.js';
+import { chainsOf, type ChainConfig } from '../chain/config.js';
+import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 import { recordEvent } from '../events/outbox.js';
 import type { MerchantScope } from '../http/principal.js';
@@ -216,13 +217,21 @@ export function agentWalletContext(scope: MerchantScope): string {
 
 export function agentJobWorkflowStart(
   taskQueue: string,
-  row: Pick<repo.JobRow, 'id' | 'merchantId' | 'livemode' | 'status'>,
+  row: Pick<repo.JobRow, 'id' | 'merchantId' | 'livemode' | 'status' | 'chainId'>,
 ): WorkflowStart {
   return workflowStart(agentJobWorkflow, {
     workflowId: agentJobWorkflowId(row.id),
     taskQueue,
     args: [{ jobId: row.id }],
-    tags: { merchantId: row.merchantId, livemode: row.livemode, object: 'agent_job', objectId: row.id, businessStatus: row.status },
+    tags: {
+      merchantId: row.merchantId,
+      livemode: row.livemode,
+      object: 'agent_job',
+      objectId: row.id,
+      businessStatus: row.status,
+      // Search attribute ChainId (issue 39, item 5): where its escrow runs.
+      ...(row.chainId === null ? {} : { chainId: row.chainId }),
+    },
   });
 }
 
@@ -233,9 +242,25 @@ export type AgentServiceDeps = {
   temporal?: Client;
   taskQueue: string;
   onStartError?: (error: unknown, start: QueuedWorkflowStart) => void;
+  /** The chains of each mode: a job's escrow runs on one of them. */
+  chain?: ChainConfig;
 };
 
-export function createAgentService({ sql, secretBox, events, temporal, taskQueue, onStartError }: AgentServiceDeps) {
+/**
+ * The chain a new job's escrow runs on: the one asked for when the mode has it (else `invalid_request` naming
+ * `chainId`), by default the mode's first; null only where the mode has no chain at all (the job fails when funded).
+ */
+function jobChainId(config: ChainConfig, livemode: boolean, asked: number | undefined): number | null {
+  const chains = chainsOf(config, livemode);
+  if (asked === undefined) return chains[0]?.chainId ?? null;
+  if (!chains.some((settings) => settings.chainId === asked)) {
+    const configured = chains.length > 0 ? chains.map((settings) => settings.chainId).join(', ') : 'none';
+    throw new InvalidRequestError(`Chain ${asked} is not one of this mode's chains (${configured}).`, { param: 'chainId' });
+  }
+  return asked;
+}
+
+export function createAgentService({ sql, secretBox, events, temporal, taskQueue, onStartError, chain }: AgentServiceDeps) {
   const starter = createWorkflowStarter(temporal, sql, onStartError ?? (() => {}));
 
   async function loadJob(scope: MerchantScope, id: string, tx: Db = sql) {
@@ -283,6 +308,7 @@ export function createAgentService({ sql, secretBox, events, temporal, taskQueue
      * see each other's approvals when they check the cap.
      */
     async createJob(scope: MerchantScope, input: CreateJobBody): Promise<AgentJob> {
+      const chainId = jobChainId(chain ?? {}, scope.livemode, input.chainId);
       const { row, starts, eventIds } = await sql.begin(async (tx) => {
         await repo.ensureConfig(tx, scope, defaultAgentConfig());
         const config = (await repo.lockConfig(tx, scope)).config;
@@ -310,6 +336,7 @@ export function createAgentService({ sql, secretBox, events, temporal, taskQueue
           approvalReasons: reasons,
           expiresInSeconds: input.expiresInSeconds,
           approvalDeadline: new Date(Date.now() + PROPOSAL_TTL_SECONDS * 1000),
+          chainId,
         });
         const eventIds: string[] = [];
         const created = await recordAgentAction(tx, {

@@ -132,6 +132,7 @@ describe('BusinessStatus on every business workflow (dev server)', () => {
       vendorAddress: hex('92', 20),
       evaluatorAddress: hex('93', 20),
       description: 'business status',
+      chainId: 31337,
       amount: '1000000',
       currency: 'USDC',
       amountUsdCents: '100',

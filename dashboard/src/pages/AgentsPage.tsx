@@ -6,11 +6,13 @@ import { api } from '../api.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
-import { ActionButton, ActionForm, Field, text } from '../components/Form.tsx';
+import { ActionButton, ActionForm, Field, Select, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { MoneyField } from '../components/MoneyField.tsx';
 import { amountError, formatAmount, formatDate, parseAmount, shortId } from '../format.ts';
+import { chainName } from '../chain.ts';
+import { useModeChains } from '../modeChains.ts';
 import type { AgentActivity, AgentConfig, AgentJob } from '../types.ts';
 
 type Section = Record<string, unknown>;
@@ -198,6 +200,8 @@ function JobActions({ job, agentWallet, reload }: { job: AgentJob; agentWallet: 
 }
 
 export function AgentsPage() {
+  // Several chains in the mode: the merchant picks where the escrow runs (the agent wallet must hold USDC there).
+  const chains = useModeChains();
   const [version, setVersion] = useState(0);
   const reload = () => setVersion((v) => v + 1);
   const [agentWallet, setAgentWallet] = useState<string | null>(null);
@@ -217,11 +221,13 @@ export function AgentsPage() {
         action={async (form) => {
           const amount = parseAmount(text(form, 'amount'));
           if (!amount) throw new Error(`Amount: ${amountError(text(form, 'amount'))}`);
+          const chainId = text(form, 'chainId');
           await api.post('/v1/agents/jobs', {
             vendorAddress: text(form, 'vendorAddress'),
             description: text(form, 'description'),
             amount,
             currency: 'USDC',
+            ...(chainId ? { chainId: Number(chainId) } : {}),
           });
           reload();
         }}
@@ -230,6 +236,14 @@ export function AgentsPage() {
           <Field label="Vendor address" name="vendorAddress" required placeholder="0x…" />
           <Field label="Description" name="description" required maxLength={1000} />
           <MoneyField label="Amount (USDC)" name="amount" required />
+          {chains.length > 1 && (
+            <Select
+              label="Network"
+              name="chainId"
+              defaultValue={String(chains[0]!.chainId)}
+              options={chains.map((chain) => ({ value: String(chain.chainId), label: chain.network }))}
+            />
+          )}
         </div>
       </ActionForm>
       <PaginatedTable<AgentJob>
@@ -248,7 +262,17 @@ export function AgentsPage() {
             ),
           },
           { header: 'Vendor', cell: (j) => <code>{shortId(j.vendorAddress)}</code> },
-          { header: 'Amount', cell: (j) => formatAmount(j.amount, j.currency), className: 'num' },
+          {
+            header: 'Amount',
+            // Where the escrow runs, under the amount when the mode has several chains (a column would not fit).
+            cell: (j) => (
+              <>
+                {formatAmount(j.amount, j.currency)}
+                {chains.length > 1 && j.chainId !== null && <div className="hint">{chainName(j.chainId)}</div>}
+              </>
+            ),
+            className: 'num',
+          },
           {
             header: 'Status',
             cell: (j) => (

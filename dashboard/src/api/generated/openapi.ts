@@ -4720,6 +4720,7 @@ export interface components {
              * @description A proposed job not approved by then expires.
              */
             approvalDeadline: string;
+            /** @description The chain the escrow runs on, chosen at creation (null only for a mode with no chain configured). */
             chainId: number | null;
             escrowAddress: string | null;
             /** @description The job id on the escrow contract. */
@@ -6676,6 +6677,7 @@ export interface components {
              * @description A proposed job not approved by then expires.
              */
             approvalDeadline: string;
+            /** @description The chain the escrow runs on, chosen at creation (null only for a mode with no chain configured). */
             chainId: number | null;
             escrowAddress: string | null;
             /** @description The job id on the escrow contract. */
@@ -11956,6 +11958,8 @@ export interface operations {
                      * @default 604800
                      */
                     expiresInSeconds?: number;
+                    /** @description The chain (EIP-155 id) the escrow runs on: one of the mode's configured chains, where the agent wallet must hold the USDC (and gas). Default: the mode's first chain. */
+                    chainId?: number;
                 };
             };
         };
