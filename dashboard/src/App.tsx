@@ -11,6 +11,7 @@ import { HomePage } from './pages/HomePage.tsx';
 import { PaymentsPage } from './pages/PaymentsPage.tsx';
 import { SubscriptionsPage } from './pages/SubscriptionsPage.tsx';
 import { PlansPage } from './pages/PlansPage.tsx';
+import { CouponsPage } from './pages/CouponsPage.tsx';
 import { InvoicesPage } from './pages/InvoicesPage.tsx';
 import { RefundsPage } from './pages/RefundsPage.tsx';
 import { CustomersPage } from './pages/CustomersPage.tsx';
@@ -37,6 +38,7 @@ export const PAGES: PageDef[] = [
   { path: 'payments', title: 'Payments', component: PaymentsPage },
   { path: 'subscriptions', title: 'Subscriptions', component: SubscriptionsPage },
   { path: 'plans', title: 'Plans', component: PlansPage },
+  { path: 'coupons', title: 'Coupons', component: CouponsPage },
   { path: 'invoices', title: 'Invoices', component: InvoicesPage },
   { path: 'refunds', title: 'Refunds', component: RefundsPage },
   { path: 'customers', title: 'Customers', component: CustomersPage },

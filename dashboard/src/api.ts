@@ -59,7 +59,8 @@ async function send(method: string, path: string, options: Options): Promise<Res
   return fetch(withQuery(path, options.query), {
     method,
     headers,
-    body: options.body === undefined ? (method === 'GET' ? undefined : '{}') : JSON.stringify(options.body),
+    // A DELETE sends no body: without a content type the server would refuse one.
+    body: options.body === undefined ? (method === 'GET' || method === 'DELETE' ? undefined : '{}') : JSON.stringify(options.body),
   });
 }
 
@@ -101,6 +102,7 @@ export const api = {
   post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body }),
   put: <T>(path: string, body: unknown) => request<T>('PUT', path, { body }),
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }),
+  delete: <T>(path: string) => request<T>('DELETE', path),
   /** One page of a list endpoint (`cursor` = the previous page's nextCursor). */
   list: <T>(path: string, cursor?: string, query?: Query) => request<Page<T>>('GET', path, { query: { limit: 20, ...query, cursor } }),
 };

@@ -253,6 +253,7 @@ export function createStatsService({ sql }: { sql: Sql }) {
               'Scheduled charges come from the next charge date of each trialing, active or at_risk subscription, then one per billing period of its plan until its term (if fixed) ends.',
               'Charges already due before the forecast start (overdue or being retried) are not counted.',
               'Every subscription is assumed to pay each charge; trials are assumed to convert at their first charge.',
+              'A subscription with a discount is projected at its discounted amount over the whole horizon; when the discount ends is not projected.',
               'Churn is applied as survival (1 - monthlyChurnRate)^monthsAhead, monthsAhead being whole calendar months from the forecast start to the bucket start; amounts are truncated per bucket.',
               'No new subscriptions, expansions or contractions are projected.',
             ],

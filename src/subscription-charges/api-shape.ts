@@ -1,5 +1,6 @@
 // The API shape of a subscription charge, shared by the routes and the activities.
 import type * as repo from './repo.js';
+import { chargeSubtotal, receiptLines } from './receipt.js';
 import type { SubscriptionCharge } from './schemas.js';
 
 export function renderCharge(row: repo.ChargeRow): SubscriptionCharge {
@@ -11,7 +12,7 @@ export function renderCharge(row: repo.ChargeRow): SubscriptionCharge {
     periodIndex: row.periodIndex,
     periodStart: row.periodStart.toISOString(),
     amount: row.amount,
-    subtotal: row.discount ? (BigInt(row.amount) + BigInt(row.discount.amountOff)).toString() : row.amount,
+    subtotal: chargeSubtotal(row),
     discount: row.discount
       ? {
           discount: row.discount.id,
@@ -21,6 +22,7 @@ export function renderCharge(row: repo.ChargeRow): SubscriptionCharge {
           amountOff: row.discount.amountOff,
         }
       : null,
+    lines: receiptLines(row, 'USDC'),
     currency: 'USDC',
     status: row.status,
     attempts: row.attempts,

@@ -25,8 +25,21 @@ export type ChargeRow = {
   settledAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
-  /** The discount line: the discount the period was charged under and what it took off; null: full amount. */
-  discount: { id: string; couponId: string; promotionCodeId: string | null; name: string | null; amountOff: string } | null;
+  /** The plan's name at read time: the receipt's first line. */
+  planName: string;
+  /**
+   * The discount line: the discount the period was charged under and what it took off; null: full amount.
+   * `percentOffBp` / `couponAmountOff`: the coupon's terms, for the line's label.
+   */
+  discount: {
+    id: string;
+    couponId: string;
+    promotionCodeId: string | null;
+    name: string | null;
+    amountOff: string;
+    percentOffBp: number | null;
+    couponAmountOff: string | null;
+  } | null;
 };
 
 const columns = (db: Db) =>
@@ -36,8 +49,11 @@ const columns = (db: Db) =>
      period_start as "periodStart", amount::text as amount, status, attempts, tx_hash as "txHash",
      block_number::text as "blockNumber", failure_code as "failureCode", failure_reason as "failureReason",
      attempted_at as "attemptedAt", settled_at as "settledAt", created_at as "createdAt", updated_at as "updatedAt",
+     (select p.name from subscriptions s join subscription_plans p on p.id = s.plan_id
+      where s.id = subscription_charges.subscription_id) as "planName",
      (select json_build_object('id', d.id, 'couponId', d.coupon_id, 'promotionCodeId', d.promotion_code_id, 'name', k.name,
-        'amountOff', subscription_charges.discount_amount::text)
+        'amountOff', subscription_charges.discount_amount::text, 'percentOffBp', k.percent_off_bp,
+        'couponAmountOff', k.amount_off::text)
       from subscription_discounts d join coupons k on k.id = d.coupon_id where d.id = subscription_charges.discount_id) as discount`;
 
 /**

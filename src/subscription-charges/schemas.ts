@@ -23,6 +23,15 @@ export const subscriptionCharge = z
       })
       .nullable()
       .describe('The discount line of the charge; null: charged in full.'),
+    lines: z
+      .array(
+        z.object({
+          kind: z.enum(['subscription', 'discount']),
+          description: z.string().describe("The plan's name, or `Discount (<coupon name>, 20% off)`."),
+          amount: z.string().describe('Base units; a discount line is negative (`-2000000`).'),
+        }),
+      )
+      .describe("The charge as its receipt lists it: the plan's full amount, then the discount line if any; they sum to `amount`."),
     currency: z.string(),
     status: z
       .enum(['pending', 'succeeded', 'failed'])

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCustomer } from '../../src/customers/repo.js';
 import { newId } from '../../src/ids.js';
 import { insertSubscriptionIfAbsent } from '../../src/subscriptions/repo.js';
+import { upsertChargeAttempt } from '../../src/subscription-charges/repo.js';
 import { createSql } from '../../src/db/client.js';
 import { until } from '../support/until.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -21,7 +22,7 @@ let seq = 0;
 const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, key = merchant.secretKey) =>
   t.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
 
-async function seedSubscription(): Promise<string> {
+async function seedSubscription(onPlan = planId): Promise<string> {
   // Its own number, taken before any await: 20 seeded at once must be 20 subscriptions (the on-chain id
   // is the key insertSubscriptionIfAbsent finds an existing one by).
   const n = ++seq;
@@ -37,7 +38,7 @@ async function seedSubscription(): Promise<string> {
     id: newId('subscription'),
     merchantId: merchant.merchantId,
     livemode: false,
-    planId,
+    planId: onPlan,
     customerId: customer.id,
     status: 'active',
     chainId: '31337',
@@ -177,6 +178,59 @@ describe("a subscription's discount", () => {
     const after = await db.sql<{ mrrAfter: string }[]>`
       select mrr_after::text as "mrrAfter" from subscription_mrr_changes where subscription_id = ${subscriptionId} order by id desc limit 1`;
     expect(after[0]!.mrrAfter).toBe('10000000');
+  });
+
+  it('counts the discounted amount in the merchant’s MRR and forecast, and the full amount again once removed', async () => {
+    // A plan of its own, so the stats filtered by it see this subscription only.
+    const plan = (await api('POST', '/v1/subscription-plans', { name: 'MRR check', amount: '10000000', interval: 'monthly' })).json();
+    const subscriptionId = await seedSubscription(plan.id);
+    const coupon = (await api('POST', '/v1/coupons', { percentOff: 25, duration: 'forever' })).json();
+    expect((await api('POST', `/v1/subscriptions/${subscriptionId}/discount`, { coupon: coupon.id })).statusCode).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    const range = `from=${today}&to=${today}&interval=day&planId=${plan.id}`;
+    const mrr = await api('GET', `/v1/stats/mrr?${range}`);
+    expect(mrr.statusCode, mrr.body).toBe(200);
+    expect(mrr.json().series.at(-1)).toMatchObject({ endingMrr: '7500000', newMrr: '10000000', contractionMrr: '2500000' });
+    const forecast = await api('GET', `/v1/stats/forecast?${range}&horizon=3`);
+    expect(forecast.statusCode, forecast.body).toBe(200);
+    expect(forecast.json().summary.mrrNow).toBe('7500000');
+    expect(forecast.json().series.map((p: { scheduledMrr: string }) => p.scheduledMrr)).toEqual(['7500000', '7500000', '7500000']);
+
+    expect((await api('DELETE', `/v1/subscriptions/${subscriptionId}/discount`)).statusCode).toBe(200);
+    expect((await api('GET', `/v1/stats/mrr?${range}`)).json().series.at(-1).endingMrr).toBe('10000000');
+    expect((await api('GET', `/v1/stats/forecast?${range}&horizon=1`)).json().series[0].scheduledMrr).toBe('10000000');
+  });
+
+  it('gives a pending charge its discount line but no receipt, and another merchant neither', async () => {
+    const subscriptionId = await seedSubscription();
+    const coupon = (await api('POST', '/v1/coupons', { amountOff: '1500000', duration: 'once' })).json();
+    expect((await api('POST', `/v1/subscriptions/${subscriptionId}/discount`, { coupon: coupon.id })).statusCode).toBe(200);
+    const discountId = (await api('GET', `/v1/subscriptions/${subscriptionId}`)).json().discount.id;
+    const charge = await upsertChargeAttempt(db.sql, {
+      id: newId('subscriptionCharge'),
+      merchantId: merchant.merchantId,
+      livemode: false,
+      subscriptionId,
+      periodIndex: 0,
+      periodStart: new Date('2027-01-31T00:00:00Z'),
+      amount: '8500000',
+      attempt: 1,
+      discount: { id: discountId, amountOff: '1500000' },
+    });
+    const read = await api('GET', `/v1/subscription-charges/${charge.id}`);
+    expect(read.json().lines).toEqual([
+      { kind: 'subscription', description: 'Monthly', amount: '10000000' },
+      { kind: 'discount', description: 'Discount (1.50 USDC off)', amount: '-1500000' },
+    ]);
+    const receipt = await api('GET', `/v1/subscription-charges/${charge.id}/receipt`);
+    expect(receipt.statusCode).toBe(403);
+    expect(receipt.json().error).toMatchObject({ code: 'session_invalid_state', param: 'id' });
+    const foreign = await api('GET', `/v1/subscription-charges/${charge.id}/receipt`, undefined, other.secretKey);
+    expect(foreign.statusCode).toBe(404);
+    expect((await api('GET', '/v1/subscription-charges/nope/receipt')).json().error).toMatchObject({
+      code: 'not_found',
+      param: 'id',
+    });
   });
 
   it('refuses a coupon that cannot be redeemed, with the envelope, changing nothing', async () => {

@@ -473,6 +473,78 @@ describe('journeys', () => {
     expect(await status()).toBe('active');
   });
 
+  it('creates a coupon with its options and a promotion code on it, deactivates the code, and applies the coupon to a subscription', async () => {
+    await open('Coupons');
+    await page.getByLabel('Name').fill('Spring 20');
+    await page.getByLabel('Discount', { exact: true }).selectOption('percent');
+    await page.getByLabel('Percent off').fill('20');
+    await page.getByLabel('Duration').selectOption('repeating');
+    await page.getByLabel('Periods').fill('3');
+    await page.getByLabel('Max redemptions').fill('100');
+    await page.getByLabel('Redeem by').fill('2099-12-31');
+    await page
+      .getByRole('group', { name: /Only for these plans/ })
+      .getByLabel('Coffee club')
+      .check();
+    await page.getByRole('button', { name: 'Create coupon' }).click();
+    await page.getByRole('status').filter({ hasText: 'Coupon “Spring 20” created: 20% off, 3 periods.' }).waitFor();
+    const coupons = page.getByRole('table', { name: 'Coupons' });
+    const row = coupons.getByRole('row').filter({ hasText: 'Spring 20' });
+    await row.getByText('0 of 100').waitFor();
+    expect(await row.locator('td[data-label="Plans"]').textContent()).toBe('Coffee club');
+    const [plan] = await db.sql<
+      { id: string }[]
+    >`select id from subscription_plans where merchant_id = ${merchant.merchantId} and name = 'Coffee club'`;
+    const listed = (await apiCall('GET', '/v1/coupons?limit=100', merchant.secretKey)).body.data as Record<string, unknown>[];
+    const coupon = listed.find((c) => c.name === 'Spring 20')!;
+    expect(coupon).toMatchObject({
+      percentOff: 20,
+      amountOff: null,
+      duration: 'repeating',
+      durationInPeriods: 3,
+      maxRedemptions: 100,
+      redeemBy: '2099-12-31T23:59:59.000Z',
+      appliesTo: { planIds: [plan!.id] },
+      valid: true,
+    });
+
+    // A promotion code on it, first-time customers only, redeemable once; then deactivated.
+    await row.getByRole('button', { name: 'Promotion codes of Spring 20' }).click();
+    const codes = page.getByRole('region', { name: 'Promotion codes of “Spring 20”' });
+    await codes.getByLabel('Code', { exact: true }).fill('SPRING20');
+    await codes.getByLabel('Code max redemptions').fill('1');
+    await codes.getByLabel('First-time customers only').check();
+    await codes.getByRole('button', { name: 'Create code' }).click();
+    await codes.getByRole('status').filter({ hasText: 'Promotion code SPRING20 created.' }).waitFor();
+    const codeRow = codes.getByRole('table', { name: 'Promotion codes' }).getByRole('row').filter({ hasText: 'SPRING20' });
+    await codeRow.getByText('active').waitFor();
+    const stored = async () =>
+      ((await apiCall('GET', '/v1/promotion-codes?code=SPRING20', merchant.secretKey)).body.data as Record<string, unknown>[])[0];
+    expect(await stored()).toMatchObject({ coupon: coupon.id, maxRedemptions: 1, firstTimeTransaction: true, active: true });
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-coupon-codes.png`, fullPage: true });
+    await codeRow.getByRole('button', { name: 'Deactivate SPRING20' }).click();
+    await codeRow.getByText('inactive').waitFor();
+    expect(await stored()).toMatchObject({ active: false });
+
+    // The coupon on a subscription: shown with what is left of it, then removed.
+    await open('Subscriptions');
+    await page.getByLabel('Status').selectOption('active');
+    await page.getByLabel('Plan').selectOption({ label: 'Coffee club' });
+    await page.getByRole('table', { name: 'Subscriptions' }).locator('tbody tr').first().getByRole('button').click();
+    const detail = page.getByRole('region', { name: 'Subscription detail' });
+    const subscriptionId = (await detail.getByRole('heading', { level: 2 }).locator('code').textContent())!;
+    await detail.getByLabel('Coupon').selectOption({ label: 'Spring 20 (20% off, 3 periods)' });
+    await detail.getByRole('button', { name: 'Apply coupon' }).click();
+    await detail.getByText(/^Spring 20: 20% off, 3 periods \(3 periods left, until /).waitFor();
+    const discounted = (await apiCall('GET', `/v1/subscriptions/${subscriptionId}`, merchant.secretKey)).body;
+    expect(discounted.discount).toMatchObject({ coupon: { id: coupon.id }, periodsRemaining: 3 });
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-subscription-discount.png`, fullPage: true });
+    await detail.getByRole('button', { name: 'Remove discount' }).click();
+    await detail.getByRole('button', { name: 'Remove', exact: true }).click();
+    await detail.getByRole('button', { name: 'Apply coupon' }).waitFor();
+    expect((await apiCall('GET', `/v1/subscriptions/${subscriptionId}`, merchant.secretKey)).body.discount).toBeNull();
+  });
+
   it('saves the agent configuration and approves a proposed escrow job', async () => {
     await open('Agents');
     await page.getByLabel('Recovery', { exact: true }).check();
@@ -1033,6 +1105,7 @@ describe('screenshots', () => {
     'Payments',
     'Subscriptions',
     'Plans',
+    'Coupons',
     'Invoices',
     'Refunds',
     'Customers',

@@ -32,6 +32,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
 import { recordHistory } from '../support/histories.js';
+import { pdfText } from '../support/pdf.js';
 import { subscriptionManagerV2Abi } from '../../src/chain/generated/contracts.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
@@ -441,10 +442,35 @@ describe('a 20%-off coupon for 3 periods on a test clock', () => {
       ['8000000', '10000000', '2000000'],
       ['10000000', '10000000', null],
     ]);
+    // The receipt's lines: the plan's amount, the discount line (negative), adding up to what was pulled.
+    const discountLine = { kind: 'discount', description: 'Discount (Spring 20, 20% off)', amount: '-2000000' };
+    const planLine = { kind: 'subscription', description: 'Coupon monthly', amount: '10000000' };
+    expect(rows.map((c) => c.lines)).toEqual([[planLine, discountLine], [planLine, discountLine], [planLine, discountLine], [planLine]]);
+    const receipt = await api('GET', `/v1/subscription-charges/${rows[0].id}/receipt`);
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    expect(receipt.headers['content-type']).toBe('application/pdf');
+    const receiptText = await pdfText(receipt.rawPayload);
+    for (const text of [
+      'Receipt',
+      'Coupon monthly',
+      '10.00 USDC',
+      'Discount (Spring 20, 20% off)',
+      '-2.00 USDC',
+      'Total paid',
+      '8.00 USDC',
+    ]) {
+      expect(receiptText).toContain(text);
+    }
+    const fullText = await pdfText((await api('GET', `/v1/subscription-charges/${rows[3].id}/receipt`)).rawPayload);
+    expect(fullText).toContain('10.00 USDC');
+    expect(fullText).not.toContain('Discount');
     // The discount ran out with the third period: ended, recorded, gone from the subscription.
     expect((await api('GET', `/v1/subscriptions/${subscriptionId}`)).json().discount).toBeNull();
     const events = (await api('GET', `/v1/events?objectId=${subscriptionId}&limit=100`)).json().data as { type: string; data: any }[];
     const ended = events.filter((e) => e.type === 'customer.discount.deleted');
+    // The webhook of the first charge carries the same lines.
+    const charged = events.find((e) => e.type === 'subscription.charged' && e.data.object.id === rows[0].id);
+    expect(charged?.data.object.lines).toEqual([planLine, discountLine]);
     expect(ended).toHaveLength(1);
     expect(ended[0]!.data.object).toMatchObject({ id: applied.json().discount.id, periodsRemaining: 0 });
     const [discount] = await db.sql<{ endReason: string; periodsApplied: number }[]>`

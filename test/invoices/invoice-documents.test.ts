@@ -1,7 +1,6 @@
 // What the customer reads: the invoice PDF (opened with pdf.js, the text found in it), the hosted
 // invoice page behind hostedInvoiceUrl, and money written as money. Real app and Postgres; the
 // workflows are not needed (their starts wait in the outbox).
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
@@ -9,6 +8,7 @@ import { formatAmount, formatMoney } from '../../src/money/format.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { settingsOf, sharedChain } from '../support/chain.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { pdfText } from '../support/pdf.js';
 
 let db: TestDatabase;
 let t: TestApp;
@@ -44,17 +44,6 @@ async function createInvoice() {
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
-}
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  const texts: string[] = [];
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const content = await (await pdf.getPage(n)).getTextContent();
-    texts.push(content.items.map((item) => ('str' in item ? item.str : '')).join('\n'));
-  }
-  await pdf.destroy();
-  return texts.join('\n');
 }
 
 describe('money formatting', () => {

@@ -1,7 +1,7 @@
 // Subscriptions: filter by status and plan, a detail view with its charges,
 // pause and resume, and cancel with a confirmation.
 import { useEffect, useState } from 'react';
-import { api } from '../api.ts';
+import { api, download } from '../api.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
@@ -13,6 +13,7 @@ import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { decimalAmount } from '../csv.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { TxHash } from '../components/TxHash.tsx';
+import { discountSummary, SubscriptionDiscountActions } from '../components/SubscriptionDiscount.tsx';
 import { chainName } from '../chain.ts';
 import { formatAmount, formatDate, shortId } from '../format.ts';
 import type { Charge, Plan, Subscription } from '../types.ts';
@@ -76,6 +77,8 @@ export function SubscriptionDetail({
         </dd>
         <dt>Customer email</dt>
         <dd>{subscription.customer.email ?? '—'}</dd>
+        <dt>Discount</dt>
+        <dd>{subscription.discount ? discountSummary(subscription.discount) : '—'}</dd>
         <dt>Next charge</dt>
         <dd>{formatDate(subscription.nextChargeAt)}</dd>
         <dt>Trial ends</dt>
@@ -134,6 +137,7 @@ export function SubscriptionDetail({
           </ConfirmButton>
         </div>
       )}
+      {!TERMINAL.has(subscription.status) && <SubscriptionDiscountActions subscription={subscription} onChanged={onChanged} />}
       <ErrorMessage error={error} />
       <h3>Charges</h3>
       <PaginatedTable<Charge>
@@ -143,10 +147,32 @@ export function SubscriptionDetail({
         columns={[
           { header: 'Period', cell: (c) => String(c.periodIndex + 1) },
           { header: 'Amount', cell: (c) => formatAmount(c.amount, c.currency), className: 'num' },
+          {
+            header: 'Discount',
+            // The receipt's discount line: "Discount (Spring 20, 20% off) -2.00 USDC".
+            cell: (c) =>
+              c.lines
+                .filter((line) => line.kind === 'discount')
+                .map((line) => `${line.description} ${formatAmount(line.amount, c.currency)}`)
+                .join('; ') || '—',
+          },
           { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
           { header: 'Attempts', cell: (c) => String(c.attempts), className: 'num' },
           { header: 'Failure', cell: (c) => c.failureReason ?? '—' },
           { header: 'Settled', cell: (c) => formatDate(c.settledAt) },
+          {
+            header: 'Receipt',
+            cell: (c) =>
+              c.status === 'succeeded' ? (
+                <ActionButton
+                  label="PDF"
+                  ariaLabel={`Receipt of period ${c.periodIndex + 1}`}
+                  action={() => download(`/v1/subscription-charges/${encodeURIComponent(c.id)}/receipt`, `receipt-${c.id}.pdf`)}
+                />
+              ) : (
+                '—'
+              ),
+          },
         ]}
         empty="No charges yet."
       />

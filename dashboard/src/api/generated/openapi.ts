@@ -1431,6 +1431,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscription-charges/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the receipt of a subscription charge as a PDF
+         * @description For a succeeded charge: merchant name, the period, the payment date, the charge's `lines` (the plan's amount, then `Discount (<coupon name>, 20% off)` with its negative amount) and the total paid, with the transaction. 403 session_invalid_state for a charge that has not succeeded.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_read`.
+         */
+        get: operations["getSubscriptionChargeReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subscription-charges": {
         parameters: {
             query?: never;
@@ -4523,6 +4545,15 @@ export interface components {
                 /** @description What the discount took off this period, in base units. */
                 amountOff: string;
             } | null;
+            /** @description The charge as its receipt lists it: the plan's full amount, then the discount line if any; they sum to `amount`. */
+            lines: {
+                /** @enum {string} */
+                kind: "subscription" | "discount";
+                /** @description The plan's name, or `Discount (<coupon name>, 20% off)`. */
+                description: string;
+                /** @description Base units; a discount line is negative (`-2000000`). */
+                amount: string;
+            }[];
             currency: string;
             /**
              * @description `failed` is the latest attempt's outcome; a later retry may still succeed.
@@ -6480,6 +6511,15 @@ export interface components {
                 /** @description What the discount took off this period, in base units. */
                 amountOff: string;
             } | null;
+            /** @description The charge as its receipt lists it: the plan's full amount, then the discount line if any; they sum to `amount`. */
+            lines: {
+                /** @enum {string} */
+                kind: "subscription" | "discount";
+                /** @description The plan's name, or `Discount (<coupon name>, 20% off)`. */
+                description: string;
+                /** @description Base units; a discount line is negative (`-2000000`). */
+                amount: string;
+            }[];
             currency: string;
             /**
              * @description `failed` is the latest attempt's outcome; a later retry may still succeed.
@@ -10171,6 +10211,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubscriptionCharge"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSubscriptionChargeReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `subch_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt as a PDF document (attachment receipt-<charge id>.pdf). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
                 };
             };
             /** @description Default Response */
