@@ -6,7 +6,7 @@ import type { EventDispatcher } from '../events/dispatch.js';
 import { commitWithEvents } from '../events/commit.js';
 import * as subscriptionRepo from '../subscriptions/repo.js';
 import * as repo from './repo.js';
-import { recordPlanChangeEvent } from './service.js';
+import { planSetting, recordPlanChangeEvent } from './service.js';
 
 export async function applyDuePlanChange(
   sql: Sql,
@@ -21,7 +21,7 @@ export async function applyDuePlanChange(
     if (!sub || subscriptionRepo.TERMINAL_STATUSES.includes(sub.status)) return { applied: false };
     const change = await repo.applyDuePlanChange(tx, sub.id, input.periodIndex, input.at);
     if (!change) return { applied: false };
-    await repo.setSubscriptionPlan(tx, sub.id, { planId: change.toPlanId, priceAmount: change.toAmount });
+    await repo.setSubscriptionPlan(tx, sub.id, planSetting(sub, change.toPlanId, change.toAmount));
     await recordPlanChangeEvent(tx, record, sub.id, change, {
       planId: sub.planId,
       planAmount: sub.priceAmount ?? sub.amount,

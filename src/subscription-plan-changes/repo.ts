@@ -75,10 +75,18 @@ export async function applyDuePlanChange(
   return row;
 }
 
-/** Sets the subscription's plan and what a period charges (before a discount). */
-export async function setSubscriptionPlan(db: Db, subscriptionId: string, plan: { planId: string; priceAmount: string }): Promise<void> {
+/**
+ * Sets the subscription's plan, what a period charges (before a discount) and, under an open discount, what
+ * it charges after it (MRR counts it, 00042): one update, so one MRR change.
+ */
+export async function setSubscriptionPlan(
+  db: Db,
+  subscriptionId: string,
+  plan: { planId: string; priceAmount: string; discountedAmount: string | null },
+): Promise<void> {
   await db`
-    update subscriptions set plan_id = ${plan.planId}, price_amount = ${plan.priceAmount}, updated_at = now()
+    update subscriptions set plan_id = ${plan.planId}, price_amount = ${plan.priceAmount},
+      discounted_amount = ${plan.discountedAmount}, updated_at = now()
     where id = ${subscriptionId}`;
 }
 

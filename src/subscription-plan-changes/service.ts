@@ -9,6 +9,7 @@ import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors
 import type { EventDispatcher } from '../events/dispatch.js';
 import { commitWithEvents, type RecordEvent } from '../events/commit.js';
 import type { MerchantScope } from '../http/principal.js';
+import { discountedAmount } from '../coupons/discount-amount.js';
 import { newId } from '../ids.js';
 import { findPlan, findPlanById, type PlanRow } from '../subscription-plans/repo.js';
 import { renderSubscription } from '../subscriptions/api-shape.js';
@@ -41,7 +42,20 @@ export async function recordPlanChangeEvent(
   return updated;
 }
 
-export function createPlanChangeService({ sql, events }: { sql: Sql; events: EventDispatcher }) {
+/** The plan and price a change sets, with the open discount (if any) taken off the new price. */
+export function planSetting(sub: subscriptionRepo.SubscriptionRow, planId: string, priceAmount: string) {
+  const discounted = sub.discount ? discountedAmount(BigInt(priceAmount), sub.discount).charged.toString() : null;
+  return { planId, priceAmount, discountedAmount: discounted };
+}
+
+export type PlanChangeServiceDeps = {
+  sql: Sql;
+  events: EventDispatcher;
+  /** The time off a test clock (default the wall clock; workflow tests pass the time-skipping server's). */
+  now?: () => Date;
+};
+
+export function createPlanChangeService({ sql, events, now: wallNow }: PlanChangeServiceDeps) {
   const planNotUsable = (message: string) => new InvalidRequestError(message, { param: 'planId' });
 
   const checkTarget = (sub: subscriptionRepo.SubscriptionRow, current: PlanRow, target: PlanRow | undefined): PlanRow => {
@@ -75,7 +89,7 @@ export function createPlanChangeService({ sql, events }: { sql: Sql; events: Eve
         if (!CHANGEABLE.includes(sub.status)) {
           throw new InvalidStateError(`The plan of a ${sub.status} subscription cannot be changed; only trialing or active ones.`);
         }
-        const now = await businessNow(tx, sub);
+        const now = await businessNow(tx, sub, wallNow);
         const currentAmount = sub.priceAmount ?? sub.amount;
         const waiting = sub.pendingPlanChange ? renderPendingPlanChange(sub.pendingPlanChange) : null;
         if (input.planId === sub.planId) {
@@ -126,7 +140,7 @@ export function createPlanChangeService({ sql, events }: { sql: Sql; events: Eve
             prorationAmount: decision.prorationAmount.toString(),
             appliedAt: now,
           });
-          await repo.setSubscriptionPlan(tx, sub.id, { planId: target.id, priceAmount: target.amount });
+          await repo.setSubscriptionPlan(tx, sub.id, planSetting(sub, target.id, target.amount));
           return recordPlanChangeEvent(tx, record, sub.id, change, { ...previous, planId: sub.planId, planAmount: currentAmount });
         }
         const change = await repo.insertPlanChange(tx, {
