@@ -92,16 +92,19 @@ export async function setSubscriptionPlan(
 
 /**
  * The prorations the first charge of period `periodIndex` collects: those of changes applied in an earlier
- * period and not yet collected are claimed for it (their own rows only: no lock on the subscription), then
- * everything claimed for it is summed, so a retried attempt finds the same total.
+ * period and not yet collected are claimed for it (their own rows only: no lock on the subscription), and
+ * the total claimed for it is returned, so a retried attempt finds the same total. One statement: the outer
+ * read sees the rows as they were before the claim, so the two sums never count a row twice.
  */
 export async function claimProrations(db: Db, subscriptionId: string, periodIndex: number): Promise<bigint> {
-  await db`
-    update subscription_plan_changes set proration_period_index = ${periodIndex}
-    where subscription_id = ${subscriptionId} and status = 'applied' and proration_amount > 0
-      and proration_period_index is null and period_index < ${periodIndex}`;
   const [row] = await db<{ total: string }[]>`
-    select coalesce(sum(proration_amount), 0)::text as total from subscription_plan_changes
-    where subscription_id = ${subscriptionId} and proration_period_index = ${periodIndex}`;
+    with claimed as (
+      update subscription_plan_changes set proration_period_index = ${periodIndex}
+      where subscription_id = ${subscriptionId} and status = 'applied' and proration_amount > 0
+        and proration_period_index is null and period_index < ${periodIndex}
+      returning proration_amount)
+    select (coalesce((select sum(proration_amount) from claimed), 0)
+      + coalesce((select sum(proration_amount) from subscription_plan_changes
+                  where subscription_id = ${subscriptionId} and proration_period_index = ${periodIndex}), 0))::text as total`;
   return BigInt(row!.total);
 }
