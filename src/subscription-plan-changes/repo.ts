@@ -31,15 +31,16 @@ const columns = (db: Db) =>
      effective_period_index as "effectivePeriodIndex", effective_at as "effectiveAt", proration_amount::text as "prorationAmount",
      proration_period_index as "prorationPeriodIndex", applied_at as "appliedAt", cancelled_at as "cancelledAt", created_at as "createdAt"`;
 
-export type NewPlanChange = Omit<PlanChangeRow, 'prorationPeriodIndex' | 'cancelledAt' | 'createdAt'> & { createdAt: Date };
+/** `createdAt` is when the row is written (wall time); the change's business time is `effectiveAt` / `appliedAt`. */
+export type NewPlanChange = Omit<PlanChangeRow, 'prorationPeriodIndex' | 'cancelledAt' | 'createdAt'>;
 
 export async function insertPlanChange(db: Db, c: NewPlanChange): Promise<PlanChangeRow> {
   const [row] = await db<PlanChangeRow[]>`
     insert into subscription_plan_changes (id, merchant_id, livemode, subscription_id, from_plan_id, to_plan_id, from_amount,
-      to_amount, proration_behavior, status, period_index, effective_period_index, effective_at, proration_amount, applied_at, created_at)
+      to_amount, proration_behavior, status, period_index, effective_period_index, effective_at, proration_amount, applied_at)
     values (${c.id}, ${c.merchantId}, ${c.livemode}, ${c.subscriptionId}, ${c.fromPlanId}, ${c.toPlanId}, ${c.fromAmount},
       ${c.toAmount}, ${c.prorationBehavior}, ${c.status}, ${c.periodIndex}, ${c.effectivePeriodIndex}, ${c.effectiveAt},
-      ${c.prorationAmount}, ${c.appliedAt}, ${c.createdAt})
+      ${c.prorationAmount}, ${c.appliedAt})
     returning ${columns(db)}`;
   return row!;
 }

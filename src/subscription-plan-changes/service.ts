@@ -128,7 +128,6 @@ export function createPlanChangeService({ sql, events, now: wallNow }: PlanChang
           toAmount: target.amount,
           prorationBehavior,
           periodIndex: decision.periodIndex,
-          createdAt: now,
         } as const;
         const previous = { pendingPlanChange: waiting };
         if (decision.kind === 'applied') {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCustomer } from '../../src/customers/repo.js';
 import { newId } from '../../src/ids.js';
 import { insertPlan } from '../../src/subscription-plans/repo.js';
+import { claimProrations } from '../../src/subscription-plan-changes/repo.js';
 import { insertSubscriptionIfAbsent } from '../../src/subscriptions/repo.js';
 import { periodStart } from '../../src/subscriptions/periods.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -185,16 +186,16 @@ describe('plan changes', () => {
     const response = await change(id, { planId: plans.mid });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ planId: plans.mid, amount: USDC(40), planAmount: USDC(25), pendingPlanChange: null });
-    const [row] = await db.sql<{ prorationAmount: string; status: string; createdAt: Date; periodIndex: number }[]>`
-      select proration_amount::text as "prorationAmount", status, created_at as "createdAt", period_index as "periodIndex"
+    const [row] = await db.sql<{ prorationAmount: string; status: string; at: Date; periodIndex: number }[]>`
+      select proration_amount::text as "prorationAmount", status, effective_at as at, period_index as "periodIndex"
       from subscription_plan_changes where subscription_id = ${id}`;
     // Recomputed here from the change's time and the calendar period holding it.
     const schedule = { anchor: FIRST_PERIOD_START, interval: 'monthly' as const, intervalCount: 1 };
     const start = periodStart(schedule, row!.periodIndex);
     const end = periodStart(schedule, row!.periodIndex + 1);
-    expect(start.getTime()).toBeLessThanOrEqual(row!.createdAt.getTime());
-    expect(end.getTime()).toBeGreaterThan(row!.createdAt.getTime());
-    const remaining = BigInt(Math.floor((end.getTime() - row!.createdAt.getTime()) / 1000));
+    expect(start.getTime()).toBeLessThanOrEqual(row!.at.getTime());
+    expect(end.getTime()).toBeGreaterThan(row!.at.getTime());
+    const remaining = BigInt(Math.floor((end.getTime() - row!.at.getTime()) / 1000));
     const period = BigInt((end.getTime() - start.getTime()) / 1000);
     expect(row).toMatchObject({ status: 'applied', prorationAmount: ((15_000_000n * remaining) / period).toString() });
     expect(BigInt(row!.prorationAmount)).toBeGreaterThan(0n);
@@ -209,6 +210,13 @@ describe('plan changes', () => {
       ['contraction', USDC(10)],
       ['expansion', USDC(25)],
     ]);
+
+    // The next period's first charge claims it once; a retried attempt of that period finds the same total,
+    // the period in progress (already charged) and later periods find none.
+    expect(await claimProrations(db.sql, id, row!.periodIndex)).toBe(0n);
+    expect(await claimProrations(db.sql, id, row!.periodIndex + 1)).toBe(BigInt(row!.prorationAmount));
+    expect(await claimProrations(db.sql, id, row!.periodIndex + 1)).toBe(BigInt(row!.prorationAmount));
+    expect(await claimProrations(db.sql, id, row!.periodIndex + 2)).toBe(0n);
 
     // `none`: in effect at once, nothing to collect.
     const none = await change(id, { planId: plans.big, prorationBehavior: 'none' });
