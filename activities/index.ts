@@ -15,6 +15,7 @@ import { createRefundActivities } from './refunds.js';
 import { createSubscriptionRenewalActivities } from './subscription-renewals.js';
 import { createSubscriptionActivities } from './subscriptions.js';
 import { createSubscriptionChargeActivities } from './subscription-charge.js';
+import { createSubscriptionPlanChangeActivities } from './subscription-plan-changes.js';
 import { createTestClockActivities } from './test-clocks.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
@@ -62,6 +63,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRefundActivities({ sql: deps.sql, events, chain: deps.chain }),
     ...subscriptions,
     ...createSubscriptionChargeActivities({ subscriptions, renewals, recovery }),
+    ...createSubscriptionPlanChangeActivities({ sql: deps.sql, events }),
     ...createAgentActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),
     ...createAgentDailyActivities({ sql: deps.sql, events, emails }),
     ...createAgentYieldActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),

@@ -18,6 +18,8 @@ import { renderSubscription } from '../src/subscriptions/api-shape.js';
 import { businessNow } from '../src/test-clocks/business-time.js';
 import { clampGraceToWindow, windowLeftHours } from '../src/subscriptions/grace-clamp.js';
 import { discountedAmount } from '../src/coupons/discount-amount.js';
+import { chargedWithProrations } from '../src/subscription-plan-changes/proration.js';
+import { claimProrations } from '../src/subscription-plan-changes/repo.js';
 import { countDiscountedPeriod } from '../src/discounts/charged-period.js';
 
 export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
@@ -124,7 +126,15 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       if (sub.status === 'paused') return { kind: 'paused' };
       // The discount is read here, at charge time, from the subscription's open discount: the workflow's
       // commands do not change. The first attempt fixes the period's amount; a retry keeps it.
-      const discounted = sub.discount ? discountedAmount(BigInt(sub.amount), sub.discount) : null;
+      // The price is the current plan's (a plan change may have lowered it, or raised it within the cap).
+      const price = sub.priceAmount ?? sub.amount;
+      const discounted = sub.discount ? discountedAmount(BigInt(price), sub.discount) : null;
+      // An upgrade's proration rides on the next period's pull, never past the cap (src/subscription-plan-changes).
+      const amount = chargedWithProrations(
+        discounted ? discounted.charged : BigInt(price),
+        await claimProrations(sql, sub.id, input.periodIndex),
+        BigInt(sub.amount),
+      );
       const charge = await chargeRepo.upsertChargeAttempt(sql, {
         id: newId('subscriptionCharge'),
         merchantId: sub.merchantId,
@@ -132,7 +142,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         subscriptionId: sub.id,
         periodIndex: input.periodIndex,
         periodStart: new Date(input.periodStart),
-        amount: discounted ? discounted.charged.toString() : sub.amount,
+        amount: amount.toString(),
         attempt: input.attempt,
         discount: sub.discount && discounted ? { id: sub.discount.id, amountOff: discounted.discount.toString() } : null,
       });

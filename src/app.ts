@@ -53,6 +53,8 @@ import { registerPromotionCodeRoutes } from './promotion-codes/routes.js';
 import { createPromotionCodeService } from './promotion-codes/service.js';
 import { registerDiscountRoutes } from './discounts/routes.js';
 import { createDiscountService } from './discounts/service.js';
+import { registerPlanChangeRoutes } from './subscription-plan-changes/routes.js';
+import { createPlanChangeService } from './subscription-plan-changes/service.js';
 import { createPlanService } from './subscription-plans/service.js';
 import { registerTokenRoutes } from './tokens/routes.js';
 import { registerPaymentSessionRoutes } from './payment-sessions/routes.js';
@@ -188,6 +190,7 @@ export async function buildApp(deps: AppDeps) {
   registerCouponRoutes(app, (db) => createCouponService({ sql: db, events }));
   registerPromotionCodeRoutes(app, (db) => createPromotionCodeService({ sql: db, events }));
   registerDiscountRoutes(app, (db) => createDiscountService({ sql: db, events }));
+  registerPlanChangeRoutes(app, (db) => createPlanChangeService({ sql: db, events }));
   registerMerchantRoutes(app, (db) =>
     createMerchantService({
       sql: db,

@@ -36,6 +36,7 @@ export const ID_PREFIXES = {
   coupon: 'coupon',
   promotionCode: 'promo',
   discount: 'di',
+  planChange: 'spc',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

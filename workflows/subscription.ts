@@ -11,6 +11,8 @@
 //     workflows/subscription-cancel.ts then runs the on-chain cancel)
 //   active --(POST .../pause: read model set to paused)--> paused: each period that comes due is skipped (never charged)
 //   paused --(POST .../resume)--> active: charging resumes at the next period that comes due
+//   at each period's start, before its charge: a plan change scheduled for it (a downgrade) is applied;
+//     the charge reads the plan's amount and any proration to collect from the read model
 //
 // Every side effect is an idempotent activity keyed by subscriptionId:periodIndex
 // (a unique charge row, the contract's once-per-period guard). The calendar
@@ -24,6 +26,7 @@ import {
   continueAsNew,
   defineQuery,
   defineSignal,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -339,6 +342,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       const wait = start.getTime() - clock.now();
       if (wait > 0) await clock.waitFor(() => cancelRequest !== null, wait);
       if (cancelRequest) return finishCancelled(cancelRequest);
+      // A plan change scheduled for this period (a downgrade, issue 40) takes effect before it is charged.
+      // Patched: runs started before plan changes existed replay without this step (docs/decisions.md).
+      if (patched('plan-changes')) {
+        await localDb.applyDuePlanChange({ subscriptionId: input.subscriptionId, periodIndex: index, nowMs: clock.now() });
+      }
 
       const outcome = await chargePeriod(index, start);
       if (outcome !== 'charged' && outcome !== 'skipped') return outcome;

@@ -114,7 +114,8 @@ export async function redeemOntoSubscription(
     promotionCodeId: code?.id ?? null,
     startedAt: now,
   });
-  await repo.setDiscountedAmount(tx, sub.id, discountedAmount(BigInt(sub.amount), coupon).charged.toString());
+  // On the plan's current amount (a plan change may have moved it under the authorised `amount`).
+  await repo.setDiscountedAmount(tx, sub.id, discountedAmount(BigInt(sub.priceAmount ?? sub.amount), coupon).charged.toString());
   const updated = (await subscriptionRepo.findSubscriptionById(tx, sub.id))!;
   const subscription = renderSubscription(updated);
   await record({ ...scope, type: 'customer.discount.created', data: { object: subscription.discount, subscription } });

@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'subscription.charge_failed',
   'subscription.cancelled',
   'subscription.lapsed',
+  /** A plan change (issue 40): asked for, applied, cancelled; data.planChange the change, data.previousAttributes what it changed. docs/events.md. */
+  'subscription.updated',
   'agent.action_executed',
   'agent.job_proposed',
   'agent.job_completed',

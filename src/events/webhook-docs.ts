@@ -6,6 +6,7 @@
 // so the payload and the API object cannot drift. docs/events.md has the same in prose.
 import { REFUSAL_CODES } from '../chain/refusals.js';
 import { couponEventExamples } from './coupon-event-examples.js';
+import { planChangeEventExamples } from './plan-change-event-examples.js';
 import type { EventType } from './types.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -48,7 +49,7 @@ function webhook(type: EventType, summary: string, description: string, data: Js
 
 /** A state-change event (no refusal codes), with its example body. */
 function changeWebhook(type: EventType, summary: string, description: string, data: JsonSchema): JsonSchema {
-  const example = couponEventExamples[type];
+  const example = couponEventExamples[type] ?? planChangeEventExamples[type];
   return {
     post: {
       summary,
@@ -76,6 +77,26 @@ const discountData = (objectDescription: string): JsonSchema => ({
     subscription: ref('Subscription'),
   },
 });
+
+/** Issue 40, item 1: a subscription's plan change. */
+function planChangeWebhooks(): Record<string, JsonSchema> {
+  return {
+    'subscription.updated': changeWebhook(
+      'subscription.updated',
+      "A subscription's plan changed, or a plan change was scheduled, is waiting for the customer or was cancelled",
+      '`planChange.status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). `previousAttributes` holds the values of `object` the change replaced (`planId`, `planAmount`, `pendingPlanChange`).',
+      {
+        type: 'object',
+        required: ['object', 'planChange', 'previousAttributes'],
+        properties: {
+          object: ref('Subscription'),
+          planChange: ref('SubscriptionPlanChange'),
+          previousAttributes: { type: 'object', description: 'The fields of `object` before this change, with their values then.' },
+        },
+      },
+    ),
+  };
+}
 
 /** Issue 40: coupons, promotion codes and a subscription's discount. */
 function couponWebhooks(): Record<string, JsonSchema> {
@@ -144,6 +165,7 @@ const depositRecord: JsonSchema = {
 export function eventWebhooks(): Record<string, JsonSchema> {
   return {
     ...couponWebhooks(),
+    ...planChangeWebhooks(),
     'payment.failed': webhook(
       'payment.failed',
       'A relayed payment failed',

@@ -300,8 +300,9 @@ export async function scheduleGroups(db: Db, f: StatsFilter): Promise<ScheduleGr
     from (
       -- Grouped first on narrow keys (dates, not text; the plan id, not its columns) and on the
       -- amount, so the MRR of a group is its count times one subscription's (truncated) MRR.
-      -- A subscription under a discount pays its discounted amount (issue 40), as the MRR ledger counts it.
-      select s.plan_id, coalesce(s.discounted_amount, s.amount) as amount, (s.first_period_start at time zone 'UTC')::date as first_day,
+      -- A subscription under a discount pays its discounted amount (issue 40), as the MRR ledger counts it;
+      -- otherwise its plan's price (after a plan change), else the amount it authorised.
+      select s.plan_id, coalesce(s.discounted_amount, s.price_amount, s.amount) as amount, (s.first_period_start at time zone 'UTC')::date as first_day,
         (s.next_charge_at at time zone 'UTC')::date as next_day, coalesce(s.current_period_index + 1, 0) as next_index,
         case when s.periods = 0 then null else greatest(s.periods - coalesce(s.current_period_index + 1, 0), 0) end as remaining,
         s.status = 'trialing' as trialing, count(*) as subscriptions

@@ -1,5 +1,6 @@
 // The API shape of a subscription, shared by the routes, the chain-event hooks and the activities.
 import { renderDiscount } from '../discounts/api-shape.js';
+import { renderPendingPlanChange } from '../subscription-plan-changes/api-shape.js';
 import type * as repo from './repo.js';
 import type { Subscription } from './schemas.js';
 
@@ -12,6 +13,7 @@ export function renderSubscription(row: repo.SubscriptionRow): Subscription {
     status: row.status,
     customer: { id: row.customerId, walletAddress: row.customerWalletAddress, email: row.customerEmail },
     amount: row.amount,
+    planAmount: row.priceAmount ?? row.amount,
     currency: 'USDC',
     onChain: {
       chainId: row.chainId,
@@ -34,6 +36,7 @@ export function renderSubscription(row: repo.SubscriptionRow): Subscription {
     lapsedAt: iso(row.lapsedAt),
     completedAt: iso(row.completedAt),
     discount: row.discount ? renderDiscount(row.discount, row) : null,
+    pendingPlanChange: row.pendingPlanChange ? renderPendingPlanChange(row.pendingPlanChange) : null,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

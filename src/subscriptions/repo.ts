@@ -45,6 +45,24 @@ export type SubscriptionRow = {
   updatedAt: Date;
   /** The open discount (src/discounts), with its coupon's terms and the plan's schedule; null: none. */
   discount: OpenDiscount | null;
+  /** What a period charges before a discount (src/subscription-plan-changes); null: `amount`. */
+  priceAmount: string | null;
+  /** The plan change waiting on the subscription (json: dates are ISO strings); null: none. */
+  pendingPlanChange: PendingPlanChange | null;
+};
+
+/** A waiting plan change as the row carries it (src/subscription-plan-changes). */
+export type PendingPlanChange = {
+  id: string;
+  fromPlanId: string;
+  toPlanId: string;
+  fromAmount: string;
+  toAmount: string;
+  status: 'scheduled' | 'requires_customer_action';
+  prorationBehavior: 'create_prorations' | 'none';
+  prorationAmount: string;
+  effectiveAt: string | null;
+  createdAt: string;
 };
 
 /** The open discount of a subscription as the row carries it (json: dates are ISO strings). */
@@ -77,7 +95,14 @@ const columns = (db: Db) =>
         'periodsApplied', d.periods_applied, 'name', k.name, 'percentOffBp', k.percent_off_bp, 'amountOff', k.amount_off::text,
         'duration', k.duration, 'durationInPeriods', k.duration_in_periods, 'interval', p.interval, 'intervalCount', p.interval_count)
       from subscription_discounts d join coupons k on k.id = d.coupon_id join subscription_plans p on p.id = s.plan_id
-      where d.subscription_id = s.id and d.ended_at is null) as discount`;
+      where d.subscription_id = s.id and d.ended_at is null) as discount,
+     s.price_amount::text as "priceAmount",
+     (select json_build_object('id', pc.id, 'fromPlanId', pc.from_plan_id, 'toPlanId', pc.to_plan_id,
+        'fromAmount', pc.from_amount::text, 'toAmount', pc.to_amount::text, 'status', pc.status,
+        'prorationBehavior', pc.proration_behavior, 'prorationAmount', pc.proration_amount::text,
+        'effectiveAt', pc.effective_at, 'createdAt', pc.created_at)
+      from subscription_plan_changes pc
+      where pc.subscription_id = s.id and pc.status in ('scheduled', 'requires_customer_action')) as "pendingPlanChange"`;
 
 export type NewSubscription = Pick<
   SubscriptionRow,

@@ -5,6 +5,7 @@ import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { SUBSCRIPTION_STATUSES } from './repo.js';
 import { discount } from '../discounts/schemas.js';
+import { pendingPlanChange } from '../subscription-plan-changes/schemas.js';
 
 export const subscription = z
   .object({
@@ -20,6 +21,11 @@ export const subscription = z
       })
       .describe('The customer who enrolled.'),
     amount: z.string().describe("Maximum charged per period, integer string in the token's base units."),
+    planAmount: z
+      .string()
+      .describe(
+        "What each period charges before a discount: the current plan's amount, at most `amount` (a plan change can lower it, or raise it up to `amount`).",
+      ),
     currency: z.string(),
     onChain: z
       .object({
@@ -46,6 +52,7 @@ export const subscription = z
     discount: discount
       .nullable()
       .describe('The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none.'),
+    pendingPlanChange,
     livemode: z.boolean(),
     createdAt: timestamp,
   })

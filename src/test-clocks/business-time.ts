@@ -8,13 +8,18 @@ import type { Db } from '../db/client.js';
  * The clock's time: while it advances, the time it moves to (attached workflows act at that time
  * before the clock is `ready` again).
  */
-export async function businessNow(db: Db, sub: { merchantId: string; livemode: boolean; subscriberAddress: string }): Promise<Date> {
-  if (sub.livemode) return new Date();
+export async function businessNow(
+  db: Db,
+  sub: { merchantId: string; livemode: boolean; subscriberAddress: string },
+  /** The time off a clock (a test on the time-skipping server passes its time); default the wall clock. */
+  wallNow: () => Date = () => new Date(),
+): Promise<Date> {
+  if (sub.livemode) return wallNow();
   const [row] = await db<{ at: Date }[]>`
     select coalesce(c.advancing_to, c.frozen_time) as at from test_clock_wallets w join test_clocks c on c.id = w.test_clock_id
     where w.merchant_id = ${sub.merchantId} and w.wallet_address = ${sub.subscriberAddress.toLowerCase()}
       and w.detached_at is null and c.status <> 'deleted'`;
-  return row?.at ?? new Date();
+  return row?.at ?? wallNow();
 }
 
 /**

@@ -59,6 +59,7 @@ const VALID_BODIES: Record<string, object> = {
   'post /v1/test-clocks/{id}/wallets': { wallets: [`0x${'1'.repeat(40)}`] },
   'post /v1/test-clocks/{id}/advance': { frozenTime: '2030-01-01T00:00:00.000Z' },
   'post /v1/subscriptions/{id}/discount': { coupon: `coupon_${'0'.repeat(26)}` },
+  'post /v1/subscriptions/{id}/change-plan': { planId: `plan_${'0'.repeat(26)}` },
 };
 
 describe('path ids are opaque', () => {
@@ -251,6 +252,7 @@ describe('operationIds', () => {
       ['/v1/subscription-plans', 'post', 'createSubscriptionPlan'],
       ['/v1/subscription-plans/{id}', 'get', 'getSubscriptionPlan'],
       ['/v1/subscriptions/{id}/cancel', 'post', 'cancelSubscription'],
+      ['/v1/subscriptions/{id}/change-plan', 'post', 'changeSubscriptionPlan'],
       ['/v1/webhook-deliveries/{id}/replay', 'post', 'replayWebhookDelivery'],
       ['/v1/payment-sessions', 'post', 'createPaymentSession'],
       ['/v1/relay/submissions/{idempotencyKey}', 'get', 'getRelaySubmissionByIdempotencyKey'],
@@ -353,6 +355,8 @@ describe('event payloads in the OpenAPI document', () => {
       'promotion_code.updated': 'PromotionCode',
       'customer.discount.created': 'Discount',
       'customer.discount.deleted': 'Discount',
+      // Plan changes (issue 40, item 1): the subscription, with the change and what it replaced beside it.
+      'subscription.updated': 'Subscription',
     };
     for (const [type, component] of Object.entries(objectRefs)) {
       const content = doc.webhooks?.[type]?.post?.requestBody?.content?.['application/json'];
@@ -368,6 +372,11 @@ describe('event payloads in the OpenAPI document', () => {
         expect(example.data.object, `${type}: ${field}`).toHaveProperty(field);
       if (type.startsWith('customer.discount.'))
         expect(content.schema.properties.data.properties.subscription.$ref).toBe('#/components/schemas/Subscription');
+      if (type === 'subscription.updated') {
+        expect(content.schema.properties.data.properties.planChange.$ref).toBe('#/components/schemas/SubscriptionPlanChange');
+        for (const field of doc.components.schemas.SubscriptionPlanChange.required)
+          expect(example.data.planChange, `planChange: ${field}`).toHaveProperty(field);
+      }
     }
   });
 });

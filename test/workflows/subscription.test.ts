@@ -24,6 +24,8 @@ import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/s
 import { CHARGE_MANY_SELECTOR } from '../../src/subscriptions/charge-batch.js';
 import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
 import { createSubscriptionService } from '../../src/subscriptions/service.js';
+import { createPlanChangeService } from '../../src/subscription-plan-changes/service.js';
+import { periodStart } from '../../src/subscriptions/periods.js';
 import { cancelSubscriptionSignal, getStatusQuery, type SubscriptionWorkflowState } from '../../workflows/subscription.js';
 import { onChainCancelWorkflowId } from '../../workflows/subscription-cancel.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -131,8 +133,8 @@ const subscriptionRow = async (id: string) =>
     select status, on_chain_cancelled_at as "onChainCancelledAt", current_period_index as "currentPeriodIndex" from subscriptions where id = ${id}`
   )[0]!;
 
-/** The workflow's current shape, carried in the names of the histories recorded here. */
-const HISTORY_SHAPE = 'base';
+/** The workflow's current shape, carried in the names of the histories recorded here ('plan-changes': the patch of issue 40). */
+const HISTORY_SHAPE = 'plan-changes';
 /** The shape of subscriptionOnChainCancelWorkflow's recorded histories. */
 const ON_CHAIN_CANCEL_SHAPE = 'base';
 const recordHistory = (handle: { fetchHistory: () => Promise<unknown> }, name: string) => recordShape(handle, name, HISTORY_SHAPE);
@@ -743,4 +745,96 @@ describe('subscription workflow', () => {
     // at enrolment above; 30 s, SUBSCRIPTION_WORKFLOW_TASK_TIMEOUT, took 36 to 63 s alone and over 120 s
     // once in a loaded CI run), then the retried task finds the charge on-chain.
   }, 240_000);
+});
+
+describe('subscription workflow: plan changes (issue 40)', () => {
+  it('a downgrade applies at the period end, an upgrade mid-period adds its exact proration to the next charge once, a cancelled pending change never applies', async () => {
+    const scope = { merchantId: merchant.merchantId, livemode: false };
+    const planService = createPlanService({ sql: db.sql, events: outboxOnly });
+    const plan = (name: string, amount: bigint) =>
+      planService
+        .create(scope, { name, amount: amount.toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0 })
+        .then((p) => p.id);
+    const small = await plan('Small', USDC(4));
+    const mid = await plan('Mid', USDC(19));
+    // Enrolled on the 40 USDC plan: 40 a period is what the customer authorised on chain (the cap).
+    const { subscriptionId, handle, log, payer } = await enrol({ amount: USDC(40), periods: 4 });
+    // The service acts at the time-skipping server's time, as it would at a test clock's.
+    const changePlan = async (planId: string) => {
+      const at = new Date(await env.currentTimeMs());
+      const service = createPlanChangeService({ sql: db.sql, events: outboxOnly, now: () => at });
+      return { at, subscription: await service.change(scope, subscriptionId, { planId, prorationBehavior: 'create_prorations' }) };
+    };
+    const amounts = async () =>
+      (
+        await db.sql<{ periodIndex: number; amount: string; status: string }[]>`
+        select period_index as "periodIndex", amount::text as amount, status from subscription_charges
+        where subscription_id = ${subscriptionId} order by period_index`
+      ).map((c) => [c.periodIndex, c.amount, c.status]);
+    const [started] = await db.sql<{ firstPeriodStart: Date }[]>`
+      select first_period_start as "firstPeriodStart" from subscriptions where id = ${subscriptionId}`;
+    const schedule = { anchor: started!.firstPeriodStart, interval: 'monthly' as const, intervalCount: 1 };
+    const balanceBefore = await chain.balanceOf(payer.address);
+    let proration = 0n;
+
+    const worker = await newWorker();
+    await worker.runUntil(async () => {
+      await waitFor(amounts, (rows) => rows.length === 1 && rows[0]![2] === 'succeeded', 'period 0 charged');
+      // Downgrade in period 0: pending until period 1 starts.
+      const downgrade = await changePlan(small);
+      expect(downgrade.subscription).toMatchObject({
+        planId: plans.risky,
+        planAmount: USDC(40).toString(),
+        pendingPlanChange: { planId: small, status: 'scheduled', effectiveAt: periodStart(schedule, 1).toISOString() },
+      });
+
+      await env.sleep('32 days');
+      await waitFor(amounts, (rows) => rows.length === 2 && rows[1]![2] === 'succeeded', 'period 1 charged');
+      const afterDowngrade = await createSubscriptionService({ sql: db.sql, events: outboxOnly }).get(scope, subscriptionId);
+      expect(afterDowngrade).toMatchObject({ planId: small, planAmount: USDC(4).toString(), pendingPlanChange: null });
+
+      // Mid-period 1: an upgrade within the cap, in effect at once; the proration rides on period 2's charge.
+      const upgrade = await changePlan(mid);
+      expect(upgrade.subscription).toMatchObject({ planId: mid, planAmount: USDC(19).toString(), pendingPlanChange: null });
+      const start = periodStart(schedule, 1).getTime();
+      const end = periodStart(schedule, 2).getTime();
+      expect(upgrade.at.getTime()).toBeGreaterThan(start);
+      expect(upgrade.at.getTime()).toBeLessThan(end);
+      proration = ((USDC(19) - USDC(4)) * BigInt(Math.floor((end - upgrade.at.getTime()) / 1000))) / BigInt((end - start) / 1000);
+      expect(proration).toBeGreaterThan(0n);
+
+      // A downgrade scheduled for period 2, then cancelled by asking for the current plan again.
+      expect((await changePlan(small)).subscription.pendingPlanChange).toMatchObject({ planId: small, status: 'scheduled' });
+      expect((await changePlan(mid)).subscription.pendingPlanChange).toBeNull();
+
+      expect(await handle.result()).toBe('completed');
+    });
+
+    expect(await amounts()).toEqual([
+      [0, USDC(40).toString(), 'succeeded'],
+      [1, USDC(4).toString(), 'succeeded'],
+      [2, (USDC(19) + proration).toString(), 'succeeded'],
+      [3, USDC(19).toString(), 'succeeded'],
+    ]);
+    // On chain: exactly these four pulls, the proration once.
+    const pulled = await chain.pub.getContractEvents({
+      address: chain.subscriptionManagerV2,
+      abi: subscriptionManagerAbi,
+      eventName: 'SubscriptionCharged',
+      args: { id: log.args.id },
+      fromBlock: 0n,
+    });
+    expect(pulled.map((l) => [l.args.periodIndex, l.args.amount])).toEqual([
+      [0, USDC(40)],
+      [1, USDC(4)],
+      [2, USDC(19) + proration],
+      [3, USDC(19)],
+    ]);
+    expect(balanceBefore - (await chain.balanceOf(payer.address))).toBe(USDC(40 + 4 + 19 + 19) + proration);
+    const updates = await db.sql<{ status: string }[]>`
+      select data->'planChange'->>'status' as status from events
+      where type = 'subscription.updated' and data->'object'->>'id' = ${subscriptionId} order by id`;
+    expect(updates.map((u) => u.status)).toEqual(['scheduled', 'applied', 'applied', 'scheduled', 'cancelled']);
+    await recordHistory(handle, 'subscription-plan-changes');
+  });
 });

@@ -235,6 +235,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscriptions/{id}/change-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a subscription's plan
+         * @description Moves a `trialing` or `active` subscription to another plan of the same merchant and mode with the same interval (docs/decisions.md "Plan changes with proration"). In a trial, any change applies at once. An upgrade whose amount is within what the customer authorised on chain (`amount`) applies at once; with `create_prorations` the next period’s charge adds floor((new - old) * remainingSeconds / periodSeconds) for the rest of the period in progress, limited so that charge stays within `amount`. A cheaper or equal plan is `scheduled` for the start of the next period (`pendingPlanChange`). An amount above `amount` is `requires_customer_action`: nothing changes or is charged until the customer authorises it. The current `planId` cancels a waiting change; a new change replaces it. Refused with `invalid_request` (param `planId`): unknown or another merchant’s or mode’s plan, archived, another interval or currency, not offered on the subscription’s chain, the current plan with no change waiting; (param `prorationBehavior`): `always_invoice`. Any other status, or a downgrade in the last authorised period, is `session_invalid_state`. Emits `subscription.updated`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["changeSubscriptionPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/sync": {
         parameters: {
             query?: never;
@@ -2865,6 +2887,65 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "subscription.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subscription's plan changed, or a plan change was scheduled, is waiting for the customer or was cancelled
+         * @description `planChange.status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). `previousAttributes` holds the values of `object` the change replaced (`planId`, `planAmount`, `pendingPlanChange`).
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "subscription.updated";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["Subscription"];
+                            planChange: components["schemas"]["SubscriptionPlanChange"];
+                            /** @description The fields of `object` before this change, with their values then. */
+                            previousAttributes: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment.failed": {
         parameters: {
             query?: never;
@@ -3953,7 +4034,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDeliveryInput"] | null;
         };
@@ -4273,6 +4354,35 @@ export interface components {
             /** @description Charged periods still discounted; null for `forever`. The discount ends after the last one. */
             periodsRemaining: number | null;
         };
+        SubscriptionPlanChangeInput: {
+            /** @description The plan change id (prefix `spc_`). */
+            id: string;
+            /** @constant */
+            object: "subscription_plan_change";
+            fromPlanId: string;
+            /** @description The plan the subscription moves to. */
+            planId: string;
+            /** @description What a period charged before the change (before a discount), base units. */
+            fromAmount: string;
+            /** @description The new plan's amount per period, base units. */
+            amount: string;
+            /**
+             * @description `applied`: in effect (an upgrade within the authorised amount, or any change in a trial, at once; a downgrade at its period start); `scheduled`: a downgrade waiting for the end of the period; `requires_customer_action`: more than the customer authorised on chain per period, nothing changes or is charged until they authorise it; `cancelled`.
+             * @enum {string}
+             */
+            status: "scheduled" | "requires_customer_action" | "applied" | "cancelled";
+            /** @enum {string} */
+            prorationBehavior: "create_prorations" | "none";
+            /** @description What the upgrade adds to the next period’s charge for the rest of the period in progress: floor((amount - fromAmount) * remainingSeconds / periodSeconds), limited so that charge stays within the authorised amount; "0" for `none`, a downgrade or a change in a trial. */
+            prorationAmount: string;
+            /** @description When the new plan takes effect; null while the customer’s authorisation is awaited. */
+            effectiveAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
         SubscriptionInput: {
             id: string;
             /** @constant */
@@ -4290,6 +4400,8 @@ export interface components {
             };
             /** @description Maximum charged per period, integer string in the token's base units. */
             amount: string;
+            /** @description What each period charges before a discount: the current plan's amount, at most `amount` (a plan change can lower it, or raise it up to `amount`). */
+            planAmount: string;
             currency: string;
             /** @description Where the authorisation lives on-chain. */
             onChain: {
@@ -4326,6 +4438,8 @@ export interface components {
             completedAt: string | null;
             /** @description The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none. */
             discount: components["schemas"]["DiscountInput"] | null;
+            /** @description A change that has not taken effect: a downgrade `scheduled` for the end of the period, or an upgrade that `requires_customer_action`. Cancel it by changing the plan back to `planId` of the subscription. */
+            pendingPlanChange: components["schemas"]["SubscriptionPlanChangeInput"] | null;
             livemode: boolean;
             /**
              * Format: date-time
@@ -5919,7 +6033,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDelivery"] | null;
         };
@@ -6239,6 +6353,35 @@ export interface components {
             /** @description Charged periods still discounted; null for `forever`. The discount ends after the last one. */
             periodsRemaining: number | null;
         };
+        SubscriptionPlanChange: {
+            /** @description The plan change id (prefix `spc_`). */
+            id: string;
+            /** @constant */
+            object: "subscription_plan_change";
+            fromPlanId: string;
+            /** @description The plan the subscription moves to. */
+            planId: string;
+            /** @description What a period charged before the change (before a discount), base units. */
+            fromAmount: string;
+            /** @description The new plan's amount per period, base units. */
+            amount: string;
+            /**
+             * @description `applied`: in effect (an upgrade within the authorised amount, or any change in a trial, at once; a downgrade at its period start); `scheduled`: a downgrade waiting for the end of the period; `requires_customer_action`: more than the customer authorised on chain per period, nothing changes or is charged until they authorise it; `cancelled`.
+             * @enum {string}
+             */
+            status: "scheduled" | "requires_customer_action" | "applied" | "cancelled";
+            /** @enum {string} */
+            prorationBehavior: "create_prorations" | "none";
+            /** @description What the upgrade adds to the next period’s charge for the rest of the period in progress: floor((amount - fromAmount) * remainingSeconds / periodSeconds), limited so that charge stays within the authorised amount; "0" for `none`, a downgrade or a change in a trial. */
+            prorationAmount: string;
+            /** @description When the new plan takes effect; null while the customer’s authorisation is awaited. */
+            effectiveAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
         Subscription: {
             id: string;
             /** @constant */
@@ -6256,6 +6399,8 @@ export interface components {
             };
             /** @description Maximum charged per period, integer string in the token's base units. */
             amount: string;
+            /** @description What each period charges before a discount: the current plan's amount, at most `amount` (a plan change can lower it, or raise it up to `amount`). */
+            planAmount: string;
             currency: string;
             /** @description Where the authorisation lives on-chain. */
             onChain: {
@@ -6292,6 +6437,8 @@ export interface components {
             completedAt: string | null;
             /** @description The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none. */
             discount: components["schemas"]["Discount"] | null;
+            /** @description A change that has not taken effect: a downgrade `scheduled` for the end of the period, or an upgrade that `requires_customer_action`. Cancel it by changing the plan back to `planId` of the subscription. */
+            pendingPlanChange: components["schemas"]["SubscriptionPlanChange"] | null;
             livemode: boolean;
             /**
              * Format: date-time
@@ -7855,6 +8002,54 @@ export interface operations {
             };
         };
     };
+    changeSubscriptionPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `sub_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A plan of the same merchant and mode, with the same interval, offered on the subscription’s chain. The current plan cancels a pending change. */
+                    planId: string;
+                    /**
+                     * @description `create_prorations` (default): an upgrade adds the prorated difference for the rest of the period to the next charge; `none`: no proration. `always_invoice` is refused: the contract pulls once per period, so nothing can be charged before the next period starts.
+                     * @default create_prorations
+                     * @enum {string}
+                     */
+                    prorationBehavior?: "create_prorations" | "always_invoice" | "none";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     syncMerchant: {
         parameters: {
             query?: never;
@@ -8651,7 +8846,7 @@ export interface operations {
                     /** @description An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery). */
                     url: string;
                     /** @description Event kinds to receive; `*` for all. */
-                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
+                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
                     /**
                      * @description Must match the mode of the key used (defaults to it); an endpoint receives events of its mode only.
                      * @enum {string}
@@ -8841,7 +9036,7 @@ export interface operations {
                      * @default webhook_endpoint.test
                      * @enum {string}
                      */
-                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
                 };
             };
         };
@@ -8995,7 +9190,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
+                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
                     /** @description Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`. */
                     forwardTo?: string;
                     /** @default  */
@@ -9119,7 +9314,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page: the id (`evt_...`) of its last object; the page starts below it. */
                 cursor?: string;
                 /** @description Only events of this exact kind. */
-                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "webhook_endpoint.test";
+                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "webhook_endpoint.test";
                 /** @description An object id (`ps_...`, `sub_...`, `inv_...`, `cus_...`, `re_...`, ...): the events about that object, and the events that name it as their related object (a subscription's `subscription.charged`, the session of an invoice). */
                 objectId?: string;
                 /** @description Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances. */
