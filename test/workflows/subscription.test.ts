@@ -321,6 +321,8 @@ describe('subscription workflow', () => {
       await handle.signal(cancelSubscriptionSignal, { by: 'merchant', reason: 'end of test' });
       expect(await handle.result()).toBe('cancelled');
     });
+    // Past the trial's end: the shape before the trial_will_end notice replays through it.
+    await recordHistory(handle, 'subscription-trial-charged');
   });
 
   it('a refused charge goes at_risk, and a top-up brings it back to active', async () => {
