@@ -11,6 +11,10 @@ export const EVENT_TYPES = [
   'subscription.charge_failed',
   'subscription.cancelled',
   'subscription.lapsed',
+  /** A cancel at period end was set or undone; data.previousAttributes holds the fields as they were. docs/events.md. */
+  'subscription.updated',
+  /** Three days before a trial ends (at once for a shorter trial), once per subscription. docs/events.md. */
+  'subscription.trial_will_end',
   'agent.action_executed',
   'agent.job_proposed',
   'agent.job_completed',
