@@ -1,11 +1,13 @@
 // The `webhooks` section of the OpenAPI document (3.1): the body a webhook endpoint receives for
 // the failure events of token refusals, `payment.failed`, `refund.failed`, `agent.job_failed`,
 // `subscription.charge_failed` and `payment.deposit_sweep_blocked`, and of the coupon, promotion code
-// and discount events (issue 40; an example body each, coupon-event-examples.ts). Every body is the
+// and discount events, and of cancel at period end and the trial notice (issue 40; an example body each,
+// coupon-event-examples.ts, subscription-event-examples.ts). Every body is the
 // envelope of src/webhooks/payload.ts; `data.object` references the resource's own component schema,
 // so the payload and the API object cannot drift. docs/events.md has the same in prose.
 import { REFUSAL_CODES } from '../chain/refusals.js';
 import { couponEventExamples } from './coupon-event-examples.js';
+import { subscriptionEventExamples } from './subscription-event-examples.js';
 import type { EventType } from './types.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -48,7 +50,7 @@ function webhook(type: EventType, summary: string, description: string, data: Js
 
 /** A state-change event (no refusal codes), with its example body. */
 function changeWebhook(type: EventType, summary: string, description: string, data: JsonSchema): JsonSchema {
-  const example = couponEventExamples[type];
+  const example = couponEventExamples[type] ?? subscriptionEventExamples[type];
   return {
     post: {
       summary,
@@ -120,6 +122,31 @@ function couponWebhooks(): Record<string, JsonSchema> {
   };
 }
 
+/** Issue 40, item 3: cancel at period end and the trial's notice. */
+function subscriptionChangeWebhooks(): Record<string, JsonSchema> {
+  return {
+    'subscription.updated': changeWebhook(
+      'subscription.updated',
+      'A cancel at period end was set or undone',
+      '`POST /v1/subscriptions/{id}/cancel` with `atPeriodEnd: true` sets `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails`; `POST /v1/subscriptions/{id}/uncancel` clears them. `previousAttributes` holds those fields as they were. When `cancelAt` comes, `subscription.cancelled` follows (nothing is charged).',
+      {
+        type: 'object',
+        required: ['object', 'previousAttributes'],
+        properties: {
+          object: ref('Subscription'),
+          previousAttributes: { type: 'object', description: 'The changed fields of the subscription, as they were before.' },
+        },
+      },
+    ),
+    'subscription.trial_will_end': changeWebhook(
+      'subscription.trial_will_end',
+      'A trial ends in three days',
+      "Sent once per subscription, three days before `trialEnd` (at once when the trial is shorter), while it is still `trialing`: time to remind the customer to fund the wallet. What a refused first charge then does is the plan's `trialEndBehavior`.",
+      withObject('Subscription'),
+    ),
+  };
+}
+
 /** The transfer a deposit event carries beside its session (renderDepositRecord in src/payment-sessions/deposit-accounting.ts). */
 const depositRecord: JsonSchema = {
   type: 'object',
@@ -144,6 +171,7 @@ const depositRecord: JsonSchema = {
 export function eventWebhooks(): Record<string, JsonSchema> {
   return {
     ...couponWebhooks(),
+    ...subscriptionChangeWebhooks(),
     'payment.failed': webhook(
       'payment.failed',
       'A relayed payment failed',

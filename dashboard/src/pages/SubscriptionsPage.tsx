@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { CancelAtPeriodEndAction, PendingCancelFacts } from '../components/CancelAtPeriodEnd.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
 import { detailPath } from '../router.ts';
@@ -82,6 +83,7 @@ export function SubscriptionDetail({
         <dd>{formatDate(subscription.trialEnd)}</dd>
         <dt>Created</dt>
         <dd>{formatDate(subscription.createdAt)}</dd>
+        <PendingCancelFacts subscription={subscription} />
         {subscription.cancelledAt && (
           <>
             <dt>Cancelled</dt>
@@ -112,6 +114,7 @@ export function SubscriptionDetail({
               <input value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
             </label>
           </ConfirmButton>
+          <CancelAtPeriodEndAction subscription={subscription} onChanged={onChanged} onError={setError} />
         </div>
       )}
       <ErrorMessage error={error} />

@@ -1358,9 +1358,33 @@ export interface paths {
          * Cancel a subscription
          * @description Marks the subscription cancelled at once (the response shows it) and queues the on-chain cancel, which the subscription workflow retries until it lands. Cancelling a cancelled, lapsed or completed subscription is `session_invalid_state`.
          *
+         *     With `atPeriodEnd: true` the subscription is not cancelled now: `cancelAtPeriodEnd` is set and `cancelAt` is the start of the next period (the trial end for a trialing one), when it is cancelled (on chain too) instead of charged; `subscription.updated` is sent. Only a `trialing` or `active` subscription with a next period can be set to cancel at the period end, once; anything else is `session_invalid_state`. A cancel now replaces a scheduled one.
+         *
          *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
          */
         post: operations["cancelSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}/uncancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a cancel at period end
+         * @description Clears `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails` of a subscription set to cancel at the period end, before that happens: it renews as before. Sends `subscription.updated`. A subscription with no scheduled cancel, or one already ended, is `session_invalid_state`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["uncancelSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3929,7 +3953,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDeliveryInput"] | null;
         };
@@ -4147,6 +4171,11 @@ export interface components {
             interval: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
             intervalCount: number;
             trialPeriodDays: number;
+            /**
+             * @description When the trial ends and the first charge is refused for funds or allowance: `dunning` retries within the merchant's grace window (`at_risk`, then `lapsed`), `cancel` cancels the subscription at once (on chain too; `subscription.cancelled`, `cancelledBy: system`), `pause` pauses it (`paused`; resuming charges the next period that comes due). A charge refused for another cause (a blacklisted address, a paused token) follows its usual rule.
+             * @enum {string}
+             */
+            trialEndBehavior: "dunning" | "cancel" | "pause";
             /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
             chainIds: number[] | null;
             /** @description An archived plan takes no new enrolments; subscriptions already on it keep running. */
@@ -4249,6 +4278,16 @@ export interface components {
             /** @description Charged periods still discounted; null for `forever`. The discount ends after the last one. */
             periodsRemaining: number | null;
         };
+        CancellationDetailsInput: {
+            /**
+             * @description `merchant`: through the API or dashboard; `subscriber`: the customer.
+             * @enum {string}
+             */
+            requestedBy: "merchant" | "subscriber";
+            /** @description Free text given with the request. */
+            reason: string | null;
+            feedback: ("customer_service" | "low_quality" | "missing_features" | "other" | "switched_service" | "too_complex" | "too_expensive" | "unused") | null;
+        };
         SubscriptionInput: {
             id: string;
             /** @constant */
@@ -4300,6 +4339,12 @@ export interface components {
             onChainCancelledAt: string | null;
             lapsedAt: string | null;
             completedAt: string | null;
+            /** @description A cancel is scheduled: when the next period comes due (`cancelAt`) the subscription is cancelled instead of charged. */
+            cancelAtPeriodEnd: boolean;
+            /** @description When the scheduled cancel happens (the start of the next period); null: none scheduled. */
+            cancelAt: string | null;
+            /** @description Who asked to cancel (now or at the period end) and why; null: nobody did (or a scheduled cancel was undone). */
+            cancellationDetails: components["schemas"]["CancellationDetailsInput"] | null;
             /** @description The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none. */
             discount: components["schemas"]["DiscountInput"] | null;
             livemode: boolean;
@@ -5883,7 +5928,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDelivery"] | null;
         };
@@ -6101,6 +6146,11 @@ export interface components {
             interval: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
             intervalCount: number;
             trialPeriodDays: number;
+            /**
+             * @description When the trial ends and the first charge is refused for funds or allowance: `dunning` retries within the merchant's grace window (`at_risk`, then `lapsed`), `cancel` cancels the subscription at once (on chain too; `subscription.cancelled`, `cancelledBy: system`), `pause` pauses it (`paused`; resuming charges the next period that comes due). A charge refused for another cause (a blacklisted address, a paused token) follows its usual rule.
+             * @enum {string}
+             */
+            trialEndBehavior: "dunning" | "cancel" | "pause";
             /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
             chainIds: number[] | null;
             /** @description An archived plan takes no new enrolments; subscriptions already on it keep running. */
@@ -6203,6 +6253,16 @@ export interface components {
             /** @description Charged periods still discounted; null for `forever`. The discount ends after the last one. */
             periodsRemaining: number | null;
         };
+        CancellationDetails: {
+            /**
+             * @description `merchant`: through the API or dashboard; `subscriber`: the customer.
+             * @enum {string}
+             */
+            requestedBy: "merchant" | "subscriber";
+            /** @description Free text given with the request. */
+            reason: string | null;
+            feedback: ("customer_service" | "low_quality" | "missing_features" | "other" | "switched_service" | "too_complex" | "too_expensive" | "unused") | null;
+        };
         Subscription: {
             id: string;
             /** @constant */
@@ -6254,6 +6314,12 @@ export interface components {
             onChainCancelledAt: string | null;
             lapsedAt: string | null;
             completedAt: string | null;
+            /** @description A cancel is scheduled: when the next period comes due (`cancelAt`) the subscription is cancelled instead of charged. */
+            cancelAtPeriodEnd: boolean;
+            /** @description When the scheduled cancel happens (the start of the next period); null: none scheduled. */
+            cancelAt: string | null;
+            /** @description Who asked to cancel (now or at the period end) and why; null: nobody did (or a scheduled cancel was undone). */
+            cancellationDetails: components["schemas"]["CancellationDetails"] | null;
             /** @description The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none. */
             discount: components["schemas"]["Discount"] | null;
             livemode: boolean;
@@ -7161,6 +7227,11 @@ export interface operations {
                     intervalCount?: number;
                     /** @default 0 */
                     trialPeriodDays?: number;
+                    /**
+                     * @description When the trial ends and the first charge is refused for funds or allowance: `dunning` retries within the merchant's grace window (`at_risk`, then `lapsed`), `cancel` cancels the subscription at once (on chain too; `subscription.cancelled`, `cancelledBy: system`), `pause` pauses it (`paused`; resuming charges the next period that comes due). A charge refused for another cause (a blacklisted address, a paused token) follows its usual rule. Default `dunning` (the behaviour before the option existed).
+                     * @enum {string}
+                     */
+                    trialEndBehavior?: "dunning" | "cancel" | "pause";
                     /** @description The chains of the mode (EIP-155 ids) the plan is offered on, the first the hosted enrolment page's default; the customer picks one at enrolment. Absent: every chain of the mode (chains configured later too). */
                     chainIds?: number[];
                 };
@@ -7236,6 +7307,11 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /**
+                     * @description When the trial ends and the first charge is refused for funds or allowance: `dunning` retries within the merchant's grace window (`at_risk`, then `lapsed`), `cancel` cancels the subscription at once (on chain too; `subscription.cancelled`, `cancelledBy: system`), `pause` pauses it (`paused`; resuming charges the next period that comes due). A charge refused for another cause (a blacklisted address, a paused token) follows its usual rule.
+                     * @enum {string}
+                     */
+                    trialEndBehavior?: "dunning" | "cancel" | "pause";
                 };
             };
         };
@@ -8605,7 +8681,7 @@ export interface operations {
                     /** @description An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery). */
                     url: string;
                     /** @description Event kinds to receive; `*` for all. */
-                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
+                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
                     /**
                      * @description Must match the mode of the key used (defaults to it); an endpoint receives events of its mode only.
                      * @enum {string}
@@ -8795,7 +8871,7 @@ export interface operations {
                      * @default webhook_endpoint.test
                      * @enum {string}
                      */
-                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
                 };
             };
         };
@@ -8949,7 +9025,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
+                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
                     /** @description Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`. */
                     forwardTo?: string;
                     /** @default  */
@@ -9073,7 +9149,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page: the id (`evt_...`) of its last object; the page starts below it. */
                 cursor?: string;
                 /** @description Only events of this exact kind. */
-                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "webhook_endpoint.test";
+                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "webhook_endpoint.test";
                 /** @description An object id (`ps_...`, `sub_...`, `inv_...`, `cus_...`, `re_...`, ...): the events about that object, and the events that name it as their related object (a subscription's `subscription.charged`, the session of an invoice). */
                 objectId?: string;
                 /** @description Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances. */
@@ -10052,9 +10128,51 @@ export interface operations {
                 "application/json": {
                     /** @description Why the merchant cancelled; kept on the subscription and in the event. */
                     reason?: string;
+                    /**
+                     * @description Why the customer is leaving, as one of Stripe Billing's feedback codes (for churn reports).
+                     * @enum {string}
+                     */
+                    feedback?: "customer_service" | "low_quality" | "missing_features" | "other" | "switched_service" | "too_complex" | "too_expensive" | "unused";
+                    /** @description `true`: cancel when the next period comes due instead of now (`cancelAtPeriodEnd`); nothing more is charged, the current period runs to its end. Undo with `POST /v1/subscriptions/{id}/uncancel`. */
+                    atPeriodEnd?: boolean;
                 } | null;
             };
         };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uncancelSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `sub_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
             200: {
