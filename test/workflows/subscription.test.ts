@@ -132,7 +132,7 @@ const subscriptionRow = async (id: string) =>
   )[0]!;
 
 /** The workflow's current shape, carried in the names of the histories recorded here. */
-const HISTORY_SHAPE = 'base';
+const HISTORY_SHAPE = 'trial-will-end';
 /** The shape of subscriptionOnChainCancelWorkflow's recorded histories. */
 const ON_CHAIN_CANCEL_SHAPE = 'base';
 const recordHistory = (handle: { fetchHistory: () => Promise<unknown> }, name: string) => recordShape(handle, name, HISTORY_SHAPE);
