@@ -114,7 +114,9 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
    * The scheduled cancel of a subscription set to cancel at the period end, with its event; null when it
    * was undone (or the subscription ended) meanwhile: the row is locked and the flag read again.
    */
-  const cancelAtPeriodEnd = async (subscriptionId: string): Promise<{ cancelledBy: repo.CancelledBy; cancelReason: string | null } | null> =>
+  const cancelAtPeriodEnd = async (
+    subscriptionId: string,
+  ): Promise<{ cancelledBy: repo.CancelledBy; cancelReason: string | null } | null> =>
     commitWithEvents(sql, events, async (tx, record) => {
       const sub = await load(tx, subscriptionId, true);
       if (!sub.cancelAtPeriodEnd || repo.TERMINAL_STATUSES.includes(sub.status)) return null;
@@ -128,7 +130,12 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         atRiskSince: null,
       };
       await repo.updateSubscription(tx, sub.id, update);
-      await record({ merchantId: sub.merchantId, livemode: sub.livemode, type: 'subscription.cancelled', data: { object: renderSubscription(await load(tx, sub.id)) } });
+      await record({
+        merchantId: sub.merchantId,
+        livemode: sub.livemode,
+        type: 'subscription.cancelled',
+        data: { object: renderSubscription(await load(tx, sub.id)) },
+      });
       return { cancelledBy, cancelReason: sub.cancellationReason };
     });
 
@@ -147,7 +154,8 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       // A cancel set for the period end happens as the next period comes due, paused or not.
       if (sub.cancelAtPeriodEnd) {
         const cancelled = await cancelAtPeriodEnd(sub.id);
-        if (cancelled) return { kind: 'closed', status: 'cancelled', cancelledBy: cancelled.cancelledBy, cancelReason: cancelled.cancelReason };
+        if (cancelled)
+          return { kind: 'closed', status: 'cancelled', cancelledBy: cancelled.cancelledBy, cancelReason: cancelled.cancelReason };
       }
       if (sub.status === 'paused') return { kind: 'paused' };
       // The discount is read here, at charge time, from the subscription's open discount: the workflow's
@@ -273,8 +281,9 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         await repo.updateSubscription(
           tx,
           sub.id,
-          trialEnd ? { ...trialEnd.update, ...(trialEnd.status === 'cancelled' ? { cancelledAt: await businessNow(tx, sub) } : {}) }
-          : { status: 'at_risk', atRiskSince: sub.atRiskSince ?? (await businessNow(tx, sub)) },
+          trialEnd
+            ? { ...trialEnd.update, ...(trialEnd.status === 'cancelled' ? { cancelledAt: await businessNow(tx, sub) } : {}) }
+            : { status: 'at_risk', atRiskSince: sub.atRiskSince ?? (await businessNow(tx, sub)) },
         );
         const failedCharge = await chargeRepo.findChargeById(tx, input.chargeId);
         const updated = await load(tx, sub.id);
@@ -285,7 +294,12 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
           data: { object: renderCharge(failedCharge!), subscription: renderSubscription(updated) },
         });
         if (trialEnd?.status === 'cancelled')
-          await record({ merchantId: sub.merchantId, livemode: sub.livemode, type: 'subscription.cancelled', data: { object: renderSubscription(updated) } });
+          await record({
+            merchantId: sub.merchantId,
+            livemode: sub.livemode,
+            type: 'subscription.cancelled',
+            data: { object: renderSubscription(updated) },
+          });
         return {
           gracePeriodHours,
           windowLeftHours: windowLeft,
@@ -299,7 +313,12 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       const recorded = await commitWithEvents(sql, events, async (tx, record) => {
         const sub = await load(tx, input.subscriptionId, true);
         if (!(await repo.markTrialWillEndNoticed(tx, sub.id))) return false;
-        await record({ merchantId: sub.merchantId, livemode: sub.livemode, type: 'subscription.trial_will_end', data: { object: renderSubscription(sub) } });
+        await record({
+          merchantId: sub.merchantId,
+          livemode: sub.livemode,
+          type: 'subscription.trial_will_end',
+          data: { object: renderSubscription(sub) },
+        });
         return true;
       });
       return { recorded };

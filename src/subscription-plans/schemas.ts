@@ -25,7 +25,9 @@ export const createPlanBody = z
     interval: z.enum(PLAN_INTERVALS),
     intervalCount: z.number().int().min(1).max(365).default(1),
     trialPeriodDays: z.number().int().min(0).max(730).default(0),
-    trialEndBehavior: trialEndBehavior.optional().describe(`${trialEndBehavior.description} Default \`dunning\` (the behaviour before the option existed).`),
+    trialEndBehavior: trialEndBehavior
+      .optional()
+      .describe(`${trialEndBehavior.description} Default \`dunning\` (the behaviour before the option existed).`),
     chainIds: z
       .array(chainIdField)
       .min(1)

@@ -58,7 +58,12 @@ export async function scheduleCancel(
 }
 
 /** Undoes a scheduled cancel before it happens: the subscription renews as before. Records `subscription.updated`. */
-export async function undoScheduledCancel(tx: Db, record: RecordEvent, scope: MerchantScope, row: repo.SubscriptionRow): Promise<Subscription> {
+export async function undoScheduledCancel(
+  tx: Db,
+  record: RecordEvent,
+  scope: MerchantScope,
+  row: repo.SubscriptionRow,
+): Promise<Subscription> {
   if (repo.TERMINAL_STATUSES.includes(row.status)) throw new InvalidStateError(`The subscription is already ${row.status}.`);
   if (!row.cancelAtPeriodEnd) throw new InvalidStateError('No cancel is scheduled for this subscription.');
   const before = renderSubscription(row);

@@ -368,7 +368,12 @@ describe('cancel at period end', () => {
     const bad = await post(`/v1/subscriptions/${id}/cancel`, merchant.secretKey, { atPeriodEnd: 'yes', feedback: 'bored' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('invalid_request');
-    expect(bad.json().error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['atPeriodEnd', 'feedback']);
+    expect(
+      bad
+        .json()
+        .error.details.issues.map((i: { path: string }) => i.path)
+        .sort(),
+    ).toEqual(['atPeriodEnd', 'feedback']);
     const readOnly = await merchant.keyWithScopes(['subscriptions_read']);
     expect((await post(`/v1/subscriptions/${id}/cancel`, readOnly, { atPeriodEnd: true })).json().error.code).toBe('permission_denied');
     expect((await post(`/v1/subscriptions/${id}/uncancel`, readOnly)).json().error.code).toBe('permission_denied');

@@ -60,7 +60,12 @@ export function CancelAtPeriodEndAction({
       question={`Cancel on ${formatDate(subscription.nextChargeAt)}, when the next period would be charged? The current period runs to its end.`}
       confirmLabel="Yes, cancel then"
       onConfirm={() =>
-        run(() => api.post(`/v1/subscriptions/${subscription.id}/cancel`, { atPeriodEnd: true, ...(reason.trim() ? { reason: reason.trim() } : {}) }))
+        run(() =>
+          api.post(`/v1/subscriptions/${subscription.id}/cancel`, {
+            atPeriodEnd: true,
+            ...(reason.trim() ? { reason: reason.trim() } : {}),
+          }),
+        )
       }
     >
       <label className="inline-field">

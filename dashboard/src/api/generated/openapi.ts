@@ -42,7 +42,7 @@ export interface paths {
         put?: never;
         /**
          * Update a plan
-         * @description Only `name` may change: the amount, interval and trial are the terms each subscriber's wallet signed on chain, so a new price is a new plan. An archived plan cannot change (`session_invalid_state`). Emits `subscription_plan.updated` when the name changes.
+         * @description Only `name` and `trialEndBehavior` may change: the amount, interval and trial are the terms each subscriber's wallet signed on chain, so a new price is a new plan; the trial end behaviour is the merchant's policy, read when a trial's first charge is refused (running trials included). An archived plan cannot change (`session_invalid_state`). Emits `subscription_plan.updated` when either changes.
          *
          *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
          */
@@ -2847,6 +2847,120 @@ export interface webhooks {
                             /** @description The discount as it ended (null only if none could be rendered). */
                             object: components["schemas"]["Discount"] | null;
                             subscription: components["schemas"]["Subscription"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A cancel at period end was set or undone
+         * @description `POST /v1/subscriptions/{id}/cancel` with `atPeriodEnd: true` sets `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails`; `POST /v1/subscriptions/{id}/uncancel` clears them. `previousAttributes` holds those fields as they were. When `cancelAt` comes, `subscription.cancelled` follows (nothing is charged).
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "subscription.updated";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["Subscription"];
+                            /** @description The changed fields of the subscription, as they were before. */
+                            previousAttributes: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.trial_will_end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A trial ends in three days
+         * @description Sent once per subscription, three days before `trialEnd` (at once when the trial is shorter), while it is still `trialing`: time to remind the customer to fund the wallet. What a refused first charge then does is the plan's `trialEndBehavior`.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "subscription.trial_will_end";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["Subscription"];
                         };
                     };
                 };
