@@ -127,6 +127,10 @@ export function createSubscriptionChargeActivities(deps: { subscriptions: Subscr
         failureReason: result.reason,
         nowMs: input.nowMs,
       });
+      // The plan's trialEndBehavior ended the trial instead of dunning: as a cancelled or paused read model would.
+      if (failed.trialEnd?.status === 'cancelled')
+        return { kind: 'closed', status: 'cancelled', cancelledBy: 'system', cancelReason: failed.trialEnd.cancelReason };
+      if (failed.trialEnd?.status === 'paused') return { kind: 'paused' };
       return {
         kind: 'failed',
         chargeId: attempt.chargeId,

@@ -21,6 +21,7 @@ import { discountedAmount } from '../src/coupons/discount-amount.js';
 import { chargedWithProrations } from '../src/subscription-plan-changes/proration.js';
 import { claimProrations } from '../src/subscription-plan-changes/repo.js';
 import { countDiscountedPeriod } from '../src/discounts/charged-period.js';
+import { trialEndUpdate } from '../src/subscriptions/trial-end.js';
 
 export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
 
@@ -111,6 +112,35 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
     return { changed };
   };
 
+  /**
+   * The scheduled cancel of a subscription set to cancel at the period end, with its event; null when it
+   * was undone (or the subscription ended) meanwhile: the row is locked and the flag read again.
+   */
+  const cancelAtPeriodEnd = async (
+    subscriptionId: string,
+  ): Promise<{ cancelledBy: repo.CancelledBy; cancelReason: string | null } | null> =>
+    commitWithEvents(sql, events, async (tx, record) => {
+      const sub = await load(tx, subscriptionId, true);
+      if (!sub.cancelAtPeriodEnd || repo.TERMINAL_STATUSES.includes(sub.status)) return null;
+      const cancelledBy = sub.cancellationRequestedBy ?? 'merchant';
+      const update = {
+        status: 'cancelled' as const,
+        cancelReason: sub.cancellationReason,
+        cancelledBy,
+        cancelledAt: await businessNow(tx, sub),
+        nextChargeAt: null,
+        atRiskSince: null,
+      };
+      await repo.updateSubscription(tx, sub.id, update);
+      await record({
+        merchantId: sub.merchantId,
+        livemode: sub.livemode,
+        type: 'subscription.cancelled',
+        data: { object: renderSubscription(await load(tx, sub.id)) },
+      });
+      return { cancelledBy, cancelReason: sub.cancellationReason };
+    });
+
   return {
     /** Creates (or re-reads) the charge row of a period and counts this attempt. */
     async recordChargeAttempt(input: {
@@ -122,6 +152,12 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       const sub = await load(sql, input.subscriptionId);
       if (sub.status === 'cancelled' || sub.status === 'lapsed' || sub.status === 'completed') {
         return { kind: 'closed', status: sub.status, cancelledBy: sub.cancelledBy, cancelReason: sub.cancelReason };
+      }
+      // A cancel set for the period end happens as the next period comes due, paused or not.
+      if (sub.cancelAtPeriodEnd) {
+        const cancelled = await cancelAtPeriodEnd(sub.id);
+        if (cancelled)
+          return { kind: 'closed', status: 'cancelled', cancelledBy: cancelled.cancelledBy, cancelReason: cancelled.cancelReason };
       }
       if (sub.status === 'paused') return { kind: 'paused' };
       // The discount is read here, at charge time, from the subscription's open discount: the workflow's
@@ -210,7 +246,12 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       failureReason: string;
       /** The workflow's time (its test clock's on a clock): the window is measured from it. Absent in older runs. */
       nowMs?: number;
-    }): Promise<{ gracePeriodHours: number; windowLeftHours: number | null }> {
+    }): Promise<{
+      gracePeriodHours: number;
+      windowLeftHours: number | null;
+      /** The plan's trialEndBehavior ended the trial's refused first charge this way (absent: dunning, as before). */
+      trialEnd?: { status: 'cancelled' | 'paused'; cancelReason: string | null };
+    }> {
       // The window is read before the transaction (no chain call inside one); it never changes.
       // A malformed id (a corrupt row, refused by the charge for good) has no window to read.
       const before = await load(sql, input.subscriptionId);
@@ -245,7 +286,15 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
           failureReason: input.failureReason,
         });
         if (!changed) return { gracePeriodHours, windowLeftHours: windowLeft };
-        await repo.updateSubscription(tx, sub.id, { status: 'at_risk', atRiskSince: sub.atRiskSince ?? (await businessNow(tx, sub)) });
+        // A trial's refused first charge follows the plan's trialEndBehavior (src/subscriptions/trial-end.ts).
+        const trialEnd = await trialEndUpdate(tx, sub, { periodIndex: charge!.periodIndex, failureCode: input.failureCode });
+        await repo.updateSubscription(
+          tx,
+          sub.id,
+          trialEnd
+            ? { ...trialEnd.update, ...(trialEnd.status === 'cancelled' ? { cancelledAt: await businessNow(tx, sub) } : {}) }
+            : { status: 'at_risk', atRiskSince: sub.atRiskSince ?? (await businessNow(tx, sub)) },
+        );
         const failedCharge = await chargeRepo.findChargeById(tx, input.chargeId);
         const updated = await load(tx, sub.id);
         await record({
@@ -254,8 +303,35 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
           type: 'subscription.charge_failed',
           data: { object: renderCharge(failedCharge!), subscription: renderSubscription(updated) },
         });
-        return { gracePeriodHours, windowLeftHours: windowLeft };
+        if (trialEnd?.status === 'cancelled')
+          await record({
+            merchantId: sub.merchantId,
+            livemode: sub.livemode,
+            type: 'subscription.cancelled',
+            data: { object: renderSubscription(updated) },
+          });
+        return {
+          gracePeriodHours,
+          windowLeftHours: windowLeft,
+          ...(trialEnd ? { trialEnd: { status: trialEnd.status, cancelReason: trialEnd.update.cancelReason ?? null } } : {}),
+        };
       });
+    },
+
+    /** subscription.trial_will_end of a subscription still trialing, once (the notice's timestamp guards it). */
+    async noteTrialWillEnd(input: { subscriptionId: string }): Promise<{ recorded: boolean }> {
+      const recorded = await commitWithEvents(sql, events, async (tx, record) => {
+        const sub = await load(tx, input.subscriptionId, true);
+        if (!(await repo.markTrialWillEndNoticed(tx, sub.id))) return false;
+        await record({
+          merchantId: sub.merchantId,
+          livemode: sub.livemode,
+          type: 'subscription.trial_will_end',
+          data: { object: renderSubscription(sub) },
+        });
+        return true;
+      });
+      return { recorded };
     },
 
     /** Terminal cancel in the read model; a no-op (and no second event) when already terminal. */

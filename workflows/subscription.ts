@@ -13,6 +13,10 @@
 //   paused --(POST .../resume)--> active: charging resumes at the next period that comes due
 //   at each period's start, before its charge: a plan change scheduled for it (a downgrade) is applied;
 //     the charge reads the plan's amount and any proration to collect from the read model
+//   trialing/active with cancelAtPeriodEnd (read model) --(next period comes due)--> cancelled instead of charged
+//     (the charge attempt finds the flag: no signal; on-chain cancel as any cancel)
+//   trialing --(first charge refused for funds/allowance, plan's trialEndBehavior)--> at_risk (dunning), cancelled or paused
+//   trialing --(3 days before the trial ends)--> subscription.trial_will_end, once (patch trial-will-end-notice)
 //
 // Every side effect is an idempotent activity keyed by subscriptionId:periodIndex
 // (a unique charge row, the contract's once-per-period guard). The calendar
@@ -104,6 +108,10 @@ export const getStatusQuery = defineQuery<SubscriptionWorkflowState>('getStatus'
 export const subscriptionWorkflowId = (subscriptionId: string): string => subscriptionId;
 
 const HOUR_MS = 3_600_000;
+/** subscription.trial_will_end is sent this long before a trial ends (at once for a shorter trial). */
+const TRIAL_NOTICE_MS = 72 * HOUR_MS;
+/** Patch: the trial_will_end notice, a wait and an activity before period 0 of a trial (issue 40, item 3). */
+const TRIAL_WILL_END = 'trial-will-end-notice';
 /** How long to wait when the chain's clock is behind the calendar (PeriodNotStarted). */
 const CHAIN_CLOCK_WAIT_MS = 60_000;
 
@@ -339,6 +347,13 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       const start = periodStart(schedule, index);
       state.nextChargeAt = start.toISOString();
       publish();
+      // Runs started before the patch replay without the notice (their trials get none).
+      if (index === 0 && input.status === 'trialing' && start.getTime() > clock.now() && patched(TRIAL_WILL_END)) {
+        const untilNotice = start.getTime() - TRIAL_NOTICE_MS - clock.now();
+        if (untilNotice > 0) await clock.waitFor(() => cancelRequest !== null, untilNotice);
+        if (cancelRequest) return finishCancelled(cancelRequest);
+        await db.noteTrialWillEnd({ subscriptionId: input.subscriptionId });
+      }
       const wait = start.getTime() - clock.now();
       if (wait > 0) await clock.waitFor(() => cancelRequest !== null, wait);
       if (cancelRequest) return finishCancelled(cancelRequest);

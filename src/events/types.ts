@@ -11,8 +11,10 @@ export const EVENT_TYPES = [
   'subscription.charge_failed',
   'subscription.cancelled',
   'subscription.lapsed',
-  /** A plan change (issue 40): asked for, applied, cancelled; data.planChange the change, data.previousAttributes what it changed. docs/events.md. */
+  /** A plan change (issue 40: asked for, applied, cancelled; data.planChange) or a cancel at period end set or undone; data.previousAttributes what it changed. docs/events.md. */
   'subscription.updated',
+  /** Three days before a trial ends (at once for a shorter trial), once per subscription. docs/events.md. */
+  'subscription.trial_will_end',
   'agent.action_executed',
   'agent.job_proposed',
   'agent.job_completed',

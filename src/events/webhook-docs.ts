@@ -1,12 +1,14 @@
 // The `webhooks` section of the OpenAPI document (3.1): the body a webhook endpoint receives for
 // the failure events of token refusals, `payment.failed`, `refund.failed`, `agent.job_failed`,
 // `subscription.charge_failed` and `payment.deposit_sweep_blocked`, and of the coupon, promotion code
-// and discount events (issue 40; an example body each, coupon-event-examples.ts). Every body is the
+// and discount events, and of cancel at period end and the trial notice (issue 40; an example body each,
+// coupon-event-examples.ts, subscription-event-examples.ts). Every body is the
 // envelope of src/webhooks/payload.ts; `data.object` references the resource's own component schema,
 // so the payload and the API object cannot drift. docs/events.md has the same in prose.
 import { REFUSAL_CODES } from '../chain/refusals.js';
 import { couponEventExamples } from './coupon-event-examples.js';
 import { planChangeEventExamples } from './plan-change-event-examples.js';
+import { subscriptionEventExamples } from './subscription-event-examples.js';
 import type { EventType } from './types.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -49,7 +51,7 @@ function webhook(type: EventType, summary: string, description: string, data: Js
 
 /** A state-change event (no refusal codes), with its example body. */
 function changeWebhook(type: EventType, summary: string, description: string, data: JsonSchema): JsonSchema {
-  const example = couponEventExamples[type] ?? planChangeEventExamples[type];
+  const example = couponEventExamples[type] ?? planChangeEventExamples[type] ?? subscriptionEventExamples[type];
   return {
     post: {
       summary,
@@ -77,26 +79,6 @@ const discountData = (objectDescription: string): JsonSchema => ({
     subscription: ref('Subscription'),
   },
 });
-
-/** Issue 40, item 1: a subscription's plan change. */
-function planChangeWebhooks(): Record<string, JsonSchema> {
-  return {
-    'subscription.updated': changeWebhook(
-      'subscription.updated',
-      "A subscription's plan changed, or a plan change was scheduled, is waiting for the customer or was cancelled",
-      '`planChange.status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). `previousAttributes` holds the values of `object` the change replaced (`planId`, `planAmount`, `pendingPlanChange`).',
-      {
-        type: 'object',
-        required: ['object', 'planChange', 'previousAttributes'],
-        properties: {
-          object: ref('Subscription'),
-          planChange: ref('SubscriptionPlanChange'),
-          previousAttributes: { type: 'object', description: 'The fields of `object` before this change, with their values then.' },
-        },
-      },
-    ),
-  };
-}
 
 /** Issue 40: coupons, promotion codes and a subscription's discount. */
 function couponWebhooks(): Record<string, JsonSchema> {
@@ -141,6 +123,32 @@ function couponWebhooks(): Record<string, JsonSchema> {
   };
 }
 
+/** Issue 40, item 3: cancel at period end and the trial's notice. */
+function subscriptionChangeWebhooks(): Record<string, JsonSchema> {
+  return {
+    'subscription.updated': changeWebhook(
+      'subscription.updated',
+      'A subscription changed: its plan, or its cancel at period end',
+      'Two kinds of change send it. **A plan change** (`POST /v1/subscriptions/{id}/change-plan`) carries `planChange`, whose `status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). **A cancel at period end**: `POST /v1/subscriptions/{id}/cancel` with `atPeriodEnd: true` sets `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails`, `POST /v1/subscriptions/{id}/uncancel` clears them (no `planChange`); when `cancelAt` comes, `subscription.cancelled` follows and nothing is charged. In both, `previousAttributes` holds the fields of `object` the change replaced, with their values then.',
+      {
+        type: 'object',
+        required: ['object', 'previousAttributes'],
+        properties: {
+          object: ref('Subscription'),
+          planChange: { ...ref('SubscriptionPlanChange'), description: 'Present when the change is a plan change.' },
+          previousAttributes: { type: 'object', description: 'The fields of `object` before this change, with their values then.' },
+        },
+      },
+    ),
+    'subscription.trial_will_end': changeWebhook(
+      'subscription.trial_will_end',
+      'A trial ends in three days',
+      "Sent once per subscription, three days before `trialEnd` (at once when the trial is shorter), while it is still `trialing`: time to remind the customer to fund the wallet. What a refused first charge then does is the plan's `trialEndBehavior`.",
+      withObject('Subscription'),
+    ),
+  };
+}
+
 /** The transfer a deposit event carries beside its session (renderDepositRecord in src/payment-sessions/deposit-accounting.ts). */
 const depositRecord: JsonSchema = {
   type: 'object',
@@ -165,7 +173,7 @@ const depositRecord: JsonSchema = {
 export function eventWebhooks(): Record<string, JsonSchema> {
   return {
     ...couponWebhooks(),
-    ...planChangeWebhooks(),
+    ...subscriptionChangeWebhooks(),
     'payment.failed': webhook(
       'payment.failed',
       'A relayed payment failed',

@@ -1,6 +1,7 @@
 // SQL for subscription plans.
 import type { Db } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
+import type { TrialEndBehavior } from './schemas.js';
 
 export type PlanRow = {
   id: string;
@@ -12,6 +13,8 @@ export type PlanRow = {
   interval: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'yearly';
   intervalCount: number;
   trialPeriodDays: number;
+  /** What a refused first charge after the trial does (src/subscription-plans/schemas.ts, TRIAL_END_BEHAVIORS). */
+  trialEndBehavior: TrialEndBehavior;
   /** The chains the plan is offered on, first the default; null: every chain of the mode. */
   chainIds: number[] | null;
   archivedAt: Date | null;
@@ -21,17 +24,23 @@ export type PlanRow = {
 
 const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, name, amount::text as amount, currency, interval,
-     interval_count as "intervalCount", trial_period_days as "trialPeriodDays", chain_ids::int[] as "chainIds", archived_at as "archivedAt",
+     interval_count as "intervalCount", trial_period_days as "trialPeriodDays",
+     trial_end_behavior as "trialEndBehavior", chain_ids::int[] as "chainIds", archived_at as "archivedAt",
      created_at as "createdAt", updated_at as "updatedAt"`;
 
 export async function insertPlan(
   db: Db,
-  plan: Omit<PlanRow, 'createdAt' | 'updatedAt' | 'archivedAt' | 'chainIds'> & { chainIds?: number[] | null },
+  plan: Omit<PlanRow, 'createdAt' | 'updatedAt' | 'archivedAt' | 'chainIds' | 'trialEndBehavior'> & {
+    chainIds?: number[] | null;
+    trialEndBehavior?: TrialEndBehavior;
+  },
 ): Promise<PlanRow> {
   const [row] = await db<PlanRow[]>`
-    insert into subscription_plans (id, merchant_id, livemode, name, amount, currency, interval, interval_count, trial_period_days, chain_ids)
+    insert into subscription_plans (id, merchant_id, livemode, name, amount, currency, interval, interval_count, trial_period_days, chain_ids,
+      trial_end_behavior)
     values (${plan.id}, ${plan.merchantId}, ${plan.livemode}, ${plan.name}, ${plan.amount}, ${plan.currency},
-            ${plan.interval}, ${plan.intervalCount}, ${plan.trialPeriodDays}, ${plan.chainIds ?? null}::bigint[])
+            ${plan.interval}, ${plan.intervalCount}, ${plan.trialPeriodDays}, ${plan.chainIds ?? null}::bigint[],
+            ${plan.trialEndBehavior ?? 'dunning'})
     returning ${columns(db)}`;
   return row!;
 }
@@ -48,6 +57,13 @@ export async function findPlan(db: Db, scope: MerchantScope, id: string, options
 export async function renamePlan(db: Db, id: string, name: string): Promise<PlanRow> {
   const [row] = await db<PlanRow[]>`
     update subscription_plans set name = ${name}, updated_at = now() where id = ${id} returning ${columns(db)}`;
+  return row!;
+}
+
+/** Sets what a refused first charge after the trial does: the merchant's policy, not a term signed on chain. */
+export async function setTrialEndBehavior(db: Db, id: string, trialEndBehavior: TrialEndBehavior): Promise<PlanRow> {
+  const [row] = await db<PlanRow[]>`
+    update subscription_plans set trial_end_behavior = ${trialEndBehavior}, updated_at = now() where id = ${id} returning ${columns(db)}`;
   return row!;
 }
 

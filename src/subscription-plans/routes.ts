@@ -39,7 +39,7 @@ export function registerPlanRoutes(app: FastifyZodInstance, plans: ServiceOn<Pla
       tags: ['Subscription plans'],
       summary: 'Update a plan',
       description:
-        "Only `name` may change: the amount, interval and trial are the terms each subscriber's wallet signed on chain, so a new price is a new plan. An archived plan cannot change (`session_invalid_state`). Emits `subscription_plan.updated` when the name changes.",
+        "Only `name` and `trialEndBehavior` may change: the amount, interval and trial are the terms each subscriber's wallet signed on chain, so a new price is a new plan; the trial end behaviour is the merchant's policy, read when a trial's first charge is refused (running trials included). An archived plan cannot change (`session_invalid_state`). Emits `subscription_plan.updated` when either changes.",
       operationId: 'updatePlan',
       params: planParams,
       body: updatePlanBody,

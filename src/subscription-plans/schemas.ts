@@ -8,6 +8,15 @@ export const SUPPORTED_CURRENCIES = ['USDC'] as const;
 
 const planName = z.string().trim().min(1).max(200);
 
+/** What a refused first charge after a trial does (docs/decisions.md, "Cancel at period end and trial rules"). */
+export const TRIAL_END_BEHAVIORS = ['dunning', 'cancel', 'pause'] as const;
+export type TrialEndBehavior = (typeof TRIAL_END_BEHAVIORS)[number];
+const trialEndBehavior = z
+  .enum(TRIAL_END_BEHAVIORS)
+  .describe(
+    "When the trial ends and the first charge is refused for funds or allowance: `dunning` retries within the merchant's grace window (`at_risk`, then `lapsed`), `cancel` cancels the subscription at once (on chain too; `subscription.cancelled`, `cancelledBy: system`), `pause` pauses it (`paused`; resuming charges the next period that comes due). A charge refused for another cause (a blacklisted address, a paused token) follows its usual rule.",
+  );
+
 export const createPlanBody = z
   .object({
     name: planName,
@@ -16,6 +25,9 @@ export const createPlanBody = z
     interval: z.enum(PLAN_INTERVALS),
     intervalCount: z.number().int().min(1).max(365).default(1),
     trialPeriodDays: z.number().int().min(0).max(730).default(0),
+    trialEndBehavior: trialEndBehavior
+      .optional()
+      .describe(`${trialEndBehavior.description} Default \`dunning\` (the behaviour before the option existed).`),
     chainIds: z
       .array(chainIdField)
       .min(1)
@@ -37,6 +49,7 @@ export const plan = z
     interval: z.enum(PLAN_INTERVALS),
     intervalCount: z.number().int(),
     trialPeriodDays: z.number().int(),
+    trialEndBehavior,
     chainIds: z
       .array(z.number().int())
       .nullable()
@@ -50,10 +63,11 @@ export const plan = z
   .meta({ id: 'SubscriptionPlan' });
 
 /**
- * POST /v1/subscription-plans/{id}: only the name may change. The amount, interval and trial are the terms each
- * subscriber's wallet signed on chain; a new price is a new plan.
+ * POST /v1/subscription-plans/{id}: only the name and the trial end behaviour may change. The amount, interval and
+ * trial are the terms each subscriber's wallet signed on chain; a new price is a new plan. The trial end behaviour is
+ * the merchant's policy, read when a trial's first charge is refused, so a change applies to running trials too.
  */
-export const updatePlanBody = z.object({ name: planName.optional() }).strict();
+export const updatePlanBody = z.object({ name: planName.optional(), trialEndBehavior: trialEndBehavior.optional() }).strict();
 export const archivePlanBody = optionalBody(z.object({}).strict());
 
 /** What the public hosted enrolment page may see of a plan. */

@@ -22,6 +22,7 @@ export function renderPlan(row: repo.PlanRow): Plan {
     interval: row.interval,
     intervalCount: row.intervalCount,
     trialPeriodDays: row.trialPeriodDays,
+    trialEndBehavior: row.trialEndBehavior,
     chainIds: row.chainIds,
     archived: row.archivedAt !== null,
     archivedAt: row.archivedAt?.toISOString() ?? null,
@@ -94,12 +95,15 @@ export function createPlanService({ sql, events, chain }: { sql: Sql; events: Ev
       return toPage(rows, query.limit, renderPlan);
     },
 
-    /** Only the name may change; an archived plan cannot change. A call that changes nothing records no event. */
+    /** Only the name and the trial end behaviour may change; an archived plan cannot change. A call that changes nothing records no event. */
     async update(scope: MerchantScope, id: string, input: UpdatePlanBody): Promise<Plan> {
       return planChange(scope, id, 'subscription_plan.updated', async (tx, current) => {
         if (current.archivedAt) throw new InvalidStateError(`Subscription plan ${id} is archived and cannot be changed.`, { param: 'id' });
-        if (input.name === undefined || input.name === current.name) return undefined;
-        return repo.renamePlan(tx, id, input.name);
+        let changed: repo.PlanRow | undefined;
+        if (input.name !== undefined && input.name !== current.name) changed = await repo.renamePlan(tx, id, input.name);
+        if (input.trialEndBehavior !== undefined && input.trialEndBehavior !== current.trialEndBehavior)
+          changed = await repo.setTrialEndBehavior(tx, id, input.trialEndBehavior);
+        return changed;
       });
     },
 

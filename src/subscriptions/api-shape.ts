@@ -35,6 +35,11 @@ export function renderSubscription(row: repo.SubscriptionRow): Subscription {
     onChainCancelledAt: iso(row.onChainCancelledAt),
     lapsedAt: iso(row.lapsedAt),
     completedAt: iso(row.completedAt),
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    cancelAt: iso(row.cancelAt),
+    cancellationDetails: row.cancellationRequestedBy
+      ? { requestedBy: row.cancellationRequestedBy, reason: row.cancellationReason, feedback: row.cancellationFeedback }
+      : null,
     discount: row.discount ? renderDiscount(row.discount, row) : null,
     pendingPlanChange: row.pendingPlanChange ? renderPendingPlanChange(row.pendingPlanChange) : null,
     livemode: row.livemode,

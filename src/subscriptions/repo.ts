@@ -11,6 +11,19 @@ export const TERMINAL_STATUSES: readonly SubscriptionStatus[] = ['cancelled', 'l
 /** The spec's terminal statuses: nothing moves a subscription out of them, not even a cancel. */
 export const FINAL_STATUSES: readonly SubscriptionStatus[] = ['cancelled', 'lapsed'];
 export type CancelledBy = 'merchant' | 'subscriber' | 'operator' | 'system';
+/** Who may ask for a cancel (now or at the period end): the merchant, or the customer (portal). */
+export type CancellationRequester = 'merchant' | 'subscriber';
+export const CANCELLATION_FEEDBACK = [
+  'customer_service',
+  'low_quality',
+  'missing_features',
+  'other',
+  'switched_service',
+  'too_complex',
+  'too_expensive',
+  'unused',
+] as const;
+export type CancellationFeedback = (typeof CANCELLATION_FEEDBACK)[number];
 
 export type SubscriptionRow = {
   id: string;
@@ -40,6 +53,12 @@ export type SubscriptionRow = {
   onChainCancelledAt: Date | null;
   lapsedAt: Date | null;
   completedAt: Date | null;
+  /** A cancel scheduled for the next period's start (cancelAt); the charge then cancels instead. */
+  cancelAtPeriodEnd: boolean;
+  cancelAt: Date | null;
+  cancellationRequestedBy: CancellationRequester | null;
+  cancellationReason: string | null;
+  cancellationFeedback: CancellationFeedback | null;
   createdTxHash: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -90,6 +109,9 @@ const columns = (db: Db) =>
      s.current_period_index as "currentPeriodIndex", s.next_charge_at as "nextChargeAt", s.at_risk_since as "atRiskSince",
      s.cancel_reason as "cancelReason", s.cancelled_by as "cancelledBy", s.cancelled_at as "cancelledAt",
      s.on_chain_cancelled_at as "onChainCancelledAt", s.lapsed_at as "lapsedAt", s.completed_at as "completedAt",
+     s.cancel_at_period_end as "cancelAtPeriodEnd", s.cancel_at as "cancelAt",
+     s.cancellation_requested_by as "cancellationRequestedBy", s.cancellation_reason as "cancellationReason",
+     s.cancellation_feedback as "cancellationFeedback",
      s.created_tx_hash as "createdTxHash", s.created_at as "createdAt", s.updated_at as "updatedAt",
      (select json_build_object('id', d.id, 'couponId', k.id, 'promotionCodeId', d.promotion_code_id, 'startedAt', d.started_at,
         'periodsApplied', d.periods_applied, 'name', k.name, 'percentOffBp', k.percent_off_bp, 'amountOff', k.amount_off::text,
@@ -229,6 +251,11 @@ export type SubscriptionUpdate = Partial<{
   onChainCancelledAt: Date | null;
   lapsedAt: Date | null;
   completedAt: Date | null;
+  cancelAtPeriodEnd: boolean;
+  cancelAt: Date | null;
+  cancellationRequestedBy: CancellationRequester | null;
+  cancellationReason: string | null;
+  cancellationFeedback: CancellationFeedback | null;
 }>;
 
 const UPDATE_COLUMNS: Record<keyof SubscriptionUpdate, string> = {
@@ -242,6 +269,11 @@ const UPDATE_COLUMNS: Record<keyof SubscriptionUpdate, string> = {
   onChainCancelledAt: 'on_chain_cancelled_at',
   lapsedAt: 'lapsed_at',
   completedAt: 'completed_at',
+  cancelAtPeriodEnd: 'cancel_at_period_end',
+  cancelAt: 'cancel_at',
+  cancellationRequestedBy: 'cancellation_requested_by',
+  cancellationReason: 'cancellation_reason',
+  cancellationFeedback: 'cancellation_feedback',
 };
 
 /**
@@ -293,6 +325,15 @@ export async function markPeriodCharged(
       returning *)
     select ${columns(db)} from updated s join customers c on c.id = s.customer_id`;
   return row;
+}
+
+/** Notes that subscription.trial_will_end was recorded; false when it already was or the trial is over. */
+export async function markTrialWillEndNoticed(db: Db, id: string): Promise<boolean> {
+  const rows = await db`
+    update subscriptions set trial_will_end_noticed_at = now(), updated_at = now()
+    where id = ${id} and status = 'trialing' and trial_will_end_noticed_at is null
+    returning id`;
+  return rows.length > 0;
 }
 
 /** Plans of a merchant in a mode whose terms an enrolment could match (oldest first). */

@@ -36,12 +36,27 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
       tags: ['Subscriptions'],
       summary: 'Cancel a subscription',
       description:
-        'Marks the subscription cancelled at once (the response shows it) and queues the on-chain cancel, which the subscription workflow retries until it lands. Cancelling a cancelled, lapsed or completed subscription is `session_invalid_state`.',
+        'Marks the subscription cancelled at once (the response shows it) and queues the on-chain cancel, which the subscription workflow retries until it lands. Cancelling a cancelled, lapsed or completed subscription is `session_invalid_state`.\n\nWith `atPeriodEnd: true` the subscription is not cancelled now: `cancelAtPeriodEnd` is set and `cancelAt` is the start of the next period (the trial end for a trialing one), when it is cancelled (on chain too) instead of charged; `subscription.updated` is sent. Only a `trialing` or `active` subscription with a next period can be set to cancel at the period end, once; anything else is `session_invalid_state`. A cancel now replaces a scheduled one.',
       params: subscriptionParams,
       body: cancelSubscriptionBody.nullish().describe('Optional; an empty body is accepted.'),
       response: { 200: subscription },
     },
     handler: (request) => subscriptions(request.db).cancel(requestScope(request), request.params.id, request.body ?? {}),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/subscriptions/:id/uncancel',
+    config: { access: access.scope('subscriptions_write') },
+    schema: {
+      tags: ['Subscriptions'],
+      summary: 'Undo a cancel at period end',
+      description:
+        'Clears `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails` of a subscription set to cancel at the period end, before that happens: it renews as before. Sends `subscription.updated`. A subscription with no scheduled cancel, or one already ended, is `session_invalid_state`.',
+      params: subscriptionParams,
+      response: { 200: subscription },
+    },
+    handler: (request) => subscriptions(request.db).uncancel(requestScope(request), request.params.id),
   });
 
   app.route({

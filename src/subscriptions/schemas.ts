@@ -3,9 +3,21 @@ import { z } from 'zod';
 import { chainIdQuery, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
-import { SUBSCRIPTION_STATUSES } from './repo.js';
+import { CANCELLATION_FEEDBACK, SUBSCRIPTION_STATUSES } from './repo.js';
 import { discount } from '../discounts/schemas.js';
 import { pendingPlanChange } from '../subscription-plan-changes/schemas.js';
+
+const cancellationFeedback = z
+  .enum(CANCELLATION_FEEDBACK)
+  .describe("Why the customer is leaving, as one of Stripe Billing's feedback codes (for churn reports).");
+
+export const cancellationDetails = z
+  .object({
+    requestedBy: z.enum(['merchant', 'subscriber']).describe('`merchant`: through the API or dashboard; `subscriber`: the customer.'),
+    reason: z.string().nullable().describe('Free text given with the request.'),
+    feedback: cancellationFeedback.nullable(),
+  })
+  .meta({ id: 'CancellationDetails' });
 
 export const subscription = z
   .object({
@@ -49,6 +61,13 @@ export const subscription = z
     onChainCancelledAt: timestamp.nullable().describe('When the on-chain cancel was confirmed.'),
     lapsedAt: timestamp.nullable(),
     completedAt: timestamp.nullable(),
+    cancelAtPeriodEnd: z
+      .boolean()
+      .describe('A cancel is scheduled: when the next period comes due (`cancelAt`) the subscription is cancelled instead of charged.'),
+    cancelAt: timestamp.nullable().describe('When the scheduled cancel happens (the start of the next period); null: none scheduled.'),
+    cancellationDetails: cancellationDetails
+      .nullable()
+      .describe('Who asked to cancel (now or at the period end) and why; null: nobody did (or a scheduled cancel was undone).'),
     discount: discount
       .nullable()
       .describe('The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none.'),
@@ -74,6 +93,13 @@ export const subscriptionListQuery = listQueryOf('subscription').extend({
 export const cancelSubscriptionBody = z
   .object({
     reason: z.string().trim().min(1).max(500).optional().describe('Why the merchant cancelled; kept on the subscription and in the event.'),
+    feedback: cancellationFeedback.optional(),
+    atPeriodEnd: z
+      .boolean()
+      .optional()
+      .describe(
+        '`true`: cancel when the next period comes due instead of now (`cancelAtPeriodEnd`); nothing more is charged, the current period runs to its end. Undo with `POST /v1/subscriptions/{id}/uncancel`.',
+      ),
   })
   .strict();
 

@@ -16,6 +16,7 @@ import { onChainCancelWorkflowId, subscriptionOnChainCancelWorkflow } from '../.
 import { signalIfRunning } from '../temporal/signals.js';
 import { startWorkflowOnce } from '../temporal/start-once.js';
 import { renderSubscription } from './api-shape.js';
+import { scheduleCancel, undoScheduledCancel } from './cancel-at-period-end.js';
 import * as repo from './repo.js';
 import { businessNow } from '../test-clocks/business-time.js';
 import { findPlanById } from '../subscription-plans/repo.js';
@@ -69,6 +70,13 @@ export function createSubscriptionService({ sql, chain = {}, events, temporal, t
     },
 
     async cancel(scope: MerchantScope, id: string, input: CancelSubscriptionBody): Promise<Subscription> {
+      if (input.atPeriodEnd) {
+        return commitWithEvents(sql, events, async (tx, record) => {
+          const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
+          if (!row) throw notFound(id);
+          return scheduleCancel(tx, record, scope, row, { requestedBy: 'merchant', reason: input.reason, feedback: input.feedback });
+        });
+      }
       const current = await repo.findSubscription(sql, scope, id);
       if (!current) throw notFound(id);
       // A completed subscription's workflow has ended, so nothing would queue its on-chain cancel:
@@ -90,6 +98,12 @@ export function createSubscriptionService({ sql, chain = {}, events, temporal, t
             cancelledAt: await businessNow(tx, row),
             nextChargeAt: null,
             atRiskSince: null,
+            // Now, not at the period end: a scheduled cancel is replaced by this one.
+            cancelAtPeriodEnd: false,
+            cancelAt: null,
+            cancellationRequestedBy: 'merchant',
+            cancellationReason: input.reason ?? null,
+            cancellationFeedback: input.feedback ?? null,
           },
           { notIn: repo.FINAL_STATUSES },
         );
@@ -111,6 +125,15 @@ export function createSubscriptionService({ sql, chain = {}, events, temporal, t
         }
       }
       return subscription;
+    },
+
+    /** Undoes a cancel scheduled for the period end (`cancelAtPeriodEnd`): the subscription renews as before. */
+    async uncancel(scope: MerchantScope, id: string): Promise<Subscription> {
+      return commitWithEvents(sql, events, async (tx, record) => {
+        const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
+        if (!row) throw notFound(id);
+        return undoScheduledCancel(tx, record, scope, row);
+      });
     },
 
     /**

@@ -457,6 +457,24 @@ describe('journeys', () => {
     await expect.poll(() => table.locator('tbody tr').count()).toBe(5);
   });
 
+  it('sets a subscription to cancel at the period end, shows the pending cancellation, and undoes it', async () => {
+    const table = page.getByRole('table', { name: 'Subscriptions' });
+    await table.locator('tbody tr').first().getByRole('button').click();
+    const detail = page.getByRole('region', { name: 'Subscription detail' });
+    await detail.getByRole('button', { name: 'Cancel at period end' }).click();
+    await detail.getByLabel('Reason (optional)').fill('Moving to annual');
+    await detail.getByRole('button', { name: 'Yes, cancel then' }).click();
+    await detail.getByText('Cancels at period end').waitFor();
+    await detail.getByText(/Moving to annual/).waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-subscription-cancel-at-period-end.png`, fullPage: true });
+    // Still active: nothing was cancelled yet.
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(5);
+    await detail.getByRole('button', { name: "Don't cancel" }).click();
+    await detail.getByRole('button', { name: 'Yes, keep it' }).click();
+    await detail.getByRole('button', { name: 'Cancel at period end' }).waitFor();
+    expect(await detail.getByText('Cancels at period end').count()).toBe(0);
+  });
+
   it('pauses an active subscription and resumes it from its detail', async () => {
     const table = page.getByRole('table', { name: 'Subscriptions' });
     await table.locator('tbody tr').first().getByRole('button').click();

@@ -6,7 +6,8 @@
 //   period 14 refused and the subscription lapses past the grace window. Every step's webhooks
 //   arrive, verified with the standardwebhooks library.
 // On the same stack, issue 40's coupon proof: 20% off for 3 periods pulls 80% on chain three times,
-// then the full amount, and the discount's end is recorded.
+// then the full amount, and the discount's end is recorded; and its cancel at period end: charged once,
+// then cancelled on chain when the next period comes due, with nothing more pulled.
 import type { Client } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,7 @@ import { contractPeriodStart, onChainPeriodSecondsV2, periodStart as calendarSta
 import { serializeSignature } from 'viem';
 import type { Resolver } from '../../src/webhooks/targets.js';
 import { subscriptionAllowanceRenewalWorkflow } from '../../workflows/subscription-renewal.js';
+import { getStatusQuery } from '../../workflows/subscription.js';
 import { signPermit } from '../chain/helpers.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -110,6 +112,31 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** A test clock at a minute past the chain's time holding `wallet`, and its advance (which waits until it is ready). */
+async function clockFor(name: string, wallet: string) {
+  const start = Math.ceil(((await chain.chainNowMs()) + 60_000) / 1000) * 1000;
+  const created = await api('POST', '/v1/test-clocks', { name, frozenTime: new Date(start).toISOString(), wallets: [wallet] });
+  expect(created.statusCode, created.body).toBe(200);
+  const clock = created.json();
+  const advance = async (toMs: number) => {
+    const response = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: new Date(toMs).toISOString() });
+    expect(response.statusCode, response.body).toBe(200);
+    await eventually(
+      async () => (await api('GET', `/v1/test-clocks/${clock.id}`)).json(),
+      (c) => c.status === 'ready',
+      `the ${name} clock at ${new Date(toMs).toISOString()}`,
+    );
+  };
+  return { start, clock, advance };
+}
+
+/** When period `index` of a monthly v2 subscription anchored at `anchor` is charged: the later of the calendar's and the contract's start. */
+const dueAtFrom = (anchor: Date) => (index: number) =>
+  Math.max(
+    calendarStart({ anchor, interval: 'monthly', intervalCount: 1 }, index).getTime(),
+    contractPeriodStart(anchor, Number(MONTH_SECONDS), index).getTime(),
+  );
 
 // Issue 39: the dashboard's "To the next renewal" advances a clock to the earliest nextChargeAt after
 // the clock's time (dashboard/src/pages/TestClocksPage.tsx). For a subscription that was running
@@ -240,6 +267,12 @@ describe('a test clock', () => {
     const subscriptionId = enrolled.subscriptionId;
     const read = async () => (await api('GET', `/v1/subscriptions/${subscriptionId}`)).json();
     expect((await read()).status).toBe('trialing');
+    // The workflow is on the clock and has planned its trial (with the trial_will_end notice) before the clock moves.
+    await eventually(
+      () => client.workflow.getHandle(subscriptionId).query(getStatusQuery),
+      (s) => s.nextChargeAt !== null,
+      'the subscription on the clock',
+    );
 
     const anchor = new Date(Number(log.args.firstPeriodStart) * 1000);
     expect(anchor.getTime()).toBe(Number(trialEnd) * 1000);
@@ -325,9 +358,10 @@ describe('a test clock', () => {
     const listed = (await api('GET', `/v1/events?objectId=${subscriptionId}&limit=100`)).json().data as { id: string; type: string }[];
     const steps = listed.filter((e) => e.type !== 'subscription.created').reverse();
     const types = steps.map((e) => e.type);
-    const lastFailures = types.length - 5 - 2 - 9 - 1;
+    const lastFailures = types.length - 1 - 5 - 2 - 9 - 1;
     expect(lastFailures).toBeGreaterThanOrEqual(2); // the refusal at period 14's start and at least one retry in the grace window
     expect(types).toEqual([
+      'subscription.trial_will_end', // three days before the 7-day trial ends (issue 40)
       ...Array(5).fill('subscription.charged'),
       'subscription.charge_failed',
       'subscription.charge_failed',
@@ -373,23 +407,7 @@ describe('a 20%-off coupon for 3 periods on a test clock', () => {
     const coupon = await api('POST', '/v1/coupons', { name: 'Spring 20', percentOff: 20, duration: 'repeating', durationInPeriods: 3 });
     expect(coupon.statusCode, coupon.body).toBe(200);
     const payer = newPayer();
-    const start = Math.ceil(((await chain.chainNowMs()) + 60_000) / 1000) * 1000;
-    const created = await api('POST', '/v1/test-clocks', {
-      name: 'Coupon',
-      frozenTime: new Date(start).toISOString(),
-      wallets: [payer.address],
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    const clock = created.json();
-    const advance = async (toMs: number) => {
-      const response = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: new Date(toMs).toISOString() });
-      expect(response.statusCode, response.body).toBe(200);
-      await eventually(
-        async () => (await api('GET', `/v1/test-clocks/${clock.id}`)).json(),
-        (c) => c.status === 'ready',
-        `the coupon clock at ${new Date(toMs).toISOString()}`,
-      );
-    };
+    const { start, clock, advance } = await clockFor('Coupon', payer.address);
 
     // Exactly what three discounted periods and one full one take: the balance ends at zero only if
     // no period pulled more than its discounted amount.
@@ -404,12 +422,7 @@ describe('a 20%-off coupon for 3 periods on a test clock', () => {
     expect(applied.statusCode, applied.body).toBe(200);
     expect(applied.json().discount).toMatchObject({ periodsRemaining: 3, coupon: { percentOff: 20 } });
 
-    const anchor = new Date(Number(log.args.firstPeriodStart) * 1000);
-    const dueAt = (index: number) =>
-      Math.max(
-        calendarStart({ anchor, interval: 'monthly', intervalCount: 1 }, index).getTime(),
-        contractPeriodStart(anchor, Number(MONTH_SECONDS), index).getTime(),
-      );
+    const dueAt = dueAtFrom(new Date(Number(log.args.firstPeriodStart) * 1000));
     const charges = async () =>
       ((await api('GET', `/v1/subscription-charges?subscriptionId=${subscriptionId}&limit=100`)).json().data as any[]).filter(
         (c) => c.status === 'succeeded',
@@ -476,6 +489,61 @@ describe('a 20%-off coupon for 3 periods on a test clock', () => {
     const [discount] = await db.sql<{ endReason: string; periodsApplied: number }[]>`
       select end_reason as "endReason", periods_applied as "periodsApplied" from subscription_discounts where subscription_id = ${subscriptionId}`;
     expect(discount).toEqual({ endReason: 'used_up', periodsApplied: 3 });
+    expect((await api('DELETE', `/v1/test-clocks/${clock.id}`)).statusCode).toBe(200);
+  }, 60_000);
+});
+
+describe('cancel at period end on a test clock', () => {
+  it('charges the current period, then cancels on chain when the next one comes due and pulls nothing more', async () => {
+    const plan = await api('POST', '/v1/subscription-plans', {
+      name: 'Cancel at period end',
+      amount: USDC(12).toString(),
+      interval: 'monthly',
+      trialPeriodDays: 1,
+    });
+    expect(plan.statusCode, plan.body).toBe(200);
+    const payer = newPayer();
+    const { start, clock, advance } = await clockFor('cancel', payer.address);
+    await chain.mint(payer.address, USDC(100));
+    const trialEnd = BigInt(start / 1000) + 86_400n;
+    const log = await chain.enrol({ payer, amount: USDC(12), period: MONTH_SECONDS, periods: 0, trialEnd, permitValue: USDC(120) });
+    const enrolled = await onSubscriptionCreatedOnChain(deps, { ...log, planId: plan.json().id });
+    if (enrolled.outcome === 'ignored') throw new Error(`enrolment ignored: ${enrolled.reason}`);
+    const subscriptionId = enrolled.subscriptionId;
+    const read = async () => (await api('GET', `/v1/subscriptions/${subscriptionId}`)).json();
+    const dueAt = dueAtFrom(new Date(Number(log.args.firstPeriodStart) * 1000));
+
+    // The one-day trial is shorter than the notice: subscription.trial_will_end at once (before the clock moves on).
+    const eventTypes = async () =>
+      ((await api('GET', `/v1/events?objectId=${subscriptionId}&limit=100`)).json().data as { type: string }[]).map((e) => e.type);
+    await eventually(eventTypes, (types) => types.includes('subscription.trial_will_end'), 'trial_will_end');
+    await advance(dueAt(0));
+    await eventually(read, (s) => s.status === 'active' && s.currentPeriodIndex === 0, 'period 0 charged');
+    const scheduled = await api('POST', `/v1/subscriptions/${subscriptionId}/cancel`, { atPeriodEnd: true, reason: 'switching plans' });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect(scheduled.json()).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+    // A day before the period ends: still active, nothing cancelled on chain.
+    await advance(dueAt(1) - DAY);
+    expect((await read()).status).toBe('active');
+    expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(false);
+    await advance(dueAt(1));
+    await eventually(read, (s) => s.status === 'cancelled' && s.onChainCancelledAt !== null, 'cancelled at the period end');
+    expect(await chain.isCancelledOnChain(log.args.id.toString())).toBe(true);
+    expect(await read()).toMatchObject({ cancelledBy: 'merchant', cancelReason: 'switching plans' });
+    // The token's own record: one charge of 12 USDC, none after.
+    const logs = await chain.pub.getContractEvents({
+      address: chain.subscriptionManagerV2,
+      abi: subscriptionManagerV2Abi,
+      eventName: 'SubscriptionCharged',
+      args: { id: BigInt(log.args.id) },
+      fromBlock: chain.deployed.deployBlock,
+    });
+    expect(logs.map((l) => [l.args.periodIndex, l.args.amount])).toEqual([[0, USDC(12)]]);
+    expect(await chain.balanceOf(payer.address)).toBe(USDC(88));
+    const types = await eventTypes();
+    const count = (type: string) => types.filter((t) => t === type).length;
+    expect([count('subscription.updated'), count('subscription.cancelled'), count('subscription.charged')]).toEqual([1, 1, 1]);
+    expect(count('subscription.trial_will_end')).toBe(1);
     expect((await api('DELETE', `/v1/test-clocks/${clock.id}`)).statusCode).toBe(200);
   }, 60_000);
 });

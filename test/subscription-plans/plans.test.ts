@@ -37,6 +37,7 @@ describe('subscription plans', () => {
       interval: 'monthly',
       intervalCount: 1,
       trialPeriodDays: 0,
+      trialEndBehavior: 'dunning',
       livemode: false,
     });
     expect(plan.id).toMatch(/^plan_/);
@@ -146,6 +147,29 @@ describe('subscription plans', () => {
       expect(
         (await t.app.inject({ method: 'GET', url: `/v1/subscription-plans/${plan.id}`, headers: auth(merchant.secretKey) })).json().amount,
       ).toBe(plan.amount);
+    });
+
+    it('takes a trialEndBehavior at creation and as a change (the merchant policy, not a signed term); refuses an unknown one', async () => {
+      const plan = (
+        await post('/v1/subscription-plans', { ...validPlan, name: 'Trial', trialPeriodDays: 14, trialEndBehavior: 'cancel' })
+      ).json();
+      expect(plan.trialEndBehavior).toBe('cancel');
+      const changed = await post(`/v1/subscription-plans/${plan.id}`, { trialEndBehavior: 'pause' });
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect(changed.json()).toMatchObject({ trialEndBehavior: 'pause', name: 'Trial' });
+      expect(await planEvents(plan.id)).toEqual(['subscription_plan.created', 'subscription_plan.updated']);
+
+      for (const [url, payload] of [
+        ['/v1/subscription-plans', { ...validPlan, trialEndBehavior: 'lapse' }],
+        [`/v1/subscription-plans/${plan.id}`, { trialEndBehavior: 'lapse' }],
+      ] as const) {
+        const refused = await post(url, payload);
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json().error).toMatchObject({ code: 'invalid_request', param: 'trialEndBehavior' });
+        expect(refused.json().error.details.issues.map((i: { path: string }) => i.path)).toEqual(['trialEndBehavior']);
+      }
+      const [row] = await db.sql`select trial_end_behavior from subscription_plans where id = ${plan.id}`;
+      expect(row!.trial_end_behavior).toBe('pause');
     });
 
     it('archives a plan once: no more changes, no new enrolments, filtered in lists', async () => {

@@ -277,6 +277,115 @@ describe('subscriptions', () => {
   });
 });
 
+describe('cancel at period end', () => {
+  const post = (url: string, key: string, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers: auth(key), ...(payload ? { payload } : {}) });
+  const updatedEvents = (id: string) =>
+    db.sql<{ data: { object: Record<string, unknown>; previousAttributes: Record<string, unknown> } }[]>`
+      select data from events where type = 'subscription.updated' and data->'object'->>'id' = ${id} order by id`;
+
+  it('sets cancelAtPeriodEnd with cancelAt at the next charge and the details, records subscription.updated; undo clears them', async () => {
+    const id = await seedSubscription(merchant, planA);
+    const scheduled = await post(`/v1/subscriptions/${id}/cancel`, merchant.secretKey, {
+      atPeriodEnd: true,
+      reason: 'moving to another tool',
+      feedback: 'switched_service',
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect(scheduled.json()).toMatchObject({
+      id,
+      status: 'active',
+      cancelAtPeriodEnd: true,
+      cancelAt: '2027-01-31T00:00:00.000Z',
+      cancellationDetails: { requestedBy: 'merchant', reason: 'moving to another tool', feedback: 'switched_service' },
+      nextChargeAt: '2027-01-31T00:00:00.000Z',
+      cancelledAt: null,
+      cancelReason: null,
+    });
+    const again = await post(`/v1/subscriptions/${id}/cancel`, merchant.secretKey, { atPeriodEnd: true });
+    expect(again.statusCode).toBe(403);
+    expect(again.json().error.code).toBe('session_invalid_state');
+
+    const undone = await post(`/v1/subscriptions/${id}/uncancel`, merchant.secretKey);
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(undone.json()).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, cancelAt: null, cancellationDetails: null });
+    const twice = await post(`/v1/subscriptions/${id}/uncancel`, merchant.secretKey);
+    expect(twice.statusCode).toBe(403);
+    expect(twice.json().error.code).toBe('session_invalid_state');
+
+    const events = await updatedEvents(id);
+    expect(events.map((e) => [e.data.object.cancelAtPeriodEnd, e.data.previousAttributes])).toEqual([
+      [true, { cancelAtPeriodEnd: false, cancelAt: null, cancellationDetails: null }],
+      [
+        false,
+        {
+          cancelAtPeriodEnd: true,
+          cancelAt: '2027-01-31T00:00:00.000Z',
+          cancellationDetails: { requestedBy: 'merchant', reason: 'moving to another tool', feedback: 'switched_service' },
+        },
+      ],
+    ]);
+    expect(await db.sql`select 1 from events where type = 'subscription.cancelled' and data->'object'->>'id' = ${id}`).toHaveLength(0);
+  });
+
+  it('a cancel now replaces a scheduled one', async () => {
+    const id = await seedSubscription(merchant, planA);
+    await post(`/v1/subscriptions/${id}/cancel`, merchant.secretKey, { atPeriodEnd: true });
+    const now = await post(`/v1/subscriptions/${id}/cancel`, merchant.secretKey, { reason: 'fraud', feedback: 'other' });
+    expect(now.statusCode, now.body).toBe(200);
+    expect(now.json()).toMatchObject({
+      status: 'cancelled',
+      cancelAtPeriodEnd: false,
+      cancelAt: null,
+      cancelReason: 'fraud',
+      cancellationDetails: { requestedBy: 'merchant', reason: 'fraud', feedback: 'other' },
+    });
+    const undo = await post(`/v1/subscriptions/${id}/uncancel`, merchant.secretKey);
+    expect(undo.json().error.code).toBe('session_invalid_state');
+  });
+
+  it.each(['at_risk', 'paused', 'cancelled', 'lapsed', 'completed'] as const)(
+    'refuses to schedule the cancel of a %s subscription and changes nothing',
+    async (status) => {
+      const id = await seedSubscription(merchant, planA, status);
+      const response = await post(`/v1/subscriptions/${id}/cancel`, merchant.secretKey, { atPeriodEnd: true });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error.code).toBe('session_invalid_state');
+      const [row] = await db.sql`select status, cancel_at_period_end from subscriptions where id = ${id}`;
+      expect(row).toEqual({ status, cancel_at_period_end: false });
+    },
+  );
+
+  it('refuses one with no next period (its authorised periods end with the current one)', async () => {
+    const id = await seedSubscription(merchant, planA);
+    await updateSubscription(db.sql, id, { nextChargeAt: null });
+    const response = await post(`/v1/subscriptions/${id}/cancel`, merchant.secretKey, { atPeriodEnd: true });
+    expect(response.json().error.code).toBe('session_invalid_state');
+  });
+
+  it('refuses bad input with the envelope, read-only keys and other merchants, changing nothing', async () => {
+    const id = await seedSubscription(merchant, planA);
+    const bad = await post(`/v1/subscriptions/${id}/cancel`, merchant.secretKey, { atPeriodEnd: 'yes', feedback: 'bored' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('invalid_request');
+    expect(
+      bad
+        .json()
+        .error.details.issues.map((i: { path: string }) => i.path)
+        .sort(),
+    ).toEqual(['atPeriodEnd', 'feedback']);
+    const readOnly = await merchant.keyWithScopes(['subscriptions_read']);
+    expect((await post(`/v1/subscriptions/${id}/cancel`, readOnly, { atPeriodEnd: true })).json().error.code).toBe('permission_denied');
+    expect((await post(`/v1/subscriptions/${id}/uncancel`, readOnly)).json().error.code).toBe('permission_denied');
+    expect((await post(`/v1/subscriptions/${id}/cancel`, other.secretKey, { atPeriodEnd: true })).statusCode).toBe(404);
+    expect((await post(`/v1/subscriptions/${id}/uncancel`, other.secretKey)).statusCode).toBe(404);
+    expect((await post(`/v1/subscriptions/sub_nope/uncancel`, merchant.secretKey)).json().error.code).toMatch(/invalid_request|not_found/);
+    const [row] = await db.sql`select status, cancel_at_period_end from subscriptions where id = ${id}`;
+    expect(row).toEqual({ status: 'active', cancel_at_period_end: false });
+    expect(await updatedEvents(id)).toHaveLength(0);
+  });
+});
+
 describe('subscription charges', () => {
   it('reads and lists charges by subscription with subscriptions_read', async () => {
     const subA = await seedSubscription(merchant, planA);

@@ -24,8 +24,10 @@ describe('workflow replay', () => {
   it('has recorded histories of every workflow type that outlives a request', () => {
     const count = (prefix: string) => files.filter((f) => f.startsWith(prefix)).length;
     // Subscriptions: two periods, at_risk then topped up, lapsed, cancelled in the trial, the agent's recovery
-    // (recovered and lapsed), a renewal after a low allowance, on a test clock.
-    expect(count('subscription-')).toBeGreaterThanOrEqual(10);
+    // (recovered and lapsed), a renewal after a low allowance, on a test clock, charged after a trial before
+    // the trial_will_end notice and with it (patch trial-will-end-notice).
+    expect(count('subscription-')).toBeGreaterThanOrEqual(12);
+    expect(count('subscription-trial-')).toBeGreaterThanOrEqual(2);
     expect(count('subscription-onchain-cancel')).toBeGreaterThanOrEqual(2);
     expect(count('subscription-allowance-renewal')).toBeGreaterThanOrEqual(1);
     expect(count('subscription-recovery.')).toBeGreaterThanOrEqual(2);

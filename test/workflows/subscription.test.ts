@@ -133,8 +133,11 @@ const subscriptionRow = async (id: string) =>
     select status, on_chain_cancelled_at as "onChainCancelledAt", current_period_index as "currentPeriodIndex" from subscriptions where id = ${id}`
   )[0]!;
 
-/** The workflow's current shape, carried in the names of the histories recorded here ('plan-changes': the patch of issue 40). */
-const HISTORY_SHAPE = 'plan-changes';
+/**
+ * The workflow's current shape, carried in the names of the histories recorded here: both patches of issue 40
+ * ('plan-changes' and 'trial-will-end-notice'), merged.
+ */
+const HISTORY_SHAPE = 'plan-changes-trial-will-end';
 /** The shape of subscriptionOnChainCancelWorkflow's recorded histories. */
 const ON_CHAIN_CANCEL_SHAPE = 'base';
 const recordHistory = (handle: { fetchHistory: () => Promise<unknown> }, name: string) => recordShape(handle, name, HISTORY_SHAPE);
@@ -323,6 +326,8 @@ describe('subscription workflow', () => {
       await handle.signal(cancelSubscriptionSignal, { by: 'merchant', reason: 'end of test' });
       expect(await handle.result()).toBe('cancelled');
     });
+    // Past the trial's end: the shape before the trial_will_end notice replays through it.
+    await recordHistory(handle, 'subscription-trial-charged');
   });
 
   it('a refused charge goes at_risk, and a top-up brings it back to active', async () => {

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { api, download } from '../api.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { CancelAtPeriodEndAction, PendingCancelFacts } from '../components/CancelAtPeriodEnd.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
 import { detailPath } from '../router.ts';
@@ -85,6 +86,7 @@ export function SubscriptionDetail({
         <dd>{formatDate(subscription.trialEnd)}</dd>
         <dt>Created</dt>
         <dd>{formatDate(subscription.createdAt)}</dd>
+        <PendingCancelFacts subscription={subscription} />
         {subscription.cancelledAt && (
           <>
             <dt>Cancelled</dt>
@@ -135,6 +137,7 @@ export function SubscriptionDetail({
               <input value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
             </label>
           </ConfirmButton>
+          <CancelAtPeriodEndAction subscription={subscription} onChanged={onChanged} onError={setError} />
         </div>
       )}
       {!TERMINAL.has(subscription.status) && <SubscriptionDiscountActions subscription={subscription} onChanged={onChanged} />}

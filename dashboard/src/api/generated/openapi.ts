@@ -42,7 +42,7 @@ export interface paths {
         put?: never;
         /**
          * Update a plan
-         * @description Only `name` may change: the amount, interval and trial are the terms each subscriber's wallet signed on chain, so a new price is a new plan. An archived plan cannot change (`session_invalid_state`). Emits `subscription_plan.updated` when the name changes.
+         * @description Only `name` and `trialEndBehavior` may change: the amount, interval and trial are the terms each subscriber's wallet signed on chain, so a new price is a new plan; the trial end behaviour is the merchant's policy, read when a trial's first charge is refused (running trials included). An archived plan cannot change (`session_invalid_state`). Emits `subscription_plan.updated` when either changes.
          *
          *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
          */
@@ -1380,9 +1380,33 @@ export interface paths {
          * Cancel a subscription
          * @description Marks the subscription cancelled at once (the response shows it) and queues the on-chain cancel, which the subscription workflow retries until it lands. Cancelling a cancelled, lapsed or completed subscription is `session_invalid_state`.
          *
+         *     With `atPeriodEnd: true` the subscription is not cancelled now: `cancelAtPeriodEnd` is set and `cancelAt` is the start of the next period (the trial end for a trialing one), when it is cancelled (on chain too) instead of charged; `subscription.updated` is sent. Only a `trialing` or `active` subscription with a next period can be set to cancel at the period end, once; anything else is `session_invalid_state`. A cancel now replaces a scheduled one.
+         *
          *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
          */
         post: operations["cancelSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}/uncancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a cancel at period end
+         * @description Clears `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails` of a subscription set to cancel at the period end, before that happens: it renews as before. Sends `subscription.updated`. A subscription with no scheduled cancel, or one already ended, is `session_invalid_state`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["uncancelSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2897,8 +2921,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A subscription's plan changed, or a plan change was scheduled, is waiting for the customer or was cancelled
-         * @description `planChange.status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). `previousAttributes` holds the values of `object` the change replaced (`planId`, `planAmount`, `pendingPlanChange`).
+         * A subscription changed: its plan, or its cancel at period end
+         * @description Two kinds of change send it. **A plan change** (`POST /v1/subscriptions/{id}/change-plan`) carries `planChange`, whose `status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). **A cancel at period end**: `POST /v1/subscriptions/{id}/cancel` with `atPeriodEnd: true` sets `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails`, `POST /v1/subscriptions/{id}/uncancel` clears them (no `planChange`); when `cancelAt` comes, `subscription.cancelled` follows and nothing is charged. In both, `previousAttributes` holds the fields of `object` the change replaced, with their values then.
          *
          *     Signed as every webhook (Standard Webhooks headers).
          */
@@ -2923,9 +2947,66 @@ export interface webhooks {
                         livemode: boolean;
                         data: {
                             object: components["schemas"]["Subscription"];
-                            planChange: components["schemas"]["SubscriptionPlanChange"];
+                            /** @description Present when the change is a plan change. */
+                            planChange?: components["schemas"]["SubscriptionPlanChange"];
                             /** @description The fields of `object` before this change, with their values then. */
                             previousAttributes: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.trial_will_end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A trial ends in three days
+         * @description Sent once per subscription, three days before `trialEnd` (at once when the trial is shorter), while it is still `trialing`: time to remind the customer to fund the wallet. What a refused first charge then does is the plan's `trialEndBehavior`.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "subscription.trial_will_end";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["Subscription"];
                         };
                     };
                 };
@@ -4034,7 +4115,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDeliveryInput"] | null;
         };
@@ -4252,6 +4333,11 @@ export interface components {
             interval: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
             intervalCount: number;
             trialPeriodDays: number;
+            /**
+             * @description When the trial ends and the first charge is refused for funds or allowance: `dunning` retries within the merchant's grace window (`at_risk`, then `lapsed`), `cancel` cancels the subscription at once (on chain too; `subscription.cancelled`, `cancelledBy: system`), `pause` pauses it (`paused`; resuming charges the next period that comes due). A charge refused for another cause (a blacklisted address, a paused token) follows its usual rule.
+             * @enum {string}
+             */
+            trialEndBehavior: "dunning" | "cancel" | "pause";
             /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
             chainIds: number[] | null;
             /** @description An archived plan takes no new enrolments; subscriptions already on it keep running. */
@@ -4383,6 +4469,16 @@ export interface components {
              */
             createdAt: string;
         };
+        CancellationDetailsInput: {
+            /**
+             * @description `merchant`: through the API or dashboard; `subscriber`: the customer.
+             * @enum {string}
+             */
+            requestedBy: "merchant" | "subscriber";
+            /** @description Free text given with the request. */
+            reason: string | null;
+            feedback: ("customer_service" | "low_quality" | "missing_features" | "other" | "switched_service" | "too_complex" | "too_expensive" | "unused") | null;
+        };
         SubscriptionInput: {
             id: string;
             /** @constant */
@@ -4436,6 +4532,12 @@ export interface components {
             onChainCancelledAt: string | null;
             lapsedAt: string | null;
             completedAt: string | null;
+            /** @description A cancel is scheduled: when the next period comes due (`cancelAt`) the subscription is cancelled instead of charged. */
+            cancelAtPeriodEnd: boolean;
+            /** @description When the scheduled cancel happens (the start of the next period); null: none scheduled. */
+            cancelAt: string | null;
+            /** @description Who asked to cancel (now or at the period end) and why; null: nobody did (or a scheduled cancel was undone). */
+            cancellationDetails: components["schemas"]["CancellationDetailsInput"] | null;
             /** @description The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none. */
             discount: components["schemas"]["DiscountInput"] | null;
             /** @description A change that has not taken effect: a downgrade `scheduled` for the end of the period, or an upgrade that `requires_customer_action`. Cancel it by changing the plan back to `planId` of the subscription. */
@@ -6033,7 +6135,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDelivery"] | null;
         };
@@ -6251,6 +6353,11 @@ export interface components {
             interval: "daily" | "weekly" | "monthly" | "quarterly" | "yearly";
             intervalCount: number;
             trialPeriodDays: number;
+            /**
+             * @description When the trial ends and the first charge is refused for funds or allowance: `dunning` retries within the merchant's grace window (`at_risk`, then `lapsed`), `cancel` cancels the subscription at once (on chain too; `subscription.cancelled`, `cancelledBy: system`), `pause` pauses it (`paused`; resuming charges the next period that comes due). A charge refused for another cause (a blacklisted address, a paused token) follows its usual rule.
+             * @enum {string}
+             */
+            trialEndBehavior: "dunning" | "cancel" | "pause";
             /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
             chainIds: number[] | null;
             /** @description An archived plan takes no new enrolments; subscriptions already on it keep running. */
@@ -6382,6 +6489,16 @@ export interface components {
              */
             createdAt: string;
         };
+        CancellationDetails: {
+            /**
+             * @description `merchant`: through the API or dashboard; `subscriber`: the customer.
+             * @enum {string}
+             */
+            requestedBy: "merchant" | "subscriber";
+            /** @description Free text given with the request. */
+            reason: string | null;
+            feedback: ("customer_service" | "low_quality" | "missing_features" | "other" | "switched_service" | "too_complex" | "too_expensive" | "unused") | null;
+        };
         Subscription: {
             id: string;
             /** @constant */
@@ -6435,6 +6552,12 @@ export interface components {
             onChainCancelledAt: string | null;
             lapsedAt: string | null;
             completedAt: string | null;
+            /** @description A cancel is scheduled: when the next period comes due (`cancelAt`) the subscription is cancelled instead of charged. */
+            cancelAtPeriodEnd: boolean;
+            /** @description When the scheduled cancel happens (the start of the next period); null: none scheduled. */
+            cancelAt: string | null;
+            /** @description Who asked to cancel (now or at the period end) and why; null: nobody did (or a scheduled cancel was undone). */
+            cancellationDetails: components["schemas"]["CancellationDetails"] | null;
             /** @description The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none. */
             discount: components["schemas"]["Discount"] | null;
             /** @description A change that has not taken effect: a downgrade `scheduled` for the end of the period, or an upgrade that `requires_customer_action`. Cancel it by changing the plan back to `planId` of the subscription. */
@@ -7354,6 +7477,11 @@ export interface operations {
                     intervalCount?: number;
                     /** @default 0 */
                     trialPeriodDays?: number;
+                    /**
+                     * @description When the trial ends and the first charge is refused for funds or allowance: `dunning` retries within the merchant's grace window (`at_risk`, then `lapsed`), `cancel` cancels the subscription at once (on chain too; `subscription.cancelled`, `cancelledBy: system`), `pause` pauses it (`paused`; resuming charges the next period that comes due). A charge refused for another cause (a blacklisted address, a paused token) follows its usual rule. Default `dunning` (the behaviour before the option existed).
+                     * @enum {string}
+                     */
+                    trialEndBehavior?: "dunning" | "cancel" | "pause";
                     /** @description The chains of the mode (EIP-155 ids) the plan is offered on, the first the hosted enrolment page's default; the customer picks one at enrolment. Absent: every chain of the mode (chains configured later too). */
                     chainIds?: number[];
                 };
@@ -7429,6 +7557,11 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /**
+                     * @description When the trial ends and the first charge is refused for funds or allowance: `dunning` retries within the merchant's grace window (`at_risk`, then `lapsed`), `cancel` cancels the subscription at once (on chain too; `subscription.cancelled`, `cancelledBy: system`), `pause` pauses it (`paused`; resuming charges the next period that comes due). A charge refused for another cause (a blacklisted address, a paused token) follows its usual rule.
+                     * @enum {string}
+                     */
+                    trialEndBehavior?: "dunning" | "cancel" | "pause";
                 };
             };
         };
@@ -8846,7 +8979,7 @@ export interface operations {
                     /** @description An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery). */
                     url: string;
                     /** @description Event kinds to receive; `*` for all. */
-                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
+                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
                     /**
                      * @description Must match the mode of the key used (defaults to it); an endpoint receives events of its mode only.
                      * @enum {string}
@@ -9036,7 +9169,7 @@ export interface operations {
                      * @default webhook_endpoint.test
                      * @enum {string}
                      */
-                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
                 };
             };
         };
@@ -9190,7 +9323,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
+                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
                     /** @description Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`. */
                     forwardTo?: string;
                     /** @default  */
@@ -9314,7 +9447,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page: the id (`evt_...`) of its last object; the page starts below it. */
                 cursor?: string;
                 /** @description Only events of this exact kind. */
-                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "webhook_endpoint.test";
+                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "webhook_endpoint.test";
                 /** @description An object id (`ps_...`, `sub_...`, `inv_...`, `cus_...`, `re_...`, ...): the events about that object, and the events that name it as their related object (a subscription's `subscription.charged`, the session of an invoice). */
                 objectId?: string;
                 /** @description Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances. */
@@ -10293,9 +10426,51 @@ export interface operations {
                 "application/json": {
                     /** @description Why the merchant cancelled; kept on the subscription and in the event. */
                     reason?: string;
+                    /**
+                     * @description Why the customer is leaving, as one of Stripe Billing's feedback codes (for churn reports).
+                     * @enum {string}
+                     */
+                    feedback?: "customer_service" | "low_quality" | "missing_features" | "other" | "switched_service" | "too_complex" | "too_expensive" | "unused";
+                    /** @description `true`: cancel when the next period comes due instead of now (`cancelAtPeriodEnd`); nothing more is charged, the current period runs to its end. Undo with `POST /v1/subscriptions/{id}/uncancel`. */
+                    atPeriodEnd?: boolean;
                 } | null;
             };
         };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uncancelSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `sub_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
             200: {

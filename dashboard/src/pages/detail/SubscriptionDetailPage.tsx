@@ -39,6 +39,9 @@ export function SubscriptionDetailPage({ id }: { id: string }) {
     ...(subscription.cancelledAt
       ? [{ at: subscription.cancelledAt, title: 'Cancelled', detail: subscription.cancelReason ?? undefined }]
       : []),
+    ...(subscription.cancelAtPeriodEnd && subscription.cancelAt && !subscription.cancelledAt
+      ? [{ at: subscription.cancelAt, title: 'Cancels at period end', detail: subscription.cancellationDetails?.reason ?? undefined }]
+      : []),
     ...eventEntries(events.events),
   ];
   return (
