@@ -784,6 +784,37 @@ describe('subscriptions on the chain the customer picks at enrolment', () => {
     expect(await enrolmentUsed(b, subscriber.address, body.enrolment.nonce)).toBe(true);
     expect(await enrolmentUsed(a, subscriber.address, body.enrolment.nonce)).toBe(false);
   });
+
+  it("POST /v1/relay/subscriptions refuses the terms of a plan not offered on the enrolment's chain (named or the default) and sends nothing", async () => {
+    const onlyB = await createPlan({ name: 'Chain B only', amount: '4000000', interval: 'monthly', chainIds: [CHAIN_B_ID] });
+    const subscriber = privateKeyToAccount(generatePrivateKey());
+    await Promise.all([transferOn(a, subscriber.address, 10_000_000n), transferOn(b, subscriber.address, 10_000_000n)]);
+    // Well-signed enrolments for each chain: only the plan's chains make them refused.
+    const withAmount = (offer: Offer, amount: string): Offer => ({ ...offer, terms: { ...offer.terms, amount }, permitValue: amount });
+    const onlyAOnB = await signedEnrolment(withAmount(await offerJson(bothChains, CHAIN_B_ID), '3000000'), subscriber, {
+      permit: b,
+      enrolment: b,
+    });
+    const onlyBOnA = await signedEnrolment(withAmount(await offerJson(bothChains), '4000000'), subscriber, { permit: a, enrolment: a });
+    const submissionsBefore = await subscriptionSubmissions();
+    const sentBefore = await Promise.all([sentOn(a.chainId), sentOn(CHAIN_B_ID)]);
+
+    const named = await relaySubscription({ chainId: CHAIN_B_ID, ...onlyAOnB }, `enrol-unoffered-${Date.now()}`);
+    expectRefused(named, 'chainId');
+    expect(named.json().error.message).toContain(`No plan with these terms is offered on chain ${CHAIN_B_ID}`);
+    expect(named.json().error.message).toContain(`${onlyA} on ${a.chainId}`);
+    // No chainId: the mode's first chain (A), where the plan is not offered either.
+    const byDefault = await relaySubscription(onlyBOnA, `enrol-unoffered-default-${Date.now()}`);
+    expectRefused(byDefault, 'chainId');
+    expect(byDefault.json().error.message).toContain(`chain ${a.chainId} (no chainId was named: the default)`);
+    expect(byDefault.json().error.message).toContain(`${onlyB} on ${CHAIN_B_ID}`);
+
+    expect(await subscriptionSubmissions()).toEqual(submissionsBefore);
+    expect(await Promise.all([sentOn(a.chainId), sentOn(CHAIN_B_ID)])).toEqual(sentBefore);
+    expect(await enrolmentUsed(b, subscriber.address, onlyAOnB.enrolment.nonce)).toBe(false);
+    expect(await enrolmentUsed(a, subscriber.address, onlyBOnA.enrolment.nonce)).toBe(false);
+    expect(await subscriptionsOf(subscriber.address)).toEqual([]);
+  });
 });
 
 /** The session's relay submissions as the relay records each look at the chain. */

@@ -1036,7 +1036,7 @@ export interface paths {
         put?: never;
         /**
          * Relay an EIP-2612 permit plus a subscription enrolment
-         * @description Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account, on the chain `chainId` names (default: the mode's first; a chain the mode lacks is `invalid_request` with `param: chainId`), after checking both signatures against that chain's domains, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant's payout address.
+         * @description Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account, on the chain `chainId` names (default: the mode's first; a chain the mode lacks is `invalid_request` with `param: chainId`), after checking both signatures against that chain's domains, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant's payout address. Terms that are a plan's of the merchant (amount, period and charge window) offered only on other chains are `invalid_request` with `param: chainId` (the message names the plans and their chains): the platform records an enrolment only for a plan offered on its chain.
          *
          *     Secret API key only. Required scope: `relay_write`.
          */
@@ -9372,7 +9372,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The chain to enrol on (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain. The terms name that chain's USDC, and the permit and the enrolment must be signed for it (their EIP-712 domains name the chain): a signature for another chain is refused (`permit.signature` or `enrolment.signature`) before anything is sent. The subscription lives and is charged on this chain. */
+                    /** @description The chain to enrol on (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain. The terms name that chain's USDC, and the permit and the enrolment must be signed for it (their EIP-712 domains name the chain): a signature for another chain is refused (`permit.signature` or `enrolment.signature`) before anything is sent. When the terms are those of a plan of the merchant, one of them must be offered on this chain (else `chainId` is refused). The subscription lives and is charged on this chain. */
                     chainId?: number;
                     /** @description The wallet that enrols; it signed both the permit and the enrolment. */
                     subscriber: string;
