@@ -24,8 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { subscriptionManagerV2Of, type ChainSettings } from '../../src/chain/config.js';
 import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
-import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
-import { PERMIT_TYPES, randomNonce, readDomain, signEnrolmentV2 } from '../../src/chain/typed-data.js';
+import { PERMIT_TYPES, readDomain } from '../../src/chain/typed-data.js';
 import { forkStartBlock } from '../../src/indexer/clock-chain-followers.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { refundOperatorOf } from '../../src/refunds/allowance.js';
@@ -33,6 +32,7 @@ import { clockChainSettings } from '../../src/test-clocks/chain-registry.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
+import { signEnrolmentBody, type EnrolmentOffer } from '../support/enrolment-signing.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { until } from '../support/until.js';
 import { exactRequirements, facilitatorFor, signedPayment } from '../support/x402.js';
@@ -79,55 +79,14 @@ async function advanceClock(toMs: number) {
   );
 }
 
-type Offer = {
-  subscriptionManager: Address;
-  permitValue: string;
-  terms: {
-    token: Address;
-    merchant: Address;
-    operator: Address;
-    amount: string;
-    period: string;
-    periods: number;
-    trialEnd: string;
-    chargeWindow: string;
-  };
-};
-
-/** The subscriber's permit and Enrolment of `offer`'s terms, signed for chain `s`, both valid until `deadline`. */
-async function signedEnrolment(offer: Offer, signer: PrivateKeyAccount, s: ChainSettings, deadline: bigint) {
-  const client = clientOf(s);
-  const nonce = await client.readContract({ address: s.token, abi: fiatTokenAbi, functionName: 'nonces', args: [signer.address] });
-  const permitSignature = await signer.signTypedData({
-    domain: await readDomain(client, s.token),
-    types: PERMIT_TYPES,
-    primaryType: 'Permit',
-    message: { owner: signer.address, spender: offer.subscriptionManager, value: BigInt(offer.permitValue), nonce, deadline },
-  });
-  const { terms } = offer;
-  const enrolment = await signEnrolmentV2(
-    client,
+/** The subscriber's permit and Enrolment of `offer`'s terms, both signed for chain `s`, valid until `deadline`. */
+const signedEnrolmentOn = (offer: EnrolmentOffer, signer: PrivateKeyAccount, s: ChainSettings, deadline: bigint) =>
+  signEnrolmentBody(
+    offer,
     signer,
-    offer.subscriptionManager,
-    {
-      token: terms.token,
-      merchant: terms.merchant,
-      operator: terms.operator,
-      amount: BigInt(terms.amount),
-      period: BigInt(terms.period),
-      periods: terms.periods,
-      trialEnd: BigInt(terms.trialEnd),
-      chargeWindow: BigInt(terms.chargeWindow),
-    },
-    { nonce: randomNonce(), deadline },
+    { permit: { client: clientOf(s), token: s.token }, enrolment: { client: clientOf(s), token: s.token } },
+    deadline,
   );
-  return {
-    subscriber: signer.address,
-    terms,
-    permit: { value: offer.permitValue, deadline: deadline.toString(), signature: permitSignature },
-    enrolment: { nonce: enrolment.nonce, deadline: deadline.toString(), signature: enrolment.signature },
-  };
-}
 const enrolmentUsed = (s: ChainSettings, who: Address, nonce: Hex) =>
   clientOf(s).readContract({
     address: subscriptionManagerV2Of(s),
@@ -135,7 +94,7 @@ const enrolmentUsed = (s: ChainSettings, who: Address, nonce: Hex) =>
     functionName: 'enrolmentNonceUsed',
     args: [who, nonce],
   });
-const offerOf = async (planId: string): Promise<Offer> => {
+const offerOf = async (planId: string): Promise<EnrolmentOffer> => {
   const res = await stack.t.app.inject({ method: 'GET', url: `/checkout/plans/${planId}/enrolment` });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
@@ -194,7 +153,7 @@ describe('a subscription of a wallet on a fork clock', () => {
     await transferOn(fork, subscriber.address, USDC(10));
     const testChainChargesBefore = (await chargeTransactions(test.chainId)).length;
     // Signed on the fork's time (the clock's), as a wallet on the clock's chain would.
-    const body = await signedEnrolment(await offerOf(plan), subscriber, fork, BigInt((await chainNowMs(fork)) / 1000) + 3600n);
+    const body = await signedEnrolmentOn(await offerOf(plan), subscriber, fork, BigInt((await chainNowMs(fork)) / 1000) + 3600n);
     const key = `enrol-on-clock-${Date.now()}`;
     const posted = await api('POST', '/v1/relay/subscriptions', body, merchant.secretKey, { 'idempotency-key': key });
     expect(posted.statusCode, posted.body).toBe(200);
@@ -378,7 +337,7 @@ describe("a year on one clock's fork", () => {
       const plan = await createPlan(key, `Monthly (${name})`, USDC(1));
       const wallet = privateKeyToAccount(generatePrivateKey());
       await transferOn(test, wallet.address, USDC(3));
-      const body = await signedEnrolment(await offerOf(plan), wallet, test, wallNow() + 600n);
+      const body = await signedEnrolmentOn(await offerOf(plan), wallet, test, wallNow() + 600n);
       const posted = await stack.t.app.inject({ method: 'POST', url: `/checkout/plans/${plan}/enrol`, payload: body });
       expect(posted.statusCode, `${name}: ${posted.body}`).toBe(200);
       expect(posted.json()).toMatchObject({ chainId: test.chainId });
