@@ -351,3 +351,66 @@ describe("a year on one clock's fork", () => {
     }
   });
 });
+
+describe('the hosted enrolment page for a wallet on the clock', () => {
+  const hostedOffer = (plan: string, query: string) =>
+    stack.t.app.inject({ method: 'GET', url: `/checkout/plans/${plan}/enrolment?${query}` });
+
+  it("offers the clock's chain once the wallet is known, reads its token there, and enrols it on the fork", async () => {
+    const plan = await createPlan(merchant.secretKey, 'Hosted, on the clock', USDC(3));
+    // Before the page knows the wallet: the mode's chains, the test chain first.
+    expect((await offerOf(plan)).terms.token).toBe(test.token);
+    expect((await hostedOffer(plan, '')).json()).toMatchObject({ chainId: test.chainId, managerDomain: { chainId: test.chainId } });
+
+    const offer = (await hostedOffer(plan, `wallet=${subscriber.address}`)).json();
+    expect(offer).toMatchObject({ chainId: fork.chainId, managerDomain: { chainId: fork.chainId }, terms: { merchant: payout } });
+    expect(offer.chains.map((c: { chainId: number }) => c.chainId)).toEqual([fork.chainId]);
+    // A wallet off the clock still gets the test chain.
+    const offClock = privateKeyToAccount(generatePrivateKey()).address;
+    expect((await hostedOffer(plan, `wallet=${offClock}`)).json().chainId).toBe(test.chainId);
+    // The test chain is not offered to the clock's wallet; a plan restricted to named chains is not on the fork.
+    const onTest = await hostedOffer(plan, `wallet=${subscriber.address}&chainId=${test.chainId}`);
+    expect(onTest.statusCode).toBe(400);
+    expect(onTest.json().error).toMatchObject({ code: 'invalid_request', param: 'chainId' });
+    const restricted = await api('POST', '/v1/subscription-plans', {
+      name: 'Test chain only',
+      amount: USDC(4).toString(),
+      interval: 'monthly',
+      chainIds: [test.chainId],
+    });
+    const refused = await hostedOffer(restricted.json().id, `wallet=${subscriber.address}`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({ code: 'invalid_request', param: 'wallet' });
+    const malformed = await hostedOffer(plan, 'wallet=0x12');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error).toMatchObject({ code: 'invalid_request', param: 'wallet' });
+
+    // The page reads the token (its EIP-712 domain) and the permit nonce on the fork.
+    const token = await stack.t.app.inject({ method: 'GET', url: `/v1/tokens/${test.token}?mode=test&chainId=${fork.chainId}` });
+    expect(token.statusCode, token.body).toBe(200);
+    expect(token.json().domain).toMatchObject({ chainId: fork.chainId });
+
+    // Signed for the fork on its time, posted without a chain: the clock's wallet enrols on the fork.
+    await transferOn(fork, subscriber.address, USDC(5));
+    const body = await signedEnrolmentOn(offer, subscriber, fork, BigInt((await chainNowMs(fork)) / 1000) + 3600n);
+    const posted = await stack.t.app.inject({ method: 'POST', url: `/checkout/plans/${plan}/enrol`, payload: body });
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(posted.json()).toMatchObject({ chainId: fork.chainId });
+    const status = await until(
+      async () => (await stack.t.app.inject({ method: 'GET', url: `/checkout/plans/${plan}/enrolments/${body.enrolment.nonce}` })).json(),
+      (s) => s.submissionStatus === 'confirmed' || s.submissionStatus === 'failed',
+      'the hosted enrolment on the fork',
+    );
+    expect(status).toMatchObject({ submissionStatus: 'confirmed', chainId: fork.chainId });
+    expect(await enrolmentUsed(fork, subscriber.address, body.enrolment.nonce)).toBe(true);
+    expect(await enrolmentUsed(test, subscriber.address, body.enrolment.nonce)).toBe(false);
+    await until(
+      () =>
+        stack.db.sql<{ chainId: string }[]>`
+          select chain_id::text as "chainId" from subscriptions
+          where subscriber_address = ${subscriber.address.toLowerCase()} and plan_id = ${plan}`,
+      (rows) => rows[0]?.chainId === String(fork.chainId),
+      "the subscription recorded on the fork by the clock chain's follower",
+    );
+  });
+});

@@ -1186,7 +1186,7 @@ export interface paths {
         };
         /**
          * What the hosted enrolment page asks the subscriber to sign for a plan
-         * @description Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`. With `promotionCode`, `discount` previews the code on this plan (refused as at enrolment, param `promotionCode`).
+         * @description Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`. With `promotionCode`, `discount` previews the code on this plan (refused as at enrolment, param `promotionCode`). With `wallet`, a test-mode wallet attached to a test clock with a chain of its own is offered that chain only (the page asks again once the wallet is connected); the enrolment of such a wallet is sent there.
          *
          *     Public: no credentials.
          */
@@ -9672,6 +9672,8 @@ export interface operations {
             query?: {
                 /** @description The chain to enrol on: one of the offer's `chains` (the plan's `chainIds`, else every chain of the mode); default: the plan's first. */
                 chainId?: number;
+                /** @description The subscriber's wallet, once the page knows it. A test-mode wallet attached to a test clock with a chain of its own (TEST_CLOCK_CHAINS=fork) is offered the clock's chain only (`chainId` and `chains` name it), where the clock's time runs and its charges go; a plan restricted to named chains is then refused (`invalid_request`, param `wallet`). Any other wallet gets the plan's chains. */
+                wallet?: string;
                 /** @description A promotion code to preview (any letter case): the offer's `discount` shows what each discounted period pulls and for how many. Refused as the enrolment refuses it (`invalid_request`, param `promotionCode`), except the first-time-customer rule, which needs the wallet and is checked at enrolment. */
                 promotionCode?: string;
             };
