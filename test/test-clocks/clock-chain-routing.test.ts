@@ -9,6 +9,8 @@
 //   (recorded, swept to the payout address there, refundable), never credited to the session nor lost;
 //   after a year's advance of the clock, an x402 settle and hosted enrolments of another merchant and of the same
 //   merchant from a wallet off the clock, all signed with wall-clock deadlines, succeed on the test chain.
+import { rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import {
   type Address,
   type Hex,
@@ -35,6 +37,8 @@ import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { signEnrolmentBody, type EnrolmentOffer } from '../support/enrolment-signing.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { until } from '../support/until.js';
+import { launchBrowser } from '../support/browser.js';
+import { openWalletPage } from '../support/test-wallet.js';
 import { exactRequirements, facilitatorFor, signedPayment } from '../support/x402.js';
 
 const DAY = 86_400_000;
@@ -413,4 +417,48 @@ describe('the hosted enrolment page for a wallet on the clock', () => {
       "the subscription recorded on the fork by the clock chain's follower",
     );
   });
+
+  it("in the browser: the page shows the test chain, then, once the clock's wallet connects, switches it to the fork and signs there on the fork's time", async () => {
+    // An amount no other plan of the merchant has: the indexer records an enrolment with the oldest plan of its terms.
+    const plan = await createPlan(merchant.secretKey, 'Hosted in the browser, on the clock', 1_250_000n);
+    await transferOn(fork, subscriber.address, USDC(2));
+    const baseUrl = `http://127.0.0.1:${(stack.t.app.server.address() as AddressInfo).port}`;
+    const { context, userDataDir } = await launchBrowser();
+    try {
+      const { page, log } = await openWalletPage(context, {
+        account: subscriber,
+        chainId: test.chainId,
+        rpcUrl: test.rpcUrl,
+        otherChains: { [fork.chainId]: fork.rpcUrl },
+      });
+      await page.goto(`${baseUrl}/checkout/plans/${plan}`);
+      await expect.poll(() => page.locator('#pay').isEnabled(), { timeout: 30_000 }).toBe(true);
+      expect(await page.textContent('#details')).toContain(String(test.chainId));
+      await page.locator('#pay').click();
+      await expect.poll(() => page.textContent('#message'), { timeout: 60_000 }).toMatch(/You are subscribed/);
+      expect(await page.textContent('#details')).toContain(String(fork.chainId));
+
+      // EIP-3326 to the fork, then the permit and the Enrolment both for the fork, with deadlines on its time
+      // (a year ahead of the device's: a deadline on the device's time would have expired there).
+      const switches = log.requests.filter((r) => r.method === 'wallet_switchEthereumChain');
+      expect(switches.map((r) => r.params)).toEqual([[{ chainId: `0x${fork.chainId.toString(16)}` }]]);
+      const signed = log.requests
+        .filter((r) => r.method === 'eth_signTypedData_v4')
+        .map((r) => JSON.parse((r.params as [string, string])[1]) as { domain: { chainId: number }; message: { deadline: string } });
+      expect(signed.map((d) => Number(d.domain.chainId))).toEqual([fork.chainId, fork.chainId]);
+      const forkNow = BigInt(Math.floor((await chainNowMs(fork)) / 1000));
+      for (const data of signed) expect(BigInt(data.message.deadline)).toBeGreaterThan(forkNow);
+      await until(
+        () =>
+          stack.db.sql<{ chainId: string }[]>`
+            select chain_id::text as "chainId" from subscriptions
+            where subscriber_address = ${subscriber.address.toLowerCase()} and plan_id = ${plan}`,
+        (rows) => rows[0]?.chainId === String(fork.chainId),
+        'the subscription enrolled from the page recorded on the fork',
+      );
+    } finally {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
