@@ -357,6 +357,16 @@ describe("a year on one clock's fork", () => {
 });
 
 describe('the hosted enrolment page for a wallet on the clock', () => {
+  /** Waits until the clock wallet's subscription to `plan` is recorded with the fork's chain id (by the clock chain's follower). */
+  const recordedOnFork = (plan: string) =>
+    until(
+      () =>
+        stack.db.sql<{ chainId: string }[]>`
+          select chain_id::text as "chainId" from subscriptions
+          where subscriber_address = ${subscriber.address.toLowerCase()} and plan_id = ${plan}`,
+      (rows) => rows[0]?.chainId === String(fork.chainId),
+      `the subscription to ${plan} recorded on the fork`,
+    );
   const hostedOffer = (plan: string, query: string) =>
     stack.t.app.inject({ method: 'GET', url: `/checkout/plans/${plan}/enrolment?${query}` });
 
@@ -408,14 +418,7 @@ describe('the hosted enrolment page for a wallet on the clock', () => {
     expect(status).toMatchObject({ submissionStatus: 'confirmed', chainId: fork.chainId });
     expect(await enrolmentUsed(fork, subscriber.address, body.enrolment.nonce)).toBe(true);
     expect(await enrolmentUsed(test, subscriber.address, body.enrolment.nonce)).toBe(false);
-    await until(
-      () =>
-        stack.db.sql<{ chainId: string }[]>`
-          select chain_id::text as "chainId" from subscriptions
-          where subscriber_address = ${subscriber.address.toLowerCase()} and plan_id = ${plan}`,
-      (rows) => rows[0]?.chainId === String(fork.chainId),
-      "the subscription recorded on the fork by the clock chain's follower",
-    );
+    await recordedOnFork(plan);
   });
 
   it("in the browser: the page shows the test chain, then, once the clock's wallet connects, switches it to the fork and signs there on the fork's time", async () => {
@@ -448,14 +451,7 @@ describe('the hosted enrolment page for a wallet on the clock', () => {
       expect(signed.map((d) => Number(d.domain.chainId))).toEqual([fork.chainId, fork.chainId]);
       const forkNow = BigInt(Math.floor((await chainNowMs(fork)) / 1000));
       for (const data of signed) expect(BigInt(data.message.deadline)).toBeGreaterThan(forkNow);
-      await until(
-        () =>
-          stack.db.sql<{ chainId: string }[]>`
-            select chain_id::text as "chainId" from subscriptions
-            where subscriber_address = ${subscriber.address.toLowerCase()} and plan_id = ${plan}`,
-        (rows) => rows[0]?.chainId === String(fork.chainId),
-        'the subscription enrolled from the page recorded on the fork',
-      );
+      await recordedOnFork(plan);
     } finally {
       await context.close();
       await rm(userDataDir, { recursive: true, force: true });
