@@ -65,6 +65,7 @@ import { registerRefundRoutes } from './refunds/routes.js';
 import { registerRefundClaimRoutes } from './refunds/claim-routes.js';
 import { createRefundService } from './refunds/service.js';
 import { createTokenService } from './tokens/service.js';
+import { createChainResolver } from './test-clocks/chain-registry.js';
 import { registerSubscriptionChargeRoutes } from './subscription-charges/routes.js';
 import { createChargeService } from './subscription-charges/service.js';
 import { registerSubscriptionRoutes } from './subscriptions/routes.js';
@@ -232,7 +233,10 @@ export async function buildApp(deps: AppDeps) {
   registerCustomerRoutes(app, createCustomerService({ sql: deps.sql }));
   // Open listener streams would hold the server open: end them first.
   app.addHook('preClose', () => webhookListeners.close());
-  const tokens = createTokenService({ chain: deps.config.chain });
+  const tokens = createTokenService({
+    chain: deps.config.chain,
+    resolveChain: createChainResolver({ sql: deps.sql, config: deps.config.chain }),
+  });
   registerTokenRoutes(app, tokens);
   const relayOn = (db: Sql) =>
     createRelayService({ sql: db, chain: deps.config.chain, tokens, temporal: deps.temporal, taskQueue: deps.config.temporalTaskQueue });

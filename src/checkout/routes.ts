@@ -132,13 +132,15 @@ export function registerCheckoutRoutes(
       tags: ['Checkout'],
       summary: 'What the hosted enrolment page asks the subscriber to sign for a plan',
       description:
-        "Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`. With `promotionCode`, `discount` previews the code on this plan (refused as at enrolment, param `promotionCode`).",
+        "Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`. With `promotionCode`, `discount` previews the code on this plan (refused as at enrolment, param `promotionCode`). With `wallet`, a test-mode wallet attached to a test clock with a chain of its own is offered that chain only (the page asks again once the wallet is connected); the enrolment of such a wallet is sent there.",
       params: checkoutPlanParams,
       querystring: checkoutEnrolmentQuery,
       response: { 200: checkoutEnrolmentOffer },
     },
     handler: (request) =>
-      withSafeChainErrors(() => checkout.enrolmentOffer(request.params.planId, request.query.chainId, request.query.promotionCode)),
+      withSafeChainErrors(() =>
+        checkout.enrolmentOffer(request.params.planId, request.query.chainId, request.query.promotionCode, request.query.wallet),
+      ),
   });
 
   app.route({

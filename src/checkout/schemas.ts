@@ -4,6 +4,7 @@ import { chainIdField, chainIdQuery, idParam, emailAddress } from '../http/schem
 import { checkoutChain } from '../payment-sessions/schemas.js';
 import { promotionCodeText } from '../promotion-codes/schemas.js';
 import { relayPaymentBody, relaySubscriptionBody } from '../relay/schemas.js';
+import { address } from '../tokens/schemas.js';
 
 export const checkoutPageParams = z.object({ id: z.string().max(64) });
 export const checkoutPayParams = z.object({ id: idParam('paymentSession') });
@@ -57,6 +58,11 @@ export const checkoutEnrolmentQuery = z.object({
   chainId: chainIdQuery.describe(
     "The chain to enrol on: one of the offer's `chains` (the plan's `chainIds`, else every chain of the mode); default: the plan's first.",
   ),
+  wallet: address
+    .optional()
+    .describe(
+      "The subscriber's wallet, once the page knows it. A test-mode wallet attached to a test clock with a chain of its own (TEST_CLOCK_CHAINS=fork) is offered the clock's chain only (`chainId` and `chains` name it), where the clock's time runs and its charges go; a plan restricted to named chains is then refused (`invalid_request`, param `wallet`). Any other wallet gets the plan's chains.",
+    ),
   promotionCode: promotionCodeText
     .optional()
     .describe(

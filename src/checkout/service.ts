@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { getAddress, isAddressEqual } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { subscriptionManagerV2Of, type ChainConfig } from '../chain/config.js';
+import { subscriptionManagerV2Of, type ChainConfig, type ChainSettings } from '../chain/config.js';
 import { publicClientFor } from '../chain/clients.js';
 import { readDomain } from '../chain/typed-data.js';
 import type { Sql } from '../db/client.js';
@@ -23,6 +23,8 @@ import { enrolmentPromotionCode, previewEnrolmentPromotionCode } from '../discou
 import { recordEnrolmentPromotionCode } from '../discounts/repo.js';
 import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
 import { createRenewalService } from './renewal.js';
+import { createChainResolver } from '../test-clocks/chain-registry.js';
+import { clockChainOfWallet } from '../test-clocks/repo.js';
 import { qrSvg } from './deposit-qr.js';
 import { checkoutChainOf, networkName, renderDeposit, successUrlFor } from '../payment-sessions/api-shape.js';
 import { renderEndedPage, renderReceiptPage } from './final-pages.js';
@@ -87,9 +89,35 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
     return plan;
   }
 
-  /** What the enrolment page asks the subscriber to sign for a plan on `chainId` (one it is offered on; default its first). */
-  async function offerFor(plan: planRepo.PlanRow, chainId?: number): Promise<CheckoutEnrolmentOffer> {
+  const chainOf = createChainResolver({ sql, config: chain });
+
+  /**
+   * The chains a plan is offered on to `wallet` (issue 39): a wallet attached to a test clock with a chain of its own
+   * (TEST_CLOCK_CHAINS=fork) enrols on the clock's chain only, whose time the clock moves and where its charges go;
+   * any other wallet, or none yet, gets the plan's chains. `param` names the wallet in the request.
+   */
+  async function offeredTo(plan: planRepo.PlanRow, wallet: { address?: string; param: string }): Promise<ChainSettings[]> {
     const offered = offeredChainsOf(chain, plan);
+    if (plan.livemode || !wallet.address) return offered;
+    const clockChainId = await clockChainOfWallet(sql, plan.merchantId, wallet.address);
+    if (clockChainId === undefined) return offered;
+    // The indexer records an enrolment only for a plan offered on its chain; a clock's fork is none of the named ones.
+    if (plan.chainIds !== null) {
+      throw new InvalidRequestError(
+        `This wallet is attached to a test clock with a chain of its own (${clockChainId}), and this plan is offered only on chains ${plan.chainIds.join(', ')}: enrol it from a wallet off the clock, or use a plan offered on every chain.`,
+        { param: wallet.param },
+      );
+    }
+    return [await chainOf(false, clockChainId)];
+  }
+
+  /** What the enrolment page asks the subscriber to sign for a plan on `chainId` (one it is offered on; default its first). */
+  async function offerFor(
+    plan: planRepo.PlanRow,
+    chainId: number | undefined,
+    wallet: { address?: string; param: string },
+  ): Promise<CheckoutEnrolmentOffer> {
+    const offered = await offeredTo(plan, wallet);
     const settings = chosenPlanChain(offered, chainId);
     const merchant = await sessionRepo.findMerchantDisplay(sql, plan.merchantId);
     // The terms name the merchant's payout on the enrolment's chain (its own there, else the account's).
@@ -138,9 +166,9 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
     },
 
     /** What the enrolment page asks the subscriber to sign for a plan, on the chain chosen (default: the plan's first). */
-    async enrolmentOffer(planId: string, chainId?: number, promotionCode?: string): Promise<CheckoutEnrolmentOffer> {
+    async enrolmentOffer(planId: string, chainId?: number, promotionCode?: string, wallet?: string): Promise<CheckoutEnrolmentOffer> {
       const plan = await planOf(planId);
-      const offer = await offerFor(plan, chainId);
+      const offer = await offerFor(plan, chainId, { address: wallet, param: 'wallet' });
       if (promotionCode === undefined) return offer;
       const scope = { merchantId: plan.merchantId, livemode: plan.livemode };
       return { ...offer, discount: await previewEnrolmentPromotionCode(sql, scope, plan, promotionCode) };
@@ -152,7 +180,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
      */
     async enrol(planId: string, { customerEmail, promotionCode, ...body }: CheckoutEnrolBody): Promise<CheckoutEnrolment> {
       const plan = await planOf(planId);
-      const offer = await offerFor(plan, body.chainId);
+      const offer = await offerFor(plan, body.chainId, { address: body.subscriber, param: 'subscriber' });
       const t = body.terms;
       const same = (a: string, b: string) => isAddressEqual(getAddress(a), getAddress(b));
       if (

@@ -34,7 +34,7 @@ export function registerRelayRoutes(app: FastifyZodInstance, relay: ServiceOn<Re
       tags: ['Relay'],
       summary: 'Relay an EIP-2612 permit plus a subscription enrolment',
       description:
-        "Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account, on the chain `chainId` names (default: the mode's first; a chain the mode lacks is `invalid_request` with `param: chainId`), after checking both signatures against that chain's domains, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant's payout address.",
+        "Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account, on the chain `chainId` names (default: the mode's first; a chain the mode lacks is `invalid_request` with `param: chainId`), after checking both signatures against that chain's domains, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant's payout address. Terms that are a plan's of the merchant (amount, period and charge window) offered only on other chains are `invalid_request` with `param: chainId` (the message names the plans and their chains): the platform records an enrolment only for a plan offered on its chain.",
       body: relaySubscriptionBody,
       response: { 200: relaySubmission },
     },

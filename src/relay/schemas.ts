@@ -65,7 +65,7 @@ export const relaySubscriptionBody = z
     chainId: chainIdField
       .optional()
       .describe(
-        "The chain to enrol on (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain. The terms name that chain's USDC, and the permit and the enrolment must be signed for it (their EIP-712 domains name the chain): a signature for another chain is refused (`permit.signature` or `enrolment.signature`) before anything is sent. The subscription lives and is charged on this chain.",
+        "The chain to enrol on (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain. The terms name that chain's USDC, and the permit and the enrolment must be signed for it (their EIP-712 domains name the chain): a signature for another chain is refused (`permit.signature` or `enrolment.signature`) before anything is sent. When the terms are those of a plan of the merchant, one of them must be offered on this chain (else `chainId` is refused). The subscription lives and is charged on this chain.",
       ),
     subscriber: address.describe('The wallet that enrols; it signed both the permit and the enrolment.'),
     terms: z

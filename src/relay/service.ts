@@ -14,6 +14,7 @@ import { recoverDigestSigner, recoverTypedDataSigner } from '../chain/signer-rec
 import { isValidContractSignature } from '../chain/erc1271.js';
 import { publicClientFor, withSafeChainErrors } from '../chain/clients.js';
 import { refuseTokenStanding } from './token-door.js';
+import { refuseChainNoPlanOffers } from './plan-chain.js';
 import { createChainResolver } from '../test-clocks/chain-registry.js';
 import { clockChainOfWallet } from '../test-clocks/repo.js';
 import { EIP3009_TYPES, ENROLMENT_V2_TYPES, PERMIT_TYPES, readDomain } from '../chain/typed-data.js';
@@ -363,6 +364,7 @@ export function createRelayService({ sql, chain, tokens, temporal, taskQueue }: 
       const replay = await earlierSubmission(scope, key, digest, settings);
       if (replay) return replay;
 
+      await refuseChainNoPlanOffers(sql, scope, terms, settings.chainId, body.chainId !== undefined);
       const enrolmentSigner = recoverDigestSigner(digest, body.enrolment.signature as Hex);
       if (!enrolmentSigner || !isAddressEqual(enrolmentSigner, subscriber)) {
         throw refuse(

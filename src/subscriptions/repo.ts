@@ -339,14 +339,15 @@ export async function markTrialWillEndNoticed(db: Db, id: string): Promise<boole
 /** Plans of a merchant in a mode whose terms an enrolment could match (oldest first). */
 export async function findPlansForTerms(
   db: Db,
-  input: { merchantId: string; livemode: boolean; amount: string; chainId: number },
+  input: { merchantId: string; livemode: boolean; amount: string; chainId: number | undefined },
 ): Promise<PlanRow[]> {
-  // A plan offered on some chains only matches an enrolment on one of them (null: every chain of the mode).
+  // A plan offered on some chains only matches an enrolment on one of them (null: every chain of the mode);
+  // no chain id: the plans of every chain (the relay asks where a plan with these terms is offered).
   return db<PlanRow[]>`
     select id, merchant_id as "merchantId", livemode, name, amount::text as amount, currency, interval,
       interval_count as "intervalCount", trial_period_days as "trialPeriodDays", chain_ids::int[] as "chainIds", created_at as "createdAt"
     from subscription_plans
     where merchant_id = ${input.merchantId} and livemode = ${input.livemode} and amount = ${input.amount}
-      and (chain_ids is null or ${input.chainId}::bigint = any(chain_ids))
+      ${input.chainId === undefined ? db`` : db`and (chain_ids is null or ${input.chainId}::bigint = any(chain_ids))`}
     order by id`;
 }

@@ -5,6 +5,7 @@
 import { type Address, type PublicClient, erc20Abi, getAddress } from 'viem';
 import { fiatTokenAbi } from '../chain/generated/fiat-token.js';
 import { chainFor, type ChainConfig, type ChainSettings } from '../chain/config.js';
+import type { ChainResolver } from '../test-clocks/chain-registry.js';
 import { publicClientFor } from '../chain/clients.js';
 import { NoDomainError, readDomainWithSource } from '../chain/eip712-domain.js';
 import { NotFoundError } from '../errors.js';
@@ -78,7 +79,18 @@ async function probe(client: PublicClient, chainId: number, tokenAddress: Addres
   };
 }
 
-export function createTokenService({ chain, ttlMs = 5 * 60_000 }: { chain: ChainConfig; ttlMs?: number }) {
+export function createTokenService({
+  chain,
+  ttlMs = 5 * 60_000,
+  resolveChain,
+}: {
+  chain: ChainConfig;
+  ttlMs?: number;
+  /** Resolves a test clock's own chain too (issue 39): the hosted enrolment page reads the token on a wallet's clock chain. */
+  resolveChain?: ChainResolver;
+}) {
+  const settingsOf = (livemode: boolean, chainId?: number): Promise<ChainSettings> =>
+    resolveChain ? resolveChain(livemode, chainId) : Promise.resolve(chainFor(chain, livemode, chainId));
   const cache = new Map<string, { expiresAt: number; info: Promise<TokenInfo> }>();
 
   /** Token facts on one chain, cached for ttlMs (a failed probe is not cached). */
@@ -96,13 +108,13 @@ export function createTokenService({ chain, ttlMs = 5 * 60_000 }: { chain: Chain
     describe,
 
     async get(tokenAddress: string, mode: 'test' | 'live', chainId?: number): Promise<Token> {
-      const settings = chainFor(chain, mode === 'live', chainId);
+      const settings = await settingsOf(mode === 'live', chainId);
       const info = await describe(settings, getAddress(tokenAddress));
       return { ...info, livemode: settings.livemode };
     },
 
     async permitNonce(tokenAddress: string, owner: string, mode: 'test' | 'live', chainId?: number): Promise<PermitNonce> {
-      const settings = chainFor(chain, mode === 'live', chainId);
+      const settings = await settingsOf(mode === 'live', chainId);
       const info = await describe(settings, getAddress(tokenAddress));
       if (!info.supports.eip2612) {
         throw new NotFoundError(`The token at ${info.address} does not support EIP-2612 permits.`, { param: 'address' });

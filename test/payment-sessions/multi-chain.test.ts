@@ -17,12 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { subscriptionManagerV2Of, type ChainSettings } from '../../src/chain/config.js';
 import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
-import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { insertNoticeIfAbsent } from '../../src/subscriptions/renewal-repo.js';
 import { hashRenewalToken, newRenewalToken } from '../../src/subscriptions/renewals.js';
 import { refundOperatorOf } from '../../src/refunds/allowance.js';
-import { PERMIT_TYPES, randomNonce, readDomain, signAuthorization, signEnrolmentV2 } from '../../src/chain/typed-data.js';
+import { PERMIT_TYPES, randomNonce, readDomain, signAuthorization } from '../../src/chain/typed-data.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { issueKey } from '../../src/api-keys/service.js';
@@ -34,6 +33,7 @@ import { resolveAcceptedChains } from '../../src/payment-sessions/accepted-chain
 import type { TestDatabase } from '../support/db.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { until } from '../support/until.js';
+import { signEnrolmentBody, type EnrolmentOffer } from '../support/enrolment-signing.js';
 import { recordHistory } from '../support/histories.js';
 import { depositSweepWorkflowId } from '../../workflows/deposit-sweep.js';
 import { refundWorkflowId } from '../../workflows/refund.js';
@@ -519,22 +519,10 @@ describe('payout balances per chain', () => {
 // Issue 39, item 4: the customer picks the chain at enrolment (the hosted page and the API relay), and the
 // subscription lives, is charged and is renewed on that chain.
 describe('subscriptions on the chain the customer picks at enrolment', () => {
-  type Offer = {
+  type Offer = EnrolmentOffer & {
     chainId: number;
     chains: { chainId: number; network: string; token: string; addChain: unknown }[];
-    subscriptionManager: Address;
     managerDomain: { chainId: number; verifyingContract: string };
-    terms: {
-      token: Address;
-      merchant: Address;
-      operator: Address;
-      amount: string;
-      period: string;
-      periods: number;
-      trialEnd: string;
-      chargeWindow: string;
-    };
-    permitValue: string;
   };
   let bothChains: string;
   let onlyA: string;
@@ -569,56 +557,16 @@ describe('subscriptions on the chain the customer picks at enrolment', () => {
 
   /**
    * The subscriber's permit and Enrolment for `offer`'s terms, each signed for a chain: the permit over `permit`'s USDC
-   * domain (at its nonce there), the Enrolment over the manager's domain on `enrolment` (each domain names its chain).
+   * domain (at its nonce there), the Enrolment over the manager's domain on `enrolment`; valid for an hour of its chain.
    */
   async function signedEnrolment(
     offer: Offer,
     subscriber: PrivateKeyAccount,
     signedFor: { permit: ChainSettings; enrolment: ChainSettings },
   ) {
+    const on = (s: ChainSettings) => ({ client: clientOf(s), token: s.token });
     const deadline = (await clientOf(signedFor.enrolment).getBlock()).timestamp + 3600n;
-    const permitClient = clientOf(signedFor.permit);
-    const permitNonce = await permitClient.readContract({
-      address: signedFor.permit.token,
-      abi: fiatTokenAbi,
-      functionName: 'nonces',
-      args: [subscriber.address],
-    });
-    const permitSignature = await subscriber.signTypedData({
-      domain: await readDomain(permitClient, signedFor.permit.token),
-      types: PERMIT_TYPES,
-      primaryType: 'Permit',
-      message: {
-        owner: subscriber.address,
-        spender: offer.subscriptionManager,
-        value: BigInt(offer.permitValue),
-        nonce: permitNonce,
-        deadline,
-      },
-    });
-    const terms = offer.terms;
-    const enrolment = await signEnrolmentV2(
-      clientOf(signedFor.enrolment),
-      subscriber,
-      offer.subscriptionManager,
-      {
-        token: terms.token,
-        merchant: terms.merchant,
-        operator: terms.operator,
-        amount: BigInt(terms.amount),
-        period: BigInt(terms.period),
-        periods: terms.periods,
-        trialEnd: BigInt(terms.trialEnd),
-        chargeWindow: BigInt(terms.chargeWindow),
-      },
-      { nonce: randomNonce(), deadline },
-    );
-    return {
-      subscriber: subscriber.address,
-      terms,
-      permit: { value: offer.permitValue, deadline: deadline.toString(), signature: permitSignature },
-      enrolment: { nonce: enrolment.nonce, deadline: deadline.toString(), signature: enrolment.signature },
-    };
+    return signEnrolmentBody(offer, subscriber, { permit: on(signedFor.permit), enrolment: on(signedFor.enrolment) }, deadline);
   }
   const subscriptionsOf = (subscriber: Address) =>
     db.sql<{ id: string; chainId: string; planId: string; amount: string }[]>`
@@ -783,6 +731,37 @@ describe('subscriptions on the chain the customer picks at enrolment', () => {
     expect(done).toMatchObject({ status: 'confirmed', chainId: CHAIN_B_ID });
     expect(await enrolmentUsed(b, subscriber.address, body.enrolment.nonce)).toBe(true);
     expect(await enrolmentUsed(a, subscriber.address, body.enrolment.nonce)).toBe(false);
+  });
+
+  it("POST /v1/relay/subscriptions refuses the terms of a plan not offered on the enrolment's chain (named or the default) and sends nothing", async () => {
+    const onlyB = await createPlan({ name: 'Chain B only', amount: '4000000', interval: 'monthly', chainIds: [CHAIN_B_ID] });
+    const subscriber = privateKeyToAccount(generatePrivateKey());
+    await Promise.all([transferOn(a, subscriber.address, 10_000_000n), transferOn(b, subscriber.address, 10_000_000n)]);
+    // Well-signed enrolments for each chain: only the plan's chains make them refused.
+    const withAmount = (offer: Offer, amount: string): Offer => ({ ...offer, terms: { ...offer.terms, amount }, permitValue: amount });
+    const onlyAOnB = await signedEnrolment(withAmount(await offerJson(bothChains, CHAIN_B_ID), '3000000'), subscriber, {
+      permit: b,
+      enrolment: b,
+    });
+    const onlyBOnA = await signedEnrolment(withAmount(await offerJson(bothChains), '4000000'), subscriber, { permit: a, enrolment: a });
+    const submissionsBefore = await subscriptionSubmissions();
+    const sentBefore = await Promise.all([sentOn(a.chainId), sentOn(CHAIN_B_ID)]);
+
+    const named = await relaySubscription({ chainId: CHAIN_B_ID, ...onlyAOnB }, `enrol-unoffered-${Date.now()}`);
+    expectRefused(named, 'chainId');
+    expect(named.json().error.message).toContain(`No plan with these terms is offered on chain ${CHAIN_B_ID}`);
+    expect(named.json().error.message).toContain(`${onlyA} on ${a.chainId}`);
+    // No chainId: the mode's first chain (A), where the plan is not offered either.
+    const byDefault = await relaySubscription(onlyBOnA, `enrol-unoffered-default-${Date.now()}`);
+    expectRefused(byDefault, 'chainId');
+    expect(byDefault.json().error.message).toContain(`chain ${a.chainId} (no chainId was named: the default)`);
+    expect(byDefault.json().error.message).toContain(`${onlyB} on ${CHAIN_B_ID}`);
+
+    expect(await subscriptionSubmissions()).toEqual(submissionsBefore);
+    expect(await Promise.all([sentOn(a.chainId), sentOn(CHAIN_B_ID)])).toEqual(sentBefore);
+    expect(await enrolmentUsed(b, subscriber.address, onlyAOnB.enrolment.nonce)).toBe(false);
+    expect(await enrolmentUsed(a, subscriber.address, onlyBOnA.enrolment.nonce)).toBe(false);
+    expect(await subscriptionsOf(subscriber.address)).toEqual([]);
   });
 });
 

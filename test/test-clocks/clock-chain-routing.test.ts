@@ -9,6 +9,8 @@
 //   (recorded, swept to the payout address there, refundable), never credited to the session nor lost;
 //   after a year's advance of the clock, an x402 settle and hosted enrolments of another merchant and of the same
 //   merchant from a wallet off the clock, all signed with wall-clock deadlines, succeed on the test chain.
+import { rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import {
   type Address,
   type Hex,
@@ -24,8 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDefinition } from '../../src/chain/chain-definition.js';
 import { subscriptionManagerV2Of, type ChainSettings } from '../../src/chain/config.js';
 import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
-import { fiatTokenAbi } from '../../src/chain/generated/fiat-token.js';
-import { PERMIT_TYPES, randomNonce, readDomain, signEnrolmentV2 } from '../../src/chain/typed-data.js';
+import { PERMIT_TYPES, readDomain } from '../../src/chain/typed-data.js';
 import { forkStartBlock } from '../../src/indexer/clock-chain-followers.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { refundOperatorOf } from '../../src/refunds/allowance.js';
@@ -33,8 +34,11 @@ import { clockChainSettings } from '../../src/test-clocks/chain-registry.js';
 import { waitForDevReceipt } from '../../tools/dev/chain/dev-receipts.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
+import { signEnrolmentBody, type EnrolmentOffer } from '../support/enrolment-signing.js';
 import { startPaymentsStack, type PaymentsStack } from '../support/payments-stack.js';
 import { until } from '../support/until.js';
+import { launchBrowser } from '../support/browser.js';
+import { openWalletPage } from '../support/test-wallet.js';
 import { exactRequirements, facilitatorFor, signedPayment } from '../support/x402.js';
 
 const DAY = 86_400_000;
@@ -79,55 +83,14 @@ async function advanceClock(toMs: number) {
   );
 }
 
-type Offer = {
-  subscriptionManager: Address;
-  permitValue: string;
-  terms: {
-    token: Address;
-    merchant: Address;
-    operator: Address;
-    amount: string;
-    period: string;
-    periods: number;
-    trialEnd: string;
-    chargeWindow: string;
-  };
-};
-
-/** The subscriber's permit and Enrolment of `offer`'s terms, signed for chain `s`, both valid until `deadline`. */
-async function signedEnrolment(offer: Offer, signer: PrivateKeyAccount, s: ChainSettings, deadline: bigint) {
-  const client = clientOf(s);
-  const nonce = await client.readContract({ address: s.token, abi: fiatTokenAbi, functionName: 'nonces', args: [signer.address] });
-  const permitSignature = await signer.signTypedData({
-    domain: await readDomain(client, s.token),
-    types: PERMIT_TYPES,
-    primaryType: 'Permit',
-    message: { owner: signer.address, spender: offer.subscriptionManager, value: BigInt(offer.permitValue), nonce, deadline },
-  });
-  const { terms } = offer;
-  const enrolment = await signEnrolmentV2(
-    client,
+/** The subscriber's permit and Enrolment of `offer`'s terms, both signed for chain `s`, valid until `deadline`. */
+const signedEnrolmentOn = (offer: EnrolmentOffer, signer: PrivateKeyAccount, s: ChainSettings, deadline: bigint) =>
+  signEnrolmentBody(
+    offer,
     signer,
-    offer.subscriptionManager,
-    {
-      token: terms.token,
-      merchant: terms.merchant,
-      operator: terms.operator,
-      amount: BigInt(terms.amount),
-      period: BigInt(terms.period),
-      periods: terms.periods,
-      trialEnd: BigInt(terms.trialEnd),
-      chargeWindow: BigInt(terms.chargeWindow),
-    },
-    { nonce: randomNonce(), deadline },
+    { permit: { client: clientOf(s), token: s.token }, enrolment: { client: clientOf(s), token: s.token } },
+    deadline,
   );
-  return {
-    subscriber: signer.address,
-    terms,
-    permit: { value: offer.permitValue, deadline: deadline.toString(), signature: permitSignature },
-    enrolment: { nonce: enrolment.nonce, deadline: deadline.toString(), signature: enrolment.signature },
-  };
-}
 const enrolmentUsed = (s: ChainSettings, who: Address, nonce: Hex) =>
   clientOf(s).readContract({
     address: subscriptionManagerV2Of(s),
@@ -135,7 +98,7 @@ const enrolmentUsed = (s: ChainSettings, who: Address, nonce: Hex) =>
     functionName: 'enrolmentNonceUsed',
     args: [who, nonce],
   });
-const offerOf = async (planId: string): Promise<Offer> => {
+const offerOf = async (planId: string): Promise<EnrolmentOffer> => {
   const res = await stack.t.app.inject({ method: 'GET', url: `/checkout/plans/${planId}/enrolment` });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
@@ -194,7 +157,7 @@ describe('a subscription of a wallet on a fork clock', () => {
     await transferOn(fork, subscriber.address, USDC(10));
     const testChainChargesBefore = (await chargeTransactions(test.chainId)).length;
     // Signed on the fork's time (the clock's), as a wallet on the clock's chain would.
-    const body = await signedEnrolment(await offerOf(plan), subscriber, fork, BigInt((await chainNowMs(fork)) / 1000) + 3600n);
+    const body = await signedEnrolmentOn(await offerOf(plan), subscriber, fork, BigInt((await chainNowMs(fork)) / 1000) + 3600n);
     const key = `enrol-on-clock-${Date.now()}`;
     const posted = await api('POST', '/v1/relay/subscriptions', body, merchant.secretKey, { 'idempotency-key': key });
     expect(posted.statusCode, posted.body).toBe(200);
@@ -378,7 +341,7 @@ describe("a year on one clock's fork", () => {
       const plan = await createPlan(key, `Monthly (${name})`, USDC(1));
       const wallet = privateKeyToAccount(generatePrivateKey());
       await transferOn(test, wallet.address, USDC(3));
-      const body = await signedEnrolment(await offerOf(plan), wallet, test, wallNow() + 600n);
+      const body = await signedEnrolmentOn(await offerOf(plan), wallet, test, wallNow() + 600n);
       const posted = await stack.t.app.inject({ method: 'POST', url: `/checkout/plans/${plan}/enrol`, payload: body });
       expect(posted.statusCode, `${name}: ${posted.body}`).toBe(200);
       expect(posted.json()).toMatchObject({ chainId: test.chainId });
@@ -391,4 +354,107 @@ describe("a year on one clock's fork", () => {
       expect(await enrolmentUsed(test, wallet.address, body.enrolment.nonce)).toBe(true);
     }
   });
+});
+
+describe('the hosted enrolment page for a wallet on the clock', () => {
+  /** Waits until the clock wallet's subscription to `plan` is recorded with the fork's chain id (by the clock chain's follower). */
+  const recordedOnFork = (plan: string) =>
+    until(
+      () =>
+        stack.db.sql<{ chainId: string }[]>`
+          select chain_id::text as "chainId" from subscriptions
+          where subscriber_address = ${subscriber.address.toLowerCase()} and plan_id = ${plan}`,
+      (rows) => rows[0]?.chainId === String(fork.chainId),
+      `the subscription to ${plan} recorded on the fork`,
+    );
+  const hostedOffer = (plan: string, query: string) =>
+    stack.t.app.inject({ method: 'GET', url: `/checkout/plans/${plan}/enrolment?${query}` });
+
+  it("offers the clock's chain once the wallet is known, reads its token there, and enrols it on the fork", async () => {
+    const plan = await createPlan(merchant.secretKey, 'Hosted, on the clock', USDC(3));
+    // Before the page knows the wallet: the mode's chains, the test chain first.
+    expect((await offerOf(plan)).terms.token).toBe(test.token);
+    expect((await hostedOffer(plan, '')).json()).toMatchObject({ chainId: test.chainId, managerDomain: { chainId: test.chainId } });
+
+    const offer = (await hostedOffer(plan, `wallet=${subscriber.address}`)).json();
+    expect(offer).toMatchObject({ chainId: fork.chainId, managerDomain: { chainId: fork.chainId }, terms: { merchant: payout } });
+    expect(offer.chains.map((c: { chainId: number }) => c.chainId)).toEqual([fork.chainId]);
+    // A wallet off the clock still gets the test chain.
+    const offClock = privateKeyToAccount(generatePrivateKey()).address;
+    expect((await hostedOffer(plan, `wallet=${offClock}`)).json().chainId).toBe(test.chainId);
+    // The test chain is not offered to the clock's wallet; a plan restricted to named chains is not on the fork.
+    const onTest = await hostedOffer(plan, `wallet=${subscriber.address}&chainId=${test.chainId}`);
+    expect(onTest.statusCode).toBe(400);
+    expect(onTest.json().error).toMatchObject({ code: 'invalid_request', param: 'chainId' });
+    const restricted = await api('POST', '/v1/subscription-plans', {
+      name: 'Test chain only',
+      amount: USDC(4).toString(),
+      interval: 'monthly',
+      chainIds: [test.chainId],
+    });
+    const refused = await hostedOffer(restricted.json().id, `wallet=${subscriber.address}`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({ code: 'invalid_request', param: 'wallet' });
+    const malformed = await hostedOffer(plan, 'wallet=0x12');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error).toMatchObject({ code: 'invalid_request', param: 'wallet' });
+
+    // The page reads the token (its EIP-712 domain) and the permit nonce on the fork.
+    const token = await stack.t.app.inject({ method: 'GET', url: `/v1/tokens/${test.token}?mode=test&chainId=${fork.chainId}` });
+    expect(token.statusCode, token.body).toBe(200);
+    expect(token.json().domain).toMatchObject({ chainId: fork.chainId });
+
+    // Signed for the fork on its time, posted without a chain: the clock's wallet enrols on the fork.
+    await transferOn(fork, subscriber.address, USDC(5));
+    const body = await signedEnrolmentOn(offer, subscriber, fork, BigInt((await chainNowMs(fork)) / 1000) + 3600n);
+    const posted = await stack.t.app.inject({ method: 'POST', url: `/checkout/plans/${plan}/enrol`, payload: body });
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(posted.json()).toMatchObject({ chainId: fork.chainId });
+    const status = await until(
+      async () => (await stack.t.app.inject({ method: 'GET', url: `/checkout/plans/${plan}/enrolments/${body.enrolment.nonce}` })).json(),
+      (s) => s.submissionStatus === 'confirmed' || s.submissionStatus === 'failed',
+      'the hosted enrolment on the fork',
+    );
+    expect(status).toMatchObject({ submissionStatus: 'confirmed', chainId: fork.chainId });
+    expect(await enrolmentUsed(fork, subscriber.address, body.enrolment.nonce)).toBe(true);
+    expect(await enrolmentUsed(test, subscriber.address, body.enrolment.nonce)).toBe(false);
+    await recordedOnFork(plan);
+  });
+
+  it("in the browser: the page shows the test chain, then, once the clock's wallet connects, switches it to the fork and signs there on the fork's time", async () => {
+    // An amount no other plan of the merchant has: the indexer records an enrolment with the oldest plan of its terms.
+    const plan = await createPlan(merchant.secretKey, 'Hosted in the browser, on the clock', 1_250_000n);
+    await transferOn(fork, subscriber.address, USDC(2));
+    const baseUrl = `http://127.0.0.1:${(stack.t.app.server.address() as AddressInfo).port}`;
+    const { context, userDataDir } = await launchBrowser();
+    try {
+      const { page, log } = await openWalletPage(context, {
+        account: subscriber,
+        chainId: test.chainId,
+        rpcUrl: test.rpcUrl,
+        otherChains: { [fork.chainId]: fork.rpcUrl },
+      });
+      await page.goto(`${baseUrl}/checkout/plans/${plan}`);
+      await expect.poll(() => page.locator('#pay').isEnabled(), { timeout: 30_000 }).toBe(true);
+      expect(await page.textContent('#details')).toContain(String(test.chainId));
+      await page.locator('#pay').click();
+      await expect.poll(() => page.textContent('#message'), { timeout: 60_000 }).toMatch(/You are subscribed/);
+      expect(await page.textContent('#details')).toContain(String(fork.chainId));
+
+      // EIP-3326 to the fork, then the permit and the Enrolment both for the fork, with deadlines on its time
+      // (a year ahead of the device's: a deadline on the device's time would have expired there).
+      const switches = log.requests.filter((r) => r.method === 'wallet_switchEthereumChain');
+      expect(switches.map((r) => r.params)).toEqual([[{ chainId: `0x${fork.chainId.toString(16)}` }]]);
+      const signed = log.requests
+        .filter((r) => r.method === 'eth_signTypedData_v4')
+        .map((r) => JSON.parse((r.params as [string, string])[1]) as { domain: { chainId: number }; message: { deadline: string } });
+      expect(signed.map((d) => Number(d.domain.chainId))).toEqual([fork.chainId, fork.chainId]);
+      const forkNow = BigInt(Math.floor((await chainNowMs(fork)) / 1000));
+      for (const data of signed) expect(BigInt(data.message.deadline)).toBeGreaterThan(forkNow);
+      await recordedOnFork(plan);
+    } finally {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -9,7 +9,7 @@ import { getJson, postJson, sleep } from '../shared/http.js';
 import { formatTokenAmount } from '../shared/money.js';
 import { byId, pageControls, setText, somethingWentWrong } from '../shared/page.js';
 import { randomNonce } from '../shared/token-calls.js';
-import { balanceOf, ensureNetwork, hasWallet, refuseAtDoor, requestAccount, wallet } from '../shared/wallet.js';
+import { balanceOf, ensureNetwork, hasWallet, networkTimeMs, refuseAtDoor, requestAccount, wallet } from '../shared/wallet.js';
 import { enrolmentBody, enrolmentTypedData } from './enrolment-signing.js';
 import { MESSAGES, apiRefusalText, discountLine, networkLabel, planPeriod, refusalText } from './messages.js';
 import { chosenChainOf, lockNetworks, offerNetworks } from './network-picker.js';
@@ -75,8 +75,8 @@ export function startPlanPage(planId: string): void {
     if (ui.isBusy() || !state.offer || !state.token) return;
     // A code typed but not applied is previewed first, so a refusal comes before any signature.
     if (!(await applyTypedCode())) return;
-    const offer = state.offer;
-    const token = state.token;
+    let offer = state.offer;
+    let token = state.token;
     if (!offer || !token) return;
     if (!hasWallet()) return ui.show('error', MESSAGES.noWallet);
     ui.setBusy(true, 'Waiting for wallet…');
@@ -84,12 +84,21 @@ export function startPlanPage(planId: string): void {
     lockNetworks(true);
     ui.show('info', 'Connect your wallet…');
     let step = 'connect';
-    const deadline = String(Math.floor(Date.now() / 1000) + 3600);
     const nonce = randomNonce();
     try {
       const account = await requestAccount();
+      step = 'offer';
+      const walletOffer = await offerForWallet(account, offer);
+      if (walletOffer) {
+        ({ offer, token } = walletOffer);
+        ui.setBusy(true, 'Waiting for wallet…');
+      }
       step = 'network';
       await ensureNetwork(offer.chainId, chosenChainOf(state.chains, offer.chainId).addChain ?? undefined);
+      // An hour on the later of the device's time and the chain's (the wallet is on it by now): a test clock's
+      // chain runs ahead of the device (issue 39); a wallet that will not say gets the device's time, as before.
+      const signedAt = Math.max(Date.now(), await networkTimeMs().catch(() => Date.now()));
+      const deadline = String(Math.floor(signedAt / 1000) + 3600);
       step = 'door';
       await refuseAtDoor(offer.terms.token, account, offer.terms.merchant);
       step = 'balance';
@@ -173,6 +182,21 @@ export function startPlanPage(planId: string): void {
       }
       ui.show('error', somethingWentWrong(error));
     }
+  }
+
+  /**
+   * The offer for the connected wallet, when it is not the page's: a wallet attached to a test clock with a chain of
+   * its own is offered the clock's chain only (issue 39). Undefined when the page's offer stands.
+   */
+  async function offerForWallet(account: string, shown: EnrolmentOffer): Promise<{ offer: EnrolmentOffer; token: TokenInfo } | undefined> {
+    const codeQuery = state.promotionCode ? '&promotionCode=' + encodeURIComponent(state.promotionCode) : '';
+    const offer = await getJson<EnrolmentOffer>(planUrl('/enrolment?wallet=' + encodeURIComponent(account) + codeQuery));
+    const chains = chainsOf(offer);
+    if (chains.some((chain) => chain.chainId === shown.chainId)) return undefined;
+    state.chains = chains;
+    await showOffer(offer.chainId, offer);
+    if (!state.offer || !state.token) throw new UserMessageError('This plan cannot be subscribed to from this wallet on its network.');
+    return { offer: state.offer, token: state.token };
   }
 
   /** The offer on `chainId` (read here unless `known` is it) and the token there fill the page. */

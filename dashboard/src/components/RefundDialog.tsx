@@ -30,7 +30,8 @@ export function RefundDialog(props: { paymentSessionId: string; refundable: stri
   const [preview, setPreview] = useState<RefundRecipient | null>(null);
 
   async function signAndSend(refund: Refund) {
-    const info = await api.get<RefundAllowance>('/v1/refunds/allowance');
+    // The token domain of the chain the refund goes out on (the payment's), not the mode's first chain's.
+    const info = await api.get<RefundAllowance>(`/v1/refunds/allowance?chainId=${refund.chainId}`);
     if (!refund.instructions || !info.permit) throw new Error('This refund has no transfer to sign.');
     const now = Math.floor(Date.now() / 1000);
     const { randomNonce, signTypedDataAs } = await import('./wallet.ts');

@@ -1058,7 +1058,7 @@ export interface paths {
         put?: never;
         /**
          * Relay an EIP-2612 permit plus a subscription enrolment
-         * @description Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account, on the chain `chainId` names (default: the mode's first; a chain the mode lacks is `invalid_request` with `param: chainId`), after checking both signatures against that chain's domains, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant's payout address.
+         * @description Requires `Idempotency-Key`. Submits SubscriptionManager.subscribeWithPermitFor from the relayer account, on the chain `chainId` names (default: the mode's first; a chain the mode lacks is `invalid_request` with `param: chainId`), after checking both signatures against that chain's domains, deadlines, the enrolment nonce, the operator and that `terms.merchant` is the merchant's payout address. Terms that are a plan's of the merchant (amount, period and charge window) offered only on other chains are `invalid_request` with `param: chainId` (the message names the plans and their chains): the platform records an enrolment only for a plan offered on its chain.
          *
          *     Secret API key only. Required scope: `relay_write`.
          */
@@ -1208,7 +1208,7 @@ export interface paths {
         };
         /**
          * What the hosted enrolment page asks the subscriber to sign for a plan
-         * @description Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`. With `promotionCode`, `discount` previews the code on this plan (refused as at enrolment, param `promotionCode`).
+         * @description Public. The Enrolment terms (the plan's amount and on-chain period, the merchant's payout address, the service's operator), the SubscriptionManager and its EIP-712 domain, and the permit allowance to ask for, on the chain `chainId` names (one of the plan's; default its first). `chains` lists every chain the plan is offered on. A chain the plan is not offered on is `invalid_request` with `param: chainId`. With `promotionCode`, `discount` previews the code on this plan (refused as at enrolment, param `promotionCode`). With `wallet`, a test-mode wallet attached to a test clock with a chain of its own is offered that chain only (the page asks again once the wallet is connected); the enrolment of such a wallet is sent there.
          *
          *     Public: no credentials.
          */
@@ -9746,7 +9746,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The chain to enrol on (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain. The terms name that chain's USDC, and the permit and the enrolment must be signed for it (their EIP-712 domains name the chain): a signature for another chain is refused (`permit.signature` or `enrolment.signature`) before anything is sent. The subscription lives and is charged on this chain. */
+                    /** @description The chain to enrol on (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain. The terms name that chain's USDC, and the permit and the enrolment must be signed for it (their EIP-712 domains name the chain): a signature for another chain is refused (`permit.signature` or `enrolment.signature`) before anything is sent. When the terms are those of a plan of the merchant, one of them must be offered on this chain (else `chainId` is refused). The subscription lives and is charged on this chain. */
                     chainId?: number;
                     /** @description The wallet that enrols; it signed both the permit and the enrolment. */
                     subscriber: string;
@@ -10046,6 +10046,8 @@ export interface operations {
             query?: {
                 /** @description The chain to enrol on: one of the offer's `chains` (the plan's `chainIds`, else every chain of the mode); default: the plan's first. */
                 chainId?: number;
+                /** @description The subscriber's wallet, once the page knows it. A test-mode wallet attached to a test clock with a chain of its own (TEST_CLOCK_CHAINS=fork) is offered the clock's chain only (`chainId` and `chains` name it), where the clock's time runs and its charges go; a plan restricted to named chains is then refused (`invalid_request`, param `wallet`). Any other wallet gets the plan's chains. */
+                wallet?: string;
                 /** @description A promotion code to preview (any letter case): the offer's `discount` shows what each discounted period pulls and for how many. Refused as the enrolment refuses it (`invalid_request`, param `promotionCode`), except the first-time-customer rule, which needs the wallet and is checked at enrolment. */
                 promotionCode?: string;
             };
