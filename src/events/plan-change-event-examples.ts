@@ -17,7 +17,8 @@ const planChange = {
   createdAt: '2026-12-11T09:30:00.000Z',
 };
 
-const subscription = {
+/** A whole subscription object (every field of the API's), which the subscription events' examples start from. */
+export const exampleSubscription = {
   id: 'sub_01JD8ZT1V2W3X4Y5Z6A7B8C9D0',
   object: 'subscription',
   planId: planChange.planId,
@@ -48,9 +49,13 @@ const subscription = {
   completedAt: null,
   discount: null,
   pendingPlanChange: null,
+  cancelAtPeriodEnd: false,
+  cancelAt: null,
+  cancellationDetails: null,
   livemode: false,
   createdAt: '2026-10-01T09:29:40.000Z',
 };
+const subscription = exampleSubscription;
 
 export const planChangeEventExamples: Record<string, Record<string, unknown>> = {
   'subscription.updated': {

@@ -1,14 +1,9 @@
 // Example bodies of the cancel-at-period-end and trial events (issue 40, item 3), shown under the OpenAPI
-// document's `webhooks` (webhook-docs.ts) and in docs/events.md. Pure data; the subscription is abridged
-// to its identity and the fields these events are about.
+// document's `webhooks` (webhook-docs.ts) and in docs/events.md. Pure data: the whole subscription of the
+// plan-change example, with the fields these events are about.
+import { exampleSubscription } from './plan-change-event-examples.js';
 
-const subscription = {
-  id: 'sub_01JD8ZT1V2W3X4Y5Z6A7B8C9D0',
-  object: 'subscription',
-  planId: 'plan_01JD8ZV4E5F6G7H8J9K0L1M2N3',
-  amount: '10000000',
-  livemode: false,
-};
+const subscription = { ...exampleSubscription, planAmount: '10000000', amount: '10000000' };
 
 const event = (id: string, type: string, created: string, data: Record<string, unknown>) => ({
   id,
