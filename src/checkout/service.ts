@@ -96,11 +96,14 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
    * (TEST_CLOCK_CHAINS=fork) enrols on the clock's chain only, whose time the clock moves and where its charges go;
    * any other wallet, or none yet, gets the plan's chains. `param` names the wallet in the request.
    */
-  async function offeredTo(plan: planRepo.PlanRow, wallet: { address?: string; param: string }): Promise<ChainSettings[]> {
+  async function offeredTo(
+    plan: planRepo.PlanRow,
+    wallet: { address?: string; param: string },
+  ): Promise<{ offered: ChainSettings[]; onClock: boolean }> {
     const offered = offeredChainsOf(chain, plan);
-    if (plan.livemode || !wallet.address) return offered;
+    if (plan.livemode || !wallet.address) return { offered, onClock: false };
     const clockChainId = await clockChainOfWallet(sql, plan.merchantId, wallet.address);
-    if (clockChainId === undefined) return offered;
+    if (clockChainId === undefined) return { offered, onClock: false };
     // The indexer records an enrolment only for a plan offered on its chain; a clock's fork is none of the named ones.
     if (plan.chainIds !== null) {
       throw new InvalidRequestError(
@@ -108,7 +111,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
         { param: wallet.param },
       );
     }
-    return [await chainOf(false, clockChainId)];
+    return { offered: [await chainOf(false, clockChainId)], onClock: true };
   }
 
   /** What the enrolment page asks the subscriber to sign for a plan on `chainId` (one it is offered on; default its first). */
@@ -117,7 +120,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
     chainId: number | undefined,
     wallet: { address?: string; param: string },
   ): Promise<CheckoutEnrolmentOffer> {
-    const offered = await offeredTo(plan, wallet);
+    const { offered, onClock } = await offeredTo(plan, wallet);
     const settings = chosenPlanChain(offered, chainId);
     const merchant = await sessionRepo.findMerchantDisplay(sql, plan.merchantId);
     // The terms name the merchant's payout on the enrolment's chain (its own there, else the account's).
@@ -130,7 +133,10 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
     // New enrolments go to SubscriptionManagerV2; v1 keeps charging what enrolled on it.
     const manager = subscriptionManagerV2Of(settings);
     const managerDomain = await readDomain(publicClientFor(settings), manager);
-    const now = Math.floor(Date.now() / 1000);
+    // A trial runs from the enrolment's time: on a clock's fork that is the clock's (its chain's), which can be
+    // months ahead of the wall clock; a trial end computed from wall time would already have passed there.
+    const wallNow = Math.floor(Date.now() / 1000);
+    const now = onClock ? Math.max(wallNow, Number((await publicClientFor(settings).getBlock()).timestamp)) : wallNow;
     return {
       object: 'checkout_enrolment_offer',
       planId: plan.id,

@@ -399,6 +399,22 @@ describe('the hosted enrolment page for a wallet on the clock', () => {
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error).toMatchObject({ code: 'invalid_request', param: 'wallet' });
 
+    // A trial runs from the clock's time on the fork (a year ahead of the wall clock by now), from wall time elsewhere.
+    const trial = await api('POST', '/v1/subscription-plans', {
+      name: 'A week free, on the clock',
+      amount: USDC(3).toString(),
+      interval: 'monthly',
+      trialPeriodDays: 7,
+    });
+    expect(trial.statusCode, trial.body).toBe(200);
+    const forkNow = Math.floor((await chainNowMs(fork)) / 1000);
+    expect(forkNow - Date.now() / 1000).toBeGreaterThan(300 * 86_400);
+    const onClock = Number((await hostedOffer(trial.json().id, `wallet=${subscriber.address}`)).json().terms.trialEnd);
+    expect(onClock - (forkNow + 7 * 86_400)).toBeGreaterThanOrEqual(0);
+    expect(onClock - (forkNow + 7 * 86_400)).toBeLessThan(120);
+    const offClockTrial = Number((await hostedOffer(trial.json().id, `wallet=${offClock}`)).json().terms.trialEnd);
+    expect(Math.abs(offClockTrial - (Math.floor(Date.now() / 1000) + 7 * 86_400))).toBeLessThan(120);
+
     // The page reads the token (its EIP-712 domain) and the permit nonce on the fork.
     const token = await stack.t.app.inject({ method: 'GET', url: `/v1/tokens/${test.token}?mode=test&chainId=${fork.chainId}` });
     expect(token.statusCode, token.body).toBe(200);
