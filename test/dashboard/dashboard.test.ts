@@ -296,10 +296,14 @@ describe('journeys', () => {
     await page.getByLabel('Name').fill('Espresso monthly');
     await page.getByLabel('Price (USDC)').fill('12.5');
     await page.getByLabel('Interval', { exact: true }).selectOption('monthly');
+    await page.getByLabel('If the first charge after the trial fails').selectOption('pause');
     await page.getByRole('button', { name: 'Create plan' }).click();
     await page.getByRole('status').filter({ hasText: 'Espresso monthly' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: 'Espresso monthly' });
     expect(await row.textContent()).toContain('12.50 USDC');
+    const [stored] = await db.sql<{ trialEndBehavior: string }[]>`
+      select trial_end_behavior as "trialEndBehavior" from subscription_plans where merchant_id = ${merchant.merchantId} and name = 'Espresso monthly'`;
+    expect(stored!.trialEndBehavior).toBe('pause');
   });
 
   it('words a multi-period plan plainly and copies plan ids', async () => {
@@ -489,6 +493,24 @@ describe('journeys', () => {
     await detail.getByRole('button', { name: 'Resume subscription' }).click();
     await detail.getByRole('button', { name: 'Pause subscription' }).waitFor();
     expect(await status()).toBe('active');
+  });
+
+  it("shows a subscription's pending plan change on its page", async () => {
+    const [row] = await db.sql<{ id: string }[]>`
+      select id from subscriptions where merchant_id = ${merchant.merchantId} and status = 'active' order by id limit 1`;
+    const lite = await apiCall('POST', '/v1/subscription-plans', merchant.secretKey, {
+      name: 'Coffee lite',
+      amount: '5000000',
+      interval: 'monthly',
+    });
+    expect(lite.status).toBe(200);
+    const changed = await apiCall('POST', `/v1/subscriptions/${row!.id}/change-plan`, merchant.secretKey, { planId: lite.body.id });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.pendingPlanChange).toMatchObject({ planId: lite.body.id, status: 'scheduled' });
+    await page.goto(`${baseUrl}/dashboard/subscriptions/${row!.id}`);
+    const detail = page.getByRole('region', { name: 'Subscription detail' });
+    await detail.getByText('Pending plan change').waitFor();
+    expect(await detail.getByText(/^To Coffee lite at 5\.00 USDC: from /).count()).toBe(1);
   });
 
   it('creates a coupon with its options and a promotion code on it, deactivates the code, and applies the coupon to a subscription', async () => {

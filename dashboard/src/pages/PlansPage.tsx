@@ -39,6 +39,12 @@ function EditPlan({ plan, onSaved, onClose }: { plan: Plan; onSaved: (plan: Plan
   );
 }
 
+const TRIAL_END_CHOICES = [
+  { value: 'dunning', label: 'Retry within the grace window' },
+  { value: 'cancel', label: 'Cancel the subscription' },
+  { value: 'pause', label: 'Pause the subscription' },
+] as const satisfies readonly { value: NonNullable<Plan['trialEndBehavior']>; label: string }[];
+
 export function PlansPage() {
   const [created, setCreated] = useState<Plan | null>(null);
   const [editing, setEditing] = useState<Plan | null>(null);
@@ -61,6 +67,7 @@ export function PlansPage() {
             interval: text(form, 'interval'),
             intervalCount: Number(text(form, 'intervalCount') || '1'),
             trialPeriodDays: Number(text(form, 'trialPeriodDays') || '0'),
+            trialEndBehavior: text(form, 'trialEndBehavior'),
           });
           setCreated(plan);
           reload();
@@ -72,6 +79,13 @@ export function PlansPage() {
           <Select label="Interval" name="interval" options={PLAN_INTERVALS} defaultValue="monthly" />
           <Field label="Interval count" name="intervalCount" type="number" min={1} max={365} defaultValue={1} />
           <Field label="Trial days" name="trialPeriodDays" type="number" min={0} max={730} defaultValue={0} />
+          {/* What a refused first charge after the trial does (the API's trialEndBehavior). */}
+          <Select
+            label="If the first charge after the trial fails"
+            name="trialEndBehavior"
+            options={TRIAL_END_CHOICES}
+            defaultValue="dunning"
+          />
         </div>
       </ActionForm>
       {created && (

@@ -59,7 +59,26 @@ export function SubscriptionDetail({
         <dt>Plan</dt>
         <dd>{plans.get(subscription.planId)?.name ?? subscription.planId}</dd>
         <dt>Amount per period</dt>
-        <dd>{formatAmount(subscription.amount, subscription.currency)}</dd>
+        <dd>{formatAmount(subscription.planAmount, subscription.currency)}</dd>
+        {subscription.planAmount !== subscription.amount && (
+          <>
+            {/* After a plan change the price can be below what the customer authorised on chain per period. */}
+            <dt>Authorised per period</dt>
+            <dd>{formatAmount(subscription.amount, subscription.currency)} (the most one period can pull)</dd>
+          </>
+        )}
+        {subscription.pendingPlanChange && (
+          <>
+            <dt>Pending plan change</dt>
+            <dd>
+              To {plans.get(subscription.pendingPlanChange.planId)?.name ?? subscription.pendingPlanChange.planId} at{' '}
+              {formatAmount(subscription.pendingPlanChange.amount, subscription.currency)}:{' '}
+              {subscription.pendingPlanChange.status === 'requires_customer_action'
+                ? 'waits for the customer to authorise the higher amount'
+                : `from ${formatDate(subscription.pendingPlanChange.effectiveAt)}`}
+            </dd>
+          </>
+        )}
         <dt>Network</dt>
         <dd>
           {chainName(subscription.onChain.chainId)}
