@@ -14,7 +14,7 @@ import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import type { TestDatabase } from '../support/db.js';
 import { SECOND_CHAIN_ID } from '../support/chain.js';
 import { startSubscriptionStack, type SubscriptionStack } from '../support/subscription-stack.js';
-import { newPayer, type TestChain } from '../support/subscriptions.js';
+import { alignClocks, newPayer, type TestChain } from '../support/subscriptions.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
@@ -39,7 +39,7 @@ afterAll(() => stack?.stop());
 
 /** A funded customer enrolled on `chain` for one period of the plan, at the workflow's time. */
 async function enrolOn(chain: TestChain, deps: SubscriptionChainEventDeps) {
-  await chain.warpTo(await env.currentTimeMs());
+  await alignClocks(env, chain);
   const payer = newPayer();
   await chain.mint(payer.address, USDC(100));
   const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 1 });
@@ -118,7 +118,7 @@ describe('subscriptions on two chains of a mode', () => {
 
   it("a stranger's enrolment on chain B (another contract, another operator, a chain we do not have) is ignored as on chain A", async () => {
     const deps = stack.chainEventDeps(`strangers-${randomBytes(4).toString('hex')}`);
-    await chainB.warpTo(await env.currentTimeMs());
+    await alignClocks(env, chainB);
     const payer = newPayer();
     await chainB.mint(payer.address, USDC(100));
     const log = await chainB.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 1 });

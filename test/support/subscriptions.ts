@@ -263,3 +263,20 @@ export async function startTestChain(sql: Sql, options: { chainId?: number } = {
     stop: () => anvil.stop(),
   };
 }
+
+/**
+ * Brings a test chain and the time-skipping server to the same time before an enrolment. The chain
+ * can run ahead of the workflow clock (a charge warps it to the contract's period, days past the
+ * calendar's), and an enrolment dated ahead waits for its first period on a timer that only a time
+ * skip fires: a test that waits on the database rather than on a workflow result never skips, and
+ * hangs. So the workflow clock is slept forward to the chain's, or the chain warped up to it.
+ */
+export async function alignClocks(
+  env: { currentTimeMs(): Promise<number>; sleep(durationMs: number): Promise<void> },
+  chain: Pick<TestChain, 'warpTo' | 'chainNowMs'>,
+): Promise<number> {
+  const [workflowNow, chainNow] = await Promise.all([env.currentTimeMs(), chain.chainNowMs()]);
+  if (chainNow > workflowNow) await env.sleep(chainNow - workflowNow + 1_000);
+  else await chain.warpTo(workflowNow);
+  return env.currentTimeMs();
+}

@@ -15,7 +15,7 @@ import { createSubscriptionService } from '../../src/subscriptions/service.js';
 import { cancelSubscriptionSignal, getStatusQuery } from '../../workflows/subscription.js';
 import { recordHistory } from '../support/histories.js';
 import { outboxOnly, startSubscriptionStack, waitFor, type SubscriptionStack } from '../support/subscription-stack.js';
-import { newPayer } from '../support/subscriptions.js';
+import { alignClocks, newPayer } from '../support/subscriptions.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const DAY_S = 86_400n;
@@ -63,8 +63,7 @@ const newWorker = () => stack.newWorker(taskQueue);
 const service = () => createSubscriptionService({ sql: stack.db.sql, events: outboxOnly, temporal: stack.env.client, taskQueue });
 
 async function enrol(input: { amount: bigint; trialDays?: number; balance?: bigint }) {
-  const nowMs = await stack.env.currentTimeMs();
-  await stack.chain.warpTo(nowMs);
+  const nowMs = await alignClocks(stack.env, stack.chain);
   const payer = newPayer();
   if (input.balance !== 0n) await stack.chain.mint(payer.address, input.balance ?? USDC(1_000));
   const trialEnd = input.trialDays ? BigInt(Math.floor(nowMs / 1000)) + BigInt(input.trialDays) * DAY_S : undefined;

@@ -27,7 +27,7 @@ import type { TestDatabase } from '../support/db.js';
 import { recordHistory } from '../support/histories.js';
 import type { SeededMerchant } from '../support/app.js';
 import { startSubscriptionStack, waitFor, type SubscriptionStack } from '../support/subscription-stack.js';
-import { newPayer, type TestChain } from '../support/subscriptions.js';
+import { alignClocks, newPayer, type TestChain } from '../support/subscriptions.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const HOUR = 3_600_000;
@@ -66,7 +66,7 @@ const newWorker = (): Promise<Worker> => stack.newWorker(taskQueue);
 
 /** A customer with an empty wallet (the first charge is refused) who left an email at enrolment. */
 async function enrolBroke(periods: number) {
-  await chain.warpTo(await env.currentTimeMs());
+  await alignClocks(env, chain);
   const payer = newPayer();
   const email = `customer-${randomBytes(4).toString('hex')}@example.com`;
   await recordEnrolmentEmail(db.sql, {

@@ -33,7 +33,7 @@ import type { TestDatabase } from '../support/db.js';
 import { recordHistory } from '../support/histories.js';
 import type { SeededMerchant } from '../support/app.js';
 import { PUBLIC_BASE_URL, startSubscriptionStack, waitFor, type SubscriptionStack } from '../support/subscription-stack.js';
-import { newPayer, type TestChain } from '../support/subscriptions.js';
+import { alignClocks, newPayer, type TestChain } from '../support/subscriptions.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
@@ -77,7 +77,7 @@ const newWorker = (): Promise<Worker> => stack.newWorker(taskQueue);
 
 /** Enrols like the hosted page: the permit covers `permitPeriods` periods, and the email is kept on the wallet's customer. */
 async function enrol(input: { periods: number; permitPeriods: bigint; email: string }) {
-  await chain.warpTo(await env.currentTimeMs());
+  await alignClocks(env, chain);
   const payer = newPayer();
   await chain.mint(payer.address, USDC(100_000));
   const amount = USDC(10);

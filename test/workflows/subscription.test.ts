@@ -32,7 +32,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { recordHistory as recordShape } from '../support/histories.js';
 import { seedMerchant, type SeededMerchant } from '../support/app.js';
 import { waitFor } from '../support/subscription-stack.js';
-import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
+import { alignClocks, newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
 import { workflowBundle } from '../support/temporal.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
@@ -105,9 +105,9 @@ async function newWorker(subscriptionChain: SubscriptionChain = chain.subscripti
   });
 }
 
-/** Keeps the chain's clock up with the workflow clock before enrolling. */
+/** Brings the chain's clock and the workflow clock together before enrolling. */
 async function enrol(input: { amount: bigint; periods: number; trialEnd?: bigint; balance?: bigint; workflowTaskTimeout?: string }) {
-  await chain.warpTo(await env.currentTimeMs());
+  await alignClocks(env, chain);
   const payer = newPayer();
   if (input.balance !== 0n) await chain.mint(payer.address, input.balance ?? USDC(100_000));
   const log = await chain.enrol({ payer, amount: input.amount, period: MONTH_PERIOD, periods: input.periods, trialEnd: input.trialEnd });
@@ -240,7 +240,7 @@ describe('subscription workflow', () => {
   });
 
   it('ignores, and logs with its reason, an enrolment whose trial is not its plan\'s ("trial forever" naming our operator)', async () => {
-    await chain.warpTo(await env.currentTimeMs());
+    await alignClocks(env, chain);
     const payer = newPayer();
     await chain.mint(payer.address, USDC(100));
     const count = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from subscriptions`)[0]!.n;
@@ -272,7 +272,7 @@ describe('subscription workflow', () => {
   });
 
   it('ignores, and logs, a v2 enrolment whose charge window is not the one the platform signs for its plan (e.g. 1 hour)', async () => {
-    await chain.warpTo(await env.currentTimeMs());
+    await alignClocks(env, chain);
     const payer = newPayer();
     await chain.mint(payer.address, USDC(100));
     const count = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from subscriptions`)[0]!.n;
