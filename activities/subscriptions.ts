@@ -17,7 +17,7 @@ import * as repo from '../src/subscriptions/repo.js';
 import { renderSubscription } from '../src/subscriptions/api-shape.js';
 import { businessNow } from '../src/test-clocks/business-time.js';
 import { clampGraceToWindow, windowLeftHours } from '../src/subscriptions/grace-clamp.js';
-import { discountedAmount } from '../src/coupons/discount-amount.js';
+import { discountOnPlan } from '../src/coupons/discount-amount.js';
 import { chargedWithProrations } from '../src/subscription-plan-changes/proration.js';
 import { claimProrations } from '../src/subscription-plan-changes/repo.js';
 import { countDiscountedPeriod } from '../src/discounts/charged-period.js';
@@ -164,7 +164,8 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       // commands do not change. The first attempt fixes the period's amount; a retry keeps it.
       // The price is the current plan's (a plan change may have lowered it, or raised it within the cap).
       const price = sub.priceAmount ?? sub.amount;
-      const discounted = sub.discount ? discountedAmount(BigInt(price), sub.discount) : null;
+      // A coupon restricted to other plans (the subscription changed plan) takes nothing off.
+      const discounted = sub.discount ? discountOnPlan(sub.planId, BigInt(price), sub.discount) : null;
       // An upgrade's proration rides on the next period's pull, never past the cap (src/subscription-plan-changes).
       const amount = chargedWithProrations(
         discounted ? discounted.charged : BigInt(price),

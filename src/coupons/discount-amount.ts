@@ -22,6 +22,21 @@ export function discountedAmount(amount: bigint, terms: CouponTerms): { charged:
   return { charged, discount: amount - charged };
 }
 
+/**
+ * The discount a coupon gives a period on `planId`: null when the coupon is restricted to other plans.
+ * A subscription moved to a plan outside the restriction keeps its discount attached, pays that plan in
+ * full, and those periods do not count toward the discount's duration (only discounted periods do); back
+ * on a covered plan, the discount applies again for what is left of it.
+ */
+export function discountOnPlan(
+  planId: string,
+  amount: bigint,
+  terms: CouponTerms & { appliesToPlanIds: string[] | null },
+): { charged: bigint; discount: bigint } | null {
+  if (terms.appliesToPlanIds && !terms.appliesToPlanIds.includes(planId)) return null;
+  return discountedAmount(amount, terms);
+}
+
 /** Periods a discount of this duration covers; null: every period (forever). */
 export function periodsCovered(duration: 'once' | 'repeating' | 'forever', durationInPeriods: number | null): number | null {
   if (duration === 'once') return 1;

@@ -42,7 +42,9 @@ export const createCouponBody = z
       .object({ planIds: z.array(idParam('plan')).min(1).max(100) })
       .strict()
       .optional()
-      .describe('Only subscriptions to these plans (of the same merchant and mode) may take the coupon.'),
+      .describe(
+        'Only subscriptions to these plans (of the same merchant and mode) may take the coupon; after a change to another plan the discount stays attached but takes nothing off, and those periods do not count toward its duration.',
+      ),
     metadata: metadataField.optional(),
   })
   .strict()

@@ -9,7 +9,7 @@ import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors
 import type { EventDispatcher } from '../events/dispatch.js';
 import { commitWithEvents, type RecordEvent } from '../events/commit.js';
 import type { MerchantScope } from '../http/principal.js';
-import { discountedAmount } from '../coupons/discount-amount.js';
+import { discountOnPlan } from '../coupons/discount-amount.js';
 import { newId } from '../ids.js';
 import { findPlan, findPlanById, type PlanRow } from '../subscription-plans/repo.js';
 import { renderSubscription } from '../subscriptions/api-shape.js';
@@ -42,9 +42,12 @@ export async function recordPlanChangeEvent(
   return updated;
 }
 
-/** The plan and price a change sets, with the open discount (if any) taken off the new price. */
+/**
+ * The plan and price a change sets, with the open discount (if any) taken off the new price; none when
+ * the discount's coupon is restricted to other plans (MRR then counts the full price).
+ */
 export function planSetting(sub: subscriptionRepo.SubscriptionRow, planId: string, priceAmount: string) {
-  const discounted = sub.discount ? discountedAmount(BigInt(priceAmount), sub.discount).charged.toString() : null;
+  const discounted = sub.discount ? (discountOnPlan(planId, BigInt(priceAmount), sub.discount)?.charged.toString() ?? null) : null;
   return { planId, priceAmount, discountedAmount: discounted };
 }
 

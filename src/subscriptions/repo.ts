@@ -96,6 +96,8 @@ export type OpenDiscount = {
   amountOff: string | null;
   duration: 'once' | 'repeating' | 'forever';
   durationInPeriods: number | null;
+  /** The coupon's plan restriction; null: every plan. */
+  appliesToPlanIds: string[] | null;
   interval: PlanRow['interval'];
   intervalCount: number;
 };
@@ -115,7 +117,7 @@ const columns = (db: Db) =>
      s.created_tx_hash as "createdTxHash", s.created_at as "createdAt", s.updated_at as "updatedAt",
      (select json_build_object('id', d.id, 'couponId', k.id, 'promotionCodeId', d.promotion_code_id, 'startedAt', d.started_at,
         'periodsApplied', d.periods_applied, 'name', k.name, 'percentOffBp', k.percent_off_bp, 'amountOff', k.amount_off::text,
-        'duration', k.duration, 'durationInPeriods', k.duration_in_periods, 'interval', p.interval, 'intervalCount', p.interval_count)
+        'duration', k.duration, 'durationInPeriods', k.duration_in_periods, 'appliesToPlanIds', k.applies_to_plan_ids, 'interval', p.interval, 'intervalCount', p.interval_count)
       from subscription_discounts d join coupons k on k.id = d.coupon_id join subscription_plans p on p.id = s.plan_id
       where d.subscription_id = s.id and d.ended_at is null) as discount,
      s.price_amount::text as "priceAmount",

@@ -2,7 +2,7 @@
 // units, the charge rounded down so the customer never pays more than the exact figure, never zero,
 // never above the authorised amount.
 import { describe, expect, it } from 'vitest';
-import { discountedAmount, percentToBasisPoints, periodsCovered } from '../../src/coupons/discount-amount.js';
+import { discountOnPlan, discountedAmount, percentToBasisPoints, periodsCovered } from '../../src/coupons/discount-amount.js';
 
 describe('discountedAmount', () => {
   it('takes a percent off and rounds the charge down', () => {
@@ -35,5 +35,14 @@ describe('percentToBasisPoints and periodsCovered', () => {
     expect(periodsCovered('once', null)).toBe(1);
     expect(periodsCovered('repeating', 3)).toBe(3);
     expect(periodsCovered('forever', null)).toBeNull();
+  });
+});
+
+describe('discountOnPlan', () => {
+  const half = { percentOffBp: 5000, amountOff: null };
+  it('applies a coupon restricted to plans only on those plans', () => {
+    expect(discountOnPlan('plan_a', 10n, { ...half, appliesToPlanIds: ['plan_a'] })).toEqual({ charged: 5n, discount: 5n });
+    expect(discountOnPlan('plan_b', 10n, { ...half, appliesToPlanIds: ['plan_a'] })).toBeNull();
+    expect(discountOnPlan('plan_b', 10n, { ...half, appliesToPlanIds: null })).toEqual({ charged: 5n, discount: 5n });
   });
 });

@@ -12,6 +12,9 @@ import { insertSubscriptionIfAbsent } from '../../src/subscriptions/repo.js';
 import { periodStart } from '../../src/subscriptions/periods.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { createSubscriptionActivities } from '../../activities/subscriptions.js';
+import type { EventDispatcher } from '../../src/events/dispatch.js';
+import type { SubscriptionChain } from '../../src/subscriptions/chain.js';
 
 let db: TestDatabase;
 let t: TestApp;
@@ -19,6 +22,13 @@ let merchant: SeededMerchant;
 let other: SeededMerchant;
 const plans = { big: '', mid: '', small: '', weekly: '', others: '', live: '' };
 let seq = 0;
+const outboxOnly: EventDispatcher = { dispatch: async () => {} };
+// The charge attempt reads and writes Postgres only; nothing here reaches a chain.
+const unusedChain = new Proxy({} as SubscriptionChain, {
+  get: (_, name) => {
+    throw new Error(`no chain in this test (${String(name)})`);
+  },
+});
 const USDC = (n: number) => String(n * 1_000_000);
 // Period 0 started on Oct 1 (monthly): the subscription is mid-period whenever the test runs.
 const FIRST_PERIOD_START = new Date('2026-10-01T00:00:00Z');
@@ -241,5 +251,42 @@ describe('plan changes', () => {
     expect(replaced.json().pendingPlanChange).toMatchObject({ planId: plans.small, status: 'scheduled' });
     const rows = await db.sql<{ status: string }[]>`select status from subscription_plan_changes where subscription_id = ${id} order by id`;
     expect(rows.map((r) => r.status)).toEqual(['cancelled', 'scheduled']);
+  });
+
+  it('a coupon restricted to some plans stops discounting on another plan, and applies again back on its plan', async () => {
+    const id = await seedSubscription();
+    await db.sql`update subscriptions set plan_id = ${plans.small}, price_amount = ${USDC(10)} where id = ${id}`;
+    const coupon = (
+      await api('POST', '/v1/coupons', {
+        name: 'Half off Small',
+        percentOff: 50,
+        duration: 'forever',
+        appliesTo: { planIds: [plans.small] },
+      })
+    ).json();
+    expect((await api('POST', `/v1/subscriptions/${id}/discount`, { coupon: coupon.id })).statusCode).toBe(200);
+    const discounted = async () =>
+      (await db.sql<{ amount: string | null }[]>`select discounted_amount::text as amount from subscriptions where id = ${id}`)[0]!.amount;
+    expect(await discounted()).toBe(USDC(5));
+
+    // Up to Mid (within the cap, at once): the coupon does not cover Mid, so Mid is charged in full.
+    expect((await change(id, { planId: plans.mid, prorationBehavior: 'none' })).json()).toMatchObject({ planId: plans.mid });
+    expect(await discounted()).toBeNull();
+    const activities = createSubscriptionActivities({ sql: db.sql, subscriptionChain: unusedChain, events: outboxOnly });
+    const attempt = async (periodIndex: number) =>
+      activities.recordChargeAttempt({
+        subscriptionId: id,
+        periodIndex,
+        periodStart: periodStart({ anchor: FIRST_PERIOD_START, interval: 'monthly', intervalCount: 1 }, periodIndex).toISOString(),
+        attempt: 1,
+      });
+    expect(await attempt(2)).toMatchObject({ kind: 'charge', amount: USDC(25) });
+    const [charge] = await db.sql<{ discountId: string | null }[]>`
+      select discount_id as "discountId" from subscription_charges where subscription_id = ${id} and period_index = 2`;
+    expect(charge!.discountId).toBeNull();
+    // The discount stays attached (shown on the object) and applies again on the plan it covers.
+    expect((await api('GET', `/v1/subscriptions/${id}`)).json().discount).toMatchObject({ coupon: { id: coupon.id } });
+    await db.sql`update subscriptions set plan_id = ${plans.small}, price_amount = ${USDC(10)} where id = ${id}`;
+    expect(await attempt(3)).toMatchObject({ kind: 'charge', amount: USDC(5) });
   });
 });

@@ -7735,7 +7735,7 @@ export interface operations {
                      * @description Last moment the coupon may be applied; discounts already applied keep running.
                      */
                     redeemBy?: string;
-                    /** @description Only subscriptions to these plans (of the same merchant and mode) may take the coupon. */
+                    /** @description Only subscriptions to these plans (of the same merchant and mode) may take the coupon; after a change to another plan the discount stays attached but takes nothing off, and those periods do not count toward its duration. */
                     appliesTo?: {
                         planIds: string[];
                     };
