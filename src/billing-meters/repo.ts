@@ -183,6 +183,8 @@ export async function cancelMeterEvent(
 
 export type UsageWindow = { start: Date; end: Date; value: string };
 
+type UsageRow = { start: Date; value: string | null };
+
 /**
  * The meter's aggregation of one customer's uncancelled events with start <= time < end, per UTC `window`
  * (hour or day; only windows with events) or, without one, over the whole range (one row, '0' when no event).
@@ -201,29 +203,29 @@ export async function aggregateUsage(
     window ? db`date_trunc(${window}, ${db(column)}, 'UTC')` : db`${start.toISOString()}::timestamptz`;
   const from = (column: string) =>
     db`meter_id = ${meter.id} and customer_id = ${customerId} and ${db(column)} >= ${start} and ${db(column)} < ${end}`;
-  let rows: { start: Date; value: string | null }[];
+  let rows: UsageRow[];
   switch (meter.aggregation) {
     case 'sum':
     case 'count':
-      rows = await db`
+      rows = await db<UsageRow[]>`
         select ${bucket('hour_start')} as start,
           trim_scale(${meter.aggregation === 'sum' ? db`sum(quantity_sum)` : db`sum(event_count)::numeric`})::text as value
         from meter_usage_hourly where ${from('hour_start')} and event_count > 0
         group by 1 order by 1`;
       break;
     case 'max':
-      rows = await db`
+      rows = await db<UsageRow[]>`
         select ${bucket('event_time')} as start, trim_scale(max(quantity))::text as value
         from meter_events where ${from('event_time')} and cancelled_at is null group by 1 order by 1`;
       break;
     case 'last':
-      rows = await db`
+      rows = await db<UsageRow[]>`
         select ${bucket('event_time')} as start,
           trim_scale((array_agg(quantity order by event_time desc, created_at desc))[1])::text as value
         from meter_events where ${from('event_time')} and cancelled_at is null group by 1 order by 1`;
       break;
     case 'unique_count':
-      rows = await db`
+      rows = await db<UsageRow[]>`
         select ${bucket('event_time')} as start, count(distinct distinct_value)::text as value
         from meter_events where ${from('event_time')} and cancelled_at is null group by 1 order by 1`;
       break;

@@ -1,7 +1,6 @@
 // Billing meters and their usage events (issue 41, items 1 and 2). Events are rows, not workflows: an
 // accepted identifier is stored once per merchant and mode, a duplicate is accepted and ignored.
-import type { Sql } from '../db/client.js';
-import { isUniqueViolation } from '../db/client.js';
+import { isUniqueViolation, type Sql } from '../db/client.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
@@ -94,8 +93,9 @@ export function createMeterService({ sql, now = () => new Date() }: { sql: Sql; 
   return {
     async create(scope: MerchantScope, input: CreateMeterBody): Promise<Meter> {
       try {
-        return renderMeter(
-          await repo.insertMeter(sql, {
+        // Its own transaction (a savepoint inside a request's), so a refused name leaves the request's usable.
+        const row = await sql.begin((tx) =>
+          repo.insertMeter(tx, {
             id: newId('billingMeter'),
             ...scope,
             displayName: input.displayName,
@@ -106,6 +106,7 @@ export function createMeterService({ sql, now = () => new Date() }: { sql: Sql; 
             customerPayloadKey: input.customerMapping.eventPayloadKey,
           }),
         );
+        return renderMeter(row);
       } catch (error) {
         if (isUniqueViolation(error, repo.ACTIVE_EVENT_NAME_INDEX)) throw eventNameTaken(input.eventName);
         throw error;
@@ -136,7 +137,7 @@ export function createMeterService({ sql, now = () => new Date() }: { sql: Sql; 
       if (!current) throw meterNotFound(id);
       if (current.status === status) return renderMeter(current);
       try {
-        return renderMeter(await repo.setMeterStatus(sql, id, status));
+        return renderMeter(await sql.begin((tx) => repo.setMeterStatus(tx, id, status)));
       } catch (error) {
         if (isUniqueViolation(error, repo.ACTIVE_EVENT_NAME_INDEX)) throw eventNameTaken(current.eventName);
         throw error;
@@ -144,16 +145,16 @@ export function createMeterService({ sql, now = () => new Date() }: { sql: Sql; 
     },
 
     async ingest(scope: MerchantScope, input: MeterEventBody): Promise<MeterEvent> {
-      const [checked] = await checkEvents(scope, [input]);
-      if (checked!.kind === 'refused') throw refusalError(checked!);
-      const inserted = await repo.insertMeterEvents(sql, scope, [toRow(checked!)]);
+      const checked = (await checkEvents(scope, [input]))[0]!;
+      if (checked.kind === 'refused') throw refusalError(checked);
+      const inserted = await repo.insertMeterEvents(sql, scope, [toRow(checked)]);
       return {
         object: 'billing.meter_event',
-        identifier: checked!.identifier,
+        identifier: checked.identifier,
         eventName: input.eventName,
-        timestamp: checked!.eventTime.toISOString(),
+        timestamp: checked.eventTime.toISOString(),
         payload: input.payload,
-        duplicate: !inserted.has(checked!.identifier),
+        duplicate: !inserted.has(checked.identifier),
         livemode: scope.livemode,
       };
     },
