@@ -30,7 +30,9 @@ const { secret } = await issueKey(sql, { merchantId: merchant.id, livemode: fals
 const customers: string[] = [];
 for (let i = 0; i < customerCount; i++) {
   const wallet = `0x${(i + 1).toString(16).padStart(40, '0')}`;
-  customers.push((await upsertCustomer(sql, { id: newId('customer'), merchantId: merchant.id, livemode: false, walletAddress: wallet })).id);
+  customers.push(
+    (await upsertCustomer(sql, { id: newId('customer'), merchantId: merchant.id, livemode: false, walletAddress: wallet })).id,
+  );
 }
 
 const port = await freePort();
@@ -51,7 +53,12 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
 }
 
 try {
-  const meter = await call('POST', '/v1/billing/meters', { displayName: 'Tokens', eventName: 'tokens', aggregation: 'sum', valueKey: 'tokens' });
+  const meter = await call('POST', '/v1/billing/meters', {
+    displayName: 'Tokens',
+    eventName: 'tokens',
+    aggregation: 'sum',
+    valueKey: 'tokens',
+  });
 
   // Distinct events spread over the last 30 days; a share of the sends repeat an identifier already sent.
   const now = Date.now();
@@ -78,13 +85,16 @@ try {
         const result = await call('POST', '/v1/billing/meter-events/batch', { events: batches[next++]! });
         accepted += result.accepted;
         duplicates += result.duplicates;
-        if (result.refused > 0) throw new Error(`refused: ${JSON.stringify(result.data.find((d: { status: string }) => d.status === 'refused'))}`);
+        if (result.refused > 0)
+          throw new Error(`refused: ${JSON.stringify(result.data.find((d: { status: string }) => d.status === 'refused'))}`);
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
 
-  const [stored] = await sql<{ n: number; sum: string }[]>`select count(*)::int as n, coalesce(sum(quantity), 0)::text as sum from meter_events`;
+  const [stored] = await sql<
+    { n: number; sum: string }[]
+  >`select count(*)::int as n, coalesce(sum(quantity), 0)::text as sum from meter_events`;
   const storedSum = BigInt(stored!.sum.split('.')[0]!);
 
   // One customer-month: 31 whole UTC days ending tomorrow, grouped by day.
@@ -104,7 +114,9 @@ try {
   latencies.sort((a, b) => a - b);
   const p95 = latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.95) - 1)]!;
 
-  console.log(`\nMeter events: ${sends.length} sent in batches of ${BATCH}, ${concurrency} concurrent, ${sends.length - distinct} duplicates`);
+  console.log(
+    `\nMeter events: ${sends.length} sent in batches of ${BATCH}, ${concurrency} concurrent, ${sends.length - distinct} duplicates`,
+  );
   table([
     { figure: 'events/s (sent, incl. duplicates)', value: Math.round(sends.length / seconds) },
     { figure: 'accepted / expected', value: `${accepted} / ${distinct}` },

@@ -159,12 +159,7 @@ export async function findMeterEvent(db: Db, scope: MerchantScope, identifier: s
  * Marks the event cancelled and takes it out of the hourly rollup, in one statement; only an uncancelled event
  * accepted after `acceptedAfter`. Undefined when no such event (so a racing second cancellation does nothing).
  */
-export async function cancelMeterEvent(
-  db: Db,
-  scope: MerchantScope,
-  identifier: string,
-  acceptedAfter: Date,
-): Promise<Date | undefined> {
+export async function cancelMeterEvent(db: Db, scope: MerchantScope, identifier: string, acceptedAfter: Date): Promise<Date | undefined> {
   const [row] = await db<{ cancelledAt: Date }[]>`
     with cancelled as (
       update meter_events set cancelled_at = now()
@@ -199,8 +194,7 @@ export async function aggregateUsage(
   range: { start: Date; end: Date; window?: 'hour' | 'day' },
 ): Promise<UsageWindow[]> {
   const { start, end, window } = range;
-  const bucket = (column: string) =>
-    window ? db`date_trunc(${window}, ${db(column)}, 'UTC')` : db`${start.toISOString()}::timestamptz`;
+  const bucket = (column: string) => (window ? db`date_trunc(${window}, ${db(column)}, 'UTC')` : db`${start.toISOString()}::timestamptz`);
   const from = (column: string) =>
     db`meter_id = ${meter.id} and customer_id = ${customerId} and ${db(column)} >= ${start} and ${db(column)} < ${end}`;
   let rows: UsageRow[];

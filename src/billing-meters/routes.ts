@@ -44,7 +44,13 @@ export function registerMeterRoutes(app: FastifyZodInstance, meters: ServiceOn<M
     method: 'GET',
     url: '/v1/billing/meters/:id',
     config: { access: access.scope('plans_read') },
-    schema: { tags: ['Billing meters'], summary: 'Retrieve a billing meter', operationId: 'getBillingMeter', params: meterParams, response: { 200: meter } },
+    schema: {
+      tags: ['Billing meters'],
+      summary: 'Retrieve a billing meter',
+      operationId: 'getBillingMeter',
+      params: meterParams,
+      response: { 200: meter },
+    },
     handler: (request) => meters(request.db).get(requestScope(request), request.params.id),
   });
 

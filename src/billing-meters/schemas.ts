@@ -28,7 +28,7 @@ export const customerMapping = z
   .object({
     type: z
       .enum(['by_id', 'by_wallet'])
-      .describe('`by_id`: the payload key holds our customer id (`cus_...`); `by_wallet`: it holds the customer\'s wallet address.'),
+      .describe("`by_id`: the payload key holds our customer id (`cus_...`); `by_wallet`: it holds the customer's wallet address."),
     eventPayloadKey: payloadKey.describe('The payload key that names the customer.'),
   })
   .strict();
@@ -52,7 +52,11 @@ export const createMeterBody = z
   .strict()
   .superRefine((body, ctx) => {
     if ((body.aggregation === 'count') !== (body.valueKey === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['valueKey'], message: 'valueKey is required for every aggregation but count, and refused with count' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['valueKey'],
+        message: 'valueKey is required for every aggregation but count, and refused with count',
+      });
     }
     if (body.valueKey !== undefined && body.valueKey === body.customerMapping.eventPayloadKey) {
       ctx.addIssue({ code: 'custom', path: ['valueKey'], message: 'valueKey must differ from customerMapping.eventPayloadKey' });
@@ -115,7 +119,7 @@ export const meterEventBody = z
       .record(z.string().max(100), z.string().max(500))
       .refine((payload) => Object.keys(payload).length <= 20, 'must have at most 20 keys')
       .describe(
-        "String values: the meter's customer key (a `cus_...` id or a wallet address) and its value key (a non-negative decimal string such as `\"3\"` or `\"0.25\"`, at most 12 decimals; any text for `unique_count`).",
+        'String values: the meter\'s customer key (a `cus_...` id or a wallet address) and its value key (a non-negative decimal string such as `"3"` or `"0.25"`, at most 12 decimals; any text for `unique_count`).',
       ),
   })
   .strict()
@@ -152,7 +156,11 @@ const exampleEvent = {
 export const meterEventBatchBody = z
   .object({ events: z.array(meterEventBody).min(1).max(MAX_BATCH_EVENTS).describe(`1 to ${MAX_BATCH_EVENTS} events.`) })
   .strict()
-  .meta({ examples: [{ events: [exampleEvent, { ...exampleEvent, identifier: 'req_7f3a92', payload: { ...exampleEvent.payload, tokens: '0.5' } }] }] });
+  .meta({
+    examples: [
+      { events: [exampleEvent, { ...exampleEvent, identifier: 'req_7f3a92', payload: { ...exampleEvent.payload, tokens: '0.5' } }] },
+    ],
+  });
 
 export const meterEventBatchResult = z
   .object({

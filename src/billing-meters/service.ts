@@ -168,14 +168,24 @@ export function createMeterService({ sql, now = () => new Date() }: { sql: Sql; 
       const claimed = new Set<string>();
       const data = checked.map((c, i): MeterEventBatchResult => {
         if (c.kind === 'refused') {
-          return { identifier: events[i]!.identifier, status: 'refused', error: { code: 'invalid_request', message: c.message, param: c.param } };
+          return {
+            identifier: events[i]!.identifier,
+            status: 'refused',
+            error: { code: 'invalid_request', message: c.message, param: c.param },
+          };
         }
         const first = inserted.has(c.identifier) && !claimed.has(c.identifier);
         claimed.add(c.identifier);
         return { identifier: c.identifier, status: first ? 'accepted' : 'duplicate' };
       });
       const count = (status: MeterEventBatchResult['status']) => data.filter((d) => d.status === status).length;
-      return { object: 'billing.meter_event_batch', accepted: count('accepted'), duplicates: count('duplicate'), refused: count('refused'), data };
+      return {
+        object: 'billing.meter_event_batch',
+        accepted: count('accepted'),
+        duplicates: count('duplicate'),
+        refused: count('refused'),
+        data,
+      };
     },
 
     /** Within 24 h of its acceptance; cancelling a cancelled event again answers the first cancellation. */

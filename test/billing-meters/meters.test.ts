@@ -33,7 +33,7 @@ async function createMeter(body: Record<string, unknown>): Promise<{ id: string;
   return response.json();
 }
 
-function expectRefusal(response: { statusCode: number; json: () => any }, code: string, param: string) {
+function expectRefusal(response: Awaited<ReturnType<typeof api>>, code: string, param: string) {
   expect(response.statusCode).toBe(code === 'not_found' ? 404 : 400);
   const error = response.json().error;
   expect(error.code).toBe(code);
@@ -117,7 +117,10 @@ describe('billing meters', () => {
       [{ eventName: unique('e'), aggregation: 'count', valueKey: 'n' }, 'valueKey'],
       [{ eventName: unique('e'), aggregation: 'median', valueKey: 'n' }, 'aggregation'],
       [{ eventName: 'has space', aggregation: 'count' }, 'eventName'],
-      [{ eventName: unique('e'), aggregation: 'count', customerMapping: { type: 'by_email', eventPayloadKey: 'c' } }, 'customerMapping.type'],
+      [
+        { eventName: unique('e'), aggregation: 'count', customerMapping: { type: 'by_email', eventPayloadKey: 'c' } },
+        'customerMapping.type',
+      ],
       [{ eventName: unique('e'), aggregation: 'sum', valueKey: 'customerId' }, 'valueKey'],
       [{ eventName: taken, aggregation: 'count' }, 'eventName'],
     ];
@@ -136,14 +139,24 @@ describe('billing meters', () => {
     expectRefusal(summary, 'not_found', 'id');
     expect((await api('GET', '/v1/billing/meters', undefined, other.secretKey)).json().data).toEqual([]);
     // An event for this meter's name, sent in the other mode, finds no meter there.
-    const live = await api('POST', '/v1/billing/meter-events', { eventName: meter.eventName, identifier: unique('i'), payload: { customerId } }, merchant.liveSecretKey);
+    const live = await api(
+      'POST',
+      '/v1/billing/meter-events',
+      { eventName: meter.eventName, identifier: unique('i'), payload: { customerId } },
+      merchant.liveSecretKey,
+    );
     expectRefusal(live, 'invalid_request', 'eventName');
 
     const readOnly = await merchant.keyWithScopes(['plans_read']);
     const denied = await api('POST', '/v1/billing/meters', { displayName: 'x', eventName: unique('e'), aggregation: 'count' }, readOnly);
     expect(denied.statusCode).toBe(403);
     expect(denied.json().error.code).toBe('permission_denied');
-    const noEvents = await api('POST', '/v1/billing/meter-events', { eventName: meter.eventName, identifier: unique('i'), payload: { customerId } }, readOnly);
+    const noEvents = await api(
+      'POST',
+      '/v1/billing/meter-events',
+      { eventName: meter.eventName, identifier: unique('i'), payload: { customerId } },
+      readOnly,
+    );
     expect(noEvents.statusCode).toBe(403);
   });
 });
@@ -209,7 +222,11 @@ describe('meter events', () => {
       refused: 2,
       data: [
         { identifier: `${id}-1`, status: 'accepted' },
-        { identifier: `${id}-2`, status: 'refused', error: { code: 'invalid_request', message: expect.any(String), param: 'payload.tokens' } },
+        {
+          identifier: `${id}-2`,
+          status: 'refused',
+          error: { code: 'invalid_request', message: expect.any(String), param: 'payload.tokens' },
+        },
         { identifier: `${id}-1`, status: 'duplicate' },
         { identifier: `${id}-3`, status: 'refused', error: { code: 'invalid_request', message: expect.any(String), param: 'timestamp' } },
         { identifier: `${id}-4`, status: 'accepted' },
@@ -247,7 +264,12 @@ describe('meter events', () => {
   it('a cancelled event stops counting; cancelling is refused after 24 h and for an unknown identifier', async () => {
     const meter = await createMeter({ eventName: unique('tokens'), aggregation: 'sum', valueKey: 'tokens' });
     const send = (identifier: string, tokens: string) =>
-      api('POST', '/v1/billing/meter-events', { eventName: meter.eventName, identifier, timestamp: at(HOUR), payload: { customerId, tokens } });
+      api('POST', '/v1/billing/meter-events', {
+        eventName: meter.eventName,
+        identifier,
+        timestamp: at(HOUR),
+        payload: { customerId, tokens },
+      });
     const keep = unique('keep');
     const drop = unique('drop');
     await send(keep, '10');
@@ -281,7 +303,12 @@ describe('meter events', () => {
       customerMapping: { type: 'by_wallet', eventPayloadKey: 'wallet' },
     });
     const send = (wallet: string, seats: string) =>
-      api('POST', '/v1/billing/meter-events', { eventName: meter.eventName, identifier: unique('w'), timestamp: at(HOUR), payload: { wallet, seats } });
+      api('POST', '/v1/billing/meter-events', {
+        eventName: meter.eventName,
+        identifier: unique('w'),
+        timestamp: at(HOUR),
+        payload: { wallet, seats },
+      });
     expect((await send(WALLET.toUpperCase().replace('0X', '0x'), '3')).statusCode).toBe(200);
     expectRefusal(await send(`0x${'9'.repeat(40)}`, '3'), 'invalid_request', 'payload.wallet');
     expect(await values(meter.id, 'day', walletCustomerId)).toEqual([[at(0), '3']]);
