@@ -71,6 +71,13 @@ try {
   }));
   const sends = [...events];
   for (let i = 0; sends.length < total; i++) sends.push(events[(i * 104_729) % distinct]!);
+  // Shuffled (a fixed seed), so a duplicate may land in the same moment as its original, in another batch.
+  let seed = 42;
+  for (let i = sends.length - 1; i > 0; i--) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [sends[i], sends[j]] = [sends[j]!, sends[i]!];
+  }
   const expectedSum = events.reduce((sum, e) => sum + BigInt(e.payload.tokens), 0n);
 
   const batches: (typeof events)[] = [];

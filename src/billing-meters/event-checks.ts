@@ -1,7 +1,7 @@
 // The checks one usage event must pass before it is stored: an active meter for its event name, a timestamp
 // in the accepted window, the customer key naming a customer of the scope, and a value the meter can count.
 // Pure, so the single and the batch endpoint refuse the same events with the same `param`.
-import type { MeterRow } from './repo.js';
+import type { MeterRow, NewMeterEvent } from './repo.js';
 import { DECIMAL_VALUE, type MeterEventBody } from './schemas.js';
 
 /** Oldest accepted event time, behind now. */
@@ -9,16 +9,8 @@ export const MAX_EVENT_AGE_MS = 35 * 86_400_000;
 /** Furthest accepted event time, ahead of now (clock skew). */
 export const MAX_EVENT_LEAD_MS = 5 * 60_000;
 
-export type CheckedMeterEvent = {
-  kind: 'checked';
-  identifier: string;
-  meterId: string;
-  customerId: string;
-  eventTime: Date;
-  quantity: string | null;
-  distinctValue: string | null;
-  payload: Record<string, string>;
-};
+/** An event that passed: the row to store. */
+export type CheckedMeterEvent = { kind: 'checked' } & NewMeterEvent;
 
 export type MeterEventRefusal = { kind: 'refused'; param: string; message: string };
 

@@ -80,16 +80,6 @@ export function createMeterService({ sql, now = () => new Date() }: { sql: Sql; 
     );
   }
 
-  const toRow = (event: CheckedMeterEvent): repo.NewMeterEvent => ({
-    identifier: event.identifier,
-    meterId: event.meterId,
-    customerId: event.customerId,
-    eventTime: event.eventTime,
-    quantity: event.quantity,
-    distinctValue: event.distinctValue,
-    payload: event.payload,
-  });
-
   return {
     async create(scope: MerchantScope, input: CreateMeterBody): Promise<Meter> {
       try {
@@ -147,7 +137,7 @@ export function createMeterService({ sql, now = () => new Date() }: { sql: Sql; 
     async ingest(scope: MerchantScope, input: MeterEventBody): Promise<MeterEvent> {
       const checked = (await checkEvents(scope, [input]))[0]!;
       if (checked.kind === 'refused') throw refusalError(checked);
-      const inserted = await repo.insertMeterEvents(sql, scope, [toRow(checked)]);
+      const inserted = await repo.insertMeterEvents(sql, scope, [checked]);
       return {
         object: 'billing.meter_event',
         identifier: checked.identifier,
@@ -163,7 +153,7 @@ export function createMeterService({ sql, now = () => new Date() }: { sql: Sql; 
     async ingestBatch(scope: MerchantScope, events: MeterEventBody[]): Promise<MeterEventBatch> {
       const checked = await checkEvents(scope, events);
       const accepted = checked.filter((c): c is CheckedMeterEvent => c.kind === 'checked');
-      const inserted = await repo.insertMeterEvents(sql, scope, accepted.map(toRow));
+      const inserted = await repo.insertMeterEvents(sql, scope, accepted);
       // A repeated identifier within the batch counts once: the first occurrence is the one stored.
       const claimed = new Set<string>();
       const data = checked.map((c, i): MeterEventBatchResult => {

@@ -127,6 +127,14 @@ describe('billing meters', () => {
     for (const [body, param] of cases) {
       expectRefusal(await api('POST', '/v1/billing/meters', { displayName: 'Bad', ...body }), 'invalid_request', param);
     }
+    // Inside an idempotent request's transaction too: the refusal is the envelope, not a broken transaction.
+    const idempotent = await t.app.inject({
+      method: 'POST',
+      url: '/v1/billing/meters',
+      headers: { authorization: `Bearer ${merchant.secretKey}`, 'idempotency-key': unique('idem') },
+      payload: { displayName: 'Again', eventName: taken, aggregation: 'count' },
+    });
+    expectRefusal(idempotent, 'invalid_request', 'eventName');
     expect((await db.sql`select count(*)::int as n from billing_meters`)[0]!.n).toBe(before);
   });
 
