@@ -48,6 +48,8 @@ import { registerX402Routes } from './x402/routes.js';
 import { createX402Service } from './x402/service.js';
 import { registerPlanRoutes } from './subscription-plans/routes.js';
 import { registerCouponRoutes } from './coupons/routes.js';
+import { registerMeterRoutes } from './billing-meters/routes.js';
+import { createMeterService } from './billing-meters/service.js';
 import { createCouponService } from './coupons/service.js';
 import { registerPromotionCodeRoutes } from './promotion-codes/routes.js';
 import { createPromotionCodeService } from './promotion-codes/service.js';
@@ -189,6 +191,7 @@ export async function buildApp(deps: AppDeps) {
   // transaction) are built once, on the pool.
   registerPlanRoutes(app, (db) => createPlanService({ sql: db, events, chain: deps.config.chain }));
   registerCouponRoutes(app, (db) => createCouponService({ sql: db, events }));
+  registerMeterRoutes(app, (db) => createMeterService({ sql: db }));
   registerPromotionCodeRoutes(app, (db) => createPromotionCodeService({ sql: db, events }));
   registerDiscountRoutes(app, (db) => createDiscountService({ sql: db, events }));
   registerPlanChangeRoutes(app, (db) => createPlanChangeService({ sql: db, events }));

@@ -37,6 +37,7 @@ export const ID_PREFIXES = {
   promotionCode: 'promo',
   discount: 'di',
   planChange: 'spc',
+  billingMeter: 'mtr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

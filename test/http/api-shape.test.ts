@@ -62,6 +62,11 @@ const VALID_BODIES: Record<string, object> = {
   'post /v1/subscriptions/{id}/change-plan': { planId: `plan_${'0'.repeat(26)}` },
 };
 
+/** Query strings that pass validation on the reads that require one, so only the id decides the answer. */
+const VALID_QUERIES: Record<string, string> = {
+  'get /v1/billing/meters/{id}/event-summaries': `customerId=cus_${'0'.repeat(26)}&startTime=2030-01-01T00:00:00Z&endTime=2030-01-02T00:00:00Z`,
+};
+
 describe('path ids are opaque', () => {
   it('answers the ids of the issue with 404 not_found', async () => {
     const plan = await t.app.inject({ method: 'GET', url: '/v1/subscription-plans/plan_doesnotexist', headers: auth(merchant.secretKey) });
@@ -88,10 +93,11 @@ describe('path ids are opaque', () => {
     for (const { path, method, operation } of routes) {
       const dashboardOnly = operation.security?.length === 1 && operation.security[0].dashboardSession;
       const key = dashboardOnly ? dashboardToken : merchant.secretKey;
+      const query = VALID_QUERIES[`${method} ${path}`];
       for (const id of ['does_not_exist', 'plan_doesnotexist', 'x', `${path.split('/')[2]}_01HZZZZZZZZZZZZZZZZZZZZZZZ`]) {
         const response = await t.app.inject({
           method: method.toUpperCase() as 'GET' | 'POST',
-          url: path.replace('{id}', encodeURIComponent(id)),
+          url: `${path.replace('{id}', encodeURIComponent(id))}${query ? `?${query}` : ''}`,
           headers: auth(key),
           ...(method === 'post' ? { payload: VALID_BODIES[`${method} ${path}`] ?? {} } : {}),
         });

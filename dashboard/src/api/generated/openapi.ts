@@ -155,6 +155,192 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/billing/meters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List billing meters
+         * @description Active and inactive meters, newest first (`status` to keep one).
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_read`.
+         */
+        get: operations["listBillingMeters"];
+        put?: never;
+        /**
+         * Create a billing meter
+         * @description What usage is counted: events named `eventName`, aggregated by `aggregation` over the payload value under `valueKey`, per customer named by `customerMapping`. The event name must not be taken by another active meter of the merchant and mode (`invalid_request`, param `eventName`).
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["createBillingMeter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/meters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a billing meter
+         * @description Secret API key or dashboard session; not publishable keys. Required scope: `plans_read`.
+         */
+        get: operations["getBillingMeter"];
+        put?: never;
+        /**
+         * Update a billing meter
+         * @description Only `displayName` may change: the rest decides how the events already stored are counted.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["updateBillingMeter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/meters/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a billing meter
+         * @description Events for its event name are refused from now on and the name is free for another meter; the events stored keep counting in its summaries. Deactivating an inactive meter changes nothing.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["deactivateBillingMeter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/meters/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a billing meter
+         * @description Takes events again; refused (`invalid_request`, param `eventName`) while another active meter has its event name.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_write`.
+         */
+        post: operations["reactivateBillingMeter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/meters/{id}/event-summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summarise a customer's usage of a meter
+         * @description The meter's aggregation of the customer's uncancelled events in [startTime, endTime): one summary for the range, or one per UTC hour or day that has events (`valueGroupingWindow`), oldest first, all on one page.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_read`.
+         */
+        get: operations["listBillingMeterEventSummaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/meter-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a usage event
+         * @description Stored once per `identifier` (merchant and mode): a duplicate answers `duplicate: true` and counts nothing. Refused with `invalid_request` and its `param` for an event name no active meter takes (`eventName`), a timestamp over 35 days old or over 5 minutes ahead (`timestamp`), a missing or unknown customer (`payload.<key>`) or a missing or malformed value (`payload.<valueKey>`).
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["createBillingMeterEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/meter-events/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report up to 100 usage events
+         * @description A body of the wrong shape is refused whole (param `events.N.field`). Otherwise each event has its own result: `accepted`, `duplicate` (its identifier was accepted before, or earlier in this batch) or `refused` with the error the single endpoint would give; the accepted ones are stored in one statement.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["createBillingMeterEventBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/meter-events/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a usage event
+         * @description Within 24 hours of its acceptance the event stops counting in every summary; later, `invalid_request` (param `identifier`). An unknown identifier is `not_found`; cancelling again answers the first cancellation.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["cancelBillingMeterEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/promotion-codes": {
         parameters: {
             query?: never;
@@ -4413,6 +4599,108 @@ export interface components {
             /** @constant */
             deleted: true;
         };
+        BillingMeterInput: {
+            id: string;
+            /** @constant */
+            object: "billing.meter";
+            displayName: string;
+            eventName: string;
+            /** @enum {string} */
+            aggregation: "sum" | "count" | "max" | "last" | "unique_count";
+            /** @description Null for a `count` meter. */
+            valueKey: string | null;
+            customerMapping: {
+                /** @enum {string} */
+                type: "by_id" | "by_wallet";
+                eventPayloadKey: string;
+            };
+            /**
+             * @description An inactive meter takes no events; the events it has keep counting in summaries.
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            deactivatedAt: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            updatedAt: string;
+        };
+        BillingMeterEventInput: {
+            /** @constant */
+            object: "billing.meter_event";
+            identifier: string;
+            eventName: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            timestamp: string;
+            payload: {
+                [key: string]: string;
+            };
+            /** @description True when an event with this identifier had been accepted already: this one was ignored. */
+            duplicate: boolean;
+            livemode: boolean;
+        };
+        BillingMeterEventBatchResultInput: {
+            identifier: string;
+            /**
+             * @description `duplicate`: the identifier was accepted before, this event was ignored; `refused`: see `error`, nothing stored.
+             * @enum {string}
+             */
+            status: "accepted" | "duplicate" | "refused";
+            /** @description Why a refused event was refused; `param` is relative to the event (e.g. `timestamp`). */
+            error?: {
+                /** @constant */
+                code: "invalid_request";
+                message: string;
+                param: string;
+            };
+        };
+        BillingMeterEventBatchInput: {
+            /** @constant */
+            object: "billing.meter_event_batch";
+            accepted: number;
+            duplicates: number;
+            refused: number;
+            /** @description One result per event, in the order sent. */
+            data: components["schemas"]["BillingMeterEventBatchResultInput"][];
+        };
+        BillingMeterEventCancellationInput: {
+            /** @constant */
+            object: "billing.meter_event_cancellation";
+            identifier: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            cancelledAt: string;
+        };
+        BillingMeterEventSummaryInput: {
+            /** @constant */
+            object: "billing.meter_event_summary";
+            meterId: string;
+            customerId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            startTime: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            endTime: string;
+            /** @description The aggregation over the window, as exact decimal text (no trailing zeros). */
+            aggregatedValue: string;
+        };
         DiscountInput: {
             /** @description The discount id (prefix `di_`). */
             id: string;
@@ -6433,6 +6721,108 @@ export interface components {
             /** @constant */
             deleted: true;
         };
+        BillingMeter: {
+            id: string;
+            /** @constant */
+            object: "billing.meter";
+            displayName: string;
+            eventName: string;
+            /** @enum {string} */
+            aggregation: "sum" | "count" | "max" | "last" | "unique_count";
+            /** @description Null for a `count` meter. */
+            valueKey: string | null;
+            customerMapping: {
+                /** @enum {string} */
+                type: "by_id" | "by_wallet";
+                eventPayloadKey: string;
+            };
+            /**
+             * @description An inactive meter takes no events; the events it has keep counting in summaries.
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            deactivatedAt: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            updatedAt: string;
+        };
+        BillingMeterEvent: {
+            /** @constant */
+            object: "billing.meter_event";
+            identifier: string;
+            eventName: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            timestamp: string;
+            payload: {
+                [key: string]: string;
+            };
+            /** @description True when an event with this identifier had been accepted already: this one was ignored. */
+            duplicate: boolean;
+            livemode: boolean;
+        };
+        BillingMeterEventBatchResult: {
+            identifier: string;
+            /**
+             * @description `duplicate`: the identifier was accepted before, this event was ignored; `refused`: see `error`, nothing stored.
+             * @enum {string}
+             */
+            status: "accepted" | "duplicate" | "refused";
+            /** @description Why a refused event was refused; `param` is relative to the event (e.g. `timestamp`). */
+            error?: {
+                /** @constant */
+                code: "invalid_request";
+                message: string;
+                param: string;
+            };
+        };
+        BillingMeterEventBatch: {
+            /** @constant */
+            object: "billing.meter_event_batch";
+            accepted: number;
+            duplicates: number;
+            refused: number;
+            /** @description One result per event, in the order sent. */
+            data: components["schemas"]["BillingMeterEventBatchResult"][];
+        };
+        BillingMeterEventCancellation: {
+            /** @constant */
+            object: "billing.meter_event_cancellation";
+            identifier: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            cancelledAt: string;
+        };
+        BillingMeterEventSummary: {
+            /** @constant */
+            object: "billing.meter_event_summary";
+            meterId: string;
+            customerId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            startTime: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            endTime: string;
+            /** @description The aggregation over the window, as exact decimal text (no trailing zeros). */
+            aggregatedValue: string;
+        };
         Discount: {
             /** @description The discount id (prefix `di_`). */
             id: string;
@@ -7863,6 +8253,491 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeletedCoupon"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBillingMeters: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page: the id (`mtr_...`) of its last object; the page starts below it. */
+                cursor?: string;
+                /** @description Only meters in this status. */
+                status?: "active" | "inactive";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BillingMeter"][];
+                        /** @description Pass as `cursor` to get the next page. Always a string: empty ("") on the last page, when `hasMore` is false. */
+                        nextCursor: string;
+                        /** @description True when another page follows; `nextCursor` is then non-empty. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBillingMeter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "displayName": "API tokens",
+                 *       "eventName": "api_tokens",
+                 *       "aggregation": "sum",
+                 *       "valueKey": "tokens",
+                 *       "customerMapping": {
+                 *         "type": "by_id",
+                 *         "eventPayloadKey": "customerId"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Shown to the merchant. */
+                    displayName: string;
+                    /** @description Unique among the active meters of the merchant and mode. */
+                    eventName: string;
+                    /**
+                     * @description `sum` of the values, `count` of the events, `max` value, `last` value (latest timestamp), `unique_count` of distinct values.
+                     * @enum {string}
+                     */
+                    aggregation: "sum" | "count" | "max" | "last" | "unique_count";
+                    /** @description The payload key holding the value; required for every aggregation but `count` (and refused with it). */
+                    valueKey?: string;
+                    /**
+                     * @description Which payload key names the customer, and how. Default: `{ "type": "by_id", "eventPayloadKey": "customerId" }`.
+                     * @default {
+                     *       "type": "by_id",
+                     *       "eventPayloadKey": "customerId"
+                     *     }
+                     */
+                    customerMapping?: {
+                        /**
+                         * @description `by_id`: the payload key holds our customer id (`cus_...`); `by_wallet`: it holds the customer's wallet address.
+                         * @enum {string}
+                         */
+                        type: "by_id" | "by_wallet";
+                        /** @description The payload key that names the customer. */
+                        eventPayloadKey: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingMeter"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBillingMeter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `mtr_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingMeter"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateBillingMeter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `mtr_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    displayName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingMeter"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deactivateBillingMeter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `mtr_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingMeter"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reactivateBillingMeter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `mtr_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingMeter"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBillingMeterEventSummaries: {
+        parameters: {
+            query: {
+                /** @description The customer whose usage is summarised. */
+                customerId: string;
+                /** @description Inclusive start, on a whole UTC hour (a whole UTC day with `valueGroupingWindow=day`). */
+                startTime: string;
+                /** @description Exclusive end, aligned like `startTime`; at most 366 days after it. */
+                endTime: string;
+                /** @description One summary per UTC hour or day that has events; without it, one summary for the whole range. */
+                valueGroupingWindow?: "hour" | "day";
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `mtr_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BillingMeterEventSummary"][];
+                        /** @description Pass as `cursor` to get the next page. Always a string: empty ("") on the last page, when `hasMore` is false. */
+                        nextCursor: string;
+                        /** @description True when another page follows; `nextCursor` is then non-empty. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBillingMeterEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventName": "api_tokens",
+                 *       "identifier": "req_7f3a91",
+                 *       "timestamp": "2026-11-27T10:15:00Z",
+                 *       "payload": {
+                 *         "customerId": "cus_01JFZ6Y1T7N5W3Q8R2M4K6H9XA",
+                 *         "tokens": "1250"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event name of an active meter. */
+                    eventName: string;
+                    /** @description Unique per merchant and mode: an event with an identifier already accepted is accepted again and ignored. */
+                    identifier: string;
+                    /**
+                     * Format: date-time
+                     * @description When the usage happened (default: now). Refused when more than 35 days old or more than 5 minutes ahead.
+                     */
+                    timestamp?: string;
+                    /** @description String values: the meter's customer key (a `cus_...` id or a wallet address) and its value key (a non-negative decimal string such as `"3"` or `"0.25"`, at most 12 decimals; any text for `unique_count`). */
+                    payload: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingMeterEvent"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBillingMeterEventBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "eventName": "api_tokens",
+                 *           "identifier": "req_7f3a91",
+                 *           "timestamp": "2026-11-27T10:15:00Z",
+                 *           "payload": {
+                 *             "customerId": "cus_01JFZ6Y1T7N5W3Q8R2M4K6H9XA",
+                 *             "tokens": "1250"
+                 *           }
+                 *         },
+                 *         {
+                 *           "eventName": "api_tokens",
+                 *           "identifier": "req_7f3a92",
+                 *           "timestamp": "2026-11-27T10:15:00Z",
+                 *           "payload": {
+                 *             "customerId": "cus_01JFZ6Y1T7N5W3Q8R2M4K6H9XA",
+                 *             "tokens": "0.5"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 100 events. */
+                    events: {
+                        /** @description The event name of an active meter. */
+                        eventName: string;
+                        /** @description Unique per merchant and mode: an event with an identifier already accepted is accepted again and ignored. */
+                        identifier: string;
+                        /**
+                         * Format: date-time
+                         * @description When the usage happened (default: now). Refused when more than 35 days old or more than 5 minutes ahead.
+                         */
+                        timestamp?: string;
+                        /** @description String values: the meter's customer key (a `cus_...` id or a wallet address) and its value key (a non-negative decimal string such as `"3"` or `"0.25"`, at most 12 decimals; any text for `unique_count`). */
+                        payload: {
+                            [key: string]: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingMeterEventBatch"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelBillingMeterEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The identifier of an event accepted in the last 24 hours. */
+                    identifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingMeterEventCancellation"];
                 };
             };
             /** @description Default Response */

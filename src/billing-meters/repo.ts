@@ -1,0 +1,230 @@
+// SQL for billing meters, meter events and their hourly rollup. An event is inserted at most once per
+// (merchant, mode, identifier): the primary key of meter_events decides, so racing duplicates cannot both count.
+import type { Db } from '../db/client.js';
+import type { MerchantScope } from '../http/principal.js';
+import type { MeterAggregation } from './schemas.js';
+
+export type MeterRow = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  displayName: string;
+  eventName: string;
+  aggregation: MeterAggregation;
+  valueKey: string | null;
+  customerMappingType: 'by_id' | 'by_wallet';
+  customerPayloadKey: string;
+  status: 'active' | 'inactive';
+  deactivatedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const columns = (db: Db) =>
+  db`id, merchant_id as "merchantId", livemode, display_name as "displayName", event_name as "eventName", aggregation,
+     value_key as "valueKey", customer_mapping_type as "customerMappingType", customer_payload_key as "customerPayloadKey",
+     status, deactivated_at as "deactivatedAt", created_at as "createdAt", updated_at as "updatedAt"`;
+
+export const ACTIVE_EVENT_NAME_INDEX = 'billing_meters_active_event_name';
+
+export type NewMeter = Omit<MeterRow, 'status' | 'deactivatedAt' | 'createdAt' | 'updatedAt'>;
+
+export async function insertMeter(db: Db, m: NewMeter): Promise<MeterRow> {
+  const [row] = await db<MeterRow[]>`
+    insert into billing_meters (id, merchant_id, livemode, display_name, event_name, aggregation, value_key,
+      customer_mapping_type, customer_payload_key)
+    values (${m.id}, ${m.merchantId}, ${m.livemode}, ${m.displayName}, ${m.eventName}, ${m.aggregation}, ${m.valueKey},
+      ${m.customerMappingType}, ${m.customerPayloadKey})
+    returning ${columns(db)}`;
+  return row!;
+}
+
+export async function findMeter(db: Db, scope: MerchantScope, id: string, options: { lock?: boolean } = {}): Promise<MeterRow | undefined> {
+  const [row] = await db<MeterRow[]>`
+    select ${columns(db)} from billing_meters
+    where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
+    ${options.lock ? db`for update` : db``}`;
+  return row;
+}
+
+/** The active meters of these event names (at most one each). */
+export async function findActiveMetersByEventName(db: Db, scope: MerchantScope, eventNames: string[]): Promise<MeterRow[]> {
+  return db<MeterRow[]>`
+    select ${columns(db)} from billing_meters
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and status = 'active'
+      and event_name = any(${eventNames}::text[])`;
+}
+
+export async function listMeters(
+  db: Db,
+  scope: MerchantScope,
+  page: { status?: 'active' | 'inactive'; before?: string; limit: number },
+): Promise<MeterRow[]> {
+  return db<MeterRow[]>`
+    select ${columns(db)} from billing_meters
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
+      ${page.status ? db`and status = ${page.status}` : db``}
+      ${page.before ? db`and id < ${page.before}` : db``}
+    order by id desc limit ${page.limit + 1}`;
+}
+
+export async function updateMeterDisplayName(db: Db, id: string, displayName: string): Promise<MeterRow> {
+  const [row] = await db<MeterRow[]>`
+    update billing_meters set display_name = ${displayName}, updated_at = now() where id = ${id} returning ${columns(db)}`;
+  return row!;
+}
+
+export async function setMeterStatus(db: Db, id: string, status: 'active' | 'inactive'): Promise<MeterRow> {
+  const [row] = await db<MeterRow[]>`
+    update billing_meters
+    set status = ${status}, deactivated_at = ${status === 'inactive' ? db`now()` : db`null`}, updated_at = now()
+    where id = ${id} returning ${columns(db)}`;
+  return row!;
+}
+
+/** Customer ids of the scope among `ids`. */
+export async function existingCustomerIds(db: Db, scope: MerchantScope, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db<{ id: string }[]>`
+    select id from customers where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and id = any(${ids}::text[])`;
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Customer ids of the scope by lower-cased wallet address. */
+export async function customerIdsByWallet(db: Db, scope: MerchantScope, wallets: string[]): Promise<Map<string, string>> {
+  if (wallets.length === 0) return new Map();
+  const rows = await db<{ id: string; walletAddress: string }[]>`
+    select id, wallet_address as "walletAddress" from customers
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and wallet_address = any(${wallets}::text[])`;
+  return new Map(rows.map((r) => [r.walletAddress, r.id]));
+}
+
+export type NewMeterEvent = {
+  identifier: string;
+  meterId: string;
+  customerId: string;
+  eventTime: Date;
+  quantity: string | null;
+  distinctValue: string | null;
+  payload: Record<string, string>;
+};
+
+/**
+ * Inserts the events in one statement and adds them to the hourly rollup in the same statement; returns the
+ * identifiers actually inserted (the others were duplicates). Rows go in sorted by identifier, and rollup rows
+ * by key, so two batches that share identifiers wait on each other in the same order and never deadlock.
+ */
+export async function insertMeterEvents(db: Db, scope: MerchantScope, events: NewMeterEvent[]): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const rows = await db<{ identifier: string }[]>`
+    with input as (
+      select * from unnest(
+        ${events.map((e) => e.identifier)}::text[],
+        ${events.map((e) => e.meterId)}::text[],
+        ${events.map((e) => e.customerId)}::text[],
+        ${events.map((e) => e.eventTime.toISOString())}::timestamptz[],
+        ${events.map((e) => e.quantity)}::numeric[],
+        ${events.map((e) => e.distinctValue)}::text[],
+        ${events.map((e) => JSON.stringify(e.payload))}::jsonb[]
+      ) as t(identifier, meter_id, customer_id, event_time, quantity, distinct_value, payload)
+    ), inserted as (
+      insert into meter_events (merchant_id, livemode, identifier, meter_id, customer_id, event_time, quantity, distinct_value, payload)
+      select ${scope.merchantId}, ${scope.livemode}, identifier, meter_id, customer_id, event_time, quantity, distinct_value, payload
+      from input order by identifier
+      on conflict (merchant_id, livemode, identifier) do nothing
+      returning identifier, meter_id, customer_id, event_time, quantity
+    ), rolled_up as (
+      insert into meter_usage_hourly (merchant_id, livemode, meter_id, customer_id, hour_start, quantity_sum, event_count)
+      select ${scope.merchantId}, ${scope.livemode}, meter_id, customer_id, date_trunc('hour', event_time, 'UTC'),
+        coalesce(sum(quantity), 0), count(*)
+      from inserted group by meter_id, customer_id, date_trunc('hour', event_time, 'UTC') order by 3, 4, 5
+      on conflict (meter_id, customer_id, hour_start) do update
+        set quantity_sum = meter_usage_hourly.quantity_sum + excluded.quantity_sum,
+            event_count = meter_usage_hourly.event_count + excluded.event_count
+    )
+    select identifier from inserted`;
+  return new Set(rows.map((r) => r.identifier));
+}
+
+export type StoredMeterEvent = { identifier: string; createdAt: Date; cancelledAt: Date | null };
+
+export async function findMeterEvent(db: Db, scope: MerchantScope, identifier: string): Promise<StoredMeterEvent | undefined> {
+  const [row] = await db<StoredMeterEvent[]>`
+    select identifier, created_at as "createdAt", cancelled_at as "cancelledAt" from meter_events
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and identifier = ${identifier}`;
+  return row;
+}
+
+/**
+ * Marks the event cancelled and takes it out of the hourly rollup, in one statement; only an uncancelled event
+ * accepted after `acceptedAfter`. Undefined when no such event (so a racing second cancellation does nothing).
+ */
+export async function cancelMeterEvent(db: Db, scope: MerchantScope, identifier: string, acceptedAfter: Date): Promise<Date | undefined> {
+  const [row] = await db<{ cancelledAt: Date }[]>`
+    with cancelled as (
+      update meter_events set cancelled_at = now()
+      where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and identifier = ${identifier}
+        and cancelled_at is null and created_at > ${acceptedAfter}
+      returning meter_id, customer_id, event_time, quantity, cancelled_at
+    ), rolled_back as (
+      update meter_usage_hourly h
+      set quantity_sum = h.quantity_sum - coalesce(c.quantity, 0), event_count = h.event_count - 1
+      from cancelled c
+      where h.meter_id = c.meter_id and h.customer_id = c.customer_id and h.hour_start = date_trunc('hour', c.event_time, 'UTC')
+    )
+    select cancelled_at as "cancelledAt" from cancelled`;
+  return row?.cancelledAt;
+}
+
+export type UsageWindow = { start: Date; end: Date; value: string };
+
+type UsageRow = { start: Date; value: string | null };
+
+/**
+ * The meter's aggregation of one customer's uncancelled events with start <= time < end, per UTC `window`
+ * (hour or day; only windows with events) or, without one, over the whole range (one row, '0' when no event).
+ * `sum` and `count` read the hourly rollup, so start and end must be whole UTC hours; the others read the
+ * covering index of meter_events. Values are exact decimal text without trailing zeros. Period close
+ * (issue 41, item 4) calls this for a customer, meter and billing period.
+ */
+export async function aggregateUsage(
+  db: Db,
+  meter: { id: string; aggregation: MeterAggregation },
+  customerId: string,
+  range: { start: Date; end: Date; window?: 'hour' | 'day' },
+): Promise<UsageWindow[]> {
+  const { start, end, window } = range;
+  const bucket = (column: string) => (window ? db`date_trunc(${window}, ${db(column)}, 'UTC')` : db`${start.toISOString()}::timestamptz`);
+  const from = (column: string) =>
+    db`meter_id = ${meter.id} and customer_id = ${customerId} and ${db(column)} >= ${start} and ${db(column)} < ${end}`;
+  let rows: UsageRow[];
+  switch (meter.aggregation) {
+    case 'sum':
+    case 'count':
+      rows = await db<UsageRow[]>`
+        select ${bucket('hour_start')} as start,
+          trim_scale(${meter.aggregation === 'sum' ? db`sum(quantity_sum)` : db`sum(event_count)::numeric`})::text as value
+        from meter_usage_hourly where ${from('hour_start')} and event_count > 0
+        group by 1 order by 1`;
+      break;
+    case 'max':
+      rows = await db<UsageRow[]>`
+        select ${bucket('event_time')} as start, trim_scale(max(quantity))::text as value
+        from meter_events where ${from('event_time')} and cancelled_at is null group by 1 order by 1`;
+      break;
+    case 'last':
+      rows = await db<UsageRow[]>`
+        select ${bucket('event_time')} as start,
+          trim_scale((array_agg(quantity order by event_time desc, created_at desc))[1])::text as value
+        from meter_events where ${from('event_time')} and cancelled_at is null group by 1 order by 1`;
+      break;
+    case 'unique_count':
+      rows = await db<UsageRow[]>`
+        select ${bucket('event_time')} as start, count(distinct distinct_value)::text as value
+        from meter_events where ${from('event_time')} and cancelled_at is null group by 1 order by 1`;
+      break;
+  }
+  if (!window) return [{ start, end, value: rows[0]?.value ?? '0' }];
+  const step = window === 'hour' ? 3_600_000 : 86_400_000;
+  return rows.map((r) => ({ start: r.start, end: new Date(r.start.getTime() + step), value: r.value ?? '0' }));
+}
