@@ -54,6 +54,8 @@ import { createPromotionCodeService } from './promotion-codes/service.js';
 import { registerDiscountRoutes } from './discounts/routes.js';
 import { createDiscountService } from './discounts/service.js';
 import { registerPlanChangeRoutes } from './subscription-plan-changes/routes.js';
+import { registerBillingPortalRoutes } from './billing-portal/routes.js';
+import { createBillingPortalService } from './billing-portal/service.js';
 import { createPlanChangeService } from './subscription-plan-changes/service.js';
 import { createPlanService } from './subscription-plans/service.js';
 import { registerTokenRoutes } from './tokens/routes.js';
@@ -255,7 +257,7 @@ export async function buildApp(deps: AppDeps) {
     }),
     { distDir: deps.config.dashboard.distDir },
   );
-  registerSubscriptionRoutes(app, (db) =>
+  const subscriptionsOn = (db: Sql) =>
     createSubscriptionService({
       sql: db,
       chain: deps.config.chain,
@@ -264,7 +266,19 @@ export async function buildApp(deps: AppDeps) {
       taskQueue: deps.config.temporalTaskQueue,
       onSignalError: (error, subscriptionId) =>
         app.log.warn({ err: error, subscriptionId }, 'cancel signal failed; the workflow sees the cancel before its next charge'),
-    }),
+    });
+  registerSubscriptionRoutes(app, subscriptionsOn);
+  registerBillingPortalRoutes(
+    app,
+    (db) =>
+      createBillingPortalService({
+        sql: db,
+        publicBaseUrl: deps.config.publicBaseUrl,
+        subscriptions: subscriptionsOn(db),
+        planChanges: createPlanChangeService({ sql: db, events }),
+        discounts: createDiscountService({ sql: db, events }),
+      }),
+    { distDir: deps.config.dashboard.distDir },
   );
   registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql, chain: deps.config.chain }));
   const payments = {

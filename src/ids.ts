@@ -37,6 +37,8 @@ export const ID_PREFIXES = {
   promotionCode: 'promo',
   discount: 'di',
   planChange: 'spc',
+  billingPortalSession: 'bps',
+  billingPortalConfiguration: 'bpc',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
