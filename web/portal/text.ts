@@ -41,9 +41,9 @@ export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
 /** The line under a subscription's price: its next charge, its scheduled end, or why nothing comes. */
 export function nextChargeLine(item: PortalSubscription): string {
   const s = item.subscription;
+  if (s.status === 'cancelled' && s.cancelledAt) return `Cancelled on ${day(s.cancelledAt)}`;
   if (s.cancelAtPeriodEnd && s.cancelAt) return `Cancels on ${day(s.cancelAt)}; nothing more is charged.`;
   if (item.nextCharge) return `Next charge ${usdc(item.nextCharge.amount)} on ${day(item.nextCharge.at)}`;
-  if (s.status === 'cancelled' && s.cancelledAt) return `Cancelled on ${day(s.cancelledAt)}`;
   return 'No further charges.';
 }
 
