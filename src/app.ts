@@ -56,6 +56,7 @@ import { createDiscountService } from './discounts/service.js';
 import { registerPlanChangeRoutes } from './subscription-plan-changes/routes.js';
 import { registerBillingPortalRoutes } from './billing-portal/routes.js';
 import { createBillingPortalService } from './billing-portal/service.js';
+import { createPortalSignIn } from './billing-portal/sign-in.js';
 import { createPlanChangeService } from './subscription-plan-changes/service.js';
 import { createPlanService } from './subscription-plans/service.js';
 import { registerTokenRoutes } from './tokens/routes.js';
@@ -278,6 +279,7 @@ export async function buildApp(deps: AppDeps) {
         planChanges: createPlanChangeService({ sql: db, events }),
         discounts: createDiscountService({ sql: db, events }),
       }),
+    createPortalSignIn({ sql: deps.sql, chain: deps.config.chain, publicBaseUrl: deps.config.publicBaseUrl }),
     { distDir: deps.config.dashboard.distDir },
   );
   registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql, chain: deps.config.chain }));

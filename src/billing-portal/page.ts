@@ -58,6 +58,7 @@ export function renderPortalPage(): string {
 <body>
 <main id="portal">
   <header><h1 id="merchant">Loading…</h1><a id="return-link" href="#" hidden></a></header>
+  <button id="sign-in" type="button" hidden>Sign in with your wallet</button>
   <div id="message" role="status" aria-live="polite"></div>
   <section aria-labelledby="subscriptions-title"><h2 id="subscriptions-title">Subscriptions</h2><div id="subscriptions"></div></section>
   <section aria-labelledby="payments-title"><h2 id="payments-title">Payments</h2><div class="card"><table id="payments"><tbody></tbody></table></div></section>

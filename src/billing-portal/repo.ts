@@ -8,7 +8,8 @@ export type PortalSessionRow = {
   merchantId: string;
   livemode: boolean;
   customerId: string;
-  returnUrl: string;
+  /** Null for a session the customer opened by signing in with their wallet. */
+  returnUrl: string | null;
   expiresAt: Date;
   createdAt: Date;
 };
@@ -115,4 +116,33 @@ export async function customerInvoices(db: Db, scope: MerchantScope, email: stri
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and lower(customer_email) = ${email.toLowerCase()}
       and status <> 'draft'
     order by id desc limit 100`;
+}
+
+export async function findConfigurationById(db: Db, id: string): Promise<PortalConfigurationRow | undefined> {
+  const [row] = await db<PortalConfigurationRow[]>`
+    select ${configurationColumns(db)} from billing_portal_configurations where id = ${id}`;
+  return row;
+}
+
+export async function insertSignInNonce(db: Db, nonce: { nonce: string; configurationId: string; expiresAt: Date }): Promise<void> {
+  await db`
+    insert into billing_portal_sign_in_nonces (nonce, configuration_id, expires_at)
+    values (${nonce.nonce}, ${nonce.configurationId}, ${nonce.expiresAt})`;
+}
+
+/** Uses up a nonce issued for `configurationId` and not expired: true once, false ever after (or for any other). */
+export async function consumeSignInNonce(db: Db, nonce: string, configurationId: string): Promise<boolean> {
+  const rows = await db`
+    update billing_portal_sign_in_nonces set used_at = now()
+    where nonce = ${nonce} and configuration_id = ${configurationId} and used_at is null and expires_at > now()
+    returning nonce`;
+  return rows.length === 1;
+}
+
+/** The customer of a wallet at a merchant in a mode (one per wallet address, merchant and mode). */
+export async function findCustomerIdByWallet(db: Db, scope: MerchantScope, walletAddress: string): Promise<string | undefined> {
+  const [row] = await db<{ id: string }[]>`
+    select id from customers
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and lower(wallet_address) = ${walletAddress.toLowerCase()}`;
+  return row?.id;
 }

@@ -14,6 +14,7 @@ import {
   portalCancelBody,
   portalChangePlanBody,
   portalConfiguration,
+  portalConfigurationPageParams,
   portalInvoices,
   portalPayments,
   portalPromotionCodeBody,
@@ -22,18 +23,25 @@ import {
   portalSubscription,
   portalSubscriptionParams,
   portalSubscriptions,
+  signInBody,
+  signInNonce,
+  signInNonceBody,
+  signedIn,
   updatePortalConfigurationBody,
 } from './schemas.js';
 import type { PortalSessionRow } from './repo.js';
+import type { PortalSignIn } from './sign-in.js';
 import { PORTAL_PATH, type BillingPortalService } from './service.js';
 
 const TAG = 'Billing portal';
 const PORTAL_TAG = 'Billing portal (customer)';
 const API = '/billing-portal/api';
+const hiddenRoute = (summary: string) => ({ hide: true, tags: [PORTAL_TAG], summary });
 
 export function registerBillingPortalRoutes(
   app: FastifyZodInstance,
   portal: ServiceOn<BillingPortalService>,
+  signIn: PortalSignIn,
   assets: { distDir?: string | undefined } = {},
 ): void {
   app.route({
@@ -101,6 +109,37 @@ export function registerBillingPortalRoutes(
     handler: (_request, reply) => (reply as FastifyReply).headers(PORTAL_SECURITY_HEADERS).type('text/html; charset=utf-8').send(renderPortalPage()),
   });
 
+  // The merchant's public portal page: the customer signs in with their wallet (Sign-In with Ethereum).
+  app.route({
+    method: 'GET',
+    url: '/billing-portal/c/:configurationId',
+    config: { access: access.public() },
+    schema: { hide: true, tags: [PORTAL_TAG], summary: "The merchant's portal page (wallet sign-in)", params: portalConfigurationPageParams },
+    handler: (_request, reply) => (reply as FastifyReply).headers(PORTAL_SECURITY_HEADERS).type('text/html; charset=utf-8').send(renderPortalPage()),
+  });
+
+  app.route({
+    method: 'POST',
+    url: `${API}/sign-in/nonce`,
+    config: { access: access.public() },
+    schema: { ...hiddenRoute('A nonce for Sign-In with Ethereum'), body: signInNonceBody, response: { 200: signInNonce } },
+    handler: (request, reply) => {
+      reply.headers({ 'cache-control': 'no-store' });
+      return signIn.nonce(request.body.configurationId);
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: `${API}/sign-in`,
+    config: { access: access.public() },
+    schema: { ...hiddenRoute('Sign in with the subscribing wallet'), body: signInBody, response: { 200: signedIn } },
+    handler: (request, reply) => {
+      reply.headers({ 'cache-control': 'no-store' });
+      return signIn.signIn(request.body);
+    },
+  });
+
   // The portal's JSON routes: public to the auth plugin (no merchant key), authenticated by the portal token
   // in their own first hook, so a caller without a live session learns nothing from validation or lookups.
   const sessions = new WeakMap<FastifyRequest, PortalSessionRow>();
@@ -109,14 +148,13 @@ export function registerBillingPortalRoutes(
   };
   const session = (request: FastifyRequest) => sessions.get(request)!;
   const noStore = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
-  const hidden = (summary: string) => ({ hide: true, tags: [PORTAL_TAG], summary });
 
   app.route({
     method: 'GET',
     url: `${API}/session`,
     config: { access: access.public() },
     onRequest,
-    schema: { ...hidden('The portal session: merchant, customer, configuration'), response: { 200: portalState } },
+    schema: { ...hiddenRoute('The portal session: merchant, customer, configuration'), response: { 200: portalState } },
     handler: (request, reply) => {
       reply.headers(noStore);
       return portal(request.db).state(session(request));
@@ -128,7 +166,7 @@ export function registerBillingPortalRoutes(
     url: `${API}/subscriptions`,
     config: { access: access.public() },
     onRequest,
-    schema: { ...hidden("The customer's subscriptions"), response: { 200: portalSubscriptions } },
+    schema: { ...hiddenRoute("The customer's subscriptions"), response: { 200: portalSubscriptions } },
     handler: (request, reply) => {
       reply.headers(noStore);
       return portal(request.db).subscriptions(session(request));
@@ -140,7 +178,7 @@ export function registerBillingPortalRoutes(
     url: `${API}/payments`,
     config: { access: access.public() },
     onRequest,
-    schema: { ...hidden("The customer's subscription charges"), response: { 200: portalPayments } },
+    schema: { ...hiddenRoute("The customer's subscription charges"), response: { 200: portalPayments } },
     handler: (request, reply) => {
       reply.headers(noStore);
       return portal(request.db).payments(session(request));
@@ -152,7 +190,7 @@ export function registerBillingPortalRoutes(
     url: `${API}/invoices`,
     config: { access: access.public() },
     onRequest,
-    schema: { ...hidden("The customer's invoices"), response: { 200: portalInvoices } },
+    schema: { ...hiddenRoute("The customer's invoices"), response: { 200: portalInvoices } },
     handler: (request, reply) => {
       reply.headers(noStore);
       return portal(request.db).invoices(session(request));
@@ -164,7 +202,7 @@ export function registerBillingPortalRoutes(
     url: `${API}/subscriptions/:id/cancel`,
     config: { access: access.public() },
     onRequest,
-    schema: { ...hidden('Cancel a subscription'), params: portalSubscriptionParams, body: portalCancelBody, response: { 200: portalSubscription } },
+    schema: { ...hiddenRoute('Cancel a subscription'), params: portalSubscriptionParams, body: portalCancelBody, response: { 200: portalSubscription } },
     handler: (request, reply) => {
       reply.headers(noStore);
       return portal(request.db).cancel(session(request), request.params.id, request.body);
@@ -177,7 +215,7 @@ export function registerBillingPortalRoutes(
     config: { access: access.public() },
     onRequest,
     schema: {
-      ...hidden('Undo a cancel at period end'),
+      ...hiddenRoute('Undo a cancel at period end'),
       params: portalSubscriptionParams,
       body: optionalBody(z.object({}).strict()),
       response: { 200: portalSubscription },
@@ -194,7 +232,7 @@ export function registerBillingPortalRoutes(
     config: { access: access.public() },
     onRequest,
     schema: {
-      ...hidden('Switch plan'),
+      ...hiddenRoute('Switch plan'),
       params: portalSubscriptionParams,
       body: portalChangePlanBody,
       response: { 200: portalSubscription },
@@ -211,7 +249,7 @@ export function registerBillingPortalRoutes(
     config: { access: access.public() },
     onRequest,
     schema: {
-      ...hidden('Apply a promotion code'),
+      ...hiddenRoute('Apply a promotion code'),
       params: portalSubscriptionParams,
       body: portalPromotionCodeBody,
       response: { 200: portalSubscription },

@@ -116,7 +116,8 @@ export const portalSubscription = z.object({
 
 export const portalState = z.object({
   merchantName: z.string(),
-  returnUrl: z.string(),
+  /** Null when the customer signed in with their wallet: no merchant link to go back to. */
+  returnUrl: z.string().nullable(),
   expiresAt: timestamp,
   livemode: z.boolean(),
   customer: z.object({ id: z.string(), walletAddress: z.string(), email: z.string().nullable() }),
@@ -164,3 +165,32 @@ export type PortalSubscription = z.infer<typeof portalSubscription>;
 export type PortalState = z.infer<typeof portalState>;
 export type PortalPayments = z.infer<typeof portalPayments>;
 export type PortalInvoices = z.infer<typeof portalInvoices>;
+
+// Sign-In with Ethereum (EIP-4361) on a configuration's public portal page.
+
+export const portalConfigurationPageParams = z.object({ configurationId: z.string().min(1).max(64) });
+
+export const signInNonceBody = z.object({ configurationId: z.string().min(1).max(64) }).strict();
+
+export const signInNonce = z.object({
+  nonce: z.string(),
+  /** What the message must say: this host as `domain`, a URI on this origin, one of the mode's chain ids. */
+  domain: z.string(),
+  uri: z.string(),
+  chainIds: z.array(z.number()),
+  merchantName: z.string(),
+  expiresAt: timestamp,
+});
+
+export const signInBody = z
+  .object({
+    configurationId: z.string().min(1).max(64),
+    message: z.string().min(1).max(4000),
+    signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be a hex signature').max(20_000),
+  })
+  .strict();
+
+export const signedIn = z.object({ token: z.string(), expiresAt: timestamp });
+
+export type SignInBody = z.infer<typeof signInBody>;
+export type SignInNonce = z.infer<typeof signInNonce>;

@@ -3,7 +3,7 @@
 // customer only, through the same services as the merchant's API (cancel, undo, plan change, discount),
 // so the events and rules are the merchant's own. docs/decisions.md, "Customer portal".
 import { createHash, randomBytes } from 'node:crypto';
-import type { Sql } from '../db/client.js';
+import type { Db, Sql } from '../db/client.js';
 import { findCustomer } from '../customers/repo.js';
 import { AuthenticationError, InvalidRequestError, NotFoundError, PermissionDeniedError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
@@ -36,6 +36,26 @@ export const PORTAL_PATH = '/billing-portal/session';
 
 const TOKEN_PREFIX = 'bpt_';
 export const hashPortalToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A new session of one customer, and its token (which only its holder ever has again). */
+export async function openPortalSession(
+  db: Db,
+  scope: MerchantScope,
+  customerId: string,
+  returnUrl: string | null,
+): Promise<{ row: repo.PortalSessionRow; token: string }> {
+  const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  const row = await repo.insertSession(db, {
+    id: newId('billingPortalSession'),
+    merchantId: scope.merchantId,
+    livemode: scope.livemode,
+    customerId,
+    tokenHash: hashPortalToken(token),
+    returnUrl,
+    expiresAt: new Date(Date.now() + PORTAL_SESSION_SECONDS * 1000),
+  });
+  return { row, token };
+}
 
 const DEFAULTS = { cancelMode: 'at_period_end', cancellationReasons: [...CANCELLATION_FEEDBACK], planIds: [], promotionCodes: false } as const;
 
@@ -108,16 +128,7 @@ export function createBillingPortalService({ sql, publicBaseUrl, subscriptions, 
       checkReturnUrl(input.returnUrl, scope.livemode);
       const customer = await findCustomer(sql, scope, input.customerId);
       if (!customer) throw new InvalidRequestError(`No such customer: ${input.customerId}.`, { param: 'customerId' });
-      const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
-      const row = await repo.insertSession(sql, {
-        id: newId('billingPortalSession'),
-        merchantId: scope.merchantId,
-        livemode: scope.livemode,
-        customerId: customer.id,
-        tokenHash: hashPortalToken(token),
-        returnUrl: input.returnUrl,
-        expiresAt: new Date(Date.now() + PORTAL_SESSION_SECONDS * 1000),
-      });
+      const { row, token } = await openPortalSession(sql, scope, customer.id, input.returnUrl);
       return {
         id: row.id,
         object: 'billing_portal.session',
@@ -125,7 +136,7 @@ export function createBillingPortalService({ sql, publicBaseUrl, subscriptions, 
         url: `${publicBaseUrl.replace(/\/+$/, '')}${PORTAL_PATH}#${token}`,
         expiresAt: row.expiresAt.toISOString(),
         customerId: row.customerId,
-        returnUrl: row.returnUrl,
+        returnUrl: input.returnUrl,
         livemode: row.livemode,
         createdAt: row.createdAt.toISOString(),
       };
@@ -267,7 +278,15 @@ export function createBillingPortalService({ sql, publicBaseUrl, subscriptions, 
       if (!promotionCodes) throw new PermissionDeniedError('This portal does not take promotion codes.');
       const promotion = await findPromotionCodeByCode(sql, scope, code);
       if (!promotion) throw new InvalidRequestError('No such promotion code.', { param: 'code' });
-      await discounts.apply(scope, id, { promotionCode: promotion.id });
+      try {
+        await discounts.apply(scope, id, { promotionCode: promotion.id });
+      } catch (error) {
+        // The merchant's operation names its field promotionCode; the customer typed `code`.
+        if (error instanceof InvalidRequestError && error.param === 'promotionCode') {
+          throw new InvalidRequestError(error.message, { param: 'code' });
+        }
+        throw error;
+      }
       return refresh(session, id);
     },
   };

@@ -1,9 +1,11 @@
 // Entry of the customer portal script (built to /billing-portal/assets/portal.js). The session token comes
-// in the link's fragment (never sent to a server); it is kept in this tab's sessionStorage, taken out of
-// the address bar, and sent as a bearer token to /billing-portal/api/*. Every value is written as text.
-import { ApiError, apiError } from '../shared/errors.js';
+// in the link's fragment (never sent to a server), or from signing in with the wallet on the merchant's
+// public portal page (./sign-in.ts); it is kept in this tab's sessionStorage, taken out of the address bar,
+// and sent as a bearer token to /billing-portal/api/*. Every value is written as text.
+import { ApiError, UserMessageError, apiError, isUserRejection } from '../shared/errors.js';
 import { byId } from '../shared/page.js';
 import { safeRedirectUrl } from '../checkout/messages.js';
+import { configurationIdOf, signInWithWallet } from './sign-in.js';
 import { REASON_LABELS, day, discountLine, nextChargeLine, per, planChangeLine, statusLabel, usdc } from './text.js';
 import type { PortalInvoice, PortalPayment, PortalState, PortalSubscription } from './types.js';
 
@@ -224,7 +226,7 @@ function start(token: string): void {
     ]);
     byId('merchant')!.textContent = state.merchantName;
     const back = byId<HTMLAnchorElement>('return-link')!;
-    const returnUrl = safeRedirectUrl(state.returnUrl);
+    const returnUrl = state.returnUrl ? safeRedirectUrl(state.returnUrl) : null;
     if (returnUrl) {
       back.href = returnUrl;
       back.textContent = `Return to ${state.merchantName}`;
@@ -249,13 +251,46 @@ function start(token: string): void {
   };
 
   load().catch((error: unknown) => {
+    // An expired session: forget it, so the next visit to a portal page asks to sign in again.
+    if (error instanceof ApiError && error.status === 401) sessionStorage.removeItem(TOKEN_KEY);
     byId('merchant')!.textContent = 'Customer portal';
     show('error', error instanceof ApiError ? error.message : 'Something went wrong: ' + String(error));
   });
 }
 
+/** The merchant's public portal page: one button, Sign-In with Ethereum, then the portal. */
+function offerSignIn(configurationId: string): void {
+  byId('merchant')!.textContent = 'Manage your subscription';
+  const message = byId('message')!;
+  const button = byId<HTMLButtonElement>('sign-in')!;
+  button.hidden = false;
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    message.removeAttribute('data-kind');
+    message.textContent = 'Check your wallet…';
+    signInWithWallet(configurationId)
+      .then((token) => {
+        sessionStorage.setItem(TOKEN_KEY, token);
+        button.hidden = true;
+        message.textContent = '';
+        start(token);
+      })
+      .catch((error: unknown) => {
+        button.disabled = false;
+        message.setAttribute('data-kind', 'error');
+        message.textContent = isUserRejection(error)
+          ? 'You did not sign in.'
+          : error instanceof ApiError || error instanceof UserMessageError
+            ? error.message
+            : 'Something went wrong: ' + String(error);
+      });
+  });
+}
+
 const token = takeToken();
+const configurationId = configurationIdOf(location.pathname);
 if (token) start(token);
+else if (configurationId) offerSignIn(configurationId);
 else {
   byId('merchant')!.textContent = 'Customer portal';
   const message = byId('message')!;

@@ -36,7 +36,7 @@ export type CancelMode = 'off' | 'now' | 'at_period_end';
 
 export type PortalState = {
   merchantName: string;
-  returnUrl: string;
+  returnUrl: string | null;
   expiresAt: string;
   livemode: boolean;
   customer: { id: string; walletAddress: string; email: string | null };

@@ -2,7 +2,10 @@
 --
 --   billing_portal_configurations  what the portal lets a customer do, one row per merchant and mode (absent: the
 --                                  defaults, cancel at period end only); plan_ids empty: plan switching off
---   billing_portal_sessions        a short-lived link for one customer; only the SHA-256 of its token is kept
+--   billing_portal_sessions        a short-lived session of one customer; only the SHA-256 of its token is kept.
+--                                  return_url null: the customer signed in with their wallet (no merchant link)
+--   billing_portal_sign_in_nonces  the nonces of Sign-In with Ethereum (EIP-4361) on a configuration's public
+--                                  portal page: single use (used_at), ten minutes
 create table billing_portal_configurations (
   id text primary key,
   merchant_id text not null references merchants (id),
@@ -22,8 +25,16 @@ create table billing_portal_sessions (
   livemode boolean not null,
   customer_id text not null references customers (id),
   token_hash text not null unique,
-  return_url text not null,
+  return_url text,
   expires_at timestamptz not null,
   created_at timestamptz not null default now()
 );
 create index billing_portal_sessions_customer on billing_portal_sessions (customer_id);
+
+create table billing_portal_sign_in_nonces (
+  nonce text primary key,
+  configuration_id text not null references billing_portal_configurations (id),
+  expires_at timestamptz not null,
+  used_at timestamptz,
+  created_at timestamptz not null default now()
+);
