@@ -274,12 +274,13 @@ export async function buildApp(deps: AppDeps) {
     (db) =>
       createBillingPortalService({
         sql: db,
+        events,
         publicBaseUrl: deps.config.publicBaseUrl,
         subscriptions: subscriptionsOn(db),
         planChanges: createPlanChangeService({ sql: db, events }),
         discounts: createDiscountService({ sql: db, events }),
       }),
-    createPortalSignIn({ sql: deps.sql, chain: deps.config.chain, publicBaseUrl: deps.config.publicBaseUrl }),
+    createPortalSignIn({ sql: deps.sql, events, chain: deps.config.chain, publicBaseUrl: deps.config.publicBaseUrl }),
     { distDir: deps.config.dashboard.distDir },
   );
   registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql, chain: deps.config.chain }));

@@ -34,8 +34,9 @@ export const portalSession = z
     object: z.literal('billing_portal.session'),
     url: z
       .string()
+      .nullable()
       .describe(
-        'The portal link for this one customer, valid until `expiresAt`. It carries the session token: send the customer there, never store or log it. Only its hash is kept, so it is returned only on creation.',
+        'The portal link for this one customer, valid until `expiresAt`. It carries the session token: send the customer there, never store or log it. Only its hash is kept, so it is returned only on creation (null in the `billing_portal.session.created` event).',
       ),
     expiresAt: timestamp.describe('One hour after creation.'),
     customerId: z.string(),

@@ -4,6 +4,8 @@
 // so the events and rules are the merchant's own. docs/decisions.md, "Customer portal".
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Sql } from '../db/client.js';
+import { commitWithEvents, type RecordEvent } from '../events/commit.js';
+import type { EventDispatcher } from '../events/dispatch.js';
 import { findCustomer } from '../customers/repo.js';
 import { AuthenticationError, InvalidRequestError, NotFoundError, PermissionDeniedError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
@@ -37,15 +39,30 @@ export const PORTAL_PATH = '/billing-portal/session';
 const TOKEN_PREFIX = 'bpt_';
 export const hashPortalToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** A new session of one customer, and its token (which only its holder ever has again). */
+/** The API shape of a session, without its link (which only its creation answers). */
+function renderSession(row: repo.PortalSessionRow): PortalSession {
+  return {
+    id: row.id,
+    object: 'billing_portal.session',
+    url: null,
+    expiresAt: row.expiresAt.toISOString(),
+    customerId: row.customerId,
+    returnUrl: row.returnUrl,
+    livemode: row.livemode,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** A new session of one customer and its token (which only its holder ever has again); records billing_portal.session.created. */
 export async function openPortalSession(
-  db: Db,
+  tx: Db,
+  record: RecordEvent,
   scope: MerchantScope,
   customerId: string,
   returnUrl: string | null,
 ): Promise<{ row: repo.PortalSessionRow; token: string }> {
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
-  const row = await repo.insertSession(db, {
+  const row = await repo.insertSession(tx, {
     id: newId('billingPortalSession'),
     merchantId: scope.merchantId,
     livemode: scope.livemode,
@@ -54,6 +71,7 @@ export async function openPortalSession(
     returnUrl,
     expiresAt: new Date(Date.now() + PORTAL_SESSION_SECONDS * 1000),
   });
+  await record({ ...scope, type: 'billing_portal.session.created', data: { object: renderSession(row) } });
   return { row, token };
 }
 
@@ -94,13 +112,14 @@ const renderPlan = (plan: PlanRow) => ({
 
 export type BillingPortalServiceDeps = {
   sql: Sql;
+  events: EventDispatcher;
   publicBaseUrl: string;
   subscriptions: SubscriptionService;
   planChanges: PlanChangeService;
   discounts: DiscountService;
 };
 
-export function createBillingPortalService({ sql, publicBaseUrl, subscriptions, planChanges, discounts }: BillingPortalServiceDeps) {
+export function createBillingPortalService({ sql, events, publicBaseUrl, subscriptions, planChanges, discounts }: BillingPortalServiceDeps) {
   const configurationOf = async (scope: MerchantScope) => renderConfiguration(scope, await repo.findConfiguration(sql, scope));
 
   /** The session's subscription `id`, or not_found when it is not this customer's (of this merchant and mode). */
@@ -128,18 +147,9 @@ export function createBillingPortalService({ sql, publicBaseUrl, subscriptions, 
       checkReturnUrl(input.returnUrl, scope.livemode);
       const customer = await findCustomer(sql, scope, input.customerId);
       if (!customer) throw new InvalidRequestError(`No such customer: ${input.customerId}.`, { param: 'customerId' });
-      const { row, token } = await openPortalSession(sql, scope, customer.id, input.returnUrl);
-      return {
-        id: row.id,
-        object: 'billing_portal.session',
-        // The token rides in the fragment: browsers never send it to a server, so no log or Referer holds it.
-        url: `${publicBaseUrl.replace(/\/+$/, '')}${PORTAL_PATH}#${token}`,
-        expiresAt: row.expiresAt.toISOString(),
-        customerId: row.customerId,
-        returnUrl: input.returnUrl,
-        livemode: row.livemode,
-        createdAt: row.createdAt.toISOString(),
-      };
+      const { row, token } = await commitWithEvents(sql, events, (tx, record) => openPortalSession(tx, record, scope, customer.id, input.returnUrl));
+      // The token rides in the fragment: browsers never send it to a server, so no log or Referer holds it.
+      return { ...renderSession(row), url: `${publicBaseUrl.replace(/\/+$/, '')}${PORTAL_PATH}#${token}` };
     },
 
     getConfiguration: configurationOf,

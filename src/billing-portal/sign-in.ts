@@ -10,6 +10,8 @@ import { parseSiweMessage } from 'viem/siwe';
 import { chainsOf, type ChainConfig } from '../chain/config.js';
 import { publicClientFor } from '../chain/clients.js';
 import type { Sql } from '../db/client.js';
+import { commitWithEvents } from '../events/commit.js';
+import type { EventDispatcher } from '../events/dispatch.js';
 import { AuthenticationError, InvalidRequestError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { findMerchant } from '../merchants/repo.js';
@@ -21,9 +23,9 @@ const NONCE_SECONDS = 10 * 60;
 /** A wallet's clock may run a little ahead of ours. */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-export type PortalSignInDeps = { sql: Sql; chain: ChainConfig; publicBaseUrl: string };
+export type PortalSignInDeps = { sql: Sql; events: EventDispatcher; chain: ChainConfig; publicBaseUrl: string };
 
-export function createPortalSignIn({ sql, chain, publicBaseUrl }: PortalSignInDeps) {
+export function createPortalSignIn({ sql, events, chain, publicBaseUrl }: PortalSignInDeps) {
   const origin = new URL(publicBaseUrl);
   const refuse = (message: string) => new InvalidRequestError(message, { param: 'message' });
 
@@ -89,7 +91,7 @@ export function createPortalSignIn({ sql, chain, publicBaseUrl }: PortalSignInDe
       if (!valid) throw new AuthenticationError("The signature is not the wallet's.");
       const customerId = await repo.findCustomerIdByWallet(sql, scope, address);
       if (!customerId) throw new NotFoundError('This wallet has no subscription with this merchant.');
-      const { row, token } = await openPortalSession(sql, scope, customerId, null);
+      const { row, token } = await commitWithEvents(sql, events, (tx, record) => openPortalSession(tx, record, scope, customerId, null));
       return { token, expiresAt: row.expiresAt.toISOString() };
     },
   };

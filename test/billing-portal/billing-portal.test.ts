@@ -131,6 +131,12 @@ describe('portal sessions', () => {
     expect(stored!.tokenHash).toBe(hashPortalToken(token));
     const anywhere = await db.sql`select 1 from billing_portal_sessions where token_hash = ${token} or return_url like ${'%' + token + '%'}`;
     expect(anywhere).toHaveLength(0);
+    // The event carries the session without its link: the token is in no stored row.
+    const events = await db.sql<{ data: { object: Record<string, unknown> } }[]>`
+      select data from events where type = 'billing_portal.session.created' and data->'object'->>'id' = ${String(body.id)}`;
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data.object).toEqual({ ...body, url: null });
+    expect(JSON.stringify(events[0]!.data)).not.toContain(token);
   });
 
   it('refuses bad input with the envelope and param, and creates nothing', async () => {
