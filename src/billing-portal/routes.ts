@@ -142,11 +142,11 @@ export function registerBillingPortalRoutes(
 
   // The portal's JSON routes: public to the auth plugin (no merchant key), authenticated by the portal token
   // in their own first hook, so a caller without a live session learns nothing from validation or lookups.
-  const sessions = new WeakMap<FastifyRequest, PortalSessionRow>();
+  const sessions = new WeakMap<object, PortalSessionRow>();
   const onRequest = async (request: FastifyRequest) => {
     sessions.set(request, await portal(request.db).authenticate(request.headers.authorization));
   };
-  const session = (request: FastifyRequest) => sessions.get(request)!;
+  const session = (request: object) => sessions.get(request)!;
   const noStore = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
 
   app.route({

@@ -15,7 +15,8 @@ export const createPortalSessionBody = z
       .max(2048)
       .describe("Where the portal's “Return to” link goes: https, or http on localhost in test mode."),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ customerId: 'cus_01JD8ZX0000000000000000001', returnUrl: 'https://saas.example/account' }] });
 
 const sessionExample = {
   id: 'bps_01JD8ZX0000000000000000001',
@@ -86,7 +87,16 @@ export const updatePortalConfigurationBody = z
     planSwitching: z.object({ planIds: planIdsField }).strict().optional(),
     promotionCodes: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        cancel: { mode: 'at_period_end', reasons: ['too_expensive', 'unused', 'other'] },
+        planSwitching: { planIds: ['plan_01JD8ZX0000000000000000001', 'plan_01JD8ZX0000000000000000002'] },
+        promotionCodes: true,
+      },
+    ],
+  });
 
 // The portal's own routes.
 

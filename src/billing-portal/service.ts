@@ -75,6 +75,9 @@ export async function openPortalSession(
   return { row, token };
 }
 
+/** The merchant and mode a session belongs to. */
+export const scopeOf = (session: repo.PortalSessionRow): MerchantScope => ({ merchantId: session.merchantId, livemode: session.livemode });
+
 const DEFAULTS = { cancelMode: 'at_period_end', cancellationReasons: [...CANCELLATION_FEEDBACK], planIds: [], promotionCodes: false } as const;
 
 /** A stranger's subscription is as unknown as one that does not exist. */
@@ -302,6 +305,5 @@ export function createBillingPortalService({ sql, events, publicBaseUrl, subscri
   };
 }
 
-export const scopeOf = (session: repo.PortalSessionRow): MerchantScope => ({ merchantId: session.merchantId, livemode: session.livemode });
 
 export type BillingPortalService = ReturnType<typeof createBillingPortalService>;

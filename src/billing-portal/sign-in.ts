@@ -67,7 +67,7 @@ export function createPortalSignIn({ sql, events, chain, publicBaseUrl }: Portal
         throw refuse('The message lacks a field EIP-4361 requires (address, domain, uri, version 1, chain id, nonce, issued at).');
       }
       if (domain !== origin.host) throw refuse(`The message is for ${domain}, not ${origin.host}.`);
-      if (new URL(uri).origin !== origin.origin) throw refuse(`The message's URI is not on ${origin.origin}.`);
+      if (!uri.startsWith(`${origin.origin}/`)) throw refuse(`The message's URI is not on ${origin.origin}.`);
       const settings = chainsOf(chain, configuration.livemode).find((c) => c.chainId === chainId);
       if (!settings) throw refuse(`Chain ${chainId} is not a chain of this portal's mode.`);
       const now = Date.now();
