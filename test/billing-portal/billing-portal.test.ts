@@ -405,3 +405,24 @@ describe('portal configuration', () => {
     expect((await api('GET', '/v1/billing-portal/configuration', undefined, fresh.liveSecretKey)).json()).toMatchObject({ id: null, promotionCodes: false });
   });
 });
+
+describe('the portal page', () => {
+  it('is a static shell with one same-origin script and a strict CSP, on both ways in', async () => {
+    for (const url of ['/billing-portal/session', '/billing-portal/c/bpc_01JD8ZX0000000000000000001']) {
+      const page = await t.app.inject({ method: 'GET', url });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(page.headers['referrer-policy']).toBe('no-referrer');
+      expect(page.body.match(/<script/g)).toHaveLength(1);
+      expect(page.body).toContain('<script src="/billing-portal/assets/portal.js"></script>');
+    }
+    const script = await t.app.inject({ method: 'GET', url: '/billing-portal/assets/portal.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(Object.keys(doc.paths['/v1/billing-portal/configuration'])).toEqual(expect.arrayContaining(['get', 'post']));
+    expect(doc.paths['/v1/billing-portal/sessions'].post).toBeDefined();
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith('/billing-portal'))).toEqual([]);
+  });
+});
