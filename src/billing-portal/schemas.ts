@@ -41,7 +41,7 @@ export const portalSession = z
       ),
     expiresAt: timestamp.describe('One hour after creation.'),
     customerId: z.string(),
-    returnUrl: z.string(),
+    returnUrl: z.string().nullable().describe('Null for a session the customer opened by signing in with their wallet.'),
     livemode: z.boolean(),
     createdAt: timestamp,
   })
