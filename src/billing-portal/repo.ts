@@ -61,10 +61,7 @@ export async function findConfiguration(db: Db, scope: MerchantScope): Promise<P
   return row;
 }
 
-export async function upsertConfiguration(
-  db: Db,
-  config: Omit<PortalConfigurationRow, 'updatedAt'>,
-): Promise<PortalConfigurationRow> {
+export async function upsertConfiguration(db: Db, config: Omit<PortalConfigurationRow, 'updatedAt'>): Promise<PortalConfigurationRow> {
   const [row] = await db<PortalConfigurationRow[]>`
     insert into billing_portal_configurations (id, merchant_id, livemode, cancel_mode, cancellation_reasons, plan_ids, promotion_codes)
     values (${config.id}, ${config.merchantId}, ${config.livemode}, ${config.cancelMode}, ${config.cancellationReasons},

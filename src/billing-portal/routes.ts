@@ -106,7 +106,8 @@ export function registerBillingPortalRoutes(
     url: PORTAL_PATH,
     config: { access: access.public() },
     schema: { hide: true, tags: [PORTAL_TAG], summary: 'The customer portal page' },
-    handler: (_request, reply) => (reply as FastifyReply).headers(PORTAL_SECURITY_HEADERS).type('text/html; charset=utf-8').send(renderPortalPage()),
+    handler: (_request, reply) =>
+      (reply as FastifyReply).headers(PORTAL_SECURITY_HEADERS).type('text/html; charset=utf-8').send(renderPortalPage()),
   });
 
   // The merchant's public portal page: the customer signs in with their wallet (Sign-In with Ethereum).
@@ -114,8 +115,14 @@ export function registerBillingPortalRoutes(
     method: 'GET',
     url: '/billing-portal/c/:configurationId',
     config: { access: access.public() },
-    schema: { hide: true, tags: [PORTAL_TAG], summary: "The merchant's portal page (wallet sign-in)", params: portalConfigurationPageParams },
-    handler: (_request, reply) => (reply as FastifyReply).headers(PORTAL_SECURITY_HEADERS).type('text/html; charset=utf-8').send(renderPortalPage()),
+    schema: {
+      hide: true,
+      tags: [PORTAL_TAG],
+      summary: "The merchant's portal page (wallet sign-in)",
+      params: portalConfigurationPageParams,
+    },
+    handler: (_request, reply) =>
+      (reply as FastifyReply).headers(PORTAL_SECURITY_HEADERS).type('text/html; charset=utf-8').send(renderPortalPage()),
   });
 
   app.route({
@@ -202,7 +209,12 @@ export function registerBillingPortalRoutes(
     url: `${API}/subscriptions/:id/cancel`,
     config: { access: access.public() },
     onRequest,
-    schema: { ...hiddenRoute('Cancel a subscription'), params: portalSubscriptionParams, body: portalCancelBody, response: { 200: portalSubscription } },
+    schema: {
+      ...hiddenRoute('Cancel a subscription'),
+      params: portalSubscriptionParams,
+      body: portalCancelBody,
+      response: { 200: portalSubscription },
+    },
     handler: (request, reply) => {
       reply.headers(noStore);
       return portal(request.db).cancel(session(request), request.params.id, request.body);

@@ -59,7 +59,9 @@ const configurationExample = {
 
 const cancelModeField = z
   .enum(CANCEL_MODES)
-  .describe('`at_period_end` (default): the customer cancels at the end of the paid period; `now`: at once; `off`: no cancel in the portal.');
+  .describe(
+    '`at_period_end` (default): the customer cancels at the end of the paid period; `now`: at once; `off`: no cancel in the portal.',
+  );
 const reasonsField = z
   .array(z.enum(CANCELLATION_FEEDBACK))
   .max(CANCELLATION_FEEDBACK.length)
@@ -197,7 +199,10 @@ export const signInBody = z
   .object({
     configurationId: z.string().min(1).max(64),
     message: z.string().min(1).max(4000),
-    signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be a hex signature').max(20_000),
+    signature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]+$/, 'must be a hex signature')
+      .max(20_000),
   })
   .strict();
 

@@ -78,7 +78,12 @@ export async function openPortalSession(
 /** The merchant and mode a session belongs to. */
 export const scopeOf = (session: repo.PortalSessionRow): MerchantScope => ({ merchantId: session.merchantId, livemode: session.livemode });
 
-const DEFAULTS = { cancelMode: 'at_period_end', cancellationReasons: [...CANCELLATION_FEEDBACK], planIds: [], promotionCodes: false } as const;
+const DEFAULTS = {
+  cancelMode: 'at_period_end',
+  cancellationReasons: [...CANCELLATION_FEEDBACK],
+  planIds: [],
+  promotionCodes: false,
+} as const;
 
 /** A stranger's subscription is as unknown as one that does not exist. */
 const subscriptionMissing = (id: string) => new NotFoundError(`No such subscription: ${id}.`, { param: 'id' });
@@ -122,7 +127,14 @@ export type BillingPortalServiceDeps = {
   discounts: DiscountService;
 };
 
-export function createBillingPortalService({ sql, events, publicBaseUrl, subscriptions, planChanges, discounts }: BillingPortalServiceDeps) {
+export function createBillingPortalService({
+  sql,
+  events,
+  publicBaseUrl,
+  subscriptions,
+  planChanges,
+  discounts,
+}: BillingPortalServiceDeps) {
   const configurationOf = async (scope: MerchantScope) => renderConfiguration(scope, await repo.findConfiguration(sql, scope));
 
   /** The session's subscription `id`, or not_found when it is not this customer's (of this merchant and mode). */
@@ -150,7 +162,9 @@ export function createBillingPortalService({ sql, events, publicBaseUrl, subscri
       checkReturnUrl(input.returnUrl, scope.livemode);
       const customer = await findCustomer(sql, scope, input.customerId);
       if (!customer) throw new InvalidRequestError(`No such customer: ${input.customerId}.`, { param: 'customerId' });
-      const { row, token } = await commitWithEvents(sql, events, (tx, record) => openPortalSession(tx, record, scope, customer.id, input.returnUrl));
+      const { row, token } = await commitWithEvents(sql, events, (tx, record) =>
+        openPortalSession(tx, record, scope, customer.id, input.returnUrl),
+      );
       // The token rides in the fragment: browsers never send it to a server, so no log or Referer holds it.
       return { ...renderSession(row), url: `${publicBaseUrl.replace(/\/+$/, '')}${PORTAL_PATH}#${token}` };
     },
@@ -304,6 +318,5 @@ export function createBillingPortalService({ sql, events, publicBaseUrl, subscri
     },
   };
 }
-
 
 export type BillingPortalService = ReturnType<typeof createBillingPortalService>;

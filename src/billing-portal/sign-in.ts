@@ -78,7 +78,7 @@ export function createPortalSignIn({ sql, events, chain, publicBaseUrl }: Portal
       if (!(await repo.consumeSignInNonce(sql, nonce, configuration.id))) {
         throw refuse('The nonce is unknown, used or expired: ask for a new one.');
       }
-      let valid = false;
+      let valid: boolean;
       try {
         valid = await publicClientFor(settings).verifyMessage({
           address: getAddress(address),

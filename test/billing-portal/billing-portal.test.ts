@@ -46,7 +46,9 @@ async function seedCustomer(owner: SeededMerchant, livemode = false): Promise<st
 /** An active subscription on the 40 USDC plan (its authorised amount), charged up to period 1. */
 async function seedSubscription(customerId: string, owner = merchant, planId = plans.big): Promise<string> {
   const n = ++seq;
-  const [customer] = await db.sql<{ walletAddress: string }[]>`select wallet_address as "walletAddress" from customers where id = ${customerId}`;
+  const [customer] = await db.sql<
+    { walletAddress: string }[]
+  >`select wallet_address as "walletAddress" from customers where id = ${customerId}`;
   const { id } = await insertSubscriptionIfAbsent(db.sql, {
     id: newId('subscription'),
     merchantId: owner.merchantId,
@@ -127,9 +129,12 @@ describe('portal sessions', () => {
     const lifetime = Date.parse(String(body.expiresAt)) - before;
     expect(lifetime).toBeGreaterThan(59 * 60_000);
     expect(lifetime).toBeLessThanOrEqual(60 * 60_000 + 5_000);
-    const [stored] = await db.sql<{ tokenHash: string }[]>`select token_hash as "tokenHash" from billing_portal_sessions where id = ${String(body.id)}`;
+    const [stored] = await db.sql<
+      { tokenHash: string }[]
+    >`select token_hash as "tokenHash" from billing_portal_sessions where id = ${String(body.id)}`;
     expect(stored!.tokenHash).toBe(hashPortalToken(token));
-    const anywhere = await db.sql`select 1 from billing_portal_sessions where token_hash = ${token} or return_url like ${'%' + token + '%'}`;
+    const anywhere =
+      await db.sql`select 1 from billing_portal_sessions where token_hash = ${token} or return_url like ${'%' + token + '%'}`;
     expect(anywhere).toHaveLength(0);
     // The event carries the session without its link: the token is in no stored row.
     const events = await db.sql<{ data: { object: Record<string, unknown> } }[]>`
@@ -240,7 +245,9 @@ describe('the portal', () => {
     await seedSubscription(customerId);
     const neighbour = await seedSubscription(await seedCustomer(merchant));
     const othersCustomer = await seedCustomer(other);
-    const othersPlan = (await api('POST', '/v1/subscription-plans', { name: 'X', amount: USDC(40), interval: 'monthly' }, other.secretKey)).json().id;
+    const othersPlan = (
+      await api('POST', '/v1/subscription-plans', { name: 'X', amount: USDC(40), interval: 'monthly' }, other.secretKey)
+    ).json().id;
     const foreign = await seedSubscription(othersCustomer, other, othersPlan);
     const { token } = await session(customerId);
     await configure({ planSwitching: { planIds: [plans.big, plans.mid] }, promotionCodes: true });
@@ -288,7 +295,11 @@ describe('the portal', () => {
       nextCharge: null,
     });
     const [event] = await eventsOf(id, 'subscription.updated');
-    expect(event!.data.object.cancellationDetails).toEqual({ requestedBy: 'subscriber', reason: 'Over budget this year', feedback: 'too_expensive' });
+    expect(event!.data.object.cancellationDetails).toEqual({
+      requestedBy: 'subscriber',
+      reason: 'Over budget this year',
+      feedback: 'too_expensive',
+    });
     // The merchant sees it the same way.
     expect((await api('GET', `/v1/subscriptions/${id}`)).json()).toMatchObject({ cancelAtPeriodEnd: true });
 
@@ -353,7 +364,11 @@ describe('the portal', () => {
     const up = await portal('POST', `/subscriptions/${id}/change-plan`, token, { planId: plans.huge });
     expect(up.statusCode, up.body).toBe(200);
     expect(up.json()).toMatchObject({
-      subscription: { planId: plans.big, planAmount: USDC(40), pendingPlanChange: { planId: plans.huge, status: 'requires_customer_action' } },
+      subscription: {
+        planId: plans.big,
+        planAmount: USDC(40),
+        pendingPlanChange: { planId: plans.huge, status: 'requires_customer_action' },
+      },
       nextCharge: { amount: USDC(40) },
     });
     const planChanges = await db.sql`select status from subscription_plan_changes where subscription_id = ${id} order by created_at`;
@@ -385,7 +400,12 @@ describe('portal configuration', () => {
   it('has defaults, changes only the keys sent, refuses unknown plans, and is per mode', async () => {
     const fresh = await seedMerchant(db.sql, 'Fresh');
     const defaults = (await api('GET', '/v1/billing-portal/configuration', undefined, fresh.secretKey)).json();
-    expect(defaults).toMatchObject({ id: null, object: 'billing_portal.configuration', cancel: { mode: 'at_period_end' }, promotionCodes: false });
+    expect(defaults).toMatchObject({
+      id: null,
+      object: 'billing_portal.configuration',
+      cancel: { mode: 'at_period_end' },
+      promotionCodes: false,
+    });
     expect(defaults.cancel.reasons).toContain('too_expensive');
     const updated = await configure({ promotionCodes: true }, fresh.secretKey);
     expect(updated).toMatchObject({ cancel: { mode: 'at_period_end' }, promotionCodes: true });
@@ -401,8 +421,13 @@ describe('portal configuration', () => {
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json().error.details.issues.map((i: { path: string }) => i.path)).toContain(param);
     }
-    expect((await api('GET', '/v1/billing-portal/configuration', undefined, fresh.secretKey)).json()).toMatchObject({ promotionCodes: true });
-    expect((await api('GET', '/v1/billing-portal/configuration', undefined, fresh.liveSecretKey)).json()).toMatchObject({ id: null, promotionCodes: false });
+    expect((await api('GET', '/v1/billing-portal/configuration', undefined, fresh.secretKey)).json()).toMatchObject({
+      promotionCodes: true,
+    });
+    expect((await api('GET', '/v1/billing-portal/configuration', undefined, fresh.liveSecretKey)).json()).toMatchObject({
+      id: null,
+      promotionCodes: false,
+    });
   });
 });
 

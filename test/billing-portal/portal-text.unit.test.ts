@@ -36,7 +36,10 @@ describe('the portal page text', () => {
     // After the period-end cancel happened the flag stays set: the cancel is what is said.
     expect(
       nextChargeLine(
-        item({ status: 'cancelled', cancelAtPeriodEnd: true, cancelAt: '2026-12-01T00:00:00.000Z', cancelledAt: '2026-12-01T00:00:05.000Z' }, { nextCharge: null }),
+        item(
+          { status: 'cancelled', cancelAtPeriodEnd: true, cancelAt: '2026-12-01T00:00:00.000Z', cancelledAt: '2026-12-01T00:00:05.000Z' },
+          { nextCharge: null },
+        ),
       ),
     ).toBe('Cancelled on 1 Dec 2026');
     expect(nextChargeLine(item({ status: 'completed' }, { nextCharge: null }))).toBe('No further charges.');
@@ -48,15 +51,15 @@ describe('the portal page text', () => {
     expect(planChangeLine(item({ pendingPlanChange: { ...change, status: 'scheduled' } }), plans)).toBe(
       'Switching to Team (25.00 USDC) on 1 Dec 2026.',
     );
-    expect(planChangeLine(item({ pendingPlanChange: { ...change, status: 'requires_customer_action', effectiveAt: null } }), plans)).toMatch(
-      /needs your approval/,
-    );
+    expect(
+      planChangeLine(item({ pendingPlanChange: { ...change, status: 'requires_customer_action', effectiveAt: null } }), plans),
+    ).toMatch(/needs your approval/);
     expect(planChangeLine(item({}), plans)).toBeNull();
     const discount = { coupon: { name: 'Spring', percentOff: 20, amountOff: null }, periodsRemaining: 2 };
     expect(discountLine(item({ discount }))).toBe('Spring: 20% off, 2 more periods');
-    expect(discountLine(item({ discount: { coupon: { name: null, percentOff: null, amountOff: '5000000' }, periodsRemaining: null } }))).toBe(
-      '5.00 USDC off every period',
-    );
+    expect(
+      discountLine(item({ discount: { coupon: { name: null, percentOff: null, amountOff: '5000000' }, periodsRemaining: null } })),
+    ).toBe('5.00 USDC off every period');
     expect(per({ interval: 'monthly', intervalCount: 3 })).toBe('every 3 months');
   });
 

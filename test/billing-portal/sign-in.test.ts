@@ -28,7 +28,15 @@ const stranger = privateKeyToAccount(generatePrivateKey());
 const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/billing-portal/api${url}`, payload });
 
 async function addCustomer(wallet: string): Promise<string> {
-  return (await upsertCustomer(db.sql, { id: newId('customer'), merchantId: merchant.merchantId, livemode: false, walletAddress: wallet.toLowerCase(), email: null })).id;
+  return (
+    await upsertCustomer(db.sql, {
+      id: newId('customer'),
+      merchantId: merchant.merchantId,
+      livemode: false,
+      walletAddress: wallet.toLowerCase(),
+      email: null,
+    })
+  ).id;
 }
 
 type Offer = { nonce: string; domain: string; uri: string; chainIds: number[]; merchantName: string };
@@ -83,7 +91,11 @@ afterAll(async () => {
 describe('Sign-In with Ethereum into the portal', () => {
   it("opens a portal session of the wallet's customer, with a nonce good once", async () => {
     const o = await offer();
-    expect(o).toMatchObject({ domain: 'pay.example.test', uri: `https://pay.example.test/billing-portal/c/${configurationId}`, merchantName: 'Acme Cloud' });
+    expect(o).toMatchObject({
+      domain: 'pay.example.test',
+      uri: `https://pay.example.test/billing-portal/c/${configurationId}`,
+      merchantName: 'Acme Cloud',
+    });
     expect(o.chainIds).toEqual([chain.anvil.chainId]);
     const text = message(o, subscriber.address);
     const response = await signedBy(subscriber, text);
@@ -91,7 +103,11 @@ describe('Sign-In with Ethereum into the portal', () => {
     const { token } = response.json();
     const state = await t.app.inject({ method: 'GET', url: '/billing-portal/api/session', headers: { authorization: `Bearer ${token}` } });
     expect(state.statusCode, state.body).toBe(200);
-    expect(state.json()).toMatchObject({ merchantName: 'Acme Cloud', returnUrl: null, customer: { walletAddress: subscriber.address.toLowerCase() } });
+    expect(state.json()).toMatchObject({
+      merchantName: 'Acme Cloud',
+      returnUrl: null,
+      customer: { walletAddress: subscriber.address.toLowerCase() },
+    });
 
     const again = await signedBy(subscriber, text);
     expect(again.statusCode).toBe(400);
@@ -138,7 +154,10 @@ describe('Sign-In with Ethereum into the portal', () => {
   });
 
   it('signs in a smart-contract wallet (ERC-1271) by its owners', async () => {
-    const owners = inWalletOrder([privateKeyToAccount(DEV_ACCOUNTS.payers[1]!.privateKey), privateKeyToAccount(DEV_ACCOUNTS.payers[2]!.privateKey)]);
+    const owners = inWalletOrder([
+      privateKeyToAccount(DEV_ACCOUNTS.payers[1]!.privateKey),
+      privateKeyToAccount(DEV_ACCOUNTS.payers[2]!.privateKey),
+    ]);
     const funder = createWalletClient({
       account: privateKeyToAccount(DEV_ACCOUNTS.payers[0]!.privateKey),
       chain: chainDefinition(chain.anvil.chainId, chain.anvil.rpcUrl),

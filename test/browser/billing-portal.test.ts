@@ -59,7 +59,13 @@ beforeAll(async () => {
   merchant = await seedMerchant(db.sql, 'Acme Cloud');
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
   await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
-  deps = { sql: db.sql, temporal: temporal.client, taskQueue: temporal.taskQueue, events: { dispatch: async () => {} }, modes: { test: chain.mode } };
+  deps = {
+    sql: db.sql,
+    temporal: temporal.client,
+    taskQueue: temporal.taskQueue,
+    events: { dispatch: async () => {} },
+    modes: { test: chain.mode },
+  };
   ({ context, userDataDir } = await launchBrowser());
 }, 180_000);
 
@@ -77,17 +83,30 @@ const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =
 
 describe('the customer portal in headless Chromium at 390 px', () => {
   it('cancels at the period end with a reason; nothing is charged after', async () => {
-    const plan = await api('POST', '/v1/subscription-plans', { name: 'Pro', amount: USDC(12).toString(), interval: 'monthly', trialPeriodDays: 1 });
+    const plan = await api('POST', '/v1/subscription-plans', {
+      name: 'Pro',
+      amount: USDC(12).toString(),
+      interval: 'monthly',
+      trialPeriodDays: 1,
+    });
     expect(plan.statusCode, plan.body).toBe(200);
     const payer = newPayer();
     const start = Math.ceil(((await chain.chainNowMs()) + 60_000) / 1000) * 1000;
-    const created = await api('POST', '/v1/test-clocks', { name: 'portal', frozenTime: new Date(start).toISOString(), wallets: [payer.address] });
+    const created = await api('POST', '/v1/test-clocks', {
+      name: 'portal',
+      frozenTime: new Date(start).toISOString(),
+      wallets: [payer.address],
+    });
     expect(created.statusCode, created.body).toBe(200);
     const clock = created.json();
     const advance = async (toMs: number) => {
       const response = await api('POST', `/v1/test-clocks/${clock.id}/advance`, { frozenTime: new Date(toMs).toISOString() });
       expect(response.statusCode, response.body).toBe(200);
-      await until(async () => (await api('GET', `/v1/test-clocks/${clock.id}`)).json(), (c) => c.status === 'ready', 'the clock ready');
+      await until(
+        async () => (await api('GET', `/v1/test-clocks/${clock.id}`)).json(),
+        (c) => c.status === 'ready',
+        'the clock ready',
+      );
     };
 
     await chain.mint(payer.address, USDC(100));
@@ -118,7 +137,9 @@ describe('the customer portal in headless Chromium at 390 px', () => {
     expect(session.statusCode, session.body).toBe(200);
     const page = await context.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(session.json().url);
+    // The link is on the app's public base URL; here the app listens on its own port: same path and fragment.
+    const link = new URL(session.json().url);
+    await page.goto(`${baseUrl}${link.pathname}${link.hash}`);
     const card = page.locator(`[data-subscription-id="${subscriptionId}"]`);
     await card.waitFor({ timeout: 30_000 });
     expect(await page.locator('#merchant').textContent()).toBe('Acme Cloud');
@@ -134,7 +155,11 @@ describe('the customer portal in headless Chromium at 390 px', () => {
     await card.locator('select[name="feedback"]').selectOption('too_expensive');
     await card.locator('input[name="reason"]').fill('Over budget this year');
     await card.locator('[data-action="confirm-cancel"]').click();
-    await until(() => page.locator('#message').textContent(), (text) => /cancelled on/.test(text ?? ''), 'the confirmation');
+    await until(
+      () => page.locator('#message').textContent(),
+      (text) => /cancelled on/.test(text ?? ''),
+      'the confirmation',
+    );
     const nextCharge = page.locator(`[data-subscription-id="${subscriptionId}"] [data-field="next-charge"]`);
     expect(await nextCharge.textContent()).toMatch(/^Cancels on .*nothing more is charged/);
     expect(await page.locator('[data-action="uncancel"]').count()).toBe(1);
@@ -167,7 +192,11 @@ describe('the customer portal in headless Chromium at 390 px', () => {
 
     // The portal says so too.
     await page.reload();
-    await until(() => nextCharge.textContent().catch(() => ''), (text) => /^Cancelled on /.test(text ?? ''), 'the portal showing the cancel');
+    await until(
+      () => nextCharge.textContent().catch(() => ''),
+      (text) => /^Cancelled on /.test(text ?? ''),
+      'the portal showing the cancel',
+    );
     expect(await page.locator('#payments').textContent()).toContain('12.00 USDC');
     await page.close();
     expect((await api('DELETE', `/v1/test-clocks/${clock.id}`)).statusCode).toBe(200);

@@ -178,7 +178,10 @@ function start(token: string): void {
     if (open && s.cancelAtPeriodEnd) {
       const undo = el('button', 'Don’t cancel', 'secondary');
       undo.setAttribute('data-action', 'uncancel');
-      undo.addEventListener('click', () => void act(undo, `/subscriptions/${s.id}/uncancel`, {}, 'Your subscription will renew as before.'));
+      undo.addEventListener(
+        'click',
+        () => void act(undo, `/subscriptions/${s.id}/uncancel`, {}, 'Your subscription will renew as before.'),
+      );
       actions.append(undo);
     }
     const panels: HTMLElement[] = [];
@@ -241,7 +244,11 @@ function start(token: string): void {
       'No payments yet.',
     );
     const invoiceBody = byId('invoices')!.querySelector('tbody')!;
-    table('invoices', invoices.data.map((i) => [day(i.createdAt), `${i.number} (${i.status})`, usdc(i.total)]), 'No invoices.');
+    table(
+      'invoices',
+      invoices.data.map((i) => [day(i.createdAt), `${i.number} (${i.status})`, usdc(i.total)]),
+      'No invoices.',
+    );
     invoices.data.forEach((invoice, index) => {
       if (!invoice.pdfUrl) return;
       const link = el('a', 'PDF');

@@ -52,7 +52,8 @@ export function planChangeLine(item: PortalSubscription, plans: readonly PortalP
   const change = item.subscription.pendingPlanChange;
   if (!change) return null;
   const name = plans.find((p) => p.id === change.planId)?.name ?? 'the new plan';
-  if (change.status === 'scheduled' && change.effectiveAt) return `Switching to ${name} (${usdc(change.amount)}) on ${day(change.effectiveAt)}.`;
+  if (change.status === 'scheduled' && change.effectiveAt)
+    return `Switching to ${name} (${usdc(change.amount)}) on ${day(change.effectiveAt)}.`;
   if (change.status === 'requires_customer_action') {
     return `Switching to ${name} (${usdc(change.amount)}) needs your approval: it is more than you authorised per period.`;
   }
