@@ -308,7 +308,7 @@ describe('the portal', () => {
     expect(undone.json().subscription).toMatchObject({ cancelAtPeriodEnd: false, cancelAt: null, cancellationDetails: null });
     expect(await eventsOf(id, 'subscription.updated')).toHaveLength(2);
     const again = await portal('POST', `/subscriptions/${id}/uncancel`, token);
-    expect(again.statusCode).toBe(409);
+    expect(again.statusCode).toBe(403);
     expect(again.json().error.code).toBe('session_invalid_state');
   });
 
