@@ -58,8 +58,9 @@ function start(token: string): void {
     button.disabled = true;
     try {
       await call<PortalSubscription>(token, 'POST', path, body);
-      show('success', done);
+      // Redrawn first, so what the confirmation says is what the page shows.
       await load();
+      show('success', done);
     } catch (error) {
       show('error', error instanceof ApiError ? error.message : 'Something went wrong: ' + String(error));
       button.disabled = false;
