@@ -6,7 +6,7 @@ import { ApiError, UserMessageError, apiError, isUserRejection } from '../shared
 import { byId } from '../shared/page.js';
 import { safeRedirectUrl } from '../checkout/messages.js';
 import { configurationIdOf, signInWithWallet } from './sign-in.js';
-import { REASON_LABELS, day, discountLine, nextChargeLine, per, planChangeLine, statusLabel, usdc } from './text.js';
+import { REASON_LABELS, day, discountLine, nextChargeLine, paymentLabel, per, planChangeLine, statusLabel, usdc } from './text.js';
 import type { PortalInvoice, PortalPayment, PortalState, PortalSubscription } from './types.js';
 
 const TOKEN_KEY = 'billing-portal-token';
@@ -104,7 +104,8 @@ function start(token: string): void {
         ...(select.value ? { feedback: select.value } : {}),
         ...(comment.value.trim() ? { reason: comment.value.trim() } : {}),
       };
-      void act(confirm, `/subscriptions/${item.subscription.id}/cancel`, body, 'Your subscription is cancelled' + when + '.');
+      const done = atPeriodEnd ? `Your subscription ends${when}; nothing more is charged.` : 'Your subscription is cancelled.';
+      void act(confirm, `/subscriptions/${item.subscription.id}/cancel`, body, done);
     });
     return form;
   };
@@ -241,7 +242,7 @@ function start(token: string): void {
     if (subscriptions.data.length === 0) list.append(el('p', 'No subscriptions.', 'muted'));
     table(
       'payments',
-      payments.data.map((p) => [day(p.settledAt ?? p.createdAt), statusLabel(p.status), usdc(p.amount)]),
+      payments.data.map((p) => [day(p.settledAt ?? p.createdAt), paymentLabel(p.status), usdc(p.amount)]),
       'No payments yet.',
     );
     const invoiceBody = byId('invoices')!.querySelector('tbody')!;

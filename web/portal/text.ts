@@ -38,6 +38,10 @@ const STATUS_LABELS: Readonly<Record<string, string>> = {
 
 export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
 
+const PAYMENT_LABELS: Readonly<Record<string, string>> = { succeeded: 'Paid', pending: 'Pending', failed: 'Failed' };
+
+export const paymentLabel = (status: string) => PAYMENT_LABELS[status] ?? status;
+
 /** The line under a subscription's price: its next charge, its scheduled end, or why nothing comes. */
 export function nextChargeLine(item: PortalSubscription): string {
   const s = item.subscription;
