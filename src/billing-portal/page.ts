@@ -2,16 +2,10 @@
 // (src/hosted-pages/scripts.ts serves it). The session token is in the link's fragment, which the
 // browser never sends: the script reads it and calls /billing-portal/api/* with it as a bearer token.
 // Nothing merchant- or customer-provided is in this HTML; the script writes it as text.
+import { CHECKOUT_SECURITY_HEADERS } from '../checkout/page.js';
 
-/** Scripts and requests only from this origin; links out (returnUrl) are plain navigation. */
-export const PORTAL_SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'cache-control': 'no-store',
-};
+/** The hosted checkout's: scripts and requests only from this origin, no framing, no referrer, no cache. */
+export const PORTAL_SECURITY_HEADERS: Record<string, string> = CHECKOUT_SECURITY_HEADERS;
 
 export const PORTAL_SCRIPT_PATH = '/billing-portal/assets/portal.js';
 
