@@ -56,6 +56,9 @@ import { createPromotionCodeService } from './promotion-codes/service.js';
 import { registerDiscountRoutes } from './discounts/routes.js';
 import { createDiscountService } from './discounts/service.js';
 import { registerPlanChangeRoutes } from './subscription-plan-changes/routes.js';
+import { registerBillingPortalRoutes } from './billing-portal/routes.js';
+import { createBillingPortalService } from './billing-portal/service.js';
+import { createPortalSignIn } from './billing-portal/sign-in.js';
 import { createPlanChangeService } from './subscription-plan-changes/service.js';
 import { createPlanService } from './subscription-plans/service.js';
 import { registerTokenRoutes } from './tokens/routes.js';
@@ -258,7 +261,7 @@ export async function buildApp(deps: AppDeps) {
     }),
     { distDir: deps.config.dashboard.distDir },
   );
-  registerSubscriptionRoutes(app, (db) =>
+  const subscriptionsOn = (db: Sql) =>
     createSubscriptionService({
       sql: db,
       chain: deps.config.chain,
@@ -267,7 +270,21 @@ export async function buildApp(deps: AppDeps) {
       taskQueue: deps.config.temporalTaskQueue,
       onSignalError: (error, subscriptionId) =>
         app.log.warn({ err: error, subscriptionId }, 'cancel signal failed; the workflow sees the cancel before its next charge'),
-    }),
+    });
+  registerSubscriptionRoutes(app, subscriptionsOn);
+  registerBillingPortalRoutes(
+    app,
+    (db) =>
+      createBillingPortalService({
+        sql: db,
+        events,
+        publicBaseUrl: deps.config.publicBaseUrl,
+        subscriptions: subscriptionsOn(db),
+        planChanges: createPlanChangeService({ sql: db, events }),
+        discounts: createDiscountService({ sql: db, events }),
+      }),
+    createPortalSignIn({ sql: deps.sql, events, chain: deps.config.chain, publicBaseUrl: deps.config.publicBaseUrl }),
+    { distDir: deps.config.dashboard.distDir },
   );
   registerSubscriptionChargeRoutes(app, createChargeService({ sql: deps.sql, chain: deps.config.chain }));
   const payments = {

@@ -38,6 +38,8 @@ export const ID_PREFIXES = {
   discount: 'di',
   planChange: 'spc',
   billingMeter: 'mtr',
+  billingPortalSession: 'bps',
+  billingPortalConfiguration: 'bpc',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

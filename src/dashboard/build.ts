@@ -1,6 +1,6 @@
 // Builds the web dashboard (dashboard/, Vite + React) into dashboard/dist with
 // content-hashed asset names, and the hosted pages' scripts (web/: checkout,
-// store) into dashboard/dist/hosted under fixed names. `npm start` and the test global setup call it;
+// store, portal) into dashboard/dist/hosted under fixed names. `npm start` and the test global setup call it;
 // the build is skipped when dashboard/dist was built from the same sources
 // (a SHA-256 over every source file, recorded in dist/.source-hash), so
 // repeated runs cost a directory walk. Vite is a dev dependency: it runs in a
@@ -20,7 +20,11 @@ export const DASHBOARD_DIST_DIR = join(DASHBOARD_SOURCE_DIR, 'dist');
 /** The hosted pages' browser code (plain TypeScript, no React). */
 export const WEB_SOURCE_DIR = join(PROJECT_ROOT, 'web');
 /** Built file name -> entry under web/ (the names src/hosted-pages/scripts.ts serves). */
-export const HOSTED_ENTRIES = { 'checkout.js': 'checkout/main.ts', 'store.js': 'storefront/main.ts' } as const;
+export const HOSTED_ENTRIES = {
+  'checkout.js': 'checkout/main.ts',
+  'store.js': 'storefront/main.ts',
+  'portal.js': 'portal/main.ts',
+} as const;
 const HASH_FILE = '.source-hash';
 
 /** Files outside dashboard/ and web/ the builds import (shared constants), plus the lock file (tool versions). */

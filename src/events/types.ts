@@ -53,6 +53,8 @@ export const EVENT_TYPES = [
   'customer.discount.created',
   /** A subscription's discount ended (removed, replaced or used up); same data. */
   'customer.discount.deleted',
+  /** A customer portal session was created (issue 40, item 4); data.object is the session, without its url (the token is never stored). */
+  'billing_portal.session.created',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

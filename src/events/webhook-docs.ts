@@ -1,11 +1,12 @@
 // The `webhooks` section of the OpenAPI document (3.1): the body a webhook endpoint receives for
 // the failure events of token refusals, `payment.failed`, `refund.failed`, `agent.job_failed`,
 // `subscription.charge_failed` and `payment.deposit_sweep_blocked`, and of the coupon, promotion code
-// and discount events, and of cancel at period end and the trial notice (issue 40; an example body each,
-// coupon-event-examples.ts, subscription-event-examples.ts). Every body is the
+// and discount events, of cancel at period end and the trial notice, and of the customer portal (issue 40;
+// an example body each, coupon-event-examples.ts, subscription-event-examples.ts, billing-portal-event-examples.ts). Every body is the
 // envelope of src/webhooks/payload.ts; `data.object` references the resource's own component schema,
 // so the payload and the API object cannot drift. docs/events.md has the same in prose.
 import { REFUSAL_CODES } from '../chain/refusals.js';
+import { billingPortalEventExamples } from './billing-portal-event-examples.js';
 import { couponEventExamples } from './coupon-event-examples.js';
 import { planChangeEventExamples } from './plan-change-event-examples.js';
 import { subscriptionEventExamples } from './subscription-event-examples.js';
@@ -51,7 +52,8 @@ function webhook(type: EventType, summary: string, description: string, data: Js
 
 /** A state-change event (no refusal codes), with its example body. */
 function changeWebhook(type: EventType, summary: string, description: string, data: JsonSchema): JsonSchema {
-  const example = couponEventExamples[type] ?? planChangeEventExamples[type] ?? subscriptionEventExamples[type];
+  const example =
+    couponEventExamples[type] ?? planChangeEventExamples[type] ?? subscriptionEventExamples[type] ?? billingPortalEventExamples[type];
   return {
     post: {
       summary,
@@ -174,6 +176,12 @@ export function eventWebhooks(): Record<string, JsonSchema> {
   return {
     ...couponWebhooks(),
     ...subscriptionChangeWebhooks(),
+    'billing_portal.session.created': changeWebhook(
+      'billing_portal.session.created',
+      'A customer portal session was created',
+      'By `POST /v1/billing-portal/sessions` (the merchant’s link), or when a customer signed in with their wallet on the merchant’s public portal page (`returnUrl` null). `url` is always null here: the session’s token is kept only as a hash and returned only once, to whoever created it.',
+      withObject('BillingPortalSession'),
+    ),
     'payment.failed': webhook(
       'payment.failed',
       'A relayed payment failed',

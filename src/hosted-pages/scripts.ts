@@ -1,4 +1,4 @@
-// Serves the hosted pages' built scripts (checkout, store) at their fixed URLs.
+// Serves the hosted pages' built scripts (checkout, store, customer portal) at their fixed URLs.
 // Vite builds them from web/ into <dashboard dist>/hosted/ (src/dashboard/build.ts,
 // run by `npm start`, the test setup and the Dockerfile); the api only reads the
 // output. The names are fixed, not hashed, so the pages' URLs never change: the
@@ -11,8 +11,8 @@ import type { FastifyZodInstance } from '../http/types.js';
 
 export const HOSTED_SCRIPTS_DIR = 'hosted';
 
-/** The built files, one per web/ entry (web/checkout/main.ts, web/storefront/main.ts). */
-export type HostedScriptName = 'checkout.js' | 'store.js';
+/** The built files, one per web/ entry (web/checkout/main.ts, web/storefront/main.ts, web/portal/main.ts). */
+export type HostedScriptName = 'checkout.js' | 'store.js' | 'portal.js';
 
 export type HostedScriptRoute = {
   url: string;

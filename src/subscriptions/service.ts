@@ -69,12 +69,18 @@ export function createSubscriptionService({ sql, chain = {}, events, temporal, t
       return toPage(rows, query.limit, renderSubscription);
     },
 
-    async cancel(scope: MerchantScope, id: string, input: CancelSubscriptionBody): Promise<Subscription> {
+    /** `by`: who asked, the merchant (API, dashboard) or the subscriber (the customer portal). */
+    async cancel(
+      scope: MerchantScope,
+      id: string,
+      input: CancelSubscriptionBody,
+      by: repo.CancellationRequester = 'merchant',
+    ): Promise<Subscription> {
       if (input.atPeriodEnd) {
         return commitWithEvents(sql, events, async (tx, record) => {
           const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
           if (!row) throw notFound(id);
-          return scheduleCancel(tx, record, scope, row, { requestedBy: 'merchant', reason: input.reason, feedback: input.feedback });
+          return scheduleCancel(tx, record, scope, row, { requestedBy: by, reason: input.reason, feedback: input.feedback });
         });
       }
       const current = await repo.findSubscription(sql, scope, id);
@@ -94,14 +100,14 @@ export function createSubscriptionService({ sql, chain = {}, events, temporal, t
           {
             status: 'cancelled',
             cancelReason: input.reason ?? null,
-            cancelledBy: 'merchant',
+            cancelledBy: by,
             cancelledAt: await businessNow(tx, row),
             nextChargeAt: null,
             atRiskSince: null,
             // Now, not at the period end: a scheduled cancel is replaced by this one.
             cancelAtPeriodEnd: false,
             cancelAt: null,
-            cancellationRequestedBy: 'merchant',
+            cancellationRequestedBy: by,
             cancellationReason: input.reason ?? null,
             cancellationFeedback: input.feedback ?? null,
           },
@@ -113,7 +119,7 @@ export function createSubscriptionService({ sql, chain = {}, events, temporal, t
       });
       if (temporal) {
         try {
-          const cancelRequest = { by: 'merchant' as const, ...(input.reason !== undefined ? { reason: input.reason } : {}) };
+          const cancelRequest = { by, ...(input.reason !== undefined ? { reason: input.reason } : {}) };
           // A workflow that ended after the read above (it completed meanwhile) gets the on-chain cancel
           // it can no longer run queued instead. Any other failure is picked up by the workflow's
           // read-model check before its next charge.

@@ -1643,6 +1643,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/billing-portal/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a customer portal session
+         * @description A link (`url`) for one customer of this merchant and mode to a hosted page where they see their subscriptions (next charge amount and date, discount, pending plan change), payments and invoices, and cancel, undo a cancel at period end, switch plan or apply a promotion code as the portal configuration allows. The link works for one hour (`expiresAt`); only a hash of its token is kept, so the `url` is returned only here. An unknown customer, or another merchant’s or mode’s, is `invalid_request` (param `customerId`); `returnUrl` must be https (http only for localhost in test mode), else `invalid_request` (param `returnUrl`).
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["createBillingPortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing-portal/configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the portal configuration
+         * @description What the customer portal offers in this mode. Until it is changed: cancel at the end of the period with every reason offered, no plan switching, no promotion codes (`id` null).
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_read`.
+         */
+        get: operations["getBillingPortalConfiguration"];
+        put?: never;
+        /**
+         * Update the portal configuration
+         * @description Changes only the keys sent. `planSwitching.planIds`: plans of this merchant and mode, not archived (else `invalid_request`, param `planSwitching.planIds.<index>`); a customer may switch between them when their subscription is on one of them, under the rules of `POST /v1/subscriptions/{id}/change-plan`. An empty list turns switching off.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["updateBillingPortalConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subscription-charges/{id}": {
         parameters: {
             query?: never;
@@ -3213,6 +3263,62 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "billing_portal.session.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer portal session was created
+         * @description By `POST /v1/billing-portal/sessions` (the merchant’s link), or when a customer signed in with their wallet on the merchant’s public portal page (`returnUrl` null). `url` is always null here: the session’s token is kept only as a hash and returned only once, to whoever created it.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "billing_portal.session.created";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["BillingPortalSession"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment.failed": {
         parameters: {
             query?: never;
@@ -4301,7 +4407,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDeliveryInput"] | null;
         };
@@ -4836,6 +4942,86 @@ export interface components {
              * @description ISO 8601 timestamp.
              */
             createdAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "bps_01JD8ZX0000000000000000001",
+         *       "object": "billing_portal.session",
+         *       "url": "https://pay.example/billing-portal/session#bpt_x3Jc0n8WmJfQnYq3Gv7c5wOeZkYd2fNwR4s1uA9tLbE",
+         *       "expiresAt": "2026-12-10T15:02:00.000Z",
+         *       "customerId": "cus_01JD8ZX0000000000000000001",
+         *       "returnUrl": "https://saas.example/account",
+         *       "livemode": false,
+         *       "createdAt": "2026-12-10T14:02:00.000Z"
+         *     }
+         */
+        BillingPortalSessionInput: {
+            /** @description The session id (prefix `bps_`). */
+            id: string;
+            /** @constant */
+            object: "billing_portal.session";
+            /** @description The portal link for this one customer, valid until `expiresAt`. It carries the session token: send the customer there, never store or log it. Only its hash is kept, so it is returned only on creation (null in the `billing_portal.session.created` event). */
+            url: string | null;
+            /**
+             * Format: date-time
+             * @description One hour after creation.
+             */
+            expiresAt: string;
+            customerId: string;
+            /** @description Null for a session the customer opened by signing in with their wallet. */
+            returnUrl: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "bpc_01JD8ZX0000000000000000001",
+         *       "object": "billing_portal.configuration",
+         *       "cancel": {
+         *         "mode": "at_period_end",
+         *         "reasons": [
+         *           "too_expensive",
+         *           "unused",
+         *           "other"
+         *         ]
+         *       },
+         *       "planSwitching": {
+         *         "planIds": [
+         *           "plan_01JD8ZX0000000000000000001",
+         *           "plan_01JD8ZX0000000000000000002"
+         *         ]
+         *       },
+         *       "promotionCodes": false,
+         *       "livemode": false,
+         *       "updatedAt": "2026-12-10T14:02:00.000Z"
+         *     }
+         */
+        BillingPortalConfigurationInput: {
+            /** @description Prefix `bpc_`; null while the merchant has not changed the defaults. */
+            id: string | null;
+            /** @constant */
+            object: "billing_portal.configuration";
+            cancel: {
+                /**
+                 * @description `at_period_end` (default): the customer cancels at the end of the paid period; `now`: at once; `off`: no cancel in the portal.
+                 * @enum {string}
+                 */
+                mode: "off" | "now" | "at_period_end";
+                /** @description The reasons the portal offers on cancel (Stripe Billing feedback codes); the customer picks one, and may add a comment. */
+                reasons: ("customer_service" | "low_quality" | "missing_features" | "other" | "switched_service" | "too_complex" | "too_expensive" | "unused")[];
+            };
+            planSwitching: {
+                /** @description The plans a customer may switch between (their subscription must be on one of them); empty: plan switching is off. */
+                planIds: string[];
+            };
+            /** @description Whether the customer may apply a promotion code to a subscription (default false). */
+            promotionCodes: boolean;
+            livemode: boolean;
+            updatedAt: string | null;
         };
         InvoiceLineItemInput: {
             description: string;
@@ -6423,7 +6609,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDelivery"] | null;
         };
@@ -6958,6 +7144,86 @@ export interface components {
              * @description ISO 8601 timestamp.
              */
             createdAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "bps_01JD8ZX0000000000000000001",
+         *       "object": "billing_portal.session",
+         *       "url": "https://pay.example/billing-portal/session#bpt_x3Jc0n8WmJfQnYq3Gv7c5wOeZkYd2fNwR4s1uA9tLbE",
+         *       "expiresAt": "2026-12-10T15:02:00.000Z",
+         *       "customerId": "cus_01JD8ZX0000000000000000001",
+         *       "returnUrl": "https://saas.example/account",
+         *       "livemode": false,
+         *       "createdAt": "2026-12-10T14:02:00.000Z"
+         *     }
+         */
+        BillingPortalSession: {
+            /** @description The session id (prefix `bps_`). */
+            id: string;
+            /** @constant */
+            object: "billing_portal.session";
+            /** @description The portal link for this one customer, valid until `expiresAt`. It carries the session token: send the customer there, never store or log it. Only its hash is kept, so it is returned only on creation (null in the `billing_portal.session.created` event). */
+            url: string | null;
+            /**
+             * Format: date-time
+             * @description One hour after creation.
+             */
+            expiresAt: string;
+            customerId: string;
+            /** @description Null for a session the customer opened by signing in with their wallet. */
+            returnUrl: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "bpc_01JD8ZX0000000000000000001",
+         *       "object": "billing_portal.configuration",
+         *       "cancel": {
+         *         "mode": "at_period_end",
+         *         "reasons": [
+         *           "too_expensive",
+         *           "unused",
+         *           "other"
+         *         ]
+         *       },
+         *       "planSwitching": {
+         *         "planIds": [
+         *           "plan_01JD8ZX0000000000000000001",
+         *           "plan_01JD8ZX0000000000000000002"
+         *         ]
+         *       },
+         *       "promotionCodes": false,
+         *       "livemode": false,
+         *       "updatedAt": "2026-12-10T14:02:00.000Z"
+         *     }
+         */
+        BillingPortalConfiguration: {
+            /** @description Prefix `bpc_`; null while the merchant has not changed the defaults. */
+            id: string | null;
+            /** @constant */
+            object: "billing_portal.configuration";
+            cancel: {
+                /**
+                 * @description `at_period_end` (default): the customer cancels at the end of the paid period; `now`: at once; `off`: no cancel in the portal.
+                 * @enum {string}
+                 */
+                mode: "off" | "now" | "at_period_end";
+                /** @description The reasons the portal offers on cancel (Stripe Billing feedback codes); the customer picks one, and may add a comment. */
+                reasons: ("customer_service" | "low_quality" | "missing_features" | "other" | "switched_service" | "too_complex" | "too_expensive" | "unused")[];
+            };
+            planSwitching: {
+                /** @description The plans a customer may switch between (their subscription must be on one of them); empty: plan switching is off. */
+                planIds: string[];
+            };
+            /** @description Whether the customer may apply a promotion code to a subscription (default false). */
+            promotionCodes: boolean;
+            livemode: boolean;
+            updatedAt: string | null;
         };
         InvoiceLineItem: {
             description: string;
@@ -9854,7 +10120,7 @@ export interface operations {
                     /** @description An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery). */
                     url: string;
                     /** @description Event kinds to receive; `*` for all. */
-                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
+                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created")[];
                     /**
                      * @description Must match the mode of the key used (defaults to it); an endpoint receives events of its mode only.
                      * @enum {string}
@@ -10044,7 +10310,7 @@ export interface operations {
                      * @default webhook_endpoint.test
                      * @enum {string}
                      */
-                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted";
+                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
                 };
             };
         };
@@ -10198,7 +10464,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted")[];
+                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created")[];
                     /** @description Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`. */
                     forwardTo?: string;
                     /** @default  */
@@ -10322,7 +10588,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page: the id (`evt_...`) of its last object; the page starts below it. */
                 cursor?: string;
                 /** @description Only events of this exact kind. */
-                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "webhook_endpoint.test";
+                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "webhook_endpoint.test";
                 /** @description An object id (`ps_...`, `sub_...`, `inv_...`, `cus_...`, `re_...`, ...): the events about that object, and the events that name it as their related object (a subscription's `subscription.charged`, the session of an invoice). */
                 objectId?: string;
                 /** @description Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances. */
@@ -11426,6 +11692,155 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBillingPortalSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customerId": "cus_01JD8ZX0000000000000000001",
+                 *       "returnUrl": "https://saas.example/account"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The customer (of this merchant and mode) the portal is for. */
+                    customerId: string;
+                    /**
+                     * Format: uri
+                     * @description Where the portal's “Return to” link goes: https, or http on localhost in test mode.
+                     */
+                    returnUrl: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingPortalSession"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBillingPortalConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingPortalConfiguration"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateBillingPortalConfiguration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cancel": {
+                 *         "mode": "at_period_end",
+                 *         "reasons": [
+                 *           "too_expensive",
+                 *           "unused",
+                 *           "other"
+                 *         ]
+                 *       },
+                 *       "planSwitching": {
+                 *         "planIds": [
+                 *           "plan_01JD8ZX0000000000000000001",
+                 *           "plan_01JD8ZX0000000000000000002"
+                 *         ]
+                 *       },
+                 *       "promotionCodes": true
+                 *     }
+                 */
+                "application/json": {
+                    cancel?: {
+                        /**
+                         * @description `at_period_end` (default): the customer cancels at the end of the paid period; `now`: at once; `off`: no cancel in the portal.
+                         * @enum {string}
+                         */
+                        mode?: "off" | "now" | "at_period_end";
+                        /** @description The reasons the portal offers on cancel (Stripe Billing feedback codes); the customer picks one, and may add a comment. */
+                        reasons?: ("customer_service" | "low_quality" | "missing_features" | "other" | "switched_service" | "too_complex" | "too_expensive" | "unused")[];
+                    };
+                    planSwitching?: {
+                        /** @description The plans a customer may switch between (their subscription must be on one of them); empty: plan switching is off. */
+                        planIds: string[];
+                    };
+                    promotionCodes?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingPortalConfiguration"];
                 };
             };
             /** @description Default Response */
