@@ -31,7 +31,14 @@ import { renderEndedPage, renderReceiptPage } from './final-pages.js';
 import { checkoutPageState, showsDepositAddress } from './page-state.js';
 import { TRIAL_SLACK_SECONDS } from '../subscriptions/enrolment-match.js';
 import { renderCheckoutPage, renderNotFoundPage, renderPlanPage } from './page.js';
-import type { CheckoutEnrolBody, CheckoutEnrolment, CheckoutEnrolmentOffer, CheckoutPayBody, CheckoutPayment } from './schemas.js';
+import type {
+  CheckoutCustomerEmail,
+  CheckoutEnrolBody,
+  CheckoutEnrolment,
+  CheckoutEnrolmentOffer,
+  CheckoutPayBody,
+  CheckoutPayment,
+} from './schemas.js';
 
 /** Periods of allowance the enrolment page (and each renewal) asks the subscriber to permit. */
 export { PERMIT_PERIODS };
@@ -287,6 +294,18 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       // One QR per accepted network: the same address, that chain's token and id (EIP-681 `@chainId`).
       const uri = chainId === undefined ? deposit.paymentUri : deposit.networks.find((n) => n.chainId === chainId)?.paymentUri;
       return uri ? qrSvg(uri) : undefined;
+    },
+
+    /**
+     * The email typed on the payment page, while the session can still be paid. Unverified (anyone with the link can
+     * type one): a label of the payment and, at completion, of a customer that has none; never how a customer is found.
+     */
+    async setCustomerEmail(sessionId: string, email: string): Promise<CheckoutCustomerEmail> {
+      const row = await sessionRepo.findPaymentSessionById(sql, sessionId);
+      if (!row) throw new NotFoundError(`No such payment session: ${sessionId}.`, { param: 'id' });
+      if (!(await sessionRepo.setCustomerEmail(sql, row.id, email)))
+        throw new InvalidStateError(`The payment session is ${row.status}: its email can no longer change.`);
+      return { object: 'checkout_customer_email', sessionId: row.id, email };
     },
 
     async pay(sessionId: string, body: CheckoutPayBody): Promise<CheckoutPayment> {

@@ -162,6 +162,8 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         ...createdRangeOf(query),
         status: query.status,
         q: query.q,
+        customerId: query.customerId,
+        metadata: query.metadata,
         ...(query.chainId === undefined ? {} : { chainId: listedChainId(chain, scope.livemode, query.chainId)! }),
         before: decodeCursor(query.cursor),
         limit: query.limit,

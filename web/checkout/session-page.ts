@@ -145,6 +145,7 @@ export function startSessionPage(sessionId: string): void {
         );
       }
       step = 'sign';
+      await saveEmail();
       ui.show('info', 'Sign the payment in your wallet…');
       // On the time of the chain the payment goes to (the wallet is on it by now), not the device's;
       // a wallet that will not say gets the device's time, as before.
@@ -173,6 +174,23 @@ export function startSessionPage(sessionId: string): void {
       if (error instanceof UserMessageError) return ui.show('error', error.message);
       if (error instanceof ApiError) return ui.show('error', relayMessage(error.api, error.message));
       ui.show('error', somethingWentWrong(error));
+    }
+  }
+
+  // ---- The optional email (by wallet or by transfer): saved when the field is left, and before a payment. ----
+
+  let savedEmail = '';
+  async function saveEmail(): Promise<void> {
+    const input = byId<HTMLInputElement>('email');
+    const email = input?.value.trim() ?? '';
+    if (!input || !email || email === savedEmail) return;
+    if (!input.checkValidity()) return setText('email-message', 'That does not look like an email address.');
+    try {
+      await postJson('/checkout/' + encodeURIComponent(sessionId) + '/customer-email', { email });
+      savedEmail = email;
+      setText('email-message', 'Saved.');
+    } catch (error) {
+      setText('email-message', error instanceof ApiError ? error.message : 'Could not save the email.');
     }
   }
 
@@ -370,5 +388,6 @@ export function startSessionPage(sessionId: string): void {
   }
 
   ui.button.addEventListener('click', () => void pay());
+  byId('email')?.addEventListener('change', () => void saveEmail());
   void load();
 }
