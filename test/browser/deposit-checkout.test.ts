@@ -108,7 +108,7 @@ describe('hosted checkout paid by transfer, no wallet in the browser', () => {
     expect(await page.textContent('#support-link')).toContain('help@bakery.example');
     expect(await page.getAttribute('#cancel-link', 'href')).toBe('https://bakery.example/cart');
     await page.waitForSelector('#deposit-qr:not([hidden])');
-    expect(await page.textContent('#deposit-countdown')).toMatch(/Expires in (\d+:\d\d|\d+ h \d\d min|\d+ days? \d+ h)/);
+    expect(await page.textContent('#deposit-countdown')).toMatch(/^Expires in \d+ (days?|hours?|min|s)\b/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await mkdir(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: `${SCREENSHOT_DIR}/checkout-transfer-390.png`, fullPage: true });
