@@ -129,7 +129,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
   ): Promise<CheckoutEnrolmentOffer> {
     const { offered, onClock } = await offeredTo(plan, wallet);
     const settings = chosenPlanChain(offered, chainId);
-    const merchant = await sessionRepo.findMerchantDisplay(sql, plan.merchantId);
+    const merchant = await sessionRepo.findMerchantDisplay(sql, plan);
     // The terms name the merchant's payout on the enrolment's chain (its own there, else the account's).
     const payout = await findPayoutAddressOn(sql, plan, settings.chainId);
     if (!merchant || !payout)
@@ -249,11 +249,12 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       const state = checkoutPageState(row);
       if (state === 'payable' || state === 'processing') return { status: 200, html: renderCheckoutPage(row.id) };
       const [merchant, context] = await Promise.all([
-        sessionRepo.findMerchantDisplay(sql, row.merchantId),
+        sessionRepo.findMerchantDisplay(sql, row),
         sessionRepo.findCheckoutContext(sql, row),
       ]);
       const seller = {
-        name: context.storeName || merchant?.name || 'the merchant',
+        // The one merchant name (merchantDisplayNameSql: the store's name first), as on invoices and emails.
+        name: merchant?.name || 'the merchant',
         supportEmail: context.supportEmail,
         purchase: row.productName ?? (context.invoiceNumber ? `Invoice ${context.invoiceNumber}` : null),
       };

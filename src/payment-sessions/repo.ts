@@ -2,6 +2,7 @@
 import type { Db } from '../db/client.js';
 import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
 import { metadataSql } from '../http/metadata.js';
+import { merchantDisplayNameSql } from '../merchants/repo.js';
 import type { MerchantScope } from '../http/principal.js';
 import type { PaymentSessionStatus } from './schemas.js';
 
@@ -296,13 +297,14 @@ export async function markCancelled(db: Db, id: string): Promise<boolean> {
   return rows.length === 1;
 }
 
+/** The merchant as customers see it in a mode: its one display name (merchantDisplayNameSql), payout and accepted chains. */
 export async function findMerchantDisplay(
   db: Db,
-  merchantId: string,
+  owner: { merchantId: string; livemode: boolean },
 ): Promise<{ name: string; payoutAddress: string | null; acceptedChainIds: string[] | null } | undefined> {
   const [row] = await db<{ name: string; payoutAddress: string | null; acceptedChainIds: string[] | null }[]>`
-    select coalesce(business_name, name) as name, payout_address as "payoutAddress",
-           accepted_chain_ids::text[] as "acceptedChainIds" from merchants where id = ${merchantId}`;
+    select ${merchantDisplayNameSql(db, owner.livemode)} as name, payout_address as "payoutAddress",
+           accepted_chain_ids::text[] as "acceptedChainIds" from merchants where id = ${owner.merchantId}`;
   return row;
 }
 

@@ -290,19 +290,16 @@ export function startSessionPage(sessionId: string): void {
   // ---- What the customer pays for: store, product or invoice with its line items, support, links. ----
 
   function describePurchase(session: CheckoutSession): void {
-    if (session.storeName || session.merchantName) document.title = 'Pay ' + (session.storeName || session.merchantName);
+    // The one merchant name (docs/decisions.md, One merchant name): the store's title is not a second one.
+    if (session.merchantName) document.title = 'Pay ' + session.merchantName;
     const logo = byId<HTMLImageElement>('store-logo');
     if (logo && session.logoUrl && /^https:/.test(session.logoUrl)) {
-      logo.setAttribute('alt', (session.storeName || session.merchantName) + ' logo');
+      logo.setAttribute('alt', session.merchantName + ' logo');
       logo.onload = () => (logo.hidden = false);
       logo.src = session.logoUrl;
     }
     const what = session.productName || (session.invoice ? 'Invoice ' + session.invoice.number : '');
-    if (what) {
-      const from =
-        session.storeName && session.merchantName && session.storeName !== session.merchantName ? ' from ' + session.merchantName : '';
-      setText('description', what + from);
-    }
+    if (what) setText('description', what);
     const items = byId<HTMLTableElement>('items');
     const body = items?.querySelector('tbody');
     if (items && body && session.invoice && session.invoice.lineItems.length) {
@@ -343,7 +340,7 @@ export function startSessionPage(sessionId: string): void {
     try {
       const session = await getJson<CheckoutSession>(sessionUrl);
       state.session = session;
-      setText('merchant', session.storeName || session.merchantName || 'Checkout');
+      setText('merchant', session.merchantName || 'Checkout');
       describePurchase(session);
       // No address here: the only address a customer may send to is the session's deposit address
       // below (the merchant's payout address is never matched to this order).
