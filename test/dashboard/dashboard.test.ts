@@ -1023,6 +1023,8 @@ describe('daily operations: detail pages, lists, events', () => {
     await form.getByRole('button', { name: 'Create payment link' }).click();
     const created = page.getByRole('status', { name: 'Payment link' });
     await created.getByText(/Payment link for 12\.34 USDC/).waitFor();
+    // The one countdown formatter: a week reads in days, never minutes.
+    expect(await created.textContent()).toMatch(/Expires in (7 days|6 days 23 hours)/);
     const url = (await created.getByRole('link').getAttribute('href'))!;
     expect(url).toMatch(/\/checkout\/ps_\w+$/);
     const id = url.split('/').pop()!;
