@@ -54,7 +54,9 @@ export type CheckoutPayBody = z.infer<typeof checkoutPayBody>;
 
 /** The optional email of the hosted payment page (docs/decisions.md, One-off payers as customers). */
 export const checkoutCustomerEmailBody = z.object({
-  email: emailAddress(254).describe("The payer's email. Kept on the session; copied to the paying wallet's customer only when it has none."),
+  email: emailAddress(254).describe(
+    "The payer's email. Kept on the session; copied to the paying wallet's customer only when it has none.",
+  ),
 });
 export const checkoutCustomerEmail = z
   .object({

@@ -248,10 +248,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       if (!row) return { status: 404, html: renderNotFoundPage() };
       const state = checkoutPageState(row);
       if (state === 'payable' || state === 'processing') return { status: 200, html: renderCheckoutPage(row.id) };
-      const [merchant, context] = await Promise.all([
-        sessionRepo.findMerchantDisplay(sql, row),
-        sessionRepo.findCheckoutContext(sql, row),
-      ]);
+      const [merchant, context] = await Promise.all([sessionRepo.findMerchantDisplay(sql, row), sessionRepo.findCheckoutContext(sql, row)]);
       const seller = {
         // The one merchant name (merchantDisplayNameSql: the store's name first), as on invoices and emails.
         name: merchant?.name || 'the merchant',

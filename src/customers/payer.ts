@@ -7,10 +7,7 @@ import { newId } from '../ids.js';
 import { setSessionCustomer, type PaymentSessionRow } from '../payment-sessions/repo.js';
 import { customerOfPayingWallet } from './repo.js';
 
-type PaidSession = Pick<
-  PaymentSessionRow,
-  'id' | 'merchantId' | 'livemode' | 'payer' | 'depositSender' | 'customerId' | 'customerEmail'
->;
+type PaidSession = Pick<PaymentSessionRow, 'id' | 'merchantId' | 'livemode' | 'payer' | 'depositSender' | 'customerId' | 'customerEmail'>;
 
 /** The wallet shown to have paid the session (lower-case), or null when none or several paid it. */
 export function payingWalletOf(session: Pick<PaymentSessionRow, 'payer' | 'depositSender'>): string | null {

@@ -15,7 +15,9 @@ export const customer = z
       .string()
       .nullable()
       .describe('The first email the customer left at checkout (enrolment or payment page), when they left one; unverified.'),
-    firstSeenAt: timestamp.describe('When the wallet was first seen paying this merchant in this mode (an enrolment or a completed payment).'),
+    firstSeenAt: timestamp.describe(
+      'When the wallet was first seen paying this merchant in this mode (an enrolment or a completed payment).',
+    ),
     subscriptionCount: z.number().int().describe('Subscriptions of this customer, in any status.'),
     activeSubscriptionCount: z.number().int().describe('Subscriptions not ended: trialing, active, at_risk or paused.'),
     lastSubscribedAt: timestamp.nullable().describe("When the customer's newest subscription was created."),

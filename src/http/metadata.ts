@@ -30,10 +30,7 @@ const METADATA_QUERY_PREFIX = 'metadata[';
  * `param` `metadata.<key>`: a key of 1 to 40 characters without brackets, one string value (a repeated key is refused).
  */
 export const metadataQuery = z
-  .record(
-    z.string().regex(/^[^[\]]{1,40}$/, 'must be 1 to 40 characters without brackets, as in metadata[key]=value'),
-    z.string().max(500),
-  )
+  .record(z.string().regex(/^[^[\]]{1,40}$/, 'must be 1 to 40 characters without brackets, as in metadata[key]=value'), z.string().max(500))
   .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must have at most ${METADATA_MAX_KEYS} keys`)
   .optional()
   .meta({ style: 'deepObject', explode: true })

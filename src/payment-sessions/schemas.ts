@@ -170,12 +170,9 @@ export const paymentSession = z
       .string()
       .nullable()
       .describe(
-        "The customer of the paying wallet (`payer`), set when the session completes: found or created by wallet, never by email. Null before, and when several wallets paid it (docs/decisions.md, One-off payers as customers).",
+        'The customer of the paying wallet (`payer`), set when the session completes: found or created by wallet, never by email. Null before, and when several wallets paid it (docs/decisions.md, One-off payers as customers).',
       ),
-    customerEmail: z
-      .string()
-      .nullable()
-      .describe('The email the payer gave on the hosted page (optional, unverified), if any.'),
+    customerEmail: z.string().nullable().describe('The email the payer gave on the hosted page (optional, unverified), if any.'),
     transactionHash: z.string().nullable().describe('The transaction that paid the session, once completed.'),
     completedAt: timestamp.nullable(),
     x402: z

@@ -76,7 +76,12 @@ async function relayPayment(sessionId: string) {
     nonce: randomNonce(),
   };
   const signature = await signAuthorization(signer, await readDomain(stack.pub, settings.token), 'TransferWithAuthorization', message);
-  const authorization = { ...message, value: AMOUNT.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() };
+  const authorization = {
+    ...message,
+    value: AMOUNT.toString(),
+    validAfter: message.validAfter.toString(),
+    validBefore: message.validBefore.toString(),
+  };
   const res = await t.app.inject({
     method: 'POST',
     url: '/v1/relay/payments',
@@ -131,7 +136,10 @@ describe('one-off payers as customers', () => {
     await relayPayment(second.id);
     expect((await completed(second.id)).customerId).toBe(signerCustomer);
     paidBySigner.push(second.id);
-    expect((await api('GET', `/v1/customers/${signerCustomer}`)).json()).toMatchObject({ email: 'payer@example.com', completedPaymentCount: 2 });
+    expect((await api('GET', `/v1/customers/${signerCustomer}`)).json()).toMatchObject({
+      email: 'payer@example.com',
+      completedPaymentCount: 2,
+    });
     expect(await customerPayments(signerCustomer)).toEqual([...paidBySigner].reverse());
   });
 
