@@ -6,6 +6,7 @@ import { useState, type ReactNode } from 'react';
 import { useModeChains } from '../modeChains.ts';
 import { dayEnd, dayStart, metadataFilter } from '../pages/filters.ts';
 import { Field, Select } from './Form.tsx';
+import { MetadataField } from './Metadata.tsx';
 
 export type ListQuery = {
   status?: string;
@@ -41,7 +42,6 @@ export function useListFilters(
     chainId: chosenChain || undefined,
     ...(options.byMetadata ? metadataFilter(metadata) : {}),
   };
-  const metadataInvalid = options.byMetadata && metadata !== '' && Object.keys(metadataFilter(metadata)).length === 0;
   const element = (
     <form
       className="filters"
@@ -67,16 +67,7 @@ export function useListFilters(
       <Field label="Created from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
       <Field label="Created to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
       <Field label="Search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={searchHint} />
-      {options.byMetadata && (
-        <Field
-          label="Metadata"
-          type="search"
-          value={metadataInput}
-          onChange={(e) => setMetadataInput(e.target.value)}
-          placeholder="key=value"
-          {...(metadataInvalid ? { hint: 'Write key=value (exact match).' } : {})}
-        />
-      )}
+      {options.byMetadata && <MetadataField value={metadataInput} onChange={setMetadataInput} />}
       <button type="submit" className="secondary">
         Search
       </button>

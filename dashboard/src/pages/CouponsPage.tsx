@@ -9,7 +9,7 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ActionButton, ActionForm, Field, Select, optionalText, text } from '../components/Form.tsx';
 import { MoneyField } from '../components/MoneyField.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
-import { metadataText } from '../components/Metadata.tsx';
+import { MetadataField, metadataText } from '../components/Metadata.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { metadataFilter } from './filters.ts';
 import { describeCoupon } from '../coupons.ts';
@@ -210,13 +210,7 @@ export function CouponsPage() {
           setMetadata(metadataInput.trim());
         }}
       >
-        <Field
-          label="Metadata"
-          type="search"
-          value={metadataInput}
-          onChange={(e) => setMetadataInput(e.target.value)}
-          placeholder="key=value"
-        />
+        <MetadataField value={metadataInput} onChange={setMetadataInput} />
         <button type="submit" className="secondary">
           Search
         </button>
