@@ -71,7 +71,7 @@ export function createAgentRecoveryActivities({ sql, events, emails, publicBaseU
       const token = newRenewalToken();
       const { eventIds, emailId } = await sql.begin(async (tx) => {
         const config = await agentRepo.findConfig(tx, scope);
-        const [merchant, plan] = await Promise.all([findMerchantDisplay(tx, sub.merchantId), findPlanById(tx, sub.planId)]);
+        const [merchant, plan] = await Promise.all([findMerchantDisplay(tx, sub), findPlanById(tx, sub.planId)]);
         const merchantName = merchant?.name ?? 'the merchant';
         const planName = plan?.name ?? 'your subscription';
         const eventIds: (string | undefined)[] = [];

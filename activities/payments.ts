@@ -12,6 +12,7 @@ import type { EventType } from '../src/events/types.js';
 import * as invoiceRepo from '../src/invoices/repo.js';
 import { renderInvoice } from '../src/invoices/api-shape.js';
 import { invoiceWorkflowRun } from '../src/invoices/starts.js';
+import { attachPayingCustomer } from '../src/customers/payer.js';
 import * as sessionRepo from '../src/payment-sessions/repo.js';
 import { renderPaymentSession } from '../src/payment-sessions/api-shape.js';
 import { settleLateDeposits } from '../src/payment-sessions/deposit-accounting.js';
@@ -58,6 +59,8 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
         if (!(await sessionRepo.markCompleted(tx, input.sessionId, input.transactionHash))) return false;
         // A start of this session's workflow still queued would run a second workflow for a finished session.
         await discardPendingWorkflowStarts(tx, input.sessionId);
+        // The wallet that paid becomes (or is found as) the merchant's customer, before the event renders it.
+        await attachPayingCustomer(tx, (await sessionRepo.findPaymentSessionById(tx, input.sessionId))!);
         const row = (await sessionRepo.findPaymentSessionById(tx, input.sessionId))!;
         await record({
           merchantId: row.merchantId,

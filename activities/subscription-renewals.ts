@@ -65,7 +65,7 @@ export function createSubscriptionRenewalActivities({ sql, subscriptionChain, em
           return { notice: 'already_noticed' as const, emailId: null };
         }
         if (!sub.customerEmail) return { notice: 'no_email' as const, emailId: null };
-        const [merchant, plan] = await Promise.all([findMerchantDisplay(tx, sub.merchantId), findPlanById(tx, sub.planId)]);
+        const [merchant, plan] = await Promise.all([findMerchantDisplay(tx, sub), findPlanById(tx, sub.planId)]);
         const merchantName = merchant?.name ?? 'the merchant';
         const planName = plan?.name ?? 'your subscription';
         const amount = `${formatUnits(BigInt(sub.amount), 6)} USDC`;

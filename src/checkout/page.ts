@@ -121,6 +121,12 @@ const TRANSFER_PANEL = `
     <div class="muted" id="deposit-countdown"></div>
   </section>`;
 
+/** Optional, for paying by wallet or by transfer alike: kept on the session by POST /checkout/{id}/customer-email. */
+const PAYER_EMAIL = `
+  <div id="payer-email"><label class="muted" for="email">Your email (optional, shared with the seller)</label>
+  <input id="email" type="email" maxlength="254" autocomplete="email" style="display:block;width:100%;margin-top:4px;padding:8px;font-size:1rem;border:1px solid #ccd2dd;border-radius:8px;box-sizing:border-box">
+  <div class="muted" id="email-message" aria-live="polite"></div></div>`;
+
 /** The page of one payment session. */
 export function renderCheckoutPage(sessionId: string): string {
   return frame(
@@ -130,7 +136,7 @@ export function renderCheckoutPage(sessionId: string): string {
   <h1 id="merchant">Loading…</h1>
   <div class="muted" id="description">Pay with your wallet</div>
   <table id="items" hidden><tbody></tbody></table>
-  <div class="amount" id="amount">&nbsp;</div>${NETWORK_CHOICE}
+  <div class="amount" id="amount">&nbsp;</div>${NETWORK_CHOICE}${PAYER_EMAIL}
   <button id="pay" type="button" disabled>Pay with wallet</button>
   <div id="message" role="status" aria-live="polite"></div>
   <div class="muted" id="details"></div>${TRANSFER_PANEL}

@@ -108,7 +108,7 @@ export function createRenewalService({ sql, chain, temporal, taskQueue }: Renewa
     async renewalOffer(subscriptionId: string, token: string): Promise<CheckoutRenewalOffer> {
       const sub = await subscriptionFor(subscriptionId, token);
       const [merchant, plan, onChain] = await Promise.all([
-        sessionRepo.findMerchantDisplay(sql, sub.merchantId),
+        sessionRepo.findMerchantDisplay(sql, sub),
         planRepo.findPlanById(sql, sub.planId),
         readChain(sub),
       ]);

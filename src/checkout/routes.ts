@@ -22,6 +22,8 @@ import {
   checkoutEnrolmentQuery,
   checkoutPageParams,
   checkoutPayBody,
+  checkoutCustomerEmail,
+  checkoutCustomerEmailBody,
   depositQrQuery,
   checkoutPayParams,
   checkoutPayment,
@@ -91,6 +93,25 @@ export function registerCheckoutRoutes(
     handler: async (request, reply) => {
       reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
       return withSafeChainErrors(() => checkout.pay(request.params.id, request.body));
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/checkout/:id/customer-email',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary: 'Leave an email on a payment session (used by the hosted checkout page)',
+      description:
+        "Public and same-origin, like the page: the optional email field of the hosted payment page, for a payment by wallet or by transfer. Accepted while the session is open or processing (else `session_invalid_state`); the last one given is kept. It is a label, never verified: when the session completes, the paying wallet's customer (found or created by wallet) takes it only if it has no email yet.",
+      params: checkoutPayParams,
+      body: checkoutCustomerEmailBody,
+      response: { 200: checkoutCustomerEmail },
+    },
+    handler: async (request, reply) => {
+      reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      return checkout.setCustomerEmail(request.params.id, request.body.email);
     },
   });
 

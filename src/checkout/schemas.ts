@@ -51,6 +51,21 @@ export const checkoutPayment = z
   .meta({ id: 'CheckoutPayment' });
 
 export type CheckoutPayBody = z.infer<typeof checkoutPayBody>;
+
+/** The optional email of the hosted payment page (docs/decisions.md, One-off payers as customers). */
+export const checkoutCustomerEmailBody = z.object({
+  email: emailAddress(254).describe(
+    "The payer's email. Kept on the session; copied to the paying wallet's customer only when it has none.",
+  ),
+});
+export const checkoutCustomerEmail = z
+  .object({
+    object: z.literal('checkout_customer_email'),
+    sessionId: z.string(),
+    email: z.string(),
+  })
+  .meta({ id: 'CheckoutCustomerEmail' });
+export type CheckoutCustomerEmail = z.infer<typeof checkoutCustomerEmail>;
 export type CheckoutPayment = z.infer<typeof checkoutPayment>;
 
 export const checkoutPlanParams = z.object({ planId: idParam('plan') });

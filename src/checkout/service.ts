@@ -31,7 +31,14 @@ import { renderEndedPage, renderReceiptPage } from './final-pages.js';
 import { checkoutPageState, showsDepositAddress } from './page-state.js';
 import { TRIAL_SLACK_SECONDS } from '../subscriptions/enrolment-match.js';
 import { renderCheckoutPage, renderNotFoundPage, renderPlanPage } from './page.js';
-import type { CheckoutEnrolBody, CheckoutEnrolment, CheckoutEnrolmentOffer, CheckoutPayBody, CheckoutPayment } from './schemas.js';
+import type {
+  CheckoutCustomerEmail,
+  CheckoutEnrolBody,
+  CheckoutEnrolment,
+  CheckoutEnrolmentOffer,
+  CheckoutPayBody,
+  CheckoutPayment,
+} from './schemas.js';
 
 /** Periods of allowance the enrolment page (and each renewal) asks the subscriber to permit. */
 export { PERMIT_PERIODS };
@@ -122,7 +129,7 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
   ): Promise<CheckoutEnrolmentOffer> {
     const { offered, onClock } = await offeredTo(plan, wallet);
     const settings = chosenPlanChain(offered, chainId);
-    const merchant = await sessionRepo.findMerchantDisplay(sql, plan.merchantId);
+    const merchant = await sessionRepo.findMerchantDisplay(sql, plan);
     // The terms name the merchant's payout on the enrolment's chain (its own there, else the account's).
     const payout = await findPayoutAddressOn(sql, plan, settings.chainId);
     if (!merchant || !payout)
@@ -241,12 +248,10 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       if (!row) return { status: 404, html: renderNotFoundPage() };
       const state = checkoutPageState(row);
       if (state === 'payable' || state === 'processing') return { status: 200, html: renderCheckoutPage(row.id) };
-      const [merchant, context] = await Promise.all([
-        sessionRepo.findMerchantDisplay(sql, row.merchantId),
-        sessionRepo.findCheckoutContext(sql, row),
-      ]);
+      const [merchant, context] = await Promise.all([sessionRepo.findMerchantDisplay(sql, row), sessionRepo.findCheckoutContext(sql, row)]);
       const seller = {
-        name: context.storeName || merchant?.name || 'the merchant',
+        // The one merchant name (merchantDisplayNameSql: the store's name first), as on invoices and emails.
+        name: merchant?.name || 'the merchant',
         supportEmail: context.supportEmail,
         purchase: row.productName ?? (context.invoiceNumber ? `Invoice ${context.invoiceNumber}` : null),
       };
@@ -287,6 +292,18 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
       // One QR per accepted network: the same address, that chain's token and id (EIP-681 `@chainId`).
       const uri = chainId === undefined ? deposit.paymentUri : deposit.networks.find((n) => n.chainId === chainId)?.paymentUri;
       return uri ? qrSvg(uri) : undefined;
+    },
+
+    /**
+     * The email typed on the payment page, while the session can still be paid. Unverified (anyone with the link can
+     * type one): a label of the payment and, at completion, of a customer that has none; never how a customer is found.
+     */
+    async setCustomerEmail(sessionId: string, email: string): Promise<CheckoutCustomerEmail> {
+      const row = await sessionRepo.findPaymentSessionById(sql, sessionId);
+      if (!row) throw new NotFoundError(`No such payment session: ${sessionId}.`, { param: 'id' });
+      if (!(await sessionRepo.setCustomerEmail(sql, row.id, email)))
+        throw new InvalidStateError(`The payment session is ${row.status}: its email can no longer change.`);
+      return { object: 'checkout_customer_email', sessionId: row.id, email };
     },
 
     async pay(sessionId: string, body: CheckoutPayBody): Promise<CheckoutPayment> {

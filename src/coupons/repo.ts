@@ -1,5 +1,6 @@
 // SQL for coupons. The redemption counter moves only by a conditional UPDATE (see redeemCoupon).
 import type { Db } from '../db/client.js';
+import { metadataSql } from '../http/metadata.js';
 import type { MerchantScope } from '../http/principal.js';
 
 export type CouponDuration = 'once' | 'repeating' | 'forever';
@@ -73,10 +74,15 @@ export async function deleteCoupon(db: Db, id: string): Promise<void> {
   await db`update coupons set deleted_at = now(), updated_at = now() where id = ${id} and deleted_at is null`;
 }
 
-export async function listCoupons(db: Db, scope: MerchantScope, page: { before?: string; limit: number }): Promise<CouponRow[]> {
+export async function listCoupons(
+  db: Db,
+  scope: MerchantScope,
+  page: { before?: string; limit: number; metadata?: Record<string, string> },
+): Promise<CouponRow[]> {
   return db<CouponRow[]>`
     select ${columns(db)} from coupons
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and deleted_at is null
+      ${metadataSql(db, 'metadata', page.metadata)}
       ${page.before ? db`and id < ${page.before}` : db``}
     order by id desc limit ${page.limit + 1}`;
 }

@@ -2,6 +2,7 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
+import { foldMetadataQuery } from '../http/metadata.js';
 import { requestScope } from '../http/principal.js';
 import { coupon, couponList, couponListQuery, couponParams, createCouponBody, deletedCoupon, updateCouponBody } from './schemas.js';
 import type { CouponService } from './service.js';
@@ -35,10 +36,11 @@ export function registerCouponRoutes(app: FastifyZodInstance, coupons: ServiceOn
     method: 'GET',
     url: '/v1/coupons',
     config: { access: access.scope('plans_read') },
+    preValidation: foldMetadataQuery,
     schema: {
       tags: ['Coupons'],
       summary: 'List coupons',
-      description: 'Coupons not deleted, newest first.',
+      description: 'Coupons not deleted, newest first; `metadata[key]=value` keeps those whose metadata holds every pair given.',
       operationId: 'listCoupons',
       querystring: couponListQuery,
       response: { 200: couponList },

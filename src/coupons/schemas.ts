@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { amountString, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
-import { metadataField } from '../http/metadata.js';
+import { metadataField, metadataQuery } from '../http/metadata.js';
 import { percentToBasisPoints } from './discount-amount.js';
 
 export const COUPON_DURATIONS = ['once', 'repeating', 'forever'] as const;
@@ -93,7 +93,7 @@ export const deletedCoupon = z
 
 export const couponParams = z.object({ id: pathId('coupon') });
 export const couponList = listOf(coupon);
-export const couponListQuery = listQueryOf('coupon');
+export const couponListQuery = listQueryOf('coupon').extend({ metadata: metadataQuery });
 
 export type CreateCouponBody = z.infer<typeof createCouponBody>;
 export type Coupon = z.infer<typeof coupon>;

@@ -83,7 +83,11 @@ export function createCouponService({ sql, events }: { sql: Sql; events: EventDi
     },
 
     async list(scope: MerchantScope, query: CouponListQuery): Promise<Page<Coupon>> {
-      const rows = await repo.listCoupons(sql, scope, { before: decodeCursor(query.cursor), limit: query.limit });
+      const rows = await repo.listCoupons(sql, scope, {
+        before: decodeCursor(query.cursor),
+        limit: query.limit,
+        metadata: query.metadata,
+      });
       return toPage(rows, query.limit, (row) => renderCoupon(row));
     },
 

@@ -1,4 +1,4 @@
-// SQL for customers: one per (merchant, mode, wallet address).
+// SQL for customers: one per (merchant, mode, wallet address), from subscriptions and one-off payments.
 import type { Db } from '../db/client.js';
 import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
 
@@ -25,20 +25,38 @@ export async function upsertCustomer(
   return row!;
 }
 
+/**
+ * The customer of a wallet that paid a one-off payment, created on first sight. An email typed at checkout is
+ * kept only where the customer has none (unverified: it never replaces one, nor picks the customer).
+ */
+export async function customerOfPayingWallet(
+  db: Db,
+  input: { id: string; merchantId: string; livemode: boolean; walletAddress: string; email: string | null },
+): Promise<string> {
+  const [row] = await db<{ id: string }[]>`
+    insert into customers (id, merchant_id, livemode, wallet_address, email)
+    values (${input.id}, ${input.merchantId}, ${input.livemode}, ${input.walletAddress.toLowerCase()}, ${input.email})
+    on conflict (merchant_id, livemode, wallet_address) do update set email = coalesce(customers.email, excluded.email)
+    returning id`;
+  return row!.id;
+}
+
 /** A customer with the counts the customer list shows. */
 export type CustomerSummaryRow = CustomerRow & {
   subscriptionCount: number;
   activeSubscriptionCount: number;
   lastSubscribedAt: Date | null;
   succeededChargeCount: number;
+  completedPaymentCount: number;
 };
 
 const summaryColumns = (db: Db) =>
   db`c.id, c.merchant_id as "merchantId", c.livemode, c.wallet_address as "walletAddress", c.email, c.created_at as "createdAt",
      coalesce(s.total, 0)::int as "subscriptionCount", coalesce(s.open, 0)::int as "activeSubscriptionCount",
-     s.last_created as "lastSubscribedAt", coalesce(ch.succeeded, 0)::int as "succeededChargeCount"`;
+     s.last_created as "lastSubscribedAt", coalesce(ch.succeeded, 0)::int as "succeededChargeCount",
+     coalesce(ps.completed, 0)::int as "completedPaymentCount"`;
 
-// Counted per customer of the page only (at most 101 rows), through subscriptions of that customer.
+// Counted per customer of the page only (at most 101 rows), through its subscriptions and its one-off payments.
 const summaryJoins = (db: Db) =>
   db`left join lateral (
        select count(*) as total,
@@ -50,7 +68,10 @@ const summaryJoins = (db: Db) =>
        select count(*) as succeeded from subscription_charges sc
        join subscriptions sub on sub.id = sc.subscription_id
        where sub.customer_id = c.id and sc.status = 'succeeded'
-     ) ch on true`;
+     ) ch on true
+     left join lateral (
+       select count(*) as completed from payment_sessions p where p.customer_id = c.id and p.status = 'completed'
+     ) ps on true`;
 
 export async function listCustomers(
   db: Db,

@@ -17,7 +17,7 @@ export function registerCustomerRoutes(app: FastifyZodInstance, customers: Custo
       tags: CUSTOMERS,
       summary: 'List customers',
       description:
-        "Newest first. A customer is a wallet that enrolled in one of the merchant's plans, with its subscription and charge counts.",
+        "Newest first. A customer is a wallet that enrolled in one of the merchant's plans or paid one of its payment sessions (docs/decisions.md, One-off payers as customers), with its subscription, charge and payment counts.",
       querystring: customerListQuery,
       response: { 200: customerList },
     },

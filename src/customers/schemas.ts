@@ -1,6 +1,6 @@
 // Response shapes of customers. A customer is a wallet seen paying a merchant
-// (today: enrolling in a subscription through hosted checkout), one per
-// merchant, mode and wallet address; the service creates them, the API only reads.
+// (enrolling in a subscription, or paying a payment session), one per merchant,
+// mode and wallet address; the service creates them, the API only reads.
 import { z } from 'zod';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
@@ -11,12 +11,21 @@ export const customer = z
     id: z.string(),
     object: z.literal('customer'),
     walletAddress: z.string().describe("The customer's wallet (lower-case hex); one customer per wallet, merchant and mode."),
-    email: z.string().nullable().describe('The email the customer left at checkout, when they left one.'),
-    firstSeenAt: timestamp.describe('When the wallet was first seen paying this merchant in this mode.'),
+    email: z
+      .string()
+      .nullable()
+      .describe('The first email the customer left at checkout (enrolment or payment page), when they left one; unverified.'),
+    firstSeenAt: timestamp.describe(
+      'When the wallet was first seen paying this merchant in this mode (an enrolment or a completed payment).',
+    ),
     subscriptionCount: z.number().int().describe('Subscriptions of this customer, in any status.'),
     activeSubscriptionCount: z.number().int().describe('Subscriptions not ended: trialing, active, at_risk or paused.'),
     lastSubscribedAt: timestamp.nullable().describe("When the customer's newest subscription was created."),
     succeededChargeCount: z.number().int().describe("Periodic charges that succeeded, over all of the customer's subscriptions."),
+    completedPaymentCount: z
+      .number()
+      .int()
+      .describe('One-off payments (payment sessions) the wallet paid, completed; list them with GET /v1/payment-sessions?customerId=.'),
     livemode: z.boolean(),
   })
   .meta({ id: 'Customer' });

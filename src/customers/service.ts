@@ -1,4 +1,4 @@
-// Reading customers (created by the subscription projection, never through the API).
+// Reading customers (created by the subscription projection and by completed payments, never through the API).
 import { createdRangeOf } from '../http/list-filters.js';
 import type { Sql } from '../db/client.js';
 import { NotFoundError } from '../errors.js';
@@ -18,6 +18,7 @@ export function renderCustomer(row: repo.CustomerSummaryRow): Customer {
     activeSubscriptionCount: row.activeSubscriptionCount,
     lastSubscribedAt: row.lastSubscribedAt?.toISOString() ?? null,
     succeededChargeCount: row.succeededChargeCount,
+    completedPaymentCount: row.completedPaymentCount,
     livemode: row.livemode,
   };
 }

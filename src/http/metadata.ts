@@ -1,6 +1,7 @@
 // `metadata` on the objects that take it (coupons and promotion codes first): the merchant's own
 // key-value pairs, Stripe's limits, returned as given and never interpreted.
 import { z } from 'zod';
+import type { Db } from '../db/client.js';
 
 export const METADATA_MAX_KEYS = 50;
 
@@ -17,4 +18,45 @@ export function mergeMetadata(current: Record<string, string>, update: Record<st
     else merged[key] = value;
   }
   return merged;
+}
+
+// ---- Lists filtered by metadata, Stripe's way: `?metadata[order]=1234&metadata[plan]=pro` (exact values, all must match).
+
+const METADATA_QUERY_PREFIX = 'metadata[';
+
+/**
+ * The list query's `metadata` filter. The query string arrives flat (`metadata[order]` is one key); the route's
+ * preValidation (foldMetadataQuery) folds those keys into this object, so a bad key is refused by this schema with
+ * `param` `metadata.<key>`: a key of 1 to 40 characters without brackets, one string value (a repeated key is refused).
+ */
+export const metadataQuery = z
+  .record(z.string().regex(/^[^[\]]{1,40}$/, 'must be 1 to 40 characters without brackets, as in metadata[key]=value'), z.string().max(500))
+  .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must have at most ${METADATA_MAX_KEYS} keys`)
+  .optional()
+  .meta({ style: 'deepObject', explode: true })
+  .describe(
+    'Only objects whose metadata holds every given pair, exactly: `metadata[key]=value` (repeat with other keys to require several).',
+  );
+
+/**
+ * preValidation of a list route taking `metadata`: moves each `metadata[key]` query key into `query.metadata.key`
+ * (a key without its closing bracket keeps its bracket, so the schema refuses it rather than the filter dropping it).
+ */
+export async function foldMetadataQuery(request: { query: unknown }): Promise<void> {
+  const query = request.query as Record<string, unknown> | null;
+  if (!query || typeof query !== 'object') return;
+  for (const key of Object.keys(query)) {
+    if (!key.startsWith(METADATA_QUERY_PREFIX)) continue;
+    const inner = key.endsWith(']') ? key.slice(METADATA_QUERY_PREFIX.length, -1) : key.slice(METADATA_QUERY_PREFIX.length - 1);
+    const folded = (query.metadata && typeof query.metadata === 'object' ? query.metadata : {}) as Record<string, unknown>;
+    folded[inner] = query[key];
+    query.metadata = folded;
+    delete query[key];
+  }
+}
+
+/** `and <column> @> {...}` for a metadata filter (jsonb containment: the GIN index of the list, exact string values). */
+export function metadataSql(db: Db, column: string, metadata: Record<string, string> | undefined) {
+  if (!metadata || Object.keys(metadata).length === 0) return db``;
+  return db`and ${db(column)} @> ${db.json(metadata)}::jsonb`;
 }

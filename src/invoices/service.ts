@@ -70,7 +70,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
   }
 
   async function documentOf(row: repo.InvoiceRow): Promise<InvoiceDocument> {
-    const merchant = await sessionRepo.findMerchantDisplay(sql, row.merchantId);
+    const merchant = await sessionRepo.findMerchantDisplay(sql, row);
     return invoiceDocument(row, merchant?.name ?? 'Your supplier', publicBaseUrl);
   }
 
@@ -173,7 +173,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
           // invoice, its workflow and `invoice.sent` (the first acceptance) stay as they are.
           if (!row.customerEmail)
             throw new InvalidStateError('The invoice has no customerEmail: it cannot be sent.', { param: 'customerEmail' });
-          const merchant = await sessionRepo.findMerchantDisplay(tx, scope.merchantId);
+          const merchant = await sessionRepo.findMerchantDisplay(tx, scope);
           const email = invoiceEmail(row, merchant?.name ?? 'Your supplier', publicBaseUrl);
           return { row, start: undefined, resent: await queueEmail(tx, { ...scope, to: row.customerEmail, ...email, kind: 'invoice' }) };
         }
@@ -183,7 +183,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
         if (!row.customerEmail) {
           throw new InvalidStateError('The invoice has no customerEmail: it cannot be sent.', { param: 'customerEmail' });
         }
-        const merchant = await sessionRepo.findMerchantDisplay(tx, scope.merchantId);
+        const merchant = await sessionRepo.findMerchantDisplay(tx, scope);
         const email = invoiceEmail(row, merchant?.name ?? 'Your supplier', publicBaseUrl);
         const emailId = await queueEmail(tx, { ...scope, to: row.customerEmail, ...email, kind: 'invoice' });
         // The invoice workflow delivers this email itself (so it knows when SMTP accepted it);

@@ -154,6 +154,16 @@ export async function setIdpSubject(db: Db, id: string, subject: string): Promis
 }
 
 /** Where the merchant receives funds (the relay pays only to it); set by business onboarding and the dev seed. */
+/**
+ * The one name customers see for a merchant in a mode, on every customer-facing surface (hosted payment, enrolment
+ * and renewal pages, invoices and their PDF, receipts, emails): the name of its storefront in that mode (the public
+ * name it chose for buyers), else the business name given at onboarding, else the account's name. An expression
+ * over a `merchants` row (docs/decisions.md, One merchant name).
+ */
+export const merchantDisplayNameSql = (db: Db, livemode: boolean) =>
+  db`coalesce((select sf.name from storefronts sf where sf.merchant_id = merchants.id and sf.livemode = ${livemode}),
+              merchants.business_name, merchants.name)`;
+
 export async function setPayoutAddress(db: Db, id: string, payoutAddress: string | null): Promise<void> {
   await db`update merchants set payout_address = ${payoutAddress} where id = ${id}`;
 }

@@ -38,7 +38,9 @@ export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl:
     invoiceId: row.invoiceId,
     productId: row.productId,
     productName: row.productName,
-    payer: row.payer,
+    payer: payerOf(row),
+    customerId: row.customerId,
+    customerEmail: row.customerEmail,
     transactionHash: row.transactionHash,
     completedAt: row.completedAt?.toISOString() ?? null,
     x402: row.x402
@@ -58,6 +60,12 @@ export function renderPaymentSession(row: repo.PaymentSessionRow, publicBaseUrl:
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** The paying wallet: the relayed payment's signer, else the one sender of the transfers credited to it (checksummed). */
+function payerOf(row: Pick<repo.PaymentSessionRow, 'payer' | 'depositSender'>): string | null {
+  if (row.payer) return row.payer;
+  return row.depositSender ? getAddress(row.depositSender) : null;
 }
 
 /** EIP-681: a transfer of `amount` base units of `token` to `to` on chain `chainId` (what wallets read from a QR code). */

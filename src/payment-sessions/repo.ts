@@ -1,6 +1,8 @@
 // SQL for payment sessions.
 import type { Db } from '../db/client.js';
 import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
+import { metadataSql } from '../http/metadata.js';
+import { merchantDisplayNameSql } from '../merchants/repo.js';
 import type { MerchantScope } from '../http/principal.js';
 import type { PaymentSessionStatus } from './schemas.js';
 
@@ -51,6 +53,12 @@ export type PaymentSessionRow = {
   acceptedChains: AcceptedChain[] | null;
   /** The chain of `transactionHash` (the relayed payment's or the completing deposit's); null until completed. */
   transactionChainId: string | null;
+  /** The customer of the wallet that paid it (set at completion; docs/decisions.md "One-off payers as customers"). */
+  customerId: string | null;
+  /** The email typed on the hosted page, unverified. */
+  customerEmail: string | null;
+  /** The one wallet whose credited transfers paid it (lower-case); null for none or several. */
+  depositSender: string | null;
   createdAt: Date;
 };
 
@@ -135,6 +143,9 @@ const columns = (db: Db) =>
         (select d.chain_id from deposits d where d.payment_session_id = s.id and d.transaction_hash = s.transaction_hash
          order by d.id limit 1),
         case when s.transaction_hash is not null then s.chain_id end))::text as "transactionChainId",
+     s.customer_id as "customerId", s.customer_email as "customerEmail",
+     (select case when count(distinct lower(d.from_address)) = 1 then min(lower(d.from_address)) end
+      from deposits d where d.payment_session_id = s.id and d.status = 'credited') as "depositSender",
      s.created_at as "createdAt"`;
 
 export async function insertPaymentSession(
@@ -183,7 +194,13 @@ export async function lockPaymentSession(db: Db, scope: MerchantScope, id: strin
   return findPaymentSession(db, scope, id);
 }
 
-export type PaymentSessionFilter = CreatedRange & { status?: PaymentSessionRow['status']; q?: string; chainId?: number };
+export type PaymentSessionFilter = CreatedRange & {
+  status?: PaymentSessionRow['status'];
+  q?: string;
+  chainId?: number;
+  customerId?: string;
+  metadata?: Record<string, string>;
+};
 
 export async function listPaymentSessions(
   db: Db,
@@ -195,6 +212,8 @@ export async function listPaymentSessions(
     where s.merchant_id = ${scope.merchantId} and s.livemode = ${scope.livemode}
       ${page.status ? db`and s.status = ${page.status}` : db``}
       ${page.chainId === undefined ? db`` : acceptsChain(db, page.chainId)}
+      ${page.customerId ? db`and s.customer_id = ${page.customerId}` : db``}
+      ${metadataSql(db, 's.metadata', page.metadata)}
       ${createdRangeSql(db, 's.created_at', page)}
       ${page.q ? searchSessions(db, scope, page.q) : db``}
       ${page.before ? db`and s.id < ${page.before}` : db``}
@@ -206,10 +225,12 @@ function acceptsChain(db: Db, chainId: number) {
   return db`and (s.accepted_chains @> ${db.json([{ chainId }])}::jsonb or (s.accepted_chains is null and s.chain_id = ${chainId}))`;
 }
 
-/** A session matching `q`: its id, payer or transaction hash, or the email prefix of its payer's customer. */
+/** A session matching `q`: its id, payer or transaction hash, or the email prefix of its payer's (or its own) customer. */
 function searchSessions(db: Db, scope: MerchantScope, q: string) {
   return db`and (s.id = ${q} or lower(s.payer) = ${q.toLowerCase()} or s.transaction_hash = ${q}
     or lower(s.payer) in (select c.wallet_address from customers c
+      where c.merchant_id = ${scope.merchantId} and c.livemode = ${scope.livemode} and lower(c.email) like ${lowerPrefixPattern(q)})
+    or s.customer_id in (select c.id from customers c
       where c.merchant_id = ${scope.merchantId} and c.livemode = ${scope.livemode} and lower(c.email) like ${lowerPrefixPattern(q)}))`;
 }
 
@@ -249,6 +270,19 @@ export async function reopenAfterFailure(db: Db, id: string): Promise<void> {
     where id = ${id} and status = 'processing'`;
 }
 
+/** The customer of the wallet that paid, and the email typed at checkout, kept on the session (completion). */
+export async function setSessionCustomer(db: Db, id: string, customerId: string): Promise<void> {
+  await db`update payment_sessions set customer_id = ${customerId}, updated_at = now() where id = ${id} and customer_id is null`;
+}
+
+/** The email the payer typed on the hosted page (the last one given before the session ended). */
+export async function setCustomerEmail(db: Db, id: string, email: string): Promise<boolean> {
+  const rows = await db`
+    update payment_sessions set customer_email = ${email}, updated_at = now()
+    where id = ${id} and status in ('open', 'processing') returning id`;
+  return rows.length === 1;
+}
+
 /** open -> expired. Returns false when the session was not open (paid, processing, cancelled). */
 export async function markExpired(db: Db, id: string): Promise<boolean> {
   const rows = await db`
@@ -263,13 +297,14 @@ export async function markCancelled(db: Db, id: string): Promise<boolean> {
   return rows.length === 1;
 }
 
+/** The merchant as customers see it in a mode: its one display name (merchantDisplayNameSql), payout and accepted chains. */
 export async function findMerchantDisplay(
   db: Db,
-  merchantId: string,
+  owner: { merchantId: string; livemode: boolean },
 ): Promise<{ name: string; payoutAddress: string | null; acceptedChainIds: string[] | null } | undefined> {
   const [row] = await db<{ name: string; payoutAddress: string | null; acceptedChainIds: string[] | null }[]>`
-    select coalesce(business_name, name) as name, payout_address as "payoutAddress",
-           accepted_chain_ids::text[] as "acceptedChainIds" from merchants where id = ${merchantId}`;
+    select ${merchantDisplayNameSql(db, owner.livemode)} as name, payout_address as "payoutAddress",
+           accepted_chain_ids::text[] as "acceptedChainIds" from merchants where id = ${owner.merchantId}`;
   return row;
 }
 

@@ -2,6 +2,7 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
+import { foldMetadataQuery } from '../http/metadata.js';
 import { publishableKeyId, requestApiKeyId, requestScope } from '../http/principal.js';
 import {
   checkoutSession,
@@ -46,9 +47,12 @@ export function registerPaymentSessionRoutes(app: FastifyZodInstance, sessions: 
     method: 'GET',
     url: '/v1/payment-sessions',
     config: { access: access.scope('payment_sessions_read') },
+    preValidation: foldMetadataQuery,
     schema: {
       tags: ['Payment sessions'],
       summary: 'List payment sessions',
+      description:
+        "Newest first. Filters combine: `customerId` (the paying wallet's customer), `metadata[key]=value` (exact, every pair given must match), `status`, `chainId`, the created-at window and `q`.",
       querystring: paymentSessionListQuery,
       response: { 200: paymentSessionList },
     },

@@ -1,7 +1,8 @@
 // Request and response shapes of payment sessions (the spec shows only the id;
 // these descriptions are the documentation in /openapi.json).
 import { z } from 'zod';
-import { amountString, chainIdField, chainIdQuery, pathId, timestamp } from '../http/schemas.js';
+import { amountString, chainIdField, chainIdQuery, idParam, pathId, timestamp } from '../http/schemas.js';
+import { metadataQuery } from '../http/metadata.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 
@@ -159,7 +160,19 @@ export const paymentSession = z
         'The storefront product this session was bought for (the buy button of the public store page), if any; it stays set when the product is archived later.',
       ),
     productName: z.string().nullable().describe("The product's name when it was bought (as the customer saw it on the store page)."),
-    payer: z.string().nullable().describe('The paying wallet, once a payment was submitted.'),
+    payer: z
+      .string()
+      .nullable()
+      .describe(
+        'The paying wallet: the signer of the relayed payment once one was submitted, else the `from` of the transfers credited to the deposit address (null while none arrived, or when several wallets sent them).',
+      ),
+    customerId: z
+      .string()
+      .nullable()
+      .describe(
+        'The customer of the paying wallet (`payer`), set when the session completes: found or created by wallet, never by email. Null before, and when several wallets paid it (docs/decisions.md, One-off payers as customers).',
+      ),
+    customerEmail: z.string().nullable().describe('The email the payer gave on the hosted page (optional, unverified), if any.'),
     transactionHash: z.string().nullable().describe('The transaction that paid the session, once completed.'),
     completedAt: timestamp.nullable(),
     x402: z
@@ -326,6 +339,8 @@ export const paymentSessionList = listOf(paymentSession);
 export const paymentSessionListQuery = listQueryOf('paymentSession').extend({
   status: z.enum(PAYMENT_SESSION_STATUSES).optional().describe('Only sessions in this status.'),
   chainId: chainIdQuery.describe('Only sessions that accept this chain (EIP-155 id).'),
+  customerId: idParam('customer').optional().describe("Only this customer's payments (`cus_...`)."),
+  metadata: metadataQuery,
   ...createdRangeQuery,
   q: searchQuery(
     'the session id, the payer wallet address (any letter case), the transaction hash (exact), or the start of the email of the ' +

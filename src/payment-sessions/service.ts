@@ -57,7 +57,7 @@ export async function insertSessionInTx(
   },
 ): Promise<repo.PaymentSessionRow> {
   const modeFirst = chainFor(chain, scope.livemode);
-  const merchant = await repo.findMerchantDisplay(tx, scope.merchantId);
+  const merchant = await repo.findMerchantDisplay(tx, scope);
   // On a clock with a chain of its own the session is paid there only: the chain whose time the clock moves
   // (issue 39). A fork has the test chain's token and contracts at the same addresses.
   if (input.clockChainId && input.acceptedChainIds)
@@ -162,6 +162,8 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
         ...createdRangeOf(query),
         status: query.status,
         q: query.q,
+        customerId: query.customerId,
+        metadata: query.metadata,
         ...(query.chainId === undefined ? {} : { chainId: listedChainId(chain, scope.livemode, query.chainId)! }),
         before: decodeCursor(query.cursor),
         limit: query.limit,
@@ -192,7 +194,7 @@ export function createPaymentSessionService({ sql, chain, publicBaseUrl, tempora
     async getForCheckout(id: string): Promise<CheckoutSession> {
       const row = await repo.findPaymentSessionById(sql, id);
       if (!row) throw new NotFoundError(`No such payment session: ${id}.`, { param: 'id' });
-      const [merchant, context] = await Promise.all([repo.findMerchantDisplay(sql, row.merchantId), repo.findCheckoutContext(sql, row)]);
+      const [merchant, context] = await Promise.all([repo.findMerchantDisplay(sql, row), repo.findCheckoutContext(sql, row)]);
       return {
         id: row.id,
         object: 'checkout_session',

@@ -1,5 +1,6 @@
 // SQL for promotion codes. The redemption counter moves only by a conditional UPDATE (see redeemPromotionCode).
 import type { Db } from '../db/client.js';
+import { metadataSql } from '../http/metadata.js';
 import type { MerchantScope } from '../http/principal.js';
 
 export type PromotionCodeRow = {
@@ -71,7 +72,7 @@ export async function updatePromotionCode(
 export async function listPromotionCodes(
   db: Db,
   scope: MerchantScope,
-  page: { before?: string; limit: number; code?: string; couponId?: string; active?: boolean },
+  page: { before?: string; limit: number; code?: string; couponId?: string; active?: boolean; metadata?: Record<string, string> },
 ): Promise<PromotionCodeRow[]> {
   return db<PromotionCodeRow[]>`
     select ${columns(db)} from promotion_codes
@@ -80,6 +81,7 @@ export async function listPromotionCodes(
       ${page.code === undefined ? db`` : db`and lower(code) = lower(${page.code})`}
       ${page.couponId === undefined ? db`` : db`and coupon_id = ${page.couponId}`}
       ${page.active === undefined ? db`` : db`and active = ${page.active}`}
+      ${metadataSql(db, 'metadata', page.metadata)}
     order by id desc limit ${page.limit + 1}`;
 }
 

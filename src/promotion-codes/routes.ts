@@ -2,6 +2,7 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
+import { foldMetadataQuery } from '../http/metadata.js';
 import { requestScope } from '../http/principal.js';
 import {
   createPromotionCodeBody,
@@ -48,6 +49,7 @@ export function registerPromotionCodeRoutes(app: FastifyZodInstance, codes: Serv
     method: 'GET',
     url: '/v1/promotion-codes',
     config: { access: access.scope('plans_read') },
+    preValidation: foldMetadataQuery,
     schema: {
       tags: ['Promotion codes'],
       summary: 'List promotion codes',

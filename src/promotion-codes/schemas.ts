@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
-import { metadataField } from '../http/metadata.js';
+import { metadataField, metadataQuery } from '../http/metadata.js';
 
 export const PROMOTION_CODE_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;
 
@@ -65,6 +65,7 @@ export const promotionCodeListQuery = listQueryOf('promotionCode').extend({
     .transform((value) => value === 'true')
     .optional()
     .describe('`true`: only active codes; `false`: only inactive ones. Absent: all.'),
+  metadata: metadataQuery,
 });
 
 export type CreatePromotionCodeBody = z.infer<typeof createPromotionCodeBody>;

@@ -85,6 +85,7 @@ export function createPromotionCodeService({ sql, events }: { sql: Sql; events: 
         ...(query.code !== undefined ? { code: query.code } : {}),
         ...(query.coupon !== undefined ? { couponId: query.coupon } : {}),
         ...(query.active !== undefined ? { active: query.active } : {}),
+        metadata: query.metadata,
       });
       return toPage(rows, query.limit, renderPromotionCode);
     },

@@ -155,7 +155,7 @@ export function createRefundService({
   async function queueClaimEmail(tx: Db, row: repo.RefundRow, invoiceId: string | null): Promise<string[]> {
     const invoice = invoiceId ? await invoiceRepo.findInvoice(tx, row, invoiceId) : undefined;
     if (!invoice?.customerEmail || !row.claimToken) return [];
-    const merchant = await sessionRepo.findMerchantDisplay(tx, row.merchantId);
+    const merchant = await sessionRepo.findMerchantDisplay(tx, row);
     const email = claimEmail({
       merchantName: merchant?.name ?? 'The merchant',
       amount: row.amount,
@@ -518,7 +518,7 @@ export function createRefundService({
     async claimView(token: string): Promise<ClaimView | undefined> {
       const refund = await repo.findRefundByClaimToken(sql, token);
       if (!refund) return undefined;
-      const merchant = await sessionRepo.findMerchantDisplay(sql, refund.merchantId);
+      const merchant = await sessionRepo.findMerchantDisplay(sql, refund);
       return {
         merchantName: merchant?.name ?? 'The merchant',
         amount: refund.amount,

@@ -29,7 +29,7 @@ export function createChargeService({ sql, chain }: { sql: Sql; chain: ChainConf
       if (row.status !== 'succeeded') {
         throw new InvalidStateError(`Only a succeeded charge has a receipt; this one is ${row.status}.`, { param: 'id' });
       }
-      const merchant = await findMerchantDisplay(sql, scope.merchantId);
+      const merchant = await findMerchantDisplay(sql, scope);
       return renderChargeReceiptPdf(row, merchant?.name ?? 'Your supplier', 'USDC');
     },
 

@@ -108,7 +108,7 @@ describe('hosted checkout paid by transfer, no wallet in the browser', () => {
     expect(await page.textContent('#support-link')).toContain('help@bakery.example');
     expect(await page.getAttribute('#cancel-link', 'href')).toBe('https://bakery.example/cart');
     await page.waitForSelector('#deposit-qr:not([hidden])');
-    expect(await page.textContent('#deposit-countdown')).toMatch(/Expires in (\d+:\d\d|\d+ h \d\d min|\d+ days? \d+ h)/);
+    expect(await page.textContent('#deposit-countdown')).toMatch(/^Expires in \d+ (days?|hours?|min|s)\b/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await mkdir(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: `${SCREENSHOT_DIR}/checkout-transfer-390.png`, fullPage: true });
@@ -116,6 +116,10 @@ describe('hosted checkout paid by transfer, no wallet in the browser', () => {
     // Clicking the wallet button without a wallet points to the transfer.
     await page.click('#pay');
     expect(await page.textContent('#message')).toContain('Send the transfer below');
+    // The optional email, left before paying by transfer: kept on the session (a label, never how a customer is found).
+    await page.fill('#email', 'buyer@bakery.example');
+    await page.press('#email', 'Tab');
+    await page.waitForFunction(() => document.getElementById('email-message')?.textContent === 'Saved.');
 
     const viemChain = chainDefinition(chain.info.chainId, chain.info.rpcUrl);
     const wallet = createWalletClient({ account: payer, chain: viemChain, transport: http(chain.info.rpcUrl) });
@@ -134,6 +138,23 @@ describe('hosted checkout paid by transfer, no wallet in the browser', () => {
     expect(await page.textContent('#receipt-transaction')).toBe(hash);
     expect((await page.content()).toLowerCase()).not.toContain(session.deposit.address.toLowerCase());
     await page.screenshot({ path: `${SCREENSHOT_DIR}/checkout-transfer-390-paid.png`, fullPage: true });
+    // The transfer's sender is the payer, and its wallet's customer took the email (docs/decisions.md, One-off payers).
+    const paid = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/v1/payment-sessions/${session.id}`,
+        headers: { authorization: `Bearer ${merchant.secretKey}` },
+      })
+    ).json();
+    expect(paid).toMatchObject({ payer: payer.address, customerEmail: 'buyer@bakery.example', customerId: expect.stringMatching(/^cus_/) });
+    const customer = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/v1/customers/${paid.customerId}`,
+        headers: { authorization: `Bearer ${merchant.secretKey}` },
+      })
+    ).json();
+    expect(customer).toMatchObject({ walletAddress: payer.address.toLowerCase(), email: 'buyer@bakery.example' });
     await page.close();
   });
 

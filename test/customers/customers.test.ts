@@ -119,6 +119,7 @@ describe('customers', () => {
         activeSubscriptionCount: 1,
         lastSubscribedAt: expect.any(String),
         succeededChargeCount: 1,
+        completedPaymentCount: 0,
         livemode: false,
       },
     ]);

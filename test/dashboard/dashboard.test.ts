@@ -958,7 +958,7 @@ describe('daily operations: detail pages, lists, events', () => {
     expect(csv.name).toMatch(/^payment-sessions-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'id,amount,currency,status,payer,transaction_hash,invoice_id,product,created_at,completed_at,chain_id,amount_refunded',
+      'id,amount,currency,status,payer,transaction_hash,invoice_id,product,created_at,completed_at,chain_id,amount_refunded,customer_id,metadata',
     );
     const counted = await db.sql<
       { n: number }[]
@@ -966,12 +966,52 @@ describe('daily operations: detail pages, lists, events', () => {
     const n = counted[0]!.n;
     expect(lines.length - 1).toBe(n);
     expect(lines.find((line) => line.startsWith(sessionId))).toBe(
-      `${sessionId},42,USDC,completed,${payer},${hash},,,${await rowTime(sessionId, 'created_at')},${await rowTime(sessionId, 'completed_at')},84532,0`,
+      `${sessionId},42,USDC,completed,${payer},${hash},,,${await rowTime(sessionId, 'created_at')},${await rowTime(sessionId, 'completed_at')},84532,0,,{}`,
     );
     await page
       .getByRole('status')
       .filter({ hasText: `${n} rows exported.` })
       .waitFor();
+  });
+
+  it("shows a payment's customer and metadata, finds it by a metadata pair, and lists it on the customer's page", async () => {
+    // A one-off payment attached to its paying wallet's customer (docs/decisions.md, One-off payers as customers).
+    const wallet = `0x${'c5'.repeat(20)}`;
+    const customerId = newId('customer');
+    await db.sql`insert into customers (id, merchant_id, livemode, wallet_address, email)
+                 values (${customerId}, ${merchant.merchantId}, false, ${wallet}, 'walk-in@example.com')`;
+    const paid = newId('paymentSession');
+    await db.sql`insert into payment_sessions (id, merchant_id, livemode, amount, currency, status, pay_to, token, chain_id, expires_at,
+                   payer, transaction_hash, completed_at, customer_id, customer_email, metadata)
+                 values (${paid}, ${merchant.merchantId}, false, 7000000, 'USDC', 'completed', ${DEV_ACCOUNTS.merchant.address},
+                   '0x5fbdb2315678afecb367f032d93f642f64180aa3', 31337, now() + interval '1 day', ${getAddress(wallet)}, ${`0x${'cd'.repeat(32)}`},
+                   now(), ${customerId}, 'walk-in@example.com', ${db.sql.json({ order: 'D-42', channel: 'counter' })})`;
+    await page.goto(`${baseUrl}/dashboard/payments/${paid}`);
+    const facts = page.getByRole('region', { name: 'Payment' });
+    await facts.getByTestId('metadata').getByText('D-42').waitFor();
+    expect(await facts.getByTestId('metadata').textContent()).toContain('channel');
+    expect(await facts.getByTestId('payment-customer').getByRole('link').textContent()).toBe(customerId);
+    expect(await facts.textContent()).toContain('walk-in@example.com');
+
+    // The Metadata search of the payments list: exact pair, only this payment.
+    await open('Payments');
+    const filters = page.getByRole('search', { name: 'Filters' });
+    await filters.getByLabel('Metadata').fill('order=D-42');
+    await filters.getByRole('button', { name: 'Search' }).click();
+    const table = page.getByRole('table', { name: 'Payment sessions' });
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    expect(await table.locator('tbody tr').first().textContent()).toContain('order=D-42');
+    await filters.getByLabel('Metadata').fill('order=D-4');
+    await filters.getByRole('button', { name: 'Search' }).click();
+    await table.getByText('No payment sessions match').waitFor();
+
+    // The customer's page lists the payments attached to the customer.
+    await page.goto(`${baseUrl}/dashboard/customers/${customerId}`);
+    await page.getByRole('heading', { level: 1, name: 'Customer' }).waitFor();
+    expect(await page.getByTestId('customer-payment-count').textContent()).toBe('1 completed');
+    const payments = page.getByRole('table', { name: 'Payments of this customer' });
+    await expect.poll(() => payments.locator('tbody tr').count()).toBe(1);
+    expect(await payments.textContent()).toContain('order=D-42');
   });
 
   it('creates a payment from the Payments page and hands back its payment link to copy', async () => {
@@ -983,6 +1023,8 @@ describe('daily operations: detail pages, lists, events', () => {
     await form.getByRole('button', { name: 'Create payment link' }).click();
     const created = page.getByRole('status', { name: 'Payment link' });
     await created.getByText(/Payment link for 12\.34 USDC/).waitFor();
+    // The one countdown formatter: a week reads in days, never minutes.
+    expect(await created.textContent()).toMatch(/Expires in (7 days|6 days 23 hours)/);
     const url = (await created.getByRole('link').getAttribute('href'))!;
     expect(url).toMatch(/\/checkout\/ps_\w+$/);
     const id = url.split('/').pop()!;

@@ -63,13 +63,11 @@ describe('checkout messages', () => {
     expect(statusMessage({ status: 'processing', expiresAt: '2026-01-01T00:10:00Z' }, now)?.[0]).toBe('info');
   });
   it('counts down, names refusals, relays API errors, follows only http(s)', () => {
-    expect(countdown('2026-01-01T00:04:07Z', now)).toBe('Expires in 4:07');
+    // Days and hours, never minutes alone: a session can be open for weeks (src/time/duration-text.ts).
+    expect(countdown('2026-01-01T00:04:07Z', now)).toBe('Expires in 4 min 7 s');
     expect(countdown('2025-01-01T00:00:00Z', now)).toBe('Expired');
-    // Hours and days, not minutes past the hour: a session can be open for weeks.
-    expect(countdown('2026-01-01T00:59:59Z', now)).toBe('Expires in 59:59');
-    expect(countdown('2026-01-01T03:05:30Z', now)).toBe('Expires in 3 h 05 min');
-    expect(countdown('2026-01-02T04:00:00Z', now)).toBe('Expires in 1 day 4 h');
-    expect(countdown('2027-03-10T06:28:48Z', now)).toBe('Expires in 433 days 6 h');
+    expect(countdown('2026-01-01T03:05:30Z', now)).toBe('Expires in 3 hours 5 min');
+    expect(countdown('2027-01-15T01:00:00Z', now)).toBe('Expires in 379 days 1 hour');
     expect(refusalText('token_paused')).toMatch(/paused/);
     expect(refusalText('toString')).toBeNull();
     expect(relayMessage({ code: 'invalid_request', details: { refusalCode: 'payer_blacklisted' } }, 'x')).toMatch(/blocked/);

@@ -5,6 +5,7 @@
 // carry a chain: the app is configured with two test-mode chains (A, the shared anvil's, and B).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCustomer } from '../../src/customers/repo.js';
+import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { newId } from '../../src/ids.js';
 import { insertSubscriptionIfAbsent } from '../../src/subscriptions/repo.js';
 import type { ChainConfig } from '../../src/chain/config.js';
@@ -281,6 +282,50 @@ describe('list filters', () => {
       }
     },
   );
+
+  it('metadata[key]=value: exact pairs, all given must match, on payment sessions, coupons and promotion codes', async () => {
+    const post = async (url: string, payload: Record<string, unknown>) => {
+      const response = await t.app.inject({ method: 'POST', url, headers: auth(m.secretKey), payload });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().id as string;
+    };
+    await setPayoutAddress(db.sql, m.merchantId, hex('90', 20));
+    const order1 = await post('/v1/payment-sessions', { amount: '1000000', metadata: { order: 'A-1', channel: 'web' } });
+    const order2 = await post('/v1/payment-sessions', { amount: '1000000', metadata: { order: 'A-2', channel: 'web' } });
+    // A value that only contains the one asked for, or differs in case, is not a match: exact.
+    const near = await post('/v1/payment-sessions', { amount: '1000000', metadata: { order: 'a-1 ' } });
+    expect(await get('/v1/payment-sessions?metadata[order]=A-1')).toEqual([order1]);
+    expect(await get('/v1/payment-sessions?metadata%5Bchannel%5D=web')).toEqual([order2, order1]);
+    expect(await get('/v1/payment-sessions?metadata[channel]=web&metadata[order]=A-2')).toEqual([order2]);
+    expect(await get('/v1/payment-sessions?metadata[channel]=web&metadata[order]=a-1%20')).toEqual([]);
+    expect(await get('/v1/payment-sessions?metadata[order]=a-1%20')).toEqual([near]);
+    // Combined with the other filters, and only the key's merchant's objects.
+    expect(await get('/v1/payment-sessions?metadata[order]=A-1&status=completed')).toEqual([]);
+    expect(await get('/v1/payment-sessions?metadata[order]=A-1&status=open')).toEqual([order1]);
+
+    const spring = await post('/v1/coupons', { percentOff: 10, duration: 'once', metadata: { campaign: 'spring' } });
+    await post('/v1/coupons', { percentOff: 20, duration: 'once', metadata: { campaign: 'autumn' } });
+    expect(await get('/v1/coupons?metadata[campaign]=spring')).toEqual([spring]);
+    const code = await post('/v1/promotion-codes', { coupon: spring, code: 'SPRING10', metadata: { partner: 'blog' } });
+    await post('/v1/promotion-codes', { coupon: spring, code: 'SPRING11' });
+    expect(await get('/v1/promotion-codes?metadata[partner]=blog')).toEqual([code]);
+    expect(await get('/v1/promotion-codes?metadata[partner]=blog&active=false')).toEqual([]);
+  });
+
+  it.each([
+    ['payment-sessions', 'metadata[]=x', 'metadata'],
+    ['payment-sessions', `metadata[${'k'.repeat(41)}]=x`, `metadata.${'k'.repeat(41)}`],
+    ['payment-sessions', 'metadata[a]=1&metadata[a]=2', 'metadata.a'],
+    ['payment-sessions', 'metadata=plain', 'metadata'],
+    ['coupons', 'metadata[a=x', 'metadata.[a'],
+    ['promotion-codes', `metadata[k]=${'v'.repeat(501)}`, 'metadata.k'],
+  ])('GET /v1/%s?%s is invalid_request on %s, nothing listed', async (path, query, param) => {
+    const response = await t.app.inject({ method: 'GET', url: `/v1/${path}?${query}`, headers: auth(m.secretKey) });
+    expect(response.statusCode, response.body).toBe(400);
+    const { error } = response.json();
+    expect(error).toMatchObject({ code: 'invalid_request', param });
+    expect(error.details.issues.length).toBeGreaterThan(0);
+  });
 
   it('accepts every combination the dashboard sends, with a cursor', async () => {
     for (const path of ['payment-sessions', 'subscriptions', 'invoices', 'refunds']) {

@@ -2,6 +2,7 @@
 // they read (session, API error, clock): unit-tested without a browser
 // (test/unit/hosted-pages.test.ts). The refusal sentences are the server's own
 // (src/chain/refusal-sentences.ts).
+import { expiryCountdown } from '../../src/time/duration-text.js';
 import { payerRefusalMessages } from '../../src/chain/refusal-sentences.js';
 import type { ApiErrorBody } from '../shared/errors.js';
 import type { MessageKind } from '../shared/page.js';
@@ -77,20 +78,8 @@ export function amountDue(session: Pick<CheckoutSession, 'amount' | 'deposit'>):
   return session.deposit ? session.deposit.amountRemaining : session.amount;
 }
 
-/**
- * `Expires in 4:07` in the last hour, `Expires in 3 h 05 min` in the last day, `Expires in 12 days 4 h` before
- * that (a session can live for weeks: minutes alone read as `545749:48`), then `Expired`.
- */
-export function countdown(expiresAt: string, now = Date.now()): string {
-  const left = Math.max(0, Date.parse(expiresAt) - now);
-  if (left === 0) return 'Expired';
-  const totalMinutes = Math.floor(left / 60000);
-  const hours = Math.floor(totalMinutes / 60);
-  if (hours === 0) return 'Expires in ' + totalMinutes + ':' + String(Math.floor((left % 60000) / 1000)).padStart(2, '0');
-  const days = Math.floor(hours / 24);
-  if (days === 0) return 'Expires in ' + hours + ' h ' + String(totalMinutes % 60).padStart(2, '0') + ' min';
-  return 'Expires in ' + days + (days === 1 ? ' day ' : ' days ') + (hours % 24) + ' h';
-}
+/** `Expires in 379 days 1 hour`, `Expires in 14 min 3 s`, then `Expired` (src/time/duration-text.ts, the one formatter). */
+export const countdown = expiryCountdown;
 
 const INTERVAL_WORDS: Readonly<Record<string, string>> = {
   daily: 'day',

@@ -145,6 +145,7 @@ export function startSessionPage(sessionId: string): void {
         );
       }
       step = 'sign';
+      await saveEmail();
       ui.show('info', 'Sign the payment in your wallet…');
       // On the time of the chain the payment goes to (the wallet is on it by now), not the device's;
       // a wallet that will not say gets the device's time, as before.
@@ -173,6 +174,23 @@ export function startSessionPage(sessionId: string): void {
       if (error instanceof UserMessageError) return ui.show('error', error.message);
       if (error instanceof ApiError) return ui.show('error', relayMessage(error.api, error.message));
       ui.show('error', somethingWentWrong(error));
+    }
+  }
+
+  // ---- The optional email (by wallet or by transfer): saved when the field is left, and before a payment. ----
+
+  let savedEmail = '';
+  async function saveEmail(): Promise<void> {
+    const input = byId<HTMLInputElement>('email');
+    const email = input?.value.trim() ?? '';
+    if (!input || !email || email === savedEmail) return;
+    if (!input.checkValidity()) return setText('email-message', 'That does not look like an email address.');
+    try {
+      await postJson('/checkout/' + encodeURIComponent(sessionId) + '/customer-email', { email });
+      savedEmail = email;
+      setText('email-message', 'Saved.');
+    } catch (error) {
+      setText('email-message', error instanceof ApiError ? error.message : 'Could not save the email.');
     }
   }
 
@@ -272,19 +290,16 @@ export function startSessionPage(sessionId: string): void {
   // ---- What the customer pays for: store, product or invoice with its line items, support, links. ----
 
   function describePurchase(session: CheckoutSession): void {
-    if (session.storeName || session.merchantName) document.title = 'Pay ' + (session.storeName || session.merchantName);
+    // The one merchant name (docs/decisions.md, One merchant name): the store's title is not a second one.
+    if (session.merchantName) document.title = 'Pay ' + session.merchantName;
     const logo = byId<HTMLImageElement>('store-logo');
     if (logo && session.logoUrl && /^https:/.test(session.logoUrl)) {
-      logo.setAttribute('alt', (session.storeName || session.merchantName) + ' logo');
+      logo.setAttribute('alt', session.merchantName + ' logo');
       logo.onload = () => (logo.hidden = false);
       logo.src = session.logoUrl;
     }
     const what = session.productName || (session.invoice ? 'Invoice ' + session.invoice.number : '');
-    if (what) {
-      const from =
-        session.storeName && session.merchantName && session.storeName !== session.merchantName ? ' from ' + session.merchantName : '';
-      setText('description', what + from);
-    }
+    if (what) setText('description', what);
     const items = byId<HTMLTableElement>('items');
     const body = items?.querySelector('tbody');
     if (items && body && session.invoice && session.invoice.lineItems.length) {
@@ -325,7 +340,7 @@ export function startSessionPage(sessionId: string): void {
     try {
       const session = await getJson<CheckoutSession>(sessionUrl);
       state.session = session;
-      setText('merchant', session.storeName || session.merchantName || 'Checkout');
+      setText('merchant', session.merchantName || 'Checkout');
       describePurchase(session);
       // No address here: the only address a customer may send to is the session's deposit address
       // below (the merchant's payout address is never matched to this order).
@@ -370,5 +385,6 @@ export function startSessionPage(sessionId: string): void {
   }
 
   ui.button.addEventListener('click', () => void pay());
+  byId('email')?.addEventListener('change', () => void saveEmail());
   void load();
 }

@@ -9,7 +9,9 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ActionButton, ActionForm, Field, Select, optionalText, text } from '../components/Form.tsx';
 import { MoneyField } from '../components/MoneyField.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { MetadataField, metadataText } from '../components/Metadata.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { metadataFilter } from './filters.ts';
 import { describeCoupon } from '../coupons.ts';
 import { amountError, formatDate, parseAmount } from '../format.ts';
 import type { Coupon, Plan, PromotionCode } from '../types.ts';
@@ -147,6 +149,7 @@ function PromotionCodes({ coupon, onClose }: { coupon: Coupon; onClose: () => vo
           { header: 'Redeemed', cell: redeemed, className: 'num' },
           { header: 'Expires', cell: (c) => formatDate(c.expiresAt) },
           { header: 'First-time only', cell: (c) => (c.firstTimeTransaction ? 'Yes' : 'No') },
+          { header: 'Metadata', cell: (c) => metadataText(c.metadata), className: 'wrap' },
           {
             header: 'Actions',
             cell: (c) => (
@@ -176,6 +179,8 @@ export function CouponsPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [selected, setSelected] = useState<Coupon | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [metadataInput, setMetadataInput] = useState('');
+  const [metadata, setMetadata] = useState('');
   const reload = () => setVersion((v) => v + 1);
   useEffect(() => {
     listAll<Plan>('/v1/subscription-plans').then((all) => setPlans(all.filter((p) => !p.archived)), setError);
@@ -196,16 +201,31 @@ export function CouponsPage() {
       )}
       <ErrorMessage error={error} />
       {selected && <PromotionCodes key={selected.id} coupon={selected} onClose={() => setSelected(null)} />}
+      <form
+        className="filters"
+        role="search"
+        aria-label="Coupon filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setMetadata(metadataInput.trim());
+        }}
+      >
+        <MetadataField value={metadataInput} onChange={setMetadataInput} />
+        <button type="submit" className="secondary">
+          Search
+        </button>
+      </form>
       <PaginatedTable<Coupon>
         caption="Coupons"
-        reloadKey={version}
-        load={(cursor) => api.list<Coupon>('/v1/coupons', cursor)}
+        reloadKey={`${version}|${metadata}`}
+        load={(cursor) => api.list<Coupon>('/v1/coupons', cursor, metadataFilter(metadata))}
         columns={[
           { header: 'Name', cell: (c) => c.name ?? '—' },
           { header: 'Id', cell: (c) => <CopyId id={c.id} /> },
           { header: 'Terms', cell: (c) => describeCoupon(c) },
           { header: 'Redeemed', cell: redeemed, className: 'num' },
           { header: 'Redeem by', cell: (c) => formatDate(c.redeemBy) },
+          { header: 'Metadata', cell: (c) => metadataText(c.metadata), className: 'wrap' },
           {
             header: 'Plans',
             cell: (c) =>

@@ -6,6 +6,7 @@ import { api } from '../api.ts';
 import { ActionForm, Field, optionalText, text } from '../components/Form.tsx';
 import { MoneyField } from '../components/MoneyField.tsx';
 import { amountError, formatAmount, parseAmount } from '../format.ts';
+import { expiryCountdown } from '../shared.ts';
 import type { PaymentSession } from '../types.ts';
 
 /** How long the link stays payable: the API's range is 5 minutes to 7 days. */
@@ -17,6 +18,8 @@ const EXPIRY_CHOICES = [
 
 export function CreatePaymentForm({ onCreated }: { onCreated: () => void }) {
   const [created, setCreated] = useState<PaymentSession | null>(null);
+  // When it was created: the countdown is written from then (a link given out says how long it lasts).
+  const [createdAt, setCreatedAt] = useState(0);
   const [copied, setCopied] = useState(false);
   return (
     <>
@@ -33,6 +36,7 @@ export function CreatePaymentForm({ onCreated }: { onCreated: () => void }) {
             expiresInSeconds: Number(text(form, 'expiresInSeconds')),
             ...(description ? { metadata: { description } } : {}),
           });
+          setCreatedAt(Date.now());
           setCreated(session);
           setCopied(false);
           onCreated();
@@ -56,8 +60,8 @@ export function CreatePaymentForm({ onCreated }: { onCreated: () => void }) {
       {created && (
         <div className="card" role="status" aria-label="Payment link">
           <p>
-            Payment link for {formatAmount(created.amount, created.currency)}: send it to the customer. It expires{' '}
-            {new Date(created.expiresAt).toLocaleString()}.
+            Payment link for {formatAmount(created.amount, created.currency)}: send it to the customer.{' '}
+            {expiryCountdown(created.expiresAt, createdAt)} ({new Date(created.expiresAt).toLocaleString()}).
           </p>
           <p className="copy-id">
             <a href={created.checkoutUrl} target="_blank" rel="noreferrer">

@@ -35,6 +35,7 @@ export function CustomersPage() {
           { header: 'active_subscriptions', value: (c) => c.activeSubscriptionCount },
           { header: 'paid_charges', value: (c) => c.succeededChargeCount },
           { header: 'first_seen_at', value: (c) => c.firstSeenAt },
+          { header: 'completed_payments', value: (c) => c.completedPaymentCount },
         ]}
       />
       <PaginatedTable<Customer>
@@ -53,6 +54,7 @@ export function CustomersPage() {
           { header: 'Email', cell: (c) => c.email ?? '—' },
           { header: 'Subscriptions', cell: (c) => `${c.activeSubscriptionCount} active of ${c.subscriptionCount}`, className: 'num' },
           { header: 'Paid charges', cell: (c) => String(c.succeededChargeCount), className: 'num' },
+          { header: 'Payments', cell: (c) => String(c.completedPaymentCount), className: 'num' },
           { header: 'Last subscribed', cell: (c) => formatDate(c.lastSubscribedAt) },
           { header: 'First seen', cell: (c) => formatDate(c.firstSeenAt) },
         ]}

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api } from '../api.ts';
 import { CsvExport } from '../components/CsvExport.tsx';
 import { Link } from '../components/Link.tsx';
+import { metadataText } from '../components/Metadata.tsx';
 import { useListFilters } from '../components/ListFilters.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { decimalAmount } from '../csv.ts';
@@ -22,7 +23,7 @@ import { CreatePaymentForm } from './CreatePaymentForm.tsx';
 const STATUSES = ['open', 'processing', 'completed', 'expired', 'cancelled'] as const satisfies readonly PaymentSession['status'][];
 
 export function PaymentsPage() {
-  const filters = useListFilters(STATUSES, undefined, { byNetwork: true });
+  const filters = useListFilters(STATUSES, undefined, { byNetwork: true, byMetadata: true });
   // Bumped when a payment is created here, so the list shows it.
   const [created, setCreated] = useState(0);
   return (
@@ -50,6 +51,8 @@ export function PaymentsPage() {
             { header: 'chain_id', value: (s) => s.transactionChainId ?? s.chainId },
             // Last, so the columns of earlier exports keep their places.
             { header: 'amount_refunded', value: (s) => decimalAmount(s.amountRefunded) },
+            { header: 'customer_id', value: (s) => s.customerId },
+            { header: 'metadata', value: (s) => JSON.stringify(s.metadata) },
           ]}
         />
         <PaginatedTable<SessionWithInvoice>
@@ -83,7 +86,20 @@ export function PaymentsPage() {
               ),
               className: 'wrap',
             },
-            { header: 'Payer', cell: (s) => (s.payer ? <code>{shortId(s.payer)}</code> : '—') },
+            {
+              header: 'Payer',
+              cell: (s) =>
+                s.customerId ? (
+                  <Link to={detailPath('customers', s.customerId)} ariaLabel={`Customer ${s.customerId}`}>
+                    <code>{s.payer ? shortId(s.payer) : shortId(s.customerId)}</code>
+                  </Link>
+                ) : s.payer ? (
+                  <code>{shortId(s.payer)}</code>
+                ) : (
+                  '—'
+                ),
+            },
+            { header: 'Metadata', cell: (s) => metadataText(s.metadata), className: 'wrap' },
             { header: 'Created', cell: (s) => formatDate(s.createdAt) },
             {
               header: 'Checkout',

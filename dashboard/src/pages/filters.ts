@@ -14,3 +14,14 @@ export function dayEnd(day: string): string | undefined {
   next.setDate(next.getDate() + 1);
   return next.toISOString();
 }
+
+/**
+ * The metadata box (`order=A-1`) as the list APIs' filter: `{ 'metadata[order]': 'A-1' }`, exact. Empty or
+ * without `=`: no filter. The key is sent as typed; the API refuses a bad one (brackets, over 40 characters).
+ */
+export function metadataFilter(text: string): Record<`metadata[${string}]`, string> {
+  const separator = text.indexOf('=');
+  const key = separator > 0 ? text.slice(0, separator).trim() : '';
+  if (!key) return {};
+  return { [`metadata[${key}]` as const]: text.slice(separator + 1).trim() };
+}

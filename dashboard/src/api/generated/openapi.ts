@@ -104,7 +104,7 @@ export interface paths {
         };
         /**
          * List coupons
-         * @description Coupons not deleted, newest first.
+         * @description Coupons not deleted, newest first; `metadata[key]=value` keeps those whose metadata holds every pair given.
          *
          *     Secret API key or dashboard session; not publishable keys. Required scope: `plans_read`.
          */
@@ -1134,7 +1134,7 @@ export interface paths {
         };
         /**
          * List customers
-         * @description Newest first. A customer is a wallet that enrolled in one of the merchant's plans, with its subscription and charge counts.
+         * @description Newest first. A customer is a wallet that enrolled in one of the merchant's plans or paid one of its payment sessions (docs/decisions.md, One-off payers as customers), with its subscription, charge and payment counts.
          *
          *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_read`.
          */
@@ -1357,6 +1357,28 @@ export interface paths {
          *     Public: no credentials.
          */
         post: operations["payCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/{id}/customer-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave an email on a payment session (used by the hosted checkout page)
+         * @description Public and same-origin, like the page: the optional email field of the hosted payment page, for a payment by wallet or by transfer. Accepted while the session is open or processing (else `session_invalid_state`); the last one given is kept. It is a label, never verified: when the session completes, the paying wallet's customer (found or created by wallet) takes it only if it has no email yet.
+         *
+         *     Public: no credentials.
+         */
+        post: operations["customerCheckoutEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1764,7 +1786,9 @@ export interface paths {
         };
         /**
          * List payment sessions
-         * @description Secret API key or dashboard session; not publishable keys. Required scope: `payment_sessions_read`.
+         * @description Newest first. Filters combine: `customerId` (the paying wallet's customer), `metadata[key]=value` (exact, every pair given must match), `status`, `chainId`, the created-at window and `q`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `payment_sessions_read`.
          */
         get: operations["listPaymentSessions"];
         put?: never;
@@ -3786,8 +3810,12 @@ export interface components {
             productId: string | null;
             /** @description The product's name when it was bought (as the customer saw it on the store page). */
             productName: string | null;
-            /** @description The paying wallet, once a payment was submitted. */
+            /** @description The paying wallet: the signer of the relayed payment once one was submitted, else the `from` of the transfers credited to the deposit address (null while none arrived, or when several wallets sent them). */
             payer: string | null;
+            /** @description The customer of the paying wallet (`payer`), set when the session completes: found or created by wallet, never by email. Null before, and when several wallets paid it (docs/decisions.md, One-off payers as customers). */
+            customerId: string | null;
+            /** @description The email the payer gave on the hosted page (optional, unverified), if any. */
+            customerEmail: string | null;
             /** @description The transaction that paid the session, once completed. */
             transactionHash: string | null;
             completedAt: string | null;
@@ -4066,6 +4094,12 @@ export interface components {
             failureCode: string | null;
             /** @description When failed: the relay's readable reason. */
             failureReason: string | null;
+        };
+        CheckoutCustomerEmailInput: {
+            /** @constant */
+            object: "checkout_customer_email";
+            sessionId: string;
+            email: string;
         };
         CheckoutEnrolmentOfferInput: {
             /** @constant */
@@ -4435,11 +4469,11 @@ export interface components {
             object: "customer";
             /** @description The customer's wallet (lower-case hex); one customer per wallet, merchant and mode. */
             walletAddress: string;
-            /** @description The email the customer left at checkout, when they left one. */
+            /** @description The first email the customer left at checkout (enrolment or payment page), when they left one; unverified. */
             email: string | null;
             /**
              * Format: date-time
-             * @description When the wallet was first seen paying this merchant in this mode.
+             * @description When the wallet was first seen paying this merchant in this mode (an enrolment or a completed payment).
              */
             firstSeenAt: string;
             /** @description Subscriptions of this customer, in any status. */
@@ -4450,6 +4484,8 @@ export interface components {
             lastSubscribedAt: string | null;
             /** @description Periodic charges that succeeded, over all of the customer's subscriptions. */
             succeededChargeCount: number;
+            /** @description One-off payments (payment sessions) the wallet paid, completed; list them with GET /v1/payment-sessions?customerId=. */
+            completedPaymentCount: number;
             livemode: boolean;
         };
         EventInput: {
@@ -5988,8 +6024,12 @@ export interface components {
             productId: string | null;
             /** @description The product's name when it was bought (as the customer saw it on the store page). */
             productName: string | null;
-            /** @description The paying wallet, once a payment was submitted. */
+            /** @description The paying wallet: the signer of the relayed payment once one was submitted, else the `from` of the transfers credited to the deposit address (null while none arrived, or when several wallets sent them). */
             payer: string | null;
+            /** @description The customer of the paying wallet (`payer`), set when the session completes: found or created by wallet, never by email. Null before, and when several wallets paid it (docs/decisions.md, One-off payers as customers). */
+            customerId: string | null;
+            /** @description The email the payer gave on the hosted page (optional, unverified), if any. */
+            customerEmail: string | null;
             /** @description The transaction that paid the session, once completed. */
             transactionHash: string | null;
             completedAt: string | null;
@@ -6268,6 +6308,12 @@ export interface components {
             failureCode: string | null;
             /** @description When failed: the relay's readable reason. */
             failureReason: string | null;
+        };
+        CheckoutCustomerEmail: {
+            /** @constant */
+            object: "checkout_customer_email";
+            sessionId: string;
+            email: string;
         };
         CheckoutEnrolmentOffer: {
             /** @constant */
@@ -6637,11 +6683,11 @@ export interface components {
             object: "customer";
             /** @description The customer's wallet (lower-case hex); one customer per wallet, merchant and mode. */
             walletAddress: string;
-            /** @description The email the customer left at checkout, when they left one. */
+            /** @description The first email the customer left at checkout (enrolment or payment page), when they left one; unverified. */
             email: string | null;
             /**
              * Format: date-time
-             * @description When the wallet was first seen paying this merchant in this mode.
+             * @description When the wallet was first seen paying this merchant in this mode (an enrolment or a completed payment).
              */
             firstSeenAt: string;
             /** @description Subscriptions of this customer, in any status. */
@@ -6652,6 +6698,8 @@ export interface components {
             lastSubscribedAt: string | null;
             /** @description Periodic charges that succeeded, over all of the customer's subscriptions. */
             succeededChargeCount: number;
+            /** @description One-off payments (payment sessions) the wallet paid, completed; list them with GET /v1/payment-sessions?customerId=. */
+            completedPaymentCount: number;
             livemode: boolean;
         };
         Event: {
@@ -8320,6 +8368,10 @@ export interface operations {
                 limit?: number;
                 /** @description The `nextCursor` of the previous page: the id (`coupon_...`) of its last object; the page starts below it. */
                 cursor?: string;
+                /** @description Only objects whose metadata holds every given pair, exactly: `metadata[key]=value` (repeat with other keys to require several). */
+                metadata?: {
+                    [key: string]: string;
+                };
             };
             header?: never;
             path?: never;
@@ -9030,6 +9082,10 @@ export interface operations {
                 coupon?: string;
                 /** @description `true`: only active codes; `false`: only inactive ones. Absent: all. */
                 active?: "true" | "false";
+                /** @description Only objects whose metadata holds every given pair, exactly: `metadata[key]=value` (repeat with other keys to require several). */
+                metadata?: {
+                    [key: string]: string;
+                };
             };
             header?: never;
             path?: never;
@@ -11148,6 +11204,48 @@ export interface operations {
             };
         };
     };
+    customerCheckoutEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier (prefix `ps_`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The payer's email. Kept on the session; copied to the paying wallet's customer only when it has none. */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutCustomerEmail"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getCheckoutPaymentByNonce: {
         parameters: {
             query?: never;
@@ -11973,6 +12071,12 @@ export interface operations {
                 status?: "open" | "processing" | "completed" | "expired" | "cancelled";
                 /** @description Only sessions that accept this chain (EIP-155 id). */
                 chainId?: number;
+                /** @description Only this customer's payments (`cus_...`). */
+                customerId?: string;
+                /** @description Only objects whose metadata holds every given pair, exactly: `metadata[key]=value` (repeat with other keys to require several). */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description Only objects created at or after this time (inclusive). */
                 createdFrom?: string;
                 /** @description Only objects created before this time (exclusive). */

@@ -1,9 +1,11 @@
 // One customer: the wallet (and email), their subscriptions, payments and invoices.
-// The lists use the list endpoints' search (`q`: wallet or email).
+// Payments are those attached to the customer (`customerId`); the other lists use the list endpoints'
+// search (`q`: wallet or email).
 import { api } from '../../api.ts';
 import { CopyId } from '../../components/CopyId.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Link } from '../../components/Link.tsx';
+import { metadataText } from '../../components/Metadata.tsx';
 import { PaginatedTable } from '../../components/PaginatedTable.tsx';
 import { PaymentStatus } from '../../components/PaymentStatus.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
@@ -36,6 +38,8 @@ export function CustomerDetailPage({ id }: { id: string }) {
           </dd>
           <dt>Paid charges</dt>
           <dd>{customer.succeededChargeCount}</dd>
+          <dt>Payments</dt>
+          <dd data-testid="customer-payment-count">{customer.completedPaymentCount} completed</dd>
           <dt>First seen</dt>
           <dd>{formatDate(customer.firstSeenAt)}</dd>
         </dl>
@@ -58,7 +62,7 @@ export function CustomerDetailPage({ id }: { id: string }) {
         caption="Payments of this customer"
         hideCaption
         load={async (cursor) =>
-          withInvoiceNumbers(await api.list<PaymentSession>('/v1/payment-sessions', cursor, { q: customer.walletAddress }))
+          withInvoiceNumbers(await api.list<PaymentSession>('/v1/payment-sessions', cursor, { customerId: customer.id }))
         }
         columns={[
           {
@@ -68,6 +72,7 @@ export function CustomerDetailPage({ id }: { id: string }) {
           },
           { header: 'Status', cell: (s) => <PaymentStatus session={s} /> },
           { header: 'For', cell: paidFor },
+          { header: 'Metadata', cell: (s) => metadataText(s.metadata), className: 'wrap' },
           { header: 'Created', cell: (s) => formatDate(s.createdAt) },
         ]}
         empty="No payments."

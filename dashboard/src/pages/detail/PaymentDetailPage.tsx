@@ -6,6 +6,7 @@ import { CopyId } from '../../components/CopyId.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { FailureNote } from '../../components/FailureNote.tsx';
 import { Link } from '../../components/Link.tsx';
+import { MetadataFacts } from '../../components/Metadata.tsx';
 import { eventEntries, ObjectEventsError, useObjectEvents } from '../../components/ObjectEvents.tsx';
 import { transactionEntries, useSessionTransactions } from '../../components/SessionTransactions.tsx';
 import { PaymentStatus } from '../../components/PaymentStatus.tsx';
@@ -97,6 +98,16 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
           <dd>{session.invoiceId ? <Link to={detailPath('invoices', session.invoiceId)}>{paidFor(session)}</Link> : paidFor(session)}</dd>
           <dt>Payer</dt>
           <dd>{session.payer ? <code>{session.payer}</code> : '—'}</dd>
+          <dt>Customer</dt>
+          <dd data-testid="payment-customer">
+            {session.customerId ? <Link to={detailPath('customers', session.customerId)}>{session.customerId}</Link> : '—'}
+          </dd>
+          {session.customerEmail && (
+            <>
+              <dt>Email given at checkout</dt>
+              <dd>{session.customerEmail}</dd>
+            </>
+          )}
           <dt>Paid to</dt>
           <dd>{session.payTo ? <code>{session.payTo}</code> : '—'}</dd>
           <dt>Chain</dt>
@@ -129,6 +140,7 @@ export function PaymentDetailPage({ id, refundAction: RefundButton }: { id: stri
           <dd>{formatDate(session.createdAt)}</dd>
           <dt>Completed</dt>
           <dd>{formatDate(session.completedAt)}</dd>
+          <MetadataFacts metadata={session.metadata} />
         </dl>
       </section>
       <ErrorMessage error={chain.error} />
