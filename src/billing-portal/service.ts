@@ -10,7 +10,7 @@ import { findCustomer } from '../customers/repo.js';
 import { AuthenticationError, InvalidRequestError, NotFoundError, PermissionDeniedError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { newId } from '../ids.js';
-import { findMerchant } from '../merchants/repo.js';
+import { findMerchantDisplay } from '../payment-sessions/repo.js';
 import { findPromotionCodeByCode } from '../promotion-codes/repo.js';
 import type { DiscountService } from '../discounts/service.js';
 import type { PlanChangeService } from '../subscription-plan-changes/service.js';
@@ -203,7 +203,7 @@ export function createBillingPortalService({
     async state(session: repo.PortalSessionRow): Promise<PortalState> {
       const scope = scopeOf(session);
       const [merchant, customer, configuration] = await Promise.all([
-        findMerchant(sql, session.merchantId),
+        findMerchantDisplay(sql, scope),
         findCustomer(sql, scope, session.customerId),
         configurationOf(scope),
       ]);

@@ -14,7 +14,7 @@ import { commitWithEvents } from '../events/commit.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 import { AuthenticationError, InvalidRequestError, NotFoundError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
-import { findMerchant } from '../merchants/repo.js';
+import { findMerchantDisplay } from '../payment-sessions/repo.js';
 import * as repo from './repo.js';
 import type { SignInBody, SignInNonce } from './schemas.js';
 import { openPortalSession } from './service.js';
@@ -41,7 +41,8 @@ export function createPortalSignIn({ sql, events, chain, publicBaseUrl }: Portal
       const nonce = randomBytes(16).toString('hex');
       const expiresAt = new Date(Date.now() + NONCE_SECONDS * 1000);
       await repo.insertSignInNonce(sql, { nonce, configurationId, expiresAt });
-      const merchant = await findMerchant(sql, configuration.merchantId);
+      // The one customer-facing merchant name (docs/decisions.md), as on every hosted page.
+      const merchant = await findMerchantDisplay(sql, { merchantId: configuration.merchantId, livemode: configuration.livemode });
       return {
         nonce,
         domain: origin.host,
