@@ -16,7 +16,13 @@ export type EnrolmentToCancel = {
   replaced: boolean;
 };
 
-export function createSubscriptionReauthorisationActivities({ sql, subscriptionChain }: { sql: Sql; subscriptionChain: SubscriptionChain }) {
+export function createSubscriptionReauthorisationActivities({
+  sql,
+  subscriptionChain,
+}: {
+  sql: Sql;
+  subscriptionChain: SubscriptionChain;
+}) {
   return {
     async cancelObsoleteEnrolment(input: EnrolmentToCancel): Promise<{ txHash: string | null }> {
       const result = await heartbeating(() =>

@@ -13,7 +13,12 @@ import * as reauthorisations from '../subscription-plan-changes/reauthorisation-
 import { replacementStart, type ReplacementStart } from '../subscription-plan-changes/reauthorisation-terms.js';
 import { businessNow } from '../test-clocks/business-time.js';
 import { renderNotFoundPage, renderReauthorisationPage } from './page.js';
-import type { CheckoutEnrolmentOffer, CheckoutReauthorisation, CheckoutReauthorisationBody, CheckoutReauthorisationOffer } from './schemas.js';
+import type {
+  CheckoutEnrolmentOffer,
+  CheckoutReauthorisation,
+  CheckoutReauthorisationBody,
+  CheckoutReauthorisationOffer,
+} from './schemas.js';
 
 /** The relay Idempotency-Key of a reauthorisation from the hosted page: one submission per change and enrolment nonce. */
 export const reauthorisationIdempotencyKey = (planChangeId: string, nonce: string): string =>
@@ -39,14 +44,20 @@ export function createReauthorisationCheckout({ sql, relay, offerFor }: Reauthor
   /** The offer, or why it cannot be signed now. */
   async function offer(planChangeId: string, token: string) {
     const { r, sub } = await linkOf(planChangeId, token);
-    if (r.status !== 'pending') throw new InvalidStateError(`This plan change is ${r.status}: there is nothing to approve.`, { param: 'token' });
+    if (r.status !== 'pending')
+      throw new InvalidStateError(`This plan change is ${r.status}: there is nothing to approve.`, { param: 'token' });
     if (sub.status !== 'trialing' && sub.status !== 'active') {
       throw new InvalidStateError(`The subscription is ${sub.status}: an upgrade can be approved only while it is trialing or active.`);
     }
     const pending = sub.pendingPlanChange!;
     const [target, current] = await Promise.all([planRepo.findPlanById(sql, pending.toPlanId), planRepo.findPlanById(sql, sub.planId)]);
     const schedule = { anchor: sub.firstPeriodStart, interval: current!.interval, intervalCount: current!.intervalCount };
-    const start = replacementStart({ schedule, periods: sub.periods, currentPeriodIndex: sub.currentPeriodIndex, now: await businessNow(sql, sub) });
+    const start = replacementStart({
+      schedule,
+      periods: sub.periods,
+      currentPeriodIndex: sub.currentPeriodIndex,
+      now: await businessNow(sql, sub),
+    });
     if (!start) throw new InvalidStateError('The subscription is in its last authorised period: there is no next period to upgrade.');
     const base = await offerFor(target!, Number(sub.chainId), { address: sub.subscriberAddress, param: 'token' });
     const offered: CheckoutReauthorisationOffer = {
@@ -83,7 +94,9 @@ export function createReauthorisationCheckout({ sql, relay, offerFor }: Reauthor
     async reauthorise(planChangeId: string, { token, ...body }: CheckoutReauthorisationBody): Promise<CheckoutReauthorisation> {
       const { r, sub, start, offered } = await offer(planChangeId, token);
       if (!isAddressEqual(getAddress(body.subscriber), getAddress(sub.subscriberAddress))) {
-        throw new InvalidRequestError(`Only the subscribing wallet ${offered.subscriber} can approve this upgrade.`, { param: 'subscriber' });
+        throw new InvalidRequestError(`Only the subscribing wallet ${offered.subscriber} can approve this upgrade.`, {
+          param: 'subscriber',
+        });
       }
       refuseOtherTerms(body.terms, offered, start);
       await reauthorisations.bindReauthorisation(sql, r.planChangeId, {
@@ -114,7 +127,11 @@ export function createReauthorisationCheckout({ sql, relay, offerFor }: Reauthor
 /** The terms signed must be exactly those offered: the new amount, the plan's period and window, the bound start. */
 function refuseOtherTerms(t: CheckoutReauthorisationBody['terms'], offered: CheckoutReauthorisationOffer, start: ReplacementStart): void {
   const same = (a: string, b: string) => isAddressEqual(getAddress(a), getAddress(b));
-  if (!same(t.token, offered.terms.token) || !same(t.merchant, offered.terms.merchant) || (t.operator && !same(t.operator, offered.terms.operator))) {
+  if (
+    !same(t.token, offered.terms.token) ||
+    !same(t.merchant, offered.terms.merchant) ||
+    (t.operator && !same(t.operator, offered.terms.operator))
+  ) {
     throw new InvalidRequestError("The terms must name the plan's token, merchant and operator.", { param: 'terms' });
   }
   if (

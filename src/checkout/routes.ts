@@ -232,7 +232,8 @@ export function registerCheckoutRoutes(
     config: { access: access.public() },
     schema: {
       tags: ['Checkout'],
-      summary: "Approve an upgrade above the authorised amount with the subscriber's signed permit and Enrolment (used by the hosted approval page)",
+      summary:
+        "Approve an upgrade above the authorised amount with the subscriber's signed permit and Enrolment (used by the hosted approval page)",
       description:
         "Public and same-origin; the body carries the link's `token`. Only the subscribing wallet (`subscriber`, else `invalid_request`), over exactly the offered terms (`terms`). The server binds the enrolment to the subscription (its start and amount), then relays it as POST /v1/relay/subscriptions under the Idempotency-Key `checkout_<planChangeId>_<enrolment nonce>`; the change is applied when the enrolment is indexed. Refusals are those of GET .../reauthorisation and the relay's.",
       params: checkoutReauthorisationParams,

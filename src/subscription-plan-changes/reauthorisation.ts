@@ -133,7 +133,10 @@ export async function applyReplacementEnrolment(
   });
   if (!result) return undefined;
   if (result.outcome === 'refused') {
-    deps.log?.warn({ subscriptionId: result.subscriptionId, reason: result.reason, onChainId: newEnrolment.onChainId }, 'replacement enrolment refused');
+    deps.log?.warn(
+      { subscriptionId: result.subscriptionId, reason: result.reason, onChainId: newEnrolment.onChainId },
+      'replacement enrolment refused',
+    );
   }
   await startObsoleteCancel(deps, result.cancel);
   return result.outcome === 'replaced'

@@ -88,11 +88,15 @@ describe('approving an upgrade above the authorised amount in headless Chromium'
     const enrolled = await onSubscriptionCreatedOnChain(deps, { ...old, planId: basic });
     if (enrolled.outcome !== 'created') throw new Error(JSON.stringify(enrolled));
     const subscriptionId = enrolled.subscriptionId;
-    const read = async () =>
-      (await t.app.inject({ method: 'GET', url: `/v1/subscriptions/${subscriptionId}`, headers: auth })).json();
+    const read = async () => (await t.app.inject({ method: 'GET', url: `/v1/subscriptions/${subscriptionId}`, headers: auth })).json();
     await until(read, (s) => s.status === 'active', 'period 0 charged');
 
-    const changed = await t.app.inject({ method: 'POST', url: `/v1/subscriptions/${subscriptionId}/change-plan`, headers: auth, payload: { planId: pro } });
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: `/v1/subscriptions/${subscriptionId}/change-plan`,
+      headers: auth,
+      payload: { planId: pro },
+    });
     const pending = changed.json().pendingPlanChange;
     expect(pending).toMatchObject({ status: 'requires_customer_action', planId: pro });
     const hosted = new URL(pending.hostedUrl);

@@ -93,18 +93,26 @@ export function startReauthorisationPage(planChangeId: string): void {
         enrolment: enrolmentBody(nonce, deadline, enrolmentSignature),
       });
       if (submitted.submissionStatus === 'failed') {
-        throw new UserMessageError(refusalText(submitted.failureCode) || 'The approval could not be submitted: ' + (submitted.failureReason ?? ''));
+        throw new UserMessageError(
+          refusalText(submitted.failureCode) || 'The approval could not be submitted: ' + (submitted.failureReason ?? ''),
+        );
       }
       ui.show('info', 'Approval submitted. Waiting for confirmation on-chain…');
       await waitForApplied();
     } catch (error) {
       ui.setBusy(false, BUTTON);
       if (isUserRejection(error)) {
-        return ui.show('error', step === 'connect' ? MESSAGES.rejectedConnect : 'You rejected the signature request. Nothing changed; you can try again.');
+        return ui.show(
+          'error',
+          step === 'connect' ? MESSAGES.rejectedConnect : 'You rejected the signature request. Nothing changed; you can try again.',
+        );
       }
       if (error instanceof UserMessageError) return ui.show('error', error.message);
       if (error instanceof ApiError) {
-        return ui.show('error', apiRefusalText(error.api) || 'The approval could not be submitted: ' + (error.api.message || error.message));
+        return ui.show(
+          'error',
+          apiRefusalText(error.api) || 'The approval could not be submitted: ' + (error.api.message || error.message),
+        );
       }
       ui.show('error', somethingWentWrong(error));
     }
@@ -131,7 +139,8 @@ export function startReauthorisationPage(planChangeId: string): void {
           offer.subscriber +
           '.',
       );
-      if (!info.supports?.eip2612 || !info.domain) return ui.show('error', 'This token cannot be approved by signature (EIP-2612) on this network.');
+      if (!info.supports?.eip2612 || !info.domain)
+        return ui.show('error', 'This token cannot be approved by signature (EIP-2612) on this network.');
       state.offer = offer;
       state.token = info;
       ui.setBusy(false, BUTTON);
