@@ -7,10 +7,10 @@ import { getJson, postJson, sleep } from '../shared/http.js';
 import { formatTokenAmount } from '../shared/money.js';
 import { pageControls, setText, somethingWentWrong } from '../shared/page.js';
 import { randomNonce } from '../shared/token-calls.js';
-import { ensureNetwork, hasWallet, networkTimeMs, refuseAtDoor, requestAccount, wallet } from '../shared/wallet.js';
-import { enrolmentBody, enrolmentTypedData } from './enrolment-signing.js';
+import { ensureNetwork, hasWallet, networkTimeMs, refuseAtDoor, requestAccount } from '../shared/wallet.js';
+import { enrolmentBody } from './enrolment-signing.js';
+import { signPermitAndEnrolment } from './enrolment-wallet.js';
 import { MESSAGES, apiRefusalText, networkLabel, refusalText } from './messages.js';
-import { permitTypedData } from './typed-data.js';
 import type { ReauthorisationOffer, TokenInfo } from './types.js';
 
 type Submission = { submissionStatus: string; failureCode?: string | null; failureReason?: string | null };
@@ -58,29 +58,13 @@ export function startReauthorisationPage(planChangeId: string): void {
       const signedAt = Math.max(Date.now(), await networkTimeMs().catch(() => Date.now()));
       const deadline = String(Math.floor(signedAt / 1000) + 3600);
       await refuseAtDoor(offer.terms.token, account, offer.terms.merchant);
-      const permitNonce = await getJson<{ nonce: string }>(
-        '/v1/tokens/' +
-          encodeURIComponent(offer.terms.token) +
-          '/permit-nonce?owner=' +
-          account +
-          '&mode=' +
-          (offer.livemode ? 'live' : 'test') +
-          '&chainId=' +
-          offer.chainId,
-      );
       step = 'sign';
-      ui.show('info', 'Sign the allowance (1 of 2) in your wallet…');
-      const permit = permitTypedData(info.domain!, {
-        owner: account,
-        spender: offer.subscriptionManager,
-        value: offer.permitValue,
-        nonce: permitNonce.nonce,
+      const { permitSignature, enrolmentSignature } = await signPermitAndEnrolment(offer, info, account, {
+        nonce,
         deadline,
+        show: (text) => ui.show('info', text),
+        termsLabel: 'the new terms',
       });
-      const permitSignature = await wallet<string>('eth_signTypedData_v4', [account, JSON.stringify(permit)]);
-      ui.show('info', 'Sign the new terms (2 of 2) in your wallet…');
-      const enrolment = enrolmentTypedData(offer, account, nonce, deadline);
-      const enrolmentSignature = await wallet<string>('eth_signTypedData_v4', [account, JSON.stringify(enrolment)]);
       step = 'submit';
       ui.setBusy(true, 'Processing…');
       ui.show('info', 'Submitting your approval…');
