@@ -16,6 +16,7 @@ import { createSubscriptionRenewalActivities } from './subscription-renewals.js'
 import { createSubscriptionActivities } from './subscriptions.js';
 import { createSubscriptionChargeActivities } from './subscription-charge.js';
 import { createSubscriptionPlanChangeActivities } from './subscription-plan-changes.js';
+import { createSubscriptionReauthorisationActivities } from './subscription-reauthorisations.js';
 import { createTestClockActivities } from './test-clocks.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
@@ -64,6 +65,7 @@ export function createActivities(deps: ActivityDeps) {
     ...subscriptions,
     ...createSubscriptionChargeActivities({ subscriptions, renewals, recovery }),
     ...createSubscriptionPlanChangeActivities({ sql: deps.sql, events }),
+    ...createSubscriptionReauthorisationActivities({ sql: deps.sql, subscriptionChain }),
     ...createAgentActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),
     ...createAgentDailyActivities({ sql: deps.sql, events, emails }),
     ...createAgentYieldActivities({ sql: deps.sql, events, chain: deps.chain, secretsEncryptionKey: deps.secretsEncryptionKey }),

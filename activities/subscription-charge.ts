@@ -85,7 +85,7 @@ export function createSubscriptionChargeActivities(deps: { subscriptions: Subscr
             contractAddress: attempt.contractAddress,
             // The subscription's own chain: its charge never goes to another (src/subscriptions/chain.ts).
             ...(attempt.chainId !== undefined ? { chainId: attempt.chainId } : {}),
-            periodIndex: input.periodIndex,
+            periodIndex: attempt.onChainPeriodIndex ?? input.periodIndex,
             amount: attempt.amount,
             periodStart: input.periodStart,
             // The batch reads every subscriber's allowance left in one round trip (src/subscriptions/chain.ts).

@@ -36,6 +36,8 @@ export type ChargeAttempt =
       alreadySucceeded: boolean;
       amount: string;
       onChainId: string;
+      /** The period as the enrolment counts it (absent in runs recorded before replacements: the period index). */
+      onChainPeriodIndex?: number;
       contractAddress: string;
       /** The subscription's chain, where its charge goes (absent in runs recorded before it was returned: the mode's first chain). */
       chainId?: string;
@@ -73,7 +75,7 @@ function checkOnChainId(onChainId: string): void {
  * Heartbeats while `work` runs, so a worker that dies mid-call is noticed within the heartbeat timeout.
  * A local activity has no heartbeat: its workflow task's timeout notices a dead worker instead.
  */
-async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+export async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   const context = Context.current();
   if (context.info.isLocal) return work();
   context.heartbeat();
@@ -183,12 +185,22 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
         attempt: input.attempt,
         discount: sub.discount && discounted ? { id: sub.discount.id, amountOff: discounted.discount.toString() } : null,
       });
+      // A replacement enrolment (an upgrade the customer authorised) counts its periods from its own start.
+      const onChainPeriodIndex = input.periodIndex - sub.onChainPeriodOffset;
+      // Not reached: a replacement applies only once every period before its start is settled (reauthorisation.ts).
+      if (onChainPeriodIndex < 0 && charge.status !== 'succeeded') {
+        throw permanentFailure(
+          PERMANENT_FAILURES.invalidAddress,
+          `period ${input.periodIndex} precedes the enrolment that replaced this subscription's (from period ${sub.onChainPeriodOffset})`,
+        );
+      }
       return {
         kind: 'charge',
         chargeId: charge.id,
         alreadySucceeded: charge.status === 'succeeded',
         amount: charge.amount,
         onChainId: sub.onChainId,
+        onChainPeriodIndex,
         contractAddress: sub.contractAddress,
         chainId: sub.chainId,
         subscriberAddress: sub.subscriberAddress,
@@ -268,11 +280,12 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       return commitWithEvents(sql, events, async (tx, record) => {
         const sub = await load(tx, input.subscriptionId, true);
         const charge = await chargeRepo.findChargeById(tx, input.chargeId);
+        // The current enrolment's own calendar: a replacement's period 0 is the subscription's period at its offset.
         const periodWindow = {
-          firstPeriodStart: sub.firstPeriodStart,
+          firstPeriodStart: sub.onChainFirstPeriodStart ?? sub.firstPeriodStart,
           periodSeconds: Number(sub.periodSeconds),
           chargeWindowSeconds: window === null ? null : Number(window),
-          periodIndex: charge!.periodIndex,
+          periodIndex: charge!.periodIndex - sub.onChainPeriodOffset,
           now: input.nowMs === undefined ? await businessNow(tx, sub) : new Date(input.nowMs),
         };
         const gracePeriodHours = clampGraceToWindow({

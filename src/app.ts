@@ -197,7 +197,7 @@ export async function buildApp(deps: AppDeps) {
   registerMeterRoutes(app, (db) => createMeterService({ sql: db }));
   registerPromotionCodeRoutes(app, (db) => createPromotionCodeService({ sql: db, events }));
   registerDiscountRoutes(app, (db) => createDiscountService({ sql: db, events }));
-  registerPlanChangeRoutes(app, (db) => createPlanChangeService({ sql: db, events }));
+  registerPlanChangeRoutes(app, (db) => createPlanChangeService({ sql: db, events, publicBaseUrl: deps.config.publicBaseUrl }));
   registerMerchantRoutes(app, (db) =>
     createMerchantService({
       sql: db,

@@ -7,6 +7,7 @@ export { webhookDeliveryWorkflow } from './webhook-delivery.js';
 export { relaySubmissionWorkflow, relaySweepWorkflow } from './relay-submission.js';
 export { subscriptionWorkflow } from './subscription.js';
 export { subscriptionOnChainCancelWorkflow } from './subscription-cancel.js';
+export { obsoleteEnrolmentCancelWorkflow } from './subscription-reauthorisation.js';
 export { subscriptionRecoveryWorkflow } from './subscription-recovery.js';
 export { paymentSessionWorkflow } from './payment-session.js';
 export { depositSweepWorkflow } from './deposit-sweep.js';

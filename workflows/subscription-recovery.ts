@@ -129,7 +129,8 @@ async function recover(
             onChainId: attempt.onChainId,
             contractAddress: attempt.contractAddress,
             ...(attempt.chainId !== undefined ? { chainId: attempt.chainId } : {}),
-            periodIndex,
+            // A replacement enrolment counts from its own start (an activity result: no command changes).
+            periodIndex: attempt.onChainPeriodIndex ?? periodIndex,
             amount: attempt.amount,
             periodStart: input.periodStart,
           });

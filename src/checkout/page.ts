@@ -179,6 +179,17 @@ export function renderRenewalPage(subscriptionId: string): string {
   );
 }
 
+/** The approval page of an upgrade above the authorised amount (the plan change's hostedUrl; the token stays in the URL). */
+export function renderReauthorisationPage(planChangeId: string): string {
+  return checkoutPage(
+    'Approve your new plan',
+    `data-plan-change-id="${escapeHtml(planChangeId)}"`,
+    { page: 'reauthorisation', planChangeId },
+    'Approve the new amount with your wallet',
+    'Approve with wallet',
+  );
+}
+
 export function renderNotFoundPage(): string {
   return frame('Checkout not found', '<h1>Checkout not found</h1><p class="muted">This payment link does not exist.</p>');
 }

@@ -30,6 +30,13 @@ import {
   checkoutPaymentParams,
   checkoutPlanPageParams,
   checkoutPlanParams,
+  checkoutReauthorisation,
+  checkoutReauthorisationBody,
+  checkoutReauthorisationOffer,
+  checkoutReauthorisationPageParams,
+  checkoutReauthorisationPageQuery,
+  checkoutReauthorisationParams,
+  checkoutReauthorisationQuery,
 } from './schemas.js';
 import type { CheckoutService } from './service.js';
 
@@ -196,6 +203,67 @@ export function registerCheckoutRoutes(
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return checkout.enrolmentStatus(request.params.planId, request.params.nonce);
+    },
+  });
+
+  // Approval of an upgrade above the authorised amount, linked as the plan change's hostedUrl: the same frame and script.
+  app.route({
+    method: 'GET',
+    url: '/checkout/plan-changes/:id',
+    config: { access: access.public() },
+    schema: {
+      hide: true,
+      tags: ['Checkout'],
+      summary: 'The hosted approval page of an upgrade above the authorised amount',
+      params: checkoutReauthorisationPageParams,
+      querystring: checkoutReauthorisationPageQuery,
+    },
+    handler: async (request, reply) => {
+      const page = await checkout.reauthorisationPage(request.params.id, request.query.token);
+      return reply
+        .code(page.status)
+        .headers({ ...CHECKOUT_SECURITY_HEADERS, 'referrer-policy': 'no-referrer' })
+        .type('text/html; charset=utf-8')
+        .send(page.html);
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/checkout/plan-changes/:id/reauthorisation',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary: 'What the hosted approval page asks the subscribing wallet to sign for an upgrade above the authorised amount',
+      description:
+        "Public; the `token` of the plan change's `hostedUrl` is the capability (an unknown change and a wrong token are the same 404). A new enrolment for the new plan's amount on the subscription's chain, whose period 0 is the subscription's next period (`firstChargeAt`, signed as `terms.trialEnd`; at least an hour ahead, else the one after), for the periods left of the term. Once it is on chain the subscription charges through it from that period and the old enrolment is cancelled on chain. A change no longer waiting, or a subscription not trialing or active, is `session_invalid_state`.",
+      params: checkoutReauthorisationParams,
+      querystring: checkoutReauthorisationQuery,
+      response: { 200: checkoutReauthorisationOffer },
+    },
+    handler: async (request, reply) => {
+      reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      return withSafeChainErrors(() => checkout.reauthorisationOffer(request.params.id, request.query.token));
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/checkout/plan-changes/:id/reauthorise',
+    config: { access: access.public() },
+    schema: {
+      tags: ['Checkout'],
+      summary:
+        "Approve an upgrade above the authorised amount with the subscriber's signed permit and Enrolment (used by the hosted approval page)",
+      description:
+        "Public and same-origin; the body carries the link's `token`. Only the subscribing wallet (`subscriber`, else `invalid_request`), over exactly the offered terms (`terms`). The server binds the enrolment to the subscription (its start and amount), then relays it as POST /v1/relay/subscriptions under the Idempotency-Key `checkout_<planChangeId>_<enrolment nonce>`; the change is applied when the enrolment is indexed. Refusals are those of GET .../reauthorisation and the relay's.",
+      params: checkoutReauthorisationParams,
+      body: checkoutReauthorisationBody,
+      response: { 200: checkoutReauthorisation },
+    },
+    handler: async (request, reply) => {
+      reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      return withSafeChainErrors(() => checkout.reauthorise(request.params.id, request.body));
     },
   });
 

@@ -1,6 +1,6 @@
 // Request and response shapes of the hosted checkout's same-origin server route.
 import { z } from 'zod';
-import { chainIdField, chainIdQuery, idParam, emailAddress } from '../http/schemas.js';
+import { chainIdField, chainIdQuery, idParam, emailAddress, timestamp } from '../http/schemas.js';
 import { checkoutChain } from '../payment-sessions/schemas.js';
 import { promotionCodeText } from '../promotion-codes/schemas.js';
 import { relayPaymentBody, relaySubscriptionBody } from '../relay/schemas.js';
@@ -258,3 +258,54 @@ export const checkoutRenewal = z
 
 export type CheckoutRenewalOffer = z.infer<typeof checkoutRenewalOffer>;
 export type CheckoutRenewal = z.infer<typeof checkoutRenewal>;
+
+// ---- Approval of an upgrade above the authorised amount (hosted, the plan change's hostedUrl). ----
+const reauthorisationToken = z
+  .string()
+  .min(16)
+  .max(128)
+  .describe("The capability from the plan change's `hostedUrl` (its `token` query parameter): good for that change only.");
+export const checkoutReauthorisationPageParams = z.object({ id: z.string().max(64) });
+export const checkoutReauthorisationPageQuery = z.object({ token: z.string().max(128).optional() });
+export const checkoutReauthorisationParams = z.object({ id: idParam('planChange') });
+export const checkoutReauthorisationQuery = z.object({ token: reauthorisationToken });
+
+export const checkoutReauthorisationOffer = checkoutEnrolmentOffer
+  .extend({
+    object: z.literal('checkout_reauthorisation_offer'),
+    planChangeId: z.string(),
+    subscriptionId: z.string(),
+    fromPlanName: z.string().describe('The plan the subscription is on now.'),
+    fromAmount: z.string().describe('What a period charges now (before a discount), base units.'),
+    subscriber: z.string().describe('The subscribing wallet: the only one whose signature is accepted.'),
+    firstChargeAt: timestamp.describe(
+      'When the new amount is first charged: the start of the subscription’s next period, the new enrolment’s period 0 (its trialEnd). The period in progress stays as paid; nothing is prorated.',
+    ),
+  })
+  .describe(
+    "What the approval page asks the subscribing wallet to sign: a new enrolment for the new plan's amount on the subscription's chain, starting at its next period, which replaces the current enrolment (then cancelled on chain). `planId`, `planName` and `terms.amount` are the new plan's.",
+  )
+  .meta({ id: 'CheckoutReauthorisationOffer' });
+export type CheckoutReauthorisationOffer = z.infer<typeof checkoutReauthorisationOffer>;
+
+export const checkoutReauthorisationBody = relaySubscriptionBody
+  .extend({ token: reauthorisationToken })
+  .describe(
+    "What the approval page posts after the wallet signed: the permit and Enrolment of the offer's exact terms, by the subscribing wallet, and the link's token.",
+  );
+export type CheckoutReauthorisationBody = z.infer<typeof checkoutReauthorisationBody>;
+
+export const checkoutReauthorisation = z
+  .object({
+    object: z.literal('checkout_reauthorisation'),
+    planChangeId: z.string(),
+    nonce: z.string().describe('The enrolment nonce signed.'),
+    chainId: z.number().int(),
+    firstChargeAt: timestamp,
+    submissionStatus: z.enum(['pending', 'submitted', 'confirmed', 'failed']),
+    transactionHash: z.string().nullable(),
+    failureCode: failureCode,
+    failureReason: z.string().nullable(),
+  })
+  .meta({ id: 'CheckoutReauthorisation' });
+export type CheckoutReauthorisation = z.infer<typeof checkoutReauthorisation>;

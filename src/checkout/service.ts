@@ -23,6 +23,7 @@ import { enrolmentPromotionCode, previewEnrolmentPromotionCode } from '../discou
 import { recordEnrolmentPromotionCode } from '../discounts/repo.js';
 import { PERMIT_PERIODS } from '../subscriptions/renewals.js';
 import { createRenewalService } from './renewal.js';
+import { createReauthorisationCheckout } from './reauthorisation.js';
 import { createChainResolver } from '../test-clocks/chain-registry.js';
 import { clockChainOfWallet } from '../test-clocks/repo.js';
 import { qrSvg } from './deposit-qr.js';
@@ -171,6 +172,8 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
 
   return {
     ...createRenewalService({ sql, chain, ...(temporal ? { temporal } : {}), ...(taskQueue ? { taskQueue } : {}) }),
+    // An upgrade above the cap: the subscriber's wallet signs the plan's enrolment offer on the subscription's chain.
+    ...createReauthorisationCheckout({ sql, relay, offerFor: (plan, chainId, wallet) => offerFor(plan, chainId, wallet) }),
 
     async planPage(planId: string): Promise<{ status: 200 | 404; html: string }> {
       const plan = isId('plan', planId) ? await planRepo.findPlanById(sql, planId) : undefined;

@@ -14,6 +14,7 @@ const planChange = {
   prorationBehavior: 'create_prorations',
   prorationAmount: '10000000',
   effectiveAt: '2026-12-11T09:30:00.000Z',
+  hostedUrl: null,
   createdAt: '2026-12-11T09:30:00.000Z',
 };
 

@@ -3,6 +3,9 @@
 // this module. No imports: the hosted pages' Vite build bundles it.
 
 export type CheckoutIsland =
-  { page: 'session'; sessionId: string } | { page: 'plan'; planId: string } | { page: 'renewal'; subscriptionId: string };
+  | { page: 'session'; sessionId: string }
+  | { page: 'plan'; planId: string }
+  | { page: 'renewal'; subscriptionId: string }
+  | { page: 'reauthorisation'; planChangeId: string };
 
 export const CHECKOUT_ISLAND_ID = 'checkout-data';

@@ -3,7 +3,8 @@ import type { PendingPlanChange } from '../subscriptions/repo.js';
 import type { PlanChangeRow } from './repo.js';
 import type { PlanChange } from './schemas.js';
 
-export function renderPlanChange(row: PlanChangeRow): PlanChange {
+/** `hostedUrl`: the approval link of a change that waits for the customer (null otherwise). */
+export function renderPlanChange(row: PlanChangeRow, hostedUrl: string | null = null): PlanChange {
   return {
     id: row.id,
     object: 'subscription_plan_change',
@@ -15,6 +16,7 @@ export function renderPlanChange(row: PlanChangeRow): PlanChange {
     prorationBehavior: row.prorationBehavior,
     prorationAmount: row.prorationAmount,
     effectiveAt: row.effectiveAt?.toISOString() ?? null,
+    hostedUrl,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -34,6 +36,7 @@ export function renderPendingPlanChange(pending: PendingPlanChange): PlanChange 
     prorationBehavior: pending.prorationBehavior,
     prorationAmount: pending.prorationAmount,
     effectiveAt: pending.effectiveAt === null ? null : iso(pending.effectiveAt),
+    hostedUrl: pending.hostedUrl ?? null,
     createdAt: iso(pending.createdAt),
   };
 }

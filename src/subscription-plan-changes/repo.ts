@@ -109,3 +109,22 @@ export async function claimProrations(db: Db, subscriptionId: string, periodInde
                   where subscription_id = ${subscriptionId} and proration_period_index = ${periodIndex}), 0))::text as total`;
   return BigInt(row!.total);
 }
+
+export async function findPlanChange(db: Db, id: string): Promise<PlanChangeRow | undefined> {
+  const [row] = await db<PlanChangeRow[]>`select ${columns(db)} from subscription_plan_changes where id = ${id}`;
+  return row;
+}
+
+/** A change that waited for the customer, applied from period `periodIndex` (their new enrolment's first); once. */
+export async function applyWaitingPlanChange(
+  db: Db,
+  id: string,
+  applied: { periodIndex: number; effectiveAt: Date; at: Date },
+): Promise<PlanChangeRow | undefined> {
+  const [row] = await db<PlanChangeRow[]>`
+    update subscription_plan_changes set status = 'applied', effective_period_index = ${applied.periodIndex},
+      effective_at = ${applied.effectiveAt}, applied_at = ${applied.at}
+    where id = ${id} and status = 'requires_customer_action'
+    returning ${columns(db)}`;
+  return row;
+}

@@ -25,6 +25,12 @@ export const planChange = z
         'What the upgrade adds to the next period’s charge for the rest of the period in progress: floor((amount - fromAmount) * remainingSeconds / periodSeconds), limited so that charge stays within the authorised amount; "0" for `none`, a downgrade or a change in a trial.',
       ),
     effectiveAt: timestamp.nullable().describe('When the new plan takes effect; null while the customer’s authorisation is awaited.'),
+    hostedUrl: z
+      .string()
+      .nullable()
+      .describe(
+        'For a change that `requires_customer_action`: the hosted page where the subscribing wallet signs a new enrolment for `amount` per period, which replaces the current one from the next period. Unguessable, good for this change only, until it is applied or cancelled; null otherwise.',
+      ),
     createdAt: timestamp,
   })
   .meta({ id: 'SubscriptionPlanChange' });

@@ -4,6 +4,7 @@
 // period's end (the workflow applies it before that period's charge, activities/subscription-plan-changes.ts);
 // an upgrade above the authorised amount waits for the customer. The charge reads the price at charge time,
 // so none of this needs a message to the workflow.
+import { randomBytes } from 'node:crypto';
 import type { Sql, Db } from '../db/client.js';
 import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
 import type { EventDispatcher } from '../events/dispatch.js';
@@ -19,6 +20,8 @@ import { businessNow } from '../test-clocks/business-time.js';
 import { renderPendingPlanChange, renderPlanChange } from './api-shape.js';
 import { decidePlanChange } from './decide.js';
 import * as repo from './repo.js';
+import { cancelPendingReauthorisations, insertReauthorisation } from './reauthorisation-repo.js';
+import { reauthorisationPagePath } from './reauthorisation-terms.js';
 import type { ChangePlanBody } from './schemas.js';
 
 /** Statuses a plan can be changed in: a paused or at_risk period's charge is unsettled, a terminal one has none. */
@@ -33,11 +36,13 @@ export async function recordPlanChangeEvent(
   previousAttributes: Record<string, unknown>,
 ): Promise<Subscription> {
   const updated = renderSubscription((await subscriptionRepo.findSubscriptionById(tx, subscriptionId))!);
+  // A change waiting for the customer carries its approval link, as the subscription's pendingPlanChange does.
+  const hostedUrl = updated.pendingPlanChange?.id === change.id ? updated.pendingPlanChange.hostedUrl : null;
   await record({
     merchantId: change.merchantId,
     livemode: change.livemode,
     type: 'subscription.updated',
-    data: { object: updated, planChange: renderPlanChange(change), previousAttributes },
+    data: { object: updated, planChange: renderPlanChange(change, hostedUrl), previousAttributes },
   });
   return updated;
 }
@@ -56,9 +61,20 @@ export type PlanChangeServiceDeps = {
   events: EventDispatcher;
   /** The time off a test clock (default the wall clock; workflow tests pass the time-skipping server's). */
   now?: () => Date;
+  /** Where the hosted approval page of an upgrade above the cap is served (absent: a path on this host). */
+  publicBaseUrl?: string;
 };
 
-export function createPlanChangeService({ sql, events, now: wallNow }: PlanChangeServiceDeps) {
+/**
+ * Cancels the change waiting on a subscription, and with it the approval link of one that waited for the
+ * customer (an enrolment signed through it afterwards binds to nothing: reauthorisation.ts).
+ */
+async function cancelOpenPlanChange(tx: Db, subscriptionId: string, at: Date) {
+  await cancelPendingReauthorisations(tx, subscriptionId);
+  return repo.cancelOpenPlanChange(tx, subscriptionId, at);
+}
+
+export function createPlanChangeService({ sql, events, now: wallNow, publicBaseUrl = '' }: PlanChangeServiceDeps) {
   const planNotUsable = (message: string) => new InvalidRequestError(message, { param: 'planId' });
 
   const checkTarget = (sub: subscriptionRepo.SubscriptionRow, current: PlanRow, target: PlanRow | undefined): PlanRow => {
@@ -97,7 +113,7 @@ export function createPlanChangeService({ sql, events, now: wallNow }: PlanChang
         const waiting = sub.pendingPlanChange ? renderPendingPlanChange(sub.pendingPlanChange) : null;
         if (input.planId === sub.planId) {
           // The current plan back: cancels the change waiting, if there is one.
-          const cancelled = await repo.cancelOpenPlanChange(tx, sub.id, now);
+          const cancelled = await cancelOpenPlanChange(tx, sub.id, now);
           if (!cancelled) throw planNotUsable('The subscription is already on this plan and no plan change is waiting.');
           return recordPlanChangeEvent(tx, record, sub.id, cancelled, { pendingPlanChange: waiting });
         }
@@ -119,7 +135,7 @@ export function createPlanChangeService({ sql, events, now: wallNow }: PlanChang
           );
         }
         // A new change replaces the one waiting (at most one waits).
-        await repo.cancelOpenPlanChange(tx, sub.id, now);
+        await cancelOpenPlanChange(tx, sub.id, now);
         const base = {
           id: newId('planChange'),
           merchantId: sub.merchantId,
@@ -153,6 +169,19 @@ export function createPlanChangeService({ sql, events, now: wallNow }: PlanChang
           prorationAmount: '0',
           appliedAt: null,
         });
+        if (decision.kind === 'requires_customer_action') {
+          // The customer's approval: a hosted page whose unguessable token is good for this change only.
+          const token = randomBytes(32).toString('hex');
+          await insertReauthorisation(tx, {
+            planChangeId: change.id,
+            merchantId: sub.merchantId,
+            livemode: sub.livemode,
+            subscriptionId: sub.id,
+            token,
+            hostedUrl: `${publicBaseUrl}${reauthorisationPagePath(change.id, token)}`,
+            amount: target.amount,
+          });
+        }
         return recordPlanChangeEvent(tx, record, sub.id, change, previous);
       });
     },

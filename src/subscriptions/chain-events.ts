@@ -17,6 +17,8 @@
 //    the signed window (read from the contract by the hook). The relay
 //    may pass the plan id it enrolled for (`planId`), which must be one of those;
 //    otherwise the oldest matching plan is used.
+// A subscriber's v2 enrolment bound to one of their subscriptions' upgrades above the cap is not a new
+// subscription: it replaces that subscription's enrolment (src/subscription-plan-changes/reauthorisation.ts).
 // An ignored enrolment is logged with its reason (deps.log), as nobody else sees it.
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Address, Hex } from 'viem';
@@ -42,6 +44,7 @@ import { redeemEnrolmentPromotionCode } from '../discounts/enrolment.js';
 import { renderSubscription } from './api-shape.js';
 import { listOf, type OneOrMore } from './chain.js';
 import { findClockOfWallet } from '../test-clocks/repo.js';
+import { applyReplacementEnrolment } from '../subscription-plan-changes/reauthorisation.js';
 
 /** What this service's side of the contract looks like in one mode. */
 export type SubscriptionContractMode = {
@@ -111,6 +114,8 @@ export type SubscriptionCreatedLog = {
 
 export type SubscriptionCreatedOutcome =
   | { outcome: 'created' | 'existing'; subscriptionId: string; workflowStarted: boolean }
+  /** The customer's new enrolment for an upgrade above the cap: the subscription now charges through it. */
+  | { outcome: 'replaced'; subscriptionId: string }
   | { outcome: 'ignored'; reason: IgnoredEnrolmentReason };
 
 export type IgnoredEnrolmentReason =
@@ -120,7 +125,9 @@ export type IgnoredEnrolmentReason =
   | 'unknown_merchant'
   | 'no_matching_plan'
   | 'trial_mismatch'
-  | 'charge_window_mismatch';
+  | 'charge_window_mismatch'
+  /** A subscription's bound replacement that it could not take (ended, or a period before it unsettled): cancelled on chain. */
+  | 'replacement_refused';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -170,6 +177,11 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
 
   // Each manager signs its own period for a plan: v1 the shortest calendar gap, v2 the mean month.
   const v2 = mode.subscriptionManagerV2 !== undefined && same(mode.subscriptionManagerV2, log.address);
+
+  // A subscriber's replacement of their own enrolment (an upgrade above the cap they authorised) is no new subscription.
+  const replacement = v2 ? await applyReplacementEnrolment(deps, log) : undefined;
+  if (replacement?.outcome === 'replaced') return replacement;
+  if (replacement) return { outcome: 'ignored', reason: 'replacement_refused' };
   const periodOf = v2 ? onChainPeriodSecondsV2 : onChainPeriodSeconds;
 
   // An address that is the merchant's on this chain (the account's payout, or one set for this chain).

@@ -37,6 +37,10 @@ export type SubscriptionRow = {
   chainId: string;
   contractAddress: string;
   onChainId: string;
+  /** The period index of the current enrolment's period 0 (a replacement enrolment's start; 0 otherwise): migration 00047. */
+  onChainPeriodOffset: number;
+  /** The current enrolment's own period 0 start; null: firstPeriodStart (never replaced). */
+  onChainFirstPeriodStart: Date | null;
   subscriberAddress: string;
   tokenAddress: string;
   amount: string;
@@ -82,6 +86,8 @@ export type PendingPlanChange = {
   prorationAmount: string;
   effectiveAt: string | null;
   createdAt: string;
+  /** The hosted approval page of a change that requires_customer_action (migration 00047); null otherwise. */
+  hostedUrl: string | null;
 };
 
 /** The open discount of a subscription as the row carries it (json: dates are ISO strings). */
@@ -106,6 +112,7 @@ const columns = (db: Db) =>
   db`s.id, s.merchant_id as "merchantId", s.livemode, s.plan_id as "planId", s.customer_id as "customerId",
      c.wallet_address as "customerWalletAddress", c.email as "customerEmail", s.status,
      s.chain_id::text as "chainId", s.contract_address as "contractAddress", s.on_chain_id::text as "onChainId",
+     s.on_chain_period_offset as "onChainPeriodOffset", s.on_chain_first_period_start as "onChainFirstPeriodStart",
      s.subscriber_address as "subscriberAddress", s.token_address as "tokenAddress", s.amount::text as amount,
      s.period_seconds::text as "periodSeconds", s.periods, s.first_period_start as "firstPeriodStart", s.trial_end as "trialEnd",
      s.current_period_index as "currentPeriodIndex", s.next_charge_at as "nextChargeAt", s.at_risk_since as "atRiskSince",
@@ -124,7 +131,8 @@ const columns = (db: Db) =>
      (select json_build_object('id', pc.id, 'fromPlanId', pc.from_plan_id, 'toPlanId', pc.to_plan_id,
         'fromAmount', pc.from_amount::text, 'toAmount', pc.to_amount::text, 'status', pc.status,
         'prorationBehavior', pc.proration_behavior, 'prorationAmount', pc.proration_amount::text,
-        'effectiveAt', pc.effective_at, 'createdAt', pc.created_at)
+        'effectiveAt', pc.effective_at, 'createdAt', pc.created_at,
+        'hostedUrl', (select r.hosted_url from subscription_reauthorisations r where r.plan_change_id = pc.id and r.status = 'pending'))
       from subscription_plan_changes pc
       where pc.subscription_id = s.id and pc.status in ('scheduled', 'requires_customer_action')) as "pendingPlanChange"`;
 
@@ -320,7 +328,9 @@ export async function markPeriodCharged(
           next_charge_at = ${
             next === null
               ? null
-              : db`greatest(${next}::timestamptz, first_period_start + ((${input.periodIndex + 1}::bigint * period_seconds)::float8 * interval '1 second'))`
+              : // The contract's start of the next period: of the current enrolment (a replacement starts at its offset).
+                db`greatest(${next}::timestamptz, coalesce(on_chain_first_period_start, first_period_start)
+                  + (((${input.periodIndex + 1}::bigint - on_chain_period_offset) * period_seconds)::float8 * interval '1 second'))`
           },
           at_risk_since = null, updated_at = now()
       where id = ${id} and status not in ${db(TERMINAL_STATUSES as readonly string[] as string[])}

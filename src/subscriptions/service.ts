@@ -172,7 +172,12 @@ export function createSubscriptionService({ sql, chain = {}, events, temporal, t
           for (let index = (row.currentPeriodIndex ?? -1) + 1; row.periods === 0 || index < row.periods; index++) {
             const start = periodStart(schedule, index);
             if (start.getTime() > now) {
-              nextChargeAt = chargeDueAt(start, row.firstPeriodStart, Number(row.periodSeconds), index);
+              nextChargeAt = chargeDueAt(
+                start,
+                row.onChainFirstPeriodStart ?? row.firstPeriodStart,
+                Number(row.periodSeconds),
+                index - row.onChainPeriodOffset,
+              );
               break;
             }
           }

@@ -9,11 +9,11 @@ import { getJson, postJson, sleep } from '../shared/http.js';
 import { formatTokenAmount } from '../shared/money.js';
 import { byId, pageControls, setText, somethingWentWrong } from '../shared/page.js';
 import { randomNonce } from '../shared/token-calls.js';
-import { balanceOf, ensureNetwork, hasWallet, networkTimeMs, refuseAtDoor, requestAccount, wallet } from '../shared/wallet.js';
-import { enrolmentBody, enrolmentTypedData } from './enrolment-signing.js';
+import { balanceOf, ensureNetwork, hasWallet, networkTimeMs, refuseAtDoor, requestAccount } from '../shared/wallet.js';
+import { enrolmentBody } from './enrolment-signing.js';
+import { signPermitAndEnrolment } from './enrolment-wallet.js';
 import { MESSAGES, apiRefusalText, discountLine, networkLabel, planPeriod, refusalText } from './messages.js';
 import { chosenChainOf, lockNetworks, offerNetworks } from './network-picker.js';
-import { permitTypedData } from './typed-data.js';
 import type { CheckoutChain, EnrolmentOffer, TokenInfo } from './types.js';
 
 type EnrolmentStatus = { submissionStatus: string; failureCode?: string | null; failureReason?: string | null };
@@ -114,29 +114,13 @@ export function startPlanPage(planId: string): void {
             '.',
         );
       }
-      const permitNonce = await getJson<{ nonce: string }>(
-        '/v1/tokens/' +
-          encodeURIComponent(offer.terms.token) +
-          '/permit-nonce?owner=' +
-          account +
-          '&mode=' +
-          (offer.livemode ? 'live' : 'test') +
-          '&chainId=' +
-          offer.chainId,
-      );
       step = 'sign';
-      ui.show('info', 'Sign the allowance (1 of 2) in your wallet…');
-      const permit = permitTypedData(token.domain!, {
-        owner: account,
-        spender: offer.subscriptionManager,
-        value: offer.permitValue,
-        nonce: permitNonce.nonce,
+      const { permitSignature, enrolmentSignature } = await signPermitAndEnrolment(offer, token, account, {
+        nonce,
         deadline,
+        show: (text) => ui.show('info', text),
+        termsLabel: 'the subscription terms',
       });
-      const permitSignature = await wallet<string>('eth_signTypedData_v4', [account, JSON.stringify(permit)]);
-      ui.show('info', 'Sign the subscription terms (2 of 2) in your wallet…');
-      const enrolment = enrolmentTypedData(offer, account, nonce, deadline);
-      const enrolmentSignature = await wallet<string>('eth_signTypedData_v4', [account, JSON.stringify(enrolment)]);
       step = 'submit';
       ui.setBusy(true, 'Processing…');
       ui.show('info', 'Submitting your subscription…');

@@ -100,6 +100,14 @@ export type EnrolmentOffer = {
   discount?: OfferDiscount | null;
 };
 
+/** GET /checkout/plan-changes/{id}/reauthorisation: the plan's enrolment offer for the new amount, from the next period. */
+export type ReauthorisationOffer = EnrolmentOffer & {
+  fromPlanName: string;
+  fromAmount: string;
+  subscriber: string;
+  firstChargeAt: string;
+};
+
 export type RenewalOffer = {
   merchantName?: string | null;
   planName: string;

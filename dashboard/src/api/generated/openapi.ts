@@ -432,7 +432,7 @@ export interface paths {
         put?: never;
         /**
          * Change a subscription's plan
-         * @description Moves a `trialing` or `active` subscription to another plan of the same merchant and mode with the same interval (docs/decisions.md "Plan changes with proration"). In a trial, any change applies at once. An upgrade whose amount is within what the customer authorised on chain (`amount`) applies at once; with `create_prorations` the next period’s charge adds floor((new - old) * remainingSeconds / periodSeconds) for the rest of the period in progress, limited so that charge stays within `amount`. A cheaper or equal plan is `scheduled` for the start of the next period (`pendingPlanChange`). An amount above `amount` is `requires_customer_action`: nothing changes or is charged until the customer authorises it. The current `planId` cancels a waiting change; a new change replaces it. Refused with `invalid_request` (param `planId`): unknown or another merchant’s or mode’s plan, archived, another interval or currency, not offered on the subscription’s chain, the current plan with no change waiting; (param `prorationBehavior`): `always_invoice`. Any other status, or a downgrade in the last authorised period, is `session_invalid_state`. Emits `subscription.updated`.
+         * @description Moves a `trialing` or `active` subscription to another plan of the same merchant and mode with the same interval (docs/decisions.md "Plan changes with proration"). In a trial, any change applies at once. An upgrade whose amount is within what the customer authorised on chain (`amount`) applies at once; with `create_prorations` the next period’s charge adds floor((new - old) * remainingSeconds / periodSeconds) for the rest of the period in progress, limited so that charge stays within `amount`. A cheaper or equal plan is `scheduled` for the start of the next period (`pendingPlanChange`). An amount above `amount` is `requires_customer_action`: nothing changes or is charged until the subscribing wallet signs a new enrolment for it on the hosted page at `pendingPlanChange.hostedUrl`; it then applies from the next period (nothing prorated) and the old enrolment is cancelled on chain. The current `planId` cancels a waiting change; a new change replaces it. Refused with `invalid_request` (param `planId`): unknown or another merchant’s or mode’s plan, archived, another interval or currency, not offered on the subscription’s chain, the current plan with no change waiting; (param `prorationBehavior`): `always_invoice`. Any other status, or a downgrade in the last authorised period, is `session_invalid_state`. Emits `subscription.updated`.
          *
          *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
          */
@@ -1465,6 +1465,50 @@ export interface paths {
         get: operations["getCheckoutPlanEnrolmentByNonce"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/plan-changes/{id}/reauthorisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the hosted approval page asks the subscribing wallet to sign for an upgrade above the authorised amount
+         * @description Public; the `token` of the plan change's `hostedUrl` is the capability (an unknown change and a wrong token are the same 404). A new enrolment for the new plan's amount on the subscription's chain, whose period 0 is the subscription's next period (`firstChargeAt`, signed as `terms.trialEnd`; at least an hour ahead, else the one after), for the periods left of the term. Once it is on chain the subscription charges through it from that period and the old enrolment is cancelled on chain. A change no longer waiting, or a subscription not trialing or active, is `session_invalid_state`.
+         *
+         *     Public: no credentials.
+         */
+        get: operations["getCheckoutPlanChangeReauthorisation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/plan-changes/{id}/reauthorise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an upgrade above the authorised amount with the subscriber's signed permit and Enrolment (used by the hosted approval page)
+         * @description Public and same-origin; the body carries the link's `token`. Only the subscribing wallet (`subscriber`, else `invalid_request`), over exactly the offered terms (`terms`). The server binds the enrolment to the subscription (its start and amount), then relays it as POST /v1/relay/subscriptions under the Idempotency-Key `checkout_<planChangeId>_<enrolment nonce>`; the change is applied when the enrolment is indexed. Refusals are those of GET .../reauthorisation and the relay's.
+         *
+         *     Public: no credentials.
+         */
+        post: operations["reauthoriseCheckoutPlanChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4225,6 +4269,89 @@ export interface components {
             failureCode: string | null;
             failureReason: string | null;
         };
+        /** @description What the approval page asks the subscribing wallet to sign: a new enrolment for the new plan's amount on the subscription's chain, starting at its next period, which replaces the current enrolment (then cancelled on chain). `planId`, `planName` and `terms.amount` are the new plan's. */
+        CheckoutReauthorisationOfferInput: {
+            /** @constant */
+            object: "checkout_reauthorisation_offer";
+            planId: string;
+            planName: string;
+            merchantName: string;
+            livemode: boolean;
+            /** @description The chain these terms, the manager and its domain are on: the one asked for, else the plan's first. */
+            chainId: number;
+            /** @description Every chain the plan is offered on, the default first: the hosted page's network picker. GET again with `?chainId=` for another chain's offer. */
+            chains: components["schemas"]["CheckoutChainInput"][];
+            /** @description The SubscriptionManager the permit is granted to and the Enrolment is signed for. */
+            subscriptionManager: string;
+            /** @description The SubscriptionManager's EIP-712 domain (sign Enrolment with it). */
+            managerDomain: {
+                name: string;
+                version: string;
+                chainId: number;
+                verifyingContract: string;
+            };
+            /** @description The Enrolment terms the subscriber signs; the enrol route accepts exactly these (trialEnd no later than offered). */
+            terms: {
+                token: string;
+                merchant: string;
+                operator: string;
+                amount: string;
+                /** @description Seconds: the plan interval on SubscriptionManagerV2 (months as the mean Gregorian month, 2,629,746 s; days and weeks exact). */
+                period: string;
+                /** @description 0: open-ended (plans have no end). */
+                periods: number;
+                /** @description Unix seconds; now + the plan's trial days, or 0 without a trial. */
+                trialEnd: string;
+                /** @description Seconds after a period's start during which it may be charged: the period plus the calendar's largest drift from it, rounded up to an hour. */
+                chargeWindow: string;
+            };
+            /** @description The allowance the page asks the subscriber to permit: 12 periods of the plan amount (renewed from the emailed renewal link). */
+            permitValue: string;
+            /** @description The `promotionCode` asked about, applied to this plan; null without one. */
+            discount: {
+                /** @description The code as the merchant wrote it. */
+                promotionCode: string;
+                couponName: string | null;
+                percentOff: number | null;
+                amountOff: string | null;
+                /** @description What each discounted period pulls, in base units (the terms keep the full amount, the cap). */
+                discountedAmount: string;
+                /** @description How many charged periods are discounted; null: every one. */
+                periods: number | null;
+            } | null;
+            planChangeId: string;
+            subscriptionId: string;
+            /** @description The plan the subscription is on now. */
+            fromPlanName: string;
+            /** @description What a period charges now (before a discount), base units. */
+            fromAmount: string;
+            /** @description The subscribing wallet: the only one whose signature is accepted. */
+            subscriber: string;
+            /**
+             * Format: date-time
+             * @description When the new amount is first charged: the start of the subscription’s next period, the new enrolment’s period 0 (its trialEnd). The period in progress stays as paid; nothing is prorated.
+             */
+            firstChargeAt: string;
+        };
+        CheckoutReauthorisationInput: {
+            /** @constant */
+            object: "checkout_reauthorisation";
+            planChangeId: string;
+            /** @description The enrolment nonce signed. */
+            nonce: string;
+            chainId: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            firstChargeAt: string;
+            /** @enum {string} */
+            submissionStatus: "pending" | "submitted" | "confirmed" | "failed";
+            transactionHash: string | null;
+            /** @description When failed: a refusal code (docs/events.md "Refusal codes", e.g. `payer_blacklisted`, `token_paused`, `insufficient_funds`), else the contract error name, `Reverted` or `NonceConsumed`. The hosted page shows the payer one sentence per refusal code. */
+            failureCode: string | null;
+            failureReason: string | null;
+        };
         ChainPayoutInput: {
             /** @constant */
             object: "chain_payout";
@@ -4893,6 +5020,8 @@ export interface components {
             prorationAmount: string;
             /** @description When the new plan takes effect; null while the customer’s authorisation is awaited. */
             effectiveAt: string | null;
+            /** @description For a change that `requires_customer_action`: the hosted page where the subscribing wallet signs a new enrolment for `amount` per period, which replaces the current one from the next period. Unguessable, good for this change only, until it is applied or cancelled; null otherwise. */
+            hostedUrl: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp.
@@ -6439,6 +6568,89 @@ export interface components {
             failureCode: string | null;
             failureReason: string | null;
         };
+        /** @description What the approval page asks the subscribing wallet to sign: a new enrolment for the new plan's amount on the subscription's chain, starting at its next period, which replaces the current enrolment (then cancelled on chain). `planId`, `planName` and `terms.amount` are the new plan's. */
+        CheckoutReauthorisationOffer: {
+            /** @constant */
+            object: "checkout_reauthorisation_offer";
+            planId: string;
+            planName: string;
+            merchantName: string;
+            livemode: boolean;
+            /** @description The chain these terms, the manager and its domain are on: the one asked for, else the plan's first. */
+            chainId: number;
+            /** @description Every chain the plan is offered on, the default first: the hosted page's network picker. GET again with `?chainId=` for another chain's offer. */
+            chains: components["schemas"]["CheckoutChain"][];
+            /** @description The SubscriptionManager the permit is granted to and the Enrolment is signed for. */
+            subscriptionManager: string;
+            /** @description The SubscriptionManager's EIP-712 domain (sign Enrolment with it). */
+            managerDomain: {
+                name: string;
+                version: string;
+                chainId: number;
+                verifyingContract: string;
+            };
+            /** @description The Enrolment terms the subscriber signs; the enrol route accepts exactly these (trialEnd no later than offered). */
+            terms: {
+                token: string;
+                merchant: string;
+                operator: string;
+                amount: string;
+                /** @description Seconds: the plan interval on SubscriptionManagerV2 (months as the mean Gregorian month, 2,629,746 s; days and weeks exact). */
+                period: string;
+                /** @description 0: open-ended (plans have no end). */
+                periods: number;
+                /** @description Unix seconds; now + the plan's trial days, or 0 without a trial. */
+                trialEnd: string;
+                /** @description Seconds after a period's start during which it may be charged: the period plus the calendar's largest drift from it, rounded up to an hour. */
+                chargeWindow: string;
+            };
+            /** @description The allowance the page asks the subscriber to permit: 12 periods of the plan amount (renewed from the emailed renewal link). */
+            permitValue: string;
+            /** @description The `promotionCode` asked about, applied to this plan; null without one. */
+            discount: {
+                /** @description The code as the merchant wrote it. */
+                promotionCode: string;
+                couponName: string | null;
+                percentOff: number | null;
+                amountOff: string | null;
+                /** @description What each discounted period pulls, in base units (the terms keep the full amount, the cap). */
+                discountedAmount: string;
+                /** @description How many charged periods are discounted; null: every one. */
+                periods: number | null;
+            } | null;
+            planChangeId: string;
+            subscriptionId: string;
+            /** @description The plan the subscription is on now. */
+            fromPlanName: string;
+            /** @description What a period charges now (before a discount), base units. */
+            fromAmount: string;
+            /** @description The subscribing wallet: the only one whose signature is accepted. */
+            subscriber: string;
+            /**
+             * Format: date-time
+             * @description When the new amount is first charged: the start of the subscription’s next period, the new enrolment’s period 0 (its trialEnd). The period in progress stays as paid; nothing is prorated.
+             */
+            firstChargeAt: string;
+        };
+        CheckoutReauthorisation: {
+            /** @constant */
+            object: "checkout_reauthorisation";
+            planChangeId: string;
+            /** @description The enrolment nonce signed. */
+            nonce: string;
+            chainId: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            firstChargeAt: string;
+            /** @enum {string} */
+            submissionStatus: "pending" | "submitted" | "confirmed" | "failed";
+            transactionHash: string | null;
+            /** @description When failed: a refusal code (docs/events.md "Refusal codes", e.g. `payer_blacklisted`, `token_paused`, `insufficient_funds`), else the contract error name, `Reverted` or `NonceConsumed`. The hosted page shows the payer one sentence per refusal code. */
+            failureCode: string | null;
+            failureReason: string | null;
+        };
         ChainPayout: {
             /** @constant */
             object: "chain_payout";
@@ -7107,6 +7319,8 @@ export interface components {
             prorationAmount: string;
             /** @description When the new plan takes effect; null while the customer’s authorisation is awaited. */
             effectiveAt: string | null;
+            /** @description For a change that `requires_customer_action`: the hosted page where the subscribing wallet signs a new enrolment for `amount` per period, which replaces the current one from the next period. Unguessable, good for this change only, until it is applied or cancelled; null otherwise. */
+            hostedUrl: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp.
@@ -11428,6 +11642,128 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckoutEnrolment"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckoutPlanChangeReauthorisation: {
+        parameters: {
+            query: {
+                /** @description The capability from the plan change's `hostedUrl` (its `token` query parameter): good for that change only. */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier (prefix `spc_`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutReauthorisationOffer"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reauthoriseCheckoutPlanChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier (prefix `spc_`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description What the approval page posts after the wallet signed: the permit and Enrolment of the offer's exact terms, by the subscribing wallet, and the link's token. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The chain to enrol on (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain. The terms name that chain's USDC, and the permit and the enrolment must be signed for it (their EIP-712 domains name the chain): a signature for another chain is refused (`permit.signature` or `enrolment.signature`) before anything is sent. When the terms are those of a plan of the merchant, one of them must be offered on this chain (else `chainId` is refused). The subscription lives and is charged on this chain. */
+                    chainId?: number;
+                    /** @description The wallet that enrols; it signed both the permit and the enrolment. */
+                    subscriber: string;
+                    /** @description The enrolment terms, exactly as the subscriber signed them (EIP-712 Enrolment of SubscriptionManagerV2, domain version 2). */
+                    terms: {
+                        /** @description The token; must be the mode's configured USDC. */
+                        token: string;
+                        /** @description Payee of every charge: must be the merchant's payout address. */
+                        merchant: string;
+                        /** @description Who may charge; defaults to and must equal the service's operator for this mode. */
+                        operator?: string;
+                        /** @description Maximum charge per period, in base units. */
+                        amount: string;
+                        /** @description Period length in seconds (uint64). */
+                        period: string;
+                        /** @description Number of chargeable periods; 0 means open-ended (uint32). */
+                        periods: number;
+                        /**
+                         * @description Unix seconds; period 0 starts at max(enrolment time, trialEnd) (uint64).
+                         * @default 0
+                         */
+                        trialEnd?: string;
+                        /** @description Seconds after a period's start during which it may be charged (uint64; SubscriptionManagerV2). The platform records an enrolment only with its plan's window: period + the calendar drift, to the hour (the hosted enrolment offer names it). */
+                        chargeWindow: string;
+                    };
+                    /** @description The subscriber's EIP-2612 permit for the SubscriptionManager, signed at the nonce GET /v1/tokens/{address}/permit-nonce returns. */
+                    permit: {
+                        /** @description Allowance granted to the SubscriptionManager. */
+                        value: string;
+                        /** @description Unix seconds after which the permit is invalid. */
+                        deadline: string;
+                        /** @description The EIP-712 signature, 65 bytes as 0x-prefixed hex (r || s || v). */
+                        signature: string;
+                    };
+                    /** @description The subscriber's EIP-712 Enrolment signature over the terms. */
+                    enrolment: {
+                        /** @description Random 32-byte enrolment nonce chosen by the subscriber. */
+                        nonce: string;
+                        /** @description Unix seconds after which the enrolment signature is invalid. */
+                        deadline: string;
+                        /** @description The EIP-712 signature, 65 bytes as 0x-prefixed hex (r || s || v). */
+                        signature: string;
+                    };
+                    /** @description The capability from the plan change's `hostedUrl` (its `token` query parameter): good for that change only. */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutReauthorisation"];
                 };
             };
             /** @description Default Response */
