@@ -1,5 +1,5 @@
 // What the portal shows as a subscription's next charge, and the link of a change waiting for the customer.
-import { discountedAmount } from '../coupons/discount-amount.js';
+import { discountOnPlan } from '../coupons/discount-amount.js';
 import type { PlanChange } from '../subscription-plan-changes/schemas.js';
 import type { SubscriptionRow } from '../subscriptions/repo.js';
 
@@ -12,16 +12,16 @@ const CHARGING = ['trialing', 'active', 'at_risk'];
  */
 export function nextCharge(row: SubscriptionRow): { amount: string; at: string } | null {
   if (!CHARGING.includes(row.status) || row.cancelAtPeriodEnd || !row.nextChargeAt) return null;
-  const scheduled = row.pendingPlanChange?.status === 'scheduled' ? row.pendingPlanChange.toAmount : null;
-  const price = BigInt(scheduled ?? row.priceAmount ?? row.amount);
-  const charged = row.discount ? discountedAmount(price, row.discount).charged : price;
+  const scheduled = row.pendingPlanChange?.status === 'scheduled' ? row.pendingPlanChange : null;
+  const price = BigInt(scheduled?.toAmount ?? row.priceAmount ?? row.amount);
+  // The charge's own rule: a coupon restricted to other plans takes nothing off.
+  const discounted = row.discount ? discountOnPlan(scheduled?.toPlanId ?? row.planId, price, row.discount) : null;
+  const charged = discounted ? discounted.charged : price;
   const cap = BigInt(row.amount);
   return { amount: (charged > cap ? cap : charged).toString(), at: row.nextChargeAt.toISOString() };
 }
 
-/** The hosted page where the customer authorises a change above their authorised amount, when the change names one. */
+/** The hosted page where the customer authorises a change above their authorised amount (its `hostedUrl`). */
 export function planChangeLink(change: PlanChange | null): string | null {
-  if (change?.status !== 'requires_customer_action') return null;
-  const link = (change as PlanChange & { url?: unknown }).url;
-  return typeof link === 'string' ? link : null;
+  return change?.status === 'requires_customer_action' ? change.hostedUrl : null;
 }
