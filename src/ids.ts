@@ -37,6 +37,7 @@ export const ID_PREFIXES = {
   promotionCode: 'promo',
   discount: 'di',
   planChange: 'spc',
+  receipt: 'rcpt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
