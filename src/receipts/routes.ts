@@ -1,6 +1,7 @@
 // Receipts (issue 40, item 5): the merchant's switches per kind and mode, and the customer's page behind
 // the emailed link. The switches are read like the merchant (any secret key, the dashboard) and changed with
 // `payment_sessions_write`, like the accepted chains: a checkout setting a key that takes payments may set.
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { CHECKOUT_SECURITY_HEADERS } from '../checkout/page.js';
 import type { ServiceOn } from '../db/client.js';
@@ -51,7 +52,7 @@ export function registerReceiptSettingsRoutes(app: FastifyZodInstance, settings:
 const receiptParams = z.object({ token: z.string() });
 
 export function registerReceiptPageRoutes(app: FastifyZodInstance, receipts: ReceiptPageService): void {
-  const notFound = (reply: import('fastify').FastifyReply) =>
+  const notFound = (reply: FastifyReply) =>
     reply.code(404).headers(CHECKOUT_SECURITY_HEADERS).type('text/html; charset=utf-8').send(receiptNotFoundHtml());
 
   app.route({

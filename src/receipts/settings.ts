@@ -24,7 +24,13 @@ export function createReceiptSettingsService({ sql }: { sql: Db }) {
 
     /** Changes the named switches; the others keep their value (the defaults on a first change). */
     async set(scope: MerchantScope, body: ReceiptSettingsBody): Promise<ReceiptSettings> {
-      const next = { ...(await findReceiptSwitches(sql, scope)), ...body };
+      const current = await findReceiptSwitches(sql, scope);
+      const next: ReceiptSwitches = {
+        payment: body.payment ?? current.payment,
+        subscriptionCharge: body.subscriptionCharge ?? current.subscriptionCharge,
+        refund: body.refund ?? current.refund,
+        invoice: body.invoice ?? current.invoice,
+      };
       // On conflict only the named switches change: two requests naming different switches both keep theirs.
       const [row] = await sql<ReceiptSwitches[]>`
         insert into receipt_settings (merchant_id, livemode, payment, subscription_charge, refund, invoice)
