@@ -1,26 +1,37 @@
-// The dispatcher's side of receipts: for a batch of claimed events, queue the receipt of each money event.
-// Each receipt runs in its own savepoint and a failure is logged, never thrown: a receipt that cannot be
-// written must not hold back the webhooks of the whole batch.
+// The dispatcher's side of receipts: for a batch of claimed events, queue the receipt of each money event
+// whose merchant has that kind's switch on (read once per merchant and mode in the batch, before the event
+// itself is read: on a renewal day most charges are of merchants with the switch off). Each receipt runs in
+// its own savepoint and a failure is reported, never thrown: a receipt that cannot be written must not hold
+// back the webhooks of the whole batch.
 import type { Db } from '../db/client.js';
 import { findEvent } from '../events/outbox.js';
-import { isReceiptEvent, queueReceipt } from './queue.js';
+import type { ClaimedEvent } from '../events/outbox.js';
+import { RECEIPT_EVENTS } from './content.js';
+import { queueReceipt } from './queue.js';
+import { switchOf, type ReceiptSwitches } from './schemas.js';
+import { findReceiptSwitches } from './settings.js';
 
 /** The ids of the emails queued; start their delivery once `tx` has committed. */
 export async function queueReceiptsOfEvents(
   tx: Db,
-  events: readonly { id: string; type: string }[],
+  events: readonly ClaimedEvent[],
   publicBaseUrl: string,
   onError: (error: unknown, eventId: string) => void,
 ): Promise<string[]> {
-  const queued: string[] = [];
   const savepoint = (tx as { savepoint?: <T>(fn: (sp: Db) => Promise<T>) => Promise<T> }).savepoint;
   if (!savepoint) throw new Error('queueReceiptsOfEvents must run inside a transaction');
+  const switches = new Map<string, ReceiptSwitches>();
+  const queued: string[] = [];
   for (const claimed of events) {
-    if (!isReceiptEvent(claimed.type)) continue;
+    const kind = RECEIPT_EVENTS[claimed.type];
+    if (!kind) continue;
+    const key = `${claimed.merchantId}/${claimed.livemode}`;
+    if (!switches.has(key)) switches.set(key, await findReceiptSwitches(tx, claimed));
+    if (!switchOf(switches.get(key)!, kind)) continue;
     try {
       const emailId = await savepoint.call(tx, async (sp) => {
         const event = await findEvent(sp, claimed.id);
-        return event ? queueReceipt(sp, event, publicBaseUrl) : null;
+        return event ? queueReceipt(sp, kind, event, publicBaseUrl) : null;
       });
       if (emailId) queued.push(emailId);
     } catch (error) {

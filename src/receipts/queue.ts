@@ -1,32 +1,29 @@
-// Queueing receipts when their money events are processed (the event dispatcher's batch, after the
-// change committed). One receipt per object and kind (unique in `receipts`): an event processed twice, or
-// two events of one object, queue one email. A merchant whose switch is off, or a customer whose email is
-// not known, gets none. The page link carries a random token; only its hash is stored.
+// Queueing a receipt when its money event is processed (the event dispatcher's batch, after the change
+// committed: src/receipts/dispatch.ts). One receipt per object and kind (unique in `receipts`): an event
+// processed twice, or two events of one object, queue one email. A customer whose email is not known gets
+// none. The page link carries a random token; only its hash is stored.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import { queueEmail } from '../email/service.js';
 import { newId } from '../ids.js';
-import { RECEIPT_EVENTS, receiptDraft } from './content.js';
+import { receiptDraft } from './content.js';
 import { receiptEmailText, receiptSubject } from './email-text.js';
-import { switchOf } from './schemas.js';
-import { findReceiptSwitches } from './settings.js';
+import type { ReceiptKind } from './schemas.js';
 
 export const hashReceiptToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export const receiptPagePath = (token: string) => `/receipts/${token}`;
 
-export type ReceiptEvent = { merchantId: string; livemode: boolean; type: string; data: Record<string, unknown> };
+export type ReceiptEvent = { merchantId: string; livemode: boolean; data: Record<string, unknown> };
 
-/** Whether an event of this type can give a receipt (the dispatcher reads only those). */
-export const isReceiptEvent = (type: string) => Object.hasOwn(RECEIPT_EVENTS, type);
-
-/** The id of the email queued for the event's receipt, or null when it gets none. */
-export async function queueReceipt(tx: Db, event: ReceiptEvent, publicBaseUrl: string): Promise<string | null> {
-  const kind = RECEIPT_EVENTS[event.type];
+/**
+ * The id of the email queued for the receipt of `kind` of the event's object, or null when it gets none (already
+ * receipted, not in its final state, no email known). The caller checked the merchant's switch.
+ */
+export async function queueReceipt(tx: Db, kind: ReceiptKind, event: ReceiptEvent, publicBaseUrl: string): Promise<string | null> {
   const objectId = (event.data.object as { id?: unknown } | undefined)?.id;
-  if (!kind || typeof objectId !== 'string') return null;
+  if (typeof objectId !== 'string') return null;
   const scope = { merchantId: event.merchantId, livemode: event.livemode };
-  if (!switchOf(await findReceiptSwitches(tx, scope), kind)) return null;
   const [already] = await tx`
     select 1 from receipts where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and kind = ${kind} and object_id = ${objectId}`;
   if (already) return null;
