@@ -4,12 +4,11 @@
 // its own savepoint and a failure is reported, never thrown: a receipt that cannot be written must not hold
 // back the webhooks of the whole batch.
 import type { Db } from '../db/client.js';
-import { findEvent } from '../events/outbox.js';
-import type { ClaimedEvent } from '../events/outbox.js';
+import { findEvent, type ClaimedEvent } from '../events/outbox.js';
 import { RECEIPT_EVENTS } from './content.js';
 import { queueReceipt } from './queue.js';
+import { findReceiptSwitches } from './repo.js';
 import { switchOf, type ReceiptSwitches } from './schemas.js';
-import { findReceiptSwitches } from './settings.js';
 
 /** The ids of the emails queued; start their delivery once `tx` has committed. */
 export async function queueReceiptsOfEvents(

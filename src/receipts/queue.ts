@@ -8,6 +8,7 @@ import { queueEmail } from '../email/service.js';
 import { newId } from '../ids.js';
 import { receiptDraft } from './content.js';
 import { receiptEmailText, receiptSubject } from './email-text.js';
+import { insertReceipt, receiptExists } from './repo.js';
 import type { ReceiptKind } from './schemas.js';
 
 export const hashReceiptToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -24,9 +25,8 @@ export async function queueReceipt(tx: Db, kind: ReceiptKind, event: ReceiptEven
   const objectId = (event.data.object as { id?: unknown } | undefined)?.id;
   if (typeof objectId !== 'string') return null;
   const scope = { merchantId: event.merchantId, livemode: event.livemode };
-  const [already] = await tx`
-    select 1 from receipts where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and kind = ${kind} and object_id = ${objectId}`;
-  if (already) return null;
+  const key = { ...scope, kind, objectId };
+  if (await receiptExists(tx, key)) return null;
   const draft = await receiptDraft(tx, scope, kind, objectId);
   if (!draft?.to) return null;
   const token = randomBytes(32).toString('base64url');
@@ -38,13 +38,9 @@ export async function queueReceipt(tx: Db, kind: ReceiptKind, event: ReceiptEven
     text: receiptEmailText(draft.data, pageUrl),
     kind: `receipt_${kind}`,
   });
-  // A concurrent batch that got here first wins; this one's email row goes with its rolled-back savepoint.
-  const inserted = await tx`
-    insert into receipts (id, merchant_id, livemode, kind, object_id, token_hash, email_id, data)
-    values (${newId('receipt')}, ${scope.merchantId}, ${scope.livemode}, ${kind}, ${objectId}, ${hashReceiptToken(token)}, ${emailId},
-            ${tx.json(draft.data as never)})
-    on conflict (merchant_id, livemode, kind, object_id) do nothing returning id`;
-  if (inserted.length === 0) throw new ReceiptRaceLost();
+  // A concurrent writer that got here first wins; this one's email row goes with the caller's savepoint.
+  const inserted = await insertReceipt(tx, { ...key, id: newId('receipt'), tokenHash: hashReceiptToken(token), emailId, data: draft.data });
+  if (!inserted) throw new ReceiptRaceLost();
   return emailId;
 }
 

@@ -4,6 +4,7 @@
 // goes to a stranger. Work that learns a payer's email at checkout adds its source here.
 import type { Db } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
+import { findCustomerEmail } from './repo.js';
 
 export type ReceiptRecipientSource = {
   /** The email typed on the invoice the money paid. */
@@ -16,11 +17,7 @@ export type ReceiptRecipientSource = {
 
 export async function receiptRecipient(db: Db, scope: MerchantScope, source: ReceiptRecipientSource): Promise<string | null> {
   if (source.invoiceEmail) return source.invoiceEmail;
-  if (!source.customerId && !source.payer) return null;
-  const [row] = await db<{ email: string | null }[]>`
-    select email from customers
-    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and email is not null
-      and ${source.customerId ? db`id = ${source.customerId}` : db`wallet_address = ${source.payer!.toLowerCase()}`}
-    limit 1`;
-  return row?.email ?? null;
+  if (source.customerId) return findCustomerEmail(db, scope, { id: source.customerId });
+  if (source.payer) return findCustomerEmail(db, scope, { walletAddress: source.payer });
+  return null;
 }

@@ -8,17 +8,13 @@ import { findChargeById } from '../subscription-charges/repo.js';
 import type { ReceiptData } from './content.js';
 import { renderReceiptPage, type RefundState } from './page.js';
 import { hashReceiptToken, receiptPagePath } from './queue.js';
-
-type ReceiptRow = { merchantId: string; livemode: boolean; data: ReceiptData };
+import { findReceiptByTokenHash, type StoredReceipt } from './repo.js';
 
 /** A token of the shape we issue (32 random bytes, base64url); anything else is not looked up. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-async function findReceipt(db: Db, token: string): Promise<ReceiptRow | undefined> {
-  if (!TOKEN.test(token)) return undefined;
-  const [row] = await db<ReceiptRow[]>`
-    select merchant_id as "merchantId", livemode, data from receipts where token_hash = ${hashReceiptToken(token)}`;
-  return row;
+async function findReceipt(db: Db, token: string): Promise<StoredReceipt | undefined> {
+  return TOKEN.test(token) ? findReceiptByTokenHash(db, hashReceiptToken(token)) : undefined;
 }
 
 async function refundStateOf(db: Db, data: ReceiptData): Promise<RefundState> {

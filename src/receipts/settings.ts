@@ -1,16 +1,8 @@
-// The receipt switches of a merchant's mode: read (defaults when never set) and changed in one upsert.
+// The receipt switches of a merchant's mode: read (the defaults when never set) and changed.
 import type { Db } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
-import { DEFAULT_RECEIPT_SETTINGS, type ReceiptSettings, type ReceiptSettingsBody, type ReceiptSwitches } from './schemas.js';
-
-const columns = (db: Db) =>
-  db`payment, subscription_charge as "subscriptionCharge", refund, invoice`;
-
-export async function findReceiptSwitches(db: Db, scope: MerchantScope): Promise<ReceiptSwitches> {
-  const [row] = await db<ReceiptSwitches[]>`
-    select ${columns(db)} from receipt_settings where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}`;
-  return row ?? { ...DEFAULT_RECEIPT_SETTINGS };
-}
+import { findReceiptSwitches, upsertReceiptSwitches } from './repo.js';
+import type { ReceiptSettings, ReceiptSettingsBody, ReceiptSwitches } from './schemas.js';
 
 function render(scope: MerchantScope, switches: ReceiptSwitches): ReceiptSettings {
   return { object: 'receipt_settings', livemode: scope.livemode, ...switches };
@@ -31,18 +23,7 @@ export function createReceiptSettingsService({ sql }: { sql: Db }) {
         refund: body.refund ?? current.refund,
         invoice: body.invoice ?? current.invoice,
       };
-      // On conflict only the named switches change: two requests naming different switches both keep theirs.
-      const [row] = await sql<ReceiptSwitches[]>`
-        insert into receipt_settings (merchant_id, livemode, payment, subscription_charge, refund, invoice)
-        values (${scope.merchantId}, ${scope.livemode}, ${next.payment}, ${next.subscriptionCharge}, ${next.refund}, ${next.invoice})
-        on conflict (merchant_id, livemode) do update set
-          payment = coalesce(${body.payment ?? null}::boolean, receipt_settings.payment),
-          subscription_charge = coalesce(${body.subscriptionCharge ?? null}::boolean, receipt_settings.subscription_charge),
-          refund = coalesce(${body.refund ?? null}::boolean, receipt_settings.refund),
-          invoice = coalesce(${body.invoice ?? null}::boolean, receipt_settings.invoice),
-          updated_at = now()
-        returning ${columns(sql)}`;
-      return render(scope, row!);
+      return render(scope, await upsertReceiptSwitches(sql, scope, next, body));
     },
   };
 }
