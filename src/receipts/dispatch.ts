@@ -17,7 +17,7 @@ export async function queueReceiptsOfEvents(
   publicBaseUrl: string,
   onError: (error: unknown, eventId: string) => void,
 ): Promise<string[]> {
-  const savepoint = (tx as { savepoint?: <T>(fn: (sp: Db) => Promise<T>) => Promise<T> }).savepoint;
+  const savepoint = (tx as { savepoint?: <T>(fn: (sp: Db) => Promise<T>) => Promise<T> }).savepoint?.bind(tx);
   if (!savepoint) throw new Error('queueReceiptsOfEvents must run inside a transaction');
   const switches = new Map<string, ReceiptSwitches>();
   const queued: string[] = [];
@@ -28,7 +28,7 @@ export async function queueReceiptsOfEvents(
     if (!switches.has(key)) switches.set(key, await findReceiptSwitches(tx, claimed));
     if (!switchOf(switches.get(key)!, kind)) continue;
     try {
-      const emailId = await savepoint.call(tx, async (sp) => {
+      const emailId = await savepoint(async (sp): Promise<string | null> => {
         const event = await findEvent(sp, claimed.id);
         return event ? queueReceipt(sp, kind, event, publicBaseUrl) : null;
       });
