@@ -74,9 +74,12 @@ export function createEventActivities({ sql, temporal, taskQueue, emails, public
         const events = await claimUndispatchedEvents(tx, input.limit);
         if (events.length === 0) return { claimed: 0, started: 0 };
         // In the claim's transaction: a batch that dies before commit is claimed again and queues them again, once.
-        if (publicBaseUrl) receiptEmails.push(...(await queueReceiptsOfEvents(tx, events, publicBaseUrl, (error, eventId) =>
+        if (publicBaseUrl)
+          receiptEmails.push(
+            ...(await queueReceiptsOfEvents(tx, events, publicBaseUrl, (error, eventId) =>
               warn('queueing the receipt of an event failed; it gets none', { eventId, error: String(error) }),
-            )));
+            )),
+          );
         const ids = events.map((e) => e.id);
         const scopeOf = new Map(events.map((e) => [e.id, { merchantId: e.merchantId, livemode: e.livemode }]));
         const pairs = await findSubscribedEndpointsOfEvents(tx, ids);

@@ -31,7 +31,9 @@ export function receiptEmailText(data: ReceiptData, pageUrl: string): string {
     '',
     ...lines,
     '',
-    ...(data.transactionHash ? [`Transaction: ${data.transactionHash}${data.chainId !== null ? ` on ${networkName(data.chainId)}` : ''}`] : []),
+    ...(data.transactionHash
+      ? [`Transaction: ${data.transactionHash}${data.chainId !== null ? ` on ${networkName(data.chainId)}` : ''}`]
+      : []),
     ...(explorer ? [`View it on the explorer: ${explorer}`] : []),
     `Your receipt: ${pageUrl}`,
     '',

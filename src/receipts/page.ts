@@ -54,5 +54,8 @@ export function renderReceiptPage({ data, livemode, refundState, pdfUrl }: Recei
 
 /** Every miss looks the same: an unknown, malformed or revoked token. */
 export function receiptNotFoundHtml(): string {
-  return frame('Receipt not found', '<div id="receipt-missing"><h1>Receipt not found</h1><p class="muted">This link does not lead to a receipt.</p></div>');
+  return frame(
+    'Receipt not found',
+    '<div id="receipt-missing"><h1>Receipt not found</h1><p class="muted">This link does not lead to a receipt.</p></div>',
+  );
 }

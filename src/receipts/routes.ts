@@ -71,7 +71,12 @@ export function registerReceiptPageRoutes(app: FastifyZodInstance, receipts: Rec
     method: 'GET',
     url: '/receipts/:token/receipt.pdf',
     config: { access: access.public() },
-    schema: { hide: true, tags: ['Receipts'], summary: "A subscription charge's receipt PDF behind its emailed link", params: receiptParams },
+    schema: {
+      hide: true,
+      tags: ['Receipts'],
+      summary: "A subscription charge's receipt PDF behind its emailed link",
+      params: receiptParams,
+    },
     handler: async (request, reply) => {
       const found = await receipts.chargePdf(request.params.token);
       if (!found) return notFound(reply);

@@ -9,7 +9,9 @@ export const DEFAULT_RECEIPT_SETTINGS = { payment: true, subscriptionCharge: fal
 
 const switches = {
   payment: z.boolean().describe('Email a receipt when a payment session is paid (not one backing an invoice: `invoice` covers it).'),
-  subscriptionCharge: z.boolean().describe("Email a receipt for each succeeded subscription charge, with the discount line where there is one."),
+  subscriptionCharge: z
+    .boolean()
+    .describe('Email a receipt for each succeeded subscription charge, with the discount line where there is one.'),
   refund: z.boolean().describe('Email a receipt when a refund succeeded on chain.'),
   invoice: z.boolean().describe('Email a receipt when an invoice is paid.'),
 };

@@ -715,7 +715,10 @@ describe('journeys', () => {
     await card.getByTestId('receipt-payment').uncheck();
     await card.getByRole('button', { name: 'Save receipts' }).click();
     await expect
-      .poll(async () => db.sql`select payment, subscription_charge, refund, invoice from receipt_settings where merchant_id = ${merchant.merchantId} and not livemode`)
+      .poll(
+        async () =>
+          db.sql`select payment, subscription_charge, refund, invoice from receipt_settings where merchant_id = ${merchant.merchantId} and not livemode`,
+      )
       .toEqual([{ payment: false, subscription_charge: true, refund: true, invoice: false }]);
     await page.reload();
     await page.getByRole('form', { name: 'Customer receipts' }).getByTestId('receipt-subscriptionCharge').waitFor();

@@ -62,8 +62,20 @@ beforeAll(async () => {
   other = await seedMerchant(db.sql, 'Another merchant');
   await setPayoutAddress(db.sql, merchant.merchantId, payout);
   // The payer is this merchant's customer with an email; the stranger is only the other merchant's.
-  await upsertCustomer(db.sql, { id: newId('customer'), merchantId: merchant.merchantId, livemode: false, walletAddress: payer.address, email: PAYER_EMAIL });
-  await upsertCustomer(db.sql, { id: newId('customer'), merchantId: other.merchantId, livemode: false, walletAddress: stranger.address, email: OTHER_MERCHANTS_EMAIL });
+  await upsertCustomer(db.sql, {
+    id: newId('customer'),
+    merchantId: merchant.merchantId,
+    livemode: false,
+    walletAddress: payer.address,
+    email: PAYER_EMAIL,
+  });
+  await upsertCustomer(db.sql, {
+    id: newId('customer'),
+    merchantId: other.merchantId,
+    livemode: false,
+    walletAddress: stranger.address,
+    email: OTHER_MERCHANTS_EMAIL,
+  });
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -195,7 +207,7 @@ describe('receipt emails', () => {
     expect((await emailsOfKind('receipt_payment')).filter((e) => e.to_address === PAYER_EMAIL)).toHaveLength(1);
   });
 
-  it("no receipt to a payer whose email this merchant does not know, even if another merchant knows it", async () => {
+  it('no receipt to a payer whose email this merchant does not know, even if another merchant knows it', async () => {
     const sessionId = await pay(1_000_000n, stranger);
     await dispatched(sessionId);
     expect(await receiptsOf(sessionId)).toHaveLength(0);
@@ -207,9 +219,19 @@ describe('receipt emails', () => {
       account: merchantAccount,
       chain: chainDefinition(chain.info.chainId, chain.info.rpcUrl),
       transport: http(chain.info.rpcUrl),
-    }).writeContract({ address: settings.token, abi: fiatTokenAbi, functionName: 'approve', args: [refundOperatorOf(settings)! as Address, 10_000_000n] });
+    }).writeContract({
+      address: settings.token,
+      abi: fiatTokenAbi,
+      functionName: 'approve',
+      args: [refundOperatorOf(settings)! as Address, 10_000_000n],
+    });
     expect((await waitForDevReceipt(pub, approve)).status).toBe('success');
-    const created = await t.app.inject({ method: 'POST', url: '/v1/refunds', headers: auth(), payload: { paymentSessionId: paidId, amount: '1000000', reason: 'Damaged bag' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: auth(),
+      payload: { paymentSessionId: paidId, amount: '1000000', reason: 'Damaged bag' },
+    });
     expect(created.statusCode, created.body).toBe(200);
     const refundId = created.json().id as string;
     const mail = await mailFor(PAYER_EMAIL, 'Amount refunded: 1.00 USDC');

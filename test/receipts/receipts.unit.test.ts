@@ -72,6 +72,11 @@ describe('receipt page', () => {
 describe('switches', () => {
   it('maps each kind to its switch', () => {
     const switches = { payment: true, subscriptionCharge: false, refund: false, invoice: true };
-    expect(['payment', 'subscription_charge', 'refund', 'invoice'].map((k) => switchOf(switches, k as never))).toEqual([true, false, false, true]);
+    expect(['payment', 'subscription_charge', 'refund', 'invoice'].map((k) => switchOf(switches, k as never))).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
   });
 });

@@ -32,7 +32,12 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${stack.merchant.secretKey}` });
 const setSwitch = async (subscriptionCharge: boolean) => {
-  const res = await t.app.inject({ method: 'PUT', url: '/v1/merchants/me/receipt-settings', headers: auth(), payload: { subscriptionCharge } });
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: '/v1/merchants/me/receipt-settings',
+    headers: auth(),
+    payload: { subscriptionCharge },
+  });
   expect(res.statusCode, res.body).toBe(200);
 };
 
@@ -45,7 +50,8 @@ async function chargedSubscriber(email: string, taskQueue: string): Promise<stri
   const log = await stack.chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods: 1 });
   const created = await onSubscriptionCreatedOnChain(deps, log);
   if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
-  await stack.db.sql`update customers set email = ${email} where id = (select customer_id from subscriptions where id = ${created.subscriptionId})`;
+  await stack.db
+    .sql`update customers set email = ${email} where id = (select customer_id from subscriptions where id = ${created.subscriptionId})`;
   const worker = await stack.newWorker(taskQueue);
   await worker.runUntil(async () => {
     expect(await env.client.workflow.getHandle(created.subscriptionId).result()).toBe('completed');

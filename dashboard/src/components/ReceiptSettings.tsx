@@ -41,8 +41,8 @@ export function ReceiptSettings() {
       }}
     >
       <p>
-        Email the customer a receipt when the money moves, if their email is known (the invoice's email, or the customer of the
-        subscription or of the paying wallet). {mode === 'live' ? 'Live' : 'Test'} mode only.
+        Email the customer a receipt when the money moves, if their email is known (the invoice's email, or the customer of the subscription
+        or of the paying wallet). {mode === 'live' ? 'Live' : 'Test'} mode only.
       </p>
       {SWITCHES.map(({ name, label }) => (
         <label className="check" key={name}>
