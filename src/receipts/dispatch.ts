@@ -17,8 +17,6 @@ export async function queueReceiptsOfEvents(
   publicBaseUrl: string,
   onError: (error: unknown, eventId: string) => void,
 ): Promise<string[]> {
-  const savepoint = (tx as { savepoint?: <T>(fn: (sp: Db) => Promise<T>) => Promise<T> }).savepoint?.bind(tx);
-  if (!savepoint) throw new Error('queueReceiptsOfEvents must run inside a transaction');
   const switches = new Map<string, ReceiptSwitches>();
   const queued: string[] = [];
   for (const claimed of events) {
@@ -27,13 +25,15 @@ export async function queueReceiptsOfEvents(
     const key = `${claimed.merchantId}/${claimed.livemode}`;
     if (!switches.has(key)) switches.set(key, await findReceiptSwitches(tx, claimed));
     if (!switchOf(switches.get(key)!, kind)) continue;
+    // A savepoint by hand: the pool's transactions run on a reserved connection, which has no savepoint helper.
+    await tx.unsafe('savepoint receipt');
     try {
-      const emailId = await savepoint(async (sp): Promise<string | null> => {
-        const event = await findEvent(sp, claimed.id);
-        return event ? queueReceipt(sp, kind, event, publicBaseUrl) : null;
-      });
+      const event = await findEvent(tx, claimed.id);
+      const emailId = event ? await queueReceipt(tx, kind, event, publicBaseUrl) : null;
+      await tx.unsafe('release savepoint receipt');
       if (emailId) queued.push(emailId);
     } catch (error) {
+      await tx.unsafe('rollback to savepoint receipt');
       onError(error, claimed.id);
     }
   }

@@ -260,9 +260,13 @@ describe('receipt emails', () => {
     });
     expect(created.statusCode, created.body).toBe(200);
     const invoice = created.json();
+    // An invoice is paid once sent (its email goes to the same address; the receipt is the second mail).
+    const sent = await t.app.inject({ method: 'POST', url: `/v1/invoices/${invoice.id}/send`, headers: auth() });
+    expect(sent.statusCode, sent.body).toBe(200);
     await pay(3_500_000n, payer, invoice.sessionId);
-    const mail = await mailFor(INVOICE_EMAIL, `Invoice ${invoice.number}`);
-    expect(mail.text).toContain('Amount paid: 3.50 USDC');
+    const mail = await mailFor(INVOICE_EMAIL, 'Amount paid: 3.50 USDC');
+    expect(mail.subject).toBe('Your receipt from Receipt Roasters');
+    expect(mail.text).toContain(`Invoice ${invoice.number}`);
     expect(mail.text).toContain('Beans, 1 kg × 2: 3.00 USDC');
     await dispatched(invoice.id);
     await dispatched(invoice.sessionId);
