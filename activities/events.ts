@@ -13,6 +13,8 @@ import {
   markEventsDispatched,
 } from '../src/events/outbox.js';
 import { findPendingWorkflowStarts, performWorkflowStart } from '../src/temporal/start-outbox.js';
+import type { EmailDispatcher } from '../src/email/service.js';
+import { queueReceiptsOfEvents } from '../src/receipts/dispatch.js';
 import { findSubscribedEndpointsOfEvents } from '../src/webhooks/repo.js';
 import { startDeliveryRun } from '../src/webhooks/starts.js';
 
@@ -28,9 +30,25 @@ function heartbeat(): void {
   }
 }
 
-export type EventActivityDeps = { sql: Sql; temporal: Client; taskQueue: string };
+/** Logged in an activity, dropped outside one (a direct call in a test or script). */
+function warn(message: string, attributes: Record<string, unknown>): void {
+  try {
+    Context.current().log.warn(message, attributes);
+  } catch {
+    // not in an activity
+  }
+}
 
-export function createEventActivities({ sql, temporal, taskQueue }: EventActivityDeps) {
+export type EventActivityDeps = {
+  sql: Sql;
+  temporal: Client;
+  taskQueue: string;
+  /** Receipts (src/receipts): the emails queued for a batch's money events start after its commit. */
+  emails?: EmailDispatcher;
+  publicBaseUrl?: string;
+};
+
+export function createEventActivities({ sql, temporal, taskQueue, emails, publicBaseUrl }: EventActivityDeps) {
   return {
     /** The event's routing facts, or null when it does not exist. */
     async loadEvent(eventId: string): Promise<{ id: string; merchantId: string; livemode: boolean; type: string } | null> {
@@ -51,9 +69,17 @@ export function createEventActivities({ sql, temporal, taskQueue }: EventActivit
      * batch claims the same events again, and their runs that already started are not started twice.
      */
     async dispatchEventBatch(input: { limit: number }): Promise<{ claimed: number; started: number }> {
-      return sql.begin(async (tx) => {
+      const receiptEmails: string[] = [];
+      const outcome = await sql.begin(async (tx) => {
         const events = await claimUndispatchedEvents(tx, input.limit);
         if (events.length === 0) return { claimed: 0, started: 0 };
+        // In the claim's transaction: a batch that dies before commit is claimed again and queues them again, once.
+        if (publicBaseUrl)
+          receiptEmails.push(
+            ...(await queueReceiptsOfEvents(tx, events, publicBaseUrl, (error, eventId) =>
+              warn('queueing the receipt of an event failed; it gets none', { eventId, error: String(error) }),
+            )),
+          );
         const ids = events.map((e) => e.id);
         const scopeOf = new Map(events.map((e) => [e.id, { merchantId: e.merchantId, livemode: e.livemode }]));
         const pairs = await findSubscribedEndpointsOfEvents(tx, ids);
@@ -78,6 +104,8 @@ export function createEventActivities({ sql, temporal, taskQueue }: EventActivit
         await markEventsDispatched(tx, ids);
         return { claimed: events.length, started };
       });
+      if (emails && receiptEmails.length > 0) await emails.dispatch(sql, receiptEmails);
+      return outcome;
     },
 
     /**

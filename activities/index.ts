@@ -55,7 +55,7 @@ export function createActivities(deps: ActivityDeps) {
     publicBaseUrl,
   });
   return {
-    ...createEventActivities(deps),
+    ...createEventActivities({ ...deps, emails, publicBaseUrl }),
     ...createEmailActivities(deps),
     ...createWebhookActivities(deps),
     ...createRelayActivities(deps),

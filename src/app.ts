@@ -13,6 +13,9 @@ import { createEmailDispatcher } from './email/service.js';
 import { registerAcceptedChainsRoutes, registerChainPayoutRoutes, registerMerchantRoutes } from './merchants/routes.js';
 import { createChainPayoutService } from './merchants/chain-payouts.js';
 import { createAcceptedChainsService } from './merchants/accepted-chains.js';
+import { registerReceiptPageRoutes, registerReceiptSettingsRoutes } from './receipts/routes.js';
+import { createReceiptPageService } from './receipts/service.js';
+import { createReceiptSettingsService } from './receipts/settings.js';
 import { createMerchantService } from './merchants/service.js';
 import { ipRateLimitPlugin, principalRateLimitPlugin } from './plugins/rate-limit.js';
 import { createRateLimiter, type RateLimiter } from './rate-limits/service.js';
@@ -209,6 +212,8 @@ export async function buildApp(deps: AppDeps) {
   );
   registerAcceptedChainsRoutes(app, (db) => createAcceptedChainsService({ sql: db, chain: deps.config.chain }));
   registerChainPayoutRoutes(app, (db) => createChainPayoutService({ sql: db, chain: deps.config.chain }));
+  registerReceiptSettingsRoutes(app, (db) => createReceiptSettingsService({ sql: db }));
+  registerReceiptPageRoutes(app, createReceiptPageService({ sql: deps.sql }));
   registerApiKeyRoutes(app, (db) => createApiKeyService({ sql: db, secretBox, keys: deps.keys }));
   registerSecretScanningRoutes(
     app,

@@ -40,6 +40,7 @@ export const ID_PREFIXES = {
   billingMeter: 'mtr',
   billingPortalSession: 'bps',
   billingPortalConfiguration: 'bpc',
+  receipt: 'rcpt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

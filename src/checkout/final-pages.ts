@@ -45,7 +45,7 @@ export function safeLink(url: string | null): string | null {
 }
 
 /** A date every reader reads the same way, whatever the server's locale: "26 Nov 2026, 15:20 UTC". */
-function utcDate(date: Date): string {
+export function utcDate(date: Date): string {
   return `${date.toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' })} UTC`;
 }
 

@@ -704,6 +704,29 @@ describe('journeys', () => {
     expect(await row.locator('td[data-label="Payout address"] code').textContent()).toBe(getAddress(DEV_ACCOUNTS.merchant.address));
   });
 
+  it('turns receipt emails on or off per kind in Settings (payment and refund on by default)', async () => {
+    await open('Settings');
+    const card = page.getByRole('form', { name: 'Customer receipts' });
+    await card.getByTestId('receipt-payment').waitFor();
+    expect(await card.getByTestId('receipt-payment').isChecked()).toBe(true);
+    expect(await card.getByTestId('receipt-refund').isChecked()).toBe(true);
+    expect(await card.getByTestId('receipt-subscriptionCharge').isChecked()).toBe(false);
+    await card.getByTestId('receipt-subscriptionCharge').check();
+    await card.getByTestId('receipt-payment').uncheck();
+    await card.getByRole('button', { name: 'Save receipts' }).click();
+    await expect
+      .poll(
+        async () =>
+          db.sql`select payment, subscription_charge, refund, invoice from receipt_settings where merchant_id = ${merchant.merchantId} and not livemode`,
+      )
+      .toEqual([{ payment: false, subscription_charge: true, refund: true, invoice: false }]);
+    await page.reload();
+    await page.getByRole('form', { name: 'Customer receipts' }).getByTestId('receipt-subscriptionCharge').waitFor();
+    expect(await page.getByRole('form', { name: 'Customer receipts' }).getByTestId('receipt-subscriptionCharge').isChecked()).toBe(true);
+    // Back to the defaults: the other tests' money events keep the receipts they had.
+    await db.sql`delete from receipt_settings where merchant_id = ${merchant.merchantId}`;
+  });
+
   it('explains npm run listen for local webhook receivers', async () => {
     await open('Webhooks');
     expect(await page.getByTestId('listen-help').textContent()).toMatch(/npm run listen -- --forward-to http:\/\/localhost/);

@@ -6,7 +6,7 @@ import { type Authorization, randomNonce, readDomain, signAuthorization } from '
 import type { App } from '../../src/app.js';
 import { until } from './until.js';
 
-/** Creates a session for `amount`, pays it with `payer`'s authorization to `payTo` through the relay, and waits until it completed. */
+/** Creates a session for `amount` (or takes `sessionId`), pays it with `payer`'s authorization to `payTo` through the relay, and waits until it completed. */
 export async function payRelayedSession(opts: {
   app: App;
   secretKey: string;
@@ -19,12 +19,14 @@ export async function payRelayedSession(opts: {
   keyPrefix: string;
   /** Whose time the authorization's validity is signed from: the chain's (default), or the wall clock's, as most wallets do. */
   signedBy?: 'chain' | 'wall';
+  /** Pays this existing session (an invoice's) instead of creating one; `amount` must be its amount. */
+  sessionId?: string;
 }): Promise<string> {
   const { app, pub, payer, amount } = opts;
   const headers = { authorization: `Bearer ${opts.secretKey}` };
-  const session = (
-    await app.inject({ method: 'POST', url: '/v1/payment-sessions', headers, payload: { amount: amount.toString() } })
-  ).json();
+  const session = opts.sessionId
+    ? { id: opts.sessionId }
+    : (await app.inject({ method: 'POST', url: '/v1/payment-sessions', headers, payload: { amount: amount.toString() } })).json();
   const now = opts.signedBy === 'wall' ? BigInt(Math.floor(Date.now() / 1000)) : (await pub.getBlock()).timestamp;
   const message: Authorization = {
     from: payer.address,

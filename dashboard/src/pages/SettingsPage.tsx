@@ -1,7 +1,9 @@
 // Settings: the account, the pinned API version, the payout address (from the
-// business profile), the payout address and balance per chain, and the origins allowed to use publishable keys.
+// business profile), the payout address and balance per chain, the origins allowed to use publishable keys, and
+// which receipts are emailed to customers.
 import { api } from '../api.ts';
 import { ChainPayouts } from '../components/ChainPayouts.tsx';
+import { ReceiptSettings } from '../components/ReceiptSettings.tsx';
 import { ActionForm, Select } from '../components/Form.tsx';
 import { navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
@@ -84,6 +86,7 @@ export function SettingsPage() {
           />
         </div>
       </ActionForm>
+      <ReceiptSettings />
     </>
   );
 }

@@ -727,6 +727,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/merchants/me/receipt-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which receipts are emailed to customers
+         * @description For the request's mode: a switch per kind (payment, subscription charge, refund, paid invoice). A receipt goes only to an email the merchant or the customer gave for this merchant and mode (the invoice's customer email, the subscription's customer, the paying wallet's customer); docs/receipts.md.
+         *
+         *     Dashboard session, or any secret API key of the merchant (no scope needed). Not publishable keys.
+         */
+        get: operations["getReceiptSettings"];
+        /**
+         * Turn receipt emails on or off per kind
+         * @description Changes the named switches of the request's mode (the other mode's are untouched); switches not named keep their value. A body naming none, an unknown field or a value that is not a boolean is `invalid_request`. Money events processed after the change follow it; a receipt already queued is sent.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `payment_sessions_write`.
+         */
+        put: operations["setReceiptSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -4465,6 +4493,21 @@ export interface components {
                 accepted: boolean;
             }[];
         };
+        /** @description Which receipts are emailed to the customer, when the customer's email is known. Defaults: payment and refund on, subscription charge and invoice off. */
+        ReceiptSettingsInput: {
+            /** @constant */
+            object: "receipt_settings";
+            /** @description The mode these switches are of: each mode has its own. */
+            livemode: boolean;
+            /** @description Email a receipt when a payment session is paid (not one backing an invoice: `invoice` covers it). */
+            payment: boolean;
+            /** @description Email a receipt for each succeeded subscription charge, with the discount line where there is one. */
+            subscriptionCharge: boolean;
+            /** @description Email a receipt when a refund succeeded on chain. */
+            refund: boolean;
+            /** @description Email a receipt when an invoice is paid. */
+            invoice: boolean;
+        };
         LeakReportResultInput: {
             /** @description SHA-256 (hex) of the reported token; the token itself is never echoed. */
             token_hash: string;
@@ -6763,6 +6806,21 @@ export interface components {
                 /** @description Whether a new session accepts it by default. */
                 accepted: boolean;
             }[];
+        };
+        /** @description Which receipts are emailed to the customer, when the customer's email is known. Defaults: payment and refund on, subscription charge and invoice off. */
+        ReceiptSettings: {
+            /** @constant */
+            object: "receipt_settings";
+            /** @description The mode these switches are of: each mode has its own. */
+            livemode: boolean;
+            /** @description Email a receipt when a payment session is paid (not one backing an invoice: `invoice` covers it). */
+            payment: boolean;
+            /** @description Email a receipt for each succeeded subscription charge, with the discount line where there is one. */
+            subscriptionCharge: boolean;
+            /** @description Email a receipt when a refund succeeded on chain. */
+            refund: boolean;
+            /** @description Email a receipt when an invoice is paid. */
+            invoice: boolean;
         };
         LeakReportResult: {
             /** @description SHA-256 (hex) of the reported token; the token itself is never echoed. */
@@ -10101,6 +10159,78 @@ export interface operations {
                         object: "list";
                         data: components["schemas"]["ChainPayout"][];
                     };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReceiptSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptSettings"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setReceiptSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The switches to change; the others keep their value. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Email a receipt when a payment session is paid (not one backing an invoice: `invoice` covers it). */
+                    payment?: boolean;
+                    /** @description Email a receipt for each succeeded subscription charge, with the discount line where there is one. */
+                    subscriptionCharge?: boolean;
+                    /** @description Email a receipt when a refund succeeded on chain. */
+                    refund?: boolean;
+                    /** @description Email a receipt when an invoice is paid. */
+                    invoice?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptSettings"];
                 };
             };
             /** @description Default Response */
