@@ -44,8 +44,8 @@ export const RECEIPT_EVENTS: Record<string, ReceiptKind> = {
 
 type Scope = { merchantId: string; livemode: boolean };
 
-async function merchantName(db: Db, merchantId: string): Promise<string> {
-  return (await findMerchantDisplay(db, merchantId))?.name ?? 'Your supplier';
+async function merchantName(db: Db, scope: Scope): Promise<string> {
+  return (await findMerchantDisplay(db, scope))?.name ?? 'Your supplier';
 }
 
 const iso = (date: Date | null) => (date ?? new Date()).toISOString();
@@ -60,7 +60,7 @@ async function paymentDraft(db: Db, scope: Scope, id: string): Promise<ReceiptDr
     data: {
       kind: 'payment',
       objectId: id,
-      merchantName: await merchantName(db, scope.merchantId),
+      merchantName: await merchantName(db, scope),
       title,
       amount: session.amount,
       currency: session.currency,
@@ -83,7 +83,7 @@ async function chargeDraft(db: Db, scope: Scope, id: string): Promise<ReceiptDra
     data: {
       kind: 'subscription_charge',
       objectId: id,
-      merchantName: await merchantName(db, scope.merchantId),
+      merchantName: await merchantName(db, scope),
       title: `Subscription: ${charge.planName}`,
       amount: charge.amount,
       currency: 'USDC',
@@ -108,7 +108,7 @@ async function refundDraft(db: Db, scope: Scope, id: string): Promise<ReceiptDra
     data: {
       kind: 'refund',
       objectId: id,
-      merchantName: await merchantName(db, scope.merchantId),
+      merchantName: await merchantName(db, scope),
       title,
       amount: refund.amount,
       currency: refund.currency,
@@ -131,7 +131,7 @@ async function invoiceDraft(db: Db, scope: Scope, id: string): Promise<ReceiptDr
     data: {
       kind: 'invoice',
       objectId: id,
-      merchantName: await merchantName(db, scope.merchantId),
+      merchantName: await merchantName(db, scope),
       title: `Invoice ${invoice.number}`,
       amount: invoice.total,
       currency: invoice.currency,

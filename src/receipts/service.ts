@@ -52,7 +52,7 @@ export function createReceiptPageService({ sql }: { sql: Db }) {
       if (receipt?.data.kind !== 'subscription_charge') return undefined;
       const charge = await findChargeById(sql, receipt.data.objectId);
       if (!charge || charge.merchantId !== receipt.merchantId) return undefined;
-      const merchant = await findMerchantDisplay(sql, receipt.merchantId);
+      const merchant = await findMerchantDisplay(sql, { merchantId: receipt.merchantId, livemode: receipt.livemode });
       return { chargeId: charge.id, pdf: await renderChargeReceiptPdf(charge, merchant?.name ?? 'Your supplier', 'USDC') };
     },
   };
