@@ -56,7 +56,7 @@ async function paymentDraft(db: Db, scope: Scope, id: string): Promise<ReceiptDr
   if (session.invoiceId || (await findInvoiceBySession(db, id))) return undefined;
   const title = session.productName ?? 'Payment';
   return {
-    to: await receiptRecipient(db, scope, { payer: session.payer }),
+    to: await receiptRecipient(db, scope, { checkoutEmail: session.customerEmail, payer: session.payer }),
     data: {
       kind: 'payment',
       objectId: id,
@@ -104,7 +104,11 @@ async function refundDraft(db: Db, scope: Scope, id: string): Promise<ReceiptDra
   const session = invoice ? undefined : await findPaymentSessionById(db, refund.paymentSessionId);
   const title = invoice ? `Refund of invoice ${invoice.number}` : `Refund of ${session?.productName ?? 'a payment'}`;
   return {
-    to: await receiptRecipient(db, scope, { invoiceEmail: invoice?.customerEmail ?? null, payer: session?.payer ?? null }),
+    to: await receiptRecipient(db, scope, {
+      invoiceEmail: invoice?.customerEmail ?? null,
+      checkoutEmail: session?.customerEmail ?? null,
+      payer: session?.payer ?? null,
+    }),
     data: {
       kind: 'refund',
       objectId: id,

@@ -214,6 +214,20 @@ describe('receipt emails', () => {
     expect(await db.sql`select 1 from outbound_emails where to_address = ${OTHER_MERCHANTS_EMAIL}`).toHaveLength(0);
   }, 120_000);
 
+  it('the email typed at checkout gets that payment’s receipt, before the email the merchant has for the wallet', async () => {
+    const typed = 'typed-at-checkout@example.com';
+    const created = await t.app.inject({ method: 'POST', url: '/v1/payment-sessions', headers: auth(), payload: { amount: '1200000' } });
+    const sessionId = created.json().id as string;
+    const left = await t.app.inject({ method: 'POST', url: `/checkout/${sessionId}/customer-email`, payload: { email: typed } });
+    expect(left.statusCode, left.body).toBeLessThan(300);
+    await pay(1_200_000n, payer, sessionId);
+    const mail = await mailFor(typed, 'Amount paid: 1.20 USDC');
+    expect(mail.subject).toBe('Your receipt from Receipt Roasters');
+    const [receipt] = await receiptsOf(sessionId);
+    const [sent] = await db.sql<{ to: string }[]>`select to_address as "to" from outbound_emails where id = ${receipt!.emailId}`;
+    expect(sent!.to).toBe(typed);
+  }, 120_000);
+
   it('a refund that succeeded on chain: one refund receipt; the payment receipt page shows the refund', async () => {
     const approve = await createWalletClient({
       account: merchantAccount,
