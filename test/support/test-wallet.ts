@@ -1,9 +1,10 @@
 // An injected EIP-1193 test wallet for browser tests: `window.ethereum.request`
 // is forwarded to Node, which answers from a viem private-key account (an anvil
-// account), signs EIP-712 typed data, forwards eth_call and eth_getBlockByNumber to the chain it is on,
+// account), signs EIP-712 typed data and EIP-191 messages (personal_sign), forwards eth_call and eth_getBlockByNumber to the chain it is on,
 // switches among the chains it knows (EIP-3326; 4902 for any other) and refuses everything else as a
 // real wallet would. Every request is logged with its parameters.
 import type { BrowserContext, Page } from 'playwright-core';
+import type { Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 
 export type TestWalletOptions = {
@@ -87,6 +88,13 @@ async function answer(options: TestWalletOptions, on: WalletChain, method: strin
       const [from, json] = params as [string, string];
       if (from.toLowerCase() !== options.account.address.toLowerCase()) throw new ProviderError(4100, 'Unknown account.');
       return options.account.signTypedData(toViemTypedData(json) as Parameters<PrivateKeyAccount['signTypedData']>[0]);
+    }
+    case 'personal_sign': {
+      // EIP-191: the message as hex bytes first, then the account (as Sign-In with Ethereum asks).
+      if (options.rejectSignature) throw new ProviderError(4001, 'User rejected the request.');
+      const [data, from] = params as [Hex, string];
+      if (from.toLowerCase() !== options.account.address.toLowerCase()) throw new ProviderError(4100, 'Unknown account.');
+      return options.account.signMessage({ message: { raw: data } });
     }
     case 'eth_call':
     case 'eth_getBlockByNumber': {
