@@ -298,7 +298,9 @@ describe('agent recovery of at_risk subscriptions', () => {
     const worker = await newWorker();
     expect(await worker.runUntil(handle.result())).toBe('lapsed');
     const elapsed = await atRiskToEndMs(handle);
-    expect(elapsed).toBeGreaterThanOrEqual(72 * HOUR);
+    // Between history events, as above: the charge's marker is recorded a moment after the at-risk time the
+    // grace runs from (a CI run measured 23 ms short of 72 h), so the same minute's slack.
+    expect(elapsed).toBeGreaterThanOrEqual(72 * HOUR - 60_000);
     expect(elapsed).toBeLessThan(73 * HOUR);
     expect(await charge0(subscriptionId)).toMatchObject({ status: 'failed', attempts: 4 });
     expect(await feed(subscriptionId)).toEqual([]);
