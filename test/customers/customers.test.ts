@@ -181,9 +181,11 @@ describe('customer metadata', () => {
   const post = (id: string, key: string, payload: object) =>
     t.app.inject({ method: 'POST', url: `/v1/customers/${id}`, headers: auth(key), payload });
   const listed = async (query: string) =>
-    ((await t.app.inject({ method: 'GET', url: `/v1/customers?${query}`, headers: auth(merchant.secretKey) })).json().data as {
-      id: string;
-    }[]).map((c) => c.id);
+    (
+      (await t.app.inject({ method: 'GET', url: `/v1/customers?${query}`, headers: auth(merchant.secretKey) })).json().data as {
+        id: string;
+      }[]
+    ).map((c) => c.id);
 
   it('POST /v1/customers/{id} merges metadata; the customer shows it and the list filters by it', async () => {
     const alice = await seedCustomer(merchant, { email: 'alice@example.com' });

@@ -393,9 +393,11 @@ describe('subscription metadata', () => {
     db.sql<{ data: { object: Record<string, unknown>; previousAttributes: Record<string, unknown> } }[]>`
       select data from events where type = 'subscription.updated' and data->'object'->>'id' = ${id} order by id`;
   const listed = async (query: string) =>
-    ((await t.app.inject({ method: 'GET', url: `/v1/subscriptions?${query}`, headers: auth(merchant.secretKey) })).json().data as {
-      id: string;
-    }[]).map((s) => s.id);
+    (
+      (await t.app.inject({ method: 'GET', url: `/v1/subscriptions?${query}`, headers: auth(merchant.secretKey) })).json().data as {
+        id: string;
+      }[]
+    ).map((s) => s.id);
 
   it('POST /v1/subscriptions/{id} merges metadata, records subscription.updated with the previous metadata, and lists by it', async () => {
     const id = await seedSubscription(merchant, planA);
