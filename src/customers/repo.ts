@@ -1,6 +1,7 @@
 // SQL for customers: one per (merchant, mode, wallet address), from subscriptions and one-off payments.
 import type { Db } from '../db/client.js';
 import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
+import { metadataSql } from '../http/metadata.js';
 
 export type CustomerRow = {
   id: string;
@@ -48,10 +49,11 @@ export type CustomerSummaryRow = CustomerRow & {
   lastSubscribedAt: Date | null;
   succeededChargeCount: number;
   completedPaymentCount: number;
+  metadata: Record<string, string>;
 };
 
 const summaryColumns = (db: Db) =>
-  db`c.id, c.merchant_id as "merchantId", c.livemode, c.wallet_address as "walletAddress", c.email, c.created_at as "createdAt",
+  db`c.id, c.merchant_id as "merchantId", c.livemode, c.wallet_address as "walletAddress", c.email, c.created_at as "createdAt", c.metadata,
      coalesce(s.total, 0)::int as "subscriptionCount", coalesce(s.open, 0)::int as "activeSubscriptionCount",
      s.last_created as "lastSubscribedAt", coalesce(ch.succeeded, 0)::int as "succeededChargeCount",
      coalesce(ps.completed, 0)::int as "completedPaymentCount"`;
@@ -76,13 +78,21 @@ const summaryJoins = (db: Db) =>
 export async function listCustomers(
   db: Db,
   scope: { merchantId: string; livemode: boolean },
-  filter: CreatedRange & { walletAddress?: string; email?: string; q?: string; before?: string; limit: number },
+  filter: CreatedRange & {
+    walletAddress?: string;
+    email?: string;
+    q?: string;
+    metadata?: Record<string, string>;
+    before?: string;
+    limit: number;
+  },
 ): Promise<CustomerSummaryRow[]> {
   return db<CustomerSummaryRow[]>`
     select ${summaryColumns(db)} from customers c ${summaryJoins(db)}
     where c.merchant_id = ${scope.merchantId} and c.livemode = ${scope.livemode}
       ${filter.walletAddress ? db`and c.wallet_address = ${filter.walletAddress.toLowerCase()}` : db``}
       ${filter.email ? db`and lower(c.email) = ${filter.email.toLowerCase()}` : db``}
+      ${metadataSql(db, 'c.metadata', filter.metadata)}
       ${createdRangeSql(db, 'c.created_at', filter)}
       ${filter.q ? db`and (c.id = ${filter.q} or c.wallet_address = ${filter.q.toLowerCase()} or lower(c.email) like ${lowerPrefixPattern(filter.q)})` : db``}
       ${filter.before ? db`and c.id < ${filter.before}` : db``}
@@ -98,4 +108,19 @@ export async function findCustomer(
     select ${summaryColumns(db)} from customers c ${summaryJoins(db)}
     where c.id = ${id} and c.merchant_id = ${scope.merchantId} and c.livemode = ${scope.livemode}`;
   return row;
+}
+
+/** The customer's metadata, locked for a merge (undefined: not this merchant's and mode's). */
+export async function lockCustomerMetadata(
+  db: Db,
+  scope: { merchantId: string; livemode: boolean },
+  id: string,
+): Promise<Record<string, string> | undefined> {
+  const [row] = await db<{ metadata: Record<string, string> }[]>`
+    select metadata from customers where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} for update`;
+  return row?.metadata;
+}
+
+export async function setCustomerMetadata(db: Db, id: string, metadata: Record<string, string>): Promise<void> {
+  await db`update customers set metadata = ${db.json(metadata)} where id = ${id}`;
 }

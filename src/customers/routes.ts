@@ -1,9 +1,10 @@
-// HTTP routes of customers (read-only). Customers come from subscriptions, so
-// they are read with `subscriptions_read` (docs/decisions.md, Customers).
+// HTTP routes of customers. Customers come from subscriptions, so they are read with `subscriptions_read` and
+// their metadata written with `subscriptions_write` (docs/decisions.md, Customers).
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
 import type { FastifyZodInstance } from '../http/types.js';
-import { customer, customerList, customerListQuery, customerParams } from './schemas.js';
+import { foldMetadataQuery } from '../http/metadata.js';
+import { customer, customerList, customerListQuery, customerParams, updateCustomerBody } from './schemas.js';
 import type { CustomerService } from './service.js';
 
 const CUSTOMERS = ['Customers'];
@@ -13,6 +14,7 @@ export function registerCustomerRoutes(app: FastifyZodInstance, customers: Custo
     method: 'GET',
     url: '/v1/customers',
     config: { access: access.scope('subscriptions_read') },
+    preValidation: foldMetadataQuery,
     schema: {
       tags: CUSTOMERS,
       summary: 'List customers',
@@ -30,5 +32,21 @@ export function registerCustomerRoutes(app: FastifyZodInstance, customers: Custo
     config: { access: access.scope('subscriptions_read') },
     schema: { tags: CUSTOMERS, summary: 'Retrieve a customer', params: customerParams, response: { 200: customer } },
     handler: (request) => customers.get(requestScope(request), request.params.id),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/customers/:id',
+    config: { access: access.scope('subscriptions_write') },
+    schema: {
+      tags: CUSTOMERS,
+      summary: 'Update a customer',
+      description:
+        'Only `metadata` may change (merged; a key sent as "" is removed): the wallet is who the customer is, and the email is the one they left at checkout.',
+      params: customerParams,
+      body: updateCustomerBody,
+      response: { 200: customer },
+    },
+    handler: (request) => customers.update(requestScope(request), request.params.id, request.body),
   });
 }

@@ -2,6 +2,7 @@
 // (enrolling in a subscription, or paying a payment session), one per merchant,
 // mode and wallet address; the service creates them, the API only reads.
 import { z } from 'zod';
+import { metadataObject, metadataQuery, metadataUpdate } from '../http/metadata.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { pathId, timestamp } from '../http/schemas.js';
@@ -26,9 +27,14 @@ export const customer = z
       .number()
       .int()
       .describe('One-off payments (payment sessions) the wallet paid, completed; list them with GET /v1/payment-sessions?customerId=.'),
+    metadata: metadataObject,
     livemode: z.boolean(),
   })
   .meta({ id: 'Customer' });
+
+/** Only metadata: the wallet is who the customer is, the email is what they left at checkout. */
+export const updateCustomerBody = z.object({ metadata: metadataUpdate.optional() }).strict();
+export type UpdateCustomerBody = z.infer<typeof updateCustomerBody>;
 
 export const customerParams = z.object({ id: pathId('customer') });
 export const customerList = listOf(customer);
@@ -39,6 +45,7 @@ export const customerListQuery = listQueryOf('customer').extend({
     .optional()
     .describe('Only the customer of this wallet (any letter case).'),
   email: z.string().trim().min(1).max(320).optional().describe('Only customers with this email (case-insensitive).'),
+  metadata: metadataQuery,
   ...createdRangeQuery,
   q: searchQuery('the customer id, the wallet address (any letter case), or the start of the email (case-insensitive prefix)'),
 });

@@ -1,11 +1,13 @@
-// Reading customers (created by the subscription projection and by completed payments, never through the API).
+// Reading customers (created by the subscription projection and by completed payments, never through the API) and
+// their metadata, the one thing the merchant writes.
 import { createdRangeOf } from '../http/list-filters.js';
 import type { Sql } from '../db/client.js';
 import { NotFoundError } from '../errors.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import type { MerchantScope } from '../http/principal.js';
 import * as repo from './repo.js';
-import type { Customer, CustomerListQuery } from './schemas.js';
+import type { Customer, CustomerListQuery, UpdateCustomerBody } from './schemas.js';
+import { mergeMetadata } from '../http/metadata.js';
 
 export function renderCustomer(row: repo.CustomerSummaryRow): Customer {
   return {
@@ -19,6 +21,7 @@ export function renderCustomer(row: repo.CustomerSummaryRow): Customer {
     lastSubscribedAt: row.lastSubscribedAt?.toISOString() ?? null,
     succeededChargeCount: row.succeededChargeCount,
     completedPaymentCount: row.completedPaymentCount,
+    metadata: row.metadata,
     livemode: row.livemode,
   };
 }
@@ -31,10 +34,21 @@ export function createCustomerService({ sql }: { sql: Sql }) {
       return renderCustomer(row);
     },
 
+    /** The merchant's metadata (merged; "" removes a key). The catalogue has no customer event, so none is sent. */
+    async update(scope: MerchantScope, id: string, input: UpdateCustomerBody): Promise<Customer> {
+      await sql.begin(async (tx) => {
+        const current = await repo.lockCustomerMetadata(tx, scope, id);
+        if (!current) throw new NotFoundError(`No such customer: ${id}.`, { param: 'id' });
+        if (input.metadata) await repo.setCustomerMetadata(tx, id, mergeMetadata(current, input.metadata));
+      });
+      return this.get(scope, id);
+    },
+
     async list(scope: MerchantScope, query: CustomerListQuery): Promise<Page<Customer>> {
       const rows = await repo.listCustomers(sql, scope, {
         walletAddress: query.walletAddress,
         email: query.email,
+        metadata: query.metadata,
         ...createdRangeOf(query),
         q: query.q,
         before: decodeCursor(query.cursor),

@@ -50,6 +50,7 @@ export const exampleSubscription = {
   completedAt: null,
   discount: null,
   pendingPlanChange: null,
+  metadata: {},
   cancelAtPeriodEnd: false,
   cancelAt: null,
   cancellationDetails: null,

@@ -10,6 +10,12 @@ export const metadataField = z
   .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must have at most ${METADATA_MAX_KEYS} keys`)
   .describe(`Up to ${METADATA_MAX_KEYS} keys (1 to 40 characters) of string values (up to 500 characters), kept as given.`);
 
+/** `metadata` on a returned object: the merchant's pairs as stored ({} when none). */
+export const metadataObject = z.object({}).catchall(z.string()).describe("The merchant's key-value pairs.");
+
+/** An update's `metadata`: merged into the stored pairs (mergeMetadata). */
+export const metadataUpdate = metadataField.describe('Merged into the stored metadata; a key sent as "" is removed.');
+
 /** The stored metadata with an update's keys merged in; a key sent as "" is removed (Stripe's rule). */
 export function mergeMetadata(current: Record<string, string>, update: Record<string, string>): Record<string, string> {
   const merged = { ...current };

@@ -34,6 +34,7 @@ export function renderInvoice(row: repo.InvoiceRow, publicBaseUrl: string): Invo
     paidAt: row.paidAt?.toISOString() ?? null,
     voidedAt: row.voidedAt?.toISOString() ?? null,
     testClock: row.testClockId,
+    metadata: row.metadata,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

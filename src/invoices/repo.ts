@@ -2,6 +2,7 @@
 import type { Db } from '../db/client.js';
 import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
 import type { MerchantScope } from '../http/principal.js';
+import { metadataSql } from '../http/metadata.js';
 import type { InvoiceStatus, LineItem } from './schemas.js';
 
 export type InvoiceRow = {
@@ -26,6 +27,7 @@ export type InvoiceRow = {
   voidedAt: Date | null;
   /** The test clock whose time its due date follows (issue #30); null: wall time. */
   testClockId: string | null;
+  metadata: Record<string, string>;
   createdAt: Date;
 };
 
@@ -33,7 +35,7 @@ const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, number, customer_name as "customerName", customer_email as "customerEmail",
      currency, line_items as "lineItems", subtotal::text as subtotal, total::text as total, status, session_id as "sessionId",
      due_at as "dueAt", due_in_days as "dueInDays", note, email_id as "emailId", sent_at as "sentAt", paid_at as "paidAt",
-     voided_at as "voidedAt", test_clock_id as "testClockId", created_at as "createdAt"`;
+     voided_at as "voidedAt", test_clock_id as "testClockId", metadata, created_at as "createdAt"`;
 
 /**
  * The next number of (merchant, mode, year), in the caller's transaction: the counter row stays
@@ -54,10 +56,10 @@ export async function insertInvoice(
 ): Promise<InvoiceRow> {
   const [row] = await db<InvoiceRow[]>`
     insert into invoices (id, merchant_id, livemode, number, customer_name, customer_email, currency, line_items, subtotal, total,
-                          status, session_id, due_at, due_in_days, note, test_clock_id)
+                          status, session_id, due_at, due_in_days, note, test_clock_id, metadata)
     values (${inv.id}, ${inv.merchantId}, ${inv.livemode}, ${inv.number}, ${inv.customerName}, ${inv.customerEmail}, ${inv.currency},
             ${db.json(inv.lineItems as never)}, ${inv.subtotal}, ${inv.total}, 'draft', ${inv.sessionId}, ${inv.dueAt},
-            ${inv.dueInDays}, ${inv.note}, ${inv.testClockId})
+            ${inv.dueInDays}, ${inv.note}, ${inv.testClockId}, ${db.json(inv.metadata)})
     returning ${columns(db)}`;
   return row!;
 }
@@ -88,12 +90,13 @@ export async function findInvoiceBySession(db: Db, sessionId: string): Promise<I
 export async function listInvoices(
   db: Db,
   scope: MerchantScope,
-  page: CreatedRange & { before?: string; limit: number; status?: InvoiceStatus; q?: string },
+  page: CreatedRange & { before?: string; limit: number; status?: InvoiceStatus; q?: string; metadata?: Record<string, string> },
 ): Promise<InvoiceRow[]> {
   return db<InvoiceRow[]>`
     select ${columns(db)} from invoices
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
       ${page.status ? db`and status = ${page.status}` : db``}
+      ${metadataSql(db, 'metadata', page.metadata)}
       ${createdRangeSql(db, 'created_at', page)}
       ${page.q ? searchInvoices(db, scope, page.q) : db``}
       ${page.before ? db`and id < ${page.before}` : db``}

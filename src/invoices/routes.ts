@@ -5,6 +5,7 @@ import type { ServiceOn } from '../db/client.js';
 import { CHECKOUT_SECURITY_HEADERS } from '../checkout/page.js';
 import { checkoutPageParams } from '../checkout/schemas.js';
 import { access } from '../http/access.js';
+import { foldMetadataQuery } from '../http/metadata.js';
 import { requestScope } from '../http/principal.js';
 import { createInvoiceBody, invoice, invoiceList, invoiceListQuery, invoiceParams } from './schemas.js';
 import { invoiceNotFoundHtml } from './page.js';
@@ -94,6 +95,7 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Service
     method: 'GET',
     url: '/v1/invoices',
     config: { access: access.scope('invoices_read') },
+    preValidation: foldMetadataQuery,
     schema: { tags: ['Invoices'], summary: 'List invoices', querystring: invoiceListQuery, response: { 200: invoiceList } },
     handler: (request) => invoices(request.db).list(requestScope(request), request.query),
   });

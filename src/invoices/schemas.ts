@@ -5,6 +5,7 @@ import { amountString, pathId, timestamp, emailAddress } from '../http/schemas.j
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { testClockRef } from '../payment-sessions/schemas.js';
+import { metadataField, metadataObject, metadataQuery } from '../http/metadata.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -34,6 +35,7 @@ export const createInvoiceBody = z
       .default(30)
       .describe("Days from creation until dueAt (0 to 365, default 30; from the test clock's time when `testClock` is given)."),
     testClock: testClockRef.optional(),
+    metadata: metadataField.optional(),
   })
   .strict();
 
@@ -69,6 +71,7 @@ export const invoice = z
     paidAt: timestamp.nullable(),
     voidedAt: timestamp.nullable(),
     testClock: z.string().nullable().describe('The test clock whose time `dueAt` follows (test mode); null: wall time.'),
+    metadata: metadataObject,
     livemode: z.boolean(),
     createdAt: timestamp,
   })
@@ -78,6 +81,7 @@ export const invoiceParams = z.object({ id: pathId('invoice') });
 export const invoiceList = listOf(invoice);
 export const invoiceListQuery = listQueryOf('invoice').extend({
   status: z.enum(INVOICE_STATUSES).optional().describe('Only invoices in this status.'),
+  metadata: metadataQuery,
   ...createdRangeQuery,
   q: searchQuery(
     'the invoice id, the invoice number (any letter case), the hash of the transaction that paid it (exact), the payer wallet ' +

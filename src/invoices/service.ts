@@ -132,6 +132,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
           dueInDays: input.dueInDays,
           note: input.note ?? null,
           testClockId: clock.testClockId,
+          metadata: input.metadata ?? {},
         });
         await record({ ...scope, type: 'invoice.created', data: { object: renderInvoice(row, publicBaseUrl) } });
         const starts = [
@@ -152,6 +153,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
       const rows = await repo.listInvoices(sql, scope, {
         ...createdRangeOf(query),
         status: query.status,
+        metadata: query.metadata,
         q: query.q,
         before: decodeCursor(query.cursor),
         limit: query.limit,

@@ -69,6 +69,7 @@ export function renderRefund(row: RefundRow, publicBaseUrl = ''): Refund {
     succeededAt: row.succeededAt?.toISOString() ?? null,
     cancelledAt: row.cancelledAt?.toISOString() ?? null,
     chainId: Number(row.chainId),
+    metadata: row.metadata,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

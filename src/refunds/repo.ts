@@ -2,6 +2,7 @@
 import type { Db } from '../db/client.js';
 import { createdRangeSql, type CreatedRange } from '../http/list-filters.js';
 import type { MerchantScope } from '../http/principal.js';
+import { metadataSql } from '../http/metadata.js';
 
 export type RefundRow = {
   id: string;
@@ -35,6 +36,7 @@ export type RefundRow = {
   /** A wallet refund's signed EIP-3009 transfer, which the relayer submits. */
   authorizationMessage: RefundAuthorization | null;
   authorizationSignature: string | null;
+  metadata: Record<string, string>;
   createdAt: Date;
 };
 
@@ -51,7 +53,7 @@ const columns = (db: Db) =>
      to_address as "toAddress", transaction_hash as "transactionHash", succeeded_at as "succeededAt", cancelled_at as "cancelledAt",
      method, block_number::text as "blockNumber", failure_code as "failureCode", failure_reason as "failureReason", failed_at as "failedAt",
      authorization_message as "authorizationMessage", authorization_signature as "authorizationSignature", created_at as "createdAt",
-     recipient_source as "recipientSource", deposit_id as "depositId", claim_token as "claimToken", claimed_at as "claimedAt"`;
+     recipient_source as "recipientSource", deposit_id as "depositId", claim_token as "claimToken", claimed_at as "claimedAt", metadata`;
 
 /**
  * Serialises the allowance decisions of one payout wallet (chain and mode) until the transaction ends,
@@ -91,6 +93,7 @@ export async function insertRefund(
     | 'token'
     | 'fromAddress'
     | 'toAddress'
+    | 'metadata'
   > & { chainId: number; recipientSource: RecipientSource | null; depositId: string | null; claimToken: string | null },
 ): Promise<RefundRow> {
   // Without a recipient it waits for the customer's claim; an allowance refund is the operator's from the start:
@@ -98,9 +101,10 @@ export async function insertRefund(
   const status: RefundStatus = r.toAddress === null ? 'requires_action' : r.method === 'allowance' ? 'processing' : 'pending';
   const [row] = await db<RefundRow[]>`
     insert into refunds (id, merchant_id, livemode, payment_session_id, invoice_id, amount, currency, reason, status, method, chain_id, token,
-                         from_address, to_address, recipient_source, deposit_id, claim_token)
+                         from_address, to_address, recipient_source, deposit_id, claim_token, metadata)
     values (${r.id}, ${r.merchantId}, ${r.livemode}, ${r.paymentSessionId}, ${r.invoiceId}, ${r.amount}, ${r.currency}, ${r.reason},
-            ${status}, ${r.method}, ${r.chainId}, ${r.token}, ${r.fromAddress}, ${r.toAddress}, ${r.recipientSource}, ${r.depositId}, ${r.claimToken})
+            ${status}, ${r.method}, ${r.chainId}, ${r.token}, ${r.fromAddress}, ${r.toAddress}, ${r.recipientSource}, ${r.depositId}, ${r.claimToken},
+            ${db.json(r.metadata)})
     returning ${columns(db)}`;
   return row!;
 }
@@ -175,13 +179,21 @@ export async function findRefund(db: Db, scope: MerchantScope, id: string): Prom
 export async function listRefunds(
   db: Db,
   scope: MerchantScope,
-  page: CreatedRange & { before?: string; limit: number; status?: RefundRow['status']; q?: string; chainId?: number },
+  page: CreatedRange & {
+    before?: string;
+    limit: number;
+    status?: RefundRow['status'];
+    q?: string;
+    chainId?: number;
+    metadata?: Record<string, string>;
+  },
 ): Promise<RefundRow[]> {
   return db<RefundRow[]>`
     select ${columns(db)} from refunds
     where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode}
       ${page.status ? db`and status = ${page.status}` : db``}
       ${page.chainId === undefined ? db`` : db`and chain_id = ${page.chainId}`}
+      ${metadataSql(db, 'metadata', page.metadata)}
       ${createdRangeSql(db, 'created_at', page)}
       ${
         page.q

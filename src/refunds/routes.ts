@@ -2,6 +2,7 @@
 import type { FastifyZodInstance } from '../http/types.js';
 import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
+import { foldMetadataQuery } from '../http/metadata.js';
 import { requestScope } from '../http/principal.js';
 import {
   createRefundBody,
@@ -140,6 +141,7 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: ServiceOn
     method: 'GET',
     url: '/v1/refunds',
     config: { access: access.scope('refunds_read') },
+    preValidation: foldMetadataQuery,
     schema: { tags: ['Refunds'], summary: 'List refunds', querystring: refundListQuery, response: { 200: refundList } },
     handler: (request) => refunds(request.db).list(requestScope(request), request.query),
   });

@@ -2,6 +2,7 @@
 // recording of an on-chain transaction hash; the rest is documented here).
 import { isAddress } from 'viem';
 import { z } from 'zod';
+import { metadataField, metadataObject, metadataQuery } from '../http/metadata.js';
 import { amountString, chainIdField, idParam, pathId, timestamp, chainIdQuery } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
@@ -46,6 +47,7 @@ const refundAmountFields = {
     .describe(
       'A late deposit of this session (its `sourceId` in GET /v1/payment-sessions/{id}/transactions) to return to its own sender: the amount defaults to, and is at most, what remains of that deposit. Without it a refund goes to the payer of the payment.',
     ),
+  metadata: metadataField.optional(),
 };
 
 /** Exactly one of paymentSessionId and invoiceId: two strict shapes, so the document says so too (anyOf, each forbidding the other). */
@@ -148,6 +150,7 @@ export const refund = z
       .number()
       .int()
       .describe('The chain the refund goes out on (EIP-155 id): the one the refunded money came in on, never another by default.'),
+    metadata: metadataObject,
     livemode: z.boolean(),
     createdAt: timestamp,
   })
@@ -169,6 +172,7 @@ export const refundList = listOf(refund);
 export const refundListQuery = listQueryOf('refund').extend({
   status: z.enum(REFUND_STATUSES).optional().describe('Only refunds in this status.'),
   chainId: chainIdQuery.describe('Only refunds on this chain (EIP-155 id).'),
+  metadata: metadataQuery,
   ...createdRangeQuery,
   q: searchQuery(
     'the refund id, the id of the refunded payment session, the wallet address refunded to (any letter case), or the refund ' +

@@ -284,6 +284,7 @@ export function createRefundService({
           recipientSource: choice.kind === 'known' ? choice.source : null,
           depositId: input.depositId ?? null,
           claimToken: choice.kind === 'claim' ? newClaimToken() : null,
+          metadata: input.metadata ?? {},
         });
         await recordRefundEvent(record, 'refund.created', row, publicBaseUrl);
         const emailIds = row.claimToken ? await queueClaimEmail(tx, row, invoiceId) : [];
@@ -667,6 +668,7 @@ export function createRefundService({
       const rows = await repo.listRefunds(sql, scope, {
         ...createdRangeOf(query),
         status: query.status,
+        metadata: query.metadata,
         ...(query.chainId === undefined ? {} : { chainId: listedChainId(chain, scope.livemode, query.chainId)! }),
         q: query.q,
         before: decodeCursor(query.cursor),

@@ -42,6 +42,7 @@ export function renderSubscription(row: repo.SubscriptionRow): Subscription {
       : null,
     discount: row.discount ? renderDiscount(row.discount, row) : null,
     pendingPlanChange: row.pendingPlanChange ? renderPendingPlanChange(row.pendingPlanChange) : null,
+    metadata: row.metadata,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };

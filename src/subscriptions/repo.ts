@@ -2,6 +2,7 @@
 import type { Db } from '../db/client.js';
 import { createdRangeSql, lowerPrefixPattern, type CreatedRange } from '../http/list-filters.js';
 import type { MerchantScope } from '../http/principal.js';
+import { metadataSql } from '../http/metadata.js';
 import type { PlanRow } from '../subscription-plans/repo.js';
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'at_risk', 'paused', 'cancelled', 'lapsed', 'completed'] as const;
@@ -64,6 +65,7 @@ export type SubscriptionRow = {
   cancellationReason: string | null;
   cancellationFeedback: CancellationFeedback | null;
   createdTxHash: string | null;
+  metadata: Record<string, string>;
   createdAt: Date;
   updatedAt: Date;
   /** The open discount (src/discounts), with its coupon's terms and the plan's schedule; null: none. */
@@ -121,7 +123,7 @@ const columns = (db: Db) =>
      s.cancel_at_period_end as "cancelAtPeriodEnd", s.cancel_at as "cancelAt",
      s.cancellation_requested_by as "cancellationRequestedBy", s.cancellation_reason as "cancellationReason",
      s.cancellation_feedback as "cancellationFeedback",
-     s.created_tx_hash as "createdTxHash", s.created_at as "createdAt", s.updated_at as "updatedAt",
+     s.created_tx_hash as "createdTxHash", s.metadata, s.created_at as "createdAt", s.updated_at as "updatedAt",
      (select json_build_object('id', d.id, 'couponId', k.id, 'promotionCodeId', d.promotion_code_id, 'startedAt', d.started_at,
         'periodsApplied', d.periods_applied, 'name', k.name, 'percentOffBp', k.percent_off_bp, 'amountOff', k.amount_off::text,
         'duration', k.duration, 'durationInPeriods', k.duration_in_periods, 'appliesToPlanIds', k.applies_to_plan_ids, 'interval', p.interval, 'intervalCount', p.interval_count)
@@ -231,7 +233,15 @@ export async function findSubscriptionById(
 export async function listSubscriptions(
   db: Db,
   scope: MerchantScope,
-  filter: CreatedRange & { status?: SubscriptionStatus; planId?: string; chainId?: number; q?: string; before?: string; limit: number },
+  filter: CreatedRange & {
+    status?: SubscriptionStatus;
+    planId?: string;
+    chainId?: number;
+    q?: string;
+    metadata?: Record<string, string>;
+    before?: string;
+    limit: number;
+  },
 ): Promise<SubscriptionRow[]> {
   return db<SubscriptionRow[]>`
     select ${columns(db)} from subscriptions s join customers c on c.id = s.customer_id
@@ -239,6 +249,7 @@ export async function listSubscriptions(
       ${filter.status ? db`and s.status = ${filter.status}` : db``}
       ${filter.planId ? db`and s.plan_id = ${filter.planId}` : db``}
       ${filter.chainId === undefined ? db`` : db`and s.chain_id = ${filter.chainId}`}
+      ${metadataSql(db, 's.metadata', filter.metadata)}
       ${createdRangeSql(db, 's.created_at', filter)}
       ${
         filter.q
@@ -248,6 +259,11 @@ export async function listSubscriptions(
       }
       ${filter.before ? db`and s.id < ${filter.before}` : db``}
     order by s.id desc limit ${filter.limit + 1}`;
+}
+
+/** The merchant's metadata, in any status (Stripe keeps it editable on ended subscriptions too). */
+export async function setSubscriptionMetadata(db: Db, id: string, metadata: Record<string, string>): Promise<void> {
+  await db`update subscriptions set metadata = ${db.json(metadata)}, updated_at = now() where id = ${id}`;
 }
 
 export type SubscriptionUpdate = Partial<{

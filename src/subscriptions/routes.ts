@@ -3,7 +3,15 @@ import type { FastifyZodInstance } from '../http/types.js';
 import type { ServiceOn } from '../db/client.js';
 import { access } from '../http/access.js';
 import { requestScope } from '../http/principal.js';
-import { cancelSubscriptionBody, subscription, subscriptionList, subscriptionListQuery, subscriptionParams } from './schemas.js';
+import { foldMetadataQuery } from '../http/metadata.js';
+import {
+  cancelSubscriptionBody,
+  subscription,
+  subscriptionList,
+  subscriptionListQuery,
+  subscriptionParams,
+  updateSubscriptionBody,
+} from './schemas.js';
 import type { SubscriptionService } from './service.js';
 
 export function registerSubscriptionRoutes(app: FastifyZodInstance, subscriptions: ServiceOn<SubscriptionService>): void {
@@ -19,6 +27,7 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
     method: 'GET',
     url: '/v1/subscriptions',
     config: { access: access.scope('subscriptions_read') },
+    preValidation: foldMetadataQuery,
     schema: {
       tags: ['Subscriptions'],
       summary: 'List subscriptions',
@@ -26,6 +35,22 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
       response: { 200: subscriptionList },
     },
     handler: (request) => subscriptions(request.db).list(requestScope(request), request.query),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/subscriptions/:id',
+    config: { access: access.scope('subscriptions_write') },
+    schema: {
+      tags: ['Subscriptions'],
+      summary: 'Update a subscription',
+      description:
+        'Only `metadata` may change here (merged; a key sent as "" is removed), in any status: the plan changes with POST /v1/subscriptions/{id}/change-plan, the status with cancel, pause and resume. Sends `subscription.updated` with `previousAttributes.metadata` when something changed; a call that changes nothing sends nothing.',
+      params: subscriptionParams,
+      body: updateSubscriptionBody,
+      response: { 200: subscription },
+    },
+    handler: (request) => subscriptions(request.db).update(requestScope(request), request.params.id, request.body),
   });
 
   app.route({

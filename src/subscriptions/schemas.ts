@@ -1,5 +1,6 @@
 // Request and response shapes of subscriptions.
 import { z } from 'zod';
+import { metadataObject, metadataQuery, metadataUpdate } from '../http/metadata.js';
 import { chainIdQuery, idParam, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
@@ -72,6 +73,7 @@ export const subscription = z
       .nullable()
       .describe('The coupon applied to the charges (each pulls the discounted amount, never more than `amount`); null: none.'),
     pendingPlanChange,
+    metadata: metadataObject,
     livemode: z.boolean(),
     createdAt: timestamp,
   })
@@ -83,12 +85,17 @@ export const subscriptionListQuery = listQueryOf('subscription').extend({
   status: z.enum(SUBSCRIPTION_STATUSES).optional(),
   planId: idParam('plan').optional(),
   chainId: chainIdQuery.describe('Only subscriptions on this chain (EIP-155 id): the chain they were enrolled and are charged on.'),
+  metadata: metadataQuery,
   ...createdRangeQuery,
   q: searchQuery(
     "the subscription id, the subscriber's wallet address (any letter case), the hash of the transaction that created it " +
       "(exact), or the start of the customer's email (case-insensitive prefix)",
   ),
 });
+
+/** Only metadata: the plan changes through change-plan, the status through cancel, pause and resume. */
+export const updateSubscriptionBody = z.object({ metadata: metadataUpdate.optional() }).strict();
+export type UpdateSubscriptionBody = z.infer<typeof updateSubscriptionBody>;
 
 export const cancelSubscriptionBody = z
   .object({

@@ -21,7 +21,8 @@ import * as repo from './repo.js';
 import { businessNow } from '../test-clocks/business-time.js';
 import { findPlanById } from '../subscription-plans/repo.js';
 import { chargeDueAt, periodStart } from './periods.js';
-import type { CancelSubscriptionBody, Subscription, SubscriptionListQuery } from './schemas.js';
+import type { CancelSubscriptionBody, Subscription, SubscriptionListQuery, UpdateSubscriptionBody } from './schemas.js';
+import { mergeMetadata } from '../http/metadata.js';
 
 export type SubscriptionServiceDeps = {
   sql: Sql;
@@ -61,6 +62,7 @@ export function createSubscriptionService({ sql, chain = {}, events, temporal, t
         status: query.status,
         planId: query.planId,
         chainId: listedChainId(chain, scope.livemode, query.chainId),
+        metadata: query.metadata,
         ...createdRangeOf(query),
         q: query.q,
         before: decodeCursor(query.cursor),
@@ -131,6 +133,20 @@ export function createSubscriptionService({ sql, chain = {}, events, temporal, t
         }
       }
       return subscription;
+    },
+
+    /** The merchant's metadata (merged; "" removes a key); a change records `subscription.updated`, no change records nothing. */
+    async update(scope: MerchantScope, id: string, input: UpdateSubscriptionBody): Promise<Subscription> {
+      return commitWithEvents(sql, events, async (tx, record) => {
+        const row = await repo.findSubscription(tx, scope, id, { forUpdate: true });
+        if (!row) throw notFound(id);
+        const metadata = input.metadata ? mergeMetadata(row.metadata, input.metadata) : row.metadata;
+        if (JSON.stringify(metadata) === JSON.stringify(row.metadata)) return renderSubscription(row);
+        await repo.setSubscriptionMetadata(tx, id, metadata);
+        const updated = renderSubscription((await repo.findSubscription(tx, scope, id))!);
+        await record({ ...scope, type: 'subscription.updated', data: { object: updated, previousAttributes: { metadata: row.metadata } } });
+        return updated;
+      });
     },
 
     /** Undoes a cancel scheduled for the period end (`cancelAtPeriodEnd`): the subscription renews as before. */

@@ -120,6 +120,7 @@ describe('customers', () => {
         lastSubscribedAt: expect.any(String),
         succeededChargeCount: 1,
         completedPaymentCount: 0,
+        metadata: {},
         livemode: false,
       },
     ]);
@@ -173,5 +174,58 @@ describe('customers', () => {
     expect(doc.paths['/v1/customers'].get['x-required-scope']).toBe('subscriptions_read');
     expect(doc.paths['/v1/customers'].get.operationId).toBe('listCustomers');
     expect(doc.paths['/v1/customers/{id}'].get.operationId).toBe('getCustomer');
+  });
+});
+
+describe('customer metadata', () => {
+  const post = (id: string, key: string, payload: object) =>
+    t.app.inject({ method: 'POST', url: `/v1/customers/${id}`, headers: auth(key), payload });
+  const listed = async (query: string) =>
+    (
+      (await t.app.inject({ method: 'GET', url: `/v1/customers?${query}`, headers: auth(merchant.secretKey) })).json().data as {
+        id: string;
+      }[]
+    ).map((c) => c.id);
+
+  it('POST /v1/customers/{id} merges metadata; the customer shows it and the list filters by it', async () => {
+    const alice = await seedCustomer(merchant, { email: 'alice@example.com' });
+    const bob = await seedCustomer(merchant);
+    const set = await post(alice.id, merchant.secretKey, { metadata: { crmId: 'C-1', segment: 'smb' } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ id: alice.id, email: 'alice@example.com', metadata: { crmId: 'C-1', segment: 'smb' } });
+    const merged = await post(alice.id, merchant.secretKey, { metadata: { segment: '', owner: 'ana' } });
+    expect(merged.json().metadata).toEqual({ crmId: 'C-1', owner: 'ana' });
+    await post(bob.id, merchant.secretKey, { metadata: { owner: 'ana' } });
+    const read = await t.app.inject({ method: 'GET', url: `/v1/customers/${alice.id}`, headers: auth(merchant.secretKey) });
+    expect(read.json().metadata).toEqual({ crmId: 'C-1', owner: 'ana' });
+    expect(await listed('metadata[crmId]=C-1')).toEqual([alice.id]);
+    expect(await listed('metadata[owner]=ana')).toEqual([bob.id, alice.id]);
+    expect(await listed('metadata[owner]=ana&metadata[crmId]=C-1')).toEqual([alice.id]);
+    expect(await listed('metadata[owner]=Ana')).toEqual([]);
+    expect((await post(bob.id, merchant.secretKey, {})).json().metadata).toEqual({ owner: 'ana' });
+  });
+
+  it('refuses bad input with the envelope, other fields, read-only keys and other merchants, changing nothing', async () => {
+    const carol = await seedCustomer(merchant, { email: 'carol@example.com' });
+    for (const [metadata, param] of [
+      [Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])), 'metadata'],
+      [{ note: 'v'.repeat(501) }, 'metadata.note'],
+      [{ n: 1 }, 'metadata.n'],
+    ] as const) {
+      const res = await post(carol.id, merchant.secretKey, { metadata });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'invalid_request', param });
+      expect(res.json().error.details.issues.length).toBeGreaterThan(0);
+    }
+    const other_ = await post(carol.id, merchant.secretKey, { email: 'mallory@example.com' });
+    expect(other_.statusCode).toBe(400);
+    expect(other_.json().error.message).toContain('email');
+    const readOnly = await merchant.keyWithScopes(['subscriptions_read']);
+    expect((await post(carol.id, readOnly, { metadata: { a: 'b' } })).json().error.code).toBe('permission_denied');
+    expect((await post(carol.id, other.secretKey, { metadata: { a: 'b' } })).statusCode).toBe(404);
+    const [row] = await db.sql`select metadata, email from customers where id = ${carol.id}`;
+    expect(row).toEqual({ metadata: {}, email: 'carol@example.com' });
+    const bad = await t.app.inject({ method: 'GET', url: '/v1/customers?metadata=plain', headers: auth(merchant.secretKey) });
+    expect(bad.json().error).toMatchObject({ code: 'invalid_request', param: 'metadata' });
   });
 });

@@ -1156,6 +1156,36 @@ describe('daily operations: detail pages, lists, events', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.getByRole('table', { name: 'Delivery attempts' }).getByText('invoice.paid').first().waitFor();
   });
+
+  it("shows an invoice's and a customer's metadata, and finds the invoice by a metadata pair", async () => {
+    const created = await apiCall('POST', '/v1/invoices', merchant.secretKey, {
+      lineItems: [{ description: 'Audit', quantity: 1, unitAmount: '2000000' }],
+      metadata: { project: 'P-77', team: 'audit' },
+    });
+    expect(created.status).toBe(200);
+    const invoiceId = created.body.id as string;
+    await page.goto(`${baseUrl}/dashboard/invoices/${invoiceId}`);
+    const facts = page.getByRole('region', { name: 'Invoice facts' });
+    await facts.getByTestId('metadata').getByText('P-77').waitFor();
+    expect(await facts.getByTestId('metadata').textContent()).toContain('team');
+
+    await open('Invoices');
+    const filters = page.getByRole('search', { name: 'Filters' });
+    await filters.getByLabel('Metadata').fill('project=P-77');
+    await filters.getByRole('button', { name: 'Search' }).click();
+    const table = page.getByRole('table', { name: 'Invoices' });
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    await filters.getByLabel('Metadata').fill('project=P-7');
+    await filters.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    expect(await table.locator('tbody tr').first().textContent()).toMatch(/No invoices/);
+
+    const customerId = newId('customer');
+    await db.sql`insert into customers (id, merchant_id, livemode, wallet_address) values (${customerId}, ${merchant.merchantId}, false, ${`0x${'c7'.repeat(20)}`})`;
+    expect((await apiCall('POST', `/v1/customers/${customerId}`, merchant.secretKey, { metadata: { crmId: 'C-9' } })).status).toBe(200);
+    await page.goto(`${baseUrl}/dashboard/customers/${customerId}`);
+    await page.getByRole('region', { name: 'Customer' }).getByTestId('metadata').getByText('C-9').waitFor();
+  });
 });
 
 describe('hosted invoice page', () => {

@@ -312,6 +312,66 @@ describe('list filters', () => {
     expect(await get('/v1/promotion-codes?metadata[partner]=blog&active=false')).toEqual([]);
   });
 
+  it('metadata[key]=value on invoices and refunds: given at creation, returned on the object, exact pairs', async () => {
+    await setPayoutAddress(db.sql, m.merchantId, hex('90', 20));
+    const invoice = async (metadata?: Record<string, string>) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/invoices',
+        headers: auth(m.secretKey),
+        payload: { lineItems: [{ description: 'Hours', quantity: 1, unitAmount: '1000000' }], ...(metadata ? { metadata } : {}) },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as { id: string; metadata: Record<string, string> };
+    };
+    const job1 = await invoice({ job: 'J-1', team: 'design' });
+    const job2 = await invoice({ job: 'J-2', team: 'design' });
+    const none = await invoice();
+    expect(job1.metadata).toEqual({ job: 'J-1', team: 'design' });
+    expect(none.metadata).toEqual({});
+    expect(await get('/v1/invoices?metadata[job]=J-1')).toEqual([job1.id]);
+    expect(await get('/v1/invoices?metadata[team]=design')).toEqual([job2.id, job1.id]);
+    expect(await get('/v1/invoices?metadata[team]=design&metadata[job]=J-2')).toEqual([job2.id]);
+    expect(await get('/v1/invoices?metadata[job]=j-1')).toEqual([]);
+    expect(await get('/v1/invoices?metadata[job]=J-1&status=paid')).toEqual([]);
+    const read = await t.app.inject({ method: 'GET', url: `/v1/invoices/${job1.id}`, headers: auth(m.secretKey) });
+    expect(read.json().metadata).toEqual({ job: 'J-1', team: 'design' });
+
+    // Refunds are created through the API in test/refunds (they need a paid session); here their stored metadata is filtered.
+    const [tagged] = ids.refunds;
+    await db.sql`update refunds set metadata = ${db.sql.json({ ticket: 'T-9' })} where id = ${tagged!}`;
+    expect(await get('/v1/refunds?metadata[ticket]=T-9')).toEqual([tagged]);
+    const [row] = await db.sql<{ status: string }[]>`select status from refunds where id = ${tagged!}`;
+    const status = row!.status;
+    const otherStatus = status === 'failed' ? 'succeeded' : 'failed';
+    expect(await get(`/v1/refunds?metadata[ticket]=T-9&status=${status}`)).toEqual([tagged]);
+    expect(await get(`/v1/refunds?metadata[ticket]=T-9&status=${otherStatus}`)).toEqual([]);
+    expect(await get('/v1/refunds?metadata[ticket]=T-1')).toEqual([]);
+    const refund = await t.app.inject({ method: 'GET', url: `/v1/refunds/${tagged}`, headers: auth(m.secretKey) });
+    expect(refund.json().metadata).toEqual({ ticket: 'T-9' });
+  });
+
+  it('an invoice with bad metadata is invalid_request on metadata and creates nothing', async () => {
+    const before = await db.sql`select count(*)::int as n from invoices where merchant_id = ${m.merchantId}`;
+    for (const [metadata, param] of [
+      [Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])), 'metadata'],
+      [{ note: 'v'.repeat(501) }, 'metadata.note'],
+      [{ n: 1 }, 'metadata.n'],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/invoices',
+        headers: auth(m.secretKey),
+        payload: { lineItems: [{ description: 'Hours', quantity: 1, unitAmount: '1000000' }], metadata },
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().error).toMatchObject({ code: 'invalid_request', param });
+      expect(response.json().error.details.issues.length).toBeGreaterThan(0);
+    }
+    const after = await db.sql`select count(*)::int as n from invoices where merchant_id = ${m.merchantId}`;
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
   it.each([
     ['payment-sessions', 'metadata[]=x', 'metadata'],
     ['payment-sessions', `metadata[${'k'.repeat(41)}]=x`, `metadata.${'k'.repeat(41)}`],
@@ -319,6 +379,10 @@ describe('list filters', () => {
     ['payment-sessions', 'metadata=plain', 'metadata'],
     ['coupons', 'metadata[a=x', 'metadata.[a'],
     ['promotion-codes', `metadata[k]=${'v'.repeat(501)}`, 'metadata.k'],
+    ['invoices', 'metadata[a]=1&metadata[a]=2', 'metadata.a'],
+    ['invoices', 'metadata=plain', 'metadata'],
+    ['refunds', `metadata[${'k'.repeat(41)}]=x`, `metadata.${'k'.repeat(41)}`],
+    ['refunds', 'metadata[]=x', 'metadata'],
   ])('GET /v1/%s?%s is invalid_request on %s, nothing listed', async (path, query, param) => {
     const response = await t.app.inject({ method: 'GET', url: `/v1/${path}?${query}`, headers: auth(m.secretKey) });
     expect(response.statusCode, response.body).toBe(400);

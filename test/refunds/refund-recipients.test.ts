@@ -148,6 +148,38 @@ describe('refund recipients', () => {
     expect(res.json()).toMatchObject({ amount: '500000', recipient: friend.address, recipientSource: 'payer_signer' });
   });
 
+  it('metadata on a refund: given at creation, on the object and in the list filter; bad metadata refunds nothing', async () => {
+    const sessionId = await payRelayedSession({
+      app: t.app,
+      secretKey: merchant.secretKey,
+      pub,
+      token: settings.token,
+      payer: friend,
+      payTo: payout,
+      amount: 200_000n,
+      keyPrefix: 'recipients-metadata',
+    });
+    for (const [metadata, param] of [
+      [Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])), 'metadata'],
+      [{ ticket: 'v'.repeat(501) }, 'metadata.ticket'],
+    ] as const) {
+      const res = await refund({ paymentSessionId: sessionId, metadata });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'invalid_request', param });
+    }
+    expect((await get(`/v1/payment-sessions/${sessionId}`)).amountRefundable).toBe('200000');
+
+    const res = await refund({ paymentSessionId: sessionId, amount: '50000', metadata: { ticket: 'SUP-42', agent: 'ana' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().metadata).toEqual({ ticket: 'SUP-42', agent: 'ana' });
+    const plain = await refund({ paymentSessionId: sessionId, amount: '50000' });
+    expect(plain.json().metadata).toEqual({});
+    expect((await get(`/v1/refunds/${res.json().id}`)).metadata).toEqual({ ticket: 'SUP-42', agent: 'ana' });
+    const listed = await get('/v1/refunds?metadata[ticket]=SUP-42');
+    expect(listed.data.map((r: { id: string }) => r.id)).toEqual([res.json().id]);
+    expect((await get('/v1/refunds?metadata[ticket]=SUP-42&metadata[agent]=bo')).data).toEqual([]);
+  });
+
   it('the merchant may name the destination; a destination that cannot be a customer wallet is refused and changes nothing', async () => {
     const session = await createSession('300000');
     await transfer(customer, session.deposit.address, 300_000n);

@@ -386,6 +386,90 @@ describe('cancel at period end', () => {
   });
 });
 
+describe('subscription metadata', () => {
+  const post = (url: string, key: string, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers: auth(key), ...(payload ? { payload } : {}) });
+  const updatedEvents = (id: string) =>
+    db.sql<{ data: { object: Record<string, unknown>; previousAttributes: Record<string, unknown> } }[]>`
+      select data from events where type = 'subscription.updated' and data->'object'->>'id' = ${id} order by id`;
+  const listed = async (query: string) =>
+    (
+      (await t.app.inject({ method: 'GET', url: `/v1/subscriptions?${query}`, headers: auth(merchant.secretKey) })).json().data as {
+        id: string;
+      }[]
+    ).map((s) => s.id);
+
+  it('POST /v1/subscriptions/{id} merges metadata, records subscription.updated with the previous metadata, and lists by it', async () => {
+    const id = await seedSubscription(merchant, planA);
+    expect((await post(`/v1/subscriptions/${id}`, merchant.secretKey, {})).json().metadata).toEqual({});
+    const set = await post(`/v1/subscriptions/${id}`, merchant.secretKey, { metadata: { account: 'ACME-7', tier: 'gold' } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ id, status: 'active', metadata: { account: 'ACME-7', tier: 'gold' } });
+    const merged = await post(`/v1/subscriptions/${id}`, merchant.secretKey, { metadata: { tier: '', region: 'eu' } });
+    expect(merged.json().metadata).toEqual({ account: 'ACME-7', region: 'eu' });
+    // The same pairs again change nothing and send nothing.
+    expect((await post(`/v1/subscriptions/${id}`, merchant.secretKey, { metadata: { region: 'eu' } })).statusCode).toBe(200);
+    const events = await updatedEvents(id);
+    expect(events.map((e) => [e.data.object.metadata, e.data.previousAttributes])).toEqual([
+      [{ account: 'ACME-7', tier: 'gold' }, { metadata: {} }],
+      [{ account: 'ACME-7', region: 'eu' }, { metadata: { account: 'ACME-7', tier: 'gold' } }],
+    ]);
+    const read = await t.app.inject({ method: 'GET', url: `/v1/subscriptions/${id}`, headers: auth(merchant.secretKey) });
+    expect(read.json().metadata).toEqual({ account: 'ACME-7', region: 'eu' });
+
+    const another = await seedSubscription(merchant, planB);
+    await post(`/v1/subscriptions/${another}`, merchant.secretKey, { metadata: { account: 'ACME-8', region: 'eu' } });
+    expect(await listed('metadata[account]=ACME-7')).toEqual([id]);
+    expect(await listed('metadata[region]=eu')).toEqual([another, id]);
+    expect(await listed(`metadata[region]=eu&planId=${planB}`)).toEqual([another]);
+    expect(await listed('metadata[region]=EU')).toEqual([]);
+  });
+
+  it('an ended subscription keeps editable metadata; its status and plan do not change here', async () => {
+    const id = await seedSubscription(merchant, planA, 'cancelled');
+    const res = await post(`/v1/subscriptions/${id}`, merchant.secretKey, { metadata: { closedBy: 'support' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'cancelled', metadata: { closedBy: 'support' } });
+  });
+
+  it('refuses bad input with the envelope, read-only keys and other merchants, changing nothing', async () => {
+    const id = await seedSubscription(merchant, planA);
+    for (const [payload, param] of [
+      [{ metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, 'metadata'],
+      [{ metadata: { note: 'v'.repeat(501) } }, 'metadata.note'],
+      [{ metadata: { n: 1 } }, 'metadata.n'],
+      [{ metadata: { ['k'.repeat(41)]: 'v' } }, `metadata.${'k'.repeat(41)}`],
+    ] as const) {
+      const res = await post(`/v1/subscriptions/${id}`, merchant.secretKey, payload);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'invalid_request', param });
+      expect(res.json().error.details.issues.length).toBeGreaterThan(0);
+    }
+    // Only metadata changes here: another field is an unknown key, named in the message.
+    for (const payload of [{ planId: planB }, { status: 'paused' }]) {
+      const res = await post(`/v1/subscriptions/${id}`, merchant.secretKey, payload);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.code).toBe('invalid_request');
+      expect(res.json().error.message).toContain(Object.keys(payload)[0]);
+    }
+    const readOnly = await merchant.keyWithScopes(['subscriptions_read']);
+    expect((await post(`/v1/subscriptions/${id}`, readOnly, { metadata: { a: 'b' } })).json().error.code).toBe('permission_denied');
+    expect((await post(`/v1/subscriptions/${id}`, other.secretKey, { metadata: { a: 'b' } })).statusCode).toBe(404);
+    const [row] = await db.sql`select metadata, plan_id, status from subscriptions where id = ${id}`;
+    expect(row).toEqual({ metadata: {}, plan_id: planA, status: 'active' });
+    expect(await updatedEvents(id)).toHaveLength(0);
+  });
+
+  it.each([
+    ['metadata[a]=1&metadata[a]=2', 'metadata.a'],
+    ['metadata=plain', 'metadata'],
+  ])('GET /v1/subscriptions?%s is invalid_request on %s', async (query, param) => {
+    const res = await t.app.inject({ method: 'GET', url: `/v1/subscriptions?${query}`, headers: auth(merchant.secretKey) });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'invalid_request', param });
+  });
+});
+
 describe('subscription charges', () => {
   it('reads and lists charges by subscription with subscriptions_read', async () => {
     const subA = await seedSubscription(merchant, planA);

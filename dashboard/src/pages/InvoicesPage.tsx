@@ -129,7 +129,7 @@ function InvoiceForm({ onCreated }: { onCreated: (invoice: Invoice) => void }) {
 }
 
 export function InvoicesPage() {
-  const filters = useListFilters(STATUSES, 'Number, id or customer email');
+  const filters = useListFilters(STATUSES, 'Number, id or customer email', { byMetadata: true });
   const [version, setVersion] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState('');

@@ -5,6 +5,7 @@ import { api } from '../api.ts';
 import { ActionForm, Field, optionalText, text } from '../components/Form.tsx';
 import { CsvExport } from '../components/CsvExport.tsx';
 import { Link } from '../components/Link.tsx';
+import { metadataText } from '../components/Metadata.tsx';
 import { useListFilters } from '../components/ListFilters.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
 import { decimalAmount } from '../csv.ts';
@@ -32,7 +33,7 @@ const REFUND_STATUSES = [
 export function RefundsPage() {
   const [started, setStarted] = useState<Refund | null>(null);
   const [changes, setChanges] = useState(0);
-  const filters = useListFilters(REFUND_STATUSES, undefined, { byNetwork: true });
+  const filters = useListFilters(REFUND_STATUSES, undefined, { byNetwork: true, byMetadata: true });
   return (
     <>
       <RefundAllowance />
@@ -78,6 +79,7 @@ export function RefundsPage() {
           { header: 'status', value: (r) => r.status },
           { header: 'chain_id', value: (r) => r.chainId },
           { header: 'reason', value: (r) => r.reason },
+          { header: 'metadata', value: (r) => JSON.stringify(r.metadata) },
           { header: 'transaction_hash', value: (r) => r.transactionHash },
           { header: 'created_at', value: (r) => r.createdAt },
         ]}
@@ -112,6 +114,7 @@ export function RefundsPage() {
             ),
           },
           { header: 'Reason', cell: (r) => r.reason ?? '—' },
+          { header: 'Metadata', cell: (r) => metadataText(r.metadata), className: 'wrap' },
           { header: 'Failure', cell: (r) => <FailureNote code={r.failureCode} reason={r.failureReason} />, className: 'wrap' },
           {
             header: 'Recipient and next step',

@@ -6,6 +6,7 @@ import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { CancelAtPeriodEndAction, PendingCancelFacts } from '../components/CancelAtPeriodEnd.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Link } from '../components/Link.tsx';
+import { MetadataFacts } from '../components/Metadata.tsx';
 import { detailPath } from '../router.ts';
 import { ActionButton, Select } from '../components/Form.tsx';
 import { CsvExport } from '../components/CsvExport.tsx';
@@ -114,6 +115,7 @@ export function SubscriptionDetail({
             </dd>
           </>
         )}
+        <MetadataFacts metadata={subscription.metadata} />
       </dl>
       {!TERMINAL.has(subscription.status) && (
         <div className="actions">
@@ -203,7 +205,7 @@ export function SubscriptionDetail({
 }
 
 export function SubscriptionsPage() {
-  const filters = useListFilters(STATUSES, 'Id, wallet or email', { byNetwork: true });
+  const filters = useListFilters(STATUSES, 'Id, wallet or email', { byNetwork: true, byMetadata: true });
   const [planId, setPlanId] = useState('');
   const [plans, setPlans] = useState<Map<string, Plan>>(new Map());
   const [selected, setSelected] = useState<Subscription | null>(null);

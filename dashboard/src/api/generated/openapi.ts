@@ -1188,7 +1188,13 @@ export interface paths {
          */
         get: operations["getCustomer"];
         put?: never;
-        post?: never;
+        /**
+         * Update a customer
+         * @description Only `metadata` may change (merged; a key sent as "" is removed): the wallet is who the customer is, and the email is the one they left at checkout.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["createCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1620,7 +1626,13 @@ export interface paths {
          */
         get: operations["getSubscription"];
         put?: never;
-        post?: never;
+        /**
+         * Update a subscription
+         * @description Only `metadata` may change here (merged; a key sent as "" is removed), in any status: the plan changes with POST /v1/subscriptions/{id}/change-plan, the status with cancel, pause and resume. Sends `subscription.updated` with `previousAttributes.metadata` when something changed; a call that changes nothing sends nothing.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_write`.
+         */
+        post: operations["createSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3254,7 +3266,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription changed: its plan, or its cancel at period end
-         * @description Two kinds of change send it. **A plan change** (`POST /v1/subscriptions/{id}/change-plan`) carries `planChange`, whose `status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). **A cancel at period end**: `POST /v1/subscriptions/{id}/cancel` with `atPeriodEnd: true` sets `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails`, `POST /v1/subscriptions/{id}/uncancel` clears them (no `planChange`); when `cancelAt` comes, `subscription.cancelled` follows and nothing is charged. In both, `previousAttributes` holds the fields of `object` the change replaced, with their values then.
+         * @description Two kinds of change send it. **A plan change** (`POST /v1/subscriptions/{id}/change-plan`) carries `planChange`, whose `status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). **A cancel at period end**: `POST /v1/subscriptions/{id}/cancel` with `atPeriodEnd: true` sets `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails`, `POST /v1/subscriptions/{id}/uncancel` clears them (no `planChange`); when `cancelAt` comes, `subscription.cancelled` follows and nothing is charged. **A metadata change**: `POST /v1/subscriptions/{id}` with `metadata` (no `planChange`; nothing sent when nothing changed). In each, `previousAttributes` holds the fields of `object` the change replaced, with their values then.
          *
          *     Signed as every webhook (Standard Webhooks headers).
          */
@@ -4656,6 +4668,10 @@ export interface components {
             succeededChargeCount: number;
             /** @description One-off payments (payment sessions) the wallet paid, completed; list them with GET /v1/payment-sessions?customerId=. */
             completedPaymentCount: number;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
             livemode: boolean;
         };
         EventInput: {
@@ -5144,6 +5160,10 @@ export interface components {
             discount: components["schemas"]["DiscountInput"] | null;
             /** @description A change that has not taken effect: a downgrade `scheduled` for the end of the period, or an upgrade that `requires_customer_action`. Cancel it by changing the plan back to `planId` of the subscription. */
             pendingPlanChange: components["schemas"]["SubscriptionPlanChangeInput"] | null;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
             livemode: boolean;
             /**
              * Format: date-time
@@ -5275,6 +5295,10 @@ export interface components {
             voidedAt: string | null;
             /** @description The test clock whose time `dueAt` follows (test mode); null: wall time. */
             testClock: string | null;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
             livemode: boolean;
             /**
              * Format: date-time
@@ -5356,6 +5380,10 @@ export interface components {
             cancelledAt: string | null;
             /** @description The chain the refund goes out on (EIP-155 id): the one the refunded money came in on, never another by default. */
             chainId: number;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
             livemode: boolean;
             /**
              * Format: date-time
@@ -6970,6 +6998,10 @@ export interface components {
             succeededChargeCount: number;
             /** @description One-off payments (payment sessions) the wallet paid, completed; list them with GET /v1/payment-sessions?customerId=. */
             completedPaymentCount: number;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
             livemode: boolean;
         };
         Event: {
@@ -7458,6 +7490,10 @@ export interface components {
             discount: components["schemas"]["Discount"] | null;
             /** @description A change that has not taken effect: a downgrade `scheduled` for the end of the period, or an upgrade that `requires_customer_action`. Cancel it by changing the plan back to `planId` of the subscription. */
             pendingPlanChange: components["schemas"]["SubscriptionPlanChange"] | null;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
             livemode: boolean;
             /**
              * Format: date-time
@@ -7589,6 +7625,10 @@ export interface components {
             voidedAt: string | null;
             /** @description The test clock whose time `dueAt` follows (test mode); null: wall time. */
             testClock: string | null;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
             livemode: boolean;
             /**
              * Format: date-time
@@ -7670,6 +7710,10 @@ export interface components {
             cancelledAt: string | null;
             /** @description The chain the refund goes out on (EIP-155 id): the one the refunded money came in on, never another by default. */
             chainId: number;
+            /** @description The merchant's key-value pairs. */
+            metadata: {
+                [key: string]: string;
+            };
             livemode: boolean;
             /**
              * Format: date-time
@@ -11067,6 +11111,10 @@ export interface operations {
                 walletAddress?: string;
                 /** @description Only customers with this email (case-insensitive). */
                 email?: string;
+                /** @description Only objects whose metadata holds every given pair, exactly: `metadata[key]=value` (repeat with other keys to require several). */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description Only objects created at or after this time (inclusive). */
                 createdFrom?: string;
                 /** @description Only objects created before this time (exclusive). */
@@ -11117,6 +11165,50 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `cus_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Merged into the stored metadata; a key sent as "" is removed. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -12063,6 +12155,50 @@ export interface operations {
             };
         };
     };
+    createSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `sub_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Merged into the stored metadata; a key sent as "" is removed. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSubscriptions: {
         parameters: {
             query?: {
@@ -12075,6 +12211,10 @@ export interface operations {
                 planId?: string;
                 /** @description Only subscriptions on this chain (EIP-155 id): the chain they were enrolled and are charged on. */
                 chainId?: number;
+                /** @description Only objects whose metadata holds every given pair, exactly: `metadata[key]=value` (repeat with other keys to require several). */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description Only objects created at or after this time (inclusive). */
                 createdFrom?: string;
                 /** @description Only objects created before this time (exclusive). */
@@ -13137,6 +13277,10 @@ export interface operations {
                 cursor?: string;
                 /** @description Only invoices in this status. */
                 status?: "draft" | "sent" | "paid" | "overdue" | "void";
+                /** @description Only objects whose metadata holds every given pair, exactly: `metadata[key]=value` (repeat with other keys to require several). */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description Only objects created at or after this time (inclusive). */
                 createdFrom?: string;
                 /** @description Only objects created before this time (exclusive). */
@@ -13207,6 +13351,10 @@ export interface operations {
                     dueInDays?: number;
                     /** @description Test mode only: the test clock (`clock_...`) whose time this object follows. Its expiry or due date is counted from the clock's time and passes when the clock is advanced past it; deleting the clock ends it. */
                     testClock?: string;
+                    /** @description Up to 50 keys (1 to 40 characters) of string values (up to 500 characters), kept as given. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
@@ -13376,6 +13524,10 @@ export interface operations {
                 status?: "requires_action" | "pending" | "processing" | "succeeded" | "failed" | "cancelled";
                 /** @description Only refunds on this chain (EIP-155 id). */
                 chainId?: number;
+                /** @description Only objects whose metadata holds every given pair, exactly: `metadata[key]=value` (repeat with other keys to require several). */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description Only objects created at or after this time (inclusive). */
                 createdFrom?: string;
                 /** @description Only objects created before this time (exclusive). */
@@ -13446,6 +13598,10 @@ export interface operations {
                     customerClaim?: true;
                     /** @description A late deposit of this session (its `sourceId` in GET /v1/payment-sessions/{id}/transactions) to return to its own sender: the amount defaults to, and is at most, what remains of that deposit. Without it a refund goes to the payer of the payment. */
                     depositId?: string;
+                    /** @description Up to 50 keys (1 to 40 characters) of string values (up to 500 characters), kept as given. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                 } | {
                     /** @description A paid invoice: refunds its backing session's payment. */
                     invoiceId: string;
@@ -13465,6 +13621,10 @@ export interface operations {
                     customerClaim?: true;
                     /** @description A late deposit of this session (its `sourceId` in GET /v1/payment-sessions/{id}/transactions) to return to its own sender: the amount defaults to, and is at most, what remains of that deposit. Without it a refund goes to the payer of the payment. */
                     depositId?: string;
+                    /** @description Up to 50 keys (1 to 40 characters) of string values (up to 500 characters), kept as given. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };

@@ -5,7 +5,7 @@ import { api } from '../../api.ts';
 import { CopyId } from '../../components/CopyId.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Link } from '../../components/Link.tsx';
-import { metadataText } from '../../components/Metadata.tsx';
+import { MetadataFacts, metadataText } from '../../components/Metadata.tsx';
 import { PaginatedTable } from '../../components/PaginatedTable.tsx';
 import { PaymentStatus } from '../../components/PaymentStatus.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
@@ -42,6 +42,7 @@ export function CustomerDetailPage({ id }: { id: string }) {
           <dd data-testid="customer-payment-count">{customer.completedPaymentCount} completed</dd>
           <dt>First seen</dt>
           <dd>{formatDate(customer.firstSeenAt)}</dd>
+          <MetadataFacts metadata={customer.metadata} />
         </dl>
       </section>
       <h2>Subscriptions</h2>

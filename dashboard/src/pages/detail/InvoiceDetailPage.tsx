@@ -5,6 +5,7 @@ import { download } from '../../api.ts';
 import { CopyId } from '../../components/CopyId.tsx';
 import { ErrorMessage } from '../../components/ErrorMessage.tsx';
 import { Link } from '../../components/Link.tsx';
+import { MetadataFacts } from '../../components/Metadata.tsx';
 import { eventEntries, ObjectEventsError, useObjectEvents } from '../../components/ObjectEvents.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Timeline, type TimelineEntry } from '../../components/Timeline.tsx';
@@ -91,6 +92,11 @@ export function InvoiceDetailPage({ id }: { id: string }) {
           Total: <strong data-testid="invoice-detail-total">{formatAmount(invoice.total, invoice.currency)}</strong>
         </p>
         {invoice.note && <p>{invoice.note}</p>}
+      </section>
+      <section className="card" aria-label="Invoice facts">
+        <dl className="facts">
+          <MetadataFacts metadata={invoice.metadata} />
+        </dl>
       </section>
       <ObjectEventsError error={events.error} />
       <Timeline label="Timeline" entries={entries} />
