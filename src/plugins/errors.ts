@@ -20,19 +20,36 @@ import { CURRENT_API_VERSION, VERSION_HEADER } from '../http/versions.js';
 import { REQUEST_ID_HEADER } from './request-log.js';
 import { createRouteMethods } from './method-not-allowed.js';
 
-type ZodIssueLike = { instancePath?: string; message?: string };
+type ZodIssueLike = { instancePath?: string; message?: string; keyword?: string; params?: { errors?: unknown } };
+type ZodBranchIssue = { path?: PropertyKey[]; message?: string };
 
 /** `/lineItems/0/unitAmount` -> `lineItems.0.unitAmount`. */
 function issuePath(issue: ZodIssueLike): string {
   return (issue.instancePath ?? '').split('/').filter(Boolean).join('.');
 }
 
+/**
+ * A body no branch of a union accepts (a refund by session or by invoice) is one `invalid_union` issue at the
+ * root. Its issues are those of the branch that came closest (the fewest issues), so the client is told the
+ * field that is wrong (`metadata.ticket`), not only that the body is.
+ */
+function issuesOf(issue: ZodIssueLike): ValidationIssue[] {
+  const branches = issue.keyword === 'invalid_union' ? issue.params?.errors : undefined;
+  if (Array.isArray(branches) && branches.length > 0 && branches.every(Array.isArray)) {
+    const closest = (branches as ZodBranchIssue[][]).reduce((best, branch) => (branch.length < best.length ? branch : best));
+    const base = issuePath(issue);
+    if (closest.length > 0)
+      return closest.map((inner) => ({
+        path: [base, ...(inner.path ?? []).map(String)].filter(Boolean).join('.'),
+        message: inner.message ?? 'is invalid',
+      }));
+  }
+  return [{ path: issuePath(issue), message: issue.message ?? 'is invalid' }];
+}
+
 function fromValidation(error: FastifyError & { validation?: ZodIssueLike[]; validationContext?: string }): InvalidRequestError {
   const context = error.validationContext;
-  const issues: ValidationIssue[] = (error.validation ?? []).map((issue) => ({
-    path: issuePath(issue),
-    message: issue.message ?? 'is invalid',
-  }));
+  const issues: ValidationIssue[] = (error.validation ?? []).flatMap(issuesOf);
   const first = issues[0];
   const where = context === 'body' ? 'body' : context === 'querystring' ? 'query string' : context === 'params' ? 'path' : context;
   const message = first ? `Invalid ${where}: ${first.path || '(root)'} ${first.message}` : `Invalid ${where ?? 'request'}.`;

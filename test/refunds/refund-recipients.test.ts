@@ -162,6 +162,8 @@ describe('refund recipients', () => {
     for (const [metadata, param] of [
       [Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])), 'metadata'],
       [{ ticket: 'v'.repeat(501) }, 'metadata.ticket'],
+      // A wrong type fails both body shapes (by session, by invoice): the closest one names the field.
+      [{ ticket: 7 }, 'metadata.ticket'],
     ] as const) {
       const res = await refund({ paymentSessionId: sessionId, metadata });
       expect(res.statusCode, res.body).toBe(400);
