@@ -10955,7 +10955,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "application/json": string;
                 };
             };
             /** @description Default Response */
