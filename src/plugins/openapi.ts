@@ -19,8 +19,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Statuses a page route may answer as text/html besides JSON (documented with both content types). */
     htmlResponses?: readonly number[];
-    /** A route whose 200 is a file, not JSON (documented with that content type, e.g. application/pdf). */
-    fileResponse?: { contentType: string; description: string };
+    /**
+     * A route whose 200 is a file or a stream, not JSON (documented with that content type, e.g. application/pdf).
+     * `schema` describes the body; for text/event-stream, one event (OpenAPI 3.1 reads it per event), default a binary string.
+     */
+    fileResponse?: { contentType: string; description: string; schema?: Record<string, unknown> };
   }
 }
 
@@ -150,7 +153,10 @@ function transform(input: TransformInput) {
   if (file) {
     described.response = {
       ...(described.response ?? {}),
-      200: { description: file.description, content: { [file.contentType]: { schema: { type: 'string', format: 'binary' } } } },
+      200: {
+        description: file.description,
+        content: { [file.contentType]: { schema: file.schema ?? { type: 'string', format: 'binary' } } },
+      },
     };
   }
   return {

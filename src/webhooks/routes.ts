@@ -19,6 +19,7 @@ import {
   listenerAnswerBody,
   listenerParams,
   listenerStream,
+  listenerStreamEvent,
   listenerWithSecret,
   replay,
   testEvent,
@@ -187,7 +188,11 @@ export function registerWebhookListenerRoutes(app: FastifyZodInstance, listeners
   app.route({
     method: 'GET',
     url: '/v1/webhook-listeners/:id/stream',
-    config: { access: access.scope('webhooks_write') },
+    config: {
+      access: access.scope('webhooks_write'),
+      // Documented as what it sends: text/event-stream, its schema describing one event (as OpenAPI 3.1 reads it).
+      fileResponse: { contentType: 'text/event-stream', description: listenerStream.description ?? '', schema: listenerStreamEvent },
+    },
     schema: {
       tags: LISTENERS,
       summary: "Receive a listener's deliveries (Server-Sent Events)",

@@ -199,6 +199,21 @@ export const listenerStream = z
       'signed bytes in base64), and a `: keepalive` comment every 10 seconds.',
   );
 
+/**
+ * One event of the listener stream as a client's SSE parser reads it (`event`, `data`, `id`): the OpenAPI schema of
+ * the text/event-stream response. `data` is JSON text: `{listenerId, sessionId}` for `ready`, the delivery for `delivery`.
+ */
+export const listenerStreamEvent = {
+  type: 'object',
+  required: ['event', 'data'],
+  properties: {
+    event: { type: 'string', enum: ['ready', 'delivery'] },
+    data: { type: 'string', description: 'JSON text: `{listenerId, sessionId}` (ready) or the delivery (delivery).' },
+    id: { type: 'string', description: 'The delivery request id (delivery events).' },
+    retry: { type: 'integer' },
+  },
+} as const;
+
 export const listenerAnswerBody = z
   .object({
     requestId: idParam('webhookListenerRequest'),

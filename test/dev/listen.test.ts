@@ -7,6 +7,7 @@
 // every address rule.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Ajv } from 'ajv';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkTestKey, ListenError, main, startListening, type ListenSession } from '../../tools/dev/listen.js';
@@ -434,5 +435,36 @@ describe('POST /v1/webhook-endpoints/{id}/test', () => {
     } finally {
       await session.stop();
     }
+  });
+});
+
+describe('the stream as the OpenAPI document describes it', () => {
+  it('answers text/event-stream whose events match the documented per-event schema (what schemathesis checks)', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/v1/webhook-listeners', headers: auth(merchant.secretKey), payload: {} });
+    expect(created.statusCode).toBe(200);
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const documented = doc.paths['/v1/webhook-listeners/{id}/stream'].get.responses['200'].content as Record<string, { schema: object }>;
+    expect(Object.keys(documented)).toEqual(['text/event-stream']);
+
+    const controller = new AbortController();
+    const response = await fetch(`${apiUrl}${created.json().streamPath}`, { headers: auth(merchant.secretKey), signal: controller.signal });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    // The first event (`ready`), parsed as an SSE client (and schemathesis) reads one: its fields, by name.
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const event = Object.fromEntries(
+      text
+        .slice(0, text.indexOf('\n\n'))
+        .split('\n')
+        .filter((line) => !line.startsWith(':'))
+        .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trimStart()]),
+    );
+    expect(event.event).toBe('ready');
+    const validate = new Ajv({ strict: false }).compile(documented['text/event-stream']!.schema);
+    expect(validate(event), JSON.stringify(validate.errors)).toBe(true);
+    // A stream that is not one of the documented events is refused by the same schema (the check can fail).
+    expect(validate({ event: 'other', data: '{}' })).toBe(false);
   });
 });

@@ -10955,7 +10955,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/event-stream": {
+                        /** @enum {string} */
+                        event: "ready" | "delivery";
+                        /** @description JSON text: `{listenerId, sessionId}` (ready) or the delivery (delivery). */
+                        data: string;
+                        /** @description The delivery request id (delivery events). */
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             /** @description Default Response */
