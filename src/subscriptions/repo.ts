@@ -157,16 +157,18 @@ export type NewSubscription = Pick<
   | 'firstPeriodStart'
   | 'trialEnd'
   | 'createdTxHash'
-> & { nextChargeAt: Date };
+> & { nextChargeAt: Date; /** A metered plan's fixed amount (amount is then the cap authorised); absent: amount. */ priceAmount?: string };
 
 /** Inserts unless the on-chain subscription is already projected; returns the row and whether it was new. */
 export async function insertSubscriptionIfAbsent(db: Db, s: NewSubscription): Promise<{ id: string; created: boolean }> {
   const inserted = await db<{ id: string }[]>`
     insert into subscriptions (id, merchant_id, livemode, plan_id, customer_id, status, chain_id, contract_address, on_chain_id,
-      subscriber_address, token_address, amount, period_seconds, periods, first_period_start, trial_end, next_charge_at, created_tx_hash)
+      subscriber_address, token_address, amount, period_seconds, periods, first_period_start, trial_end, next_charge_at, created_tx_hash,
+      price_amount)
     values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.planId}, ${s.customerId}, ${s.status}, ${s.chainId},
       ${s.contractAddress.toLowerCase()}, ${s.onChainId}, ${s.subscriberAddress.toLowerCase()}, ${s.tokenAddress.toLowerCase()},
-      ${s.amount}, ${s.periodSeconds}, ${s.periods}, ${s.firstPeriodStart}, ${s.trialEnd}, ${s.nextChargeAt}, ${s.createdTxHash})
+      ${s.amount}, ${s.periodSeconds}, ${s.periods}, ${s.firstPeriodStart}, ${s.trialEnd}, ${s.nextChargeAt}, ${s.createdTxHash},
+      ${s.priceAmount ?? null})
     on conflict (livemode, chain_id, contract_address, on_chain_id) do nothing
     returning id`;
   if (inserted[0]) return { id: inserted[0].id, created: true };
@@ -373,9 +375,11 @@ export async function findPlansForTerms(
   // no chain id: the plans of every chain (the relay asks where a plan with these terms is offered).
   return db<PlanRow[]>`
     select id, merchant_id as "merchantId", livemode, name, amount::text as amount, currency, interval,
-      interval_count as "intervalCount", trial_period_days as "trialPeriodDays", chain_ids::int[] as "chainIds", created_at as "createdAt"
+      interval_count as "intervalCount", trial_period_days as "trialPeriodDays", chain_ids::int[] as "chainIds", created_at as "createdAt",
+      usage_cap::text as "usageCap"
     from subscription_plans
-    where merchant_id = ${input.merchantId} and livemode = ${input.livemode} and amount = ${input.amount}
+    -- A metered plan's enrolment authorises its usage cap (docs/metered-billing.md), a fixed plan's its amount.
+    where merchant_id = ${input.merchantId} and livemode = ${input.livemode} and coalesce(usage_cap, amount) = ${input.amount}
       ${input.chainId === undefined ? db`` : db`and (chain_ids is null or ${input.chainId}::bigint = any(chain_ids))`}
     order by id`;
 }
