@@ -72,6 +72,8 @@ export type SubscriptionRow = {
   discount: OpenDiscount | null;
   /** What a period charges before a discount (src/subscription-plan-changes); null: `amount`. */
   priceAmount: string | null;
+  /** Its plan has metered prices: each period start closes the usage of the period before (src/billing-meters/period-close.ts). */
+  metered?: boolean;
   /** The plan change waiting on the subscription (json: dates are ISO strings); null: none. */
   pendingPlanChange: PendingPlanChange | null;
 };
@@ -130,6 +132,7 @@ const columns = (db: Db) =>
       from subscription_discounts d join coupons k on k.id = d.coupon_id join subscription_plans p on p.id = s.plan_id
       where d.subscription_id = s.id and d.ended_at is null) as discount,
      s.price_amount::text as "priceAmount",
+     (select p.metered_prices is not null from subscription_plans p where p.id = s.plan_id) as metered,
      (select json_build_object('id', pc.id, 'fromPlanId', pc.from_plan_id, 'toPlanId', pc.to_plan_id,
         'fromAmount', pc.from_amount::text, 'toAmount', pc.to_amount::text, 'status', pc.status,
         'prorationBehavior', pc.proration_behavior, 'prorationAmount', pc.proration_amount::text,
