@@ -18,6 +18,13 @@ import { getStatusQuery } from '../../workflows/subscription.js';
 import { recordHistory } from '../support/histories.js';
 import { outboxOnly, PUBLIC_BASE_URL, startSubscriptionStack, waitFor, type SubscriptionStack } from '../support/subscription-stack.js';
 import { alignClocks, newPayer } from '../support/subscriptions.js';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities/index.js';
+import type { ChainConfig } from '../../src/chain/config.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
+import { settingsOf } from '../support/chain.js';
+import { setPayoutAddress } from '../../src/merchants/repo.js';
+import { workflowBundle } from '../support/temporal.js';
 
 const USDC = (n: number) => BigInt(Math.round(n * 1_000_000));
 const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
@@ -33,6 +40,8 @@ let meterId = '';
 
 beforeAll(async () => {
   stack = await startSubscriptionStack({ merchantName: 'Metered merchant', plan: { name: 'Fixed', amount: USDC(5) } });
+  // The open invoice of a month above the cap is paid to the account's payout address (its payment session).
+  await setPayoutAddress(stack.db.sql, stack.merchant.merchantId, DEV_ACCOUNTS.merchant.address);
   const meters = createMeterService({ sql: stack.db.sql });
   meterId = (
     await meters.create(scope(), {
@@ -63,6 +72,45 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
+
+/**
+ * The stack's worker, with the mode's chain settings the open invoice's payment session needs (the stack's
+ * own worker charges without them: its tests open no session).
+ */
+async function meteredWorker(): Promise<Worker> {
+  const { deployed, anvil, subscriptionManagerV2 } = stack.chain;
+  const chain: ChainConfig = {
+    test: settingsOf({
+      rpcUrl: anvil.rpcUrl,
+      chainId: deployed.chainId,
+      token: deployed.token,
+      subscriptionManager: deployed.subscriptionManager,
+      subscriptionManagerV2,
+      escrow: deployed.escrow,
+      deployBlock: deployed.deployBlock.toString(),
+      relayer: DEV_ACCOUNTS.relayer.address,
+      operator: DEV_ACCOUNTS.operator.address,
+      payers: [],
+    }),
+  };
+  return Worker.create({
+    connection: stack.env.nativeConnection,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createActivities({
+      sql: stack.db.sql,
+      temporal: stack.env.client,
+      taskQueue,
+      events: outboxOnly,
+      emails: stack.sendingEmails(taskQueue),
+      subscriptionChain: stack.chain.subscriptionChain,
+      publicBaseUrl: PUBLIC_BASE_URL,
+      chain,
+    }),
+    shutdownGraceTime: '200ms',
+    shutdownForceTime: '1s',
+  });
+}
 
 async function enrol(cap: bigint) {
   const payer = newPayer();
@@ -113,7 +161,7 @@ describe('metered subscription period close', () => {
     const schedule = { anchor: new Date(Number(main.log.args.firstPeriodStart) * 1000), interval: 'monthly' as const, intervalCount: 1 };
     const cappedSchedule = { ...schedule, anchor: new Date(Number(capped.log.args.firstPeriodStart) * 1000) };
     const periodOneStart = periodStart(schedule, 1).getTime();
-    const worker = await stack.newWorker(taskQueue);
+    const worker = await meteredWorker();
     await worker.runUntil(async () => {
       await waitFor(
         async () => [...(await charges(main.id)), ...(await charges(capped.id))],
