@@ -69,9 +69,14 @@ export async function findUsageClose(db: Db, subscriptionId: string, periodIndex
   return row;
 }
 
-export async function listUsageCloses(db: Db, subscriptionId: string): Promise<UsageCloseRow[]> {
+export async function listUsageCloses(db: Db, subscriptionId: string, page?: { before?: string; limit: number }): Promise<UsageCloseRow[]> {
+  if (!page)
+    return db<UsageCloseRow[]>`
+      select ${columns(db)} from subscription_usage_closes where subscription_id = ${subscriptionId} order by period_index`;
   return db<UsageCloseRow[]>`
-    select ${columns(db)} from subscription_usage_closes where subscription_id = ${subscriptionId} order by period_index`;
+    select ${columns(db)} from subscription_usage_closes
+    where subscription_id = ${subscriptionId} ${page.before ? db`and id < ${page.before}` : db``}
+    order by id desc limit ${page.limit + 1}`;
 }
 
 /** The API shape of a close (the event's data, GET /v1/subscriptions/{id}/period-closes). */

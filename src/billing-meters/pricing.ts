@@ -133,7 +133,8 @@ export function priceTermsProblem(price: MeteredPriceTerms): { path: string; mes
       if (last !== (tier.upTo === null)) return { path: `tiers.${i}.upTo`, message: 'only the last tier has upTo null, and it must' };
       if (tier.upTo !== null) {
         const upTo = parseDecimal(tier.upTo);
-        if (upTo <= previous || upTo === 0n) return { path: `tiers.${i}.upTo`, message: 'tiers must rise: each upTo above the one before and above 0' };
+        if (upTo <= previous || upTo === 0n)
+          return { path: `tiers.${i}.upTo`, message: 'tiers must rise: each upTo above the one before and above 0' };
         previous = upTo;
       }
     }

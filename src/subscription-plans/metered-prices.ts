@@ -11,7 +11,10 @@ const decimal = (what: string) =>
     .regex(/^\d{1,26}(\.\d{1,12})?$/, 'must be a non-negative decimal string of at most 12 decimals')
     .refine(isDecimal)
     .describe(what);
-const baseUnits = z.string().regex(/^\d{1,30}$/, 'must be a non-negative integer string').describe('USDC base units (6 decimals).');
+const baseUnits = z
+  .string()
+  .regex(/^\d{1,30}$/, 'must be a non-negative integer string')
+  .describe('USDC base units (6 decimals).');
 const unitAmount = decimal(
   'Base units per unit, a decimal string of at most 12 decimals: "2000" is 0.002 USDC a unit, "0.5" half a base unit (lines round once, half up).',
 );
@@ -42,7 +45,12 @@ export const meteredPriceInput = z
   ])
   .superRefine((price, ctx) => {
     const problem = priceTermsProblem(price);
-    if (problem) ctx.addIssue({ code: 'custom', path: problem.path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)), message: problem.message });
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        path: problem.path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+        message: problem.message,
+      });
   })
   .meta({ id: 'MeteredPrice' });
 
@@ -81,7 +89,8 @@ export function checkMeteredPlan(body: MeteredFields, ctx: z.RefinementCtx): voi
       if (body[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is only for a plan with meteredPrices` });
     return;
   }
-  if (body.usageCap === undefined) ctx.addIssue({ code: 'custom', path: ['usageCap'], message: 'a plan with meteredPrices needs usageCap' });
+  if (body.usageCap === undefined)
+    ctx.addIssue({ code: 'custom', path: ['usageCap'], message: 'a plan with meteredPrices needs usageCap' });
   else if (BigInt(body.usageCap) < BigInt(body.amount))
     ctx.addIssue({ code: 'custom', path: ['usageCap'], message: 'usageCap must be at least amount' });
   const seen = new Set<string>();

@@ -26,7 +26,12 @@ beforeAll(async () => {
   merchant = await seedMerchant(db.sql);
   other = await seedMerchant(db.sql, 'Other');
   const meter = async (key: string) => {
-    const response = await api('POST', '/v1/billing/meters', { displayName: 'API calls', eventName: 'api_call', aggregation: 'count' }, key);
+    const response = await api(
+      'POST',
+      '/v1/billing/meters',
+      { displayName: 'API calls', eventName: 'api_call', aggregation: 'count' },
+      key,
+    );
     expect(response.statusCode, response.body).toBe(200);
     return response.json().id as string;
   };
@@ -71,7 +76,8 @@ describe('metered plans', () => {
   });
 
   it('refuses bad metered terms with the envelope, creating nothing', async () => {
-    const count = async () => (await db.sql`select count(*)::int as n from subscription_plans where merchant_id = ${merchant.merchantId}`)[0]!.n;
+    const count = async () =>
+      (await db.sql`select count(*)::int as n from subscription_plans where merchant_id = ${merchant.merchantId}`)[0]!.n;
     const before = await count();
     const perUnit = { model: 'per_unit', meterId, unitAmount: '2000' };
     const refusals: [object, string][] = [
@@ -82,12 +88,21 @@ describe('metered plans', () => {
       [{ ...base, meteredPrices: [perUnit, perUnit], usageCap: '20000000' }, 'meteredPrices.1.meterId'],
       [{ ...base, meteredPrices: [{ ...perUnit, unitAmount: '0.0000000000001' }], usageCap: '20000000' }, 'meteredPrices.0.unitAmount'],
       [{ ...base, meteredPrices: [{ ...perUnit, unitAmount: '-1' }], usageCap: '20000000' }, 'meteredPrices.0.unitAmount'],
-      [{ ...base, meteredPrices: [{ model: 'package', meterId, packageSize: '0', packageAmount: '1' }], usageCap: '20000000' }, 'meteredPrices.0.packageSize'],
+      [
+        { ...base, meteredPrices: [{ model: 'package', meterId, packageSize: '0', packageAmount: '1' }], usageCap: '20000000' },
+        'meteredPrices.0.packageSize',
+      ],
       [{ ...base, meteredPrices: [{ model: 'volume', meterId, tiers: [tiers[0]] }], usageCap: '20000000' }, 'meteredPrices.0.tiers.0.upTo'],
-      [{ ...base, meteredPrices: [{ model: 'volume', meterId, tiers: [tiers[1], tiers[0]] }], usageCap: '20000000' }, 'meteredPrices.0.tiers.0.upTo'],
+      [
+        { ...base, meteredPrices: [{ model: 'volume', meterId, tiers: [tiers[1], tiers[0]] }], usageCap: '20000000' },
+        'meteredPrices.0.tiers.0.upTo',
+      ],
       [{ ...base, meteredPrices: [{ model: 'tiered', meterId }], usageCap: '20000000' }, 'meteredPrices.0.model'],
       [{ ...base, meteredPrices: [{ ...perUnit, meterId: otherMeterId }], usageCap: '20000000' }, 'meteredPrices.0.meterId'],
-      [{ ...base, meteredPrices: [{ ...perUnit, meterId: 'mtr_01J00000000000000000000000' }], usageCap: '20000000' }, 'meteredPrices.0.meterId'],
+      [
+        { ...base, meteredPrices: [{ ...perUnit, meterId: 'mtr_01J00000000000000000000000' }], usageCap: '20000000' },
+        'meteredPrices.0.meterId',
+      ],
       [{ ...base, meteredPrices: [perUnit], usageCap: '20000000', usageGracePeriodSeconds: 8 * 86_400 }, 'usageGracePeriodSeconds'],
     ];
     for (const [body, param] of refusals) {
@@ -99,5 +114,14 @@ describe('metered plans', () => {
       expect(error.details.issues.map((i: { path: string }) => i.path)).toContain(param);
     }
     expect(await count()).toBe(before);
+  });
+
+  it("lists a subscription's period closes only for its merchant", async () => {
+    const unknown = await api('GET', '/v1/subscriptions/sub_01J00000000000000000000000/period-closes');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('not_found');
+    const badLimit = await api('GET', '/v1/subscriptions/sub_01J00000000000000000000000/period-closes?limit=0');
+    expect(badLimit.statusCode).toBe(400);
+    expect(badLimit.json().error.param).toBe('limit');
   });
 });

@@ -10,6 +10,7 @@ import type { Address } from 'viem';
 import { createMeterService } from '../../src/billing-meters/service.js';
 import { findUsageClose, listUsageCloses } from '../../src/billing-meters/period-close.js';
 import { createPlanService } from '../../src/subscription-plans/service.js';
+import { createSubscriptionService } from '../../src/subscriptions/service.js';
 import { onSubscriptionCreatedOnChain } from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSecondsV2, periodStart } from '../../src/subscriptions/periods.js';
 import { createSubscriptionActivities } from '../../activities/subscriptions.js';
@@ -175,7 +176,9 @@ describe('metered subscription period close', () => {
       await stack.env.sleep(10 * DAY_MS);
       const usageFrom = schedule.anchor.getTime() + HOUR_MS;
       const usageUntil = schedule.anchor.getTime() + 9 * DAY_MS;
-      expect(await sendUsage(main.payer.address, 'main', { count: 12_145, duplicates: 200, fromMs: usageFrom, untilMs: usageUntil })).toEqual({
+      expect(
+        await sendUsage(main.payer.address, 'main', { count: 12_145, duplicates: 200, fromMs: usageFrom, untilMs: usageUntil }),
+      ).toEqual({
         accepted: 12_145,
         duplicates: 200,
         refused: 0,
@@ -212,6 +215,14 @@ describe('metered subscription period close', () => {
       [0, '10000000'],
       [1, '34280000'],
     ]);
+    // Through the API's service: the closes newest first; the subscription authorised the cap, its price is the fixed amount.
+    const subscriptions = createSubscriptionService({ sql: stack.db.sql, events: outboxOnly, temporal: stack.env.client, taskQueue });
+    const listed = await subscriptions.periodCloses(scope(), main.id, { limit: 10 });
+    expect(listed.data.map((c) => [c.object, c.periodIndex, c.charged])).toEqual([
+      ['subscription_period_close', 1, '34280000'],
+      ['subscription_period_close', 0, '10000000'],
+    ]);
+    expect(await subscriptions.get(scope(), main.id)).toMatchObject({ amount: '50000000', planAmount: '10000000' });
     // Pulled once on chain: 10 USDC for period 0, 34.28 USDC for period 1, nothing else.
     expect((await charges(main.id)).map((c) => [c.periodIndex, c.amount])).toEqual([
       [0, '10000000'],
@@ -224,7 +235,9 @@ describe('metered subscription period close', () => {
     expect(cappedClose).toMatchObject({ total: '32000000', charged: '30000000', remainder: '2000000' });
     expect(cappedClose.usageEnd).toEqual(periodStart(cappedSchedule, 1));
     expect(before.capped - (await stack.chain.balanceOf(capped.payer.address))).toBe(USDC(10) + USDC(30));
-    const [invoice] = await stack.db.sql<{ id: string; status: string; total: string; sessionId: string; metadata: Record<string, string> }[]>`
+    const [invoice] = await stack.db.sql<
+      { id: string; status: string; total: string; sessionId: string; metadata: Record<string, string> }[]
+    >`
       select id, status, total::text as total, session_id as "sessionId", metadata from invoices where id = ${cappedClose.remainderInvoiceId}`;
     expect(invoice).toMatchObject({ status: 'draft', total: '2000000', metadata: { subscriptionId: capped.id, periodIndex: '1' } });
     const [session] = await stack.db.sql<{ amount: string; status: string }[]>`
@@ -234,8 +247,13 @@ describe('metered subscription period close', () => {
       select data from events where type = 'subscription.usage_over_cap' and data->'subscription'->>'id' = ${capped.id}`;
     expect(overCap).toHaveLength(1);
     expect(overCap[0]!.data.object.remainder).toBe('2000000');
-    expect(overCap[0]!.data.invoice).toMatchObject({ id: invoice!.id, hostedInvoiceUrl: `${PUBLIC_BASE_URL}/checkout/${invoice!.sessionId}/invoice` });
-    expect(await stack.db.sql`select 1 from events where type = 'subscription.usage_over_cap' and data->'subscription'->>'id' = ${main.id}`).toHaveLength(0);
+    expect(overCap[0]!.data.invoice).toMatchObject({
+      id: invoice!.id,
+      hostedInvoiceUrl: `${PUBLIC_BASE_URL}/checkout/${invoice!.sessionId}/invoice`,
+    });
+    expect(
+      await stack.db.sql`select 1 from events where type = 'subscription.usage_over_cap' and data->'subscription'->>'id' = ${main.id}`,
+    ).toHaveLength(0);
 
     // The close is frozen: an event arriving after it (still within the window) changes nothing, and a retry
     // of the period's attempt reads the same amounts.

@@ -39,11 +39,7 @@ export function meteredPriceText(price: MeteredPriceView, decimals: number, symb
 }
 
 /** "Usage billed after each period: ...; at most X per period (authorised by your wallet)." */
-export function meteredPlanNote(
-  plan: { meteredPrices: MeteredPriceView[]; usageCap: string },
-  decimals: number,
-  symbol: string,
-): string {
+export function meteredPlanNote(plan: { meteredPrices: MeteredPriceView[]; usageCap: string }, decimals: number, symbol: string): string {
   return (
     'Plus usage, billed after each period: ' +
     plan.meteredPrices.map((p) => meteredPriceText(p, decimals, symbol)).join(', ') +

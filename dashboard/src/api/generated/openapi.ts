@@ -1639,6 +1639,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscriptions/{id}/period-closes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a metered subscription's period closes
+         * @description Each period of a metered plan closes at its start, after the plan's usage grace: its fixed price in advance, the usage of the period before in arrears (one line per meter with quantity and tiers), the total, what was pulled on chain (at most the authorised cap) and the open invoice for any rest (docs/metered-billing.md). Newest first; none for a fixed plan.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_read`.
+         */
+        get: operations["listSubscriptionPeriodCloses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subscriptions": {
         parameters: {
             query?: never;
@@ -5559,6 +5581,56 @@ export interface components {
              */
             createdAt: string;
         };
+        SubscriptionPeriodCloseLineInput: {
+            /**
+             * @description `fixed`: the period's price, in advance; `discount`: a coupon's share of it (negative); `proration`: a plan change's; `usage`: one meter's usage of the period before, in arrears.
+             * @enum {string}
+             */
+            type: "fixed" | "discount" | "proration" | "usage";
+            description: string;
+            /** @description Base units, an integer string (negative for a discount). */
+            amount: string;
+            discountId?: string;
+            meterId?: string;
+            /** @enum {string} */
+            model?: "per_unit" | "package" | "graduated" | "volume";
+            /** @description The meter's aggregation over the usage window (exact decimal). */
+            quantity?: string;
+            packages?: string;
+            tiers?: {
+                tier: number;
+                quantity: string;
+                unitAmount: string;
+                flatAmount: string;
+                /** @description The tier's exact amount in base units (may carry decimals; the line is rounded once). */
+                amount: string;
+            }[];
+        };
+        SubscriptionPeriodCloseInput: {
+            id: string;
+            /** @constant */
+            object: "subscription_period_close";
+            subscriptionId: string;
+            /** @description The period whose charge this close is (its fixed price in advance). */
+            periodIndex: number;
+            /** @description Start of the usage billed (the period before); null for period 0. */
+            usageStart: string | null;
+            /** @description End (exclusive) of the usage billed. */
+            usageEnd: string | null;
+            lines: components["schemas"]["SubscriptionPeriodCloseLineInput"][];
+            total: string;
+            /** @description Pulled on chain with the period: min(total, the cap the subscriber authorised). */
+            charged: string;
+            /** @description total - charged: billed by the open invoice `remainderInvoiceId`. */
+            remainder: string;
+            remainderInvoiceId: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
         StorefrontInput: {
             id: string;
             /** @constant */
@@ -7939,6 +8011,56 @@ export interface components {
             failureReason: string | null;
             attemptedAt: string | null;
             settledAt: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
+        SubscriptionPeriodCloseLine: {
+            /**
+             * @description `fixed`: the period's price, in advance; `discount`: a coupon's share of it (negative); `proration`: a plan change's; `usage`: one meter's usage of the period before, in arrears.
+             * @enum {string}
+             */
+            type: "fixed" | "discount" | "proration" | "usage";
+            description: string;
+            /** @description Base units, an integer string (negative for a discount). */
+            amount: string;
+            discountId?: string;
+            meterId?: string;
+            /** @enum {string} */
+            model?: "per_unit" | "package" | "graduated" | "volume";
+            /** @description The meter's aggregation over the usage window (exact decimal). */
+            quantity?: string;
+            packages?: string;
+            tiers?: {
+                tier: number;
+                quantity: string;
+                unitAmount: string;
+                flatAmount: string;
+                /** @description The tier's exact amount in base units (may carry decimals; the line is rounded once). */
+                amount: string;
+            }[];
+        };
+        SubscriptionPeriodClose: {
+            id: string;
+            /** @constant */
+            object: "subscription_period_close";
+            subscriptionId: string;
+            /** @description The period whose charge this close is (its fixed price in advance). */
+            periodIndex: number;
+            /** @description Start of the usage billed (the period before); null for period 0. */
+            usageStart: string | null;
+            /** @description End (exclusive) of the usage billed. */
+            usageEnd: string | null;
+            lines: components["schemas"]["SubscriptionPeriodCloseLine"][];
+            total: string;
+            /** @description Pulled on chain with the period: min(total, the cap the subscriber authorised). */
+            charged: string;
+            /** @description total - charged: billed by the open invoice `remainderInvoiceId`. */
+            remainder: string;
+            remainderInvoiceId: string | null;
             livemode: boolean;
             /**
              * Format: date-time
@@ -12306,6 +12428,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSubscriptionPeriodCloses: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page: the id (`uclose_...`) of its last object; the page starts below it. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `sub_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubscriptionPeriodClose"][];
+                        /** @description Pass as `cursor` to get the next page. Always a string: empty ("") on the last page, when `hasMore` is false. */
+                        nextCursor: string;
+                        /** @description True when another page follows; `nextCursor` is then non-empty. */
+                        hasMore: boolean;
+                    };
                 };
             };
             /** @description Default Response */
