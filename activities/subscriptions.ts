@@ -150,8 +150,28 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events, u
       return { cancelledBy, cancelReason: sub.cancellationReason };
     });
 
+  type AttemptInput = { periodIndex: number; periodStart: string; attempt: number };
+
+  /** The charge row of this attempt at `amount` (the first attempt's amount and discount stay: upsertChargeAttempt). */
+  const attemptRow = (
+    sub: repo.SubscriptionRow,
+    input: AttemptInput,
+    amount: string,
+    discount: { id: string; amountOff: string } | null,
+  ) => ({
+    id: newId('subscriptionCharge'),
+    merchantId: sub.merchantId,
+    livemode: sub.livemode,
+    subscriptionId: sub.id,
+    periodIndex: input.periodIndex,
+    periodStart: new Date(input.periodStart),
+    amount,
+    attempt: input.attempt,
+    discount,
+  });
+
   /** A fixed plan's attempt: the plan's price (discounted, with prorations) up to the cap. */
-  const recordFixedAttempt = async (sub: repo.SubscriptionRow, input: { periodIndex: number; periodStart: string; attempt: number }) => {
+  const recordFixedAttempt = async (sub: repo.SubscriptionRow, input: AttemptInput) => {
     // The discount is read here, at charge time, from the subscription's open discount: the workflow's
     // commands do not change. The first attempt fixes the period's amount; a retry keeps it.
     // The price is the current plan's (a plan change may have lowered it, or raised it within the cap).
@@ -164,37 +184,18 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events, u
       await claimProrations(sql, sub.id, input.periodIndex),
       BigInt(sub.amount),
     );
-    return chargeRepo.upsertChargeAttempt(sql, {
-      id: newId('subscriptionCharge'),
-      merchantId: sub.merchantId,
-      livemode: sub.livemode,
-      subscriptionId: sub.id,
-      periodIndex: input.periodIndex,
-      periodStart: new Date(input.periodStart),
-      amount: amount.toString(),
-      attempt: input.attempt,
-      discount: sub.discount && discounted ? { id: sub.discount.id, amountOff: discounted.discount.toString() } : null,
-    });
+    const discount = sub.discount && discounted ? { id: sub.discount.id, amountOff: discounted.discount.toString() } : null;
+    return chargeRepo.upsertChargeAttempt(sql, attemptRow(sub, input, amount.toString(), discount));
   };
 
   /**
    * A metered plan's attempt: the first closes the period (its fixed price, the usage of the period before, up to
    * the cap; src/billing-meters/period-close.ts) with the charge row in one transaction; a retry reads the frozen close.
    */
-  const recordMeteredAttempt = async (sub: repo.SubscriptionRow, input: { periodIndex: number; periodStart: string; attempt: number }) => {
+  const recordMeteredAttempt = async (sub: repo.SubscriptionRow, input: AttemptInput) => {
     if (!usageCloser) throw new Error('metered subscriptions need the usage closer (activities/index.ts)');
     return usageCloser.closeWithCharge(sub.id, input.periodIndex, (tx, close, discount) =>
-      chargeRepo.upsertChargeAttempt(tx, {
-        id: newId('subscriptionCharge'),
-        merchantId: sub.merchantId,
-        livemode: sub.livemode,
-        subscriptionId: sub.id,
-        periodIndex: input.periodIndex,
-        periodStart: new Date(input.periodStart),
-        amount: close.charged,
-        attempt: input.attempt,
-        discount,
-      }),
+      chargeRepo.upsertChargeAttempt(tx, attemptRow(sub, input, close.charged, discount)),
     );
   };
 
