@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
+import { settingsOf, sharedChain } from '../support/chain.js';
+import { setPayoutAddress } from '../../src/merchants/repo.js';
 
 let db: TestDatabase;
 let t: TestApp;
@@ -114,6 +116,27 @@ describe('metered plans', () => {
       expect(error.details.issues.map((i: { path: string }) => i.path)).toContain(param);
     }
     expect(await count()).toBe(before);
+  });
+
+  it('the enrolment offer of a metered plan authorises its cap per period', async () => {
+    await setPayoutAddress(db.sql, merchant.merchantId, '0x00000000000000000000000000000000000b0b00');
+    const withChain = await createTestApp(db.sql, { chain: { test: settingsOf(sharedChain()) } });
+    try {
+      const created = await api('POST', '/v1/subscription-plans', {
+        ...base,
+        meteredPrices: [{ model: 'per_unit', meterId, unitAmount: '2000' }],
+        usageCap: '75000000',
+      });
+      const offer = await withChain.app.inject({ method: 'GET', url: `/checkout/plans/${created.json().id}/enrolment` });
+      expect(offer.statusCode, offer.body).toBe(200);
+      expect(offer.json().terms.amount).toBe('75000000');
+      expect(BigInt(offer.json().permitValue) % 75_000_000n).toBe(0n);
+      // The hosted page carries the element the usage prices and the cap are written into (web/checkout/plan-page.ts).
+      const page = await withChain.app.inject({ method: 'GET', url: `/checkout/plans/${created.json().id}` });
+      expect(page.body).toContain('id="metered"');
+    } finally {
+      await withChain.close();
+    }
   });
 
   it("lists a subscription's period closes only for its merchant", async () => {
