@@ -19,6 +19,7 @@ import { createSubscriptionPlanChangeActivities } from './subscription-plan-chan
 import { createSubscriptionReauthorisationActivities } from './subscription-reauthorisations.js';
 import { createTestClockActivities } from './test-clocks.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
+import { createUsageCloser } from '../src/billing-meters/period-close.js';
 
 export type ActivityDeps = EventActivityDeps &
   EmailActivityDeps &
@@ -41,7 +42,16 @@ export function createActivities(deps: ActivityDeps) {
   const emails = deps.emails ?? createEmailDispatcher(deps.temporal, deps.sql, deps.taskQueue, () => {});
   const subscriptionChain = deps.subscriptionChain ?? unconfiguredSubscriptionChain;
   const publicBaseUrl = deps.publicBaseUrl ?? 'http://localhost:3000';
-  const subscriptions = createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain });
+  // A metered subscription's period close (issue 41): its open invoice needs the chains, the page base and Temporal.
+  const usageCloser = createUsageCloser({
+    sql: deps.sql,
+    events,
+    chain: deps.chain,
+    publicBaseUrl,
+    taskQueue: deps.taskQueue,
+    temporal: deps.temporal,
+  });
+  const subscriptions = createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain, usageCloser });
   const recovery = createAgentRecoveryActivities({
     sql: deps.sql,
     events,

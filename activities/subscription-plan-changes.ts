@@ -6,8 +6,15 @@ import { applyDuePlanChange } from '../src/subscription-plan-changes/apply.js';
 
 export function createSubscriptionPlanChangeActivities({ sql, events }: { sql: Sql; events: EventDispatcher }) {
   return {
-    /** `nowMs`: the workflow's time (its test clock's on a clock), recorded as when the change applied. */
-    async applyDuePlanChange(input: { subscriptionId: string; periodIndex: number; nowMs: number }): Promise<{ applied: boolean }> {
+    /**
+     * `nowMs`: the workflow's time (its test clock's on a clock), recorded as when the change applied.
+     * Also answers the grace the period's charge waits for late usage (a metered plan's, else 0; issue 41).
+     */
+    async applyDuePlanChange(input: {
+      subscriptionId: string;
+      periodIndex: number;
+      nowMs: number;
+    }): Promise<{ applied: boolean; usageGraceSeconds: number }> {
       return applyDuePlanChange(sql, events, {
         subscriptionId: input.subscriptionId,
         periodIndex: input.periodIndex,

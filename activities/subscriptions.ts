@@ -22,8 +22,15 @@ import { chargedWithProrations } from '../src/subscription-plan-changes/proratio
 import { claimProrations } from '../src/subscription-plan-changes/repo.js';
 import { countDiscountedPeriod } from '../src/discounts/charged-period.js';
 import { trialEndUpdate } from '../src/subscriptions/trial-end.js';
+import type { UsageCloser } from '../src/billing-meters/period-close.js';
 
-export type SubscriptionActivityDeps = { sql: Sql; subscriptionChain: SubscriptionChain; events: EventDispatcher };
+export type SubscriptionActivityDeps = {
+  sql: Sql;
+  subscriptionChain: SubscriptionChain;
+  events: EventDispatcher;
+  /** Closes a metered subscription's period (src/billing-meters/period-close.ts); absent: metered charges fail and retry. */
+  usageCloser?: UsageCloser;
+};
 
 export type ChargeAttempt =
   /**
@@ -87,7 +94,7 @@ export async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createSubscriptionActivities({ sql, subscriptionChain, events }: SubscriptionActivityDeps) {
+export function createSubscriptionActivities({ sql, subscriptionChain, events, usageCloser }: SubscriptionActivityDeps) {
   const load = async (db: Db, id: string, forUpdate = false) => {
     const row = await repo.findSubscriptionById(db, id, { forUpdate });
     if (!row) throw permanentFailure(PERMANENT_FAILURES.subscriptionNotFound, `subscription ${id} does not exist`);
@@ -143,6 +150,55 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
       return { cancelledBy, cancelReason: sub.cancellationReason };
     });
 
+  type AttemptInput = { periodIndex: number; periodStart: string; attempt: number };
+
+  /** The charge row of this attempt at `amount` (the first attempt's amount and discount stay: upsertChargeAttempt). */
+  const attemptRow = (
+    sub: repo.SubscriptionRow,
+    input: AttemptInput,
+    amount: string,
+    discount: { id: string; amountOff: string } | null,
+  ) => ({
+    id: newId('subscriptionCharge'),
+    merchantId: sub.merchantId,
+    livemode: sub.livemode,
+    subscriptionId: sub.id,
+    periodIndex: input.periodIndex,
+    periodStart: new Date(input.periodStart),
+    amount,
+    attempt: input.attempt,
+    discount,
+  });
+
+  /** A fixed plan's attempt: the plan's price (discounted, with prorations) up to the cap. */
+  const recordFixedAttempt = async (sub: repo.SubscriptionRow, input: AttemptInput) => {
+    // The discount is read here, at charge time, from the subscription's open discount: the workflow's
+    // commands do not change. The first attempt fixes the period's amount; a retry keeps it.
+    // The price is the current plan's (a plan change may have lowered it, or raised it within the cap).
+    const price = sub.priceAmount ?? sub.amount;
+    // A coupon restricted to other plans (the subscription changed plan) takes nothing off.
+    const discounted = sub.discount ? discountOnPlan(sub.planId, BigInt(price), sub.discount) : null;
+    // An upgrade's proration rides on the next period's pull, never past the cap (src/subscription-plan-changes).
+    const amount = chargedWithProrations(
+      discounted ? discounted.charged : BigInt(price),
+      await claimProrations(sql, sub.id, input.periodIndex),
+      BigInt(sub.amount),
+    );
+    const discount = sub.discount && discounted ? { id: sub.discount.id, amountOff: discounted.discount.toString() } : null;
+    return chargeRepo.upsertChargeAttempt(sql, attemptRow(sub, input, amount.toString(), discount));
+  };
+
+  /**
+   * A metered plan's attempt: the first closes the period (its fixed price, the usage of the period before, up to
+   * the cap; src/billing-meters/period-close.ts) with the charge row in one transaction; a retry reads the frozen close.
+   */
+  const recordMeteredAttempt = async (sub: repo.SubscriptionRow, input: AttemptInput) => {
+    if (!usageCloser) throw new Error('metered subscriptions need the usage closer (activities/index.ts)');
+    return usageCloser.closeWithCharge(sub.id, input.periodIndex, (tx, close, discount) =>
+      chargeRepo.upsertChargeAttempt(tx, attemptRow(sub, input, close.charged, discount)),
+    );
+  };
+
   return {
     /** Creates (or re-reads) the charge row of a period and counts this attempt. */
     async recordChargeAttempt(input: {
@@ -162,29 +218,7 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events }:
           return { kind: 'closed', status: 'cancelled', cancelledBy: cancelled.cancelledBy, cancelReason: cancelled.cancelReason };
       }
       if (sub.status === 'paused') return { kind: 'paused' };
-      // The discount is read here, at charge time, from the subscription's open discount: the workflow's
-      // commands do not change. The first attempt fixes the period's amount; a retry keeps it.
-      // The price is the current plan's (a plan change may have lowered it, or raised it within the cap).
-      const price = sub.priceAmount ?? sub.amount;
-      // A coupon restricted to other plans (the subscription changed plan) takes nothing off.
-      const discounted = sub.discount ? discountOnPlan(sub.planId, BigInt(price), sub.discount) : null;
-      // An upgrade's proration rides on the next period's pull, never past the cap (src/subscription-plan-changes).
-      const amount = chargedWithProrations(
-        discounted ? discounted.charged : BigInt(price),
-        await claimProrations(sql, sub.id, input.periodIndex),
-        BigInt(sub.amount),
-      );
-      const charge = await chargeRepo.upsertChargeAttempt(sql, {
-        id: newId('subscriptionCharge'),
-        merchantId: sub.merchantId,
-        livemode: sub.livemode,
-        subscriptionId: sub.id,
-        periodIndex: input.periodIndex,
-        periodStart: new Date(input.periodStart),
-        amount: amount.toString(),
-        attempt: input.attempt,
-        discount: sub.discount && discounted ? { id: sub.discount.id, amountOff: discounted.discount.toString() } : null,
-      });
+      const charge = sub.metered ? await recordMeteredAttempt(sub, input) : await recordFixedAttempt(sub, input);
       // A replacement enrolment (an upgrade the customer authorised) counts its periods from its own start.
       const onChainPeriodIndex = input.periodIndex - sub.onChainPeriodOffset;
       // Not reached: a replacement applies only once every period before its start is settled (reauthorisation.ts).

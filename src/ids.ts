@@ -41,6 +41,7 @@ export const ID_PREFIXES = {
   billingPortalSession: 'bps',
   billingPortalConfiguration: 'bpc',
   receipt: 'rcpt',
+  usageClose: 'uclose',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -12,6 +12,8 @@
 //   active --(POST .../pause: read model set to paused)--> paused: each period that comes due is skipped (never charged)
 //   paused --(POST .../resume)--> active: charging resumes at the next period that comes due
 //   at each period's start, before its charge: a plan change scheduled for it (a downgrade) is applied;
+//     a metered plan's period n >= 1 then waits the plan's usage grace, and its charge closes the usage of
+//     period n-1 (src/billing-meters/period-close.ts: priced, frozen, pulled with period n's fixed price up to the cap);
 //     the charge reads the plan's amount and any proration to collect from the read model
 //   trialing/active with cancelAtPeriodEnd (read model) --(next period comes due)--> cancelled instead of charged
 //     (the charge attempt finds the flag: no signal; on-chain cancel as any cancel)
@@ -112,6 +114,8 @@ const HOUR_MS = 3_600_000;
 const TRIAL_NOTICE_MS = 72 * HOUR_MS;
 /** Patch: the trial_will_end notice, a wait and an activity before period 0 of a trial (issue 40, item 3). */
 const TRIAL_WILL_END = 'trial-will-end-notice';
+/** Patch: a metered period's grace for late usage events before its charge closes the usage (issue 41, item 4). */
+const METERED_USAGE = 'metered-usage';
 /** How long to wait when the chain's clock is behind the calendar (PeriodNotStarted). */
 const CHAIN_CLOCK_WAIT_MS = 60_000;
 
@@ -360,7 +364,15 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       // A plan change scheduled for this period (a downgrade, issue 40) takes effect before it is charged.
       // Patched: runs started before plan changes existed replay without this step (docs/decisions.md).
       if (patched('plan-changes')) {
-        await localDb.applyDuePlanChange({ subscriptionId: input.subscriptionId, periodIndex: index, nowMs: clock.now() });
+        const due = await localDb.applyDuePlanChange({ subscriptionId: input.subscriptionId, periodIndex: index, nowMs: clock.now() });
+        // A metered plan's period closes the usage of the period before, after a grace for late events (issue 41).
+        // Fixed plans answer 0 (and older results nothing): no new command for them, no patch marker.
+        const graceMs = (due.usageGraceSeconds ?? 0) * 1000;
+        if (graceMs > 0 && patched(METERED_USAGE)) {
+          const untilClose = start.getTime() + graceMs - clock.now();
+          if (untilClose > 0) await clock.waitFor(() => cancelRequest !== null, untilClose);
+          if (cancelRequest) return finishCancelled(cancelRequest);
+        }
       }
 
       const outcome = await chargePeriod(index, start);

@@ -228,3 +228,35 @@ export async function aggregateUsage(
   const step = window === 'hour' ? 3_600_000 : 86_400_000;
   return rows.map((r) => ({ start: r.start, end: new Date(r.start.getTime() + step), value: r.value ?? '0' }));
 }
+
+/**
+ * A meter's aggregation of a customer's uncancelled events with start <= timestamp < end, exactly, at any
+ * boundaries (a billing period starts at the enrolment's second, not on an hour): `sum` and `count` read the
+ * whole hours inside the range from the hourly rollup and the partial hours at its edges from the events;
+ * the other aggregations read the events (aggregateUsage). The period close's reading (period-close.ts).
+ */
+export async function aggregateExactUsage(
+  db: Db,
+  meter: { id: string; aggregation: MeterAggregation },
+  customerId: string,
+  range: { start: Date; end: Date },
+): Promise<string> {
+  if (meter.aggregation !== 'sum' && meter.aggregation !== 'count') return (await aggregateUsage(db, meter, customerId, range))[0]!.value;
+  const { start, end } = range;
+  const hour = 3_600_000;
+  const firstHour = Math.ceil(start.getTime() / hour) * hour;
+  const lastHour = Math.floor(end.getTime() / hour) * hour;
+  // No whole hour inside: the events alone ([start, end) as two empty-joined halves).
+  const [innerStart, innerEnd] = firstHour < lastHour ? [new Date(firstHour), new Date(lastHour)] : [end, end];
+  const sum = meter.aggregation === 'sum';
+  const [row] = await db<{ value: string }[]>`
+    select trim_scale(
+      coalesce((select ${sum ? db`sum(quantity_sum)` : db`sum(event_count)::numeric`} from meter_usage_hourly
+                where meter_id = ${meter.id} and customer_id = ${customerId}
+                  and hour_start >= ${innerStart} and hour_start < ${innerEnd}), 0)
+      + coalesce((select ${sum ? db`sum(quantity)` : db`count(*)::numeric`} from meter_events
+                  where meter_id = ${meter.id} and customer_id = ${customerId} and cancelled_at is null
+                    and ((event_time >= ${start} and event_time < ${innerStart}) or (event_time >= ${innerEnd} and event_time < ${end}))), 0)
+    )::text as value`;
+  return row!.value;
+}

@@ -153,7 +153,9 @@ export function renderPlanPage(planId: string): string {
   <p><label class="muted" for="email">Email for renewal reminders (optional)</label><br>
   <input id="email" type="email" maxlength="254" autocomplete="email" style="width:100%;padding:8px;box-sizing:border-box"></p>`;
   // Optional: a promotion code, previewed by the offer route; its refusal is shown under the field.
+  // A metered plan's usage prices and the cap the wallet authorises (web/checkout/metered-pricing.ts).
   const promotion = `
+  <div class="muted" id="metered" hidden></div>
   <div class="muted" id="discount" hidden></div>
   <div id="promotion"><label class="muted" for="promotion-code">Promotion code</label>
   <div class="code-row"><input id="promotion-code" type="text" maxlength="64" autocomplete="off" autocapitalize="characters" spellcheck="false"><button id="apply-code" type="button">Apply</button></div>

@@ -31,6 +31,7 @@ import { checkoutChainOf, networkName, renderDeposit, successUrlFor } from '../p
 import { renderEndedPage, renderReceiptPage } from './final-pages.js';
 import { checkoutPageState, showsDepositAddress } from './page-state.js';
 import { TRIAL_SLACK_SECONDS } from '../subscriptions/enrolment-match.js';
+import { authorisedAmountOf } from '../subscription-plans/metered-prices.js';
 import { renderCheckoutPage, renderNotFoundPage, renderPlanPage } from './page.js';
 import type {
   CheckoutCustomerEmail,
@@ -159,13 +160,14 @@ export function createCheckoutService({ sql, relay, chain, temporal, taskQueue }
         token: settings.token,
         merchant: getAddress(payout),
         operator,
-        amount: plan.amount,
+        // A metered plan's subscriber authorises its cap per period (usage is billed in arrears up to it).
+        amount: authorisedAmountOf(plan),
         period: String(onChainPeriodSecondsV2(plan.interval, plan.intervalCount)),
         periods: 0,
         trialEnd: plan.trialPeriodDays > 0 ? String(now + plan.trialPeriodDays * 86_400) : '0',
         chargeWindow: String(chargeWindowSeconds(plan.interval, plan.intervalCount)),
       },
-      permitValue: (BigInt(plan.amount) * PERMIT_PERIODS).toString(),
+      permitValue: (BigInt(authorisedAmountOf(plan)) * PERMIT_PERIODS).toString(),
       discount: null,
     };
   }

@@ -15,6 +15,8 @@ export const EVENT_TYPES = [
   'subscription.updated',
   /** Three days before a trial ends (at once for a shorter trial), once per subscription. docs/events.md. */
   'subscription.trial_will_end',
+  /** A metered period's total was above the authorised cap: the cap was charged, the rest is an open invoice (issue 41). docs/events.md. */
+  'subscription.usage_over_cap',
   'agent.action_executed',
   'agent.job_proposed',
   'agent.job_completed',

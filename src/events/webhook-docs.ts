@@ -148,6 +148,16 @@ function subscriptionChangeWebhooks(): Record<string, JsonSchema> {
       "Sent once per subscription, three days before `trialEnd` (at once when the trial is shorter), while it is still `trialing`: time to remind the customer to fund the wallet. What a refused first charge then does is the plan's `trialEndBehavior`.",
       withObject('Subscription'),
     ),
+    'subscription.usage_over_cap': changeWebhook(
+      'subscription.usage_over_cap',
+      "A metered period's total was above the authorised cap",
+      "A metered subscription's period close (docs/metered-billing.md) came to more than the cap the subscriber authorised per period on chain: the cap is pulled with the period's charge, and the rest (`object.remainder`) is the open invoice `invoice`, whose hosted page and payment session the customer pays it through (`invoice.created` is sent for it too). Once per subscription and period.",
+      {
+        type: 'object',
+        required: ['object', 'invoice', 'subscription'],
+        properties: { object: ref('SubscriptionPeriodClose'), invoice: ref('Invoice'), subscription: ref('Subscription') },
+      },
+    ),
   };
 }
 

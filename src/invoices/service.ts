@@ -11,7 +11,7 @@ import { queueEmail, startEmailDelivery } from '../email/service.js';
 import { markDeliveryStarted } from '../email/repo.js';
 import { InvalidStateError, NotFoundError } from '../errors.js';
 import type { EventDispatcher } from '../events/dispatch.js';
-import { commitWithEvents } from '../events/commit.js';
+import { commitWithEvents, type RecordEvent } from '../events/commit.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { isId, newId } from '../ids.js';
@@ -47,6 +47,59 @@ export function invoiceTotals(items: readonly Pick<LineItem, 'quantity' | 'unitA
 
 export function formatInvoiceNumber(year: number, sequence: number): string {
   return `${year}-${String(sequence).padStart(4, '0')}`;
+}
+
+/**
+ * An invoice with its backing session and its invoice.created event, in the caller's transaction; the caller
+ * starts the returned workflow starts after commit (POST /v1/invoices, and a metered period's open invoice for the
+ * usage above the cap, src/billing-meters/period-close.ts).
+ */
+export async function insertInvoiceInTx(
+  tx: Db,
+  record: RecordEvent,
+  deps: { chain: ChainConfig; publicBaseUrl: string; taskQueue: string },
+  scope: MerchantScope,
+  input: Omit<CreateInvoiceBody, 'currency' | 'dueInDays'> & { currency?: CreateInvoiceBody['currency']; dueInDays?: number },
+): Promise<{ row: repo.InvoiceRow; starts: QueuedWorkflowStart[] }> {
+  const currency = input.currency ?? 'USDC';
+  const dueInDays = input.dueInDays ?? 30;
+  const { subtotal, total } = invoiceTotals(input.lineItems);
+  const now = new Date();
+  // On a test clock the due date (and the backing session's expiry) count from the clock's time.
+  const clock = await objectClock(tx, scope, input.testClock);
+  const dueAt = new Date(clock.nowMs + dueInDays * DAY_MS);
+  const session = await insertSessionInTx(tx, deps.chain, scope, {
+    amount: total.toString(),
+    currency,
+    expiresAt: new Date(dueAt.getTime() + SESSION_GRACE_DAYS * DAY_MS),
+    testClockId: clock.testClockId,
+    clockChainId: clock.chainId,
+  });
+  const year = now.getUTCFullYear();
+  const sequence = await repo.nextInvoiceNumber(tx, scope, year);
+  const row = await repo.insertInvoice(tx, {
+    id: newId('invoice'),
+    ...scope,
+    number: formatInvoiceNumber(year, sequence),
+    customerName: input.customerName ?? null,
+    customerEmail: input.customerEmail ?? null,
+    currency,
+    lineItems: input.lineItems,
+    subtotal: subtotal.toString(),
+    total: total.toString(),
+    sessionId: session.id,
+    dueAt,
+    dueInDays,
+    note: input.note ?? null,
+    testClockId: clock.testClockId,
+    metadata: input.metadata ?? {},
+  });
+  await record({ ...scope, type: 'invoice.created', data: { object: renderInvoice(row, deps.publicBaseUrl) } });
+  const starts = [
+    await queueWorkflowStart(tx, paymentSessionWorkflowStart(deps.taskQueue, session)),
+    await queueWorkflowStart(tx, invoiceWorkflowStart(deps.taskQueue, row)),
+  ];
+  return { row, starts };
 }
 
 export type InvoiceServiceDeps = {
@@ -99,48 +152,12 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
     },
 
     async create(scope: MerchantScope, input: CreateInvoiceBody): Promise<Invoice> {
-      const { subtotal, total } = invoiceTotals(input.lineItems);
-      const now = new Date();
       // The invoice, its session and the starts of both workflows commit together (outbox of starts):
       // when Temporal is unreachable after commit the answer is still the committed invoice, and the
       // outbox sweep starts the workflows later.
-      const { row, starts } = await commitWithEvents(sql, events, async (tx, record) => {
-        // On a test clock the due date (and the backing session's expiry) count from the clock's time.
-        const clock = await objectClock(tx, scope, input.testClock);
-        const dueAt = new Date(clock.nowMs + input.dueInDays * DAY_MS);
-        const session = await insertSessionInTx(tx, chain, scope, {
-          amount: total.toString(),
-          currency: input.currency,
-          expiresAt: new Date(dueAt.getTime() + SESSION_GRACE_DAYS * DAY_MS),
-          testClockId: clock.testClockId,
-          clockChainId: clock.chainId,
-        });
-        const year = now.getUTCFullYear();
-        const sequence = await repo.nextInvoiceNumber(tx, scope, year);
-        const row = await repo.insertInvoice(tx, {
-          id: newId('invoice'),
-          ...scope,
-          number: formatInvoiceNumber(year, sequence),
-          customerName: input.customerName ?? null,
-          customerEmail: input.customerEmail ?? null,
-          currency: input.currency,
-          lineItems: input.lineItems,
-          subtotal: subtotal.toString(),
-          total: total.toString(),
-          sessionId: session.id,
-          dueAt,
-          dueInDays: input.dueInDays,
-          note: input.note ?? null,
-          testClockId: clock.testClockId,
-          metadata: input.metadata ?? {},
-        });
-        await record({ ...scope, type: 'invoice.created', data: { object: renderInvoice(row, publicBaseUrl) } });
-        const starts = [
-          await queueWorkflowStart(tx, paymentSessionWorkflowStart(taskQueue, session)),
-          await queueWorkflowStart(tx, invoiceWorkflowStart(taskQueue, row)),
-        ];
-        return { row, starts };
-      });
+      const { row, starts } = await commitWithEvents(sql, events, (tx, record) =>
+        insertInvoiceInTx(tx, record, { chain, publicBaseUrl, taskQueue }, scope, input),
+      );
       await starter.startAfterCommit(starts);
       return renderInvoice(row, publicBaseUrl);
     },

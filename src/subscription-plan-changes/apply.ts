@@ -8,14 +8,21 @@ import * as subscriptionRepo from '../subscriptions/repo.js';
 import * as repo from './repo.js';
 import { planSetting, recordPlanChangeEvent } from './service.js';
 
+/**
+ * `usageGraceSeconds`: how long the period's charge waits after its start for late usage events, the plan's
+ * grace when it is metered and the period closes usage (index >= 1; src/billing-meters/period-close.ts), else 0.
+ * Read in the same statement as the due change: a fixed plan's period costs no extra round trip (issue 41).
+ */
 export async function applyDuePlanChange(
   sql: Sql,
   events: EventDispatcher,
   input: { subscriptionId: string; periodIndex: number; at: Date },
-): Promise<{ applied: boolean }> {
+): Promise<{ applied: boolean; usageGraceSeconds: number }> {
   // The common case (nothing scheduled) is one plain read: no transaction, no lock.
-  if (!(await repo.hasDuePlanChange(sql, input.subscriptionId, input.periodIndex))) return { applied: false };
-  return commitWithEvents(sql, events, async (tx, record) => {
+  const due = await repo.duePlanChangeAndUsageGrace(sql, input.subscriptionId, input.periodIndex);
+  const usageGraceSeconds = input.periodIndex >= 1 ? due.usageGraceSeconds : 0;
+  if (!due.changeDue) return { applied: false, usageGraceSeconds };
+  const applied = await commitWithEvents(sql, events, async (tx, record) => {
     // The subscription first, as the api's plan change locks it before the change rows.
     const sub = await subscriptionRepo.findSubscriptionById(tx, input.subscriptionId, { forUpdate: true });
     if (!sub || subscriptionRepo.TERMINAL_STATUSES.includes(sub.status)) return { applied: false };
@@ -29,4 +36,5 @@ export async function applyDuePlanChange(
     });
     return { applied: true };
   });
+  return { ...applied, usageGraceSeconds };
 }

@@ -54,12 +54,18 @@ export async function cancelOpenPlanChange(db: Db, subscriptionId: string, at: D
   return row;
 }
 
-/** Whether a scheduled change is due by period `periodIndex` (a plain read: no lock). */
-export async function hasDuePlanChange(db: Db, subscriptionId: string, periodIndex: number): Promise<boolean> {
-  const [row] = await db<{ n: number }[]>`
-    select count(*)::int as n from subscription_plan_changes
-    where subscription_id = ${subscriptionId} and status = 'scheduled' and effective_period_index <= ${periodIndex}`;
-  return row!.n > 0;
+/** Whether a change is due by `periodIndex`, and the grace of the subscription's plan if it is metered (0: a fixed plan), in one read. */
+export async function duePlanChangeAndUsageGrace(
+  db: Db,
+  subscriptionId: string,
+  periodIndex: number,
+): Promise<{ changeDue: boolean; usageGraceSeconds: number }> {
+  const [row] = await db<{ changeDue: boolean; usageGraceSeconds: number }[]>`
+    select exists (select 1 from subscription_plan_changes
+                   where subscription_id = ${subscriptionId} and status = 'scheduled' and effective_period_index <= ${periodIndex}) as "changeDue",
+      coalesce((select p.usage_grace_period_seconds from subscriptions s join subscription_plans p on p.id = s.plan_id
+                where s.id = ${subscriptionId}), 0) as "usageGraceSeconds"`;
+  return row!;
 }
 
 /** Marks the scheduled change due by `periodIndex` applied (once); undefined when there is none. */

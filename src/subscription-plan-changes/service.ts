@@ -87,6 +87,10 @@ export function createPlanChangeService({ sql, events, now: wallNow, publicBaseU
       );
     }
     if (target.currency !== current.currency) throw planNotUsable('The plan is in another currency.');
+    // A metered plan bills the period before at each period start (src/billing-meters/period-close.ts): a change
+    // between fixed and metered, or between metered plans, would bill usage under the wrong prices (issue 41).
+    if (target.meteredPrices !== null || current.meteredPrices !== null)
+      throw planNotUsable('Plan changes to or from a metered plan are not supported yet: subscribe the customer to the new plan instead.');
     if (target.chainIds !== null && !target.chainIds.includes(Number(sub.chainId))) {
       throw planNotUsable(`The plan is not offered on chain ${sub.chainId}, where this subscription is charged.`);
     }

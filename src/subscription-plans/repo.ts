@@ -2,6 +2,7 @@
 import type { Db } from '../db/client.js';
 import type { MerchantScope } from '../http/principal.js';
 import type { TrialEndBehavior } from './schemas.js';
+import type { MeteredPrice } from './metered-prices.js';
 
 export type PlanRow = {
   id: string;
@@ -17,6 +18,10 @@ export type PlanRow = {
   trialEndBehavior: TrialEndBehavior;
   /** The chains the plan is offered on, first the default; null: every chain of the mode. */
   chainIds: number[] | null;
+  /** Metered plans (issue 41): the usage prices, the cap authorised per period, the close's grace. All null on a fixed plan. */
+  meteredPrices: MeteredPrice[] | null;
+  usageCap: string | null;
+  usageGracePeriodSeconds: number | null;
   archivedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -25,22 +30,28 @@ export type PlanRow = {
 const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, name, amount::text as amount, currency, interval,
      interval_count as "intervalCount", trial_period_days as "trialPeriodDays",
-     trial_end_behavior as "trialEndBehavior", chain_ids::int[] as "chainIds", archived_at as "archivedAt",
+     trial_end_behavior as "trialEndBehavior", chain_ids::int[] as "chainIds", metered_prices as "meteredPrices",
+     usage_cap::text as "usageCap", usage_grace_period_seconds as "usageGracePeriodSeconds", archived_at as "archivedAt",
      created_at as "createdAt", updated_at as "updatedAt"`;
 
 export async function insertPlan(
   db: Db,
-  plan: Omit<PlanRow, 'createdAt' | 'updatedAt' | 'archivedAt' | 'chainIds' | 'trialEndBehavior'> & {
+  plan: Omit<
+    PlanRow,
+    'createdAt' | 'updatedAt' | 'archivedAt' | 'chainIds' | 'trialEndBehavior' | 'meteredPrices' | 'usageCap' | 'usageGracePeriodSeconds'
+  > & {
     chainIds?: number[] | null;
     trialEndBehavior?: TrialEndBehavior;
+    metered?: { prices: MeteredPrice[]; usageCap: string; usageGracePeriodSeconds: number };
   },
 ): Promise<PlanRow> {
   const [row] = await db<PlanRow[]>`
     insert into subscription_plans (id, merchant_id, livemode, name, amount, currency, interval, interval_count, trial_period_days, chain_ids,
-      trial_end_behavior)
+      trial_end_behavior, metered_prices, usage_cap, usage_grace_period_seconds)
     values (${plan.id}, ${plan.merchantId}, ${plan.livemode}, ${plan.name}, ${plan.amount}, ${plan.currency},
             ${plan.interval}, ${plan.intervalCount}, ${plan.trialPeriodDays}, ${plan.chainIds ?? null}::bigint[],
-            ${plan.trialEndBehavior ?? 'dunning'})
+            ${plan.trialEndBehavior ?? 'dunning'}, ${plan.metered ? db.json(plan.metered.prices as never) : null},
+            ${plan.metered?.usageCap ?? null}, ${plan.metered?.usageGracePeriodSeconds ?? null})
     returning ${columns(db)}`;
   return row!;
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { amountString, chainIdField, optionalBody, pathId, timestamp } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
+import { checkMeteredPlan, meteredPlanFields, meteredPriceInput } from './metered-prices.js';
 
 export const PLAN_INTERVALS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 export const SUPPORTED_CURRENCIES = ['USDC'] as const;
@@ -36,8 +37,22 @@ export const createPlanBody = z
       .describe(
         "The chains of the mode (EIP-155 ids) the plan is offered on, the first the hosted enrolment page's default; the customer picks one at enrolment. Absent: every chain of the mode (chains configured later too).",
       ),
+    ...meteredPlanFields,
   })
-  .strict();
+  .strict()
+  .superRefine(checkMeteredPlan)
+  .meta({
+    examples: [
+      { name: 'Pro', amount: '10000000', interval: 'monthly' },
+      {
+        name: 'API, metered',
+        amount: '10000000',
+        interval: 'monthly',
+        meteredPrices: [{ model: 'per_unit', meterId: 'mtr_01JD6Q8ZBX5T0M4N2K7Y9R3W1H', unitAmount: '2000' }],
+        usageCap: '100000000',
+      },
+    ],
+  });
 
 export const plan = z
   .object({
@@ -54,6 +69,19 @@ export const plan = z
       .array(z.number().int())
       .nullable()
       .describe('The chains the plan is offered on, first the default; null: every chain of the mode.'),
+    meteredPrices: z
+      .array(meteredPriceInput)
+      .nullable()
+      .describe('Usage prices billed in arrears at each period start (docs/metered-billing.md); null: a fixed plan.'),
+    usageCap: z
+      .string()
+      .nullable()
+      .describe('Metered plans: the most pulled per period, authorised on chain at enrolment (the enrolment amount); null: a fixed plan.'),
+    usageGracePeriodSeconds: z
+      .number()
+      .int()
+      .nullable()
+      .describe("Metered plans: how long after a period's start its close waits for late usage events; null: a fixed plan."),
     archived: z.boolean().describe('An archived plan takes no new enrolments; subscriptions already on it keep running.'),
     archivedAt: timestamp.nullable(),
     livemode: z.boolean(),
@@ -81,6 +109,8 @@ export const checkoutPlan = plan
     intervalCount: true,
     trialPeriodDays: true,
     chainIds: true,
+    meteredPrices: true,
+    usageCap: true,
     livemode: true,
   })
   .meta({ id: 'CheckoutPlan' });

@@ -11,6 +11,8 @@ import { newId } from '../ids.js';
 import * as repo from './repo.js';
 import type { CreatePlanBody, Plan, PlanListQuery, UpdatePlanBody } from './schemas.js';
 import type { EventType } from '../events/types.js';
+import { findMeter } from '../billing-meters/repo.js';
+import { DEFAULT_USAGE_GRACE_SECONDS, type MeteredPrice } from './metered-prices.js';
 
 export function renderPlan(row: repo.PlanRow): Plan {
   return {
@@ -24,6 +26,9 @@ export function renderPlan(row: repo.PlanRow): Plan {
     trialPeriodDays: row.trialPeriodDays,
     trialEndBehavior: row.trialEndBehavior,
     chainIds: row.chainIds,
+    meteredPrices: row.meteredPrices,
+    usageCap: row.usageCap,
+    usageGracePeriodSeconds: row.usageGracePeriodSeconds,
     archived: row.archivedAt !== null,
     archivedAt: row.archivedAt?.toISOString() ?? null,
     livemode: row.livemode,
@@ -52,6 +57,15 @@ function offeredChains(chain: ChainConfig | undefined, livemode: boolean, chainI
   return offered;
 }
 
+/** Each metered price names an active meter of the plan's merchant and mode (the envelope names the entry). */
+async function checkMetersOf(db: Db, scope: MerchantScope, prices: MeteredPrice[]): Promise<void> {
+  for (const [i, price] of prices.entries()) {
+    const meter = await findMeter(db, scope, price.meterId);
+    if (!meter || meter.status !== 'active')
+      throw new InvalidRequestError(`No active billing meter ${price.meterId} in this mode.`, { param: `meteredPrices.${i}.meterId` });
+  }
+}
+
 /** `chain`: the deployment's chains, which a plan's `chainIds` must be among. */
 export function createPlanService({ sql, events, chain }: { sql: Sql; events: EventDispatcher; chain?: ChainConfig }) {
   /** Locks the plan, applies one change and records its event in the same transaction. */
@@ -75,9 +89,21 @@ export function createPlanService({ sql, events, chain }: { sql: Sql; events: Ev
   return {
     async create(scope: MerchantScope, input: CreatePlanBody): Promise<Plan> {
       return commitWithEvents(sql, events, async (tx, record) => {
-        const { chainIds, ...terms } = input;
+        const { chainIds, meteredPrices, usageCap, usageGracePeriodSeconds, ...terms } = input;
+        if (meteredPrices) await checkMetersOf(tx, scope, meteredPrices);
+        const metered = meteredPrices && {
+          prices: meteredPrices,
+          usageCap: usageCap!,
+          usageGracePeriodSeconds: usageGracePeriodSeconds ?? DEFAULT_USAGE_GRACE_SECONDS,
+        };
         const plan = renderPlan(
-          await repo.insertPlan(tx, { id: newId('plan'), ...scope, ...terms, chainIds: offeredChains(chain, scope.livemode, chainIds) }),
+          await repo.insertPlan(tx, {
+            id: newId('plan'),
+            ...scope,
+            ...terms,
+            chainIds: offeredChains(chain, scope.livemode, chainIds),
+            ...(metered ? { metered } : {}),
+          }),
         );
         await record({ ...scope, type: 'subscription_plan.created', data: { object: plan } });
         return plan;

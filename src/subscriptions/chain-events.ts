@@ -233,6 +233,8 @@ async function recordEnrolment(deps: SubscriptionChainEventDeps, log: Subscripti
       subscriberAddress: log.args.subscriber,
       tokenAddress: log.args.token,
       amount: log.args.amount.toString(),
+      // A metered plan's enrolment authorises its cap: the period's fixed price is the plan's amount.
+      ...(plan.usageCap !== null ? { priceAmount: plan.amount } : {}),
       periodSeconds: log.args.period.toString(),
       periods: log.args.periods,
       firstPeriodStart,

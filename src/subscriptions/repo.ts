@@ -72,6 +72,8 @@ export type SubscriptionRow = {
   discount: OpenDiscount | null;
   /** What a period charges before a discount (src/subscription-plan-changes); null: `amount`. */
   priceAmount: string | null;
+  /** Its plan has metered prices: each period start closes the usage of the period before (src/billing-meters/period-close.ts). */
+  metered?: boolean;
   /** The plan change waiting on the subscription (json: dates are ISO strings); null: none. */
   pendingPlanChange: PendingPlanChange | null;
 };
@@ -130,6 +132,7 @@ const columns = (db: Db) =>
       from subscription_discounts d join coupons k on k.id = d.coupon_id join subscription_plans p on p.id = s.plan_id
       where d.subscription_id = s.id and d.ended_at is null) as discount,
      s.price_amount::text as "priceAmount",
+     (select p.metered_prices is not null from subscription_plans p where p.id = s.plan_id) as metered,
      (select json_build_object('id', pc.id, 'fromPlanId', pc.from_plan_id, 'toPlanId', pc.to_plan_id,
         'fromAmount', pc.from_amount::text, 'toAmount', pc.to_amount::text, 'status', pc.status,
         'prorationBehavior', pc.proration_behavior, 'prorationAmount', pc.proration_amount::text,
@@ -157,16 +160,18 @@ export type NewSubscription = Pick<
   | 'firstPeriodStart'
   | 'trialEnd'
   | 'createdTxHash'
-> & { nextChargeAt: Date };
+> & { nextChargeAt: Date; /** A metered plan's fixed amount (amount is then the cap authorised); absent: amount. */ priceAmount?: string };
 
 /** Inserts unless the on-chain subscription is already projected; returns the row and whether it was new. */
 export async function insertSubscriptionIfAbsent(db: Db, s: NewSubscription): Promise<{ id: string; created: boolean }> {
   const inserted = await db<{ id: string }[]>`
     insert into subscriptions (id, merchant_id, livemode, plan_id, customer_id, status, chain_id, contract_address, on_chain_id,
-      subscriber_address, token_address, amount, period_seconds, periods, first_period_start, trial_end, next_charge_at, created_tx_hash)
+      subscriber_address, token_address, amount, period_seconds, periods, first_period_start, trial_end, next_charge_at, created_tx_hash,
+      price_amount)
     values (${s.id}, ${s.merchantId}, ${s.livemode}, ${s.planId}, ${s.customerId}, ${s.status}, ${s.chainId},
       ${s.contractAddress.toLowerCase()}, ${s.onChainId}, ${s.subscriberAddress.toLowerCase()}, ${s.tokenAddress.toLowerCase()},
-      ${s.amount}, ${s.periodSeconds}, ${s.periods}, ${s.firstPeriodStart}, ${s.trialEnd}, ${s.nextChargeAt}, ${s.createdTxHash})
+      ${s.amount}, ${s.periodSeconds}, ${s.periods}, ${s.firstPeriodStart}, ${s.trialEnd}, ${s.nextChargeAt}, ${s.createdTxHash},
+      ${s.priceAmount ?? null})
     on conflict (livemode, chain_id, contract_address, on_chain_id) do nothing
     returning id`;
   if (inserted[0]) return { id: inserted[0].id, created: true };
@@ -373,9 +378,11 @@ export async function findPlansForTerms(
   // no chain id: the plans of every chain (the relay asks where a plan with these terms is offered).
   return db<PlanRow[]>`
     select id, merchant_id as "merchantId", livemode, name, amount::text as amount, currency, interval,
-      interval_count as "intervalCount", trial_period_days as "trialPeriodDays", chain_ids::int[] as "chainIds", created_at as "createdAt"
+      interval_count as "intervalCount", trial_period_days as "trialPeriodDays", chain_ids::int[] as "chainIds", created_at as "createdAt",
+      usage_cap::text as "usageCap"
     from subscription_plans
-    where merchant_id = ${input.merchantId} and livemode = ${input.livemode} and amount = ${input.amount}
+    -- A metered plan's enrolment authorises its usage cap (docs/metered-billing.md), a fixed plan's its amount.
+    where merchant_id = ${input.merchantId} and livemode = ${input.livemode} and coalesce(usage_cap, amount) = ${input.amount}
       ${input.chainId === undefined ? db`` : db`and (chain_ids is null or ${input.chainId}::bigint = any(chain_ids))`}
     order by id`;
 }

@@ -13,6 +13,7 @@ import {
   updateSubscriptionBody,
 } from './schemas.js';
 import type { SubscriptionService } from './service.js';
+import { subscriptionPeriodCloseList, subscriptionPeriodCloseListQuery } from '../billing-meters/close-schemas.js';
 
 export function registerSubscriptionRoutes(app: FastifyZodInstance, subscriptions: ServiceOn<SubscriptionService>): void {
   app.route({
@@ -21,6 +22,22 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
     config: { access: access.scope('subscriptions_read') },
     schema: { tags: ['Subscriptions'], summary: 'Retrieve a subscription', params: subscriptionParams, response: { 200: subscription } },
     handler: (request) => subscriptions(request.db).get(requestScope(request), request.params.id),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/subscriptions/:id/period-closes',
+    config: { access: access.scope('subscriptions_read') },
+    schema: {
+      tags: ['Subscriptions'],
+      summary: "List a metered subscription's period closes",
+      description:
+        "Each period of a metered plan closes at its start, after the plan's usage grace: its fixed price in advance, the usage of the period before in arrears (one line per meter with quantity and tiers), the total, what was pulled on chain (at most the authorised cap) and the open invoice for any rest (docs/metered-billing.md). Newest first; none for a fixed plan.",
+      params: subscriptionParams,
+      querystring: subscriptionPeriodCloseListQuery,
+      response: { 200: subscriptionPeriodCloseList },
+    },
+    handler: (request) => subscriptions(request.db).periodCloses(requestScope(request), request.params.id, request.query),
   });
 
   app.route({

@@ -2,6 +2,8 @@
 // by recording the cancel first, then telling the workflow, which queues the
 // on-chain cancel. A completed subscription (its workflow has ended) gets its
 // on-chain cancel from a small workflow of its own.
+import { listUsageCloses, renderUsageClose } from '../billing-meters/period-close.js';
+import type { SubscriptionPeriodCloseListQuery } from '../billing-meters/close-schemas.js';
 import { createdRangeOf } from '../http/list-filters.js';
 import type { Client } from '@temporalio/client';
 import { listedChainId, type ChainConfig } from '../chain/config.js';
@@ -51,6 +53,14 @@ export function createSubscriptionService({ sql, chain = {}, events, temporal, t
   };
 
   return {
+    /** A metered subscription's period closes, newest first (a fixed plan's: none). */
+    async periodCloses(scope: MerchantScope, id: string, query: SubscriptionPeriodCloseListQuery) {
+      const row = await repo.findSubscription(sql, scope, id);
+      if (!row) throw notFound(id);
+      const rows = await listUsageCloses(sql, row.id, { before: decodeCursor(query.cursor), limit: query.limit });
+      return toPage(rows, query.limit, renderUsageClose);
+    },
+
     async get(scope: MerchantScope, id: string): Promise<Subscription> {
       const row = await repo.findSubscription(sql, scope, id);
       if (!row) throw notFound(id);

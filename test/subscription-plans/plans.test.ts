@@ -56,6 +56,9 @@ describe('subscription plans', () => {
       intervalCount: 1,
       trialPeriodDays: 0,
       chainIds: null,
+      // A fixed plan: no usage prices, no cap beyond its amount (issue 41).
+      meteredPrices: null,
+      usageCap: null,
       livemode: false,
     });
   });

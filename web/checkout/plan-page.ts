@@ -15,9 +15,18 @@ import { signPermitAndEnrolment } from './enrolment-wallet.js';
 import { MESSAGES, apiRefusalText, discountLine, networkLabel, planPeriod, refusalText } from './messages.js';
 import { chosenChainOf, lockNetworks, offerNetworks } from './network-picker.js';
 import type { CheckoutChain, EnrolmentOffer, TokenInfo } from './types.js';
+import { meteredPlanNote, type MeteredPriceView } from './metered-pricing.js';
 
 type EnrolmentStatus = { submissionStatus: string; failureCode?: string | null; failureReason?: string | null };
-type Plan = { interval: string; intervalCount: number; trialPeriodDays: number };
+type Plan = {
+  interval: string;
+  intervalCount: number;
+  trialPeriodDays: number;
+  amount: string;
+  /** A metered plan's usage prices and the cap its enrolment authorises (null: a fixed plan). */
+  meteredPrices: MeteredPriceView[] | null;
+  usageCap: string | null;
+};
 
 export function startPlanPage(planId: string): void {
   const ui = pageControls();
@@ -104,7 +113,8 @@ export function startPlanPage(planId: string): void {
       step = 'balance';
       const balance = await balanceOf(offer.terms.token, account);
       // Under a promotion code the first period pulls the discounted amount.
-      const firstCharge = offer.discount?.discountedAmount ?? offer.terms.amount;
+      // A metered plan's terms authorise its cap; its first period pulls the fixed amount only.
+      const firstCharge = offer.discount?.discountedAmount ?? (state.plan?.usageCap ? state.plan.amount : offer.terms.amount);
       if (offer.terms.trialEnd === '0' && balance < BigInt(firstCharge)) {
         throw new UserMessageError(
           'Your balance is too low: you have ' +
@@ -211,7 +221,16 @@ export function startPlanPage(planId: string): void {
     const discountNote = byId('discount');
     if (plan) {
       // Under a promotion code: the discounted price per period, and for how many periods under it.
-      setText('amount', price(discount ? discount.discountedAmount : offer.terms.amount) + planPeriod(plan.interval, plan.intervalCount));
+      const fixed = plan.usageCap ? plan.amount : offer.terms.amount;
+      setText('amount', price(discount ? discount.discountedAmount : fixed) + planPeriod(plan.interval, plan.intervalCount));
+      const metered = byId('metered');
+      if (metered) {
+        metered.hidden = !(plan.meteredPrices && plan.usageCap);
+        metered.textContent =
+          plan.meteredPrices && plan.usageCap
+            ? meteredPlanNote({ meteredPrices: plan.meteredPrices, usageCap: plan.usageCap }, token.decimals, token.symbol)
+            : '';
+      }
       if (plan.trialPeriodDays > 0) setText('description', offer.planName + ' (' + plan.trialPeriodDays + '-day free trial)');
       if (discountNote) {
         discountNote.hidden = !discount;

@@ -1639,6 +1639,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscriptions/{id}/period-closes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a metered subscription's period closes
+         * @description Each period of a metered plan closes at its start, after the plan's usage grace: its fixed price in advance, the usage of the period before in arrears (one line per meter with quantity and tiers), the total, what was pulled on chain (at most the authorised cap) and the open invoice for any rest (docs/metered-billing.md). Newest first; none for a fixed plan.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_read`.
+         */
+        get: operations["listSubscriptionPeriodCloses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subscriptions": {
         parameters: {
             query?: never;
@@ -3371,6 +3393,64 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "subscription.usage_over_cap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A metered period's total was above the authorised cap
+         * @description A metered subscription's period close (docs/metered-billing.md) came to more than the cap the subscriber authorised per period on chain: the cap is pulled with the period's charge, and the rest (`object.remainder`) is the open invoice `invoice`, whose hosted page and payment session the customer pays it through (`invoice.created` is sent for it too). Once per subscription and period.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "subscription.usage_over_cap";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["SubscriptionPeriodClose"];
+                            invoice: components["schemas"]["Invoice"];
+                            subscription: components["schemas"]["Subscription"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "billing_portal.session.created": {
         parameters: {
             query?: never;
@@ -4392,6 +4472,53 @@ export interface components {
             failureCode: string | null;
             failureReason: string | null;
         };
+        MeteredPriceInput: {
+            /** @constant */
+            model: "per_unit";
+            /** @description The meter whose usage this price bills (same merchant and mode). */
+            meterId: string;
+            /** @description Base units per unit, a decimal string of at most 12 decimals: "2000" is 0.002 USDC a unit, "0.5" half a base unit (lines round once, half up). */
+            unitAmount: string;
+        } | {
+            /** @constant */
+            model: "package";
+            /** @description The meter whose usage this price bills (same merchant and mode). */
+            meterId: string;
+            /** @description Units per package; a partial package is billed as a whole one (rounded up). */
+            packageSize: string;
+            /** @description Base units per package. */
+            packageAmount: string;
+        } | {
+            /** @constant */
+            model: "graduated";
+            /** @description The meter whose usage this price bills (same merchant and mode). */
+            meterId: string;
+            tiers: {
+                upTo: string | null;
+                /** @description Base units per unit, a decimal string of at most 12 decimals: "2000" is 0.002 USDC a unit, "0.5" half a base unit (lines round once, half up). */
+                unitAmount: string;
+                /**
+                 * @description Base units added once when the tier is reached. Default "0".
+                 * @default 0
+                 */
+                flatAmount: string;
+            }[];
+        } | {
+            /** @constant */
+            model: "volume";
+            /** @description The meter whose usage this price bills (same merchant and mode). */
+            meterId: string;
+            tiers: {
+                upTo: string | null;
+                /** @description Base units per unit, a decimal string of at most 12 decimals: "2000" is 0.002 USDC a unit, "0.5" half a base unit (lines round once, half up). */
+                unitAmount: string;
+                /**
+                 * @description Base units added once when the tier is reached. Default "0".
+                 * @default 0
+                 */
+                flatAmount: string;
+            }[];
+        };
         ChainPayoutInput: {
             /** @constant */
             object: "chain_payout";
@@ -4623,7 +4750,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDeliveryInput"] | null;
         };
@@ -4854,6 +4981,12 @@ export interface components {
             trialEndBehavior: "dunning" | "cancel" | "pause";
             /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
             chainIds: number[] | null;
+            /** @description Usage prices billed in arrears at each period start (docs/metered-billing.md); null: a fixed plan. */
+            meteredPrices: components["schemas"]["MeteredPriceInput"][] | null;
+            /** @description Metered plans: the most pulled per period, authorised on chain at enrolment (the enrolment amount); null: a fixed plan. */
+            usageCap: string | null;
+            /** @description Metered plans: how long after a period's start its close waits for late usage events; null: a fixed plan. */
+            usageGracePeriodSeconds: number | null;
             /** @description An archived plan takes no new enrolments; subscriptions already on it keep running. */
             archived: boolean;
             archivedAt: string | null;
@@ -4880,6 +5013,10 @@ export interface components {
             trialPeriodDays: number;
             /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
             chainIds: number[] | null;
+            /** @description Usage prices billed in arrears at each period start (docs/metered-billing.md); null: a fixed plan. */
+            meteredPrices: components["schemas"]["MeteredPriceInput"][] | null;
+            /** @description Metered plans: the most pulled per period, authorised on chain at enrolment (the enrolment amount); null: a fixed plan. */
+            usageCap: string | null;
             livemode: boolean;
         };
         CouponInput: {
@@ -5495,6 +5632,56 @@ export interface components {
             failureReason: string | null;
             attemptedAt: string | null;
             settledAt: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
+        SubscriptionPeriodCloseLineInput: {
+            /**
+             * @description `fixed`: the period's price, in advance; `discount`: a coupon's share of it (negative); `proration`: a plan change's; `usage`: one meter's usage of the period before, in arrears.
+             * @enum {string}
+             */
+            type: "fixed" | "discount" | "proration" | "usage";
+            description: string;
+            /** @description Base units, an integer string (negative for a discount). */
+            amount: string;
+            discountId?: string;
+            meterId?: string;
+            /** @enum {string} */
+            model?: "per_unit" | "package" | "graduated" | "volume";
+            /** @description The meter's aggregation over the usage window (exact decimal). */
+            quantity?: string;
+            packages?: string;
+            tiers?: {
+                tier: number;
+                quantity: string;
+                unitAmount: string;
+                flatAmount: string;
+                /** @description The tier's exact amount in base units (may carry decimals; the line is rounded once). */
+                amount: string;
+            }[];
+        };
+        SubscriptionPeriodCloseInput: {
+            id: string;
+            /** @constant */
+            object: "subscription_period_close";
+            subscriptionId: string;
+            /** @description The period whose charge this close is (its fixed price in advance). */
+            periodIndex: number;
+            /** @description Start of the usage billed (the period before); null for period 0. */
+            usageStart: string | null;
+            /** @description End (exclusive) of the usage billed. */
+            usageEnd: string | null;
+            lines: components["schemas"]["SubscriptionPeriodCloseLineInput"][];
+            total: string;
+            /** @description Pulled on chain with the period: min(total, the cap the subscriber authorised). */
+            charged: string;
+            /** @description total - charged: billed by the open invoice `remainderInvoiceId`. */
+            remainder: string;
+            remainderInvoiceId: string | null;
             livemode: boolean;
             /**
              * Format: date-time
@@ -6722,6 +6909,53 @@ export interface components {
             failureCode: string | null;
             failureReason: string | null;
         };
+        MeteredPrice: {
+            /** @constant */
+            model: "per_unit";
+            /** @description The meter whose usage this price bills (same merchant and mode). */
+            meterId: string;
+            /** @description Base units per unit, a decimal string of at most 12 decimals: "2000" is 0.002 USDC a unit, "0.5" half a base unit (lines round once, half up). */
+            unitAmount: string;
+        } | {
+            /** @constant */
+            model: "package";
+            /** @description The meter whose usage this price bills (same merchant and mode). */
+            meterId: string;
+            /** @description Units per package; a partial package is billed as a whole one (rounded up). */
+            packageSize: string;
+            /** @description Base units per package. */
+            packageAmount: string;
+        } | {
+            /** @constant */
+            model: "graduated";
+            /** @description The meter whose usage this price bills (same merchant and mode). */
+            meterId: string;
+            tiers: {
+                upTo: string | null;
+                /** @description Base units per unit, a decimal string of at most 12 decimals: "2000" is 0.002 USDC a unit, "0.5" half a base unit (lines round once, half up). */
+                unitAmount: string;
+                /**
+                 * @description Base units added once when the tier is reached. Default "0".
+                 * @default 0
+                 */
+                flatAmount: string;
+            }[];
+        } | {
+            /** @constant */
+            model: "volume";
+            /** @description The meter whose usage this price bills (same merchant and mode). */
+            meterId: string;
+            tiers: {
+                upTo: string | null;
+                /** @description Base units per unit, a decimal string of at most 12 decimals: "2000" is 0.002 USDC a unit, "0.5" half a base unit (lines round once, half up). */
+                unitAmount: string;
+                /**
+                 * @description Base units added once when the tier is reached. Default "0".
+                 * @default 0
+                 */
+                flatAmount: string;
+            }[];
+        };
         ChainPayout: {
             /** @constant */
             object: "chain_payout";
@@ -6953,7 +7187,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDelivery"] | null;
         };
@@ -7184,6 +7418,12 @@ export interface components {
             trialEndBehavior: "dunning" | "cancel" | "pause";
             /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
             chainIds: number[] | null;
+            /** @description Usage prices billed in arrears at each period start (docs/metered-billing.md); null: a fixed plan. */
+            meteredPrices: components["schemas"]["MeteredPrice"][] | null;
+            /** @description Metered plans: the most pulled per period, authorised on chain at enrolment (the enrolment amount); null: a fixed plan. */
+            usageCap: string | null;
+            /** @description Metered plans: how long after a period's start its close waits for late usage events; null: a fixed plan. */
+            usageGracePeriodSeconds: number | null;
             /** @description An archived plan takes no new enrolments; subscriptions already on it keep running. */
             archived: boolean;
             archivedAt: string | null;
@@ -7210,6 +7450,10 @@ export interface components {
             trialPeriodDays: number;
             /** @description The chains the plan is offered on, first the default; null: every chain of the mode. */
             chainIds: number[] | null;
+            /** @description Usage prices billed in arrears at each period start (docs/metered-billing.md); null: a fixed plan. */
+            meteredPrices: components["schemas"]["MeteredPrice"][] | null;
+            /** @description Metered plans: the most pulled per period, authorised on chain at enrolment (the enrolment amount); null: a fixed plan. */
+            usageCap: string | null;
             livemode: boolean;
         };
         Coupon: {
@@ -7825,6 +8069,56 @@ export interface components {
             failureReason: string | null;
             attemptedAt: string | null;
             settledAt: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp.
+             */
+            createdAt: string;
+        };
+        SubscriptionPeriodCloseLine: {
+            /**
+             * @description `fixed`: the period's price, in advance; `discount`: a coupon's share of it (negative); `proration`: a plan change's; `usage`: one meter's usage of the period before, in arrears.
+             * @enum {string}
+             */
+            type: "fixed" | "discount" | "proration" | "usage";
+            description: string;
+            /** @description Base units, an integer string (negative for a discount). */
+            amount: string;
+            discountId?: string;
+            meterId?: string;
+            /** @enum {string} */
+            model?: "per_unit" | "package" | "graduated" | "volume";
+            /** @description The meter's aggregation over the usage window (exact decimal). */
+            quantity?: string;
+            packages?: string;
+            tiers?: {
+                tier: number;
+                quantity: string;
+                unitAmount: string;
+                flatAmount: string;
+                /** @description The tier's exact amount in base units (may carry decimals; the line is rounded once). */
+                amount: string;
+            }[];
+        };
+        SubscriptionPeriodClose: {
+            id: string;
+            /** @constant */
+            object: "subscription_period_close";
+            subscriptionId: string;
+            /** @description The period whose charge this close is (its fixed price in advance). */
+            periodIndex: number;
+            /** @description Start of the usage billed (the period before); null for period 0. */
+            usageStart: string | null;
+            /** @description End (exclusive) of the usage billed. */
+            usageEnd: string | null;
+            lines: components["schemas"]["SubscriptionPeriodCloseLine"][];
+            total: string;
+            /** @description Pulled on chain with the period: min(total, the cap the subscriber authorised). */
+            charged: string;
+            /** @description total - charged: billed by the open invoice `remainderInvoiceId`. */
+            remainder: string;
+            remainderInvoiceId: string | null;
             livemode: boolean;
             /**
              * Format: date-time
@@ -8504,6 +8798,12 @@ export interface operations {
                     trialEndBehavior?: "dunning" | "cancel" | "pause";
                     /** @description The chains of the mode (EIP-155 ids) the plan is offered on, the first the hosted enrolment page's default; the customer picks one at enrolment. Absent: every chain of the mode (chains configured later too). */
                     chainIds?: number[];
+                    /** @description Usage prices billed in arrears, one per meter (1 to 10): `per_unit`, `package`, `graduated` or `volume` tiers. A metered plan needs `usageCap`. */
+                    meteredPrices?: components["schemas"]["MeteredPriceInput"][];
+                    /** @description Metered plans only (required there): the most pulled on chain per period, which the subscriber authorises at enrolment; at least `amount`. A period whose total is above it is charged the cap and the rest becomes an open invoice. */
+                    usageCap?: string;
+                    /** @description Metered plans only: how long after a period starts its close waits for late usage events (default 3600, at most 7 days). */
+                    usageGracePeriodSeconds?: number;
                 };
             };
         };
@@ -10564,7 +10864,7 @@ export interface operations {
                     /** @description An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery). */
                     url: string;
                     /** @description Event kinds to receive; `*` for all. */
-                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created")[];
+                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created")[];
                     /**
                      * @description Must match the mode of the key used (defaults to it); an endpoint receives events of its mode only.
                      * @enum {string}
@@ -10754,7 +11054,7 @@ export interface operations {
                      * @default webhook_endpoint.test
                      * @enum {string}
                      */
-                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
+                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
                 };
             };
         };
@@ -10908,7 +11208,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created")[];
+                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created")[];
                     /** @description Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`. */
                     forwardTo?: string;
                     /** @default  */
@@ -11040,7 +11340,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page: the id (`evt_...`) of its last object; the page starts below it. */
                 cursor?: string;
                 /** @description Only events of this exact kind. */
-                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "webhook_endpoint.test";
+                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "webhook_endpoint.test";
                 /** @description An object id (`ps_...`, `sub_...`, `inv_...`, `cus_...`, `re_...`, ...): the events about that object, and the events that name it as their related object (a subscription's `subscription.charged`, the session of an invoice). */
                 objectId?: string;
                 /** @description Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances. */
@@ -12194,6 +12494,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSubscriptionPeriodCloses: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page: the id (`uclose_...`) of its last object; the page starts below it. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `sub_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubscriptionPeriodClose"][];
+                        /** @description Pass as `cursor` to get the next page. Always a string: empty ("") on the last page, when `hasMore` is false. */
+                        nextCursor: string;
+                        /** @description True when another page follows; `nextCursor` is then non-empty. */
+                        hasMore: boolean;
+                    };
                 };
             };
             /** @description Default Response */

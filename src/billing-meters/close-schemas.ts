@@ -1,0 +1,52 @@
+// The API shape of a metered subscription's period close (src/billing-meters/period-close.ts; docs/metered-billing.md).
+import { z } from 'zod';
+import { listOf, listQueryOf } from '../http/pagination.js';
+import { timestamp } from '../http/schemas.js';
+
+const tierCharge = z.object({
+  tier: z.number().int(),
+  quantity: z.string(),
+  unitAmount: z.string(),
+  flatAmount: z.string(),
+  amount: z.string().describe("The tier's exact amount in base units (may carry decimals; the line is rounded once)."),
+});
+
+const closeLine = z
+  .object({
+    type: z
+      .enum(['fixed', 'discount', 'proration', 'usage'])
+      .describe(
+        "`fixed`: the period's price, in advance; `discount`: a coupon's share of it (negative); `proration`: a plan change's; `usage`: one meter's usage of the period before, in arrears.",
+      ),
+    description: z.string(),
+    amount: z.string().describe('Base units, an integer string (negative for a discount).'),
+    discountId: z.string().optional(),
+    meterId: z.string().optional(),
+    model: z.enum(['per_unit', 'package', 'graduated', 'volume']).optional(),
+    quantity: z.string().optional().describe("The meter's aggregation over the usage window (exact decimal)."),
+    packages: z.string().optional(),
+    tiers: z.array(tierCharge).optional(),
+  })
+  .meta({ id: 'SubscriptionPeriodCloseLine' });
+
+export const subscriptionPeriodClose = z
+  .object({
+    id: z.string(),
+    object: z.literal('subscription_period_close'),
+    subscriptionId: z.string(),
+    periodIndex: z.number().int().describe('The period whose charge this close is (its fixed price in advance).'),
+    usageStart: timestamp.nullable().describe('Start of the usage billed (the period before); null for period 0.'),
+    usageEnd: timestamp.nullable().describe('End (exclusive) of the usage billed.'),
+    lines: z.array(closeLine),
+    total: z.string(),
+    charged: z.string().describe('Pulled on chain with the period: min(total, the cap the subscriber authorised).'),
+    remainder: z.string().describe('total - charged: billed by the open invoice `remainderInvoiceId`.'),
+    remainderInvoiceId: z.string().nullable(),
+    livemode: z.boolean(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'SubscriptionPeriodClose' });
+
+export const subscriptionPeriodCloseList = listOf(subscriptionPeriodClose);
+export const subscriptionPeriodCloseListQuery = listQueryOf('usageClose');
+export type SubscriptionPeriodCloseListQuery = z.infer<typeof subscriptionPeriodCloseListQuery>;

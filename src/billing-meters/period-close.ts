@@ -1,0 +1,231 @@
+// The close of a metered subscription's period (issue 41, item 4; docs/metered-billing.md, "Period close"):
+// at the start of period n the charge pulls the fixed price of period n in advance plus the usage of period n-1
+// in arrears, never more than the cap the subscriber authorised on chain. The first attempt at the period's
+// charge runs the close: it aggregates each meter over [start(n-1), start(n)), prices it (pricing.ts), and
+// freezes the lines, the total, what is pulled and the rest in subscription_usage_closes together with the
+// charge row, in one transaction; a retry reads the frozen close (usage arriving later changes nothing).
+// A total above the cap pulls the cap and opens an invoice for the rest (its hosted page and payment session,
+// as every invoice has), with subscription.usage_over_cap.
+import type { Client } from '@temporalio/client';
+import type { ChainConfig } from '../chain/config.js';
+import type { Db, Sql } from '../db/client.js';
+import type { EventDispatcher } from '../events/dispatch.js';
+import { commitWithEvents, type RecordEvent } from '../events/commit.js';
+import { newId } from '../ids.js';
+import { renderInvoice } from '../invoices/api-shape.js';
+import { insertInvoiceInTx } from '../invoices/service.js';
+import { discountOnPlan } from '../coupons/discount-amount.js';
+import { claimProrations } from '../subscription-plan-changes/repo.js';
+import { findPlanById } from '../subscription-plans/repo.js';
+import { periodStart } from '../subscriptions/periods.js';
+import * as subscriptionRepo from '../subscriptions/repo.js';
+import { renderSubscription } from '../subscriptions/api-shape.js';
+import { createWorkflowStarter, type QueuedWorkflowStart } from '../temporal/start-outbox.js';
+import { findClockOfWallet } from '../test-clocks/repo.js';
+import { formatMoney } from '../money/format.js';
+import { priceUsage, type TierCharge } from './pricing.js';
+import { aggregateExactUsage, findMeter } from './repo.js';
+
+export type CloseLine =
+  | { type: 'fixed'; description: string; amount: string }
+  | { type: 'discount'; description: string; discountId: string; amount: string }
+  | { type: 'proration'; description: string; amount: string }
+  | {
+      type: 'usage';
+      description: string;
+      meterId: string;
+      model: 'per_unit' | 'package' | 'graduated' | 'volume';
+      /** The meter's aggregation over the usage window (decimal text). */
+      quantity: string;
+      packages?: string;
+      tiers?: TierCharge[];
+      amount: string;
+    };
+
+export type UsageCloseRow = {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  subscriptionId: string;
+  periodIndex: number;
+  usageStart: Date | null;
+  usageEnd: Date | null;
+  lines: CloseLine[];
+  total: string;
+  charged: string;
+  remainder: string;
+  remainderInvoiceId: string | null;
+  createdAt: Date;
+};
+
+const columns = (db: Db) =>
+  db`id, merchant_id as "merchantId", livemode, subscription_id as "subscriptionId", period_index as "periodIndex",
+     usage_start as "usageStart", usage_end as "usageEnd", lines, total::text as total, charged::text as charged,
+     remainder::text as remainder, remainder_invoice_id as "remainderInvoiceId", created_at as "createdAt"`;
+
+export async function findUsageClose(db: Db, subscriptionId: string, periodIndex: number): Promise<UsageCloseRow | undefined> {
+  const [row] = await db<UsageCloseRow[]>`
+    select ${columns(db)} from subscription_usage_closes where subscription_id = ${subscriptionId} and period_index = ${periodIndex}`;
+  return row;
+}
+
+export async function listUsageCloses(db: Db, subscriptionId: string, page?: { before?: string; limit: number }): Promise<UsageCloseRow[]> {
+  if (!page)
+    return db<UsageCloseRow[]>`
+      select ${columns(db)} from subscription_usage_closes where subscription_id = ${subscriptionId} order by period_index`;
+  return db<UsageCloseRow[]>`
+    select ${columns(db)} from subscription_usage_closes
+    where subscription_id = ${subscriptionId} ${page.before ? db`and id < ${page.before}` : db``}
+    order by id desc limit ${page.limit + 1}`;
+}
+
+/** The API shape of a close (the event's data, GET /v1/subscriptions/{id}/period-closes). */
+export function renderUsageClose(row: UsageCloseRow) {
+  return {
+    id: row.id,
+    object: 'subscription_period_close' as const,
+    subscriptionId: row.subscriptionId,
+    periodIndex: row.periodIndex,
+    usageStart: row.usageStart?.toISOString() ?? null,
+    usageEnd: row.usageEnd?.toISOString() ?? null,
+    lines: row.lines,
+    total: row.total,
+    charged: row.charged,
+    remainder: row.remainder,
+    remainderInvoiceId: row.remainderInvoiceId,
+    livemode: row.livemode,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+type Subscription = subscriptionRepo.SubscriptionRow;
+
+/** The lines of period `periodIndex`: its fixed price (and discount, prorations), then the usage of the period before. */
+async function closeLines(tx: Db, sub: Subscription, periodIndex: number) {
+  const plan = await findPlanById(tx, sub.planId);
+  if (!plan?.meteredPrices || !plan.usageCap) throw new Error(`plan ${sub.planId} of ${sub.id} has no metered prices`);
+  const lines: CloseLine[] = [];
+  const price = BigInt(sub.priceAmount ?? plan.amount);
+  lines.push({ type: 'fixed', description: `${plan.name}, period ${periodIndex + 1}`, amount: price.toString() });
+  // A coupon takes its share off the fixed price only (docs/metered-billing.md).
+  const discounted = sub.discount ? discountOnPlan(sub.planId, price, sub.discount) : null;
+  if (discounted)
+    lines.push({
+      type: 'discount',
+      description: sub.discount!.name ?? 'Discount',
+      discountId: sub.discount!.id,
+      amount: (-discounted.discount).toString(),
+    });
+  const prorations = await claimProrations(tx, sub.id, periodIndex);
+  if (prorations > 0n) lines.push({ type: 'proration', description: 'Plan change proration', amount: prorations.toString() });
+  let usage: { start: Date; end: Date } | null = null;
+  if (periodIndex >= 1) {
+    const schedule = { anchor: sub.firstPeriodStart, interval: plan.interval, intervalCount: plan.intervalCount };
+    usage = { start: periodStart(schedule, periodIndex - 1), end: periodStart(schedule, periodIndex) };
+    for (const metered of plan.meteredPrices) {
+      const meter = await findMeter(tx, sub, metered.meterId);
+      const quantity = meter ? await aggregateExactUsage(tx, meter, sub.customerId, usage) : '0';
+      const priced = priceUsage(metered, quantity);
+      lines.push({
+        type: 'usage',
+        description: `${meter?.displayName ?? metered.meterId}: ${quantity} units`,
+        meterId: metered.meterId,
+        model: metered.model,
+        quantity,
+        ...priced,
+      });
+    }
+  }
+  const total = lines.reduce((sum, line) => sum + BigInt(line.amount), 0n);
+  return { lines, total: total < 0n ? 0n : total, usage, cap: BigInt(sub.amount), discount: discounted };
+}
+
+export type UsageCloserDeps = {
+  sql: Sql;
+  events: EventDispatcher;
+  /** The deployment's chains (the open invoice's payment session); absent: a close above the cap fails and retries. */
+  chain?: ChainConfig;
+  publicBaseUrl: string;
+  taskQueue: string;
+  temporal?: Client;
+};
+
+export function createUsageCloser(deps: UsageCloserDeps) {
+  const { sql, events } = deps;
+  const starter = createWorkflowStarter(deps.temporal, sql, () => {});
+
+  /** The open invoice for what the cap left unpaid, and its event. */
+  async function openRemainderInvoice(tx: Db, record: RecordEvent, sub: Subscription, periodIndex: number, total: bigint, charged: bigint) {
+    const remainder = total - charged;
+    if (!deps.chain) throw new Error('the open invoice of a close above the cap needs the chain configuration');
+    const testClock = sub.livemode ? undefined : await findClockOfWallet(tx, sub.merchantId, sub.subscriberAddress);
+    return insertInvoiceInTx(tx, record, { ...deps, chain: deps.chain }, sub, {
+      customerEmail: sub.customerEmail ?? undefined,
+      lineItems: [
+        {
+          description: `Usage above the authorised cap, period ${periodIndex + 1}: total ${formatMoney(total.toString(), 'USDC')}, ${formatMoney(charged.toString(), 'USDC')} charged on chain`,
+          quantity: 1,
+          unitAmount: remainder.toString(),
+        },
+      ],
+      note: `Subscription ${sub.id}: the usage billed this period came to more than the ${formatMoney(sub.amount, 'USDC')} per period your wallet authorised.`,
+      ...(testClock ? { testClock } : {}),
+      metadata: { subscriptionId: sub.id, periodIndex: String(periodIndex) },
+    });
+  }
+
+  return {
+    /**
+     * Closes period `periodIndex` once (later calls read the frozen close) and, in the same transaction,
+     * `withCharge` records the charge attempt at the amount pulled (charged) and the close's discount.
+     */
+    async closeWithCharge<T>(
+      subscriptionId: string,
+      periodIndex: number,
+      withCharge: (tx: Db, close: UsageCloseRow, discount: { id: string; amountOff: string } | null) => Promise<T>,
+    ): Promise<T> {
+      let starts: QueuedWorkflowStart[] = [];
+      const result = await commitWithEvents(sql, events, async (tx, record) => {
+        // The subscription locked first (as every writer does): racing attempts close once.
+        const sub = (await subscriptionRepo.findSubscriptionById(tx, subscriptionId, { forUpdate: true }))!;
+        const frozen = await findUsageClose(tx, sub.id, periodIndex);
+        if (frozen) {
+          const discount = frozen.lines.find((l) => l.type === 'discount');
+          return withCharge(
+            tx,
+            frozen,
+            discount?.type === 'discount' ? { id: discount.discountId, amountOff: (-BigInt(discount.amount)).toString() } : null,
+          );
+        }
+        const { lines, total, usage, cap, discount } = await closeLines(tx, sub, periodIndex);
+        const charged = total < cap ? total : cap;
+        const opened = total > charged ? await openRemainderInvoice(tx, record, sub, periodIndex, total, charged) : undefined;
+        starts = opened?.starts ?? [];
+        const [close] = await tx<UsageCloseRow[]>`
+          insert into subscription_usage_closes (id, merchant_id, livemode, subscription_id, period_index, usage_start, usage_end, lines,
+            total, charged, remainder, remainder_invoice_id)
+          values (${newId('usageClose')}, ${sub.merchantId}, ${sub.livemode}, ${sub.id}, ${periodIndex}, ${usage?.start ?? null},
+            ${usage?.end ?? null}, ${tx.json(lines as never)}, ${total.toString()}, ${charged.toString()}, ${(total - charged).toString()},
+            ${opened?.row.id ?? null})
+          returning ${columns(tx)}`;
+        if (opened)
+          await record({
+            merchantId: sub.merchantId,
+            livemode: sub.livemode,
+            type: 'subscription.usage_over_cap',
+            data: {
+              object: renderUsageClose(close!),
+              invoice: renderInvoice(opened.row, deps.publicBaseUrl),
+              subscription: renderSubscription(sub),
+            },
+          });
+        const discountLine = sub.discount && discount ? { id: sub.discount.id, amountOff: discount.discount.toString() } : null;
+        return withCharge(tx, close!, discountLine);
+      });
+      await starter.startAfterCommit(starts);
+      return result;
+    },
+  };
+}
+
+export type UsageCloser = ReturnType<typeof createUsageCloser>;

@@ -1,0 +1,283 @@
+// Issue 41's "Done when" (items 3 and 4): usage-based billing through the subscription workflow on the
+// time-skipping server, its activities on a real database and every charge on anvil with Circle's USDC.
+// A 10 USDC/month plan plus 0.002 USDC per API call: the customer sends 12,345 events during period 0 (200 of
+// them duplicates, 5 cancelled), so 12,140 count. At period 1's start, after the plan's grace, the close bills
+// period 1's 10 USDC in advance plus period 0's usage in arrears: 10 + 12,140 x 0.002 = 34.28 USDC, pulled once.
+// A second plan whose cap (30 USDC) is below such a month pulls the cap and opens an invoice for the rest.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Address } from 'viem';
+import { createMeterService } from '../../src/billing-meters/service.js';
+import { findUsageClose, listUsageCloses } from '../../src/billing-meters/period-close.js';
+import { createPlanService } from '../../src/subscription-plans/service.js';
+import { createSubscriptionService } from '../../src/subscriptions/service.js';
+import { onSubscriptionCreatedOnChain } from '../../src/subscriptions/chain-events.js';
+import { onChainPeriodSecondsV2, periodStart } from '../../src/subscriptions/periods.js';
+import { createSubscriptionActivities } from '../../activities/subscriptions.js';
+import { createUsageCloser } from '../../src/billing-meters/period-close.js';
+import { getStatusQuery } from '../../workflows/subscription.js';
+import { recordHistory } from '../support/histories.js';
+import { outboxOnly, PUBLIC_BASE_URL, startSubscriptionStack, waitFor, type SubscriptionStack } from '../support/subscription-stack.js';
+import { alignClocks, newPayer } from '../support/subscriptions.js';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities/index.js';
+import type { ChainConfig } from '../../src/chain/config.js';
+import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
+import { settingsOf } from '../support/chain.js';
+import { setPayoutAddress } from '../../src/merchants/repo.js';
+import { workflowBundle } from '../support/temporal.js';
+
+const USDC = (n: number) => BigInt(Math.round(n * 1_000_000));
+const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** The subscription workflow's shape with the metered close (workflows/subscription.ts, patch metered-usage). */
+const HISTORY_SHAPE = 'metered-usage';
+
+let stack: SubscriptionStack;
+const taskQueue = `metered-${randomBytes(4).toString('hex')}`;
+const scope = () => ({ merchantId: stack.merchant.merchantId, livemode: false });
+let meterId = '';
+
+beforeAll(async () => {
+  stack = await startSubscriptionStack({ merchantName: 'Metered merchant', plan: { name: 'Fixed', amount: USDC(5) } });
+  // The open invoice of a month above the cap is paid to the account's payout address (its payment session).
+  await setPayoutAddress(stack.db.sql, stack.merchant.merchantId, DEV_ACCOUNTS.merchant.address);
+  const meters = createMeterService({ sql: stack.db.sql });
+  meterId = (
+    await meters.create(scope(), {
+      displayName: 'API calls',
+      eventName: 'api_call',
+      aggregation: 'count',
+      customerMapping: { type: 'by_wallet', eventPayloadKey: 'wallet' },
+    })
+  ).id;
+  const plans = createPlanService({ sql: stack.db.sql, events: outboxOnly });
+  // Distinct caps: an enrolment is matched to its plan by the amount it authorises (the cap).
+  for (const [name, cap] of [
+    ['API', USDC(50)],
+    ['API, small cap', USDC(30)],
+  ] as const)
+    await plans.create(scope(), {
+      name,
+      amount: USDC(10).toString(),
+      currency: 'USDC',
+      interval: 'monthly',
+      intervalCount: 1,
+      trialPeriodDays: 0,
+      meteredPrices: [{ model: 'per_unit', meterId, unitAmount: '2000' }],
+      usageCap: cap.toString(),
+    });
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/**
+ * The stack's worker, with the mode's chain settings the open invoice's payment session needs (the stack's
+ * own worker charges without them: its tests open no session).
+ */
+async function meteredWorker(): Promise<Worker> {
+  const { deployed, anvil, subscriptionManagerV2 } = stack.chain;
+  const chain: ChainConfig = {
+    test: settingsOf({
+      rpcUrl: anvil.rpcUrl,
+      chainId: deployed.chainId,
+      token: deployed.token,
+      subscriptionManager: deployed.subscriptionManager,
+      subscriptionManagerV2,
+      escrow: deployed.escrow,
+      deployBlock: deployed.deployBlock.toString(),
+      relayer: DEV_ACCOUNTS.relayer.address,
+      operator: DEV_ACCOUNTS.operator.address,
+      payers: [],
+    }),
+  };
+  return Worker.create({
+    connection: stack.env.nativeConnection,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createActivities({
+      sql: stack.db.sql,
+      temporal: stack.env.client,
+      taskQueue,
+      events: outboxOnly,
+      emails: stack.sendingEmails(taskQueue),
+      subscriptionChain: stack.chain.subscriptionChain,
+      publicBaseUrl: PUBLIC_BASE_URL,
+      chain,
+    }),
+    shutdownGraceTime: '200ms',
+    shutdownForceTime: '1s',
+  });
+}
+
+async function enrol(cap: bigint) {
+  const payer = newPayer();
+  await stack.chain.mint(payer.address, USDC(1_000));
+  const log = await stack.chain.enrol({ payer, amount: cap, period: MONTH_PERIOD, periods: 0 });
+  const created = await onSubscriptionCreatedOnChain(stack.chainEventDeps(taskQueue), log);
+  if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
+  return { id: created.subscriptionId, payer, log, handle: stack.env.client.workflow.getHandle(created.subscriptionId) };
+}
+
+const charges = (id: string) =>
+  stack.db.sql<{ periodIndex: number; status: string; amount: string }[]>`
+    select period_index as "periodIndex", status, amount::text as amount
+    from subscription_charges where subscription_id = ${id} order by period_index`;
+
+/**
+ * `count` usage events of `wallet`, `duplicates` of them sent twice, timestamped through period 0 (up to `untilMs`),
+ * through the batch form (100 a call). The timestamp window (35 days back, 5 minutes ahead) is measured from the
+ * service's now: here the workflow's (test) time, which the time-skipping server has moved past the wall clock.
+ */
+async function sendUsage(wallet: Address, prefix: string, input: { count: number; duplicates: number; fromMs: number; untilMs: number }) {
+  const nowMs = await stack.env.currentTimeMs();
+  const meters = createMeterService({ sql: stack.db.sql, now: () => new Date(nowMs) });
+  const step = (input.untilMs - input.fromMs) / input.count;
+  const events = Array.from({ length: input.count }, (_, i) => ({
+    eventName: 'api_call',
+    identifier: `${prefix}-${i}`,
+    timestamp: new Date(Math.floor(input.fromMs + i * step)).toISOString(),
+    payload: { wallet },
+  }));
+  const all = [...events, ...events.slice(0, input.duplicates)];
+  const totals = { accepted: 0, duplicates: 0, refused: 0 };
+  for (let i = 0; i < all.length; i += 100) {
+    const batch = await meters.ingestBatch(scope(), all.slice(i, i + 100));
+    totals.accepted += batch.accepted;
+    totals.duplicates += batch.duplicates;
+    totals.refused += batch.refused;
+  }
+  return totals;
+}
+
+describe('metered subscription period close', () => {
+  it('bills the period in advance and the usage of the one before in arrears, once, after the grace; a month above the cap opens an invoice for the rest', async () => {
+    await alignClocks(stack.env, stack.chain);
+    const main = await enrol(USDC(50));
+    const capped = await enrol(USDC(30));
+    const before = { main: await stack.chain.balanceOf(main.payer.address), capped: await stack.chain.balanceOf(capped.payer.address) };
+    const schedule = { anchor: new Date(Number(main.log.args.firstPeriodStart) * 1000), interval: 'monthly' as const, intervalCount: 1 };
+    const cappedSchedule = { ...schedule, anchor: new Date(Number(capped.log.args.firstPeriodStart) * 1000) };
+    const periodOneStart = periodStart(schedule, 1).getTime();
+    const worker = await meteredWorker();
+    await worker.runUntil(async () => {
+      await waitFor(
+        async () => [...(await charges(main.id)), ...(await charges(capped.id))],
+        (rows) => rows.length === 2 && rows.every((r) => r.status === 'succeeded'),
+        'period 0 of both charged',
+      );
+      // Period 0 pulls the fixed price only (no usage yet), though the wallet authorised the cap.
+      expect((await charges(main.id))[0]!.amount).toBe(USDC(10).toString());
+
+      // Ten days into period 0 the customer has used the API: 12,345 events, 200 of them sent twice, 5 cancelled.
+      await stack.env.sleep(10 * DAY_MS);
+      const usageFrom = schedule.anchor.getTime() + HOUR_MS;
+      const usageUntil = schedule.anchor.getTime() + 9 * DAY_MS;
+      expect(
+        await sendUsage(main.payer.address, 'main', { count: 12_145, duplicates: 200, fromMs: usageFrom, untilMs: usageUntil }),
+      ).toEqual({
+        accepted: 12_145,
+        duplicates: 200,
+        refused: 0,
+      });
+      // Cancellation is measured against when an event was accepted (the database's time): the service's own clock.
+      const meters = createMeterService({ sql: stack.db.sql });
+      for (const i of [3, 500, 7000, 12_000, 12_144]) await meters.cancel(scope(), `main-${i}`);
+      // The capped customer's month: 11,000 calls, 10 + 22 = 32 USDC, above its 30 USDC cap.
+      await sendUsage(capped.payer.address, 'capped', { count: 11_000, duplicates: 0, fromMs: usageFrom, untilMs: usageUntil });
+
+      // Period 1 comes due; its charge waits the plan's grace (1 hour) for late events, then closes period 0.
+      await stack.env.sleep(periodOneStart - (await stack.env.currentTimeMs()) + HOUR_MS / 2);
+      expect((await charges(main.id)).map((c) => c.periodIndex)).toEqual([0]);
+      expect((await main.handle.query(getStatusQuery)).nextPeriodIndex).toBe(1);
+      // Past the grace (the time-skipping server moves only while the test sleeps on it).
+      await stack.env.sleep(HOUR_MS);
+      await waitFor(
+        async () => [...(await charges(main.id)), ...(await charges(capped.id))],
+        (rows) => rows.length === 4 && rows.every((r) => r.status === 'succeeded'),
+        'period 1 of both charged',
+      );
+    });
+
+    // The close: period 1's fixed price in advance, period 0's usage in arrears, exactly.
+    const close = (await findUsageClose(stack.db.sql, main.id, 1))!;
+    expect(close.usageStart).toEqual(schedule.anchor);
+    expect(close.usageEnd).toEqual(periodStart(schedule, 1));
+    expect(close.lines).toEqual([
+      { type: 'fixed', description: 'API, period 2', amount: '10000000' },
+      { type: 'usage', description: 'API calls: 12140 units', meterId, model: 'per_unit', quantity: '12140', amount: '24280000' },
+    ]);
+    expect(close).toMatchObject({ total: '34280000', charged: '34280000', remainder: '0', remainderInvoiceId: null });
+    expect((await listUsageCloses(stack.db.sql, main.id)).map((c) => [c.periodIndex, c.total])).toEqual([
+      [0, '10000000'],
+      [1, '34280000'],
+    ]);
+    // Through the API's service: the closes newest first; the subscription authorised the cap, its price is the fixed amount.
+    const subscriptions = createSubscriptionService({ sql: stack.db.sql, events: outboxOnly, temporal: stack.env.client, taskQueue });
+    const listed = await subscriptions.periodCloses(scope(), main.id, { limit: 10 });
+    expect(listed.data.map((c) => [c.object, c.periodIndex, c.charged])).toEqual([
+      ['subscription_period_close', 1, '34280000'],
+      ['subscription_period_close', 0, '10000000'],
+    ]);
+    expect(await subscriptions.get(scope(), main.id)).toMatchObject({ amount: '50000000', planAmount: '10000000' });
+    // Pulled once on chain: 10 USDC for period 0, 34.28 USDC for period 1, nothing else.
+    expect((await charges(main.id)).map((c) => [c.periodIndex, c.amount])).toEqual([
+      [0, '10000000'],
+      [1, '34280000'],
+    ]);
+    expect(before.main - (await stack.chain.balanceOf(main.payer.address))).toBe(USDC(10) + USDC(34.28));
+
+    // Above the cap: 30 USDC pulled, the 2 USDC left an open invoice with its payment session and the event.
+    const cappedClose = (await findUsageClose(stack.db.sql, capped.id, 1))!;
+    expect(cappedClose).toMatchObject({ total: '32000000', charged: '30000000', remainder: '2000000' });
+    expect(cappedClose.usageEnd).toEqual(periodStart(cappedSchedule, 1));
+    expect(before.capped - (await stack.chain.balanceOf(capped.payer.address))).toBe(USDC(10) + USDC(30));
+    const [invoice] = await stack.db.sql<
+      { id: string; status: string; total: string; sessionId: string; metadata: Record<string, string> }[]
+    >`
+      select id, status, total::text as total, session_id as "sessionId", metadata from invoices where id = ${cappedClose.remainderInvoiceId}`;
+    expect(invoice).toMatchObject({ status: 'draft', total: '2000000', metadata: { subscriptionId: capped.id, periodIndex: '1' } });
+    const [session] = await stack.db.sql<{ amount: string; status: string }[]>`
+      select amount::text as amount, status from payment_sessions where id = ${invoice!.sessionId}`;
+    expect(session).toEqual({ amount: '2000000', status: 'open' });
+    const overCap = await stack.db.sql<{ data: { object: { remainder: string }; invoice: { id: string; hostedInvoiceUrl: string } } }[]>`
+      select data from events where type = 'subscription.usage_over_cap' and data->'subscription'->>'id' = ${capped.id}`;
+    expect(overCap).toHaveLength(1);
+    expect(overCap[0]!.data.object.remainder).toBe('2000000');
+    expect(overCap[0]!.data.invoice).toMatchObject({
+      id: invoice!.id,
+      hostedInvoiceUrl: `${PUBLIC_BASE_URL}/checkout/${invoice!.sessionId}/invoice`,
+    });
+    expect(
+      await stack.db.sql`select 1 from events where type = 'subscription.usage_over_cap' and data->'subscription'->>'id' = ${main.id}`,
+    ).toHaveLength(0);
+
+    // The close is frozen: an event arriving after it (still within the window) changes nothing, and a retry
+    // of the period's attempt reads the same amounts.
+    const late = await createMeterService({ sql: stack.db.sql, now: () => new Date(periodOneStart + 2 * HOUR_MS) }).ingest(scope(), {
+      eventName: 'api_call',
+      identifier: 'main-late',
+      timestamp: new Date(periodOneStart - HOUR_MS).toISOString(),
+      payload: { wallet: main.payer.address },
+    });
+    expect(late.duplicate).toBe(false);
+    const activities = createSubscriptionActivities({
+      sql: stack.db.sql,
+      events: outboxOnly,
+      subscriptionChain: stack.chain.subscriptionChain,
+      usageCloser: createUsageCloser({ sql: stack.db.sql, events: outboxOnly, publicBaseUrl: PUBLIC_BASE_URL, taskQueue }),
+    });
+    const retry = await activities.recordChargeAttempt({
+      subscriptionId: main.id,
+      periodIndex: 1,
+      periodStart: periodStart(schedule, 1).toISOString(),
+      attempt: 2,
+    });
+    expect(retry).toMatchObject({ kind: 'charge', alreadySucceeded: true, amount: '34280000' });
+    expect((await findUsageClose(stack.db.sql, main.id, 1))!.total).toBe('34280000');
+    await recordHistory(main.handle, 'subscription-metered', HISTORY_SHAPE);
+  }, 300_000);
+});
