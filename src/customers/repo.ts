@@ -124,3 +124,16 @@ export async function lockCustomerMetadata(
 export async function setCustomerMetadata(db: Db, id: string, metadata: Record<string, string>): Promise<void> {
   await db`update customers set metadata = ${db.json(metadata)} where id = ${id}`;
 }
+
+/**
+ * A customer moved to another wallet (a wallet change of their subscription, src/subscription-plan-changes): their
+ * wallet becomes `to` when it is still `from` and no other customer of the merchant and mode holds `to`. Whether it moved.
+ */
+export async function moveCustomerWallet(db: Db, id: string, wallets: { from: string; to: string }): Promise<boolean> {
+  const rows = await db`
+    update customers c set wallet_address = ${wallets.to.toLowerCase()}
+    where c.id = ${id} and c.wallet_address = ${wallets.from.toLowerCase()}
+      and not exists (select 1 from customers o where o.merchant_id = c.merchant_id and o.livemode = c.livemode
+                      and o.wallet_address = ${wallets.to.toLowerCase()})`;
+  return rows.count === 1;
+}

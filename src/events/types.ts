@@ -55,6 +55,8 @@ export const EVENT_TYPES = [
   'customer.discount.deleted',
   /** A customer portal session was created (issue 40, item 4); data.object is the session, without its url (the token is never stored). */
   'billing_portal.session.created',
+  /** A customer's metadata changed (POST /v1/customers/{id}) or their wallet moved with a wallet change (issue 40); data.previousAttributes what it changed. docs/events.md. */
+  'customer.updated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
