@@ -247,7 +247,7 @@ export function createBillingPortalService({
     async invoices(session: repo.PortalSessionRow): Promise<PortalInvoices> {
       const scope = scopeOf(session);
       const customer = await findCustomer(sql, scope, session.customerId);
-      const rows = await repo.customerInvoices(sql, scope, customer?.email ?? null);
+      const rows = await repo.customerInvoices(sql, scope, { id: session.customerId, email: customer?.email ?? null });
       return {
         data: rows.map((r) => ({
           id: r.id,

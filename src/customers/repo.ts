@@ -110,21 +110,6 @@ export async function findCustomer(
   return row;
 }
 
-/** The customer's metadata, locked for a merge (undefined: not this merchant's and mode's). */
-export async function lockCustomerMetadata(
-  db: Db,
-  scope: { merchantId: string; livemode: boolean },
-  id: string,
-): Promise<Record<string, string> | undefined> {
-  const [row] = await db<{ metadata: Record<string, string> }[]>`
-    select metadata from customers where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} for update`;
-  return row?.metadata;
-}
-
-export async function setCustomerMetadata(db: Db, id: string, metadata: Record<string, string>): Promise<void> {
-  await db`update customers set metadata = ${db.json(metadata)} where id = ${id}`;
-}
-
 /**
  * A customer moved to another wallet (a wallet change of their subscription, src/subscription-plan-changes): their
  * wallet becomes `to` when it is still `from` and no other customer of the merchant and mode holds `to`. Whether it moved.

@@ -7,7 +7,7 @@ import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import type { MerchantScope } from '../http/principal.js';
 import * as repo from './repo.js';
 import type { Customer, CustomerListQuery, UpdateCustomerBody } from './schemas.js';
-import { mergeMetadata } from '../http/metadata.js';
+import { updateMetadata } from '../http/metadata.js';
 import { commitWithEvents } from '../events/commit.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 
@@ -39,16 +39,16 @@ export function createCustomerService({ sql, events }: { sql: Sql; events: Event
     /** The merchant's metadata (merged; "" removes a key), with `customer.updated` when it changed (none when not). */
     async update(scope: MerchantScope, id: string, input: UpdateCustomerBody): Promise<Customer> {
       return commitWithEvents(sql, events, async (tx, record) => {
-        const current = await repo.lockCustomerMetadata(tx, scope, id);
-        if (!current) throw new NotFoundError(`No such customer: ${id}.`, { param: 'id' });
-        const metadata = input.metadata ? mergeMetadata(current, input.metadata) : current;
-        if (JSON.stringify(metadata) !== JSON.stringify(current)) {
-          await repo.setCustomerMetadata(tx, id, metadata);
-          const updated = renderCustomer((await repo.findCustomer(tx, scope, id))!);
-          await record({ ...scope, type: 'customer.updated', data: { object: updated, previousAttributes: { metadata: current } } });
-          return updated;
-        }
-        return renderCustomer((await repo.findCustomer(tx, scope, id))!);
+        const rendered = async () => renderCustomer((await repo.findCustomer(tx, scope, id))!);
+        const outcome = await updateMetadata(tx, 'customers', scope, id, input.metadata, async (previous) => {
+          await record({
+            ...scope,
+            type: 'customer.updated',
+            data: { object: await rendered(), previousAttributes: { metadata: previous } },
+          });
+        });
+        if (!outcome) throw new NotFoundError(`No such customer: ${id}.`, { param: 'id' });
+        return rendered();
       });
     },
 

@@ -6,6 +6,8 @@ export const EVENT_TYPES = [
   'invoice.sent',
   'invoice.paid',
   'invoice.overdue',
+  /** The merchant changed an invoice's metadata (POST /v1/invoices/{id}); data.previousAttributes.metadata. */
+  'invoice.updated',
   'subscription.created',
   'subscription.charged',
   'subscription.charge_failed',
@@ -36,6 +38,8 @@ export const EVENT_TYPES = [
   'refund.succeeded',
   /** A refund's transfer was refused by the token or reverted (failureCode names why); its amount is refundable again. docs/events.md. */
   'refund.failed',
+  /** The merchant changed a refund's metadata (POST /v1/refunds/{id}); data.previousAttributes.metadata. */
+  'refund.updated',
   'subscription_plan.created',
   'subscription_plan.updated',
   'subscription_plan.archived',

@@ -72,6 +72,16 @@ function changeWebhook(type: EventType, summary: string, description: string, da
 
 const withObject = (component: string): JsonSchema => ({ type: 'object', required: ['object'], properties: { object: ref(component) } });
 
+/** The object after a change and the fields it replaced, with their values then. */
+const metadataChange = (component: string): JsonSchema => ({
+  type: 'object',
+  required: ['object', 'previousAttributes'],
+  properties: {
+    object: ref(component),
+    previousAttributes: { type: 'object', description: 'The fields of `object` before this change, with their values then.' },
+  },
+});
+
 /** `data` of a discount event: the discount and the subscription it is on. */
 const discountData = (objectDescription: string): JsonSchema => ({
   type: 'object',
@@ -193,18 +203,23 @@ export function eventWebhooks(): Record<string, JsonSchema> {
       'By `POST /v1/billing-portal/sessions` (the merchant’s link), or when a customer signed in with their wallet on the merchant’s public portal page (`returnUrl` null). `url` is always null here: the session’s token is kept only as a hash and returned only once, to whoever created it.',
       withObject('BillingPortalSession'),
     ),
+    'invoice.updated': changeWebhook(
+      'invoice.updated',
+      "An invoice's metadata changed",
+      'By `POST /v1/invoices/{id}` when the pairs changed (nothing is sent when they did not). `previousAttributes.metadata` is the metadata before.',
+      metadataChange('Invoice'),
+    ),
+    'refund.updated': changeWebhook(
+      'refund.updated',
+      "A refund's metadata changed",
+      'By `POST /v1/refunds/{id}` when the pairs changed (nothing is sent when they did not). `previousAttributes.metadata` is the metadata before.',
+      metadataChange('Refund'),
+    ),
     'customer.updated': changeWebhook(
       'customer.updated',
       'A customer changed',
       "The merchant changed the customer's metadata (`POST /v1/customers/{id}`; a call that changes nothing sends nothing), or the customer moved their subscription to another wallet in the portal and the customer's wallet moved with it (sent after that subscription's `subscription.updated`). `previousAttributes` holds the fields of `object` the change replaced (`metadata` or `walletAddress`), with their values then.",
-      {
-        type: 'object',
-        required: ['object', 'previousAttributes'],
-        properties: {
-          object: ref('Customer'),
-          previousAttributes: { type: 'object', description: 'The fields of `object` before this change, with their values then.' },
-        },
-      },
+      metadataChange('Customer'),
     ),
     'payment.failed': webhook(
       'payment.failed',

@@ -110,25 +110,38 @@ export async function bindReauthorisation(
     where id = ${id} and status = 'pending'`;
 }
 
+type BoundEnrolment = { livemode: boolean; chainId: string; subscriber: string; amount: string; firstPeriodStart: Date };
+
 /**
- * The pending reauthorisation an enrolment fulfils: its subscriber (the subscription's for an upgrade, the wallet the
- * customer named for a wallet change) on the subscription's chain, the amount asked for, and the firstPeriodStart the
- * server bound when relaying it. A stranger's enrolment names another subscriber (the contract checked its
- * signature), so it never matches.
+ * The reauthorisation in `status` an enrolment was bound to: its signer (the subscription's subscriber for an upgrade,
+ * the wallet the customer named for a wallet change) on the subscription's chain, the amount asked for, and the
+ * firstPeriodStart the server bound when relaying it. A stranger's enrolment names another subscriber (the contract
+ * checked its signature), so it never matches.
  */
-export async function findPendingReauthorisationFor(
+async function findBoundReauthorisation(
   db: Db,
-  e: { livemode: boolean; chainId: string; subscriber: string; amount: string; firstPeriodStart: Date },
+  status: 'pending' | 'cancelled',
+  e: BoundEnrolment,
 ): Promise<ReauthorisationRow | undefined> {
   const [row] = await db<{ id: string }[]>`
     select r.id
     from subscription_reauthorisations r join subscriptions s on s.id = r.subscription_id
-    where r.status = 'pending' and r.livemode = ${e.livemode} and s.chain_id = ${e.chainId}
+    where r.status = ${status} and r.livemode = ${e.livemode} and s.chain_id = ${e.chainId}
       and lower(coalesce(r.new_subscriber_address, s.subscriber_address)) = lower(${e.subscriber}) and r.amount = ${e.amount}
       and r.first_period_start = ${e.firstPeriodStart}
+      ${status === 'cancelled' ? db`and r.enrolment_nonce is not null` : db``}
     order by r.created_at desc limit 1`;
   return row ? findReauthorisation(db, row.id) : undefined;
 }
+
+/** The pending reauthorisation an enrolment fulfils (findBoundReauthorisation). */
+export const findPendingReauthorisationFor = (db: Db, e: BoundEnrolment) => findBoundReauthorisation(db, 'pending', e);
+
+/**
+ * A change withdrawn after its enrolment was signed and relayed (cancelled while still bound: the refused path
+ * unbinds, so it never matches here) that this enrolment is.
+ */
+export const findWithdrawnReauthorisationFor = (db: Db, e: BoundEnrolment) => findBoundReauthorisation(db, 'cancelled', e);
 
 export async function markReauthorisationApplied(
   db: Db,
@@ -217,22 +230,4 @@ export async function replaceEnrolment(
       subscriber_address = ${e.subscriberAddress?.toLowerCase() ?? db`subscriber_address`},
       on_chain_cancelled_at = null, updated_at = now()
     where id = ${subscriptionId}`;
-}
-
-/**
- * A change withdrawn after its enrolment was signed and relayed (cancelled while still bound: the refused path
- * unbinds, so it never matches here), that this enrolment is: same signer, amount and bound start.
- */
-export async function findWithdrawnReauthorisationFor(
-  db: Db,
-  e: { livemode: boolean; chainId: string; subscriber: string; amount: string; firstPeriodStart: Date },
-): Promise<ReauthorisationRow | undefined> {
-  const [row] = await db<{ id: string }[]>`
-    select r.id
-    from subscription_reauthorisations r join subscriptions s on s.id = r.subscription_id
-    where r.status = 'cancelled' and r.enrolment_nonce is not null and r.livemode = ${e.livemode} and s.chain_id = ${e.chainId}
-      and lower(coalesce(r.new_subscriber_address, s.subscriber_address)) = lower(${e.subscriber}) and r.amount = ${e.amount}
-      and r.first_period_start = ${e.firstPeriodStart}
-    order by r.created_at desc limit 1`;
-  return row ? findReauthorisation(db, row.id) : undefined;
 }

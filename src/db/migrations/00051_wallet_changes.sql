@@ -1,5 +1,5 @@
 -- The customer moves a subscription to another wallet from the portal (issue 40, item 4; docs/decisions.md
--- "Re-authorising from another wallet").
+-- "Re-authorising from another wallet"), and invoices name their customer (issue 40, item 5).
 --
 --   subscription_reauthorisations  now also holds wallet changes: the same hosted link, binding and application as an
 --                                  upgrade above the cap, but the replacement enrolment is signed by `new_subscriber_address`
@@ -27,3 +27,8 @@ alter table subscription_reauthorisations add constraint subscription_reauthoris
 -- At most one wallet change waits per subscription: starting another cancels the earlier one.
 create unique index subscription_reauthorisations_one_wallet_change on subscription_reauthorisations (subscription_id)
   where kind = 'wallet_change' and status = 'pending';
+
+-- invoices.customer_id: the merchant's customer an invoice is for, when it was created with `customerId` (issue 40,
+-- item 5): the portal lists a customer's invoices by it (and, for invoices without one, by the customer's email).
+alter table invoices add column customer_id text references customers (id);
+create index invoices_customer on invoices (customer_id) where customer_id is not null;
