@@ -176,9 +176,12 @@ export async function cancelPendingReauthorisations(db: Db, subscriptionId: stri
   return rows;
 }
 
-/** Every waiting replacement of a subscription that ends: its links close (an enrolment signed later binds to nothing). */
-export async function cancelAllPendingReauthorisations(db: Db, subscriptionId: string): Promise<void> {
-  await db`update subscription_reauthorisations set status = 'cancelled' where subscription_id = ${subscriptionId} and status = 'pending'`;
+/** Whether an upgrade of the subscription waits with a signature relayed (bound), not yet indexed. */
+export async function hasBoundPlanChange(db: Db, subscriptionId: string): Promise<boolean> {
+  const rows = await db`
+    select 1 from subscription_reauthorisations
+    where subscription_id = ${subscriptionId} and kind = 'plan_change' and status = 'pending' and period_index is not null`;
+  return rows.length > 0;
 }
 
 export async function markReplacedCancelled(db: Db, id: string): Promise<void> {

@@ -110,7 +110,8 @@ export async function applyReplacementEnrolment(
     const expectedPeriods = sub.periods === 0 ? 0 : sub.periods - periodIndex;
     if (log.args.periods !== expectedPeriods) return undefined;
     // A wallet change keeps the cap it was started with: an upgrade applied meanwhile moved it, so sign again.
-    const refused = r.kind === 'wallet_change' && r.amount !== sub.amount ? 'amount_changed' : refusal(sub, periodIndex);
+    const refused =
+      r.kind === 'wallet_change' ? ((await walletChangeRefusal(tx, sub, r)) ?? refusal(sub, periodIndex)) : refusal(sub, periodIndex);
     if (refused) {
       // The link stays usable: the customer may sign again for a later period.
       await reauthorisations.unbindReauthorisation(tx, r.id);
@@ -159,6 +160,20 @@ export async function applyReplacementEnrolment(
   return result.outcome === 'replaced'
     ? { outcome: 'replaced', subscriptionId: result.subscriptionId }
     : { outcome: 'refused', subscriptionId: result.subscriptionId, reason: result.reason };
+}
+
+/**
+ * Why a wallet change cannot apply beside other changes: an upgrade applied meanwhile moved the cap it was started
+ * with (`amount_changed`: sign again), or an upgrade's enrolment signed by the current wallet is on its way
+ * (`plan_change_waiting`: applying the move would leave that enrolment bound to nobody).
+ */
+async function walletChangeRefusal(
+  tx: Db,
+  sub: subscriptionRepo.SubscriptionRow,
+  r: reauthorisations.ReauthorisationRow,
+): Promise<string | null> {
+  if (r.amount !== sub.amount) return 'amount_changed';
+  return (await reauthorisations.hasBoundPlanChange(tx, sub.id)) ? 'plan_change_waiting' : null;
 }
 
 /**

@@ -40,7 +40,7 @@ export function renderWalletChange(r: reauthorisations.ReauthorisationRow, sub: 
 
 /**
  * Records the wallet the customer named for `sub` (an earlier waiting move is cancelled). Refused: a subscription
- * not trialing or active, the wallet it already charges, another customer's wallet at this merchant (a wallet is one
+ * not trialing or active, an upgrade waiting for the subscriber's signature, the wallet it already charges, another customer's wallet at this merchant (a wallet is one
  * customer), or a wallet on another test clock than the subscriber's (the run's time would change).
  */
 export async function startWalletChange(
@@ -57,6 +57,10 @@ export async function startWalletChange(
     throw new InvalidStateError(`The subscription is ${sub.status}: it can move to another wallet only while it is trialing or active.`);
   }
   if (isAddressEqual(wallet, getAddress(sub.subscriberAddress))) throw refuse('The subscription is already charged to this wallet.');
+  // One replacement at a time: an upgrade waiting for the subscriber's signature is signed by the current wallet.
+  if (sub.pendingPlanChange?.status === 'requires_customer_action') {
+    throw new InvalidStateError('A plan change waits for your approval: approve it or ask the merchant to cancel it first.');
+  }
   const owner = await deps.otherCustomerOf(wallet);
   if (owner !== undefined && owner !== sub.customerId) {
     throw refuse('This wallet is another customer’s at this merchant: ask the merchant to help.');

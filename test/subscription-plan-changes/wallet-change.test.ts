@@ -292,6 +292,8 @@ describe('a subscription moved to another wallet from the portal (issue 40, item
       const at = new Date(await env.currentTimeMs());
       const planChanges = createPlanChangeService({ sql: db.sql, events: outboxOnly, now: () => at, publicBaseUrl: PUBLIC_BASE_URL });
       const waiting = await planChanges.change(scope(), subscriptionId, { planId: plans.pro, prorationBehavior: 'create_prorations' });
+      // While the upgrade waits for the subscriber's signature, no move to another wallet can start.
+      await expect(startMove(subscriptionId, newWallet.address)).rejects.toThrow(/plan change waits for your approval/);
       const upgrade = await bindNext(waiting.pendingPlanChange!.id, subscriptionId, 4);
       const signedUpgrade = await chain.enrol({ payer, amount: USDC(25), period: MONTH_PERIOD, periods: 3, trialEnd: upgrade.trialEnd });
       await planChanges.change(scope(), subscriptionId, { planId: plans.basic, prorationBehavior: 'create_prorations' });
