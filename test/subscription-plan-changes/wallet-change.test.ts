@@ -323,4 +323,47 @@ describe('a subscription moved to another wallet from the portal (issue 40, item
       expect(getAddress(sub.subscriberAddress)).toBe(payer.address);
     });
   });
+
+  it('a move reaching a subscription whose upgrade was signed meanwhile is refused and cancelled on chain; the upgrade still applies', async () => {
+    const { subscriptionId, payer } = await enrol(4, USDC(10_000));
+    const worker = await newWorker();
+    const newWallet = newPayer();
+    await chain.mint(newWallet.address, USDC(1_000));
+    await worker.runUntil(async () => {
+      await waitFor(
+        () => charges(subscriptionId),
+        (rows) => rows.length === 1 && rows[0]![2] === 'succeeded',
+        'period 0 charged',
+      );
+      const move = await startMove(subscriptionId, newWallet.address);
+      const start = await bindNext(move.id, subscriptionId, 4);
+      const signedMove = await chain.enrol({
+        payer: newWallet,
+        amount: USDC(10),
+        period: MONTH_PERIOD,
+        periods: 3,
+        trialEnd: start.trialEnd,
+      });
+      // The merchant's upgrade above the cap, signed by the current wallet before the move is indexed.
+      const at = new Date(await env.currentTimeMs());
+      const planChanges = createPlanChangeService({ sql: db.sql, events: outboxOnly, now: () => at, publicBaseUrl: PUBLIC_BASE_URL });
+      const waiting = await planChanges.change(scope(), subscriptionId, { planId: plans.pro, prorationBehavior: 'create_prorations' });
+      const upgrade = await bindNext(waiting.pendingPlanChange!.id, subscriptionId, 4);
+      const signedUpgrade = await chain.enrol({ payer, amount: USDC(25), period: MONTH_PERIOD, periods: 3, trialEnd: upgrade.trialEnd });
+
+      expect(await onSubscriptionCreatedOnChain(deps, signedMove)).toEqual({ outcome: 'ignored', reason: 'replacement_refused' });
+      await waitFor(
+        () => chain.isCancelledOnChain(signedMove.args.id.toString()),
+        (cancelled) => cancelled,
+        'refused move cancelled',
+      );
+      expect(await findReauthorisation(db.sql, move.id)).toMatchObject({ status: 'pending', periodIndex: null });
+      expect(await onSubscriptionCreatedOnChain(deps, signedUpgrade)).toEqual({ outcome: 'replaced', subscriptionId });
+      expect(await findSubscriptionById(db.sql, subscriptionId)).toMatchObject({
+        planId: plans.pro,
+        amount: USDC(25).toString(),
+        subscriberAddress: payer.address.toLowerCase(),
+      });
+    });
+  });
 });
