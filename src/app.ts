@@ -241,7 +241,7 @@ export async function buildApp(deps: AppDeps) {
   });
   registerWebhookListenerRoutes(app, webhookListeners);
   registerEventRoutes(app, createEventService({ sql: deps.sql }));
-  registerCustomerRoutes(app, createCustomerService({ sql: deps.sql }));
+  registerCustomerRoutes(app, createCustomerService({ sql: deps.sql, events }));
   // Open listener streams would hold the server open: end them first.
   app.addHook('preClose', () => webhookListeners.close());
   const tokens = createTokenService({

@@ -37,6 +37,7 @@ export const ID_PREFIXES = {
   promotionCode: 'promo',
   discount: 'di',
   planChange: 'spc',
+  walletChange: 'swc',
   billingMeter: 'mtr',
   billingPortalSession: 'bps',
   billingPortalConfiguration: 'bpc',

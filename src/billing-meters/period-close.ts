@@ -160,6 +160,8 @@ export function createUsageCloser(deps: UsageCloserDeps) {
     if (!deps.chain) throw new Error('the open invoice of a close above the cap needs the chain configuration');
     const testClock = sub.livemode ? undefined : await findClockOfWallet(tx, sub.merchantId, sub.subscriberAddress);
     return insertInvoiceInTx(tx, record, { ...deps, chain: deps.chain }, sub, {
+      // The subscription's customer: the portal lists the invoice under them.
+      customerId: sub.customerId,
       customerEmail: sub.customerEmail ?? undefined,
       lineItems: [
         {

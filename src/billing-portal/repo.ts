@@ -106,12 +106,20 @@ export async function customerCharges(db: Db, scope: MerchantScope, customerId: 
 export type PortalInvoiceRow = { id: string; number: string; status: string; total: string; sessionId: string; createdAt: Date };
 
 /** Invoices addressed to the customer's email (invoices name a customer by email, not by id); none without one. */
-export async function customerInvoices(db: Db, scope: MerchantScope, email: string | null): Promise<PortalInvoiceRow[]> {
-  if (!email) return [];
+/**
+ * The customer's invoices: those created for them (`customer_id`), and those created without a customer that were
+ * sent to their email (invoices before customer ids, or a merchant that names only the email).
+ */
+export async function customerInvoices(
+  db: Db,
+  scope: MerchantScope,
+  customer: { id: string; email: string | null },
+): Promise<PortalInvoiceRow[]> {
   return db<PortalInvoiceRow[]>`
     select id, number, status, total::text as total, session_id as "sessionId", created_at as "createdAt" from invoices
-    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and lower(customer_email) = ${email.toLowerCase()}
-      and status <> 'draft'
+    where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and status <> 'draft'
+      and (customer_id = ${customer.id}
+           ${customer.email ? db`or (customer_id is null and lower(customer_email) = ${customer.email.toLowerCase()})` : db``})
     order by id desc limit 100`;
 }
 

@@ -18,6 +18,7 @@ import {
   portalInvoices,
   portalPayments,
   portalPromotionCodeBody,
+  portalWalletChangeBody,
   portalSession,
   portalState,
   portalSubscription,
@@ -269,6 +270,40 @@ export function registerBillingPortalRoutes(
     handler: (request, reply) => {
       reply.headers(noStore);
       return portal(request.db).applyPromotionCode(session(request), request.params.id, request.body.code);
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: `${API}/subscriptions/:id/wallet-change`,
+    config: { access: access.public() },
+    onRequest,
+    schema: {
+      ...hiddenRoute('Move a subscription to another wallet'),
+      params: portalSubscriptionParams,
+      body: portalWalletChangeBody,
+      response: { 200: portalSubscription },
+    },
+    handler: (request, reply) => {
+      reply.headers(noStore);
+      return portal(request.db).startWalletChange(session(request), request.params.id, request.body.walletAddress);
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: `${API}/subscriptions/:id/wallet-change/cancel`,
+    config: { access: access.public() },
+    onRequest,
+    schema: {
+      ...hiddenRoute('Withdraw a move to another wallet'),
+      params: portalSubscriptionParams,
+      body: optionalBody(z.object({}).strict()),
+      response: { 200: portalSubscription },
+    },
+    handler: (request, reply) => {
+      reply.headers(noStore);
+      return portal(request.db).cancelWalletChange(session(request), request.params.id);
     },
   });
 }

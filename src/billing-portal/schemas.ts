@@ -116,6 +116,20 @@ export const portalChangePlanBody = z.object({ planId: idParam('plan') }).strict
 
 export const portalPromotionCodeBody = z.object({ code: z.string().trim().min(1).max(64) }).strict();
 
+export const portalWalletChangeBody = z.object({ walletAddress: z.string().trim().min(1).max(64) }).strict();
+
+/** The newest move of the subscription to another wallet (src/subscription-plan-changes/wallet-change.ts). */
+const portalWalletChange = z.object({
+  id: z.string(),
+  status: z.enum(['pending', 'submitted', 'applied', 'cancelled']),
+  fromWalletAddress: z.string(),
+  walletAddress: z.string(),
+  /** The approval page the new wallet signs on; null once the change no longer waits. */
+  hostedUrl: z.string().nullable(),
+  firstChargeAt: timestamp.nullable(),
+  createdAt: timestamp,
+});
+
 const portalPlan = z.object({ id: z.string(), name: z.string(), amount: z.string(), interval: z.string(), intervalCount: z.number() });
 
 export const portalSubscription = z.object({
@@ -125,6 +139,8 @@ export const portalSubscription = z.object({
   nextCharge: z.object({ amount: z.string(), at: timestamp }).nullable(),
   /** The hosted link where the customer authorises a change above their authorised amount, when one exists. */
   planChangeUrl: z.string().nullable(),
+  /** The newest move to another wallet the customer started, whatever became of it; null when none. */
+  walletChange: portalWalletChange.nullable(),
 });
 
 export const portalState = z.object({

@@ -7,7 +7,7 @@ import type { Db, Sql } from '../db/client.js';
 import { commitWithEvents, type RecordEvent } from '../events/commit.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 import { findCustomer } from '../customers/repo.js';
-import { AuthenticationError, InvalidRequestError, NotFoundError, PermissionDeniedError } from '../errors.js';
+import { AuthenticationError, InvalidRequestError, InvalidStateError, NotFoundError, PermissionDeniedError } from '../errors.js';
 import type { MerchantScope } from '../http/principal.js';
 import { newId } from '../ids.js';
 import { findMerchantDisplay } from '../payment-sessions/repo.js';
@@ -19,6 +19,8 @@ import { renderSubscription } from '../subscriptions/api-shape.js';
 import { CANCELLATION_FEEDBACK, findSubscription, type SubscriptionRow } from '../subscriptions/repo.js';
 import type { SubscriptionService } from '../subscriptions/service.js';
 import { nextCharge, planChangeLink } from './next-charge.js';
+import { findLatestWalletChange, cancelWalletChange } from '../subscription-plan-changes/reauthorisation-repo.js';
+import { renderWalletChange, startWalletChange } from '../subscription-plan-changes/wallet-change.js';
 import * as repo from './repo.js';
 import type {
   CreatePortalSessionBody,
@@ -146,12 +148,13 @@ export function createBillingPortalService({
 
   const portalSubscription = async (row: SubscriptionRow): Promise<PortalSubscription> => {
     const subscription = renderSubscription(row);
-    const plan = await findPlanById(sql, row.planId);
+    const [plan, walletChange] = await Promise.all([findPlanById(sql, row.planId), findLatestWalletChange(sql, row.id)]);
     return {
       subscription,
       plan: plan ? renderPlan(plan) : null,
       nextCharge: nextCharge(row),
       planChangeUrl: planChangeLink(subscription.pendingPlanChange),
+      walletChange: walletChange ? renderWalletChange(walletChange, row) : null,
     };
   };
 
@@ -244,7 +247,7 @@ export function createBillingPortalService({
     async invoices(session: repo.PortalSessionRow): Promise<PortalInvoices> {
       const scope = scopeOf(session);
       const customer = await findCustomer(sql, scope, session.customerId);
-      const rows = await repo.customerInvoices(sql, scope, customer?.email ?? null);
+      const rows = await repo.customerInvoices(sql, scope, { id: session.customerId, email: customer?.email ?? null });
       return {
         data: rows.map((r) => ({
           id: r.id,
@@ -295,6 +298,26 @@ export function createBillingPortalService({
         throw new InvalidRequestError('This plan is not offered in the portal for this subscription.', { param: 'planId' });
       }
       await planChanges.change(scopeOf(session), id, { planId, prorationBehavior: 'create_prorations' });
+      return refresh(session, id);
+    },
+
+    /** The customer names another wallet; it signs on the change's hostedUrl (wallet-change.ts). */
+    async startWalletChange(session: repo.PortalSessionRow, id: string, walletAddress: string): Promise<PortalSubscription> {
+      const row = await ownSubscription(session, id);
+      const scope = scopeOf(session);
+      await startWalletChange(sql, scope, row, walletAddress, {
+        publicBaseUrl,
+        otherCustomerOf: (wallet) => repo.findCustomerIdByWallet(sql, scope, wallet),
+      });
+      return refresh(session, id);
+    },
+
+    /** Withdraws the waiting move (an enrolment the new wallet signed meanwhile is cancelled on chain when indexed). */
+    async cancelWalletChange(session: repo.PortalSessionRow, id: string): Promise<PortalSubscription> {
+      await ownSubscription(session, id);
+      const latest = await findLatestWalletChange(sql, id);
+      const cancelled = latest ? await sql.begin((tx) => cancelWalletChange(tx, latest.id)) : undefined;
+      if (!cancelled) throw new InvalidStateError('There is no move to another wallet waiting on this subscription.');
       return refresh(session, id);
     },
 

@@ -181,12 +181,24 @@ export function renderRenewalPage(subscriptionId: string): string {
   );
 }
 
-/** The approval page of an upgrade above the authorised amount (the plan change's hostedUrl; the token stays in the URL). */
-export function renderReauthorisationPage(planChangeId: string): string {
+/**
+ * The approval page of a replacement enrolment (the change's hostedUrl; the token stays in the URL): an upgrade above
+ * the authorised amount, or a move to another wallet.
+ */
+export function renderReauthorisationPage(id: string, kind: 'plan_change' | 'wallet_change'): string {
+  if (kind === 'wallet_change') {
+    return checkoutPage(
+      'Move your subscription to this wallet',
+      `data-wallet-change-id="${escapeHtml(id)}"`,
+      { page: 'wallet-change', walletChangeId: id },
+      'Authorise the subscription with your new wallet',
+      'Approve with wallet',
+    );
+  }
   return checkoutPage(
     'Approve your new plan',
-    `data-plan-change-id="${escapeHtml(planChangeId)}"`,
-    { page: 'reauthorisation', planChangeId },
+    `data-plan-change-id="${escapeHtml(id)}"`,
+    { page: 'reauthorisation', planChangeId: id },
     'Approve the new amount with your wallet',
     'Approve with wallet',
   );

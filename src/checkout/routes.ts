@@ -37,6 +37,8 @@ import {
   checkoutReauthorisationPageQuery,
   checkoutReauthorisationParams,
   checkoutReauthorisationQuery,
+  checkoutReauthorisationStatus,
+  checkoutWalletChangeParams,
 } from './schemas.js';
 import type { CheckoutService } from './service.js';
 
@@ -206,66 +208,113 @@ export function registerCheckoutRoutes(
     },
   });
 
-  // Approval of an upgrade above the authorised amount, linked as the plan change's hostedUrl: the same frame and script.
-  app.route({
-    method: 'GET',
-    url: '/checkout/plan-changes/:id',
-    config: { access: access.public() },
-    schema: {
-      hide: true,
-      tags: ['Checkout'],
-      summary: 'The hosted approval page of an upgrade above the authorised amount',
-      params: checkoutReauthorisationPageParams,
-      querystring: checkoutReauthorisationPageQuery,
-    },
-    handler: async (request, reply) => {
-      const page = await checkout.reauthorisationPage(request.params.id, request.query.token);
-      return reply
-        .code(page.status)
-        .headers({ ...CHECKOUT_SECURITY_HEADERS, 'referrer-policy': 'no-referrer' })
-        .type('text/html; charset=utf-8')
-        .send(page.html);
-    },
-  });
-
-  app.route({
-    method: 'GET',
-    url: '/checkout/plan-changes/:id/reauthorisation',
-    config: { access: access.public() },
-    schema: {
-      tags: ['Checkout'],
-      summary: 'What the hosted approval page asks the subscribing wallet to sign for an upgrade above the authorised amount',
-      description:
+  // Approval of a replacement enrolment, linked as the change's hostedUrl: an upgrade above the authorised amount
+  // (/checkout/plan-changes) or a move to another wallet started in the portal (/checkout/wallet-changes). One
+  // service, one page script; the path says which kind of id it takes.
+  const approvals = [
+    {
+      base: '/checkout/plan-changes',
+      params: checkoutReauthorisationParams,
+      page: 'The hosted approval page of an upgrade above the authorised amount',
+      offer: 'What the hosted approval page asks the subscribing wallet to sign for an upgrade above the authorised amount',
+      offerDescription:
         "Public; the `token` of the plan change's `hostedUrl` is the capability (an unknown change and a wrong token are the same 404). A new enrolment for the new plan's amount on the subscription's chain, whose period 0 is the subscription's next period (`firstChargeAt`, signed as `terms.trialEnd`; at least an hour ahead, else the one after), for the periods left of the term. Once it is on chain the subscription charges through it from that period and the old enrolment is cancelled on chain. A change no longer waiting, or a subscription not trialing or active, is `session_invalid_state`.",
-      params: checkoutReauthorisationParams,
-      querystring: checkoutReauthorisationQuery,
-      response: { 200: checkoutReauthorisationOffer },
-    },
-    handler: async (request, reply) => {
-      reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
-      return withSafeChainErrors(() => checkout.reauthorisationOffer(request.params.id, request.query.token));
-    },
-  });
-
-  app.route({
-    method: 'POST',
-    url: '/checkout/plan-changes/:id/reauthorise',
-    config: { access: access.public() },
-    schema: {
-      tags: ['Checkout'],
-      summary:
+      submit:
         "Approve an upgrade above the authorised amount with the subscriber's signed permit and Enrolment (used by the hosted approval page)",
-      description:
+      submitDescription:
         "Public and same-origin; the body carries the link's `token`. Only the subscribing wallet (`subscriber`, else `invalid_request`), over exactly the offered terms (`terms`). The server binds the enrolment to the subscription (its start and amount), then relays it as POST /v1/relay/subscriptions under the Idempotency-Key `checkout_<planChangeId>_<enrolment nonce>`; the change is applied when the enrolment is indexed. Refusals are those of GET .../reauthorisation and the relay's.",
-      params: checkoutReauthorisationParams,
-      body: checkoutReauthorisationBody,
-      response: { 200: checkoutReauthorisation },
+      status: 'Where an approved upgrade above the authorised amount stands (used by the hosted approval page)',
     },
-    handler: async (request, reply) => {
-      reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
-      return withSafeChainErrors(() => checkout.reauthorise(request.params.id, request.body));
+    {
+      base: '/checkout/wallet-changes',
+      params: checkoutWalletChangeParams,
+      page: 'The hosted approval page of a move to another wallet',
+      offer: 'What the hosted approval page asks the new wallet to sign to move a subscription to it',
+      offerDescription:
+        "Public; the `token` of the wallet change's `hostedUrl` (given to the customer in the portal) is the capability (an unknown change and a wrong token are the same 404). A new enrolment by the wallet the customer named (`subscriber`) for the subscription's plan and current authorised amount, on its chain, whose period 0 is the subscription's next period (`firstChargeAt`), for the periods left of the term. Once it is on chain the subscription charges that wallet from that period and the old enrolment is cancelled on chain. A change no longer waiting, or a subscription not trialing or active, is `session_invalid_state`.",
+      submit: "Move a subscription to another wallet with that wallet's signed permit and Enrolment (used by the hosted approval page)",
+      submitDescription:
+        "Public and same-origin; the body carries the link's `token`. Only the wallet named when the change was started (`subscriber`, else `invalid_request`), over exactly the offered terms (`terms`). The server binds the enrolment to the subscription (its start and amount), then relays it as POST /v1/relay/subscriptions under the Idempotency-Key `checkout_<walletChangeId>_<enrolment nonce>`; the subscription moves when the enrolment is indexed. Refusals are those of GET .../reauthorisation and the relay's.",
+      status: 'Where an approved move to another wallet stands (used by the hosted approval page)',
     },
-  });
+  ] as const;
+  for (const approval of approvals) {
+    app.route({
+      method: 'GET',
+      url: `${approval.base}/:id`,
+      config: { access: access.public() },
+      schema: {
+        hide: true,
+        tags: ['Checkout'],
+        summary: approval.page,
+        params: checkoutReauthorisationPageParams,
+        querystring: checkoutReauthorisationPageQuery,
+      },
+      handler: async (request, reply) => {
+        const page = await checkout.reauthorisationPage(request.params.id, request.query.token);
+        return reply
+          .code(page.status)
+          .headers({ ...CHECKOUT_SECURITY_HEADERS, 'referrer-policy': 'no-referrer' })
+          .type('text/html; charset=utf-8')
+          .send(page.html);
+      },
+    });
+
+    app.route({
+      method: 'GET',
+      url: `${approval.base}/:id/reauthorisation`,
+      config: { access: access.public() },
+      schema: {
+        tags: ['Checkout'],
+        summary: approval.offer,
+        description: approval.offerDescription,
+        params: approval.params,
+        querystring: checkoutReauthorisationQuery,
+        response: { 200: checkoutReauthorisationOffer },
+      },
+      handler: async (request, reply) => {
+        reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+        return withSafeChainErrors(() => checkout.reauthorisationOffer(request.params.id, request.query.token));
+      },
+    });
+
+    app.route({
+      method: 'GET',
+      url: `${approval.base}/:id/status`,
+      config: { access: access.public() },
+      schema: {
+        tags: ['Checkout'],
+        summary: approval.status,
+        description:
+          "Public; the link's `token` is the capability (an unknown change and a wrong token are the same 404). `status` is `pending` until a signature is relayed, `submitted` while the relayed enrolment waits to be indexed, then `applied`; `cancelled` once the change was withdrawn. A signature that reached a subscription unable to take it (at risk, or its next period already charged) is cancelled on chain and the change is `pending` again.",
+        params: approval.params,
+        querystring: checkoutReauthorisationQuery,
+        response: { 200: checkoutReauthorisationStatus },
+      },
+      handler: async (request, reply) => {
+        reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+        return checkout.reauthorisationStatus(request.params.id, request.query.token);
+      },
+    });
+
+    app.route({
+      method: 'POST',
+      url: `${approval.base}/:id/reauthorise`,
+      config: { access: access.public() },
+      schema: {
+        tags: ['Checkout'],
+        summary: approval.submit,
+        description: approval.submitDescription,
+        params: approval.params,
+        body: checkoutReauthorisationBody,
+        response: { 200: checkoutReauthorisation },
+      },
+      handler: async (request, reply) => {
+        reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+        return withSafeChainErrors(() => checkout.reauthorise(request.params.id, request.body));
+      },
+    });
+  }
 
   // Renewal of a subscription's allowance, linked from the renewal email: the same page frame and script.
   app.route({

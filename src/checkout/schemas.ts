@@ -259,31 +259,43 @@ export const checkoutRenewal = z
 export type CheckoutRenewalOffer = z.infer<typeof checkoutRenewalOffer>;
 export type CheckoutRenewal = z.infer<typeof checkoutRenewal>;
 
-// ---- Approval of an upgrade above the authorised amount (hosted, the plan change's hostedUrl). ----
+// ---- Approval of a replacement enrolment (hosted): an upgrade above the authorised amount (the plan change's
+// hostedUrl) or a move to another wallet (the wallet change's hostedUrl, started in the customer portal). ----
 const reauthorisationToken = z
   .string()
   .min(16)
   .max(128)
-  .describe("The capability from the plan change's `hostedUrl` (its `token` query parameter): good for that change only.");
+  .describe("The capability from the change's `hostedUrl` (its `token` query parameter): good for that change only.");
 export const checkoutReauthorisationPageParams = z.object({ id: z.string().max(64) });
 export const checkoutReauthorisationPageQuery = z.object({ token: z.string().max(128).optional() });
 export const checkoutReauthorisationParams = z.object({ id: idParam('planChange') });
+export const checkoutWalletChangeParams = z.object({ id: idParam('walletChange') });
 export const checkoutReauthorisationQuery = z.object({ token: reauthorisationToken });
+const reauthorisationKind = z
+  .enum(['plan_change', 'wallet_change'])
+  .describe('`plan_change`: an upgrade above the authorised amount; `wallet_change`: the subscription moves to another wallet.');
 
 export const checkoutReauthorisationOffer = checkoutEnrolmentOffer
   .extend({
     object: z.literal('checkout_reauthorisation_offer'),
-    planChangeId: z.string(),
+    kind: reauthorisationKind,
+    planChangeId: z.string().nullable().describe('The upgrade’s plan change (null for a wallet change).'),
+    walletChangeId: z.string().nullable().describe('The wallet change (null for an upgrade).'),
     subscriptionId: z.string(),
     fromPlanName: z.string().describe('The plan the subscription is on now.'),
     fromAmount: z.string().describe('What a period charges now (before a discount), base units.'),
-    subscriber: z.string().describe('The subscribing wallet: the only one whose signature is accepted.'),
+    currentSubscriber: z.string().describe('The wallet the subscription charges now.'),
+    subscriber: z
+      .string()
+      .describe(
+        'The only wallet whose signature is accepted: the subscribing wallet for an upgrade, the wallet the customer named for a wallet change.',
+      ),
     firstChargeAt: timestamp.describe(
       'When the new amount is first charged: the start of the subscription’s next period, the new enrolment’s period 0 (its trialEnd). The period in progress stays as paid; nothing is prorated.',
     ),
   })
   .describe(
-    "What the approval page asks the subscribing wallet to sign: a new enrolment for the new plan's amount on the subscription's chain, starting at its next period, which replaces the current enrolment (then cancelled on chain). `planId`, `planName` and `terms.amount` are the new plan's.",
+    "What the approval page asks `subscriber` to sign: a new enrolment on the subscription's chain, starting at its next period, which replaces the current enrolment (then cancelled on chain). For an upgrade, `planId`, `planName` and `terms.amount` are the new plan's; for a wallet change, the plan stays and `terms.amount` is the current authorised amount.",
   )
   .meta({ id: 'CheckoutReauthorisationOffer' });
 export type CheckoutReauthorisationOffer = z.infer<typeof checkoutReauthorisationOffer>;
@@ -291,14 +303,15 @@ export type CheckoutReauthorisationOffer = z.infer<typeof checkoutReauthorisatio
 export const checkoutReauthorisationBody = relaySubscriptionBody
   .extend({ token: reauthorisationToken })
   .describe(
-    "What the approval page posts after the wallet signed: the permit and Enrolment of the offer's exact terms, by the subscribing wallet, and the link's token.",
+    "What the approval page posts after the wallet signed: the permit and Enrolment of the offer's exact terms, by the offer's `subscriber`, and the link's token.",
   );
 export type CheckoutReauthorisationBody = z.infer<typeof checkoutReauthorisationBody>;
 
 export const checkoutReauthorisation = z
   .object({
     object: z.literal('checkout_reauthorisation'),
-    planChangeId: z.string(),
+    id: z.string().describe('The change approved: its plan change id, or its wallet change id.'),
+    planChangeId: z.string().nullable(),
     nonce: z.string().describe('The enrolment nonce signed.'),
     chainId: z.number().int(),
     firstChargeAt: timestamp,
@@ -308,4 +321,36 @@ export const checkoutReauthorisation = z
     failureReason: z.string().nullable(),
   })
   .meta({ id: 'CheckoutReauthorisation' });
+
+export const checkoutReauthorisationStatus = z
+  .object({
+    object: z.literal('checkout_reauthorisation_status'),
+    id: z.string().describe('The plan change id, or the wallet change id.'),
+    kind: reauthorisationKind,
+    subscriptionId: z.string(),
+    status: z
+      .enum(['pending', 'submitted', 'applied', 'cancelled'])
+      .describe(
+        '`pending`: nothing signed yet (or a signature that could not be applied: sign again); `submitted`: the signed enrolment was relayed and is bound to `firstChargeAt`, waiting to be indexed; `applied`: the subscription charges through it; `cancelled`: the change was withdrawn (an enrolment signed for it is cancelled on chain when indexed).',
+      ),
+    subscriber: z.string().describe('The wallet that signs (or signed) the replacement enrolment.'),
+    firstChargeAt: timestamp.nullable().describe('The period the signed enrolment is bound to (null before a signature).'),
+    appliedAt: timestamp.nullable(),
+  })
+  .meta({
+    id: 'CheckoutReauthorisationStatus',
+    examples: [
+      {
+        object: 'checkout_reauthorisation_status',
+        id: 'swc_01JD8ZX0000000000000000001',
+        kind: 'wallet_change',
+        subscriptionId: 'sub_01JD8ZX0000000000000000001',
+        status: 'submitted',
+        subscriber: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+        firstChargeAt: '2027-01-10T14:02:00.000Z',
+        appliedAt: null,
+      },
+    ],
+  });
+export type CheckoutReauthorisationStatus = z.infer<typeof checkoutReauthorisationStatus>;
 export type CheckoutReauthorisation = z.infer<typeof checkoutReauthorisation>;

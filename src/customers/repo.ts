@@ -110,17 +110,15 @@ export async function findCustomer(
   return row;
 }
 
-/** The customer's metadata, locked for a merge (undefined: not this merchant's and mode's). */
-export async function lockCustomerMetadata(
-  db: Db,
-  scope: { merchantId: string; livemode: boolean },
-  id: string,
-): Promise<Record<string, string> | undefined> {
-  const [row] = await db<{ metadata: Record<string, string> }[]>`
-    select metadata from customers where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} for update`;
-  return row?.metadata;
-}
-
-export async function setCustomerMetadata(db: Db, id: string, metadata: Record<string, string>): Promise<void> {
-  await db`update customers set metadata = ${db.json(metadata)} where id = ${id}`;
+/**
+ * A customer moved to another wallet (a wallet change of their subscription, src/subscription-plan-changes): their
+ * wallet becomes `to` when it is still `from` and no other customer of the merchant and mode holds `to`. Whether it moved.
+ */
+export async function moveCustomerWallet(db: Db, id: string, wallets: { from: string; to: string }): Promise<boolean> {
+  const rows = await db`
+    update customers c set wallet_address = ${wallets.to.toLowerCase()}
+    where c.id = ${id} and c.wallet_address = ${wallets.from.toLowerCase()}
+      and not exists (select 1 from customers o where o.merchant_id = c.merchant_id and o.livemode = c.livemode
+                      and o.wallet_address = ${wallets.to.toLowerCase()})`;
+  return rows.count === 1;
 }

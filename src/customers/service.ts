@@ -7,7 +7,9 @@ import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import type { MerchantScope } from '../http/principal.js';
 import * as repo from './repo.js';
 import type { Customer, CustomerListQuery, UpdateCustomerBody } from './schemas.js';
-import { mergeMetadata } from '../http/metadata.js';
+import { updateMetadata } from '../http/metadata.js';
+import { commitWithEvents } from '../events/commit.js';
+import type { EventDispatcher } from '../events/dispatch.js';
 
 export function renderCustomer(row: repo.CustomerSummaryRow): Customer {
   return {
@@ -26,7 +28,7 @@ export function renderCustomer(row: repo.CustomerSummaryRow): Customer {
   };
 }
 
-export function createCustomerService({ sql }: { sql: Sql }) {
+export function createCustomerService({ sql, events }: { sql: Sql; events: EventDispatcher }) {
   return {
     async get(scope: MerchantScope, id: string): Promise<Customer> {
       const row = await repo.findCustomer(sql, scope, id);
@@ -34,14 +36,20 @@ export function createCustomerService({ sql }: { sql: Sql }) {
       return renderCustomer(row);
     },
 
-    /** The merchant's metadata (merged; "" removes a key). The catalogue has no customer event, so none is sent. */
+    /** The merchant's metadata (merged; "" removes a key), with `customer.updated` when it changed (none when not). */
     async update(scope: MerchantScope, id: string, input: UpdateCustomerBody): Promise<Customer> {
-      await sql.begin(async (tx) => {
-        const current = await repo.lockCustomerMetadata(tx, scope, id);
-        if (!current) throw new NotFoundError(`No such customer: ${id}.`, { param: 'id' });
-        if (input.metadata) await repo.setCustomerMetadata(tx, id, mergeMetadata(current, input.metadata));
+      return commitWithEvents(sql, events, async (tx, record) => {
+        const rendered = async () => renderCustomer((await repo.findCustomer(tx, scope, id))!);
+        const outcome = await updateMetadata(tx, 'customers', scope, id, input.metadata, async (previous) => {
+          await record({
+            ...scope,
+            type: 'customer.updated',
+            data: { object: await rendered(), previousAttributes: { metadata: previous } },
+          });
+        });
+        if (!outcome) throw new NotFoundError(`No such customer: ${id}.`, { param: 'id' });
+        return rendered();
       });
-      return this.get(scope, id);
     },
 
     async list(scope: MerchantScope, query: CustomerListQuery): Promise<Page<Customer>> {

@@ -6,6 +6,8 @@ export const EVENT_TYPES = [
   'invoice.sent',
   'invoice.paid',
   'invoice.overdue',
+  /** The merchant changed an invoice's metadata (POST /v1/invoices/{id}); data.previousAttributes.metadata. */
+  'invoice.updated',
   'subscription.created',
   'subscription.charged',
   'subscription.charge_failed',
@@ -38,6 +40,8 @@ export const EVENT_TYPES = [
   'refund.succeeded',
   /** A refund's transfer was refused by the token or reverted (failureCode names why); its amount is refundable again. docs/events.md. */
   'refund.failed',
+  /** The merchant changed a refund's metadata (POST /v1/refunds/{id}); data.previousAttributes.metadata. */
+  'refund.updated',
   'subscription_plan.created',
   'subscription_plan.updated',
   'subscription_plan.archived',
@@ -57,6 +61,8 @@ export const EVENT_TYPES = [
   'customer.discount.deleted',
   /** A customer portal session was created (issue 40, item 4); data.object is the session, without its url (the token is never stored). */
   'billing_portal.session.created',
+  /** A customer's metadata changed (POST /v1/customers/{id}) or their wallet moved with a wallet change (issue 40); data.previousAttributes what it changed. docs/events.md. */
+  'customer.updated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -72,6 +72,16 @@ function changeWebhook(type: EventType, summary: string, description: string, da
 
 const withObject = (component: string): JsonSchema => ({ type: 'object', required: ['object'], properties: { object: ref(component) } });
 
+/** The object after a change and the fields it replaced, with their values then. */
+const metadataChange = (component: string): JsonSchema => ({
+  type: 'object',
+  required: ['object', 'previousAttributes'],
+  properties: {
+    object: ref(component),
+    previousAttributes: { type: 'object', description: 'The fields of `object` before this change, with their values then.' },
+  },
+});
+
 /** `data` of a discount event: the discount and the subscription it is on. */
 const discountData = (objectDescription: string): JsonSchema => ({
   type: 'object',
@@ -131,13 +141,24 @@ function subscriptionChangeWebhooks(): Record<string, JsonSchema> {
     'subscription.updated': changeWebhook(
       'subscription.updated',
       'A subscription changed: its plan, or its cancel at period end',
-      'Two kinds of change send it. **A plan change** (`POST /v1/subscriptions/{id}/change-plan`) carries `planChange`, whose `status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). **A cancel at period end**: `POST /v1/subscriptions/{id}/cancel` with `atPeriodEnd: true` sets `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails`, `POST /v1/subscriptions/{id}/uncancel` clears them (no `planChange`); when `cancelAt` comes, `subscription.cancelled` follows and nothing is charged. **A metadata change**: `POST /v1/subscriptions/{id}` with `metadata` (no `planChange`; nothing sent when nothing changed). In each, `previousAttributes` holds the fields of `object` the change replaced, with their values then.',
+      'Two kinds of change send it. **A plan change** (`POST /v1/subscriptions/{id}/change-plan`) carries `planChange`, whose `status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). **A cancel at period end**: `POST /v1/subscriptions/{id}/cancel` with `atPeriodEnd: true` sets `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails`, `POST /v1/subscriptions/{id}/uncancel` clears them (no `planChange`); when `cancelAt` comes, `subscription.cancelled` follows and nothing is charged. **A metadata change**: `POST /v1/subscriptions/{id}` with `metadata` (no `planChange`; nothing sent when nothing changed). **A move to another wallet** the customer started in the portal, once the new wallet’s enrolment is indexed: `walletChange` (`id`, `status` `applied`, `periodIndex`, `effectiveAt`: from when the new wallet is charged), `customer.walletAddress` the new wallet. In each, `previousAttributes` holds the fields of `object` the change replaced, with their values then.',
       {
         type: 'object',
         required: ['object', 'previousAttributes'],
         properties: {
           object: ref('Subscription'),
           planChange: { ...ref('SubscriptionPlanChange'), description: 'Present when the change is a plan change.' },
+          walletChange: {
+            type: 'object',
+            description: 'Present when the change is a move to another wallet.',
+            required: ['id', 'status', 'periodIndex', 'effectiveAt'],
+            properties: {
+              id: { type: 'string', description: 'The wallet change (`swc_...`).' },
+              status: { const: 'applied' },
+              periodIndex: { type: 'integer', description: 'The first period charged to the new wallet.' },
+              effectiveAt: { type: 'string', format: 'date-time', description: 'That period’s start.' },
+            },
+          },
           previousAttributes: { type: 'object', description: 'The fields of `object` before this change, with their values then.' },
         },
       },
@@ -191,6 +212,24 @@ export function eventWebhooks(): Record<string, JsonSchema> {
       'A customer portal session was created',
       'By `POST /v1/billing-portal/sessions` (the merchant’s link), or when a customer signed in with their wallet on the merchant’s public portal page (`returnUrl` null). `url` is always null here: the session’s token is kept only as a hash and returned only once, to whoever created it.',
       withObject('BillingPortalSession'),
+    ),
+    'invoice.updated': changeWebhook(
+      'invoice.updated',
+      "An invoice's metadata changed",
+      'By `POST /v1/invoices/{id}` when the pairs changed (nothing is sent when they did not). `previousAttributes.metadata` is the metadata before.',
+      metadataChange('Invoice'),
+    ),
+    'refund.updated': changeWebhook(
+      'refund.updated',
+      "A refund's metadata changed",
+      'By `POST /v1/refunds/{id}` when the pairs changed (nothing is sent when they did not). `previousAttributes.metadata` is the metadata before.',
+      metadataChange('Refund'),
+    ),
+    'customer.updated': changeWebhook(
+      'customer.updated',
+      'A customer changed',
+      "The merchant changed the customer's metadata (`POST /v1/customers/{id}`; a call that changes nothing sends nothing), or the customer moved their subscription to another wallet in the portal and the customer's wallet moved with it (sent after that subscription's `subscription.updated`). `previousAttributes` holds the fields of `object` the change replaced (`metadata` or `walletAddress`), with their values then.",
+      metadataChange('Customer'),
     ),
     'payment.failed': webhook(
       'payment.failed',

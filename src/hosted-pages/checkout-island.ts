@@ -6,6 +6,7 @@ export type CheckoutIsland =
   | { page: 'session'; sessionId: string }
   | { page: 'plan'; planId: string }
   | { page: 'renewal'; subscriptionId: string }
-  | { page: 'reauthorisation'; planChangeId: string };
+  | { page: 'reauthorisation'; planChangeId: string }
+  | { page: 'wallet-change'; walletChangeId: string };
 
 export const CHECKOUT_ISLAND_ID = 'checkout-data';

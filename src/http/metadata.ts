@@ -66,3 +66,29 @@ export function metadataSql(db: Db, column: string, metadata: Record<string, str
   if (!metadata || Object.keys(metadata).length === 0) return db``;
   return db`and ${db(column)} @> ${db.json(metadata)}::jsonb`;
 }
+
+/** The tables whose rows take a merchant's metadata update through updateMetadata. */
+type MetadataTable = 'customers' | 'invoices' | 'refunds';
+
+/**
+ * A merchant's metadata update of one row of `table` in the merchant's scope (Stripe's rule: merged, "" removes a
+ * key), in the caller's transaction: the row is locked, saved only when the pairs changed, and `changed` (which
+ * records the object's `.updated` event) runs only then. undefined: no such row in this scope.
+ */
+export async function updateMetadata(
+  tx: Db,
+  table: MetadataTable,
+  scope: { merchantId: string; livemode: boolean },
+  id: string,
+  update: Record<string, string> | undefined,
+  changed: (previous: Record<string, string>) => Promise<void>,
+): Promise<'changed' | 'unchanged' | undefined> {
+  const [row] = await tx<{ metadata: Record<string, string> }[]>`
+    select metadata from ${tx(table)} where id = ${id} and merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} for update`;
+  if (!row) return undefined;
+  const metadata = update ? mergeMetadata(row.metadata, update) : row.metadata;
+  if (JSON.stringify(metadata) === JSON.stringify(row.metadata)) return 'unchanged';
+  await tx`update ${tx(table)} set metadata = ${tx.json(metadata)} where id = ${id}`;
+  await changed(row.metadata);
+  return 'changed';
+}

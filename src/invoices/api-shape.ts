@@ -19,6 +19,7 @@ export function renderInvoice(row: repo.InvoiceRow, publicBaseUrl: string): Invo
     number: row.number,
     customerName: row.customerName,
     customerEmail: row.customerEmail,
+    customerId: row.customerId,
     currency: row.currency,
     lineItems: row.lineItems,
     subtotal: row.subtotal,

@@ -12,6 +12,8 @@ export type InvoiceRow = {
   number: string;
   customerName: string | null;
   customerEmail: string | null;
+  /** The merchant's customer it was created for (null: none named). */
+  customerId: string | null;
   currency: string;
   lineItems: LineItem[];
   subtotal: string;
@@ -32,7 +34,7 @@ export type InvoiceRow = {
 };
 
 const columns = (db: Db) =>
-  db`id, merchant_id as "merchantId", livemode, number, customer_name as "customerName", customer_email as "customerEmail",
+  db`id, merchant_id as "merchantId", livemode, number, customer_name as "customerName", customer_email as "customerEmail", customer_id as "customerId",
      currency, line_items as "lineItems", subtotal::text as subtotal, total::text as total, status, session_id as "sessionId",
      due_at as "dueAt", due_in_days as "dueInDays", note, email_id as "emailId", sent_at as "sentAt", paid_at as "paidAt",
      voided_at as "voidedAt", test_clock_id as "testClockId", metadata, created_at as "createdAt"`;
@@ -55,9 +57,9 @@ export async function insertInvoice(
   inv: Omit<InvoiceRow, 'status' | 'emailId' | 'sentAt' | 'paidAt' | 'voidedAt' | 'createdAt'>,
 ): Promise<InvoiceRow> {
   const [row] = await db<InvoiceRow[]>`
-    insert into invoices (id, merchant_id, livemode, number, customer_name, customer_email, currency, line_items, subtotal, total,
+    insert into invoices (id, merchant_id, livemode, number, customer_name, customer_email, customer_id, currency, line_items, subtotal, total,
                           status, session_id, due_at, due_in_days, note, test_clock_id, metadata)
-    values (${inv.id}, ${inv.merchantId}, ${inv.livemode}, ${inv.number}, ${inv.customerName}, ${inv.customerEmail}, ${inv.currency},
+    values (${inv.id}, ${inv.merchantId}, ${inv.livemode}, ${inv.number}, ${inv.customerName}, ${inv.customerEmail}, ${inv.customerId}, ${inv.currency},
             ${db.json(inv.lineItems as never)}, ${inv.subtotal}, ${inv.total}, 'draft', ${inv.sessionId}, ${inv.dueAt},
             ${inv.dueInDays}, ${inv.note}, ${inv.testClockId}, ${db.json(inv.metadata)})
     returning ${columns(db)}`;

@@ -7,7 +7,7 @@ import { checkoutPageParams } from '../checkout/schemas.js';
 import { access } from '../http/access.js';
 import { foldMetadataQuery } from '../http/metadata.js';
 import { requestScope } from '../http/principal.js';
-import { createInvoiceBody, invoice, invoiceList, invoiceListQuery, invoiceParams } from './schemas.js';
+import { createInvoiceBody, invoice, invoiceList, invoiceListQuery, invoiceParams, updateInvoiceBody } from './schemas.js';
 import { invoiceNotFoundHtml } from './page.js';
 import type { InvoiceService } from './service.js';
 
@@ -31,6 +31,23 @@ export function registerInvoiceRoutes(app: FastifyZodInstance, invoices: Service
       response: { 200: invoice },
     },
     handler: (request) => invoices(request.db).create(requestScope(request), request.body),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/invoices/:id',
+    config: { access: access.scope('invoices_write') },
+    schema: {
+      tags: ['Invoices'],
+      summary: 'Update an invoice',
+      operationId: 'updateInvoice',
+      description:
+        'Only `metadata` may change, in any status (merged; a key sent as "" is removed): what the invoice asks for is fixed once created. Sends `invoice.updated` with `previousAttributes.metadata` when the pairs changed (nothing when not). An unknown id, or another merchant’s or mode’s, is `not_found`.',
+      params: invoiceParams,
+      body: updateInvoiceBody,
+      response: { 200: invoice },
+    },
+    handler: (request) => invoices(request.db).update(requestScope(request), request.params.id, request.body),
   });
 
   app.route({

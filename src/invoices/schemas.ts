@@ -1,11 +1,11 @@
 // Request and response shapes of invoices (spec: Invoice). Fields the spec
 // leaves open are documented here and appear in /openapi.json.
 import { z } from 'zod';
-import { amountString, pathId, timestamp, emailAddress } from '../http/schemas.js';
+import { amountString, idParam, pathId, timestamp, emailAddress } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
 import { testClockRef } from '../payment-sessions/schemas.js';
-import { metadataField, metadataObject, metadataQuery } from '../http/metadata.js';
+import { metadataField, metadataObject, metadataQuery, metadataUpdate } from '../http/metadata.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -24,6 +24,11 @@ export const createInvoiceBody = z
   .object({
     customerName: z.string().trim().min(1).max(200).optional(),
     customerEmail: emailAddress(320).optional().describe('Required before the invoice can be sent (POST /v1/invoices/{id}/send).'),
+    customerId: idParam('customer')
+      .optional()
+      .describe(
+        "The merchant's customer (`cus_...`) the invoice is for: the customer portal lists it for them. Without `customerEmail`, the customer's email is used. Another merchant's or mode's customer is `invalid_request`.",
+      ),
     currency: z.enum(['USDC']).default('USDC'),
     lineItems: z.array(lineItem).min(1).max(MAX_LINE_ITEMS).describe(`1 to ${MAX_LINE_ITEMS} line items.`),
     note: z.string().max(2000).optional(),
@@ -48,6 +53,7 @@ export const invoice = z
       .describe('`<YYYY>-<NNNN>`: per merchant, mode and calendar year (UTC) of creation, consecutive without gaps from 0001.'),
     customerName: z.string().nullable(),
     customerEmail: z.string().nullable(),
+    customerId: z.string().nullable().describe('The customer the invoice was created for (`customerId` at creation), else null.'),
     currency: z.string(),
     lineItems: z.array(lineItem),
     subtotal: z.string().describe('Sum of quantity x unitAmount over the line items (integer arithmetic).'),
@@ -93,3 +99,9 @@ export type LineItem = z.infer<typeof lineItem>;
 export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>;
 export type Invoice = z.infer<typeof invoice>;
 export type InvoiceListQuery = z.infer<typeof invoiceListQuery>;
+
+export const updateInvoiceBody = z
+  .object({ metadata: metadataUpdate.optional() })
+  .strict()
+  .meta({ examples: [{ metadata: { order: '1234', note: '' } }] });
+export type UpdateInvoiceBody = z.infer<typeof updateInvoiceBody>;

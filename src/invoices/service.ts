@@ -9,9 +9,11 @@ import type { ChainConfig } from '../chain/config.js';
 import type { Db, Sql } from '../db/client.js';
 import { queueEmail, startEmailDelivery } from '../email/service.js';
 import { markDeliveryStarted } from '../email/repo.js';
-import { InvalidStateError, NotFoundError } from '../errors.js';
+import { InvalidRequestError, InvalidStateError, NotFoundError } from '../errors.js';
+import { findCustomer } from '../customers/repo.js';
 import type { EventDispatcher } from '../events/dispatch.js';
 import { commitWithEvents, type RecordEvent } from '../events/commit.js';
+import { updateMetadata } from '../http/metadata.js';
 import type { MerchantScope } from '../http/principal.js';
 import { decodeCursor, toPage, type Page } from '../http/pagination.js';
 import { isId, newId } from '../ids.js';
@@ -34,7 +36,7 @@ import { renderInvoicePdf } from './pdf.js';
 import { invoiceEmail, renderInvoice } from './api-shape.js';
 import { invoiceWorkflowStart } from './starts.js';
 import * as repo from './repo.js';
-import type { CreateInvoiceBody, Invoice, InvoiceListQuery, LineItem } from './schemas.js';
+import type { CreateInvoiceBody, Invoice, InvoiceListQuery, LineItem, UpdateInvoiceBody } from './schemas.js';
 
 /** A backing session outlives dueAt by this much: an overdue invoice can still be paid. */
 export const SESSION_GRACE_DAYS = 365;
@@ -75,6 +77,11 @@ export async function insertInvoiceInTx(
     testClockId: clock.testClockId,
     clockChainId: clock.chainId,
   });
+  // A named customer must be this merchant's and mode's; their email is the default recipient.
+  const customer = input.customerId ? await findCustomer(tx, scope, input.customerId) : undefined;
+  if (input.customerId && !customer) {
+    throw new InvalidRequestError(`No such customer: ${input.customerId}.`, { param: 'customerId' });
+  }
   const year = now.getUTCFullYear();
   const sequence = await repo.nextInvoiceNumber(tx, scope, year);
   const row = await repo.insertInvoice(tx, {
@@ -82,7 +89,8 @@ export async function insertInvoiceInTx(
     ...scope,
     number: formatInvoiceNumber(year, sequence),
     customerName: input.customerName ?? null,
-    customerEmail: input.customerEmail ?? null,
+    customerEmail: input.customerEmail ?? customer?.email ?? null,
+    customerId: customer?.id ?? null,
     currency,
     lineItems: input.lineItems,
     subtotal: subtotal.toString(),
@@ -164,6 +172,22 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
 
     async get(scope: MerchantScope, id: string): Promise<Invoice> {
       return renderInvoice(await load(scope, id), publicBaseUrl);
+    },
+
+    /** The merchant's metadata (merged; "" removes a key), with `invoice.updated` when it changed (none when not). */
+    async update(scope: MerchantScope, id: string, input: UpdateInvoiceBody): Promise<Invoice> {
+      return commitWithEvents(sql, events, async (tx, record) => {
+        const rendered = async () => renderInvoice(await load(scope, id, tx), publicBaseUrl);
+        const outcome = await updateMetadata(tx, 'invoices', scope, id, input.metadata, async (previous) => {
+          await record({
+            ...scope,
+            type: 'invoice.updated',
+            data: { object: await rendered(), previousAttributes: { metadata: previous } },
+          });
+        });
+        if (!outcome) throw new NotFoundError(`No such invoice: ${id}.`, { param: 'id' });
+        return rendered();
+      });
     },
 
     async list(scope: MerchantScope, query: InvoiceListQuery): Promise<Page<Invoice>> {

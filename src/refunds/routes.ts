@@ -16,6 +16,7 @@ import {
   refundList,
   refundListQuery,
   refundParams,
+  updateRefundBody,
   refundSignatureBody,
 } from './schemas.js';
 import type { RefundService } from './service.js';
@@ -127,6 +128,23 @@ export function registerRefundRoutes(app: FastifyZodInstance, refunds: ServiceOn
       response: { 200: refundRecipient },
     },
     handler: (request) => refunds(request.db).recipientPreview(requestScope(request), request.query.paymentSessionId),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/v1/refunds/:id',
+    config: { access: access.scope('refunds_write') },
+    schema: {
+      tags: ['Refunds'],
+      summary: 'Update a refund',
+      operationId: 'updateRefund',
+      description:
+        'Only `metadata` may change, in any status (merged; a key sent as "" is removed): the amount and recipient are fixed once created. Sends `refund.updated` with `previousAttributes.metadata` when the pairs changed (nothing when not). An unknown id, or another merchant’s or mode’s, is `not_found`.',
+      params: refundParams,
+      body: updateRefundBody,
+      response: { 200: refund },
+    },
+    handler: (request) => refunds(request.db).update(requestScope(request), request.params.id, request.body),
   });
 
   app.route({

@@ -2,7 +2,7 @@
 // recording of an on-chain transaction hash; the rest is documented here).
 import { isAddress } from 'viem';
 import { z } from 'zod';
-import { metadataField, metadataObject, metadataQuery } from '../http/metadata.js';
+import { metadataField, metadataObject, metadataQuery, metadataUpdate } from '../http/metadata.js';
 import { amountString, chainIdField, idParam, pathId, timestamp, chainIdQuery } from '../http/schemas.js';
 import { listOf, listQueryOf } from '../http/pagination.js';
 import { createdRangeQuery, searchQuery } from '../http/list-filters.js';
@@ -296,3 +296,9 @@ export const refundRecipient = z
   })
   .meta({ id: 'RefundRecipient' });
 export type RefundRecipient = z.infer<typeof refundRecipient>;
+
+export const updateRefundBody = z
+  .object({ metadata: metadataUpdate.optional() })
+  .strict()
+  .meta({ examples: [{ metadata: { order: '1234', note: '' } }] });
+export type UpdateRefundBody = z.infer<typeof updateRefundBody>;

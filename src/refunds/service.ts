@@ -54,7 +54,9 @@ import {
   type RefundAuthorizationBody,
   type RefundListQuery,
   type RefundRecipient,
+  type UpdateRefundBody,
 } from './schemas.js';
+import { updateMetadata } from '../http/metadata.js';
 import { refundWorkflowStart } from './starts.js';
 
 export { renderRefund } from './api-shape.js';
@@ -662,6 +664,18 @@ export function createRefundService({
       const row = await repo.findRefund(sql, scope, id);
       if (!row) throw new NotFoundError(`No such refund: ${id}.`, { param: 'id' });
       return render(row);
+    },
+
+    /** The merchant's metadata (merged; "" removes a key), with `refund.updated` when it changed (none when not). */
+    async update(scope: MerchantScope, id: string, input: UpdateRefundBody): Promise<Refund> {
+      return commitWithEvents(sql, events, async (tx, record) => {
+        const outcome = await updateMetadata(tx, 'refunds', scope, id, input.metadata, async (previous) => {
+          const object = render((await repo.findRefund(tx, scope, id))!);
+          await record({ ...scope, type: 'refund.updated', data: { object, previousAttributes: { metadata: previous } } });
+        });
+        if (!outcome) throw new NotFoundError(`No such refund: ${id}.`, { param: 'id' });
+        return render((await repo.findRefund(tx, scope, id))!);
+      });
     },
 
     async list(scope: MerchantScope, query: RefundListQuery): Promise<Page<Refund>> {

@@ -11,7 +11,8 @@ export function renderSubscription(row: repo.SubscriptionRow): Subscription {
     object: 'subscription',
     planId: row.planId,
     status: row.status,
-    customer: { id: row.customerId, walletAddress: row.customerWalletAddress, email: row.customerEmail },
+    // The wallet this subscription charges (a wallet change moves it; the customer's other subscriptions keep theirs).
+    customer: { id: row.customerId, walletAddress: row.subscriberAddress, email: row.customerEmail },
     amount: row.amount,
     planAmount: row.priceAmount ?? row.amount,
     currency: 'USDC',

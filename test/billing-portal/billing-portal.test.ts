@@ -4,6 +4,9 @@
 // stranger's ids as not_found, and acting through the merchant's services (cancel at period end with the
 // customer's reason, undo, cancel now, plan switching, promotion codes) with the same events. Subscriptions are
 // seeded through the repos the indexer uses; the browser flow is test/browser/billing-portal.test.ts.
+import { getAddress } from 'viem';
+import { setPayoutAddress } from '../../src/merchants/repo.js';
+import { settingsOf, sharedChain } from '../support/chain.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCustomer } from '../../src/customers/repo.js';
 import { newId } from '../../src/ids.js';
@@ -238,6 +241,82 @@ describe('the portal', () => {
     });
     expect((await portal('GET', '/payments', token)).json().data).toEqual([]);
     expect((await portal('GET', '/invoices', token)).json().data).toEqual([]);
+  });
+
+  it("lists the invoices created for the customer's id, and those sent to their email without a customer; never another customer's", async () => {
+    await setPayoutAddress(db.sql, merchant.merchantId, `0x${'90'.repeat(20)}`);
+    // Invoices need the mode's chain (their payment session): an app with one, on the same database.
+    const invoicing = await createTestApp(db.sql, { chain: { test: settingsOf(sharedChain()) } });
+    const customerId = await seedCustomer(merchant);
+    const neighbour = await seedCustomer(merchant);
+    const email = (await db.sql<{ email: string }[]>`select email from customers where id = ${customerId}`)[0]!.email;
+    const createInvoice = (payload: object) =>
+      invoicing.app.inject({
+        method: 'POST',
+        url: '/v1/invoices',
+        headers: { authorization: `Bearer ${merchant.secretKey}` },
+        payload: { lineItems: [{ description: 'Hours', quantity: 1, unitAmount: USDC(5) }], ...payload },
+      });
+    const invoice = async (payload: object) => {
+      const res = await createInvoice(payload);
+      expect(res.statusCode, res.body).toBe(200);
+      // Drafts are never listed: mark it sent as the send route would.
+      await db.sql`update invoices set status = 'sent' where id = ${res.json().id}`;
+      return res.json() as { id: string; customerId: string | null; customerEmail: string | null };
+    };
+    const byId = await invoice({ customerId });
+    expect(byId).toMatchObject({ customerId, customerEmail: email });
+    const byEmail = await invoice({ customerEmail: email });
+    // The neighbour's invoice sent to this customer's email is the neighbour's: not listed here.
+    await invoice({ customerId: neighbour, customerEmail: email });
+    const unknown = await createInvoice({ customerId: 'cus_01J00000000000000000000000' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error).toMatchObject({ code: 'invalid_request', param: 'customerId' });
+    const { token } = await session(customerId);
+    const listed = (await portal('GET', '/invoices', token)).json().data.map((i: { id: string }) => i.id);
+    expect(listed.sort()).toEqual([byId.id, byEmail.id].sort());
+    await invoicing.close();
+  });
+
+  it('starts a move to another wallet for the new wallet to approve, refuses the current one or a stranger customer’s, and withdraws it', async () => {
+    const customerId = await seedCustomer(merchant);
+    const subscriptionId = await seedSubscription(customerId);
+    const neighbour = await seedCustomer(merchant);
+    const neighbourWallet = (await db.sql<{ w: string }[]>`select wallet_address as w from customers where id = ${neighbour}`)[0]!.w;
+    const ownWallet = (await db.sql<{ w: string }[]>`select subscriber_address as w from subscriptions where id = ${subscriptionId}`)[0]!.w;
+    const { token } = await session(customerId);
+    const move = (walletAddress: unknown) => portal('POST', `/subscriptions/${subscriptionId}/wallet-change`, token, { walletAddress });
+    for (const [wallet, param] of [
+      [ownWallet, 'walletAddress'],
+      [neighbourWallet, 'walletAddress'],
+      ['0x1234', 'walletAddress'],
+    ] as const) {
+      const res = await move(wallet);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'invalid_request', param });
+    }
+    const newWallet = `0x${'ab'.repeat(20)}`;
+    const started = await move(newWallet);
+    expect(started.statusCode, started.body).toBe(200);
+    const change = started.json().walletChange;
+    expect(change).toMatchObject({ status: 'pending', walletAddress: getAddress(newWallet), fromWalletAddress: getAddress(ownWallet) });
+    expect(change.hostedUrl).toMatch(new RegExp(`/checkout/wallet-changes/${change.id}\\?token=[0-9a-f]{64}$`));
+    // The approval page's offer and status open with the link's token only.
+    const link = new URL(change.hostedUrl);
+    const status = await t.app.inject({ method: 'GET', url: `${link.pathname}/status${link.search}` });
+    expect(status.statusCode, status.body).toBe(200);
+    expect(status.json()).toMatchObject({ id: change.id, kind: 'wallet_change', status: 'pending', subscriber: getAddress(newWallet) });
+    expect((await t.app.inject({ method: 'GET', url: `${link.pathname}/status?token=${'0'.repeat(64)}` })).statusCode).toBe(404);
+    // A second move replaces the first (its link closes).
+    const again = (await move(`0x${'cd'.repeat(20)}`)).json().walletChange;
+    expect(again.id).not.toBe(change.id);
+    expect((await t.app.inject({ method: 'GET', url: `${link.pathname}/status${link.search}` })).json().status).toBe('cancelled');
+    const withdrawn = await portal('POST', `/subscriptions/${subscriptionId}/wallet-change/cancel`, token, {});
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    expect(withdrawn.json().walletChange).toMatchObject({ id: again.id, status: 'cancelled', hostedUrl: null });
+    expect((await portal('POST', `/subscriptions/${subscriptionId}/wallet-change/cancel`, token, {})).statusCode).toBe(403);
+    // Nothing moved.
+    expect((await api('GET', `/v1/subscriptions/${subscriptionId}`)).json().customer.walletAddress).toBe(ownWallet);
   });
 
   it("refuses a stranger's subscription as not_found and changes nothing", async () => {

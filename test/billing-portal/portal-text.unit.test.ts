@@ -2,7 +2,7 @@
 // pending plan change, the discount line, and which page path is a merchant's public portal page.
 import { describe, expect, it } from 'vitest';
 import { configurationIdOf } from '../../web/portal/sign-in.js';
-import { discountLine, nextChargeLine, per, planChangeLine } from '../../web/portal/text.js';
+import { discountLine, nextChargeLine, per, planChangeLine, walletChangeLine, walletRefusalText } from '../../web/portal/text.js';
 import type { PortalSubscription } from '../../web/portal/types.js';
 
 const item = (subscription: Partial<PortalSubscription['subscription']>, rest: Partial<PortalSubscription> = {}): PortalSubscription => ({
@@ -24,6 +24,7 @@ const item = (subscription: Partial<PortalSubscription['subscription']>, rest: P
   plan: { id: 'plan_pro', name: 'Pro', amount: '40000000', interval: 'monthly', intervalCount: 1 },
   nextCharge: { amount: '40000000', at: '2026-12-01T00:00:00.000Z' },
   planChangeUrl: null,
+  walletChange: null,
   ...rest,
 });
 
@@ -67,5 +68,34 @@ describe('the portal page text', () => {
     expect(configurationIdOf('/billing-portal/c/bpc_01JD8ZX0000000000000000001')).toBe('bpc_01JD8ZX0000000000000000001');
     expect(configurationIdOf('/billing-portal/session')).toBeNull();
     expect(configurationIdOf('/billing-portal/c/')).toBeNull();
+  });
+
+  it('says where a move to another wallet stands', () => {
+    const move = {
+      id: 'swc_1',
+      fromWalletAddress: '0x1111111111111111111111111111111111111111',
+      walletAddress: '0x2222222222222222222222222222222222222222',
+      hostedUrl: 'https://pay.example/checkout/wallet-changes/swc_1?token=t',
+      firstChargeAt: null,
+      createdAt: '2026-11-01T00:00:00.000Z',
+    };
+    expect(walletChangeLine(item({}))).toBeNull();
+    expect(walletChangeLine(item({}, { walletChange: { ...move, status: 'pending' } }))).toBe(
+      'Moving to 0x2222222222222222222222222222222222222222: open the link with that wallet to approve.',
+    );
+    expect(
+      walletChangeLine(
+        item({}, { walletChange: { ...move, status: 'applied', hostedUrl: null, firstChargeAt: '2026-12-01T00:00:00.000Z' } }),
+      ),
+    ).toBe('Charged to 0x2222222222222222222222222222222222222222 from 1 Dec 2026.');
+    expect(walletChangeLine(item({}, { walletChange: { ...move, status: 'cancelled', hostedUrl: null } }))).toBeNull();
+  });
+
+  it('says what the wallet refused instead of a generic failure', () => {
+    expect(walletRefusalText({ code: 4001 })).toMatch(/declined/);
+    expect(walletRefusalText({ code: 4200 })).toMatch(/does not support/);
+    expect(walletRefusalText({ code: -32601 })).toMatch(/does not support/);
+    expect(walletRefusalText({ code: 4902 })).toMatch(/does not know this network/);
+    expect(walletRefusalText(new Error('boom'))).toBeNull();
   });
 });

@@ -203,6 +203,20 @@ describe('customer metadata', () => {
     expect(await listed('metadata[owner]=ana&metadata[crmId]=C-1')).toEqual([alice.id]);
     expect(await listed('metadata[owner]=Ana')).toEqual([]);
     expect((await post(bob.id, merchant.secretKey, {})).json().metadata).toEqual({ owner: 'ana' });
+    // customer.updated once per change, with the metadata before; a call that changes nothing sends nothing.
+    expect((await post(bob.id, merchant.secretKey, { metadata: { owner: 'ana' } })).statusCode).toBe(200);
+    const events = await db.sql<{ id: string; previous: unknown; now: unknown }[]>`
+      select data->'object'->>'id' as id, data->'previousAttributes'->'metadata' as previous, data->'object'->'metadata' as now
+      from events where type = 'customer.updated' and merchant_id = ${merchant.merchantId} order by id`;
+    // Event ids made in one millisecond need not sort in order: compared as a set.
+    expect(events).toHaveLength(3);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        { id: alice.id, previous: {}, now: { crmId: 'C-1', segment: 'smb' } },
+        { id: alice.id, previous: { crmId: 'C-1', segment: 'smb' }, now: { crmId: 'C-1', owner: 'ana' } },
+        { id: bob.id, previous: {}, now: { owner: 'ana' } },
+      ]),
+    );
   });
 
   it('refuses bad input with the envelope, other fields, read-only keys and other merchants, changing nothing', async () => {
@@ -225,6 +239,7 @@ describe('customer metadata', () => {
     expect((await post(carol.id, other.secretKey, { metadata: { a: 'b' } })).statusCode).toBe(404);
     const [row] = await db.sql`select metadata, email from customers where id = ${carol.id}`;
     expect(row).toEqual({ metadata: {}, email: 'carol@example.com' });
+    expect((await db.sql`select 1 from events where type = 'customer.updated' and data->'object'->>'id' = ${carol.id}`).length).toBe(0);
     const bad = await t.app.inject({ method: 'GET', url: '/v1/customers?metadata=plain', headers: auth(merchant.secretKey) });
     expect(bad.json().error).toMatchObject({ code: 'invalid_request', param: 'metadata' });
   });

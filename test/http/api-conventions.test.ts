@@ -46,7 +46,7 @@ describe('error envelope and request ids', () => {
     for (const [method, url, allow] of [
       ['DELETE', '/v1/subscription-plans', 'GET, HEAD, POST'],
       ['QUERY', '/v1/subscription-plans', 'GET, HEAD, POST'],
-      ['PUT', '/v1/invoices/inv_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'GET, HEAD'],
+      ['PUT', '/v1/invoices/inv_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'GET, HEAD, POST'],
       ['GET', '/v1/invoices/inv_01ARZ3NDEKTSV4RRFFQ69G5FAV/send', 'POST'],
       ['PATCH', '/v1/events', 'GET, HEAD'],
     ] as const) {

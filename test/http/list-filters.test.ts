@@ -351,6 +351,65 @@ describe('list filters', () => {
     expect(refund.json().metadata).toEqual({ ticket: 'T-9' });
   });
 
+  it('POST /v1/invoices/{id} and /v1/refunds/{id} merge metadata ("" removes a key) with invoice.updated / refund.updated, and refuse bad input changing nothing', async () => {
+    await setPayoutAddress(db.sql, m.merchantId, hex('90', 20));
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/invoices',
+      headers: auth(m.secretKey),
+      payload: { lineItems: [{ description: 'Hours', quantity: 1, unitAmount: '1000000' }], metadata: { job: 'J-7', team: 'ops' } },
+    });
+    const invoiceId = created.json().id as string;
+    const [refundId] = ids.refunds;
+    await db.sql`update refunds set metadata = ${db.sql.json({ ticket: 'T-1' })} where id = ${refundId!}`;
+    const update = (path: string, payload: unknown, key = m.secretKey) =>
+      t.app.inject({ method: 'POST', url: `/v1/${path}`, headers: auth(key), payload: payload as object });
+
+    const invoice = await update(`invoices/${invoiceId}`, { metadata: { team: '', po: 'PO-3' } });
+    expect(invoice.statusCode, invoice.body).toBe(200);
+    expect(invoice.json()).toMatchObject({ id: invoiceId, metadata: { job: 'J-7', po: 'PO-3' } });
+    const refund = await update(`refunds/${refundId}`, { metadata: { agent: 'ana' } });
+    expect(refund.statusCode, refund.body).toBe(200);
+    expect(refund.json()).toMatchObject({ id: refundId, metadata: { ticket: 'T-1', agent: 'ana' } });
+    // Nothing changed: 200, nothing sent.
+    expect((await update(`refunds/${refundId}`, { metadata: { agent: 'ana' } })).statusCode).toBe(200);
+    expect((await update(`invoices/${invoiceId}`, {})).json().metadata).toEqual({ job: 'J-7', po: 'PO-3' });
+
+    const events = await db.sql<{ type: string; id: string; previous: unknown }[]>`
+      select type, data->'object'->>'id' as id, data->'previousAttributes'->'metadata' as previous
+      from events where type in ('invoice.updated', 'refund.updated') and merchant_id = ${m.merchantId} order by id`;
+    expect(events).toHaveLength(2);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        { type: 'invoice.updated', id: invoiceId, previous: { job: 'J-7', team: 'ops' } },
+        { type: 'refund.updated', id: refundId, previous: { ticket: 'T-1' } },
+      ]),
+    );
+
+    for (const [path, payload, param] of [
+      [`invoices/${invoiceId}`, { metadata: { n: 1 } }, 'metadata.n'],
+      [`invoices/${invoiceId}`, { note: 'other field' }, undefined],
+      [`refunds/${refundId}`, { metadata: { note: 'v'.repeat(501) } }, 'metadata.note'],
+      [`refunds/${refundId}`, { amount: '1' }, undefined],
+    ] as const) {
+      const res = await update(path, payload);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.code).toBe('invalid_request');
+      if (param) expect(res.json().error.param).toBe(param);
+    }
+    const stranger = await seedMerchant(db.sql);
+    expect((await update(`invoices/${invoiceId}`, { metadata: { a: 'b' } }, stranger.secretKey)).statusCode).toBe(404);
+    expect((await update(`refunds/${refundId}`, { metadata: { a: 'b' } }, stranger.secretKey)).statusCode).toBe(404);
+    const readOnly = await m.keyWithScopes(['invoices_read', 'refunds_read']);
+    expect((await update(`invoices/${invoiceId}`, { metadata: { a: 'b' } }, readOnly)).json().error.code).toBe('permission_denied');
+    const [inv] = await db.sql`select metadata from invoices where id = ${invoiceId}`;
+    const [ref] = await db.sql`select metadata from refunds where id = ${refundId!}`;
+    expect([inv!.metadata, ref!.metadata]).toEqual([
+      { job: 'J-7', po: 'PO-3' },
+      { ticket: 'T-1', agent: 'ana' },
+    ]);
+  });
+
   it('an invoice with bad metadata is invalid_request on metadata and creates nothing', async () => {
     const before = await db.sql`select count(*)::int as n from invoices where merchant_id = ${m.merchantId}`;
     for (const [metadata, param] of [

@@ -13,3 +13,4 @@ if (island?.page === 'renewal') startRenewalPage(island.subscriptionId);
 else if (island?.page === 'plan') startPlanPage(island.planId);
 else if (island?.page === 'session') startSessionPage(island.sessionId);
 else if (island?.page === 'reauthorisation') startReauthorisationPage(island.planChangeId);
+else if (island?.page === 'wallet-change') startReauthorisationPage(island.walletChangeId, 'wallet-changes');

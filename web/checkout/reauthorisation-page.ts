@@ -1,7 +1,8 @@
-// The approval page of an upgrade above what the customer authorised (the plan change's hostedUrl): the subscribing
-// wallet signs an EIP-2612 permit and a new Enrolment for the new amount, whose period 0 is the subscription's next
-// period (./enrolment-signing.ts, as the plan page does), relayed by POST /checkout/plan-changes/{id}/reauthorise.
-// The page then waits until the change is applied (the offer route answers 403 once it no longer waits).
+// The approval page of a replacement enrolment (the change's hostedUrl): for an upgrade above what the customer
+// authorised, the subscribing wallet signs a new Enrolment for the new amount; for a move to another wallet (started in
+// the customer portal), the new wallet signs one for the current amount. Either way an EIP-2612 permit and an
+// Enrolment whose period 0 is the subscription's next period (./enrolment-signing.ts, as the plan page does), relayed
+// by POST .../reauthorise. The page then follows the change's status route until it is applied.
 import { ApiError, UserMessageError, isUserRejection } from '../shared/errors.js';
 import { getJson, postJson, sleep } from '../shared/http.js';
 import { formatTokenAmount } from '../shared/money.js';
@@ -14,27 +15,38 @@ import { MESSAGES, apiRefusalText, networkLabel, refusalText } from './messages.
 import type { ReauthorisationOffer, TokenInfo } from './types.js';
 
 type Submission = { submissionStatus: string; failureCode?: string | null; failureReason?: string | null };
+type Status = { status: 'pending' | 'submitted' | 'applied' | 'cancelled' };
 
 const BUTTON = 'Approve with wallet';
 
-export function startReauthorisationPage(planChangeId: string): void {
+/** `plan-changes`: an upgrade above the cap; `wallet-changes`: a move to another wallet. */
+export function startReauthorisationPage(id: string, kind: 'plan-changes' | 'wallet-changes' = 'plan-changes'): void {
   const ui = pageControls();
   const token = new URLSearchParams(location.search).get('token') ?? '';
-  const url = (suffix: string) => '/checkout/plan-changes/' + encodeURIComponent(planChangeId) + suffix;
+  const url = (suffix: string) => '/checkout/' + kind + '/' + encodeURIComponent(id) + suffix;
+  const walletChange = kind === 'wallet-changes';
   const state: { offer: ReauthorisationOffer | null; token: TokenInfo | null } = { offer: null, token: null };
 
-  /** Until the indexer applied the change: the offer then stops (403), or the relay reports a failure. */
+  /** Until the indexer applied the change (the status route), or it was withdrawn or refused meanwhile. */
   async function waitForApplied(): Promise<void> {
     for (;;) {
       await sleep(1500);
-      try {
-        await getJson<ReauthorisationOffer>(url('/reauthorisation?token=' + encodeURIComponent(token)));
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 403) {
-          ui.setBusy(true, 'Approved');
-          return ui.show('success', 'Approved. Your new plan starts with your next period; your previous authorisation is cancelled.');
-        }
-        throw error;
+      const { status } = await getJson<Status>(url('/status?token=' + encodeURIComponent(token)));
+      if (status === 'applied') {
+        ui.setBusy(true, 'Approved');
+        return ui.show(
+          'success',
+          walletChange
+            ? 'Done. From your next period the subscription is charged to this wallet; the previous wallet’s authorisation is cancelled.'
+            : 'Approved. Your new plan starts with your next period; your previous authorisation is cancelled.',
+        );
+      }
+      if (status === 'cancelled')
+        throw new UserMessageError('This change was cancelled meanwhile: nothing will be charged under your signature.');
+      if (status === 'pending') {
+        throw new UserMessageError(
+          'Your signature could not be applied (the subscription could not take it now): it is cancelled; you can try again.',
+        );
       }
     }
   }
@@ -51,7 +63,11 @@ export function startReauthorisationPage(planChangeId: string): void {
     try {
       const account = await requestAccount();
       if (account.toLowerCase() !== offer.subscriber.toLowerCase()) {
-        throw new UserMessageError('Connect the wallet that pays this subscription (' + offer.subscriber + ') to approve it.');
+        throw new UserMessageError(
+          walletChange
+            ? 'Connect the new wallet you named (' + offer.subscriber + ') to approve the move.'
+            : 'Connect the wallet that pays this subscription (' + offer.subscriber + ') to approve it.',
+        );
       }
       step = 'network';
       await ensureNetwork(offer.chainId, offer.chains?.[0]?.addChain ?? undefined);
@@ -111,11 +127,16 @@ export function startReauthorisationPage(planChangeId: string): void {
       const price = (units: string) => formatTokenAmount(units, info.decimals, info.symbol);
       const chain = offer.chains?.[0];
       setText('merchant', offer.merchantName || 'Approve your new plan');
-      setText('description', 'Change from ' + offer.fromPlanName + ' (' + price(offer.fromAmount) + ') to ' + offer.planName);
+      setText(
+        'description',
+        walletChange
+          ? 'Move ' + offer.planName + ' from ' + offer.currentSubscriber + ' to this wallet'
+          : 'Change from ' + offer.fromPlanName + ' (' + price(offer.fromAmount) + ') to ' + offer.planName,
+      );
       setText('amount', price(offer.terms.amount) + ' per period');
       setText(
         'details',
-        'First charged at the new amount on ' +
+        (walletChange ? 'First charged to this wallet on ' : 'First charged at the new amount on ') +
           new Date(offer.firstChargeAt).toUTCString() +
           '; the current period stays as paid. On ' +
           networkLabel({ network: chain?.network ?? 'chain ' + offer.chainId, chainId: offer.chainId, livemode: offer.livemode }) +

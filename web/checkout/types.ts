@@ -100,10 +100,13 @@ export type EnrolmentOffer = {
   discount?: OfferDiscount | null;
 };
 
-/** GET /checkout/plan-changes/{id}/reauthorisation: the plan's enrolment offer for the new amount, from the next period. */
+/** GET /checkout/{plan-changes|wallet-changes}/{id}/reauthorisation: the enrolment offer to sign, from the next period. */
 export type ReauthorisationOffer = EnrolmentOffer & {
+  kind: 'plan_change' | 'wallet_change';
   fromPlanName: string;
   fromAmount: string;
+  /** The wallet charged now; `subscriber` is the one that must sign (another one for a wallet change). */
+  currentSubscriber: string;
   subscriber: string;
   firstChargeAt: string;
 };

@@ -6,7 +6,19 @@ import { ApiError, UserMessageError, apiError, isUserRejection } from '../shared
 import { byId } from '../shared/page.js';
 import { safeRedirectUrl } from '../checkout/messages.js';
 import { configurationIdOf, signInWithWallet } from './sign-in.js';
-import { REASON_LABELS, day, discountLine, nextChargeLine, paymentLabel, per, planChangeLine, statusLabel, usdc } from './text.js';
+import {
+  REASON_LABELS,
+  day,
+  discountLine,
+  nextChargeLine,
+  paymentLabel,
+  per,
+  planChangeLine,
+  statusLabel,
+  usdc,
+  walletChangeLine,
+  walletRefusalText,
+} from './text.js';
 import type { PortalInvoice, PortalPayment, PortalState, PortalSubscription } from './types.js';
 
 const TOKEN_KEY = 'billing-portal-token';
@@ -134,6 +146,38 @@ function start(token: string): void {
     return form;
   };
 
+  /** Move to another wallet: the customer names it here, and that wallet approves on the change's link. */
+  const walletPanel = (item: PortalSubscription): HTMLFormElement => {
+    const form = el('form', undefined, 'panel');
+    const input = el('input');
+    input.name = 'walletAddress';
+    input.maxLength = 64;
+    input.placeholder = '0x…';
+    input.autocomplete = 'off';
+    const label = el('label', 'Pay from another wallet');
+    label.htmlFor = input.id = `wallet-${item.subscription.id}`;
+    const submit = el('button', 'Move to this wallet', 'secondary');
+    submit.type = 'submit';
+    submit.setAttribute('data-action', 'wallet-change');
+    form.append(
+      label,
+      input,
+      el('p', 'The new wallet approves the same amount on the next page; your current wallet pays until then.', 'muted'),
+      submit,
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const body = { walletAddress: input.value.trim() };
+      void act(
+        submit,
+        `/subscriptions/${item.subscription.id}/wallet-change`,
+        body,
+        'Now approve with the new wallet: open the link below.',
+      );
+    });
+    return form;
+  };
+
   const promotionPanel = (item: PortalSubscription): HTMLFormElement => {
     const form = el('form', undefined, 'panel');
     const input = el('input');
@@ -175,8 +219,29 @@ function start(token: string): void {
         box.append(link);
       }
     }
+    const moving = walletChangeLine(item);
+    if (moving) {
+      const line = el('div', moving, 'muted');
+      line.setAttribute('data-field', 'wallet-change');
+      box.append(line);
+    }
     const actions = el('div', undefined, 'actions');
     const open = s.status === 'trialing' || s.status === 'active';
+    const waitingMove = item.walletChange?.status === 'pending' ? item.walletChange : null;
+    if (waitingMove?.hostedUrl && safeRedirectUrl(waitingMove.hostedUrl)) {
+      const link = el('a', 'Approve with the new wallet');
+      link.href = safeRedirectUrl(waitingMove.hostedUrl)!;
+      link.setAttribute('data-action', 'approve-wallet-change');
+      box.append(link);
+      const withdraw = el('button', 'Keep my current wallet', 'secondary');
+      withdraw.setAttribute('data-action', 'cancel-wallet-change');
+      withdraw.addEventListener(
+        'click',
+        () =>
+          void act(withdraw, `/subscriptions/${s.id}/wallet-change/cancel`, {}, 'The move is withdrawn; your current wallet keeps paying.'),
+      );
+      actions.append(withdraw);
+    }
     if (open && s.cancelAtPeriodEnd) {
       const undo = el('button', 'Don’t cancel', 'secondary');
       undo.setAttribute('data-action', 'uncancel');
@@ -201,6 +266,7 @@ function start(token: string): void {
       const change = switchPanel(item);
       if (change) panels.push(change);
       if (state.configuration.promotionCodes) panels.push(promotionPanel(item));
+      if (!waitingMove) panels.push(walletPanel(item));
     }
     if (actions.childElementCount > 0) box.append(actions);
     box.append(...panels);
@@ -287,11 +353,12 @@ function offerSignIn(configurationId: string): void {
       .catch((error: unknown) => {
         button.disabled = false;
         message.setAttribute('data-kind', 'error');
+        // A wallet's refusal (declined, wrong chain, method not supported) is said as such, not as a failure of ours.
         message.textContent = isUserRejection(error)
-          ? 'You did not sign in.'
+          ? 'You did not sign in: the wallet request was declined.'
           : error instanceof ApiError || error instanceof UserMessageError
             ? error.message
-            : 'Something went wrong: ' + String(error);
+            : (walletRefusalText(error) ?? 'Something went wrong: ' + String(error));
       });
   });
 }

@@ -73,3 +73,28 @@ export function discountLine(item: PortalSubscription): string | null {
   if (d.periodsRemaining === null) return `${name}${off} every period`;
   return `${name}${off}, ${d.periodsRemaining} more ${d.periodsRemaining === 1 ? 'period' : 'periods'}`;
 }
+
+/**
+ * What the customer reads when the wallet refused a request (EIP-1193 and JSON-RPC codes), instead of a generic
+ * failure; null for anything that is not a wallet's refusal.
+ */
+export function walletRefusalText(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 4001) return 'You declined the request in your wallet. Nothing was signed; you can try again.';
+  if (code === 4100) return 'Your wallet did not allow this site to use the account: connect it to this site and try again.';
+  if (code === 4200 || code === -32601) return 'Your wallet does not support this request (signing a message). Try another wallet.';
+  if (code === 4900 || code === 4901) return 'Your wallet is not connected to the network. Reconnect it and try again.';
+  if (code === 4902) return 'Your wallet does not know this network: add it in your wallet and try again.';
+  if (code === -32002) return 'Your wallet already has a request waiting: open it to answer, then try again.';
+  return null;
+}
+
+/** The newest move to another wallet, in the customer's words; null when none is worth showing. */
+export function walletChangeLine(item: PortalSubscription): string | null {
+  const w = item.walletChange;
+  if (!w) return null;
+  if (w.status === 'pending') return `Moving to ${w.walletAddress}: open the link with that wallet to approve.`;
+  if (w.status === 'submitted') return `Moving to ${w.walletAddress}: approved, waiting for the network to confirm.`;
+  if (w.status === 'applied' && w.firstChargeAt) return `Charged to ${w.walletAddress} from ${day(w.firstChargeAt)}.`;
+  return null;
+}

@@ -30,6 +30,15 @@ export type PortalSubscription = {
   plan: PortalPlan | null;
   nextCharge: { amount: string; at: string } | null;
   planChangeUrl: string | null;
+  walletChange: {
+    id: string;
+    status: 'pending' | 'submitted' | 'applied' | 'cancelled';
+    fromWalletAddress: string;
+    walletAddress: string;
+    hostedUrl: string | null;
+    firstChargeAt: string | null;
+    createdAt: string;
+  } | null;
 };
 
 export type CancelMode = 'off' | 'now' | 'at_period_end';

@@ -1527,6 +1527,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/plan-changes/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where an approved upgrade above the authorised amount stands (used by the hosted approval page)
+         * @description Public; the link's `token` is the capability (an unknown change and a wrong token are the same 404). `status` is `pending` until a signature is relayed, `submitted` while the relayed enrolment waits to be indexed, then `applied`; `cancelled` once the change was withdrawn. A signature that reached a subscription unable to take it (at risk, or its next period already charged) is cancelled on chain and the change is `pending` again.
+         *
+         *     Public: no credentials.
+         */
+        get: operations["getCheckoutPlanChangeStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/plan-changes/{id}/reauthorise": {
         parameters: {
             query?: never;
@@ -1543,6 +1565,72 @@ export interface paths {
          *     Public: no credentials.
          */
         post: operations["reauthoriseCheckoutPlanChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/wallet-changes/{id}/reauthorisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the hosted approval page asks the new wallet to sign to move a subscription to it
+         * @description Public; the `token` of the wallet change's `hostedUrl` (given to the customer in the portal) is the capability (an unknown change and a wrong token are the same 404). A new enrolment by the wallet the customer named (`subscriber`) for the subscription's plan and current authorised amount, on its chain, whose period 0 is the subscription's next period (`firstChargeAt`), for the periods left of the term. Once it is on chain the subscription charges that wallet from that period and the old enrolment is cancelled on chain. A change no longer waiting, or a subscription not trialing or active, is `session_invalid_state`.
+         *
+         *     Public: no credentials.
+         */
+        get: operations["getCheckoutWalletChangeReauthorisation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/wallet-changes/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where an approved move to another wallet stands (used by the hosted approval page)
+         * @description Public; the link's `token` is the capability (an unknown change and a wrong token are the same 404). `status` is `pending` until a signature is relayed, `submitted` while the relayed enrolment waits to be indexed, then `applied`; `cancelled` once the change was withdrawn. A signature that reached a subscription unable to take it (at risk, or its next period already charged) is cancelled on chain and the change is `pending` again.
+         *
+         *     Public: no credentials.
+         */
+        get: operations["getCheckoutWalletChangeStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/wallet-changes/{id}/reauthorise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a subscription to another wallet with that wallet's signed permit and Enrolment (used by the hosted approval page)
+         * @description Public and same-origin; the body carries the link's `token`. Only the wallet named when the change was started (`subscriber`, else `invalid_request`), over exactly the offered terms (`terms`). The server binds the enrolment to the subscription (its start and amount), then relays it as POST /v1/relay/subscriptions under the Idempotency-Key `checkout_<walletChangeId>_<enrolment nonce>`; the subscription moves when the enrolment is indexed. Refusals are those of GET .../reauthorisation and the relay's.
+         *
+         *     Public: no credentials.
+         */
+        post: operations["reauthoriseCheckoutWalletChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2143,6 +2231,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an invoice
+         * @description Secret API key or dashboard session; not publishable keys. Required scope: `invoices_read`.
+         */
+        get: operations["getInvoice"];
+        put?: never;
+        /**
+         * Update an invoice
+         * @description Only `metadata` may change, in any status (merged; a key sent as "" is removed): what the invoice asks for is fixed once created. Sends `invoice.updated` with `previousAttributes.metadata` when the pairs changed (nothing when not). An unknown id, or another merchant’s or mode’s, is `not_found`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `invoices_write`.
+         */
+        post: operations["updateInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invoices/{id}/send": {
         parameters: {
             query?: never;
@@ -2181,26 +2295,6 @@ export interface paths {
          *     Secret API key or dashboard session; not publishable keys. Required scope: `invoices_write`.
          */
         post: operations["voidInvoice"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/invoices/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retrieve an invoice
-         * @description Secret API key or dashboard session; not publishable keys. Required scope: `invoices_read`.
-         */
-        get: operations["getInvoice"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2396,7 +2490,13 @@ export interface paths {
          */
         get: operations["getRefund"];
         put?: never;
-        post?: never;
+        /**
+         * Update a refund
+         * @description Only `metadata` may change, in any status (merged; a key sent as "" is removed): the amount and recipient are fixed once created. Sends `refund.updated` with `previousAttributes.metadata` when the pairs changed (nothing when not). An unknown id, or another merchant’s or mode’s, is `not_found`.
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `refunds_write`.
+         */
+        post: operations["updateRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3288,7 +3388,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription changed: its plan, or its cancel at period end
-         * @description Two kinds of change send it. **A plan change** (`POST /v1/subscriptions/{id}/change-plan`) carries `planChange`, whose `status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). **A cancel at period end**: `POST /v1/subscriptions/{id}/cancel` with `atPeriodEnd: true` sets `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails`, `POST /v1/subscriptions/{id}/uncancel` clears them (no `planChange`); when `cancelAt` comes, `subscription.cancelled` follows and nothing is charged. **A metadata change**: `POST /v1/subscriptions/{id}` with `metadata` (no `planChange`; nothing sent when nothing changed). In each, `previousAttributes` holds the fields of `object` the change replaced, with their values then.
+         * @description Two kinds of change send it. **A plan change** (`POST /v1/subscriptions/{id}/change-plan`) carries `planChange`, whose `status` says which: `applied` (an upgrade within the authorised amount or any change in a trial, at once; a scheduled downgrade at the start of its period, sent by the workflow before that period is charged), `scheduled` (a downgrade for the end of the period), `requires_customer_action` (above the authorised amount: nothing changes or is charged), `cancelled` (the current plan asked for again, or replaced by a new change). **A cancel at period end**: `POST /v1/subscriptions/{id}/cancel` with `atPeriodEnd: true` sets `cancelAtPeriodEnd`, `cancelAt` and `cancellationDetails`, `POST /v1/subscriptions/{id}/uncancel` clears them (no `planChange`); when `cancelAt` comes, `subscription.cancelled` follows and nothing is charged. **A metadata change**: `POST /v1/subscriptions/{id}` with `metadata` (no `planChange`; nothing sent when nothing changed). **A move to another wallet** the customer started in the portal, once the new wallet’s enrolment is indexed: `walletChange` (`id`, `status` `applied`, `periodIndex`, `effectiveAt`: from when the new wallet is charged), `customer.walletAddress` the new wallet. In each, `previousAttributes` holds the fields of `object` the change replaced, with their values then.
          *
          *     Signed as every webhook (Standard Webhooks headers).
          */
@@ -3315,6 +3415,20 @@ export interface webhooks {
                             object: components["schemas"]["Subscription"];
                             /** @description Present when the change is a plan change. */
                             planChange?: components["schemas"]["SubscriptionPlanChange"];
+                            /** @description Present when the change is a move to another wallet. */
+                            walletChange?: {
+                                /** @description The wallet change (`swc_...`). */
+                                id: string;
+                                /** @constant */
+                                status: "applied";
+                                /** @description The first period charged to the new wallet. */
+                                periodIndex: number;
+                                /**
+                                 * Format: date-time
+                                 * @description That period’s start.
+                                 */
+                                effectiveAt: string;
+                            };
                             /** @description The fields of `object` before this change, with their values then. */
                             previousAttributes: Record<string, never>;
                         };
@@ -3487,6 +3601,180 @@ export interface webhooks {
                         livemode: boolean;
                         data: {
                             object: components["schemas"]["BillingPortalSession"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An invoice's metadata changed
+         * @description By `POST /v1/invoices/{id}` when the pairs changed (nothing is sent when they did not). `previousAttributes.metadata` is the metadata before.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "invoice.updated";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["Invoice"];
+                            /** @description The fields of `object` before this change, with their values then. */
+                            previousAttributes: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund's metadata changed
+         * @description By `POST /v1/refunds/{id}` when the pairs changed (nothing is sent when they did not). `previousAttributes.metadata` is the metadata before.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "refund.updated";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["Refund"];
+                            /** @description The fields of `object` before this change, with their values then. */
+                            previousAttributes: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer changed
+         * @description The merchant changed the customer's metadata (`POST /v1/customers/{id}`; a call that changes nothing sends nothing), or the customer moved their subscription to another wallet in the portal and the customer's wallet moved with it (sent after that subscription's `subscription.updated`). `previousAttributes` holds the fields of `object` the change replaced (`metadata` or `walletAddress`), with their values then.
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "customer.updated";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: components["schemas"]["Customer"];
+                            /** @description The fields of `object` before this change, with their values then. */
+                            previousAttributes: Record<string, never>;
                         };
                     };
                 };
@@ -4389,7 +4677,7 @@ export interface components {
             failureCode: string | null;
             failureReason: string | null;
         };
-        /** @description What the approval page asks the subscribing wallet to sign: a new enrolment for the new plan's amount on the subscription's chain, starting at its next period, which replaces the current enrolment (then cancelled on chain). `planId`, `planName` and `terms.amount` are the new plan's. */
+        /** @description What the approval page asks `subscriber` to sign: a new enrolment on the subscription's chain, starting at its next period, which replaces the current enrolment (then cancelled on chain). For an upgrade, `planId`, `planName` and `terms.amount` are the new plan's; for a wallet change, the plan stays and `terms.amount` is the current authorised amount. */
         CheckoutReauthorisationOfferInput: {
             /** @constant */
             object: "checkout_reauthorisation_offer";
@@ -4439,13 +4727,23 @@ export interface components {
                 /** @description How many charged periods are discounted; null: every one. */
                 periods: number | null;
             } | null;
-            planChangeId: string;
+            /**
+             * @description `plan_change`: an upgrade above the authorised amount; `wallet_change`: the subscription moves to another wallet.
+             * @enum {string}
+             */
+            kind: "plan_change" | "wallet_change";
+            /** @description The upgrade’s plan change (null for a wallet change). */
+            planChangeId: string | null;
+            /** @description The wallet change (null for an upgrade). */
+            walletChangeId: string | null;
             subscriptionId: string;
             /** @description The plan the subscription is on now. */
             fromPlanName: string;
             /** @description What a period charges now (before a discount), base units. */
             fromAmount: string;
-            /** @description The subscribing wallet: the only one whose signature is accepted. */
+            /** @description The wallet the subscription charges now. */
+            currentSubscriber: string;
+            /** @description The only wallet whose signature is accepted: the subscribing wallet for an upgrade, the wallet the customer named for a wallet change. */
             subscriber: string;
             /**
              * Format: date-time
@@ -4456,7 +4754,9 @@ export interface components {
         CheckoutReauthorisationInput: {
             /** @constant */
             object: "checkout_reauthorisation";
-            planChangeId: string;
+            /** @description The change approved: its plan change id, or its wallet change id. */
+            id: string;
+            planChangeId: string | null;
             /** @description The enrolment nonce signed. */
             nonce: string;
             chainId: number;
@@ -4471,6 +4771,40 @@ export interface components {
             /** @description When failed: a refusal code (docs/events.md "Refusal codes", e.g. `payer_blacklisted`, `token_paused`, `insufficient_funds`), else the contract error name, `Reverted` or `NonceConsumed`. The hosted page shows the payer one sentence per refusal code. */
             failureCode: string | null;
             failureReason: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "checkout_reauthorisation_status",
+         *       "id": "swc_01JD8ZX0000000000000000001",
+         *       "kind": "wallet_change",
+         *       "subscriptionId": "sub_01JD8ZX0000000000000000001",
+         *       "status": "submitted",
+         *       "subscriber": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+         *       "firstChargeAt": "2027-01-10T14:02:00.000Z",
+         *       "appliedAt": null
+         *     }
+         */
+        CheckoutReauthorisationStatusInput: {
+            /** @constant */
+            object: "checkout_reauthorisation_status";
+            /** @description The plan change id, or the wallet change id. */
+            id: string;
+            /**
+             * @description `plan_change`: an upgrade above the authorised amount; `wallet_change`: the subscription moves to another wallet.
+             * @enum {string}
+             */
+            kind: "plan_change" | "wallet_change";
+            subscriptionId: string;
+            /**
+             * @description `pending`: nothing signed yet (or a signature that could not be applied: sign again); `submitted`: the signed enrolment was relayed and is bound to `firstChargeAt`, waiting to be indexed; `applied`: the subscription charges through it; `cancelled`: the change was withdrawn (an enrolment signed for it is cancelled on chain when indexed).
+             * @enum {string}
+             */
+            status: "pending" | "submitted" | "applied" | "cancelled";
+            /** @description The wallet that signs (or signed) the replacement enrolment. */
+            subscriber: string;
+            /** @description The period the signed enrolment is bound to (null before a signature). */
+            firstChargeAt: string | null;
+            appliedAt: string | null;
         };
         MeteredPriceInput: {
             /** @constant */
@@ -4750,7 +5084,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDeliveryInput"] | null;
         };
@@ -5402,6 +5736,8 @@ export interface components {
             number: string;
             customerName: string | null;
             customerEmail: string | null;
+            /** @description The customer the invoice was created for (`customerId` at creation), else null. */
+            customerId: string | null;
             currency: string;
             lineItems: components["schemas"]["InvoiceLineItemInput"][];
             /** @description Sum of quantity x unitAmount over the line items (integer arithmetic). */
@@ -6826,7 +7162,7 @@ export interface components {
             failureCode: string | null;
             failureReason: string | null;
         };
-        /** @description What the approval page asks the subscribing wallet to sign: a new enrolment for the new plan's amount on the subscription's chain, starting at its next period, which replaces the current enrolment (then cancelled on chain). `planId`, `planName` and `terms.amount` are the new plan's. */
+        /** @description What the approval page asks `subscriber` to sign: a new enrolment on the subscription's chain, starting at its next period, which replaces the current enrolment (then cancelled on chain). For an upgrade, `planId`, `planName` and `terms.amount` are the new plan's; for a wallet change, the plan stays and `terms.amount` is the current authorised amount. */
         CheckoutReauthorisationOffer: {
             /** @constant */
             object: "checkout_reauthorisation_offer";
@@ -6876,13 +7212,23 @@ export interface components {
                 /** @description How many charged periods are discounted; null: every one. */
                 periods: number | null;
             } | null;
-            planChangeId: string;
+            /**
+             * @description `plan_change`: an upgrade above the authorised amount; `wallet_change`: the subscription moves to another wallet.
+             * @enum {string}
+             */
+            kind: "plan_change" | "wallet_change";
+            /** @description The upgrade’s plan change (null for a wallet change). */
+            planChangeId: string | null;
+            /** @description The wallet change (null for an upgrade). */
+            walletChangeId: string | null;
             subscriptionId: string;
             /** @description The plan the subscription is on now. */
             fromPlanName: string;
             /** @description What a period charges now (before a discount), base units. */
             fromAmount: string;
-            /** @description The subscribing wallet: the only one whose signature is accepted. */
+            /** @description The wallet the subscription charges now. */
+            currentSubscriber: string;
+            /** @description The only wallet whose signature is accepted: the subscribing wallet for an upgrade, the wallet the customer named for a wallet change. */
             subscriber: string;
             /**
              * Format: date-time
@@ -6893,7 +7239,9 @@ export interface components {
         CheckoutReauthorisation: {
             /** @constant */
             object: "checkout_reauthorisation";
-            planChangeId: string;
+            /** @description The change approved: its plan change id, or its wallet change id. */
+            id: string;
+            planChangeId: string | null;
             /** @description The enrolment nonce signed. */
             nonce: string;
             chainId: number;
@@ -6908,6 +7256,40 @@ export interface components {
             /** @description When failed: a refusal code (docs/events.md "Refusal codes", e.g. `payer_blacklisted`, `token_paused`, `insufficient_funds`), else the contract error name, `Reverted` or `NonceConsumed`. The hosted page shows the payer one sentence per refusal code. */
             failureCode: string | null;
             failureReason: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "checkout_reauthorisation_status",
+         *       "id": "swc_01JD8ZX0000000000000000001",
+         *       "kind": "wallet_change",
+         *       "subscriptionId": "sub_01JD8ZX0000000000000000001",
+         *       "status": "submitted",
+         *       "subscriber": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+         *       "firstChargeAt": "2027-01-10T14:02:00.000Z",
+         *       "appliedAt": null
+         *     }
+         */
+        CheckoutReauthorisationStatus: {
+            /** @constant */
+            object: "checkout_reauthorisation_status";
+            /** @description The plan change id, or the wallet change id. */
+            id: string;
+            /**
+             * @description `plan_change`: an upgrade above the authorised amount; `wallet_change`: the subscription moves to another wallet.
+             * @enum {string}
+             */
+            kind: "plan_change" | "wallet_change";
+            subscriptionId: string;
+            /**
+             * @description `pending`: nothing signed yet (or a signature that could not be applied: sign again); `submitted`: the signed enrolment was relayed and is bound to `firstChargeAt`, waiting to be indexed; `applied`: the subscription charges through it; `cancelled`: the change was withdrawn (an enrolment signed for it is cancelled on chain when indexed).
+             * @enum {string}
+             */
+            status: "pending" | "submitted" | "applied" | "cancelled";
+            /** @description The wallet that signs (or signed) the replacement enrolment. */
+            subscriber: string;
+            /** @description The period the signed enrolment is bound to (null before a signature). */
+            firstChargeAt: string | null;
+            appliedAt: string | null;
         };
         MeteredPrice: {
             /** @constant */
@@ -7187,7 +7569,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDelivery"] | null;
         };
@@ -7839,6 +8221,8 @@ export interface components {
             number: string;
             customerName: string | null;
             customerEmail: string | null;
+            /** @description The customer the invoice was created for (`customerId` at creation), else null. */
+            customerId: string | null;
             currency: string;
             lineItems: components["schemas"]["InvoiceLineItem"][];
             /** @description Sum of quantity x unitAmount over the line items (integer arithmetic). */
@@ -10864,7 +11248,7 @@ export interface operations {
                     /** @description An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery). */
                     url: string;
                     /** @description Event kinds to receive; `*` for all. */
-                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created")[];
+                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated")[];
                     /**
                      * @description Must match the mode of the key used (defaults to it); an endpoint receives events of its mode only.
                      * @enum {string}
@@ -11054,7 +11438,7 @@ export interface operations {
                      * @default webhook_endpoint.test
                      * @enum {string}
                      */
-                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created";
+                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated";
                 };
             };
         };
@@ -11208,7 +11592,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created")[];
+                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated")[];
                     /** @description Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`. */
                     forwardTo?: string;
                     /** @default  */
@@ -11340,7 +11724,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page: the id (`evt_...`) of its last object; the page starts below it. */
                 cursor?: string;
                 /** @description Only events of this exact kind. */
-                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "webhook_endpoint.test";
+                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated" | "webhook_endpoint.test";
                 /** @description An object id (`ps_...`, `sub_...`, `inv_...`, `cus_...`, `re_...`, ...): the events about that object, and the events that name it as their related object (a subscription's `subscription.charged`, the session of an invoice). */
                 objectId?: string;
                 /** @description Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances. */
@@ -12188,7 +12572,7 @@ export interface operations {
     getCheckoutPlanChangeReauthorisation: {
         parameters: {
             query: {
-                /** @description The capability from the plan change's `hostedUrl` (its `token` query parameter): good for that change only. */
+                /** @description The capability from the change's `hostedUrl` (its `token` query parameter): good for that change only. */
                 token: string;
             };
             header?: never;
@@ -12220,6 +12604,41 @@ export interface operations {
             };
         };
     };
+    getCheckoutPlanChangeStatus: {
+        parameters: {
+            query: {
+                /** @description The capability from the change's `hostedUrl` (its `token` query parameter): good for that change only. */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier (prefix `spc_`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutReauthorisationStatus"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     reauthoriseCheckoutPlanChange: {
         parameters: {
             query?: never;
@@ -12233,7 +12652,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description What the approval page posts after the wallet signed: the permit and Enrolment of the offer's exact terms, by the subscribing wallet, and the link's token. */
+        /** @description What the approval page posts after the wallet signed: the permit and Enrolment of the offer's exact terms, by the offer's `subscriber`, and the link's token. */
         requestBody: {
             content: {
                 "application/json": {
@@ -12281,7 +12700,164 @@ export interface operations {
                         /** @description The EIP-712 signature, 65 bytes as 0x-prefixed hex (r || s || v). */
                         signature: string;
                     };
-                    /** @description The capability from the plan change's `hostedUrl` (its `token` query parameter): good for that change only. */
+                    /** @description The capability from the change's `hostedUrl` (its `token` query parameter): good for that change only. */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutReauthorisation"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckoutWalletChangeReauthorisation: {
+        parameters: {
+            query: {
+                /** @description The capability from the change's `hostedUrl` (its `token` query parameter): good for that change only. */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier (prefix `swc_`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutReauthorisationOffer"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckoutWalletChangeStatus: {
+        parameters: {
+            query: {
+                /** @description The capability from the change's `hostedUrl` (its `token` query parameter): good for that change only. */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier (prefix `swc_`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutReauthorisationStatus"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reauthoriseCheckoutWalletChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier (prefix `swc_`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description What the approval page posts after the wallet signed: the permit and Enrolment of the offer's exact terms, by the offer's `subscriber`, and the link's token. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The chain to enrol on (EIP-155 id): one of the mode's configured chains. Default: the mode's first chain. The terms name that chain's USDC, and the permit and the enrolment must be signed for it (their EIP-712 domains name the chain): a signature for another chain is refused (`permit.signature` or `enrolment.signature`) before anything is sent. When the terms are those of a plan of the merchant, one of them must be offered on this chain (else `chainId` is refused). The subscription lives and is charged on this chain. */
+                    chainId?: number;
+                    /** @description The wallet that enrols; it signed both the permit and the enrolment. */
+                    subscriber: string;
+                    /** @description The enrolment terms, exactly as the subscriber signed them (EIP-712 Enrolment of SubscriptionManagerV2, domain version 2). */
+                    terms: {
+                        /** @description The token; must be the mode's configured USDC. */
+                        token: string;
+                        /** @description Payee of every charge: must be the merchant's payout address. */
+                        merchant: string;
+                        /** @description Who may charge; defaults to and must equal the service's operator for this mode. */
+                        operator?: string;
+                        /** @description Maximum charge per period, in base units. */
+                        amount: string;
+                        /** @description Period length in seconds (uint64). */
+                        period: string;
+                        /** @description Number of chargeable periods; 0 means open-ended (uint32). */
+                        periods: number;
+                        /**
+                         * @description Unix seconds; period 0 starts at max(enrolment time, trialEnd) (uint64).
+                         * @default 0
+                         */
+                        trialEnd?: string;
+                        /** @description Seconds after a period's start during which it may be charged (uint64; SubscriptionManagerV2). The platform records an enrolment only with its plan's window: period + the calendar drift, to the hour (the hosted enrolment offer names it). */
+                        chargeWindow: string;
+                    };
+                    /** @description The subscriber's EIP-2612 permit for the SubscriptionManager, signed at the nonce GET /v1/tokens/{address}/permit-nonce returns. */
+                    permit: {
+                        /** @description Allowance granted to the SubscriptionManager. */
+                        value: string;
+                        /** @description Unix seconds after which the permit is invalid. */
+                        deadline: string;
+                        /** @description The EIP-712 signature, 65 bytes as 0x-prefixed hex (r || s || v). */
+                        signature: string;
+                    };
+                    /** @description The subscriber's EIP-712 Enrolment signature over the terms. */
+                    enrolment: {
+                        /** @description Random 32-byte enrolment nonce chosen by the subscriber. */
+                        nonce: string;
+                        /** @description Unix seconds after which the enrolment signature is invalid. */
+                        deadline: string;
+                        /** @description The EIP-712 signature, 65 bytes as 0x-prefixed hex (r || s || v). */
+                        signature: string;
+                    };
+                    /** @description The capability from the change's `hostedUrl` (its `token` query parameter): good for that change only. */
                     token: string;
                 };
             };
@@ -13687,6 +14263,8 @@ export interface operations {
                     customerName?: string;
                     /** @description Required before the invoice can be sent (POST /v1/invoices/{id}/send). */
                     customerEmail?: string;
+                    /** @description The merchant's customer (`cus_...`) the invoice is for: the customer portal lists it for them. Without `customerEmail`, the customer's email is used. Another merchant's or mode's customer is `invalid_request`. */
+                    customerId?: string;
                     /**
                      * @default USDC
                      * @enum {string}
@@ -13703,6 +14281,90 @@ export interface operations {
                     /** @description Test mode only: the test clock (`clock_...`) whose time this object follows. Its expiry or due date is counted from the clock's time and passes when the clock is advanced past it; deleting the clock ends it. */
                     testClock?: string;
                     /** @description Up to 50 keys (1 to 40 characters) of string values (up to 500 characters), kept as given. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `inv_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `inv_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "order": "1234",
+                 *         "note": ""
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Merged into the stored metadata; a key sent as "" is removed. */
                     metadata?: {
                         [key: string]: string;
                     };
@@ -13772,38 +14434,6 @@ export interface operations {
                 /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
                 "Idempotency-Key"?: string;
             };
-            path: {
-                /** @description Identifier of the object (ours start with `inv_`); opaque, an unknown one is not_found. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Invoice"];
-                };
-            };
-            /** @description Default Response */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getInvoice: {
-        parameters: {
-            query?: never;
-            header?: never;
             path: {
                 /** @description Identifier of the object (ours start with `inv_`); opaque, an unknown one is not_found. */
                 id: string;
@@ -14250,6 +14880,58 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first response is replayed for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of the object (ours start with `re_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "order": "1234",
+                 *         "note": ""
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Merged into the stored metadata; a key sent as "" is removed. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
