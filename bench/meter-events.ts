@@ -7,8 +7,9 @@
 //     (generate_series, the same rows and the same rollup statement the api writes), then the p95 of
 //     GET /v1/billing/meters/{id}/event-summaries for one customer-month, by hour and by day, on a sum, a max and a
 //     unique_count meter, for a heavy customer (`--heavy-share` of all loaded events) and a typical one.
+//  3. Ingestion again for `--after-load-seconds` with those events stored (events are kept: the dedupe index grows).
 // Run: npx tsx bench/meter-events.ts [--seconds 60] [--duplicates 0.05] [--concurrency 4] [--customers 1000]
-//        [--load 10000000] [--heavy-share 0.1] [--summaries 100]
+//        [--load 10000000] [--heavy-share 0.1] [--summaries 100] [--after-load-seconds 30]
 import { issueKey } from '../src/api-keys/service.js';
 import { SCOPES } from '../src/api-keys/scopes.js';
 import { createSql } from '../src/db/client.js';
@@ -28,6 +29,7 @@ const customerCount = option('customers', 1000);
 const loadCount = option('load', 10_000_000);
 const heavyShare = option('heavy-share', 0.1);
 const summaryRuns = option('summaries', 100);
+const afterLoadSeconds = option('after-load-seconds', 30);
 const BATCH = 100;
 const LOAD_CHUNK = 500_000;
 const DAY = 86_400_000;
@@ -65,10 +67,10 @@ const percentile = (values: number[], p: number) => {
 };
 
 /** Phase 1: batches for `seconds`; identifier i carries tokens (i % 9) + 1, so the exact sum is known. */
-async function ingest() {
+async function ingest(label: string, eventName: string, seconds: number) {
   const meter = await call('POST', '/v1/billing/meters', {
-    displayName: 'Tokens',
-    eventName: 'tokens',
+    displayName: eventName,
+    eventName,
     aggregation: 'sum',
     valueKey: 'tokens',
   });
@@ -85,8 +87,8 @@ async function ingest() {
     return seed / 2 ** 31;
   };
   const event = (i: number) => ({
-    eventName: 'tokens',
-    identifier: `ev-${i}`,
+    eventName,
+    identifier: `${eventName}-${i}`,
     timestamp: new Date(now - Math.floor(((i * 7919) % (30 * 24 * 60)) * 60_000) - 60_000).toISOString(),
     payload: { customerId: customers[i % customerCount]!, tokens: String((i % 9) + 1) },
   });
@@ -120,7 +122,9 @@ async function ingest() {
       (select coalesce(sum(event_count), 0)::text from meter_usage_hourly where meter_id = ${meter.id}) as "rolledUp"
     from meter_events where meter_id = ${meter.id}`;
   const exact = stored!.n === distinct && BigInt(stored!.sum.split('.')[0]!) === expectedSum && stored!.rolledUp === String(distinct);
-  console.log(`\nIngestion: ${seconds} s, batches of ${BATCH}, ${concurrency} in flight, ${(duplicateShare * 100).toFixed(0)}% duplicates`);
+  console.log(
+    `\nIngestion ${label}: ${seconds} s, batches of ${BATCH}, ${concurrency} in flight, ${(duplicateShare * 100).toFixed(0)}% duplicates`,
+  );
   table([
     { figure: 'seconds', value: elapsed.toFixed(1) },
     { figure: 'events sent (incl. duplicates)', value: sent },
@@ -248,8 +252,10 @@ async function summaries() {
 }
 
 try {
-  if (seconds > 0) await ingest();
+  if (seconds > 0) await ingest('into an empty table', 'tokens', seconds);
   if (loadCount > 0) await summaries();
+  // The dedupe index and the tables now hold the loaded events: ingestion again, as events are kept (docs/decisions.md).
+  if (loadCount > 0 && afterLoadSeconds > 0) await ingest(`with ${loadCount} events stored`, 'tokens_later', afterLoadSeconds);
 } finally {
   api.kill('SIGTERM');
   await sql.end();
