@@ -12,6 +12,7 @@ import { PaymentsPage } from './pages/PaymentsPage.tsx';
 import { SubscriptionsPage } from './pages/SubscriptionsPage.tsx';
 import { PlansPage } from './pages/PlansPage.tsx';
 import { CouponsPage } from './pages/CouponsPage.tsx';
+import { MetersPage } from './pages/MetersPage.tsx';
 import { InvoicesPage } from './pages/InvoicesPage.tsx';
 import { RefundsPage } from './pages/RefundsPage.tsx';
 import { CustomersPage } from './pages/CustomersPage.tsx';
@@ -39,6 +40,7 @@ export const PAGES: PageDef[] = [
   { path: 'subscriptions', title: 'Subscriptions', component: SubscriptionsPage },
   { path: 'plans', title: 'Plans', component: PlansPage },
   { path: 'coupons', title: 'Coupons', component: CouponsPage },
+  { path: 'meters', title: 'Meters', component: MetersPage },
   { path: 'invoices', title: 'Invoices', component: InvoicesPage },
   { path: 'refunds', title: 'Refunds', component: RefundsPage },
   { path: 'customers', title: 'Customers', component: CustomersPage },

@@ -56,3 +56,7 @@ export const RECIPIENT_REASONS: Record<RecipientSource, string> = {
   merchant_specified: 'the address you named',
   customer_claimed: 'the address the customer gave',
 };
+/** A billing meter (GET /v1/billing/meters). */
+export type Meter = Schemas['BillingMeter'];
+/** A meter's aggregation of one customer's usage over one window (GET /v1/billing/meters/{id}/event-summaries). */
+export type MeterSummary = Schemas['BillingMeterEventSummary'];

@@ -3,6 +3,8 @@
 // aggregation's summary by day and by hour, and scoping to one merchant and mode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCustomer } from '../../src/customers/repo.js';
+import { aggregateExactUsage } from '../../src/billing-meters/repo.js';
+import type { MeterAggregation } from '../../src/billing-meters/schemas.js';
 import { newId } from '../../src/ids.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
@@ -349,12 +351,14 @@ describe('event summaries', () => {
     return meter;
   }
 
-  const expected: Record<string, { hour: string[]; day: string[]; total: string }> = {
-    sum: { hour: ['6.5', '1', '3'], day: ['7.5', '3'], total: '10.5' },
-    count: { hour: ['2', '1', '1'], day: ['3', '1'], total: '4' },
-    max: { hour: ['4', '1', '3'], day: ['4', '3'], total: '4' },
-    last: { hour: ['4', '1', '3'], day: ['1', '3'], total: '3' },
-    unique_count: { hour: ['2', '1', '1'], day: ['2', '1'], total: '3' },
+  // `exact`: the period close's reading between instants that are not whole hours (01:30 to day 1 00:35: bob, alice
+  // at 02:05 and carol), whole hours from the rollup and the edges from the events.
+  const expected: Record<string, { hour: string[]; day: string[]; total: string; exact: string }> = {
+    sum: { hour: ['6.5', '1', '3'], day: ['7.5', '3'], total: '10.5', exact: '8' },
+    count: { hour: ['2', '1', '1'], day: ['3', '1'], total: '4', exact: '3' },
+    max: { hour: ['4', '1', '3'], day: ['4', '3'], total: '4', exact: '4' },
+    last: { hour: ['4', '1', '3'], day: ['1', '3'], total: '3', exact: '3' },
+    unique_count: { hour: ['2', '1', '1'], day: ['2', '1'], total: '3', exact: '3' },
   };
 
   for (const [aggregation, want] of Object.entries(expected)) {
@@ -374,6 +378,19 @@ describe('event summaries', () => {
       // A window boundary is exclusive at the end: [hour 1, hour 2) holds the first two events only.
       const narrow = await summaries(meter.id, { startTime: at(HOUR), endTime: at(2 * HOUR) });
       expect(narrow.json().data.map((s: { aggregatedValue: string }) => s.aggregatedValue)).toEqual([want.hour[0]]);
+      const stored = { id: meter.id, aggregation: aggregation as MeterAggregation };
+      expect(
+        await aggregateExactUsage(db.sql, stored, customerId, {
+          start: new Date(at(HOUR + 30 * 60_000)),
+          end: new Date(at(DAY + 35 * 60_000)),
+        }),
+      ).toBe(want.exact);
+      // Inside one hour only (no whole hour in the range): the events alone, 01:15 to 01:55 holds bob's 4.
+      const oneHour = await aggregateExactUsage(db.sql, stored, customerId, {
+        start: new Date(at(HOUR + 15 * 60_000)),
+        end: new Date(at(HOUR + 55 * 60_000)),
+      });
+      expect(oneHour).toBe(aggregation === 'count' || aggregation === 'unique_count' ? '1' : '4');
     });
   }
 

@@ -587,6 +587,116 @@ describe('journeys', () => {
     expect((await apiCall('GET', `/v1/subscriptions/${subscriptionId}`, merchant.secretKey)).body.discount).toBeNull();
   });
 
+  it("creates a meter, charts a customer's usage sent through the API by day and by hour, renames, deactivates and reactivates it", async () => {
+    await open('Meters');
+    const create = page.getByRole('form', { name: 'Create a meter' });
+    await create.getByLabel('Display name').fill('API calls');
+    await create.getByLabel('Event name').fill('api_calls');
+    await create.getByLabel('Aggregation').selectOption('sum');
+    await create.getByLabel('Value key').fill('calls');
+    await create.getByRole('button', { name: 'Create meter' }).click();
+    await page.getByRole('status').filter({ hasText: 'Meter “API calls” created for the event name api_calls.' }).waitFor();
+    const table = page.getByRole('table', { name: 'Meters' });
+    const row = table.getByRole('row').filter({ hasText: 'api_calls' });
+    expect(await row.locator('td[data-label="Status"]').textContent()).toBe('active');
+    const meterId = (await row.locator('td[data-label="Id"] code').textContent())!;
+    expect(meterId).toMatch(/^mtr_/);
+
+    // Usage sent as a merchant's server would: three events yesterday (UTC), one the day before, one duplicate.
+    const [customer] = await db.sql<{ id: string }[]>`
+      select id from customers where merchant_id = ${merchant.merchantId} and livemode = false and wallet_address = ${`0x${(0xd00).toString(16).padStart(40, '0')}`}`;
+    const today = new Date();
+    const day = (back: number, time: string) => {
+      const d = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - back));
+      return `${d.toISOString().slice(0, 10)}T${time}Z`;
+    };
+    const event = (identifier: string, timestamp: string, calls: string) => ({
+      eventName: 'api_calls',
+      identifier,
+      timestamp,
+      payload: { customerId: customer!.id, calls },
+    });
+    const sent = await apiCall('POST', '/v1/billing/meter-events/batch', merchant.secretKey, {
+      events: [
+        event('dash-1', day(1, '01:10:00'), '2.5'),
+        event('dash-2', day(1, '01:50:00'), '4'),
+        event('dash-3', day(1, '02:05:00'), '1'),
+        event('dash-4', day(2, '10:00:00'), '1.5'),
+        event('dash-2', day(1, '01:50:00'), '4'),
+      ],
+    });
+    expect(sent.body).toMatchObject({ accepted: 4, duplicates: 1, refused: 0 });
+
+    const usage = page.getByRole('form', { name: 'Usage' });
+    await usage.getByLabel('Meter', { exact: true }).selectOption({ label: 'API calls (api_calls)' });
+    await usage.getByLabel('Customer', { exact: true }).selectOption(customer!.id);
+    await usage.getByLabel('Window').selectOption('day');
+    await usage.getByRole('button', { name: 'Show usage' }).click();
+    const chart = page.getByTestId('usage-chart');
+    await chart.getByRole('table', { name: 'Usage by day' }).waitFor();
+    expect(await chart.getByTestId('usage-total').textContent()).toBe('9');
+    const rows = async (name: string) =>
+      chart
+        .getByRole('table', { name })
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(await rows('Usage by day')).toEqual([
+      [day(2, '').slice(0, 10), '1.5'],
+      [day(1, '').slice(0, 10), '7.5'],
+    ]);
+    // One bar per day with usage (recharts draws no rectangle for a zero).
+    await chart.locator('.recharts-bar-rectangle path').first().waitFor();
+    expect(await chart.locator('.recharts-bar-rectangle path').count()).toBe(2);
+
+    await usage.getByLabel('Window').selectOption('hour');
+    await usage.getByRole('button', { name: 'Show usage' }).click();
+    await chart.getByRole('table', { name: 'Usage by hour' }).waitFor();
+    expect(await rows('Usage by hour')).toEqual([
+      [`${day(2, '').slice(0, 10)} 10:00`, '1.5'],
+      [`${day(1, '').slice(0, 10)} 01:00`, '6.5'],
+      [`${day(1, '').slice(0, 10)} 02:00`, '1'],
+    ]);
+    expect(await chart.getByTestId('usage-total').textContent()).toBe('9');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-meter-usage.png`, fullPage: true });
+    // Readable on a phone: nothing sticks out of a 390 px viewport with the chart and its table shown.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await chart.locator('.recharts-bar-rectangle path').first().waitFor();
+    expect(await horizontalOverflow(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-meter-usage-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Rename: only the display name is offered.
+    await row.getByRole('button', { name: 'Edit API calls' }).click();
+    const edit = page.getByRole('form', { name: 'Edit “API calls”' });
+    expect(await edit.locator('input').count()).toBe(1);
+    await edit.getByLabel('Display name').fill('API requests');
+    await edit.getByRole('button', { name: 'Save meter' }).click();
+    await page.getByRole('status').filter({ hasText: 'Meter renamed to “API requests”.' }).waitFor();
+    const renamed = table.getByRole('row').filter({ hasText: meterId });
+    await renamed.getByText('API requests').waitFor();
+    expect(await renamed.locator('td[data-label="Counts"]').textContent()).toBe('Sum of the values in calls');
+    // The actions column fits at 1280 px (no sideways scroll hiding Deactivate).
+    expect(await table.evaluate((element) => element.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
+
+    // Deactivate asks first; then the API refuses the meter's events, and Reactivate takes them again.
+    await renamed.getByRole('button', { name: 'Deactivate API requests' }).click();
+    await renamed.getByRole('button', { name: 'Deactivate', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Meter “API requests” deactivated.' }).waitFor();
+    await renamed.locator('td[data-label="Status"]').getByText('inactive').waitFor();
+    const refused = await apiCall('POST', '/v1/billing/meter-events', merchant.secretKey, event('dash-5', day(1, '03:00:00'), '1'));
+    expect(refused.status).toBe(400);
+    await renamed.getByRole('button', { name: 'Reactivate API requests' }).click();
+    await page.getByRole('status').filter({ hasText: 'Meter “API requests” reactivated.' }).waitFor();
+    await renamed.locator('td[data-label="Status"]').getByText('active', { exact: true }).waitFor();
+    expect((await apiCall('POST', '/v1/billing/meter-events', merchant.secretKey, event('dash-5', day(1, '03:00:00'), '1'))).status).toBe(
+      200,
+    );
+    expect((await apiCall('GET', `/v1/billing/meters/${meterId}`, merchant.secretKey)).body).toMatchObject({
+      displayName: 'API requests',
+      status: 'active',
+    });
+  });
+
   it('saves the agent configuration and approves a proposed escrow job', async () => {
     await open('Agents');
     await page.getByLabel('Recovery', { exact: true }).check();
@@ -1246,6 +1356,7 @@ describe('screenshots', () => {
     'Subscriptions',
     'Plans',
     'Coupons',
+    'Meters',
     'Invoices',
     'Refunds',
     'Customers',
