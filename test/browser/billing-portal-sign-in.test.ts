@@ -4,22 +4,18 @@
 // signs in and sees its subscription; a wallet with no subscription of that merchant is refused and sees nothing;
 // the first sign-in's message and signature, sent again, are refused (the nonce is used). No refusal opens a session.
 // Screenshots go to .data/screenshots/ (git-ignored).
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainSettings } from '../../src/chain/config.js';
-import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { onSubscriptionCreatedOnChain } from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
-import { devChainSettings } from '../../tools/dev/chain/settings.js';
-import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { launchBrowser } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
-import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { type SeededMerchant, type TestApp } from '../support/app.js';
+import { type TestDatabase } from '../support/db.js';
+import { newPayer, type TestChain } from '../support/subscriptions.js';
+import { type DevServerWorker } from '../support/temporal.js';
 import { openWalletPage, type TestWalletLog } from '../support/test-wallet.js';
 import { until } from '../support/until.js';
+import { startSubscriptionBrowserStack, type SubscriptionBrowserStack } from '../support/subscription-browser-stack.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const PHONE = { width: 390, height: 844 };
@@ -28,34 +24,20 @@ const SCREENSHOT_DIR = '.data/screenshots';
 
 let db: TestDatabase;
 let chain: TestChain;
-let settings: ChainSettings;
 let temporal: DevServerWorker;
 let t: TestApp;
 let merchant: SeededMerchant;
 let baseUrl: string;
 let context: BrowserContext;
-let userDataDir: string;
+let stack: SubscriptionBrowserStack;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  chain = await startTestChain(db.sql);
-  settings = devChainSettings({ ...chain.deployed, rpcUrl: chain.anvil.rpcUrl, startBlock: chain.deployed.deployBlock });
-  temporal = await startDevServerWorker(db.sql, { chain: { test: settings }, subscriptionChain: chain.subscriptionChain });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  merchant = await seedMerchant(db.sql, 'Acme Cloud');
-  await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
-  await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
-  ({ context, userDataDir } = await launchBrowser());
+  stack = await startSubscriptionBrowserStack({ merchantName: 'Acme Cloud', allContracts: true });
+  ({ db, chain, temporal, t, merchant, baseUrl, context } = stack);
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
-  await t?.close();
-  await temporal?.stop();
-  await chain?.stop();
-  await db?.drop();
+  await stack?.stop();
 });
 
 const auth = () => ({ authorization: `Bearer ${merchant.secretKey}` });

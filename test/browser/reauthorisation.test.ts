@@ -2,63 +2,38 @@
 // test/browser/checkout.test.ts for the wallet emulation): the real app listening on 127.0.0.1, the real worker on the
 // Temporal dev server (it charges, relays and cancels on chain), a private anvil with the real USDC. The indexer's part,
 // the SubscriptionCreated log of the relayed enrolment, is handed to its entry point as the renewal test does.
-import { rm } from 'node:fs/promises';
 import type { BrowserContext } from 'playwright-core';
 import { parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionManagerAbi, subscriptionManagerV2Abi } from '../../src/chain/generated/contracts.js';
-import { type ChainSettings } from '../../src/chain/config.js';
-import { devChainSettings } from '../../tools/dev/chain/settings.js';
-import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
-import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { onSubscriptionCreatedOnChain, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
-import { launchBrowser } from '../support/browser.js';
 import { openWalletPage } from '../support/test-wallet.js';
-import { createTestApp, seedMerchant, type SeededMerchant, type TestApp } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
-import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { type SeededMerchant, type TestApp } from '../support/app.js';
+import { type TestDatabase } from '../support/db.js';
+import { newPayer, type TestChain } from '../support/subscriptions.js';
+import { type DevServerWorker } from '../support/temporal.js';
 import { until } from '../support/until.js';
+import { startSubscriptionBrowserStack, type SubscriptionBrowserStack } from '../support/subscription-browser-stack.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 
 let db: TestDatabase;
 let chain: TestChain;
-let settings: ChainSettings;
 let temporal: DevServerWorker;
 let t: TestApp;
 let merchant: SeededMerchant;
 let baseUrl: string;
 let context: BrowserContext;
-let userDataDir: string;
+let stack: SubscriptionBrowserStack;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  chain = await startTestChain(db.sql);
-  settings = devChainSettings({
-    rpcUrl: chain.anvil.rpcUrl,
-    chainId: chain.anvil.chainId,
-    token: chain.deployed.token,
-    subscriptionManager: chain.deployed.subscriptionManager,
-    escrow: chain.deployed.escrow,
-  });
-  temporal = await startDevServerWorker(db.sql, { chain: { test: settings }, subscriptionChain: chain.subscriptionChain });
-  t = await createTestApp(db.sql, { temporal: temporal.client, taskQueue: temporal.taskQueue, chain: { test: settings } });
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  merchant = await seedMerchant(db.sql, 'Browser upgrades');
-  await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
-  await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
-  ({ context, userDataDir } = await launchBrowser());
+  stack = await startSubscriptionBrowserStack({ merchantName: 'Browser upgrades' });
+  ({ db, chain, temporal, t, merchant, baseUrl, context } = stack);
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
-  await t?.close();
-  await temporal?.stop();
-  await chain?.stop();
-  await db?.drop();
+  await stack?.stop();
 });
 
 describe('approving an upgrade above the authorised amount in headless Chromium', () => {
