@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChainSettings } from '../../src/chain/config.js';
 import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
 import { createPlanService } from '../../src/subscription-plans/service.js';
+import { findCustomerIdByWallet } from '../../src/billing-portal/repo.js';
+import { startWalletChange } from '../../src/subscription-plan-changes/wallet-change.js';
 import { onSubscriptionCreatedOnChain } from '../../src/subscriptions/chain-events.js';
+import { findSubscriptionById } from '../../src/subscriptions/repo.js';
 import { onChainPeriodSecondsV2, periodStart } from '../../src/subscriptions/periods.js';
 import { devChainSettings } from '../../tools/dev/chain/settings.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
@@ -15,6 +18,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { signEnrolmentBody } from '../support/enrolment-signing.js';
 import { newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
 import { startDevServerWorker, type DevServerWorker } from '../support/temporal.js';
+import { until } from '../support/until.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
@@ -170,5 +174,74 @@ describe('the hosted approval of an upgrade above the authorised amount', () => 
     // The merchant cancels the waiting change (the current plan again): the link stops.
     await change(a.subscriptionId, plans.basic);
     expectEnvelope(await offer(linkA.id, linkA.token), 403, 'session_invalid_state', 'token');
+  });
+
+  it('the wallet-move link: only the wallet the customer named signs it; the old wallet and a stranger are refused and nothing is bound', async () => {
+    // The previous test's relayed enrolment is sent from the account this test enrols with: its transaction first.
+    await until(
+      async () =>
+        (await db.sql<{ n: number }[]>`select count(*)::int as n from relay_submissions where status in ('pending', 'submitted')`)[0]!.n,
+      (inFlight) => inFlight === 0,
+      'the relayed enrolments settled',
+    );
+    const a = await enrol();
+    const b = await enrol();
+    const scope = { merchantId: merchant.merchantId, livemode: false };
+    const newWallet = newPayer();
+    // The customer starts the move in the portal (POST /billing-portal/api/subscriptions/{id}/wallet-change).
+    const start = async (subscriptionId: string, wallet: string) =>
+      startWalletChange(db.sql, scope, (await findSubscriptionById(db.sql, subscriptionId))!, wallet, {
+        publicBaseUrl: 'http://localhost',
+        otherCustomerOf: (w) => findCustomerIdByWallet(db.sql, scope, w),
+      });
+    const moveA = await start(a.subscriptionId, newWallet.address);
+    const moveB = await start(b.subscriptionId, newPayer().address);
+
+    const offer = (id: string, token: string) =>
+      t.app.inject({ method: 'GET', url: `/checkout/wallet-changes/${id}/reauthorisation?token=${token}` });
+    expectEnvelope(await offer(moveA.id, moveB.token), 404, 'not_found', 'token');
+    // A wallet move's id is not a plan change's: the other path does not open it.
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/checkout/plan-changes/${moveA.id}/reauthorisation?token=${moveA.token}` })).statusCode,
+    ).not.toBe(200);
+    const offered = await offer(moveA.id, moveA.token);
+    expect(offered.statusCode, offered.body).toBe(200);
+    const body = offered.json();
+    expect(body).toMatchObject({ subscriptionId: a.subscriptionId, subscriber: newWallet.address, terms: { amount: USDC(10).toString() } });
+
+    const signing = {
+      permit: { client: chain.pub, token: chain.deployed.token },
+      enrolment: { client: chain.pub, token: chain.deployed.token },
+    };
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    const submit = (payload: object) => t.app.inject({ method: 'POST', url: `/checkout/wallet-changes/${moveA.id}/reauthorise`, payload });
+    const bound = async () =>
+      (
+        await db.sql<
+          { periodIndex: number | null }[]
+        >`select period_index as "periodIndex" from subscription_reauthorisations where id = ${moveA.id}`
+      )[0]!;
+    // The wallet the subscription charges today, over the exact terms: not the one named, refused.
+    expectEnvelope(
+      await submit({ ...(await signEnrolmentBody(body, a.payer, signing, deadline)), token: moveA.token }),
+      400,
+      'invalid_request',
+      'subscriber',
+    );
+    // A stranger over the exact terms: refused.
+    expectEnvelope(
+      await submit({ ...(await signEnrolmentBody(body, newPayer(), signing, deadline)), token: moveA.token }),
+      400,
+      'invalid_request',
+      'subscriber',
+    );
+    // The named wallet under another move's token: the same 404 as any wrong link.
+    const signed = await signEnrolmentBody(body, newWallet, signing, deadline);
+    expectEnvelope(await submit({ ...signed, token: moveB.token }), 404, 'not_found', 'token');
+    expect(await bound()).toEqual({ periodIndex: null });
+
+    const accepted = await submit({ ...signed, token: moveA.token });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(await bound()).toEqual({ periodIndex: 1 });
   });
 });
