@@ -24,6 +24,7 @@ export type PortalConfigurationRow = {
   cancellationReasons: CancellationFeedback[];
   planIds: string[];
   promotionCodes: boolean;
+  walletChanges: boolean;
   updatedAt: Date;
 };
 
@@ -33,7 +34,8 @@ const sessionColumns = (db: Db) =>
 
 const configurationColumns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, cancel_mode as "cancelMode", cancellation_reasons as "cancellationReasons",
-     plan_ids as "planIds", promotion_codes as "promotionCodes", updated_at as "updatedAt"`;
+     plan_ids as "planIds", promotion_codes as "promotionCodes", wallet_changes as "walletChanges",
+     updated_at as "updatedAt"`;
 
 export async function insertSession(
   db: Db,
@@ -63,12 +65,14 @@ export async function findConfiguration(db: Db, scope: MerchantScope): Promise<P
 
 export async function upsertConfiguration(db: Db, config: Omit<PortalConfigurationRow, 'updatedAt'>): Promise<PortalConfigurationRow> {
   const [row] = await db<PortalConfigurationRow[]>`
-    insert into billing_portal_configurations (id, merchant_id, livemode, cancel_mode, cancellation_reasons, plan_ids, promotion_codes)
+    insert into billing_portal_configurations
+      (id, merchant_id, livemode, cancel_mode, cancellation_reasons, plan_ids, promotion_codes, wallet_changes)
     values (${config.id}, ${config.merchantId}, ${config.livemode}, ${config.cancelMode}, ${config.cancellationReasons},
-            ${config.planIds}, ${config.promotionCodes})
+            ${config.planIds}, ${config.promotionCodes}, ${config.walletChanges})
     on conflict (merchant_id, livemode) do update set
       cancel_mode = excluded.cancel_mode, cancellation_reasons = excluded.cancellation_reasons,
-      plan_ids = excluded.plan_ids, promotion_codes = excluded.promotion_codes, updated_at = now()
+      plan_ids = excluded.plan_ids, promotion_codes = excluded.promotion_codes,
+      wallet_changes = excluded.wallet_changes, updated_at = now()
     returning ${configurationColumns(db)}`;
   return row!;
 }

@@ -53,6 +53,7 @@ const configurationExample = {
   cancel: { mode: 'at_period_end', reasons: ['too_expensive', 'unused', 'other'] },
   planSwitching: { planIds: ['plan_01JD8ZX0000000000000000001', 'plan_01JD8ZX0000000000000000002'] },
   promotionCodes: false,
+  walletChanges: true,
   livemode: false,
   updatedAt: '2026-12-10T14:02:00.000Z',
 };
@@ -71,6 +72,12 @@ const planIdsField = z
   .max(50)
   .describe('The plans a customer may switch between (their subscription must be on one of them); empty: plan switching is off.');
 
+const walletChangesField = z
+  .boolean()
+  .describe(
+    'Whether the customer may move a subscription to another wallet, which then signs its own enrolment for the same terms (default true).',
+  );
+
 export const portalConfiguration = z
   .object({
     id: z.string().nullable().describe('Prefix `bpc_`; null while the merchant has not changed the defaults.'),
@@ -78,6 +85,7 @@ export const portalConfiguration = z
     cancel: z.object({ mode: cancelModeField, reasons: reasonsField }),
     planSwitching: z.object({ planIds: planIdsField }),
     promotionCodes: z.boolean().describe('Whether the customer may apply a promotion code to a subscription (default false).'),
+    walletChanges: walletChangesField,
     livemode: z.boolean(),
     updatedAt: timestamp.nullable(),
   })
@@ -88,6 +96,7 @@ export const updatePortalConfigurationBody = z
     cancel: z.object({ mode: cancelModeField.optional(), reasons: reasonsField.optional() }).strict().optional(),
     planSwitching: z.object({ planIds: planIdsField }).strict().optional(),
     promotionCodes: z.boolean().optional(),
+    walletChanges: z.boolean().optional(),
   })
   .strict()
   .meta({
@@ -96,6 +105,7 @@ export const updatePortalConfigurationBody = z
         cancel: { mode: 'at_period_end', reasons: ['too_expensive', 'unused', 'other'] },
         planSwitching: { planIds: ['plan_01JD8ZX0000000000000000001', 'plan_01JD8ZX0000000000000000002'] },
         promotionCodes: true,
+        walletChanges: false,
       },
     ],
   });

@@ -85,6 +85,7 @@ const DEFAULTS = {
   cancellationReasons: [...CANCELLATION_FEEDBACK],
   planIds: [],
   promotionCodes: false,
+  walletChanges: true,
 } as const;
 
 /** A stranger's subscription is as unknown as one that does not exist. */
@@ -107,6 +108,7 @@ function renderConfiguration(scope: MerchantScope, row: repo.PortalConfiguration
     cancel: { mode: c.cancelMode, reasons: [...c.cancellationReasons] },
     planSwitching: { planIds: [...c.planIds] },
     promotionCodes: c.promotionCodes,
+    walletChanges: c.walletChanges,
     livemode: scope.livemode,
     updatedAt: row?.updatedAt.toISOString() ?? null,
   };
@@ -191,6 +193,7 @@ export function createBillingPortalService({
         cancellationReasons: [...new Set(input.cancel?.reasons ?? current.cancel.reasons)],
         planIds: [...new Set(planIds)],
         promotionCodes: input.promotionCodes ?? current.promotionCodes,
+        walletChanges: input.walletChanges ?? current.walletChanges,
       });
       return renderConfiguration(scope, row);
     },
@@ -305,6 +308,8 @@ export function createBillingPortalService({
     async startWalletChange(session: repo.PortalSessionRow, id: string, walletAddress: string): Promise<PortalSubscription> {
       const row = await ownSubscription(session, id);
       const scope = scopeOf(session);
+      if (!(await configurationOf(scope)).walletChanges)
+        throw new PermissionDeniedError('This portal does not move subscriptions to another wallet.');
       await startWalletChange(sql, scope, row, walletAddress, {
         publicBaseUrl,
         otherCustomerOf: (wallet) => repo.findCustomerIdByWallet(sql, scope, wallet),

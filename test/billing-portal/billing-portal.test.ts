@@ -317,6 +317,21 @@ describe('the portal', () => {
     expect((await portal('POST', `/subscriptions/${subscriptionId}/wallet-change/cancel`, token, {})).statusCode).toBe(403);
     // Nothing moved.
     expect((await api('GET', `/v1/subscriptions/${subscriptionId}`)).json().customer.walletAddress).toBe(ownWallet);
+    // The merchant turns moves off: the portal says so and records nothing; on again, the customer may.
+    expect((await configure({ walletChanges: false })).walletChanges).toBe(false);
+    expect((await portal('GET', '/session', token)).json().configuration.walletChanges).toBe(false);
+    const refused = await move(`0x${'ef'.repeat(20)}`);
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json().error.code).toBe('permission_denied');
+    expect(
+      Number(
+        (
+          await db.sql<{ n: string }[]>`select count(*) as n from subscription_reauthorisations where subscription_id = ${subscriptionId}`
+        )[0]!.n,
+      ),
+    ).toBe(2);
+    await configure({ walletChanges: true });
+    expect((await move(`0x${'ef'.repeat(20)}`)).statusCode).toBe(200);
   });
 
   it("refuses a stranger's subscription as not_found and changes nothing", async () => {
@@ -484,6 +499,7 @@ describe('portal configuration', () => {
       object: 'billing_portal.configuration',
       cancel: { mode: 'at_period_end' },
       promotionCodes: false,
+      walletChanges: true,
     });
     expect(defaults.cancel.reasons).toContain('too_expensive');
     const updated = await configure({ promotionCodes: true }, fresh.secretKey);

@@ -266,7 +266,7 @@ function start(token: string): void {
       const change = switchPanel(item);
       if (change) panels.push(change);
       if (state.configuration.promotionCodes) panels.push(promotionPanel(item));
-      if (!waitingMove) panels.push(walletPanel(item));
+      if (!waitingMove && state.configuration.walletChanges) panels.push(walletPanel(item));
     }
     if (actions.childElementCount > 0) box.append(actions);
     box.append(...panels);

@@ -53,6 +53,7 @@ export type PortalState = {
     cancel: { mode: CancelMode; reasons: string[] };
     planSwitching: { planIds: string[] };
     promotionCodes: boolean;
+    walletChanges: boolean;
   };
   plans: PortalPlan[];
 };

@@ -5695,6 +5695,7 @@ export interface components {
          *         ]
          *       },
          *       "promotionCodes": false,
+         *       "walletChanges": true,
          *       "livemode": false,
          *       "updatedAt": "2026-12-10T14:02:00.000Z"
          *     }
@@ -5719,6 +5720,8 @@ export interface components {
             };
             /** @description Whether the customer may apply a promotion code to a subscription (default false). */
             promotionCodes: boolean;
+            /** @description Whether the customer may move a subscription to another wallet, which then signs its own enrolment for the same terms (default true). */
+            walletChanges: boolean;
             livemode: boolean;
             updatedAt: string | null;
         };
@@ -8180,6 +8183,7 @@ export interface components {
          *         ]
          *       },
          *       "promotionCodes": false,
+         *       "walletChanges": true,
          *       "livemode": false,
          *       "updatedAt": "2026-12-10T14:02:00.000Z"
          *     }
@@ -8204,6 +8208,8 @@ export interface components {
             };
             /** @description Whether the customer may apply a promotion code to a subscription (default false). */
             promotionCodes: boolean;
+            /** @description Whether the customer may move a subscription to another wallet, which then signs its own enrolment for the same terms (default true). */
+            walletChanges: boolean;
             livemode: boolean;
             updatedAt: string | null;
         };
@@ -13443,7 +13449,8 @@ export interface operations {
                  *           "plan_01JD8ZX0000000000000000002"
                  *         ]
                  *       },
-                 *       "promotionCodes": true
+                 *       "promotionCodes": true,
+                 *       "walletChanges": false
                  *     }
                  */
                 "application/json": {
@@ -13461,6 +13468,7 @@ export interface operations {
                         planIds: string[];
                     };
                     promotionCodes?: boolean;
+                    walletChanges?: boolean;
                 };
             };
         };
