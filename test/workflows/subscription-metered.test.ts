@@ -325,5 +325,8 @@ describe('metered subscription period close', () => {
     expect(retry).toMatchObject({ kind: 'charge', alreadySucceeded: true, amount: '34280000' });
     expect((await findUsageClose(stack.db.sql, main.id, 1))!.total).toBe('34280000');
     await recordHistory(main.handle, 'subscription-metered', HISTORY_SHAPE);
+    // A subscription with no next charge (here completed) has no upcoming invoice: a state refusal, not a 404.
+    await stack.db.sql`update subscriptions set status = 'completed', next_charge_at = null where id = ${capped.id}`;
+    await expect(subscriptions.upcomingInvoice(scope(), capped.id)).rejects.toMatchObject({ code: 'session_invalid_state', param: 'id' });
   }, 300_000);
 });
