@@ -2,30 +2,18 @@
 // would have if usage stopped now. It is the period close's own line building (closeLines in period-close.ts) run
 // without claiming prorations and without writing, so the preview and the frozen close cannot drift; once the next
 // period is closed (its charge being retried) the frozen close is what is shown.
+import type { z } from 'zod';
 import type { Db } from '../db/client.js';
 import { InvalidStateError } from '../errors.js';
 import { pendingProrations } from '../subscription-plan-changes/repo.js';
 import { findPlanById } from '../subscription-plans/repo.js';
 import { periodStart, type Schedule } from '../subscriptions/periods.js';
 import { TERMINAL_STATUSES, type SubscriptionRow } from '../subscriptions/repo.js';
-import { closeLines, findUsageClose, type CloseLine } from './period-close.js';
+import { closeLines, findUsageClose } from './period-close.js';
+import type { upcomingInvoice as upcomingInvoiceSchema } from './close-schemas.js';
 
-export type UpcomingInvoice = {
-  object: 'upcoming_invoice';
-  subscriptionId: string;
-  periodIndex: number;
-  nextChargeAt: string;
-  usageStart: string | null;
-  usageEnd: string | null;
-  lines: CloseLine[];
-  total: string;
-  cap: string;
-  amountToCharge: string;
-  remainder: string;
-  /** The period is closed already (its charge is being retried): these are the frozen amounts. */
-  closed: boolean;
-  livemode: boolean;
-};
+/** The API shape (close-schemas.ts `upcomingInvoice`). */
+export type UpcomingInvoice = z.infer<typeof upcomingInvoiceSchema>;
 
 /**
  * The period the next charge is for: the one after the last charged, or, after a pause skipped periods, the latest

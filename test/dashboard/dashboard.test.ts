@@ -712,7 +712,8 @@ describe('journeys', () => {
     expect(plan.status, JSON.stringify(plan.body)).toBe(200);
     const [customer] = await db.sql<{ id: string }[]>`
       select id from customers where merchant_id = ${merchant.merchantId} and livemode = false and wallet_address = ${`0x${(0xd00).toString(16).padStart(40, '0')}`}`;
-    const subscription = newId('subscription');
+    // An id of an early time (a valid ULID) so that it sorts last: later tests open the list's first row (Coffee club).
+    const subscription = `sub_00${newId('subscription').slice('sub_00'.length)}`;
     const start = new Date(Date.now() - 5 * 86_400_000);
     await db.sql`
       insert into subscriptions (id, merchant_id, livemode, plan_id, customer_id, status, chain_id, contract_address, on_chain_id,
@@ -727,30 +728,24 @@ describe('journeys', () => {
         total, charged, remainder, remainder_invoice_id)
       values (${newId('usageClose')}, ${merchant.merchantId}, false, ${subscription}, 0, null, null,
         ${db.sql.json([{ type: 'fixed', description: 'API metered, period 1', amount: '10000000' }])}, 10000000, 10000000, 0, null)`;
-    try {
-      await page.goto(`${baseUrl}/dashboard/subscriptions/${subscription}`);
-      const detail = page.getByRole('region', { name: 'Subscription detail' });
-      const upcoming = detail.getByRole('region', { name: 'Upcoming invoice' });
-      const lines = upcoming.getByRole('table', { name: 'Lines of the next charge' });
-      await lines.waitFor();
-      expect(
-        await lines.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))),
-      ).toEqual([
-        ['API metered, period 2', '—', '10.00 USDC'],
-        ['API requests: 10 units', 'quantity 10', '20.00 USDC'],
-      ]);
-      const facts = await upcoming.locator('dl.facts').textContent();
-      expect(facts).toContain('Total30.00 USDC');
-      expect(facts).toContain('To be pulled25.00 USDC');
-      expect(facts).toContain('Over the cap5.00 USDC');
-      const closes = detail.getByRole('table', { name: 'Period closes of this subscription' });
-      await closes.getByText('API metered, period 1: 10.00 USDC').waitFor();
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-subscription-upcoming-invoice.png`, fullPage: true });
-    } finally {
-      // Later tests read the subscriptions list's first row (the seeded Coffee club ones).
-      await db.sql`delete from subscription_usage_closes where subscription_id = ${subscription}`;
-      await db.sql`delete from subscriptions where id = ${subscription}`;
-    }
+    await page.goto(`${baseUrl}/dashboard/subscriptions/${subscription}`);
+    const detail = page.getByRole('region', { name: 'Subscription detail' });
+    const upcoming = detail.getByRole('region', { name: 'Upcoming invoice' });
+    const lines = upcoming.getByRole('table', { name: 'Lines of the next charge' });
+    await lines.waitFor();
+    expect(
+      await lines.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))),
+    ).toEqual([
+      ['API metered, period 2', '—', '10.00 USDC'],
+      ['API requests: 10 units', 'quantity 10', '20.00 USDC'],
+    ]);
+    const facts = await upcoming.locator('dl.facts').textContent();
+    expect(facts).toContain('Total30.00 USDC');
+    expect(facts).toContain('To be pulled25.00 USDC');
+    expect(facts).toContain('Over the cap5.00 USDC');
+    const closes = detail.getByRole('table', { name: 'Period closes of this subscription' });
+    await closes.getByText('API metered, period 1: 10.00 USDC').waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-subscription-upcoming-invoice.png`, fullPage: true });
   });
 
   it('saves the agent configuration and approves a proposed escrow job', async () => {

@@ -1758,7 +1758,7 @@ export interface paths {
         };
         /**
          * Preview a subscription's next charge
-         * @description The lines the next charge would have if usage stopped now, computed by the period close's own code: the next period's fixed price, its discount, any proration waiting and, for a metered plan, one usage line per meter from the usage so far in the current period (quantity and tiers); the total, what would be pulled (at most the authorised cap) and the rest an open invoice would bill. Once the period is closed (its charge retried) the frozen close is shown (`closed: true`). A cancelled, lapsed, completed or paused subscription, or one set to cancel at the period end, has no next charge: `invalid_state` (docs/metered-billing.md).
+         * @description The lines the next charge would have if usage stopped now, computed by the period close's own code: the next period's fixed price, its discount, any proration waiting and, for a metered plan, one usage line per meter from the usage so far in the current period (quantity and tiers); the total, what would be pulled (at most the authorised cap) and the rest an open invoice would bill. Once the period is closed (its charge retried) the frozen close is shown (`closed: true`). A cancelled, lapsed, completed or paused subscription, or one set to cancel at the period end, has no next charge: 403 `session_invalid_state` (docs/metered-billing.md).
          *
          *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_read`.
          */
@@ -3540,7 +3540,7 @@ export interface webhooks {
         put?: never;
         /**
          * A metered period's total was above the authorised cap
-         * @description A metered subscription's period close (docs/metered-billing.md) came to more than the cap the subscriber authorised per period on chain: the cap is pulled with the period's charge, and the rest (`object.remainder`) is the open invoice `invoice`, whose hosted page and payment session the customer pays it through (`invoice.created` is sent for it too). Once per subscription and period.
+         * @description A metered subscription's period close (docs/metered-billing.md) came to more than the cap the subscriber authorised per period on chain: the cap is pulled with the period's charge, and the rest (`object.remainder`) is the open invoice `invoice`, whose hosted page and payment session the customer pays it through; it is sent at once (`sent`, emailed when the customer has an email; `invoice.created` is sent for it too). Once per subscription and period.
          *
          *     Signed as every webhook (Standard Webhooks headers).
          */
