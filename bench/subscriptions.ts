@@ -17,6 +17,11 @@
 //   BENCH_DUE=waiting (the N workflows are started before the worker runs; the window times the charges alone)
 //   BENCH_WORKER=inline (the worker in this process; implied by CHARGE_BATCH=0)
 //   TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS (the worker's workflow cache, src/temporal/worker.ts)
+//
+//   --metered (issue 41): the N subscriptions are on a metered plan (1 USDC a month plus 0.001 USDC a call, cap 2
+//   USDC, no grace), enrolled a month and a day ago (anvil's clock starts in the past, then jumps to now), with
+//   METERED_EVENTS (default 10) usage events each in period 0. Implies BENCH_DUE=waiting: every workflow finds periods
+//   0 and 1 due, so the window holds 2N charges, N of them period closes (period 1's, billing period 0's usage).
 import { mkdtempSync, chmodSync, rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
@@ -33,6 +38,7 @@ import { createEventDispatcher } from '../src/events/dispatch.js';
 import { addMerchantChainAddress } from '../src/merchants/repo.js';
 import { createMerchant } from '../src/merchants/service.js';
 import { createPlanService } from '../src/subscription-plans/service.js';
+import { createMeterService } from '../src/billing-meters/service.js';
 import { createViemSubscriptionChain } from '../src/subscriptions/chain.js';
 import { onSubscriptionCreatedOnChain, type SubscriptionCreatedLog } from '../src/subscriptions/chain-events.js';
 import { onChainPeriodSeconds } from '../src/subscriptions/periods.js';
@@ -44,7 +50,13 @@ import { measureTemporalFloor } from './temporal-floor.js';
 import { historyCounts, perItem } from './history-stats.js';
 import { chainDefinition } from '../src/chain/chain-definition.js';
 
-const N = Number(process.argv[2] ?? 10_000);
+const METERED = process.argv.includes('--metered');
+const N = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 10_000);
+const METERED_EVENTS = Number(process.env.METERED_EVENTS ?? 10);
+/** Charges the window waits for: a metered subscription's period 0 (fixed price) and period 1 (its close). */
+const CHARGES = METERED ? 2 * N : N;
+/** A metered enrolment authorises the cap (the plan is matched by it); a fixed one the amount. */
+const CAP = 2_000_000n;
 const AMOUNT = 1_000_000n; // 1 USDC
 const PERIOD = BigInt(onChainPeriodSeconds('monthly', 1));
 const log = (line: string) => console.log(`[bench] ${line}`);
@@ -67,7 +79,9 @@ const temporalServer = await startTemporalDevServerOnFreePorts({ cli: temporalBi
 // also costs anvil memory (about 20 MB per block at this state, history pruning or not: 1-second
 // blocks filled 22 GB and anvil was OOM-killed), so blocks are few and transactions go in big waves.
 // A block gas limit far above mainnet's, so a wave always fits in one block.
-const anvil = await startAnvil({ blockTime: 5, extraArgs: ['--gas-limit', '2000000000', '--prune-history', '64'] });
+// --metered: the chain starts 32 days ago (every enrolment's period 1 is due by now), and jumps to now before the run.
+const anvilStart = METERED ? ['--timestamp', String(Math.floor(Date.now() / 1000) - 32 * 86_400)] : [];
+const anvil = await startAnvil({ blockTime: 5, extraArgs: ['--gas-limit', '2000000000', '--prune-history', '64', ...anvilStart] });
 const WAVE = 2000;
 try {
   const deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, deployerKey: DEV_ACCOUNTS.deployer.privateKey });
@@ -82,6 +96,31 @@ try {
     { merchantId: merchant.id, livemode: false },
     { name: 'Bench', amount: AMOUNT.toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0 },
   );
+  if (METERED) {
+    const meter = await createMeterService({ sql }).create(
+      { merchantId: merchant.id, livemode: false },
+      {
+        displayName: 'Bench calls',
+        eventName: 'bench_call',
+        aggregation: 'count',
+        customerMapping: { type: 'by_wallet', eventPayloadKey: 'wallet' },
+      },
+    );
+    await createPlanService({ sql, events: { dispatch: async () => {} } }).create(
+      { merchantId: merchant.id, livemode: false },
+      {
+        name: 'Bench metered',
+        amount: AMOUNT.toString(),
+        currency: 'USDC',
+        interval: 'monthly',
+        intervalCount: 1,
+        trialPeriodDays: 0,
+        meteredPrices: [{ model: 'per_unit', meterId: meter.id, unitAmount: '1000' }],
+        usageCap: CAP.toString(),
+        usageGracePeriodSeconds: 0,
+      },
+    );
+  }
 
   // 2N enrolments (N for the workflow run, N for the direct baseline) by N payers.
   log(`funding ${N} payers and enrolling ${2 * N} subscriptions ...`);
@@ -99,7 +138,7 @@ try {
     token: deployed.token,
     merchant: DEV_ACCOUNTS.merchant.address,
     operator: DEV_ACCOUNTS.operator.address,
-    amount: AMOUNT,
+    amount: METERED ? CAP : AMOUNT,
     period: PERIOD,
     periods: 0,
     trialEnd: 0n,
@@ -172,6 +211,17 @@ try {
   };
   const forWorkflows = await enrolAll();
   const forDirect = await enrolAll();
+  if (METERED) {
+    // Now on chain too: period 1 of every enrolment (32 days ago) has started.
+    const rpc = (method: string, params: unknown[]) =>
+      fetch(anvil.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+    await rpc('evm_setNextBlockTimestamp', [Math.floor(Date.now() / 1000)]);
+    await rpc('evm_mine', []);
+  }
   const startBlock = await pub.getBlockNumber();
 
   // Workflow run: api-side hooks start N workflows at once; one worker charges them.
@@ -207,8 +257,30 @@ try {
   // BENCH_DUE=waiting: every workflow is started before the worker runs, so the timed window holds the
   // charges alone, N due at once as when their period timers fire together (or a worker fleet comes
   // back after an outage). Default: the starts run inside the window, beside the charges.
-  const startedBefore = process.env.BENCH_DUE === 'waiting';
+  const startedBefore = METERED || process.env.BENCH_DUE === 'waiting';
   let startSeconds = startedBefore ? await startAll() : 0;
+  if (METERED) {
+    // The usage of period 0, sent before the worker runs (not timed): METERED_EVENTS calls per subscription.
+    log(`sending ${N * METERED_EVENTS} usage events ...`);
+    const meters = createMeterService({ sql });
+    const events = forWorkflows.flatMap((l, i) =>
+      Array.from({ length: METERED_EVENTS }, (_, k) => ({
+        eventName: 'bench_call',
+        identifier: `bench-${i}-${k}`,
+        timestamp: new Date((Number(l.args.firstPeriodStart) + 3600 + k) * 1000).toISOString(),
+        payload: { wallet: l.args.subscriber },
+      })),
+    );
+    await inBatches(
+      Array.from({ length: Math.ceil(events.length / 100) }, (_, b) => events.slice(b * 100, b * 100 + 100)),
+      4,
+      async (batch) => {
+        const result = await meters.ingestBatch({ merchantId: merchant.id, livemode: false }, batch);
+        if (result.accepted !== batch.length)
+          throw new Error(`usage refused: ${JSON.stringify(result.data.find((r) => r.status === 'refused'))}`);
+      },
+    );
+  }
   const worker = process.env.BENCH_WORKER === 'inline' || chargeBatch === false ? await inlineWorker() : await ownProcessWorker();
   const workerMemory = () =>
     worker.pid === process.pid ? process.memoryUsage().rss / 2 ** 20 : (processMemoryMiB(worker.pid)?.rss ?? NaN);
@@ -226,26 +298,34 @@ try {
   for (;;) {
     const [row] = await sql<{ n: number }[]>`select count(*)::int as n from subscription_charges where status = 'succeeded'`;
     const n = row?.n ?? 0;
-    if (n >= N) break;
+    if (n >= CHARGES) break;
     const now = performance.now();
     if (n > lastProgress.n) lastProgress = { ...lastProgress, n, at: now };
     if (now - lastProgress.logged > 30_000) {
       const rss = workerMemory();
       rssTimeline.push(`${n}: ${rss.toFixed(0)}`);
-      log(`${n} of ${N} charged after ${((now - t0) / 1000).toFixed(0)} s; worker RSS ${rss.toFixed(0)} MiB`);
+      log(`${n} of ${CHARGES} charged after ${((now - t0) / 1000).toFixed(0)} s; worker RSS ${rss.toFixed(0)} MiB`);
       lastProgress.logged = now;
     }
-    if (now - lastProgress.at > 300_000) throw new Error(`no charge for 5 minutes; ${n} of ${N} charged`);
+    if (now - lastProgress.at > 300_000) throw new Error(`no charge for 5 minutes; ${n} of ${CHARGES} charged`);
     await new Promise((r) => setTimeout(r, 200));
   }
   const workflowSeconds = (performance.now() - t0) / 1000;
-  const cpu = cpuPerItem(cpuBefore, cpuSnapshot(roles), N);
+  const cpu = cpuPerItem(cpuBefore, cpuSnapshot(roles), CHARGES);
   if (worker.pid !== process.pid) peakRss = Math.max(peakRss, processMemoryMiB(worker.pid)?.peak ?? 0);
   const workflowEndBlock = await pub.getBlockNumber();
   log(
-    `workflow run (${startedBefore ? `workflows started before the worker ran, in ${startSeconds.toFixed(1)} s, not timed` : `starts timed: the last of them ${startSeconds.toFixed(1)} s into the run`}): ${N} charged in ${workflowSeconds.toFixed(1)} s (${(N / workflowSeconds).toFixed(1)} charges/s), worker peak RSS ${peakRss.toFixed(0)} MiB (${worker.pid === process.pid ? 'with the driver, one process' : 'its own process'}); bench driver RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+    `workflow run (${startedBefore ? `workflows started before the worker ran, in ${startSeconds.toFixed(1)} s, not timed` : `starts timed: the last of them ${startSeconds.toFixed(1)} s into the run`}): ${CHARGES} charged in ${workflowSeconds.toFixed(1)} s (${(CHARGES / workflowSeconds).toFixed(1)} charges/s), worker peak RSS ${peakRss.toFixed(0)} MiB (${worker.pid === process.pid ? 'with the driver, one process' : 'its own process'}); bench driver RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
   );
   log(`worker RSS as the run went (charged: MiB): ${rssTimeline.join(', ') || '-'}`);
+  if (METERED) {
+    const [closes] = await sql<{ n: number; usage: string }[]>`
+      select count(*)::int as n, coalesce(sum(total - ${AMOUNT.toString()}::numeric), 0)::text as usage
+      from subscription_usage_closes where period_index = 1`;
+    log(
+      `metered: ${closes!.n} period closes (period 1, billing ${METERED_EVENTS} calls each: ${closes!.usage} base units of usage in all) within ${CHARGES} charges in ${workflowSeconds.toFixed(1)} s: ${(N / workflowSeconds).toFixed(1)} closes/s, ${(CHARGES / workflowSeconds).toFixed(1)} charges/s`,
+    );
+  }
   clearInterval(sampler);
   await worker.stop();
 
@@ -302,7 +382,7 @@ try {
       run: 'workflow',
       subscriptions: N,
       seconds: workflowSeconds.toFixed(1),
-      chargesPerSecond: (N / workflowSeconds).toFixed(1),
+      chargesPerSecond: (CHARGES / workflowSeconds).toFixed(1),
       workerPeakRssMiB: peakRss.toFixed(0),
     },
     {
@@ -316,7 +396,7 @@ try {
   log(`on-chain charges: ${charged.length}, distinct (id, period): ${distinct.size}, double charges: ${charged.length - distinct.size}`);
   log(`workflow / direct time ratio: ${(workflowSeconds / directSeconds).toFixed(2)}`);
   log(
-    `F (temporal floor, same server, ${floor.workflows} workflows): ${floor.workflowsPerSecond.toFixed(1)}/s; charges/s = ${(N / workflowSeconds / floor.workflowsPerSecond).toFixed(2)} x F (target >= 0.6)`,
+    `F (temporal floor, same server, ${floor.workflows} workflows): ${floor.workflowsPerSecond.toFixed(1)}/s; charges/s = ${(CHARGES / workflowSeconds / floor.workflowsPerSecond).toFixed(2)} x F (target >= 0.6)${METERED ? `; period closes/s = ${(N / workflowSeconds / floor.workflowsPerSecond).toFixed(2)} x F (issue 41's target: 0.6 at N = 10,000)` : ''}`,
   );
   log(
     `workflow run on-chain: ${workflowCharges.length} charges in ${workflowTxs.size} transactions (${(workflowCharges.length / Math.max(1, workflowTxs.size)).toFixed(1)} per transaction), ${(Number(workflowGas) / Math.max(1, workflowCharges.length)).toFixed(0)} gas per charge; direct charge: ${(Number(directGas) / N).toFixed(0)} gas per charge`,
@@ -326,7 +406,7 @@ try {
   // Read after the window, so reading them costs the run nothing: every subscription workflow's history so far.
   const histories = await historyCounts(temporal, 'WorkflowType = "subscriptionWorkflow"');
   log("per charge, from the subscription workflows' histories (the floor workflow: 1 task, 0 timeouts):");
-  table([perItem(histories, N)]);
+  table([perItem(histories, CHARGES)]);
   const dispatcher = await historyCounts(temporal, 'WorkflowType = "eventDispatcherWorkflow"');
   log(`event dispatcher wake-up signals per charge: ${(dispatcher.signals / N).toFixed(2)} (at most one per 250 ms per process)`);
   await temporal.connection.close();

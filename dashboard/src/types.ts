@@ -60,3 +60,8 @@ export const RECIPIENT_REASONS: Record<RecipientSource, string> = {
 export type Meter = Schemas['BillingMeter'];
 /** A meter's aggregation of one customer's usage over one window (GET /v1/billing/meters/{id}/event-summaries). */
 export type MeterSummary = Schemas['BillingMeterEventSummary'];
+/** What a subscription's next charge would bill if usage stopped now (GET /v1/subscriptions/{id}/upcoming-invoice). */
+export type UpcomingInvoice = Schemas['UpcomingInvoice'];
+/** A metered period's frozen close (GET /v1/subscriptions/{id}/period-closes). */
+export type PeriodClose = Schemas['SubscriptionPeriodClose'];
+export type PeriodCloseLine = Schemas['SubscriptionPeriodCloseLine'];

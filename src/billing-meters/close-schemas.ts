@@ -50,3 +50,52 @@ export const subscriptionPeriodClose = z
 export const subscriptionPeriodCloseList = listOf(subscriptionPeriodClose);
 export const subscriptionPeriodCloseListQuery = listQueryOf('usageClose');
 export type SubscriptionPeriodCloseListQuery = z.infer<typeof subscriptionPeriodCloseListQuery>;
+
+export const upcomingInvoice = z
+  .object({
+    object: z.literal('upcoming_invoice'),
+    subscriptionId: z.string(),
+    periodIndex: z.number().int().describe('The period the next charge is for (its fixed price in advance).'),
+    nextChargeAt: timestamp.describe('When the next charge is due (a metered plan closes after its usage grace).'),
+    usageStart: timestamp.nullable().describe('Start of the usage the next charge bills (the current period); null: none.'),
+    usageEnd: timestamp.nullable().describe('End (exclusive) of that usage window.'),
+    lines: z.array(closeLine).describe('The lines the next charge would have if usage stopped now: the same code as the period close.'),
+    total: z.string(),
+    cap: z.string().describe('What the subscriber authorised per period on chain.'),
+    amountToCharge: z.string().describe('What the charge would pull: min(total, cap).'),
+    remainder: z.string().describe('total - amountToCharge: what an open invoice would bill.'),
+    closed: z
+      .boolean()
+      .describe("true: the period is closed already (its charge is being retried) and these are the close's frozen amounts."),
+    livemode: z.boolean(),
+  })
+  .meta({
+    id: 'UpcomingInvoice',
+    examples: [
+      {
+        object: 'upcoming_invoice',
+        subscriptionId: 'sub_01JD5W3M6Q8X2K7Y9Z0A1B2C3D',
+        periodIndex: 2,
+        nextChargeAt: '2026-12-01T00:00:00.000Z',
+        usageStart: '2026-11-01T00:00:00.000Z',
+        usageEnd: '2026-12-01T00:00:00.000Z',
+        lines: [
+          { type: 'fixed', description: 'API, period 3', amount: '10000000' },
+          {
+            type: 'usage',
+            description: 'API calls: 12140 units',
+            meterId: 'mtr_01JD5W3M6Q8X2K7Y9Z0A1B2C3E',
+            model: 'per_unit',
+            quantity: '12140',
+            amount: '24280000',
+          },
+        ],
+        total: '34280000',
+        cap: '30000000',
+        amountToCharge: '30000000',
+        remainder: '4280000',
+        closed: false,
+        livemode: false,
+      },
+    ],
+  });

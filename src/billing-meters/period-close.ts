@@ -13,7 +13,8 @@ import type { EventDispatcher } from '../events/dispatch.js';
 import { commitWithEvents, type RecordEvent } from '../events/commit.js';
 import { newId } from '../ids.js';
 import { renderInvoice } from '../invoices/api-shape.js';
-import { insertInvoiceInTx } from '../invoices/service.js';
+import { insertInvoiceInTx, sendDraftInTx } from '../invoices/service.js';
+import { markOpenWithoutEmail } from '../invoices/repo.js';
 import { discountOnPlan } from '../coupons/discount-amount.js';
 import { claimProrations } from '../subscription-plan-changes/repo.js';
 import { findPlanById } from '../subscription-plans/repo.js';
@@ -100,12 +101,20 @@ export function renderUsageClose(row: UsageCloseRow) {
 
 type Subscription = subscriptionRepo.SubscriptionRow;
 
-/** The lines of period `periodIndex`: its fixed price (and discount, prorations), then the usage of the period before. */
-async function closeLines(tx: Db, sub: Subscription, periodIndex: number) {
-  const plan = await findPlanById(tx, sub.planId);
-  if (!plan?.meteredPrices || !plan.usageCap) throw new Error(`plan ${sub.planId} of ${sub.id} has no metered prices`);
+/** How a close reads the prorations riding on its period: the close claims them, a preview only looks. */
+export type ProrationReader = (db: Db, subscriptionId: string, periodIndex: number) => Promise<bigint>;
+
+/**
+ * The lines of period `periodIndex`'s charge: its fixed price (and discount, prorations), then for a metered plan the
+ * usage of the period before, with the total, what the charge pulls (at most the cap) and the rest. The close freezes
+ * these; the upcoming invoice (upcoming-invoice.ts) shows them before the close, from the same code, so both agree.
+ */
+export async function closeLines(db: Db, sub: Subscription, periodIndex: number, prorationsOf: ProrationReader) {
+  const plan = await findPlanById(db, sub.planId);
+  if (!plan) throw new Error(`plan ${sub.planId} of ${sub.id} is missing`);
   const lines: CloseLine[] = [];
-  const price = BigInt(sub.priceAmount ?? plan.amount);
+  // A metered subscription's amount is the cap, so its price is the plan's fixed amount (as recordFixedAttempt, else).
+  const price = BigInt(sub.priceAmount ?? (plan.meteredPrices ? plan.amount : sub.amount));
   lines.push({ type: 'fixed', description: `${plan.name}, period ${periodIndex + 1}`, amount: price.toString() });
   // A coupon takes its share off the fixed price only (docs/metered-billing.md).
   const discounted = sub.discount ? discountOnPlan(sub.planId, price, sub.discount) : null;
@@ -116,15 +125,15 @@ async function closeLines(tx: Db, sub: Subscription, periodIndex: number) {
       discountId: sub.discount!.id,
       amount: (-discounted.discount).toString(),
     });
-  const prorations = await claimProrations(tx, sub.id, periodIndex);
+  const prorations = await prorationsOf(db, sub.id, periodIndex);
   if (prorations > 0n) lines.push({ type: 'proration', description: 'Plan change proration', amount: prorations.toString() });
   let usage: { start: Date; end: Date } | null = null;
-  if (periodIndex >= 1) {
+  if (periodIndex >= 1 && plan.meteredPrices) {
     const schedule = { anchor: sub.firstPeriodStart, interval: plan.interval, intervalCount: plan.intervalCount };
     usage = { start: periodStart(schedule, periodIndex - 1), end: periodStart(schedule, periodIndex) };
     for (const metered of plan.meteredPrices) {
-      const meter = await findMeter(tx, sub, metered.meterId);
-      const quantity = meter ? await aggregateExactUsage(tx, meter, sub.customerId, usage) : '0';
+      const meter = await findMeter(db, sub, metered.meterId);
+      const quantity = meter ? await aggregateExactUsage(db, meter, sub.customerId, usage) : '0';
       const priced = priceUsage(metered, quantity);
       lines.push({
         type: 'usage',
@@ -136,8 +145,11 @@ async function closeLines(tx: Db, sub: Subscription, periodIndex: number) {
       });
     }
   }
-  const total = lines.reduce((sum, line) => sum + BigInt(line.amount), 0n);
-  return { lines, total: total < 0n ? 0n : total, usage, cap: BigInt(sub.amount), discount: discounted };
+  const sum = lines.reduce((acc, line) => acc + BigInt(line.amount), 0n);
+  const total = sum < 0n ? 0n : sum;
+  const cap = BigInt(sub.amount);
+  const charged = total < cap ? total : cap;
+  return { lines, total, charged, remainder: total - charged, usage, cap, discount: discounted };
 }
 
 export type UsageCloserDeps = {
@@ -159,7 +171,7 @@ export function createUsageCloser(deps: UsageCloserDeps) {
     const remainder = total - charged;
     if (!deps.chain) throw new Error('the open invoice of a close above the cap needs the chain configuration');
     const testClock = sub.livemode ? undefined : await findClockOfWallet(tx, sub.merchantId, sub.subscriberAddress);
-    return insertInvoiceInTx(tx, record, { ...deps, chain: deps.chain }, sub, {
+    const inserted = await insertInvoiceInTx(tx, record, { ...deps, chain: deps.chain }, sub, {
       // The subscription's customer: the portal lists the invoice under them.
       customerId: sub.customerId,
       customerEmail: sub.customerEmail ?? undefined,
@@ -174,6 +186,11 @@ export function createUsageCloser(deps: UsageCloserDeps) {
       ...(testClock ? { testClock } : {}),
       metadata: { subscriptionId: sub.id, periodIndex: String(periodIndex) },
     });
+    // Open at once (payable, overdue after its due date): emailed as POST /v1/invoices/{id}/send does when the
+    // customer has an address, otherwise only marked sent (the hosted page and the event carry it).
+    if (!inserted.row.customerEmail) return { ...inserted, row: await markOpenWithoutEmail(tx, inserted.row.id) };
+    const sent = await sendDraftInTx(tx, { merchantId: sub.merchantId, livemode: sub.livemode }, inserted.row, deps);
+    return { row: sent.row, starts: [...inserted.starts, sent.start] };
   }
 
   return {
@@ -199,8 +216,8 @@ export function createUsageCloser(deps: UsageCloserDeps) {
             discount?.type === 'discount' ? { id: discount.discountId, amountOff: (-BigInt(discount.amount)).toString() } : null,
           );
         }
-        const { lines, total, usage, cap, discount } = await closeLines(tx, sub, periodIndex);
-        const charged = total < cap ? total : cap;
+        if (!sub.metered) throw new Error(`subscription ${sub.id} has no metered prices`);
+        const { lines, total, charged, usage, discount } = await closeLines(tx, sub, periodIndex, claimProrations);
         const opened = total > charged ? await openRemainderInvoice(tx, record, sub, periodIndex, total, charged) : undefined;
         starts = opened?.starts ?? [];
         const [close] = await tx<UsageCloseRow[]>`

@@ -172,7 +172,7 @@ function subscriptionChangeWebhooks(): Record<string, JsonSchema> {
     'subscription.usage_over_cap': changeWebhook(
       'subscription.usage_over_cap',
       "A metered period's total was above the authorised cap",
-      "A metered subscription's period close (docs/metered-billing.md) came to more than the cap the subscriber authorised per period on chain: the cap is pulled with the period's charge, and the rest (`object.remainder`) is the open invoice `invoice`, whose hosted page and payment session the customer pays it through (`invoice.created` is sent for it too). Once per subscription and period.",
+      "A metered subscription's period close (docs/metered-billing.md) came to more than the cap the subscriber authorised per period on chain: the cap is pulled with the period's charge, and the rest (`object.remainder`) is the open invoice `invoice`, whose hosted page and payment session the customer pays it through; it is sent at once (`sent`, emailed when the customer has an email; `invoice.created` is sent for it too). Once per subscription and period.",
       {
         type: 'object',
         required: ['object', 'invoice', 'subscription'],

@@ -127,6 +127,13 @@ export async function markSending(db: Db, id: string, emailId: string): Promise<
   return row!;
 }
 
+/** draft -> sent without an email (no address to send to): payable and open, overdue after its due date. */
+export async function markOpenWithoutEmail(db: Db, id: string): Promise<InvoiceRow> {
+  const [row] = await db<InvoiceRow[]>`
+    update invoices set status = 'sent', updated_at = now() where id = ${id} and status = 'draft' returning ${columns(db)}`;
+  return row!;
+}
+
 /** Records the SMTP acceptance of the invoice email once; true when this call recorded it. */
 export async function markEmailDelivered(db: Db, id: string): Promise<InvoiceRow | undefined> {
   const [row] = await db<InvoiceRow[]>`

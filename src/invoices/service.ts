@@ -110,6 +110,30 @@ export async function insertInvoiceInTx(
   return { row, starts };
 }
 
+/**
+ * draft -> sent in the caller's transaction: the invoice email queued, its delivery handed to the invoice workflow
+ * through a signal-with-start queued in the outbox of starts (the caller starts it after commit). Used by
+ * POST /v1/invoices/{id}/send and by a metered period's open invoice for the usage above the cap.
+ */
+export async function sendDraftInTx(
+  tx: Db,
+  scope: MerchantScope,
+  row: repo.InvoiceRow,
+  deps: { publicBaseUrl: string; taskQueue: string },
+): Promise<{ row: repo.InvoiceRow; start: QueuedWorkflowStart }> {
+  if (!row.customerEmail) {
+    throw new InvalidStateError('The invoice has no customerEmail: it cannot be sent.', { param: 'customerEmail' });
+  }
+  const merchant = await sessionRepo.findMerchantDisplay(tx, scope);
+  const email = invoiceEmail(row, merchant?.name ?? 'Your supplier', deps.publicBaseUrl);
+  const emailId = await queueEmail(tx, { ...scope, to: row.customerEmail, ...email, kind: 'invoice' });
+  // The invoice workflow delivers this email itself (so it knows when SMTP accepted it);
+  // marking the delivery started keeps the email outbox sweep from starting a second sender.
+  await markDeliveryStarted(tx, emailId);
+  const sending = await repo.markSending(tx, row.id, emailId);
+  return { row: sending, start: await queueWorkflowStart(tx, invoiceWorkflowStart(deps.taskQueue, sending, true)) };
+}
+
 export type InvoiceServiceDeps = {
   sql: Sql;
   chain: ChainConfig;
@@ -223,17 +247,7 @@ export function createInvoiceService({ sql, chain, publicBaseUrl, events, tempor
         if (row.status !== 'draft') {
           throw new InvalidStateError(`Only a draft, sent or overdue invoice can be sent; this one is ${row.status}.`, { param: 'id' });
         }
-        if (!row.customerEmail) {
-          throw new InvalidStateError('The invoice has no customerEmail: it cannot be sent.', { param: 'customerEmail' });
-        }
-        const merchant = await sessionRepo.findMerchantDisplay(tx, scope);
-        const email = invoiceEmail(row, merchant?.name ?? 'Your supplier', publicBaseUrl);
-        const emailId = await queueEmail(tx, { ...scope, to: row.customerEmail, ...email, kind: 'invoice' });
-        // The invoice workflow delivers this email itself (so it knows when SMTP accepted it);
-        // marking the delivery started keeps the email outbox sweep from starting a second sender.
-        await markDeliveryStarted(tx, emailId);
-        const sending = await repo.markSending(tx, row.id, emailId);
-        return { row: sending, start: await queueWorkflowStart(tx, invoiceWorkflowStart(taskQueue, sending, true)), resent: undefined };
+        return { ...(await sendDraftInTx(tx, scope, row, { publicBaseUrl, taskQueue })), resent: undefined };
       });
       if (start) await starter.startAfterCommit([start]);
       // A start that fails leaves the queued email to the email outbox sweep, which starts its delivery.

@@ -116,6 +116,16 @@ export async function claimProrations(db: Db, subscriptionId: string, periodInde
   return BigInt(row!.total);
 }
 
+/** What claimProrations would return for period `periodIndex`, without claiming (the upcoming invoice). */
+export async function pendingProrations(db: Db, subscriptionId: string, periodIndex: number): Promise<bigint> {
+  const [row] = await db<{ total: string }[]>`
+    select coalesce(sum(proration_amount), 0)::text as total from subscription_plan_changes
+    where subscription_id = ${subscriptionId}
+      and ((status = 'applied' and proration_amount > 0 and proration_period_index is null and period_index < ${periodIndex})
+        or proration_period_index = ${periodIndex})`;
+  return BigInt(row!.total);
+}
+
 export async function findPlanChange(db: Db, id: string): Promise<PlanChangeRow | undefined> {
   const [row] = await db<PlanChangeRow[]>`select ${columns(db)} from subscription_plan_changes where id = ${id}`;
   return row;

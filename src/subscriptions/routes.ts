@@ -13,7 +13,7 @@ import {
   updateSubscriptionBody,
 } from './schemas.js';
 import type { SubscriptionService } from './service.js';
-import { subscriptionPeriodCloseList, subscriptionPeriodCloseListQuery } from '../billing-meters/close-schemas.js';
+import { subscriptionPeriodCloseList, subscriptionPeriodCloseListQuery, upcomingInvoice } from '../billing-meters/close-schemas.js';
 
 export function registerSubscriptionRoutes(app: FastifyZodInstance, subscriptions: ServiceOn<SubscriptionService>): void {
   app.route({
@@ -38,6 +38,21 @@ export function registerSubscriptionRoutes(app: FastifyZodInstance, subscription
       response: { 200: subscriptionPeriodCloseList },
     },
     handler: (request) => subscriptions(request.db).periodCloses(requestScope(request), request.params.id, request.query),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/v1/subscriptions/:id/upcoming-invoice',
+    config: { access: access.scope('subscriptions_read') },
+    schema: {
+      tags: ['Subscriptions'],
+      summary: "Preview a subscription's next charge",
+      description:
+        "The lines the next charge would have if usage stopped now, computed by the period close's own code: the next period's fixed price, its discount, any proration waiting and, for a metered plan, one usage line per meter from the usage so far in the current period (quantity and tiers); the total, what would be pulled (at most the authorised cap) and the rest an open invoice would bill. Once the period is closed (its charge retried) the frozen close is shown (`closed: true`). A cancelled, lapsed, completed or paused subscription, or one set to cancel at the period end, has no next charge: 403 `session_invalid_state` (docs/metered-billing.md).",
+      params: subscriptionParams,
+      response: { 200: upcomingInvoice },
+    },
+    handler: (request) => subscriptions(request.db).upcomingInvoice(requestScope(request), request.params.id),
   });
 
   app.route({

@@ -3,6 +3,7 @@
 // on-chain cancel. A completed subscription (its workflow has ended) gets its
 // on-chain cancel from a small workflow of its own.
 import { listUsageCloses, renderUsageClose } from '../billing-meters/period-close.js';
+import { upcomingInvoice } from '../billing-meters/upcoming-invoice.js';
 import type { SubscriptionPeriodCloseListQuery } from '../billing-meters/close-schemas.js';
 import { createdRangeOf } from '../http/list-filters.js';
 import type { Client } from '@temporalio/client';
@@ -59,6 +60,13 @@ export function createSubscriptionService({ sql, chain = {}, events, temporal, t
       if (!row) throw notFound(id);
       const rows = await listUsageCloses(sql, row.id, { before: decodeCursor(query.cursor), limit: query.limit });
       return toPage(rows, query.limit, renderUsageClose);
+    },
+
+    /** What the next charge would bill if usage stopped now (src/billing-meters/upcoming-invoice.ts). */
+    async upcomingInvoice(scope: MerchantScope, id: string) {
+      const row = await repo.findSubscription(sql, scope, id);
+      if (!row) throw notFound(id);
+      return upcomingInvoice(sql, row);
     },
 
     async get(scope: MerchantScope, id: string): Promise<Subscription> {

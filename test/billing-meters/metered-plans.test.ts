@@ -147,4 +147,10 @@ describe('metered plans', () => {
     expect(badLimit.statusCode).toBe(400);
     expect(badLimit.json().error.param).toBe('limit');
   });
+
+  it('answers the upcoming invoice of an unknown subscription 404', async () => {
+    const unknown = await api('GET', '/v1/subscriptions/sub_01J00000000000000000000000/upcoming-invoice');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error).toMatchObject({ code: 'not_found', param: 'id' });
+  });
 });

@@ -697,6 +697,57 @@ describe('journeys', () => {
     });
   });
 
+  it("shows a metered subscription's upcoming invoice (usage so far, total, pulled, over the cap) and its period closes", async () => {
+    // A metered plan on the meter above (2 USDC a call, 25 USDC cap) and a subscription in its period 0 for the customer
+    // whose 10 calls were sent above; seeded as the analytics are (the enrolment itself is the workflow tests' matter).
+    const [meter] = await db.sql<{ id: string }[]>`
+      select id from billing_meters where merchant_id = ${merchant.merchantId} and event_name = 'api_calls'`;
+    const plan = await apiCall('POST', '/v1/subscription-plans', merchant.secretKey, {
+      name: 'API metered',
+      amount: '10000000',
+      interval: 'monthly',
+      meteredPrices: [{ model: 'per_unit', meterId: meter!.id, unitAmount: '2000000' }],
+      usageCap: '25000000',
+    });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(200);
+    const [customer] = await db.sql<{ id: string }[]>`
+      select id from customers where merchant_id = ${merchant.merchantId} and livemode = false and wallet_address = ${`0x${(0xd00).toString(16).padStart(40, '0')}`}`;
+    // An id of an early time (a valid ULID) so that it sorts last: later tests open the list's first row (Coffee club).
+    const subscription = `sub_00${newId('subscription').slice('sub_00'.length)}`;
+    const start = new Date(Date.now() - 5 * 86_400_000);
+    await db.sql`
+      insert into subscriptions (id, merchant_id, livemode, plan_id, customer_id, status, chain_id, contract_address, on_chain_id,
+        subscriber_address, token_address, amount, period_seconds, periods, first_period_start, current_period_index,
+        next_charge_at, created_at, updated_at)
+      values (${subscription}, ${merchant.merchantId}, false, ${String(plan.body.id)}, ${customer!.id}, 'active', 31337,
+        '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512', 2000, ${`0x${(0xd00).toString(16).padStart(40, '0')}`},
+        '0x5fbdb2315678afecb367f032d93f642f64180aa3', 25000000, 2592000, 0, ${start}, 0,
+        ${new Date(start.getTime() + 30 * 86_400_000)}, ${start}, ${start})`;
+    await db.sql`
+      insert into subscription_usage_closes (id, merchant_id, livemode, subscription_id, period_index, usage_start, usage_end, lines,
+        total, charged, remainder, remainder_invoice_id)
+      values (${newId('usageClose')}, ${merchant.merchantId}, false, ${subscription}, 0, null, null,
+        ${db.sql.json([{ type: 'fixed', description: 'API metered, period 1', amount: '10000000' }])}, 10000000, 10000000, 0, null)`;
+    await page.goto(`${baseUrl}/dashboard/subscriptions/${subscription}`);
+    const detail = page.getByRole('region', { name: 'Subscription detail' });
+    const upcoming = detail.getByRole('region', { name: 'Upcoming invoice' });
+    const lines = upcoming.getByRole('table', { name: 'Lines of the next charge' });
+    await lines.waitFor();
+    expect(
+      await lines.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))),
+    ).toEqual([
+      ['API metered, period 2', '—', '10.00 USDC'],
+      ['API requests: 10 units', 'quantity 10', '20.00 USDC'],
+    ]);
+    const facts = await upcoming.locator('dl.facts').textContent();
+    expect(facts).toContain('Total30.00 USDC');
+    expect(facts).toContain('To be pulled25.00 USDC');
+    expect(facts).toContain('Over the cap5.00 USDC');
+    const closes = detail.getByRole('table', { name: 'Period closes of this subscription' });
+    await closes.getByText('API metered, period 1: 10.00 USDC').waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-subscription-upcoming-invoice.png`, fullPage: true });
+  });
+
   it('saves the agent configuration and approves a proposed escrow job', async () => {
     await open('Agents');
     await page.getByLabel('Recovery', { exact: true }).check();

@@ -158,6 +158,10 @@ describe('metered subscription period close', () => {
     await alignClocks(stack.env, stack.chain);
     const main = await enrol(USDC(50));
     const capped = await enrol(USDC(30));
+    // The capped customer has an email: the open invoice for the rest is sent to it.
+    await stack.db
+      .sql`update customers set email = 'capped@example.com' where id = (select customer_id from subscriptions where id = ${capped.id})`;
+    let upcoming!: Record<'main' | 'capped', Awaited<ReturnType<ReturnType<typeof createSubscriptionService>['upcomingInvoice']>>>;
     const before = { main: await stack.chain.balanceOf(main.payer.address), capped: await stack.chain.balanceOf(capped.payer.address) };
     const schedule = { anchor: new Date(Number(main.log.args.firstPeriodStart) * 1000), interval: 'monthly' as const, intervalCount: 1 };
     const cappedSchedule = { ...schedule, anchor: new Date(Number(capped.log.args.firstPeriodStart) * 1000) };
@@ -189,6 +193,10 @@ describe('metered subscription period close', () => {
       // The capped customer's month: 11,000 calls, 10 + 22 = 32 USDC, above its 30 USDC cap.
       await sendUsage(capped.payer.address, 'capped', { count: 11_000, duplicates: 0, fromMs: usageFrom, untilMs: usageUntil });
 
+      // The upcoming invoice before the close: period 1's lines if usage stopped now (compared with the frozen close below).
+      const preview = createSubscriptionService({ sql: stack.db.sql, events: outboxOnly });
+      upcoming = { main: await preview.upcomingInvoice(scope(), main.id), capped: await preview.upcomingInvoice(scope(), capped.id) };
+
       // Period 1 comes due; its charge waits the plan's grace (1 hour) for late events, then closes period 0.
       await stack.env.sleep(periodOneStart - (await stack.env.currentTimeMs()) + HOUR_MS / 2);
       expect((await charges(main.id)).map((c) => c.periodIndex)).toEqual([0]);
@@ -211,6 +219,19 @@ describe('metered subscription period close', () => {
       { type: 'usage', description: 'API calls: 12140 units', meterId, model: 'per_unit', quantity: '12140', amount: '24280000' },
     ]);
     expect(close).toMatchObject({ total: '34280000', charged: '34280000', remainder: '0', remainderInvoiceId: null });
+    // The preview taken before the close is the close: same code, same usage.
+    expect(upcoming.main).toMatchObject({
+      object: 'upcoming_invoice',
+      periodIndex: 1,
+      usageStart: schedule.anchor.toISOString(),
+      usageEnd: periodStart(schedule, 1).toISOString(),
+      lines: close.lines,
+      total: close.total,
+      amountToCharge: close.charged,
+      remainder: close.remainder,
+      cap: '50000000',
+      closed: false,
+    });
     expect((await listUsageCloses(stack.db.sql, main.id)).map((c) => [c.periodIndex, c.total])).toEqual([
       [0, '10000000'],
       [1, '34280000'],
@@ -235,11 +256,35 @@ describe('metered subscription period close', () => {
     expect(cappedClose).toMatchObject({ total: '32000000', charged: '30000000', remainder: '2000000' });
     expect(cappedClose.usageEnd).toEqual(periodStart(cappedSchedule, 1));
     expect(before.capped - (await stack.chain.balanceOf(capped.payer.address))).toBe(USDC(10) + USDC(30));
+    expect(upcoming.capped).toMatchObject({
+      lines: cappedClose.lines,
+      total: '32000000',
+      amountToCharge: '30000000',
+      remainder: '2000000',
+      cap: '30000000',
+    });
+    // After the close the next charge is period 2's: its fixed price and period 1's usage so far (none).
+    expect(await subscriptions.upcomingInvoice(scope(), main.id)).toMatchObject({
+      periodIndex: 2,
+      usageStart: periodStart(schedule, 1).toISOString(),
+      lines: [
+        { type: 'fixed', amount: '10000000' },
+        { type: 'usage', meterId, quantity: '0', amount: '0' },
+      ],
+      total: '10000000',
+      amountToCharge: '10000000',
+      remainder: '0',
+    });
     const [invoice] = await stack.db.sql<
       { id: string; status: string; total: string; sessionId: string; metadata: Record<string, string> }[]
     >`
       select id, status, total::text as total, session_id as "sessionId", metadata from invoices where id = ${cappedClose.remainderInvoiceId}`;
-    expect(invoice).toMatchObject({ status: 'draft', total: '2000000', metadata: { subscriptionId: capped.id, periodIndex: '1' } });
+    // Open at once (sent, payable, overdue after its due date) and emailed to the customer as POST /v1/invoices/{id}/send does.
+    expect(invoice).toMatchObject({ status: 'sent', total: '2000000', metadata: { subscriptionId: capped.id, periodIndex: '1' } });
+    const emails = await stack.db.sql<{ toAddress: string; kind: string; subject: string }[]>`
+      select to_address as "toAddress", kind, subject from outbound_emails
+      where id = (select email_id from invoices where id = ${invoice!.id})`;
+    expect(emails).toEqual([{ toAddress: 'capped@example.com', kind: 'invoice', subject: expect.any(String) }]);
     const [session] = await stack.db.sql<{ amount: string; status: string }[]>`
       select amount::text as amount, status from payment_sessions where id = ${invoice!.sessionId}`;
     expect(session).toEqual({ amount: '2000000', status: 'open' });
@@ -249,6 +294,7 @@ describe('metered subscription period close', () => {
     expect(overCap[0]!.data.object.remainder).toBe('2000000');
     expect(overCap[0]!.data.invoice).toMatchObject({
       id: invoice!.id,
+      status: 'sent',
       hostedInvoiceUrl: `${PUBLIC_BASE_URL}/checkout/${invoice!.sessionId}/invoice`,
     });
     expect(
@@ -279,5 +325,8 @@ describe('metered subscription period close', () => {
     expect(retry).toMatchObject({ kind: 'charge', alreadySucceeded: true, amount: '34280000' });
     expect((await findUsageClose(stack.db.sql, main.id, 1))!.total).toBe('34280000');
     await recordHistory(main.handle, 'subscription-metered', HISTORY_SHAPE);
+    // A subscription with no next charge (here completed) has no upcoming invoice: a state refusal, not a 404.
+    await stack.db.sql`update subscriptions set status = 'completed', next_charge_at = null where id = ${capped.id}`;
+    await expect(subscriptions.upcomingInvoice(scope(), capped.id)).rejects.toMatchObject({ code: 'session_invalid_state', param: 'id' });
   }, 300_000);
 });

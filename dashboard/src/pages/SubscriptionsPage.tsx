@@ -16,6 +16,7 @@ import { decimalAmount } from '../csv.ts';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { TxHash } from '../components/TxHash.tsx';
 import { discountSummary, SubscriptionDiscountActions } from '../components/SubscriptionDiscount.tsx';
+import { PeriodClosesSection, UpcomingInvoiceSection } from '../components/SubscriptionBilling.tsx';
 import { chainName } from '../chain.ts';
 import { formatAmount, formatDate, shortId } from '../format.ts';
 import type { Charge, Plan, Subscription } from '../types.ts';
@@ -163,6 +164,8 @@ export function SubscriptionDetail({
       )}
       {!TERMINAL.has(subscription.status) && <SubscriptionDiscountActions subscription={subscription} onChanged={onChanged} />}
       <ErrorMessage error={error} />
+      <UpcomingInvoiceSection subscription={subscription} />
+      {plans.get(subscription.planId)?.meteredPrices && <PeriodClosesSection subscription={subscription} />}
       <h3>Charges</h3>
       <PaginatedTable<Charge>
         caption="Charges of this subscription"

@@ -1749,6 +1749,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscriptions/{id}/upcoming-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview a subscription's next charge
+         * @description The lines the next charge would have if usage stopped now, computed by the period close's own code: the next period's fixed price, its discount, any proration waiting and, for a metered plan, one usage line per meter from the usage so far in the current period (quantity and tiers); the total, what would be pulled (at most the authorised cap) and the rest an open invoice would bill. Once the period is closed (its charge retried) the frozen close is shown (`closed: true`). A cancelled, lapsed, completed or paused subscription, or one set to cancel at the period end, has no next charge: 403 `session_invalid_state` (docs/metered-billing.md).
+         *
+         *     Secret API key or dashboard session; not publishable keys. Required scope: `subscriptions_read`.
+         */
+        get: operations["getSubscriptionUpcomingInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subscriptions": {
         parameters: {
             query?: never;
@@ -3518,7 +3540,7 @@ export interface webhooks {
         put?: never;
         /**
          * A metered period's total was above the authorised cap
-         * @description A metered subscription's period close (docs/metered-billing.md) came to more than the cap the subscriber authorised per period on chain: the cap is pulled with the period's charge, and the rest (`object.remainder`) is the open invoice `invoice`, whose hosted page and payment session the customer pays it through (`invoice.created` is sent for it too). Once per subscription and period.
+         * @description A metered subscription's period close (docs/metered-billing.md) came to more than the cap the subscriber authorised per period on chain: the cap is pulled with the period's charge, and the rest (`object.remainder`) is the open invoice `invoice`, whose hosted page and payment session the customer pays it through; it is sent at once (`sent`, emailed when the customer has an email; `invoice.created` is sent for it too). Once per subscription and period.
          *
          *     Signed as every webhook (Standard Webhooks headers).
          */
@@ -6028,6 +6050,65 @@ export interface components {
              */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "object": "upcoming_invoice",
+         *       "subscriptionId": "sub_01JD5W3M6Q8X2K7Y9Z0A1B2C3D",
+         *       "periodIndex": 2,
+         *       "nextChargeAt": "2026-12-01T00:00:00.000Z",
+         *       "usageStart": "2026-11-01T00:00:00.000Z",
+         *       "usageEnd": "2026-12-01T00:00:00.000Z",
+         *       "lines": [
+         *         {
+         *           "type": "fixed",
+         *           "description": "API, period 3",
+         *           "amount": "10000000"
+         *         },
+         *         {
+         *           "type": "usage",
+         *           "description": "API calls: 12140 units",
+         *           "meterId": "mtr_01JD5W3M6Q8X2K7Y9Z0A1B2C3E",
+         *           "model": "per_unit",
+         *           "quantity": "12140",
+         *           "amount": "24280000"
+         *         }
+         *       ],
+         *       "total": "34280000",
+         *       "cap": "30000000",
+         *       "amountToCharge": "30000000",
+         *       "remainder": "4280000",
+         *       "closed": false,
+         *       "livemode": false
+         *     }
+         */
+        UpcomingInvoiceInput: {
+            /** @constant */
+            object: "upcoming_invoice";
+            subscriptionId: string;
+            /** @description The period the next charge is for (its fixed price in advance). */
+            periodIndex: number;
+            /**
+             * Format: date-time
+             * @description When the next charge is due (a metered plan closes after its usage grace).
+             */
+            nextChargeAt: string;
+            /** @description Start of the usage the next charge bills (the current period); null: none. */
+            usageStart: string | null;
+            /** @description End (exclusive) of that usage window. */
+            usageEnd: string | null;
+            /** @description The lines the next charge would have if usage stopped now: the same code as the period close. */
+            lines: components["schemas"]["SubscriptionPeriodCloseLineInput"][];
+            total: string;
+            /** @description What the subscriber authorised per period on chain. */
+            cap: string;
+            /** @description What the charge would pull: min(total, cap). */
+            amountToCharge: string;
+            /** @description total - amountToCharge: what an open invoice would bill. */
+            remainder: string;
+            /** @description true: the period is closed already (its charge is being retried) and these are the close's frozen amounts. */
+            closed: boolean;
+            livemode: boolean;
+        };
         StorefrontInput: {
             id: string;
             /** @constant */
@@ -8515,6 +8596,65 @@ export interface components {
              * @description ISO 8601 timestamp.
              */
             createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "upcoming_invoice",
+         *       "subscriptionId": "sub_01JD5W3M6Q8X2K7Y9Z0A1B2C3D",
+         *       "periodIndex": 2,
+         *       "nextChargeAt": "2026-12-01T00:00:00.000Z",
+         *       "usageStart": "2026-11-01T00:00:00.000Z",
+         *       "usageEnd": "2026-12-01T00:00:00.000Z",
+         *       "lines": [
+         *         {
+         *           "type": "fixed",
+         *           "description": "API, period 3",
+         *           "amount": "10000000"
+         *         },
+         *         {
+         *           "type": "usage",
+         *           "description": "API calls: 12140 units",
+         *           "meterId": "mtr_01JD5W3M6Q8X2K7Y9Z0A1B2C3E",
+         *           "model": "per_unit",
+         *           "quantity": "12140",
+         *           "amount": "24280000"
+         *         }
+         *       ],
+         *       "total": "34280000",
+         *       "cap": "30000000",
+         *       "amountToCharge": "30000000",
+         *       "remainder": "4280000",
+         *       "closed": false,
+         *       "livemode": false
+         *     }
+         */
+        UpcomingInvoice: {
+            /** @constant */
+            object: "upcoming_invoice";
+            subscriptionId: string;
+            /** @description The period the next charge is for (its fixed price in advance). */
+            periodIndex: number;
+            /**
+             * Format: date-time
+             * @description When the next charge is due (a metered plan closes after its usage grace).
+             */
+            nextChargeAt: string;
+            /** @description Start of the usage the next charge bills (the current period); null: none. */
+            usageStart: string | null;
+            /** @description End (exclusive) of that usage window. */
+            usageEnd: string | null;
+            /** @description The lines the next charge would have if usage stopped now: the same code as the period close. */
+            lines: components["schemas"]["SubscriptionPeriodCloseLine"][];
+            total: string;
+            /** @description What the subscriber authorised per period on chain. */
+            cap: string;
+            /** @description What the charge would pull: min(total, cap). */
+            amountToCharge: string;
+            /** @description total - amountToCharge: what an open invoice would bill. */
+            remainder: string;
+            /** @description true: the period is closed already (its charge is being retried) and these are the close's frozen amounts. */
+            closed: boolean;
+            livemode: boolean;
         };
         Storefront: {
             id: string;
@@ -13119,6 +13259,38 @@ export interface operations {
                         /** @description True when another page follows; `nextCursor` is then non-empty. */
                         hasMore: boolean;
                     };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSubscriptionUpcomingInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the object (ours start with `sub_`); opaque, an unknown one is not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpcomingInvoice"];
                 };
             };
             /** @description Default Response */
