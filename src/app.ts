@@ -28,6 +28,7 @@ import type { Sql } from './db/client.js';
 import { createEventDispatcher } from './events/dispatch.js';
 import { responseSerializerCompiler } from './http/serializer.js';
 import { ulid } from './ids.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import authPlugin from './plugins/auth.js';
 import errorsPlugin, { sendFrameworkError } from './plugins/errors.js';
 import idempotencyPlugin from './plugins/idempotency.js';
@@ -130,6 +131,8 @@ export async function buildApp(deps: AppDeps) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a FastifyReply is thenable; this returns the reply it sent, not a promise
     frameworkErrors: sendFrameworkError,
+    // A request Node's parser refuses (headers or URL too large) still gets the error envelope.
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
