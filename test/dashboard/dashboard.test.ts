@@ -661,6 +661,11 @@ describe('journeys', () => {
     // Readable on a phone: nothing sticks out of a 390 px viewport with the chart and its table shown.
     await page.setViewportSize({ width: 390, height: 844 });
     await chart.locator('.recharts-bar-rectangle path').first().waitFor();
+    // The chart's container measures its new width after a resize observer fires: wait for the redraw (a chart
+    // that never fits fails here, by the timeout), then list whatever still sticks out.
+    await page
+      .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 15_000 })
+      .catch(() => {});
     expect(await horizontalOverflow(page)).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-meter-usage-390.png`, fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
