@@ -46,10 +46,14 @@ export function tallyRun(testModules: ReadonlyArray<TestModule>, unhandledErrors
   return tally;
 }
 
-/** A file's whole cost to a worker in seconds: its tests and hooks, and its import and setup files. */
+/**
+ * A file's whole cost to a worker in seconds: its tests and hooks, and its import and setup files. At least 0.1: a
+ * file that ran cost something, and a 0 would read as "never measured" to the sequencer and its test.
+ */
 function fileSeconds(module: TestModule): number {
   const d = module.diagnostic();
-  return Math.round((d.duration + d.collectDuration + d.setupDuration + d.prepareDuration + d.environmentSetupDuration) / 100) / 10;
+  const tenths = Math.round((d.duration + d.collectDuration + d.setupDuration + d.prepareDuration + d.environmentSetupDuration) / 100);
+  return Math.max(1, tenths) / 10;
 }
 
 /**
