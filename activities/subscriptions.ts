@@ -22,7 +22,7 @@ import { chargedWithProrations } from '../src/subscription-plan-changes/proratio
 import { claimProrations } from '../src/subscription-plan-changes/repo.js';
 import { countDiscountedPeriod } from '../src/discounts/charged-period.js';
 import { trialEndUpdate } from '../src/subscriptions/trial-end.js';
-import type { UsageCloser } from '../src/billing-meters/period-close.js';
+import { finalUsageWindow, type UsageCloser } from '../src/billing-meters/period-close.js';
 
 export type SubscriptionActivityDeps = {
   sql: Sql;
@@ -394,6 +394,21 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events, u
         { status: 'cancelled', cancelReason: input.reason, cancelledBy: input.by, cancelledAt, nextChargeAt: null, atRiskSince: null },
         'subscription.cancelled',
       );
+    },
+
+    /**
+     * When a cancelled metered subscription's last usage is to be closed (its window's end plus the plan's usage
+     * grace, epoch ms); null when there is nothing to close (a fixed plan, never charged, or already closed).
+     */
+    async finalUsageCloseAt(input: { subscriptionId: string }): Promise<{ closeAtMs: number | null }> {
+      const final = await finalUsageWindow(sql, input.subscriptionId);
+      return { closeAtMs: final ? final.closeAt.getTime() : null };
+    },
+
+    /** Closes and invoices a cancelled metered subscription's last usage, once (src/billing-meters/period-close.ts). */
+    async closeFinalUsage(input: { subscriptionId: string }): Promise<{ closeId: string | null }> {
+      if (!usageCloser) throw new Error('metered subscriptions need the usage closer (activities/index.ts)');
+      return { closeId: (await usageCloser.closeFinalUsage(input.subscriptionId))?.id ?? null };
     },
 
     async markSubscriptionLapsed(input: { subscriptionId: string }): Promise<{ changed: boolean }> {

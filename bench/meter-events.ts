@@ -4,9 +4,10 @@
 //     repeating an identifier sent before (possibly still in flight in another batch). Prints events/s and checks
 //     the duplicates were ignored exactly: stored count == distinct identifiers sent, stored sum exact.
 //  2. Summaries at volume: `--load` events written straight into meter_events and meter_usage_hourly by SQL
-//     (generate_series, the same rows and the same rollup statement the api writes), then the p95 of
-//     GET /v1/billing/meters/{id}/event-summaries for one customer-month, by hour and by day, on a sum, a max and a
-//     unique_count meter, for a heavy customer (`--heavy-share` of all loaded events) and a typical one.
+//     (generate_series, the same rows and the same rollup statement the api writes; the distinct-value rollups built
+//     from them after the load), then the p95 of GET /v1/billing/meters/{id}/event-summaries for one customer-month,
+//     by hour, by day and over the whole range ("none"), on a sum, a max and a unique_count meter, for a heavy
+//     customer (`--heavy-share` of all loaded events) and a typical one.
 //  3. Ingestion again for `--after-load-seconds` with those events stored (events are kept: the dedupe index grows).
 // Run: npx tsx bench/meter-events.ts [--seconds 60] [--duplicates 0.05] [--concurrency 4] [--customers 1000]
 //        [--load 10000000] [--heavy-share 0.1] [--summaries 100] [--after-load-seconds 30]
@@ -184,12 +185,31 @@ async function loadEvents(meters: string[]) {
             event_count = meter_usage_hourly.event_count + excluded.event_count`;
     console.log(`loaded ${to + 1} events, ${Math.round((performance.now() - started) / 1000)} s`);
   }
+  // The distinct-value rollups (migration 00054) built from the loaded rows at once, as its backfill does: the same
+  // rows the insert statement would have written event by event.
+  await load`
+    insert into meter_usage_values_hourly (meter_id, customer_id, hour_start, distinct_value, event_count)
+    select meter_id, customer_id, date_trunc('hour', event_time, 'UTC'), distinct_value, count(*)
+    from meter_events where distinct_value is not null and cancelled_at is null group by 1, 2, 3, 4`;
+  await load`
+    insert into meter_usage_values_daily (meter_id, customer_id, day_start, distinct_value, event_count)
+    select meter_id, customer_id, date_trunc('day', event_time, 'UTC'), distinct_value, count(*)
+    from meter_events where distinct_value is not null and cancelled_at is null group by 1, 2, 3, 4`;
+  await load`
+    update meter_usage_hourly h set distinct_count = v.n
+    from (select meter_id, customer_id, hour_start, count(*) as n from meter_usage_values_hourly group by 1, 2, 3) v
+    where h.meter_id = v.meter_id and h.customer_id = v.customer_id and h.hour_start = v.hour_start`;
+  await load`
+    insert into meter_usage_daily (meter_id, customer_id, day_start, distinct_count)
+    select meter_id, customer_id, day_start, count(*) from meter_usage_values_daily group by 1, 2, 3`;
   const loadSeconds = (performance.now() - started) / 1000;
   // What autovacuum does after a bulk load anyway; done now so the timings see the steady state.
   const vacuumStarted = performance.now();
   await load`set session_replication_role = origin`;
   await load`vacuum analyze meter_events`;
-  await load`vacuum analyze meter_usage_hourly`;
+  for (const table of ['meter_usage_hourly', 'meter_usage_values_hourly', 'meter_usage_values_daily', 'meter_usage_daily']) {
+    await load`vacuum analyze ${load(table)}`;
+  }
   await load.end();
   console.log(`loaded in ${loadSeconds.toFixed(0)} s, vacuum analyze ${((performance.now() - vacuumStarted) / 1000).toFixed(0)} s`);
 }
@@ -220,12 +240,12 @@ async function summaries() {
       const [events] = await sql<{ n: number }[]>`
         select count(*)::int as n from meter_events where meter_id = ${meter.id} and customer_id = ${customerId}
           and event_time >= ${new Date(end - 31 * DAY)} and event_time < ${new Date(end)}`;
-      for (const window of ['hour', 'day'] as const) {
+      for (const window of ['hour', 'day', 'none'] as const) {
         const query = new URLSearchParams({
           customerId,
           startTime: new Date(end - 31 * DAY).toISOString(),
           endTime: new Date(end).toISOString(),
-          valueGroupingWindow: window,
+          ...(window === 'none' ? {} : { valueGroupingWindow: window }),
         });
         const latencies: number[] = [];
         let windows = 0;

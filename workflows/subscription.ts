@@ -19,6 +19,8 @@
 //     (the charge attempt finds the flag: no signal; on-chain cancel as any cancel)
 //   trialing --(first charge refused for funds/allowance, plan's trialEndBehavior)--> at_risk (dunning), cancelled or paused
 //   trialing --(3 days before the trial ends)--> subscription.trial_will_end, once (patch trial-will-end-notice)
+//   cancelled, metered plan --(the plan's usage grace after the cancel)--> the last period's usage up to the cancel
+//     closed and invoiced, once (patch final-usage; src/billing-meters/period-close.ts, closeFinalUsage)
 //
 // Every side effect is an idempotent activity keyed by subscriptionId:periodIndex
 // (a unique charge row, the contract's once-per-period guard). The calendar
@@ -116,6 +118,8 @@ const TRIAL_NOTICE_MS = 72 * HOUR_MS;
 const TRIAL_WILL_END = 'trial-will-end-notice';
 /** Patch: a metered period's grace for late usage events before its charge closes the usage (issue 41, item 4). */
 const METERED_USAGE = 'metered-usage';
+/** Patch: a cancelled metered subscription's last usage closed and invoiced after the cancel (issue 41). */
+const FINAL_USAGE = 'final-usage';
 /** How long to wait when the chain's clock is behind the calendar (PeriodNotStarted). */
 const CHAIN_CLOCK_WAIT_MS = 60_000;
 
@@ -169,6 +173,16 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     state.nextChargeAt = null;
     publish();
     await cancelOnChain();
+    // A metered subscription's last usage (its last charged period up to the cancel), which no charge will close:
+    // after the plan's grace for late events, priced and invoiced once (issue 41). Runs cancelled before the patch
+    // replay without it.
+    if (patched(FINAL_USAGE)) {
+      const { closeAtMs } = await localDb.finalUsageCloseAt({ subscriptionId: input.subscriptionId });
+      if (closeAtMs !== null) {
+        if (closeAtMs > clock.now()) await clock.sleep(closeAtMs - clock.now());
+        await db.closeFinalUsage({ subscriptionId: input.subscriptionId });
+      }
+    }
     return 'cancelled';
   };
 

@@ -42,6 +42,11 @@ export const subscriptionPeriodClose = z
     charged: z.string().describe('Pulled on chain with the period: min(total, the cap the subscriber authorised).'),
     remainder: z.string().describe('total - charged: billed by the open invoice `remainderInvoiceId`.'),
     remainderInvoiceId: z.string().nullable(),
+    final: z
+      .boolean()
+      .describe(
+        "The close of a cancelled subscription's last usage (its last charged period up to the cancel): usage lines only, nothing pulled, the whole total invoiced.",
+      ),
     livemode: z.boolean(),
     createdAt: timestamp,
   })

@@ -56,13 +56,15 @@ export type UsageCloseRow = {
   charged: string;
   remainder: string;
   remainderInvoiceId: string | null;
+  /** The close of a cancelled subscription's last usage (closeFinalUsage): nothing pulled, all of it invoiced. */
+  final: boolean;
   createdAt: Date;
 };
 
 const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, subscription_id as "subscriptionId", period_index as "periodIndex",
      usage_start as "usageStart", usage_end as "usageEnd", lines, total::text as total, charged::text as charged,
-     remainder::text as remainder, remainder_invoice_id as "remainderInvoiceId", created_at as "createdAt"`;
+     remainder::text as remainder, remainder_invoice_id as "remainderInvoiceId", final, created_at as "createdAt"`;
 
 export async function findUsageClose(db: Db, subscriptionId: string, periodIndex: number): Promise<UsageCloseRow | undefined> {
   const [row] = await db<UsageCloseRow[]>`
@@ -94,6 +96,7 @@ export function renderUsageClose(row: UsageCloseRow) {
     charged: row.charged,
     remainder: row.remainder,
     remainderInvoiceId: row.remainderInvoiceId,
+    final: row.final,
     livemode: row.livemode,
     createdAt: row.createdAt.toISOString(),
   };
@@ -129,27 +132,64 @@ export async function closeLines(db: Db, sub: Subscription, periodIndex: number,
   if (prorations > 0n) lines.push({ type: 'proration', description: 'Plan change proration', amount: prorations.toString() });
   let usage: { start: Date; end: Date } | null = null;
   if (periodIndex >= 1 && plan.meteredPrices) {
-    const schedule = { anchor: sub.firstPeriodStart, interval: plan.interval, intervalCount: plan.intervalCount };
-    usage = { start: periodStart(schedule, periodIndex - 1), end: periodStart(schedule, periodIndex) };
-    for (const metered of plan.meteredPrices) {
-      const meter = await findMeter(db, sub, metered.meterId);
-      const quantity = meter ? await aggregateExactUsage(db, meter, sub.customerId, usage) : '0';
-      const priced = priceUsage(metered, quantity);
-      lines.push({
-        type: 'usage',
-        description: `${meter?.displayName ?? metered.meterId}: ${quantity} units`,
-        meterId: metered.meterId,
-        model: metered.model,
-        quantity,
-        ...priced,
-      });
-    }
+    usage = { start: periodStart(planSchedule(sub, plan), periodIndex - 1), end: periodStart(planSchedule(sub, plan), periodIndex) };
+    lines.push(...(await usageLines(db, sub, plan, usage)));
   }
   const sum = lines.reduce((acc, line) => acc + BigInt(line.amount), 0n);
   const total = sum < 0n ? 0n : sum;
   const cap = BigInt(sub.amount);
   const charged = total < cap ? total : cap;
   return { lines, total, charged, remainder: total - charged, usage, cap, discount: discounted };
+}
+
+type Plan = NonNullable<Awaited<ReturnType<typeof findPlanById>>>;
+
+const planSchedule = (sub: Subscription, plan: Plan) => ({
+  anchor: sub.firstPeriodStart,
+  interval: plan.interval,
+  intervalCount: plan.intervalCount,
+});
+
+/** One line per metered price: its meter's exact aggregation of the customer's usage in the window, priced. */
+async function usageLines(db: Db, sub: Subscription, plan: Plan, usage: { start: Date; end: Date }): Promise<CloseLine[]> {
+  const lines: CloseLine[] = [];
+  for (const metered of plan.meteredPrices ?? []) {
+    const meter = await findMeter(db, sub, metered.meterId);
+    const quantity = meter ? await aggregateExactUsage(db, meter, sub.customerId, usage) : '0';
+    lines.push({
+      type: 'usage',
+      description: `${meter?.displayName ?? metered.meterId}: ${quantity} units`,
+      meterId: metered.meterId,
+      model: metered.model,
+      quantity,
+      ...priceUsage(metered, quantity),
+    });
+  }
+  return lines;
+}
+
+/**
+ * When a cancelled metered subscription's last usage closes: the usage window's end (the cancel, or the end of the
+ * last charged period when the cancel came after it) plus the plan's grace for late events. Null when there is no
+ * usage to close: a fixed plan, not cancelled, never charged, or already closed (by a charge or an earlier call).
+ */
+export async function finalUsageWindow(db: Db, subscriptionId: string) {
+  const sub = await subscriptionRepo.findSubscriptionById(db, subscriptionId);
+  if (!sub?.metered || sub.status !== 'cancelled' || sub.currentPeriodIndex === null || !sub.cancelledAt) return null;
+  const plan = await findPlanById(db, sub.planId);
+  if (!plan?.meteredPrices) return null;
+  const periodIndex = sub.currentPeriodIndex + 1;
+  if (await findUsageClose(db, sub.id, periodIndex)) return null;
+  const start = periodStart(planSchedule(sub, plan), sub.currentPeriodIndex);
+  const periodEnd = periodStart(planSchedule(sub, plan), periodIndex);
+  const end = sub.cancelledAt < periodEnd ? sub.cancelledAt : periodEnd;
+  return {
+    sub,
+    plan,
+    periodIndex,
+    usage: { start, end: end < start ? start : end },
+    closeAt: new Date(end.getTime() + (plan.usageGracePeriodSeconds ?? 0) * 1000),
+  };
 }
 
 export type UsageCloserDeps = {
@@ -166,23 +206,31 @@ export function createUsageCloser(deps: UsageCloserDeps) {
   const { sql, events } = deps;
   const starter = createWorkflowStarter(deps.temporal, sql, () => {});
 
-  /** The open invoice for what the cap left unpaid, and its event. */
+  /** The open invoice for what the cap left unpaid. */
   async function openRemainderInvoice(tx: Db, record: RecordEvent, sub: Subscription, periodIndex: number, total: bigint, charged: bigint) {
-    const remainder = total - charged;
-    if (!deps.chain) throw new Error('the open invoice of a close above the cap needs the chain configuration');
+    return openUsageInvoice(tx, record, sub, periodIndex, {
+      amount: total - charged,
+      description: `Usage above the authorised cap, period ${periodIndex + 1}: total ${formatMoney(total.toString(), 'USDC')}, ${formatMoney(charged.toString(), 'USDC')} charged on chain`,
+      note: `Subscription ${sub.id}: the usage billed this period came to more than the ${formatMoney(sub.amount, 'USDC')} per period your wallet authorised.`,
+    });
+  }
+
+  /** An invoice for usage that no pull collects, opened at once (payable through its hosted page and session). */
+  async function openUsageInvoice(
+    tx: Db,
+    record: RecordEvent,
+    sub: Subscription,
+    periodIndex: number,
+    invoice: { amount: bigint; description: string; note: string },
+  ) {
+    if (!deps.chain) throw new Error('an open usage invoice needs the chain configuration');
     const testClock = sub.livemode ? undefined : await findClockOfWallet(tx, sub.merchantId, sub.subscriberAddress);
     const inserted = await insertInvoiceInTx(tx, record, { ...deps, chain: deps.chain }, sub, {
       // The subscription's customer: the portal lists the invoice under them.
       customerId: sub.customerId,
       customerEmail: sub.customerEmail ?? undefined,
-      lineItems: [
-        {
-          description: `Usage above the authorised cap, period ${periodIndex + 1}: total ${formatMoney(total.toString(), 'USDC')}, ${formatMoney(charged.toString(), 'USDC')} charged on chain`,
-          quantity: 1,
-          unitAmount: remainder.toString(),
-        },
-      ],
-      note: `Subscription ${sub.id}: the usage billed this period came to more than the ${formatMoney(sub.amount, 'USDC')} per period your wallet authorised.`,
+      lineItems: [{ description: invoice.description, quantity: 1, unitAmount: invoice.amount.toString() }],
+      note: invoice.note,
       ...(testClock ? { testClock } : {}),
       metadata: { subscriptionId: sub.id, periodIndex: String(periodIndex) },
     });
@@ -243,6 +291,53 @@ export function createUsageCloser(deps: UsageCloserDeps) {
       });
       await starter.startAfterCommit(starts);
       return result;
+    },
+
+    /**
+     * A cancelled metered subscription's last usage, once: the usage of its last charged period up to the cancel
+     * (finalUsageWindow), priced as a close is and frozen as the close of the period after it (`final`), with nothing
+     * pulled (the enrolment is cancelled on chain, and the contract pulls once a period); a total above 0 becomes an
+     * open invoice, with subscription.final_usage_invoiced. Null when there was nothing to close.
+     */
+    async closeFinalUsage(subscriptionId: string): Promise<UsageCloseRow | null> {
+      let starts: QueuedWorkflowStart[] = [];
+      const close = await commitWithEvents(sql, events, async (tx, record) => {
+        await subscriptionRepo.findSubscriptionById(tx, subscriptionId, { forUpdate: true });
+        const final = await finalUsageWindow(tx, subscriptionId);
+        if (!final) return null;
+        const { sub, plan, periodIndex, usage } = final;
+        const lines = await usageLines(tx, sub, plan, usage);
+        const total = lines.reduce((acc, line) => acc + BigInt(line.amount), 0n);
+        const opened =
+          total > 0n
+            ? await openUsageInvoice(tx, record, sub, periodIndex, {
+                amount: total,
+                description: `Usage of period ${periodIndex} until the subscription ended: ${lines.map((l) => l.description).join('; ')}`,
+                note: `Subscription ${sub.id} was cancelled; this is the usage of its last period, which no charge collected.`,
+              })
+            : undefined;
+        starts = opened?.starts ?? [];
+        const [row] = await tx<UsageCloseRow[]>`
+          insert into subscription_usage_closes (id, merchant_id, livemode, subscription_id, period_index, usage_start, usage_end, lines,
+            total, charged, remainder, remainder_invoice_id, final)
+          values (${newId('usageClose')}, ${sub.merchantId}, ${sub.livemode}, ${sub.id}, ${periodIndex}, ${usage.start}, ${usage.end},
+            ${tx.json(lines as never)}, ${total.toString()}, 0, ${total.toString()}, ${opened?.row.id ?? null}, true)
+          returning ${columns(tx)}`;
+        if (opened)
+          await record({
+            merchantId: sub.merchantId,
+            livemode: sub.livemode,
+            type: 'subscription.final_usage_invoiced',
+            data: {
+              object: renderUsageClose(row!),
+              invoice: renderInvoice(opened.row, deps.publicBaseUrl),
+              subscription: renderSubscription(sub),
+            },
+          });
+        return row!;
+      });
+      await starter.startAfterCommit(starts);
+      return close;
     },
   };
 }

@@ -110,9 +110,15 @@ export type NewMeterEvent = {
 };
 
 /**
- * Inserts the events in one statement and adds them to the hourly rollup in the same statement; returns the
- * identifiers actually inserted (the others were duplicates). Rows go in sorted by identifier, and rollup rows
- * by key, so two batches that share identifiers wait on each other in the same order and never deadlock.
+ * Inserts the events in one statement and adds them to the rollups in the same statement; returns the identifiers
+ * actually inserted (the others were duplicates). Rows go in sorted by identifier, and rollup rows by key, table
+ * after table in one order (distinct values of the hour, the hour, distinct values of the day, the day: the day's
+ * CTEs wait for the hour's, and cancelMeterEvent locks in the same order), so two statements that share rows wait
+ * on each other in the same order and never deadlock.
+ *
+ * A distinct value (unique_count meters) moves its hour's or day's distinct count only when it is new there: the
+ * upsert returns the value's count after it, and a count equal to what this statement added was 0 or absent
+ * before (the upsert sees the latest committed count under the row lock, so racing statements count it once).
  */
 export async function insertMeterEvents(db: Db, scope: MerchantScope, events: NewMeterEvent[]): Promise<Set<string>> {
   if (events.length === 0) return new Set();
@@ -132,16 +138,53 @@ export async function insertMeterEvents(db: Db, scope: MerchantScope, events: Ne
       select ${scope.merchantId}, ${scope.livemode}, identifier, meter_id, customer_id, event_time, quantity, distinct_value, payload
       from input order by identifier
       on conflict (merchant_id, livemode, identifier) do nothing
-      returning identifier, meter_id, customer_id, event_time, quantity
+      returning identifier, meter_id, customer_id, date_trunc('hour', event_time, 'UTC') as hour_start,
+        date_trunc('day', event_time, 'UTC') as day_start, quantity, distinct_value
+    ), hour_values as (
+      select meter_id, customer_id, hour_start, distinct_value, count(*) as n
+      from inserted where distinct_value is not null group by 1, 2, 3, 4
+    ), hour_values_after as (
+      insert into meter_usage_values_hourly (meter_id, customer_id, hour_start, distinct_value, event_count)
+      select * from hour_values order by 1, 2, 3, 4
+      on conflict (meter_id, customer_id, hour_start, distinct_value) do update
+        set event_count = meter_usage_values_hourly.event_count + excluded.event_count
+      returning meter_id, customer_id, hour_start, distinct_value, event_count
+    ), hour_new_values as (
+      select meter_id, customer_id, hour_start, count(*) as n
+      from hour_values_after join hour_values using (meter_id, customer_id, hour_start, distinct_value)
+      where event_count = n group by 1, 2, 3
     ), rolled_up as (
-      insert into meter_usage_hourly (merchant_id, livemode, meter_id, customer_id, hour_start, quantity_sum, event_count, quantity_max)
-      select ${scope.merchantId}, ${scope.livemode}, meter_id, customer_id, date_trunc('hour', event_time, 'UTC'),
-        coalesce(sum(quantity), 0), count(*), max(quantity)
-      from inserted group by meter_id, customer_id, date_trunc('hour', event_time, 'UTC') order by 3, 4, 5
+      insert into meter_usage_hourly (merchant_id, livemode, meter_id, customer_id, hour_start, quantity_sum, event_count, quantity_max, distinct_count)
+      select ${scope.merchantId}, ${scope.livemode}, meter_id, customer_id, hour_start,
+        coalesce(sum(quantity), 0), count(*), max(quantity), coalesce(max(hour_new_values.n), 0)
+      from inserted left join hour_new_values using (meter_id, customer_id, hour_start)
+      group by meter_id, customer_id, hour_start order by 3, 4, 5
       on conflict (meter_id, customer_id, hour_start) do update
         set quantity_sum = meter_usage_hourly.quantity_sum + excluded.quantity_sum,
             event_count = meter_usage_hourly.event_count + excluded.event_count,
-            quantity_max = greatest(meter_usage_hourly.quantity_max, excluded.quantity_max)
+            quantity_max = greatest(meter_usage_hourly.quantity_max, excluded.quantity_max),
+            distinct_count = meter_usage_hourly.distinct_count + excluded.distinct_count
+      returning 1
+    ), day_values as (
+      -- Joined to the hour's count so that it runs after the hour's rows are locked (the order in the comment above).
+      select meter_id, customer_id, day_start, distinct_value, count(*) as n
+      from inserted, (select count(*) from rolled_up) as hour_done
+      where distinct_value is not null group by 1, 2, 3, 4
+    ), day_values_after as (
+      insert into meter_usage_values_daily (meter_id, customer_id, day_start, distinct_value, event_count)
+      select * from day_values order by 1, 2, 3, 4
+      on conflict (meter_id, customer_id, day_start, distinct_value) do update
+        set event_count = meter_usage_values_daily.event_count + excluded.event_count
+      returning meter_id, customer_id, day_start, distinct_value, event_count
+    ), day_new_values as (
+      select meter_id, customer_id, day_start, count(*) as n
+      from day_values_after join day_values using (meter_id, customer_id, day_start, distinct_value)
+      where event_count = n group by 1, 2, 3
+    ), daily as (
+      insert into meter_usage_daily (meter_id, customer_id, day_start, distinct_count)
+      select * from day_new_values order by 1, 2, 3
+      on conflict (meter_id, customer_id, day_start) do update
+        set distinct_count = meter_usage_daily.distinct_count + excluded.distinct_count
     )
     select identifier from inserted`;
   return new Set(rows.map((r) => r.identifier));
@@ -157,34 +200,57 @@ export async function findMeterEvent(db: Db, scope: MerchantScope, identifier: s
 }
 
 /**
- * Marks the event cancelled and takes it out of the hourly rollup; only an uncancelled event accepted after
- * `acceptedAfter`. Undefined when no such event (so a racing second cancellation does nothing). The hour's max is
- * recomputed from its other uncancelled events: the rollup row is locked first, so the statement's snapshot sees
- * every insert and cancellation that touched the hour before it, and those after it wait.
+ * Marks the event cancelled and takes it out of the rollups; only an uncancelled event accepted after
+ * `acceptedAfter`. Undefined when no such event (so a racing second cancellation does nothing). Rollup rows are
+ * locked in insertMeterEvents's order: the hour's distinct value and the hour first, then (in the statement) the
+ * day's. The hour's max is recomputed from its other uncancelled events: its row is locked before the statement
+ * starts, so the statement's snapshot sees every insert and cancellation that touched the hour before it, and those
+ * after it wait. A distinct value whose count reaches 0 leaves its hour's and day's distinct counts.
  */
 export async function cancelMeterEvent(sql: Sql, scope: MerchantScope, identifier: string, acceptedAfter: Date): Promise<Date | undefined> {
   return sql.begin(async (tx) => {
+    const event = () => tx`
+      select meter_id, customer_id, date_trunc('hour', event_time, 'UTC') as hour_start, distinct_value from meter_events
+      where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and identifier = ${identifier}`;
     await tx`
-      select 1 from meter_usage_hourly h join meter_events e
-        on h.meter_id = e.meter_id and h.customer_id = e.customer_id and h.hour_start = date_trunc('hour', e.event_time, 'UTC')
-      where e.merchant_id = ${scope.merchantId} and e.livemode = ${scope.livemode} and e.identifier = ${identifier}
-      for update of h`;
+      select 1 from meter_usage_values_hourly v join (${event()}) e using (meter_id, customer_id, hour_start, distinct_value)
+      for update of v`;
+    await tx`select 1 from meter_usage_hourly h join (${event()}) e using (meter_id, customer_id, hour_start) for update of h`;
     const [row] = await tx<{ cancelledAt: Date }[]>`
       with cancelled as (
         update meter_events set cancelled_at = now()
         where merchant_id = ${scope.merchantId} and livemode = ${scope.livemode} and identifier = ${identifier}
           and cancelled_at is null and created_at > ${acceptedAfter}
-        returning identifier, meter_id, customer_id, event_time, quantity, cancelled_at
+        returning identifier, meter_id, customer_id, date_trunc('hour', event_time, 'UTC') as hour_start,
+          date_trunc('day', event_time, 'UTC') as day_start, quantity, distinct_value, cancelled_at
+      ), hour_value as (
+        update meter_usage_values_hourly v set event_count = v.event_count - 1
+        from cancelled c
+        where v.meter_id = c.meter_id and v.customer_id = c.customer_id and v.hour_start = c.hour_start
+          and v.distinct_value = c.distinct_value
+        returning v.event_count
       ), rolled_back as (
         update meter_usage_hourly h
         set quantity_sum = h.quantity_sum - coalesce(c.quantity, 0), event_count = h.event_count - 1,
+          distinct_count = h.distinct_count - (select count(*) from hour_value where event_count = 0),
           -- The statement's snapshot still shows the cancelled event uncancelled: it is left out by identifier.
           quantity_max = (
             select max(e.quantity) from meter_events e
             where e.meter_id = c.meter_id and e.customer_id = c.customer_id and e.cancelled_at is null
               and e.event_time >= h.hour_start and e.event_time < h.hour_start + interval '1 hour' and e.identifier <> c.identifier)
         from cancelled c
-        where h.meter_id = c.meter_id and h.customer_id = c.customer_id and h.hour_start = date_trunc('hour', c.event_time, 'UTC')
+        where h.meter_id = c.meter_id and h.customer_id = c.customer_id and h.hour_start = c.hour_start
+      ), day_value as (
+        update meter_usage_values_daily v set event_count = v.event_count - 1
+        from cancelled c
+        where v.meter_id = c.meter_id and v.customer_id = c.customer_id and v.day_start = c.day_start
+          and v.distinct_value = c.distinct_value
+        returning v.event_count
+      ), daily as (
+        update meter_usage_daily d set distinct_count = d.distinct_count - 1
+        from cancelled c
+        where d.meter_id = c.meter_id and d.customer_id = c.customer_id and d.day_start = c.day_start
+          and exists (select 1 from day_value where event_count = 0)
       )
       select cancelled_at as "cancelledAt" from cancelled`;
     return row?.cancelledAt;
@@ -235,18 +301,58 @@ export async function aggregateUsage(
         from meter_events where ${from('event_time')} and cancelled_at is null group by 1 order by 1`;
       break;
     case 'unique_count':
-      // Distinct (window, value) pairs first, then counted: a hash of the pairs instead of count(distinct)'s sort of
-      // every event per window, markedly faster on a customer with hundreds of thousands of events (docs/benchmarks.md).
+      // Each window size keeps its own distinct count; a whole range unites the distinct values of its pieces.
+      if (!window) return [{ start, end, value: await countDistinctValues(db, meter.id, customerId, range) }];
       rows = await db<UsageRow[]>`
-        select start, count(*)::text as value from (
-          select distinct ${bucket('event_time')} as start, distinct_value
-          from meter_events where ${from('event_time')} and cancelled_at is null
-        ) pairs group by 1 order by 1`;
+        ${
+          window === 'hour'
+            ? db`select hour_start as start, distinct_count::text as value from meter_usage_hourly where ${from('hour_start')}`
+            : db`select day_start as start, distinct_count::text as value from meter_usage_daily where ${from('day_start')}`
+        } and distinct_count > 0 order by 1`;
       break;
   }
   if (!window) return [{ start, end, value: rows[0]?.value ?? '0' }];
   const step = window === 'hour' ? 3_600_000 : 86_400_000;
   return rows.map((r) => ({ start: r.start, end: new Date(r.start.getTime() + step), value: r.value ?? '0' }));
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The distinct values of a customer's uncancelled events with start <= timestamp < end, at any boundaries: the
+ * whole days inside from the daily values, the whole hours around them from the hourly values, the seconds at the
+ * edges from the events, united (a value in several pieces counts once). A heavy customer's month reads about
+ * (days x values a day) rows rather than every event.
+ */
+async function countDistinctValues(db: Db, meterId: string, customerId: string, range: { start: Date; end: Date }): Promise<string> {
+  const { start, end } = range;
+  const [firstHour, lastHour] = wholeUnitsInside(start.getTime(), end.getTime(), HOUR_MS);
+  const [firstDay, lastDay] = wholeUnitsInside(firstHour, lastHour, DAY_MS);
+  const at = (ms: number) => new Date(ms);
+  const of = db`meter_id = ${meterId} and customer_id = ${customerId}`;
+  const [row] = await db<{ value: string }[]>`
+    select count(*)::text as value from (
+      select distinct_value from meter_events where ${of} and cancelled_at is null
+        and ((event_time >= ${start} and event_time < ${at(firstHour)}) or (event_time >= ${at(lastHour)} and event_time < ${end}))
+      union
+      select distinct_value from meter_usage_values_hourly where ${of} and event_count > 0
+        and ((hour_start >= ${at(firstHour)} and hour_start < ${at(firstDay)}) or (hour_start >= ${at(lastDay)} and hour_start < ${at(lastHour)}))
+      union
+      select distinct_value from meter_usage_values_daily where ${of} and event_count > 0
+        and day_start >= ${at(firstDay)} and day_start < ${at(lastDay)}
+    ) distinct_values`;
+  return row!.value;
+}
+
+/**
+ * The whole `unit`s inside [start, end) as [first, last) in epoch ms; [end, end) when there is none, so that the
+ * pieces before and after it cover [start, end) exactly once.
+ */
+function wholeUnitsInside(start: number, end: number, unit: number): [number, number] {
+  const first = Math.ceil(start / unit) * unit;
+  const last = Math.floor(end / unit) * unit;
+  return first < last ? [first, last] : [end, end];
 }
 
 /**
@@ -262,13 +368,12 @@ export async function aggregateExactUsage(
   range: { start: Date; end: Date },
 ): Promise<string> {
   const { aggregation } = meter;
-  if (aggregation === 'last' || aggregation === 'unique_count') return (await aggregateUsage(db, meter, customerId, range))[0]!.value;
+  if (aggregation === 'last') return (await aggregateUsage(db, meter, customerId, range))[0]!.value;
+  if (aggregation === 'unique_count') return countDistinctValues(db, meter.id, customerId, range);
   const { start, end } = range;
-  const hour = 3_600_000;
-  const firstHour = Math.ceil(start.getTime() / hour) * hour;
-  const lastHour = Math.floor(end.getTime() / hour) * hour;
-  // No whole hour inside: the events alone ([start, end) as two empty-joined halves).
-  const [innerStart, innerEnd] = firstHour < lastHour ? [new Date(firstHour), new Date(lastHour)] : [end, end];
+  // No whole hour inside: the events alone ([start, end) and an empty [end, end)).
+  const [firstHour, lastHour] = wholeUnitsInside(start.getTime(), end.getTime(), HOUR_MS);
+  const [innerStart, innerEnd] = [new Date(firstHour), new Date(lastHour)];
   // The rollup's column and the events' expression of each aggregation, and how the two halves combine.
   const rollup = { sum: db`sum(quantity_sum)`, count: db`sum(event_count)::numeric`, max: db`max(quantity_max)` }[aggregation];
   const events = { sum: db`sum(quantity)`, count: db`count(*)::numeric`, max: db`max(quantity)` }[aggregation];

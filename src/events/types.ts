@@ -19,6 +19,8 @@ export const EVENT_TYPES = [
   'subscription.trial_will_end',
   /** A metered period's total was above the authorised cap: the cap was charged, the rest is an open invoice (issue 41). docs/events.md. */
   'subscription.usage_over_cap',
+  /** A cancelled metered subscription's last usage was closed and invoiced (issue 41). docs/events.md. */
+  'subscription.final_usage_invoiced',
   'agent.action_executed',
   'agent.job_proposed',
   'agent.job_completed',

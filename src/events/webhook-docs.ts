@@ -179,6 +179,16 @@ function subscriptionChangeWebhooks(): Record<string, JsonSchema> {
         properties: { object: ref('SubscriptionPeriodClose'), invoice: ref('Invoice'), subscription: ref('Subscription') },
       },
     ),
+    'subscription.final_usage_invoiced': changeWebhook(
+      'subscription.final_usage_invoiced',
+      "A cancelled metered subscription's last usage was invoiced",
+      "A metered subscription was cancelled after its last charge: the usage of that last period up to the cancel (after the plan's usage grace) was priced and frozen as a final close (`object.final`), and, since no pull collects it (the enrolment is cancelled on chain), its whole total is the open invoice `invoice`, sent at once like every usage invoice. Once per subscription, only when the total is above 0.",
+      {
+        type: 'object',
+        required: ['object', 'invoice', 'subscription'],
+        properties: { object: ref('SubscriptionPeriodClose'), invoice: ref('Invoice'), subscription: ref('Subscription') },
+      },
+    ),
   };
 }
 

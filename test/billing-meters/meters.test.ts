@@ -394,6 +394,74 @@ describe('event summaries', () => {
     });
   }
 
+  it('unique_count: the distinct-value rollups agree with the events after racing batches and cancellations', async () => {
+    const meter = await createMeter({ eventName: unique('users'), aggregation: 'unique_count', valueKey: 'user' });
+    // A fixed pseudo-random sequence: 700 events over three days from 25 users, some hours with one user many times.
+    let state = 41;
+    const next = (n: number) => (state = (state * 48_271) % 2_147_483_647) % n;
+    const events = Array.from({ length: 700 }, (_, i) => ({
+      eventName: meter.eventName,
+      identifier: `${meter.eventName}-${i}`,
+      timestamp: at(next(3 * 24) * HOUR + next(3600) * 1000),
+      payload: { customerId, user: `user-${next(25)}` },
+    }));
+    const batch = (list: typeof events) => api('POST', '/v1/billing/meter-events/batch', { events: list });
+    const cancel = (identifier: string) => api('POST', '/v1/billing/meter-events/cancel', { identifier });
+    // Seven batches at once, each sharing 30 identifiers with the next (duplicates racing on the same rollup rows).
+    const first = await Promise.all(Array.from({ length: 7 }, (_, b) => batch(events.slice(b * 70, b * 70 + 100))));
+    for (const r of first) expect(r.statusCode, r.body).toBe(200);
+    // Cancellations racing a batch of the same users: every fifth of the stored events, while the rest go in.
+    const cancelled = events.slice(0, 490).filter((_, i) => i % 5 === 0);
+    const second = await Promise.all([
+      batch(events.slice(490, 590)),
+      batch(events.slice(590, 690)),
+      batch(events.slice(690)),
+      ...cancelled.map((e) => cancel(e.identifier)),
+    ]);
+    for (const r of second) expect(r.statusCode, r.body).toBe(200);
+
+    const live = (await db.sql`select count(*)::int as n from meter_events where meter_id = ${meter.id} and cancelled_at is null`)[0]!.n;
+    expect(live).toBe(700 - cancelled.length);
+    const truth = async (start: number, end: number, window?: 'hour' | 'day') =>
+      (
+        await db.sql<{ start: Date; value: string }[]>`
+          select ${window ? db.sql`date_trunc(${window}, event_time, 'UTC')` : db.sql`${at(start)}::timestamptz`} as start,
+            count(distinct distinct_value)::text as value
+          from meter_events where meter_id = ${meter.id} and customer_id = ${customerId} and cancelled_at is null
+            and event_time >= ${at(start)} and event_time < ${at(end)}
+          group by 1 order by 1`
+      ).map((r) => [r.start.toISOString(), r.value]);
+    const total = async (start: number, end: number) => (await truth(start, end))[0] ?? [at(start), '0'];
+    const read = async (start: number, end: number, window?: 'hour' | 'day') => {
+      const query: Record<string, string> = { startTime: at(start), endTime: at(end), ...(window ? { valueGroupingWindow: window } : {}) };
+      const response = await summaries(meter.id, query);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data.map((s: { startTime: string; aggregatedValue: string }) => [s.startTime, s.aggregatedValue]);
+    };
+    expect((await read(0, 3 * DAY, 'hour')).length).toBeGreaterThan(60);
+    expect(await read(0, 3 * DAY, 'hour')).toEqual(await truth(0, 3 * DAY, 'hour'));
+    expect(await read(0, 3 * DAY, 'day')).toEqual(await truth(0, 3 * DAY, 'day'));
+    // Whole ranges: days inside with hours around them, hours alone, one hour.
+    for (const [start, end] of [
+      [0, 3 * DAY],
+      [5 * HOUR, 2 * DAY + 7 * HOUR],
+      [5 * HOUR, 9 * HOUR],
+      [DAY, DAY + HOUR],
+    ] as const) {
+      expect(await read(start, end), `${start}..${end}`).toEqual([await total(start, end)]);
+    }
+    // The period close's reading at seconds that are not whole hours (events, hours and days united).
+    const stored = { id: meter.id, aggregation: 'unique_count' as const };
+    for (const [start, end] of [
+      [1234 * 1000, 2 * DAY + 5 * HOUR + 17 * 1000],
+      [HOUR + 1000, 3 * HOUR - 1000],
+      [DAY + 600_000, DAY + 1_200_000],
+    ] as const) {
+      const exact = await aggregateExactUsage(db.sql, stored, customerId, { start: new Date(at(start)), end: new Date(at(end)) });
+      expect(exact, `${start}..${end}`).toBe((await total(start, end))[1]);
+    }
+  });
+
   it('refuses a bad summary query with the param', async () => {
     const meter = await createMeter({ eventName: unique('q'), aggregation: 'count' });
     const cases: Array<[Record<string, string>, string]> = [

@@ -15,7 +15,7 @@ import { onSubscriptionCreatedOnChain } from '../../src/subscriptions/chain-even
 import { onChainPeriodSecondsV2, periodStart } from '../../src/subscriptions/periods.js';
 import { createSubscriptionActivities } from '../../activities/subscriptions.js';
 import { createUsageCloser } from '../../src/billing-meters/period-close.js';
-import { getStatusQuery } from '../../workflows/subscription.js';
+import { cancelSubscriptionSignal, getStatusQuery } from '../../workflows/subscription.js';
 import { recordHistory } from '../support/histories.js';
 import { outboxOnly, PUBLIC_BASE_URL, startSubscriptionStack, waitFor, type SubscriptionStack } from '../support/subscription-stack.js';
 import { alignClocks, newPayer } from '../support/subscriptions.js';
@@ -328,5 +328,76 @@ describe('metered subscription period close', () => {
     // A subscription with no next charge (here completed) has no upcoming invoice: a state refusal, not a 404.
     await stack.db.sql`update subscriptions set status = 'completed', next_charge_at = null where id = ${capped.id}`;
     await expect(subscriptions.upcomingInvoice(scope(), capped.id)).rejects.toMatchObject({ code: 'session_invalid_state', param: 'id' });
+  }, 300_000);
+
+  it("a cancel closes the last period's usage up to it after the grace: invoiced once, nothing more pulled", async () => {
+    await alignClocks(stack.env, stack.chain);
+    const sub = await enrol(USDC(50));
+    const before = await stack.chain.balanceOf(sub.payer.address);
+    const schedule = { anchor: new Date(Number(sub.log.args.firstPeriodStart) * 1000), interval: 'monthly' as const, intervalCount: 1 };
+    const worker = await meteredWorker();
+    let cancelledAt = 0;
+    await worker.runUntil(async () => {
+      await waitFor(
+        () => charges(sub.id),
+        (rows) => rows.length === 1 && rows[0]!.status === 'succeeded',
+        'period 0 charged',
+      );
+      // Five days into period 0: 100 calls, then the merchant cancels at once.
+      await stack.env.sleep(5 * DAY_MS);
+      const from = schedule.anchor.getTime() + HOUR_MS;
+      await sendUsage(sub.payer.address, 'ended', { count: 100, duplicates: 0, fromMs: from, untilMs: from + 3 * DAY_MS });
+      // Recorded, then signalled, as POST /v1/subscriptions/{id}/cancel does, at the time-skipping server's time
+      // (ahead of the database's wall clock; in production the two are one clock).
+      cancelledAt = await stack.env.currentTimeMs();
+      await stack.db.sql`
+        update subscriptions set status = 'cancelled', cancelled_by = 'merchant', cancelled_at = ${new Date(cancelledAt)}, next_charge_at = null
+        where id = ${sub.id}`;
+      await sub.handle.signal(cancelSubscriptionSignal, { by: 'merchant' });
+      // Within the grace: seven late calls made before the cancel count, three made after it do not.
+      await sendUsage(sub.payer.address, 'ended-late', {
+        count: 7,
+        duplicates: 0,
+        fromMs: cancelledAt - HOUR_MS,
+        untilMs: cancelledAt - 1000,
+      });
+      await sendUsage(sub.payer.address, 'ended-after', { count: 3, duplicates: 0, fromMs: cancelledAt, untilMs: cancelledAt + 60_000 });
+      expect(await findUsageClose(stack.db.sql, sub.id, 1)).toBeUndefined();
+      // Past the plan's grace (1 hour) after the cancel.
+      await stack.env.sleep(HOUR_MS + 60_000);
+      await waitFor(
+        () => findUsageClose(stack.db.sql, sub.id, 1),
+        (close) => close !== undefined,
+        'the final close',
+      );
+      await sub.handle.result();
+    });
+    const close = (await findUsageClose(stack.db.sql, sub.id, 1))!;
+    expect(close).toMatchObject({ final: true, total: '214000', charged: '0', remainder: '214000' });
+    expect(close.usageStart).toEqual(schedule.anchor);
+    expect(close.usageEnd!.getTime()).toBe(cancelledAt);
+    expect(close.lines).toEqual([
+      { type: 'usage', description: 'API calls: 107 units', meterId, model: 'per_unit', quantity: '107', amount: '214000' },
+    ]);
+    // Invoiced (open at once: the customer has no email), never pulled: the chain saw period 0's 10 USDC only.
+    const invoices = await stack.db.sql<{ id: string; status: string; total: string }[]>`
+      select id, status, total::text as total from invoices where metadata->>'subscriptionId' = ${sub.id}`;
+    expect(invoices).toEqual([{ id: close.remainderInvoiceId, status: 'sent', total: '214000' }]);
+    expect((await charges(sub.id)).map((c) => c.periodIndex)).toEqual([0]);
+    expect(before - (await stack.chain.balanceOf(sub.payer.address))).toBe(USDC(10));
+    const sent = await stack.db.sql<{ data: { object: { final: boolean }; invoice: { id: string } } }[]>`
+      select data from events where type = 'subscription.final_usage_invoiced' and data->'subscription'->>'id' = ${sub.id}`;
+    expect(sent.map((e) => [e.data.object.final, e.data.invoice.id])).toEqual([[true, close.remainderInvoiceId]]);
+    // Once: the activity again (a retry) finds the close and writes nothing more.
+    const activities = createSubscriptionActivities({
+      sql: stack.db.sql,
+      events: outboxOnly,
+      subscriptionChain: stack.chain.subscriptionChain,
+      usageCloser: createUsageCloser({ sql: stack.db.sql, events: outboxOnly, publicBaseUrl: PUBLIC_BASE_URL, taskQueue }),
+    });
+    expect(await activities.finalUsageCloseAt({ subscriptionId: sub.id })).toEqual({ closeAtMs: null });
+    expect(await activities.closeFinalUsage({ subscriptionId: sub.id })).toEqual({ closeId: null });
+    expect(await stack.db.sql`select 1 from invoices where metadata->>'subscriptionId' = ${sub.id}`).toHaveLength(1);
+    await recordHistory(sub.handle, 'subscription-metered-cancelled', 'final-usage');
   }, 300_000);
 });

@@ -103,7 +103,8 @@ export function PeriodClosesSection({ subscription }: { subscription: Subscripti
         reloadKey={subscription.id}
         load={(cursor) => api.list<PeriodClose>(`/v1/subscriptions/${subscription.id}/period-closes`, cursor)}
         columns={[
-          { header: 'Period', cell: (c) => String(c.periodIndex + 1) },
+          // A final close (after a cancel) bills the last charged period's usage: it is that period's, numbered so.
+          { header: 'Period', cell: (c) => (c.final ? `${c.periodIndex}, final usage` : String(c.periodIndex + 1)) },
           {
             header: 'Usage billed',
             cell: (c) => (c.usageStart ? `${formatDate(c.usageStart)} – ${formatDate(c.usageEnd)}` : '—'),
@@ -115,7 +116,7 @@ export function PeriodClosesSection({ subscription }: { subscription: Subscripti
           { header: 'Total', cell: (c) => formatAmount(c.total, currency), className: 'num' },
           { header: 'Pulled', cell: (c) => formatAmount(c.charged, currency), className: 'num' },
           {
-            header: 'Over the cap',
+            header: 'Invoiced',
             cell: (c) =>
               c.remainderInvoiceId ? (
                 <>
