@@ -19,8 +19,8 @@
 //     (the charge attempt finds the flag: no signal; on-chain cancel as any cancel)
 //   trialing --(first charge refused for funds/allowance, plan's trialEndBehavior)--> at_risk (dunning), cancelled or paused
 //   trialing --(3 days before the trial ends)--> subscription.trial_will_end, once (patch trial-will-end-notice)
-//   cancelled, metered plan --(the plan's usage grace after the cancel)--> the last period's usage up to the cancel
-//     closed and invoiced, once (patch final-usage; src/billing-meters/period-close.ts, closeFinalUsage)
+//   cancelled or completed, metered plan --(the plan's usage grace after the cancel or the last period's end)-->
+//     the last period's usage closed and invoiced, once (patch final-usage; src/billing-meters/period-close.ts)
 //
 // Every side effect is an idempotent activity keyed by subscriptionId:periodIndex
 // (a unique charge row, the contract's once-per-period guard). The calendar
@@ -173,17 +173,21 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     state.nextChargeAt = null;
     publish();
     await cancelOnChain();
-    // A metered subscription's last usage (its last charged period up to the cancel), which no charge will close:
-    // after the plan's grace for late events, priced and invoiced once (issue 41). Runs cancelled before the patch
-    // replay without it.
-    if (patched(FINAL_USAGE)) {
-      const { closeAtMs } = await localDb.finalUsageCloseAt({ subscriptionId: input.subscriptionId });
-      if (closeAtMs !== null) {
-        if (closeAtMs > clock.now()) await clock.sleep(closeAtMs - clock.now());
-        await db.closeFinalUsage({ subscriptionId: input.subscriptionId });
-      }
-    }
+    await closeFinalUsage();
     return 'cancelled';
+  };
+
+  /**
+   * A metered subscription's last usage (its last charged period, up to the cancel if one came first), which no
+   * charge will close: after the plan's grace for late events, priced and invoiced once (issue 41). Runs that ended
+   * before the patch replay without it.
+   */
+  const closeFinalUsage = async (): Promise<void> => {
+    if (!patched(FINAL_USAGE)) return;
+    const { closeAtMs } = await localDb.finalUsageCloseAt({ subscriptionId: input.subscriptionId });
+    if (closeAtMs === null) return;
+    if (closeAtMs > clock.now()) await clock.sleep(closeAtMs - clock.now());
+    await db.closeFinalUsage({ subscriptionId: input.subscriptionId });
   };
 
   const finishCompleted = async (): Promise<WorkflowSubscriptionStatus> => {
@@ -191,6 +195,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     state.status = 'completed';
     state.nextChargeAt = null;
     publish();
+    // The last period is still running: its usage closes at its end (plus the grace).
+    await closeFinalUsage();
     return 'completed';
   };
 

@@ -169,20 +169,22 @@ async function usageLines(db: Db, sub: Subscription, plan: Plan, usage: { start:
 }
 
 /**
- * When a cancelled metered subscription's last usage closes: the usage window's end (the cancel, or the end of the
- * last charged period when the cancel came after it) plus the plan's grace for late events. Null when there is no
- * usage to close: a fixed plan, not cancelled, never charged, or already closed (by a charge or an earlier call).
+ * When an ended metered subscription's last usage closes: the usage window's end plus the plan's grace for late
+ * events. The window is the last charged period, up to the cancel when one came before its end (a completed
+ * subscription's last period runs to its end). Null when there is no usage to close: a fixed plan, not cancelled or
+ * completed, never charged, or already closed (by a charge or an earlier call).
  */
 export async function finalUsageWindow(db: Db, subscriptionId: string) {
   const sub = await subscriptionRepo.findSubscriptionById(db, subscriptionId);
-  if (!sub?.metered || sub.status !== 'cancelled' || sub.currentPeriodIndex === null || !sub.cancelledAt) return null;
+  if (!sub?.metered || sub.currentPeriodIndex === null) return null;
+  if (sub.status !== 'cancelled' && sub.status !== 'completed') return null;
   const plan = await findPlanById(db, sub.planId);
   if (!plan?.meteredPrices) return null;
   const periodIndex = sub.currentPeriodIndex + 1;
   if (await findUsageClose(db, sub.id, periodIndex)) return null;
   const start = periodStart(planSchedule(sub, plan), sub.currentPeriodIndex);
   const periodEnd = periodStart(planSchedule(sub, plan), periodIndex);
-  const end = sub.cancelledAt < periodEnd ? sub.cancelledAt : periodEnd;
+  const end = sub.cancelledAt && sub.cancelledAt < periodEnd ? sub.cancelledAt : periodEnd;
   return {
     sub,
     plan,
@@ -294,10 +296,10 @@ export function createUsageCloser(deps: UsageCloserDeps) {
     },
 
     /**
-     * A cancelled metered subscription's last usage, once: the usage of its last charged period up to the cancel
-     * (finalUsageWindow), priced as a close is and frozen as the close of the period after it (`final`), with nothing
-     * pulled (the enrolment is cancelled on chain, and the contract pulls once a period); a total above 0 becomes an
-     * open invoice, with subscription.final_usage_invoiced. Null when there was nothing to close.
+     * An ended (cancelled or completed) metered subscription's last usage, once: the usage of its last charged period
+     * up to its end (finalUsageWindow), priced as a close is and frozen as the close of the period after it (`final`),
+     * with nothing pulled (the contract pulls once a period, and a cancelled enrolment not at all); a total above 0
+     * becomes an open invoice, with subscription.final_usage_invoiced. Null when there was nothing to close.
      */
     async closeFinalUsage(subscriptionId: string): Promise<UsageCloseRow | null> {
       let starts: QueuedWorkflowStart[] = [];
@@ -313,7 +315,7 @@ export function createUsageCloser(deps: UsageCloserDeps) {
             ? await openUsageInvoice(tx, record, sub, periodIndex, {
                 amount: total,
                 description: `Usage of period ${periodIndex} until the subscription ended: ${lines.map((l) => l.description).join('; ')}`,
-                note: `Subscription ${sub.id} was cancelled; this is the usage of its last period, which no charge collected.`,
+                note: `Subscription ${sub.id} has ended (${sub.status}); this is the usage of its last period, which no charge collected.`,
               })
             : undefined;
         starts = opened?.starts ?? [];

@@ -113,10 +113,11 @@ async function meteredWorker(): Promise<Worker> {
   });
 }
 
-async function enrol(cap: bigint) {
+/** `periods`: how many the wallet authorises (0: open-ended). */
+async function enrol(cap: bigint, periods = 0) {
   const payer = newPayer();
   await stack.chain.mint(payer.address, USDC(1_000));
-  const log = await stack.chain.enrol({ payer, amount: cap, period: MONTH_PERIOD, periods: 0 });
+  const log = await stack.chain.enrol({ payer, amount: cap, period: MONTH_PERIOD, periods });
   const created = await onSubscriptionCreatedOnChain(stack.chainEventDeps(taskQueue), log);
   if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
   return { id: created.subscriptionId, payer, log, handle: stack.env.client.workflow.getHandle(created.subscriptionId) };
@@ -328,6 +329,8 @@ describe('metered subscription period close', () => {
     // A subscription with no next charge (here completed) has no upcoming invoice: a state refusal, not a 404.
     await stack.db.sql`update subscriptions set status = 'completed', next_charge_at = null where id = ${capped.id}`;
     await expect(subscriptions.upcomingInvoice(scope(), capped.id)).rejects.toMatchObject({ code: 'session_invalid_state', param: 'id' });
+    // Their workflows would wake in the next tests' months (on the next tests' workers): ended here.
+    for (const handle of [main.handle, capped.handle]) await handle.terminate('end of the test');
   }, 300_000);
 
   it("a cancel closes the last period's usage up to it after the grace: invoiced once, nothing more pulled", async () => {
@@ -399,5 +402,49 @@ describe('metered subscription period close', () => {
     expect(await activities.closeFinalUsage({ subscriptionId: sub.id })).toEqual({ closeId: null });
     expect(await stack.db.sql`select 1 from invoices where metadata->>'subscriptionId' = ${sub.id}`).toHaveLength(1);
     await recordHistory(sub.handle, 'subscription-metered-cancelled', 'final-usage');
+  }, 300_000);
+
+  it("a completed subscription's last period closes at its end, after the grace, and is invoiced", async () => {
+    await alignClocks(stack.env, stack.chain);
+    const sub = await enrol(USDC(50), 1);
+    const schedule = { anchor: new Date(Number(sub.log.args.firstPeriodStart) * 1000), interval: 'monthly' as const, intervalCount: 1 };
+    const periodEnd = periodStart(schedule, 1).getTime();
+    const worker = await meteredWorker();
+    await worker.runUntil(async () => {
+      // Its one authorised period charged, the subscription completes at once; that period still runs.
+      await waitFor(
+        () => stack.db.sql<{ status: string }[]>`select status from subscriptions where id = ${sub.id}`,
+        (rows) => rows[0]?.status === 'completed',
+        'completed after period 0',
+      );
+      // Three weeks in: 40 calls made during them.
+      await stack.env.sleep(22 * DAY_MS);
+      const from = schedule.anchor.getTime() + DAY_MS;
+      expect(
+        await sendUsage(sub.payer.address, 'completed', { count: 40, duplicates: 0, fromMs: from, untilMs: from + 20 * DAY_MS }),
+      ).toEqual({
+        accepted: 40,
+        duplicates: 0,
+        refused: 0,
+      });
+      // At the period's end the usage is not closed yet: the grace (1 hour) is for late events.
+      await stack.env.sleep(periodEnd - (await stack.env.currentTimeMs()) + HOUR_MS / 2);
+      expect(await findUsageClose(stack.db.sql, sub.id, 1)).toBeUndefined();
+      await stack.env.sleep(HOUR_MS);
+      await waitFor(
+        () => findUsageClose(stack.db.sql, sub.id, 1),
+        (close) => close !== undefined,
+        'the final close',
+      );
+      expect(await sub.handle.result()).toBe('completed');
+    });
+    const close = (await findUsageClose(stack.db.sql, sub.id, 1))!;
+    expect(close).toMatchObject({ final: true, total: '80000', charged: '0', remainder: '80000', lines: [{ quantity: '40' }] });
+    expect(close.usageEnd!.getTime()).toBe(periodEnd);
+    const [invoice] = await stack.db.sql<{ status: string; total: string }[]>`
+      select status, total::text as total from invoices where id = ${close.remainderInvoiceId}`;
+    expect(invoice).toEqual({ status: 'sent', total: '80000' });
+    expect((await charges(sub.id)).map((c) => c.periodIndex)).toEqual([0]);
+    await recordHistory(sub.handle, 'subscription-metered-completed', 'final-usage');
   }, 300_000);
 });
