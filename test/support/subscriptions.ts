@@ -49,6 +49,8 @@ export type TestChain = {
   /** On SubscriptionManagerV2 (where `enrol` enrols by default). */
   isCharged: (onChainId: string, periodIndex: number) => Promise<boolean>;
   isCancelledOnChain: (onChainId: string) => Promise<boolean>;
+  /** What SubscriptionManagerV2 pulled for an enrolment, from its SubscriptionCharged logs: [period index, amount]. */
+  chargesOnChain: (onChainId: bigint) => Promise<[periodIndex: number, amount: bigint][]>;
   /**
    * `permitValue`: the allowance permitted at enrolment (default: the term, or 1000 periods when open-ended).
    * `manager`: v2 (default) or v1. `chargeWindow` (v2): default the platform's for the period
@@ -204,6 +206,16 @@ export async function startTestChain(sql: Sql, options: { chainId?: number } = {
           args: [BigInt(onChainId)],
         })
       ).cancelled,
+    chargesOnChain: async (onChainId) =>
+      (
+        await pub.getContractEvents({
+          address: subscriptionManagerV2,
+          abi: subscriptionManagerAbi,
+          eventName: 'SubscriptionCharged',
+          args: { id: onChainId },
+          fromBlock: 0n,
+        })
+      ).map((l) => [l.args.periodIndex!, l.args.amount!]),
     enrol: async ({ payer, amount, period, periods, trialEnd = 0n, permitValue: permitted, manager = 'v2', chargeWindow }) => {
       const now = (await pub.getBlock()).timestamp;
       const deadline = now + 3600n * 24n * 365n * 10n;
