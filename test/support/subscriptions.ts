@@ -82,26 +82,11 @@ export async function startTestChain(sql: Sql, options: { chainId?: number } = {
   const chain = chainDefinition(anvil.chainId, anvil.rpcUrl);
   const pub = createPublicClient({ chain, transport: http(anvil.rpcUrl), pollingInterval: 50 });
   const testClient = createTestClient({ mode: 'anvil', chain, transport: http(anvil.rpcUrl) });
-  const relayer = createWalletClient({
-    account: privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey),
-    chain,
-    transport: http(anvil.rpcUrl),
-  });
-  const minter = createWalletClient({
-    account: privateKeyToAccount(DEV_ACCOUNTS.usdcMasterMinter.privateKey),
-    chain,
-    transport: http(anvil.rpcUrl),
-  });
-  const blacklister = createWalletClient({
-    account: privateKeyToAccount(DEV_ACCOUNTS.usdcBlacklister.privateKey),
-    chain,
-    transport: http(anvil.rpcUrl),
-  });
-  const pauser = createWalletClient({
-    account: privateKeyToAccount(DEV_ACCOUNTS.usdcPauser.privateKey),
-    chain,
-    transport: http(anvil.rpcUrl),
-  });
+  const walletOf = (key: Hex) => createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(anvil.rpcUrl) });
+  const relayer = walletOf(DEV_ACCOUNTS.relayer.privateKey);
+  const minter = walletOf(DEV_ACCOUNTS.usdcMasterMinter.privateKey);
+  const blacklister = walletOf(DEV_ACCOUNTS.usdcBlacklister.privateKey);
+  const pauser = walletOf(DEV_ACCOUNTS.usdcPauser.privateKey);
 
   const chainNowMs = async () => Number((await pub.getBlock()).timestamp) * 1000;
   // Serialised: concurrent warps would race on the next block's timestamp.
