@@ -200,7 +200,7 @@ export async function startTestChain(sql: Sql, options: { chainId?: number } = {
           args: { id: onChainId },
           fromBlock: 0n,
         })
-      ).map((l) => [l.args.periodIndex!, l.args.amount!]),
+      ).map((l): [number, bigint] => [l.args.periodIndex!, l.args.amount!]),
     enrol: async ({ payer, amount, period, periods, trialEnd = 0n, permitValue: permitted, manager = 'v2', chargeWindow }) => {
       const now = (await pub.getBlock()).timestamp;
       const deadline = now + 3600n * 24n * 365n * 10n;
