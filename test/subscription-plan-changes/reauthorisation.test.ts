@@ -3,75 +3,45 @@
 // point then moves the subscription's charging to it and the old enrolment is cancelled on chain. On the
 // time-skipping server, with the real activities on a real database and anvil with the real USDC.
 import { randomBytes } from 'node:crypto';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createActivities } from '../../activities/index.js';
-import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
-import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { bindReauthorisation, findReauthorisationByToken } from '../../src/subscription-plan-changes/reauthorisation-repo.js';
 import { replacementStart } from '../../src/subscription-plan-changes/reauthorisation-terms.js';
 import { createPlanChangeService } from '../../src/subscription-plan-changes/service.js';
-import { createPlanService } from '../../src/subscription-plans/service.js';
 import { onSubscriptionCreatedOnChain, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { createSubscriptionService } from '../../src/subscriptions/service.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
-import { seedMerchant, type SeededMerchant } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { outboxOnly, PUBLIC_BASE_URL, waitFor } from '../support/subscription-stack.js';
-import { alignClocks, newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
-import { workflowBundle } from '../support/temporal.js';
+import type { SeededMerchant } from '../support/app.js';
+import type { TestDatabase } from '../support/db.js';
+import { outboxOnly, PUBLIC_BASE_URL, startSubscriptionStack, type SubscriptionStack } from '../support/subscription-stack.js';
+import { newPayer, type TestChain } from '../support/subscriptions.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
 
+let stack: SubscriptionStack;
 let db: TestDatabase;
 let env: TestWorkflowEnvironment;
 let chain: TestChain;
 let merchant: SeededMerchant;
-let bundle: { code: string };
 let deps: SubscriptionChainEventDeps;
 let plans: { basic: string; pro: string };
 const taskQueue = `reauthorisation-${randomBytes(4).toString('hex')}`;
 const scope = () => ({ merchantId: merchant.merchantId, livemode: false });
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  [env, chain, bundle] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({
-      server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } },
-    }),
-    startTestChain(db.sql),
-    workflowBundle(),
-  ]);
-  merchant = await seedMerchant(db.sql);
+  stack = await startSubscriptionStack({ merchantName: 'Reauthorisation merchant', plan: { name: 'Basic', amount: USDC(10) } });
+  ({ db, env, chain, merchant } = stack);
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
-  await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
-  const planService = createPlanService({ sql: db.sql, events: outboxOnly });
-  const plan = (name: string, amount: bigint) =>
-    planService
-      .create(scope(), { name, amount: amount.toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0 })
-      .then((p) => p.id);
-  plans = { basic: await plan('Basic', USDC(10)), pro: await plan('Pro', USDC(25)) };
-  deps = { sql: db.sql, temporal: env.client, taskQueue, events: outboxOnly, modes: { test: chain.mode } };
+  plans = { basic: stack.planId, pro: await stack.addPlan({ name: 'Pro', amount: USDC(25) }) };
+  deps = stack.chainEventDeps(taskQueue);
 }, 180_000);
 
-afterAll(async () => {
-  await env?.teardown();
-  await chain?.stop();
-  await db?.drop();
-});
+afterAll(() => stack?.stop());
 
-async function enrol(periods: number) {
-  await alignClocks(env, chain);
-  const payer = newPayer();
-  await chain.mint(payer.address, USDC(10_000));
-  const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods });
-  const created = await onSubscriptionCreatedOnChain(deps, log);
-  if (created.outcome !== 'created') throw new Error(`enrolment not created: ${JSON.stringify(created)}`);
-  return { payer, log, subscriptionId: created.subscriptionId, handle: env.client.workflow.getHandle(created.subscriptionId) };
-}
+const enrol = (periods: number) => stack.enrol(taskQueue, { amount: USDC(10), periods, funds: USDC(10_000) });
 
 /** The merchant asks for the Pro plan at the time-skipping server's time (as at a test clock's). */
 async function upgrade(subscriptionId: string) {
@@ -80,50 +50,14 @@ async function upgrade(subscriptionId: string) {
   return service.change(scope(), subscriptionId, { planId: plans.pro, prorationBehavior: 'create_prorations' });
 }
 
-const charges = (subscriptionId: string) =>
-  db.sql<{ periodIndex: number; amount: string; status: string }[]>`
-    select period_index as "periodIndex", amount::text as amount, status from subscription_charges
-    where subscription_id = ${subscriptionId} order by period_index`.then((rows) => rows.map((r) => [r.periodIndex, r.amount, r.status]));
-
-const pulled = async (onChainId: bigint) =>
-  (
-    await chain.pub.getContractEvents({
-      address: chain.subscriptionManagerV2,
-      abi: subscriptionManagerAbi,
-      eventName: 'SubscriptionCharged',
-      args: { id: onChainId },
-      fromBlock: 0n,
-    })
-  ).map((l) => [l.args.periodIndex, l.args.amount]);
-
-const newWorker = () =>
-  Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: bundle,
-    activities: createActivities({
-      sql: db.sql,
-      temporal: env.client,
-      taskQueue,
-      events: outboxOnly,
-      subscriptionChain: chain.subscriptionChain,
-    }),
-    shutdownGraceTime: '200ms',
-    shutdownForceTime: '1s',
-  });
-
 describe('an upgrade above the authorised amount (issue 40)', () => {
   it('waits charging the old amount, then charges the new one through the customer’s replacement enrolment once per period; the old enrolment is cancelled; a stranger’s enrolment replaces nothing', async () => {
     const { subscriptionId, handle, log, payer } = await enrol(4);
     const subscriptions = createSubscriptionService({ sql: db.sql, events: outboxOnly });
-    const worker = await newWorker();
+    const worker = await stack.newWorker(taskQueue);
     let replacementId = 0n;
     await worker.runUntil(async () => {
-      await waitFor(
-        () => charges(subscriptionId),
-        (rows) => rows.length === 1 && rows[0]![2] === 'succeeded',
-        'period 0 charged',
-      );
+      await stack.periodCharged(subscriptionId, 0);
 
       // 25 USDC is above the 10 the customer authorised: the change waits with its approval link.
       const waiting = await upgrade(subscriptionId);
@@ -137,12 +71,8 @@ describe('an upgrade above the authorised amount (issue 40)', () => {
 
       // While it waits, period 1 is charged at the old amount, under the old authorisation.
       await env.sleep('32 days');
-      await waitFor(
-        () => charges(subscriptionId),
-        (rows) => rows.length === 2 && rows[1]![2] === 'succeeded',
-        'period 1 charged',
-      );
-      expect((await charges(subscriptionId))[1]).toEqual([1, USDC(10).toString(), 'succeeded']);
+      await stack.periodCharged(subscriptionId, 1);
+      expect((await stack.charges(subscriptionId))[1]).toEqual([1, USDC(10).toString(), 'succeeded']);
 
       // The customer signs on the approval page: the server binds the enrolment to the next period (as the
       // page's POST does), and the subscribing wallet's enrolment for 25 USDC starting then is mined.
@@ -184,28 +114,24 @@ describe('an upgrade above the authorised amount (issue 40)', () => {
       expect(await findReauthorisationByToken(db.sql, waiting.pendingPlanChange!.id, token)).toMatchObject({ status: 'applied' });
 
       // The old authorisation is cancelled on chain by the operator.
-      await waitFor(
-        () => chain.isCancelledOnChain(log.args.id.toString()),
-        (cancelled) => cancelled,
-        'old enrolment cancelled',
-      );
+      await stack.cancelledOnChain(log.args.id, 'old enrolment cancelled');
       expect(await chain.isCancelledOnChain(replacementId.toString())).toBe(false);
 
       expect(await handle.result()).toBe('completed');
     });
 
-    expect(await charges(subscriptionId)).toEqual([
+    expect(await stack.charges(subscriptionId)).toEqual([
       [0, USDC(10).toString(), 'succeeded'],
       [1, USDC(10).toString(), 'succeeded'],
       [2, USDC(25).toString(), 'succeeded'],
       [3, USDC(25).toString(), 'succeeded'],
     ]);
     // On chain: two pulls of 10 from the old enrolment, then its periods 0 and 1 (the subscription's 2 and 3) from the new.
-    expect(await pulled(log.args.id)).toEqual([
+    expect(await chain.chargesOnChain(log.args.id)).toEqual([
       [0, USDC(10)],
       [1, USDC(10)],
     ]);
-    expect(await pulled(replacementId)).toEqual([
+    expect(await chain.chargesOnChain(replacementId)).toEqual([
       [0, USDC(25)],
       [1, USDC(25)],
     ]);

@@ -5,113 +5,60 @@
 // withdrawn after the signature (the enrolment is cancelled on chain, never left live bound to nothing). On the
 // time-skipping server, with the real activities on a real database and anvil with the real USDC.
 import { randomBytes } from 'node:crypto';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { getAddress } from 'viem';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createActivities } from '../../activities/index.js';
-import { subscriptionManagerAbi } from '../../src/chain/generated/contracts.js';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCustomerIdByWallet } from '../../src/billing-portal/repo.js';
-import { addMerchantChainAddress, setPayoutAddress } from '../../src/merchants/repo.js';
+import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { bindReauthorisation, cancelWalletChange, findReauthorisation } from '../../src/subscription-plan-changes/reauthorisation-repo.js';
 import { replacementStart } from '../../src/subscription-plan-changes/reauthorisation-terms.js';
 import { createPlanChangeService } from '../../src/subscription-plan-changes/service.js';
 import { startWalletChange } from '../../src/subscription-plan-changes/wallet-change.js';
-import { createPlanService } from '../../src/subscription-plans/service.js';
 import { onSubscriptionCreatedOnChain, type SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
 import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { findSubscriptionById } from '../../src/subscriptions/repo.js';
 import { createSubscriptionService } from '../../src/subscriptions/service.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
-import { seedMerchant, type SeededMerchant } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { outboxOnly, PUBLIC_BASE_URL, waitFor } from '../support/subscription-stack.js';
-import { alignClocks, newPayer, startTestChain, type TestChain } from '../support/subscriptions.js';
-import { workflowBundle } from '../support/temporal.js';
+import type { SeededMerchant } from '../support/app.js';
+import type { TestDatabase } from '../support/db.js';
+import { outboxOnly, PUBLIC_BASE_URL, startSubscriptionStack, type SubscriptionStack } from '../support/subscription-stack.js';
+import { newPayer, type TestChain } from '../support/subscriptions.js';
 
 const USDC = (n: number) => BigInt(n) * 1_000_000n;
 const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
 
+let stack: SubscriptionStack;
 let db: TestDatabase;
 let env: TestWorkflowEnvironment;
 let chain: TestChain;
 let merchant: SeededMerchant;
-let bundle: { code: string };
 let deps: SubscriptionChainEventDeps;
 let plans: { basic: string; pro: string };
 const taskQueue = `wallet-change-${randomBytes(4).toString('hex')}`;
 const scope = () => ({ merchantId: merchant.merchantId, livemode: false });
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  [env, chain, bundle] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({
-      server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } },
-    }),
-    startTestChain(db.sql),
-    workflowBundle(),
-  ]);
-  merchant = await seedMerchant(db.sql);
+  stack = await startSubscriptionStack({ merchantName: 'Wallet change merchant', plan: { name: 'Basic', amount: USDC(10) } });
+  ({ db, env, chain, merchant } = stack);
   await setPayoutAddress(db.sql, merchant.merchantId, DEV_ACCOUNTS.merchant.address);
-  await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
-  const planService = createPlanService({ sql: db.sql, events: outboxOnly });
-  const plan = (name: string, amount: bigint) =>
-    planService
-      .create(scope(), { name, amount: amount.toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0 })
-      .then((p) => p.id);
-  plans = { basic: await plan('Basic', USDC(10)), pro: await plan('Pro', USDC(25)) };
-  deps = { sql: db.sql, temporal: env.client, taskQueue, events: outboxOnly, modes: { test: chain.mode } };
+  plans = { basic: stack.planId, pro: await stack.addPlan({ name: 'Pro', amount: USDC(25) }) };
+  deps = stack.chainEventDeps(taskQueue);
 }, 180_000);
 
-afterAll(async () => {
-  await env?.teardown();
-  await chain?.stop();
-  await db?.drop();
-});
+afterAll(() => stack?.stop());
 
-async function enrol(periods: number, funds: bigint) {
-  await alignClocks(env, chain);
-  const payer = newPayer();
-  await chain.mint(payer.address, funds);
-  const log = await chain.enrol({ payer, amount: USDC(10), period: MONTH_PERIOD, periods });
-  const created = await onSubscriptionCreatedOnChain(deps, log);
-  if (created.outcome !== 'created') throw new Error(`enrolment not created: ${JSON.stringify(created)}`);
-  return { payer, log, subscriptionId: created.subscriptionId, handle: env.client.workflow.getHandle(created.subscriptionId) };
+/**
+ * Each test's start: a 4-period subscription of 10 USDC from a wallet holding 10,000, a worker on the task
+ * queue, and a wallet holding 1,000 to move it to.
+ */
+async function subscribedWithNewWallet() {
+  const enrolled = await stack.enrol(taskQueue, { amount: USDC(10), periods: 4, funds: USDC(10_000) });
+  const worker = await stack.newWorker(taskQueue);
+  const newWallet = newPayer();
+  await chain.mint(newWallet.address, USDC(1_000));
+  return { ...enrolled, worker, newWallet };
 }
-
-const charges = (subscriptionId: string) =>
-  db.sql<{ periodIndex: number; amount: string; status: string }[]>`
-    select period_index as "periodIndex", amount::text as amount, status from subscription_charges
-    where subscription_id = ${subscriptionId} order by period_index, created_at`.then((rows) =>
-    rows.map((r) => [r.periodIndex, r.amount, r.status]),
-  );
-
-const pulled = async (onChainId: bigint) =>
-  (
-    await chain.pub.getContractEvents({
-      address: chain.subscriptionManagerV2,
-      abi: subscriptionManagerAbi,
-      eventName: 'SubscriptionCharged',
-      args: { id: onChainId },
-      fromBlock: 0n,
-    })
-  ).map((l) => [l.args.periodIndex, l.args.amount]);
-
-const newWorker = () =>
-  Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: bundle,
-    activities: createActivities({
-      sql: db.sql,
-      temporal: env.client,
-      taskQueue,
-      events: outboxOnly,
-      subscriptionChain: chain.subscriptionChain,
-    }),
-    shutdownGraceTime: '200ms',
-    shutdownForceTime: '1s',
-  });
 
 /** The customer starts the move in the portal (as POST /billing-portal/api/subscriptions/{id}/wallet-change does). */
 async function startMove(subscriptionId: string, wallet: string) {
@@ -139,20 +86,35 @@ async function bindNext(id: string, subscriptionId: string, periods: number) {
   return { ...start, trialEnd: BigInt(start.start.getTime() / 1000) };
 }
 
+/** The customer's move to `newWallet`: started, then signed by that wallet for the next period and mined (not yet indexed). */
+async function signedMove(subscriptionId: string, newWallet: PrivateKeyAccount) {
+  const move = await startMove(subscriptionId, newWallet.address);
+  const start = await bindNext(move.id, subscriptionId, 4);
+  const log = await chain.enrol({ payer: newWallet, amount: USDC(10), period: MONTH_PERIOD, periods: 3, trialEnd: start.trialEnd });
+  return { move, log };
+}
+
+/** The merchant's upgrade to Pro, above the cap, at the time-skipping server's time: it waits for the subscriber's signature. */
+async function askUpgrade(subscriptionId: string) {
+  const at = new Date(await env.currentTimeMs());
+  const planChanges = createPlanChangeService({ sql: db.sql, events: outboxOnly, now: () => at, publicBaseUrl: PUBLIC_BASE_URL });
+  const waiting = await planChanges.change(scope(), subscriptionId, { planId: plans.pro, prorationBehavior: 'create_prorations' });
+  return { planChanges, waiting };
+}
+
+/** The current wallet signs the waiting upgrade (reauthorisation `id`) for the next period: mined, not yet indexed. */
+async function signedUpgrade(id: string, subscriptionId: string, payer: PrivateKeyAccount) {
+  const upgrade = await bindNext(id, subscriptionId, 4);
+  return chain.enrol({ payer, amount: USDC(25), period: MONTH_PERIOD, periods: 3, trialEnd: upgrade.trialEnd });
+}
+
 describe('a subscription moved to another wallet from the portal (issue 40, item 4)', () => {
   it('charges the new wallet from the next period, once per period; the old enrolment is cancelled; neither a stranger nor the old wallet binds', async () => {
-    const { subscriptionId, handle, log, payer } = await enrol(4, USDC(10_000));
+    const { subscriptionId, handle, log, payer, worker, newWallet } = await subscribedWithNewWallet();
     const subscriptions = createSubscriptionService({ sql: db.sql, events: outboxOnly });
-    const worker = await newWorker();
-    const newWallet = newPayer();
-    await chain.mint(newWallet.address, USDC(1_000));
     let replacementId = 0n;
     await worker.runUntil(async () => {
-      await waitFor(
-        () => charges(subscriptionId),
-        (rows) => rows.length === 1 && rows[0]![2] === 'succeeded',
-        'period 0 charged',
-      );
+      await stack.periodCharged(subscriptionId, 0);
 
       // Refusals before anything is recorded: the wallet it already charges, not an address.
       await expect(startMove(subscriptionId, payer.address)).rejects.toMatchObject({ param: 'walletAddress' });
@@ -203,24 +165,20 @@ describe('a subscription moved to another wallet from the portal (issue 40, item
         previousSubscriberAddress: payer.address.toLowerCase(),
       });
 
-      await waitFor(
-        () => chain.isCancelledOnChain(log.args.id.toString()),
-        (cancelled) => cancelled,
-        'old enrolment cancelled',
-      );
+      await stack.cancelledOnChain(log.args.id, 'old enrolment cancelled');
       expect(await chain.isCancelledOnChain(replacementId.toString())).toBe(false);
       expect(await handle.result()).toBe('completed');
     });
 
-    expect(await charges(subscriptionId)).toEqual([
+    expect(await stack.charges(subscriptionId)).toEqual([
       [0, USDC(10).toString(), 'succeeded'],
       [1, USDC(10).toString(), 'succeeded'],
       [2, USDC(10).toString(), 'succeeded'],
       [3, USDC(10).toString(), 'succeeded'],
     ]);
     // On chain: the old wallet paid period 0 only; the new enrolment's periods 0-2 are the subscription's 1-3, once each.
-    expect(await pulled(log.args.id)).toEqual([[0, USDC(10)]]);
-    expect(await pulled(replacementId)).toEqual([
+    expect(await chain.chargesOnChain(log.args.id)).toEqual([[0, USDC(10)]]);
+    expect(await chain.chargesOnChain(replacementId)).toEqual([
       [0, USDC(10)],
       [1, USDC(10)],
       [2, USDC(10)],
@@ -237,86 +195,45 @@ describe('a subscription moved to another wallet from the portal (issue 40, item
   });
 
   it('a replacement reaching a subscription gone at risk is cancelled on chain and the change can be signed again', async () => {
-    const { subscriptionId } = await enrol(4, USDC(10_000));
-    const worker = await newWorker();
-    const newWallet = newPayer();
-    await chain.mint(newWallet.address, USDC(1_000));
+    const { subscriptionId, worker, newWallet } = await subscribedWithNewWallet();
     let replacementId = 0n;
     await worker.runUntil(async () => {
-      await waitFor(
-        () => charges(subscriptionId),
-        (rows) => rows.length === 1 && rows[0]![2] === 'succeeded',
-        'period 0 charged',
-      );
-      const move = await startMove(subscriptionId, newWallet.address);
-      const start = await bindNext(move.id, subscriptionId, 4);
+      await stack.periodCharged(subscriptionId, 0);
       // Signed and mined, but indexed only once the subscription is at risk. (Reaching at_risk for real needs a
       // refused charge of the next period; the read model is set to it here, as the lifecycle e2e test does:
       // the refusal reads only the read model.)
-      const replacement = await chain.enrol({
-        payer: newWallet,
-        amount: USDC(10),
-        period: MONTH_PERIOD,
-        periods: 3,
-        trialEnd: start.trialEnd,
-      });
+      const { move, log: replacement } = await signedMove(subscriptionId, newWallet);
       replacementId = replacement.args.id;
       await db.sql`update subscriptions set status = 'at_risk' where id = ${subscriptionId}`;
       expect(await onSubscriptionCreatedOnChain(deps, replacement)).toEqual({ outcome: 'ignored', reason: 'replacement_refused' });
-      await waitFor(
-        () => chain.isCancelledOnChain(replacement.args.id.toString()),
-        (cancelled) => cancelled,
-        'refused replacement cancelled',
-      );
+      await stack.cancelledOnChain(replacement.args.id, 'refused replacement cancelled');
       const sub = (await findSubscriptionById(db.sql, subscriptionId))!;
       expect(sub.subscriberAddress).not.toBe(newWallet.address.toLowerCase());
       // Unbound: the link stays, to be signed again for a later period.
       expect(await findReauthorisation(db.sql, move.id)).toMatchObject({ status: 'pending', periodIndex: null, firstPeriodStart: null });
       await db.sql`update subscriptions set status = 'active' where id = ${subscriptionId}`;
     });
-    expect(await pulled(replacementId)).toEqual([]);
+    expect(await chain.chargesOnChain(replacementId)).toEqual([]);
   });
 
   it('an enrolment signed for a change withdrawn before it is indexed is cancelled on chain, not left bound to nothing', async () => {
-    const { subscriptionId, payer } = await enrol(4, USDC(10_000));
-    const worker = await newWorker();
-    const newWallet = newPayer();
-    await chain.mint(newWallet.address, USDC(1_000));
+    const { subscriptionId, payer, worker, newWallet } = await subscribedWithNewWallet();
     await worker.runUntil(async () => {
-      await waitFor(
-        () => charges(subscriptionId),
-        (rows) => rows.length === 1 && rows[0]![2] === 'succeeded',
-        'period 0 charged',
-      );
+      await stack.periodCharged(subscriptionId, 0);
       // The merchant's upgrade above the cap: the subscriber signs, then the merchant cancels it (the current plan asked again).
-      const at = new Date(await env.currentTimeMs());
-      const planChanges = createPlanChangeService({ sql: db.sql, events: outboxOnly, now: () => at, publicBaseUrl: PUBLIC_BASE_URL });
-      const waiting = await planChanges.change(scope(), subscriptionId, { planId: plans.pro, prorationBehavior: 'create_prorations' });
+      const { planChanges, waiting } = await askUpgrade(subscriptionId);
       // While the upgrade waits for the subscriber's signature, no move to another wallet can start.
       await expect(startMove(subscriptionId, newWallet.address)).rejects.toThrow(/plan change waits for your approval/);
-      const upgrade = await bindNext(waiting.pendingPlanChange!.id, subscriptionId, 4);
-      const signedUpgrade = await chain.enrol({ payer, amount: USDC(25), period: MONTH_PERIOD, periods: 3, trialEnd: upgrade.trialEnd });
+      const upgradeLog = await signedUpgrade(waiting.pendingPlanChange!.id, subscriptionId, payer);
       await planChanges.change(scope(), subscriptionId, { planId: plans.basic, prorationBehavior: 'create_prorations' });
 
       // The customer's wallet change, signed, then withdrawn in the portal.
-      const move = await startMove(subscriptionId, newWallet.address);
-      const start = await bindNext(move.id, subscriptionId, 4);
-      const signedMove = await chain.enrol({
-        payer: newWallet,
-        amount: USDC(10),
-        period: MONTH_PERIOD,
-        periods: 3,
-        trialEnd: start.trialEnd,
-      });
+      const { move, log: moveLog } = await signedMove(subscriptionId, newWallet);
       expect(await cancelWalletChange(db.sql, move.id)).toMatchObject({ id: move.id });
 
-      for (const signed of [signedUpgrade, signedMove]) {
+      for (const signed of [upgradeLog, moveLog]) {
         expect(await onSubscriptionCreatedOnChain(deps, signed)).toEqual({ outcome: 'ignored', reason: 'replacement_refused' });
-        await waitFor(
-          () => chain.isCancelledOnChain(signed.args.id.toString()),
-          (cancelled) => cancelled,
-          'withdrawn replacement cancelled',
-        );
+        await stack.cancelledOnChain(signed.args.id, 'withdrawn replacement cancelled');
       }
       const sub = (await findSubscriptionById(db.sql, subscriptionId))!;
       expect(sub).toMatchObject({ planId: plans.basic, amount: USDC(10).toString(), subscriberAddress: payer.address.toLowerCase() });
@@ -325,40 +242,18 @@ describe('a subscription moved to another wallet from the portal (issue 40, item
   });
 
   it('a move reaching a subscription whose upgrade was signed meanwhile is refused and cancelled on chain; the upgrade still applies', async () => {
-    const { subscriptionId, payer } = await enrol(4, USDC(10_000));
-    const worker = await newWorker();
-    const newWallet = newPayer();
-    await chain.mint(newWallet.address, USDC(1_000));
+    const { subscriptionId, payer, worker, newWallet } = await subscribedWithNewWallet();
     await worker.runUntil(async () => {
-      await waitFor(
-        () => charges(subscriptionId),
-        (rows) => rows.length === 1 && rows[0]![2] === 'succeeded',
-        'period 0 charged',
-      );
-      const move = await startMove(subscriptionId, newWallet.address);
-      const start = await bindNext(move.id, subscriptionId, 4);
-      const signedMove = await chain.enrol({
-        payer: newWallet,
-        amount: USDC(10),
-        period: MONTH_PERIOD,
-        periods: 3,
-        trialEnd: start.trialEnd,
-      });
+      await stack.periodCharged(subscriptionId, 0);
+      const { move, log: moveLog } = await signedMove(subscriptionId, newWallet);
       // The merchant's upgrade above the cap, signed by the current wallet before the move is indexed.
-      const at = new Date(await env.currentTimeMs());
-      const planChanges = createPlanChangeService({ sql: db.sql, events: outboxOnly, now: () => at, publicBaseUrl: PUBLIC_BASE_URL });
-      const waiting = await planChanges.change(scope(), subscriptionId, { planId: plans.pro, prorationBehavior: 'create_prorations' });
-      const upgrade = await bindNext(waiting.pendingPlanChange!.id, subscriptionId, 4);
-      const signedUpgrade = await chain.enrol({ payer, amount: USDC(25), period: MONTH_PERIOD, periods: 3, trialEnd: upgrade.trialEnd });
+      const { waiting } = await askUpgrade(subscriptionId);
+      const upgradeLog = await signedUpgrade(waiting.pendingPlanChange!.id, subscriptionId, payer);
 
-      expect(await onSubscriptionCreatedOnChain(deps, signedMove)).toEqual({ outcome: 'ignored', reason: 'replacement_refused' });
-      await waitFor(
-        () => chain.isCancelledOnChain(signedMove.args.id.toString()),
-        (cancelled) => cancelled,
-        'refused move cancelled',
-      );
+      expect(await onSubscriptionCreatedOnChain(deps, moveLog)).toEqual({ outcome: 'ignored', reason: 'replacement_refused' });
+      await stack.cancelledOnChain(moveLog.args.id, 'refused move cancelled');
       expect(await findReauthorisation(db.sql, move.id)).toMatchObject({ status: 'pending', periodIndex: null });
-      expect(await onSubscriptionCreatedOnChain(deps, signedUpgrade)).toEqual({ outcome: 'replaced', subscriptionId });
+      expect(await onSubscriptionCreatedOnChain(deps, upgradeLog)).toEqual({ outcome: 'replaced', subscriptionId });
       expect(await findSubscriptionById(db.sql, subscriptionId)).toMatchObject({
         planId: plans.pro,
         amount: USDC(25).toString(),

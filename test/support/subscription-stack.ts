@@ -3,9 +3,12 @@
 // a payout address and one monthly plan, and a worker whose queued emails go out
 // at once through the sink (instead of a delivery workflow per email). With
 // `secondChain`, a second anvil of the mode (chain id 31338) beside the first,
-// and the product's chain port over both.
+// and the product's chain port over both. Also the steps these tests repeat:
+// more plans, an enrolment handed to the indexer entry point, the charges read.
+import type { WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import { inject } from 'vitest';
 import { createActivities } from '../../activities/index.js';
 import { createEmailActivities } from '../../activities/email.js';
@@ -16,19 +19,29 @@ import type { EmailDispatcher } from '../../src/email/service.js';
 import type { EventDispatcher } from '../../src/events/dispatch.js';
 import { addMerchantChainAddress } from '../../src/merchants/repo.js';
 import { createPlanService } from '../../src/subscription-plans/service.js';
-import type { SubscriptionChainEventDeps } from '../../src/subscriptions/chain-events.js';
+import {
+  onSubscriptionCreatedOnChain,
+  type SubscriptionChainEventDeps,
+  type SubscriptionCreatedLog,
+} from '../../src/subscriptions/chain-events.js';
 import { createViemSubscriptionChain, type SubscriptionChain } from '../../src/subscriptions/chain.js';
+import { onChainPeriodSecondsV2 } from '../../src/subscriptions/periods.js';
 import { SECOND_CHAIN_ID } from './chain.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { seedMerchant, type SeededMerchant } from './app.js';
-import { startTestChain, type TestChain } from './subscriptions.js';
+import { alignClocks, newPayer, startTestChain, type TestChain } from './subscriptions.js';
 import { workflowBundle } from './temporal.js';
 
 /** Events stay in the outbox: these tests read them from the table. */
 export const outboxOnly: EventDispatcher = { dispatch: async () => {} };
 
+const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
+
 /** Links in emails point here. */
 export const PUBLIC_BASE_URL = 'https://pay.example.test';
+
+/** A charge row as the tests compare it: period index, amount (base units), status. */
+export type ChargeRow = [periodIndex: number, amount: string, status: string];
 
 export type SubscriptionStack = {
   db: TestDatabase;
@@ -42,12 +55,30 @@ export type SubscriptionStack = {
   sink: SmtpSink;
   mailer: Mailer;
   merchant: SeededMerchant;
+  /** The id of the plan the stack was started with. */
+  planId: string;
+  /** Another monthly plan of the merchant's, in test mode (no trial); its id. */
+  addPlan: (plan: { name: string; amount: bigint }) => Promise<string>;
   /** What the indexer hooks need, on `taskQueue`. */
   chainEventDeps: (taskQueue: string) => SubscriptionChainEventDeps;
   /** Sends each queued email at once through the sink. */
   sendingEmails: (taskQueue: string) => EmailDispatcher;
   /** The product activities and workflows on `taskQueue`, emails sent at once. */
   newWorker: (taskQueue: string) => Promise<Worker>;
+  /**
+   * A new wallet holding `funds` enrols for `amount` a month over `periods` (clocks aligned first) on the first
+   * chain, and the indexer entry point creates the subscription (on `taskQueue`); anything else throws.
+   */
+  enrol: (
+    taskQueue: string,
+    input: { amount: bigint; periods: number; funds: bigint },
+  ) => Promise<{ payer: PrivateKeyAccount; log: SubscriptionCreatedLog; subscriptionId: string; handle: WorkflowHandle }>;
+  /** The subscription's charges, by period (and by creation within one). */
+  charges: (subscriptionId: string) => Promise<ChargeRow[]>;
+  /** Waits until the subscription's charges end with period `periodIndex`'s, succeeded. */
+  periodCharged: (subscriptionId: string, periodIndex: number) => Promise<ChargeRow[]>;
+  /** Waits until the first chain's enrolment `onChainId` is cancelled (by the operator); `what` names it in a timeout. */
+  cancelledOnChain: (onChainId: bigint, what: string) => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -82,17 +113,15 @@ export async function startSubscriptionStack(input: {
   const mailer = createMailer({ smtpUrl: sink.smtpUrl, from: 'StablePay <no-reply@stablepay.local>' });
   const merchant = await seedMerchant(db.sql, input.merchantName);
   await addMerchantChainAddress(db.sql, { merchantId: merchant.merchantId, livemode: false, address: DEV_ACCOUNTS.merchant.address });
-  await createPlanService({ sql: db.sql, events: outboxOnly }).create(
-    { merchantId: merchant.merchantId, livemode: false },
-    {
-      name: input.plan.name,
-      amount: input.plan.amount.toString(),
-      currency: 'USDC',
-      interval: 'monthly',
-      intervalCount: 1,
-      trialPeriodDays: 0,
-    },
-  );
+  const plans = createPlanService({ sql: db.sql, events: outboxOnly });
+  const addPlan = async (plan: { name: string; amount: bigint }) =>
+    (
+      await plans.create(
+        { merchantId: merchant.merchantId, livemode: false },
+        { name: plan.name, amount: plan.amount.toString(), currency: 'USDC', interval: 'monthly', intervalCount: 1, trialPeriodDays: 0 },
+      )
+    ).id;
+  const planId = await addPlan(input.plan);
 
   const sendingEmails = (taskQueue: string): EmailDispatcher => {
     const email = createEmailActivities({ sql: db.sql, temporal: env.client, taskQueue, mailer });
@@ -102,6 +131,19 @@ export async function startSubscriptionStack(input: {
       },
     };
   };
+  const chainEventDeps = (taskQueue: string): SubscriptionChainEventDeps => ({
+    sql: db.sql,
+    temporal: env.client,
+    taskQueue,
+    events: outboxOnly,
+    modes: { test: second ? [chain.mode, second.chain.mode] : chain.mode },
+  });
+  const charges = (subscriptionId: string) =>
+    db.sql<{ periodIndex: number; amount: string; status: string }[]>`
+      select period_index as "periodIndex", amount::text as amount, status from subscription_charges
+      where subscription_id = ${subscriptionId} order by period_index, created_at`.then((rows) =>
+      rows.map((r): ChargeRow => [r.periodIndex, r.amount, r.status]),
+    );
 
   return {
     db,
@@ -111,13 +153,9 @@ export async function startSubscriptionStack(input: {
     sink,
     mailer,
     merchant,
-    chainEventDeps: (taskQueue) => ({
-      sql: db.sql,
-      temporal: env.client,
-      taskQueue,
-      events: outboxOnly,
-      modes: { test: second ? [chain.mode, second.chain.mode] : chain.mode },
-    }),
+    planId,
+    addPlan,
+    chainEventDeps,
     sendingEmails,
     newWorker: (taskQueue) =>
       Worker.create({
@@ -136,6 +174,29 @@ export async function startSubscriptionStack(input: {
         shutdownGraceTime: '200ms',
         shutdownForceTime: '1s',
       }),
+    enrol: async (taskQueue, { amount, periods, funds }) => {
+      await alignClocks(env, chain);
+      const payer = newPayer();
+      await chain.mint(payer.address, funds);
+      const log = await chain.enrol({ payer, amount, period: MONTH_PERIOD, periods });
+      const created = await onSubscriptionCreatedOnChain(chainEventDeps(taskQueue), log);
+      if (created.outcome !== 'created') throw new Error(`enrolment not created: ${JSON.stringify(created)}`);
+      return { payer, log, subscriptionId: created.subscriptionId, handle: env.client.workflow.getHandle(created.subscriptionId) };
+    },
+    charges,
+    periodCharged: (subscriptionId, periodIndex) =>
+      waitFor(
+        () => charges(subscriptionId),
+        (rows) => rows.length === periodIndex + 1 && rows[periodIndex]![2] === 'succeeded',
+        `period ${periodIndex} charged`,
+      ),
+    cancelledOnChain: async (onChainId, what) => {
+      await waitFor(
+        () => chain.isCancelledOnChain(onChainId.toString()),
+        (cancelled) => cancelled,
+        what,
+      );
+    },
     stop: async () => {
       await env.teardown();
       await chain.stop();

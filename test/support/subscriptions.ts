@@ -49,6 +49,8 @@ export type TestChain = {
   /** On SubscriptionManagerV2 (where `enrol` enrols by default). */
   isCharged: (onChainId: string, periodIndex: number) => Promise<boolean>;
   isCancelledOnChain: (onChainId: string) => Promise<boolean>;
+  /** What SubscriptionManagerV2 pulled for an enrolment, from its SubscriptionCharged logs: [period index, amount]. */
+  chargesOnChain: (onChainId: bigint) => Promise<[periodIndex: number, amount: bigint][]>;
   /**
    * `permitValue`: the allowance permitted at enrolment (default: the term, or 1000 periods when open-ended).
    * `manager`: v2 (default) or v1. `chargeWindow` (v2): default the platform's for the period
@@ -80,26 +82,11 @@ export async function startTestChain(sql: Sql, options: { chainId?: number } = {
   const chain = chainDefinition(anvil.chainId, anvil.rpcUrl);
   const pub = createPublicClient({ chain, transport: http(anvil.rpcUrl), pollingInterval: 50 });
   const testClient = createTestClient({ mode: 'anvil', chain, transport: http(anvil.rpcUrl) });
-  const relayer = createWalletClient({
-    account: privateKeyToAccount(DEV_ACCOUNTS.relayer.privateKey),
-    chain,
-    transport: http(anvil.rpcUrl),
-  });
-  const minter = createWalletClient({
-    account: privateKeyToAccount(DEV_ACCOUNTS.usdcMasterMinter.privateKey),
-    chain,
-    transport: http(anvil.rpcUrl),
-  });
-  const blacklister = createWalletClient({
-    account: privateKeyToAccount(DEV_ACCOUNTS.usdcBlacklister.privateKey),
-    chain,
-    transport: http(anvil.rpcUrl),
-  });
-  const pauser = createWalletClient({
-    account: privateKeyToAccount(DEV_ACCOUNTS.usdcPauser.privateKey),
-    chain,
-    transport: http(anvil.rpcUrl),
-  });
+  const walletOf = (key: Hex) => createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(anvil.rpcUrl) });
+  const relayer = walletOf(DEV_ACCOUNTS.relayer.privateKey);
+  const minter = walletOf(DEV_ACCOUNTS.usdcMasterMinter.privateKey);
+  const blacklister = walletOf(DEV_ACCOUNTS.usdcBlacklister.privateKey);
+  const pauser = walletOf(DEV_ACCOUNTS.usdcPauser.privateKey);
 
   const chainNowMs = async () => Number((await pub.getBlock()).timestamp) * 1000;
   // Serialised: concurrent warps would race on the next block's timestamp.
@@ -204,6 +191,16 @@ export async function startTestChain(sql: Sql, options: { chainId?: number } = {
           args: [BigInt(onChainId)],
         })
       ).cancelled,
+    chargesOnChain: async (onChainId) =>
+      (
+        await pub.getContractEvents({
+          address: subscriptionManagerV2,
+          abi: subscriptionManagerAbi,
+          eventName: 'SubscriptionCharged',
+          args: { id: onChainId },
+          fromBlock: 0n,
+        })
+      ).map((l): [number, bigint] => [l.args.periodIndex!, l.args.amount!]),
     enrol: async ({ payer, amount, period, periods, trialEnd = 0n, permitValue: permitted, manager = 'v2', chargeWindow }) => {
       const now = (await pub.getBlock()).timestamp;
       const deadline = now + 3600n * 24n * 365n * 10n;

@@ -9,6 +9,7 @@ import { CopyId } from '../components/CopyId.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ActionButton, ActionForm, Field, Select, optionalText, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { RenameForm } from '../components/RenameForm.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { lastDays, usageRange, usageSeries, type UsagePoint, type UsageWindow } from '../meterUsage.ts';
 import type { Customer, Meter, MeterSummary } from '../types.ts';
@@ -31,24 +32,17 @@ const aggregationLabel = (a: Meter['aggregation']) => AGGREGATIONS.find((x) => x
 /** Rename one meter: its event name, aggregation and keys stay (they decide how the stored events count). */
 function EditMeter({ meter, onSaved, onClose }: { meter: Meter; onSaved: (meter: Meter) => void; onClose: () => void }) {
   return (
-    <ActionForm
+    <RenameForm
       title={`Edit “${meter.displayName}”`}
       submitLabel="Save meter"
-      action={async (form) => {
-        onSaved(await api.post<Meter>(`/v1/billing/meters/${encodeURIComponent(meter.id)}`, { displayName: text(form, 'displayName') }));
-      }}
+      field={{ label: 'Display name', name: 'displayName', maxLength: 250, defaultValue: meter.displayName }}
+      save={(displayName) => api.post<Meter>(`/v1/billing/meters/${encodeURIComponent(meter.id)}`, { displayName })}
+      onSaved={onSaved}
+      onClose={onClose}
     >
-      <p className="hint">
-        Only the display name can change: the event name, aggregation and keys decide how the events already stored count. For other rules,
-        create a new meter and deactivate this one.
-      </p>
-      <div className="grid">
-        <Field label="Display name" name="displayName" required maxLength={250} defaultValue={meter.displayName} />
-      </div>
-      <button type="button" className="secondary" onClick={onClose}>
-        Close
-      </button>
-    </ActionForm>
+      Only the display name can change: the event name, aggregation and keys decide how the events already stored count. For other rules,
+      create a new meter and deactivate this one.
+    </RenameForm>
   );
 }
 

@@ -8,6 +8,7 @@ import { CopyId } from '../components/CopyId.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ActionForm, Field, Select, text } from '../components/Form.tsx';
 import { PaginatedTable } from '../components/PaginatedTable.tsx';
+import { RenameForm } from '../components/RenameForm.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { MoneyField } from '../components/MoneyField.tsx';
 import { amountError, describeInterval, formatAmount, formatDate, parseAmount } from '../format.ts';
@@ -18,24 +19,17 @@ export const PLAN_INTERVALS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearl
 /** Rename one plan: the price, interval and trial stay (a new price is a new plan). */
 function EditPlan({ plan, onSaved, onClose }: { plan: Plan; onSaved: (plan: Plan) => void; onClose: () => void }) {
   return (
-    <ActionForm
+    <RenameForm
       title={`Edit “${plan.name}”`}
       submitLabel="Save plan"
-      action={async (form) => {
-        onSaved(await api.post<Plan>(`/v1/subscription-plans/${encodeURIComponent(plan.id)}`, { name: text(form, 'name') }));
-      }}
+      field={{ label: 'Plan name', name: 'name', maxLength: 200, defaultValue: plan.name }}
+      save={(name) => api.post<Plan>(`/v1/subscription-plans/${encodeURIComponent(plan.id)}`, { name })}
+      onSaved={onSaved}
+      onClose={onClose}
     >
-      <p className="hint">
-        Only the name can change: {formatAmount(plan.amount, plan.currency)} {describeInterval(plan)} is what each subscriber&apos;s wallet
-        signed. For a new price, create a new plan and archive this one.
-      </p>
-      <div className="grid">
-        <Field label="Plan name" name="name" required maxLength={200} defaultValue={plan.name} />
-      </div>
-      <button type="button" className="secondary" onClick={onClose}>
-        Close
-      </button>
-    </ActionForm>
+      Only the name can change: {formatAmount(plan.amount, plan.currency)} {describeInterval(plan)} is what each subscriber&apos;s wallet
+      signed. For a new price, create a new plan and archive this one.
+    </RenameForm>
   );
 }
 
