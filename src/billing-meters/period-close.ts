@@ -14,7 +14,7 @@ import { commitWithEvents, type RecordEvent } from '../events/commit.js';
 import { newId } from '../ids.js';
 import { renderInvoice } from '../invoices/api-shape.js';
 import { insertInvoiceInTx, sendDraftInTx } from '../invoices/service.js';
-import { markOpenWithoutEmail } from '../invoices/repo.js';
+import { markOpenWithoutEmail, type InvoiceRow } from '../invoices/repo.js';
 import { discountOnPlan } from '../coupons/discount-amount.js';
 import { claimProrations } from '../subscription-plan-changes/repo.js';
 import { findPlanById } from '../subscription-plans/repo.js';
@@ -208,6 +208,45 @@ export function createUsageCloser(deps: UsageCloserDeps) {
   const { sql, events } = deps;
   const starter = createWorkflowStarter(deps.temporal, sql, () => {});
 
+  /**
+   * Writes a close and, when it opened an invoice, its event: `subscription.usage_over_cap` for a period's close,
+   * `subscription.final_usage_invoiced` for an ended subscription's final one.
+   */
+  async function freezeClose(
+    tx: Db,
+    record: RecordEvent,
+    sub: Subscription,
+    close: {
+      periodIndex: number;
+      usage: { start: Date; end: Date } | null;
+      lines: CloseLine[];
+      total: bigint;
+      charged: bigint;
+      invoice: InvoiceRow | undefined;
+      final: boolean;
+    },
+  ): Promise<UsageCloseRow> {
+    const [row] = await tx<UsageCloseRow[]>`
+      insert into subscription_usage_closes (id, merchant_id, livemode, subscription_id, period_index, usage_start, usage_end, lines,
+        total, charged, remainder, remainder_invoice_id, final)
+      values (${newId('usageClose')}, ${sub.merchantId}, ${sub.livemode}, ${sub.id}, ${close.periodIndex}, ${close.usage?.start ?? null},
+        ${close.usage?.end ?? null}, ${tx.json(close.lines as never)}, ${close.total.toString()}, ${close.charged.toString()},
+        ${(close.total - close.charged).toString()}, ${close.invoice?.id ?? null}, ${close.final})
+      returning ${columns(tx)}`;
+    if (close.invoice)
+      await record({
+        merchantId: sub.merchantId,
+        livemode: sub.livemode,
+        type: close.final ? 'subscription.final_usage_invoiced' : 'subscription.usage_over_cap',
+        data: {
+          object: renderUsageClose(row!),
+          invoice: renderInvoice(close.invoice, deps.publicBaseUrl),
+          subscription: renderSubscription(sub),
+        },
+      });
+    return row!;
+  }
+
   /** The open invoice for what the cap left unpaid. */
   async function openRemainderInvoice(tx: Db, record: RecordEvent, sub: Subscription, periodIndex: number, total: bigint, charged: bigint) {
     return openUsageInvoice(tx, record, sub, periodIndex, {
@@ -270,26 +309,9 @@ export function createUsageCloser(deps: UsageCloserDeps) {
         const { lines, total, charged, usage, discount } = await closeLines(tx, sub, periodIndex, claimProrations);
         const opened = total > charged ? await openRemainderInvoice(tx, record, sub, periodIndex, total, charged) : undefined;
         starts = opened?.starts ?? [];
-        const [close] = await tx<UsageCloseRow[]>`
-          insert into subscription_usage_closes (id, merchant_id, livemode, subscription_id, period_index, usage_start, usage_end, lines,
-            total, charged, remainder, remainder_invoice_id)
-          values (${newId('usageClose')}, ${sub.merchantId}, ${sub.livemode}, ${sub.id}, ${periodIndex}, ${usage?.start ?? null},
-            ${usage?.end ?? null}, ${tx.json(lines as never)}, ${total.toString()}, ${charged.toString()}, ${(total - charged).toString()},
-            ${opened?.row.id ?? null})
-          returning ${columns(tx)}`;
-        if (opened)
-          await record({
-            merchantId: sub.merchantId,
-            livemode: sub.livemode,
-            type: 'subscription.usage_over_cap',
-            data: {
-              object: renderUsageClose(close!),
-              invoice: renderInvoice(opened.row, deps.publicBaseUrl),
-              subscription: renderSubscription(sub),
-            },
-          });
+        const close = await freezeClose(tx, record, sub, { periodIndex, usage, lines, total, charged, invoice: opened?.row, final: false });
         const discountLine = sub.discount && discount ? { id: sub.discount.id, amountOff: discount.discount.toString() } : null;
-        return withCharge(tx, close!, discountLine);
+        return withCharge(tx, close, discountLine);
       });
       await starter.startAfterCommit(starts);
       return result;
@@ -319,24 +341,7 @@ export function createUsageCloser(deps: UsageCloserDeps) {
               })
             : undefined;
         starts = opened?.starts ?? [];
-        const [row] = await tx<UsageCloseRow[]>`
-          insert into subscription_usage_closes (id, merchant_id, livemode, subscription_id, period_index, usage_start, usage_end, lines,
-            total, charged, remainder, remainder_invoice_id, final)
-          values (${newId('usageClose')}, ${sub.merchantId}, ${sub.livemode}, ${sub.id}, ${periodIndex}, ${usage.start}, ${usage.end},
-            ${tx.json(lines as never)}, ${total.toString()}, 0, ${total.toString()}, ${opened?.row.id ?? null}, true)
-          returning ${columns(tx)}`;
-        if (opened)
-          await record({
-            merchantId: sub.merchantId,
-            livemode: sub.livemode,
-            type: 'subscription.final_usage_invoiced',
-            data: {
-              object: renderUsageClose(row!),
-              invoice: renderInvoice(opened.row, deps.publicBaseUrl),
-              subscription: renderSubscription(sub),
-            },
-          });
-        return row!;
+        return freezeClose(tx, record, sub, { periodIndex, usage, lines, total, charged: 0n, invoice: opened?.row, final: true });
       });
       await starter.startAfterCommit(starts);
       return close;
