@@ -19,7 +19,7 @@ import { createWorkflowStarter, type QueuedWorkflowStart } from '../temporal/sta
 import { businessNow } from '../test-clocks/business-time.js';
 import { afterCut, findUsageClose, usageLines, type CloseLine, type UsageCloser } from './period-close.js';
 
-/** The statuses whose usage is still billed by a coming period close (a paused or ended one is not swept). */
+/** The statuses whose usage is still billed by a coming period close (a paused or ended one is not swept; the candidates' query lists them too). */
 const SWEPT_STATUSES = ['active', 'trialing', 'at_risk'] as const;
 
 export type ThresholdBillRow = {
@@ -93,7 +93,7 @@ export function createThresholdBiller(deps: ThresholdBillerDeps) {
     async candidates(page: { afterId: string | null; limit: number }): Promise<string[]> {
       const rows = await sql<{ id: string }[]>`
         select s.id from subscriptions s join subscription_plans p on p.id = s.plan_id
-        where p.usage_threshold is not null and s.status in ${sql(SWEPT_STATUSES)} and s.current_period_index is not null
+        where p.usage_threshold is not null and s.status in ('active', 'trialing', 'at_risk') and s.current_period_index is not null
           ${page.afterId ? sql`and s.id > ${page.afterId}` : sql``}
         order by s.id limit ${page.limit}`;
       return rows.map((r) => r.id);
