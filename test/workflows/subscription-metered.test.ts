@@ -56,10 +56,12 @@ beforeAll(async () => {
     })
   ).id;
   const plans = createPlanService({ sql: stack.db.sql, events: outboxOnly });
-  // Distinct caps: an enrolment is matched to its plan by the amount it authorises (the cap).
-  for (const [name, cap] of [
-    ['API', USDC(50)],
-    ['API, small cap', USDC(30)],
+  // Distinct caps: an enrolment is matched to its plan by the amount it authorises (the cap). The third is billed
+  // early when its usage not yet billed reaches 3 USDC (30 calls at 0.1 USDC).
+  for (const [name, cap, unitAmount, threshold] of [
+    ['API', USDC(50), '2000', null],
+    ['API, small cap', USDC(30), '2000', null],
+    ['API, threshold', USDC(40), '100000', USDC(3)],
   ] as const)
     await plans.create(scope(), {
       name,
@@ -68,21 +70,10 @@ beforeAll(async () => {
       interval: 'monthly',
       intervalCount: 1,
       trialPeriodDays: 0,
-      meteredPrices: [{ model: 'per_unit', meterId, unitAmount: '2000' }],
+      meteredPrices: [{ model: 'per_unit', meterId, unitAmount }],
       usageCap: cap.toString(),
+      ...(threshold ? { usageThreshold: threshold.toString() } : {}),
     });
-  // Billed early when the usage not yet billed reaches 3 USDC (30 calls at 0.1 USDC).
-  await plans.create(scope(), {
-    name: 'API, threshold',
-    amount: USDC(10).toString(),
-    currency: 'USDC',
-    interval: 'monthly',
-    intervalCount: 1,
-    trialPeriodDays: 0,
-    meteredPrices: [{ model: 'per_unit', meterId, unitAmount: '100000' }],
-    usageCap: USDC(40).toString(),
-    usageThreshold: USDC(3).toString(),
-  });
 }, 180_000);
 
 afterAll(async () => {
@@ -137,6 +128,25 @@ async function enrol(cap: bigint, periods = 0) {
   if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
   return { id: created.subscriptionId, payer, log, handle: stack.env.client.workflow.getHandle(created.subscriptionId) };
 }
+
+/** The subscription activities as the worker builds them (without the chain settings), to call one directly. */
+function directActivities() {
+  const usageCloser = createUsageCloser({ sql: stack.db.sql, events: outboxOnly, publicBaseUrl: PUBLIC_BASE_URL, taskQueue });
+  return createSubscriptionActivities({
+    sql: stack.db.sql,
+    events: outboxOnly,
+    subscriptionChain: stack.chain.subscriptionChain,
+    usageCloser,
+    thresholdBiller: createThresholdBiller({ sql: stack.db.sql, events: outboxOnly, usageCloser, publicBaseUrl: PUBLIC_BASE_URL }),
+  });
+}
+
+const periodZeroCharged = (id: string) =>
+  waitFor(
+    () => charges(id),
+    (rows) => rows.length === 1 && rows[0]!.status === 'succeeded',
+    'period 0 charged',
+  );
 
 const charges = (id: string) =>
   stack.db.sql<{ periodIndex: number; status: string; amount: string }[]>`
@@ -326,12 +336,7 @@ describe('metered subscription period close', () => {
       payload: { wallet: main.payer.address },
     });
     expect(late.duplicate).toBe(false);
-    const activities = createSubscriptionActivities({
-      sql: stack.db.sql,
-      events: outboxOnly,
-      subscriptionChain: stack.chain.subscriptionChain,
-      usageCloser: createUsageCloser({ sql: stack.db.sql, events: outboxOnly, publicBaseUrl: PUBLIC_BASE_URL, taskQueue }),
-    });
+    const activities = directActivities();
     const retry = await activities.recordChargeAttempt({
       subscriptionId: main.id,
       periodIndex: 1,
@@ -356,11 +361,7 @@ describe('metered subscription period close', () => {
     const worker = await meteredWorker();
     let cancelledAt = 0;
     await worker.runUntil(async () => {
-      await waitFor(
-        () => charges(sub.id),
-        (rows) => rows.length === 1 && rows[0]!.status === 'succeeded',
-        'period 0 charged',
-      );
+      await periodZeroCharged(sub.id);
       // Five days into period 0: 100 calls, then the merchant cancels at once.
       await stack.env.sleep(5 * DAY_MS);
       const from = schedule.anchor.getTime() + HOUR_MS;
@@ -407,12 +408,7 @@ describe('metered subscription period close', () => {
       select data from events where type = 'subscription.final_usage_invoiced' and data->'subscription'->>'id' = ${sub.id}`;
     expect(sent.map((e) => [e.data.object.final, e.data.invoice.id])).toEqual([[true, close.remainderInvoiceId]]);
     // Once: the activity again (a retry) finds the close and writes nothing more.
-    const activities = createSubscriptionActivities({
-      sql: stack.db.sql,
-      events: outboxOnly,
-      subscriptionChain: stack.chain.subscriptionChain,
-      usageCloser: createUsageCloser({ sql: stack.db.sql, events: outboxOnly, publicBaseUrl: PUBLIC_BASE_URL, taskQueue }),
-    });
+    const activities = directActivities();
     expect(await activities.finalUsageCloseAt({ subscriptionId: sub.id })).toEqual({ closeAtMs: null });
     expect(await activities.closeFinalUsage({ subscriptionId: sub.id })).toEqual({ closeId: null });
     expect(await stack.db.sql`select 1 from invoices where metadata->>'subscriptionId' = ${sub.id}`).toHaveLength(1);
@@ -476,11 +472,7 @@ describe('metered subscription period close', () => {
     let sweptFrom = 0;
     let sweptTo = 0;
     await worker.runUntil(async () => {
-      await waitFor(
-        () => charges(sub.id),
-        (rows) => rows.length === 1 && rows[0]!.status === 'succeeded',
-        'period 0 charged',
-      );
+      await periodZeroCharged(sub.id);
       // Five days in: 20 calls (2 USDC), below the threshold: the sweep bills nothing.
       await stack.env.sleep(5 * DAY_MS);
       await sendUsage(sub.payer.address, 'thr-a', { count: 20, duplicates: 0, fromMs: anchor + HOUR_MS, untilMs: anchor + 3 * DAY_MS });
@@ -502,14 +494,7 @@ describe('metered subscription period close', () => {
       expect(await sweep(3)).toBe(0);
       // The sweep's activity again at the bill's own time: nothing billed, nothing written.
       const [bill] = await listThresholdBills(stack.db.sql, sub.id);
-      const usageCloser = createUsageCloser({ sql: stack.db.sql, events: outboxOnly, publicBaseUrl: PUBLIC_BASE_URL, taskQueue });
-      const activities = createSubscriptionActivities({
-        sql: stack.db.sql,
-        events: outboxOnly,
-        subscriptionChain: stack.chain.subscriptionChain,
-        usageCloser,
-        thresholdBiller: createThresholdBiller({ sql: stack.db.sql, events: outboxOnly, usageCloser, publicBaseUrl: PUBLIC_BASE_URL }),
-      });
+      const activities = directActivities();
       const billedAt = bill!.usageEnd.getTime() + HOUR_MS;
       expect(await activities.billUsageThresholds({ nowMs: billedAt, afterId: null, limit: 50 })).toEqual({ billed: 0, nextAfterId: null });
       expect(await listThresholdBills(stack.db.sql, sub.id)).toHaveLength(1);
