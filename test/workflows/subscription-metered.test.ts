@@ -30,6 +30,7 @@ import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { workflowBundle } from '../support/temporal.js';
 import { listThresholdBills, createThresholdBiller } from '../../src/billing-meters/usage-threshold.js';
 import { usageThresholdSweepWorkflow } from '../../workflows/usage-threshold-sweep.js';
+import { SCHEDULES } from '../../src/temporal/schedules.js';
 
 const USDC = (n: number) => BigInt(Math.round(n * 1_000_000));
 const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
@@ -467,6 +468,11 @@ describe('metered subscription period close', () => {
     const anchor = schedule.anchor.getTime();
     const periodOneStart = periodStart(schedule, 1).getTime();
     const subscriptions = createSubscriptionService({ sql: stack.db.sql, events: outboxOnly, temporal: stack.env.client, taskQueue });
+    // In production a Schedule runs the sweep every 5 minutes; here the test runs it at chosen times.
+    expect(SCHEDULES.find((d) => d.id === 'usage-threshold-sweep')).toMatchObject({
+      workflow: usageThresholdSweepWorkflow,
+      every: '5 minutes',
+    });
     // The sweep through a plain client: the environment's own would let the time-skipping server jump to the next timer
     // (period 1's start) while waiting for the result; a Schedule's run does not move time either.
     const plainClient = new Client({
