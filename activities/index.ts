@@ -20,6 +20,7 @@ import { createSubscriptionReauthorisationActivities } from './subscription-reau
 import { createTestClockActivities } from './test-clocks.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 import { createUsageCloser } from '../src/billing-meters/period-close.js';
+import { createThresholdBiller } from '../src/billing-meters/usage-threshold.js';
 
 export type ActivityDeps = EventActivityDeps &
   EmailActivityDeps &
@@ -51,7 +52,8 @@ export function createActivities(deps: ActivityDeps) {
     taskQueue: deps.taskQueue,
     temporal: deps.temporal,
   });
-  const subscriptions = createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain, usageCloser });
+  const thresholdBiller = createThresholdBiller({ sql: deps.sql, events, usageCloser, publicBaseUrl, temporal: deps.temporal });
+  const subscriptions = createSubscriptionActivities({ sql: deps.sql, events, subscriptionChain, usageCloser, thresholdBiller });
   const recovery = createAgentRecoveryActivities({
     sql: deps.sql,
     events,

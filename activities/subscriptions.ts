@@ -23,6 +23,7 @@ import { claimProrations } from '../src/subscription-plan-changes/repo.js';
 import { countDiscountedPeriod } from '../src/discounts/charged-period.js';
 import { trialEndUpdate } from '../src/subscriptions/trial-end.js';
 import { finalUsageWindow, type UsageCloser } from '../src/billing-meters/period-close.js';
+import type { ThresholdBiller } from '../src/billing-meters/usage-threshold.js';
 
 export type SubscriptionActivityDeps = {
   sql: Sql;
@@ -30,6 +31,8 @@ export type SubscriptionActivityDeps = {
   events: EventDispatcher;
   /** Closes a metered subscription's period (src/billing-meters/period-close.ts); absent: metered charges fail and retry. */
   usageCloser?: UsageCloser;
+  /** Bills usage that reached a plan's threshold (src/billing-meters/usage-threshold.ts); absent: the sweep fails and retries. */
+  thresholdBiller?: ThresholdBiller;
 };
 
 export type ChargeAttempt =
@@ -94,7 +97,7 @@ export async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createSubscriptionActivities({ sql, subscriptionChain, events, usageCloser }: SubscriptionActivityDeps) {
+export function createSubscriptionActivities({ sql, subscriptionChain, events, usageCloser, thresholdBiller }: SubscriptionActivityDeps) {
   const load = async (db: Db, id: string, forUpdate = false) => {
     const row = await repo.findSubscriptionById(db, id, { forUpdate });
     if (!row) throw permanentFailure(PERMANENT_FAILURES.subscriptionNotFound, `subscription ${id} does not exist`);
@@ -409,6 +412,23 @@ export function createSubscriptionActivities({ sql, subscriptionChain, events, u
     async closeFinalUsage(input: { subscriptionId: string }): Promise<{ closeId: string | null }> {
       if (!usageCloser) throw new Error('metered subscriptions need the usage closer (activities/index.ts)');
       return { closeId: (await usageCloser.closeFinalUsage(input.subscriptionId))?.id ?? null };
+    },
+
+    /**
+     * One page of the usage threshold sweep (workflows/usage-threshold-sweep.ts): bills each subscription whose
+     * unbilled usage up to `nowMs` (the sweep's time) reached its plan's threshold. Idempotent: again at the same time
+     * it bills nothing more.
+     */
+    async billUsageThresholds(input: {
+      nowMs: number;
+      afterId: string | null;
+      limit: number;
+    }): Promise<{ billed: number; nextAfterId: string | null }> {
+      if (!thresholdBiller) throw new Error('the usage threshold sweep needs the threshold biller (activities/index.ts)');
+      const ids = await thresholdBiller.candidates(input);
+      let billed = 0;
+      for (const id of ids) if (await thresholdBiller.billUsageThreshold(id, input.nowMs)) billed++;
+      return { billed, nextAfterId: ids.length < input.limit ? null : ids.at(-1)! };
     },
 
     async markSubscriptionLapsed(input: { subscriptionId: string }): Promise<{ changed: boolean }> {

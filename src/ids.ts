@@ -43,6 +43,7 @@ export const ID_PREFIXES = {
   billingPortalConfiguration: 'bpc',
   receipt: 'rcpt',
   usageClose: 'uclose',
+  usageThresholdBill: 'uthb',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -17,3 +17,4 @@ export { agentJobWorkflow } from './agent-job.js';
 export { agentDailyWorkflow } from './agent-daily.js';
 export { refundWorkflow } from './refund.js';
 export { testClockWorkflow } from './test-clock.js';
+export { usageThresholdSweepWorkflow } from './usage-threshold-sweep.js';

@@ -132,7 +132,10 @@ export async function closeLines(db: Db, sub: Subscription, periodIndex: number,
   if (prorations > 0n) lines.push({ type: 'proration', description: 'Plan change proration', amount: prorations.toString() });
   let usage: { start: Date; end: Date } | null = null;
   if (periodIndex >= 1 && plan.meteredPrices) {
-    usage = { start: periodStart(planSchedule(sub, plan), periodIndex - 1), end: periodStart(planSchedule(sub, plan), periodIndex) };
+    usage = afterCut(sub, {
+      start: periodStart(planSchedule(sub, plan), periodIndex - 1),
+      end: periodStart(planSchedule(sub, plan), periodIndex),
+    });
     lines.push(...(await usageLines(db, sub, plan, usage)));
   }
   const sum = lines.reduce((acc, line) => acc + BigInt(line.amount), 0n);
@@ -150,8 +153,18 @@ const planSchedule = (sub: Subscription, plan: Plan) => ({
   intervalCount: plan.intervalCount,
 });
 
+/**
+ * A usage window after a threshold bill's cut (usage_billed_until): it starts at the cut when the cut is later, and
+ * never ends before it starts, so no usage is billed twice (docs/metered-billing.md, "Usage threshold").
+ */
+export function afterCut(sub: Pick<Subscription, 'usageBilledUntil'>, window: { start: Date; end: Date }): { start: Date; end: Date } {
+  const cut = sub.usageBilledUntil ?? null;
+  const start = cut && cut > window.start ? cut : window.start;
+  return { start, end: window.end < start ? start : window.end };
+}
+
 /** One line per metered price: its meter's exact aggregation of the customer's usage in the window, priced. */
-async function usageLines(db: Db, sub: Subscription, plan: Plan, usage: { start: Date; end: Date }): Promise<CloseLine[]> {
+export async function usageLines(db: Db, sub: Subscription, plan: Plan, usage: { start: Date; end: Date }): Promise<CloseLine[]> {
   const lines: CloseLine[] = [];
   for (const metered of plan.meteredPrices ?? []) {
     const meter = await findMeter(db, sub, metered.meterId);
@@ -189,7 +202,7 @@ export async function finalUsageWindow(db: Db, subscriptionId: string) {
     sub,
     plan,
     periodIndex,
-    usage: { start, end: end < start ? start : end },
+    usage: afterCut(sub, { start, end }),
     closeAt: new Date(end.getTime() + (plan.usageGracePeriodSeconds ?? 0) * 1000),
   };
 }
@@ -283,6 +296,9 @@ export function createUsageCloser(deps: UsageCloserDeps) {
   }
 
   return {
+    /** Opens an invoice for usage no pull collects (the threshold bill's too: usage-threshold.ts). */
+    openUsageInvoice,
+
     /**
      * Closes period `periodIndex` once (later calls read the frozen close) and, in the same transaction,
      * `withCharge` records the charge attempt at the amount pulled (charged) and the close's discount.

@@ -21,6 +21,8 @@ export const EVENT_TYPES = [
   'subscription.usage_over_cap',
   /** A cancelled metered subscription's last usage was closed and invoiced (issue 41). docs/events.md. */
   'subscription.final_usage_invoiced',
+  /** A metered subscription's unbilled usage reached its plan's usageThreshold mid-period and was invoiced (issue 41). docs/events.md. */
+  'subscription.usage_threshold_reached',
   'agent.action_executed',
   'agent.job_proposed',
   'agent.job_completed',

@@ -189,6 +189,39 @@ function subscriptionChangeWebhooks(): Record<string, JsonSchema> {
         properties: { object: ref('SubscriptionPeriodClose'), invoice: ref('Invoice'), subscription: ref('Subscription') },
       },
     ),
+    'subscription.usage_threshold_reached': changeWebhook(
+      'subscription.usage_threshold_reached',
+      "A metered subscription's usage reached its plan's threshold",
+      'The usage of a metered subscription not yet billed reached its plan\'s `usageThreshold` before the period ended (docs/metered-billing.md, "Usage threshold"): the usage from `object.usageStart` to `object.usageEnd` was priced and is the open invoice `invoice`, sent at once like every usage invoice; nothing is pulled on chain, and the period close bills only the usage after `object.usageEnd`. Once per bill (a subscription may reach its threshold more than once a period).',
+      {
+        type: 'object',
+        required: ['object', 'invoice', 'subscription'],
+        properties: {
+          object: {
+            type: 'object',
+            required: ['id', 'object', 'subscriptionId', 'usageStart', 'usageEnd', 'lines', 'total', 'invoiceId', 'livemode', 'createdAt'],
+            properties: {
+              id: { type: 'string' },
+              object: { type: 'string', enum: ['subscription_usage_threshold_bill'] },
+              subscriptionId: { type: 'string' },
+              usageStart: { type: 'string', format: 'date-time', description: 'Start of the usage billed.' },
+              usageEnd: {
+                type: 'string',
+                format: 'date-time',
+                description: 'End (exclusive) of the usage billed: the cut later windows start at.',
+              },
+              lines: { type: 'array', items: ref('SubscriptionPeriodCloseLine'), description: 'One usage line per metered price.' },
+              total: { type: 'string', description: "Base units: the invoice's amount, at least the threshold." },
+              invoiceId: { type: 'string' },
+              livemode: { type: 'boolean' },
+              createdAt: { type: 'string', format: 'date-time' },
+            },
+          },
+          invoice: ref('Invoice'),
+          subscription: ref('Subscription'),
+        },
+      },
+    ),
   };
 }
 

@@ -78,14 +78,25 @@ export const meteredPlanFields = {
     .max(7 * 86_400)
     .optional()
     .describe('Metered plans only: how long after a period starts its close waits for late usage events (default 3600, at most 7 days).'),
+  usageThreshold: amountString
+    .optional()
+    .describe(
+      'Metered plans only: bill early. When the usage not yet billed reaches this amount (base units) mid-period, it is invoiced at once (an open invoice, `subscription.usage_threshold_reached`) and the period close bills only the usage after it. Nothing more is pulled on chain.',
+    ),
 };
 
-type MeteredFields = { amount: string; meteredPrices?: MeteredPrice[]; usageCap?: string; usageGracePeriodSeconds?: number };
+type MeteredFields = {
+  amount: string;
+  meteredPrices?: MeteredPrice[];
+  usageCap?: string;
+  usageGracePeriodSeconds?: number;
+  usageThreshold?: string;
+};
 
 /** The cross-field rules of a metered plan (issues on the body's paths). */
 export function checkMeteredPlan(body: MeteredFields, ctx: z.RefinementCtx): void {
   if (!body.meteredPrices) {
-    for (const key of ['usageCap', 'usageGracePeriodSeconds'] as const)
+    for (const key of ['usageCap', 'usageGracePeriodSeconds', 'usageThreshold'] as const)
       if (body[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is only for a plan with meteredPrices` });
     return;
   }

@@ -22,6 +22,8 @@ export type PlanRow = {
   meteredPrices: MeteredPrice[] | null;
   usageCap: string | null;
   usageGracePeriodSeconds: number | null;
+  /** Metered plans: the unbilled usage invoiced early by the threshold sweep (docs/metered-billing.md); null: none. */
+  usageThreshold: string | null;
   archivedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -31,27 +33,37 @@ const columns = (db: Db) =>
   db`id, merchant_id as "merchantId", livemode, name, amount::text as amount, currency, interval,
      interval_count as "intervalCount", trial_period_days as "trialPeriodDays",
      trial_end_behavior as "trialEndBehavior", chain_ids::int[] as "chainIds", metered_prices as "meteredPrices",
-     usage_cap::text as "usageCap", usage_grace_period_seconds as "usageGracePeriodSeconds", archived_at as "archivedAt",
+     usage_cap::text as "usageCap", usage_grace_period_seconds as "usageGracePeriodSeconds",
+     usage_threshold::text as "usageThreshold", archived_at as "archivedAt",
      created_at as "createdAt", updated_at as "updatedAt"`;
 
 export async function insertPlan(
   db: Db,
   plan: Omit<
     PlanRow,
-    'createdAt' | 'updatedAt' | 'archivedAt' | 'chainIds' | 'trialEndBehavior' | 'meteredPrices' | 'usageCap' | 'usageGracePeriodSeconds'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'archivedAt'
+    | 'chainIds'
+    | 'trialEndBehavior'
+    | 'meteredPrices'
+    | 'usageCap'
+    | 'usageGracePeriodSeconds'
+    | 'usageThreshold'
   > & {
     chainIds?: number[] | null;
     trialEndBehavior?: TrialEndBehavior;
-    metered?: { prices: MeteredPrice[]; usageCap: string; usageGracePeriodSeconds: number };
+    metered?: { prices: MeteredPrice[]; usageCap: string; usageGracePeriodSeconds: number; usageThreshold?: string };
   },
 ): Promise<PlanRow> {
   const [row] = await db<PlanRow[]>`
     insert into subscription_plans (id, merchant_id, livemode, name, amount, currency, interval, interval_count, trial_period_days, chain_ids,
-      trial_end_behavior, metered_prices, usage_cap, usage_grace_period_seconds)
+      trial_end_behavior, metered_prices, usage_cap, usage_grace_period_seconds, usage_threshold)
     values (${plan.id}, ${plan.merchantId}, ${plan.livemode}, ${plan.name}, ${plan.amount}, ${plan.currency},
             ${plan.interval}, ${plan.intervalCount}, ${plan.trialPeriodDays}, ${plan.chainIds ?? null}::bigint[],
             ${plan.trialEndBehavior ?? 'dunning'}, ${plan.metered ? db.json(plan.metered.prices as never) : null},
-            ${plan.metered?.usageCap ?? null}, ${plan.metered?.usageGracePeriodSeconds ?? null})
+            ${plan.metered?.usageCap ?? null}, ${plan.metered?.usageGracePeriodSeconds ?? null},
+            ${plan.metered?.usageThreshold ?? null})
     returning ${columns(db)}`;
   return row!;
 }

@@ -82,6 +82,10 @@ export const plan = z
       .int()
       .nullable()
       .describe("Metered plans: how long after a period's start its close waits for late usage events; null: a fixed plan."),
+    usageThreshold: z
+      .string()
+      .nullable()
+      .describe('Metered plans: the unbilled usage (base units) that is invoiced early, mid-period; null: none (or a fixed plan).'),
     archived: z.boolean().describe('An archived plan takes no new enrolments; subscriptions already on it keep running.'),
     archivedAt: timestamp.nullable(),
     livemode: z.boolean(),

@@ -29,6 +29,7 @@ export function renderPlan(row: repo.PlanRow): Plan {
     meteredPrices: row.meteredPrices,
     usageCap: row.usageCap,
     usageGracePeriodSeconds: row.usageGracePeriodSeconds,
+    usageThreshold: row.usageThreshold,
     archived: row.archivedAt !== null,
     archivedAt: row.archivedAt?.toISOString() ?? null,
     livemode: row.livemode,
@@ -89,12 +90,13 @@ export function createPlanService({ sql, events, chain }: { sql: Sql; events: Ev
   return {
     async create(scope: MerchantScope, input: CreatePlanBody): Promise<Plan> {
       return commitWithEvents(sql, events, async (tx, record) => {
-        const { chainIds, meteredPrices, usageCap, usageGracePeriodSeconds, ...terms } = input;
+        const { chainIds, meteredPrices, usageCap, usageGracePeriodSeconds, usageThreshold, ...terms } = input;
         if (meteredPrices) await checkMetersOf(tx, scope, meteredPrices);
         const metered = meteredPrices && {
           prices: meteredPrices,
           usageCap: usageCap!,
           usageGracePeriodSeconds: usageGracePeriodSeconds ?? DEFAULT_USAGE_GRACE_SECONDS,
+          ...(usageThreshold ? { usageThreshold } : {}),
         };
         const plan = renderPlan(
           await repo.insertPlan(tx, {

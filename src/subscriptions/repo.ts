@@ -74,6 +74,8 @@ export type SubscriptionRow = {
   priceAmount: string | null;
   /** Its plan has metered prices: each period start closes the usage of the period before (src/billing-meters/period-close.ts). */
   metered?: boolean;
+  /** The cut of a threshold bill: usage before it is billed, every later usage window starts there (period-close.ts). */
+  usageBilledUntil?: Date | null;
   /** The plan change waiting on the subscription (json: dates are ISO strings); null: none. */
   pendingPlanChange: PendingPlanChange | null;
 };
@@ -133,6 +135,7 @@ const columns = (db: Db) =>
       where d.subscription_id = s.id and d.ended_at is null) as discount,
      s.price_amount::text as "priceAmount",
      (select p.metered_prices is not null from subscription_plans p where p.id = s.plan_id) as metered,
+     s.usage_billed_until as "usageBilledUntil",
      (select json_build_object('id', pc.id, 'fromPlanId', pc.from_plan_id, 'toPlanId', pc.to_plan_id,
         'fromAmount', pc.from_amount::text, 'toAmount', pc.to_amount::text, 'status', pc.status,
         'prorationBehavior', pc.proration_behavior, 'prorationAmount', pc.proration_amount::text,

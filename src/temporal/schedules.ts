@@ -2,7 +2,13 @@
 // existing schedule is left as it is, so restarts and many workers are safe).
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import { agentDailyWorkflow, invoiceSweepWorkflow, outboxSweepWorkflow, relaySweepWorkflow } from '../../workflows/index.js';
+import {
+  agentDailyWorkflow,
+  invoiceSweepWorkflow,
+  outboxSweepWorkflow,
+  relaySweepWorkflow,
+  usageThresholdSweepWorkflow,
+} from '../../workflows/index.js';
 
 export type ScheduleDefinition = { id: string; workflow: Workflow; every: string; args?: unknown[] };
 
@@ -13,6 +19,8 @@ export const SCHEDULES: readonly ScheduleDefinition[] = [
   { id: 'invoice-daily', workflow: invoiceSweepWorkflow, every: '1 day' },
   // The agents' daily run of the finished UTC day: cashflow anomaly and digest, pricing suggestions (docs/agents.md).
   { id: 'agent-daily', workflow: agentDailyWorkflow, every: '1 day' },
+  // Metered plans' usage thresholds (docs/metered-billing.md, "Usage threshold"): usage that reached one is invoiced early.
+  { id: 'usage-threshold-sweep', workflow: usageThresholdSweepWorkflow, every: '5 minutes' },
 ];
 
 export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {

@@ -51,6 +51,7 @@ describe('metered plans', () => {
       ...base,
       meteredPrices: [{ model: 'graduated', meterId, tiers }],
       usageCap: '100000000',
+      usageThreshold: '5000000',
     });
     expect(response.statusCode, response.body).toBe(200);
     const plan = response.json();
@@ -58,6 +59,7 @@ describe('metered plans', () => {
       amount: '10000000',
       usageCap: '100000000',
       usageGracePeriodSeconds: 3600,
+      usageThreshold: '5000000',
       meteredPrices: [
         {
           model: 'graduated',
@@ -74,7 +76,7 @@ describe('metered plans', () => {
     expect(page.json()).toMatchObject({ amount: '10000000', usageCap: '100000000', meteredPrices: plan.meteredPrices });
     // A fixed plan says so.
     const fixed = await api('POST', '/v1/subscription-plans', base);
-    expect(fixed.json()).toMatchObject({ meteredPrices: null, usageCap: null, usageGracePeriodSeconds: null });
+    expect(fixed.json()).toMatchObject({ meteredPrices: null, usageCap: null, usageGracePeriodSeconds: null, usageThreshold: null });
   });
 
   it('refuses bad metered terms with the envelope, creating nothing', async () => {
@@ -106,6 +108,12 @@ describe('metered plans', () => {
         'meteredPrices.0.meterId',
       ],
       [{ ...base, meteredPrices: [perUnit], usageCap: '20000000', usageGracePeriodSeconds: 8 * 86_400 }, 'usageGracePeriodSeconds'],
+      // A usage threshold: metered plans only, a positive integer string of base units.
+      [{ ...base, usageThreshold: '5000000' }, 'usageThreshold'],
+      [{ ...base, meteredPrices: [perUnit], usageCap: '20000000', usageThreshold: '0' }, 'usageThreshold'],
+      [{ ...base, meteredPrices: [perUnit], usageCap: '20000000', usageThreshold: '-5' }, 'usageThreshold'],
+      [{ ...base, meteredPrices: [perUnit], usageCap: '20000000', usageThreshold: '1.5' }, 'usageThreshold'],
+      [{ ...base, meteredPrices: [perUnit], usageCap: '20000000', usageThreshold: 5000000 }, 'usageThreshold'],
     ];
     for (const [body, param] of refusals) {
       const response = await api('POST', '/v1/subscription-plans', body);

@@ -4,6 +4,7 @@
 // them duplicates, 5 cancelled), so 12,140 count. At period 1's start, after the plan's grace, the close bills
 // period 1's 10 USDC in advance plus period 0's usage in arrears: 10 + 12,140 x 0.002 = 34.28 USDC, pulled once.
 // A second plan whose cap (30 USDC) is below such a month pulls the cap and opens an invoice for the rest.
+// A third plan has a usage threshold: its usage is invoiced early, mid-period, and the close bills only what follows.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
@@ -20,12 +21,16 @@ import { recordHistory } from '../support/histories.js';
 import { outboxOnly, PUBLIC_BASE_URL, startSubscriptionStack, waitFor, type SubscriptionStack } from '../support/subscription-stack.js';
 import { alignClocks, newPayer } from '../support/subscriptions.js';
 import { Worker } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
 import { createActivities } from '../../activities/index.js';
 import type { ChainConfig } from '../../src/chain/config.js';
 import { DEV_ACCOUNTS } from '../../tools/dev/chain/test-accounts.js';
 import { settingsOf } from '../support/chain.js';
 import { setPayoutAddress } from '../../src/merchants/repo.js';
 import { workflowBundle } from '../support/temporal.js';
+import { listThresholdBills, createThresholdBiller } from '../../src/billing-meters/usage-threshold.js';
+import { usageThresholdSweepWorkflow } from '../../workflows/usage-threshold-sweep.js';
+import { SCHEDULES } from '../../src/temporal/schedules.js';
 
 const USDC = (n: number) => BigInt(Math.round(n * 1_000_000));
 const MONTH_PERIOD = BigInt(onChainPeriodSecondsV2('monthly', 1));
@@ -53,10 +58,12 @@ beforeAll(async () => {
     })
   ).id;
   const plans = createPlanService({ sql: stack.db.sql, events: outboxOnly });
-  // Distinct caps: an enrolment is matched to its plan by the amount it authorises (the cap).
-  for (const [name, cap] of [
-    ['API', USDC(50)],
-    ['API, small cap', USDC(30)],
+  // Distinct caps: an enrolment is matched to its plan by the amount it authorises (the cap). The third is billed
+  // early when its usage not yet billed reaches 3 USDC (30 calls at 0.1 USDC).
+  for (const [name, cap, unitAmount, threshold] of [
+    ['API', USDC(50), '2000', null],
+    ['API, small cap', USDC(30), '2000', null],
+    ['API, threshold', USDC(40), '100000', USDC(3)],
   ] as const)
     await plans.create(scope(), {
       name,
@@ -65,8 +72,9 @@ beforeAll(async () => {
       interval: 'monthly',
       intervalCount: 1,
       trialPeriodDays: 0,
-      meteredPrices: [{ model: 'per_unit', meterId, unitAmount: '2000' }],
+      meteredPrices: [{ model: 'per_unit', meterId, unitAmount }],
       usageCap: cap.toString(),
+      ...(threshold ? { usageThreshold: threshold.toString() } : {}),
     });
 }, 180_000);
 
@@ -122,6 +130,25 @@ async function enrol(cap: bigint, periods = 0) {
   if (created.outcome === 'ignored') throw new Error(`enrolment ignored: ${created.reason}`);
   return { id: created.subscriptionId, payer, log, handle: stack.env.client.workflow.getHandle(created.subscriptionId) };
 }
+
+/** The subscription activities as the worker builds them (without the chain settings), to call one directly. */
+function directActivities() {
+  const usageCloser = createUsageCloser({ sql: stack.db.sql, events: outboxOnly, publicBaseUrl: PUBLIC_BASE_URL, taskQueue });
+  return createSubscriptionActivities({
+    sql: stack.db.sql,
+    events: outboxOnly,
+    subscriptionChain: stack.chain.subscriptionChain,
+    usageCloser,
+    thresholdBiller: createThresholdBiller({ sql: stack.db.sql, events: outboxOnly, usageCloser, publicBaseUrl: PUBLIC_BASE_URL }),
+  });
+}
+
+const periodZeroCharged = (id: string) =>
+  waitFor(
+    () => charges(id),
+    (rows) => rows.length === 1 && rows[0]!.status === 'succeeded',
+    'period 0 charged',
+  );
 
 const charges = (id: string) =>
   stack.db.sql<{ periodIndex: number; status: string; amount: string }[]>`
@@ -311,12 +338,7 @@ describe('metered subscription period close', () => {
       payload: { wallet: main.payer.address },
     });
     expect(late.duplicate).toBe(false);
-    const activities = createSubscriptionActivities({
-      sql: stack.db.sql,
-      events: outboxOnly,
-      subscriptionChain: stack.chain.subscriptionChain,
-      usageCloser: createUsageCloser({ sql: stack.db.sql, events: outboxOnly, publicBaseUrl: PUBLIC_BASE_URL, taskQueue }),
-    });
+    const activities = directActivities();
     const retry = await activities.recordChargeAttempt({
       subscriptionId: main.id,
       periodIndex: 1,
@@ -341,11 +363,7 @@ describe('metered subscription period close', () => {
     const worker = await meteredWorker();
     let cancelledAt = 0;
     await worker.runUntil(async () => {
-      await waitFor(
-        () => charges(sub.id),
-        (rows) => rows.length === 1 && rows[0]!.status === 'succeeded',
-        'period 0 charged',
-      );
+      await periodZeroCharged(sub.id);
       // Five days into period 0: 100 calls, then the merchant cancels at once.
       await stack.env.sleep(5 * DAY_MS);
       const from = schedule.anchor.getTime() + HOUR_MS;
@@ -392,12 +410,7 @@ describe('metered subscription period close', () => {
       select data from events where type = 'subscription.final_usage_invoiced' and data->'subscription'->>'id' = ${sub.id}`;
     expect(sent.map((e) => [e.data.object.final, e.data.invoice.id])).toEqual([[true, close.remainderInvoiceId]]);
     // Once: the activity again (a retry) finds the close and writes nothing more.
-    const activities = createSubscriptionActivities({
-      sql: stack.db.sql,
-      events: outboxOnly,
-      subscriptionChain: stack.chain.subscriptionChain,
-      usageCloser: createUsageCloser({ sql: stack.db.sql, events: outboxOnly, publicBaseUrl: PUBLIC_BASE_URL, taskQueue }),
-    });
+    const activities = directActivities();
     expect(await activities.finalUsageCloseAt({ subscriptionId: sub.id })).toEqual({ closeAtMs: null });
     expect(await activities.closeFinalUsage({ subscriptionId: sub.id })).toEqual({ closeId: null });
     expect(await stack.db.sql`select 1 from invoices where metadata->>'subscriptionId' = ${sub.id}`).toHaveLength(1);
@@ -446,5 +459,124 @@ describe('metered subscription period close', () => {
     expect(invoice).toEqual({ status: 'sent', total: '80000' });
     expect((await charges(sub.id)).map((c) => c.periodIndex)).toEqual([0]);
     await recordHistory(sub.handle, 'subscription-metered-completed', 'final-usage');
+  }, 300_000);
+  it('a usage threshold invoices the usage up to the cut mid-period, once, and the period close bills only the usage after it', async () => {
+    await alignClocks(stack.env, stack.chain);
+    const sub = await enrol(USDC(40));
+    const before = await stack.chain.balanceOf(sub.payer.address);
+    const schedule = { anchor: new Date(Number(sub.log.args.firstPeriodStart) * 1000), interval: 'monthly' as const, intervalCount: 1 };
+    const anchor = schedule.anchor.getTime();
+    const periodOneStart = periodStart(schedule, 1).getTime();
+    const subscriptions = createSubscriptionService({ sql: stack.db.sql, events: outboxOnly, temporal: stack.env.client, taskQueue });
+    // In production a Schedule runs the sweep every 5 minutes; here the test runs it at chosen times.
+    expect(SCHEDULES.find((d) => d.id === 'usage-threshold-sweep')).toMatchObject({
+      workflow: usageThresholdSweepWorkflow,
+      every: '5 minutes',
+    });
+    // The sweep through a plain client: the environment's own would let the time-skipping server jump to the next timer
+    // (period 1's start) while waiting for the result; a Schedule's run does not move time either.
+    const plainClient = new Client({
+      connection: stack.env.connection,
+      ...(stack.env.namespace ? { namespace: stack.env.namespace } : {}),
+    });
+    const sweep = (n: number) =>
+      plainClient.workflow.execute(usageThresholdSweepWorkflow, { taskQueue, workflowId: `usage-threshold-${sub.id}-${n}` });
+    const worker = await meteredWorker();
+    let sweptFrom = 0;
+    let sweptTo = 0;
+    await worker.runUntil(async () => {
+      await periodZeroCharged(sub.id);
+      // Five days in: 20 calls (2 USDC), below the threshold: the sweep bills nothing.
+      await stack.env.sleep(5 * DAY_MS);
+      await sendUsage(sub.payer.address, 'thr-a', { count: 20, duplicates: 0, fromMs: anchor + HOUR_MS, untilMs: anchor + 3 * DAY_MS });
+      expect(await sweep(1)).toBe(0);
+      // 15 more (3.5 USDC in all), and 4 within the last hour: those are inside the plan's grace (1 hour) for late
+      // events, so the threshold bill stops before them and the period close bills them.
+      await sendUsage(sub.payer.address, 'thr-b', {
+        count: 15,
+        duplicates: 0,
+        fromMs: anchor + 3 * DAY_MS + HOUR_MS,
+        untilMs: anchor + 4 * DAY_MS,
+      });
+      const now = await stack.env.currentTimeMs();
+      await sendUsage(sub.payer.address, 'thr-c', { count: 4, duplicates: 0, fromMs: now - 30 * 60_000, untilMs: now - 60_000 });
+      sweptFrom = await stack.env.currentTimeMs();
+      expect(await sweep(2)).toBe(1);
+      sweptTo = await stack.env.currentTimeMs();
+      // Again: nothing more (the window after the cut is empty, then below the threshold).
+      expect(await sweep(3)).toBe(0);
+      // The sweep's activity again at the bill's own time: nothing billed, nothing written.
+      const [bill] = await listThresholdBills(stack.db.sql, sub.id);
+      const activities = directActivities();
+      const billedAt = bill!.usageEnd.getTime() + HOUR_MS;
+      expect(await activities.billUsageThresholds({ nowMs: billedAt, afterId: null, limit: 50 })).toEqual({ billed: 0, nextAfterId: null });
+      expect(await listThresholdBills(stack.db.sql, sub.id)).toHaveLength(1);
+      expect(await stack.db.sql`select 1 from invoices where metadata->>'subscriptionId' = ${sub.id}`).toHaveLength(1);
+      // The upcoming invoice starts at the cut: the 4 calls so far.
+      expect(await subscriptions.upcomingInvoice(scope(), sub.id)).toMatchObject({
+        periodIndex: 1,
+        usageStart: bill!.usageEnd.toISOString(),
+        lines: [
+          { type: 'fixed', amount: '10000000' },
+          { type: 'usage', quantity: '4', amount: '400000' },
+        ],
+        total: '10400000',
+      });
+      // Ten days later, 10 more calls (1.4 USDC after the cut: below the threshold), then period 1's close.
+      await stack.env.sleep(10 * DAY_MS);
+      expect(
+        await sendUsage(sub.payer.address, 'thr-d', {
+          count: 10,
+          duplicates: 0,
+          fromMs: anchor + 10 * DAY_MS,
+          untilMs: anchor + 12 * DAY_MS,
+        }),
+      ).toEqual({ accepted: 10, duplicates: 0, refused: 0 });
+      expect(await sweep(4)).toBe(0);
+      await stack.env.sleep(periodOneStart - (await stack.env.currentTimeMs()) + HOUR_MS + HOUR_MS / 2);
+      await waitFor(
+        () => charges(sub.id),
+        (rows) => rows.length === 2 && rows.every((r) => r.status === 'succeeded'),
+        'period 1 charged',
+      );
+    });
+
+    // One threshold bill: the 35 calls up to the cut, the sweep's time less the grace.
+    const bills = await listThresholdBills(stack.db.sql, sub.id);
+    expect(bills).toHaveLength(1);
+    const bill = bills[0]!;
+    expect(bill.usageStart).toEqual(schedule.anchor);
+    expect(bill.usageEnd.getTime()).toBeGreaterThanOrEqual(sweptFrom - HOUR_MS);
+    expect(bill.usageEnd.getTime()).toBeLessThanOrEqual(sweptTo - HOUR_MS);
+    expect(bill).toMatchObject({
+      total: '3500000',
+      lines: [{ type: 'usage', description: 'API calls: 35 units', meterId, model: 'per_unit', quantity: '35', amount: '3500000' }],
+    });
+    const [cut] = await stack.db.sql<{ at: Date }[]>`select usage_billed_until as at from subscriptions where id = ${sub.id}`;
+    expect(cut!.at).toEqual(bill.usageEnd);
+    // Its invoice, open at once with its payment session; the event once.
+    const invoices = await stack.db.sql<{ id: string; status: string; total: string; sessionId: string }[]>`
+      select id, status, total::text as total, session_id as "sessionId" from invoices where metadata->>'subscriptionId' = ${sub.id}`;
+    expect(invoices).toEqual([{ id: bill.invoiceId, status: 'sent', total: '3500000', sessionId: expect.any(String) }]);
+    const [session] = await stack.db.sql<{ amount: string; status: string }[]>`
+      select amount::text as amount, status from payment_sessions where id = ${invoices[0]!.sessionId}`;
+    expect(session).toEqual({ amount: '3500000', status: 'open' });
+    const reached = await stack.db.sql<{ data: { object: { id: string; total: string }; invoice: { id: string } } }[]>`
+      select data from events where type = 'subscription.usage_threshold_reached' and data->'subscription'->>'id' = ${sub.id}`;
+    expect(reached.map((e) => [e.data.object.id, e.data.object.total, e.data.invoice.id])).toEqual([[bill.id, '3500000', bill.invoiceId]]);
+
+    // The period close bills period 1's price and only the usage after the cut: 4 + 10 calls, 1.4 USDC.
+    const close = (await findUsageClose(stack.db.sql, sub.id, 1))!;
+    expect(close.usageStart).toEqual(bill.usageEnd);
+    expect(close.usageEnd).toEqual(periodStart(schedule, 1));
+    expect(close.lines).toEqual([
+      { type: 'fixed', description: 'API, threshold, period 2', amount: '10000000' },
+      { type: 'usage', description: 'API calls: 14 units', meterId, model: 'per_unit', quantity: '14', amount: '1400000' },
+    ]);
+    expect(close).toMatchObject({ total: '11400000', charged: '11400000', remainder: '0' });
+    // On chain: period 0's and period 1's charges only; the threshold bill pulled nothing.
+    expect(before - (await stack.chain.balanceOf(sub.payer.address))).toBe(USDC(10) + USDC(11.4));
+
+    await sub.handle.terminate('end of the test');
   }, 300_000);
 });

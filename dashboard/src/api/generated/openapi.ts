@@ -3645,6 +3645,87 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "subscription.usage_threshold_reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A metered subscription's usage reached its plan's threshold
+         * @description The usage of a metered subscription not yet billed reached its plan's `usageThreshold` before the period ended (docs/metered-billing.md, "Usage threshold"): the usage from `object.usageStart` to `object.usageEnd` was priced and is the open invoice `invoice`, sent at once like every usage invoice; nothing is pulled on chain, and the period close bills only the usage after `object.usageEnd`. Once per bill (a subscription may reach its threshold more than once a period).
+         *
+         *     Signed as every webhook (Standard Webhooks headers).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (`evt_...`); the same for every delivery attempt. */
+                        id: string;
+                        /** @constant */
+                        object: "event";
+                        /** @constant */
+                        type: "subscription.usage_threshold_reached";
+                        /** Format: date-time */
+                        created: string;
+                        livemode: boolean;
+                        data: {
+                            object: {
+                                id: string;
+                                /** @enum {string} */
+                                object: "subscription_usage_threshold_bill";
+                                subscriptionId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the usage billed.
+                                 */
+                                usageStart: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End (exclusive) of the usage billed: the cut later windows start at.
+                                 */
+                                usageEnd: string;
+                                /** @description One usage line per metered price. */
+                                lines: components["schemas"]["SubscriptionPeriodCloseLine"][];
+                                /** @description Base units: the invoice's amount, at least the threshold. */
+                                total: string;
+                                invoiceId: string;
+                                livemode: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                            invoice: components["schemas"]["Invoice"];
+                            subscription: components["schemas"]["Subscription"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any other status (or a timeout) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "billing_portal.session.created": {
         parameters: {
             query?: never;
@@ -5164,7 +5245,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "subscription.usage_threshold_reached" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDeliveryInput"] | null;
         };
@@ -5401,6 +5482,8 @@ export interface components {
             usageCap: string | null;
             /** @description Metered plans: how long after a period's start its close waits for late usage events; null: a fixed plan. */
             usageGracePeriodSeconds: number | null;
+            /** @description Metered plans: the unbilled usage (base units) that is invoiced early, mid-period; null: none (or a fixed plan). */
+            usageThreshold: string | null;
             /** @description An archived plan takes no new enrolments; subscriptions already on it keep running. */
             archived: boolean;
             archivedAt: string | null;
@@ -7713,7 +7796,7 @@ export interface components {
             /** @description The recorded test event; also the `webhook-id` header. */
             eventId: string;
             /** @enum {string} */
-            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated";
+            eventType: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "subscription.usage_threshold_reached" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated";
             /** @description The first attempt, when it was recorded within 15 seconds; otherwise null, and the attempts appear in GET /v1/webhook-deliveries?endpointId=... as they happen. */
             delivery: components["schemas"]["WebhookDelivery"] | null;
         };
@@ -7950,6 +8033,8 @@ export interface components {
             usageCap: string | null;
             /** @description Metered plans: how long after a period's start its close waits for late usage events; null: a fixed plan. */
             usageGracePeriodSeconds: number | null;
+            /** @description Metered plans: the unbilled usage (base units) that is invoiced early, mid-period; null: none (or a fixed plan). */
+            usageThreshold: string | null;
             /** @description An archived plan takes no new enrolments; subscriptions already on it keep running. */
             archived: boolean;
             archivedAt: string | null;
@@ -9396,6 +9481,8 @@ export interface operations {
                     usageCap?: string;
                     /** @description Metered plans only: how long after a period starts its close waits for late usage events (default 3600, at most 7 days). */
                     usageGracePeriodSeconds?: number;
+                    /** @description Metered plans only: bill early. When the usage not yet billed reaches this amount (base units) mid-period, it is invoiced at once (an open invoice, `subscription.usage_threshold_reached`) and the period close bills only the usage after it. Nothing more is pulled on chain. */
+                    usageThreshold?: string;
                 };
             };
         };
@@ -11456,7 +11543,7 @@ export interface operations {
                     /** @description An https:// URL whose host resolves only to public addresses (checked at registration and on every delivery). */
                     url: string;
                     /** @description Event kinds to receive; `*` for all. */
-                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated")[];
+                    events: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "subscription.usage_threshold_reached" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated")[];
                     /**
                      * @description Must match the mode of the key used (defaults to it); an endpoint receives events of its mode only.
                      * @enum {string}
@@ -11646,7 +11733,7 @@ export interface operations {
                      * @default webhook_endpoint.test
                      * @enum {string}
                      */
-                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated";
+                    type?: "webhook_endpoint.test" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "subscription.usage_threshold_reached" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated";
                 };
             };
         };
@@ -11800,7 +11887,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated")[];
+                    events?: ("*" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "subscription.usage_threshold_reached" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated")[];
                     /** @description Where the CLI forwards deliveries, for display only (the service never calls it): shown as `url` = `listener:<forwardTo>`. */
                     forwardTo?: string;
                     /** @default  */
@@ -11932,7 +12019,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page: the id (`evt_...`) of its last object; the page starts below it. */
                 cursor?: string;
                 /** @description Only events of this exact kind. */
-                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated" | "webhook_endpoint.test";
+                type?: "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.overdue" | "invoice.updated" | "subscription.created" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.lapsed" | "subscription.updated" | "subscription.trial_will_end" | "subscription.usage_over_cap" | "subscription.final_usage_invoiced" | "subscription.usage_threshold_reached" | "agent.action_executed" | "agent.job_proposed" | "agent.job_completed" | "agent.job_disputed" | "agent.job_failed" | "payment.completed" | "payment.failed" | "payment.partially_paid" | "payment.overpaid" | "payment.late_deposit" | "payment.deposit_reversed" | "payment.deposit_sweep_blocked" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.updated" | "subscription_plan.created" | "subscription_plan.updated" | "subscription_plan.archived" | "storefront.updated" | "product.created" | "product.updated" | "product.archived" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "customer.discount.created" | "customer.discount.deleted" | "billing_portal.session.created" | "customer.updated" | "webhook_endpoint.test";
                 /** @description An object id (`ps_...`, `sub_...`, `inv_...`, `cus_...`, `re_...`, ...): the events about that object, and the events that name it as their related object (a subscription's `subscription.charged`, the session of an invoice). */
                 objectId?: string;
                 /** @description Test mode: only the events a test clock produced (`data.testClock`), such as the timeline of its advances. */
