@@ -5,7 +5,7 @@
 // them still run (checking each pid still runs the recorded command, since
 // pids are reused) before it starts its own.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export type RecordedProcess = { name: string; pid: number; /** A part of its command line that identifies it. */ marker: string };
@@ -34,9 +34,19 @@ export function stillRunning(record: RecordedProcess): boolean {
   return commandLine(record.pid)?.includes(record.marker) ?? false;
 }
 
+/**
+ * Replaces the file whole (a write to a temporary file, then a rename): a reader never sees it half written, which it
+ * would take for an empty list (CI's start smoke once read it between a truncate and the write).
+ */
+function writeRecords(file: string, records: RecordedProcess[]): void {
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, JSON.stringify(records, null, 2) + '\n');
+  renameSync(partial, file);
+}
+
 export function recordProcess(file: string, record: RecordedProcess): void {
   const records = readRecords(file).filter((r) => r.name !== record.name);
-  writeFileSync(file, JSON.stringify([...records, record], null, 2) + '\n');
+  writeRecords(file, [...records, record]);
 }
 
 /** The recorded processes that still run. */
@@ -72,5 +82,5 @@ export async function stopLeftovers(
       await waitGone(record, 5_000);
     }
   }
-  writeFileSync(file, '[]\n');
+  writeRecords(file, []);
 }
